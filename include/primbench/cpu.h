@@ -1,0 +1,110 @@
+/* primbench/cpu.h - what the CPU offers: features, identity, caches.
+ *
+ * Features come from cpuid and, for AVX state, XCR0 (Intel SDM Vol. 1
+ * 13.3 "Enabling the XSAVE feature set"; AMD APM Vol. 3 appendix E).
+ * A feature is "usable" when the CPU reports it, the OS enabled its
+ * register state, and the user did not hide it (PRIMBENCH_HIDE_FEATURES or
+ * --hide-features: a comma-separated list of pb_feature_name() values),
+ * so fallback paths can be tested on a machine that has the feature.
+ */
+#ifndef PRIMBENCH_CPU_H
+#define PRIMBENCH_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum pb_feature {
+	PB_FEAT_SSE2,          /* cpuid 1:EDX[26] */
+	PB_FEAT_AVX2,          /* cpuid 7.0:EBX[5] + XCR0 SSE|AVX */
+	PB_FEAT_AVX512F,       /* cpuid 7.0:EBX[16] + XCR0 opmask|ZMM */
+	PB_FEAT_AVX512BW,      /* cpuid 7.0:EBX[30] + XCR0 opmask|ZMM */
+	PB_FEAT_ERMS,          /* cpuid 7.0:EBX[9] enhanced rep movsb/stosb */
+	PB_FEAT_FSRM,          /* cpuid 7.0:EDX[4] fast short rep mov */
+	PB_FEAT_CLZERO,        /* cpuid 0x80000008:EBX[0] (AMD) */
+	PB_FEAT_RDTSCP,        /* cpuid 0x80000001:EDX[27] */
+	PB_FEAT_INVARIANT_TSC, /* cpuid 0x80000007:EDX[8] */
+	PB_FEAT_CLFLUSHOPT,    /* cpuid 7.0:EBX[23] */
+	PB_FEAT_MOVDIR64B,     /* cpuid 7.0:ECX[28] */
+	PB_FEAT_COUNT
+};
+
+/* Bit set of features: bit (1u << enum pb_feature). */
+typedef uint32_t pb_features;
+#define PB_F(feat) ((pb_features)1u << (PB_FEAT_##feat))
+
+/* Short lower-case name ("avx512f", "erms", "invariant_tsc"). */
+const char *pb_feature_name(enum pb_feature f);
+
+/* Parses one feature name. Returns 0, or -1 with pb_error() set. */
+int pb_feature_parse(const char *name, enum pb_feature *out);
+
+/* Features the CPU and OS provide (cpuid + XCR0), ignoring any hiding.
+ * On a non-x86 build: 0. Detected once, cached; thread-safe after the
+ * first call. */
+pb_features pb_cpu_features_detected(void);
+
+/* Features hidden by the user. The first call reads PRIMBENCH_HIDE_FEATURES;
+ * pb_cpu_hide_features() adds to the set. */
+pb_features pb_cpu_features_hidden(void);
+
+/* Hides a comma-separated list of feature names (e.g. "avx512f,erms").
+ * Returns 0, or -1 with pb_error() set on an unknown name (nothing hidden). */
+int pb_cpu_hide_features(const char *list);
+
+/* Usable features: detected minus hidden. */
+pb_features pb_cpu_features(void);
+
+/* CPU identity, as cpuid reports it (display family/model per Intel SDM
+ * Vol. 2A CPUID leaf 1, extended family/model folded in). */
+struct pb_cpu_ident {
+	char vendor[13];    /* "GenuineIntel", "AuthenticAMD", or "unknown" */
+	char brand[49];     /* cpuid 0x80000002-4 brand string, trimmed */
+	unsigned family;    /* display family */
+	unsigned model;     /* display model */
+	unsigned stepping;
+	bool hypervisor;    /* cpuid 1:ECX[31] */
+	int online_cpus;    /* sysconf(_SC_NPROCESSORS_ONLN) */
+};
+void pb_cpu_ident(struct pb_cpu_ident *out);
+
+/* ---- caches -------------------------------------------------------- */
+
+enum pb_cache_level { PB_CACHE_L1D, PB_CACHE_L2, PB_CACHE_LLC, PB_CACHE_LEVELS };
+
+/* Where a cache figure came from. */
+enum pb_cache_source {
+	PB_SRC_CPUID,    /* Intel leaf 4 / AMD leaf 0x8000001D (or 0x80000005/6) */
+	PB_SRC_SYSFS,    /* /sys/devices/system/cpu/cpu0/cache/index* */
+	PB_SRC_SYSCONF,  /* glibc sysconf(_SC_LEVEL*_CACHE_SIZE) */
+	PB_SRC_HWLOC,    /* hwloc topology */
+	PB_SRC_OVERRIDE, /* --l1-size/--l2-size/--llc-size */
+	PB_SRC_FALLBACK, /* documented default used when no source is plausible */
+	PB_SRC_COUNT
+};
+const char *pb_cache_source_name(enum pb_cache_source s);
+
+/* One level's figures from every source, and the one chosen.
+ * size_bytes of a source is 0 when that source gave nothing. */
+struct pb_cache_level_info {
+	uint64_t by_source_bytes[PB_SRC_COUNT];
+	bool plausible[PB_SRC_COUNT];  /* passed the sanity checks */
+	uint64_t size_bytes;           /* the figure primbench uses */
+	enum pb_cache_source source;   /* where size_bytes came from */
+	char note[160];                /* why a figure was rejected, or "" */
+};
+
+struct pb_cache_info {
+	struct pb_cache_level_info level[PB_CACHE_LEVELS];
+	unsigned line_bytes; /* cache line size, 64 when unknown */
+};
+
+/* Reads every source and chooses one figure per level (sanity rules and
+ * fallbacks in docs/methodology.md, case M2 in shared/cases/memory.md).
+ * Overrides (0 = none) win when non-zero. Returns 0; never fails (a level
+ * with no plausible figure gets PB_SRC_FALLBACK and a note). */
+int pb_cache_detect(struct pb_cache_info *out, const uint64_t override_bytes[PB_CACHE_LEVELS]);
+
+const char *pb_cache_level_name(enum pb_cache_level l); /* "L1d", "L2", "LLC" */
+
+#endif

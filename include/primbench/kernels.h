@@ -1,0 +1,53 @@
+/* primbench/kernels.h - the catalogue of memset and memcpy implementations.
+ *
+ * Every kernel is a full, correct implementation for any size and any
+ * alignment (head and tail handled); kernels differ in their bulk loop.
+ * One table (src/kernels/registry.c, rows in src/kernels/<arch>/rows.h)
+ * describes them all. A kernel's id is "op/name" ("memset/avx512").
+ *
+ * Adding a kernel: write it in src/kernels/generic/ or src/kernels/<arch>/,
+ * add one row to that directory's rows.h, and run `make test` (the
+ * correctness sweep picks up every row by itself).
+ */
+#ifndef PRIMBENCH_KERNELS_H
+#define PRIMBENCH_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "primbench/cpu.h"
+
+enum pb_op { PB_OP_MEMSET, PB_OP_MEMCPY, PB_OP_COUNT };
+
+/* Same contracts as the C standard's memset/memcpy: return dst. */
+typedef void *(*pb_memset_fn)(void *dst, int c, size_t n);
+typedef void *(*pb_memcpy_fn)(void *restrict dst, const void *restrict src, size_t n);
+
+struct pb_kernel {
+	enum pb_op op;
+	const char *name;        /* "avx512_nt" */
+	pb_features requires;    /* all must be usable */
+	pb_memset_fn memset_fn;  /* set when op == PB_OP_MEMSET */
+	pb_memcpy_fn memcpy_fn;  /* set when op == PB_OP_MEMCPY */
+	const char *description; /* one line */
+	const char *source;      /* where the idea comes from */
+};
+
+const char *pb_op_name(enum pb_op op); /* "memset", "memcpy" */
+/* Returns 0, or -1 with pb_error() set ("unknown op 'x'"). */
+int pb_op_parse(const char *name, enum pb_op *out);
+
+/* The whole table, in display order. */
+const struct pb_kernel *pb_kernels(size_t *count);
+
+/* Finds a kernel by "op/name", or by "name" within op. op may be
+ * PB_OP_COUNT when name carries "op/". Returns NULL with pb_error() set:
+ * "unknown kernel 'x'" or "kernel 'memcpy/x' is not a memset kernel". */
+const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name);
+
+/* Whether k can run with the usable features `have`. When not, and why is
+ * non-NULL, writes e.g. "needs avx512f, avx512bw (hidden)" or
+ * "needs clzero (not on this CPU)". */
+bool pb_kernel_usable(const struct pb_kernel *k, pb_features have, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,29 @@
+/* primbench/stats.h - summaries of samples (GSL underneath).
+ *
+ * Quantiles: gsl_stats_quantile_from_sorted_data (linear interpolation,
+ * Hyndman & Fan type 7). Confidence interval of the median: distribution-
+ * free, from order statistics with binomial(n, 1/2) coverage (Conover,
+ * Practical Nonparametric Statistics, 3rd ed., 3.2): the narrowest
+ * symmetric pair of ranks whose coverage >= level. Fewer than 6 samples:
+ * no 95% interval exists; ci_valid is false.
+ */
+#ifndef PRIMBENCH_STATS_H
+#define PRIMBENCH_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pb_summary {
+	size_t n;
+	double min, max, mean, stddev; /* stddev: sample (n-1) */
+	double median, p10, p90;
+	bool ci_valid;
+	double ci_lo, ci_hi;     /* CI of the median at ci_level */
+	double ci_level;         /* e.g. 0.95; the achieved coverage may be higher */
+};
+
+/* Summarizes x[0..n) (not modified; sorted internally in a copy).
+ * Returns 0, or -1 with pb_error() when n == 0 or allocation fails. */
+int pb_summarize(const double *x, size_t n, double ci_level, struct pb_summary *out);
+
+#endif

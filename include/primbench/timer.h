@@ -1,0 +1,69 @@
+/* primbench/timer.h - all clock code lives behind this header.
+ *
+ * Callers never read the TSC themselves: they take a stamp with
+ * pb_timer_begin() and get the ticks since it from pb_timer_end().
+ *
+ * TSC mode (x86-64, invariant TSC reported by cpuid 0x80000007:EDX[8]):
+ * begin = lfence; rdtsc; lfence   end = lfence; rdtsc; lfence
+ * (Intel SDM Vol. 2B, RDTSC: "LFENCE immediately before RDTSC" waits for
+ * earlier instructions, "LFENCE immediately after" keeps later ones from
+ * starting; AMD APM Vol. 3 RDTSC likewise with LFENCE dispatch-serializing).
+ * rdtscp is used for the end read only where cpuid reports it.
+ * Ticks are TSC ticks: reference cycles at the TSC frequency, not core
+ * cycles.
+ *
+ * Fallback mode (no invariant TSC, non-x86, or hidden with
+ * PRIMBENCH_HIDE_FEATURES=invariant_tsc): clock_gettime(CLOCK_MONOTONIC_RAW),
+ * ticks are nanoseconds and hz is 1e9.
+ */
+#ifndef PRIMBENCH_TIMER_H
+#define PRIMBENCH_TIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum pb_clock { PB_CLOCK_TSC, PB_CLOCK_MONOTONIC_RAW };
+
+enum pb_freq_source {
+	PB_FREQ_CPUID_15H,   /* cpuid leaf 0x15: crystal Hz * EBX/EAX */
+	PB_FREQ_CPUID_16H,   /* cpuid leaf 0x16: base MHz (approximate) */
+	PB_FREQ_CALIBRATED,  /* measured against CLOCK_MONOTONIC_RAW */
+	PB_FREQ_NOMINAL_NS,  /* fallback clock: 1 tick = 1 ns by definition */
+};
+
+struct pb_timer_info {
+	enum pb_clock clock;
+	const char *clock_desc;       /* "tsc (lfence; rdtsc; lfence)" etc. */
+	const char *fallback_reason;  /* why not the TSC, or NULL */
+	double hz;                    /* ticks per second */
+	enum pb_freq_source freq_source;
+	const char *freq_source_desc; /* human-readable, e.g. "calibrated against CLOCK_MONOTONIC_RAW (5 x 20 ms)" */
+	double calibrated_hz;         /* calibration result (also when cpuid gave hz), 0 if not run */
+	double calibration_error_ppm; /* spread of the calibration rounds (max-min)/median, ppm */
+	double overhead_ticks;        /* median ticks of begin+end with nothing between */
+	double step_ticks;            /* timer resolution: smallest non-zero difference
+	                                 between successive reads, median over runs */
+	double core_hz_estimate;      /* core clock from a dependent-add chain (one add
+	                                 per core cycle); estimate, 0 if not measured */
+};
+
+/* Chooses the clock and measures overhead, step and frequency (about
+ * 0.1-0.2 s). Idempotent: later calls return at once. Returns 0; -1 with
+ * pb_error() set only if no clock works at all. */
+int pb_timer_init(void);
+
+/* The figures measured by pb_timer_init(); it must have been called. */
+const struct pb_timer_info *pb_timer_info(void);
+
+typedef uint64_t pb_stamp;
+
+/* Start of a timed region. */
+pb_stamp pb_timer_begin(void);
+
+/* Ticks elapsed since `start` (raw: overhead NOT subtracted). */
+uint64_t pb_timer_end(pb_stamp start);
+
+/* Converts ticks to nanoseconds with the chosen frequency. */
+double pb_ticks_to_ns(double ticks);
+
+#endif

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs the Debian packages primbench needs to build and test.
+# As root: apt-get installs whatever is missing. Otherwise: prints the exact
+# apt-get line and exits 1 when something is missing.
+set -eu
+
+PACKAGES="gcc make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev binutils"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+	echo "deps: installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+else
+	echo "deps: missing Debian packages:$missing" >&2
+	echo "deps: run as root:  apt-get install -y$missing" >&2
+	exit 1
+fi

@@ -1,0 +1,38 @@
+/* cli.h - the primbench command line: a git-style table of subcommands
+ * (main.c) and the one error path every subcommand uses.
+ *
+ * Adding a subcommand: write src/cli/cmd_NAME.c with
+ * `int cmd_NAME(int argc, char **argv)` (argv[0] is "NAME"; parse with
+ * getopt_long; return an exit status), declare it below, add a row to
+ * commands[] in main.c, a section to README.md, and golden cases to
+ * tests/cli/cases.
+ *
+ * Exit statuses (README, DESIGN.md): 0 success; 1 a check the user asked
+ * for failed; 2 usage, input or environment error; 130 interrupted.
+ */
+#ifndef PRIMBENCH_CLI_H
+#define PRIMBENCH_CLI_H
+
+#include <stdio.h>
+
+#define PB_EXIT_OK          0
+#define PB_EXIT_CHECK_FAILED 1
+#define PB_EXIT_USAGE       2
+#define PB_EXIT_INTERRUPTED 130
+
+/* Prints "primbench: MESSAGE" on stderr and exits 2. */
+_Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "primbench: warning: MESSAGE" on stderr. */
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Applies --hide-features LIST (exits 2 on an unknown feature name). */
+void cli_hide_features(const char *list);
+
+int cmd_default(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
+
+#endif

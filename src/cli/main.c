@@ -1,0 +1,90 @@
+/* main.c - parses nothing but the subcommand name and dispatches. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"list", cmd_list, "every kernel: id, required CPU features, usable here (or why not)"},
+	{"info", cmd_info, "machine fingerprint: CPU, features, caches (with sources), TSC"},
+	{"selftest", cmd_selftest, "correctness of every usable kernel on this CPU"},
+	{"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
+	{"run", cmd_default, "the default suite (same as no subcommand)"},
+};
+
+_Noreturn void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("primbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(PB_EXIT_USAGE);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("primbench: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cli_hide_features(const char *list)
+{
+	if (pb_cpu_hide_features(list) != 0)
+		die_usage("%s", pb_error());
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench [SUBCOMMAND] [OPTIONS]\n\n"
+	      "With no subcommand, runs the default suite (info, then memset and memcpy\n"
+	      "at 64 B..32 MiB, hot and dram, every usable kernel) and writes a JSON file.\n\n"
+	      "subcommands:\n",
+	      f);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'primbench SUBCOMMAND --help' describes each one.\n"
+	      "exit status: 0 ok, 1 a requested check failed, 2 usage/input/environment error,\n"
+	      "130 interrupted (results measured so far are kept).\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || argv[1][0] == '-') {
+		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+			usage(stdout);
+			return PB_EXIT_OK;
+		}
+		if (argc >= 2 && !strcmp(argv[1], "--version")) {
+			printf("primbench %s\n", PB_VERSION_STRING);
+			return PB_EXIT_OK;
+		}
+		/* Options without a subcommand belong to the default suite. */
+		argv[0] = "run";
+		return cmd_default(argc, argv);
+	}
+	if (!strcmp(argv[1], "help")) {
+		usage(stdout);
+		return PB_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	die_usage("unknown subcommand '%s' (try 'primbench --help')", argv[1]);
+}

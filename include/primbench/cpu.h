@@ -52,8 +52,13 @@ pb_features pb_cpu_features_hidden(void);
  * Returns 0, or -1 with pb_error() set on an unknown name (nothing hidden). */
 int pb_cpu_hide_features(const char *list);
 
-/* Usable features: detected minus hidden. */
+/* Usable features: detected minus hidden (and avx512bw goes with avx512f). */
 pb_features pb_cpu_features(void);
+
+/* Checks PRIMBENCH_HIDE_FEATURES. Returns 0, or -1 with pb_error() set
+ * ("unknown feature 'avx3' in PRIMBENCH_HIDE_FEATURES"); a variable with an
+ * unknown name hides nothing. The CLI calls this once and exits 2 on -1. */
+int pb_cpu_hide_env_check(void);
 
 /* CPU identity, as cpuid reports it (display family/model per Intel SDM
  * Vol. 2A CPUID leaf 1, extended family/model folded in). */
@@ -65,6 +70,7 @@ struct pb_cpu_ident {
 	unsigned stepping;
 	bool hypervisor;    /* cpuid 1:ECX[31] */
 	int online_cpus;    /* sysconf(_SC_NPROCESSORS_ONLN) */
+	char hypervisor_vendor[13]; /* cpuid 0x40000000 signature ("KVMKVMKVM"), or "" */
 };
 void pb_cpu_ident(struct pb_cpu_ident *out);
 
@@ -106,5 +112,23 @@ struct pb_cache_info {
 int pb_cache_detect(struct pb_cache_info *out, const uint64_t override_bytes[PB_CACHE_LEVELS]);
 
 const char *pb_cache_level_name(enum pb_cache_level l); /* "L1d", "L2", "LLC" */
+
+/* ---- latency sweep ------------------------------------------------- */
+
+/* One point of a pointer-chase sweep: a random cyclic chain through one
+ * pointer per cache line of a size_bytes buffer (transparent huge pages
+ * requested, so TLB misses stay small next to cache misses). */
+struct pb_latency_point {
+	uint64_t size_bytes;
+	double ticks_per_load; /* timer ticks per dependent load (median of rounds) */
+	double ns_per_load;
+};
+
+/* Measures load-to-use latency at two sizes per octave from min_bytes to
+ * max_bytes (both rounded to whole lines; at most max_points points). Uses
+ * the timer (pb_timer_init() is called). About 0.1-0.4 s for 4 KiB..128 MiB.
+ * Returns the number of points, or -1 with pb_error() set. */
+int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
+                           int max_points);
 
 #endif

@@ -2,12 +2,14 @@
  *
  * Every kernel is a full, correct implementation for any size and any
  * alignment (head and tail handled); kernels differ in their bulk loop.
- * One table (src/kernels/registry.c, rows in src/kernels/<arch>/rows.h)
- * describes them all. A kernel's id is "op/name" ("memset/avx512").
+ * One table (src/kernels/registry.c, rows in src/kernels/generic/
+ * generic_rows.h and src/kernels/<arch>/arch_rows.h) describes them all.
+ * A kernel's id is "op/name" ("memset/avx512").
  *
- * Adding a kernel: write it in src/kernels/generic/ or src/kernels/<arch>/,
- * add one row to that directory's rows.h, and run `make test` (the
- * correctness sweep picks up every row by itself).
+ * Adding a kernel: write it in src/kernels/generic/ or src/kernels/<arch>/
+ * from the blocks in generic/blocks.h, add one row to that directory's
+ * *_rows.h, and run `make test` (the correctness sweep, src/suites/
+ * selftest.c, picks up every row by itself).
  */
 #ifndef PRIMBENCH_KERNELS_H
 #define PRIMBENCH_KERNELS_H

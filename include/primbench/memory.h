@@ -16,18 +16,30 @@
 void *pb_map(size_t bytes, bool huge, bool fault_later);
 void pb_unmap(void *p, size_t bytes);
 
-/* A region of `len` usable bytes with a PROT_NONE page right before
- * `lo_page` and right after the last usable byte's page. */
+/* A region of `bytes` usable bytes from `base`, with a PROT_NONE page
+ * right before `base` and right after base + bytes. */
 struct pb_guarded {
-	void *map;       /* whole mapping (munmap target) */
+	void *map; /* whole mapping (munmap target) */
 	size_t map_bytes;
-	uint8_t *base;   /* first byte after the lower guard page (page aligned) */
-	size_t bytes;    /* usable bytes from base (multiple of 4096) */
+	uint8_t *base; /* first byte after the lower guard page (page aligned) */
+	size_t bytes;  /* usable bytes from base (multiple of 4096) */
 };
 
 /* Maps `bytes` (rounded up to pages) between two guard pages.
  * Returns 0 or -1 with pb_error(). */
 int pb_guarded_alloc(struct pb_guarded *g, size_t bytes);
 void pb_guarded_free(struct pb_guarded *g);
+
+/* Writes `value` over [p, p+bytes) without leaving the lines in any cache
+ * level: non-temporal stores + sfence where the CPU has them (x86-64:
+ * movnti, Intel SDM Vol. 1 10.4.6.2), else ordinary stores followed by
+ * pb_flush_range(). Used to refill buffers between timed batches. */
+void pb_fill_uncached(void *p, int value, size_t bytes);
+
+/* Evicts every cache line of [p, p+bytes) from all cache levels
+ * (clflushopt when usable, else clflush; Intel SDM Vol. 2A CLFLUSHOPT),
+ * then fences. On architectures without a user-mode flush: does nothing and
+ * returns false (callers rely on rotation through a large working set). */
+bool pb_flush_range(const void *p, size_t bytes);
 
 #endif

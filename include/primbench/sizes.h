@@ -31,7 +31,8 @@ struct pb_size_list {
 /* Parses a list with ranges. allow_negative: values may be negative
  * (--distance). max_count bounds the expansion (error past it).
  * Returns 0 or -1 with pb_error(). Free with pb_size_list_free(). */
-int pb_parse_size_list(const char *text, int allow_negative, size_t max_count, struct pb_size_list *out);
+int pb_parse_size_list(const char *text, int allow_negative, size_t max_count,
+                       struct pb_size_list *out);
 void pb_size_list_free(struct pb_size_list *l);
 
 /* Formats bytes compactly and exactly for table headers: "64", "4K",

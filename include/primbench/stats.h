@@ -15,15 +15,25 @@
 
 struct pb_summary {
 	size_t n;
-	double min, max, mean, stddev; /* stddev: sample (n-1) */
+	double min, max, mean, stddev; /* stddev: sample (n-1); NaN when n == 1 */
 	double median, p10, p90;
 	bool ci_valid;
-	double ci_lo, ci_hi;     /* CI of the median at ci_level */
-	double ci_level;         /* e.g. 0.95; the achieved coverage may be higher */
+	double ci_lo, ci_hi; /* CI of the median at ci_level; NaN when !ci_valid */
+	double ci_level;     /* e.g. 0.95; the achieved coverage may be higher */
 };
 
 /* Summarizes x[0..n) (not modified; sorted internally in a copy).
- * Returns 0, or -1 with pb_error() when n == 0 or allocation fails. */
+ * Returns 0, or -1 with pb_error() when n == 0, a sample is not finite,
+ * ci_level is not in (0, 1), or allocation fails. */
 int pb_summarize(const double *x, size_t n, double ci_level, struct pb_summary *out);
+
+/* Counts the samples of x[0..n) above Tukey's upper "far out" fence,
+ * Q3 + 3 * (Q3 - Q1) (Tukey, Exploratory Data Analysis, 1977), with the
+ * quartiles by type 7 as above (Tukey's hinges differ slightly for small n).
+ * Only the upper side: a timing is slowed by an interrupt, a migration or a
+ * page fault, never sped up. The fence is stored in *out_upper_fence when
+ * that is not NULL. Returns 0, or -1 with pb_error() when n == 0, a sample
+ * is not finite, or allocation fails. */
+int pb_count_outliers(const double *x, size_t n, size_t *out_count, double *out_upper_fence);
 
 #endif

@@ -8,7 +8,8 @@
  * (Intel SDM Vol. 2B, RDTSC: "LFENCE immediately before RDTSC" waits for
  * earlier instructions, "LFENCE immediately after" keeps later ones from
  * starting; AMD APM Vol. 3 RDTSC likewise with LFENCE dispatch-serializing).
- * rdtscp is used for the end read only where cpuid reports it.
+ * rdtscp is not used, even where cpuid reports it (src/timer/x86_64/tsc.c
+ * says why): one sequence at both ends, on every machine.
  * Ticks are TSC ticks: reference cycles at the TSC frequency, not core
  * cycles.
  *
@@ -20,6 +21,7 @@
 #define PRIMBENCH_TIMER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum pb_clock { PB_CLOCK_TSC, PB_CLOCK_MONOTONIC_RAW };
@@ -45,6 +47,9 @@ struct pb_timer_info {
 	                                 between successive reads, median over runs */
 	double core_hz_estimate;      /* core clock from a dependent-add chain (one add
 	                                 per core cycle); estimate, 0 if not measured */
+	double granularity_ticks;     /* greatest common divisor of the differences seen
+	                                 while measuring step: > 1 when the clock only
+	                                 advances in fixed increments (2 on one KVM guest) */
 };
 
 /* Chooses the clock and measures overhead, step and frequency (about
@@ -65,5 +70,12 @@ uint64_t pb_timer_end(pb_stamp start);
 
 /* Converts ticks to nanoseconds with the chosen frequency. */
 double pb_ticks_to_ns(double ticks);
+
+/* Whether hardware performance counters work for this process: opens
+ * perf_event_open(PERF_COUNT_HW_CPU_CYCLES) for the calling thread, user
+ * space only, and checks that it counts. Returns the answer; `why` gets a
+ * one-line account either way (e.g. "... fails (No such file or
+ * directory): no hardware PMU exposed (usual in VMs)"). */
+bool pb_timer_hw_counters_probe(char *why, size_t why_len);
 
 #endif

@@ -15,10 +15,10 @@
 
 #include <stdio.h>
 
-#define PB_EXIT_OK          0
+#define PB_EXIT_OK           0
 #define PB_EXIT_CHECK_FAILED 1
-#define PB_EXIT_USAGE       2
-#define PB_EXIT_INTERRUPTED 130
+#define PB_EXIT_USAGE        2
+#define PB_EXIT_INTERRUPTED  130
 
 /* Prints "primbench: MESSAGE" on stderr and exits 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

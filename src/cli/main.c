@@ -15,11 +15,11 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{"list", cmd_list, "every kernel: id, required CPU features, usable here (or why not)"},
-	{"info", cmd_info, "machine fingerprint: CPU, features, caches (with sources), TSC"},
-	{"selftest", cmd_selftest, "correctness of every usable kernel on this CPU"},
-	{"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
-	{"run", cmd_default, "the default suite (same as no subcommand)"},
+    {"list", cmd_list, "every kernel: id, required CPU features, usable here (or why not)"},
+    {"info", cmd_info, "machine fingerprint: CPU, features, caches (with sources), TSC"},
+    {"selftest", cmd_selftest, "correctness of every usable kernel on this CPU"},
+    {"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
+    {"run", cmd_default, "the default suite (same as no subcommand)"},
 };
 
 _Noreturn void die_usage(const char *fmt, ...)
@@ -66,6 +66,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* An unknown name in PRIMBENCH_HIDE_FEATURES is a usage error everywhere. */
+	if (pb_cpu_hide_env_check() != 0)
+		die_usage("%s", pb_error());
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 			usage(stdout);

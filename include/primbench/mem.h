@@ -1,0 +1,98 @@
+/* primbench/mem.h - the memory-kernel suite: time memset/memcpy kernels
+ * across sizes and cache states.
+ *
+ * Method (docs/methodology.md "The mem suite"):
+ * - A sample is one timed batch of k calls of one kernel at one size;
+ *   k is calibrated per kernel so a batch lasts well above the timer's step
+ *   and overhead; the timer overhead is subtracted from each batch.
+ * - For each (cache state, size) group, every kernel's samples are taken
+ *   round-robin in a freshly shuffled order each round, so drift of a
+ *   shared machine hits every contender alike.
+ * - hot: every call uses the same two destination (and source) buffers.
+ *   dram: every call uses a slot drawn in random order from a working set
+ *   far larger than the LLC; after each batch the used destination slots are
+ *   refilled with non-temporal stores and the used source slots flushed, so
+ *   each call starts with its buffers out of cache.
+ * - Destinations are refilled (untimed, between samples) with a value
+ *   different from the one the kernel writes (prefill_value).
+ */
+#ifndef PRIMBENCH_MEM_H
+#define PRIMBENCH_MEM_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "primbench/kernels.h"
+#include "primbench/stats.h"
+
+enum pb_cache_state { PB_STATE_HOT, PB_STATE_DRAM, PB_STATE_COUNT };
+
+const char *pb_cache_state_name(enum pb_cache_state s); /* "hot", "dram" */
+/* Returns 0, or -1 with pb_error(): "unknown cache state 'lukewarm' (known: hot, dram)". */
+int pb_cache_state_parse(const char *name, enum pb_cache_state *out);
+
+struct pb_mem_params {
+	enum pb_op op;
+	const struct pb_kernel *const *kernels; /* all must be usable */
+	size_t n_kernels;
+	const uint64_t *sizes_bytes; /* bytes per call, each >= 1 */
+	size_t n_sizes;
+	const enum pb_cache_state *states;
+	size_t n_states;
+	uint64_t dst_offset_bytes;   /* from a page boundary, < 4096 */
+	uint64_t src_offset_bytes;   /* from a page boundary, < 4096 */
+	int value;                   /* memset byte */
+	double budget_s;             /* time per (state, size) group, after min_samples */
+	size_t min_samples;          /* per case, >= 1 (>= 6 for a 95% CI of the median) */
+	size_t max_samples;          /* per case */
+	uint64_t llc_bytes;          /* sizes the dram working set */
+	uint64_t seed;               /* shuffles and slot order */
+	volatile sig_atomic_t *stop; /* when set (e.g. by SIGINT), stop after the current sample */
+	/* Called after each (state, size) group; may be NULL. */
+	void (*progress)(void *ctx, size_t groups_done, size_t groups_total);
+	void *progress_ctx;
+};
+
+struct pb_mem_case {
+	/* key (DESIGN.md "Measuring": the mem case key) */
+	enum pb_op op;
+	const struct pb_kernel *kernel;
+	uint64_t size_bytes;
+	uint64_t dst_offset_bytes, src_offset_bytes;
+	uint64_t extent_bytes; /* bytes one call covers: = size_bytes (extents come later) */
+	enum pb_cache_state state;
+	unsigned page_bytes; /* 4096: THP is not requested */
+	int fill_value;      /* memset byte; -1 for memcpy */
+	int prefill_value;   /* what the destination held before each sample */
+	bool then_read;      /* always false for now */
+	/* samples: batch ticks with the timer overhead subtracted, and calls per batch */
+	size_t n_samples;
+	double *batch_ticks;
+	uint64_t *batch_calls;
+	struct pb_summary ticks_per_call; /* over samples of batch_ticks/batch_calls */
+	unsigned migrations;              /* samples during which the thread changed CPU */
+	size_t outliers;                  /* samples beyond Tukey's far-out fence */
+	uint64_t working_set_bytes;       /* bytes the state rotated through (dst, plus src) */
+};
+
+struct pb_mem_result {
+	struct pb_mem_case *cases;
+	size_t n_cases;
+	bool interrupted;
+	char notes[1024]; /* skipped states/sizes, one per line */
+};
+
+/* Runs the suite. Returns 0 (also when interrupted: result->interrupted),
+ * or -1 with pb_error() on bad parameters or when buffers cannot be mapped.
+ * pb_timer_init() must have succeeded. */
+int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *result);
+void pb_mem_result_free(struct pb_mem_result *result);
+
+/* Derived figures of a per-call tick count t at size n (see README units). */
+double pb_ticks_per_page(double ticks_per_call, uint64_t size_bytes); /* per 4096 bytes */
+double pb_bytes_per_tick(double ticks_per_call, uint64_t size_bytes);
+double pb_gb_per_s(double ticks_per_call, uint64_t size_bytes); /* 1e9 bytes/s */
+
+#endif

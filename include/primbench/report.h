@@ -1,0 +1,42 @@
+/* primbench/report.h - text tables of results, laid out to paste into an
+ * email (at most 80 columns: wide tables are split).
+ */
+#ifndef PRIMBENCH_REPORT_H
+#define PRIMBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "primbench/mem.h"
+
+enum pb_unit {
+	PB_UNIT_TICKS_PER_CALL, /* median TSC ticks per call (lower is better) */
+	PB_UNIT_TICKS_PER_PAGE, /* ... per 4096 bytes */
+	PB_UNIT_NS_PER_CALL,    /* nanoseconds per call */
+	PB_UNIT_BYTES_PER_TICK, /* bytes per TSC tick (higher is better) */
+	PB_UNIT_GB_S,           /* 1e9 bytes per second (higher is better) */
+	PB_UNIT_COUNT
+};
+
+/* "ticks/call", "ticks/page", "ns/call", "bytes/tick", "GB/s". */
+const char *pb_unit_name(enum pb_unit u);
+/* Returns 0, or -1 with pb_error(): "unknown unit 'x' (known: ...)". */
+int pb_unit_parse(const char *name, enum pb_unit *out);
+/* A median in ticks/call converted to unit u at size n. */
+double pb_unit_value(enum pb_unit u, double ticks_per_call, uint64_t size_bytes);
+
+/* The table of one (op, cache state) in r (nothing when r has none): rows
+ * are kernels in catalogue order, columns sizes, cells the median in `unit`;
+ * per column '*' marks the fastest and '=' every kernel whose 95% CI of the
+ * median overlaps the fastest's (not distinguishable). */
+void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                        enum pb_cache_state st, enum pb_unit unit);
+
+/* For one (op, state): the fastest kernel at each size, in every unit. */
+void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                          enum pb_cache_state st);
+
+/* Measurement quality: worst CI half-width, migrations, outliers, skipped
+ * states and other notes. */
+void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r);
+
+#endif

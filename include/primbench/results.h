@@ -1,0 +1,61 @@
+/* primbench/results.h - result documents (schema v1, docs/results-schema.md).
+ *
+ * One JSON document per run: schema name and version, primbench version and
+ * build, the command line, start time, the machine fingerprint, the noise
+ * seen during the run, and one record per case with its key, raw samples as
+ * [value, calls] pairs (TSC ticks, timer overhead subtracted) and summaries.
+ */
+#ifndef PRIMBENCH_RESULTS_H
+#define PRIMBENCH_RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "primbench/cpu.h"
+#include "primbench/mem.h"
+
+#define PB_RESULTS_SCHEMA         "primbench-result"
+#define PB_RESULTS_SCHEMA_VERSION 1
+
+/* What the machine did besides the measurement (DESIGN.md "Measuring"). */
+struct pb_noise {
+	double steal_pct;      /* steal time, % of all CPU time (/proc/stat) */
+	double other_busy_pct; /* non-idle time on the other CPUs, % of their time */
+	long voluntary_switches, involuntary_switches; /* of this thread (getrusage) */
+	bool valid;                                    /* /proc/stat was readable */
+};
+
+/* Snapshot at the start; pb_noise_end() turns it into the figures above. */
+struct pb_noise_mark {
+	unsigned long long total, steal, idle_other, total_other;
+	int pinned_cpu;
+	long nvcsw, nivcsw;
+	bool ok;
+};
+void pb_noise_begin(struct pb_noise_mark *m, int pinned_cpu);
+void pb_noise_end(const struct pb_noise_mark *m, struct pb_noise *out);
+
+/* A new document with schema, version, build, command line, start time and
+ * machine fingerprint (CPU identity, features detected/hidden/usable,
+ * caches with every source, timer). Returns NULL with pb_error(). */
+json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_cache_info *caches,
+                       int pinned_cpu);
+
+/* Appends the cases of a mem run to doc["cases"] and its notes to
+ * doc["notes"]. Returns 0 or -1 with pb_error(). */
+int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r);
+
+/* Records noise and the interrupted flag. */
+void pb_results_finish(json_t *doc, const struct pb_noise *noise, bool interrupted);
+
+/* Fails early (-1 with pb_error()) when `path` could not be written: its
+ * directory is missing or not writable. Creates nothing. */
+int pb_results_check_path(const char *path);
+
+/* Writes doc whole to `path`: a temporary file in the same directory,
+ * fsync, then rename (never a partial file at `path`). 0 or -1 with
+ * pb_error(). */
+int pb_results_write(const json_t *doc, const char *path);
+
+#endif

@@ -1,0 +1,168 @@
+/* cmd_info.c - `primbench info`: the machine fingerprint, every figure with
+ * its source; optionally a latency sweep that shows the real cache levels.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/fingerprint.h"
+#include "primbench/sizes.h"
+#include "primbench/timer.h"
+
+#define SWEEP_MIN_BYTES     (4ull << 10)
+#define SWEEP_DEFAULT_BYTES (64ull << 20)
+#define SWEEP_MAX_POINTS    80
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench info [--hide-features LIST] [--l1-size S] [--l2-size S]\n"
+	      "                      [--llc-size S] [--latency[=MAX]]\n\n"
+	      "Prints the machine fingerprint: CPU identity, features (yes/no/hidden), cache\n"
+	      "sizes with every source's figure and why implausible ones were rejected, the\n"
+	      "timer (clock, frequency and its source, overhead, step, estimated core clock),\n"
+	      "hardware counters, and glibc's own cache figures.\n\n"
+	      "  --hide-features LIST  treat these features as absent (comma-separated)\n"
+	      "  --l1-size S, --l2-size S, --llc-size S\n"
+	      "                        use S as that cache's size (K/M/G suffixes)\n"
+	      "  --latency[=MAX]       also run a pointer-chase latency sweep from 4K to MAX\n"
+	      "                        (default 64M, or twice the LLC figure if larger)\n",
+	      f);
+}
+
+static uint64_t parse_size_opt(const char *opt, const char *text)
+{
+	uint64_t v;
+	if (pb_parse_size(text, &v) != 0)
+		die_usage("%s: %s", opt, pb_error());
+	if (v == 0)
+		die_usage("bad %s '%s': must be more than 0", opt, text);
+	return v;
+}
+
+static uint64_t ram_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+/* The sweep as a table; a row is marked where latency rose by 1.3x or more
+ * over the size half as large, and where the chosen cache figures fall. */
+static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
+{
+	struct pb_latency_point pts[SWEEP_MAX_POINTS];
+	int n = pb_cache_latency_sweep(SWEEP_MIN_BYTES, max_bytes, pts, SWEEP_MAX_POINTS);
+	if (n < 0) {
+		fprintf(stderr, "primbench: %s\n", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	printf("\nlatency sweep (pointer chase, one random cycle over the buffer's lines, THP "
+	       "requested; median of 5 rounds)\n");
+	printf("  %10s %10s %12s\n", "size", "ns/load", "ticks/load");
+	int next_level = 0;
+	for (int i = 0; i < n; i++) {
+		char sz[32], mark[160] = "";
+		pb_format_bytes_iec(pts[i].size_bytes, sz, sizeof sz);
+		for (int j = 0; j < i; j++) {
+			if (pts[j].size_bytes * 2 == pts[i].size_bytes &&
+			    pts[i].ns_per_load >= 1.3 * pts[j].ns_per_load) {
+				snprintf(mark, sizeof mark, "  x%.1f vs half the size",
+				         pts[i].ns_per_load / pts[j].ns_per_load);
+			}
+		}
+		while (next_level < PB_CACHE_LEVELS &&
+		       pts[i].size_bytes > c->level[next_level].size_bytes) {
+			char lv[32];
+			pb_format_bytes_iec(c->level[next_level].size_bytes, lv, sizeof lv);
+			size_t used = strlen(mark);
+			snprintf(mark + used, sizeof mark - used, "  (past %s %s)",
+			         pb_cache_level_name((enum pb_cache_level)next_level), lv);
+			next_level++;
+		}
+		printf("  %10s %10.1f %12.1f%s\n", sz, pts[i].ns_per_load, pts[i].ticks_per_load,
+		       mark);
+	}
+	return PB_EXIT_OK;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	enum { OPT_L1 = 256, OPT_L2, OPT_LLC, OPT_HIDE, OPT_LATENCY };
+	static const struct option longopts[] = {
+	    {"hide-features", required_argument, NULL, OPT_HIDE},
+	    {"l1-size", required_argument, NULL, OPT_L1},
+	    {"l2-size", required_argument, NULL, OPT_L2},
+	    {"llc-size", required_argument, NULL, OPT_LLC},
+	    {"latency", optional_argument, NULL, OPT_LATENCY},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	uint64_t override[PB_CACHE_LEVELS] = {0};
+	bool latency = false;
+	uint64_t latency_max = 0;
+
+	if (pb_cpu_hide_env_check() != 0)
+		die_usage("%s", pb_error());
+	opterr = 0;
+	optind = 1;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_HIDE:
+			cli_hide_features(optarg);
+			break;
+		case OPT_L1:
+			override[PB_CACHE_L1D] = parse_size_opt("--l1-size", optarg);
+			break;
+		case OPT_L2:
+			override[PB_CACHE_L2] = parse_size_opt("--l2-size", optarg);
+			break;
+		case OPT_LLC:
+			override[PB_CACHE_LLC] = parse_size_opt("--llc-size", optarg);
+			break;
+		case OPT_LATENCY:
+			latency = true;
+			if (optarg)
+				latency_max = parse_size_opt("--latency", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		case ':':
+			die_usage("info: option '%s' needs a value", argv[optind - 1]);
+		default:
+			die_usage("info: unknown option '%s' (try 'primbench info --help')",
+			          argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die_usage("info: unexpected argument '%s'", argv[optind]);
+
+	if (pb_timer_init() != 0) {
+		fprintf(stderr, "primbench: %s\n", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, override);
+	pb_print_machine_info(stdout, &caches);
+
+	if (!latency)
+		return PB_EXIT_OK;
+	if (!latency_max) {
+		latency_max = 2 * caches.level[PB_CACHE_LLC].size_bytes;
+		if (latency_max < SWEEP_DEFAULT_BYTES)
+			latency_max = SWEEP_DEFAULT_BYTES;
+	}
+	uint64_t ram = ram_bytes();
+	if (ram && latency_max > ram / 4)
+		die_usage("--latency: %llu bytes is more than a quarter of RAM",
+		          (unsigned long long)latency_max);
+	if (latency_max < SWEEP_MIN_BYTES)
+		die_usage("--latency: the sweep needs at least 4K");
+	fflush(stdout);
+	return print_latency(&caches, latency_max);
+}

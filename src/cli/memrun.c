@@ -1,0 +1,379 @@
+/* memrun.c - a measuring session of the mem suite (see memrun.h). */
+#define _GNU_SOURCE
+#include "cli/memrun.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/error.h"
+#include "primbench/fingerprint.h"
+#include "primbench/mem.h"
+#include "primbench/results.h"
+#include "primbench/sizes.h"
+#include "primbench/timer.h"
+
+/* Largest size per call: the dram state needs 8 of them per buffer set. */
+#define MAX_SIZE_BYTES (1ull << 30)
+#define MAX_SIZES      4096
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+void mem_cli_defaults(struct mem_cli *m, int argc, char **argv)
+{
+	memset(m, 0, sizeof *m);
+	m->sizes_arg = "64,256,1K,4K,64K,1M,32M";
+	m->cache_arg = "hot";
+	m->src_offset_bytes = 2048; /* dst - src = 2048 mod 4096: no 4K aliasing */
+	m->budget_s = 0.5;
+	m->min_samples = 11;
+	m->max_samples = 201;
+	m->argc = argc;
+	m->argv = argv;
+}
+
+_Noreturn void die_bad_option(char **argv, int opt)
+{
+	const char *arg = argv[optind - 1];
+	if (opt == ':')
+		die_usage("option '%s' needs a value", arg);
+	if (optopt && optopt < 256 && arg[0] == '-' && arg[1] != '-')
+		die_usage("unknown option '-%c' (try --help)", optopt);
+	die_usage("unknown option '%s' (try --help)", arg);
+}
+
+static uint64_t parse_size_or_die(const char *what, const char *arg)
+{
+	uint64_t v;
+	if (pb_parse_size(arg, &v) != 0)
+		die_usage("%s: %s", what, pb_error());
+	return v;
+}
+
+static size_t parse_count_or_die(const char *what, const char *arg, size_t lo, size_t hi)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
+		die_usage("bad %s '%s' (a whole number from %zu to %zu)", what, arg, lo, hi);
+	return (size_t)v;
+}
+
+bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
+{
+	switch (opt) {
+	case MEM_CLI_OPT_BASE + 0:
+		m->kernels_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 1:
+		m->sizes_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 2:
+		m->cache_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 3: {
+		char *end;
+		errno = 0;
+		double b = strtod(arg, &end);
+		if (errno || end == arg || *end || !(b > 0) || b > 3600)
+			die_usage("bad budget '%s' (seconds per size and cache state, e.g. 0.5)",
+			          arg);
+		m->budget_s = b;
+		return true;
+	}
+	case MEM_CLI_OPT_BASE + 4:
+		m->min_samples = parse_count_or_die("sample count", arg, 1, 100000);
+		return true;
+	case MEM_CLI_OPT_BASE + 5:
+		m->max_samples = parse_count_or_die("sample count", arg, 1, 100000);
+		return true;
+	case MEM_CLI_OPT_BASE + 6:
+	case MEM_CLI_OPT_BASE + 7:
+	case MEM_CLI_OPT_BASE + 8: {
+		int lvl = opt - (MEM_CLI_OPT_BASE + 6);
+		uint64_t v = parse_size_or_die("cache size", arg);
+		if (v == 0)
+			die_usage("bad cache size '%s': must be more than 0", arg);
+		m->cache_override_bytes[lvl] = v;
+		return true;
+	}
+	case MEM_CLI_OPT_BASE + 9:
+		cli_hide_features(arg);
+		return true;
+	case MEM_CLI_OPT_BASE + 10:
+		m->seed = parse_count_or_die("seed", arg, 0, SIZE_MAX);
+		return true;
+	case MEM_CLI_OPT_BASE + 11:
+		if (pb_unit_parse(arg, &m->unit) != 0)
+			die_usage("%s", pb_error());
+		m->unit_set = true;
+		return true;
+	case 'o':
+		m->out_path = arg;
+		m->default_out_path = false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Resolves --kernels for one op; exits 2 on an unknown or unusable kernel. */
+static size_t resolve_kernels(const struct mem_cli *m, enum pb_op op, const struct pb_kernel **out,
+                              size_t cap, char *skipped, size_t skipped_len)
+{
+	size_t count, n = 0;
+	const struct pb_kernel *all = pb_kernels(&count);
+	pb_features have = pb_cpu_features();
+	skipped[0] = '\0';
+	if (!m->kernels_arg || !strcmp(m->kernels_arg, "all")) {
+		for (size_t i = 0; i < count && n < cap; i++) {
+			char why[160];
+			if (all[i].op != op)
+				continue;
+			if (pb_kernel_usable(&all[i], have, why, sizeof why)) {
+				out[n++] = &all[i];
+			} else {
+				size_t used = strlen(skipped);
+				snprintf(skipped + used, skipped_len - used, "%s/%s not run: %s\n",
+				         pb_op_name(op), all[i].name, why);
+			}
+		}
+		return n;
+	}
+	char *list = strdup(m->kernels_arg), *save = NULL;
+	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		const struct pb_kernel *k = pb_kernel_find(op, name);
+		char why[160];
+		if (!k)
+			die_usage("%s", pb_error());
+		if (!pb_kernel_usable(k, have, why, sizeof why))
+			die_usage("kernel '%s/%s' is not usable here: %s", pb_op_name(op), k->name,
+			          why);
+		bool dup = false;
+		for (size_t i = 0; i < n; i++)
+			dup |= out[i] == k;
+		if (!dup && n < cap)
+			out[n++] = k;
+	}
+	free(list);
+	if (n == 0)
+		die_usage("no kernels given in '--kernels %s'", m->kernels_arg);
+	return n;
+}
+
+static void progress(void *ctx, size_t done, size_t total)
+{
+	const char *op = ctx;
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%s: %zu/%zu sizes x states%s", op, done, total,
+		        done == total ? "\r\033[K" : "");
+}
+
+static int pin_to_current_cpu(void)
+{
+	int cpu = sched_getcpu();
+	if (cpu < 0)
+		return -1;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set) != 0)
+		return -1;
+	return cpu;
+}
+
+static void default_path(char *buf, size_t len, time_t now)
+{
+	char host[64] = "host";
+	gethostname(host, sizeof host - 1);
+	host[sizeof host - 1] = '\0';
+	for (char *p = host; *p; p++)
+		if (*p == '/' || *p == ' ')
+			*p = '_';
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char when[32];
+	strftime(when, sizeof when, "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "primbench-%s-%s.json", host, when);
+}
+
+int mem_cli_run(struct mem_cli *m)
+{
+	if (m->min_samples > m->max_samples)
+		die_usage("--min-samples %zu is more than --max-samples %zu", m->min_samples,
+		          m->max_samples);
+
+	/* Sizes and states are checked before anything is measured. */
+	struct pb_size_list sizes;
+	if (pb_parse_size_list(m->sizes_arg, 0, MAX_SIZES, &sizes) != 0)
+		die_usage("%s", pb_error());
+	uint64_t *size_bytes = calloc(sizes.count, sizeof *size_bytes);
+	for (size_t i = 0; i < sizes.count; i++) {
+		if (sizes.values[i] <= 0)
+			die_usage("bad size '0' in '%s': a call must move at least 1 byte",
+			          m->sizes_arg);
+		if ((uint64_t)sizes.values[i] > MAX_SIZE_BYTES)
+			die_usage("size %lld in '%s' is larger than the 1 GiB limit per call",
+			          (long long)sizes.values[i], m->sizes_arg);
+		size_bytes[i] = (uint64_t)sizes.values[i];
+	}
+	enum pb_cache_state states[PB_STATE_COUNT];
+	size_t nstates = 0;
+	char *cl = strdup(m->cache_arg), *save = NULL;
+	for (char *s = strtok_r(cl, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		enum pb_cache_state st;
+		if (pb_cache_state_parse(s, &st) != 0)
+			die_usage("%s", pb_error());
+		bool dup = false;
+		for (size_t i = 0; i < nstates; i++)
+			dup |= states[i] == st;
+		if (!dup)
+			states[nstates++] = st;
+	}
+	free(cl);
+	if (nstates == 0)
+		die_usage("no cache state given in '--cache %s'", m->cache_arg);
+	if (m->dst_offset_bytes >= 4096 || m->src_offset_bytes >= 4096)
+		die_usage("offsets are bytes from a page boundary: 0 to 4095");
+
+	size_t nk_cap;
+	pb_kernels(&nk_cap);
+	const struct pb_kernel **kernels[PB_OP_COUNT] = {0};
+	size_t nkernels[PB_OP_COUNT] = {0};
+	char skipped[PB_OP_COUNT][2048];
+	for (size_t o = 0; o < m->nops; o++) {
+		kernels[o] = calloc(nk_cap, sizeof *kernels[o]);
+		nkernels[o] = resolve_kernels(m, m->ops[o], kernels[o], nk_cap, skipped[o],
+		                              sizeof skipped[o]);
+		if (nkernels[o] == 0)
+			die_usage("no usable %s kernel on this machine", pb_op_name(m->ops[o]));
+	}
+
+	char path[512] = "";
+	time_t started = time(NULL);
+	if (m->default_out_path)
+		default_path(path, sizeof path, started);
+	else if (m->out_path)
+		snprintf(path, sizeof path, "%s", m->out_path);
+	if (path[0] && pb_results_check_path(path) != 0)
+		die_usage("%s", pb_error());
+
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, m->cache_override_bytes);
+	if (pb_timer_init() != 0)
+		die_usage("no usable clock: %s", pb_error());
+	int cpu = pin_to_current_cpu();
+	if (m->machine_summary)
+		pb_print_machine_summary(stdout, &caches);
+	fflush(stdout);
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	json_t *doc = pb_results_new(m->argc, m->argv, started, &caches, cpu);
+	struct pb_noise_mark mark;
+	pb_noise_begin(&mark, cpu);
+	bool was_interrupted = false;
+	int status = PB_EXIT_OK;
+	for (size_t o = 0; o < m->nops && !was_interrupted; o++) {
+		enum pb_op op = m->ops[o];
+		struct pb_mem_params p = {
+		    .op = op,
+		    .kernels = kernels[o],
+		    .n_kernels = nkernels[o],
+		    .sizes_bytes = size_bytes,
+		    .n_sizes = sizes.count,
+		    .states = states,
+		    .n_states = nstates,
+		    .dst_offset_bytes = m->dst_offset_bytes,
+		    .src_offset_bytes = m->src_offset_bytes,
+		    .value = m->value,
+		    .budget_s = m->budget_s,
+		    .min_samples = m->min_samples,
+		    .max_samples = m->max_samples,
+		    .llc_bytes = caches.level[PB_CACHE_LLC].size_bytes,
+		    .seed = m->seed ? m->seed + o : 0,
+		    .stop = &interrupted,
+		    .progress = progress,
+		    .progress_ctx = (void *)pb_op_name(op),
+		};
+		struct pb_mem_result r;
+		if (pb_mem_run(&p, &r) != 0) {
+			fprintf(stderr, "primbench: %s\n", pb_error());
+			status = PB_EXIT_USAGE;
+			break;
+		}
+		if (skipped[o][0]) {
+			size_t used = strlen(r.notes);
+			snprintf(r.notes + used, sizeof r.notes - used, "%s", skipped[o]);
+		}
+		if (op == PB_OP_MEMSET)
+			printf(
+			    "\nmemset value 0x%02x; destinations held 0x%02x before each sample\n",
+			    m->value & 0xff, r.cases[0].prefill_value);
+		else
+			printf("\nmemcpy: dst offset %llu, src offset %llu bytes from a page "
+			       "boundary\n",
+			       (unsigned long long)m->dst_offset_bytes,
+			       (unsigned long long)m->src_offset_bytes);
+		for (size_t si = 0; si < nstates; si++) {
+			enum pb_unit u = m->unit_set                  ? m->unit
+			                 : states[si] == PB_STATE_HOT ? PB_UNIT_TICKS_PER_CALL
+			                                              : PB_UNIT_GB_S;
+			pb_print_mem_table(stdout, &r, op, states[si], u);
+			if (m->fastest_tables)
+				pb_print_mem_fastest(stdout, &r, op, states[si]);
+		}
+		pb_print_mem_quality(stdout, &r);
+		fflush(stdout);
+		pb_results_add_mem(doc, &r);
+		was_interrupted = r.interrupted;
+		pb_mem_result_free(&r);
+	}
+	struct pb_noise noise;
+	pb_noise_end(&mark, &noise);
+	pb_results_finish(doc, &noise, was_interrupted);
+	if (noise.valid) {
+		printf("\nnoise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
+		       "context switches of the measuring thread (pinned to CPU %d)\n",
+		       noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches, cpu);
+		if (noise.steal_pct > 2 || noise.other_busy_pct > 50)
+			printf("noise: HIGH: compare kernels within this run, not across runs\n");
+	}
+	if (path[0]) {
+		if (pb_results_write(doc, path) != 0) {
+			fprintf(stderr, "primbench: %s\n", pb_error());
+			status = PB_EXIT_USAGE;
+		} else {
+			printf("\nresults: %s\n", path);
+		}
+	}
+	json_decref(doc);
+	for (size_t o = 0; o < m->nops; o++)
+		free(kernels[o]);
+	free(size_bytes);
+	pb_size_list_free(&sizes);
+	if (was_interrupted) {
+		fprintf(stderr, "primbench: interrupted; results measured so far are kept%s%s\n",
+		        path[0] ? " in " : "", path);
+		return PB_EXIT_INTERRUPTED;
+	}
+	return status;
+}

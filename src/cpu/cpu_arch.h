@@ -1,0 +1,28 @@
+/* cpu_arch.h - what each architecture's src/cpu/<arch>/cpuid.c provides to
+ * the generic cpu code (STYLE 2: arch code replaces the whole file).
+ */
+#ifndef PRIMBENCH_CPU_ARCH_H
+#define PRIMBENCH_CPU_ARCH_H
+
+#include "primbench/cpu.h"
+
+/* Features the CPU reports and the OS enabled (x86: cpuid + XCR0); 0 on
+ * an architecture without detection. Pure: may be called more than once. */
+pb_features pb_arch_features_detect(void);
+
+/* Fills vendor, brand, family, model, stepping, hypervisor and
+ * hypervisor_vendor where the architecture can tell; leaves "" / 0 where
+ * not (the generic code then tries /proc/cpuinfo). */
+void pb_arch_ident(struct pb_cpu_ident *out);
+
+/* Cache sizes from the CPU itself (x86: cpuid leaf 4, or AMD 0x8000001D /
+ * 0x80000005-6), 0 where unknown. LLC is the highest level reported (L2
+ * when no L3 exists). *line_bytes is set when known. Returns a short
+ * description of the leaves used ("cpuid leaf 4"), or NULL when none. */
+const char *pb_arch_cache_sizes(uint64_t bytes[PB_CACHE_LEVELS], unsigned *line_bytes);
+
+/* Generic helper (cpu.c): identity fields from /proc/cpuinfo for those
+ * still empty. */
+void pb_cpu_ident_from_proc(struct pb_cpu_ident *out);
+
+#endif

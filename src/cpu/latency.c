@@ -1,0 +1,128 @@
+/* latency.c - a pointer-chase sweep that shows where the real cache levels
+ * end, to check (or replace, with --llc-size) the figures the machine
+ * reports.
+ *
+ * Traps handled here:
+ *   - prefetchers: the chain visits the buffer's lines in one random cycle
+ *     (Sattolo's algorithm), so no stride or stream is there to learn;
+ *   - TLB misses: the buffer asks for transparent huge pages, so up to a
+ *     few hundred MiB the jumps are the caches', not the page walker's
+ *     (without THP a jump near the STLB reach, a few MiB, is the TLB's);
+ *   - out-of-order overlap: each load's address is the previous load's
+ *     value, so loads cannot overlap and ticks/load is the latency;
+ *   - a cold chain: building the chain writes every line in chain order,
+ *     which leaves the buffer as cached as it can be; a short chase then
+ *     warms it before the timed rounds.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/timer.h"
+
+#define LINE_BYTES  64
+#define HUGE_BYTES  (2u << 20)
+#define WARM_LOADS  16384
+#define ROUND_LOADS 16384
+#define ROUNDS      5
+#define MAX_BYTES   (1ull << 34) /* 16 GiB: a guard against a typo, not a limit */
+
+static uint64_t rng_next(uint64_t *s)
+{
+	/* xorshift64*: enough randomness to hide a pattern from prefetchers. */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1Dull;
+}
+
+/* Links lines[0..n) of buf into one random cycle; returns its start. */
+static void **build_chain(char *buf, uint32_t *order, size_t n, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	/* Sattolo: a uniformly random permutation with a single cycle. */
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = (size_t)(rng_next(seed) % i);
+		uint32_t t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (size_t i = 0; i < n; i++) {
+		void **p = (void **)(buf + (size_t)order[i] * LINE_BYTES);
+		*p = buf + (size_t)order[(i + 1) % n] * LINE_BYTES;
+	}
+	return (void **)(buf + (size_t)order[0] * LINE_BYTES);
+}
+
+static void **chase(void **p, size_t loads)
+{
+	for (size_t i = 0; i < loads; i++)
+		p = (void **)*p;
+	return p;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
+                           int max_points)
+{
+	if (min_bytes < 2 * LINE_BYTES)
+		min_bytes = 2 * LINE_BYTES;
+	if (max_bytes < min_bytes || max_bytes > MAX_BYTES || max_points <= 0)
+		return pb_fail("bad latency sweep range %llu..%llu", (unsigned long long)min_bytes,
+		               (unsigned long long)max_bytes);
+	if (pb_timer_init() != 0)
+		return -1;
+
+	size_t map_bytes = ((size_t)max_bytes + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+	/* Over-allocate by one huge page to align the buffer to 2 MiB. */
+	char *map = mmap(NULL, map_bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+	                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return pb_fail("cannot map %zu bytes for the latency sweep", map_bytes);
+	char *buf = (char *)(((uintptr_t)map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	madvise(buf, map_bytes, MADV_HUGEPAGE); /* a request: without THP the sweep still runs */
+	uint32_t *order = malloc((size_t)(max_bytes / LINE_BYTES) * sizeof *order);
+	if (!order) {
+		munmap(map, map_bytes + HUGE_BYTES);
+		return pb_fail("out of memory for the latency sweep");
+	}
+
+	uint64_t seed = 0x9E3779B97F4A7C15ull;
+	int count = 0;
+	void **volatile sink;
+	for (uint64_t pow = 1; pow <= max_bytes && count < max_points; pow *= 2) {
+		/* Two points per octave: 2^k and 1.5 * 2^k. */
+		uint64_t sizes[2] = {pow, pow + pow / 2};
+		for (int k = 0; k < 2 && count < max_points; k++) {
+			uint64_t size = sizes[k] / LINE_BYTES * LINE_BYTES;
+			if (size < min_bytes || size > max_bytes)
+				continue;
+			void **p = build_chain(buf, order, (size_t)(size / LINE_BYTES), &seed);
+			p = chase(p, WARM_LOADS);
+			double per_load[ROUNDS];
+			for (int r = 0; r < ROUNDS; r++) {
+				pb_stamp s = pb_timer_begin();
+				p = chase(p, ROUND_LOADS);
+				per_load[r] = (double)pb_timer_end(s) / ROUND_LOADS;
+			}
+			sink = p;
+			qsort(per_load, ROUNDS, sizeof per_load[0], cmp_double);
+			out[count].size_bytes = size;
+			out[count].ticks_per_load = per_load[ROUNDS / 2];
+			out[count].ns_per_load = pb_ticks_to_ns(per_load[ROUNDS / 2]);
+			count++;
+		}
+	}
+	(void)sink;
+	free(order);
+	munmap(map, map_bytes + HUGE_BYTES);
+	return count;
+}

@@ -1,0 +1,205 @@
+/* blocks.h - the building blocks every kernel is made of (after LLVM libc
+ * memory_utils: block, head_tail, loop_and_tail).
+ *
+ *   block      one store (or load + store) of a fixed width at one address
+ *   head_tail  two blocks, one at the start and one ending at the end of
+ *              [d, d + n): covers any n with width <= n <= 2 * width,
+ *              the two blocks overlapping in the middle
+ *   upto16/64  a ladder of head_tail blocks for 0 <= n <= 16 (or 64):
+ *              no loop, no byte-by-byte path
+ *
+ * Unaligned accesses go through may_alias, aligned(1) types: a plain load
+ * or store instruction on x86-64, and never a call of memcpy (these files
+ * are compiled with -fno-builtin; tests/check_kernel_symbols.sh checks).
+ * Vector blocks live with their ISA in src/kernels/<arch>/.
+ */
+#ifndef PRIMBENCH_KERNELS_BLOCKS_H
+#define PRIMBENCH_KERNELS_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PB_LINE_BYTES 64
+
+/* NT kernels use temporal stores up to this size: a streaming store to a
+ * partly written line only costs, and the sfence is a fixed price. */
+#define PB_NT_MIN_BYTES 256
+
+/* Keeps GCC from turning a function's scalar loops and stores into vector
+ * code (-O2 vectorizes since GCC 12): a kernel named "bytes" or "gpr" must
+ * measure what its name says. */
+#if defined(__clang__)
+#define PB_NO_VECTORIZE
+#else
+#define PB_NO_VECTORIZE __attribute__((optimize("no-tree-vectorize")))
+#endif
+
+typedef uint16_t pb_u16u __attribute__((aligned(1), may_alias));
+typedef uint32_t pb_u32u __attribute__((aligned(1), may_alias));
+typedef uint64_t pb_u64u __attribute__((aligned(1), may_alias));
+
+/* The fill byte in every byte of a word (memset converts c to unsigned char). */
+static inline uint64_t pb_splat64(int c)
+{
+	return (uint64_t)(uint8_t)c * 0x0101010101010101ull;
+}
+
+/* The first line boundary after d: in [d + 1, d + 64]. A kernel that has
+ * stored a 64-byte head block at d continues here with no gap. */
+static inline uint8_t *pb_next_line(uint8_t *d)
+{
+	return (uint8_t *)(((uintptr_t)d + PB_LINE_BYTES) & ~(uintptr_t)(PB_LINE_BYTES - 1));
+}
+
+static inline void pb_store16(uint8_t *d, uint16_t v)
+{
+	*(pb_u16u *)d = v;
+}
+static inline void pb_store32(uint8_t *d, uint32_t v)
+{
+	*(pb_u32u *)d = v;
+}
+static inline void pb_store64(uint8_t *d, uint64_t v)
+{
+	*(pb_u64u *)d = v;
+}
+static inline uint16_t pb_load16(const uint8_t *s)
+{
+	return *(const pb_u16u *)s;
+}
+static inline uint32_t pb_load32(const uint8_t *s)
+{
+	return *(const pb_u32u *)s;
+}
+static inline uint64_t pb_load64(const uint8_t *s)
+{
+	return *(const pb_u64u *)s;
+}
+
+/* ---- memset blocks (v: the byte in all 8 lanes, pb_splat64) ---------- */
+
+/* 0 <= n <= 16. */
+static inline void pb_set_upto16(uint8_t *d, size_t n, uint64_t v)
+{
+	if (n >= 8) {
+		pb_store64(d, v);
+		pb_store64(d + n - 8, v);
+	} else if (n >= 4) {
+		pb_store32(d, (uint32_t)v);
+		pb_store32(d + n - 4, (uint32_t)v);
+	} else if (n >= 2) {
+		pb_store16(d, (uint16_t)v);
+		pb_store16(d + n - 2, (uint16_t)v);
+	} else if (n == 1) {
+		*d = (uint8_t)v;
+	}
+}
+
+/* 16 <= n <= 32: two words at the head, two ending at the end. */
+static inline void pb_set_head_tail16(uint8_t *d, size_t n, uint64_t v)
+{
+	pb_store64(d, v);
+	pb_store64(d + 8, v);
+	pb_store64(d + n - 16, v);
+	pb_store64(d + n - 8, v);
+}
+
+/* One 64-byte block: eight word stores. */
+static inline void pb_set_block64(uint8_t *d, uint64_t v)
+{
+	pb_store64(d, v);
+	pb_store64(d + 8, v);
+	pb_store64(d + 16, v);
+	pb_store64(d + 24, v);
+	pb_store64(d + 32, v);
+	pb_store64(d + 40, v);
+	pb_store64(d + 48, v);
+	pb_store64(d + 56, v);
+}
+
+/* 32 <= n <= 64: 32 bytes at the head, 32 ending at the end. */
+static inline void pb_set_head_tail32(uint8_t *d, size_t n, uint64_t v)
+{
+	pb_set_head_tail16(d, 32, v);
+	pb_set_head_tail16(d + n - 32, 32, v);
+}
+
+/* 0 <= n <= 64. */
+static inline void pb_set_upto64(uint8_t *d, size_t n, uint64_t v)
+{
+	if (n <= 16)
+		pb_set_upto16(d, n, v);
+	else if (n <= 32)
+		pb_set_head_tail16(d, n, v);
+	else
+		pb_set_head_tail32(d, n, v);
+}
+
+/* ---- memcpy blocks: every block loads all it needs before it stores ---- */
+
+/* 0 <= n <= 16. */
+static inline void pb_copy_upto16(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n >= 8) {
+		uint64_t a = pb_load64(s), b = pb_load64(s + n - 8);
+		pb_store64(d, a);
+		pb_store64(d + n - 8, b);
+	} else if (n >= 4) {
+		uint32_t a = pb_load32(s), b = pb_load32(s + n - 4);
+		pb_store32(d, a);
+		pb_store32(d + n - 4, b);
+	} else if (n >= 2) {
+		uint16_t a = pb_load16(s), b = pb_load16(s + n - 2);
+		pb_store16(d, a);
+		pb_store16(d + n - 2, b);
+	} else if (n == 1) {
+		*d = *s;
+	}
+}
+
+/* 16 <= n <= 32. */
+static inline void pb_copy_head_tail16(uint8_t *d, const uint8_t *s, size_t n)
+{
+	uint64_t a = pb_load64(s), b = pb_load64(s + 8);
+	uint64_t y = pb_load64(s + n - 16), z = pb_load64(s + n - 8);
+	pb_store64(d, a);
+	pb_store64(d + 8, b);
+	pb_store64(d + n - 16, y);
+	pb_store64(d + n - 8, z);
+}
+
+/* One 64-byte block: eight word loads, then eight word stores. */
+static inline void pb_copy_block64(uint8_t *d, const uint8_t *s)
+{
+	uint64_t w0 = pb_load64(s), w1 = pb_load64(s + 8), w2 = pb_load64(s + 16),
+	         w3 = pb_load64(s + 24), w4 = pb_load64(s + 32), w5 = pb_load64(s + 40),
+	         w6 = pb_load64(s + 48), w7 = pb_load64(s + 56);
+	pb_store64(d, w0);
+	pb_store64(d + 8, w1);
+	pb_store64(d + 16, w2);
+	pb_store64(d + 24, w3);
+	pb_store64(d + 32, w4);
+	pb_store64(d + 40, w5);
+	pb_store64(d + 48, w6);
+	pb_store64(d + 56, w7);
+}
+
+/* 32 <= n <= 64. */
+static inline void pb_copy_head_tail32(uint8_t *d, const uint8_t *s, size_t n)
+{
+	pb_copy_head_tail16(d, s, 32);
+	pb_copy_head_tail16(d + n - 32, s + n - 32, 32);
+}
+
+/* 0 <= n <= 64. */
+static inline void pb_copy_upto64(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n <= 16)
+		pb_copy_upto16(d, s, n);
+	else if (n <= 32)
+		pb_copy_head_tail16(d, s, n);
+	else
+		pb_copy_head_tail32(d, s, n);
+}
+
+#endif

@@ -1,0 +1,36 @@
+/* generic_rows.h - the portable kernels: one row each, read by the registry
+ * (table) and by the kernel files (prototypes, via protos.h). No include
+ * guard: included once per meaning of PB_MEMSET/PB_MEMCPY.
+ *
+ * PB_MEMSET/PB_MEMCPY(name, function, required features, description, source)
+ */
+
+PB_MEMSET("libc", pb_memset_libc, 0,
+          "the C library's memset, called through a pointer (glibc: chosen by ifunc)",
+          "the C library (glibc sysdeps/x86_64/multiarch/ifunc-memset.h)")
+PB_MEMSET("bytes", pb_memset_bytes, 0,
+          "one byte per iteration, plain C loop, kept scalar (no vectorization, no libc call)",
+          "ISO C 7.24.6.1, written the naive way")
+PB_MEMSET(
+    "gpr_unrolled", pb_memset_gpr_unrolled, 0,
+    "64-bit general-purpose stores, 8 per loop iteration (one line), destination line-aligned",
+    "Linux arch/x86/lib/memset_64.S (memset_orig)")
+PB_MEMSET("rbw", pb_memset_rbw, 0,
+          "read before write: loads a byte of each destination line, then stores the line (64-bit "
+          "stores)",
+          "Drepper, What Every Programmer Should Know About Memory, 3.3.4 / 6.1 (RFO)")
+
+PB_MEMCPY("libc", pb_memcpy_libc, 0,
+          "the C library's memcpy, called through a pointer (glibc: chosen by ifunc)",
+          "the C library (glibc sysdeps/x86_64/multiarch/ifunc-memmove.h)")
+PB_MEMCPY("bytes", pb_memcpy_bytes, 0,
+          "one byte per iteration, plain C loop, kept scalar (no vectorization, no libc call)",
+          "ISO C 7.24.2.1, written the naive way")
+PB_MEMCPY("gpr_unrolled", pb_memcpy_gpr_unrolled, 0,
+          "64-bit general-purpose loads and stores, 8 per loop iteration (one line), destination "
+          "line-aligned",
+          "Linux arch/x86/lib/memcpy_64.S (memcpy_orig)")
+PB_MEMCPY("strided", pb_memcpy_strided, 0,
+          "comb pattern: word i of 8 successive lines, then word i+1: successive stores go to "
+          "different lines",
+          "Drepper, What Every Programmer Should Know About Memory, 6.2 (access patterns)")

@@ -1,0 +1,195 @@
+/* registry.c - the one table of kernels, built from the row lists.
+ *
+ * The rows are read three times: prototypes (protos.h), then the memset
+ * rows, then the memcpy rows, so the table lists every memset kernel
+ * before every memcpy kernel, portable rows first. Nothing registers
+ * itself at run time.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/kernels.h"
+
+/* The order of these includes is their meaning: keep clang-format away. */
+// clang-format off
+#include "kernels/generic/protos.h"
+#include "kernels/generic/generic_rows.h"
+#include "arch_rows.h"
+#undef PB_MEMSET
+#undef PB_MEMCPY
+
+#define ROW(op_, name_, set_fn, cpy_fn, requires_, description_, source_)                          \
+	{.op = op_,                                                                                \
+	 .name = name_,                                                                            \
+	 .requires = requires_,                                                                    \
+	 .memset_fn = set_fn,                                                                      \
+	 .memcpy_fn = cpy_fn,                                                                      \
+	 .description = description_,                                                              \
+	 .source = source_},
+
+static const struct pb_kernel table[] = {
+#define PB_MEMSET(name, fn, requires, description, source)                                         \
+	ROW(PB_OP_MEMSET, name, fn, NULL, requires, description, source)
+#define PB_MEMCPY(name, fn, requires, description, source)
+#include "kernels/generic/generic_rows.h"
+#include "arch_rows.h"
+#undef PB_MEMSET
+#undef PB_MEMCPY
+
+#define PB_MEMSET(name, fn, requires, description, source)
+#define PB_MEMCPY(name, fn, requires, description, source)                                         \
+	ROW(PB_OP_MEMCPY, name, NULL, fn, requires, description, source)
+#include "kernels/generic/generic_rows.h"
+#include "arch_rows.h"
+#undef PB_MEMSET
+#undef PB_MEMCPY
+};
+// clang-format on
+
+#define TABLE_COUNT (sizeof table / sizeof table[0])
+
+static const char *const op_names[PB_OP_COUNT] = {
+    [PB_OP_MEMSET] = "memset",
+    [PB_OP_MEMCPY] = "memcpy",
+};
+
+const char *pb_op_name(enum pb_op op)
+{
+	return (unsigned)op < PB_OP_COUNT ? op_names[op] : "unknown";
+}
+
+int pb_op_parse(const char *name, enum pb_op *out)
+{
+	for (unsigned op = 0; op < PB_OP_COUNT; op++) {
+		if (!strcmp(name, op_names[op])) {
+			*out = (enum pb_op)op;
+			return 0;
+		}
+	}
+	return pb_fail("unknown op '%s'", name);
+}
+
+const struct pb_kernel *pb_kernels(size_t *count)
+{
+	*count = TABLE_COUNT;
+	return table;
+}
+
+static const struct pb_kernel *lookup(enum pb_op op, const char *name)
+{
+	for (size_t i = 0; i < TABLE_COUNT; i++)
+		if (table[i].op == op && !strcmp(table[i].name, name))
+			return &table[i];
+	return NULL;
+}
+
+const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name)
+{
+	const char *slash = strchr(name, '/');
+	const struct pb_kernel *k = NULL;
+
+	if (slash) {
+		/* "op/name": the op it names, which must match the one asked for. */
+		char op_text[16];
+		enum pb_op named = PB_OP_COUNT;
+		size_t len = (size_t)(slash - name);
+		if (len < sizeof op_text) {
+			memcpy(op_text, name, len);
+			op_text[len] = '\0';
+			if (pb_op_parse(op_text, &named) == 0)
+				k = lookup(named, slash + 1);
+		}
+		if (!k) {
+			pb_fail("unknown kernel '%s'", name);
+			return NULL;
+		}
+	} else if ((unsigned)op < PB_OP_COUNT) {
+		k = lookup(op, name);
+		if (!k) {
+			/* A name of the other op says more than "unknown". */
+			for (unsigned other = 0; other < PB_OP_COUNT && !k; other++)
+				k = lookup((enum pb_op)other, name);
+			if (!k) {
+				pb_fail("unknown kernel '%s'", name);
+				return NULL;
+			}
+		}
+	} else {
+		/* No op: the name must be unique across ops. */
+		const struct pb_kernel *found[PB_OP_COUNT];
+		size_t n = 0;
+		for (unsigned other = 0; other < PB_OP_COUNT; other++)
+			if ((found[n] = lookup((enum pb_op)other, name)) != NULL)
+				n++;
+		if (n == 0) {
+			pb_fail("unknown kernel '%s'", name);
+			return NULL;
+		}
+		if (n > 1) {
+			pb_fail("kernel name '%s' is ambiguous: say %s/%s or %s/%s", name,
+			        pb_op_name(found[0]->op), name, pb_op_name(found[1]->op), name);
+			return NULL;
+		}
+		k = found[0];
+	}
+	if ((unsigned)op < PB_OP_COUNT && k->op != op) {
+		pb_fail("kernel '%s/%s' is not a %s kernel", pb_op_name(k->op), k->name,
+		        pb_op_name(op));
+		return NULL;
+	}
+	return k;
+}
+
+/* Appends "a, b" feature names of `set` to buf at *pos (snprintf-style:
+ * *pos may pass len; the caller's buffer stays terminated). */
+static void append(char *buf, size_t len, size_t *pos, const char *fmt, const char *arg)
+{
+	int w = snprintf(buf + (*pos < len ? *pos : len), *pos < len ? len - *pos : 0, fmt, arg);
+	if (w > 0)
+		*pos += (size_t)w;
+}
+
+static void append_features(char *buf, size_t len, size_t *pos, pb_features set, const char *label)
+{
+	bool first = true;
+	for (unsigned f = 0; f < PB_FEAT_COUNT; f++) {
+		if (!(set & ((pb_features)1u << f)))
+			continue;
+		append(buf, len, pos, first ? "%s" : ", %s", pb_feature_name((enum pb_feature)f));
+		first = false;
+	}
+	append(buf, len, pos, " (%s)", label);
+}
+
+bool pb_kernel_usable(const struct pb_kernel *k, pb_features have, char *why, size_t why_len)
+{
+	pb_features missing = k->requires & ~have;
+	if (!missing)
+		return true;
+	if (why && why_len) {
+		/* Detected but not usable: hidden by the user, directly or through
+		 * a feature it extends (hiding avx512f hides avx512bw). Usable
+		 * here but missing from `have`: the caller's own restriction. */
+		pb_features detected = pb_cpu_features_detected(), usable = pb_cpu_features();
+		pb_features absent = missing & ~detected;
+		pb_features hidden = missing & detected & ~usable;
+		pb_features other = missing & usable;
+		size_t pos = 0;
+		why[0] = '\0';
+		append(why, why_len, &pos, "%s", "needs ");
+		if (hidden)
+			append_features(why, why_len, &pos, hidden, "hidden");
+		if (absent) {
+			if (hidden)
+				append(why, why_len, &pos, "%s", "; ");
+			append_features(why, why_len, &pos, absent, "not on this CPU");
+		}
+		if (other) {
+			if (hidden || absent)
+				append(why, why_len, &pos, "%s", "; ");
+			append_features(why, why_len, &pos, other, "not in the given set");
+		}
+	}
+	return false;
+}

@@ -1,0 +1,201 @@
+/* avx2.c - 32-byte vector kernels (AVX2) and their non-temporal variants.
+ *
+ * Ladder, memset and memcpy alike:
+ *   n <= 16    word head/tail (blocks.h)
+ *   n <= 32    one 16-byte vector at the head, one ending at the end
+ *   n <= 64    one 32-byte vector at the head, one ending at the end
+ *   n <= 128   two at the head, two ending at the end
+ *   n > 128    a 64-byte head block at d; the bulk loop, 4 x 32 bytes per
+ *              iteration, from the first line boundary after d (aligned
+ *              stores); a 128-byte tail block ending at the end.
+ * The _nt kernels differ only in the bulk loop's stores, and take the
+ * temporal kernel's path up to PB_NT_MIN_BYTES. Functions carry their
+ * target: no per-file compiler flags, and the CPU check is the registry's.
+ */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "blocks.h"
+#include "protos.h"
+
+/* After protos.h: the rows become prototypes. */
+#include "arch_rows.h"
+
+#define AVX2 __attribute__((target("avx2")))
+#define W    32
+
+static inline AVX2 __m256i load(const uint8_t *s)
+{
+	return _mm256_loadu_si256((const __m256i *)s);
+}
+static inline AVX2 void store(uint8_t *d, __m256i v)
+{
+	_mm256_storeu_si256((__m256i *)d, v);
+}
+
+/* ---- memset ---- */
+
+/* 16 <= n <= 32. */
+static inline AVX2 void set_head_tail16(uint8_t *d, size_t n, __m256i v)
+{
+	_mm_storeu_si128((__m128i *)d, _mm256_castsi256_si128(v));
+	_mm_storeu_si128((__m128i *)(d + n - 16), _mm256_castsi256_si128(v));
+}
+
+/* W <= n <= 2W. */
+static inline AVX2 void set_head_tail(uint8_t *d, size_t n, __m256i v)
+{
+	store(d, v);
+	store(d + n - W, v);
+}
+
+/* 2W <= n <= 4W. */
+static inline AVX2 void set_head_tail_x2(uint8_t *d, size_t n, __m256i v)
+{
+	store(d, v);
+	store(d + W, v);
+	store(d + n - 2 * W, v);
+	store(d + n - W, v);
+}
+
+AVX2 void *pb_memset_avx2(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+
+	if (n <= 16) {
+		pb_set_upto16(d, n, pb_splat64(c));
+		return dst;
+	}
+	__m256i v = _mm256_set1_epi8((char)c);
+	if (n <= 32) {
+		set_head_tail16(d, n, v);
+		return dst;
+	}
+	if (n <= 2 * W) {
+		set_head_tail(d, n, v);
+		return dst;
+	}
+	if (n <= 4 * W) {
+		set_head_tail_x2(d, n, v);
+		return dst;
+	}
+	set_head_tail(d, 64, v);
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		_mm256_store_si256((__m256i *)p, v);
+		_mm256_store_si256((__m256i *)(p + W), v);
+		_mm256_store_si256((__m256i *)(p + 2 * W), v);
+		_mm256_store_si256((__m256i *)(p + 3 * W), v);
+	}
+	set_head_tail_x2(end - 4 * W, 4 * W, v);
+	return dst;
+}
+
+AVX2 void *pb_memset_avx2_nt(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+
+	if (n <= PB_NT_MIN_BYTES)
+		return pb_memset_avx2(dst, c, n);
+	__m256i v = _mm256_set1_epi8((char)c);
+	set_head_tail(d, 64, v);
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		_mm256_stream_si256((__m256i *)p, v);
+		_mm256_stream_si256((__m256i *)(p + W), v);
+		_mm256_stream_si256((__m256i *)(p + 2 * W), v);
+		_mm256_stream_si256((__m256i *)(p + 3 * W), v);
+	}
+	set_head_tail_x2(end - 4 * W, 4 * W, v);
+	/* Streaming stores are weakly ordered: fence once, before returning. */
+	_mm_sfence();
+	return dst;
+}
+
+/* ---- memcpy ---- */
+
+/* 16 <= n <= 32. */
+static inline AVX2 void copy_head_tail16(uint8_t *d, const uint8_t *s, size_t n)
+{
+	__m128i a = _mm_loadu_si128((const __m128i *)s);
+	__m128i z = _mm_loadu_si128((const __m128i *)(s + n - 16));
+	_mm_storeu_si128((__m128i *)d, a);
+	_mm_storeu_si128((__m128i *)(d + n - 16), z);
+}
+
+/* W <= n <= 2W. */
+static inline AVX2 void copy_head_tail(uint8_t *d, const uint8_t *s, size_t n)
+{
+	__m256i a = load(s), z = load(s + n - W);
+	store(d, a);
+	store(d + n - W, z);
+}
+
+/* 2W <= n <= 4W. */
+static inline AVX2 void copy_head_tail_x2(uint8_t *d, const uint8_t *s, size_t n)
+{
+	__m256i a = load(s), b = load(s + W);
+	__m256i y = load(s + n - 2 * W), z = load(s + n - W);
+	store(d, a);
+	store(d + W, b);
+	store(d + n - 2 * W, y);
+	store(d + n - W, z);
+}
+
+/* 0 <= n <= 4W. */
+static inline AVX2 void copy_upto128(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n <= 16)
+		pb_copy_upto16(d, s, n);
+	else if (n <= 32)
+		copy_head_tail16(d, s, n);
+	else if (n <= 2 * W)
+		copy_head_tail(d, s, n);
+	else
+		copy_head_tail_x2(d, s, n);
+}
+
+AVX2 void *pb_memcpy_avx2(void *restrict dst, const void *restrict src, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+	const uint8_t *s = src;
+
+	if (n <= 4 * W) {
+		copy_upto128(d, s, n);
+		return dst;
+	}
+	copy_head_tail(d, s, 64);
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		const uint8_t *q = s + (p - d);
+		__m256i a = load(q), b = load(q + W), e = load(q + 2 * W), f = load(q + 3 * W);
+		_mm256_store_si256((__m256i *)p, a);
+		_mm256_store_si256((__m256i *)(p + W), b);
+		_mm256_store_si256((__m256i *)(p + 2 * W), e);
+		_mm256_store_si256((__m256i *)(p + 3 * W), f);
+	}
+	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
+	return dst;
+}
+
+AVX2 void *pb_memcpy_avx2_nt(void *restrict dst, const void *restrict src, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+	const uint8_t *s = src;
+
+	if (n <= PB_NT_MIN_BYTES)
+		return pb_memcpy_avx2(dst, src, n);
+	copy_head_tail(d, s, 64);
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		const uint8_t *q = s + (p - d);
+		__m256i a = load(q), b = load(q + W), e = load(q + 2 * W), f = load(q + 3 * W);
+		_mm256_stream_si256((__m256i *)p, a);
+		_mm256_stream_si256((__m256i *)(p + W), b);
+		_mm256_stream_si256((__m256i *)(p + 2 * W), e);
+		_mm256_stream_si256((__m256i *)(p + 3 * W), f);
+	}
+	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
+	_mm_sfence();
+	return dst;
+}

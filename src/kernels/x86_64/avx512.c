@@ -1,0 +1,184 @@
+/* avx512.c - 64-byte vector kernels (AVX-512F, with AVX-512BW for the
+ * byte-masked small sizes) and their non-temporal variants.
+ *
+ * Ladder, memset and memcpy alike:
+ *   n <= 64    one byte-masked load/store: bytes outside the mask are not
+ *              accessed and cannot fault (Intel SDM Vol. 1 15.4.1, fault
+ *              suppression), so no size needs a narrower block
+ *   n <= 128   one vector at the head, one ending at the end
+ *   n <= 256   two at the head, two ending at the end
+ *   n > 256    one vector at d; the bulk loop, 4 x 64 bytes per iteration,
+ *              from the first line boundary after d (aligned stores); a
+ *              256-byte tail block ending at the end.
+ * The _nt kernels differ only in the bulk loop's stores, and take the
+ * temporal kernel's path up to PB_NT_MIN_BYTES.
+ */
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "blocks.h"
+#include "protos.h"
+
+/* After protos.h: the rows become prototypes. */
+#include "arch_rows.h"
+
+#define AVX512 __attribute__((target("avx512f,avx512bw")))
+#define W      64
+
+static inline AVX512 __m512i load(const uint8_t *s)
+{
+	return _mm512_loadu_si512((const void *)s);
+}
+static inline AVX512 void store(uint8_t *d, __m512i v)
+{
+	_mm512_storeu_si512((void *)d, v);
+}
+
+/* The mask of the low n bytes, 0 <= n <= 64. */
+static inline __mmask64 low_bytes(size_t n)
+{
+	return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+}
+
+/* ---- memset ---- */
+
+/* W <= n <= 2W. */
+static inline AVX512 void set_head_tail(uint8_t *d, size_t n, __m512i v)
+{
+	store(d, v);
+	store(d + n - W, v);
+}
+
+/* 2W <= n <= 4W. */
+static inline AVX512 void set_head_tail_x2(uint8_t *d, size_t n, __m512i v)
+{
+	store(d, v);
+	store(d + W, v);
+	store(d + n - 2 * W, v);
+	store(d + n - W, v);
+}
+
+AVX512 void *pb_memset_avx512(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+	__m512i v = _mm512_set1_epi8((char)c);
+
+	if (n <= W) {
+		_mm512_mask_storeu_epi8(d, low_bytes(n), v);
+		return dst;
+	}
+	if (n <= 2 * W) {
+		set_head_tail(d, n, v);
+		return dst;
+	}
+	if (n <= 4 * W) {
+		set_head_tail_x2(d, n, v);
+		return dst;
+	}
+	store(d, v);
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		_mm512_store_si512((void *)p, v);
+		_mm512_store_si512((void *)(p + W), v);
+		_mm512_store_si512((void *)(p + 2 * W), v);
+		_mm512_store_si512((void *)(p + 3 * W), v);
+	}
+	set_head_tail_x2(end - 4 * W, 4 * W, v);
+	return dst;
+}
+
+AVX512 void *pb_memset_avx512_nt(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+
+	if (n <= PB_NT_MIN_BYTES)
+		return pb_memset_avx512(dst, c, n);
+	__m512i v = _mm512_set1_epi8((char)c);
+	store(d, v);
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		_mm512_stream_si512((void *)p, v);
+		_mm512_stream_si512((void *)(p + W), v);
+		_mm512_stream_si512((void *)(p + 2 * W), v);
+		_mm512_stream_si512((void *)(p + 3 * W), v);
+	}
+	set_head_tail_x2(end - 4 * W, 4 * W, v);
+	/* Streaming stores are weakly ordered: fence once, before returning. */
+	_mm_sfence();
+	return dst;
+}
+
+/* ---- memcpy ---- */
+
+/* W <= n <= 2W. */
+static inline AVX512 void copy_head_tail(uint8_t *d, const uint8_t *s, size_t n)
+{
+	__m512i a = load(s), z = load(s + n - W);
+	store(d, a);
+	store(d + n - W, z);
+}
+
+/* 2W <= n <= 4W. */
+static inline AVX512 void copy_head_tail_x2(uint8_t *d, const uint8_t *s, size_t n)
+{
+	__m512i a = load(s), b = load(s + W);
+	__m512i y = load(s + n - 2 * W), z = load(s + n - W);
+	store(d, a);
+	store(d + W, b);
+	store(d + n - 2 * W, y);
+	store(d + n - W, z);
+}
+
+AVX512 void *pb_memcpy_avx512(void *restrict dst, const void *restrict src, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+	const uint8_t *s = src;
+
+	if (n <= W) {
+		__mmask64 m = low_bytes(n);
+		_mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
+		return dst;
+	}
+	if (n <= 2 * W) {
+		copy_head_tail(d, s, n);
+		return dst;
+	}
+	if (n <= 4 * W) {
+		copy_head_tail_x2(d, s, n);
+		return dst;
+	}
+	store(d, load(s));
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		const uint8_t *q = s + (p - d);
+		__m512i a = load(q), b = load(q + W), e = load(q + 2 * W), f = load(q + 3 * W);
+		_mm512_store_si512((void *)p, a);
+		_mm512_store_si512((void *)(p + W), b);
+		_mm512_store_si512((void *)(p + 2 * W), e);
+		_mm512_store_si512((void *)(p + 3 * W), f);
+	}
+	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
+	return dst;
+}
+
+AVX512 void *pb_memcpy_avx512_nt(void *restrict dst, const void *restrict src, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+	const uint8_t *s = src;
+
+	if (n <= PB_NT_MIN_BYTES)
+		return pb_memcpy_avx512(dst, src, n);
+	store(d, load(s));
+	uint8_t *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W) {
+		const uint8_t *q = s + (p - d);
+		__m512i a = load(q), b = load(q + W), e = load(q + 2 * W), f = load(q + 3 * W);
+		_mm512_stream_si512((void *)p, a);
+		_mm512_stream_si512((void *)(p + W), b);
+		_mm512_stream_si512((void *)(p + 2 * W), e);
+		_mm512_stream_si512((void *)(p + 3 * W), f);
+	}
+	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
+	_mm_sfence();
+	return dst;
+}

@@ -1,0 +1,283 @@
+/* json.c - result documents, schema v1 (docs/results-schema.md). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "primbench/error.h"
+#include "primbench/results.h"
+#include "primbench/timer.h"
+
+#ifndef PB_BUILD_FLAGS
+#define PB_BUILD_FLAGS ""
+#endif
+
+/* jansson cannot encode NaN or infinity (json_real returns NULL): null. */
+static json_t *json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_features(pb_features f)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < PB_FEAT_COUNT; i++)
+		if (f & ((pb_features)1u << i))
+			json_array_append_new(a, json_string(pb_feature_name((enum pb_feature)i)));
+	return a;
+}
+
+static json_t *json_caches(const struct pb_cache_info *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "line_bytes", json_integer(c->line_bytes));
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		const struct pb_cache_level_info *li = &c->level[l];
+		json_t *lv = json_object();
+		json_object_set_new(lv, "size_bytes", json_integer((json_int_t)li->size_bytes));
+		json_object_set_new(lv, "source", json_string(pb_cache_source_name(li->source)));
+		json_t *srcs = json_object();
+		for (int s = 0; s < PB_SRC_COUNT; s++) {
+			if (!li->by_source_bytes[s])
+				continue;
+			json_t *e = json_object();
+			json_object_set_new(e, "size_bytes",
+			                    json_integer((json_int_t)li->by_source_bytes[s]));
+			json_object_set_new(e, "plausible", json_boolean(li->plausible[s]));
+			json_object_set_new(srcs, pb_cache_source_name((enum pb_cache_source)s), e);
+		}
+		json_object_set_new(lv, "by_source", srcs);
+		json_object_set_new(lv, "note", json_string(li->note));
+		json_object_set_new(o, pb_cache_level_name((enum pb_cache_level)l), lv);
+	}
+	return o;
+}
+
+static json_t *json_timer(void)
+{
+	const struct pb_timer_info *t = pb_timer_info();
+	json_t *o = json_object();
+	json_object_set_new(o, "clock",
+	                    json_string(t->clock == PB_CLOCK_TSC ? "tsc" : "clock_monotonic_raw"));
+	json_object_set_new(o, "clock_desc", json_string(t->clock_desc));
+	if (t->fallback_reason)
+		json_object_set_new(o, "fallback_reason", json_string(t->fallback_reason));
+	json_object_set_new(o, "hz", json_num(t->hz));
+	json_object_set_new(o, "freq_source", json_string(t->freq_source_desc));
+	json_object_set_new(o, "calibrated_hz", json_num(t->calibrated_hz));
+	json_object_set_new(o, "calibration_error_ppm", json_num(t->calibration_error_ppm));
+	json_object_set_new(o, "overhead_ticks", json_num(t->overhead_ticks));
+	json_object_set_new(o, "step_ticks", json_num(t->step_ticks));
+	json_object_set_new(o, "core_hz_estimate", json_num(t->core_hz_estimate));
+	return o;
+}
+
+json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_cache_info *caches,
+                       int pinned_cpu)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema", json_string(PB_RESULTS_SCHEMA));
+	json_object_set_new(doc, "schema_version", json_integer(PB_RESULTS_SCHEMA_VERSION));
+
+	json_t *pb = json_object();
+	json_object_set_new(pb, "version", json_string(PB_VERSION_STRING));
+	json_object_set_new(pb, "arch", json_string(PB_ARCH_NAME));
+	json_object_set_new(pb, "compiler", json_string(__VERSION__));
+	json_object_set_new(pb, "build_flags", json_string(PB_BUILD_FLAGS));
+	json_object_set_new(doc, "primbench", pb);
+
+	json_t *cl = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cl, json_string(argv[i]));
+	json_object_set_new(doc, "command_line", cl);
+
+	char when[64];
+	struct tm tm;
+	gmtime_r(&started, &tm);
+	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(doc, "started_at", json_string(when));
+
+	json_t *m = json_object();
+	struct pb_cpu_ident id;
+	pb_cpu_ident(&id);
+	json_t *cpu = json_object();
+	json_object_set_new(cpu, "vendor", json_string(id.vendor));
+	json_object_set_new(cpu, "brand", json_string(id.brand));
+	json_object_set_new(cpu, "family", json_integer(id.family));
+	json_object_set_new(cpu, "model", json_integer(id.model));
+	json_object_set_new(cpu, "stepping", json_integer(id.stepping));
+	json_object_set_new(cpu, "hypervisor", json_boolean(id.hypervisor));
+	json_object_set_new(cpu, "online_cpus", json_integer(id.online_cpus));
+	json_object_set_new(m, "cpu", cpu);
+	json_t *feat = json_object();
+	json_object_set_new(feat, "detected", json_features(pb_cpu_features_detected()));
+	json_object_set_new(feat, "hidden", json_features(pb_cpu_features_hidden()));
+	json_object_set_new(feat, "usable", json_features(pb_cpu_features()));
+	json_object_set_new(m, "features", feat);
+	json_object_set_new(m, "caches", json_caches(caches));
+	json_object_set_new(m, "timer", json_timer());
+	struct utsname u;
+	if (uname(&u) == 0) {
+		json_object_set_new(m, "hostname", json_string(u.nodename));
+		json_object_set_new(m, "kernel", json_string(u.release));
+	}
+	json_object_set_new(m, "pinned_cpu", json_integer(pinned_cpu));
+	json_object_set_new(doc, "machine", m);
+	json_object_set_new(doc, "cases", json_array());
+	json_object_set_new(doc, "notes", json_array());
+	json_object_set_new(doc, "interrupted", json_false());
+	return doc;
+}
+
+static json_t *json_summary(const struct pb_summary *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "min", json_num(s->min));
+	json_object_set_new(o, "p10", json_num(s->p10));
+	json_object_set_new(o, "median", json_num(s->median));
+	json_object_set_new(o, "p90", json_num(s->p90));
+	json_object_set_new(o, "max", json_num(s->max));
+	json_object_set_new(o, "mean", json_num(s->mean));
+	json_object_set_new(o, "stddev", json_num(s->stddev));
+	if (s->ci_valid) {
+		json_object_set_new(o, "ci_level", json_num(s->ci_level));
+		json_object_set_new(o, "ci_lo", json_num(s->ci_lo));
+		json_object_set_new(o, "ci_hi", json_num(s->ci_hi));
+	}
+	return o;
+}
+
+int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
+{
+	json_t *cases = json_object_get(doc, "cases");
+	json_t *notes = json_object_get(doc, "notes");
+	if (!cases || !notes)
+		return pb_fail("not a result document");
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		json_t *o = json_object();
+		json_t *key = json_object();
+		json_object_set_new(key, "suite", json_string("mem"));
+		json_object_set_new(key, "op", json_string(pb_op_name(c->op)));
+		json_object_set_new(key, "kernel", json_string(c->kernel->name));
+		json_object_set_new(key, "size_bytes", json_integer((json_int_t)c->size_bytes));
+		json_object_set_new(key, "dst_offset_bytes",
+		                    json_integer((json_int_t)c->dst_offset_bytes));
+		json_object_set_new(key, "src_offset_bytes",
+		                    c->op == PB_OP_MEMCPY
+		                        ? json_integer((json_int_t)c->src_offset_bytes)
+		                        : json_null());
+		json_object_set_new(key, "extent_bytes", json_integer((json_int_t)c->extent_bytes));
+		json_object_set_new(key, "cache_state", json_string(pb_cache_state_name(c->state)));
+		json_object_set_new(key, "page_bytes", json_integer(c->page_bytes));
+		json_object_set_new(key, "fill_value",
+		                    c->fill_value < 0 ? json_null() : json_integer(c->fill_value));
+		json_object_set_new(key, "then_read", json_boolean(c->then_read));
+		json_object_set_new(o, "key", key);
+		json_object_set_new(o, "prefill_value", json_integer(c->prefill_value));
+		json_object_set_new(o, "working_set_bytes",
+		                    json_integer((json_int_t)c->working_set_bytes));
+		json_object_set_new(
+		    o, "unit",
+		    json_string(pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns"));
+		json_object_set_new(o, "overhead_subtracted", json_true());
+		json_t *samples = json_array();
+		for (size_t j = 0; j < c->n_samples; j++)
+			json_array_append_new(samples, json_pack("[f,I]", c->batch_ticks[j],
+			                                         (json_int_t)c->batch_calls[j]));
+		json_object_set_new(o, "samples", samples);
+		if (c->n_samples) {
+			json_object_set_new(o, "per_call", json_summary(&c->ticks_per_call));
+			double med = c->ticks_per_call.median;
+			json_t *dv = json_object();
+			json_object_set_new(dv, "ns_per_call", json_num(pb_ticks_to_ns(med)));
+			json_object_set_new(dv, "ticks_per_page",
+			                    json_num(pb_ticks_per_page(med, c->size_bytes)));
+			json_object_set_new(dv, "bytes_per_tick",
+			                    json_num(pb_bytes_per_tick(med, c->size_bytes)));
+			json_object_set_new(dv, "gb_per_s",
+			                    json_num(pb_gb_per_s(med, c->size_bytes)));
+			json_object_set_new(o, "median_derived", dv);
+		}
+		json_object_set_new(o, "migrations", json_integer(c->migrations));
+		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
+		json_array_append_new(cases, o);
+	}
+	char *copy = strdup(r->notes), *save = NULL;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		json_array_append_new(notes, json_string(line));
+	free(copy);
+	return 0;
+}
+
+void pb_results_finish(json_t *doc, const struct pb_noise *n, bool interrupted)
+{
+	json_t *o = json_object();
+	if (n->valid) {
+		json_object_set_new(o, "steal_pct", json_num(n->steal_pct));
+		json_object_set_new(o, "other_cpus_busy_pct", json_num(n->other_busy_pct));
+	}
+	json_object_set_new(o, "voluntary_switches", json_integer(n->voluntary_switches));
+	json_object_set_new(o, "involuntary_switches", json_integer(n->involuntary_switches));
+	json_object_set_new(doc, "noise", o);
+	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
+}
+
+static int dir_of(const char *path, char *buf, size_t len)
+{
+	if (snprintf(buf, len, "%s", path) >= (int)len)
+		return pb_fail("path too long: '%s'", path);
+	char *d = dirname(buf);
+	if (d != buf)
+		memmove(buf, d, strlen(d) + 1);
+	return 0;
+}
+
+int pb_results_check_path(const char *path)
+{
+	char dir[4096];
+	if (!*path)
+		return pb_fail("empty output path");
+	if (dir_of(path, dir, sizeof dir) != 0)
+		return -1;
+	if (access(dir, W_OK | X_OK) != 0)
+		return pb_fail("cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
+	return 0;
+}
+
+int pb_results_write(const json_t *doc, const char *path)
+{
+	char dir[4096], tmp[4200];
+	if (dir_of(path, dir, sizeof dir) != 0)
+		return -1;
+	snprintf(tmp, sizeof tmp, "%s/.primbench-XXXXXX", dir);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return pb_fail("cannot write '%s': %s", path, strerror(errno));
+	/* mkstemp makes 0600; results are ordinary files. */
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
+	if (json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
+	    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		return pb_fail("cannot write '%s': %s", path, strerror(e));
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		return pb_fail("cannot write '%s': %s", path, strerror(e));
+	}
+	return 0;
+}

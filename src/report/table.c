@@ -1,0 +1,282 @@
+/* table.c - text tables for email (at most 80 columns). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/report.h"
+#include "primbench/sizes.h"
+#include "primbench/timer.h"
+
+#define LINE_WIDTH 80
+#define NAME_WIDTH 13
+#define CELL_WIDTH 9 /* value (7) + marker (1) + space */
+
+static const char *const unit_names[PB_UNIT_COUNT] = {"ticks/call", "ticks/page", "ns/call",
+                                                      "bytes/tick", "GB/s"};
+
+const char *pb_unit_name(enum pb_unit u)
+{
+	return u < PB_UNIT_COUNT ? unit_names[u] : "?";
+}
+
+int pb_unit_parse(const char *name, enum pb_unit *out)
+{
+	for (int u = 0; u < PB_UNIT_COUNT; u++)
+		if (!strcmp(name, unit_names[u])) {
+			*out = (enum pb_unit)u;
+			return 0;
+		}
+	return pb_fail("unknown unit '%s' (known: ticks/call, ticks/page, ns/call, bytes/tick, "
+	               "GB/s)",
+	               name);
+}
+
+double pb_unit_value(enum pb_unit u, double t, uint64_t n)
+{
+	switch (u) {
+	case PB_UNIT_TICKS_PER_CALL:
+		return t;
+	case PB_UNIT_TICKS_PER_PAGE:
+		return pb_ticks_per_page(t, n);
+	case PB_UNIT_NS_PER_CALL:
+		return pb_ticks_to_ns(t);
+	case PB_UNIT_BYTES_PER_TICK:
+		return pb_bytes_per_tick(t, n);
+	case PB_UNIT_GB_S:
+		return pb_gb_per_s(t, n);
+	default:
+		return NAN;
+	}
+}
+
+/* Three significant figures in at most 7 characters. */
+static void fmt_value(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "inf");
+	else if (v >= 1e7)
+		snprintf(buf, len, "%.3gM", v / 1e6);
+	else if (v >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+static bool matches(const struct pb_mem_case *c, enum pb_op op, enum pb_cache_state st)
+{
+	return c->op == op && c->state == st && c->n_samples > 0;
+}
+
+/* Distinct sizes and kernels of (op, st), in first-seen order. */
+struct grid {
+	uint64_t *sizes;
+	size_t nsizes;
+	const struct pb_kernel **kernels;
+	size_t nkernels;
+};
+
+static int grid_build(struct grid *g, const struct pb_mem_result *r, enum pb_op op,
+                      enum pb_cache_state st)
+{
+	g->sizes = calloc(r->n_cases + 1, sizeof *g->sizes);
+	g->kernels = calloc(r->n_cases + 1, sizeof *g->kernels);
+	g->nsizes = g->nkernels = 0;
+	if (!g->sizes || !g->kernels)
+		return -1;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!matches(c, op, st))
+			continue;
+		size_t j;
+		for (j = 0; j < g->nsizes && g->sizes[j] != c->size_bytes; j++)
+			;
+		if (j == g->nsizes)
+			g->sizes[g->nsizes++] = c->size_bytes;
+		for (j = 0; j < g->nkernels && g->kernels[j] != c->kernel; j++)
+			;
+		if (j == g->nkernels)
+			g->kernels[g->nkernels++] = c->kernel;
+	}
+	return 0;
+}
+
+static void grid_free(struct grid *g)
+{
+	free(g->sizes);
+	free(g->kernels);
+}
+
+static const struct pb_mem_case *find(const struct pb_mem_result *r, enum pb_op op,
+                                      enum pb_cache_state st, const struct pb_kernel *k, uint64_t n)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (matches(c, op, st) && c->kernel == k && c->size_bytes == n)
+			return c;
+	}
+	return NULL;
+}
+
+static const struct pb_mem_case *fastest(const struct pb_mem_result *r, enum pb_op op,
+                                         enum pb_cache_state st, uint64_t n)
+{
+	const struct pb_mem_case *best = NULL;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (matches(c, op, st) && c->size_bytes == n &&
+		    (!best || c->ticks_per_call.median < best->ticks_per_call.median))
+			best = c;
+	}
+	return best;
+}
+
+static bool ci_overlap(const struct pb_summary *a, const struct pb_summary *b)
+{
+	if (!a->ci_valid || !b->ci_valid)
+		return false;
+	return a->ci_lo <= b->ci_hi && b->ci_lo <= a->ci_hi;
+}
+
+static const char *state_desc(enum pb_cache_state st)
+{
+	return st == PB_STATE_HOT ? "hot (the same 2 buffers every call)"
+	                          : "dram (random slots of a large working set, evicted between "
+	                            "batches)";
+}
+
+void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                        enum pb_cache_state st, enum pb_unit unit)
+{
+	struct grid g;
+	if (grid_build(&g, r, op, st) != 0 || g.nsizes == 0) {
+		grid_free(&g);
+		return;
+	}
+	bool higher_better = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S;
+	const char *u =
+	    unit == PB_UNIT_TICKS_PER_CALL || unit == PB_UNIT_TICKS_PER_PAGE ? " (TSC ticks)" : "";
+	fprintf(f,
+	        "\n%s, %s\nmedian %s%s, %s is better; * fastest, = not distinguishable from it\n",
+	        pb_op_name(op), state_desc(st), pb_unit_name(unit), u,
+	        higher_better ? "higher" : "lower");
+	size_t per_table = (LINE_WIDTH - NAME_WIDTH) / CELL_WIDTH;
+	for (size_t first = 0; first < g.nsizes; first += per_table) {
+		size_t last = first + per_table < g.nsizes ? first + per_table : g.nsizes;
+		fprintf(f, "%-*s", NAME_WIDTH, "kernel");
+		for (size_t j = first; j < last; j++) {
+			char sz[24];
+			pb_format_size(g.sizes[j], sz, sizeof sz);
+			fprintf(f, "%*s ", CELL_WIDTH - 1, sz);
+		}
+		fputc('\n', f);
+		for (size_t i = 0; i < g.nkernels; i++) {
+			fprintf(f, "%-*.*s", NAME_WIDTH, NAME_WIDTH - 1, g.kernels[i]->name);
+			for (size_t j = first; j < last; j++) {
+				const struct pb_mem_case *c =
+				    find(r, op, st, g.kernels[i], g.sizes[j]);
+				if (!c) {
+					fprintf(f, "%*s ", CELL_WIDTH - 1, "-");
+					continue;
+				}
+				const struct pb_mem_case *b = fastest(r, op, st, g.sizes[j]);
+				char mark = ' ';
+				if (c == b)
+					mark = '*';
+				else if (ci_overlap(&c->ticks_per_call, &b->ticks_per_call))
+					mark = '=';
+				char v[24];
+				fmt_value(
+				    v, sizeof v,
+				    pb_unit_value(unit, c->ticks_per_call.median, c->size_bytes));
+				fprintf(f, "%*s%c", CELL_WIDTH - 2, v, mark);
+				fputc(' ', f);
+			}
+			fputc('\n', f);
+		}
+		if (last < g.nsizes)
+			fputc('\n', f);
+	}
+	grid_free(&g);
+}
+
+void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                          enum pb_cache_state st)
+{
+	struct grid g;
+	if (grid_build(&g, r, op, st) != 0 || g.nsizes == 0) {
+		grid_free(&g);
+		return;
+	}
+	fprintf(f, "\nfastest %s, %s (medians; ticks are TSC ticks)\n", pb_op_name(op),
+	        pb_cache_state_name(st));
+	fprintf(f, "%8s  %-13s %11s %11s %11s %10s\n", "size", "kernel", "ticks/call", "ticks/page",
+	        "bytes/tick", "GB/s");
+	for (size_t j = 0; j < g.nsizes; j++) {
+		const struct pb_mem_case *b = fastest(r, op, st, g.sizes[j]);
+		char sz[24], v[4][24];
+		pb_format_size(g.sizes[j], sz, sizeof sz);
+		double t = b->ticks_per_call.median;
+		fmt_value(v[0], sizeof v[0], t);
+		fmt_value(v[1], sizeof v[1], pb_ticks_per_page(t, b->size_bytes));
+		snprintf(v[2], sizeof v[2], "%.2f", pb_bytes_per_tick(t, b->size_bytes));
+		snprintf(v[3], sizeof v[3], "%.1f", pb_gb_per_s(t, b->size_bytes));
+		fprintf(f, "%8s  %-13s %11s %11s %11s %10s\n", sz, b->kernel->name, v[0], v[1],
+		        v[2], v[3]);
+	}
+	grid_free(&g);
+}
+
+void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
+{
+	double worst = 0;
+	const struct pb_mem_case *worst_c = NULL;
+	unsigned migrations = 0;
+	size_t outliers = 0, samples = 0, no_ci = 0;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		const struct pb_summary *s = &c->ticks_per_call;
+		migrations += c->migrations;
+		outliers += c->outliers;
+		samples += c->n_samples;
+		if (!c->n_samples)
+			continue;
+		if (!s->ci_valid) {
+			no_ci++;
+			continue;
+		}
+		double hw = s->median > 0 ? 50.0 * (s->ci_hi - s->ci_lo) / s->median : 0;
+		if (hw > worst) {
+			worst = hw;
+			worst_c = c;
+		}
+	}
+	fprintf(f, "\nspread: %zu samples in %zu cases", samples, r->n_cases);
+	if (worst_c) {
+		char sz[24];
+		pb_format_size(worst_c->size_bytes, sz, sizeof sz);
+		fprintf(f, "; widest 95%% CI of a median: +-%.1f%% (%s/%s %s %s)", worst,
+		        pb_op_name(worst_c->op), worst_c->kernel->name, sz,
+		        pb_cache_state_name(worst_c->state));
+	}
+	fprintf(f, "\n");
+	if (no_ci)
+		fprintf(f, "note: %zu cases had fewer than 6 samples: no 95%% CI\n", no_ci);
+	if (migrations)
+		fprintf(f, "note: %u samples saw the thread change CPU\n", migrations);
+	if (outliers)
+		fprintf(f, "note: %zu samples lay beyond Tukey's far-out fence (Q3 + 3 IQR)\n",
+		        outliers);
+	for (const char *l = r->notes; *l;) {
+		const char *e = strchr(l, '\n');
+		int len = e ? (int)(e - l) : (int)strlen(l);
+		fprintf(f, "note: %.*s\n", len, l);
+		l += len + (e != NULL);
+	}
+	if (r->interrupted)
+		fprintf(f, "note: interrupted: the tables show what was measured before it\n");
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# CLI golden cases: tests/cli/cases, one per line:
+#   EXIT | STDERR_REGEX | ENV | ARGS
+# EXIT is the expected status; STDERR_REGEX an extended regex that stderr must
+# match (empty: anything); ENV "NAME=VALUE ..." or empty; ARGS are split like
+# a shell would. Status-2 cases must print exactly one line on stderr and
+# leave no file behind in the scratch directory.
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+pass=0
+fail=0
+while IFS= read -r line; do
+	case "$line" in '' | '#'*) continue ;; esac
+	want=$(printf '%s' "$line" | cut -d'|' -f1 | tr -d ' ')
+	regex=$(printf '%s' "$line" | cut -d'|' -f2 | sed 's/^ *//; s/ *$//')
+	envs=$(printf '%s' "$line" | cut -d'|' -f3 | sed 's/^ *//; s/ *$//')
+	args=$(printf '%s' "$line" | cut -d'|' -f4- | sed 's/^ *//')
+	before=$(ls -A "$scratch")
+	(cd "$scratch" && eval "env $envs \"$bin\" $args" >"$scratch.out" 2>"$scratch.err")
+	got=$?
+	ok=1
+	[ "$got" = "$want" ] || ok=0
+	if [ -n "$regex" ] && ! grep -Eq -- "$regex" "$scratch.err"; then ok=0; fi
+	if [ "$want" = 2 ]; then
+		[ "$(wc -l <"$scratch.err")" -eq 1 ] || ok=0
+		[ "$(ls -A "$scratch")" = "$before" ] || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: primbench $args (env: $envs)"
+		echo "  expected exit $want, stderr /$regex/; got exit $got, stderr:"
+		sed 's/^/    /' "$scratch.err"
+		echo "  files in scratch: $(ls -A "$scratch")"
+	fi
+	rm -f "$scratch.out" "$scratch.err"
+done <"$here/cases"
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

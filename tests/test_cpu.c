@@ -1,0 +1,357 @@
+/* test_cpu.c - feature names and hiding, cache sanity rules on synthetic
+ * figures, and detection invariants on this machine (whatever it is).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cpu/caches_internal.h"
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/fingerprint.h"
+
+#define GIB (PB_MIB * 1024)
+
+static void test_feature_name_round_trip(void **state)
+{
+	(void)state;
+	for (int i = 0; i < PB_FEAT_COUNT; i++) {
+		const char *name = pb_feature_name((enum pb_feature)i);
+		assert_non_null(name);
+		assert_true(strlen(name) > 0);
+		enum pb_feature f = PB_FEAT_COUNT;
+		assert_int_equal(pb_feature_parse(name, &f), 0);
+		assert_int_equal(f, i);
+	}
+	assert_string_equal(pb_feature_name(PB_FEAT_INVARIANT_TSC), "invariant_tsc");
+	assert_string_equal(pb_feature_name(PB_FEAT_AVX512F), "avx512f");
+}
+
+static void test_feature_parse_error_quotes_name(void **state)
+{
+	(void)state;
+	enum pb_feature f;
+	assert_int_equal(pb_feature_parse("avx3", &f), -1);
+	assert_non_null(strstr(pb_error(), "unknown feature 'avx3'"));
+	assert_int_equal(pb_feature_parse("", &f), -1);
+	assert_int_equal(pb_feature_parse("AVX2x", &f), -1);
+	assert_non_null(strstr(pb_error(), "'AVX2x'"));
+}
+
+static void test_hide_unknown_hides_nothing(void **state)
+{
+	(void)state;
+	pb_features before = pb_cpu_features_hidden();
+	assert_int_equal(pb_cpu_hide_features("erms,avx3"), -1);
+	assert_non_null(strstr(pb_error(), "unknown feature 'avx3'"));
+	assert_int_equal(pb_cpu_features_hidden(), before); /* erms not hidden either */
+}
+
+static void test_hide_removes_feature(void **state)
+{
+	(void)state;
+	pb_features det = pb_cpu_features_detected();
+	assert_int_equal(pb_cpu_features() & ~det, 0); /* usable is a subset of detected */
+	assert_int_equal(pb_cpu_hide_features(" clzero , movdir64b,"), 0);
+	pb_features hid = pb_cpu_features_hidden();
+	assert_true(hid & PB_F(CLZERO));
+	assert_true(hid & PB_F(MOVDIR64B));
+	assert_false(pb_cpu_features() & PB_F(CLZERO));
+	assert_false(pb_cpu_features() & PB_F(MOVDIR64B));
+	/* Hiding changes the usable set, never the detected one. */
+	assert_int_equal(pb_cpu_features_detected(), det);
+	assert_int_equal(pb_cpu_features(), det & ~hid);
+	/* avx512bw goes with avx512f. */
+	assert_int_equal(pb_cpu_hide_features("avx512f"), 0);
+	assert_false(pb_cpu_features() & PB_F(AVX512F));
+	assert_false(pb_cpu_features() & PB_F(AVX512BW));
+	assert_false(pb_cpu_features_hidden() & PB_F(AVX512BW)); /* not hidden, just unusable */
+	hid = pb_cpu_features_hidden();
+	assert_int_equal(pb_cpu_hide_features(""), 0);
+	assert_int_equal(pb_cpu_features_hidden(), hid);
+}
+
+static void test_env_check_ok_without_variable(void **state)
+{
+	(void)state;
+	/* The test runs without PRIMBENCH_HIDE_FEATURES (or with a valid one). */
+	const char *env = getenv("PRIMBENCH_HIDE_FEATURES");
+	if (!env)
+		assert_int_equal(pb_cpu_hide_env_check(), 0);
+}
+
+static void test_ident(void **state)
+{
+	(void)state;
+	struct pb_cpu_ident id;
+	pb_cpu_ident(&id);
+	assert_true(strlen(id.vendor) > 0);
+	assert_true(strlen(id.brand) > 0);
+	assert_true(id.online_cpus >= 1);
+	/* Identity must be stable. */
+	struct pb_cpu_ident again;
+	pb_cpu_ident(&again);
+	assert_memory_equal(&id, &again, sizeof id);
+}
+
+/* ---- cache rules on synthetic figures ---- */
+
+static void set_all(uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT], enum pb_cache_level l, uint64_t v)
+{
+	b[l][PB_SRC_CPUID] = b[l][PB_SRC_SYSFS] = b[l][PB_SRC_SYSCONF] = b[l][PB_SRC_HWLOC] = v;
+}
+
+static void test_rules_accept_real_machines(void **state)
+{
+	(void)state;
+	char why[160];
+	/* 96-core EPYC: 384 MiB L3 = 4 MiB per CPU. */
+	assert_true(pb_cache_plausible(PB_CACHE_LLC, 384 * PB_MIB, 1 * PB_MIB, 768 * GIB, 96, why,
+	                               sizeof why));
+	/* A 2-vCPU guest on an X3D part: 96 MiB per CCD (under the 128 MiB floor). */
+	assert_true(
+	    pb_cache_plausible(PB_CACHE_LLC, 96 * PB_MIB, 1 * PB_MIB, 8 * GIB, 2, why, sizeof why));
+	/* Laptop: 12 MiB L3, 8 CPUs. */
+	assert_true(pb_cache_plausible(PB_CACHE_LLC, 12 * PB_MIB, 1280 * PB_KIB, 16 * GIB, 8, why,
+	                               sizeof why));
+	/* No L3: LLC is the L2 itself. */
+	assert_true(
+	    pb_cache_plausible(PB_CACHE_LLC, 1 * PB_MIB, 1 * PB_MIB, 4 * GIB, 4, why, sizeof why));
+	assert_true(pb_cache_plausible(PB_CACHE_L1D, 48 * PB_KIB, 0, 0, 1, why, sizeof why));
+	assert_true(
+	    pb_cache_plausible(PB_CACHE_L2, 2 * PB_MIB, 48 * PB_KIB, 0, 1, why, sizeof why));
+}
+
+static void test_rules_reject(void **state)
+{
+	(void)state;
+	char why[160];
+	assert_false(pb_cache_plausible(PB_CACHE_L1D, 0, 0, 0, 1, why, sizeof why));
+	assert_false(pb_cache_plausible(PB_CACHE_L1D, 4 * PB_KIB, 0, 0, 1, why, sizeof why));
+	assert_false(pb_cache_plausible(PB_CACHE_L1D, 2 * PB_MIB, 0, 0, 1, why, sizeof why));
+	assert_false(
+	    pb_cache_plausible(PB_CACHE_L2, 16 * PB_KIB, 32 * PB_KIB, 0, 1, why, sizeof why));
+	assert_non_null(strstr(why, "smaller than L1d"));
+	assert_false(
+	    pb_cache_plausible(PB_CACHE_L2, 128 * PB_MIB, 32 * PB_KIB, 0, 1, why, sizeof why));
+	assert_false(pb_cache_plausible(PB_CACHE_LLC, 512 * PB_KIB, PB_MIB, 0, 1, why, sizeof why));
+	assert_non_null(strstr(why, "smaller than L2"));
+	/* More than RAM/8 (the glibc bug 29953 kind: 1 TiB L3). */
+	assert_false(
+	    pb_cache_plausible(PB_CACHE_LLC, 1024 * GIB, PB_MIB, 64 * GIB, 64, why, sizeof why));
+	assert_non_null(strstr(why, "RAM/8"));
+	/* This machine's case: 480 MiB L3 on 2 vCPUs. */
+	assert_false(pb_cache_plausible(PB_CACHE_LLC, 480 * PB_MIB, 2 * PB_MIB, 24 * GIB, 2, why,
+	                                sizeof why));
+	assert_non_null(strstr(why, "per online CPU (2 CPUs"));
+}
+
+static void test_choose_priority(void **state)
+{
+	(void)state;
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	struct pb_cache_info c;
+	set_all(b, PB_CACHE_L1D, 32 * PB_KIB);
+	set_all(b, PB_CACHE_L2, 1 * PB_MIB);
+	set_all(b, PB_CACHE_LLC, 32 * PB_MIB);
+	b[PB_CACHE_L2][PB_SRC_SYSFS] = 2 * PB_MIB;
+	b[PB_CACHE_LLC][PB_SRC_SYSFS] = 0; /* sysfs silent: cpuid next */
+	b[PB_CACHE_LLC][PB_SRC_CPUID] = 0; /* and cpuid too: hwloc next */
+	b[PB_CACHE_LLC][PB_SRC_HWLOC] = 16 * PB_MIB;
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, NULL, 64 * GIB, 16);
+	assert_int_equal(c.level[PB_CACHE_L1D].source, PB_SRC_SYSFS);
+	assert_int_equal(c.level[PB_CACHE_L2].size_bytes, 2 * PB_MIB);
+	assert_int_equal(c.level[PB_CACHE_L2].source, PB_SRC_SYSFS);
+	assert_non_null(
+	    strstr(c.level[PB_CACHE_L2].note, "cpuid says 1 MiB")); /* disagreement shown */
+	assert_int_equal(c.level[PB_CACHE_LLC].source, PB_SRC_HWLOC);
+	assert_int_equal(c.level[PB_CACHE_LLC].size_bytes, 16 * PB_MIB);
+	for (int l = 0; l < PB_CACHE_LEVELS; l++)
+		assert_true(c.level[l].plausible[c.level[l].source]);
+}
+
+static void test_choose_skips_implausible_source(void **state)
+{
+	(void)state;
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	struct pb_cache_info c;
+	set_all(b, PB_CACHE_L1D, 48 * PB_KIB);
+	set_all(b, PB_CACHE_L2, 2 * PB_MIB);
+	set_all(b, PB_CACHE_LLC, 0);
+	b[PB_CACHE_LLC][PB_SRC_SYSFS] = 0; /* glibc bug 29953: a hypervisor reports 0 */
+	b[PB_CACHE_LLC][PB_SRC_SYSCONF] = 30 * PB_MIB;
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, NULL, 64 * GIB, 16);
+	assert_int_equal(c.level[PB_CACHE_LLC].source, PB_SRC_SYSCONF);
+	assert_int_equal(c.level[PB_CACHE_LLC].size_bytes, 30 * PB_MIB);
+}
+
+static void test_choose_fallback_this_machine(void **state)
+{
+	(void)state;
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	struct pb_cache_info c;
+	set_all(b, PB_CACHE_L1D, 48 * PB_KIB);
+	set_all(b, PB_CACHE_L2, 2 * PB_MIB);
+	set_all(b, PB_CACHE_LLC, 480 * PB_MIB);
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, NULL, 24 * GIB, 2);
+	const struct pb_cache_level_info *llc = &c.level[PB_CACHE_LLC];
+	assert_int_equal(llc->source, PB_SRC_FALLBACK);
+	assert_int_equal(llc->size_bytes, PB_LLC_FALLBACK_BYTES);
+	assert_int_equal(llc->by_source_bytes[PB_SRC_FALLBACK], PB_LLC_FALLBACK_BYTES);
+	assert_int_equal(llc->by_source_bytes[PB_SRC_SYSFS], 480 * PB_MIB);
+	assert_false(llc->plausible[PB_SRC_SYSFS]);
+	assert_false(llc->plausible[PB_SRC_CPUID]);
+	/* One note names the figure, every source, the reason and the way out. */
+	assert_non_null(strstr(llc->note, "480 MiB (sysfs, cpuid, hwloc, sysconf) implausible"));
+	assert_non_null(strstr(llc->note, "per online CPU (2 CPUs"));
+	assert_non_null(strstr(llc->note, "--llc-size"));
+	assert_true(strlen(llc->note) < sizeof llc->note - 1); /* not truncated */
+	assert_int_equal(c.level[PB_CACHE_L2].source, PB_SRC_SYSFS);
+}
+
+static void test_choose_fallback_when_nothing(void **state)
+{
+	(void)state;
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	struct pb_cache_info c;
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, NULL, 0, 1);
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		assert_int_equal(c.level[l].source, PB_SRC_FALLBACK);
+		assert_true(c.level[l].size_bytes > 0);
+		assert_non_null(strstr(c.level[l].note, "real size unknown"));
+	}
+	assert_true(c.level[PB_CACHE_L2].size_bytes >= c.level[PB_CACHE_L1D].size_bytes);
+	assert_true(c.level[PB_CACHE_LLC].size_bytes >= c.level[PB_CACHE_L2].size_bytes);
+	/* A small machine: the LLC fallback stays under RAM/8. */
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, NULL, 128 * PB_MIB, 1);
+	assert_true(c.level[PB_CACHE_LLC].size_bytes <= 16 * PB_MIB);
+}
+
+static void test_note_keeps_advice_when_long(void **state)
+{
+	(void)state;
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	struct pb_cache_info c;
+	set_all(b, PB_CACHE_L1D, 48 * PB_KIB);
+	set_all(b, PB_CACHE_L2, 2 * PB_MIB);
+	/* Four different implausible figures: four clauses, too long to fit. */
+	b[PB_CACHE_LLC][PB_SRC_SYSFS] = 480 * PB_MIB;
+	b[PB_CACHE_LLC][PB_SRC_CPUID] = 1024 * GIB;
+	b[PB_CACHE_LLC][PB_SRC_HWLOC] = 1 * PB_MIB + 512 * PB_KIB - 1;
+	b[PB_CACHE_LLC][PB_SRC_SYSCONF] = 1 * PB_KIB;
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, NULL, 24 * GIB, 2);
+	const char *note = c.level[PB_CACHE_LLC].note;
+	assert_int_equal(c.level[PB_CACHE_LLC].source, PB_SRC_FALLBACK);
+	assert_true(strlen(note) < sizeof c.level[PB_CACHE_LLC].note);
+	assert_non_null(strstr(note, "480 MiB (sysfs) implausible"));
+	assert_non_null(strstr(note, "fallback 32 MiB (--llc-size)")); /* the advice survives */
+}
+
+static void test_override_wins(void **state)
+{
+	(void)state;
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	uint64_t ov[PB_CACHE_LEVELS] = {0, 0, 8 * PB_MIB};
+	struct pb_cache_info c;
+	set_all(b, PB_CACHE_L1D, 48 * PB_KIB);
+	set_all(b, PB_CACHE_L2, 2 * PB_MIB);
+	set_all(b, PB_CACHE_LLC, 480 * PB_MIB);
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, ov, 24 * GIB, 2);
+	assert_int_equal(c.level[PB_CACHE_LLC].source, PB_SRC_OVERRIDE);
+	assert_int_equal(c.level[PB_CACHE_LLC].size_bytes, 8 * PB_MIB);
+	assert_int_equal(c.level[PB_CACHE_LLC].by_source_bytes[PB_SRC_OVERRIDE], 8 * PB_MIB);
+	/* The rejected figures are still reported. */
+	assert_int_equal(c.level[PB_CACHE_LLC].by_source_bytes[PB_SRC_CPUID], 480 * PB_MIB);
+	assert_non_null(strstr(c.level[PB_CACHE_LLC].note, "480 MiB"));
+	/* An override beats a plausible figure too. */
+	uint64_t ov2[PB_CACHE_LEVELS] = {64 * PB_KIB, 0, 0};
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, ov2, 24 * GIB, 2);
+	assert_int_equal(c.level[PB_CACHE_L1D].source, PB_SRC_OVERRIDE);
+	assert_int_equal(c.level[PB_CACHE_L1D].size_bytes, 64 * PB_KIB);
+}
+
+/* ---- detection on this machine: invariants only ---- */
+
+static void test_detect_invariants(void **state)
+{
+	(void)state;
+	struct pb_cache_info c;
+	assert_int_equal(pb_cache_detect(&c, NULL), 0);
+	assert_true(c.line_bytes >= 16 && (c.line_bytes & (c.line_bytes - 1)) == 0);
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		const struct pb_cache_level_info *li = &c.level[l];
+		assert_true(li->size_bytes > 0);
+		assert_true(li->source < PB_SRC_COUNT);
+		assert_int_equal(li->by_source_bytes[li->source], li->size_bytes);
+		assert_true(li->plausible[li->source]);
+		assert_string_not_equal(pb_cache_source_name(li->source), "unknown");
+		assert_string_not_equal(pb_cache_level_name((enum pb_cache_level)l), "unknown");
+	}
+	assert_true(c.level[PB_CACHE_L2].size_bytes >= c.level[PB_CACHE_L1D].size_bytes);
+	assert_true(c.level[PB_CACHE_LLC].size_bytes >= c.level[PB_CACHE_L2].size_bytes);
+	uint64_t ov[PB_CACHE_LEVELS] = {0, 0, 12345 * PB_KIB};
+	assert_int_equal(pb_cache_detect(&c, ov), 0);
+	assert_int_equal(c.level[PB_CACHE_LLC].source, PB_SRC_OVERRIDE);
+	assert_int_equal(c.level[PB_CACHE_LLC].size_bytes, 12345 * PB_KIB);
+}
+
+static void test_format_bytes(void **state)
+{
+	(void)state;
+	char b[32];
+	pb_format_bytes_iec(48 * PB_KIB, b, sizeof b);
+	assert_string_equal(b, "48 KiB");
+	pb_format_bytes_iec(480 * PB_MIB, b, sizeof b);
+	assert_string_equal(b, "480 MiB");
+	pb_format_bytes_iec(1536 * PB_KIB, b, sizeof b);
+	assert_string_equal(b, "1.5 MiB");
+	pb_format_bytes_iec(100, b, sizeof b);
+	assert_string_equal(b, "100 B");
+	pb_format_bytes_iec(24 * GIB, b, sizeof b);
+	assert_string_equal(b, "24 GiB");
+}
+
+static void test_latency_sweep_shape(void **state)
+{
+	(void)state;
+	struct pb_latency_point p[16];
+	int n = pb_cache_latency_sweep(4 * PB_KIB, 64 * PB_KIB, p, 16);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		assert_true(p[i].size_bytes >= 4 * PB_KIB && p[i].size_bytes <= 64 * PB_KIB);
+		assert_true(p[i].ticks_per_load > 0);
+		if (i)
+			assert_true(p[i].size_bytes > p[i - 1].size_bytes);
+	}
+	assert_int_equal(pb_cache_latency_sweep(64 * PB_KIB, 4 * PB_KIB, p, 16), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_feature_name_round_trip),
+	    cmocka_unit_test(test_feature_parse_error_quotes_name),
+	    cmocka_unit_test(test_hide_unknown_hides_nothing),
+	    cmocka_unit_test(test_hide_removes_feature),
+	    cmocka_unit_test(test_env_check_ok_without_variable),
+	    cmocka_unit_test(test_ident),
+	    cmocka_unit_test(test_rules_accept_real_machines),
+	    cmocka_unit_test(test_rules_reject),
+	    cmocka_unit_test(test_choose_priority),
+	    cmocka_unit_test(test_choose_skips_implausible_source),
+	    cmocka_unit_test(test_choose_fallback_this_machine),
+	    cmocka_unit_test(test_choose_fallback_when_nothing),
+	    cmocka_unit_test(test_note_keeps_advice_when_long),
+	    cmocka_unit_test(test_override_wins),
+	    cmocka_unit_test(test_detect_invariants),
+	    cmocka_unit_test(test_format_bytes),
+	    cmocka_unit_test(test_latency_sweep_shape),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,248 @@
+/* test_kernels.c - every row of the kernel table, checked with the
+ * selftest module at the STANDARD grid (selftest.h), one cmocka test per
+ * kernel ("memset/avx2"); kernels this CPU cannot run are skipped, not
+ * passed. Then the table itself and the lookup errors.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/kernels.h"
+#include "primbench/memory.h"
+#include "primbench/selftest.h"
+
+static void test_kernel(void **state)
+{
+	const struct pb_kernel *k = *state;
+	char why[128];
+	if (!pb_kernel_usable(k, pb_cpu_features(), why, sizeof why)) {
+		print_message("%s/%s: %s\n", pb_op_name(k->op), k->name, why);
+		skip();
+	}
+	struct pb_selftest_result r;
+	int rc = pb_selftest_kernel(k, PB_SELFTEST_STANDARD, &r);
+	if (rc < 0)
+		fail_msg("%s", pb_error());
+	if (rc > 0)
+		fail_msg("%s", r.detail);
+	print_message("%s/%s: %llu cases, %.2f s\n", pb_op_name(k->op), k->name,
+	              (unsigned long long)r.cases, r.seconds);
+}
+
+static bool has_kernel(enum pb_op op, const char *name)
+{
+	size_t count;
+	const struct pb_kernel *t = pb_kernels(&count);
+	for (size_t i = 0; i < count; i++)
+		if (t[i].op == op && !strcmp(t[i].name, name))
+			return true;
+	return false;
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	size_t count, per_op[PB_OP_COUNT] = {0};
+	const struct pb_kernel *t = pb_kernels(&count);
+	for (size_t i = 0; i < count; i++) {
+		assert_true(t[i].op < PB_OP_COUNT);
+		per_op[t[i].op]++;
+		assert_non_null(t[i].name);
+		assert_null(strchr(t[i].name, '/'));
+		assert_true(t[i].description && t[i].description[0]);
+		assert_true(t[i].source && t[i].source[0]);
+		if (t[i].op == PB_OP_MEMSET)
+			assert_true(t[i].memset_fn && !t[i].memcpy_fn);
+		else
+			assert_true(t[i].memcpy_fn && !t[i].memset_fn);
+		/* memset rows first, then memcpy rows. */
+		if (i > 0)
+			assert_true(t[i - 1].op <= t[i].op);
+		for (size_t j = 0; j < i; j++)
+			assert_false(t[j].op == t[i].op && !strcmp(t[j].name, t[i].name));
+	}
+	static const char *const portable[] = {"libc", "bytes", "gpr_unrolled"};
+	for (size_t i = 0; i < 3; i++) {
+		assert_true(has_kernel(PB_OP_MEMSET, portable[i]));
+		assert_true(has_kernel(PB_OP_MEMCPY, portable[i]));
+	}
+	assert_true(has_kernel(PB_OP_MEMSET, "rbw"));
+	assert_true(has_kernel(PB_OP_MEMCPY, "strided"));
+#if defined(__x86_64__)
+	static const char *const x86_set[] = {"rep_stosb", "rep_stosq", "sse2",   "sse2_nt",
+	                                      "avx2",      "avx2_nt",   "avx512", "avx512_nt",
+	                                      "movnti",    "clzero"};
+	static const char *const x86_cpy[] = {"rep_movsb", "rep_movsq", "sse2",
+	                                      "sse2_nt",   "avx2",      "avx2_nt",
+	                                      "avx512",    "avx512_nt", "movnti"};
+	for (size_t i = 0; i < sizeof x86_set / sizeof x86_set[0]; i++)
+		assert_true(has_kernel(PB_OP_MEMSET, x86_set[i]));
+	for (size_t i = 0; i < sizeof x86_cpy / sizeof x86_cpy[0]; i++)
+		assert_true(has_kernel(PB_OP_MEMCPY, x86_cpy[i]));
+	assert_true(per_op[PB_OP_MEMSET] >= 14);
+	assert_true(per_op[PB_OP_MEMCPY] >= 13);
+#endif
+}
+
+static void test_op_parse(void **state)
+{
+	(void)state;
+	enum pb_op op;
+	assert_int_equal(pb_op_parse("memset", &op), 0);
+	assert_int_equal(op, PB_OP_MEMSET);
+	assert_int_equal(pb_op_parse("memcpy", &op), 0);
+	assert_int_equal(op, PB_OP_MEMCPY);
+	assert_string_equal(pb_op_name(PB_OP_MEMSET), "memset");
+	assert_string_equal(pb_op_name(PB_OP_MEMCPY), "memcpy");
+	assert_int_equal(pb_op_parse("memmove", &op), -1);
+	assert_string_equal(pb_error(), "unknown op 'memmove'");
+	assert_int_equal(pb_op_parse("", &op), -1);
+	assert_string_equal(pb_error(), "unknown op ''");
+}
+
+static void test_find(void **state)
+{
+	(void)state;
+	const struct pb_kernel *k = pb_kernel_find(PB_OP_MEMSET, "bytes");
+	assert_non_null(k);
+	assert_int_equal(k->op, PB_OP_MEMSET);
+	assert_string_equal(k->name, "bytes");
+
+	k = pb_kernel_find(PB_OP_MEMCPY, "memcpy/bytes");
+	assert_non_null(k);
+	assert_int_equal(k->op, PB_OP_MEMCPY);
+	k = pb_kernel_find(PB_OP_COUNT, "memset/rbw");
+	assert_non_null(k);
+	assert_int_equal(k->op, PB_OP_MEMSET);
+	/* A name only one op has needs no op. */
+	k = pb_kernel_find(PB_OP_COUNT, "strided");
+	assert_non_null(k);
+	assert_int_equal(k->op, PB_OP_MEMCPY);
+
+	assert_null(pb_kernel_find(PB_OP_MEMSET, "nosuch"));
+	assert_string_equal(pb_error(), "unknown kernel 'nosuch'");
+	assert_null(pb_kernel_find(PB_OP_COUNT, "memset/nosuch"));
+	assert_string_equal(pb_error(), "unknown kernel 'memset/nosuch'");
+	assert_null(pb_kernel_find(PB_OP_COUNT, "memmove/bytes"));
+	assert_string_equal(pb_error(), "unknown kernel 'memmove/bytes'");
+	assert_null(pb_kernel_find(PB_OP_MEMSET, ""));
+	assert_string_equal(pb_error(), "unknown kernel ''");
+	assert_null(pb_kernel_find(PB_OP_MEMSET, "memcpy/bytes"));
+	assert_string_equal(pb_error(), "kernel 'memcpy/bytes' is not a memset kernel");
+	assert_null(pb_kernel_find(PB_OP_MEMSET, "strided"));
+	assert_string_equal(pb_error(), "kernel 'memcpy/strided' is not a memset kernel");
+	assert_null(pb_kernel_find(PB_OP_MEMCPY, "rbw"));
+	assert_string_equal(pb_error(), "kernel 'memset/rbw' is not a memcpy kernel");
+	assert_null(pb_kernel_find(PB_OP_COUNT, "bytes"));
+	assert_string_equal(pb_error(),
+	                    "kernel name 'bytes' is ambiguous: say memset/bytes or memcpy/bytes");
+}
+
+static void test_usable_reason(void **state)
+{
+	(void)state;
+	char why[128];
+	struct pb_kernel fake = {.op = PB_OP_MEMSET, .name = "fake", .requires = PB_F(SSE2)};
+	assert_true(pb_kernel_usable(&fake, PB_F(SSE2), why, sizeof why));
+	assert_false(pb_kernel_usable(&fake, 0, NULL, 0));
+	/* A tiny buffer is cut, still terminated. */
+	assert_false(pb_kernel_usable(&fake, 0, why, 4));
+	assert_int_equal(strlen(why), 3);
+	if (!(pb_cpu_features_detected() & PB_F(CLZERO))) {
+		const struct pb_kernel *k = pb_kernel_find(PB_OP_MEMSET, "clzero");
+		if (k) {
+			assert_false(pb_kernel_usable(k, pb_cpu_features(), why, sizeof why));
+			assert_string_equal(why, "needs clzero (not on this CPU)");
+		}
+	}
+}
+
+static sigjmp_buf probe_jump;
+
+static void probe_fault(int sig)
+{
+	siglongjmp(probe_jump, sig);
+}
+
+/* Whether reading *p faults. */
+static bool faults(const volatile uint8_t *p)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = probe_fault;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old);
+	bool faulted = true;
+	if (sigsetjmp(probe_jump, 1) == 0) {
+		(void)*p;
+		faulted = false;
+	}
+	sigaction(SIGSEGV, &old, NULL);
+	return faulted;
+}
+
+static void test_buffers(void **state)
+{
+	(void)state;
+	uint8_t *p = pb_map(5000, false, false);
+	assert_non_null(p);
+	assert_int_equal((uintptr_t)p % PB_PAGE_BYTES, 0);
+	p[8191] = 1;
+	pb_unmap(p, 5000);
+
+	p = pb_map((size_t)3 << 20, true, true);
+	assert_non_null(p);
+	assert_int_equal((uintptr_t)p % ((size_t)2 << 20), 0);
+	p[((size_t)3 << 20) - 1] = 1;
+	pb_unmap(p, (size_t)3 << 20);
+
+	assert_null(pb_map(0, false, false));
+	assert_string_equal(pb_error(), "cannot map 0 bytes");
+
+	struct pb_guarded g;
+	assert_int_equal(pb_guarded_alloc(&g, 100), 0);
+	assert_int_equal(g.bytes, PB_PAGE_BYTES);
+	assert_ptr_equal(g.base, (uint8_t *)g.map + PB_PAGE_BYTES);
+	assert_int_equal(g.map_bytes, 3 * PB_PAGE_BYTES);
+	g.base[0] = 1;
+	g.base[g.bytes - 1] = 1;
+	assert_false(faults(g.base));
+	assert_true(faults(g.base - 1));
+	assert_true(faults(g.base + g.bytes));
+	pb_guarded_free(&g);
+	assert_null(g.map);
+}
+
+int main(void)
+{
+	size_t count;
+	const struct pb_kernel *t = pb_kernels(&count);
+	size_t n_tests = count + 5;
+	struct CMUnitTest *tests = calloc(n_tests, sizeof *tests);
+	char(*names)[48] = calloc(count, sizeof *names);
+	if (!tests || !names)
+		return 1;
+	for (size_t i = 0; i < count; i++) {
+		snprintf(names[i], sizeof names[i], "%s/%s", pb_op_name(t[i].op), t[i].name);
+		tests[i] = (struct CMUnitTest){
+		    .name = names[i], .test_func = test_kernel, .initial_state = (void *)&t[i]};
+	}
+	tests[count] = (struct CMUnitTest)cmocka_unit_test(test_table);
+	tests[count + 1] = (struct CMUnitTest)cmocka_unit_test(test_op_parse);
+	tests[count + 2] = (struct CMUnitTest)cmocka_unit_test(test_find);
+	tests[count + 3] = (struct CMUnitTest)cmocka_unit_test(test_usable_reason);
+	tests[count + 4] = (struct CMUnitTest)cmocka_unit_test(test_buffers);
+	int failed = _cmocka_run_group_tests("kernels", tests, n_tests, NULL, NULL);
+	free(names);
+	free(tests);
+	return failed;
+}

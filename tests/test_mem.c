@@ -1,0 +1,243 @@
+/* test_mem.c - invariants of the mem suite and of its result documents
+ * (never speed). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <math.h>
+
+#define assert_near(a, b)                                                                          \
+	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (1 + fabs((double)(b))))
+
+#include "primbench/error.h"
+#include "primbench/kernels.h"
+#include "primbench/mem.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+#include "primbench/timer.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	return pb_timer_init();
+}
+
+static struct pb_mem_params params(const struct pb_kernel **ks, size_t nk, const uint64_t *sizes,
+                                   size_t ns, const enum pb_cache_state *st, size_t nst)
+{
+	struct pb_mem_params p = {
+	    .op = ks[0]->op,
+	    .kernels = ks,
+	    .n_kernels = nk,
+	    .sizes_bytes = sizes,
+	    .n_sizes = ns,
+	    .states = st,
+	    .n_states = nst,
+	    .src_offset_bytes = 2048,
+	    .budget_s = 0.001,
+	    .min_samples = 6,
+	    .max_samples = 8,
+	    .llc_bytes = 1 << 20,
+	    .seed = 42,
+	};
+	return p;
+}
+
+static void test_cases_and_samples(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[2] = {pb_kernel_find(PB_OP_MEMCPY, "libc"),
+	                                 pb_kernel_find(PB_OP_MEMCPY, "bytes")};
+	assert_non_null(ks[0]);
+	assert_non_null(ks[1]);
+	uint64_t sizes[] = {1, 64, 5000};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_DRAM};
+	struct pb_mem_params p = params(ks, 2, sizes, 3, st, 2);
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2 * 3 * 2);
+	assert_false(r.interrupted);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		struct pb_mem_case *c = &r.cases[i];
+		assert_true(c->n_samples >= 6 && c->n_samples <= 8);
+		assert_int_equal(c->ticks_per_call.n, c->n_samples);
+		assert_true(c->ticks_per_call.min <= c->ticks_per_call.median);
+		assert_true(c->ticks_per_call.median <= c->ticks_per_call.max);
+		assert_true(c->ticks_per_call.ci_valid);
+		assert_true(c->ticks_per_call.ci_lo <= c->ticks_per_call.median);
+		assert_true(c->ticks_per_call.median <= c->ticks_per_call.ci_hi);
+		assert_int_equal(c->extent_bytes, c->size_bytes);
+		assert_int_equal(c->fill_value, -1);
+		for (size_t j = 0; j < c->n_samples; j++)
+			assert_true(c->batch_calls[j] >= 1);
+		if (c->state == PB_STATE_DRAM)
+			assert_true(c->working_set_bytes >= 2 * (256ull << 20));
+	}
+	/* Cases come grouped by state, then size, then kernel. */
+	assert_int_equal(r.cases[0].state, PB_STATE_HOT);
+	assert_int_equal(r.cases[0].size_bytes, 1);
+	assert_ptr_equal(r.cases[1].kernel, ks[1]);
+	assert_int_equal(r.cases[6].state, PB_STATE_DRAM);
+	pb_mem_result_free(&r);
+}
+
+static void test_memset_prefill_differs(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	for (int v = 0; v < 256; v += 85) {
+		struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+		p.value = v;
+		struct pb_mem_result r;
+		assert_int_equal(pb_mem_run(&p, &r), 0);
+		assert_int_equal(r.cases[0].fill_value, v);
+		assert_int_not_equal(r.cases[0].prefill_value, v);
+		pb_mem_result_free(&r);
+	}
+}
+
+static void test_stop_flag_interrupts(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {64, 128};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	volatile sig_atomic_t stop = 1;
+	struct pb_mem_params p = params(ks, 1, sizes, 2, st, 1);
+	p.stop = &stop;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_true(r.interrupted);
+	assert_true(r.n_cases <= 1);
+	pb_mem_result_free(&r);
+}
+
+static void test_bad_params(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {0};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "size 0"));
+	uint64_t ok[] = {64};
+	p = params(ks, 1, ok, 1, st, 1);
+	p.op = PB_OP_MEMCPY;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "not a memcpy kernel"));
+}
+
+static void test_cache_state_names(void **state)
+{
+	(void)state;
+	enum pb_cache_state s;
+	assert_int_equal(pb_cache_state_parse("dram", &s), 0);
+	assert_int_equal(s, PB_STATE_DRAM);
+	assert_int_equal(pb_cache_state_parse("lukewarm", &s), -1);
+	assert_string_equal(pb_error(), "unknown cache state 'lukewarm' (known: hot, dram)");
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	enum pb_unit u;
+	assert_int_equal(pb_unit_parse("GB/s", &u), 0);
+	assert_int_equal(u, PB_UNIT_GB_S);
+	assert_int_equal(pb_unit_parse("furlongs", &u), -1);
+	assert_near(pb_unit_value(PB_UNIT_TICKS_PER_PAGE, 100, 1024), 400);
+	assert_near(pb_unit_value(PB_UNIT_BYTES_PER_TICK, 64, 4096), 64);
+	double ns = pb_ticks_to_ns(1000);
+	assert_near(pb_unit_value(PB_UNIT_GB_S, 1000, 4096), 4096 / ns);
+}
+
+/* The JSON document: written whole, readable, with the case key. */
+static void test_results_round_trip(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {256};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	p.value = 0x5a;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, (uint64_t[PB_CACHE_LEVELS]){0});
+	char *argv[] = {"primbench", "mem", "memset"};
+	json_t *doc = pb_results_new(3, argv, 0, &caches, 0);
+	assert_non_null(doc);
+	assert_int_equal(pb_results_add_mem(doc, &r), 0);
+	struct pb_noise noise = {.valid = true, .steal_pct = 1.5};
+	pb_results_finish(doc, &noise, false);
+
+	char dir[] = "/tmp/pbtestXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	assert_int_equal(pb_results_check_path(path), 0);
+	assert_int_equal(pb_results_write(doc, path), 0);
+	json_decref(doc);
+
+	json_error_t err;
+	json_t *back = json_load_file(path, 0, &err);
+	assert_non_null(back);
+	assert_string_equal(json_string_value(json_object_get(back, "schema")), "primbench-result");
+	assert_int_equal(json_integer_value(json_object_get(back, "schema_version")), 1);
+	json_t *c = json_array_get(json_object_get(back, "cases"), 0);
+	json_t *key = json_object_get(c, "key");
+	assert_string_equal(json_string_value(json_object_get(key, "kernel")), "libc");
+	assert_string_equal(json_string_value(json_object_get(key, "op")), "memset");
+	assert_int_equal(json_integer_value(json_object_get(key, "size_bytes")), 256);
+	assert_int_equal(json_integer_value(json_object_get(key, "fill_value")), 0x5a);
+	assert_string_equal(json_string_value(json_object_get(key, "cache_state")), "hot");
+	assert_int_equal(json_array_size(json_object_get(c, "samples")), r.cases[0].n_samples);
+	json_t *first = json_array_get(json_object_get(c, "samples"), 0);
+	assert_int_equal(json_array_size(first), 2);
+	assert_true(json_is_true(json_object_get(c, "overhead_subtracted")));
+	assert_non_null(json_object_get(json_object_get(back, "machine"), "caches"));
+	assert_non_null(json_object_get(json_object_get(back, "machine"), "timer"));
+	json_decref(back);
+	pb_mem_result_free(&r);
+
+	/* Nothing but the result is left in the directory. */
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = r.json", dir);
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_results_bad_path(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_results_check_path("/nonexistent/dir/x.json"), -1);
+	assert_non_null(strstr(pb_error(), "cannot write '/nonexistent/dir/x.json'"));
+	json_t *doc = json_object();
+	assert_int_equal(pb_results_write(doc, "/nonexistent/dir/x.json"), -1);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_cases_and_samples),
+	    cmocka_unit_test(test_memset_prefill_differs),
+	    cmocka_unit_test(test_stop_flag_interrupts),
+	    cmocka_unit_test(test_bad_params),
+	    cmocka_unit_test(test_cache_state_names),
+	    cmocka_unit_test(test_units),
+	    cmocka_unit_test(test_results_round_trip),
+	    cmocka_unit_test(test_results_bad_path),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

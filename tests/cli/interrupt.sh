@@ -1,0 +1,27 @@
+#!/bin/sh
+# An interrupted run keeps what it measured: exit 130, and the result file
+# is written whole with "interrupted": true and the cases measured so far.
+set -u
+bin=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+"$bin" mem memset --kernels libc,bytes --sizes 64..32M --cache hot,dram --budget 5 \
+	-o out.json >stdout.txt 2>stderr.txt &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+fail() {
+	echo "FAIL: $*"
+	echo "--- stderr"; cat stderr.txt
+	exit 1
+}
+[ $rc -eq 130 ] || fail "exit status $rc, expected 130"
+[ -f out.json ] || fail "no result file"
+grep -q '"interrupted": true' out.json || fail "result not marked interrupted"
+grep -q '"kernel": "libc"' out.json || fail "no measured case kept"
+grep -q 'interrupted' stderr.txt || fail "no message on stderr"
+[ "$(ls -A)" = "$(printf 'out.json\nstderr.txt\nstdout.txt')" ] || fail "stray files: $(ls -A)"
+echo "1 passed, 0 failed"

@@ -26,6 +26,11 @@ _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 
 /* Prints "primbench: warning: MESSAGE" on stderr. */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* For getopt_long's ':' (missing value) and '?' (unknown option) on
+ * argv[optind - 1]: "CMD: unknown option '--x' (try 'primbench CMD --help')",
+ * exit 2. Call with opterr = 0 and an optstring starting with ':'. */
+_Noreturn void die_bad_option(const char *cmd, char **argv, int opt);
+
 /* Applies --hide-features LIST (exits 2 on an unknown feature name). */
 void cli_hide_features(const char *list);
 

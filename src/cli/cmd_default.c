@@ -53,7 +53,7 @@ int cmd_default(int argc, char **argv)
 			usage(stdout);
 			return PB_EXIT_OK;
 		}
-		die_bad_option(argv, opt);
+		die_bad_option("run", argv, opt);
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (subcommands come first: 'primbench mem ...')",

@@ -132,11 +132,8 @@ int cmd_info(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return PB_EXIT_OK;
-		case ':':
-			die_usage("info: option '%s' needs a value", argv[optind - 1]);
 		default:
-			die_usage("info: unknown option '%s' (try 'primbench info --help')",
-			          argv[optind - 1]);
+			die_bad_option("info", argv, opt);
 		}
 	}
 	if (optind < argc)

@@ -76,11 +76,8 @@ int cmd_list(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return PB_EXIT_OK;
-		case ':':
-			die_usage("list: option '%s' needs a value", argv[optind - 1]);
 		default:
-			die_usage("list: unknown option '%s' (try 'primbench list --help')",
-			          argv[optind - 1]);
+			die_bad_option("list", argv, opt);
 		}
 	}
 	if (optind < argc)

@@ -81,7 +81,7 @@ int cmd_mem(int argc, char **argv)
 			m.fastest_tables = true;
 			break;
 		default:
-			die_bad_option(argv, opt);
+			die_bad_option("mem", argv, opt);
 		}
 	}
 	if (optind >= argc)

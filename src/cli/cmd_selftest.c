@@ -109,11 +109,8 @@ int cmd_selftest(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return PB_EXIT_OK;
-		case ':':
-			die_usage("selftest: option '%s' needs a value", argv[optind - 1]);
 		default:
-			die_usage("selftest: unknown option '%s' (try 'primbench selftest --help')",
-			          argv[optind - 1]);
+			die_bad_option("selftest", argv, opt);
 		}
 	}
 	if (optind < argc)

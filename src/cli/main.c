@@ -1,4 +1,5 @@
 /* main.c - parses nothing but the subcommand name and dispatches. */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,16 @@ void warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+_Noreturn void die_bad_option(const char *cmd, char **argv, int opt)
+{
+	const char *arg = argv[optind - 1];
+	if (opt == ':')
+		die_usage("%s: option '%s' needs a value", cmd, arg);
+	if (optopt > 0 && optopt < 256 && arg[0] == '-' && arg[1] != '-')
+		die_usage("%s: unknown option '-%c' (try 'primbench %s --help')", cmd, optopt, cmd);
+	die_usage("%s: unknown option '%s' (try 'primbench %s --help')", cmd, arg, cmd);
 }
 
 void cli_hide_features(const char *list)

@@ -46,16 +46,6 @@ void mem_cli_defaults(struct mem_cli *m, int argc, char **argv)
 	m->argv = argv;
 }
 
-_Noreturn void die_bad_option(char **argv, int opt)
-{
-	const char *arg = argv[optind - 1];
-	if (opt == ':')
-		die_usage("option '%s' needs a value", arg);
-	if (optopt && optopt < 256 && arg[0] == '-' && arg[1] != '-')
-		die_usage("unknown option '-%c' (try --help)", optopt);
-	die_usage("unknown option '%s' (try --help)", arg);
-}
-
 static uint64_t parse_size_or_die(const char *what, const char *arg)
 {
 	uint64_t v;

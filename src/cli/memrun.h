@@ -58,9 +58,6 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg);
 		"output", required_argument, 0, 'o'                                                \
 	}
 
-/* Reports getopt's complaint about argv[optind - 1] and exits 2. */
-_Noreturn void die_bad_option(char **argv, int opt);
-
 /* Runs the session. Returns the exit status (0, 2, or 130). */
 int mem_cli_run(struct mem_cli *m);
 

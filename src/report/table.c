@@ -171,7 +171,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		for (size_t j = first; j < last; j++) {
 			char sz[24];
 			pb_format_size(g.sizes[j], sz, sizeof sz);
-			fprintf(f, "%*s ", CELL_WIDTH - 1, sz);
+			fprintf(f, "%*s%s", CELL_WIDTH - 1, sz, j + 1 < last ? " " : "");
 		}
 		fputc('\n', f);
 		for (size_t i = 0; i < g.nkernels; i++) {
@@ -180,7 +180,8 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				const struct pb_mem_case *c =
 				    find(r, op, st, g.kernels[i], g.sizes[j]);
 				if (!c) {
-					fprintf(f, "%*s ", CELL_WIDTH - 1, "-");
+					fprintf(f, "%*s%s", CELL_WIDTH - 1, "-",
+					        j + 1 < last ? " " : "");
 					continue;
 				}
 				const struct pb_mem_case *b = fastest(r, op, st, g.sizes[j]);
@@ -193,8 +194,11 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				fmt_value(
 				    v, sizeof v,
 				    pb_unit_value(unit, c->ticks_per_call.median, c->size_bytes));
-				fprintf(f, "%*s%c", CELL_WIDTH - 2, v, mark);
-				fputc(' ', f);
+				fprintf(f, "%*s", CELL_WIDTH - 2, v);
+				if (mark != ' ' || j + 1 < last)
+					fputc(mark, f);
+				if (j + 1 < last)
+					fputc(' ', f);
 			}
 			fputc('\n', f);
 		}

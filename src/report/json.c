@@ -251,6 +251,9 @@ int pb_results_check_path(const char *path)
 		return -1;
 	if (access(dir, W_OK | X_OK) != 0)
 		return pb_fail("cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return pb_fail("cannot write '%s': it is a directory", path);
 	return 0;
 }
 

@@ -23,6 +23,6 @@ if [ "$(id -u)" -eq 0 ]; then
 	apt-get install -y -qq --no-install-recommends $missing
 else
 	echo "deps: missing Debian packages:$missing" >&2
-	echo "deps: run as root:  apt-get install -y$missing" >&2
+	echo "deps: run as root:  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
 	exit 1
 fi

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -227,6 +228,41 @@ static void test_results_bad_path(void **state)
 	json_decref(doc);
 }
 
+/* A symbolic link keeps pointing at the result; special files are refused. */
+static void test_results_symlink_and_special(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pbtestXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char target[64], link[64];
+	snprintf(target, sizeof target, "%s/target.json", dir);
+	snprintf(link, sizeof link, "%s/link.json", dir);
+	FILE *f = fopen(target, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(symlink("target.json", link), 0);
+	json_t *doc = json_pack("{s:i}", "x", 1);
+	assert_int_equal(pb_results_check_path(link), 0);
+	assert_int_equal(pb_results_write(doc, link), 0);
+	struct stat st;
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	json_error_t err;
+	json_t *back = json_load_file(target, 0, &err);
+	assert_non_null(back);
+	assert_int_equal(json_integer_value(json_object_get(back, "x")), 1);
+	json_decref(back);
+	assert_int_equal(pb_results_check_path("/dev/null"), -1);
+	assert_non_null(strstr(pb_error(), "not a regular file"));
+	assert_int_equal(pb_results_write(doc, "/dev/null"), -1);
+	assert_int_equal(pb_results_check_path(dir), -1);
+	assert_non_null(strstr(pb_error(), "it is a directory"));
+	json_decref(doc);
+	unlink(link);
+	unlink(target);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +274,7 @@ int main(void)
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_results_round_trip),
 	    cmocka_unit_test(test_results_bad_path),
+	    cmocka_unit_test(test_results_symlink_and_special),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

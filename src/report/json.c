@@ -242,25 +242,48 @@ static int dir_of(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int pb_results_check_path(const char *path)
+/* The file a result for `path` lands in: a symbolic link is followed (its
+ * target is replaced, not the link). Refuses an existing target that is not
+ * a regular file: renaming over /dev/null or a FIFO would replace it. */
+static int resolve_target(const char *path, char *out, size_t len)
 {
-	char dir[4096];
+	struct stat st;
 	if (!*path)
 		return pb_fail("empty output path");
-	if (dir_of(path, dir, sizeof dir) != 0)
+	if (snprintf(out, len, "%s", path) >= (int)len)
+		return pb_fail("path too long: '%s'", path);
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char *real = realpath(path, NULL);
+		if (real) {
+			snprintf(out, len, "%s", real);
+			free(real);
+		}
+	}
+	if (stat(out, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return pb_fail("cannot write '%s': it is a directory", path);
+		if (!S_ISREG(st.st_mode))
+			return pb_fail("cannot write '%s': not a regular file", path);
+	}
+	return 0;
+}
+
+int pb_results_check_path(const char *path)
+{
+	char target[4096], dir[4096];
+	if (resolve_target(path, target, sizeof target) != 0 ||
+	    dir_of(target, dir, sizeof dir) != 0)
 		return -1;
 	if (access(dir, W_OK | X_OK) != 0)
 		return pb_fail("cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return pb_fail("cannot write '%s': it is a directory", path);
 	return 0;
 }
 
 int pb_results_write(const json_t *doc, const char *path)
 {
-	char dir[4096], tmp[4200];
-	if (dir_of(path, dir, sizeof dir) != 0)
+	char target[4096], dir[4096], tmp[4200];
+	if (resolve_target(path, target, sizeof target) != 0 ||
+	    dir_of(target, dir, sizeof dir) != 0)
 		return -1;
 	snprintf(tmp, sizeof tmp, "%s/.primbench-XXXXXX", dir);
 	int fd = mkstemp(tmp);
@@ -277,7 +300,7 @@ int pb_results_write(const json_t *doc, const char *path)
 		unlink(tmp);
 		return pb_fail("cannot write '%s': %s", path, strerror(e));
 	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
+	if (close(fd) != 0 || rename(tmp, target) != 0) {
 		int e = errno;
 		unlink(tmp);
 		return pb_fail("cannot write '%s': %s", path, strerror(e));

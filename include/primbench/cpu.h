@@ -63,13 +63,13 @@ int pb_cpu_hide_env_check(void);
 /* CPU identity, as cpuid reports it (display family/model per Intel SDM
  * Vol. 2A CPUID leaf 1, extended family/model folded in). */
 struct pb_cpu_ident {
-	char vendor[13];    /* "GenuineIntel", "AuthenticAMD", or "unknown" */
-	char brand[49];     /* cpuid 0x80000002-4 brand string, trimmed */
-	unsigned family;    /* display family */
-	unsigned model;     /* display model */
+	char vendor[13]; /* "GenuineIntel", "AuthenticAMD", or "unknown" */
+	char brand[49];  /* cpuid 0x80000002-4 brand string, trimmed */
+	unsigned family; /* display family */
+	unsigned model;  /* display model */
 	unsigned stepping;
-	bool hypervisor;    /* cpuid 1:ECX[31] */
-	int online_cpus;    /* sysconf(_SC_NPROCESSORS_ONLN) */
+	bool hypervisor;            /* cpuid 1:ECX[31] */
+	int online_cpus;            /* sysconf(_SC_NPROCESSORS_ONLN) */
 	char hypervisor_vendor[13]; /* cpuid 0x40000000 signature ("KVMKVMKVM"), or "" */
 };
 void pb_cpu_ident(struct pb_cpu_ident *out);
@@ -94,10 +94,10 @@ const char *pb_cache_source_name(enum pb_cache_source s);
  * size_bytes of a source is 0 when that source gave nothing. */
 struct pb_cache_level_info {
 	uint64_t by_source_bytes[PB_SRC_COUNT];
-	bool plausible[PB_SRC_COUNT];  /* passed the sanity checks */
-	uint64_t size_bytes;           /* the figure primbench uses */
-	enum pb_cache_source source;   /* where size_bytes came from */
-	char note[160];                /* why a figure was rejected, or "" */
+	bool plausible[PB_SRC_COUNT]; /* passed the sanity checks */
+	uint64_t size_bytes;          /* the figure primbench uses */
+	enum pb_cache_source source;  /* where size_bytes came from */
+	char note[160];               /* why a figure was rejected, or "" */
 };
 
 struct pb_cache_info {
@@ -107,11 +107,28 @@ struct pb_cache_info {
 
 /* Reads every source and chooses one figure per level (sanity rules and
  * fallbacks in docs/methodology.md, case M2 in shared/cases/memory.md).
- * Overrides (0 = none) win when non-zero. Returns 0; never fails (a level
- * with no plausible figure gets PB_SRC_FALLBACK and a note). */
+ * Overrides (0 = none) win when non-zero and are taken as given: check
+ * them first with pb_cache_overrides_check(). The other levels are judged
+ * without them (an override never gets a real figure of another level
+ * rejected). Returns 0; never fails (a level with no plausible figure gets
+ * PB_SRC_FALLBACK and a note). */
 int pb_cache_detect(struct pb_cache_info *out, const uint64_t override_bytes[PB_CACHE_LEVELS]);
 
 const char *pb_cache_level_name(enum pb_cache_level l); /* "L1d", "L2", "LLC" */
+
+/* Checks one cache-size override (--l1-size, --l2-size, --llc-size): it
+ * must be at least 1 KiB and at most this machine's RAM. Returns 0, or -1
+ * with pb_error() set, e.g. "--l1-size 1 TiB is more than this machine's
+ * RAM (23.54 GiB)" or "--llc-size 1 B is too small for a cache (at least
+ * 1 KiB)". */
+int pb_cache_override_check(enum pb_cache_level level, uint64_t bytes);
+
+/* Checks a set of overrides (0 = none) as pb_cache_detect() takes them:
+ * each with pb_cache_override_check(), and their order (a larger level's
+ * override may not be smaller than a smaller level's: "--l2-size 32 KiB is
+ * smaller than --l1-size 64 KiB"). NULL is fine. Returns 0, or -1 with
+ * pb_error() set. */
+int pb_cache_overrides_check(const uint64_t override_bytes[PB_CACHE_LEVELS]);
 
 /* ---- latency sweep ------------------------------------------------- */
 

@@ -37,7 +37,7 @@ struct pb_mem_params {
 	enum pb_op op;
 	const struct pb_kernel *const *kernels; /* all must be usable */
 	size_t n_kernels;
-	const uint64_t *sizes_bytes; /* bytes per call, each >= 1 */
+	const uint64_t *sizes_bytes; /* bytes per call; 0 times the call alone */
 	size_t n_sizes;
 	const enum pb_cache_state *states;
 	size_t n_states;
@@ -90,7 +90,12 @@ struct pb_mem_result {
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *result);
 void pb_mem_result_free(struct pb_mem_result *result);
 
-/* Derived figures of a per-call tick count t at size n (see README units). */
+/* The byte a destination holds before each sample: for memset the value
+ * XOR 0xA5 (never the value itself), for memcpy 0xA5. */
+int pb_mem_prefill_value(enum pb_op op, int value);
+
+/* Derived figures of a per-call tick count t at size n (see README units).
+ * At size 0: ticks/page is NaN (undefined), bytes/tick and GB/s are 0. */
 double pb_ticks_per_page(double ticks_per_call, uint64_t size_bytes); /* per 4096 bytes */
 double pb_bytes_per_tick(double ticks_per_call, uint64_t size_bytes);
 double pb_gb_per_s(double ticks_per_call, uint64_t size_bytes); /* 1e9 bytes/s */

@@ -35,6 +35,10 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                           enum pb_cache_state st);
 
+/* Prints text wrapped at 80 columns at spaces, continuation lines indented
+ * by `indent` spaces, and a newline. */
+void pb_print_wrapped(FILE *f, const char *text, int indent);
+
 /* Measurement quality: worst CI half-width, migrations, outliers, skipped
  * states and other notes. */
 void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r);

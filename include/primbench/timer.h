@@ -27,20 +27,21 @@
 enum pb_clock { PB_CLOCK_TSC, PB_CLOCK_MONOTONIC_RAW };
 
 enum pb_freq_source {
-	PB_FREQ_CPUID_15H,   /* cpuid leaf 0x15: crystal Hz * EBX/EAX */
-	PB_FREQ_CPUID_16H,   /* cpuid leaf 0x16: base MHz (approximate) */
-	PB_FREQ_CALIBRATED,  /* measured against CLOCK_MONOTONIC_RAW */
-	PB_FREQ_NOMINAL_NS,  /* fallback clock: 1 tick = 1 ns by definition */
+	PB_FREQ_CPUID_15H,  /* cpuid leaf 0x15: crystal Hz * EBX/EAX */
+	PB_FREQ_CPUID_16H,  /* cpuid leaf 0x16: base MHz (approximate) */
+	PB_FREQ_CALIBRATED, /* measured against CLOCK_MONOTONIC_RAW */
+	PB_FREQ_NOMINAL_NS, /* fallback clock: 1 tick = 1 ns by definition */
 };
 
 struct pb_timer_info {
 	enum pb_clock clock;
-	const char *clock_desc;       /* "tsc (lfence; rdtsc; lfence)" etc. */
-	const char *fallback_reason;  /* why not the TSC, or NULL */
-	double hz;                    /* ticks per second */
+	const char *clock_desc;      /* "tsc (lfence; rdtsc; lfence)" etc. */
+	const char *fallback_reason; /* why not the TSC, or NULL */
+	double hz;                   /* ticks per second */
 	enum pb_freq_source freq_source;
-	const char *freq_source_desc; /* human-readable, e.g. "calibrated against CLOCK_MONOTONIC_RAW (5 x 20 ms)" */
-	double calibrated_hz;         /* calibration result (also when cpuid gave hz), 0 if not run */
+	const char *freq_source_desc; /* human-readable, e.g. "calibrated against
+	                                 CLOCK_MONOTONIC_RAW (5 x 20 ms)" */
+	double calibrated_hz; /* calibration result (also when cpuid gave hz), 0 if not run */
 	double calibration_error_ppm; /* spread of the calibration rounds (max-min)/median, ppm */
 	double overhead_ticks;        /* median ticks of begin+end with nothing between */
 	double step_ticks;            /* timer resolution: smallest non-zero difference

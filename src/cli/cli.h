@@ -7,8 +7,9 @@
  * commands[] in main.c, a section to README.md, and golden cases to
  * tests/cli/cases.
  *
- * Exit statuses (README, DESIGN.md): 0 success; 1 a check the user asked
- * for failed; 2 usage, input or environment error; 130 interrupted.
+ * Exit statuses (README "Exit statuses"): 0 success; 1 a check the user
+ * asked for failed; 2 usage, input or environment error; 128 + signal when
+ * interrupted (130 for Ctrl-C).
  */
 #ifndef PRIMBENCH_CLI_H
 #define PRIMBENCH_CLI_H
@@ -19,6 +20,10 @@
 #define PB_EXIT_CHECK_FAILED 1
 #define PB_EXIT_USAGE        2
 #define PB_EXIT_INTERRUPTED  130
+
+/* The command line as typed (argv before getopt permuted it). */
+extern int cli_argc;
+extern char **cli_argv;
 
 /* Prints "primbench: MESSAGE" on stderr and exits 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -18,7 +18,7 @@ static void usage(FILE *f)
 	      "in the current directory (or -o FILE).\n"
 	      "\n"
 	      "  -o, --output FILE   where to write the JSON result\n"
-	      "  --budget SECONDS    time per size and cache state (default 2)\n"
+	      "  --budget SECONDS    per size and cache state (default 2)\n"
 	      "  also: --kernels, --sizes, --cache, --unit, --min-samples, --max-samples,\n"
 	      "        --l1-size, --l2-size, --llc-size, --hide-features, --seed (see\n"
 	      "        'primbench mem --help')\n",
@@ -28,7 +28,7 @@ static void usage(FILE *f)
 int cmd_default(int argc, char **argv)
 {
 	struct mem_cli m;
-	mem_cli_defaults(&m, argc, argv);
+	mem_cli_defaults(&m);
 	m.ops[0] = PB_OP_MEMSET;
 	m.ops[1] = PB_OP_MEMCPY;
 	m.nops = 2;
@@ -39,14 +39,9 @@ int cmd_default(int argc, char **argv)
 	/* More time per group than `mem`: the whole suite still ends in ~30 s here. */
 	m.budget_s = 2.0;
 	m.max_samples = 401;
-	static const struct option opts[] = {
-	    MEM_CLI_LONG_OPTIONS,
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
-	};
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:", mem_cli_options, NULL)) != -1) {
 		if (mem_cli_common_option(&m, opt, optarg))
 			continue;
 		if (opt == 'h') {

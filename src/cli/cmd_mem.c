@@ -6,7 +6,6 @@
 #include "cli/cli.h"
 #include "cli/memrun.h"
 #include "primbench/error.h"
-#include "primbench/sizes.h"
 
 static void usage(FILE *f)
 {
@@ -16,8 +15,9 @@ static void usage(FILE *f)
 	      "table per cache state (rows: kernels, columns: sizes, cells: medians).\n"
 	      "\n"
 	      "  --kernels LIST      kernel names, or 'all' (default: every usable kernel)\n"
-	      "  --sizes LIST        bytes per call (default 64,256,1K,4K,64K,1M,32M);\n"
-	      "                      ranges: 64..32M (doubling), 0..63:1 (steps), 16..64M/4\n"
+	      "  --sizes LIST        bytes per call, 0 to 1G (default 64,256,1K,4K,64K,1M,\n"
+	      "                      32M); ranges: 64..32M (doubling), 0..256:32 (steps),\n"
+	      "                      16..64M/4 (4 per octave)\n"
 	      "  --cache LIST        hot, dram (default hot)\n"
 	      "  --dst-offset N      destination bytes from a page boundary (default 0)\n"
 	      "  --src-offset N      source bytes from a page boundary (default 2048)\n"
@@ -26,63 +26,31 @@ static void usage(FILE *f)
 	      "  --unit U            ticks/call, ticks/page, ns/call, bytes/tick, GB/s\n"
 	      "                      (default: ticks/call for hot, GB/s for dram)\n"
 	      "  --fastest           also print the fastest kernel per size in every unit\n"
-	      "  --budget SECONDS    time per size and cache state (default 0.5)\n"
+	      "  --budget SECONDS    at most this long per size and cache state once every\n"
+	      "                      kernel has --min-samples (default 0.5)\n"
 	      "  --min-samples N     per case (default 11); --max-samples N (default 201)\n"
 	      "  --l1-size S, --l2-size S, --llc-size S   override the cache sizes\n"
 	      "  --hide-features L   hide CPU features (e.g. avx512f,erms)\n"
 	      "  --seed N            seed for interleaving order and slot order\n"
-	      "  -o, --output FILE   write the results as JSON (schema v1)\n",
+	      "  -o, --output FILE   write the results as JSON (schema v1); without it,\n"
+	      "                      nothing is written\n",
 	      f);
 }
 
 int cmd_mem(int argc, char **argv)
 {
 	struct mem_cli m;
-	mem_cli_defaults(&m, argc, argv);
-	static const struct option opts[] = {
-	    MEM_CLI_LONG_OPTIONS,
-	    {"dst-offset", required_argument, 0, 'd'},
-	    {"src-offset", required_argument, 0, 's'},
-	    {"value", required_argument, 0, 'v'},
-	    {"fastest", no_argument, 0, 'F'},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
-	};
+	mem_cli_defaults(&m);
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:", mem_cli_options, NULL)) != -1) {
 		if (mem_cli_common_option(&m, opt, optarg))
 			continue;
-		uint64_t v;
-		switch (opt) {
-		case 'h':
+		if (opt == 'h') {
 			usage(stdout);
 			return PB_EXIT_OK;
-		case 'd':
-		case 's':
-			if (pb_parse_size(optarg, &v) != 0)
-				die_usage("%s", pb_error());
-			if (v >= 4096)
-				die_usage("bad offset '%s': bytes from a page boundary, 0 to 4095",
-				          optarg);
-			if (opt == 'd')
-				m.dst_offset_bytes = v;
-			else
-				m.src_offset_bytes = v;
-			break;
-		case 'v':
-			if (pb_parse_size(optarg, &v) != 0 || v > 255)
-				die_usage(
-				    "bad memset value '%s' (a byte: 0 to 255, or 0x00 to 0xff)",
-				    optarg);
-			m.value = (int)v;
-			break;
-		case 'F':
-			m.fastest_tables = true;
-			break;
-		default:
-			die_bad_option("mem", argv, opt);
 		}
+		die_bad_option("mem", argv, opt);
 	}
 	if (optind >= argc)
 		die_usage("mem needs an operation: memset or memcpy (try 'primbench mem --help')");

@@ -1,6 +1,8 @@
 /* main.c - parses nothing but the subcommand name and dispatches. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,11 +77,34 @@ static void usage(FILE *f)
 	      f);
 }
 
-int main(int argc, char **argv)
+int cli_argc;
+char **cli_argv;
+
+/* Output that could not be written (a full disk, a closed pipe) is an
+ * environment error, not a success. */
+static int finish(int status)
 {
-	/* An unknown name in PRIMBENCH_HIDE_FEATURES is a usage error everywhere. */
-	if (pb_cpu_hide_env_check() != 0)
-		die_usage("%s", pb_error());
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		/* A reader that went away (`| head`) is not worth a message. */
+		if (errno != EPIPE)
+			fprintf(stderr, "primbench: cannot write to standard output: %s\n",
+			        strerror(errno));
+		return status == PB_EXIT_OK ? PB_EXIT_USAGE : status;
+	}
+	return status;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help") ||
+		    !strcmp(argv[i], "help"))
+			return true;
+	return false;
+}
+
+static int dispatch(int argc, char **argv)
+{
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 			usage(stdout);
@@ -101,4 +126,19 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	die_usage("unknown subcommand '%s' (try 'primbench --help')", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	/* getopt_long permutes argv: results record the command as typed. */
+	cli_argc = argc;
+	cli_argv = calloc((size_t)argc + 1, sizeof *cli_argv);
+	for (int i = 0; cli_argv && i < argc; i++)
+		cli_argv[i] = argv[i];
+	/* An unknown name in PRIMBENCH_HIDE_FEATURES is a usage error, except
+	 * when asking for help. */
+	if (!wants_help(argc, argv) && pb_cpu_hide_env_check() != 0)
+		die_usage("%s", pb_error());
+	int status = dispatch(argc, argv);
+	return finish(status);
 }

@@ -25,15 +25,38 @@
 #define MAX_SIZE_BYTES (1ull << 30)
 #define MAX_SIZES      4096
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, interrupted_by;
 
+/* Sets the flag the suite polls between samples; exit status 128 + sig. */
 static void on_signal(int sig)
 {
-	(void)sig;
 	interrupted = 1;
+	interrupted_by = sig;
 }
 
-void mem_cli_defaults(struct mem_cli *m, int argc, char **argv)
+const struct option mem_cli_options[] = {
+    {"kernels", required_argument, 0, MEM_CLI_OPT_BASE + 0},
+    {"sizes", required_argument, 0, MEM_CLI_OPT_BASE + 1},
+    {"cache", required_argument, 0, MEM_CLI_OPT_BASE + 2},
+    {"budget", required_argument, 0, MEM_CLI_OPT_BASE + 3},
+    {"min-samples", required_argument, 0, MEM_CLI_OPT_BASE + 4},
+    {"max-samples", required_argument, 0, MEM_CLI_OPT_BASE + 5},
+    {"l1-size", required_argument, 0, MEM_CLI_OPT_BASE + 6},
+    {"l2-size", required_argument, 0, MEM_CLI_OPT_BASE + 7},
+    {"llc-size", required_argument, 0, MEM_CLI_OPT_BASE + 8},
+    {"hide-features", required_argument, 0, MEM_CLI_OPT_BASE + 9},
+    {"seed", required_argument, 0, MEM_CLI_OPT_BASE + 10},
+    {"unit", required_argument, 0, MEM_CLI_OPT_BASE + 11},
+    {"dst-offset", required_argument, 0, MEM_CLI_OPT_BASE + 12},
+    {"src-offset", required_argument, 0, MEM_CLI_OPT_BASE + 13},
+    {"value", required_argument, 0, MEM_CLI_OPT_BASE + 14},
+    {"fastest", no_argument, 0, MEM_CLI_OPT_BASE + 15},
+    {"output", required_argument, 0, 'o'},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0},
+};
+
+void mem_cli_defaults(struct mem_cli *m)
 {
 	memset(m, 0, sizeof *m);
 	m->sizes_arg = "64,256,1K,4K,64K,1M,32M";
@@ -42,8 +65,6 @@ void mem_cli_defaults(struct mem_cli *m, int argc, char **argv)
 	m->budget_s = 0.5;
 	m->min_samples = 11;
 	m->max_samples = 201;
-	m->argc = argc;
-	m->argv = argv;
 }
 
 static uint64_t parse_size_or_die(const char *what, const char *arg)
@@ -113,6 +134,33 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 			die_usage("%s", pb_error());
 		m->unit_set = true;
 		return true;
+	case MEM_CLI_OPT_BASE + 12:
+	case MEM_CLI_OPT_BASE + 13: {
+		const char *name = opt == MEM_CLI_OPT_BASE + 12 ? "--dst-offset" : "--src-offset";
+		uint64_t v;
+		if (pb_parse_size(arg, &v) != 0)
+			die_usage("%s: %s", name, pb_error());
+		if (v >= 4096)
+			die_usage("bad %s '%s': bytes from a page boundary, 0 to 4095", name, arg);
+		if (opt == MEM_CLI_OPT_BASE + 12) {
+			m->dst_offset_bytes = v;
+		} else {
+			m->src_offset_bytes = v;
+			m->src_offset_set = true;
+		}
+		return true;
+	}
+	case MEM_CLI_OPT_BASE + 14: {
+		uint64_t v;
+		if (pb_parse_size(arg, &v) != 0 || v > 255)
+			die_usage("bad memset value '%s' (a byte: 0 to 255, or 0x00 to 0xff)", arg);
+		m->value = (int)v;
+		m->value_set = true;
+		return true;
+	}
+	case MEM_CLI_OPT_BASE + 15:
+		m->fastest_tables = true;
+		return true;
 	case 'o':
 		m->out_path = arg;
 		m->default_out_path = false;
@@ -122,48 +170,95 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 	}
 }
 
-/* Resolves --kernels for one op; exits 2 on an unknown or unusable kernel. */
-static size_t resolve_kernels(const struct mem_cli *m, enum pb_op op, const struct pb_kernel **out,
-                              size_t cap, char *skipped, size_t skipped_len)
+/* Adds k to out[] unless there; exits 2 when it cannot run here. */
+static void add_kernel(const struct pb_kernel *k, const struct pb_kernel **out, size_t *n,
+                       size_t cap)
 {
-	size_t count, n = 0;
+	char why[160];
+	if (!pb_kernel_usable(k, pb_cpu_features(), why, sizeof why))
+		die_usage("kernel '%s/%s' is not usable here: %s", pb_op_name(k->op), k->name, why);
+	for (size_t i = 0; i < *n; i++)
+		if (out[i] == k)
+			return;
+	if (*n < cap)
+		out[(*n)++] = k;
+}
+
+/* Resolves --kernels for every op of the run: `all` (alone) or names; a
+ * bare name applies to each op of the run that has it, "op/name" to its op
+ * only. Every name must match; unusable kernels are errors when named and
+ * notes under `all`. Exits 2 on bad input. */
+static void resolve_kernels(const struct mem_cli *m, const struct pb_kernel **out[], size_t n[],
+                            size_t cap, char skipped[][2048])
+{
+	size_t count;
 	const struct pb_kernel *all = pb_kernels(&count);
-	pb_features have = pb_cpu_features();
-	skipped[0] = '\0';
+	for (size_t o = 0; o < m->nops; o++) {
+		n[o] = 0;
+		skipped[o][0] = '\0';
+	}
 	if (!m->kernels_arg || !strcmp(m->kernels_arg, "all")) {
-		for (size_t i = 0; i < count && n < cap; i++) {
-			char why[160];
-			if (all[i].op != op)
-				continue;
-			if (pb_kernel_usable(&all[i], have, why, sizeof why)) {
-				out[n++] = &all[i];
-			} else {
-				size_t used = strlen(skipped);
-				snprintf(skipped + used, skipped_len - used, "%s/%s not run: %s\n",
-				         pb_op_name(op), all[i].name, why);
+		for (size_t o = 0; o < m->nops; o++)
+			for (size_t i = 0; i < count; i++) {
+				char why[160];
+				if (all[i].op != m->ops[o])
+					continue;
+				if (pb_kernel_usable(&all[i], pb_cpu_features(), why, sizeof why)) {
+					out[o][n[o]++] = &all[i];
+				} else {
+					size_t used = strlen(skipped[o]);
+					snprintf(skipped[o] + used, sizeof skipped[o] - used,
+					         "%s/%s not run: %s\n", pb_op_name(m->ops[o]),
+					         all[i].name, why);
+				}
 			}
+		return;
+	}
+	const char *arg = m->kernels_arg;
+	for (const char *p = arg;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[128];
+		if (len == 0)
+			die_usage("empty kernel name in '--kernels %s'", arg);
+		if (len >= sizeof name)
+			die_usage("unknown kernel '%.*s'", (int)len, p);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (!strcmp(name, "all"))
+			die_usage("'all' cannot be combined with kernel names in '--kernels %s'",
+			          arg);
+		bool matched = false;
+		if (strchr(name, '/')) {
+			const struct pb_kernel *k = pb_kernel_find(PB_OP_COUNT, name);
+			if (!k)
+				die_usage("%s", pb_error());
+			for (size_t o = 0; o < m->nops; o++)
+				if (m->ops[o] == k->op) {
+					add_kernel(k, out[o], &n[o], cap);
+					matched = true;
+				}
+			if (!matched)
+				die_usage("kernel '%s' is not a %s kernel", name,
+				          pb_op_name(m->ops[0]));
+		} else {
+			char err[256] = "";
+			for (size_t o = 0; o < m->nops; o++) {
+				const struct pb_kernel *k = pb_kernel_find(m->ops[o], name);
+				if (k) {
+					add_kernel(k, out[o], &n[o], cap);
+					matched = true;
+				} else {
+					snprintf(err, sizeof err, "%s", pb_error());
+				}
+			}
+			if (!matched)
+				die_usage("%s", err);
 		}
-		return n;
+		if (!comma)
+			break;
+		p = comma + 1;
 	}
-	char *list = strdup(m->kernels_arg), *save = NULL;
-	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		const struct pb_kernel *k = pb_kernel_find(op, name);
-		char why[160];
-		if (!k)
-			die_usage("%s", pb_error());
-		if (!pb_kernel_usable(k, have, why, sizeof why))
-			die_usage("kernel '%s/%s' is not usable here: %s", pb_op_name(op), k->name,
-			          why);
-		bool dup = false;
-		for (size_t i = 0; i < n; i++)
-			dup |= out[i] == k;
-		if (!dup && n < cap)
-			out[n++] = k;
-	}
-	free(list);
-	if (n == 0)
-		die_usage("no kernels given in '--kernels %s'", m->kernels_arg);
-	return n;
 }
 
 static void progress(void *ctx, size_t done, size_t total)
@@ -204,9 +299,22 @@ static void default_path(char *buf, size_t len, time_t now)
 
 int mem_cli_run(struct mem_cli *m)
 {
+	/* Signals first: a Ctrl-C during set-up still ends in an orderly way. */
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
 	if (m->min_samples > m->max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", m->min_samples,
 		          m->max_samples);
+	for (size_t o = 0; o < m->nops; o++) {
+		if (m->ops[o] == PB_OP_MEMCPY && m->value_set && m->nops == 1)
+			die_usage("--value applies to memset only");
+		if (m->ops[o] == PB_OP_MEMSET && m->src_offset_set && m->nops == 1)
+			die_usage("--src-offset applies to memcpy only");
+	}
 
 	/* Sizes and states are checked before anything is measured. */
 	struct pb_size_list sizes;
@@ -214,54 +322,64 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("%s", pb_error());
 	uint64_t *size_bytes = calloc(sizes.count, sizeof *size_bytes);
 	for (size_t i = 0; i < sizes.count; i++) {
-		if (sizes.values[i] <= 0)
-			die_usage("bad size '0' in '%s': a call must move at least 1 byte",
-			          m->sizes_arg);
 		if ((uint64_t)sizes.values[i] > MAX_SIZE_BYTES)
-			die_usage("size %lld in '%s' is larger than the 1 GiB limit per call",
-			          (long long)sizes.values[i], m->sizes_arg);
+			die_usage(
+			    "size %lld in '--sizes %s' is larger than the limit of 1 GiB per call",
+			    (long long)sizes.values[i], m->sizes_arg);
 		size_bytes[i] = (uint64_t)sizes.values[i];
 	}
 	enum pb_cache_state states[PB_STATE_COUNT];
 	size_t nstates = 0;
-	char *cl = strdup(m->cache_arg), *save = NULL;
-	for (char *s = strtok_r(cl, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+	for (const char *p = m->cache_arg;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)len, p);
 		enum pb_cache_state st;
-		if (pb_cache_state_parse(s, &st) != 0)
+		if (pb_cache_state_parse(name, &st) != 0)
 			die_usage("%s", pb_error());
 		bool dup = false;
 		for (size_t i = 0; i < nstates; i++)
 			dup |= states[i] == st;
 		if (!dup)
 			states[nstates++] = st;
+		if (!comma)
+			break;
+		p = comma + 1;
 	}
-	free(cl);
-	if (nstates == 0)
-		die_usage("no cache state given in '--cache %s'", m->cache_arg);
-	if (m->dst_offset_bytes >= 4096 || m->src_offset_bytes >= 4096)
-		die_usage("offsets are bytes from a page boundary: 0 to 4095");
 
 	size_t nk_cap;
 	pb_kernels(&nk_cap);
 	const struct pb_kernel **kernels[PB_OP_COUNT] = {0};
 	size_t nkernels[PB_OP_COUNT] = {0};
 	char skipped[PB_OP_COUNT][2048];
-	for (size_t o = 0; o < m->nops; o++) {
+	for (size_t o = 0; o < m->nops; o++)
 		kernels[o] = calloc(nk_cap, sizeof *kernels[o]);
-		nkernels[o] = resolve_kernels(m, m->ops[o], kernels[o], nk_cap, skipped[o],
-		                              sizeof skipped[o]);
-		if (nkernels[o] == 0)
+	resolve_kernels(m, kernels, nkernels, nk_cap, skipped);
+	for (size_t o = 0; o < m->nops; o++)
+		if (nkernels[o] == 0 && !m->kernels_arg)
 			die_usage("no usable %s kernel on this machine", pb_op_name(m->ops[o]));
-	}
 
-	char path[512] = "";
+	char path[4096] = "";
 	time_t started = time(NULL);
 	if (m->default_out_path)
 		default_path(path, sizeof path, started);
+	else if (m->out_path && !m->out_path[0])
+		die_usage("empty output path in '-o'");
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
 	if (path[0] && pb_results_check_path(path) != 0)
 		die_usage("%s", pb_error());
+
+	/* The seed is always recorded, so any run's order can be replayed. */
+	uint64_t seed = m->seed;
+	if (!seed) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^
+		       ((uint64_t)getpid() << 32);
+		seed = seed ? seed : 1;
+	}
 
 	struct pb_cache_info caches;
 	pb_cache_detect(&caches, m->cache_override_bytes);
@@ -272,18 +390,17 @@ int mem_cli_run(struct mem_cli *m)
 		pb_print_machine_summary(stdout, &caches);
 	fflush(stdout);
 
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	json_t *doc = pb_results_new(m->argc, m->argv, started, &caches, cpu);
+	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
+	json_object_set_new(doc, "seed", json_integer((json_int_t)(seed & INT64_MAX)));
 	struct pb_noise_mark mark;
 	pb_noise_begin(&mark, cpu);
 	bool was_interrupted = false;
+	size_t measured = 0;
 	int status = PB_EXIT_OK;
 	for (size_t o = 0; o < m->nops && !was_interrupted; o++) {
 		enum pb_op op = m->ops[o];
+		if (nkernels[o] == 0)
+			continue;
 		struct pb_mem_params p = {
 		    .op = op,
 		    .kernels = kernels[o],
@@ -299,7 +416,7 @@ int mem_cli_run(struct mem_cli *m)
 		    .min_samples = m->min_samples,
 		    .max_samples = m->max_samples,
 		    .llc_bytes = caches.level[PB_CACHE_LLC].size_bytes,
-		    .seed = m->seed ? m->seed + o : 0,
+		    .seed = (seed & INT64_MAX) + o,
 		    .stop = &interrupted,
 		    .progress = progress,
 		    .progress_ctx = (void *)pb_op_name(op),
@@ -317,7 +434,7 @@ int mem_cli_run(struct mem_cli *m)
 		if (op == PB_OP_MEMSET)
 			printf(
 			    "\nmemset value 0x%02x; destinations held 0x%02x before each sample\n",
-			    m->value & 0xff, r.cases[0].prefill_value);
+			    m->value & 0xff, pb_mem_prefill_value(op, m->value));
 		else
 			printf("\nmemcpy: dst offset %llu, src offset %llu bytes from a page "
 			       "boundary\n",
@@ -334,6 +451,8 @@ int mem_cli_run(struct mem_cli *m)
 		pb_print_mem_quality(stdout, &r);
 		fflush(stdout);
 		pb_results_add_mem(doc, &r);
+		for (size_t i = 0; i < r.n_cases; i++)
+			measured += r.cases[i].n_samples > 0;
 		was_interrupted = r.interrupted;
 		pb_mem_result_free(&r);
 	}
@@ -341,13 +460,23 @@ int mem_cli_run(struct mem_cli *m)
 	pb_noise_end(&mark, &noise);
 	pb_results_finish(doc, &noise, was_interrupted);
 	if (noise.valid) {
-		printf("\nnoise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
-		       "context switches of the measuring thread (pinned to CPU %d)\n",
-		       noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches, cpu);
+		char line[256];
+		snprintf(line, sizeof line,
+		         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
+		         "context switches of the measuring thread (pinned to CPU %d)",
+		         noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches, cpu);
+		putchar('\n');
+		pb_print_wrapped(stdout, line, 7);
 		if (noise.steal_pct > 2 || noise.other_busy_pct > 50)
-			printf("noise: HIGH: compare kernels within this run, not across runs\n");
+			pb_print_wrapped(stdout,
+			                 "noise: HIGH: compare kernels within this run, not across "
+			                 "runs",
+			                 7);
 	}
-	if (path[0]) {
+	if (measured == 0 && !was_interrupted && status == PB_EXIT_OK) {
+		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
+		status = PB_EXIT_USAGE;
+	} else if (path[0]) {
 		if (pb_results_write(doc, path) != 0) {
 			fprintf(stderr, "primbench: %s\n", pb_error());
 			status = PB_EXIT_USAGE;
@@ -360,10 +489,15 @@ int mem_cli_run(struct mem_cli *m)
 		free(kernels[o]);
 	free(size_bytes);
 	pb_size_list_free(&sizes);
-	if (was_interrupted) {
-		fprintf(stderr, "primbench: interrupted; results measured so far are kept%s%s\n",
-		        path[0] ? " in " : "", path);
-		return PB_EXIT_INTERRUPTED;
+	if (was_interrupted || interrupted) {
+		fflush(stdout);
+		if (path[0] && status == PB_EXIT_OK)
+			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
+			        path);
+		else
+			fprintf(stderr, "primbench: interrupted; the tables above show what was "
+			                "measured\n");
+		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;
 }

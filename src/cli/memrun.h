@@ -3,6 +3,7 @@
 #ifndef PRIMBENCH_CLI_MEMRUN_H
 #define PRIMBENCH_CLI_MEMRUN_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ struct mem_cli {
 	const char *cache_arg;
 	uint64_t dst_offset_bytes, src_offset_bytes;
 	int value;
+	bool value_set, src_offset_set; /* given on the command line */
 	enum pb_unit unit;
 	bool unit_set;       /* else ticks/call for hot, GB/s for dram */
 	bool fastest_tables; /* also print the fastest-per-size tables */
@@ -28,37 +30,21 @@ struct mem_cli {
 	uint64_t seed;
 	const char *out_path;  /* NULL: none (mem) */
 	bool default_out_path; /* primbench-HOST-DATE.json */
-	int argc;
-	char **argv;
 };
 
-void mem_cli_defaults(struct mem_cli *m, int argc, char **argv);
+void mem_cli_defaults(struct mem_cli *m);
 
 /* Parses the options both `mem` and the default run take. Returns true
  * when opt was one of them (optarg consumed); exits 2 on a bad value. */
 bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg);
 
-/* getopt_long table entries for the common options (terminated by the
- * caller's own {0}); codes are >= 256. */
+/* The getopt_long table of `mem` and the default run: the common options
+ * (codes >= MEM_CLI_OPT_BASE), -o/--output, -h/--help; optstring ":ho:". */
 #define MEM_CLI_OPT_BASE 256
-#define MEM_CLI_LONG_OPTIONS                                                                       \
-	{"kernels", required_argument, 0, MEM_CLI_OPT_BASE + 0},                                   \
-	    {"sizes", required_argument, 0, MEM_CLI_OPT_BASE + 1},                                 \
-	    {"cache", required_argument, 0, MEM_CLI_OPT_BASE + 2},                                 \
-	    {"budget", required_argument, 0, MEM_CLI_OPT_BASE + 3},                                \
-	    {"min-samples", required_argument, 0, MEM_CLI_OPT_BASE + 4},                           \
-	    {"max-samples", required_argument, 0, MEM_CLI_OPT_BASE + 5},                           \
-	    {"l1-size", required_argument, 0, MEM_CLI_OPT_BASE + 6},                               \
-	    {"l2-size", required_argument, 0, MEM_CLI_OPT_BASE + 7},                               \
-	    {"llc-size", required_argument, 0, MEM_CLI_OPT_BASE + 8},                              \
-	    {"hide-features", required_argument, 0, MEM_CLI_OPT_BASE + 9},                         \
-	    {"seed", required_argument, 0, MEM_CLI_OPT_BASE + 10},                                 \
-	    {"unit", required_argument, 0, MEM_CLI_OPT_BASE + 11},                                 \
-	{                                                                                          \
-		"output", required_argument, 0, 'o'                                                \
-	}
+extern const struct option mem_cli_options[];
 
-/* Runs the session. Returns the exit status (0, 2, or 130). */
+/* Runs the session. Returns the exit status: 0; 2 (also when nothing could
+ * be measured); 128 + signal number when interrupted (130 for Ctrl-C). */
 int mem_cli_run(struct mem_cli *m);
 
 #endif

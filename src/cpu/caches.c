@@ -20,6 +20,12 @@
  * Choice: an override; else the first plausible figure in the order sysfs,
  * cpuid, hwloc, sysconf; else a fallback (32 KiB, 1 MiB, 32 MiB capped at
  * RAM/8 and at least the chosen L2) with a note saying the size is unknown.
+ * "The chosen L1d/L2" in the rules is what the sources gave for that level
+ * (or its fallback), never an override: an override is the user's word
+ * about one level and does not get the real figures of the others
+ * rejected (an override that breaks the order gets a note). Overrides
+ * themselves are checked by pb_cache_override_check() (at least 1 KiB, at
+ * most RAM), which the CLI calls before measuring anything.
  */
 #include <hwloc.h>
 #include <stdarg.h>
@@ -31,6 +37,7 @@
 #include "cpu/caches_internal.h"
 #include "cpu/cpu_arch.h"
 #include "primbench/cpu.h"
+#include "primbench/error.h"
 #include "primbench/fingerprint.h"
 
 static const char *const source_names[PB_SRC_COUNT] = {
@@ -61,6 +68,8 @@ const char *pb_cache_level_name(enum pb_cache_level l)
 {
 	return (unsigned)l < PB_CACHE_LEVELS ? level_names[l] : "unknown";
 }
+
+static uint64_t ram_bytes(void);
 
 /* ---- the rules --------------------------------------------------------- */
 
@@ -157,9 +166,12 @@ static void compose_note(char *note, size_t len, const char *rejected, const cha
 	note[at] = '\0';
 }
 
-static void choose_level(struct pb_cache_level_info *li, enum pb_cache_level level,
-                         const uint64_t *by_source, uint64_t override, uint64_t lower_bytes,
-                         uint64_t ram_bytes, int online_cpus)
+/* Chooses one level's figure (see the top of the file) and returns the
+ * figure the sources gave, before any override: the next level's figures
+ * are checked against that, not against an override. */
+static uint64_t choose_level(struct pb_cache_level_info *li, enum pb_cache_level level,
+                             const uint64_t *by_source, uint64_t override, uint64_t lower_bytes,
+                             uint64_t ram_bytes, int online_cpus)
 {
 	char why[N_PRIORITY][100];
 	char rejected[400] = "", tail[120] = "";
@@ -201,6 +213,18 @@ static void choose_level(struct pb_cache_level_info *li, enum pb_cache_level lev
 		note_add(rejected, sizeof rejected, ") implausible: %s", why[i]);
 	}
 
+	uint64_t detected = li->size_bytes;
+	if (li->source == PB_SRC_FALLBACK) {
+		uint64_t fb = level == PB_CACHE_L1D  ? PB_L1D_FALLBACK_BYTES
+		              : level == PB_CACHE_L2 ? PB_L2_FALLBACK_BYTES
+		                                     : PB_LLC_FALLBACK_BYTES;
+		if (level == PB_CACHE_LLC && ram_bytes && fb > ram_bytes / PB_LLC_RAM_DIVISOR)
+			fb = ram_bytes / PB_LLC_RAM_DIVISOR;
+		if (fb < lower_bytes)
+			fb = lower_bytes;
+		detected = fb;
+	}
+
 	if (override) {
 		li->by_source_bytes[PB_SRC_OVERRIDE] = override;
 		li->plausible[PB_SRC_OVERRIDE] = true;
@@ -217,21 +241,15 @@ static void choose_level(struct pb_cache_level_info *li, enum pb_cache_level lev
 			}
 		}
 	} else {
-		uint64_t fb = level == PB_CACHE_L1D  ? PB_L1D_FALLBACK_BYTES
-		              : level == PB_CACHE_L2 ? PB_L2_FALLBACK_BYTES
-		                                     : PB_LLC_FALLBACK_BYTES;
-		if (level == PB_CACHE_LLC && ram_bytes && fb > ram_bytes / PB_LLC_RAM_DIVISOR)
-			fb = ram_bytes / PB_LLC_RAM_DIVISOR;
-		if (fb < lower_bytes)
-			fb = lower_bytes;
-		li->by_source_bytes[PB_SRC_FALLBACK] = fb;
+		li->by_source_bytes[PB_SRC_FALLBACK] = detected;
 		li->plausible[PB_SRC_FALLBACK] = true;
-		li->size_bytes = fb;
-		pb_format_bytes_iec(fb, sz, sizeof sz);
+		li->size_bytes = detected;
+		pb_format_bytes_iec(detected, sz, sizeof sz);
 		snprintf(tail, sizeof tail, "real size unknown, fallback %s (%s)", sz,
 		         override_options[level]);
 	}
 	compose_note(li->note, sizeof li->note, rejected, tail);
+	return detected;
 }
 
 void pb_cache_choose(struct pb_cache_info *out, const uint64_t bytes[PB_CACHE_LEVELS][PB_SRC_COUNT],
@@ -239,11 +257,73 @@ void pb_cache_choose(struct pb_cache_info *out, const uint64_t bytes[PB_CACHE_LE
                      int online_cpus)
 {
 	uint64_t lower = 0;
+	for (int l = 0; l < PB_CACHE_LEVELS; l++)
+		lower = choose_level(&out->level[l], (enum pb_cache_level)l, bytes[l],
+		                     override_bytes ? override_bytes[l] : 0, lower, ram_bytes,
+		                     online_cpus);
+
+	/* An override is the user's word: the other levels' figures were not
+	 * judged by it, and it is not judged by them; it is only noted when the
+	 * order L1d <= L2 <= LLC does not hold. */
 	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
-		choose_level(&out->level[l], (enum pb_cache_level)l, bytes[l],
-		             override_bytes ? override_bytes[l] : 0, lower, ram_bytes, online_cpus);
-		lower = out->level[l].size_bytes;
+		struct pb_cache_level_info *li = &out->level[l];
+		if (li->source != PB_SRC_OVERRIDE)
+			continue;
+		char sz[32];
+		const char *sep = li->note[0] ? "; " : "";
+		if (l > 0 && li->size_bytes < out->level[l - 1].size_bytes) {
+			pb_format_bytes_iec(out->level[l - 1].size_bytes, sz, sizeof sz);
+			note_add(li->note, sizeof li->note, "%s%s is smaller than %s (%s)", sep,
+			         override_options[l], level_names[l - 1], sz);
+			sep = "; ";
+		}
+		if (l + 1 < PB_CACHE_LEVELS && li->size_bytes > out->level[l + 1].size_bytes) {
+			pb_format_bytes_iec(out->level[l + 1].size_bytes, sz, sizeof sz);
+			note_add(li->note, sizeof li->note, "%s%s is larger than %s (%s)", sep,
+			         override_options[l], level_names[l + 1], sz);
+		}
 	}
+}
+
+/* ---- overrides ---------------------------------------------------------- */
+
+int pb_cache_override_check(enum pb_cache_level level, uint64_t bytes)
+{
+	char a[32], b[32];
+	if ((unsigned)level >= PB_CACHE_LEVELS)
+		return pb_fail("unknown cache level %d", (int)level);
+	pb_format_bytes_iec(bytes, a, sizeof a);
+	if (bytes < PB_OVERRIDE_MIN_BYTES)
+		return pb_fail("%s %s is too small for a cache (at least 1 KiB)",
+		               override_options[level], a);
+	uint64_t ram = ram_bytes();
+	if (ram && bytes > ram) {
+		pb_format_bytes_iec(ram, b, sizeof b);
+		return pb_fail("%s %s is more than this machine's RAM (%s)", override_options[level],
+		               a, b);
+	}
+	return 0;
+}
+
+int pb_cache_overrides_check(const uint64_t override_bytes[PB_CACHE_LEVELS])
+{
+	if (!override_bytes)
+		return 0;
+	for (int l = 0; l < PB_CACHE_LEVELS; l++)
+		if (override_bytes[l] &&
+		    pb_cache_override_check((enum pb_cache_level)l, override_bytes[l]) != 0)
+			return -1;
+	for (int hi = 1; hi < PB_CACHE_LEVELS; hi++)
+		for (int lo = 0; lo < hi; lo++)
+			if (override_bytes[hi] && override_bytes[lo] &&
+			    override_bytes[hi] < override_bytes[lo]) {
+				char a[32], b[32];
+				pb_format_bytes_iec(override_bytes[hi], a, sizeof a);
+				pb_format_bytes_iec(override_bytes[lo], b, sizeof b);
+				return pb_fail("%s %s is smaller than %s %s", override_options[hi], a,
+				               override_options[lo], b);
+			}
+	return 0;
 }
 
 /* ---- the sources ------------------------------------------------------- */

@@ -22,9 +22,12 @@
 #define PB_L1D_FALLBACK_BYTES (32 * PB_KIB)
 #define PB_L2_FALLBACK_BYTES  (1 * PB_MIB)
 #define PB_LLC_FALLBACK_BYTES (32 * PB_MIB)
+/* The smallest override pb_cache_override_check() accepts. */
+#define PB_OVERRIDE_MIN_BYTES PB_KIB
 
-/* Checks one figure. lower_bytes is the size chosen for the level below
- * (0 for L1d); ram_bytes 0 = unknown (that rule is skipped). Returns true,
+/* Checks one figure. lower_bytes is the size the sources gave for the level
+ * below (its plausible figure or its fallback, never an override; 0 for
+ * L1d); ram_bytes 0 = unknown (that rule is skipped). Returns true,
  * or false with a reason ("more than 32 MiB per online CPU ...") in why. */
 bool pb_cache_plausible(enum pb_cache_level level, uint64_t bytes, uint64_t lower_bytes,
                         uint64_t ram_bytes, int online_cpus, char *why, size_t why_len);
@@ -32,8 +35,10 @@ bool pb_cache_plausible(enum pb_cache_level level, uint64_t bytes, uint64_t lowe
 /* Applies the rules to every source's figures (bytes[level][source]; only
  * the cpuid, sysfs, sysconf and hwloc columns are read, 0 = no figure) and
  * chooses one figure per level: override, else the first plausible of
- * sysfs > cpuid > hwloc > sysconf, else the fallback. Fills out->level[]
- * (line_bytes is left alone). Pure. */
+ * sysfs > cpuid > hwloc > sysconf, else the fallback. Each level is checked
+ * against what the sources gave for the level below, not against an
+ * override of it; an override out of order with its neighbours gets a note.
+ * Fills out->level[] (line_bytes is left alone). Pure. */
 void pb_cache_choose(struct pb_cache_info *out, const uint64_t bytes[PB_CACHE_LEVELS][PB_SRC_COUNT],
                      const uint64_t override_bytes[PB_CACHE_LEVELS], uint64_t ram_bytes,
                      int online_cpus);

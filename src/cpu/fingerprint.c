@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <link.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,32 +46,52 @@ void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len)
 
 #define INFO_INDENT    16
 #define SUMMARY_INDENT 10
-#define TEXT_WIDTH     96
 
-/* "  label       text" (or "label     text" at indent 10), the text
- * word-wrapped under itself so the output pastes into an email without
- * overlong lines. */
-static void vwrapped(FILE *f, int indent, const char *label, const char *fmt, va_list ap)
+void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
 {
-	char text[1024];
-	vsnprintf(text, sizeof text, fmt, ap);
-	int col = indent == INFO_INDENT ? fprintf(f, "  %-*s", indent - 2, label)
-	                                : fprintf(f, "%-*s", indent, label);
+	if (indent < 0)
+		indent = 0;
+	if (indent > PB_TEXT_WIDTH - 20)
+		indent = PB_TEXT_WIDTH - 20; /* leave room for the text */
+	int col = fprintf(f, "%-*s", indent, label);
+	if (col < 0)
+		return;
+	/* Text on this line already (past the indent): the next word needs a space. */
+	bool used = col > indent || (col == indent && col > 0 && label[col - 1] != ' ');
 	const char *p = text;
-	bool first = true;
+	while (*p == ' ')
+		p++;
 	while (*p) {
-		size_t w = strcspn(p, " ");
-		if (!first && col + 1 + (int)w > TEXT_WIDTH) {
-			col = fprintf(f, "\n%*s", indent, "") - 1;
-			first = true;
+		int w = (int)strcspn(p, " ");
+		int room = PB_TEXT_WIDTH - col - (used ? 1 : 0);
+		if (w > room && col > indent) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			used = false;
+			continue;
 		}
-		col += fprintf(f, "%s%.*s", first ? "" : " ", (int)w, p);
-		first = false;
+		if (w > room)
+			w = room; /* longer than a whole line: cut, the rest goes below */
+		col += fprintf(f, "%s%.*s", used ? " " : "", w, p);
+		used = true;
 		p += w;
 		while (*p == ' ')
 			p++;
 	}
 	fputc('\n', f);
+}
+
+/* "  label       text" (or "label     text" at indent 10), the text
+ * word-wrapped under itself. */
+static void vwrapped(FILE *f, int indent, const char *label, const char *fmt, va_list ap)
+{
+	char text[1024], lab[64];
+	vsnprintf(text, sizeof text, fmt, ap);
+	if (indent == INFO_INDENT)
+		snprintf(lab, sizeof lab, "  %s", label);
+	else
+		snprintf(lab, sizeof lab, "%s", label);
+	pb_print_labelled(f, indent, lab, text);
 }
 
 static void field(FILE *f, const char *label, const char *fmt, ...)
@@ -294,9 +315,7 @@ static void print_caches(FILE *f, const struct pb_cache_info *c)
 	static const enum pb_cache_source shown[] = {PB_SRC_SYSFS, PB_SRC_CPUID, PB_SRC_HWLOC,
 	                                             PB_SRC_SYSCONF};
 	char sz[32];
-	fputs("\ncaches (the figure used and its source; every source's figure; why any was "
-	      "rejected)\n",
-	      f);
+	fputs("\ncaches (the figure used, every source's figure, why any was rejected)\n", f);
 	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
 		const struct pb_cache_level_info *li = &c->level[l];
 		char all[256] = "";
@@ -394,8 +413,7 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	if (uname(&u) == 0)
 		field(f, "kernel", "%s %s %s", u.sysname, u.release, u.machine);
 
-	fputs("\nfeatures (yes: usable; no: absent, or its state not enabled by the OS; "
-	      "hidden: present, hidden)\n",
+	fputs("\nfeatures (yes: usable; no: absent or disabled by the OS; hidden: present, hidden)\n",
 	      f);
 	for (int i = 0; i < PB_FEAT_COUNT; i++)
 		field(f, pb_feature_name((enum pb_feature)i), "%s",

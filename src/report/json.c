@@ -72,7 +72,8 @@ static json_t *json_timer(void)
 		json_object_set_new(o, "fallback_reason", json_string(t->fallback_reason));
 	json_object_set_new(o, "hz", json_num(t->hz));
 	json_object_set_new(o, "freq_source", json_string(t->freq_source_desc));
-	json_object_set_new(o, "calibrated_hz", json_num(t->calibrated_hz));
+	json_object_set_new(o, "calibrated_hz",
+	                    t->calibrated_hz > 0 ? json_num(t->calibrated_hz) : json_null());
 	json_object_set_new(o, "calibration_error_ppm", json_num(t->calibration_error_ppm));
 	json_object_set_new(o, "overhead_ticks", json_num(t->overhead_ticks));
 	json_object_set_new(o, "step_ticks", json_num(t->step_ticks));

@@ -50,14 +50,40 @@ double pb_unit_value(enum pb_unit u, double t, uint64_t n)
 	}
 }
 
-/* Three significant figures in at most 7 characters. */
+void pb_print_wrapped(FILE *f, const char *text, int indent)
+{
+	int col = 0;
+	for (const char *p = text; *p;) {
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+		if (col > indent && col + 1 + len > LINE_WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > 0) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, p);
+		col += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* Three significant figures in at most 7 characters; large counts in
+ * e-notation ("1.58e7") so they cannot be read as sizes ("16M"). */
 static void fmt_value(char *buf, size_t len, double v)
 {
-	if (!isfinite(v))
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (!isfinite(v))
 		snprintf(buf, len, "inf");
-	else if (v >= 1e7)
-		snprintf(buf, len, "%.3gM", v / 1e6);
-	else if (v >= 1000)
+	else if (v >= 1e7) {
+		int e = (int)floor(log10(v));
+		snprintf(buf, len, "%.2fe%d", v / pow(10, e), e);
+	} else if (v >= 1000)
 		snprintf(buf, len, "%.0f", v);
 	else if (v >= 100)
 		snprintf(buf, len, "%.0f", v);
@@ -158,12 +184,15 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		return;
 	}
 	bool higher_better = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S;
-	const char *u =
-	    unit == PB_UNIT_TICKS_PER_CALL || unit == PB_UNIT_TICKS_PER_PAGE ? " (TSC ticks)" : "";
-	fprintf(f,
-	        "\n%s, %s\nmedian %s%s, %s is better; * fastest, = not distinguishable from it\n",
-	        pb_op_name(op), state_desc(st), pb_unit_name(unit), u,
+	bool ticks = unit == PB_UNIT_TICKS_PER_CALL || unit == PB_UNIT_TICKS_PER_PAGE;
+	fprintf(f, "\n%s, %s\n", pb_op_name(op), state_desc(st));
+	fprintf(f, "median %s%s, %s is better\n", pb_unit_name(unit),
+	        !ticks ? ""
+	        : pb_timer_info()->clock == PB_CLOCK_TSC
+	            ? " (TSC ticks)"
+	            : " (ticks are ns: clock_gettime fallback)",
 	        higher_better ? "higher" : "lower");
+	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
 	size_t per_table = (LINE_WIDTH - NAME_WIDTH) / CELL_WIDTH;
 	for (size_t first = 0; first < g.nsizes; first += per_table) {
 		size_t last = first + per_table < g.nsizes ? first + per_table : g.nsizes;
@@ -259,15 +288,19 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 			worst_c = c;
 		}
 	}
-	fprintf(f, "\nspread: %zu samples in %zu cases", samples, r->n_cases);
+	char line[512];
+	int len = snprintf(line, sizeof line, "spread: %zu samples in %zu case%s", samples,
+	                   r->n_cases, r->n_cases == 1 ? "" : "s");
 	if (worst_c) {
 		char sz[24];
 		pb_format_size(worst_c->size_bytes, sz, sizeof sz);
-		fprintf(f, "; widest 95%% CI of a median: +-%.1f%% (%s/%s %s %s)", worst,
-		        pb_op_name(worst_c->op), worst_c->kernel->name, sz,
-		        pb_cache_state_name(worst_c->state));
+		snprintf(line + len, sizeof line - (size_t)len,
+		         "; widest 95%% CI of a median: +-%.1f%% (%s/%s %s %s)", worst,
+		         pb_op_name(worst_c->op), worst_c->kernel->name, sz,
+		         pb_cache_state_name(worst_c->state));
 	}
-	fprintf(f, "\n");
+	fputc('\n', f);
+	pb_print_wrapped(f, line, 8);
 	if (no_ci)
 		fprintf(f, "note: %zu cases had fewer than 6 samples: no 95%% CI\n", no_ci);
 	if (migrations)
@@ -277,9 +310,10 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 		        outliers);
 	for (const char *l = r->notes; *l;) {
 		const char *e = strchr(l, '\n');
-		int len = e ? (int)(e - l) : (int)strlen(l);
-		fprintf(f, "note: %.*s\n", len, l);
-		l += len + (e != NULL);
+		int n = e ? (int)(e - l) : (int)strlen(l);
+		snprintf(line, sizeof line, "note: %.*s", n, l);
+		pb_print_wrapped(f, line, 6);
+		l += n + (e != NULL);
 	}
 	if (r->interrupted)
 		fprintf(f, "note: interrupted: the tables show what was measured before it\n");

@@ -38,19 +38,28 @@ int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
 	return pb_fail("unknown cache state '%s' (known: hot, dram)", name);
 }
 
+int pb_mem_prefill_value(enum pb_op op, int value)
+{
+	return op == PB_OP_MEMCPY ? 0xA5 : (value ^ 0xA5) & 0xff;
+}
+
 double pb_ticks_per_page(double t, uint64_t n)
 {
-	return n ? t * (double)PB_PAGE_BYTES / (double)n : 0;
+	return n ? t * (double)PB_PAGE_BYTES / (double)n : NAN;
 }
 
 double pb_bytes_per_tick(double t, uint64_t n)
 {
+	if (n == 0)
+		return 0;
 	return t > 0 ? (double)n / t : INFINITY;
 }
 
 double pb_gb_per_s(double t, uint64_t n)
 {
 	double ns = pb_ticks_to_ns(t);
+	if (n == 0)
+		return 0;
 	return ns > 0 ? (double)n / ns : INFINITY;
 }
 
@@ -178,7 +187,9 @@ static int arena_set_size(struct arena *a, uint64_t slot_bytes)
 	free(a->dst_perm);
 	free(a->src_perm);
 	a->dst_perm = a->src_perm = NULL;
-	a->slot_bytes = round_up(slot_bytes, PB_PAGE_BYTES);
+	/* Size 0 (a call that moves nothing: the call's own cost) still gets
+	 * one page per slot. */
+	a->slot_bytes = slot_bytes ? round_up(slot_bytes, PB_PAGE_BYTES) : PB_PAGE_BYTES;
 	a->nslots = a->dst_bytes / a->slot_bytes;
 	if (a->nslots > UINT32_MAX)
 		a->nslots = UINT32_MAX;
@@ -397,9 +408,6 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 		return pb_fail("offsets must be below 4096 bytes");
 	if (p->min_samples < 1 || p->max_samples < p->min_samples)
 		return pb_fail("bad sample bounds");
-	for (size_t i = 0; i < p->n_sizes; i++)
-		if (p->sizes_bytes[i] == 0)
-			return pb_fail("size 0 cannot be timed (nothing to do per call)");
 	for (size_t i = 0; i < p->n_kernels; i++)
 		if (p->kernels[i]->op != p->op)
 			return pb_fail("kernel '%s/%s' is not a %s kernel",
@@ -407,7 +415,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			               pb_op_name(p->op));
 
 	bool copy = p->op == PB_OP_MEMCPY;
-	int prefill = copy ? 0xA5 : (p->value ^ 0xA5) & 0xff;
+	int prefill = pb_mem_prefill_value(p->op, p->value);
 	uint64_t max_off =
 	    p->dst_offset_bytes > p->src_offset_bytes ? p->dst_offset_bytes : p->src_offset_bytes;
 	uint64_t max_size = 0;
@@ -444,13 +452,15 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			groups_done += p->n_sizes;
 			continue;
 		}
-		uint64_t ws = a.dst_bytes * (st == PB_STATE_HOT ? 2 : 1) * (copy ? 2 : 1);
 		for (size_t zi = 0; zi < p->n_sizes && rc == 0; zi++) {
 			uint64_t n = p->sizes_bytes[zi];
 			if (arena_set_size(&a, n + max_off) != 0) {
 				rc = -1;
 				break;
 			}
+			/* Bytes the calls of this group rotate through. */
+			uint64_t ws =
+			    (st == PB_STATE_HOT ? 2 * (n + max_off) : a.dst_bytes) * (copy ? 2 : 1);
 			for (size_t ki = 0; ki < p->n_kernels; ki++) {
 				struct pb_mem_case *c = &r->cases[r->n_cases++];
 				c->op = p->op;

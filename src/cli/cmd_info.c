@@ -16,7 +16,9 @@
 
 #define SWEEP_MIN_BYTES     (4ull << 10)
 #define SWEEP_DEFAULT_BYTES (64ull << 20)
+#define SWEEP_MAX_BYTES     (16ull << 30) /* pb_cache_latency_sweep's own limit */
 #define SWEEP_MAX_POINTS    80
+#define ROW_WIDTH           36 /* "  %10s %10.1f %12.1f" */
 
 static void usage(FILE *f)
 {
@@ -29,8 +31,10 @@ static void usage(FILE *f)
 	      "  --hide-features LIST  treat these features as absent (comma-separated)\n"
 	      "  --l1-size S, --l2-size S, --llc-size S\n"
 	      "                        use S as that cache's size (K/M/G suffixes)\n"
+	      "                        (at least 1K, at most this machine's RAM)\n"
 	      "  --latency[=MAX]       also run a pointer-chase latency sweep from 4K to MAX\n"
-	      "                        (default 64M, or twice the LLC figure if larger)\n",
+	      "                        (default 64M, or twice the LLC figure if larger;\n"
+	      "                        at most 16G and a quarter of RAM)\n",
 	      f);
 }
 
@@ -50,6 +54,20 @@ static uint64_t ram_bytes(void)
 	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 }
 
+/* Prints a sweep row and its marks, marks that do not fit in the width on
+ * lines of their own under the first mark. */
+static void print_row(const char *row, char marks[][48], int nmarks)
+{
+	int col = printf("%s", row);
+	for (int i = 0; i < nmarks; i++) {
+		int w = (int)strlen(marks[i]);
+		if (i > 0 && col + 2 + w > PB_TEXT_WIDTH)
+			col = printf("\n%*s", ROW_WIDTH, "") - 1;
+		col += printf("  %s", marks[i]);
+	}
+	putchar('\n');
+}
+
 /* The sweep as a table; a row is marked where latency rose by 1.3x or more
  * over the size half as large, and where the chosen cache figures fall. */
 static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
@@ -57,34 +75,37 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 	struct pb_latency_point pts[SWEEP_MAX_POINTS];
 	int n = pb_cache_latency_sweep(SWEEP_MIN_BYTES, max_bytes, pts, SWEEP_MAX_POINTS);
 	if (n < 0) {
+		fflush(stdout);
 		fprintf(stderr, "primbench: %s\n", pb_error());
 		return PB_EXIT_USAGE;
 	}
-	printf("\nlatency sweep (pointer chase, one random cycle over the buffer's lines, THP "
-	       "requested; median of 5 rounds)\n");
+	printf("\nlatency sweep (pointer chase: one random cycle through the buffer's lines,\n"
+	       "THP requested; median of 5 rounds)\n");
 	printf("  %10s %10s %12s\n", "size", "ns/load", "ticks/load");
 	int next_level = 0;
 	for (int i = 0; i < n; i++) {
-		char sz[32], mark[160] = "";
+		char sz[32], row[64], marks[1 + PB_CACHE_LEVELS][48];
+		int nmarks = 0;
 		pb_format_bytes_iec(pts[i].size_bytes, sz, sizeof sz);
+		snprintf(row, sizeof row, "  %10s %10.1f %12.1f", sz, pts[i].ns_per_load,
+		         pts[i].ticks_per_load);
 		for (int j = 0; j < i; j++) {
 			if (pts[j].size_bytes * 2 == pts[i].size_bytes &&
 			    pts[i].ns_per_load >= 1.3 * pts[j].ns_per_load) {
-				snprintf(mark, sizeof mark, "  x%.1f vs half the size",
+				snprintf(marks[0], sizeof marks[0], "x%.1f vs half the size",
 				         pts[i].ns_per_load / pts[j].ns_per_load);
+				nmarks = 1;
 			}
 		}
 		while (next_level < PB_CACHE_LEVELS &&
 		       pts[i].size_bytes > c->level[next_level].size_bytes) {
 			char lv[32];
 			pb_format_bytes_iec(c->level[next_level].size_bytes, lv, sizeof lv);
-			size_t used = strlen(mark);
-			snprintf(mark + used, sizeof mark - used, "  (past %s %s)",
+			snprintf(marks[nmarks++], sizeof marks[0], "(past %s %s)",
 			         pb_cache_level_name((enum pb_cache_level)next_level), lv);
 			next_level++;
 		}
-		printf("  %10s %10.1f %12.1f%s\n", sz, pts[i].ns_per_load, pts[i].ticks_per_load,
-		       mark);
+		print_row(row, marks, nmarks);
 	}
 	return PB_EXIT_OK;
 }
@@ -139,27 +160,40 @@ int cmd_info(int argc, char **argv)
 	if (optind < argc)
 		die_usage("info: unexpected argument '%s'", argv[optind]);
 
-	if (pb_timer_init() != 0) {
-		fprintf(stderr, "primbench: %s\n", pb_error());
-		return PB_EXIT_USAGE;
+	/* Every option is checked before anything is printed. */
+	if (pb_cache_overrides_check(override) != 0)
+		die_usage("%s", pb_error());
+	uint64_t ram = ram_bytes();
+	if (latency_max) {
+		char sz[32];
+		pb_format_bytes_iec(latency_max, sz, sizeof sz);
+		if (latency_max < SWEEP_MIN_BYTES)
+			die_usage("--latency: the sweep needs at least 4K (got %s)", sz);
+		if (latency_max > SWEEP_MAX_BYTES)
+			die_usage("--latency: %s is more than the sweep's limit of 16G", sz);
+		if (ram && latency_max > ram / 4)
+			die_usage("--latency: %s is more than a quarter of RAM", sz);
 	}
+	if (pb_timer_init() != 0)
+		die_usage("%s", pb_error());
 	struct pb_cache_info caches;
 	pb_cache_detect(&caches, override);
-	pb_print_machine_info(stdout, &caches);
-
-	if (!latency)
-		return PB_EXIT_OK;
-	if (!latency_max) {
+	if (latency && !latency_max) {
+		/* Twice the LLC figure, at least 64M, within the limits above. */
 		latency_max = 2 * caches.level[PB_CACHE_LLC].size_bytes;
 		if (latency_max < SWEEP_DEFAULT_BYTES)
 			latency_max = SWEEP_DEFAULT_BYTES;
+		if (latency_max > SWEEP_MAX_BYTES)
+			latency_max = SWEEP_MAX_BYTES;
+		if (ram && latency_max > ram / 4)
+			latency_max = ram / 4;
+		if (latency_max < SWEEP_MIN_BYTES)
+			latency_max = SWEEP_MIN_BYTES;
 	}
-	uint64_t ram = ram_bytes();
-	if (ram && latency_max > ram / 4)
-		die_usage("--latency: %llu bytes is more than a quarter of RAM",
-		          (unsigned long long)latency_max);
-	if (latency_max < SWEEP_MIN_BYTES)
-		die_usage("--latency: the sweep needs at least 4K");
+
+	pb_print_machine_info(stdout, &caches);
+	if (!latency)
+		return PB_EXIT_OK;
 	fflush(stdout);
 	return print_latency(&caches, latency_max);
 }

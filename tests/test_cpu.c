@@ -1,6 +1,8 @@
 /* test_cpu.c - feature names and hiding, cache sanity rules on synthetic
- * figures, and detection invariants on this machine (whatever it is).
+ * figures, override checks, detection invariants on this machine (whatever
+ * it is), and the width of the machine text (summary and `info`).
  */
+#define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -276,6 +279,84 @@ static void test_override_wins(void **state)
 	assert_int_equal(c.level[PB_CACHE_L1D].size_bytes, 64 * PB_KIB);
 }
 
+static void test_override_does_not_reject_other_levels(void **state)
+{
+	(void)state;
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	struct pb_cache_info c;
+	set_all(b, PB_CACHE_L1D, 48 * PB_KIB);
+	set_all(b, PB_CACHE_L2, 2 * PB_MIB);
+	set_all(b, PB_CACHE_LLC, 32 * PB_MIB);
+	/* An L1d override larger than the real L2 and LLC: they stay. */
+	uint64_t ov[PB_CACHE_LEVELS] = {64 * PB_MIB, 0, 0};
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, ov, 24 * GIB, 2);
+	assert_int_equal(c.level[PB_CACHE_L1D].size_bytes, 64 * PB_MIB);
+	assert_int_equal(c.level[PB_CACHE_L2].source, PB_SRC_SYSFS);
+	assert_int_equal(c.level[PB_CACHE_L2].size_bytes, 2 * PB_MIB);
+	assert_true(c.level[PB_CACHE_L2].plausible[PB_SRC_CPUID]);
+	assert_string_equal(c.level[PB_CACHE_L2].note, "");
+	assert_int_equal(c.level[PB_CACHE_LLC].source, PB_SRC_SYSFS);
+	assert_int_equal(c.level[PB_CACHE_LLC].size_bytes, 32 * PB_MIB);
+	/* The override out of order is noted on its own level. */
+	assert_non_null(strstr(c.level[PB_CACHE_L1D].note, "--l1-size is larger than L2 (2 MiB)"));
+
+	/* An LLC override below the real L2: L2 is not rejected either. */
+	uint64_t ov2[PB_CACHE_LEVELS] = {0, 0, 1 * PB_MIB};
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, ov2, 24 * GIB, 2);
+	assert_int_equal(c.level[PB_CACHE_L2].source, PB_SRC_SYSFS);
+	assert_non_null(
+	    strstr(c.level[PB_CACHE_LLC].note, "--llc-size is smaller than L2 (2 MiB)"));
+
+	/* Real figures are still checked against each other: an L2 below the
+	 * real L1d is rejected even when L1d is overridden. */
+	b[PB_CACHE_L2][PB_SRC_SYSFS] = 16 * PB_KIB;
+	uint64_t ov3[PB_CACHE_LEVELS] = {8 * PB_KIB, 0, 0};
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, ov3, 24 * GIB, 2);
+	assert_false(c.level[PB_CACHE_L2].plausible[PB_SRC_SYSFS]);
+	assert_non_null(strstr(c.level[PB_CACHE_L2].note, "smaller than L1d (48 KiB)"));
+	assert_int_equal(c.level[PB_CACHE_L2].source, PB_SRC_CPUID);
+	/* In order: no note. */
+	uint64_t ov4[PB_CACHE_LEVELS] = {0, 0, 8 * PB_MIB};
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, ov4, 24 * GIB, 2);
+	assert_string_equal(c.level[PB_CACHE_LLC].note, "");
+}
+
+static void test_override_check(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_cache_override_check(PB_CACHE_LLC, 1), -1);
+	assert_string_equal(pb_error(), "--llc-size 1 B is too small for a cache (at least 1 KiB)");
+	assert_int_equal(pb_cache_override_check(PB_CACHE_L1D, 1023), -1);
+	assert_non_null(strstr(pb_error(), "--l1-size 1023 B"));
+	assert_int_equal(pb_cache_override_check(PB_CACHE_L1D, PB_KIB), 0);
+	assert_int_equal(pb_cache_override_check(PB_CACHE_L2, 2 * PB_MIB), 0);
+	assert_int_equal(pb_cache_override_check(PB_CACHE_LLC, 8 * PB_MIB), 0);
+	/* 1 EiB: more than any machine's RAM (when RAM is known). */
+	long pages = sysconf(_SC_PHYS_PAGES);
+	if (pages > 0) {
+		assert_int_equal(pb_cache_override_check(PB_CACHE_L1D, GIB * GIB), -1);
+		assert_non_null(strstr(pb_error(), "--l1-size"));
+		assert_non_null(strstr(pb_error(), "more than this machine's RAM"));
+	}
+	assert_int_equal(pb_cache_override_check(PB_CACHE_LEVELS, PB_MIB), -1);
+
+	/* A set: each one, and their order. */
+	assert_int_equal(pb_cache_overrides_check(NULL), 0);
+	uint64_t none[PB_CACHE_LEVELS] = {0};
+	assert_int_equal(pb_cache_overrides_check(none), 0);
+	uint64_t ok[PB_CACHE_LEVELS] = {32 * PB_KIB, 0, 32 * PB_KIB};
+	assert_int_equal(pb_cache_overrides_check(ok), 0);
+	uint64_t tiny[PB_CACHE_LEVELS] = {0, 0, 1};
+	assert_int_equal(pb_cache_overrides_check(tiny), -1);
+	assert_non_null(strstr(pb_error(), "--llc-size 1 B"));
+	uint64_t order[PB_CACHE_LEVELS] = {64 * PB_KIB, 32 * PB_KIB, 0};
+	assert_int_equal(pb_cache_overrides_check(order), -1);
+	assert_string_equal(pb_error(), "--l2-size 32 KiB is smaller than --l1-size 64 KiB");
+	uint64_t order2[PB_CACHE_LEVELS] = {64 * PB_KIB, 0, 48 * PB_KIB};
+	assert_int_equal(pb_cache_overrides_check(order2), -1);
+	assert_non_null(strstr(pb_error(), "--llc-size 48 KiB is smaller than --l1-size"));
+}
+
 /* ---- detection on this machine: invariants only ---- */
 
 static void test_detect_invariants(void **state)
@@ -317,6 +398,130 @@ static void test_format_bytes(void **state)
 	assert_string_equal(b, "24 GiB");
 }
 
+/* ---- text width: every line at most 80 columns ---- */
+
+/* The README's promise, not PB_TEXT_WIDTH: the test must fail if that grows. */
+#define MAX_COLUMNS 80
+
+/* Fails (naming the line) when a line of `text` is wider than the limit or
+ * ends in a blank. Returns the number of lines. */
+static int check_lines(const char *what, const char *text)
+{
+	int n = 0;
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		if (len > MAX_COLUMNS || (len > 0 && p[len - 1] == ' ')) {
+			print_error("%s: line %d has %zu columns%s: '%.*s'\n", what, n + 1, len,
+			            len > 0 && p[len - 1] == ' ' ? " and a trailing blank" : "",
+			            (int)len, p);
+			fail();
+		}
+		n++;
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return n;
+}
+
+typedef void (*print_fn)(FILE *f, const struct pb_cache_info *c);
+
+static char *print_to_string(print_fn fn, const struct pb_cache_info *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	fn(f, c);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(buf);
+	return buf;
+}
+
+static void check_machine_text(const char *what, const struct pb_cache_info *c)
+{
+	char name[64];
+	char *text = print_to_string(pb_print_machine_summary, c);
+	snprintf(name, sizeof name, "summary (%s)", what);
+	assert_true(check_lines(name, text) >= 5);
+	free(text);
+	text = print_to_string(pb_print_machine_info, c);
+	snprintf(name, sizeof name, "info (%s)", what);
+	assert_true(check_lines(name, text) >= 30);
+	free(text);
+}
+
+static void test_labelled_wraps_at_80(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	pb_print_labelled(f, 16, "  label", "short text");
+	pb_print_labelled(f, 16, "  empty", "");
+	/* A label as wide as the column gets a space. */
+	pb_print_labelled(f, 4, "abcd", "x");
+	/* Wrapped under itself, a unit kept with its number. */
+	pb_print_labelled(f, 10, "caches",
+	                  "L1d 48 KiB (sysfs), L2 2 MiB (sysfs), LLC 32 MiB (fallback), lines 64 "
+	                  "B (64 fits, 64 B does not)");
+	/* A word longer than a line is cut. */
+	char word[200];
+	memset(word, 'w', sizeof word - 1);
+	word[sizeof word - 1] = '\0';
+	pb_print_labelled(f, 16, "  long", word);
+	/* A label wider than the column: the text starts after it. */
+	pb_print_labelled(f, 4, "a label wider than the column", "then text");
+	assert_int_equal(fclose(f), 0);
+	check_lines("pb_print_labelled", buf);
+	const char *want_start = "  label         short text\n"
+	                         "  empty\n"
+	                         "abcd x\n"
+	                         "caches    L1d 48 KiB (sysfs), L2 2 MiB (sysfs), LLC 32 MiB "
+	                         "(fallback), lines\n"
+	                         "          64 B (64 fits, 64 B does not)\n"
+	                         "  long          ";
+	assert_memory_equal(buf, want_start, strlen(want_start));
+	assert_non_null(strstr(buf, "\n                wwww"));
+	assert_non_null(strstr(buf, "a label wider than the column then text\n"));
+	free(buf);
+}
+
+static void test_machine_text_fits_80_columns(void **state)
+{
+	(void)state;
+	struct pb_cache_info c;
+	/* This machine as detected, and with overrides. */
+	assert_int_equal(pb_cache_detect(&c, NULL), 0);
+	check_machine_text("detected", &c);
+	uint64_t ov[PB_CACHE_LEVELS] = {4 * PB_MIB, 0, 12345 * PB_KIB};
+	assert_int_equal(pb_cache_detect(&c, ov), 0);
+	check_machine_text("overrides", &c);
+
+	/* The longest notes the rules make: four implausible figures per level,
+	 * every level a fallback, odd sizes. */
+	uint64_t b[PB_CACHE_LEVELS][PB_SRC_COUNT] = {{0}};
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		b[l][PB_SRC_SYSFS] = 1024 * GIB + 12345;
+		b[l][PB_SRC_CPUID] = 3 * PB_KIB + 1;
+		b[l][PB_SRC_HWLOC] = 480 * PB_MIB + 7;
+		b[l][PB_SRC_SYSCONF] = 1;
+	}
+	pb_cache_choose(&c, (const uint64_t(*)[PB_SRC_COUNT])b, NULL, 24 * GIB, 2);
+	c.line_bytes = 64;
+	check_machine_text("every level a fallback", &c);
+
+	/* Every feature hidden: the longest features line. */
+	char all[256] = "";
+	for (int i = 0; i < PB_FEAT_COUNT; i++) {
+		strcat(all, i ? "," : "");
+		strcat(all, pb_feature_name((enum pb_feature)i));
+	}
+	assert_int_equal(pb_cpu_hide_features(all), 0);
+	check_machine_text("every feature hidden", &c);
+}
+
 static void test_latency_sweep_shape(void **state)
 {
 	(void)state;
@@ -349,8 +554,12 @@ int main(void)
 	    cmocka_unit_test(test_choose_fallback_when_nothing),
 	    cmocka_unit_test(test_note_keeps_advice_when_long),
 	    cmocka_unit_test(test_override_wins),
+	    cmocka_unit_test(test_override_does_not_reject_other_levels),
+	    cmocka_unit_test(test_override_check),
 	    cmocka_unit_test(test_detect_invariants),
 	    cmocka_unit_test(test_format_bytes),
+	    cmocka_unit_test(test_labelled_wraps_at_80),
+	    cmocka_unit_test(test_machine_text_fits_80_columns),
 	    cmocka_unit_test(test_latency_sweep_shape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

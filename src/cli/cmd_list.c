@@ -6,13 +6,18 @@
 #include "cli/cli.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/fingerprint.h"
 #include "primbench/kernels.h"
+
+/* Descriptions are indented under the id. */
+#define DESC_INDENT 4
 
 static void usage(FILE *f)
 {
 	fputs("usage: primbench list [--op memset|memcpy] [--hide-features LIST]\n\n"
-	      "Prints every kernel: its id (op/name), the CPU features it requires, whether\n"
-	      "it can run here (or why not) and what it does; then a count per op.\n\n"
+	      "Prints every kernel: its id (op/name), the CPU features it requires and\n"
+	      "whether it can run here (or why not) on one line, what it does on the next;\n"
+	      "then a count per op.\n\n"
 	      "  --op OP               only the kernels of OP\n"
 	      "  --hide-features LIST  treat these features as absent (comma-separated)\n",
 	      f);
@@ -41,6 +46,49 @@ struct line {
 	char requires[64];
 	char usable[160];
 };
+
+/* Hiding features changes what primbench's kernels may use, not what
+ * glibc chose for its memset/memcpy when the process started: the note
+ * says so and names glibc's own switches (GLIBC_TUNABLES=glibc.cpu.hwcaps,
+ * names from glibc's sysdeps/x86/include/cpu-features.h) for the hidden
+ * features glibc's choice looks at (glibc 2.33..2.36 ifunc-memset.h and
+ * ifunc-memmove.h):
+ *   avx512f, avx512bw  AVX512F, and AVX512VL and AVX512BW too: glibc's
+ *                      256-bit EVEX versions need only those (memmove only
+ *                      AVX512VL), and every primbench AVX-512 kernel needs
+ *                      both avx512f and avx512bw;
+ *   avx2               AVX2 (memset); glibc's AVX memmove goes by
+ *                      AVX_Fast_Unaligned_Load, named in the text (kept
+ *                      out of the value so it fits on one line);
+ *   erms               ERMS.
+ * The others (fsrm, clzero, ...) have no such switch or no part there. */
+static void print_libc_note(pb_features hidden)
+{
+	char caps[96] = "";
+	if (hidden & PB_F(AVX2))
+		strcat(caps, ",-AVX2");
+	if (hidden & (PB_F(AVX512F) | PB_F(AVX512BW)))
+		strcat(caps, ",-AVX512F,-AVX512VL,-AVX512BW");
+	if (hidden & PB_F(ERMS))
+		strcat(caps, ",-ERMS");
+	char text[600];
+	if (caps[0])
+		snprintf(text, sizeof text,
+		         "hidden features do not reach the libc kernels: glibc chooses its own "
+		         "memset and memcpy (ifunc) from the CPU. To hide them from glibc too, "
+		         "run with GLIBC_TUNABLES=glibc.cpu.hwcaps=%s%s (glibc manual, "
+		         "\"Hardware Capability Tunables\"; the names are glibc's).",
+		         caps + 1,
+		         hidden & PB_F(AVX2) ? " (and -AVX_Fast_Unaligned_Load for its AVX memcpy)"
+		                             : "");
+	else
+		snprintf(text, sizeof text,
+		         "hidden features do not reach the libc kernels: glibc chooses its own "
+		         "memset and memcpy (ifunc) from the CPU; GLIBC_TUNABLES=glibc.cpu.hwcaps "
+		         "hides features from glibc (glibc manual, \"Hardware Capability "
+		         "Tunables\").");
+	pb_print_labelled(stdout, 6, "note:", text);
+}
 
 int cmd_list(int argc, char **argv)
 {
@@ -115,16 +163,42 @@ int cmd_list(int argc, char **argv)
 			w_use = (int)strlen(l->usable);
 	}
 
-	printf("%-*s  %-*s  %-*s  %s\n", w_id, "id", w_req, "requires", w_use, "usable",
-	       "description");
-	for (size_t i = 0; i < count; i++)
-		if (only[t[i].op])
-			printf("%-*s  %-*s  %-*s  %s\n", w_id, lines[i].id, w_req,
-			       lines[i].requires, w_use, lines[i].usable, t[i].description);
+	/* id  requires  usable (wrapped under itself when long); then the
+	 * description, indented, on the next line(s). A blank line between ops. */
+	char label[160];
+	int w_label = w_id + 2 + w_req + 2;
+	(void)w_use;
+	printf("%-*s  %-*s  %s\n", w_id, "id", w_req, "requires", "usable");
+	printf("%*s%s\n", DESC_INDENT, "", "description");
+	int last_op = -1;
+	for (size_t i = 0; i < count; i++) {
+		if (!only[t[i].op])
+			continue;
+		if (last_op >= 0 && last_op != (int)t[i].op)
+			putchar('\n');
+		last_op = (int)t[i].op;
+		if (snprintf(label, sizeof label, "%-*s  %-*s  ", w_id, lines[i].id, w_req,
+		             lines[i].requires) >= (int)sizeof label)
+			w_label = 0; /* cannot happen: id and requires are short */
+		pb_print_labelled(stdout, w_label, label, lines[i].usable);
+		if (!strcmp(t[i].name, "libc")) {
+			char desc[512];
+			snprintf(desc, sizeof desc,
+			         "%s; hiding features does not change what it runs",
+			         t[i].description);
+			pb_print_labelled(stdout, DESC_INDENT, "", desc);
+		} else {
+			pb_print_labelled(stdout, DESC_INDENT, "", t[i].description);
+		}
+	}
 	printf("\n");
 	for (unsigned op = 0; op < PB_OP_COUNT; op++)
 		if (only[op])
 			printf("%s: %zu kernels, %zu usable here\n", pb_op_name((enum pb_op)op),
 			       total[op], usable[op]);
+	if (pb_cpu_features_hidden()) {
+		printf("\n");
+		print_libc_note(pb_cpu_features_hidden());
+	}
 	return PB_EXIT_OK;
 }

@@ -118,8 +118,8 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 	case MEM_CLI_OPT_BASE + 8: {
 		int lvl = opt - (MEM_CLI_OPT_BASE + 6);
 		uint64_t v = parse_size_or_die("cache size", arg);
-		if (v == 0)
-			die_usage("bad cache size '%s': must be more than 0", arg);
+		if (pb_cache_override_check((enum pb_cache_level)lvl, v) != 0)
+			die_usage("%s", pb_error());
 		m->cache_override_bytes[lvl] = v;
 		return true;
 	}
@@ -309,6 +309,8 @@ int mem_cli_run(struct mem_cli *m)
 	if (m->min_samples > m->max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", m->min_samples,
 		          m->max_samples);
+	if (pb_cache_overrides_check(m->cache_override_bytes) != 0)
+		die_usage("%s", pb_error());
 	for (size_t o = 0; o < m->nops; o++) {
 		if (m->ops[o] == PB_OP_MEMCPY && m->value_set && m->nops == 1)
 			die_usage("--value applies to memset only");

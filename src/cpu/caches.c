@@ -299,8 +299,8 @@ int pb_cache_override_check(enum pb_cache_level level, uint64_t bytes)
 	uint64_t ram = ram_bytes();
 	if (ram && bytes > ram) {
 		pb_format_bytes_iec(ram, b, sizeof b);
-		return pb_fail("%s %s is more than this machine's RAM (%s)", override_options[level],
-		               a, b);
+		return pb_fail("%s %s is more than this machine's RAM (%s)",
+		               override_options[level], a, b);
 	}
 	return 0;
 }
@@ -320,8 +320,8 @@ int pb_cache_overrides_check(const uint64_t override_bytes[PB_CACHE_LEVELS])
 				char a[32], b[32];
 				pb_format_bytes_iec(override_bytes[hi], a, sizeof a);
 				pb_format_bytes_iec(override_bytes[lo], b, sizeof b);
-				return pb_fail("%s %s is smaller than %s %s", override_options[hi], a,
-				               override_options[lo], b);
+				return pb_fail("%s %s is smaller than %s %s", override_options[hi],
+				               a, override_options[lo], b);
 			}
 	return 0;
 }

@@ -47,22 +47,45 @@ void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len)
 #define INFO_INDENT    16
 #define SUMMARY_INDENT 10
 
+/* A unit after a number ("4 x 16 B", "0.1 ppm"): kept on the number's line. */
+static bool is_unit(const char *p)
+{
+	static const char *const units[] = {"B",  "KiB", "MiB", "GiB", "TiB",
+	                                    "ns", "ms",  "ppm", "MHz", "GHz"};
+	size_t n = strcspn(p, " ");
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (n == strlen(units[i]) && !strncmp(p, units[i], n))
+			return true;
+	return false;
+}
+
 void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
 {
 	if (indent < 0)
 		indent = 0;
 	if (indent > PB_TEXT_WIDTH - 20)
 		indent = PB_TEXT_WIDTH - 20; /* leave room for the text */
-	int col = fprintf(f, "%-*s", indent, label);
-	if (col < 0)
-		return;
-	/* Text on this line already (past the indent): the next word needs a space. */
-	bool used = col > indent || (col == indent && col > 0 && label[col - 1] != ' ');
 	const char *p = text;
 	while (*p == ' ')
 		p++;
+	if (!*p) { /* no text: the label alone, without trailing blanks */
+		size_t n = strlen(label);
+		while (n > 0 && label[n - 1] == ' ')
+			n--;
+		fprintf(f, "%.*s\n", (int)n, label);
+		return;
+	}
+	int col = fprintf(f, "%-*s", indent, label);
+	if (col < 0)
+		return;
+	/* Text on this line already (past the indent, or a label filling it up
+	 * to its last column): the next word needs a space before it. */
+	size_t lab = strlen(label);
+	bool used = col > indent || (lab > 0 && lab == (size_t)indent && label[lab - 1] != ' ');
 	while (*p) {
 		int w = (int)strcspn(p, " ");
+		while (p[w] == ' ' && p[w + 1] && is_unit(p + w + 1))
+			w += 1 + (int)strcspn(p + w + 1, " ");
 		int room = PB_TEXT_WIDTH - col - (used ? 1 : 0);
 		if (w > room && col > indent) {
 			fprintf(f, "\n%*s", indent, "");
@@ -413,7 +436,7 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	if (uname(&u) == 0)
 		field(f, "kernel", "%s %s %s", u.sysname, u.release, u.machine);
 
-	fputs("\nfeatures (yes: usable; no: absent or disabled by the OS; hidden: present, hidden)\n",
+	fputs("\nfeatures (yes: usable; no: absent or disabled by the OS; hidden: hidden by you)\n",
 	      f);
 	for (int i = 0; i < PB_FEAT_COUNT; i++)
 		field(f, pb_feature_name((enum pb_feature)i), "%s",

@@ -81,7 +81,7 @@ static double calibrate(double *spread_ppm)
 {
 	double hz[CAL_ROUNDS];
 	for (int r = 0; r < CAL_ROUNDS; r++) {
-		uint64_t ns0, ns1;
+		uint64_t ns0 = 0, ns1 = 0;
 		uint64_t t0 = tsc_at(&ns0);
 		while (pb_clock_raw_ns() - ns0 < CAL_ROUND_NS)
 			;

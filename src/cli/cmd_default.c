@@ -39,17 +39,8 @@ int cmd_default(int argc, char **argv)
 	/* More time per group than `mem`: the whole suite still ends in ~30 s here. */
 	m.budget_s = 2.0;
 	m.max_samples = 401;
-	opterr = 0;
-	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", mem_cli_options, NULL)) != -1) {
-		if (mem_cli_common_option(&m, opt, optarg))
-			continue;
-		if (opt == 'h') {
-			usage(stdout);
-			return PB_EXIT_OK;
-		}
-		die_bad_option("run", argv, opt);
-	}
+	if (!mem_cli_parse(&m, "run", argc, argv, usage))
+		return PB_EXIT_OK;
 	if (optind < argc)
 		die_usage("unexpected argument '%s' (subcommands come first: 'primbench mem ...')",
 		          argv[optind]);

@@ -126,8 +126,6 @@ int cmd_info(int argc, char **argv)
 	bool latency = false;
 	uint64_t latency_max = 0;
 
-	if (pb_cpu_hide_env_check() != 0)
-		die_usage("%s", pb_error());
 	opterr = 0;
 	optind = 1;
 	int opt;

@@ -103,8 +103,6 @@ int cmd_list(int argc, char **argv)
 	for (unsigned op = 0; op < PB_OP_COUNT; op++)
 		only[op] = true;
 
-	if (pb_cpu_hide_env_check() != 0)
-		die_usage("%s", pb_error());
 	opterr = 0;
 	optind = 1;
 	int opt;

@@ -41,17 +41,8 @@ int cmd_mem(int argc, char **argv)
 {
 	struct mem_cli m;
 	mem_cli_defaults(&m);
-	opterr = 0;
-	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", mem_cli_options, NULL)) != -1) {
-		if (mem_cli_common_option(&m, opt, optarg))
-			continue;
-		if (opt == 'h') {
-			usage(stdout);
-			return PB_EXIT_OK;
-		}
-		die_bad_option("mem", argv, opt);
-	}
+	if (!mem_cli_parse(&m, "mem", argc, argv, usage))
+		return PB_EXIT_OK;
 	if (optind >= argc)
 		die_usage("mem needs an operation: memset or memcpy (try 'primbench mem --help')");
 	if (optind + 1 < argc)

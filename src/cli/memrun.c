@@ -170,6 +170,23 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 	}
 }
 
+bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
+                   void (*usage)(FILE *f))
+{
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":ho:", mem_cli_options, NULL)) != -1) {
+		if (mem_cli_common_option(m, opt, optarg))
+			continue;
+		if (opt == 'h') {
+			usage(stdout);
+			return false;
+		}
+		die_bad_option(cmd, argv, opt);
+	}
+	return true;
+}
+
 /* Adds k to out[] unless there; exits 2 when it cannot run here. */
 static void add_kernel(const struct pb_kernel *k, const struct pb_kernel **out, size_t *n,
                        size_t cap)

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "primbench/cpu.h"
 #include "primbench/kernels.h"
@@ -33,6 +34,12 @@ struct mem_cli {
 };
 
 void mem_cli_defaults(struct mem_cli *m);
+
+/* Parses argv with mem_cli_options (getopt_long; optind is left after the
+ * options). On --help prints usage and returns false; exits 2 on a bad
+ * option or value. */
+bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
+                   void (*usage)(FILE *f));
 
 /* Parses the options both `mem` and the default run take. Returns true
  * when opt was one of them (optarg consumed); exits 2 on a bad value. */

@@ -29,6 +29,8 @@ static int setup(void **state)
 	return pb_timer_init();
 }
 
+static const struct pb_mem_placement default_placement = {.src_offset_bytes = 2048};
+
 static struct pb_mem_params params(const struct pb_kernel **ks, size_t nk, const uint64_t *sizes,
                                    size_t ns, const enum pb_cache_state *st, size_t nst)
 {
@@ -40,11 +42,14 @@ static struct pb_mem_params params(const struct pb_kernel **ks, size_t nk, const
 	    .n_sizes = ns,
 	    .states = st,
 	    .n_states = nst,
-	    .src_offset_bytes = 2048,
+	    .placements = &default_placement,
+	    .n_placements = 1,
 	    .budget_s = 0.001,
 	    .min_samples = 6,
 	    .max_samples = 8,
-	    .llc_bytes = 1 << 20,
+	    .l1_bytes = 32 << 10,
+	    .l2_bytes = 1 << 20,
+	    .llc_bytes = 8 << 20,
 	    .seed = 42,
 	};
 	return p;
@@ -66,14 +71,14 @@ static void test_cases_and_samples(void **state)
 	assert_false(r.interrupted);
 	for (size_t i = 0; i < r.n_cases; i++) {
 		struct pb_mem_case *c = &r.cases[i];
-		assert_true(c->n_samples >= 6 && c->n_samples <= 8);
+		assert_true(c->n_samples + c->migrations >= 6 && c->n_samples <= 8);
 		assert_int_equal(c->ticks_per_call.n, c->n_samples);
 		assert_true(c->ticks_per_call.min <= c->ticks_per_call.median);
 		assert_true(c->ticks_per_call.median <= c->ticks_per_call.max);
 		assert_true(c->ticks_per_call.ci_valid);
 		assert_true(c->ticks_per_call.ci_lo <= c->ticks_per_call.median);
 		assert_true(c->ticks_per_call.median <= c->ticks_per_call.ci_hi);
-		assert_int_equal(c->extent_bytes, c->size_bytes);
+		assert_int_equal(c->extent_bytes, 0);
 		assert_int_equal(c->fill_value, -1);
 		for (size_t j = 0; j < c->n_samples; j++)
 			assert_true(c->batch_calls[j] >= 1);
@@ -121,6 +126,129 @@ static void test_stop_flag_interrupts(void **state)
 	pb_mem_result_free(&r);
 }
 
+/* Every cache state yields cases with samples; fault-thp records what
+ * /proc/self/smaps saw (0 allowed: THP may be off on the machine). */
+static void test_all_states(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[2] = {pb_kernel_find(PB_OP_MEMSET, "libc"),
+	                                 pb_kernel_find(PB_OP_MEMSET, "bytes")};
+	uint64_t sizes[] = {64, 4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT,  PB_STATE_L2,    PB_STATE_LLC,
+	                            PB_STATE_DRAM, PB_STATE_FAULT, PB_STATE_FAULT_THP};
+	struct pb_mem_params p = params(ks, 2, sizes, 2, st, 6);
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 6 * 2 * 2);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		struct pb_mem_case *c = &r.cases[i];
+		assert_true(c->n_samples + c->migrations >= 6);
+		assert_int_equal(c->page_bytes, c->state == PB_STATE_FAULT_THP ? 2u << 20 : 4096u);
+		if (c->state == PB_STATE_L2)
+			assert_int_equal(c->working_set_bytes, 512 << 10);
+		if (c->state == PB_STATE_LLC)
+			assert_int_equal(c->working_set_bytes, 4 << 20);
+	}
+	pb_mem_result_free(&r);
+}
+
+/* A state whose working set cannot hold two slots of a size skips it. */
+static void test_state_too_small_skips(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {64, 1 << 20};
+	enum pb_cache_state st[] = {PB_STATE_L2};
+	struct pb_mem_params p = params(ks, 1, sizes, 2, st, 1);
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 1);
+	assert_int_equal(r.cases[0].size_bytes, 64);
+	assert_non_null(strstr(r.notes, "l2: size 1048576 skipped"));
+	pb_mem_result_free(&r);
+}
+
+/* A grid of placements gives one case per placement; distances place the
+ * source inside the destination's slot; then-read adds read-back samples. */
+static void test_grid_distance_then_read(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMCPY, "rep_movsb")};
+	uint64_t sizes[] = {4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_DRAM};
+	struct pb_mem_placement pls[] = {
+	    {.dst_offset_bytes = 0, .has_distance = true, .distance_bytes = 65536 + 8},
+	    {.dst_offset_bytes = 15, .has_distance = true, .distance_bytes = -8192},
+	    {.dst_offset_bytes = 63, .src_offset_bytes = 1},
+	};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 2);
+	p.placements = pls;
+	p.n_placements = 3;
+	p.then_read = true;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2 * 3);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		struct pb_mem_case *c = &r.cases[i];
+		assert_true(c->then_read);
+		assert_non_null(c->read_ticks);
+		assert_int_equal(c->read_ticks_per_call.n, c->n_samples);
+		assert_int_equal(c->placement.dst_offset_bytes, pls[i % 3].dst_offset_bytes);
+		assert_int_equal(c->placement.has_distance, pls[i % 3].has_distance);
+	}
+	/* An overlapping distance is refused. */
+	struct pb_mem_placement overlap = {.has_distance = true, .distance_bytes = 8};
+	p.placements = &overlap;
+	p.n_placements = 1;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "overlaps"));
+}
+
+/* An extent: each sample is extent/size consecutive calls. */
+static void test_extent(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "rep_stosb")};
+	uint64_t sizes[] = {4096, 1 << 20};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_DRAM};
+	struct pb_mem_params p = params(ks, 1, sizes, 2, st, 2);
+	p.extent_bytes = 4 << 20;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 4);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		struct pb_mem_case *c = &r.cases[i];
+		assert_int_equal(c->extent_bytes, 4 << 20);
+		for (size_t j = 0; j < c->n_samples; j++)
+			assert_int_equal(c->batch_calls[j], (4u << 20) / c->size_bytes);
+	}
+	pb_mem_result_free(&r);
+	uint64_t odd[] = {3000};
+	p = params(ks, 1, odd, 1, st, 1);
+	p.extent_bytes = 4 << 20;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "not a multiple"));
+}
+
+/* --precision stops a group before max_samples once every CI is narrow
+ * enough; here 50% is always reached at min_samples. */
+static void test_precision_stops_early(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {256};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	p.budget_s = 100;
+	p.min_samples = 11;
+	p.max_samples = 5000;
+	p.precision = 0.5;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_true(r.cases[0].n_samples + r.cases[0].migrations < 5000);
+	pb_mem_result_free(&r);
+}
+
 /* Size 0 times the call alone; per-page figures are undefined there. */
 static void test_size_zero(void **state)
 {
@@ -137,7 +265,7 @@ static void test_size_zero(void **state)
 		assert_true(r.cases[i].ticks_per_call.median >= 0);
 		/* hot rotates through two one-page-or-less buffers per side */
 		if (r.cases[i].state == PB_STATE_HOT)
-			assert_int_equal(r.cases[i].working_set_bytes, 2 * 2048 * 2);
+			assert_int_equal(r.cases[i].working_set_bytes, 2 * 4096 * 2);
 	}
 	assert_true(isnan(pb_ticks_per_page(10, 0)));
 	assert_near(pb_bytes_per_tick(10, 0), 0);
@@ -153,7 +281,8 @@ static void test_bad_params(void **state)
 	struct pb_mem_result r;
 	uint64_t ok[] = {64};
 	struct pb_mem_params p = params(ks, 1, ok, 1, st, 1);
-	p.dst_offset_bytes = 4096;
+	struct pb_mem_placement bad = {.dst_offset_bytes = 4096};
+	p.placements = &bad;
 	assert_int_equal(pb_mem_run(&p, &r), -1);
 	p = params(ks, 1, ok, 1, st, 1);
 	p.op = PB_OP_MEMCPY;
@@ -168,7 +297,8 @@ static void test_cache_state_names(void **state)
 	assert_int_equal(pb_cache_state_parse("dram", &s), 0);
 	assert_int_equal(s, PB_STATE_DRAM);
 	assert_int_equal(pb_cache_state_parse("lukewarm", &s), -1);
-	assert_string_equal(pb_error(), "unknown cache state 'lukewarm' (known: hot, dram)");
+	assert_string_equal(pb_error(), "unknown cache state 'lukewarm' (known: hot, l2, llc, "
+	                                "dram, fault, fault-thp)");
 }
 
 static void test_units(void **state)
@@ -296,6 +426,11 @@ int main(void)
 	    cmocka_unit_test(test_cache_state_names),
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_size_zero),
+	    cmocka_unit_test(test_all_states),
+	    cmocka_unit_test(test_state_too_small_skips),
+	    cmocka_unit_test(test_grid_distance_then_read),
+	    cmocka_unit_test(test_extent),
+	    cmocka_unit_test(test_precision_stops_early),
 	    cmocka_unit_test(test_results_round_trip),
 	    cmocka_unit_test(test_results_bad_path),
 	    cmocka_unit_test(test_results_symlink_and_special),

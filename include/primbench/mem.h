@@ -27,11 +27,29 @@
 #include "primbench/kernels.h"
 #include "primbench/stats.h"
 
-enum pb_cache_state { PB_STATE_HOT, PB_STATE_DRAM, PB_STATE_COUNT };
+enum pb_cache_state {
+	PB_STATE_HOT,       /* the same two buffers every call */
+	PB_STATE_L2,        /* rotate through a working set of half the L2 */
+	PB_STATE_LLC,       /* rotate through a working set of half the LLC */
+	PB_STATE_DRAM,      /* random slots of a set far larger than the LLC, evicted */
+	PB_STATE_FAULT,     /* freshly mapped, untouched 4 KiB pages every call */
+	PB_STATE_FAULT_THP, /* freshly mapped, untouched transparent huge pages */
+	PB_STATE_COUNT
+};
 
-const char *pb_cache_state_name(enum pb_cache_state s); /* "hot", "dram" */
-/* Returns 0, or -1 with pb_error(): "unknown cache state 'lukewarm' (known: hot, dram)". */
+/* "hot", "l2", "llc", "dram", "fault", "fault-thp". */
+const char *pb_cache_state_name(enum pb_cache_state s);
+/* Returns 0, or -1 with pb_error(): "unknown cache state 'lukewarm' (known: hot, l2, ...)". */
 int pb_cache_state_parse(const char *name, enum pb_cache_state *out);
+
+/* Where the source sits, for memcpy: at a page offset of its own buffer,
+ * or at a signed distance from the destination (src = dst + distance). */
+struct pb_mem_placement {
+	uint64_t dst_offset_bytes; /* from a page boundary, < 4096 */
+	uint64_t src_offset_bytes; /* from a page boundary, < 4096 (when !has_distance) */
+	bool has_distance;
+	int64_t distance_bytes; /* src - dst; |distance| >= size (no overlap) */
+};
 
 struct pb_mem_params {
 	enum pb_op op;
@@ -41,16 +59,24 @@ struct pb_mem_params {
 	size_t n_sizes;
 	const enum pb_cache_state *states;
 	size_t n_states;
-	uint64_t dst_offset_bytes;   /* from a page boundary, < 4096 */
-	uint64_t src_offset_bytes;   /* from a page boundary, < 4096 */
-	int value;                   /* memset byte */
-	double budget_s;             /* time per (state, size) group, after min_samples */
-	size_t min_samples;          /* per case, >= 1 (>= 6 for a 95% CI of the median) */
-	size_t max_samples;          /* per case */
-	uint64_t llc_bytes;          /* sizes the dram working set */
-	uint64_t seed;               /* shuffles and slot order */
+	const struct pb_mem_placement *placements; /* the alignment/aliasing grid */
+	size_t n_placements;
+	uint64_t extent_bytes; /* 0: calibrated batches; else one sample = calls on
+	                          consecutive size-byte chunks covering this many bytes
+	                          (a multiple of every size; hot and dram only) */
+	bool then_read;        /* also time reading back what each batch wrote */
+	int value;             /* memset byte */
+	double budget_s;       /* time per group, once min_samples are in */
+	double precision;      /* stop a group early when every case's 95% CI
+	                          half-width is below this fraction of its median
+	                          (0: off) */
+	size_t min_samples;    /* per case, >= 1 (>= 6 for a 95% CI of the median) */
+	size_t max_samples;    /* per case */
+	size_t warmup_samples; /* per case, taken and discarded before the samples */
+	uint64_t l1_bytes, l2_bytes, llc_bytes; /* size the cache-state working sets */
+	uint64_t seed;                          /* shuffles and slot order */
 	volatile sig_atomic_t *stop; /* when set (e.g. by SIGINT), stop after the current sample */
-	/* Called after each (state, size) group; may be NULL. */
+	/* Called after each group; may be NULL. */
 	void (*progress)(void *ctx, size_t groups_done, size_t groups_total);
 	void *progress_ctx;
 };
@@ -60,28 +86,31 @@ struct pb_mem_case {
 	enum pb_op op;
 	const struct pb_kernel *kernel;
 	uint64_t size_bytes;
-	uint64_t dst_offset_bytes, src_offset_bytes;
-	uint64_t extent_bytes; /* bytes one call covers: = size_bytes (extents come later) */
+	struct pb_mem_placement placement;
+	uint64_t extent_bytes; /* bytes one sample covers (0: calibrated batches) */
 	enum pb_cache_state state;
-	unsigned page_bytes; /* 4096: THP is not requested */
+	unsigned page_bytes; /* 4096, or 2 MiB for fault-thp */
 	int fill_value;      /* memset byte; -1 for memcpy */
 	int prefill_value;   /* what the destination held before each sample */
-	bool then_read;      /* always false for now */
+	bool then_read;
 	/* samples: batch ticks with the timer overhead subtracted, and calls per batch */
 	size_t n_samples;
 	double *batch_ticks;
 	uint64_t *batch_calls;
-	struct pb_summary ticks_per_call; /* over samples of batch_ticks/batch_calls */
-	unsigned migrations;              /* samples during which the thread changed CPU */
-	size_t outliers;                  /* samples beyond Tukey's far-out fence */
-	uint64_t working_set_bytes;       /* bytes the state rotated through (dst, plus src) */
+	double *read_ticks;                    /* then_read: ticks to read back the batch's bytes */
+	struct pb_summary ticks_per_call;      /* over samples of batch_ticks/batch_calls */
+	struct pb_summary read_ticks_per_call; /* then_read only */
+	unsigned migrations;        /* samples during which the thread changed CPU (dropped) */
+	size_t outliers;            /* samples with modified z-score > 3.5 (kept) */
+	uint64_t working_set_bytes; /* bytes the state rotated through (dst, plus src) */
+	uint64_t thp_bytes;         /* fault-thp: AnonHugePages seen in the mapping */
 };
 
 struct pb_mem_result {
 	struct pb_mem_case *cases;
 	size_t n_cases;
 	bool interrupted;
-	char notes[1024]; /* skipped states/sizes, one per line */
+	char notes[2048]; /* skipped states/sizes, one per line */
 };
 
 /* Runs the suite. Returns 0 (also when interrupted: result->interrupted),

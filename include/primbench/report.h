@@ -31,6 +31,18 @@ double pb_unit_value(enum pb_unit u, double ticks_per_call, uint64_t size_bytes)
 void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                         enum pb_cache_state st, enum pb_unit unit);
 
+/* For one (op, state, size) with several placements (an alignment or
+ * aliasing grid): rows are placements (dst offset, dst/src offsets, or dst
+ * offset and distance), columns kernels; '*' the fastest per row, '=' CI
+ * overlap with it. */
+void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                       enum pb_cache_state st, uint64_t size_bytes, enum pb_unit unit);
+
+/* With --then-read: the table of the read-back times (reading what each
+ * batch wrote, timed separately), same layout as pb_print_mem_table. */
+void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                           enum pb_cache_state st, enum pb_unit unit);
+
 /* For one (op, state): the fastest kernel at each size, in every unit. */
 void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                           enum pb_cache_state st);

@@ -36,4 +36,11 @@ int pb_summarize(const double *x, size_t n, double ci_level, struct pb_summary *
  * is not finite, or allocation fails. */
 int pb_count_outliers(const double *x, size_t n, size_t *out_count, double *out_upper_fence);
 
+/* Counts samples whose modified z-score |0.6745 (x - median) / MAD| exceeds
+ * `threshold` (3.5 recommended: Iglewicz and Hoaglin, "How to Detect and
+ * Handle Outliers", ASQC 1993). MAD is the median absolute deviation; when
+ * it is 0 (over half the samples equal), any sample != median counts.
+ * Returns 0, or -1 with pb_error() when n == 0 or allocation fails. */
+int pb_count_outliers_mz(const double *x, size_t n, double threshold, size_t *out_count);
+
 #endif

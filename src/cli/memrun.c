@@ -51,6 +51,11 @@ const struct option mem_cli_options[] = {
     {"src-offset", required_argument, 0, MEM_CLI_OPT_BASE + 13},
     {"value", required_argument, 0, MEM_CLI_OPT_BASE + 14},
     {"fastest", no_argument, 0, MEM_CLI_OPT_BASE + 15},
+    {"distance", required_argument, 0, MEM_CLI_OPT_BASE + 16},
+    {"extent", required_argument, 0, MEM_CLI_OPT_BASE + 17},
+    {"then-read", no_argument, 0, MEM_CLI_OPT_BASE + 18},
+    {"precision", required_argument, 0, MEM_CLI_OPT_BASE + 19},
+    {"warmup", required_argument, 0, MEM_CLI_OPT_BASE + 20},
     {"output", required_argument, 0, 'o'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -61,7 +66,9 @@ void mem_cli_defaults(struct mem_cli *m)
 	memset(m, 0, sizeof *m);
 	m->sizes_arg = "64,256,1K,4K,64K,1M,32M";
 	m->cache_arg = "hot";
-	m->src_offset_bytes = 2048; /* dst - src = 2048 mod 4096: no 4K aliasing */
+	m->dst_offsets_arg = "0";
+	m->src_offsets_arg = "2048"; /* dst - src = 2048 mod 4096: no 4K aliasing */
+	m->warmup_samples = 1;
 	m->budget_s = 0.5;
 	m->min_samples = 11;
 	m->max_samples = 201;
@@ -93,6 +100,7 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		return true;
 	case MEM_CLI_OPT_BASE + 1:
 		m->sizes_arg = arg;
+		m->sizes_set = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 2:
 		m->cache_arg = arg;
@@ -135,21 +143,37 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->unit_set = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 12:
-	case MEM_CLI_OPT_BASE + 13: {
-		const char *name = opt == MEM_CLI_OPT_BASE + 12 ? "--dst-offset" : "--src-offset";
-		uint64_t v;
-		if (pb_parse_size(arg, &v) != 0)
-			die_usage("%s: %s", name, pb_error());
-		if (v >= 4096)
-			die_usage("bad %s '%s': bytes from a page boundary, 0 to 4095", name, arg);
-		if (opt == MEM_CLI_OPT_BASE + 12) {
-			m->dst_offset_bytes = v;
-		} else {
-			m->src_offset_bytes = v;
-			m->src_offset_set = true;
-		}
+		m->dst_offsets_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 13:
+		m->src_offsets_arg = arg;
+		m->src_offset_set = true;
+		return true;
+	case MEM_CLI_OPT_BASE + 16:
+		m->distances_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 17:
+		m->extent_bytes = parse_size_or_die("--extent", arg);
+		if (m->extent_bytes == 0)
+			die_usage("bad --extent '%s': must be more than 0", arg);
+		return true;
+	case MEM_CLI_OPT_BASE + 18:
+		m->then_read = true;
+		return true;
+	case MEM_CLI_OPT_BASE + 19: {
+		char *end;
+		errno = 0;
+		double v = strtod(arg, &end);
+		if (errno || end == arg || (*end && strcmp(end, "%")) || !(v > 0) || v >= 100)
+			die_usage("bad --precision '%s' (a CI half-width in percent of the median, "
+			          "e.g. 1%%)",
+			          arg);
+		m->precision = v / 100;
 		return true;
 	}
+	case MEM_CLI_OPT_BASE + 20:
+		m->warmup_samples = parse_count_or_die("warm-up count", arg, 0, 1000);
+		return true;
 	case MEM_CLI_OPT_BASE + 14: {
 		uint64_t v;
 		if (pb_parse_size(arg, &v) != 0 || v > 255)
@@ -367,6 +391,67 @@ int mem_cli_run(struct mem_cli *m)
 		p = comma + 1;
 	}
 
+	/* The placement grid: dst offsets x (src offsets or distances). */
+	struct pb_size_list dsts, srcs = {0}, dists = {0};
+	if (pb_parse_size_list(m->dst_offsets_arg, 0, 4096, &dsts) != 0)
+		die_usage("--dst-offset: %s", pb_error());
+	bool use_distance = m->distances_arg != NULL;
+	if (use_distance && m->src_offset_set)
+		die_usage("--distance cannot be combined with --src-offset");
+	if (use_distance) {
+		if (m->nops != 1 || m->ops[0] != PB_OP_MEMCPY)
+			die_usage("--distance applies to memcpy only");
+		if (pb_parse_size_list(m->distances_arg, 1, 4096, &dists) != 0)
+			die_usage("--distance: %s", pb_error());
+	} else if (pb_parse_size_list(m->src_offsets_arg, 0, 4096, &srcs) != 0) {
+		die_usage("--src-offset: %s", pb_error());
+	}
+	for (size_t i = 0; i < dsts.count; i++)
+		if (dsts.values[i] >= 4096)
+			die_usage("bad --dst-offset %lld: bytes from a page boundary, 0 to 4095",
+			          (long long)dsts.values[i]);
+	for (size_t i = 0; i < srcs.count; i++)
+		if (srcs.values[i] >= 4096)
+			die_usage("bad --src-offset %lld: bytes from a page boundary, 0 to 4095",
+			          (long long)srcs.values[i]);
+	for (size_t i = 0; i < dists.count; i++) {
+		int64_t dd = dists.values[i];
+		if (dd > (1ll << 32) || dd < -(1ll << 32))
+			die_usage("bad --distance %lld: at most 4 GiB either way", (long long)dd);
+		for (size_t z = 0; z < sizes.count; z++)
+			if ((dd < 0 ? -dd : dd) < sizes.values[z])
+				die_usage(
+				    "--distance %lld overlaps a copy of %lld bytes (memcpy needs "
+				    "|distance| >= size; overlapping moves are memmove's)",
+				    (long long)dd, (long long)sizes.values[z]);
+	}
+	size_t nsecond = use_distance ? dists.count : srcs.count;
+	if (dsts.count * nsecond > 4096)
+		die_usage("the offset grid has %zu placements; at most 4096", dsts.count * nsecond);
+	size_t nplacements = dsts.count * nsecond;
+	struct pb_mem_placement *placements = calloc(nplacements, sizeof *placements);
+	for (size_t i = 0, k = 0; i < dsts.count; i++)
+		for (size_t j = 0; j < nsecond; j++, k++) {
+			placements[k].dst_offset_bytes = (uint64_t)dsts.values[i];
+			if (use_distance) {
+				placements[k].has_distance = true;
+				placements[k].distance_bytes = dists.values[j];
+			} else {
+				placements[k].src_offset_bytes = (uint64_t)srcs.values[j];
+			}
+		}
+	if (m->extent_bytes) {
+		for (size_t z = 0; z < sizes.count; z++)
+			if (sizes.values[z] == 0 || m->extent_bytes % (uint64_t)sizes.values[z])
+				die_usage("--extent %llu is not a multiple of size %lld",
+				          (unsigned long long)m->extent_bytes,
+				          (long long)sizes.values[z]);
+		for (size_t i = 0; i < nstates; i++)
+			if (states[i] != PB_STATE_HOT && states[i] != PB_STATE_DRAM)
+				die_usage("--extent works with the hot and dram states, not '%s'",
+				          pb_cache_state_name(states[i]));
+	}
+
 	size_t nk_cap;
 	pb_kernels(&nk_cap);
 	const struct pb_kernel **kernels[PB_OP_COUNT] = {0};
@@ -428,8 +513,14 @@ int mem_cli_run(struct mem_cli *m)
 		    .n_sizes = sizes.count,
 		    .states = states,
 		    .n_states = nstates,
-		    .dst_offset_bytes = m->dst_offset_bytes,
-		    .src_offset_bytes = m->src_offset_bytes,
+		    .placements = placements,
+		    .n_placements = nplacements,
+		    .extent_bytes = m->extent_bytes,
+		    .then_read = m->then_read,
+		    .precision = m->precision,
+		    .warmup_samples = m->warmup_samples,
+		    .l1_bytes = caches.level[PB_CACHE_L1D].size_bytes,
+		    .l2_bytes = caches.level[PB_CACHE_L2].size_bytes,
 		    .value = m->value,
 		    .budget_s = m->budget_s,
 		    .min_samples = m->min_samples,
@@ -450,20 +541,36 @@ int mem_cli_run(struct mem_cli *m)
 			size_t used = strlen(r.notes);
 			snprintf(r.notes + used, sizeof r.notes - used, "%s", skipped[o]);
 		}
+		if (m->scenario)
+			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",
+			       m->scenario, op == PB_OP_MEMSET ? "memset 0" : "memcpy");
 		if (op == PB_OP_MEMSET)
-			printf(
-			    "\nmemset value 0x%02x; destinations held 0x%02x before each sample\n",
-			    m->value & 0xff, pb_mem_prefill_value(op, m->value));
-		else
+			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
+			       "sample\n",
+			       m->value & 0xff, pb_mem_prefill_value(op, m->value));
+		else if (nplacements == 1 && !use_distance)
 			printf("\nmemcpy: dst offset %llu, src offset %llu bytes from a page "
 			       "boundary\n",
-			       (unsigned long long)m->dst_offset_bytes,
-			       (unsigned long long)m->src_offset_bytes);
+			       (unsigned long long)placements[0].dst_offset_bytes,
+			       (unsigned long long)placements[0].src_offset_bytes);
+		if (m->extent_bytes)
+			printf("each sample: consecutive calls covering an extent of %llu bytes\n",
+			       (unsigned long long)m->extent_bytes);
 		for (size_t si = 0; si < nstates; si++) {
-			enum pb_unit u = m->unit_set                  ? m->unit
-			                 : states[si] == PB_STATE_HOT ? PB_UNIT_TICKS_PER_CALL
-			                                              : PB_UNIT_GB_S;
+			enum pb_unit u = m->unit_set   ? m->unit
+			                 : m->scenario ? PB_UNIT_TICKS_PER_PAGE
+			                 : states[si] == PB_STATE_HOT || states[si] == PB_STATE_L2
+			                     ? PB_UNIT_TICKS_PER_CALL
+			                     : PB_UNIT_GB_S;
+			if (nplacements > 1) {
+				for (size_t z = 0; z < sizes.count; z++)
+					pb_print_mem_grid(stdout, &r, op, states[si], size_bytes[z],
+					                  u);
+				continue;
+			}
 			pb_print_mem_table(stdout, &r, op, states[si], u);
+			if (m->then_read)
+				pb_print_mem_readback(stdout, &r, op, states[si], u);
 			if (m->fastest_tables)
 				pb_print_mem_fastest(stdout, &r, op, states[si]);
 		}
@@ -507,7 +614,11 @@ int mem_cli_run(struct mem_cli *m)
 	for (size_t o = 0; o < m->nops; o++)
 		free(kernels[o]);
 	free(size_bytes);
+	free(placements);
 	pb_size_list_free(&sizes);
+	pb_size_list_free(&dsts);
+	pb_size_list_free(&srcs);
+	pb_size_list_free(&dists);
 	if (was_interrupted || interrupted) {
 		fflush(stdout);
 		if (path[0] && status == PB_EXIT_OK)

@@ -18,9 +18,16 @@ struct mem_cli {
 	const char *kernels_arg; /* NULL or "all": every usable kernel */
 	const char *sizes_arg;
 	const char *cache_arg;
-	uint64_t dst_offset_bytes, src_offset_bytes;
+	const char *dst_offsets_arg; /* lists in the size grammar */
+	const char *src_offsets_arg;
+	const char *distances_arg; /* signed; NULL: none */
+	uint64_t extent_bytes;     /* 0: none */
+	bool then_read;
+	double precision; /* target CI half-width / median; 0: off */
+	size_t warmup_samples;
+	const char *scenario; /* "clear_page", "copy_page" or NULL */
 	int value;
-	bool value_set, src_offset_set; /* given on the command line */
+	bool value_set, src_offset_set, sizes_set; /* given on the command line */
 	enum pb_unit unit;
 	bool unit_set;       /* else ticks/call for hot, GB/s for dram */
 	bool fastest_tables; /* also print the fastest-per-size tables */

@@ -171,12 +171,16 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(key, "op", json_string(pb_op_name(c->op)));
 		json_object_set_new(key, "kernel", json_string(c->kernel->name));
 		json_object_set_new(key, "size_bytes", json_integer((json_int_t)c->size_bytes));
+		const struct pb_mem_placement *pl = &c->placement;
 		json_object_set_new(key, "dst_offset_bytes",
-		                    json_integer((json_int_t)c->dst_offset_bytes));
+		                    json_integer((json_int_t)pl->dst_offset_bytes));
 		json_object_set_new(key, "src_offset_bytes",
-		                    c->op == PB_OP_MEMCPY
-		                        ? json_integer((json_int_t)c->src_offset_bytes)
+		                    c->op == PB_OP_MEMCPY && !pl->has_distance
+		                        ? json_integer((json_int_t)pl->src_offset_bytes)
 		                        : json_null());
+		json_object_set_new(key, "distance_bytes",
+		                    pl->has_distance ? json_integer(pl->distance_bytes)
+		                                     : json_null());
 		json_object_set_new(key, "extent_bytes", json_integer((json_int_t)c->extent_bytes));
 		json_object_set_new(key, "cache_state", json_string(pb_cache_state_name(c->state)));
 		json_object_set_new(key, "page_bytes", json_integer(c->page_bytes));
@@ -209,6 +213,17 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			                    json_num(pb_gb_per_s(med, c->size_bytes)));
 			json_object_set_new(o, "median_derived", dv);
 		}
+		if (c->then_read && c->n_samples) {
+			json_t *rs = json_array();
+			for (size_t j = 0; j < c->n_samples; j++)
+				json_array_append_new(rs, json_num(c->read_ticks[j]));
+			json_object_set_new(o, "read_samples", rs);
+			json_object_set_new(o, "read_per_call",
+			                    json_summary(&c->read_ticks_per_call));
+		}
+		if (c->state == PB_STATE_FAULT_THP)
+			json_object_set_new(o, "thp_bytes_seen",
+			                    json_integer((json_int_t)c->thp_bytes));
 		json_object_set_new(o, "migrations", json_integer(c->migrations));
 		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
 		json_array_append_new(cases, o);

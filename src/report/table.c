@@ -170,9 +170,134 @@ static bool ci_overlap(const struct pb_summary *a, const struct pb_summary *b)
 
 static const char *state_desc(enum pb_cache_state st)
 {
-	return st == PB_STATE_HOT ? "hot (the same 2 buffers every call)"
-	                          : "dram (random slots of a large working set, evicted between "
-	                            "batches)";
+	switch (st) {
+	case PB_STATE_HOT:
+		return "hot (the same 2 buffers every call)";
+	case PB_STATE_L2:
+		return "l2 (random slots of a working set of half the L2)";
+	case PB_STATE_LLC:
+		return "llc (random slots of a working set of half the LLC)";
+	case PB_STATE_DRAM:
+		return "dram (random slots of a large working set, evicted between batches)";
+	case PB_STATE_FAULT:
+		return "fault (fresh, untouched 4 KiB pages every call)";
+	case PB_STATE_FAULT_THP:
+		return "fault-thp (fresh, untouched transparent huge pages every call)";
+	default:
+		return "?";
+	}
+}
+
+static bool same_placement(const struct pb_mem_placement *a, const struct pb_mem_placement *b)
+{
+	return a->dst_offset_bytes == b->dst_offset_bytes &&
+	       a->src_offset_bytes == b->src_offset_bytes && a->has_distance == b->has_distance &&
+	       a->distance_bytes == b->distance_bytes;
+}
+
+static void placement_label(const struct pb_mem_case *c, char *buf, size_t len)
+{
+	const struct pb_mem_placement *pl = &c->placement;
+	if (pl->has_distance)
+		snprintf(buf, len, "%llu %+lld", (unsigned long long)pl->dst_offset_bytes,
+		         (long long)pl->distance_bytes);
+	else if (c->op == PB_OP_MEMCPY)
+		snprintf(buf, len, "%llu/%llu", (unsigned long long)pl->dst_offset_bytes,
+		         (unsigned long long)pl->src_offset_bytes);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)pl->dst_offset_bytes);
+}
+
+void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                       enum pb_cache_state st, uint64_t n, enum pb_unit unit)
+{
+	struct grid g;
+	if (grid_build(&g, r, op, st) != 0 || g.nkernels == 0) {
+		grid_free(&g);
+		return;
+	}
+	/* Rows: the placements of (op, st, n) in first-seen order. */
+	const struct pb_mem_case **rows = calloc(r->n_cases + 1, sizeof *rows);
+	size_t nrows = 0;
+	for (size_t i = 0; rows && i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!matches(c, op, st) || c->size_bytes != n)
+			continue;
+		size_t j;
+		for (j = 0; j < nrows && !same_placement(&rows[j]->placement, &c->placement); j++)
+			;
+		if (j == nrows)
+			rows[nrows++] = c;
+	}
+	if (nrows == 0) {
+		free(rows);
+		grid_free(&g);
+		return;
+	}
+	char sz[24];
+	pb_format_size(n, sz, sizeof sz);
+	const struct pb_mem_case *c0 = rows[0];
+	const char *axis = c0->placement.has_distance ? "dst offset, src - dst distance"
+	                   : op == PB_OP_MEMCPY       ? "dst/src offset"
+	                                              : "dst offset";
+	fprintf(f, "\n%s %s bytes, %s\n", pb_op_name(op), sz, state_desc(st));
+	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
+	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
+	fprintf(f, "* fastest in its row; = its 95%% CI overlaps the fastest's\n");
+	size_t per_table = (LINE_WIDTH - NAME_WIDTH) / CELL_WIDTH;
+	for (size_t first = 0; first < g.nkernels; first += per_table) {
+		size_t last = first + per_table < g.nkernels ? first + per_table : g.nkernels;
+		fprintf(f, "%-*s", NAME_WIDTH, "placement");
+		for (size_t k = first; k < last; k++)
+			fprintf(f, "%*.*s%s", CELL_WIDTH - 1, CELL_WIDTH - 1, g.kernels[k]->name,
+			        k + 1 < last ? " " : "");
+		fputc('\n', f);
+		for (size_t i = 0; i < nrows; i++) {
+			char lab[48];
+			placement_label(rows[i], lab, sizeof lab);
+			fprintf(f, "%-*.*s", NAME_WIDTH, NAME_WIDTH - 1, lab);
+			const struct pb_mem_case *best = NULL;
+			for (size_t j = 0; j < r->n_cases; j++) {
+				const struct pb_mem_case *c = &r->cases[j];
+				if (matches(c, op, st) && c->size_bytes == n &&
+				    same_placement(&c->placement, &rows[i]->placement) &&
+				    (!best ||
+				     c->ticks_per_call.median < best->ticks_per_call.median))
+					best = c;
+			}
+			for (size_t k = first; k < last; k++) {
+				const struct pb_mem_case *c = NULL;
+				for (size_t j = 0; j < r->n_cases && !c; j++) {
+					const struct pb_mem_case *x = &r->cases[j];
+					if (matches(x, op, st) && x->size_bytes == n &&
+					    x->kernel == g.kernels[k] &&
+					    same_placement(&x->placement, &rows[i]->placement))
+						c = x;
+				}
+				char v[24] = "-";
+				char mark = ' ';
+				if (c) {
+					fmt_value(v, sizeof v,
+					          pb_unit_value(unit, c->ticks_per_call.median, n));
+					if (c == best)
+						mark = '*';
+					else if (ci_overlap(&c->ticks_per_call,
+					                    &best->ticks_per_call))
+						mark = '=';
+				}
+				fprintf(f, "%*s", CELL_WIDTH - 2, v);
+				if (mark != ' ' || k + 1 < last)
+					fputc(mark, f);
+				if (k + 1 < last)
+					fputc(' ', f);
+			}
+			fputc('\n', f);
+		}
+		if (last < g.nkernels)
+			fputc('\n', f);
+	}
+	free(rows);
+	grid_free(&g);
 }
 
 void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
@@ -235,6 +360,28 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 			fputc('\n', f);
 	}
 	grid_free(&g);
+}
+
+void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                           enum pb_cache_state st, enum pb_unit unit)
+{
+	/* The same table over the read-back summaries: a shallow copy of the
+	 * cases with the summaries swapped. */
+	struct pb_mem_result copy = {.n_cases = 0};
+	copy.cases = calloc(r->n_cases + 1, sizeof *copy.cases);
+	if (!copy.cases)
+		return;
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].then_read) {
+			copy.cases[copy.n_cases] = r->cases[i];
+			copy.cases[copy.n_cases].ticks_per_call = r->cases[i].read_ticks_per_call;
+			copy.n_cases++;
+		}
+	if (copy.n_cases) {
+		fprintf(f, "\nthen-read: the time to read back, after each batch, what it wrote\n");
+		pb_print_mem_table(f, &copy, op, st, unit);
+	}
+	free(copy.cases);
 }
 
 void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,

@@ -125,3 +125,39 @@ int pb_count_outliers(const double *x, size_t n, size_t *out_count, double *out_
 		*out_upper_fence = fence;
 	return 0;
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of_sorted(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int pb_count_outliers_mz(const double *x, size_t n, double threshold, size_t *out_count)
+{
+	if (n == 0)
+		return pb_fail("no samples");
+	double *v = malloc(n * sizeof *v);
+	if (!v)
+		return pb_fail("out of memory");
+	memcpy(v, x, n * sizeof *v);
+	qsort(v, n, sizeof *v, cmp_double);
+	double med = median_of_sorted(v, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = fabs(x[i] - med);
+	qsort(v, n, sizeof *v, cmp_double);
+	double mad = median_of_sorted(v, n);
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++) {
+		double dev = fabs(x[i] - med);
+		if (mad > 0 ? 0.6745 * dev / mad > threshold : dev > 0)
+			count++;
+	}
+	free(v);
+	*out_count = count;
+	return 0;
+}

@@ -2,11 +2,14 @@
 #define _GNU_SOURCE
 #include "primbench/mem.h"
 
+#include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,8 +23,12 @@
 #define TARGET_BATCH_NS 20000.0
 /* The dram working set is at least this large, and at least 4 x the LLC. */
 #define DRAM_MIN_WORKING_SET (256ull << 20)
+/* Fresh mappings one fault batch may create. */
+#define FAULT_MAX_BATCH_BYTES (64ull << 20)
+#define HUGE_PAGE_BYTES       (2ull << 20)
 
-static const char *const state_names[PB_STATE_COUNT] = {"hot", "dram"};
+static const char *const state_names[PB_STATE_COUNT] = {"hot",  "l2",    "llc",
+                                                        "dram", "fault", "fault-thp"};
 
 const char *pb_cache_state_name(enum pb_cache_state s)
 {
@@ -35,7 +42,8 @@ int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
 			*out = (enum pb_cache_state)s;
 			return 0;
 		}
-	return pb_fail("unknown cache state '%s' (known: hot, dram)", name);
+	return pb_fail("unknown cache state '%s' (known: hot, l2, llc, dram, fault, fault-thp)",
+	               name);
 }
 
 int pb_mem_prefill_value(enum pb_op op, int value)
@@ -90,34 +98,6 @@ static uint64_t round_up(uint64_t x, uint64_t to)
 	return (x + to - 1) / to * to;
 }
 
-/* Where the calls of one state write and read. */
-struct arena {
-	enum pb_cache_state state;
-	bool copy;
-	int prefill;
-	/* hot: two buffers each; dram: one large region each */
-	uint8_t *dst[2], *src[2];
-	size_t dst_bytes, src_bytes; /* bytes of each mapping */
-	/* dram slot rotation */
-	size_t slot_bytes, nslots;
-	uint32_t *dst_perm, *src_perm;
-	size_t dst_next, src_next;
-	uint64_t rng;
-};
-
-static void arena_free(struct arena *a)
-{
-	for (int i = 0; i < 2; i++) {
-		if (a->dst[i])
-			pb_unmap(a->dst[i], a->dst_bytes);
-		if (a->src[i])
-			pb_unmap(a->src[i], a->src_bytes);
-	}
-	free(a->dst_perm);
-	free(a->src_perm);
-	memset(a, 0, sizeof *a);
-}
-
 static void fill_pattern(uint8_t *p, size_t n, uint64_t *rng)
 {
 	size_t i = 0;
@@ -129,118 +109,255 @@ static void fill_pattern(uint8_t *p, size_t n, uint64_t *rng)
 		p[i] = (uint8_t)rng_next(rng);
 }
 
-/* Maps the buffers of `state` for sizes up to max_slot_bytes. */
-static int arena_init(struct arena *a, enum pb_cache_state state, bool copy, int prefill,
-                      uint64_t max_slot_bytes, uint64_t llc_bytes, uint64_t seed)
+/* Where one (state, size, placement) group's calls write and read.
+ *
+ * Rotating states (hot, l2, llc, dram) divide a region into slots; each call
+ * takes the next slot of a shuffled order. A slot holds the destination at
+ * its page offset, and with a distance also the source (src = dst + D);
+ * otherwise the source is at the same slot of a second region. Fault states
+ * map fresh slots for every batch. */
+struct arena {
+	enum pb_cache_state state;
+	bool copy;
+	bool extent; /* one region, one pass per sample: no slots */
+	int prefill;
+	uint8_t *dst, *src;  /* regions (rotating states) */
+	size_t region_bytes; /* each region's mapping */
+	uint8_t *fault_src;  /* fault states: the (hot) source of memcpy */
+	size_t fault_src_bytes;
+	/* the group's layout */
+	uint64_t n;
+	struct pb_mem_placement pl;
+	size_t slot_bytes, nslots, ws_bytes;
+	uint64_t dst_in_slot, src_in_slot; /* byte offsets inside a slot */
+	uint32_t *perm;
+	size_t next;
+	uint64_t rng;
+	/* fault states: this batch's mapping */
+	uint8_t *batch_map;
+	size_t batch_map_bytes;
+};
+
+static bool is_fault(enum pb_cache_state st)
 {
+	return st == PB_STATE_FAULT || st == PB_STATE_FAULT_THP;
+}
+
+static void arena_free(struct arena *a)
+{
+	if (a->dst)
+		pb_unmap(a->dst, a->region_bytes);
+	if (a->src)
+		pb_unmap(a->src, a->region_bytes);
+	if (a->fault_src)
+		pb_unmap(a->fault_src, a->fault_src_bytes);
+	if (a->batch_map)
+		munmap(a->batch_map, a->batch_map_bytes);
+	free(a->perm);
 	memset(a, 0, sizeof *a);
-	a->state = state;
-	a->copy = copy;
-	a->prefill = prefill;
-	a->rng = seed | 1;
-	int nbuf = state == PB_STATE_HOT ? 2 : 1;
-	size_t bytes = max_slot_bytes;
-	if (state == PB_STATE_DRAM) {
-		uint64_t ws = 4 * llc_bytes;
+}
+
+static uint64_t avail_bytes(void)
+{
+	return (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Bytes a slot needs for size n at placement pl, and where dst and src sit. */
+static uint64_t slot_layout(uint64_t n, const struct pb_mem_placement *pl, bool copy,
+                            uint64_t *dst_in, uint64_t *src_in)
+{
+	uint64_t need = pl->dst_offset_bytes + n;
+	*dst_in = pl->dst_offset_bytes;
+	*src_in = pl->src_offset_bytes;
+	if (copy && pl->has_distance) {
+		uint64_t d = pl->distance_bytes < 0 ? (uint64_t)-pl->distance_bytes
+		                                    : (uint64_t)pl->distance_bytes;
+		if (pl->distance_bytes < 0)
+			*dst_in += d;
+		*src_in = *dst_in + (uint64_t)pl->distance_bytes;
+		need = pl->dst_offset_bytes + d + n;
+	} else if (copy && pl->src_offset_bytes + n > need) {
+		need = pl->src_offset_bytes + n;
+	}
+	return need ? need : 1;
+}
+
+/* Region bytes the rotating state st needs for slots up to max_slot. */
+static uint64_t state_region_bytes(const struct pb_mem_params *p, enum pb_cache_state st,
+                                   uint64_t max_slot)
+{
+	/* l2 and llc: the whole working set (both regions for memcpy) is half
+	 * the level, so it stays there but not in the level above. */
+	unsigned sides = p->op == PB_OP_MEMCPY ? 2 : 1;
+	if (p->extent_bytes)
+		return max_slot;
+	switch (st) {
+	case PB_STATE_HOT:
+		return 2 * max_slot;
+	case PB_STATE_L2:
+		return p->l2_bytes / 2 / sides;
+	case PB_STATE_LLC:
+		return p->llc_bytes / 2 / sides;
+	case PB_STATE_DRAM: {
+		uint64_t ws = 4 * p->llc_bytes;
 		if (ws < DRAM_MIN_WORKING_SET)
 			ws = DRAM_MIN_WORKING_SET;
-		if (ws < 8 * max_slot_bytes)
-			ws = 8 * max_slot_bytes;
-		bytes = round_up(ws, 2u << 20);
+		if (ws < 8 * max_slot)
+			ws = 8 * max_slot;
+		return round_up(ws, HUGE_PAGE_BYTES);
 	}
-	a->dst_bytes = a->src_bytes = bytes;
-	uint64_t need = (uint64_t)bytes * (uint64_t)nbuf * (copy ? 2u : 1u);
-	uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	default:
+		return 0;
+	}
+}
+
+/* Maps the state's regions, sized for slots up to max_slot bytes. */
+static int arena_init(struct arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
+                      int prefill, uint64_t max_slot, uint64_t seed)
+{
+	memset(a, 0, sizeof *a);
+	a->state = st;
+	a->copy = p->op == PB_OP_MEMCPY;
+	a->extent = p->extent_bytes != 0;
+	a->prefill = prefill;
+	a->rng = seed | 1;
+	if (is_fault(st)) {
+		if (a->copy) {
+			a->fault_src_bytes = round_up(max_slot, PB_PAGE_BYTES);
+			a->fault_src = pb_map(a->fault_src_bytes, false, false);
+			if (!a->fault_src)
+				return -1;
+			fill_pattern(a->fault_src, a->fault_src_bytes, &a->rng);
+		}
+		return 0;
+	}
+	uint64_t bytes = round_up(state_region_bytes(p, st, max_slot), PB_PAGE_BYTES);
+	if (st == PB_STATE_L2 && !a->extent && bytes <= 2 * p->l1_bytes)
+		return pb_fail("its %llu KiB working set is not larger than twice the L1d",
+		               (unsigned long long)(bytes >> 10));
+	if (st == PB_STATE_LLC && !a->extent && bytes <= 2 * p->l2_bytes)
+		return pb_fail("its %llu KiB working set is not larger than twice the L2",
+		               (unsigned long long)(bytes >> 10));
+	uint64_t need = bytes * (a->copy ? 2u : 1u);
+	uint64_t avail = avail_bytes();
 	if (need > avail / 2)
 		return pb_fail(
 		    "needs %llu MiB of buffers, more than half the %llu MiB of free memory",
 		    (unsigned long long)(need >> 20), (unsigned long long)(avail >> 20));
-	for (int i = 0; i < nbuf; i++) {
-		a->dst[i] = pb_map(bytes, false, false);
-		if (!a->dst[i])
-			goto fail;
-		if (copy) {
-			a->src[i] = pb_map(bytes, false, false);
-			if (!a->src[i])
-				goto fail;
-			fill_pattern(a->src[i], bytes, &a->rng);
+	a->region_bytes = bytes;
+	a->dst = pb_map(bytes, false, false);
+	if (!a->dst)
+		return -1;
+	if (a->copy) {
+		a->src = pb_map(bytes, false, false);
+		if (!a->src) {
+			arena_free(a);
+			return -1;
 		}
-		if (state == PB_STATE_DRAM) {
-			pb_fill_uncached(a->dst[i], prefill, bytes);
-			if (copy)
-				pb_flush_range(a->src[i], bytes);
-		} else {
-			memset(a->dst[i], prefill, bytes);
-		}
+		fill_pattern(a->src, bytes, &a->rng);
+		/* With a distance the source lives in the destination region:
+		 * the bytes between destinations stay random, each destination
+		 * range is refilled with prefill. */
+		fill_pattern(a->dst, bytes, &a->rng);
+	} else {
+		memset(a->dst, prefill, bytes);
+	}
+	if (st == PB_STATE_DRAM) {
+		pb_flush_range(a->dst, bytes);
+		if (a->copy)
+			pb_flush_range(a->src, bytes);
 	}
 	return 0;
-fail:
-	arena_free(a);
-	return -1;
 }
 
-/* Lays the dram region out in slots for one size. */
-static int arena_set_size(struct arena *a, uint64_t slot_bytes)
+/* Lays the region out in slots for size n at placement pl. Returns 1 when
+ * the state cannot hold two slots (the group is skipped), 0, or -1. */
+static int arena_set_group(struct arena *a, uint64_t n, const struct pb_mem_placement *pl)
 {
-	if (a->state != PB_STATE_DRAM)
+	a->n = n;
+	a->pl = *pl;
+	uint64_t need = slot_layout(n, pl, a->copy, &a->dst_in_slot, &a->src_in_slot);
+	uint64_t page = a->state == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES : PB_PAGE_BYTES;
+	a->slot_bytes = round_up(need, page);
+	free(a->perm);
+	a->perm = NULL;
+	if (is_fault(a->state)) {
+		a->nslots = FAULT_MAX_BATCH_BYTES / a->slot_bytes;
+		if (a->nslots == 0)
+			a->nslots = 1;
+		a->ws_bytes = a->slot_bytes;
 		return 0;
-	free(a->dst_perm);
-	free(a->src_perm);
-	a->dst_perm = a->src_perm = NULL;
-	/* Size 0 (a call that moves nothing: the call's own cost) still gets
-	 * one page per slot. */
-	a->slot_bytes = slot_bytes ? round_up(slot_bytes, PB_PAGE_BYTES) : PB_PAGE_BYTES;
-	a->nslots = a->dst_bytes / a->slot_bytes;
+	}
+	if (a->extent) {
+		a->nslots = 1;
+		a->ws_bytes = a->region_bytes * (a->copy ? 2 : 1);
+		return 0;
+	}
+	a->nslots = a->state == PB_STATE_HOT ? 2 : a->region_bytes / a->slot_bytes;
+	if (a->nslots < 2 || a->nslots * a->slot_bytes > a->region_bytes)
+		return 1;
 	if (a->nslots > UINT32_MAX)
 		a->nslots = UINT32_MAX;
-	a->dst_perm = malloc(a->nslots * sizeof *a->dst_perm);
-	a->src_perm = malloc(a->nslots * sizeof *a->src_perm);
-	if (!a->dst_perm || !a->src_perm)
+	a->ws_bytes = (a->state == PB_STATE_HOT ? 2 * a->slot_bytes : a->region_bytes) *
+	              (a->copy && !pl->has_distance ? 2 : 1);
+	a->perm = malloc(a->nslots * sizeof *a->perm);
+	if (!a->perm)
 		return pb_fail("out of memory for %zu slots", a->nslots);
 	for (size_t i = 0; i < a->nslots; i++)
-		a->dst_perm[i] = a->src_perm[i] = (uint32_t)i;
-	shuffle_u32(a->dst_perm, a->nslots, &a->rng);
-	shuffle_u32(a->src_perm, a->nslots, &a->rng);
-	a->dst_next = a->src_next = 0;
+		a->perm[i] = (uint32_t)i;
+	if (a->state != PB_STATE_HOT)
+		shuffle_u32(a->perm, a->nslots, &a->rng);
+	a->next = 0;
 	return 0;
 }
 
-static uint32_t next_slot(uint32_t *perm, size_t n, size_t *next, uint64_t *rng)
+/* Fills the pointer arrays for a batch of k calls (untimed). */
+static int arena_pick(struct arena *a, size_t k, void **d, const void **s)
 {
-	if (*next == n) {
-		shuffle_u32(perm, n, rng);
-		*next = 0;
-	}
-	return perm[(*next)++];
-}
-
-/* Fills the pointer arrays for a batch of k calls. */
-static void arena_pick(struct arena *a, size_t k, uint64_t doff, uint64_t soff, void **d,
-                       const void **s)
-{
-	for (size_t i = 0; i < k; i++) {
-		if (a->state == PB_STATE_HOT) {
-			d[i] = a->dst[i & 1] + doff;
-			s[i] = a->copy ? a->src[i & 1] + soff : NULL;
-		} else {
-			uint32_t ds = next_slot(a->dst_perm, a->nslots, &a->dst_next, &a->rng);
-			d[i] = a->dst[0] + (size_t)ds * a->slot_bytes + doff;
-			if (a->copy) {
-				uint32_t ss =
-				    next_slot(a->src_perm, a->nslots, &a->src_next, &a->rng);
-				s[i] = a->src[0] + (size_t)ss * a->slot_bytes + soff;
-			} else {
-				s[i] = NULL;
-			}
+	if (is_fault(a->state)) {
+		a->batch_map_bytes = k * a->slot_bytes;
+		a->batch_map = pb_map(a->batch_map_bytes, a->state == PB_STATE_FAULT_THP, true);
+		if (!a->batch_map) {
+			a->batch_map_bytes = 0;
+			return -1;
 		}
+		for (size_t i = 0; i < k; i++) {
+			d[i] = a->batch_map + i * a->slot_bytes + a->dst_in_slot;
+			s[i] = a->copy ? a->fault_src + a->pl.src_offset_bytes : NULL;
+		}
+		return 0;
 	}
+	for (size_t i = 0; i < k; i++) {
+		if (a->next == a->nslots) {
+			if (a->state != PB_STATE_HOT)
+				shuffle_u32(a->perm, a->nslots, &a->rng);
+			a->next = 0;
+		}
+		size_t slot = (size_t)a->perm[a->next++] * a->slot_bytes;
+		d[i] = a->dst + slot + a->dst_in_slot;
+		if (!a->copy)
+			s[i] = NULL;
+		else if (a->pl.has_distance)
+			s[i] = a->dst + slot + a->src_in_slot;
+		else
+			s[i] = a->src + slot + a->src_in_slot;
+	}
+	return 0;
 }
 
-/* Untimed: puts back what the batch changed, and evicts it for dram. */
-static void arena_restore(struct arena *a, size_t k, size_t n, void **d, const void **s)
+/* Untimed: puts back what the batch changed (temporal stores for the
+ * cached states, non-temporal + flushes for dram); fault states unmap. */
+static void arena_restore(struct arena *a, size_t k, void **d, const void **s)
 {
-	if (a->state == PB_STATE_HOT) {
-		size_t m = k < 2 ? k : 2;
+	size_t n = a->n;
+	if (is_fault(a->state)) {
+		munmap(a->batch_map, a->batch_map_bytes);
+		a->batch_map = NULL;
+		a->batch_map_bytes = 0;
+		return;
+	}
+	if (a->state != PB_STATE_DRAM) {
+		size_t m = a->state == PB_STATE_HOT && k > 2 ? 2 : k;
 		for (size_t i = 0; i < m; i++)
 			memset(d[i], a->prefill, n);
 		return;
@@ -252,22 +369,103 @@ static void arena_restore(struct arena *a, size_t k, size_t n, void **d, const v
 	}
 }
 
+/* AnonHugePages of the mapping that holds p, from /proc/self/smaps
+ * (proc(5)); 0 when none or unreadable. */
+static uint64_t thp_bytes_at(const void *p)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return 0;
+	char line[512];
+	bool inside = false;
+	uint64_t kb = 0;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+			continue;
+		}
+		if (inside && sscanf(line, "AnonHugePages: %lu kB", &lo) == 1) {
+			kb = lo;
+			break;
+		}
+	}
+	fclose(f);
+	return kb << 10;
+}
+
+/* Reads n bytes, 8 at a time: the consumer of what a kernel just wrote. */
+static uint64_t read_back(const uint8_t *p, size_t n)
+{
+	uint64_t sum = 0, w;
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		sum += w;
+	}
+	for (; i < n; i++)
+		sum += p[i];
+	return sum;
+}
+
+static volatile uint64_t read_sink;
+
+/* One timed batch; *read_ticks gets the read-back time when asked. */
 static uint64_t time_batch(const struct pb_kernel *kr, void **d, const void **s, int value,
-                           size_t n, size_t k)
+                           size_t n, size_t k, double *read_ticks)
 {
 	pb_stamp t;
+	uint64_t ticks;
 	if (kr->op == PB_OP_MEMSET) {
 		pb_memset_fn fn = kr->memset_fn;
 		t = pb_timer_begin();
 		for (size_t i = 0; i < k; i++)
 			fn(d[i], value, n);
+		ticks = pb_timer_end(t);
 	} else {
 		pb_memcpy_fn fn = kr->memcpy_fn;
 		t = pb_timer_begin();
 		for (size_t i = 0; i < k; i++)
 			fn(d[i], s[i], n);
+		ticks = pb_timer_end(t);
 	}
-	return pb_timer_end(t);
+	if (read_ticks) {
+		uint64_t sum = 0;
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			sum += read_back(d[i], n);
+		*read_ticks = (double)pb_timer_end(t);
+		read_sink = sum;
+	}
+	return ticks;
+}
+
+/* One timed pass over an extent: consecutive n-byte calls from base. */
+static uint64_t time_extent(const struct pb_kernel *kr, uint8_t *dst, const uint8_t *src, int value,
+                            size_t n, uint64_t extent, double *read_ticks)
+{
+	pb_stamp t;
+	uint64_t ticks;
+	size_t step = n ? n : 1;
+	if (kr->op == PB_OP_MEMSET) {
+		pb_memset_fn fn = kr->memset_fn;
+		t = pb_timer_begin();
+		for (uint64_t o = 0; o < extent; o += step)
+			fn(dst + o, value, n);
+		ticks = pb_timer_end(t);
+	} else {
+		pb_memcpy_fn fn = kr->memcpy_fn;
+		t = pb_timer_begin();
+		for (uint64_t o = 0; o < extent; o += step)
+			fn(dst + o, src + o, n);
+		ticks = pb_timer_end(t);
+	}
+	if (read_ticks) {
+		t = pb_timer_begin();
+		read_sink = read_back(dst, extent);
+		*read_ticks = (double)pb_timer_end(t);
+	}
+	return ticks;
 }
 
 struct contender {
@@ -277,7 +475,7 @@ struct contender {
 	size_t cap;
 };
 
-static int case_add_sample(struct contender *ct, double ticks, uint64_t calls)
+static int case_add_sample(struct contender *ct, double ticks, double read, uint64_t calls)
 {
 	struct pb_mem_case *c = ct->c;
 	if (c->n_samples == ct->cap) {
@@ -290,10 +488,18 @@ static int case_add_sample(struct contender *ct, double ticks, uint64_t calls)
 		if (!bc)
 			return pb_fail("out of memory for samples");
 		c->batch_calls = bc;
+		if (c->then_read) {
+			double *rt = realloc(c->read_ticks, cap * sizeof *rt);
+			if (!rt)
+				return pb_fail("out of memory for samples");
+			c->read_ticks = rt;
+		}
 		ct->cap = cap;
 	}
 	c->batch_ticks[c->n_samples] = ticks;
 	c->batch_calls[c->n_samples] = calls;
+	if (c->then_read)
+		c->read_ticks[c->n_samples] = read;
 	c->n_samples++;
 	return 0;
 }
@@ -305,127 +511,269 @@ static double now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void note(struct pb_mem_result *r, const char *line)
+static void note(struct pb_mem_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(struct pb_mem_result *r, const char *fmt, ...)
 {
 	size_t used = strlen(r->notes);
-	snprintf(r->notes + used, sizeof r->notes - used, "%s\n", line);
+	if (used + 2 >= sizeof r->notes)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->notes + used, sizeof r->notes - used - 1, fmt, ap);
+	va_end(ap);
+	used = strlen(r->notes);
+	r->notes[used] = '\n';
+	r->notes[used + 1] = '\0';
 }
 
-/* One (state, size) group: calibrate, then interleaved rounds. */
-static int run_group(const struct pb_mem_params *p, struct arena *a, uint64_t n,
-                     struct contender *cts, void **d, const void **s, uint64_t *rng)
+/* Per-call figures of a case's samples into a new array. */
+static double *per_call(const struct pb_mem_case *c, const double *ticks)
 {
-	const struct pb_timer_info *ti = pb_timer_info();
-	double overhead = ti->overhead_ticks;
-	double target = TARGET_BATCH_NS * ti->hz / 1e9;
-	if (target < 1000 * ti->step_ticks)
-		target = 1000 * ti->step_ticks;
-	if (target < 200 * overhead)
-		target = 200 * overhead;
-	size_t max_k = MAX_BATCH_CALLS;
-	if (a->state == PB_STATE_DRAM && max_k > a->nslots / 2)
-		max_k = a->nslots / 2 ? a->nslots / 2 : 1;
-
-	/* Calibration: warm the code and the buffers' mappings, then take
-	 * the least of three single-call timings as the per-call estimate. */
-	for (size_t i = 0; i < p->n_kernels; i++) {
-		double best = INFINITY;
-		for (int rep = 0; rep < 4; rep++) {
-			arena_pick(a, 1, p->dst_offset_bytes, p->src_offset_bytes, d, s);
-			double t = (double)time_batch(cts[i].kernel, d, s, p->value, n, 1);
-			arena_restore(a, 1, n, d, s);
-			if (rep > 0 && t < best)
-				best = t;
-		}
-		double per_call = best - overhead;
-		if (per_call < 1)
-			per_call = 1;
-		double k = ceil(target / per_call);
-		cts[i].k = k > (double)max_k ? max_k : (size_t)k;
-	}
-
-	uint32_t *order = malloc(p->n_kernels * sizeof *order);
-	if (!order)
-		return pb_fail("out of memory");
-	for (size_t i = 0; i < p->n_kernels; i++)
-		order[i] = (uint32_t)i;
-	double start = now_s();
-	for (size_t round = 0; round < p->max_samples; round++) {
-		if (round >= p->min_samples && now_s() - start >= p->budget_s)
-			break;
-		if (p->stop && *p->stop)
-			break;
-		shuffle_u32(order, p->n_kernels, rng);
-		for (size_t j = 0; j < p->n_kernels; j++) {
-			struct contender *ct = &cts[order[j]];
-			arena_pick(a, ct->k, p->dst_offset_bytes, p->src_offset_bytes, d, s);
-			int cpu0 = sched_getcpu();
-			uint64_t t = time_batch(ct->kernel, d, s, p->value, n, ct->k);
-			int cpu1 = sched_getcpu();
-			arena_restore(a, ct->k, n, d, s);
-			double v = (double)t - overhead;
-			if (v < 0)
-				v = 0;
-			if (cpu0 != cpu1)
-				ct->c->migrations++;
-			if (case_add_sample(ct, v, ct->k) != 0) {
-				free(order);
-				return -1;
-			}
-			if (p->stop && *p->stop)
-				break;
-		}
-	}
-	free(order);
-	return 0;
+	double *v = malloc((c->n_samples ? c->n_samples : 1) * sizeof *v);
+	if (v)
+		for (size_t i = 0; i < c->n_samples; i++)
+			v[i] = ticks[i] / (double)c->batch_calls[i];
+	return v;
 }
 
 static int summarize_case(struct pb_mem_case *c)
 {
 	if (c->n_samples == 0)
 		return 0;
-	double *per = malloc(c->n_samples * sizeof *per);
-	if (!per)
+	double *v = per_call(c, c->batch_ticks);
+	if (!v)
 		return pb_fail("out of memory");
-	for (size_t i = 0; i < c->n_samples; i++)
-		per[i] = c->batch_ticks[i] / (double)c->batch_calls[i];
-	int rc = pb_summarize(per, c->n_samples, 0.95, &c->ticks_per_call);
-	double fence;
+	int rc = pb_summarize(v, c->n_samples, 0.95, &c->ticks_per_call);
 	size_t outliers = 0;
 	if (rc == 0)
-		rc = pb_count_outliers(per, c->n_samples, &outliers, &fence);
+		rc = pb_count_outliers_mz(v, c->n_samples, 3.5, &outliers);
 	c->outliers = outliers;
-	free(per);
+	free(v);
+	if (rc == 0 && c->then_read) {
+		v = per_call(c, c->read_ticks);
+		if (!v)
+			return pb_fail("out of memory");
+		rc = pb_summarize(v, c->n_samples, 0.95, &c->read_ticks_per_call);
+		free(v);
+	}
 	return rc;
+}
+
+/* Whether every case of the group has its CI half-width below the target. */
+static bool precise_enough(struct contender *cts, size_t nk, double precision)
+{
+	for (size_t i = 0; i < nk; i++) {
+		struct pb_mem_case *c = cts[i].c;
+		struct pb_summary s;
+		double *v = per_call(c, c->batch_ticks);
+		if (!v)
+			return false;
+		int rc = pb_summarize(v, c->n_samples, 0.95, &s);
+		free(v);
+		if (rc != 0 || !s.ci_valid || s.median <= 0 ||
+		    (s.ci_hi - s.ci_lo) / 2 > precision * s.median)
+			return false;
+	}
+	return true;
+}
+
+/* One sample of one contender. Returns 0, or -1 on a mapping failure. */
+static int take_sample(const struct pb_mem_params *p, struct arena *a, struct contender *ct,
+                       void **d, const void **s, bool keep)
+{
+	double read = 0;
+	int cpu0 = sched_getcpu();
+	uint64_t t;
+	size_t calls;
+	if (p->extent_bytes) {
+		calls = a->n ? (size_t)(p->extent_bytes / a->n) : (size_t)p->extent_bytes;
+		const uint8_t *src = a->copy ? (a->pl.has_distance ? a->dst + a->src_in_slot
+		                                                   : a->src + a->src_in_slot)
+		                             : NULL;
+		t = time_extent(ct->kernel, a->dst + a->dst_in_slot, src, p->value, a->n,
+		                p->extent_bytes, p->then_read ? &read : NULL);
+		if (a->state == PB_STATE_DRAM) {
+			pb_fill_uncached(a->dst + a->dst_in_slot, a->prefill, p->extent_bytes);
+			if (src)
+				pb_flush_range(src, p->extent_bytes);
+		} else {
+			memset(a->dst + a->dst_in_slot, a->prefill, p->extent_bytes);
+		}
+	} else {
+		calls = ct->k;
+		if (arena_pick(a, calls, d, s) != 0)
+			return -1;
+		t = time_batch(ct->kernel, d, s, p->value, a->n, calls,
+		               p->then_read ? &read : NULL);
+		if (a->state == PB_STATE_FAULT_THP && ct->c->thp_bytes == 0 && keep)
+			ct->c->thp_bytes = thp_bytes_at(d[0]);
+		arena_restore(a, calls, d, s);
+	}
+	int cpu1 = sched_getcpu();
+	if (!keep)
+		return 0;
+	if (cpu0 != cpu1) {
+		/* A migration mixes two CPUs' caches and clocks: dropped, counted. */
+		ct->c->migrations++;
+		return 0;
+	}
+	double overhead = pb_timer_info()->overhead_ticks;
+	double v = (double)t - overhead, rv = read - overhead;
+	return case_add_sample(ct, v > 0 ? v : 0, rv > 0 ? rv : 0, calls);
+}
+
+/* Calibrates k per contender: the least of three single calls gives the
+ * per-call estimate, and k = target / estimate, so one batch lasts at least
+ * TARGET_BATCH_NS, 1000 timer steps and 200 timer overheads (the rule of
+ * Google Benchmark's iteration growth, in one step: run once, scale to the
+ * target). Each contender's first call is discarded (cold code and TLB). */
+static int calibrate(const struct pb_mem_params *p, struct arena *a, struct contender *cts,
+                     void **d, const void **s)
+{
+	const struct pb_timer_info *ti = pb_timer_info();
+	double target = TARGET_BATCH_NS * ti->hz / 1e9;
+	if (target < 1000 * ti->step_ticks)
+		target = 1000 * ti->step_ticks;
+	if (target < 200 * ti->overhead_ticks)
+		target = 200 * ti->overhead_ticks;
+	/* dram: no slot twice in a batch (it would be cached the second time);
+	 * fault: at most FAULT_MAX_BATCH_BYTES of fresh mappings per batch. */
+	size_t max_k = MAX_BATCH_CALLS;
+	if (a->state == PB_STATE_DRAM && a->nslots / 2 < max_k)
+		max_k = a->nslots / 2 ? a->nslots / 2 : 1;
+	if (is_fault(a->state) && a->nslots < max_k)
+		max_k = a->nslots;
+	for (size_t i = 0; i < p->n_kernels; i++) {
+		if (p->extent_bytes) {
+			cts[i].k = p->extent_bytes / (a->n ? a->n : 1);
+			continue;
+		}
+		double best = INFINITY;
+		for (int rep = 0; rep < 4; rep++) {
+			if (arena_pick(a, 1, d, s) != 0)
+				return -1;
+			double t = (double)time_batch(cts[i].kernel, d, s, p->value, a->n, 1, NULL);
+			arena_restore(a, 1, d, s);
+			if (rep > 0 && t < best)
+				best = t;
+		}
+		double per = best - ti->overhead_ticks;
+		if (per < 1)
+			per = 1;
+		double k = ceil(target / per);
+		cts[i].k = k > (double)max_k ? max_k : (size_t)k;
+	}
+	return 0;
+}
+
+/* One group: calibrate, warm up, then interleaved rounds. */
+static int run_group(const struct pb_mem_params *p, struct arena *a, struct contender *cts,
+                     void **d, const void **s, uint64_t *rng)
+{
+	if (calibrate(p, a, cts, d, s) != 0)
+		return -1;
+	uint32_t *order = malloc(p->n_kernels * sizeof *order);
+	if (!order)
+		return pb_fail("out of memory");
+	for (size_t i = 0; i < p->n_kernels; i++)
+		order[i] = (uint32_t)i;
+	int rc = 0;
+	double start = now_s();
+	size_t rounds = p->warmup_samples + p->max_samples;
+	for (size_t round = 0; round < rounds && rc == 0; round++) {
+		bool warm = round < p->warmup_samples;
+		size_t taken = round - (warm ? round : p->warmup_samples);
+		if (!warm && taken >= p->min_samples) {
+			if (now_s() - start >= p->budget_s)
+				break;
+			if (p->precision > 0 && precise_enough(cts, p->n_kernels, p->precision))
+				break;
+		}
+		if (p->stop && *p->stop)
+			break;
+		shuffle_u32(order, p->n_kernels, rng);
+		for (size_t j = 0; j < p->n_kernels && rc == 0; j++) {
+			rc = take_sample(p, a, &cts[order[j]], d, s, !warm);
+			if (p->stop && *p->stop)
+				break;
+		}
+	}
+	free(order);
+	return rc;
+}
+
+static bool same_op(const struct pb_mem_params *p, char *bad, size_t len)
+{
+	for (size_t i = 0; i < p->n_kernels; i++)
+		if (p->kernels[i]->op != p->op) {
+			snprintf(bad, len, "%s/%s", pb_op_name(p->kernels[i]->op),
+			         p->kernels[i]->name);
+			return false;
+		}
+	return true;
+}
+
+static int check_params(const struct pb_mem_params *p)
+{
+	char bad[64];
+	if (p->n_kernels == 0 || p->n_sizes == 0 || p->n_states == 0 || p->n_placements == 0)
+		return pb_fail("nothing to measure");
+	if (p->min_samples < 1 || p->max_samples < p->min_samples)
+		return pb_fail("bad sample bounds");
+	if (!same_op(p, bad, sizeof bad))
+		return pb_fail("kernel '%s' is not a %s kernel", bad, pb_op_name(p->op));
+	for (size_t i = 0; i < p->n_placements; i++) {
+		const struct pb_mem_placement *pl = &p->placements[i];
+		if (pl->dst_offset_bytes >= PB_PAGE_BYTES || pl->src_offset_bytes >= PB_PAGE_BYTES)
+			return pb_fail("offsets must be below 4096 bytes");
+		for (size_t z = 0; pl->has_distance && z < p->n_sizes; z++) {
+			int64_t dd = pl->distance_bytes;
+			uint64_t ad = dd < 0 ? (uint64_t)-dd : (uint64_t)dd;
+			if (ad < p->sizes_bytes[z])
+				return pb_fail(
+				    "distance %lld overlaps a copy of %llu bytes (memcpy "
+				    "needs |distance| >= size)",
+				    (long long)dd, (unsigned long long)p->sizes_bytes[z]);
+		}
+	}
+	for (size_t i = 0; p->extent_bytes && i < p->n_sizes; i++) {
+		uint64_t n = p->sizes_bytes[i];
+		if (n == 0 || p->extent_bytes % n != 0)
+			return pb_fail("extent %llu is not a multiple of size %llu",
+			               (unsigned long long)p->extent_bytes, (unsigned long long)n);
+	}
+	for (size_t i = 0; p->extent_bytes && i < p->n_states; i++)
+		if (p->states[i] != PB_STATE_HOT && p->states[i] != PB_STATE_DRAM)
+			return pb_fail("--extent works with the hot and dram states only, not '%s'",
+			               pb_cache_state_name(p->states[i]));
+	return 0;
 }
 
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 {
 	memset(r, 0, sizeof *r);
-	if (p->n_kernels == 0 || p->n_sizes == 0 || p->n_states == 0)
-		return pb_fail("nothing to measure");
-	if (p->dst_offset_bytes >= PB_PAGE_BYTES || p->src_offset_bytes >= PB_PAGE_BYTES)
-		return pb_fail("offsets must be below 4096 bytes");
-	if (p->min_samples < 1 || p->max_samples < p->min_samples)
-		return pb_fail("bad sample bounds");
-	for (size_t i = 0; i < p->n_kernels; i++)
-		if (p->kernels[i]->op != p->op)
-			return pb_fail("kernel '%s/%s' is not a %s kernel",
-			               pb_op_name(p->kernels[i]->op), p->kernels[i]->name,
-			               pb_op_name(p->op));
+	if (check_params(p) != 0)
+		return -1;
 
 	bool copy = p->op == PB_OP_MEMCPY;
 	int prefill = pb_mem_prefill_value(p->op, p->value);
-	uint64_t max_off =
-	    p->dst_offset_bytes > p->src_offset_bytes ? p->dst_offset_bytes : p->src_offset_bytes;
-	uint64_t max_size = 0;
-	for (size_t i = 0; i < p->n_sizes; i++)
-		if (p->sizes_bytes[i] > max_size)
-			max_size = p->sizes_bytes[i];
-	uint64_t max_slot = round_up(max_size + max_off, PB_PAGE_BYTES);
+	uint64_t max_slot = 0;
+	for (size_t z = 0; z < p->n_sizes; z++)
+		for (size_t q = 0; q < p->n_placements; q++) {
+			uint64_t di, si;
+			uint64_t need =
+			    p->extent_bytes
+			        ? p->extent_bytes + p->placements[q].dst_offset_bytes +
+			              p->placements[q].src_offset_bytes
+			        : slot_layout(p->sizes_bytes[z], &p->placements[q], copy, &di, &si);
+			need = round_up(need, PB_PAGE_BYTES);
+			if (need > max_slot)
+				max_slot = need;
+		}
 
-	size_t total = p->n_states * p->n_sizes * p->n_kernels;
-	r->cases = calloc(total, sizeof *r->cases);
+	size_t groups_total = p->n_states * p->n_sizes * p->n_placements, groups_done = 0;
+	r->cases = calloc(groups_total * p->n_kernels, sizeof *r->cases);
 	struct contender *cts = calloc(p->n_kernels, sizeof *cts);
 	void **d = malloc(MAX_BATCH_CALLS * sizeof *d);
 	const void **s = malloc(MAX_BATCH_CALLS * sizeof *s);
@@ -437,55 +785,74 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 		return pb_fail("out of memory");
 	}
 	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
-	size_t groups_total = p->n_states * p->n_sizes, groups_done = 0;
 	int rc = 0;
 
 	for (size_t si = 0; si < p->n_states && rc == 0 && !r->interrupted; si++) {
 		struct arena a;
 		enum pb_cache_state st = p->states[si];
-		if (arena_init(&a, st, copy, prefill, max_slot, p->llc_bytes, rng_next(&rng)) !=
-		    0) {
-			char line[300];
-			snprintf(line, sizeof line, "%s: skipped: %s", pb_cache_state_name(st),
-			         pb_error());
-			note(r, line);
-			groups_done += p->n_sizes;
+		if (arena_init(&a, p, st, prefill, max_slot, rng_next(&rng)) != 0) {
+			note(r, "%s: skipped: %s", pb_cache_state_name(st), pb_error());
+			groups_done += p->n_sizes * p->n_placements;
 			continue;
 		}
-		for (size_t zi = 0; zi < p->n_sizes && rc == 0; zi++) {
+		for (size_t zi = 0; zi < p->n_sizes && rc == 0 && !r->interrupted; zi++) {
 			uint64_t n = p->sizes_bytes[zi];
-			if (arena_set_size(&a, n + max_off) != 0) {
-				rc = -1;
-				break;
+			for (size_t q = 0; q < p->n_placements && rc == 0; q++) {
+				int g = arena_set_group(&a, n, &p->placements[q]);
+				if (g < 0) {
+					rc = -1;
+					break;
+				}
+				groups_done++;
+				if (g == 1) {
+					if (q == 0)
+						note(r,
+						     "%s: size %llu skipped: the %llu KiB working "
+						     "set "
+						     "does not hold two of them",
+						     pb_cache_state_name(st), (unsigned long long)n,
+						     (unsigned long long)(a.region_bytes >> 10));
+					continue;
+				}
+				for (size_t ki = 0; ki < p->n_kernels; ki++) {
+					struct pb_mem_case *c = &r->cases[r->n_cases++];
+					c->op = p->op;
+					c->kernel = p->kernels[ki];
+					c->size_bytes = n;
+					c->placement = p->placements[q];
+					if (!copy) {
+						c->placement.src_offset_bytes = 0;
+						c->placement.has_distance = false;
+						c->placement.distance_bytes = 0;
+					}
+					c->extent_bytes = p->extent_bytes;
+					c->state = st;
+					c->page_bytes = st == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES
+					                                         : PB_PAGE_BYTES;
+					c->fill_value = copy ? -1 : (p->value & 0xff);
+					c->prefill_value = prefill;
+					c->then_read = p->then_read;
+					c->working_set_bytes =
+					    p->extent_bytes ? p->extent_bytes * (copy ? 2 : 1)
+					                    : a.ws_bytes;
+					cts[ki] =
+					    (struct contender){.kernel = p->kernels[ki], .c = c};
+				}
+				rc = run_group(p, &a, cts, d, s, &rng);
+				for (size_t ki = 0; ki < p->n_kernels && rc == 0; ki++)
+					rc = summarize_case(cts[ki].c);
+				if (rc == 0 && st == PB_STATE_FAULT_THP && cts[0].c->thp_bytes == 0)
+					note(r,
+					     "fault-thp: size %llu: no huge pages seen in "
+					     "/proc/self/smaps (THP off, or not available)",
+					     (unsigned long long)n);
+				if (p->stop && *p->stop)
+					r->interrupted = true;
+				if (p->progress)
+					p->progress(p->progress_ctx, groups_done, groups_total);
+				if (r->interrupted)
+					break;
 			}
-			/* Bytes the calls of this group rotate through. */
-			uint64_t ws =
-			    (st == PB_STATE_HOT ? 2 * (n + max_off) : a.dst_bytes) * (copy ? 2 : 1);
-			for (size_t ki = 0; ki < p->n_kernels; ki++) {
-				struct pb_mem_case *c = &r->cases[r->n_cases++];
-				c->op = p->op;
-				c->kernel = p->kernels[ki];
-				c->size_bytes = n;
-				c->dst_offset_bytes = p->dst_offset_bytes;
-				c->src_offset_bytes = copy ? p->src_offset_bytes : 0;
-				c->extent_bytes = n;
-				c->state = st;
-				c->page_bytes = PB_PAGE_BYTES;
-				c->fill_value = copy ? -1 : (p->value & 0xff);
-				c->prefill_value = prefill;
-				c->working_set_bytes = ws;
-				cts[ki] = (struct contender){.kernel = p->kernels[ki], .c = c};
-			}
-			rc = run_group(p, &a, n, cts, d, s, &rng);
-			for (size_t ki = 0; ki < p->n_kernels && rc == 0; ki++)
-				rc = summarize_case(cts[ki].c);
-			if (p->stop && *p->stop)
-				r->interrupted = true;
-			groups_done++;
-			if (p->progress)
-				p->progress(p->progress_ctx, groups_done, groups_total);
-			if (r->interrupted)
-				break;
 		}
 		arena_free(&a);
 	}
@@ -506,6 +873,7 @@ void pb_mem_result_free(struct pb_mem_result *r)
 	for (size_t i = 0; i < r->n_cases; i++) {
 		free(r->cases[i].batch_ticks);
 		free(r->cases[i].batch_calls);
+		free(r->cases[i].read_ticks);
 	}
 	free(r->cases);
 	r->cases = NULL;

@@ -1,11 +1,14 @@
 /* primbench/fingerprint.h - the machine as text: the short summary that
  * opens a default run, and the full `primbench info` listing. Every line
  * they print is at most PB_TEXT_WIDTH columns (README: the output pastes
- * into an email).
+ * into an email). And the machine as data: the `machine` object of every
+ * result (docs/results-schema.md) with its fingerprint_hash.
  */
 #ifndef PRIMBENCH_FINGERPRINT_H
 #define PRIMBENCH_FINGERPRINT_H
 
+#include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,9 +19,9 @@
 #define PB_TEXT_WIDTH 80
 
 /* cpu, kernel, features, caches with sources (and the note of any level
- * that fell back), timer: one field each, wrapped at PB_TEXT_WIDTH. Calls
- * pb_timer_init() (once per process, ~0.2 s). `c` comes from
- * pb_cache_detect(). */
+ * that fell back), timer, glibc's string thresholds: one field each,
+ * wrapped at PB_TEXT_WIDTH. Calls pb_timer_init() (once per process,
+ * ~0.2 s). `c` comes from pb_cache_detect(). */
 void pb_print_machine_summary(FILE *f, const struct pb_cache_info *c);
 
 /* The full listing of `primbench info`: identity, every feature (yes / no /
@@ -36,5 +39,131 @@ void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
 
 /* Bytes in IEC units for prose: "48 KiB", "480 MiB", "1.5 MiB", "100 B". */
 void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len);
+
+/* ---- the machine object of a result ------------------------------------ */
+
+/* The complete `machine` object of a result document (every field in
+ * docs/results-schema.md, `machine`): CPU identity and microcode, features,
+ * caches with every source, timer, kernel (release, version, command line),
+ * mitigations, transparent huge pages, cpufreq governor, glibc and its
+ * thresholds, compiler, build flags and primbench version, hostname,
+ * pinned_cpu, and fingerprint_hash. Calls pb_timer_init(); runs the
+ * dynamic loader twice (ld.so --list-diagnostics, --list-tunables; a few
+ * ms). `caches` comes from pb_cache_detect(). A figure that cannot be read
+ * is "unknown" (or null where the schema says so): never fails. Returns a
+ * new reference. */
+json_t *pb_fingerprint_json(const struct pb_cache_info *caches, int pinned_cpu);
+
+/* Hex digits in a fingerprint_hash. */
+#define PB_FINGERPRINT_HASH_LEN 16
+
+/* The parts of a machine object that change results, as a new object
+ * (docs/results-schema.md, "fingerprint_hash"): CPU vendor, family, model,
+ * stepping and microcode; usable features; the cache sizes used and the
+ * line size; the clock and the TSC frequency rounded to MHz; kernel
+ * release; mitigations; THP mode; cpufreq governor; glibc version and
+ * thresholds; compiler, build flags and primbench version. Not hostname,
+ * pinned_cpu, timer noise or the command line. A field missing from
+ * `machine` is null. Works on any object (tests build synthetic ones). */
+json_t *pb_fingerprint_hash_input(const json_t *machine);
+
+/* fingerprint_hash of a machine object: FNV-1a 64 of the canonical JSON
+ * (json_dumps with JSON_SORT_KEYS | JSON_COMPACT) of
+ * pb_fingerprint_hash_input(machine), as 16 lower-case hex digits and a
+ * NUL in `out`. Returns 0, or -1 with pb_error() set (out of memory). */
+int pb_fingerprint_hash(const json_t *machine, char out[PB_FINGERPRINT_HASH_LEN + 1]);
+
+/* FNV-1a, 64 bits (Fowler, Noll, Vo; offset basis 0xcbf29ce484222325,
+ * prime 0x100000001b3: http://www.isthe.com/chongo/tech/comp/fnv/ and
+ * draft-eastlake-fnv). Not cryptographic: it names configurations, it does
+ * not authenticate them. */
+uint64_t pb_fnv1a64(const void *data, size_t len);
+
+/* ---- system facts behind the machine object (src/cpu/sysinfo.c) ---------
+ * Each reader takes its file or directory as a parameter so that tests can
+ * point it at a fixture. */
+
+/* The "microcode" field of the first processor in a /proc/cpuinfo-format
+ * file ("0x1"), or "unknown" (not x86, or the file is unreadable). */
+void pb_microcode_read(const char *cpuinfo_path, char *out, size_t len);
+
+/* The value of the last `name=value` parameter in a kernel command line
+ * (the kernel applies them in order; double quotes group words), up to a
+ * lone "--" (what follows is for init). Returns true and copies the value,
+ * or false and leaves "" in out. */
+bool pb_cmdline_param(const char *cmdline, const char *name, char *out, size_t len);
+
+/* Every regular file of a vulnerabilities directory
+ * (/sys/devices/system/cpu/vulnerabilities): an object name -> text (the
+ * file's first line), names in byte order. NULL when the directory cannot
+ * be read (kernel older than 4.15, or not mounted). New reference. */
+json_t *pb_vulnerabilities_read(const char *dir);
+
+/* The bracketed choice of a sysfs multiple-choice file's text ("always
+ * [madvise] never" -> "madvise"), or "unknown" without brackets. */
+void pb_bracketed_choice(const char *text, char *out, size_t len);
+
+/* The first line of a small text file, newline removed ("" for an empty
+ * file). Returns 0, or -1 (errno set) with "" in out. */
+int pb_read_line(const char *path, char *out, size_t len);
+
+/* cpufreq of one CPU directory (/sys/devices/system/cpu/cpu0): governor
+ * and driver ("unknown" when absent) and, when the governor is unknown, a
+ * one-line account of why in `why` ("" otherwise). */
+void pb_cpufreq_read(const char *cpu_dir, char *governor, size_t gov_len, char *driver,
+                     size_t drv_len, char *why, size_t why_len);
+
+/* glibc's string-function figures, as ld.so --list-diagnostics prints them
+ * (x86.cpu_features.<name>, glibc 2.33+), in that output's order. JSON and
+ * tunable names add "x86_" (pb_glibc_figure_name). */
+enum pb_glibc_figure {
+	PB_GLIBC_DATA_CACHE_SIZE,
+	PB_GLIBC_SHARED_CACHE_SIZE,
+	PB_GLIBC_NON_TEMPORAL_THRESHOLD,
+	PB_GLIBC_REP_MOVSB_THRESHOLD,
+	PB_GLIBC_REP_STOSB_THRESHOLD,
+	PB_GLIBC_FIGURES
+};
+
+/* "x86_data_cache_size", ..., "x86_rep_stosb_threshold": the names of the
+ * glibc.cpu.* tunables that set them. */
+const char *pb_glibc_figure_name(enum pb_glibc_figure f);
+
+struct pb_glibc_diag {
+	uint64_t value[PB_GLIBC_FIGURES];
+	bool known[PB_GLIBC_FIGURES];
+	char version[32]; /* version.version ("2.36"), "" when absent */
+};
+
+/* Parses the text of ld.so --list-diagnostics. Returns the number of
+ * figures found (0 for a loader without them, e.g. not x86). */
+int pb_glibc_diag_parse(const char *text, struct pb_glibc_diag *out);
+
+/* Parses the text of ld.so --list-tunables ("glibc.cpu.x86_shstk:" and
+ * "glibc.malloc.check: 0 (min: 0, max: 3)" lines): an object name ->
+ * value as printed ("0x840", "" when none), names in byte order. Lines
+ * of another shape are skipped. New reference (an empty object for no
+ * lines). */
+json_t *pb_glibc_tunables_parse(const char *text);
+
+/* What glibc this process runs on, and the thresholds its loader derives
+ * for this CPU (in this environment: GLIBC_TUNABLES is passed on). */
+struct pb_glibc_info {
+	char version[32]; /* gnu_get_libc_version(), "unknown" without glibc */
+	char release[32]; /* gnu_get_libc_release() ("stable") */
+	char loader[256]; /* the dynamic loader run, "" when none was found */
+	struct pb_glibc_diag diag;
+	char note[400]; /* why figures are unknown, "" when all were read */
+};
+
+/* Finds the loader (the PT_INTERP of this executable, else the loaded
+ * ld-*.so, else /lib64/ld-linux-x86-64.so.2), runs --list-diagnostics and
+ * parses it. Never fails: unknown figures have known[] false and a note. */
+void pb_glibc_read(struct pb_glibc_info *out);
+
+/* Runs `loader --list-tunables` (glibc 2.33+) and parses it. NULL (with a
+ * reason in why) when the loader is missing, fails or prints nothing of
+ * that shape. */
+json_t *pb_glibc_tunables_read(const char *loader, char *why, size_t why_len);
 
 #endif

@@ -73,7 +73,8 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'primbench SUBCOMMAND --help' describes each one.\n"
 	      "exit status: 0 ok, 1 a requested check failed, 2 usage/input/environment error,\n"
-	      "130 interrupted (results measured so far are kept).\n",
+	      "128 + signal when interrupted (130 for Ctrl-C; results measured so far are\n"
+	      "kept).\n",
 	      f);
 }
 
@@ -85,10 +86,12 @@ char **cli_argv;
 static int finish(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		/* A reader that went away (`| head`) is not worth a message. */
-		if (errno != EPIPE)
-			fprintf(stderr, "primbench: cannot write to standard output: %s\n",
-			        strerror(errno));
+		/* A reader that went away (`| head`) is not an error: the
+		 * measurement and its result file are complete. */
+		if (errno == EPIPE)
+			return status;
+		fprintf(stderr, "primbench: cannot write to standard output: %s\n",
+		        strerror(errno));
 		return status == PB_EXIT_OK ? PB_EXIT_USAGE : status;
 	}
 	return status;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "primbench/breakeven.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/mem.h"
@@ -56,6 +57,7 @@ const struct option mem_cli_options[] = {
     {"then-read", no_argument, 0, MEM_CLI_OPT_BASE + 18},
     {"precision", required_argument, 0, MEM_CLI_OPT_BASE + 19},
     {"warmup", required_argument, 0, MEM_CLI_OPT_BASE + 20},
+    {"breakeven", no_argument, 0, MEM_CLI_OPT_BASE + 21},
     {"output", required_argument, 0, 'o'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -171,6 +173,9 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->precision = v / 100;
 		return true;
 	}
+	case MEM_CLI_OPT_BASE + 21:
+		m->breakeven = true;
+		return true;
 	case MEM_CLI_OPT_BASE + 20:
 		m->warmup_samples = parse_count_or_die("warm-up count", arg, 0, 1000);
 		return true;
@@ -323,6 +328,8 @@ static int pin_to_current_cpu(void)
 	return cpu;
 }
 
+/* primbench-HOST-YYYYMMDD-HHMMSS.json in local time; -2, -3, ... when a
+ * run in the same second already wrote that name. */
 static void default_path(char *buf, size_t len, time_t now)
 {
 	char host[64] = "host";
@@ -336,6 +343,8 @@ static void default_path(char *buf, size_t len, time_t now)
 	char when[32];
 	strftime(when, sizeof when, "%Y%m%d-%H%M%S", &tm);
 	snprintf(buf, len, "primbench-%s-%s.json", host, when);
+	for (int i = 2; access(buf, F_OK) == 0 && i < 1000; i++)
+		snprintf(buf, len, "primbench-%s-%s-%d.json", host, when, i);
 }
 
 int mem_cli_run(struct mem_cli *m)
@@ -346,6 +355,9 @@ int mem_cli_run(struct mem_cli *m)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* A reader that quits (| head) must not cost the measurement: writes
+	 * to the pipe fail with EPIPE instead, and the result file is kept. */
+	signal(SIGPIPE, SIG_IGN);
 
 	if (m->min_samples > m->max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", m->min_samples,
@@ -494,6 +506,21 @@ int mem_cli_run(struct mem_cli *m)
 		pb_print_machine_summary(stdout, &caches);
 	fflush(stdout);
 
+	/* Break-even analysis: asked for, or implied by a fine size sweep. */
+	bool breakeven = m->breakeven || (sizes.count >= 8 && nplacements == 1);
+	struct pb_glibc_thresholds glibc = {0};
+	if (breakeven) {
+		struct pb_glibc_info gi;
+		pb_glibc_read(&gi);
+		const struct pb_glibc_diag *gd = &gi.diag;
+		glibc.known = gd->known[PB_GLIBC_REP_MOVSB_THRESHOLD] &&
+		              gd->known[PB_GLIBC_REP_STOSB_THRESHOLD] &&
+		              gd->known[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
+		glibc.rep_movsb = gd->value[PB_GLIBC_REP_MOVSB_THRESHOLD];
+		glibc.rep_stosb = gd->value[PB_GLIBC_REP_STOSB_THRESHOLD];
+		glibc.non_temporal = gd->value[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
+	}
+
 	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
 	json_object_set_new(doc, "seed", json_integer((json_int_t)(seed & INT64_MAX)));
 	struct pb_noise_mark mark;
@@ -544,11 +571,14 @@ int mem_cli_run(struct mem_cli *m)
 		if (m->scenario)
 			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",
 			       m->scenario, op == PB_OP_MEMSET ? "memset 0" : "memcpy");
-		if (op == PB_OP_MEMSET)
+		if (op == PB_OP_MEMSET) {
 			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
 			       "sample\n",
 			       m->value & 0xff, pb_mem_prefill_value(op, m->value));
-		else if (nplacements == 1 && !use_distance)
+			if (nplacements == 1 && placements[0].dst_offset_bytes)
+				printf("dst offset %llu bytes from a page boundary\n",
+				       (unsigned long long)placements[0].dst_offset_bytes);
+		} else if (nplacements == 1 && !use_distance)
 			printf("\nmemcpy: dst offset %llu, src offset %llu bytes from a page "
 			       "boundary\n",
 			       (unsigned long long)placements[0].dst_offset_bytes,
@@ -573,6 +603,19 @@ int mem_cli_run(struct mem_cli *m)
 				pb_print_mem_readback(stdout, &r, op, states[si], u);
 			if (m->fastest_tables)
 				pb_print_mem_fastest(stdout, &r, op, states[si]);
+			if (breakeven) {
+				const struct pb_glibc_thresholds *g = glibc.known ? &glibc : NULL;
+				pb_print_breakeven(stdout, &r, op, states[si], g);
+				json_t *be = pb_breakeven_json(&r, op, states[si], g);
+				if (be) {
+					json_t *arr = json_object_get(doc, "breakeven");
+					if (!arr) {
+						arr = json_array();
+						json_object_set_new(doc, "breakeven", arr);
+					}
+					json_array_append_new(arr, be);
+				}
+			}
 		}
 		pb_print_mem_quality(stdout, &r);
 		fflush(stdout);

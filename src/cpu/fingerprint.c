@@ -1,9 +1,10 @@
 /* fingerprint.c - the machine as text: the summary that opens a default
  * run and the full `primbench info` listing. Every figure is printed with
- * where it came from.
+ * where it came from. And the machine as data: the `machine` object of a
+ * result with its fingerprint_hash (docs/results-schema.md).
  */
 #define _GNU_SOURCE
-#include <link.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,8 +14,21 @@
 #include <unistd.h>
 
 #include "primbench/cpu.h"
+#include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/timer.h"
+
+/* Set by CMake (CMakeLists.txt); these fallbacks keep a build without them
+ * working. */
+#ifndef PB_VERSION_STRING
+#define PB_VERSION_STRING "unknown"
+#endif
+#ifndef PB_GIT_DESCRIBE /* `git describe --always --dirty` at configure time */
+#define PB_GIT_DESCRIBE PB_VERSION_STRING
+#endif
+#ifndef PB_BUILD_FLAGS
+#define PB_BUILD_FLAGS ""
+#endif
 
 void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len)
 {
@@ -195,6 +209,34 @@ static void print_timer_summary(FILE *f)
 	             pb_ticks_to_ns(t->step_ticks), core);
 }
 
+/* One line: "glibc     2.36: rep_movsb 2.06 KiB, rep_stosb 2 KiB,
+ * non_temporal 181.5 MiB" (the sizes from which glibc's memcpy/memset
+ * switch to rep movsb, rep stosb and non-temporal stores on this CPU). */
+static void print_glibc_summary(FILE *f)
+{
+	static const enum pb_glibc_figure shown[] = {PB_GLIBC_REP_MOVSB_THRESHOLD,
+	                                             PB_GLIBC_REP_STOSB_THRESHOLD,
+	                                             PB_GLIBC_NON_TEMPORAL_THRESHOLD};
+	struct pb_glibc_info g;
+	char buf[256], sz[32];
+	size_t used = 0;
+	pb_glibc_read(&g);
+	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+		if (!g.diag.known[shown[i]])
+			continue;
+		pb_format_bytes_iec(g.diag.value[shown[i]], sz, sizeof sz);
+		/* "x86_rep_movsb_threshold" -> "rep_movsb" */
+		const char *name = pb_glibc_figure_name(shown[i]) + 4;
+		int n = (int)(strlen(name) - strlen("_threshold"));
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s %s",
+		                         used ? ", " : "", n, name, sz);
+	}
+	if (used)
+		summary_line(f, "glibc", "%s: %s", g.version, buf);
+	else
+		summary_line(f, "glibc", "%s: thresholds unknown: %s", g.version, g.note);
+}
+
 void pb_print_machine_summary(FILE *f, const struct pb_cache_info *c)
 {
 	struct pb_cpu_ident id;
@@ -244,71 +286,39 @@ void pb_print_machine_summary(FILE *f, const struct pb_cache_info *c)
 			             c->level[l].note);
 
 	print_timer_summary(f);
+	print_glibc_summary(f);
 }
 
 /* ---- the full listing -------------------------------------------------- */
-
-/* The path of the dynamic loader this process runs under. */
-static int find_loader(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void)size;
-	const char *name = info->dlpi_name;
-	const char *base = name ? strrchr(name, '/') : NULL;
-	if (base && !strncmp(base, "/ld-", 4)) {
-		snprintf(data, 256, "%s", name);
-		return 1;
-	}
-	return 0;
-}
 
 /* glibc's own cache figures and the thresholds it derives from them
  * (ld.so --list-diagnostics, glibc 2.33+): when it believes a wrong L3,
  * its non-temporal threshold is wrong with it (case M2/M4). */
 static void print_glibc_view(FILE *f)
 {
-	static const char *const keys[] = {
-	    "data_cache_size",     "shared_cache_size",   "non_temporal_threshold",
-	    "rep_movsb_threshold", "rep_stosb_threshold",
-	};
-	char loader[256] = "";
-	dl_iterate_phdr(find_loader, loader);
+	struct pb_glibc_info g;
+	pb_glibc_read(&g);
 	fputs("glibc's view (ld.so --list-diagnostics)\n", f);
-	if (!loader[0] || strchr(loader, '\'')) {
-		fputs("  not available (no glibc dynamic loader found)\n", f);
-		return;
-	}
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "'%s' --list-diagnostics 2>/dev/null", loader);
-	fflush(f);
-	FILE *p = popen(cmd, "r");
-	if (!p) {
-		fputs("  not available (cannot run the loader)\n", f);
-		return;
-	}
-	char line[256];
+	fprintf(f, "  %-24s %s\n", "version", g.version);
 	int shown = 0;
-	while (fgets(line, sizeof line, p)) {
-		const char *eq = strchr(line, '=');
-		if (!eq || strncmp(line, "x86.cpu_features.", 17))
+	for (int i = 0; i < PB_GLIBC_FIGURES; i++) {
+		if (!g.diag.known[i])
 			continue;
-		const char *key = line + 17;
-		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-			size_t n = strlen(keys[i]);
-			if ((size_t)(eq - key) == n && !strncmp(key, keys[i], n)) {
-				char sz[32];
-				unsigned long long v = strtoull(eq + 1, NULL, 0);
-				pb_format_bytes_iec(v, sz, sizeof sz);
-				if (v % 1024 == 0 || v < 1024)
-					fprintf(f, "  %-24s %s\n", keys[i], sz);
-				else
-					fprintf(f, "  %-24s %llu B (%s)\n", keys[i], v, sz);
-				shown++;
-			}
-		}
+		char sz[32];
+		uint64_t v = g.diag.value[i];
+		const char *name = pb_glibc_figure_name((enum pb_glibc_figure)i) + 4;
+		pb_format_bytes_iec(v, sz, sizeof sz);
+		if (v % 1024 == 0 || v < 1024)
+			fprintf(f, "  %-24s %s\n", name, sz);
+		else
+			fprintf(f, "  %-24s %llu B (%s)\n", name, (unsigned long long)v, sz);
+		shown++;
 	}
-	pclose(p);
-	if (!shown)
-		fputs("  not available (loader too old, or not x86)\n", f);
+	if (g.note[0]) {
+		char text[sizeof g.note + 32];
+		snprintf(text, sizeof text, "%s%s", shown ? "" : "not available: ", g.note);
+		pb_print_labelled(f, 2, "", text);
+	}
 }
 
 /* When the kernel's clocksource is the TSC, CLOCK_MONOTONIC_RAW is the TSC
@@ -446,4 +456,310 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	print_timer(f);
 	fputc('\n', f);
 	print_glibc_view(f);
+}
+
+/* ---- the machine object of a result ------------------------------------- */
+
+/* jansson cannot encode NaN or infinity (json_real returns NULL): null. */
+static json_t *json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_features(pb_features f)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < PB_FEAT_COUNT; i++)
+		if (f & ((pb_features)1u << i))
+			json_array_append_new(a, json_string(pb_feature_name((enum pb_feature)i)));
+	return a;
+}
+
+static json_t *json_caches(const struct pb_cache_info *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "line_bytes", json_integer(c->line_bytes));
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		const struct pb_cache_level_info *li = &c->level[l];
+		json_t *lv = json_object();
+		json_object_set_new(lv, "size_bytes", json_integer((json_int_t)li->size_bytes));
+		json_object_set_new(lv, "source", json_string(pb_cache_source_name(li->source)));
+		json_t *srcs = json_object();
+		for (int s = 0; s < PB_SRC_COUNT; s++) {
+			if (!li->by_source_bytes[s])
+				continue;
+			json_t *e = json_object();
+			json_object_set_new(e, "size_bytes",
+			                    json_integer((json_int_t)li->by_source_bytes[s]));
+			json_object_set_new(e, "plausible", json_boolean(li->plausible[s]));
+			json_object_set_new(srcs, pb_cache_source_name((enum pb_cache_source)s), e);
+		}
+		json_object_set_new(lv, "by_source", srcs);
+		json_object_set_new(lv, "note", json_string(li->note));
+		json_object_set_new(o, pb_cache_level_name((enum pb_cache_level)l), lv);
+	}
+	return o;
+}
+
+static json_t *json_timer(void)
+{
+	const struct pb_timer_info *t = pb_timer_info();
+	json_t *o = json_object();
+	json_object_set_new(o, "clock",
+	                    json_string(t->clock == PB_CLOCK_TSC ? "tsc" : "clock_monotonic_raw"));
+	json_object_set_new(o, "clock_desc", json_string(t->clock_desc));
+	if (t->fallback_reason)
+		json_object_set_new(o, "fallback_reason", json_string(t->fallback_reason));
+	json_object_set_new(o, "hz", json_num(t->hz));
+	json_object_set_new(o, "freq_source", json_string(t->freq_source_desc));
+	json_object_set_new(o, "calibrated_hz",
+	                    t->calibrated_hz > 0 ? json_num(t->calibrated_hz) : json_null());
+	json_object_set_new(o, "calibration_error_ppm", json_num(t->calibration_error_ppm));
+	json_object_set_new(o, "overhead_ticks", json_num(t->overhead_ticks));
+	json_object_set_new(o, "step_ticks", json_num(t->step_ticks));
+	json_object_set_new(o, "core_hz_estimate", json_num(t->core_hz_estimate));
+	return o;
+}
+
+static json_t *json_cpu(void)
+{
+	struct pb_cpu_ident id;
+	char microcode[64];
+	pb_cpu_ident(&id);
+	pb_microcode_read("/proc/cpuinfo", microcode, sizeof microcode);
+	json_t *cpu = json_object();
+	json_object_set_new(cpu, "vendor", json_string(id.vendor));
+	json_object_set_new(cpu, "brand", json_string(id.brand));
+	json_object_set_new(cpu, "family", json_integer(id.family));
+	json_object_set_new(cpu, "model", json_integer(id.model));
+	json_object_set_new(cpu, "stepping", json_integer(id.stepping));
+	json_object_set_new(cpu, "microcode", json_string(microcode));
+	json_object_set_new(cpu, "hypervisor", json_boolean(id.hypervisor));
+	json_object_set_new(
+	    cpu, "hypervisor_vendor",
+	    json_string(id.hypervisor ? hypervisor_name(id.hypervisor_vendor) : "none"));
+	json_object_set_new(cpu, "hypervisor_signature", json_string(id.hypervisor_vendor));
+	json_object_set_new(cpu, "online_cpus", json_integer(id.online_cpus));
+	return cpu;
+}
+
+/* A string, or "unknown" when empty. */
+static json_t *json_text(const char *s)
+{
+	return json_string(s && s[0] ? s : "unknown");
+}
+
+static json_t *json_mitigations(const char *cmdline)
+{
+	char token[256];
+	json_t *o = json_object();
+	json_t *v = pb_vulnerabilities_read("/sys/devices/system/cpu/vulnerabilities");
+	json_object_set_new(o, "vulnerabilities", v ? v : json_null());
+	json_object_set_new(o, "cmdline",
+	                    pb_cmdline_param(cmdline, "mitigations", token, sizeof token)
+	                        ? json_string(token)
+	                        : json_null());
+	return o;
+}
+
+static json_t *json_thp(void)
+{
+	static const char *const files[] = {"enabled", "defrag"};
+	json_t *o = json_object();
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char path[128], text[256], choice[64];
+		snprintf(path, sizeof path, "/sys/kernel/mm/transparent_hugepage/%s", files[i]);
+		if (pb_read_line(path, text, sizeof text) == 0)
+			pb_bracketed_choice(text, choice, sizeof choice);
+		else
+			snprintf(choice, sizeof choice, "unknown");
+		json_object_set_new(o, files[i], json_string(choice));
+	}
+	return o;
+}
+
+static json_t *json_cpufreq(void)
+{
+	char governor[64], driver[64], why[512];
+	pb_cpufreq_read("/sys/devices/system/cpu/cpu0", governor, sizeof governor, driver,
+	                sizeof driver, why, sizeof why);
+	json_t *o = json_object();
+	json_object_set_new(o, "governor", json_string(governor));
+	json_object_set_new(o, "driver", json_string(driver));
+	json_object_set_new(o, "note", json_string(why));
+	return o;
+}
+
+static json_t *json_glibc(void)
+{
+	struct pb_glibc_info g;
+	char why[300], note[sizeof g.note + sizeof why + 4];
+	pb_glibc_read(&g);
+	json_t *o = json_object();
+	json_object_set_new(o, "version", json_text(g.version));
+	json_object_set_new(o, "release", json_text(g.release));
+	json_object_set_new(o, "loader", json_text(g.loader));
+	for (int i = 0; i < PB_GLIBC_FIGURES; i++)
+		json_object_set_new(o, pb_glibc_figure_name((enum pb_glibc_figure)i),
+		                    g.diag.known[i] ? json_integer((json_int_t)g.diag.value[i])
+		                                    : json_string("unknown"));
+	json_t *t = pb_glibc_tunables_read(g.loader, why, sizeof why);
+	json_object_set_new(o, "tunables", t ? t : json_string("unknown"));
+	const char *env = getenv("GLIBC_TUNABLES");
+	json_object_set_new(o, "tunables_env", env ? json_string(env) : json_null());
+	snprintf(note, sizeof note, "%s%s%s", g.note, g.note[0] && !t ? "; " : "", t ? "" : why);
+	json_object_set_new(o, "note", json_string(note));
+	return o;
+}
+
+static json_t *json_build(void)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "primbench_version", json_string(PB_GIT_DESCRIBE));
+	json_object_set_new(o, "compiler", json_string(__VERSION__));
+	json_object_set_new(o, "build_flags", json_string(PB_BUILD_FLAGS));
+	return o;
+}
+
+json_t *pb_fingerprint_json(const struct pb_cache_info *caches, int pinned_cpu)
+{
+	char cmdline[8192];
+	struct utsname u;
+	bool have_uname = uname(&u) == 0;
+
+	pb_timer_init();
+	json_t *m = json_object();
+	json_object_set_new(m, "cpu", json_cpu());
+	json_t *feat = json_object();
+	json_object_set_new(feat, "detected", json_features(pb_cpu_features_detected()));
+	json_object_set_new(feat, "hidden", json_features(pb_cpu_features_hidden()));
+	json_object_set_new(feat, "usable", json_features(pb_cpu_features()));
+	json_object_set_new(m, "features", feat);
+	json_object_set_new(m, "caches", json_caches(caches));
+	json_object_set_new(m, "timer", json_timer());
+	json_object_set_new(m, "hostname", json_text(have_uname ? u.nodename : NULL));
+	json_object_set_new(m, "kernel", json_text(have_uname ? u.release : NULL));
+	json_object_set_new(m, "kernel_version", json_text(have_uname ? u.version : NULL));
+	if (pb_read_line("/proc/cmdline", cmdline, sizeof cmdline) != 0)
+		cmdline[0] = '\0';
+	json_object_set_new(m, "kernel_cmdline", json_text(cmdline));
+	json_object_set_new(m, "mitigations", json_mitigations(cmdline));
+	json_object_set_new(m, "thp", json_thp());
+	json_object_set_new(m, "cpufreq", json_cpufreq());
+	json_object_set_new(m, "glibc", json_glibc());
+	json_object_set_new(m, "build", json_build());
+	json_object_set_new(m, "pinned_cpu", json_integer(pinned_cpu));
+	char hash[PB_FINGERPRINT_HASH_LEN + 1];
+	json_object_set_new(m, "fingerprint_hash",
+	                    pb_fingerprint_hash(m, hash) == 0 ? json_string(hash) : json_null());
+	return m;
+}
+
+/* ---- fingerprint_hash --------------------------------------------------- */
+
+uint64_t pb_fnv1a64(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a 64 offset basis */
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3u; /* FNV 64-bit prime */
+	}
+	return h;
+}
+
+/* machine[a][b]... (NULL-terminated path), borrowed, or NULL. */
+static json_t *get_in(const json_t *machine, ...) __attribute__((sentinel));
+static json_t *get_in(const json_t *machine, ...)
+{
+	va_list ap;
+	va_start(ap, machine);
+	json_t *v = (json_t *)machine;
+	for (const char *k = va_arg(ap, const char *); k && v; k = va_arg(ap, const char *))
+		v = json_is_object(v) ? json_object_get(v, k) : NULL;
+	va_end(ap);
+	return v;
+}
+
+/* Sets o[key] to a deep copy of v, or null when v is missing. */
+static void put_copy(json_t *o, const char *key, const json_t *v)
+{
+	json_t *c = v ? json_deep_copy(v) : NULL;
+	json_object_set_new(o, key, c ? c : json_null());
+}
+
+json_t *pb_fingerprint_hash_input(const json_t *machine)
+{
+	json_t *in = json_object();
+
+	json_t *cpu = json_object();
+	static const char *const cpu_keys[] = {"vendor", "family", "model", "stepping",
+	                                       "microcode"};
+	for (size_t i = 0; i < sizeof cpu_keys / sizeof cpu_keys[0]; i++)
+		put_copy(cpu, cpu_keys[i], get_in(machine, "cpu", cpu_keys[i], NULL));
+	json_object_set_new(in, "cpu", cpu);
+
+	put_copy(in, "features_usable", get_in(machine, "features", "usable", NULL));
+
+	json_t *caches = json_object();
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		const char *name = pb_cache_level_name((enum pb_cache_level)l);
+		put_copy(caches, name, get_in(machine, "caches", name, "size_bytes", NULL));
+	}
+	put_copy(caches, "line_bytes", get_in(machine, "caches", "line_bytes", NULL));
+	json_object_set_new(in, "caches", caches);
+
+	/* The TSC frequency in whole MHz: the calibration moves in the last
+	 * digits from run to run (0.1 ppm here), the MHz do not. */
+	const json_t *clock = get_in(machine, "timer", "clock", NULL);
+	const json_t *hz = get_in(machine, "timer", "hz", NULL);
+	put_copy(in, "clock", clock);
+	json_object_set_new(in, "tsc_mhz",
+	                    json_is_string(clock) && !strcmp(json_string_value(clock), "tsc") &&
+	                            json_is_number(hz)
+	                        ? json_integer((json_int_t)llround(json_number_value(hz) / 1e6))
+	                        : json_null());
+
+	put_copy(in, "kernel_release", get_in(machine, "kernel", NULL));
+
+	json_t *mit = json_object();
+	put_copy(mit, "vulnerabilities", get_in(machine, "mitigations", "vulnerabilities", NULL));
+	put_copy(mit, "cmdline", get_in(machine, "mitigations", "cmdline", NULL));
+	json_object_set_new(in, "mitigations", mit);
+
+	json_t *thp = json_object();
+	put_copy(thp, "enabled", get_in(machine, "thp", "enabled", NULL));
+	put_copy(thp, "defrag", get_in(machine, "thp", "defrag", NULL));
+	json_object_set_new(in, "thp", thp);
+
+	put_copy(in, "cpufreq_governor", get_in(machine, "cpufreq", "governor", NULL));
+
+	json_t *glibc = json_object();
+	put_copy(glibc, "version", get_in(machine, "glibc", "version", NULL));
+	for (int i = 0; i < PB_GLIBC_FIGURES; i++) {
+		const char *name = pb_glibc_figure_name((enum pb_glibc_figure)i);
+		put_copy(glibc, name, get_in(machine, "glibc", name, NULL));
+	}
+	json_object_set_new(in, "glibc", glibc);
+
+	json_t *build = json_object();
+	static const char *const build_keys[] = {"compiler", "build_flags", "primbench_version"};
+	for (size_t i = 0; i < sizeof build_keys / sizeof build_keys[0]; i++)
+		put_copy(build, build_keys[i], get_in(machine, "build", build_keys[i], NULL));
+	json_object_set_new(in, "build", build);
+	return in;
+}
+
+int pb_fingerprint_hash(const json_t *machine, char out[PB_FINGERPRINT_HASH_LEN + 1])
+{
+	out[0] = '\0';
+	json_t *in = pb_fingerprint_hash_input(machine);
+	char *text = in ? json_dumps(in, JSON_SORT_KEYS | JSON_COMPACT) : NULL;
+	json_decref(in);
+	if (!text)
+		return pb_fail("cannot encode the fingerprint (out of memory)");
+	snprintf(out, PB_FINGERPRINT_HASH_LEN + 1, "%016llx",
+	         (unsigned long long)pb_fnv1a64(text, strlen(text)));
+	free(text);
+	return 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "primbench/error.h"
+#include "primbench/fingerprint.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
 
@@ -26,61 +27,6 @@ static json_t *json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *json_features(pb_features f)
-{
-	json_t *a = json_array();
-	for (int i = 0; i < PB_FEAT_COUNT; i++)
-		if (f & ((pb_features)1u << i))
-			json_array_append_new(a, json_string(pb_feature_name((enum pb_feature)i)));
-	return a;
-}
-
-static json_t *json_caches(const struct pb_cache_info *c)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "line_bytes", json_integer(c->line_bytes));
-	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
-		const struct pb_cache_level_info *li = &c->level[l];
-		json_t *lv = json_object();
-		json_object_set_new(lv, "size_bytes", json_integer((json_int_t)li->size_bytes));
-		json_object_set_new(lv, "source", json_string(pb_cache_source_name(li->source)));
-		json_t *srcs = json_object();
-		for (int s = 0; s < PB_SRC_COUNT; s++) {
-			if (!li->by_source_bytes[s])
-				continue;
-			json_t *e = json_object();
-			json_object_set_new(e, "size_bytes",
-			                    json_integer((json_int_t)li->by_source_bytes[s]));
-			json_object_set_new(e, "plausible", json_boolean(li->plausible[s]));
-			json_object_set_new(srcs, pb_cache_source_name((enum pb_cache_source)s), e);
-		}
-		json_object_set_new(lv, "by_source", srcs);
-		json_object_set_new(lv, "note", json_string(li->note));
-		json_object_set_new(o, pb_cache_level_name((enum pb_cache_level)l), lv);
-	}
-	return o;
-}
-
-static json_t *json_timer(void)
-{
-	const struct pb_timer_info *t = pb_timer_info();
-	json_t *o = json_object();
-	json_object_set_new(o, "clock",
-	                    json_string(t->clock == PB_CLOCK_TSC ? "tsc" : "clock_monotonic_raw"));
-	json_object_set_new(o, "clock_desc", json_string(t->clock_desc));
-	if (t->fallback_reason)
-		json_object_set_new(o, "fallback_reason", json_string(t->fallback_reason));
-	json_object_set_new(o, "hz", json_num(t->hz));
-	json_object_set_new(o, "freq_source", json_string(t->freq_source_desc));
-	json_object_set_new(o, "calibrated_hz",
-	                    t->calibrated_hz > 0 ? json_num(t->calibrated_hz) : json_null());
-	json_object_set_new(o, "calibration_error_ppm", json_num(t->calibration_error_ppm));
-	json_object_set_new(o, "overhead_ticks", json_num(t->overhead_ticks));
-	json_object_set_new(o, "step_ticks", json_num(t->step_ticks));
-	json_object_set_new(o, "core_hz_estimate", json_num(t->core_hz_estimate));
-	return o;
-}
-
 json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_cache_info *caches,
                        int pinned_cpu)
 {
@@ -89,7 +35,11 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
 	json_object_set_new(doc, "schema_version", json_integer(PB_RESULTS_SCHEMA_VERSION));
 
 	json_t *pb = json_object();
+#ifdef PB_GIT_DESCRIBE
+	json_object_set_new(pb, "version", json_string(PB_GIT_DESCRIBE));
+#else
 	json_object_set_new(pb, "version", json_string(PB_VERSION_STRING));
+#endif
 	json_object_set_new(pb, "arch", json_string(PB_ARCH_NAME));
 	json_object_set_new(pb, "compiler", json_string(__VERSION__));
 	json_object_set_new(pb, "build_flags", json_string(PB_BUILD_FLAGS));
@@ -106,32 +56,7 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(doc, "started_at", json_string(when));
 
-	json_t *m = json_object();
-	struct pb_cpu_ident id;
-	pb_cpu_ident(&id);
-	json_t *cpu = json_object();
-	json_object_set_new(cpu, "vendor", json_string(id.vendor));
-	json_object_set_new(cpu, "brand", json_string(id.brand));
-	json_object_set_new(cpu, "family", json_integer(id.family));
-	json_object_set_new(cpu, "model", json_integer(id.model));
-	json_object_set_new(cpu, "stepping", json_integer(id.stepping));
-	json_object_set_new(cpu, "hypervisor", json_boolean(id.hypervisor));
-	json_object_set_new(cpu, "online_cpus", json_integer(id.online_cpus));
-	json_object_set_new(m, "cpu", cpu);
-	json_t *feat = json_object();
-	json_object_set_new(feat, "detected", json_features(pb_cpu_features_detected()));
-	json_object_set_new(feat, "hidden", json_features(pb_cpu_features_hidden()));
-	json_object_set_new(feat, "usable", json_features(pb_cpu_features()));
-	json_object_set_new(m, "features", feat);
-	json_object_set_new(m, "caches", json_caches(caches));
-	json_object_set_new(m, "timer", json_timer());
-	struct utsname u;
-	if (uname(&u) == 0) {
-		json_object_set_new(m, "hostname", json_string(u.nodename));
-		json_object_set_new(m, "kernel", json_string(u.release));
-	}
-	json_object_set_new(m, "pinned_cpu", json_integer(pinned_cpu));
-	json_object_set_new(doc, "machine", m);
+	json_object_set_new(doc, "machine", pb_fingerprint_json(caches, pinned_cpu));
 	json_object_set_new(doc, "cases", json_array());
 	json_object_set_new(doc, "notes", json_array());
 	json_object_set_new(doc, "interrupted", json_false());
@@ -258,9 +183,10 @@ static int dir_of(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* The file a result for `path` lands in: a symbolic link is followed (its
- * target is replaced, not the link). Refuses an existing target that is not
- * a regular file: renaming over /dev/null or a FIFO would replace it. */
+/* The file a result for `path` lands in: symbolic links are followed, also
+ * to a target that does not exist yet (its target is written, the link
+ * stays). Refuses an existing target that is not a regular file: renaming
+ * over /dev/null or a FIFO would replace it. */
 static int resolve_target(const char *path, char *out, size_t len)
 {
 	struct stat st;
@@ -268,11 +194,19 @@ static int resolve_target(const char *path, char *out, size_t len)
 		return pb_fail("empty output path");
 	if (snprintf(out, len, "%s", path) >= (int)len)
 		return pb_fail("path too long: '%s'", path);
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		char *real = realpath(path, NULL);
-		if (real) {
-			snprintf(out, len, "%s", real);
-			free(real);
+	for (int hops = 0; lstat(out, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		char link[4096];
+		ssize_t n = readlink(out, link, sizeof link - 1);
+		if (n < 0 || hops == 40)
+			return pb_fail("cannot write '%s': cannot follow its symbolic link", path);
+		link[n] = '\0';
+		if (link[0] == '/') {
+			snprintf(out, len, "%s", link);
+		} else {
+			char dir[4096];
+			if (dir_of(out, dir, sizeof dir) != 0 ||
+			    snprintf(out, len, "%s/%s", dir, link) >= (int)len)
+				return pb_fail("path too long: '%s'", path);
 		}
 	}
 	if (stat(out, &st) == 0) {
@@ -287,11 +221,23 @@ static int resolve_target(const char *path, char *out, size_t len)
 int pb_results_check_path(const char *path)
 {
 	char target[4096], dir[4096];
+	struct stat st, dst;
 	if (resolve_target(path, target, sizeof target) != 0 ||
 	    dir_of(target, dir, sizeof dir) != 0)
 		return -1;
 	if (access(dir, W_OK | X_OK) != 0)
 		return pb_fail("cannot write '%s': directory '%s': %s", path, dir, strerror(errno));
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	long name_max = pathconf(dir, _PC_NAME_MAX);
+	if (name_max > 0 && (long)strlen(base) > name_max)
+		return pb_fail("cannot write '%s': file name longer than %ld bytes", path,
+		               name_max);
+	/* In a sticky directory (/tmp) only the owner may replace a file. */
+	if (stat(target, &st) == 0 && stat(dir, &dst) == 0 && (dst.st_mode & S_ISVTX) &&
+	    st.st_uid != geteuid() && dst.st_uid != geteuid() && geteuid() != 0)
+		return pb_fail("cannot write '%s': owned by another user in a sticky directory",
+		               path);
 	return 0;
 }
 
@@ -305,19 +251,38 @@ int pb_results_write(const json_t *doc, const char *path)
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return pb_fail("cannot write '%s': %s", path, strerror(errno));
-	/* mkstemp makes 0600; results are ordinary files. */
-	mode_t um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	if (json_dumpfd(doc, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0 ||
-	    write(fd, "\n", 1) != 1 || fsync(fd) != 0) {
-		int e = errno;
+	/* mkstemp makes 0600: a new result gets the umask's mode, a replaced
+	 * one keeps its own (a hard link to it is not kept: rename). */
+	struct stat st;
+	if (stat(target, &st) == 0) {
+		fchmod(fd, st.st_mode & 07777);
+	} else {
+		mode_t um = umask(0);
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	int e = text ? 0 : ENOMEM;
+	size_t len = text ? strlen(text) : 0, done = 0;
+	while (!e && done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			e = w < 0 ? errno : ENOSPC;
+		else
+			done += (size_t)w;
+	}
+	free(text);
+	if (!e && (write(fd, "\n", 1) != 1 || fsync(fd) != 0))
+		e = errno ? errno : ENOSPC;
+	if (e) {
 		close(fd);
 		unlink(tmp);
 		return pb_fail("cannot write '%s': %s", path, strerror(e));
 	}
 	if (close(fd) != 0 || rename(tmp, target) != 0) {
-		int e = errno;
+		e = errno;
 		unlink(tmp);
 		return pb_fail("cannot write '%s': %s", path, strerror(e));
 	}

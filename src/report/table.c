@@ -449,12 +449,14 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 	fputc('\n', f);
 	pb_print_wrapped(f, line, 8);
 	if (no_ci)
-		fprintf(f, "note: %zu cases had fewer than 6 samples: no 95%% CI\n", no_ci);
+		fprintf(f, "note: %zu case%s had fewer than 6 samples: no 95%% CI\n", no_ci,
+		        no_ci == 1 ? "" : "s");
 	if (migrations)
-		fprintf(f, "note: %u samples saw the thread change CPU\n", migrations);
+		fprintf(f, "note: %u sample%s saw the thread change CPU (dropped)\n", migrations,
+		        migrations == 1 ? "" : "s");
 	if (outliers)
-		fprintf(f, "note: %zu samples lay beyond Tukey's far-out fence (Q3 + 3 IQR)\n",
-		        outliers);
+		fprintf(f, "note: %zu sample%s had a modified z-score over 3.5 (outliers, kept)\n",
+		        outliers, outliers == 1 ? "" : "s");
 	for (const char *l = r->notes; *l;) {
 		const char *e = strchr(l, '\n');
 		int n = e ? (int)(e - l) : (int)strlen(l);

@@ -645,6 +645,8 @@ static int calibrate(const struct pb_mem_params *p, struct arena *a, struct cont
 	if (is_fault(a->state) && a->nslots < max_k)
 		max_k = a->nslots;
 	for (size_t i = 0; i < p->n_kernels; i++) {
+		if (p->stop && *p->stop)
+			return 0;
 		if (p->extent_bytes) {
 			cts[i].k = p->extent_bytes / (a->n ? a->n : 1);
 			continue;
@@ -790,6 +792,10 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	for (size_t si = 0; si < p->n_states && rc == 0 && !r->interrupted; si++) {
 		struct arena a;
 		enum pb_cache_state st = p->states[si];
+		if (p->stop && *p->stop) {
+			r->interrupted = true;
+			break;
+		}
 		if (arena_init(&a, p, st, prefill, max_slot, rng_next(&rng)) != 0) {
 			note(r, "%s: skipped: %s", pb_cache_state_name(st), pb_error());
 			groups_done += p->n_sizes * p->n_placements;

@@ -1,0 +1,147 @@
+/* primbench/breakeven.h - where kernels cross, the policy that follows,
+ * and the glibc tunables closest to it (docs/breakeven.md; case M4 in
+ * shared/cases/memory.md).
+ *
+ * Input: one op and one cache state of a pb_mem_result. Every figure comes
+ * from the cases' medians of ticks per call and the 95% confidence
+ * intervals of those medians (include/primbench/stats.h). Sizes 0, and
+ * cases whose median or CI is not positive, are left out (the method works
+ * on logarithms of sizes and of times).
+ *
+ * - Crossing: between two adjacent measured sizes where the order of two
+ *   kernels' medians flips, the size where ln(median_a / median_b),
+ *   interpolated linearly in log2(size), is 0 (exact when both kernels
+ *   follow power laws between the two sizes).
+ * - Its interval: the sizes around it where the two kernels' CIs overlap,
+ *   from where one CI's upper curve meets the other's lower curve (the same
+ *   interpolation) on each side. It says over which sizes the run could not
+ *   tell the two kernels apart; it is NOT a confidence interval of the
+ *   crossing (docs/breakeven.md says why).
+ * - Policy: the lower envelope of the medians, then a band is kept only
+ *   where its kernel beats a neighbouring band's kernel beyond both CIs at
+ *   one size at least; otherwise it joins that neighbour (fewer switches).
+ * - glibc: the x86_rep_movsb_threshold / x86_rep_stosb_threshold /
+ *   x86_non_temporal_threshold values whose glibc 2.36 x86-64 bands differ
+ *   from the policy over the fewest octaves of the measured sizes, and what
+ *   glibc cannot express.
+ */
+#ifndef PRIMBENCH_BREAKEVEN_H
+#define PRIMBENCH_BREAKEVEN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "primbench/kernels.h"
+#include "primbench/mem.h"
+#include "primbench/policy.h"
+
+/* glibc's thresholds as it runs here (from `ld.so --list-diagnostics`:
+ * x86.cpu_features.rep_movsb_threshold, .rep_stosb_threshold,
+ * .non_temporal_threshold, .rep_movsb_stop_threshold; the minimum from
+ * `ld.so --list-tunables`: "glibc.cpu.x86_rep_movsb_threshold: 0x840
+ * (min: 0x200, ...)"). Bytes. */
+struct pb_glibc_thresholds {
+	uint64_t rep_movsb, rep_stosb, non_temporal;
+	/* Where memcpy stops using rep movsb. 0 = unknown, taken as
+	 * non_temporal. Intel: equal to non_temporal and moving with it; AMD:
+	 * the L2 size, fixed (glibc computes it; no tunable). */
+	uint64_t rep_movsb_stop;
+	/* glibc ignores x86_rep_movsb_threshold values <= this (8 x its vector
+	 * size: 128, 256 or 512). 0 = unknown. */
+	uint64_t rep_movsb_min;
+	bool known; /* false: the fields above are not filled */
+};
+
+/* glibc 2.36 accepts x86_non_temporal_threshold only in (0x4040, this];
+ * the value the mapping uses for "never". */
+#define PB_GLIBC_NT_MAX UINT64_C(0x0fffffffffffffff)
+#define PB_GLIBC_NT_MIN UINT64_C(0x4040) /* values <= this are ignored */
+
+#define PB_GLIBC_MAX_NOTES 12
+
+/* The policy as glibc tunables (only the op's are set). */
+struct pb_glibc_tunables {
+	enum pb_op op;
+	uint64_t rep_movsb, non_temporal; /* memcpy */
+	uint64_t rep_stosb;               /* memset */
+	/* "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=N:glibc.cpu.
+	 * x86_non_temporal_threshold=M" (memcpy) or "...x86_rep_stosb_threshold=N". */
+	char line[256];
+	double mismatch_octaves; /* measured range where glibc's bands differ from the policy */
+	size_t n_notes;          /* what glibc cannot express, in words */
+	char notes[PB_GLIBC_MAX_NOTES][200];
+};
+
+/* Maps policy p onto glibc 2.36 x86-64 tunables: tries every candidate
+ * value (each policy bound, glibc's current and lowest accepted values,
+ * "never" = PB_GLIBC_NT_MAX) and keeps the one whose bands differ from the
+ * policy over the fewest octaves of [range_lo, range_hi] (0, 0: 64 B up to
+ * twice the largest bound, at least 64 MiB); ties go to the fewest octaves
+ * up to 2^60, then to the values nearest glibc's current ones, then to
+ * lower values. `cur` (may be NULL or !known) gives glibc's current values:
+ * what a 'libc' band means, the rep movsb stop and minimum. Fills *out
+ * (line, octaves still differing, notes in words); never fails. */
+void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresholds *cur,
+                         uint64_t range_lo, uint64_t range_hi, struct pb_glibc_tunables *out);
+
+/* One crossing of two leading kernels. */
+struct pb_crossing {
+	const struct pb_kernel *below;   /* the faster one below size_bytes */
+	const struct pb_kernel *above;   /* the faster one above */
+	double size_bytes;               /* where the medians cross (interpolated) */
+	uint64_t bracket_lo, bracket_hi; /* the measured sizes around size_bytes */
+	/* Where the two CIs overlap around the crossing. lo_open: they still
+	 * overlap at the smallest size both were measured at (lo_bytes is that
+	 * size); hi_open likewise at the largest. */
+	double lo_bytes, hi_bytes;
+	bool lo_open, hi_open;
+	/* Times the medians crossed inside the interval: odd; more than 1 when
+	 * noise flipped the order back and forth (size_bytes is the middle
+	 * crossing). */
+	unsigned flips;
+};
+
+struct pb_breakeven {
+	enum pb_op op;
+	enum pb_cache_state state;
+	size_t n_sizes;                   /* positive sizes measured */
+	uint64_t min_size, max_size;      /* of those */
+	const struct pb_kernel **leading; /* fastest at a size, and libc */
+	size_t n_leading;
+	struct pb_crossing *crossings; /* ascending size_bytes */
+	size_t n_crossings;
+	struct pb_policy policy; /* recommended */
+	bool policy_simplified;  /* more than PB_POLICY_MAX_BANDS bands were merged anyway */
+	bool have_glibc;         /* glibc was asked for (g != NULL) */
+	struct pb_glibc_thresholds glibc_now;
+	struct pb_glibc_tunables glibc;
+};
+
+/* Computes the crossings, the policy and (when g is not NULL) the glibc
+ * mapping for (op, st) of r. Returns 1 when done, 0 when r has no usable
+ * case of (op, st) (nothing to free), or -1 with pb_error() (allocation).
+ * Free with pb_breakeven_free(). */
+int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                         const struct pb_glibc_thresholds *g, struct pb_breakeven *out);
+void pb_breakeven_free(struct pb_breakeven *b);
+
+/* Prints, in at most 80 columns: the crossings, the recommended policy,
+ * and with g the GLIBC_TUNABLES line beside glibc's current values and
+ * what glibc cannot express. Nothing when r has no case of (op, st). */
+void pb_print_breakeven(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                        enum pb_cache_state st, const struct pb_glibc_thresholds *g);
+void pb_breakeven_print(FILE *f, const struct pb_breakeven *b);
+
+/* The same as a JSON object for the result file (docs/breakeven.md);
+ * NULL when r has no case of (op, st) or on allocation failure. */
+json_t *pb_breakeven_json(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                          const struct pb_glibc_thresholds *g);
+json_t *pb_breakeven_to_json(const struct pb_breakeven *b);
+
+/* Sizes with a fraction for prose: "1.9 KiB", "24.1 MiB", "390 B". */
+void pb_format_bytes_approx(double bytes, char *buf, size_t len);
+
+#endif

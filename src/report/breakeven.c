@@ -1,0 +1,1283 @@
+/* breakeven.c - crossings of kernels, the recommended policy and the glibc
+ * tunables closest to it (include/primbench/breakeven.h,
+ * docs/breakeven.md).
+ *
+ * Everything works on x = log2(size) and on logarithms of times: a ratio
+ * of two kernels' times is a difference of logs, and a crossing is where
+ * that difference, interpolated linearly in x between two measured sizes,
+ * is zero.
+ */
+#include "primbench/breakeven.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/sizes.h"
+
+#define LINE_WIDTH 80
+
+/* ---- the grid of one (op, state) --------------------------------------- */
+
+/* Kernels x sizes of one (op, state): the first case of each (kernel,
+ * size) with samples and a positive median (a result with several
+ * placements per size contributes its first). Sizes ascending, > 0;
+ * kernels in catalogue order. */
+struct grid {
+	size_t ns, nk;
+	uint64_t *sizes;
+	double *x; /* log2(size) */
+	const struct pb_kernel **kernels;
+	double *med, *lo, *hi; /* nk * ns, natural logs of ticks per call */
+	bool *has, *ci;
+};
+
+#define AT(g, k, j) ((k) * (g)->ns + (j))
+
+static void grid_free(struct grid *g)
+{
+	free(g->sizes);
+	free(g->x);
+	free(g->kernels);
+	free(g->med);
+	free(g->lo);
+	free(g->hi);
+	free(g->has);
+	free(g->ci);
+	memset(g, 0, sizeof *g);
+}
+
+static bool usable_case(const struct pb_mem_case *c, enum pb_op op, enum pb_cache_state st)
+{
+	return c->op == op && c->state == st && c->n_samples > 0 && c->size_bytes > 0 &&
+	       isfinite(c->ticks_per_call.median) && c->ticks_per_call.median > 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_kernel(const void *a, const void *b)
+{
+	const struct pb_kernel *const *ka = a, *const *kb = b;
+	uintptr_t x = (uintptr_t)*ka, y = (uintptr_t)*kb;
+	return x < y ? -1 : x > y;
+}
+
+static size_t index_of_size(const struct grid *g, uint64_t n)
+{
+	size_t lo = 0, hi = g->ns;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (g->sizes[mid] < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t index_of_kernel(const struct grid *g, const struct pb_kernel *k)
+{
+	for (size_t i = 0; i < g->nk; i++)
+		if (g->kernels[i] == k)
+			return i;
+	return g->nk;
+}
+
+/* Returns 1 with a grid, 0 when (op, st) has no usable case, -1 on
+ * allocation failure. */
+static int grid_build(struct grid *g, const struct pb_mem_result *r, enum pb_op op,
+                      enum pb_cache_state st)
+{
+	memset(g, 0, sizeof *g);
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_cases; i++)
+		n += usable_case(&r->cases[i], op, st);
+	if (n == 0)
+		return 0;
+	g->sizes = malloc(n * sizeof *g->sizes);
+	g->kernels = malloc(n * sizeof *g->kernels);
+	if (!g->sizes || !g->kernels)
+		goto oom;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!usable_case(c, op, st))
+			continue;
+		g->sizes[g->ns++] = c->size_bytes;
+		g->kernels[g->nk++] = c->kernel;
+	}
+	qsort(g->sizes, g->ns, sizeof *g->sizes, cmp_u64);
+	qsort(g->kernels, g->nk, sizeof *g->kernels, cmp_kernel);
+	size_t u = 0;
+	for (size_t i = 0; i < g->ns; i++)
+		if (u == 0 || g->sizes[u - 1] != g->sizes[i])
+			g->sizes[u++] = g->sizes[i];
+	g->ns = u;
+	u = 0;
+	for (size_t i = 0; i < g->nk; i++)
+		if (u == 0 || g->kernels[u - 1] != g->kernels[i])
+			g->kernels[u++] = g->kernels[i];
+	g->nk = u;
+
+	size_t cells = g->nk * g->ns;
+	g->x = malloc(g->ns * sizeof *g->x);
+	g->med = malloc(cells * sizeof *g->med);
+	g->lo = malloc(cells * sizeof *g->lo);
+	g->hi = malloc(cells * sizeof *g->hi);
+	g->has = calloc(cells, sizeof *g->has);
+	g->ci = calloc(cells, sizeof *g->ci);
+	if (!g->x || !g->med || !g->lo || !g->hi || !g->has || !g->ci)
+		goto oom;
+	for (size_t j = 0; j < g->ns; j++)
+		g->x[j] = log2((double)g->sizes[j]);
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!usable_case(c, op, st))
+			continue;
+		size_t at = AT(g, index_of_kernel(g, c->kernel), index_of_size(g, c->size_bytes));
+		if (g->has[at])
+			continue;
+		const struct pb_summary *s = &c->ticks_per_call;
+		g->has[at] = true;
+		g->med[at] = log(s->median);
+		/* A CI that is missing or not positive cannot separate kernels:
+		 * such a cell counts as overlapping everything. */
+		g->ci[at] = s->ci_valid && isfinite(s->ci_lo) && isfinite(s->ci_hi) &&
+		            s->ci_lo > 0 && s->ci_hi >= s->ci_lo;
+		if (g->ci[at]) {
+			g->lo[at] = log(s->ci_lo);
+			g->hi[at] = log(s->ci_hi);
+		}
+	}
+	return 1;
+oom:
+	grid_free(g);
+	return pb_fail("out of memory computing break-even points");
+}
+
+/* The kernel with the lowest median at size j (one was measured there:
+ * every size of the grid comes from a case). */
+static size_t fastest_at(const struct grid *g, size_t j)
+{
+	size_t w = g->nk;
+	for (size_t k = 0; k < g->nk; k++)
+		if (g->has[AT(g, k, j)] &&
+		    (w == g->nk || g->med[AT(g, k, j)] < g->med[AT(g, w, j)]))
+			w = k;
+	return w;
+}
+
+/* Kernel a is faster than b beyond both CIs at size j. */
+static bool clearly_faster(const struct grid *g, size_t a, size_t b, size_t j)
+{
+	size_t pa = AT(g, a, j), pb = AT(g, b, j);
+	return g->ci[pa] && g->ci[pb] && g->hi[pa] < g->lo[pb];
+}
+
+/* Where the line through (x0, y0), (x1, y1) is 0; y0 and y1 of opposite
+ * signs or y1 == 0. */
+static double zero_at(double x0, double y0, double x1, double y1)
+{
+	return x0 + (x1 - x0) * y0 / (y0 - y1);
+}
+
+/* ---- crossings ----------------------------------------------------------- */
+
+struct crossings {
+	struct pb_crossing *v;
+	size_t n, cap;
+};
+
+static int crossings_add(struct crossings *c, const struct pb_crossing *x)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct pb_crossing *v = realloc(c->v, cap * sizeof *v);
+		if (!v)
+			return pb_fail("out of memory computing break-even points");
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = *x;
+	return 0;
+}
+
+/* +1 when a's median is lower at idx[i], -1 when b's, 0 when equal. */
+static int medsign(const struct grid *g, size_t a, size_t b, const size_t *idx, size_t i)
+{
+	double ma = g->med[AT(g, a, idx[i])], mb = g->med[AT(g, b, idx[i])];
+	return ma < mb ? 1 : ma > mb ? -1 : 0;
+}
+
+/* +1 when a is faster beyond both CIs at idx[i], -1 when b is, else 0. */
+static int clearsign(const struct grid *g, size_t a, size_t b, const size_t *idx, size_t i)
+{
+	return clearly_faster(g, a, b, idx[i]) ? 1 : clearly_faster(g, b, a, idx[i]) ? -1 : 0;
+}
+
+/* The flips of the medians' order among idx[lo..hi]: each is between two
+ * consecutive sizes of unequal medians whose order differs. Returns how
+ * many; with `want` < that count, stores the want-th (from 0): the size
+ * before it in *before, the one after in *after, and its interpolated x. */
+static unsigned flips(const struct grid *g, size_t a, size_t b, const size_t *idx, size_t lo,
+                      size_t hi, unsigned want, size_t *before, size_t *after, double *x)
+{
+	unsigned n = 0;
+	size_t prev = SIZE_MAX;
+	for (size_t i = lo; i <= hi; i++) {
+		int s = medsign(g, a, b, idx, i);
+		if (s == 0)
+			continue;
+		if (prev != SIZE_MAX && medsign(g, a, b, idx, prev) != s) {
+			if (n == want) {
+				size_t j0 = idx[prev], j1 = idx[i];
+				double d0 = g->med[AT(g, a, j0)] - g->med[AT(g, b, j0)];
+				double d1 = g->med[AT(g, a, j1)] - g->med[AT(g, b, j1)];
+				*before = j0;
+				*after = j1;
+				*x = zero_at(g->x[j0], d0, g->x[j1], d1);
+			}
+			n++;
+		}
+		prev = i;
+	}
+	return n;
+}
+
+/* The lower end of a crossing's interval: between sizes j0 (where `below`
+ * is faster beyond both CIs) and j1 (where it is not), the zero of
+ * u = ln lo(above) - ln hi(below): where below's CI top meets above's CI
+ * bottom. j0 itself when j1 has no CIs. */
+static double overlap_start(const struct grid *g, size_t below, size_t above, size_t j0, size_t j1)
+{
+	size_t b0 = AT(g, below, j0), a0 = AT(g, above, j0);
+	size_t b1 = AT(g, below, j1), a1 = AT(g, above, j1);
+	if (!g->ci[b1] || !g->ci[a1])
+		return (double)g->sizes[j0];
+	double u0 = g->lo[a0] - g->hi[b0], u1 = g->lo[a1] - g->hi[b1];
+	return exp2(zero_at(g->x[j0], u0, g->x[j1], u1));
+}
+
+/* The crossings of kernels a and b (grid indices). idx[0..m) lists the
+ * sizes at which both were measured.
+ *
+ * A size is "clear" when one kernel is faster there beyond both CIs.
+ * Between two consecutive clear sizes of opposite kernels (or before the
+ * first clear size, or after the last), the medians' order flips an odd
+ * number of times: one crossing, placed at the middle flip. Between clear
+ * sizes of the same kernel the flips come in pairs: noise, no crossing.
+ * A pair never clear anywhere gives nothing. */
+static int pair_crossings(const struct grid *g, size_t a, size_t b, const size_t *idx, size_t m,
+                          struct crossings *out)
+{
+	size_t left = SIZE_MAX; /* the clear size below the window; SIZE_MAX: none */
+	for (;;) {
+		size_t right = left == SIZE_MAX ? 0 : left + 1; /* the clear size above; m: none */
+		while (right < m && clearsign(g, a, b, idx, right) == 0)
+			right++;
+		if (left == SIZE_MAX && right == m)
+			return 0; /* never clear */
+
+		/* Which kernel is faster on each side: the clear sign, or at an
+		 * open end the median's order nearest to it. */
+		size_t lo_i = left == SIZE_MAX ? 0 : left, hi_i = right == m ? m - 1 : right;
+		int sl = 0, sr = 0;
+		if (left != SIZE_MAX)
+			sl = clearsign(g, a, b, idx, left);
+		for (size_t i = lo_i; i <= hi_i && !sl; i++)
+			sl = medsign(g, a, b, idx, i);
+		if (right != m)
+			sr = clearsign(g, a, b, idx, right);
+		for (size_t i = hi_i + 1; i-- > lo_i && !sr;)
+			sr = medsign(g, a, b, idx, i);
+
+		unsigned n = sl && sr && sl != sr
+		                 ? flips(g, a, b, idx, lo_i, hi_i, UINT_MAX, NULL, NULL, NULL)
+		                 : 0;
+		if (n > 0) {
+			size_t below = sl > 0 ? a : b, above = sl > 0 ? b : a, j0 = 0, j1 = 0;
+			double x = 0;
+			flips(g, a, b, idx, lo_i, hi_i, n / 2, &j0, &j1, &x);
+			struct pb_crossing c = {
+			    .below = g->kernels[below],
+			    .above = g->kernels[above],
+			    .size_bytes = exp2(x),
+			    .bracket_lo = g->sizes[j0],
+			    .bracket_hi = g->sizes[j1],
+			    .flips = n,
+			};
+			if (left == SIZE_MAX) {
+				c.lo_open = true;
+				c.lo_bytes = (double)g->sizes[idx[0]];
+			} else {
+				c.lo_bytes =
+				    overlap_start(g, below, above, idx[left], idx[left + 1]);
+			}
+			/* The upper end mirrors the lower: seen from above, `above`
+			 * is the faster one and the overlap starts at idx[right - 1]. */
+			if (right == m) {
+				c.hi_open = true;
+				c.hi_bytes = (double)g->sizes[idx[m - 1]];
+			} else {
+				c.hi_bytes =
+				    overlap_start(g, above, below, idx[right], idx[right - 1]);
+			}
+			if (crossings_add(out, &c) != 0)
+				return -1;
+		}
+		if (right == m)
+			return 0;
+		left = right;
+	}
+}
+
+static int cmp_crossing(const void *a, const void *b)
+{
+	double x = ((const struct pb_crossing *)a)->size_bytes;
+	double y = ((const struct pb_crossing *)b)->size_bytes;
+	return x < y ? -1 : x > y;
+}
+
+/* ---- the recommended policy --------------------------------------------- */
+
+/* A band is kept only where its kernel beats the neighbour's by more than
+ * 3% beyond both CIs somewhere (ln 1.03): smaller gains are not worth a
+ * switch point in a policy, and on a noisy machine they come and go. */
+#define MIN_ADVANTAGE 0.0295588022
+
+struct band {
+	size_t k;      /* grid kernel */
+	size_t j0, j1; /* grid sizes, inclusive */
+};
+
+/* How far band kernel kb beats kernel ko somewhere in [j0, j1]: the largest
+ * lo(ko) - hi(kb) (logs); > 0 means beyond both CIs at that size. -inf when
+ * never comparable with CIs; +inf when ko was not measured there at all
+ * (nothing says it could serve the band). */
+static double advantage(const struct grid *g, size_t kb, size_t ko, size_t j0, size_t j1)
+{
+	double best = -INFINITY;
+	bool any = false;
+	for (size_t j = j0; j <= j1; j++) {
+		size_t pb = AT(g, kb, j), po = AT(g, ko, j);
+		if (!g->has[pb] || !g->has[po])
+			continue;
+		any = true;
+		if (g->ci[pb] && g->ci[po] && g->lo[po] - g->hi[pb] > best)
+			best = g->lo[po] - g->hi[pb];
+	}
+	return any ? best : INFINITY;
+}
+
+static size_t coalesce(struct band *b, size_t n)
+{
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (u > 0 && b[u - 1].k == b[i].k)
+			b[u - 1].j1 = b[i].j1;
+		else
+			b[u++] = b[i];
+	}
+	return u;
+}
+
+/* What serving band kernel kb's sizes [j0, j1] with ko instead costs: the
+ * sum of ln(median ko / median kb) over the sizes both were measured at;
+ * +inf when ko was measured at none of them. */
+static double merge_cost(const struct grid *g, size_t kb, size_t ko, size_t j0, size_t j1)
+{
+	double sum = 0;
+	bool any = false;
+	for (size_t j = j0; j <= j1; j++) {
+		size_t pb = AT(g, kb, j), po = AT(g, ko, j);
+		if (g->has[pb] && g->has[po]) {
+			any = true;
+			sum += g->med[po] - g->med[pb];
+		}
+	}
+	return any ? sum : INFINITY;
+}
+
+/* Merges one band into a neighbour: among the (band, neighbour) pairs
+ * where the band's kernel is nowhere faster than the neighbour's kernel
+ * beyond both CIs (any pair when `force`), the one whose merge costs
+ * least. Returns whether it merged. */
+static bool merge_weakest(const struct grid *g, struct band *b, size_t *n, bool force)
+{
+	double best = INFINITY;
+	size_t bi = 0, bk = 0;
+	bool found = false;
+	size_t count = *n;
+	for (size_t i = 0; count > 1 && i < count; i++) {
+		for (int side = 0; side < 2; side++) {
+			if ((side == 0 && i == 0) || (side == 1 && i + 1 == count))
+				continue;
+			size_t other = side == 0 ? b[i - 1].k : b[i + 1].k;
+			if (!force && advantage(g, b[i].k, other, b[i].j0, b[i].j1) > MIN_ADVANTAGE)
+				continue;
+			double cost = merge_cost(g, b[i].k, other, b[i].j0, b[i].j1);
+			if (!found || cost < best) {
+				found = true;
+				best = cost;
+				bi = i;
+				bk = other;
+			}
+		}
+	}
+	if (!found)
+		return false;
+	b[bi].k = bk;
+	*n = coalesce(b, *n);
+	return true;
+}
+
+/* The bound between two bands: the crossing of their kernels' medians
+ * between the last size of the first and the first of the second when
+ * their order flips there, else the last size of the first. */
+static uint64_t band_bound(const struct grid *g, const struct band *lo, const struct band *hi)
+{
+	size_t j0 = lo->j1, j1 = hi->j0;
+	uint64_t n0 = g->sizes[j0], n1 = g->sizes[j1];
+	size_t a0 = AT(g, lo->k, j0), b0 = AT(g, hi->k, j0);
+	size_t a1 = AT(g, lo->k, j1), b1 = AT(g, hi->k, j1);
+	if (!g->has[a0] || !g->has[b0] || !g->has[a1] || !g->has[b1])
+		return n0;
+	double d0 = g->med[a0] - g->med[b0], d1 = g->med[a1] - g->med[b1];
+	if (d0 < 0 && d1 == 0)
+		return n1 - 1;
+	if (!(d0 < 0 && d1 > 0))
+		return n0;
+	double at = floor(exp2(zero_at(g->x[j0], d0, g->x[j1], d1)));
+	if (!(at >= (double)n0))
+		return n0;
+	if (at >= (double)n1)
+		return n1 - 1;
+	return (uint64_t)at;
+}
+
+static int recommend(const struct grid *g, enum pb_op op, struct pb_policy *p, bool *simplified)
+{
+	struct band *b = malloc(g->ns * sizeof *b);
+	if (!b)
+		return pb_fail("out of memory computing break-even points");
+	size_t n = 0;
+	for (size_t j = 0; j < g->ns; j++) {
+		size_t w = fastest_at(g, j);
+		if (n > 0 && b[n - 1].k == w)
+			b[n - 1].j1 = j;
+		else
+			b[n++] = (struct band){w, j, j};
+	}
+	while (merge_weakest(g, b, &n, false))
+		;
+	*simplified = false;
+	while (n > PB_POLICY_MAX_BANDS && merge_weakest(g, b, &n, true))
+		*simplified = true;
+
+	p->op = op;
+	p->n_bands = n;
+	for (size_t i = 0; i < n; i++) {
+		p->bands[i].kernel = g->kernels[b[i].k];
+		p->bands[i].max_bytes = i + 1 < n ? band_bound(g, &b[i], &b[i + 1]) : UINT64_MAX;
+	}
+	free(b);
+	return 0;
+}
+
+/* ---- glibc 2.36 x86-64 ---------------------------------------------------
+ *
+ * The bands glibc 2.36's x86-64 string functions use (the *_unaligned_erms
+ * variants, chosen when the CPU has ERMS; memmove-vec-unaligned-erms.S and
+ * memset-vec-unaligned-erms.S; checked against the disassembly of Debian
+ * 12's libc.so.6, 2.36-9+deb12u14):
+ *   memcpy: n > x86_rep_movsb_threshold and n < rep_movsb_stop: rep movsb;
+ *           otherwise n >= x86_non_temporal_threshold: non-temporal stores
+ *           (4-page interleaved vmovntdq loop; source and destination must
+ *           not overlap), else the vector loop. rep_movsb_stop is
+ *           x86_non_temporal_threshold on Intel (it follows the tunable), the
+ *           L2 size on AMD (not tunable).
+ *   memset: n > 2 x VEC_SIZE and n > x86_rep_stosb_threshold: rep stosb;
+ *           else vector stores. No non-temporal path (added in 2.40).
+ * Accepted values (dl-cacheinfo.h, checked with ld.so --list-diagnostics):
+ * x86_rep_movsb_threshold > 8 x VEC_SIZE; x86_rep_stosb_threshold >= 1;
+ * x86_non_temporal_threshold in (0x4040, 0x0fffffffffffffff]. Values out
+ * of range are ignored silently. */
+
+enum gclass { G_VEC, G_REP, G_NT, G_NONE, G_ANY };
+
+static const char *const gclass_words[] = {"its vector loop", "rep movsb", "non-temporal stores",
+                                           "nothing", "anything"};
+
+struct kclass {
+	enum pb_op op;
+	const char *name;
+	enum gclass c;
+	const char *note; /* NULL: glibc has this path as such */
+};
+
+static const struct kclass kclasses[] = {
+    {PB_OP_MEMSET, "libc", G_ANY, NULL},
+    {PB_OP_MEMSET, "rep_stosb", G_REP, NULL},
+    {PB_OP_MEMSET, "rep_stosq", G_REP, "glibc has rep stosb, not rep stosq: mapped to it"},
+    {PB_OP_MEMSET, "sse2", G_VEC, NULL},
+    {PB_OP_MEMSET, "avx2", G_VEC, NULL},
+    {PB_OP_MEMSET, "avx512", G_VEC, NULL},
+    {PB_OP_MEMSET, "gpr_unrolled", G_VEC,
+     "glibc has no 64-bit-register loop: mapped to its vector loop"},
+    {PB_OP_MEMSET, "sse2_nt", G_NONE, "glibc 2.36 memset has no non-temporal path"},
+    {PB_OP_MEMSET, "avx2_nt", G_NONE, "glibc 2.36 memset has no non-temporal path"},
+    {PB_OP_MEMSET, "avx512_nt", G_NONE, "glibc 2.36 memset has no non-temporal path"},
+    {PB_OP_MEMSET, "movnti", G_NONE, "glibc 2.36 memset has no non-temporal path"},
+    {PB_OP_MEMSET, "clzero", G_NONE, "glibc never uses clzero"},
+    {PB_OP_MEMCPY, "libc", G_ANY, NULL},
+    {PB_OP_MEMCPY, "rep_movsb", G_REP, NULL},
+    {PB_OP_MEMCPY, "rep_movsq", G_REP, "glibc has rep movsb, not rep movsq: mapped to it"},
+    {PB_OP_MEMCPY, "sse2", G_VEC, NULL},
+    {PB_OP_MEMCPY, "avx2", G_VEC, NULL},
+    {PB_OP_MEMCPY, "avx512", G_VEC, NULL},
+    {PB_OP_MEMCPY, "gpr_unrolled", G_VEC,
+     "glibc has no 64-bit-register loop: mapped to its vector loop"},
+    {PB_OP_MEMCPY, "sse2_nt", G_NT, NULL},
+    {PB_OP_MEMCPY, "avx2_nt", G_NT, NULL},
+    {PB_OP_MEMCPY, "avx512_nt", G_NT, NULL},
+    {PB_OP_MEMCPY, "movnti", G_NT,
+     "glibc's non-temporal loop stores vectors (vmovntdq), not movnti: mapped to it"},
+};
+
+static const struct kclass *kernel_class(const struct pb_kernel *k)
+{
+	for (size_t i = 0; i < sizeof kclasses / sizeof kclasses[0]; i++)
+		if (kclasses[i].op == k->op && !strcmp(kclasses[i].name, k->name))
+			return &kclasses[i];
+	return NULL; /* no glibc path: "bytes", "rbw", "strided", ... */
+}
+
+/* One setting of glibc's thresholds and how its bands follow from it. */
+struct gmodel {
+	enum pb_op op;
+	uint64_t rep;  /* rep movsb or rep stosb threshold */
+	uint64_t nt;   /* memcpy */
+	uint64_t stop; /* memcpy, when !stop_follows_nt */
+	bool stop_follows_nt;
+	uint64_t two_vec; /* memset: no rep stosb up to this; 0 = unknown */
+};
+
+static enum gclass gmodel_class(const struct gmodel *m, uint64_t n)
+{
+	if (m->op == PB_OP_MEMSET)
+		return n > m->rep && n > m->two_vec ? G_REP : G_VEC;
+	if (n > m->rep && n < (m->stop_follows_nt ? m->nt : m->stop))
+		return G_REP;
+	return n >= m->nt ? G_NT : G_VEC;
+}
+
+struct mapctx {
+	const struct pb_policy *p;
+	bool cur_known;
+	struct gmodel cur;      /* glibc now (when cur_known) */
+	struct gmodel base;     /* fixed parts: op, stop, two_vec */
+	uint64_t rep_movsb_min; /* glibc ignores x86_rep_movsb_threshold <= this; 0: unknown */
+};
+
+static enum gclass want_class(const struct mapctx *c, uint64_t n)
+{
+	const struct kclass *kc = kernel_class(pb_policy_pick(c->p, (size_t)n));
+	if (!kc || kc->c == G_NONE)
+		return G_ANY;
+	if (kc->c == G_ANY)
+		return c->cur_known ? gmodel_class(&c->cur, n) : G_ANY;
+	return kc->c;
+}
+
+static void add_point(uint64_t *pts, size_t *n, uint64_t v)
+{
+	pts[(*n)++] = v;
+}
+
+/* Every size where the policy's or a model's class can change. */
+static size_t breakpoints(const struct mapctx *c, const struct gmodel *m, uint64_t lo, uint64_t hi,
+                          uint64_t *pts)
+{
+	size_t n = 0;
+	add_point(pts, &n, lo);
+	add_point(pts, &n, hi);
+	for (size_t i = 0; i + 1 < c->p->n_bands; i++)
+		if (c->p->bands[i].max_bytes < UINT64_MAX)
+			add_point(pts, &n, c->p->bands[i].max_bytes + 1);
+	const struct gmodel *ms[2] = {m, c->cur_known ? &c->cur : NULL};
+	for (int i = 0; i < 2; i++) {
+		if (!ms[i])
+			continue;
+		if (ms[i]->rep < UINT64_MAX)
+			add_point(pts, &n, ms[i]->rep + 1);
+		add_point(pts, &n, ms[i]->nt);
+		add_point(pts, &n, ms[i]->stop);
+		if (ms[i]->op == PB_OP_MEMSET && ms[i]->two_vec)
+			add_point(pts, &n, ms[i]->two_vec + 1);
+	}
+	qsort(pts, n, sizeof *pts, cmp_u64);
+	return n;
+}
+
+/* Octaves of [lo, hi] (hi exclusive) where glibc's class under m differs
+ * from the policy's. */
+static double mismatch(const struct mapctx *c, const struct gmodel *m, uint64_t lo, uint64_t hi)
+{
+	uint64_t pts[2 * PB_POLICY_MAX_BANDS + 16];
+	size_t n = breakpoints(c, m, lo, hi, pts);
+	double sum = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		uint64_t a = pts[i], b = pts[i + 1];
+		if (a < lo || b > hi || a >= b)
+			continue;
+		enum gclass want = want_class(c, a);
+		if (want != G_ANY && want != gmodel_class(m, a))
+			sum += log2((double)b) - log2((double)a);
+	}
+	return sum;
+}
+
+/* Distance of a candidate from glibc's current values, in octaves. */
+static double distance(const struct gmodel *a, const struct gmodel *b)
+{
+	double d = fabs(log2((double)a->rep + 1) - log2((double)b->rep + 1));
+	if (a->op == PB_OP_MEMCPY)
+		d += fabs(log2((double)a->nt) - log2((double)b->nt));
+	return d;
+}
+
+static size_t add_candidate(uint64_t *v, size_t n, uint64_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return n;
+	v[n] = x;
+	return n + 1;
+}
+
+static void fmt_threshold(uint64_t v, char *buf, size_t len)
+{
+	if (v >= PB_GLIBC_NT_MAX)
+		snprintf(buf, len, "0x%" PRIx64, v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+static void add_note(struct pb_glibc_tunables *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void add_note(struct pb_glibc_tunables *t, const char *fmt, ...)
+{
+	if (t->n_notes >= PB_GLIBC_MAX_NOTES)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->notes[t->n_notes], sizeof t->notes[0], fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < t->n_notes; i++)
+		if (!strcmp(t->notes[i], t->notes[t->n_notes]))
+			return; /* said already */
+	t->n_notes++;
+}
+
+/* "up to 2 KiB", "2 KiB to 24 MiB", "24 MiB and up" for sizes [a, b]. */
+static void fmt_band(uint64_t a, uint64_t b, char *buf, size_t len)
+{
+	char x[32], y[32];
+	pb_format_bytes_approx((double)a, x, sizeof x);
+	pb_format_bytes_approx((double)b, y, sizeof y);
+	if (a == 0)
+		snprintf(buf, len, "up to %s", y);
+	else if (b == UINT64_MAX)
+		snprintf(buf, len, "%s and up", x);
+	else
+		snprintf(buf, len, "%s to %s", x, y);
+}
+
+static const char *mismatch_reason(const struct mapctx *c, const struct gmodel *m, enum gclass want,
+                                   enum gclass got, uint64_t a)
+{
+	bool cpy = m->op == PB_OP_MEMCPY;
+	if (cpy && got == G_REP && !m->stop_follows_nt)
+		return "above its threshold rep movsb runs up to its stop threshold, the L2 size "
+		       "on "
+		       "AMD, which is not tunable";
+	if (cpy && want == G_VEC && got == G_REP)
+		return "a vector band above rep movsb needs the rep movsb stop threshold, which is "
+		       "not tunable (Intel: = x86_non_temporal_threshold; AMD: the L2 size)";
+	if (cpy && want == G_REP && got != G_REP && !m->stop_follows_nt && a >= m->stop)
+		return "rep movsb above its stop threshold (the L2 size on AMD) is not tunable";
+	if (cpy && want == G_REP && got == G_VEC && c->rep_movsb_min && a <= c->rep_movsb_min)
+		return "glibc ignores x86_rep_movsb_threshold at or below 8 x its vector size";
+	if (!cpy && want == G_REP && m->two_vec && a <= m->two_vec)
+		return "glibc memset uses vector stores up to 2 x its vector size";
+	if (want == G_NT && a <= PB_GLIBC_NT_MIN)
+		return "glibc ignores x86_non_temporal_threshold <= 16448 (0x4040)";
+	if (cpy && got == G_NT)
+		return "glibc uses non-temporal stores for every size above its threshold";
+	if (cpy && want == G_NT)
+		return "glibc uses non-temporal stores only above every other band";
+	if (want == G_REP)
+		return cpy ? "glibc uses rep movsb in one band only, above its threshold"
+		           : "glibc uses rep stosb for every size above one threshold";
+	return cpy ? "glibc's bands are vector, rep movsb, non-temporal, in that order"
+	           : "glibc uses rep stosb for every size above one threshold";
+}
+
+void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresholds *cur,
+                         uint64_t range_lo, uint64_t range_hi, struct pb_glibc_tunables *out)
+{
+	memset(out, 0, sizeof *out);
+	out->op = p->op;
+	bool cpy = p->op == PB_OP_MEMCPY;
+	bool known = cur && cur->known;
+
+	struct mapctx c = {.p = p, .cur_known = known};
+	c.base.op = p->op;
+	c.base.stop_follows_nt =
+	    !known || cur->rep_movsb_stop == 0 || cur->rep_movsb_stop == cur->non_temporal;
+	c.base.stop = c.base.stop_follows_nt ? 0 : cur->rep_movsb_stop;
+	c.rep_movsb_min = known ? cur->rep_movsb_min : 0;
+	c.base.two_vec = known && cur->rep_movsb_min ? cur->rep_movsb_min / 4 : 0;
+	c.base.nt = PB_GLIBC_NT_MAX;
+	if (known) {
+		c.cur = c.base;
+		c.cur.rep = cpy ? cur->rep_movsb : cur->rep_stosb;
+		c.cur.nt = cpy ? cur->non_temporal : PB_GLIBC_NT_MAX;
+		if (c.cur.nt == 0)
+			c.cur.nt = PB_GLIBC_NT_MAX;
+	}
+
+	uint64_t max_bound = 0;
+	for (size_t i = 0; i + 1 < p->n_bands; i++)
+		if (p->bands[i].max_bytes > max_bound)
+			max_bound = p->bands[i].max_bytes;
+	if (range_lo == 0 && range_hi == 0) {
+		range_lo = 64;
+		range_hi = max_bound < (UINT64_C(1) << 58) ? 2 * max_bound : max_bound;
+		if (range_hi < (UINT64_C(64) << 20))
+			range_hi = UINT64_C(64) << 20;
+	}
+	if (range_lo == 0)
+		range_lo = 1;
+	if (range_hi < range_lo)
+		range_hi = range_lo;
+	uint64_t top = range_hi + 1, far = UINT64_C(1) << 60;
+	if (far < top)
+		far = top;
+
+	/* Candidate values. The lowest rep movsb threshold glibc accepts is
+	 * min + 1; unknown min: 513 works whatever glibc's vector size. */
+	/* The lowest threshold glibc accepts: for rep movsb 8 x VEC_SIZE + 1;
+	 * with VEC_SIZE unknown, 513 works for all of them (the "rep movsb
+	 * from the start" candidate) and 129 is the least any accepts. */
+	uint64_t rep_min = cpy ? (c.rep_movsb_min ? c.rep_movsb_min + 1 : 513) : 1;
+	uint64_t rep_floor = cpy ? (c.rep_movsb_min ? c.rep_movsb_min + 1 : 129) : 1;
+	uint64_t reps[PB_POLICY_MAX_BANDS + 4], nts[PB_POLICY_MAX_BANDS + 4];
+	size_t nrep = 0, nnt = 0;
+	nrep = add_candidate(reps, nrep, rep_min);
+	nrep = add_candidate(reps, nrep, PB_GLIBC_NT_MAX);
+	nnt = add_candidate(nts, nnt, PB_GLIBC_NT_MAX);
+	if (known) {
+		nrep = add_candidate(reps, nrep, c.cur.rep);
+		if (cpy)
+			nnt = add_candidate(nts, nnt, c.cur.nt);
+	}
+	for (size_t i = 0; i + 1 < p->n_bands; i++) {
+		uint64_t b = p->bands[i].max_bytes;
+		uint64_t r = b < rep_floor ? rep_floor : b > PB_GLIBC_NT_MAX ? PB_GLIBC_NT_MAX : b;
+		nrep = add_candidate(reps, nrep, r);
+		uint64_t n = b >= PB_GLIBC_NT_MAX ? PB_GLIBC_NT_MAX : b + 1;
+		if (n <= PB_GLIBC_NT_MIN)
+			n = PB_GLIBC_NT_MIN + 1;
+		if (cpy)
+			nnt = add_candidate(nts, nnt, n);
+	}
+
+	struct gmodel best = c.base;
+	double best_in = INFINITY, best_far = INFINITY, best_dist = INFINITY;
+	for (size_t i = 0; i < nrep; i++) {
+		for (size_t j = 0; j < nnt; j++) {
+			struct gmodel m = c.base;
+			m.rep = reps[i];
+			m.nt = nts[j];
+			double in = mismatch(&c, &m, range_lo, top);
+			double fa = mismatch(&c, &m, range_lo, far);
+			double di = known ? distance(&m, &c.cur) : 0;
+			const double eps = 1e-9;
+			bool better =
+			    in < best_in - eps ||
+			    (in < best_in + eps &&
+			     (fa < best_far - eps ||
+			      (fa < best_far + eps &&
+			       (di < best_dist - eps ||
+			        (di < best_dist + eps &&
+			         (m.rep < best.rep || (m.rep == best.rep && m.nt < best.nt)))))));
+			if (better) {
+				best = m;
+				best_in = in;
+				best_far = fa;
+				best_dist = di;
+			}
+		}
+	}
+	out->mismatch_octaves = best_in;
+	char a[32], b[32];
+	fmt_threshold(best.rep, a, sizeof a);
+	if (cpy) {
+		out->rep_movsb = best.rep;
+		out->non_temporal = best.nt;
+		fmt_threshold(best.nt, b, sizeof b);
+		snprintf(out->line, sizeof out->line,
+		         "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=%s:glibc.cpu.x86_non_"
+		         "temporal_threshold=%s",
+		         a, b);
+	} else {
+		out->rep_stosb = best.rep;
+		snprintf(out->line, sizeof out->line,
+		         "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=%s", a);
+	}
+
+	/* What glibc cannot express: kernels it has no path for, then sizes
+	 * where its bands still differ from the policy. */
+	char band[96];
+	const char *vec_kernel = NULL;
+	bool mixed_vec = false, has_libc = false;
+	for (size_t i = 0; i < p->n_bands; i++) {
+		const struct pb_kernel *k = p->bands[i].kernel;
+		const struct kclass *kc = kernel_class(k);
+		uint64_t lo = i == 0 ? 0 : p->bands[i - 1].max_bytes + 1;
+		fmt_band(lo, p->bands[i].max_bytes, band, sizeof band);
+		if (!kc)
+			add_note(out, "%s (%s): glibc has no such path", k->name, band);
+		else if (kc->note)
+			add_note(out, "%s (%s): %s", k->name, band, kc->note);
+		if (kc && kc->c == G_VEC && !kc->note) {
+			if (vec_kernel && strcmp(vec_kernel, k->name))
+				mixed_vec = true;
+			vec_kernel = k->name;
+		}
+		has_libc |= kc && kc->c == G_ANY;
+	}
+	if (mixed_vec)
+		add_note(out,
+		         "bands of different vector widths: glibc uses one width for every size "
+		         "(chosen at start-up; glibc.cpu.hwcaps can change it)");
+	if (has_libc && !known)
+		add_note(out,
+		         "glibc's current thresholds are unknown: 'libc' bands were left free");
+
+	uint64_t pts[2 * PB_POLICY_MAX_BANDS + 16];
+	size_t n = breakpoints(&c, &best, range_lo, top, pts);
+	for (size_t i = 0; i + 1 < n; i++) {
+		uint64_t s = pts[i];
+		if (s < range_lo || pts[i + 1] > top || s >= pts[i + 1])
+			continue;
+		enum gclass want = want_class(&c, s), got = gmodel_class(&best, s);
+		if (want == G_ANY || want == got)
+			continue;
+		/* Extend over following segments with the same disagreement. */
+		uint64_t e = pts[i + 1];
+		const struct pb_kernel *k = pb_policy_pick(p, (size_t)s);
+		const char *why = mismatch_reason(&c, &best, want, got, s);
+		while (i + 2 < n && pts[i + 2] <= top && pts[i + 1] < pts[i + 2] &&
+		       want_class(&c, pts[i + 1]) == want &&
+		       gmodel_class(&best, pts[i + 1]) == got &&
+		       pb_policy_pick(p, (size_t)pts[i + 1]) == k &&
+		       mismatch_reason(&c, &best, want, got, pts[i + 1]) == why) {
+			i++;
+			e = pts[i + 1];
+		}
+		fmt_band(s, e - 1, band, sizeof band);
+		const char *what = gclass_words[got];
+		if (!cpy && got == G_REP)
+			what = "rep stosb";
+		add_note(out, "%s (%s): glibc would use %s there: %s", k->name, band, what, why);
+	}
+	if (cpy && (!known || cur->rep_movsb_stop == 0))
+		add_note(out,
+		         "rep movsb stop threshold unknown: taken as x86_non_temporal_threshold "
+		         "(Intel); on AMD it is the L2 size");
+	if (cpy && best.rep < PB_GLIBC_NT_MAX && best.rep <= 512 && !(known && cur->rep_movsb_min))
+		add_note(out,
+		         "glibc ignores x86_rep_movsb_threshold at or below 8 x its vector size "
+		         "(128, 256 or 512): see ld.so --list-tunables");
+}
+
+/* ---- compute --------------------------------------------------------------- */
+
+int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                         const struct pb_glibc_thresholds *gt, struct pb_breakeven *out)
+{
+	struct grid g;
+	memset(out, 0, sizeof *out);
+	int rc = grid_build(&g, r, op, st);
+	if (rc <= 0)
+		return rc;
+	out->op = op;
+	out->state = st;
+	out->n_sizes = g.ns;
+	out->min_size = g.sizes[0];
+	out->max_size = g.sizes[g.ns - 1];
+
+	/* Leading kernels: fastest (median) at a size at least, then libc. */
+	bool *lead = calloc(g.nk, sizeof *lead);
+	size_t *idx = malloc(g.ns * sizeof *idx);
+	out->leading = malloc(g.nk * sizeof *out->leading);
+	struct crossings cx = {0};
+	if (!lead || !idx || !out->leading)
+		goto oom;
+	for (size_t j = 0; j < g.ns; j++)
+		lead[fastest_at(&g, j)] = true;
+	for (size_t k = 0; k < g.nk; k++)
+		if (!strcmp(g.kernels[k]->name, "libc"))
+			lead[k] = true;
+	for (size_t k = 0; k < g.nk; k++)
+		if (lead[k])
+			out->leading[out->n_leading++] = g.kernels[k];
+
+	for (size_t a = 0; a < g.nk; a++) {
+		for (size_t b = a + 1; b < g.nk; b++) {
+			if (!lead[a] || !lead[b])
+				continue;
+			size_t m = 0;
+			for (size_t j = 0; j < g.ns; j++)
+				if (g.has[AT(&g, a, j)] && g.has[AT(&g, b, j)])
+					idx[m++] = j;
+			if (m >= 2 && pair_crossings(&g, a, b, idx, m, &cx) != 0)
+				goto fail;
+		}
+	}
+	if (cx.n > 1)
+		qsort(cx.v, cx.n, sizeof *cx.v, cmp_crossing);
+	out->crossings = cx.v;
+	out->n_crossings = cx.n;
+	cx.v = NULL;
+
+	if (recommend(&g, op, &out->policy, &out->policy_simplified) != 0)
+		goto fail;
+	if (gt) {
+		out->have_glibc = true;
+		out->glibc_now = *gt;
+		pb_glibc_map_policy(&out->policy, gt, out->min_size, out->max_size, &out->glibc);
+	}
+	free(lead);
+	free(idx);
+	grid_free(&g);
+	return 1;
+oom:
+	pb_fail("out of memory computing break-even points");
+fail:
+	free(cx.v);
+	free(lead);
+	free(idx);
+	grid_free(&g);
+	pb_breakeven_free(out);
+	return -1;
+}
+
+void pb_breakeven_free(struct pb_breakeven *b)
+{
+	free(b->leading);
+	free(b->crossings);
+	b->leading = NULL;
+	b->crossings = NULL;
+	b->n_leading = b->n_crossings = 0;
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+void pb_format_bytes_approx(double bytes, char *buf, size_t len)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	int u = 0;
+	double v = bytes;
+	while (u < 6 && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%.0f B", v);
+	else if (v < 99.95)
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+}
+
+/* "between 1.7 and 2.2 KiB", "from below 64 B to 2.2 KiB", ... */
+static void fmt_interval(const struct pb_crossing *c, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	pb_format_bytes_approx(c->lo_bytes, lo, sizeof lo);
+	pb_format_bytes_approx(c->hi_bytes, hi, sizeof hi);
+	const char *ul = strchr(lo, ' '), *uh = strchr(hi, ' ');
+	if (c->lo_open || c->hi_open)
+		snprintf(buf, len, "from %s%s to %s%s", c->lo_open ? "below " : "", lo,
+		         c->hi_open ? "beyond " : "", hi);
+	else if (ul && uh && !strcmp(ul, uh))
+		snprintf(buf, len, "between %.*s and %s", (int)(ul - lo), lo, hi);
+	else
+		snprintf(buf, len, "between %s and %s", lo, hi);
+}
+
+/* Prints text after `first` spaces, wrapped at spaces to 80 columns,
+ * continuation lines after `indent` spaces. */
+static void wrap(FILE *f, int first, int indent, const char *text)
+{
+	int col = first;
+	fprintf(f, "%*s", first, "");
+	bool start = true;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+		if (!start && col + 1 + len > LINE_WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (!start) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, p);
+		col += len;
+		p += len;
+		start = false;
+	}
+	fputc('\n', f);
+}
+
+static void fmt_value(uint64_t v, char *buf, size_t len)
+{
+	fmt_threshold(v, buf, len);
+	if (v < PB_GLIBC_NT_MAX) {
+		char h[32];
+		pb_format_bytes_approx((double)v, h, sizeof h);
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, " (%s)", h);
+	}
+}
+
+void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
+{
+	char line[512], a[64], c[64];
+	fprintf(f, "\nbreak-even, %s, %s (medians of ticks/call and their 95%% CIs)\n",
+	        pb_op_name(b->op), pb_cache_state_name(b->state));
+	int len = snprintf(line, sizeof line, "leading kernels:");
+	for (size_t i = 0; i < b->n_leading && len < (int)sizeof line; i++)
+		len += snprintf(line + len, sizeof line - (size_t)len, " %s", b->leading[i]->name);
+	wrap(f, 0, 17, line);
+	pb_format_bytes_approx((double)b->min_size, a, sizeof a);
+	pb_format_bytes_approx((double)b->max_size, c, sizeof c);
+	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
+
+	fprintf(f, "crossings (faster below -> faster above; in brackets the sizes where\n"
+	           "their CIs overlap: not a confidence interval of the crossing):\n");
+	if (b->n_crossings == 0)
+		fprintf(f, "  none\n");
+	for (size_t i = 0; i < b->n_crossings; i++) {
+		const struct pb_crossing *x = &b->crossings[i];
+		char at[32], iv[128];
+		pb_format_bytes_approx(x->size_bytes, at, sizeof at);
+		fmt_interval(x, iv, sizeof iv);
+		len = snprintf(line, sizeof line, "%s -> %s at %s (%s)", x->below->name,
+		               x->above->name, at, iv);
+		if (x->flips > 1 && len < (int)sizeof line)
+			snprintf(line + len, sizeof line - (size_t)len,
+			         "; the medians crossed %u times in it", x->flips);
+		wrap(f, 2, 4, line);
+	}
+
+	char policy[PB_POLICY_TEXT_MAX];
+	pb_policy_format(&b->policy, policy, sizeof policy);
+	fprintf(f, "recommended policy (lower envelope of the medians; a band is kept only\n"
+	           "where its kernel beats a neighbour's by over 3%% beyond both CIs):\n");
+	/* Long policies break after commas; a short one stays one line. */
+	const char *p = policy;
+	const char *quote = "'";
+	while (strlen(p) > LINE_WIDTH - 4) {
+		const char *cut = p + LINE_WIDTH - 5;
+		while (cut > p && *cut != ',')
+			cut--;
+		if (cut == p)
+			break;
+		fprintf(f, "  %s%.*s\n", quote, (int)(cut - p + 1), p);
+		quote = "";
+		p = cut + 1;
+	}
+	fprintf(f, "  %s%s'\n", quote, p);
+	if (b->policy_simplified)
+		fprintf(f, "  (merged down to %d bands: some distinguishable bands were dropped)\n",
+		        PB_POLICY_MAX_BANDS);
+
+	if (!b->have_glibc)
+		return;
+	const struct pb_glibc_tunables *t = &b->glibc;
+	const struct pb_glibc_thresholds *now = &b->glibc_now;
+	struct row {
+		const char *name;
+		uint64_t v, now;
+	} rows[2];
+	size_t nrows = 0;
+	if (b->op == PB_OP_MEMCPY) {
+		rows[nrows++] =
+		    (struct row){"x86_rep_movsb_threshold", t->rep_movsb, now->rep_movsb};
+		rows[nrows++] =
+		    (struct row){"x86_non_temporal_threshold", t->non_temporal, now->non_temporal};
+	} else {
+		rows[nrows++] =
+		    (struct row){"x86_rep_stosb_threshold", t->rep_stosb, now->rep_stosb};
+	}
+	fprintf(f, "glibc 2.36 x86-64 tunables closest to it:\n");
+	fprintf(f, "  %-26s  %-24s %s\n", "tunable", "for this policy", "glibc now");
+	for (size_t i = 0; i < nrows; i++) {
+		char v[64], n[64];
+		fmt_value(rows[i].v, v, sizeof v);
+		if (now->known)
+			fmt_value(rows[i].now, n, sizeof n);
+		else
+			snprintf(n, sizeof n, "unknown");
+		fprintf(f, "  %-26s  %-24s %s\n", rows[i].name, v, n);
+	}
+	/* The line splits with a backslash-newline: pasted into a shell it is
+	 * one word again. */
+	const char *colon = strchr(t->line, ':');
+	if (colon)
+		fprintf(f, "  %.*s\\\n%s\n", (int)(colon - t->line + 1), t->line, colon + 1);
+	else
+		fprintf(f, "  %s\n", t->line);
+	snprintf(line, sizeof line,
+	         "with these, glibc's bands differ from the policy over %.1f of the %.1f octaves "
+	         "measured",
+	         t->mismatch_octaves, log2((double)b->max_size + 1) - log2((double)b->min_size));
+	wrap(f, 2, 2, line);
+	if (t->n_notes)
+		fprintf(f, "  what glibc cannot express, or not exactly:\n");
+	for (size_t i = 0; i < t->n_notes; i++) {
+		snprintf(line, sizeof line, "- %s", t->notes[i]);
+		wrap(f, 2, 4, line);
+	}
+}
+
+void pb_print_breakeven(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                        enum pb_cache_state st, const struct pb_glibc_thresholds *g)
+{
+	struct pb_breakeven b;
+	int rc = pb_breakeven_compute(r, op, st, g, &b);
+	if (rc < 0) {
+		fprintf(f, "\nbreak-even, %s, %s: %s\n", pb_op_name(op), pb_cache_state_name(st),
+		        pb_error());
+		return;
+	}
+	if (rc == 0)
+		return;
+	pb_breakeven_print(f, &b);
+	pb_breakeven_free(&b);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *jsize(uint64_t v)
+{
+	return v > (uint64_t)INT64_MAX ? json_null() : json_integer((json_int_t)v);
+}
+
+json_t *pb_breakeven_to_json(const struct pb_breakeven *b)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "op", json_string(pb_op_name(b->op)));
+	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(b->state)));
+	json_object_set_new(o, "method", json_string("docs/breakeven.md"));
+	json_object_set_new(o, "min_size_bytes", jsize(b->min_size));
+	json_object_set_new(o, "max_size_bytes", jsize(b->max_size));
+	json_t *lead = json_array();
+	for (size_t i = 0; i < b->n_leading; i++)
+		json_array_append_new(lead, json_string(b->leading[i]->name));
+	json_object_set_new(o, "leading_kernels", lead);
+
+	json_t *xs = json_array();
+	for (size_t i = 0; i < b->n_crossings; i++) {
+		const struct pb_crossing *c = &b->crossings[i];
+		json_t *x = json_object();
+		json_object_set_new(x, "below", json_string(c->below->name));
+		json_object_set_new(x, "above", json_string(c->above->name));
+		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
+		json_object_set_new(x, "bracket_bytes",
+		                    json_pack("[o,o]", jsize(c->bracket_lo), jsize(c->bracket_hi)));
+		json_object_set_new(x, "ci_overlap_bytes",
+		                    json_pack("[o,o]", jnum(c->lo_bytes), jnum(c->hi_bytes)));
+		json_object_set_new(x, "ci_overlap_open",
+		                    json_pack("[b,b]", c->lo_open, c->hi_open));
+		json_object_set_new(x, "flips", json_integer(c->flips));
+		json_array_append_new(xs, x);
+	}
+	json_object_set_new(o, "crossings", xs);
+
+	char policy[PB_POLICY_TEXT_MAX];
+	pb_policy_format(&b->policy, policy, sizeof policy);
+	json_object_set_new(o, "policy", json_string(policy));
+	json_object_set_new(o, "policy_simplified", json_boolean(b->policy_simplified));
+
+	if (b->have_glibc) {
+		const struct pb_glibc_tunables *t = &b->glibc;
+		const struct pb_glibc_thresholds *now = &b->glibc_now;
+		json_t *gl = json_object();
+		json_t *rec = json_object(), *cur = now->known ? json_object() : json_null();
+		json_object_set_new(gl, "model", json_string("glibc 2.36 x86-64"));
+		if (b->op == PB_OP_MEMCPY) {
+			json_object_set_new(rec, "x86_rep_movsb_threshold", jsize(t->rep_movsb));
+			json_object_set_new(rec, "x86_non_temporal_threshold",
+			                    jsize(t->non_temporal));
+			if (now->known) {
+				json_object_set_new(cur, "x86_rep_movsb_threshold",
+				                    jsize(now->rep_movsb));
+				json_object_set_new(cur, "x86_non_temporal_threshold",
+				                    jsize(now->non_temporal));
+				json_object_set_new(cur, "rep_movsb_stop_threshold",
+				                    now->rep_movsb_stop ? jsize(now->rep_movsb_stop)
+				                                        : json_null());
+			}
+		} else {
+			json_object_set_new(rec, "x86_rep_stosb_threshold", jsize(t->rep_stosb));
+			if (now->known)
+				json_object_set_new(cur, "x86_rep_stosb_threshold",
+				                    jsize(now->rep_stosb));
+		}
+		json_object_set_new(gl, "tunables", rec);
+		json_object_set_new(gl, "current", cur);
+		json_object_set_new(gl, "env", json_string(t->line));
+		json_object_set_new(gl, "mismatch_octaves", jnum(t->mismatch_octaves));
+		json_t *notes = json_array();
+		for (size_t i = 0; i < t->n_notes; i++)
+			json_array_append_new(notes, json_string(t->notes[i]));
+		json_object_set_new(gl, "not_expressible", notes);
+		json_object_set_new(o, "glibc", gl);
+	}
+	return o;
+}
+
+json_t *pb_breakeven_json(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                          const struct pb_glibc_thresholds *g)
+{
+	struct pb_breakeven b;
+	if (pb_breakeven_compute(r, op, st, g, &b) <= 0)
+		return NULL;
+	json_t *o = pb_breakeven_to_json(&b);
+	pb_breakeven_free(&b);
+	return o;
+}

@@ -1,0 +1,729 @@
+/* test_breakeven.c - crossings, their CI-overlap intervals, the recommended
+ * policy and the glibc mapping, on synthetic results with known answers:
+ * kernel A costs 10 + n/64 ticks, B 40 + n/128, so they cross at
+ * n = 3840 exactly. */
+#define _GNU_SOURCE /* open_memstream */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/breakeven.h"
+#include "primbench/error.h"
+
+#define KIB (UINT64_C(1) << 10)
+#define MIB (UINT64_C(1) << 20)
+
+/* Kernels that exist on every architecture stand for A, B, C. */
+#define KA "gpr_unrolled"
+#define KB "bytes"
+#define KC "strided"
+
+struct synth {
+	struct pb_mem_case cases[2048];
+	size_t n;
+	uint32_t seed;
+};
+
+static const struct pb_kernel *kern(enum pb_op op, const char *name)
+{
+	const struct pb_kernel *k = pb_kernel_find(op, name);
+	if (!k)
+		fail_msg("no kernel %s: %s", name, pb_error());
+	return k;
+}
+
+/* A case with median `med` and a 95% CI of +-rel (relative; 0: no CI). */
+static void add(struct synth *s, enum pb_op op, const char *name, uint64_t n, double med,
+                double rel)
+{
+	assert_true(s->n < sizeof s->cases / sizeof s->cases[0]);
+	struct pb_mem_case *c = &s->cases[s->n++];
+	memset(c, 0, sizeof *c);
+	c->op = op;
+	c->kernel = kern(op, name);
+	c->size_bytes = n;
+	c->state = PB_STATE_HOT;
+	c->n_samples = 31;
+	c->ticks_per_call.n = 31;
+	c->ticks_per_call.median = med;
+	c->ticks_per_call.ci_valid = rel > 0;
+	c->ticks_per_call.ci_lo = rel > 0 ? med * (1 - rel) : NAN;
+	c->ticks_per_call.ci_hi = rel > 0 ? med * (1 + rel) : NAN;
+	c->ticks_per_call.ci_level = 0.95;
+}
+
+/* Deterministic noise in [1 - amp, 1 + amp]. */
+static double noise(struct synth *s, double amp)
+{
+	s->seed = s->seed * 1103515245u + 12345u;
+	return 1 + amp * (((s->seed >> 8) % 2001) / 1000.0 - 1);
+}
+
+static double cost_a(double n)
+{
+	return 10 + n / 64;
+}
+
+static double cost_b(double n)
+{
+	return 40 + n / 128;
+}
+
+static struct pb_mem_result result_of(struct synth *s)
+{
+	return (struct pb_mem_result){.cases = s->cases, .n_cases = s->n};
+}
+
+static struct pb_breakeven compute(struct synth *s, enum pb_op op,
+                                   const struct pb_glibc_thresholds *g)
+{
+	struct pb_mem_result r = result_of(s);
+	struct pb_breakeven b;
+	int rc = pb_breakeven_compute(&r, op, PB_STATE_HOT, g, &b);
+	if (rc != 1)
+		fail_msg("pb_breakeven_compute: %d (%s)", rc, pb_error());
+	return b;
+}
+
+static void assert_policy(const struct pb_breakeven *b, const char *text)
+{
+	char buf[PB_POLICY_TEXT_MAX];
+	assert_true(pb_policy_format(&b->policy, buf, sizeof buf) > 0);
+	assert_string_equal(buf, text);
+}
+
+static void assert_between(double v, double lo, double hi)
+{
+	if (!(v >= lo && v <= hi))
+		fail_msg("%g is not in [%g, %g]", v, lo, hi);
+}
+
+/* ---- crossings ----------------------------------------------------------- */
+
+static void test_linear_crossing(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (uint64_t n = 64; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, cost_a((double)n), 0.02);
+		add(&s, PB_OP_MEMCPY, KB, n, cost_b((double)n), 0.02);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_sizes, 11);
+	assert_int_equal(b.n_leading, 2);
+	assert_int_equal(b.n_crossings, 1);
+	const struct pb_crossing *c = &b.crossings[0];
+	assert_ptr_equal(c->below, kern(PB_OP_MEMCPY, KA));
+	assert_ptr_equal(c->above, kern(PB_OP_MEMCPY, KB));
+	/* ln(A/B) linear in log2(n) between 2048 (42 vs 56) and 4096 (74 vs
+	 * 72): 2^(11 + ln(56/42) / ln(56/42 * 74/72)) = 3856.4; the costs are
+	 * not power laws, hence 0.4% from 3840. */
+	assert_true(fabs(c->size_bytes - 3856.4) < 0.1);
+	assert_true(fabs(c->size_bytes / 3840 - 1) < 0.01);
+	assert_true(c->bracket_lo == 2048 && c->bracket_hi == 4096);
+	assert_int_equal(c->flips, 1);
+	/* CIs of +-2%: A clear at 2048, overlap at 4096, B clear at 8192.
+	 * lo: ln(B_lo/A_hi) from ln(54.88/42.84) to ln(70.56/75.48): 3531 B;
+	 * hi: ln(A_lo/B_hi) from ln(72.52/73.44) to ln(135.24/106.08): 4238 B. */
+	assert_false(c->lo_open);
+	assert_false(c->hi_open);
+	assert_true(fabs(c->lo_bytes - 3531.5) < 0.1);
+	assert_true(fabs(c->hi_bytes - 4238.5) < 0.1);
+	assert_between(3840, c->lo_bytes, c->hi_bytes);
+	assert_between(c->size_bytes, c->lo_bytes, c->hi_bytes);
+	/* the policy switches at the same interpolation, rounded down */
+	assert_policy(&b, KA "<=3856," KB);
+	pb_breakeven_free(&b);
+}
+
+/* Four sizes per octave: the interpolation error shrinks. */
+static void test_linear_crossing_dense(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (int i = 0; i <= 40; i++) {
+		uint64_t n = (uint64_t)llround(64 * exp2(i / 4.0));
+		add(&s, PB_OP_MEMCPY, KA, n, cost_a((double)n), 0.01);
+		add(&s, PB_OP_MEMCPY, KB, n, cost_b((double)n), 0.01);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_crossings, 1);
+	assert_true(fabs(b.crossings[0].size_bytes / 3840 - 1) < 0.001);
+	assert_between(3840, b.crossings[0].lo_bytes, b.crossings[0].hi_bytes);
+	pb_breakeven_free(&b);
+}
+
+/* Noise flips the medians' order back and forth near the crossing: still
+ * one crossing, its interval holding the true one. */
+static void test_noisy_crossing(void **state)
+{
+	(void)state;
+	for (uint32_t seed = 1; seed <= 20; seed++) {
+		struct synth s = {.seed = seed};
+		for (int i = 0; i <= 80; i++) {
+			uint64_t n = (uint64_t)llround(64 * exp2(i / 8.0));
+			add(&s, PB_OP_MEMCPY, KA, n, cost_a((double)n) * noise(&s, 0.03), 0.05);
+			add(&s, PB_OP_MEMCPY, KB, n, cost_b((double)n) * noise(&s, 0.03), 0.05);
+		}
+		struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+		if (b.n_crossings != 1)
+			fail_msg("seed %u: %zu crossings", seed, b.n_crossings);
+		const struct pb_crossing *c = &b.crossings[0];
+		assert_ptr_equal(c->below, kern(PB_OP_MEMCPY, KA));
+		assert_int_equal(c->flips % 2, 1);
+		assert_false(c->lo_open || c->hi_open);
+		assert_between(3840, c->lo_bytes, c->hi_bytes);
+		assert_between(c->size_bytes, c->lo_bytes, c->hi_bytes);
+		assert_true(fabs(c->size_bytes / 3840 - 1) < 0.15);
+		/* the policy keeps the two bands, switching inside the interval */
+		assert_int_equal(b.policy.n_bands, 2);
+		assert_between((double)b.policy.bands[0].max_bytes, c->lo_bytes, c->hi_bytes);
+		pb_breakeven_free(&b);
+	}
+}
+
+/* A hand-made triple flip: the medians cross three times between two
+ * clear sizes; the crossing is the middle one. */
+static void test_triple_flip(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	static const double ratio[] = {0.7, 0.8, 0.99, 1.01, 0.99, 1.01, 1.2, 1.4}; /* A / B */
+	for (int i = 0; i < 8; i++) {
+		uint64_t n = UINT64_C(1024) << i;
+		add(&s, PB_OP_MEMCPY, KA, n, 100 * ratio[i], 0.04);
+		add(&s, PB_OP_MEMCPY, KB, n, 100, 0.04);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_crossings, 1);
+	const struct pb_crossing *c = &b.crossings[0];
+	assert_int_equal(c->flips, 3);
+	/* flips between 4K-8K, 8K-16K, 16K-32K: the middle one, at 8K * 2^0.5 */
+	assert_true(c->bracket_lo == 8 * KIB && c->bracket_hi == 16 * KIB);
+	assert_true(fabs(c->size_bytes / (8192 * M_SQRT2) - 1) < 0.01);
+	/* clear at 2K (0.8 +-4%) and at 64K (1.2): the interval lies inside */
+	assert_between(c->lo_bytes, 2048, 4096);
+	assert_between(c->hi_bytes, 32768, 65536);
+	pb_breakeven_free(&b);
+}
+
+/* An even number of flips between clear sizes of the same kernel is noise:
+ * no crossing. */
+static void test_even_flips(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	static const double ratio[] = {0.7, 0.8, 1.01, 0.99, 0.8, 0.7};
+	for (int i = 0; i < 6; i++) {
+		uint64_t n = UINT64_C(1024) << i;
+		add(&s, PB_OP_MEMCPY, KA, n, 100 * ratio[i], 0.04);
+		add(&s, PB_OP_MEMCPY, KB, n, 100, 0.04);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_crossings, 0);
+	/* B wins one size by its median, not beyond the CIs: merged away */
+	assert_policy(&b, KA);
+	pb_breakeven_free(&b);
+}
+
+static void test_no_crossing(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (uint64_t n = 64; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, 10 + n / 128.0, 0.02);
+		add(&s, PB_OP_MEMCPY, KB, n, 40 + n / 64.0, 0.02);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_crossings, 0);
+	assert_int_equal(b.n_leading, 1); /* B is never fastest, and not libc */
+	assert_policy(&b, KA);
+	pb_breakeven_free(&b);
+}
+
+/* Two kernels the run could never tell apart: their medians may cross,
+ * but nothing is reported. */
+static void test_indistinguishable(void **state)
+{
+	(void)state;
+	struct synth s = {.seed = 7};
+	for (uint64_t n = 64; n <= 64 * KIB; n *= 2) {
+		double t = 10 + n / 64.0;
+		add(&s, PB_OP_MEMCPY, KA, n, t * noise(&s, 0.02), 0.05);
+		add(&s, PB_OP_MEMCPY, KB, n, t * noise(&s, 0.02), 0.05);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_crossings, 0);
+	assert_int_equal(b.policy.n_bands, 1);
+	pb_breakeven_free(&b);
+}
+
+/* Three kernels: A-B at 3840, A-C at 33280, B-C at 92160. */
+static void test_three_kernels(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (uint64_t n = 64; n <= MIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, cost_a((double)n), 0.02);
+		add(&s, PB_OP_MEMCPY, KB, n, cost_b((double)n), 0.02);
+		add(&s, PB_OP_MEMCPY, KC, n, 400 + n / 256.0, 0.02);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_leading, 3);
+	assert_int_equal(b.n_crossings, 3);
+	static const double truth[] = {3840, 33280, 92160};
+	static const char *const below[] = {KA, KA, KB}, *const above[] = {KB, KC, KC};
+	for (int i = 0; i < 3; i++) {
+		const struct pb_crossing *c = &b.crossings[i];
+		assert_ptr_equal(c->below, kern(PB_OP_MEMCPY, below[i]));
+		assert_ptr_equal(c->above, kern(PB_OP_MEMCPY, above[i]));
+		assert_true(fabs(c->size_bytes / truth[i] - 1) < 0.03);
+		assert_between(truth[i], c->lo_bytes, c->hi_bytes);
+	}
+	/* the envelope: A, then B, then C, switching at the crossings */
+	assert_int_equal(b.policy.n_bands, 3);
+	assert_ptr_equal(b.policy.bands[0].kernel, kern(PB_OP_MEMCPY, KA));
+	assert_ptr_equal(b.policy.bands[1].kernel, kern(PB_OP_MEMCPY, KB));
+	assert_ptr_equal(b.policy.bands[2].kernel, kern(PB_OP_MEMCPY, KC));
+	assert_true(b.policy.bands[0].max_bytes == (uint64_t)floor(b.crossings[0].size_bytes));
+	assert_true(b.policy.bands[1].max_bytes == (uint64_t)floor(b.crossings[2].size_bytes));
+	pb_breakeven_free(&b);
+}
+
+/* libc is always among the leading kernels, fastest or not. */
+static void test_libc_leading(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (uint64_t n = 64; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, cost_a((double)n), 0.02);
+		add(&s, PB_OP_MEMCPY, KB, n, cost_b((double)n), 0.02);
+		add(&s, PB_OP_MEMCPY, KC, n, 1000 + (double)n, 0.02); /* never leads */
+		add(&s, PB_OP_MEMCPY, "libc", n, 2 * cost_a((double)n), 0.02);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_leading, 3);
+	bool libc = false;
+	for (size_t i = 0; i < b.n_leading; i++) {
+		assert_ptr_not_equal(b.leading[i], kern(PB_OP_MEMCPY, KC));
+		libc |= b.leading[i] == kern(PB_OP_MEMCPY, "libc");
+	}
+	assert_true(libc);
+	/* libc (2A) crosses B at 40 + n/128 = 20 + n/32: n = 853.3 */
+	bool found = false;
+	for (size_t i = 0; i < b.n_crossings; i++)
+		if (b.crossings[i].below == kern(PB_OP_MEMCPY, "libc")) {
+			found = true;
+			assert_ptr_equal(b.crossings[i].above, kern(PB_OP_MEMCPY, KB));
+			assert_true(fabs(b.crossings[i].size_bytes / 853.3 - 1) < 0.05);
+		}
+	assert_true(found);
+	pb_breakeven_free(&b);
+}
+
+/* The CIs still overlap at the largest size: the interval is open above. */
+static void test_open_interval(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	static const double ratio[] = {0.5, 0.6, 0.8, 0.97, 1.02};
+	for (int i = 0; i < 5; i++) {
+		uint64_t n = UINT64_C(256) << i;
+		add(&s, PB_OP_MEMCPY, KA, n, 100 * ratio[i], 0.05);
+		add(&s, PB_OP_MEMCPY, KB, n, 100, 0.05);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_crossings, 1);
+	const struct pb_crossing *c = &b.crossings[0];
+	assert_false(c->lo_open);
+	assert_true(c->hi_open);
+	assert_true(c->hi_bytes == 4096);
+	assert_between(c->lo_bytes, 1024, 2048);
+	assert_between(c->size_bytes, 2048, 4096);
+	/* B beats A nowhere beyond the CIs: one band */
+	assert_policy(&b, KA);
+	pb_breakeven_free(&b);
+}
+
+/* Cases without a CI cannot separate kernels; sizes 0 and non-positive
+ * medians are left out; other ops and states are ignored. */
+static void test_inputs(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	struct pb_mem_result r = result_of(&s);
+	struct pb_breakeven b;
+	assert_int_equal(pb_breakeven_compute(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL, &b), 0);
+	assert_null(pb_breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL));
+
+	add(&s, PB_OP_MEMCPY, KA, 0, 5, 0.02);
+	add(&s, PB_OP_MEMCPY, KB, 0, 1, 0.02);
+	add(&s, PB_OP_MEMCPY, KB, 32, -3, 0.02);
+	for (uint64_t n = 64; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, cost_a((double)n), 0);
+		add(&s, PB_OP_MEMCPY, KB, n, cost_b((double)n), 0);
+		add(&s, PB_OP_MEMSET, KA, n, 1, 0.01);
+	}
+	s.cases[s.n - 1].state = PB_STATE_DRAM;
+	b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_sizes, 11);
+	assert_true(b.min_size == 64);
+	assert_int_equal(b.n_crossings, 0); /* no CI anywhere: never separated */
+	assert_policy(&b, KA);              /* nothing beats A beyond a CI: one band */
+	pb_breakeven_free(&b);
+}
+
+/* ---- policy merging ------------------------------------------------------- */
+
+static void test_policy_merging(void **state)
+{
+	(void)state;
+	/* B wins 4K by 1% with +-5% CIs: not kept */
+	struct synth s = {0};
+	for (uint64_t n = 256; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, (double)n, 0.05);
+		add(&s, PB_OP_MEMCPY, KB, n, (double)n * (n == 4096 ? 0.99 : 1.2), 0.05);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_policy(&b, KA);
+	pb_breakeven_free(&b);
+
+	/* by 20%: kept, switching at the interpolated crossings */
+	s.n = 0;
+	for (uint64_t n = 256; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, (double)n, 0.05);
+		add(&s, PB_OP_MEMCPY, KB, n, (double)n * (n == 4096 ? 0.8 : 1.2), 0.05);
+	}
+	b = compute(&s, PB_OP_MEMCPY, NULL);
+	/* ln(1/1.2) at 2K, ln(1/0.8) at 4K: 2^(11 + 0.1823/0.4055) = 2796.9;
+	 * ln(0.8) at 4K, ln(1.2) at 8K: 2^(12 + 0.2231/0.4055) = 5998.6 */
+	assert_policy(&b, KA "<=2796," KB "<=5998," KA);
+	pb_breakeven_free(&b);
+
+	/* A narrow, indistinct win of C between A and B joins a neighbour */
+	s.n = 0;
+	for (uint64_t n = 64; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, cost_a((double)n), 0.02);
+		add(&s, PB_OP_MEMCPY, KB, n, cost_b((double)n), 0.02);
+		double best = fmin(cost_a((double)n), cost_b((double)n));
+		add(&s, PB_OP_MEMCPY, KC, n, n == 4096 ? best * 0.995 : best * 1.5, 0.02);
+	}
+	b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.policy.n_bands, 2);
+	assert_ptr_equal(b.policy.bands[0].kernel, kern(PB_OP_MEMCPY, KA));
+	assert_ptr_equal(b.policy.bands[1].kernel, kern(PB_OP_MEMCPY, KB));
+	pb_breakeven_free(&b);
+}
+
+/* More than PB_POLICY_MAX_BANDS distinct bands: merged anyway, flagged. */
+static void test_policy_too_many_bands(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (int i = 0; i < 40; i++) {
+		uint64_t n = UINT64_C(64) * (uint64_t)(i + 1);
+		add(&s, PB_OP_MEMCPY, KA, n, i % 2 ? 100 : 50, 0.02);
+		add(&s, PB_OP_MEMCPY, KB, n, i % 2 ? 50 : 100, 0.02);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_true(b.policy_simplified);
+	assert_int_equal(b.policy.n_bands, PB_POLICY_MAX_BANDS);
+	for (size_t i = 0; i + 1 < b.policy.n_bands; i++)
+		assert_true(b.policy.bands[i].max_bytes < b.policy.bands[i + 1].max_bytes);
+	pb_breakeven_free(&b);
+}
+
+/* ---- glibc ------------------------------------------------------------------ */
+
+#if defined(__x86_64__)
+/* This machine kind's glibc 2.36 (Intel, AVX-512: min 0x200, stop = NT). */
+static const struct pb_glibc_thresholds intel = {.rep_movsb = 2112,
+                                                 .rep_stosb = 2048,
+                                                 .non_temporal = 0xb580000,
+                                                 .rep_movsb_stop = 0xb580000,
+                                                 .rep_movsb_min = 512,
+                                                 .known = true};
+
+static struct pb_policy pol(enum pb_op op, const char *text)
+{
+	struct pb_policy p;
+	if (pb_policy_parse(op, text, (pb_features)-1, &p) != 0)
+		fail_msg("%s", pb_error());
+	return p;
+}
+
+static bool has_note(const struct pb_glibc_tunables *t, const char *needle)
+{
+	for (size_t i = 0; i < t->n_notes; i++)
+		if (strstr(t->notes[i], needle))
+			return true;
+	return false;
+}
+
+static void print_notes(const struct pb_glibc_tunables *t)
+{
+	for (size_t i = 0; i < t->n_notes; i++)
+		print_message("  note: %s\n", t->notes[i]);
+}
+
+static void test_glibc_memcpy_exact(void **state)
+{
+	(void)state;
+	struct pb_policy p = pol(PB_OP_MEMCPY, "avx512<=2K,rep_movsb<=24M,avx512_nt");
+	struct pb_glibc_tunables t;
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(t.rep_movsb == 2048);
+	assert_true(t.non_temporal == 24 * MIB + 1); /* glibc: NT from n >= the threshold */
+	assert_string_equal(t.line, "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2048:"
+	                            "glibc.cpu.x86_non_temporal_threshold=25165825");
+	assert_true(t.mismatch_octaves == 0);
+	if (t.n_notes)
+		print_notes(&t);
+	assert_int_equal(t.n_notes, 0);
+
+	/* no rep movsb, no non-temporal stores: both "never" */
+	p = pol(PB_OP_MEMCPY, "avx512");
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(t.rep_movsb == PB_GLIBC_NT_MAX && t.non_temporal == PB_GLIBC_NT_MAX);
+	assert_string_equal(t.line, "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold="
+	                            "0xfffffffffffffff:glibc.cpu.x86_non_temporal_threshold="
+	                            "0xfffffffffffffff");
+	assert_true(t.mismatch_octaves == 0);
+}
+
+static void test_glibc_memset(void **state)
+{
+	(void)state;
+	struct pb_policy p = pol(PB_OP_MEMSET, "avx512<=2K,rep_stosb");
+	struct pb_glibc_tunables t;
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(t.rep_stosb == 2048);
+	assert_string_equal(t.line, "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=2048");
+	assert_true(t.mismatch_octaves == 0);
+	assert_int_equal(t.n_notes, 0);
+
+	/* a non-temporal memset above 24M cannot be had; rep stosb first, then
+	 * vector stores, cannot either: glibc's order is the other way */
+	p = pol(PB_OP_MEMSET, "rep_stosb<=2K,avx512<=24M,avx512_nt");
+	pb_glibc_map_policy(&p, &intel, 64, 32 * MIB, &t);
+	assert_true(has_note(&t, "avx512_nt (24.0 MiB and up): glibc 2.36 memset has no "
+	                         "non-temporal path"));
+	assert_true(has_note(&t, "rep_stosb (64 B to 128 B): glibc would use its vector loop "
+	                         "there: glibc memset uses vector stores up to 2 x its vector "
+	                         "size"));
+	assert_true(has_note(&t, "rep_stosb (129 B to 2.0 KiB): glibc would use its vector loop"));
+	/* vector stores up to 24M miss 5 octaves (64 B..2 KiB); rep stosb
+	 * everywhere would miss the 13.6 of the avx512 band. Above 24M any
+	 * choice is as good: the one nearest glibc's 2048 now. */
+	assert_true(t.rep_stosb == 24 * MIB);
+	assert_true(fabs(t.mismatch_octaves - 5) < 0.01);
+}
+
+/* Intel: rep movsb stops where non-temporal stores start, so a vector band
+ * between them cannot be had. */
+static void test_glibc_vector_above_rep(void **state)
+{
+	(void)state;
+	struct pb_policy p = pol(PB_OP_MEMCPY, "avx512<=2K,rep_movsb<=1M,avx2<=24M,avx512_nt");
+	struct pb_glibc_tunables t;
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(t.rep_movsb == 2048);
+	assert_true(t.mismatch_octaves > 4.5 && t.mismatch_octaves < 4.6); /* 1M..24M */
+	assert_true(has_note(&t, "avx2 (1.0 MiB to 24.0 MiB): glibc would use"));
+	assert_true(has_note(&t, "bands of different vector widths"));
+}
+
+/* AMD: rep movsb stops at the L2 size (2 MiB here), whatever the tunables. */
+static void test_glibc_amd_stop(void **state)
+{
+	(void)state;
+	struct pb_glibc_thresholds amd = intel;
+	amd.rep_movsb_stop = 2 * MIB;
+	struct pb_policy p = pol(PB_OP_MEMCPY, "avx512<=2K,rep_movsb<=8M,avx512_nt");
+	struct pb_glibc_tunables t;
+	pb_glibc_map_policy(&p, &amd, 64, 64 * MIB, &t);
+	assert_true(t.rep_movsb == 2048);
+	assert_true(t.non_temporal == 8 * MIB + 1);
+	assert_true(fabs(t.mismatch_octaves - 2) < 0.01); /* 2M..8M: vector, not rep movsb */
+	assert_true(has_note(&t, "rep movsb above its stop threshold"));
+	/* with the stop at the NT threshold (Intel) the same policy is exact */
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(t.mismatch_octaves == 0);
+}
+
+/* glibc's lower bounds: rep movsb above 8 x VEC_SIZE only, non-temporal
+ * above 0x4040 only. */
+static void test_glibc_minimums(void **state)
+{
+	(void)state;
+	struct pb_policy p = pol(PB_OP_MEMCPY, "rep_movsb<=1M,avx512_nt");
+	struct pb_glibc_tunables t;
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(t.rep_movsb == 513);
+	assert_true(t.non_temporal == MIB + 1);
+	assert_true(has_note(&t,
+	                     "rep_movsb (64 B to 513 B): glibc would use its vector loop there: "
+	                     "glibc ignores x86_rep_movsb_threshold at or below 8 x its vector "
+	                     "size"));
+
+	p = pol(PB_OP_MEMCPY, "avx512<=8K,avx512_nt");
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(t.non_temporal == 0x4041);
+	assert_true(has_note(&t, "glibc ignores x86_non_temporal_threshold <= 16448"));
+
+	/* unknown minimum: 513 is safe for every vector size; said so */
+	struct pb_glibc_thresholds nomin = intel;
+	nomin.rep_movsb_min = 0;
+	p = pol(PB_OP_MEMCPY, "avx2<=300,rep_movsb");
+	pb_glibc_map_policy(&p, &nomin, 64, 64 * MIB, &t);
+	assert_true(t.rep_movsb == 300);
+	assert_true(has_note(&t, "(128, 256 or 512)"));
+}
+
+/* 'libc' bands mean glibc's bands as they are now. */
+static void test_glibc_libc(void **state)
+{
+	(void)state;
+	struct pb_policy p = pol(PB_OP_MEMCPY, "libc");
+	struct pb_glibc_tunables t;
+	pb_glibc_map_policy(&p, &intel, 64, 256 * MIB, &t);
+	assert_true(t.rep_movsb == intel.rep_movsb);
+	assert_true(t.non_temporal == intel.non_temporal);
+	assert_true(t.mismatch_octaves == 0);
+
+	pb_glibc_map_policy(&p, NULL, 64, 256 * MIB, &t);
+	assert_true(has_note(&t, "current thresholds are unknown"));
+	assert_true(has_note(&t, "rep movsb stop threshold unknown"));
+
+	p = pol(PB_OP_MEMSET, "clzero<=1M,bytes");
+	pb_glibc_map_policy(&p, &intel, 64, 256 * MIB, &t);
+	assert_true(has_note(&t, "clzero (up to 1.0 MiB): glibc never uses clzero"));
+	assert_true(has_note(&t, "bytes (1.0 MiB and up): glibc has no such path"));
+}
+
+/* The whole chain on a synthetic memcpy sweep, printed and as JSON. */
+static void sweep(struct synth *s)
+{
+	for (uint64_t n = 64; n <= 32 * MIB; n *= 2) {
+		add(s, PB_OP_MEMCPY, "avx512", n, cost_a((double)n), 0.02);
+		add(s, PB_OP_MEMCPY, "rep_movsb", n, cost_b((double)n), 0.02);
+		add(s, PB_OP_MEMCPY, "avx512_nt", n, 2000 + n / 200.0, 0.03);
+		add(s, PB_OP_MEMCPY, "libc", n, 12 + n / 100.0, 0.02);
+	}
+}
+
+static void test_print(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	sweep(&s);
+	struct pb_mem_result r = result_of(&s);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	pb_print_breakeven(f, &r, PB_OP_MEMCPY, PB_STATE_HOT, &intel);
+	pb_print_breakeven(f, &r, PB_OP_MEMSET, PB_STATE_HOT, &intel); /* nothing */
+	fclose(f);
+	for (char *line = text; *line;) {
+		char *e = strchr(line, '\n');
+		size_t n = e ? (size_t)(e - line) : strlen(line);
+		if (n > 80)
+			fail_msg("%zu columns: %.*s", n, (int)n, line);
+		line += n + (e != NULL);
+	}
+	static const char *const expected[] = {
+	    "break-even, memcpy, hot (medians of ticks/call and their 95% CIs)\n",
+	    "leading kernels: libc rep_movsb avx512 avx512_nt\n",
+	    "  avx512 -> rep_movsb at 3.8 KiB (between 3.4 and 4.1 KiB)\n",
+	    "  'avx512<=347,libc<=13224,rep_movsb<=723365,avx512_nt'\n",
+	    ("  GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2112:\\\n"
+	     "glibc.cpu.x86_non_temporal_threshold=723366\n"),
+	    "  x86_non_temporal_threshold  723366 (706 KiB)         190316544 (182 MiB)\n",
+	};
+	for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
+		if (!strstr(text, expected[i]))
+			fail_msg("missing '%s' in:\n%s", expected[i], text);
+	free(text);
+}
+
+static void test_json(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	sweep(&s);
+	struct pb_mem_result r = result_of(&s);
+	json_t *o = pb_breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, &intel);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "op")), "memcpy");
+	assert_string_equal(json_string_value(json_object_get(o, "cache_state")), "hot");
+	assert_string_equal(json_string_value(json_object_get(o, "policy")),
+	                    "avx512<=347,libc<=13224,rep_movsb<=723365,avx512_nt");
+	json_t *xs = json_object_get(o, "crossings");
+	assert_int_equal(json_array_size(xs), 6);
+	json_t *x = json_array_get(xs, 1);
+	assert_string_equal(json_string_value(json_object_get(x, "below")), "avx512");
+	assert_string_equal(json_string_value(json_object_get(x, "above")), "rep_movsb");
+	assert_true(fabs(json_real_value(json_object_get(x, "size_bytes")) - 3856.4) < 0.1);
+	json_t *ov = json_object_get(x, "ci_overlap_bytes");
+	assert_int_equal(json_array_size(ov), 2);
+	assert_true(json_is_false(json_array_get(json_object_get(x, "ci_overlap_open"), 0)));
+	json_t *gl = json_object_get(o, "glibc");
+	assert_string_equal(json_string_value(json_object_get(gl, "env")),
+	                    "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2112:"
+	                    "glibc.cpu.x86_non_temporal_threshold=723366");
+	json_t *cur = json_object_get(gl, "current");
+	assert_int_equal(json_integer_value(json_object_get(cur, "x86_rep_movsb_threshold")), 2112);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(gl, "tunables"),
+	                                                    "x86_non_temporal_threshold")),
+	                 723366);
+	assert_true(json_is_array(json_object_get(gl, "not_expressible")));
+	char *dump = json_dumps(o, JSON_COMPACT);
+	assert_non_null(dump); /* every value encodable */
+	free(dump);
+	json_decref(o);
+
+	/* without glibc figures: no "glibc" member */
+	o = pb_breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL);
+	assert_null(json_object_get(o, "glibc"));
+	json_decref(o);
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_linear_crossing),
+		cmocka_unit_test(test_linear_crossing_dense),
+		cmocka_unit_test(test_noisy_crossing),
+		cmocka_unit_test(test_triple_flip),
+		cmocka_unit_test(test_even_flips),
+		cmocka_unit_test(test_no_crossing),
+		cmocka_unit_test(test_indistinguishable),
+		cmocka_unit_test(test_three_kernels),
+		cmocka_unit_test(test_libc_leading),
+		cmocka_unit_test(test_open_interval),
+		cmocka_unit_test(test_inputs),
+		cmocka_unit_test(test_policy_merging),
+		cmocka_unit_test(test_policy_too_many_bands),
+#if defined(__x86_64__)
+		cmocka_unit_test(test_glibc_memcpy_exact),
+		cmocka_unit_test(test_glibc_memset),
+		cmocka_unit_test(test_glibc_vector_above_rep),
+		cmocka_unit_test(test_glibc_amd_stop),
+		cmocka_unit_test(test_glibc_minimums),
+		cmocka_unit_test(test_glibc_libc),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_json),
+#endif
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

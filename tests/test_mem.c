@@ -196,6 +196,7 @@ static void test_grid_distance_then_read(void **state)
 		assert_int_equal(c->placement.dst_offset_bytes, pls[i % 3].dst_offset_bytes);
 		assert_int_equal(c->placement.has_distance, pls[i % 3].has_distance);
 	}
+	pb_mem_result_free(&r);
 	/* An overlapping distance is refused. */
 	struct pb_mem_placement overlap = {.has_distance = true, .distance_bytes = 8};
 	p.placements = &overlap;

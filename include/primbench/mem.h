@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "primbench/counters.h"
 #include "primbench/kernels.h"
 #include "primbench/stats.h"
 
@@ -75,6 +76,8 @@ struct pb_mem_params {
 	size_t warmup_samples; /* per case, taken and discarded before the samples */
 	uint64_t l1_bytes, l2_bytes, llc_bytes; /* size the cache-state working sets */
 	uint64_t seed;                          /* shuffles and slot order */
+	struct pb_counters *counters;           /* open hardware counters, or NULL: each
+	                                           kept sample's batch is counted too */
 	volatile sig_atomic_t *stop; /* when set (e.g. by SIGINT), stop after the current sample */
 	/* Called after each group; may be NULL. */
 	void (*progress)(void *ctx, size_t groups_done, size_t groups_total);
@@ -104,6 +107,10 @@ struct pb_mem_case {
 	size_t outliers;            /* samples with modified z-score > 3.5 (kept) */
 	uint64_t working_set_bytes; /* bytes the state rotated through (dst, plus src) */
 	uint64_t thp_bytes;         /* fault-thp: AnonHugePages seen in the mapping */
+	/* hardware counters over the kept samples (counted_calls > 0 when
+	 * counted): totals, user space only (include/primbench/counters.h) */
+	uint64_t counted_calls, cycles, instructions, cache_misses;
+	bool counters_multiplexed;
 };
 
 struct pb_mem_result {

@@ -43,6 +43,12 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                            enum pb_cache_state st, enum pb_unit unit);
 
+/* With --counters on a machine that has them: cycles, instructions and
+ * cache misses per call of each case of (op, state); "(mux)" marks counts
+ * scaled for multiplexing. */
+void pb_print_mem_counters(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                           enum pb_cache_state st);
+
 /* For one (op, state): the fastest kernel at each size, in every unit. */
 void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                           enum pb_cache_state st);

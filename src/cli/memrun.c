@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <hwloc.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -23,7 +24,7 @@
 #include "primbench/timer.h"
 
 /* Largest size per call: the dram state needs 8 of them per buffer set. */
-#define MAX_SIZE_BYTES (1ull << 30)
+#define MAX_SIZE_BYTES (4ull << 30)
 #define MAX_SIZES      4096
 
 static volatile sig_atomic_t interrupted, interrupted_by;
@@ -58,6 +59,7 @@ const struct option mem_cli_options[] = {
     {"precision", required_argument, 0, MEM_CLI_OPT_BASE + 19},
     {"warmup", required_argument, 0, MEM_CLI_OPT_BASE + 20},
     {"breakeven", no_argument, 0, MEM_CLI_OPT_BASE + 21},
+    {"counters", no_argument, 0, MEM_CLI_OPT_BASE + 22},
     {"output", required_argument, 0, 'o'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -173,6 +175,9 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->precision = v / 100;
 		return true;
 	}
+	case MEM_CLI_OPT_BASE + 22:
+		m->counters = true;
+		return true;
 	case MEM_CLI_OPT_BASE + 21:
 		m->breakeven = true;
 		return true;
@@ -307,24 +312,40 @@ static void resolve_kernels(const struct mem_cli *m, const struct pb_kernel **ou
 	}
 }
 
+/* Test hook: PRIMBENCH_TEST_SIGINT_AFTER=N raises SIGINT after the N-th
+ * group, so the interrupt path is tested deterministically. */
+static long sigint_after = -1;
+static long groups_seen;
+
 static void progress(void *ctx, size_t done, size_t total)
 {
 	const char *op = ctx;
 	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\r%s: %zu/%zu sizes x states%s", op, done, total,
+		fprintf(stderr, "\r%s: %zu/%zu groups%s", op, done, total,
 		        done == total ? "\r\033[K" : "");
+	if (sigint_after >= 0 && ++groups_seen == sigint_after)
+		raise(SIGINT);
 }
 
+/* Binds the thread to the processing unit it runs on (hwloc), so every
+ * sample sees one core's caches and clock. Returns the OS CPU number, or
+ * -1 when the binding failed (then migrations are still detected). */
 static int pin_to_current_cpu(void)
 {
-	int cpu = sched_getcpu();
-	if (cpu < 0)
+	hwloc_topology_t topo;
+	int cpu = -1;
+	if (hwloc_topology_init(&topo) != 0)
 		return -1;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof set, &set) != 0)
-		return -1;
+	if (hwloc_topology_load(topo) == 0) {
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		if (set && hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD) == 0) {
+			hwloc_bitmap_singlify(set);
+			if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
+				cpu = hwloc_bitmap_first(set);
+		}
+		hwloc_bitmap_free(set);
+	}
+	hwloc_topology_destroy(topo);
 	return cpu;
 }
 
@@ -358,6 +379,9 @@ int mem_cli_run(struct mem_cli *m)
 	/* A reader that quits (| head) must not cost the measurement: writes
 	 * to the pipe fail with EPIPE instead, and the result file is kept. */
 	signal(SIGPIPE, SIG_IGN);
+	const char *hook = getenv("PRIMBENCH_TEST_SIGINT_AFTER");
+	if (hook && *hook)
+		sigint_after = atol(hook);
 
 	if (m->min_samples > m->max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", m->min_samples,
@@ -379,7 +403,7 @@ int mem_cli_run(struct mem_cli *m)
 	for (size_t i = 0; i < sizes.count; i++) {
 		if ((uint64_t)sizes.values[i] > MAX_SIZE_BYTES)
 			die_usage(
-			    "size %lld in '--sizes %s' is larger than the limit of 1 GiB per call",
+			    "size %lld in '--sizes %s' is larger than the limit of 4 GiB per call",
 			    (long long)sizes.values[i], m->sizes_arg);
 		size_bytes[i] = (uint64_t)sizes.values[i];
 	}
@@ -522,6 +546,20 @@ int mem_cli_run(struct mem_cli *m)
 	}
 
 	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
+	/* Hardware counters, on request; where the machine has none, say so. */
+	struct pb_counters counters = {0};
+	bool counting = false;
+	if (m->counters) {
+		counting = pb_counters_open(&counters) == 0;
+		json_t *hc = json_object();
+		json_object_set_new(hc, "available", json_boolean(counting));
+		if (!counting) {
+			json_object_set_new(hc, "reason", json_string(counters.reason));
+			printf("\n");
+			pb_print_wrapped(stdout, counters.reason, 6);
+		}
+		json_object_set_new(doc, "counters", hc);
+	}
 	json_object_set_new(doc, "seed", json_integer((json_int_t)(seed & INT64_MAX)));
 	struct pb_noise_mark mark;
 	pb_noise_begin(&mark, cpu);
@@ -555,6 +593,7 @@ int mem_cli_run(struct mem_cli *m)
 		    .llc_bytes = caches.level[PB_CACHE_LLC].size_bytes,
 		    .seed = (seed & INT64_MAX) + o,
 		    .stop = &interrupted,
+		    .counters = counting ? &counters : NULL,
 		    .progress = progress,
 		    .progress_ctx = (void *)pb_op_name(op),
 		};
@@ -603,6 +642,8 @@ int mem_cli_run(struct mem_cli *m)
 				pb_print_mem_readback(stdout, &r, op, states[si], u);
 			if (m->fastest_tables)
 				pb_print_mem_fastest(stdout, &r, op, states[si]);
+			if (counting)
+				pb_print_mem_counters(stdout, &r, op, states[si]);
 			if (breakeven) {
 				const struct pb_glibc_thresholds *g = glibc.known ? &glibc : NULL;
 				pb_print_breakeven(stdout, &r, op, states[si], g);
@@ -625,6 +666,8 @@ int mem_cli_run(struct mem_cli *m)
 		was_interrupted = r.interrupted;
 		pb_mem_result_free(&r);
 	}
+	if (counting)
+		pb_counters_close(&counters);
 	struct pb_noise noise;
 	pb_noise_end(&mark, &noise);
 	pb_results_finish(doc, &noise, was_interrupted);

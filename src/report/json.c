@@ -146,6 +146,23 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			json_object_set_new(o, "read_per_call",
 			                    json_summary(&c->read_ticks_per_call));
 		}
+		if (c->counted_calls) {
+			/* Counted around whole batches (read-back included with
+			 * --then-read), user space only. */
+			double calls = (double)c->counted_calls;
+			json_t *hc = json_object();
+			json_object_set_new(hc, "calls",
+			                    json_integer((json_int_t)c->counted_calls));
+			json_object_set_new(hc, "cycles_per_call",
+			                    json_num((double)c->cycles / calls));
+			json_object_set_new(hc, "instructions_per_call",
+			                    json_num((double)c->instructions / calls));
+			json_object_set_new(hc, "cache_misses_per_call",
+			                    json_num((double)c->cache_misses / calls));
+			json_object_set_new(hc, "multiplexed",
+			                    json_boolean(c->counters_multiplexed));
+			json_object_set_new(o, "counters", hc);
+		}
 		if (c->state == PB_STATE_FAULT_THP)
 			json_object_set_new(o, "thp_bytes_seen",
 			                    json_integer((json_int_t)c->thp_bytes));

@@ -244,13 +244,18 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
 	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
 	fprintf(f, "* fastest in its row; = its 95%% CI overlaps the fastest's\n");
-	size_t per_table = (LINE_WIDTH - NAME_WIDTH) / CELL_WIDTH;
+	/* Columns as wide as the longest kernel name (kernel names are the
+	 * headers here), at least a value and its marker. */
+	int cw = CELL_WIDTH;
+	for (size_t k = 0; k < g.nkernels; k++)
+		if ((int)strlen(g.kernels[k]->name) + 1 > cw)
+			cw = (int)strlen(g.kernels[k]->name) + 1;
+	size_t per_table = (size_t)((LINE_WIDTH - NAME_WIDTH) / cw);
 	for (size_t first = 0; first < g.nkernels; first += per_table) {
 		size_t last = first + per_table < g.nkernels ? first + per_table : g.nkernels;
 		fprintf(f, "%-*s", NAME_WIDTH, "placement");
 		for (size_t k = first; k < last; k++)
-			fprintf(f, "%*.*s%s", CELL_WIDTH - 1, CELL_WIDTH - 1, g.kernels[k]->name,
-			        k + 1 < last ? " " : "");
+			fprintf(f, "%*s%s", cw - 1, g.kernels[k]->name, k + 1 < last ? " " : "");
 		fputc('\n', f);
 		for (size_t i = 0; i < nrows; i++) {
 			char lab[48];
@@ -285,7 +290,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 					                    &best->ticks_per_call))
 						mark = '=';
 				}
-				fprintf(f, "%*s", CELL_WIDTH - 2, v);
+				fprintf(f, "%*s", cw - 2, v);
 				if (mark != ' ' || k + 1 < last)
 					fputc(mark, f);
 				if (k + 1 < last)
@@ -295,6 +300,45 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		}
 		if (last < g.nkernels)
 			fputc('\n', f);
+	}
+	/* Per kernel: how far it falls behind each row's fastest, the worst
+	 * row, and how many rows it runs at under half the fastest's speed
+	 * (case M1's question). */
+	fprintf(f, "%-13s %9s  %-20s %s\n", "vs row's best", "worst", "at placement",
+	        "rows at < 1/2 speed");
+	for (size_t k = 0; k < g.nkernels; k++) {
+		double worst = 0;
+		size_t worst_row = 0, slow = 0, seen = 0;
+		for (size_t i = 0; i < nrows; i++) {
+			const struct pb_mem_case *c = NULL, *best = NULL;
+			for (size_t j = 0; j < r->n_cases; j++) {
+				const struct pb_mem_case *x = &r->cases[j];
+				if (!matches(x, op, st) || x->size_bytes != n ||
+				    !same_placement(&x->placement, &rows[i]->placement))
+					continue;
+				if (x->kernel == g.kernels[k])
+					c = x;
+				if (!best || x->ticks_per_call.median < best->ticks_per_call.median)
+					best = x;
+			}
+			if (!c || !best || best->ticks_per_call.median <= 0)
+				continue;
+			seen++;
+			double ratio = c->ticks_per_call.median / best->ticks_per_call.median;
+			if (ratio > 2)
+				slow++;
+			if (ratio > worst) {
+				worst = ratio;
+				worst_row = i;
+			}
+		}
+		if (!seen)
+			continue;
+		char lab[48], w[24];
+		placement_label(rows[worst_row], lab, sizeof lab);
+		snprintf(w, sizeof w, "%.2fx", worst);
+		fprintf(f, "%-13.13s %9s  %-20s %zu of %zu\n", g.kernels[k]->name, w, lab, slow,
+		        seen);
 	}
 	free(rows);
 	grid_free(&g);
@@ -466,4 +510,28 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 	}
 	if (r->interrupted)
 		fprintf(f, "note: interrupted: the tables show what was measured before it\n");
+}
+
+void pb_print_mem_counters(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                           enum pb_cache_state st)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (c->op != op || c->state != st || !c->counted_calls)
+			continue;
+		if (!any)
+			fprintf(f,
+			        "\nhardware counters, %s %s (per call, user space):\n"
+			        "%-13s %8s %12s %12s %12s\n",
+			        pb_op_name(op), pb_cache_state_name(st), "kernel", "size", "cycles",
+			        "instructions", "cache misses");
+		any = true;
+		char sz[24];
+		pb_format_size(c->size_bytes, sz, sizeof sz);
+		double calls = (double)c->counted_calls;
+		fprintf(f, "%-13.13s %8s %12.1f %12.1f %12.2f%s\n", c->kernel->name, sz,
+		        (double)c->cycles / calls, (double)c->instructions / calls,
+		        (double)c->cache_misses / calls, c->counters_multiplexed ? " (mux)" : "");
+	}
 }

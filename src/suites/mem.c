@@ -604,8 +604,17 @@ static int take_sample(const struct pb_mem_params *p, struct arena *a, struct co
 		calls = ct->k;
 		if (arena_pick(a, calls, d, s) != 0)
 			return -1;
+		bool count = keep && p->counters && pb_counters_start(p->counters) == 0;
 		t = time_batch(ct->kernel, d, s, p->value, a->n, calls,
 		               p->then_read ? &read : NULL);
+		struct pb_counter_values cv;
+		if (count && pb_counters_stop(p->counters, &cv) == 0) {
+			ct->c->counted_calls += calls;
+			ct->c->cycles += cv.cycles;
+			ct->c->instructions += cv.instructions;
+			ct->c->cache_misses += cv.cache_misses;
+			ct->c->counters_multiplexed |= cv.multiplexed;
+		}
 		if (a->state == PB_STATE_FAULT_THP && ct->c->thp_bytes == 0 && keep)
 			ct->c->thp_bytes = thp_bytes_at(d[0]);
 		arena_restore(a, calls, d, s);
@@ -804,6 +813,10 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 		for (size_t zi = 0; zi < p->n_sizes && rc == 0 && !r->interrupted; zi++) {
 			uint64_t n = p->sizes_bytes[zi];
 			for (size_t q = 0; q < p->n_placements && rc == 0; q++) {
+				if (p->stop && *p->stop) {
+					r->interrupted = true;
+					break;
+				}
 				int g = arena_set_group(&a, n, &p->placements[q]);
 				if (g < 0) {
 					rc = -1;

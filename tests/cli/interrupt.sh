@@ -24,4 +24,15 @@ grep -q '"interrupted": true' out.json || fail "result not marked interrupted"
 grep -q '"kernel": "libc"' out.json || fail "no measured case kept"
 grep -q 'interrupted' stderr.txt || fail "no message on stderr"
 [ "$(ls -A)" = "$(printf 'out.json\nstderr.txt\nstdout.txt')" ] || fail "stray files: $(ls -A)"
-echo "1 passed, 0 failed"
+
+# Deterministic: the test hook raises SIGINT after the 2nd group; the file
+# holds exactly the cases of the two finished groups.
+rm -f out.json stdout.txt stderr.txt
+PRIMBENCH_TEST_SIGINT_AFTER=2 "$bin" mem memset --kernels libc,bytes --sizes 64,128,256 \
+	--budget 0.01 --min-samples 6 --max-samples 6 -o out.json >stdout.txt 2>stderr.txt
+rc=$?
+[ $rc -eq 130 ] || fail "hook: exit status $rc, expected 130"
+[ "$(grep -c '"suite": "mem"' out.json)" -eq 4 ] || fail "hook: expected 4 cases (2 sizes x 2 kernels)"
+grep -q '"interrupted": true' out.json || fail "hook: result not marked interrupted"
+grep -q '"size_bytes": 256' out.json && fail "hook: the third group was started"
+echo "2 passed, 0 failed"

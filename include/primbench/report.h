@@ -49,6 +49,10 @@ void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op
 void pb_print_mem_counters(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                            enum pb_cache_state st);
 
+/* The grid of read-back times (--then-read with several placements). */
+void pb_print_mem_readback_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                                enum pb_cache_state st, uint64_t size_bytes, enum pb_unit unit);
+
 /* For one (op, state): the fastest kernel at each size, in every unit. */
 void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                           enum pb_cache_state st);

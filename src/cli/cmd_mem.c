@@ -41,7 +41,8 @@ static void usage(FILE *f)
 	      "  --value V           memset byte (default 0; destination pre-filled with\n"
 	      "                      V^0xA5 so a clear really clears)\n"
 	      "  --unit U            ticks/call, ticks/page, ns/call, bytes/tick, GB/s\n"
-	      "                      (default: ticks/call for hot, GB/s for dram)\n"
+	      "                      (default: ticks/call for hot and l2, GB/s for the\n"
+	      "                      other states, ticks/page for clear_page/copy_page)\n"
 	      "  --fastest           also print the fastest kernel per size in every unit\n"
 	      "  --budget SECONDS    at most this long per size and cache state once every\n"
 	      "                      kernel has --min-samples (default 0.5)\n"
@@ -71,15 +72,19 @@ int cmd_mem(int argc, char **argv)
 		 * page-aligned 4 KiB page per call, in every cache state. */
 		op = what[1] == 'l' ? PB_OP_MEMSET : PB_OP_MEMCPY;
 		m.scenario = what;
-		if (!m.sizes_set)
-			m.sizes_arg = "4096";
-		if (!strcmp(m.cache_arg, "hot"))
-			m.cache_arg = "hot,l2,llc,dram,fault,fault-thp";
-		if (op == PB_OP_MEMCPY && !m.src_offset_set)
-			m.src_offsets_arg = "0";
+		if (m.sizes_set || m.dst_offset_set || m.src_offset_set || m.distances_arg ||
+		    m.extent_bytes)
+			die_usage("%s is one page-aligned 4 KiB page per call: --sizes, offsets, "
+			          "--distance and --extent do not apply",
+			          what);
 		if (m.value_set && m.value != 0)
 			die_usage("clear_page writes zeros: --value does not apply");
 		m.value_set = false;
+		m.sizes_arg = "4096";
+		if (!m.cache_set)
+			m.cache_arg = "hot,l2,llc,dram,fault,fault-thp";
+		if (op == PB_OP_MEMCPY)
+			m.src_offsets_arg = "0";
 	} else if (pb_op_parse(what, &op) != 0) {
 		die_usage("%s (or clear_page, copy_page)", pb_error());
 	}

@@ -108,6 +108,7 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		return true;
 	case MEM_CLI_OPT_BASE + 2:
 		m->cache_arg = arg;
+		m->cache_set = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 3: {
 		char *end;
@@ -148,6 +149,7 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		return true;
 	case MEM_CLI_OPT_BASE + 12:
 		m->dst_offsets_arg = arg;
+		m->dst_offset_set = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 13:
 		m->src_offsets_arg = arg;
@@ -165,21 +167,28 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->then_read = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 19: {
-		char *end;
-		errno = 0;
-		double v = strtod(arg, &end);
-		if (errno || end == arg || (*end && strcmp(end, "%")) || !(v > 0) || v >= 100)
+		/* A plain decimal percentage: "1%", "0.5%". */
+		size_t len = strlen(arg);
+		double v = 0;
+		bool ok = len >= 2 && arg[len - 1] == '%' &&
+		          strspn(arg, "0123456789.") == len - 1 && arg[0] != '.';
+		if (ok) {
+			char *end;
+			v = strtod(arg, &end);
+			ok = end == arg + len - 1 && v > 0 && v < 100;
+		}
+		if (!ok)
 			die_usage("bad --precision '%s' (a CI half-width in percent of the median, "
-			          "e.g. 1%%)",
+			          "above 0%% and below 100%%, e.g. 1%%)",
 			          arg);
 		m->precision = v / 100;
 		return true;
 	}
-	case MEM_CLI_OPT_BASE + 22:
-		m->counters = true;
-		return true;
 	case MEM_CLI_OPT_BASE + 21:
 		m->breakeven = true;
+		return true;
+	case MEM_CLI_OPT_BASE + 22:
+		m->counters = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 20:
 		m->warmup_samples = parse_count_or_die("warm-up count", arg, 0, 1000);
@@ -531,6 +540,8 @@ int mem_cli_run(struct mem_cli *m)
 	fflush(stdout);
 
 	/* Break-even analysis: asked for, or implied by a fine size sweep. */
+	if (m->breakeven && sizes.count < 2)
+		die_usage("--breakeven needs at least two sizes");
 	bool breakeven = m->breakeven || (sizes.count >= 8 && nplacements == 1);
 	struct pb_glibc_thresholds glibc = {0};
 	if (breakeven) {
@@ -612,7 +623,7 @@ int mem_cli_run(struct mem_cli *m)
 			       m->scenario, op == PB_OP_MEMSET ? "memset 0" : "memcpy");
 		if (op == PB_OP_MEMSET) {
 			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
-			       "sample\n",
+			       "sample\n(fault states: fresh pages, which read as zero)\n",
 			       m->value & 0xff, pb_mem_prefill_value(op, m->value));
 			if (nplacements == 1 && placements[0].dst_offset_bytes)
 				printf("dst offset %llu bytes from a page boundary\n",
@@ -632,9 +643,13 @@ int mem_cli_run(struct mem_cli *m)
 			                     ? PB_UNIT_TICKS_PER_CALL
 			                     : PB_UNIT_GB_S;
 			if (nplacements > 1) {
-				for (size_t z = 0; z < sizes.count; z++)
+				for (size_t z = 0; z < sizes.count; z++) {
 					pb_print_mem_grid(stdout, &r, op, states[si], size_bytes[z],
 					                  u);
+					if (m->then_read)
+						pb_print_mem_readback_grid(
+						    stdout, &r, op, states[si], size_bytes[z], u);
+				}
 				continue;
 			}
 			pb_print_mem_table(stdout, &r, op, states[si], u);

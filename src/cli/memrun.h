@@ -24,12 +24,13 @@ struct mem_cli {
 	uint64_t extent_bytes;     /* 0: none */
 	bool then_read;
 	bool breakeven;   /* print crossings and a recommended policy */
-	bool counters; /* hardware counters (cycles, instructions, misses) */
+	bool counters;    /* hardware counters (cycles, instructions, misses) */
 	double precision; /* target CI half-width / median; 0: off */
 	size_t warmup_samples;
 	const char *scenario; /* "clear_page", "copy_page" or NULL */
 	int value;
-	bool value_set, src_offset_set, sizes_set; /* given on the command line */
+	/* given on the command line */
+	bool value_set, src_offset_set, dst_offset_set, sizes_set, cache_set;
 	enum pb_unit unit;
 	bool unit_set;       /* else ticks/call for hot, GB/s for dram */
 	bool fastest_tables; /* also print the fastest-per-size tables */

@@ -178,11 +178,11 @@ static const char *state_desc(enum pb_cache_state st)
 	case PB_STATE_LLC:
 		return "llc (random slots of a working set of half the LLC)";
 	case PB_STATE_DRAM:
-		return "dram (random slots of a large working set, evicted between batches)";
+		return "dram (random slots, evicted from the caches between batches)";
 	case PB_STATE_FAULT:
 		return "fault (fresh, untouched 4 KiB pages every call)";
 	case PB_STATE_FAULT_THP:
-		return "fault-thp (fresh, untouched transparent huge pages every call)";
+		return "fault-thp (fresh transparent huge pages every call)";
 	default:
 		return "?";
 	}
@@ -384,14 +384,18 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				}
 				const struct pb_mem_case *b = fastest(r, op, st, g.sizes[j]);
 				char mark = ' ';
-				if (c == b)
+				double val =
+				    pb_unit_value(unit, c->ticks_per_call.median, c->size_bytes);
+				/* At size 0 byte-based units are 0 or undefined: no
+				 * ranking to show in them. */
+				bool rankable = isfinite(val) && val != 0;
+				if (rankable && c == b)
 					mark = '*';
-				else if (ci_overlap(&c->ticks_per_call, &b->ticks_per_call))
+				else if (rankable &&
+				         ci_overlap(&c->ticks_per_call, &b->ticks_per_call))
 					mark = '=';
 				char v[24];
-				fmt_value(
-				    v, sizeof v,
-				    pb_unit_value(unit, c->ticks_per_call.median, c->size_bytes));
+				fmt_value(v, sizeof v, val);
 				fprintf(f, "%*s", CELL_WIDTH - 2, v);
 				if (mark != ' ' || j + 1 < last)
 					fputc(mark, f);
@@ -424,6 +428,26 @@ void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op
 	if (copy.n_cases) {
 		fprintf(f, "\nthen-read: the time to read back, after each batch, what it wrote\n");
 		pb_print_mem_table(f, &copy, op, st, unit);
+	}
+	free(copy.cases);
+}
+
+void pb_print_mem_readback_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                                enum pb_cache_state st, uint64_t size_bytes, enum pb_unit unit)
+{
+	struct pb_mem_result copy = {.n_cases = 0};
+	copy.cases = calloc(r->n_cases + 1, sizeof *copy.cases);
+	if (!copy.cases)
+		return;
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].then_read) {
+			copy.cases[copy.n_cases] = r->cases[i];
+			copy.cases[copy.n_cases].ticks_per_call = r->cases[i].read_ticks_per_call;
+			copy.n_cases++;
+		}
+	if (copy.n_cases) {
+		fprintf(f, "\nthen-read: the time to read back, after each batch, what it wrote\n");
+		pb_print_mem_grid(f, &copy, op, st, size_bytes, unit);
 	}
 	free(copy.cases);
 }

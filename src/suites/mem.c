@@ -849,7 +849,8 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					c->page_bytes = st == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES
 					                                         : PB_PAGE_BYTES;
 					c->fill_value = copy ? -1 : (p->value & 0xff);
-					c->prefill_value = prefill;
+					/* Fresh pages read as zero. */
+					c->prefill_value = is_fault(st) ? 0 : prefill;
 					c->then_read = p->then_read;
 					c->working_set_bytes =
 					    p->extent_bytes ? p->extent_bytes * (copy ? 2 : 1)
@@ -860,7 +861,8 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 				rc = run_group(p, &a, cts, d, s, &rng);
 				for (size_t ki = 0; ki < p->n_kernels && rc == 0; ki++)
 					rc = summarize_case(cts[ki].c);
-				if (rc == 0 && st == PB_STATE_FAULT_THP && cts[0].c->thp_bytes == 0)
+				if (rc == 0 && st == PB_STATE_FAULT_THP && n > 0 &&
+				    cts[0].c->thp_bytes == 0)
 					note(r,
 					     "fault-thp: size %llu: no huge pages seen in "
 					     "/proc/self/smaps (THP off, or not available)",

@@ -410,46 +410,47 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	grid_free(&g);
 }
 
+/* A shallow copy of r's then-read cases with the read-back summaries in
+ * place of the write summaries, so the table printers show them. The
+ * caller frees view->cases. Returns false when there is nothing to show. */
+static bool readback_view(const struct pb_mem_result *r, struct pb_mem_result *view)
+{
+	memset(view, 0, sizeof *view);
+	view->cases = calloc(r->n_cases + 1, sizeof *view->cases);
+	if (!view->cases)
+		return false;
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].then_read) {
+			view->cases[view->n_cases] = r->cases[i];
+			view->cases[view->n_cases].ticks_per_call = r->cases[i].read_ticks_per_call;
+			view->n_cases++;
+		}
+	return view->n_cases > 0;
+}
+
+static const char readback_title[] =
+    "\nthen-read: the time to read back, after each batch, what it wrote\n";
+
 void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                            enum pb_cache_state st, enum pb_unit unit)
 {
-	/* The same table over the read-back summaries: a shallow copy of the
-	 * cases with the summaries swapped. */
-	struct pb_mem_result copy = {.n_cases = 0};
-	copy.cases = calloc(r->n_cases + 1, sizeof *copy.cases);
-	if (!copy.cases)
-		return;
-	for (size_t i = 0; i < r->n_cases; i++)
-		if (r->cases[i].then_read) {
-			copy.cases[copy.n_cases] = r->cases[i];
-			copy.cases[copy.n_cases].ticks_per_call = r->cases[i].read_ticks_per_call;
-			copy.n_cases++;
-		}
-	if (copy.n_cases) {
-		fprintf(f, "\nthen-read: the time to read back, after each batch, what it wrote\n");
-		pb_print_mem_table(f, &copy, op, st, unit);
+	struct pb_mem_result view;
+	if (readback_view(r, &view)) {
+		fputs(readback_title, f);
+		pb_print_mem_table(f, &view, op, st, unit);
 	}
-	free(copy.cases);
+	free(view.cases);
 }
 
 void pb_print_mem_readback_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                                 enum pb_cache_state st, uint64_t size_bytes, enum pb_unit unit)
 {
-	struct pb_mem_result copy = {.n_cases = 0};
-	copy.cases = calloc(r->n_cases + 1, sizeof *copy.cases);
-	if (!copy.cases)
-		return;
-	for (size_t i = 0; i < r->n_cases; i++)
-		if (r->cases[i].then_read) {
-			copy.cases[copy.n_cases] = r->cases[i];
-			copy.cases[copy.n_cases].ticks_per_call = r->cases[i].read_ticks_per_call;
-			copy.n_cases++;
-		}
-	if (copy.n_cases) {
-		fprintf(f, "\nthen-read: the time to read back, after each batch, what it wrote\n");
-		pb_print_mem_grid(f, &copy, op, st, size_bytes, unit);
+	struct pb_mem_result view;
+	if (readback_view(r, &view)) {
+		fputs(readback_title, f);
+		pb_print_mem_grid(f, &view, op, st, size_bytes, unit);
 	}
-	free(copy.cases);
+	free(view.cases);
 }
 
 void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,

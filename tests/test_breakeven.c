@@ -643,7 +643,9 @@ static void test_print(void **state)
 	static const char *const expected[] = {
 	    "break-even, memcpy, hot (medians of ticks/call and their 95% CIs)\n",
 	    "leading kernels: libc rep_movsb avx512 avx512_nt\n",
-	    "  avx512 -> rep_movsb at 3.8 KiB (between 3.4 and 4.1 KiB)\n",
+	    "  libc -> rep_movsb at 12.9 KiB (between 10.7 and 15.6 KiB)\n",
+	    "  rep_movsb -> avx512_nt at 706 KiB (between 611 and 816 KiB)\n",
+	    "  (3 crossings between other pairs of the leading kernels are in the\n",
 	    "  'avx512<=347,libc<=13224,rep_movsb<=723365,avx512_nt'\n",
 	    ("  GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2112:\\\n"
 	     "glibc.cpu.x86_non_temporal_threshold=723366\n"),

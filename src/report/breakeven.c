@@ -1066,6 +1066,16 @@ static void fmt_value(uint64_t v, char *buf, size_t len)
 	}
 }
 
+/* Whether a and b are the kernels of two consecutive bands of p. */
+static bool policy_neighbours(const struct pb_policy *p, const struct pb_kernel *a,
+                              const struct pb_kernel *b)
+{
+	for (size_t i = 0; i + 1 < p->n_bands; i++)
+		if (p->bands[i].kernel == a && p->bands[i + 1].kernel == b)
+			return true;
+	return false;
+}
+
 void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 {
 	char line[512], a[64], c[64];
@@ -1079,12 +1089,15 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	pb_format_bytes_approx((double)b->max_size, c, sizeof c);
 	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
 
-	fprintf(f, "crossings (faster below -> faster above; in brackets the sizes where\n"
-	           "their CIs overlap: not a confidence interval of the crossing):\n");
-	if (b->n_crossings == 0)
-		fprintf(f, "  none\n");
+	fprintf(f, "crossings where the recommended policy switches kernels (faster below\n"
+	           "-> faster above; in brackets the sizes where their CIs overlap: not a\n"
+	           "confidence interval of the crossing):\n");
+	size_t shown = 0;
 	for (size_t i = 0; i < b->n_crossings; i++) {
 		const struct pb_crossing *x = &b->crossings[i];
+		if (!policy_neighbours(&b->policy, x->below, x->above))
+			continue;
+		shown++;
 		char at[32], iv[128];
 		pb_format_bytes_approx(x->size_bytes, at, sizeof at);
 		fmt_interval(x, iv, sizeof iv);
@@ -1095,6 +1108,13 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 			         "; the medians crossed %u times in it", x->flips);
 		wrap(f, 2, 4, line);
 	}
+	if (shown == 0)
+		fprintf(f, "  none\n");
+	if (shown < b->n_crossings)
+		fprintf(f,
+		        "  (%zu crossings between other pairs of the leading kernels are in the\n"
+		        "  result file)\n",
+		        b->n_crossings - shown);
 
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);

@@ -1,0 +1,139 @@
+/* primbench/syscall.h - the syscall suite: the cost of entering the kernel
+ * and of the work the kernel does for a process (docs/methodology.md, "The
+ * syscall suite").
+ *
+ * Every benchmark is timed like the mem suite: samples of k operations
+ * between two timer stamps, k calibrated so a sample lasts well above the
+ * timer's step and overhead, the timer overhead subtracted, samples that
+ * changed CPU dropped, the members of a group interleaved in shuffled
+ * rounds. One case per (benchmark, placement, page size).
+ */
+#ifndef PRIMBENCH_SYSCALL_H
+#define PRIMBENCH_SYSCALL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "primbench/stats.h"
+
+enum pb_sc_bench {
+	PB_SC_NULL,         /* syscall(SYS_getppid) */
+	PB_SC_UMASK,        /* umask(set) + umask(restore): one op = both */
+	PB_SC_GETPID,       /* syscall(SYS_getpid) */
+	PB_SC_READ,         /* read 1 byte from /dev/zero */
+	PB_SC_WRITE,        /* write 1 byte to /dev/null */
+	PB_SC_PIPE,         /* write then read 1 byte through a pipe, one process */
+	PB_SC_PIPE_RTT,     /* 1-byte round trip between two processes */
+	PB_SC_FORK,         /* fork + child _exit(0) + waitpid */
+	PB_SC_EXEC_STATIC,  /* fork + execve of the static tiny program + waitpid */
+	PB_SC_EXEC_DYNAMIC, /* the same, dynamically linked */
+	PB_SC_SPAWN,        /* posix_spawn of the dynamic one + waitpid */
+	PB_SC_FAULT,        /* first touch of fresh anonymous memory, per page */
+	PB_SC_MMAP,         /* mmap + munmap of 1 page (not touched) */
+	PB_SC_POPULATE,     /* mmap(MAP_POPULATE), per 4 KiB page */
+	PB_SC_COUNT
+};
+
+/* "null", "umask", ..., "pipe-rtt", "exec-static", "populate". */
+const char *pb_syscall_bench_name(enum pb_sc_bench b);
+
+/* One line describing what one op is. */
+const char *pb_syscall_bench_desc(enum pb_sc_bench b);
+
+/* Selects benchmarks by name: sel[b] is set for each of names[0..n); n == 0
+ * selects all. Returns 0, or -1 with pb_error() "unknown benchmark 'x'
+ * (known: null, umask, ...)". */
+int pb_syscall_select(const char *const *names, size_t n, bool sel[PB_SC_COUNT]);
+
+/* Checks `arg` as a CPU to pin to: a number that names an online CPU
+ * this process may run on. Returns the CPU, or -1 with pb_error(), e.g.
+ * "--cpu 99: no such CPU (online: 0-1)". `online_text` is the content of
+ * /sys/devices/system/cpu/online, or NULL to read it (a test passes a
+ * sample). */
+int pb_syscall_parse_cpu(const char *arg, const char *online_text);
+
+/* The CPUs this process may run on (sched_getaffinity), lowest first, at
+ * most cap of them. Returns the count (0 when unknown). */
+size_t pb_syscall_allowed_cpus(int *cpus, size_t cap);
+
+/* Pins the calling thread to `cpu` (sched_setaffinity). 0 or -1 with
+ * pb_error(). */
+int pb_syscall_pin(int cpu);
+
+/* AnonHugePages (bytes) of the mapping of smaps `text` (proc(5) format)
+ * that contains `addr`; 0 when none, or the mapping is not there. */
+uint64_t pb_smaps_anon_huge_bytes(const char *text, uintptr_t addr);
+
+/* The same from /proc/self/smaps. */
+uint64_t pb_thp_bytes_at(const void *addr);
+
+/* Where the tiny exec targets are ("primbench-exit0-static" and
+ * "-dynamic"): $PRIMBENCH_TOOLS_DIR, then the build's tools directory
+ * (PB_TOOLS_DIR), then tools/ next to the running executable and next to
+ * its parent directory. Copies the path into buf and returns 0, or -1 with
+ * pb_error() naming every place looked at. */
+int pb_syscall_tool_path(bool static_link, char *buf, size_t len);
+
+struct pb_syscall_case {
+	enum pb_sc_bench bench;
+	char placement[32];  /* "cpu 0", "same cpu 0", "cpus 0,1", "unpinned" */
+	int cpu, peer_cpu;   /* peer_cpu: pipe-rtt's echo process, else -1 */
+	uint32_t page_bytes; /* fault/populate/mmap: page size, else 0 */
+	const char *op_desc; /* what one op is */
+	double *batch_ticks; /* per sample: ticks, timer overhead subtracted */
+	uint64_t *batch_ops; /* per sample: ops */
+	size_t n_samples;
+	size_t cap;
+	struct pb_summary ticks_per_op;
+	double cv;          /* stddev / mean of the per-op samples */
+	int migrations;     /* samples dropped: the CPU changed */
+	size_t outliers;    /* modified z-score > 3.5 */
+	uint64_t thp_bytes; /* fault with THP: AnonHugePages seen */
+};
+
+struct pb_syscall_params {
+	bool selected[PB_SC_COUNT];
+	int cpu;      /* the CPU the caller pinned to, or -1 */
+	int peer_cpu; /* pipe-rtt cross-CPU partner, -1: skip with a note */
+	double budget_s;
+	size_t min_samples, max_samples;
+	uint64_t seed;
+	volatile sig_atomic_t *stop; /* polled between samples */
+	void (*progress)(void *ctx, const char *bench);
+	void *progress_ctx;
+};
+
+struct pb_syscall_result {
+	struct pb_syscall_case *cases;
+	size_t n_cases;
+	bool interrupted;
+	char notes[2048]; /* one note a line */
+};
+
+/* Runs the selected benchmarks. Returns 0 (also when interrupted: what was
+ * measured is kept), or -1 with pb_error() on a set-up failure. */
+int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *r);
+void pb_syscall_result_free(struct pb_syscall_result *r);
+
+/* Plumbing checks for the tests: each does one op or a few of a benchmark
+ * and reports what happened, never how fast. */
+/* pipe-rtt: n round trips with an echo process on peer_cpu (-1: not
+ * pinned); *echoed gets the bytes the child counted. */
+int pb_syscall_check_pipe_pair(int cpu, int peer_cpu, size_t n, uint64_t *echoed);
+/* fork + child _exit(code) + waitpid: returns the status waitpid gave. */
+int pb_syscall_check_fork(int code);
+/* fork+execve (spawn: posix_spawn) of path: the status waitpid gave. */
+int pb_syscall_check_exec(const char *path, bool spawn);
+/* Maps `pages` fresh pages (huge: 2 MiB ones with MADV_HUGEPAGE), touches
+ * each once, returns how many bytes read back as touched; *thp gets
+ * AnonHugePages of the mapping. */
+int pb_syscall_check_fault(size_t pages, bool huge, uint64_t *touched, uint64_t *thp);
+
+/* JSON: appends r's cases to doc["cases"] (key {suite: "syscall",
+ * benchmark, placement, page_bytes}) and its notes to doc["notes"]. */
+#include <jansson.h>
+int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r);
+
+#endif

@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"info", cmd_info, "machine fingerprint: CPU, features, caches (with sources), TSC"},
     {"selftest", cmd_selftest, "correctness of every usable kernel on this CPU"},
     {"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
+    {"xsave", cmd_xsave, "cost of saving+restoring SIMD state; SIMD vs rep break-even"},
     {"run", cmd_default, "the default suite (same as no subcommand)"},
 };
 

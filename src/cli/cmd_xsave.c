@@ -1,0 +1,533 @@
+/* cmd_xsave.c - `primbench xsave [OPTIONS]`: the cost of saving and
+ * restoring the SIMD register state, and the size from which a SIMD
+ * memset/memcpy still beats rep stosb/movsb after paying for it
+ * (docs/methodology.md "SIMD state saving"). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <hwloc.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/error.h"
+#include "primbench/fingerprint.h"
+#include "primbench/mem.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+#include "primbench/sizes.h"
+#include "primbench/timer.h"
+#include "primbench/xsave.h"
+
+/* Also declared in cli.h; repeated so this file builds before that line. */
+int cmd_xsave(int argc, char **argv);
+
+#define SWEEP_SIZES "256..64K/4"
+#define SWEEP_DESC  "256 B..64 KiB"
+
+static volatile sig_atomic_t interrupted, interrupted_by;
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+	interrupted_by = sig;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench xsave [OPTIONS]\n"
+	      "\n"
+	      "Times save+restore pairs of the SIMD register state "
+	      "(fxsave64/fxrstor64,\n"
+	      "xsave64, xsaveopt64 and xsavec64 with xrstor64), each with the "
+	      "AVX/AVX-512\n"
+	      "upper state clean (vzeroupper before each pair) and dirty (ymm/zmm "
+	      "written\n"
+	      "before each pair), interleaved. One op = one save + one restore. Prints "
+	      "the\n"
+	      "state components in XCR0 and the save-area sizes first.\n"
+	      "\n"
+	      "Then a small hot memset/memcpy sweep (" SWEEP_DESC ", 4 sizes per\n"
+	      "octave) in the same process gives the break-even line: the smallest "
+	      "size\n"
+	      "from which the best SIMD kernel plus one save+restore stays faster "
+	      "than\n"
+	      "rep stosb/rep movsb.\n"
+	      "\n"
+	      "  --budget SECONDS    time for the save+restore pairs once every "
+	      "variant\n"
+	      "                      has --min-samples (default 1)\n"
+	      "  --mem-budget S      time per size of the memset/memcpy sweep (0.05)\n"
+	      "  --no-breakeven      skip the sweep and the break-even line\n"
+	      "  --min-samples N     per case (default 11); --max-samples N (default "
+	      "201)\n"
+	      "  --seed N            seed for the interleaving order\n"
+	      "  -o, --output FILE   write the results as JSON (schema v1); without "
+	      "it,\n"
+	      "                      nothing is written\n",
+	      f);
+}
+
+enum { OPT_BUDGET = 256, OPT_MEM_BUDGET, OPT_NO_BE, OPT_MIN, OPT_MAX, OPT_SEED };
+
+static const struct option options[] = {
+    {"budget", required_argument, 0, OPT_BUDGET},
+    {"mem-budget", required_argument, 0, OPT_MEM_BUDGET},
+    {"no-breakeven", no_argument, 0, OPT_NO_BE},
+    {"min-samples", required_argument, 0, OPT_MIN},
+    {"max-samples", required_argument, 0, OPT_MAX},
+    {"seed", required_argument, 0, OPT_SEED},
+    {"output", required_argument, 0, 'o'},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0},
+};
+
+static double parse_seconds(const char *opt, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double b = strtod(arg, &end);
+	if (errno || end == arg || *end || !(b > 0) || b > 3600)
+		die_usage("bad %s '%s' (seconds, e.g. 0.5)", opt, arg);
+	return b;
+}
+
+static size_t parse_count(const char *what, const char *arg, size_t lo, size_t hi)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
+		die_usage("bad %s '%s' (a whole number from %zu to %zu)", what, arg, lo, hi);
+	return (size_t)v;
+}
+
+/* Binds the thread to the CPU it runs on (as memrun.c); -1 on failure. */
+static int pin_to_current_cpu(void)
+{
+	hwloc_topology_t topo;
+	int cpu = -1;
+	if (hwloc_topology_init(&topo) != 0)
+		return -1;
+	if (hwloc_topology_load(topo) == 0) {
+		hwloc_bitmap_t set = hwloc_bitmap_alloc();
+		if (set && hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD) == 0) {
+			hwloc_bitmap_singlify(set);
+			if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
+				cpu = hwloc_bitmap_first(set);
+		}
+		hwloc_bitmap_free(set);
+	}
+	hwloc_topology_destroy(topo);
+	return cpu;
+}
+
+/* "label     text" with text wrapped at 80 columns under itself. */
+static void labelled(const char *label, const char *text)
+{
+	int col = printf("%-9s", label);
+	for (const char *p = text; *p;) {
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+		if (col > 10 && col + 1 + len > 80) {
+			printf("\n%10s", "");
+			col = 10;
+		} else {
+			putchar(' ');
+			col++;
+		}
+		col += printf("%.*s", len, p);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	putchar('\n');
+}
+
+static void print_state(const struct pb_xsave_info *in)
+{
+	char line[1280], list[768];
+	if (!in->osxsave) {
+		printf("\nxsave     %s\n", in->xsave
+		                               ? "present but not enabled by the OS (OSXSAVE 0)"
+		                               : "not on this CPU");
+		return;
+	}
+	pb_xsave_format_mask(in->xcr0, list, sizeof list);
+	snprintf(line, sizeof line, "0x%llx: %s", (unsigned long long)in->xcr0, list);
+	putchar('\n');
+	labelled("xcr0", line);
+	snprintf(line, sizeof line, "xsaveopt %s, xsavec %s, xsaves %s (CPL 0 only)",
+	         in->xsaveopt ? "yes" : "no", in->xsavec ? "yes" : "no", in->xsaves ? "yes" : "no");
+	labelled("cpu", line);
+	pb_xsave_format_mask(in->rfbm, list, sizeof list);
+	snprintf(line, sizeof line, "0x%llx (EDX:EAX of every xsave pair): %s%s",
+	         (unsigned long long)in->rfbm, list,
+	         in->amx_data_excluded
+	             ? "; not AMX XTILEDATA: this process has no ARCH_REQ_XCOMP_PERM "
+	               "permission for it (the kernel arms XFD and xrstor of it "
+	               "would fault), "
+	               "so no pair moves the 8 KiB of tiles"
+	             : "");
+	labelled("rfbm", line);
+	snprintf(line, sizeof line,
+	         "%u B for all of XCR0 (cpuid 0xD.0:EBX); for the rfbm: standard %u B, "
+	         "compacted %u B (xsavec); with supervisor state %u B (0xD.1:EBX, "
+	         "xsaves); "
+	         "fxsave 512 B; buffers 64-byte aligned",
+	         in->size_xcr0, in->size_standard, in->size_compacted, in->size_xss);
+	labelled("area", line);
+}
+
+static void print_table(const struct pb_xsave_result *r)
+{
+	printf("\nsave+restore pairs: one op = one save + one restore, per op\n");
+	printf("%-19s %-5s %5s %8s %8s %7s %19s\n", "pair", "upper", "area", "min", "median", "ns",
+	       "95% CI of median");
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_xsave_case *c = &r->cases[i];
+		if (!c->v.available)
+			continue;
+		const struct pb_summary *s = &c->ticks_per_op;
+		if (!c->n_samples) {
+			printf("%-19s %-5s %5u %8s\n", pb_xsave_insn_name(c->v.insn),
+			       pb_xsave_upper_name(c->v.upper), c->area_bytes, "-");
+			continue;
+		}
+		char ci[32] = "-";
+		if (s->ci_valid)
+			snprintf(ci, sizeof ci, "%.1f..%.1f", s->ci_lo, s->ci_hi);
+		printf("%-19s %-5s %5u %8.1f %8.1f %7.1f %19s\n", pb_xsave_insn_name(c->v.insn),
+		       pb_xsave_upper_name(c->v.upper), c->area_bytes, s->min, s->median,
+		       pb_ticks_to_ns(s->median), ci);
+	}
+	printf("min, median, CI: %s per op; ns: the median\n",
+	       pb_timer_info()->clock == PB_CLOCK_TSC ? "TSC ticks" : "ns");
+	if (r->notes[0]) {
+		char copy[sizeof r->notes];
+		snprintf(copy, sizeof copy, "%s", r->notes);
+		char *save = NULL;
+		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			pb_print_wrapped(stdout, l, 2);
+	}
+	size_t outl = 0, n = 0;
+	unsigned mig = 0;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		outl += r->cases[i].outliers;
+		n += r->cases[i].n_samples;
+		mig += r->cases[i].migrations;
+	}
+	printf("%zu samples, %zu outliers (kept), %u migrations (dropped)\n", n, outl, mig);
+}
+
+/* The dirty pair a kernel would pay before using ymm/zmm: the cheapest of
+ * the xsave family (fxsave saves no upper state, so it does not count). */
+static const struct pb_xsave_case *best_dirty_pair(const struct pb_xsave_result *r)
+{
+	const struct pb_xsave_case *best = NULL;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_xsave_case *c = &r->cases[i];
+		if (!c->v.available || c->v.upper != PB_XS_DIRTY || c->v.insn == PB_XS_FXSAVE ||
+		    !c->n_samples)
+			continue;
+		if (!best || c->ticks_per_op.median < best->ticks_per_op.median)
+			best = c;
+	}
+	return best;
+}
+
+/* Runs the hot sweep for op with the usable SIMD kernels and rep, prints
+ * the break-even line, records it in doc. Returns false when interrupted
+ * or failed. */
+static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
+                         const struct pb_size_list *sizes, const uint64_t *size_bytes,
+                         const struct pb_cache_info *caches, double budget, size_t min_samples,
+                         size_t max_samples, uint64_t seed, json_t *doc)
+{
+	static const char *const simd_names[] = {"avx512", "avx2", "sse2"};
+	const char *rep_name = op == PB_OP_MEMSET ? "rep_stosb" : "rep_movsb";
+	const struct pb_kernel *ks[4];
+	size_t nk = 0;
+	for (size_t i = 0; i < 3; i++) {
+		const struct pb_kernel *k = pb_kernel_find(op, simd_names[i]);
+		if (k && pb_kernel_usable(k, pb_cpu_features(), NULL, 0))
+			ks[nk++] = k;
+	}
+	const struct pb_kernel *rep = pb_kernel_find(op, rep_name);
+	if (!nk || !rep) {
+		printf("%s: no usable SIMD kernel or no %s: no break-even\n", pb_op_name(op),
+		       rep_name);
+		return true;
+	}
+	ks[nk++] = rep;
+	enum pb_cache_state hot = PB_STATE_HOT;
+	struct pb_mem_placement pl = {.dst_offset_bytes = 0, .src_offset_bytes = 2048};
+	struct pb_mem_params p = {
+	    .op = op,
+	    .kernels = ks,
+	    .n_kernels = nk,
+	    .sizes_bytes = size_bytes,
+	    .n_sizes = sizes->count,
+	    .states = &hot,
+	    .n_states = 1,
+	    .placements = &pl,
+	    .n_placements = 1,
+	    .value = 0,
+	    .budget_s = budget,
+	    .min_samples = min_samples,
+	    .max_samples = max_samples,
+	    .warmup_samples = 1,
+	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
+	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
+	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
+	    .seed = seed,
+	    .stop = &interrupted,
+	};
+	struct pb_mem_result mr;
+	if (pb_mem_run(&p, &mr) != 0) {
+		fprintf(stderr, "primbench: %s\n", pb_error());
+		return false;
+	}
+	size_t n = sizes->count;
+	double *simd = malloc(n * sizeof *simd), *repm = malloc(n * sizeof *repm);
+	const struct pb_kernel **which = calloc(n, sizeof *which);
+	for (size_t z = 0; z < n; z++) {
+		simd[z] = repm[z] = NAN;
+		for (size_t i = 0; i < mr.n_cases; i++) {
+			const struct pb_mem_case *c = &mr.cases[i];
+			if (c->size_bytes != size_bytes[z] || !c->n_samples)
+				continue;
+			double m = c->ticks_per_call.median;
+			if (c->kernel == rep)
+				repm[z] = m;
+			else if (isnan(simd[z]) || m < simd[z])
+				simd[z] = m, which[z] = c->kernel;
+		}
+	}
+	double pm = pair->ticks_per_op.median;
+	int at = pb_xsave_breakeven(simd, repm, n, pm);
+	char line[512];
+	if (at < 0) {
+		/* How close it came: SIMD's largest lead over rep. */
+		int best = -1;
+		for (size_t z = 0; z < n; z++)
+			if (!isnan(simd[z]) && !isnan(repm[z]) &&
+			    (best < 0 || repm[z] - simd[z] > repm[best] - simd[best]))
+				best = (int)z;
+		snprintf(line, sizeof line,
+		         "%s: never within " SWEEP_DESC "; SIMD's largest lead over %s is %.1f "
+		         "ticks (%s, at %llu B), under the pair's %.1f",
+		         pb_op_name(op), rep_name, best >= 0 ? repm[best] - simd[best] : NAN,
+		         best >= 0 ? which[best]->name : "-",
+		         best >= 0 ? (unsigned long long)size_bytes[best] : 0ull, pm);
+	} else {
+		snprintf(line, sizeof line,
+		         "%s: from %llu B up: %s %.1f + pair %.1f < %s %.1f ticks", pb_op_name(op),
+		         (unsigned long long)size_bytes[at], which[at]->name, simd[at], pm,
+		         rep_name, repm[at]);
+	}
+	pb_print_wrapped(stdout, line, 8);
+	json_t *be = json_object();
+	json_object_set_new(be, "op", json_string(pb_op_name(op)));
+	json_object_set_new(be, "pair", json_string(pb_xsave_insn_name(pair->v.insn)));
+	json_object_set_new(be, "pair_upper_state", json_string("dirty"));
+	json_object_set_new(be, "pair_median_ticks", json_real(pm));
+	json_object_set_new(be, "rep_kernel", json_string(rep_name));
+	json_object_set_new(be, "size_bytes",
+	                    at < 0 ? json_null() : json_integer((json_int_t)size_bytes[at]));
+	json_object_set_new(be, "simd_kernel", at < 0 ? json_null() : json_string(which[at]->name));
+	json_t *arr = json_object_get(doc, "xsave_breakeven");
+	if (!arr) {
+		arr = json_array();
+		json_object_set_new(doc, "xsave_breakeven", arr);
+	}
+	json_array_append_new(arr, be);
+	pb_results_add_mem(doc, &mr);
+	bool ok = !mr.interrupted;
+	free(simd);
+	free(repm);
+	free(which);
+	pb_mem_result_free(&mr);
+	return ok;
+}
+
+int cmd_xsave(int argc, char **argv)
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	double budget = 1.0, mem_budget = 0.05;
+	size_t min_samples = 11, max_samples = 201;
+	uint64_t seed = 0;
+	bool do_breakeven = true;
+	const char *out = NULL;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_BUDGET:
+			budget = parse_seconds("--budget", optarg);
+			break;
+		case OPT_MEM_BUDGET:
+			mem_budget = parse_seconds("--mem-budget", optarg);
+			break;
+		case OPT_NO_BE:
+			do_breakeven = false;
+			break;
+		case OPT_MIN:
+			min_samples = parse_count("sample count", optarg, 1, 100000);
+			break;
+		case OPT_MAX:
+			max_samples = parse_count("sample count", optarg, 1, 100000);
+			break;
+		case OPT_SEED:
+			seed = parse_count("seed", optarg, 0, SIZE_MAX);
+			break;
+		case 'o':
+			if (!optarg[0])
+				die_usage("empty output path in '-o'");
+			out = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		default:
+			die_bad_option("xsave", argv, opt);
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (min_samples > max_samples)
+		die_usage("--min-samples %zu is more than --max-samples %zu", min_samples,
+		          max_samples);
+	if (out && pb_results_check_path(out) != 0)
+		die_usage("%s", pb_error());
+	if (!seed) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec;
+		seed = (seed & INT64_MAX) ? (seed & INT64_MAX) : 1;
+	}
+
+	time_t started = time(NULL);
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, NULL);
+	if (pb_timer_init() != 0)
+		die_usage("no usable clock: %s", pb_error());
+	int cpu = pin_to_current_cpu();
+	pb_print_machine_summary(stdout, &caches);
+
+	struct pb_xsave_info info;
+	pb_xsave_detect(&info);
+	const char *arch_why = NULL;
+	if (pb_xsave_arch_supported(&arch_why))
+		print_state(&info);
+	fflush(stdout);
+
+	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
+	json_object_set_new(doc, "seed", json_integer((json_int_t)seed));
+	struct pb_noise_mark mark;
+	pb_noise_begin(&mark, cpu);
+	int status = PB_EXIT_OK;
+	struct pb_xsave_params xp = {
+	    .budget_s = budget,
+	    .min_samples = min_samples,
+	    .max_samples = max_samples,
+	    .warmup_samples = 1,
+	    .seed = seed,
+	    .stop = &interrupted,
+	};
+	struct pb_xsave_result r;
+	size_t measured = 0;
+	if (pb_xsave_run(&xp, &r) != 0) {
+		fprintf(stderr, "primbench: %s\n", pb_error());
+		json_decref(doc);
+		return PB_EXIT_USAGE;
+	}
+	print_table(&r);
+	fflush(stdout);
+	pb_results_add_xsave(doc, &r);
+	for (size_t i = 0; i < r.n_cases; i++)
+		measured += r.cases[i].n_samples > 0;
+
+	if (do_breakeven && !interrupted) {
+		const struct pb_xsave_case *pair = best_dirty_pair(&r);
+		printf("\nbreak-even, hot, " SWEEP_DESC " (4 sizes per octave): smallest size from "
+		       "which\nbest SIMD + one save+restore < rep at that and every larger "
+		       "size\n");
+		if (!pair) {
+			printf("no dirty xsave-family pair measured: no break-even line\n");
+		} else {
+			struct pb_size_list sizes;
+			if (pb_parse_size_list(SWEEP_SIZES, 0, 1000, &sizes) != 0)
+				die_usage("%s", pb_error());
+			uint64_t *sb = calloc(sizes.count, sizeof *sb);
+			for (size_t z = 0; z < sizes.count; z++)
+				sb[z] = (uint64_t)sizes.values[z];
+			printf("pair: %s, dirty, median %.1f ticks (%.1f ns)\n",
+			       pb_xsave_insn_name(pair->v.insn), pair->ticks_per_op.median,
+			       pb_ticks_to_ns(pair->ticks_per_op.median));
+			fflush(stdout);
+			enum pb_op ops[2] = {PB_OP_MEMSET, PB_OP_MEMCPY};
+			for (int o = 0; o < 2 && !interrupted; o++) {
+				if (!breakeven_op(ops[o], pair, &sizes, sb, &caches, mem_budget,
+				                  min_samples, max_samples, seed + 1 + (uint64_t)o,
+				                  doc)) {
+					if (!interrupted)
+						status = PB_EXIT_USAGE;
+					break;
+				}
+				fflush(stdout);
+			}
+			free(sb);
+			pb_size_list_free(&sizes);
+		}
+	}
+	pb_xsave_result_free(&r);
+
+	struct pb_noise noise;
+	pb_noise_end(&mark, &noise);
+	pb_results_finish(doc, &noise, interrupted != 0);
+	if (noise.valid) {
+		char line[256];
+		snprintf(line, sizeof line,
+		         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld "
+		         "involuntary "
+		         "context switches of the measuring thread (pinned to CPU %d)",
+		         noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches, cpu);
+		putchar('\n');
+		pb_print_wrapped(stdout, line, 7);
+	}
+	if (measured == 0 && !interrupted && status == PB_EXIT_OK) {
+		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
+		status = PB_EXIT_USAGE;
+	} else if (out) {
+		if (pb_results_write(doc, out) != 0) {
+			fprintf(stderr, "primbench: %s\n", pb_error());
+			status = PB_EXIT_USAGE;
+		} else {
+			printf("\nresults: %s\n", out);
+		}
+	}
+	json_decref(doc);
+	if (interrupted) {
+		fflush(stdout);
+		if (out && status == PB_EXIT_OK)
+			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
+			        out);
+		else
+			fprintf(stderr, "primbench: interrupted; the tables above show what was "
+			                "measured\n");
+		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+	}
+	return status;
+}

@@ -1,0 +1,120 @@
+/* json_xsave.c - the xsave suite's cases in a result document (schema v1,
+ * the same samples/per_call layout as the mem cases in json.c). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/timer.h"
+#include "primbench/xsave.h"
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *summary(const struct pb_summary *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "min", num(s->min));
+	json_object_set_new(o, "p10", num(s->p10));
+	json_object_set_new(o, "median", num(s->median));
+	json_object_set_new(o, "p90", num(s->p90));
+	json_object_set_new(o, "max", num(s->max));
+	json_object_set_new(o, "mean", num(s->mean));
+	json_object_set_new(o, "stddev", num(s->stddev));
+	if (s->ci_valid) {
+		json_object_set_new(o, "ci_level", num(s->ci_level));
+		json_object_set_new(o, "ci_lo", num(s->ci_lo));
+		json_object_set_new(o, "ci_hi", num(s->ci_hi));
+	}
+	return o;
+}
+
+static json_t *mask_json(uint64_t mask)
+{
+	json_t *a = json_array();
+	for (unsigned i = 0; i < 64; i++)
+		if (mask >> i & 1)
+			json_array_append_new(a, json_string(pb_xsave_component_name(i)));
+	return a;
+}
+
+static json_t *hex(uint64_t v)
+{
+	char buf[24];
+	snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+	return json_string(buf);
+}
+
+int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
+{
+	json_t *cases = json_object_get(doc, "cases");
+	json_t *notes = json_object_get(doc, "notes");
+	if (!cases || !notes)
+		return pb_fail("not a result document");
+	const struct pb_xsave_info *in = &r->info;
+	json_t *x = json_object();
+	json_object_set_new(x, "xcr0", hex(in->xcr0));
+	json_object_set_new(x, "xcr0_components", mask_json(in->xcr0));
+	json_object_set_new(x, "rfbm", hex(in->rfbm));
+	json_object_set_new(x, "amx_tiledata_excluded", json_boolean(in->amx_data_excluded));
+	json_object_set_new(x, "size_xcr0_bytes", json_integer(in->size_xcr0));
+	json_object_set_new(x, "size_standard_bytes", json_integer(in->size_standard));
+	json_object_set_new(x, "size_compacted_bytes", json_integer(in->size_compacted));
+	json_object_set_new(x, "size_xss_compacted_bytes", json_integer(in->size_xss));
+	json_t *has = json_object();
+	json_object_set_new(has, "fxsr", json_boolean(in->fxsr));
+	json_object_set_new(has, "xsave", json_boolean(in->xsave));
+	json_object_set_new(has, "osxsave", json_boolean(in->osxsave));
+	json_object_set_new(has, "xsaveopt", json_boolean(in->xsaveopt));
+	json_object_set_new(has, "xsavec", json_boolean(in->xsavec));
+	json_object_set_new(has, "xsaves", json_boolean(in->xsaves));
+	json_object_set_new(x, "cpu", has);
+	json_object_set_new(doc, "xsave", x);
+
+	const char *unit = pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns";
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_xsave_case *c = &r->cases[i];
+		if (!c->v.available)
+			continue;
+		json_t *o = json_object();
+		json_t *key = json_object();
+		json_object_set_new(key, "suite", json_string("xsave"));
+		json_object_set_new(key, "instruction", json_string(pb_xsave_insn_name(c->v.insn)));
+		json_object_set_new(key, "upper_state",
+		                    json_string(pb_xsave_upper_name(c->v.upper)));
+		json_object_set_new(o, "key", key);
+		json_object_set_new(o, "rfbm", hex(c->rfbm));
+		json_object_set_new(o, "area_bytes", json_integer(c->area_bytes));
+		json_object_set_new(o, "unit", json_string(unit));
+		json_object_set_new(o, "overhead_subtracted", json_true());
+		json_t *samples = json_array();
+		for (size_t j = 0; j < c->n_samples; j++)
+			json_array_append_new(samples, json_pack("[f,I]", c->batch_ticks[j],
+			                                         (json_int_t)c->batch_calls[j]));
+		json_object_set_new(o, "samples", samples);
+		if (c->n_samples) {
+			/* one call = one op = one save + one restore */
+			json_object_set_new(o, "per_call", summary(&c->ticks_per_op));
+			json_t *dv = json_object();
+			json_object_set_new(dv, "ns_per_call",
+			                    num(pb_ticks_to_ns(c->ticks_per_op.median)));
+			json_object_set_new(o, "median_derived", dv);
+		}
+		json_object_set_new(o, "migrations", json_integer(c->migrations));
+		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
+		json_array_append_new(cases, o);
+	}
+	char line[sizeof r->notes];
+	const char *p = r->notes;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		snprintf(line, sizeof line, "xsave: %.*s", (int)len, p);
+		json_array_append_new(notes, json_string(line));
+		p += len + (nl ? 1 : 0);
+	}
+	return 0;
+}

@@ -1,0 +1,427 @@
+/* x86_64/xsave.c - save+restore pairs of the SIMD register state
+ * (include/primbench/xsave.h, docs/methodology.md "SIMD state saving").
+ *
+ * Every pair is one inline-asm statement: the save and the restore of the
+ * same 64-byte aligned area (fxsave: 16-byte, 512 bytes), with the
+ * requested-feature bitmap in EDX:EAX. The 64-bit forms (REX.W) are used,
+ * as Linux does. The restore brings back exactly what the save stored, so
+ * the pair leaves the registers as they were; only the dirtying write
+ * before it changes a register, and that statement says so in its
+ * clobbers (and runs in a function with the matching target attribute).
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "primbench/error.h"
+#include "primbench/timer.h"
+#include "primbench/xsave.h"
+
+#ifndef ARCH_GET_XCOMP_PERM
+#define ARCH_GET_XCOMP_PERM 0x1022
+#endif
+
+/* A batch aims to last this long at least (as the mem suite). */
+#define TARGET_BATCH_NS 20000.0
+#define MAX_BATCH_PAIRS (1u << 20)
+
+void pb_xsave_raw_read(struct pb_xsave_raw *raw)
+{
+	unsigned a, b, c, d;
+	memset(raw, 0, sizeof *raw);
+	raw->max_leaf = __get_cpuid_max(0, NULL);
+	if (raw->max_leaf < 1)
+		return;
+	__cpuid_count(1, 0, a, b, c, d);
+	raw->leaf1_ecx = c;
+	raw->leaf1_edx = d;
+	if (!(c >> 27 & 1)) /* no OSXSAVE: xgetbv would raise #UD */
+		return;
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	raw->xcr0 = (uint64_t)hi << 32 | lo;
+	if (raw->max_leaf < 0xD)
+		return;
+	__cpuid_count(0xD, 0, a, b, c, d);
+	raw->d0_eax = a, raw->d0_ebx = b, raw->d0_ecx = c, raw->d0_edx = d;
+	__cpuid_count(0xD, 1, a, b, c, d);
+	raw->d1_eax = a, raw->d1_ebx = b;
+	uint64_t supported = (uint64_t)raw->d0_edx << 32 | raw->d0_eax;
+	for (unsigned i = 2; i < PB_XS_MAX_COMPONENTS; i++)
+		if (supported >> i & 1) {
+			__cpuid_count(0xD, i, a, b, c, d);
+			raw->sub_eax[i] = a, raw->sub_ebx[i] = b, raw->sub_ecx[i] = c;
+		}
+	/* Linux 5.16+: which dynamically enabled components (AMX XTILEDATA)
+	 * this process may use. Older kernels: EINVAL, nothing permitted. */
+	unsigned long perm = 0;
+	if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, &perm) == 0)
+		raw->xcomp_perm = perm;
+}
+
+bool pb_xsave_arch_supported(const char **why)
+{
+	if (why)
+		*why = NULL;
+	return true;
+}
+
+/* ---- the pairs ------------------------------------------------------ */
+
+typedef void (*pair_loop_fn)(void *area, uint64_t rfbm, size_t k);
+
+#define PAIR_FX  "fxsave64 (%[a])\n\tfxrstor64 (%[a])\n\t"
+#define PAIR_XS  "xsave64 (%[a])\n\txrstor64 (%[a])\n\t"
+#define PAIR_XSO "xsaveopt64 (%[a])\n\txrstor64 (%[a])\n\t"
+#define PAIR_XSC "xsavec64 (%[a])\n\txrstor64 (%[a])\n\t"
+
+/* Upper state before each pair. vzeroupper puts the upper halves of
+ * ymm0-15 and zmm0-15 (AVX, ZMM_Hi256) in their init state. vcmpps with
+ * predicate 15 (TRUE_UQ) sets all 256 bits of ymm0; vpternlogd 0xff sets
+ * all 512 bits of zmm0 and zmm16 (AVX, ZMM_Hi256, Hi16_ZMM in use). */
+#define PRE_NONE  ""
+#define PRE_CLEAN "vzeroupper\n\t"
+#define PRE_AVX   "vcmpps $15, %%ymm0, %%ymm0, %%ymm0\n\t"
+#define PRE_AVX512                                                                                 \
+	"vpternlogd $0xff, %%zmm0, %%zmm0, %%zmm0\n\tvpternlogd $0xff, %%zmm16, %%zmm16, "         \
+	"%%zmm16\n\t"
+
+#define LOOP(name, attr, pre, pair, ...)                                                           \
+	static attr void name(void *area, uint64_t rfbm, size_t k)                                 \
+	{                                                                                          \
+		uint32_t lo = (uint32_t)rfbm, hi = (uint32_t)(rfbm >> 32);                         \
+		for (size_t i = 0; i < k; i++)                                                     \
+			__asm__ volatile(pre pair                                                  \
+			                 :                                                         \
+			                 : [a] "r"(area), "a"(lo), "d"(hi)                         \
+			                 : "memory" __VA_ARGS__);                                  \
+	}
+
+#define NOATTR
+#define T_AVX    __attribute__((target("avx")))
+#define T_AVX512 __attribute__((target("avx512f")))
+
+/* clean without AVX (nothing above xmm exists), clean, dirty ymm, dirty zmm */
+LOOP(fx_plain, NOATTR, PRE_NONE, PAIR_FX)
+LOOP(fx_clean, T_AVX, PRE_CLEAN, PAIR_FX)
+LOOP(fx_dirty, T_AVX, PRE_AVX, PAIR_FX, , "xmm0")
+LOOP(fx_dirty512, T_AVX512, PRE_AVX512, PAIR_FX, , "xmm0", "xmm16")
+LOOP(xs_plain, NOATTR, PRE_NONE, PAIR_XS)
+LOOP(xs_clean, T_AVX, PRE_CLEAN, PAIR_XS)
+LOOP(xs_dirty, T_AVX, PRE_AVX, PAIR_XS, , "xmm0")
+LOOP(xs_dirty512, T_AVX512, PRE_AVX512, PAIR_XS, , "xmm0", "xmm16")
+LOOP(xso_plain, NOATTR, PRE_NONE, PAIR_XSO)
+LOOP(xso_clean, T_AVX, PRE_CLEAN, PAIR_XSO)
+LOOP(xso_dirty, T_AVX, PRE_AVX, PAIR_XSO, , "xmm0")
+LOOP(xso_dirty512, T_AVX512, PRE_AVX512, PAIR_XSO, , "xmm0", "xmm16")
+LOOP(xsc_plain, NOATTR, PRE_NONE, PAIR_XSC)
+LOOP(xsc_clean, T_AVX, PRE_CLEAN, PAIR_XSC)
+LOOP(xsc_dirty, T_AVX, PRE_AVX, PAIR_XSC, , "xmm0")
+LOOP(xsc_dirty512, T_AVX512, PRE_AVX512, PAIR_XSC, , "xmm0", "xmm16")
+
+/* [insn][0 plain, 1 clean, 2 dirty ymm, 3 dirty zmm] */
+static const pair_loop_fn loops[4][4] = {
+    {fx_plain, fx_clean, fx_dirty, fx_dirty512},
+    {xs_plain, xs_clean, xs_dirty, xs_dirty512},
+    {xso_plain, xso_clean, xso_dirty, xso_dirty512},
+    {xsc_plain, xsc_clean, xsc_dirty, xsc_dirty512},
+};
+
+static pair_loop_fn loop_for(const struct pb_xsave_info *info, const struct pb_xsave_variant *v)
+{
+	int kind = v->upper == PB_XS_CLEAN ? (info->avx ? 1 : 0) : (info->avx512 ? 3 : 2);
+	return loops[v->insn][kind];
+}
+
+/* Puts the AVX upper halves, opmask, ZMM_Hi256 and Hi16_ZMM in their
+ * init state: xrstor of those components from a header whose XSTATE_BV
+ * is 0. vzeroupper alone leaves zmm16-31 (Hi16_ZMM) and k0-7 as they
+ * were, e.g. dirty from the previous dirty batch or from libc's evex
+ * string functions. x87 and SSE are not requested: untouched. */
+static void init_upper(const struct pb_xsave_info *info, void *init_area)
+{
+	uint64_t rfbm = info->rfbm & ((1ull << PB_XS_AVX) | (1ull << PB_XS_OPMASK) |
+	                              (1ull << PB_XS_ZMM_HI256) | (1ull << PB_XS_HI16_ZMM));
+	if (!rfbm)
+		return;
+	__asm__ volatile("xrstor64 (%[a])"
+	                 :
+	                 : [a] "r"(init_area), "a"((uint32_t)rfbm), "d"((uint32_t)(rfbm >> 32))
+	                 : "memory");
+}
+
+/* ---- the plumbing check --------------------------------------------- */
+
+T_AVX static void roundtrip_ymm(enum pb_xsave_insn insn, void *area, uint64_t rfbm,
+                                const uint8_t *want, uint8_t *got)
+{
+	uint32_t lo = (uint32_t)rfbm, hi = (uint32_t)(rfbm >> 32);
+#define RT(pair)                                                                                   \
+	__asm__ volatile("vmovdqu (%[w]), %%ymm0\n\t" pair "vxorps %%ymm0, %%ymm0, %%ymm0\n\t"     \
+	                 "xrstor64 (%[a])\n\t"                                                     \
+	                 "vmovdqu %%ymm0, (%[g])\n\t"                                              \
+	                 "vzeroupper"                                                              \
+	                 :                                                                         \
+	                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo), "d"(hi)            \
+	                 : "memory", "xmm0")
+	switch (insn) {
+	case PB_XS_XSAVE:
+		RT("xsave64 (%[a])\n\t");
+		break;
+	case PB_XS_XSAVEOPT:
+		RT("xsaveopt64 (%[a])\n\t");
+		break;
+	case PB_XS_XSAVEC:
+		RT("xsavec64 (%[a])\n\t");
+		break;
+	default:
+		break;
+	}
+#undef RT
+}
+
+int pb_xsave_roundtrip_check(enum pb_xsave_insn insn)
+{
+	struct pb_xsave_info info;
+	pb_xsave_detect(&info);
+	struct pb_xsave_variant vs[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
+	pb_xsave_variants(&info, true, NULL, vs);
+	if ((unsigned)insn >= PB_XS_INSN_COUNT || !vs[insn * PB_XS_UPPER_COUNT].available)
+		return pb_fail("%s cannot run here",
+		               (unsigned)insn < PB_XS_INSN_COUNT ? pb_xsave_insn_name(insn) : "?");
+	uint32_t bytes = pb_xsave_area_bytes(&info, insn);
+	uint8_t *area = aligned_alloc(64, bytes);
+	if (!area)
+		return pb_fail("out of memory");
+	memset(area, 0, bytes);
+	uint8_t want[32], got[32];
+	for (int i = 0; i < 32; i++)
+		want[i] = (uint8_t)(0x11 * (i % 15 + 1) ^ i);
+	memset(got, 0, sizeof got);
+	size_t check = 16;
+	if (insn == PB_XS_FXSAVE || !info.avx) {
+		/* Legacy SSE only: xmm0's low 128 bits. */
+		uint32_t lo = (uint32_t)info.rfbm, hi = (uint32_t)(info.rfbm >> 32);
+		if (insn == PB_XS_FXSAVE)
+			__asm__ volatile("movdqu (%[w]), %%xmm0\n\tfxsave64 (%[a])\n\t"
+			                 "xorps %%xmm0, %%xmm0\n\tfxrstor64 (%[a])\n\t"
+			                 "movdqu %%xmm0, (%[g])"
+			                 :
+			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got)
+			                 : "memory", "xmm0");
+		else if (insn == PB_XS_XSAVE)
+			__asm__ volatile("movdqu (%[w]), %%xmm0\n\txsave64 (%[a])\n\t"
+			                 "xorps %%xmm0, %%xmm0\n\txrstor64 (%[a])\n\t"
+			                 "movdqu %%xmm0, (%[g])"
+			                 :
+			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo),
+			                   "d"(hi)
+			                 : "memory", "xmm0");
+		else if (insn == PB_XS_XSAVEOPT)
+			__asm__ volatile("movdqu (%[w]), %%xmm0\n\txsaveopt64 (%[a])\n\t"
+			                 "xorps %%xmm0, %%xmm0\n\txrstor64 (%[a])\n\t"
+			                 "movdqu %%xmm0, (%[g])"
+			                 :
+			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo),
+			                   "d"(hi)
+			                 : "memory", "xmm0");
+		else
+			__asm__ volatile("movdqu (%[w]), %%xmm0\n\txsavec64 (%[a])\n\t"
+			                 "xorps %%xmm0, %%xmm0\n\txrstor64 (%[a])\n\t"
+			                 "movdqu %%xmm0, (%[g])"
+			                 :
+			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo),
+			                   "d"(hi)
+			                 : "memory", "xmm0");
+	} else {
+		roundtrip_ymm(insn, area, info.rfbm, want, got);
+		check = 32;
+	}
+	free(area);
+	if (memcmp(want, got, check) != 0)
+		return pb_fail("%s did not bring back the %zu bytes of %s",
+		               pb_xsave_insn_name(insn), check, check == 32 ? "ymm0" : "xmm0");
+	return 0;
+}
+
+/* ---- the timing ------------------------------------------------------ */
+
+struct slot {
+	struct pb_xsave_case *c;
+	pair_loop_fn fn;
+	void *area;
+	size_t k, cap;
+};
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t time_batch(const struct pb_xsave_info *info, struct slot *s, void *init_area,
+                           size_t k)
+{
+	if (s->c->v.upper == PB_XS_CLEAN)
+		init_upper(info, init_area);
+	pb_stamp t0 = pb_timer_begin();
+	s->fn(s->area, s->c->rfbm, k);
+	return pb_timer_end(t0);
+}
+
+int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
+{
+	memset(r, 0, sizeof *r);
+	if (p->min_samples < 1 || p->max_samples < p->min_samples)
+		return pb_fail("bad sample counts: min %zu, max %zu", p->min_samples,
+		               p->max_samples);
+	pb_xsave_detect(&r->info);
+	const struct pb_xsave_info *info = &r->info;
+	struct pb_xsave_variant vs[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
+	pb_xsave_variants(info, true, NULL, vs);
+	struct slot slots[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
+	size_t nslots = 0;
+	int rc = 0;
+	void *init_area = NULL;
+	if (info->osxsave) {
+		/* A zeroed header: XSTATE_BV = 0, XCOMP_BV = 0 (standard form). */
+		uint32_t bytes = pb_xsave_area_bytes(info, PB_XS_XSAVE);
+		init_area = aligned_alloc(64, bytes);
+		if (!init_area)
+			return pb_fail("out of memory");
+		memset(init_area, 0, bytes);
+		/* xrstor loads MXCSR whenever SSE or AVX is requested, even
+		 * for a component it initializes: keep the current one (a 0
+		 * would unmask every floating-point exception). */
+		uint32_t mxcsr;
+		__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+		memcpy((uint8_t *)init_area + 24, &mxcsr, sizeof mxcsr);
+	}
+	for (size_t i = 0; i < PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT; i++) {
+		struct pb_xsave_case *c = &r->cases[r->n_cases++];
+		c->v = vs[i];
+		c->rfbm = c->v.insn == PB_XS_FXSAVE ? 3 : info->rfbm;
+		c->area_bytes = pb_xsave_area_bytes(info, c->v.insn);
+		if (!c->v.available)
+			continue;
+		struct slot *s = &slots[nslots++];
+		s->c = c;
+		s->fn = loop_for(info, &c->v);
+		s->area = aligned_alloc(64, c->area_bytes);
+		s->cap = p->max_samples;
+		c->batch_ticks = calloc(s->cap, sizeof *c->batch_ticks);
+		c->batch_calls = calloc(s->cap, sizeof *c->batch_calls);
+		if (!s->area || !c->batch_ticks || !c->batch_calls) {
+			rc = pb_fail("out of memory");
+			goto out;
+		}
+		memset(s->area, 0, c->area_bytes);
+	}
+
+	/* Calibrate: the least of three single pairs (a first one discarded)
+	 * gives the per-pair estimate; k = target / estimate. */
+	const struct pb_timer_info *ti = pb_timer_info();
+	double target = TARGET_BATCH_NS * ti->hz / 1e9;
+	if (target < 1000 * ti->step_ticks)
+		target = 1000 * ti->step_ticks;
+	if (target < 200 * ti->overhead_ticks)
+		target = 200 * ti->overhead_ticks;
+	for (size_t i = 0; i < nslots; i++) {
+		double best = INFINITY;
+		for (int rep = 0; rep < 4; rep++) {
+			double t = (double)time_batch(info, &slots[i], init_area, 1);
+			if (rep > 0 && t < best)
+				best = t;
+		}
+		double per = best - ti->overhead_ticks;
+		if (per < 1)
+			per = 1;
+		double k = ceil(target / per);
+		slots[i].k = k > MAX_BATCH_PAIRS ? MAX_BATCH_PAIRS : (size_t)k;
+	}
+
+	/* Interleaved rounds, a fresh order each round. */
+	uint64_t rng = p->seed ? p->seed : 0x9e3779b97f4a7c15ull;
+	size_t order[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
+	for (size_t i = 0; i < nslots; i++)
+		order[i] = i;
+	double start = now_s();
+	for (size_t round = 0; round < p->warmup_samples + p->max_samples; round++) {
+		bool warm = round < p->warmup_samples;
+		size_t taken = warm ? 0 : round - p->warmup_samples;
+		if (!warm && taken >= p->min_samples && now_s() - start >= p->budget_s)
+			break;
+		if (p->stop && *p->stop)
+			break;
+		for (size_t i = nslots; i > 1; i--) {
+			size_t j = (size_t)(rng_next(&rng) % i);
+			size_t t = order[i - 1];
+			order[i - 1] = order[j];
+			order[j] = t;
+		}
+		for (size_t j = 0; j < nslots; j++) {
+			struct slot *s = &slots[order[j]];
+			int cpu0 = sched_getcpu();
+			uint64_t t = time_batch(info, s, init_area, s->k);
+			if (warm)
+				continue;
+			if (sched_getcpu() != cpu0) {
+				s->c->migrations++;
+				continue;
+			}
+			double v = (double)t - ti->overhead_ticks;
+			struct pb_xsave_case *c = s->c;
+			if (c->n_samples < s->cap) {
+				c->batch_ticks[c->n_samples] = v > 0 ? v : 0;
+				c->batch_calls[c->n_samples] = s->k;
+				c->n_samples++;
+			}
+			if (p->stop && *p->stop)
+				break;
+		}
+	}
+	r->interrupted = p->stop && *p->stop;
+
+	for (size_t i = 0; i < nslots; i++) {
+		struct pb_xsave_case *c = slots[i].c;
+		if (!c->n_samples)
+			continue;
+		double *per = malloc(c->n_samples * sizeof *per);
+		if (!per) {
+			rc = pb_fail("out of memory");
+			goto out;
+		}
+		for (size_t j = 0; j < c->n_samples; j++)
+			per[j] = c->batch_ticks[j] / (double)c->batch_calls[j];
+		rc = pb_summarize(per, c->n_samples, 0.95, &c->ticks_per_op);
+		if (rc == 0)
+			rc = pb_count_outliers_mz(per, c->n_samples, 3.5, &c->outliers);
+		free(per);
+		if (rc != 0)
+			goto out;
+	}
+	pb_xsave_notes(r);
+out:
+	for (size_t i = 0; i < nslots; i++)
+		free(slots[i].area);
+	free(init_area);
+	if (rc != 0)
+		pb_xsave_result_free(r);
+	return rc;
+}

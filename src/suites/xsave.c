@@ -1,0 +1,216 @@
+/* xsave.c - the portable half of the xsave suite: names, parsing of cpuid
+ * leaf 0xD and XCR0, the variant list and the break-even rule
+ * (include/primbench/xsave.h). The instructions themselves are in
+ * src/suites/x86_64/xsave.c (src/suites/none/xsave.c elsewhere). */
+#include "primbench/xsave.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const insn_names[PB_XS_INSN_COUNT] = {
+    "fxsave64/fxrstor64", "xsave64/xrstor64",   "xsaveopt64/xrstor64",
+    "xsavec64/xrstor64",  "xsaves64/xrstors64",
+};
+
+const char *pb_xsave_insn_name(enum pb_xsave_insn i)
+{
+	return (unsigned)i < PB_XS_INSN_COUNT ? insn_names[i] : "?";
+}
+
+const char *pb_xsave_upper_name(enum pb_xsave_upper u)
+{
+	return u == PB_XS_CLEAN ? "clean" : u == PB_XS_DIRTY ? "dirty" : "?";
+}
+
+/* Intel SDM Vol. 1 13.1 (and 13.5 for the supervisor ones). */
+static const char *const comp_names[] = {
+    "x87",           "SSE",      "AVX",   "MPX BNDREGS", "MPX BNDCSR", "AVX-512 opmask",
+    "ZMM_Hi256",     "Hi16_ZMM", "PT",    "PKRU",        "PASID",      "CET_U",
+    "CET_S",         "HDC",      "UINTR", "LBR",         "HWP",        "AMX XTILECFG",
+    "AMX XTILEDATA", "APX",
+};
+
+const char *pb_xsave_component_name(unsigned bit)
+{
+	static _Thread_local char buf[24];
+	if (bit < sizeof comp_names / sizeof comp_names[0])
+		return comp_names[bit];
+	snprintf(buf, sizeof buf, "component %u", bit);
+	return buf;
+}
+
+void pb_xsave_format_mask(uint64_t mask, char *buf, size_t len)
+{
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < 64 && len; i++) {
+		if (!(mask >> i & 1))
+			continue;
+		int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+		                 pb_xsave_component_name(i));
+		if (w < 0 || (size_t)w >= len - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+#define LEGACY_AND_HEADER 576u /* 512-byte legacy region + 64-byte header */
+
+void pb_xsave_parse(const struct pb_xsave_raw *raw, struct pb_xsave_info *out)
+{
+	memset(out, 0, sizeof *out);
+	if (raw->max_leaf < 1)
+		return;
+	out->fxsr = raw->leaf1_edx >> 24 & 1;
+	out->xsave = raw->leaf1_ecx >> 26 & 1;
+	out->osxsave = out->xsave && (raw->leaf1_ecx >> 27 & 1);
+	if (!out->osxsave || raw->max_leaf < 0xD)
+		return;
+	out->xcr0 = raw->xcr0;
+	out->xsaveopt = raw->d1_eax & 1;
+	out->xsavec = raw->d1_eax >> 1 & 1;
+	out->xsaves = raw->d1_eax >> 3 & 1;
+	out->avx = (raw->leaf1_ecx >> 28 & 1) && (out->xcr0 & 6) == 6;
+	out->avx512 = out->avx && (out->xcr0 & 0xe0) == 0xe0;
+	out->size_xcr0 = raw->d0_ebx;
+	out->size_all = raw->d0_ecx;
+	out->size_xss = raw->d1_ebx;
+
+	uint64_t rfbm = out->xcr0;
+	uint64_t amx_data = 1ull << PB_XS_XTILEDATA;
+	if ((rfbm & amx_data) && !(raw->xcomp_perm & amx_data)) {
+		rfbm &= ~amx_data;
+		out->amx_data_excluded = true;
+	}
+	out->rfbm = rfbm;
+
+	out->comp_size[PB_XS_X87] = 160; /* legacy region: FCW..ST7 */
+	out->comp_offset[PB_XS_X87] = 0;
+	out->comp_size[PB_XS_SSE] = 256; /* XMM0-15 at 160 (MXCSR at 24) */
+	out->comp_offset[PB_XS_SSE] = 160;
+	uint32_t standard = LEGACY_AND_HEADER, compacted = LEGACY_AND_HEADER;
+	for (unsigned i = 2; i < PB_XS_MAX_COMPONENTS; i++) {
+		out->comp_size[i] = raw->sub_eax[i];
+		out->comp_offset[i] = raw->sub_ebx[i];
+		if (!(rfbm >> i & 1))
+			continue;
+		uint32_t end = raw->sub_ebx[i] + raw->sub_eax[i];
+		if (end > standard)
+			standard = end;
+		if (raw->sub_ecx[i] & 2)
+			compacted = (compacted + 63) & ~63u;
+		compacted += raw->sub_eax[i];
+	}
+	out->size_standard = standard;
+	out->size_compacted = compacted;
+}
+
+void pb_xsave_detect(struct pb_xsave_info *out)
+{
+	struct pb_xsave_raw raw;
+	pb_xsave_raw_read(&raw);
+	pb_xsave_parse(&raw, out);
+}
+
+uint32_t pb_xsave_area_bytes(const struct pb_xsave_info *info, enum pb_xsave_insn insn)
+{
+	uint32_t n = 0;
+	switch (insn) {
+	case PB_XS_FXSAVE:
+		n = info->fxsr ? 512 : 0;
+		break;
+	case PB_XS_XSAVE:
+	case PB_XS_XSAVEOPT:
+		n = info->osxsave ? info->size_standard : 0;
+		break;
+	case PB_XS_XSAVEC:
+	case PB_XS_XSAVES:
+		n = info->osxsave ? info->size_compacted : 0;
+		break;
+	default:
+		return 0;
+	}
+	return (n + 63) & ~63u;
+}
+
+void pb_xsave_variants(const struct pb_xsave_info *info, bool arch_ok, const char *arch_reason,
+                       struct pb_xsave_variant *out)
+{
+	for (int i = 0; i < PB_XS_INSN_COUNT; i++)
+		for (int u = 0; u < PB_XS_UPPER_COUNT; u++) {
+			struct pb_xsave_variant *v = &out[i * PB_XS_UPPER_COUNT + u];
+			v->insn = (enum pb_xsave_insn)i;
+			v->upper = (enum pb_xsave_upper)u;
+			v->available = false;
+			const char *why = NULL;
+			if (!arch_ok)
+				why = arch_reason ? arch_reason : "not an x86-64 build";
+			else if (i == PB_XS_XSAVES)
+				why = info->xsaves ? "kernel-only (CPL 0)"
+				                   : "kernel-only (CPL 0); not on this CPU either";
+			else if (i == PB_XS_FXSAVE && !info->fxsr)
+				why = "no fxsave on this CPU (cpuid 1:EDX.FXSR)";
+			else if (i != PB_XS_FXSAVE && !info->xsave)
+				why = "no xsave on this CPU (cpuid 1:ECX.XSAVE)";
+			else if (i != PB_XS_FXSAVE && !info->osxsave)
+				why = "xsave not enabled by the OS (cpuid 1:ECX.OSXSAVE)";
+			else if (i == PB_XS_XSAVEOPT && !info->xsaveopt)
+				why = "no xsaveopt on this CPU (cpuid 0xD.1:EAX[0])";
+			else if (i == PB_XS_XSAVEC && !info->xsavec)
+				why = "no xsavec on this CPU (cpuid 0xD.1:EAX[1])";
+			else if (u == PB_XS_DIRTY && !info->avx)
+				why = "no AVX state to dirty (cpuid 1:ECX.AVX, XCR0 bit 2)";
+			if (why)
+				snprintf(v->reason, sizeof v->reason, "%s", why);
+			else
+				v->available = true, v->reason[0] = '\0';
+		}
+}
+
+int pb_xsave_breakeven(const double *simd, const double *rep, size_t n, double pair)
+{
+	int from = -1;
+	for (size_t j = n; j-- > 0;) {
+		bool holds = isfinite(simd[j]) && isfinite(rep[j]) && isfinite(pair) &&
+		             simd[j] + pair < rep[j];
+		if (!holds)
+			break;
+		from = (int)j;
+	}
+	return from;
+}
+
+void pb_xsave_result_free(struct pb_xsave_result *r)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		free(r->cases[i].batch_ticks);
+		free(r->cases[i].batch_calls);
+		r->cases[i].batch_ticks = NULL;
+		r->cases[i].batch_calls = NULL;
+	}
+}
+
+void pb_xsave_notes(struct pb_xsave_result *r)
+{
+	r->notes[0] = '\0';
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_xsave_case *c = &r->cases[i];
+		if (c->v.available)
+			continue;
+		/* Both upper states skipped for one reason: one line. */
+		const struct pb_xsave_case *twin = NULL;
+		for (size_t j = 0; j < r->n_cases; j++)
+			if (j != i && r->cases[j].v.insn == c->v.insn)
+				twin = &r->cases[j];
+		bool same = twin && !twin->v.available && !strcmp(twin->v.reason, c->v.reason);
+		if (same && c->v.upper != PB_XS_CLEAN)
+			continue;
+		size_t used = strlen(r->notes);
+		snprintf(r->notes + used, sizeof r->notes - used, "%s%s%s not run: %s\n",
+		         pb_xsave_insn_name(c->v.insn), same ? "" : " ",
+		         same ? "" : pb_xsave_upper_name(c->v.upper), c->v.reason);
+	}
+}

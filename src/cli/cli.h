@@ -45,5 +45,6 @@ int cmd_info(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_xsave(int argc, char **argv);
+int cmd_syscall(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const struct command commands[] = {
     {"selftest", cmd_selftest, "correctness of every usable kernel on this CPU"},
     {"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
     {"xsave", cmd_xsave, "cost of saving+restoring SIMD state; SIMD vs rep break-even"},
+    {"syscall", cmd_syscall, "time system calls, pipes, fork/exec/spawn, page faults"},
     {"run", cmd_default, "the default suite (same as no subcommand)"},
 };
 

@@ -1,0 +1,334 @@
+/* cmd_syscall.c - `primbench syscall [BENCH...] [OPTIONS]`: the cost of
+ * entering the kernel (include/primbench/syscall.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/error.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+#include "primbench/syscall.h"
+#include "primbench/timer.h"
+
+/* A benchmark whose per-op samples vary more than this (stddev / mean) is
+ * named in the noise warning. */
+#define NOISY_CV 0.20
+
+/* Declared in cli.h once the command is in main.c's table. */
+int cmd_syscall(int argc, char **argv);
+
+static volatile sig_atomic_t interrupted, interrupted_by;
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+	interrupted_by = sig;
+}
+
+/* The coefficient of variation a normal distribution with this p10..p90
+ * range would have: (p90 - p10) / (2 x 1.2816 x median). Unlike stddev /
+ * mean (in the JSON as "cv"), one interrupt-length sample among a thousand
+ * does not move it. */
+static double robust_cv(const struct pb_syscall_case *c)
+{
+	const struct pb_summary *s = &c->ticks_per_op;
+	if (c->n_samples < 6 || !(s->median > 0))
+		return 0;
+	return (s->p90 - s->p10) / (2 * 1.2816 * s->median);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench syscall [BENCH...] [OPTIONS]\n"
+	      "\n"
+	      "Times system calls, pipes, process creation and page faults: ns and TSC\n"
+	      "ticks per op (medians, 95% CI), interleaved within each group. With no\n"
+	      "BENCH, all of them.\n"
+	      "\n"
+	      "  --list              the benchmarks and what one op is\n"
+	      "  --cpu N             pin to CPU N (default: the CPU it starts on);\n"
+	      "                      pipe-rtt's cross-CPU partner is the next allowed CPU\n"
+	      "  --budget SECONDS    per benchmark once it has --min-samples (default 1)\n"
+	      "  --min-samples N     per benchmark (default 11); --max-samples N (1001)\n"
+	      "  --seed N            seed for the interleaving order\n"
+	      "  -o, --output FILE   write the results as JSON (schema v1); without it,\n"
+	      "                      nothing is written\n",
+	      f);
+}
+
+static void list(void)
+{
+	for (int b = 0; b < PB_SC_COUNT; b++)
+		printf("%-13s %s\n", pb_syscall_bench_name((enum pb_sc_bench)b),
+		       pb_syscall_bench_desc((enum pb_sc_bench)b));
+	printf("\nfault runs with 4 KiB pages and with transparent huge pages (per 2 MiB\n"
+	       "and per 4 KiB-equivalent); pipe-rtt on one CPU and across two.\n");
+}
+
+static size_t parse_count(const char *arg, size_t lo, size_t hi)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
+		die_usage("bad sample count '%s' (a whole number from %zu to %zu)", arg, lo, hi);
+	return (size_t)v;
+}
+
+static void progress(void *ctx, const char *bench)
+{
+	(void)ctx;
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\rsyscall: %-14s\r", bench);
+}
+
+static void print_row(const char *name, const char *placement, double ticks, double ci_pct,
+                      size_t n)
+{
+	char ci[16] = "-";
+	if (ci_pct >= 0)
+		snprintf(ci, sizeof ci, "%.1f%%", ci_pct);
+	printf("%-16s %-11s %12.1f %12.1f %8s %6zu\n", name, placement, pb_ticks_to_ns(ticks),
+	       ticks, ci, n);
+}
+
+static void print_table(const struct pb_syscall_result *r)
+{
+	printf("\n%-16s %-11s %12s %12s %8s %6s\n", "benchmark", "placement", "ns/op", "ticks/op",
+	       "95% CI", "n");
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_syscall_case *c = &r->cases[i];
+		const struct pb_summary *s = &c->ticks_per_op;
+		char name[32];
+		snprintf(name, sizeof name, "%s", pb_syscall_bench_name(c->bench));
+		if (c->bench == PB_SC_FAULT)
+			snprintf(name, sizeof name, "fault %s",
+			         c->page_bytes > 4096 ? "THP/2M" : "4K");
+		if (c->n_samples == 0) {
+			printf("%-16s %-11s %12s %12s %8s %6d\n", name, c->placement, "-", "-", "-",
+			       0);
+			continue;
+		}
+		double ci =
+		    s->ci_valid && s->median > 0 ? 100 * (s->ci_hi - s->ci_lo) / 2 / s->median : -1;
+		print_row(name, c->placement, s->median, ci, s->n);
+		if (c->bench == PB_SC_FAULT && c->page_bytes > 4096)
+			print_row("fault THP/4K", c->placement,
+			          s->median * 4096.0 / (double)c->page_bytes, ci, s->n);
+	}
+	printf("medians per op; 95%% CI: half-width of the median's interval, in %% of it;\n"
+	       "n: samples. ticks: %s.\n",
+	       pb_timer_info()->clock == PB_CLOCK_TSC ? "TSC ticks (reference cycles)"
+	                                              : "nanoseconds (no invariant TSC)");
+}
+
+int cmd_syscall(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"list", no_argument, 0, 'l'},
+	    {"cpu", required_argument, 0, 'c'},
+	    {"budget", required_argument, 0, 'b'},
+	    {"min-samples", required_argument, 0, 'm'},
+	    {"max-samples", required_argument, 0, 'M'},
+	    {"seed", required_argument, 0, 's'},
+	    {"output", required_argument, 0, 'o'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	struct pb_syscall_params p = {
+	    .cpu = -1, .peer_cpu = -1, .budget_s = 1.0, .min_samples = 11, .max_samples = 1001};
+	const char *cpu_arg = NULL, *out = NULL;
+	bool want_list = false;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		case 'l':
+			want_list = true;
+			break;
+		case 'c':
+			cpu_arg = optarg;
+			break;
+		case 'b': {
+			char *end;
+			errno = 0;
+			double b = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(b > 0) || b > 3600)
+				die_usage("bad budget '%s' (seconds per benchmark, e.g. 1)",
+				          optarg);
+			p.budget_s = b;
+			break;
+		}
+		case 'm':
+			p.min_samples = parse_count(optarg, 1, 100000);
+			break;
+		case 'M':
+			p.max_samples = parse_count(optarg, 1, 100000);
+			break;
+		case 's':
+			p.seed = parse_count(optarg, 0, SIZE_MAX);
+			break;
+		case 'o':
+			if (!optarg[0])
+				die_usage("empty output path in '-o'");
+			out = optarg;
+			break;
+		default:
+			die_bad_option("syscall", argv, opt);
+		}
+	}
+	if (want_list) {
+		list();
+		return PB_EXIT_OK;
+	}
+	if (pb_syscall_select((const char *const *)argv + optind, (size_t)(argc - optind),
+	                      p.selected) != 0)
+		die_usage("%s", pb_error());
+	if (p.min_samples > p.max_samples)
+		die_usage("--min-samples %zu is more than --max-samples %zu", p.min_samples,
+		          p.max_samples);
+	if (out && pb_results_check_path(out) != 0)
+		die_usage("%s", pb_error());
+
+	/* The CPU and pipe-rtt's partner, from the CPUs allowed before pinning. */
+	int allowed[CPU_SETSIZE];
+	size_t nallowed = pb_syscall_allowed_cpus(allowed, CPU_SETSIZE);
+	int cpu = cpu_arg ? pb_syscall_parse_cpu(cpu_arg, NULL) : sched_getcpu();
+	if (cpu < 0 && cpu_arg)
+		die_usage("%s", pb_error());
+	if (cpu >= 0 && pb_syscall_pin(cpu) != 0) {
+		if (cpu_arg)
+			die_usage("%s", pb_error());
+		cpu = -1;
+	}
+	for (size_t i = 0; i < nallowed && cpu >= 0; i++)
+		if (allowed[i] != cpu && (p.peer_cpu < 0 || allowed[i] > cpu)) {
+			p.peer_cpu = allowed[i];
+			if (allowed[i] > cpu)
+				break;
+		}
+	p.cpu = cpu;
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (pb_timer_init() != 0)
+		die_usage("no usable clock: %s", pb_error());
+	if (!p.seed) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		p.seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec;
+		p.seed = p.seed ? p.seed : 1;
+	}
+	p.stop = &interrupted;
+	p.progress = progress;
+
+	time_t started = time(NULL);
+	json_t *doc = NULL;
+	if (out) {
+		struct pb_cache_info caches;
+		pb_cache_detect(&caches, NULL);
+		doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
+		json_object_set_new(doc, "seed", json_integer((json_int_t)(p.seed & INT64_MAX)));
+	}
+	struct pb_noise_mark mark;
+	pb_noise_begin(&mark, cpu);
+	struct pb_syscall_result r;
+	if (pb_syscall_run(&p, &r) != 0) {
+		json_decref(doc);
+		die_usage("%s", pb_error());
+	}
+	struct pb_noise noise;
+	pb_noise_end(&mark, &noise);
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+
+	print_table(&r);
+	if (r.notes[0]) {
+		putchar('\n');
+		char *copy = strdup(r.notes), *save = NULL;
+		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			pb_print_wrapped(stdout, l, 2);
+		free(copy);
+	}
+	if (noise.valid) {
+		char line[256];
+		snprintf(line, sizeof line,
+		         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
+		         "context switches of the measuring thread",
+		         noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches);
+		putchar('\n');
+		pb_print_wrapped(stdout, line, 7);
+	}
+	fflush(stdout);
+	/* One warning line: benchmarks whose samples spread widely, or a
+	 * machine busy with something else. */
+	char noisy[160] = "";
+	size_t nnoisy = 0;
+	for (size_t i = 0; i < r.n_cases; i++)
+		if (robust_cv(&r.cases[i]) > NOISY_CV) {
+			size_t used = strlen(noisy);
+			const char *nm = pb_syscall_bench_name(r.cases[i].bench);
+			if (used && strstr(noisy, nm))
+				continue;
+			if (nnoisy++ < 4)
+				snprintf(noisy + used, sizeof noisy - used, "%s%s",
+				         used ? ", " : "", nm);
+		}
+	bool busy = noise.valid && (noise.steal_pct > 2 || noise.other_busy_pct > 50);
+	if (nnoisy || busy) {
+		char why[256] = "";
+		if (nnoisy)
+			snprintf(why, sizeof why,
+			         "samples vary by over %.0f%% (robust CV) for %s%s", 100 * NOISY_CV,
+			         noisy, nnoisy > 4 ? ", ..." : "");
+		if (busy) {
+			size_t used = strlen(why);
+			snprintf(why + used, sizeof why - used,
+			         "%ssteal %.1f%%, other CPUs %.0f%% busy", used ? "; " : "",
+			         noise.steal_pct, noise.other_busy_pct);
+		}
+		warn("noisy machine: %s", why);
+	}
+
+	int status = PB_EXIT_OK;
+	if (doc) {
+		pb_results_add_syscall(doc, &r);
+		pb_results_finish(doc, &noise, r.interrupted || interrupted);
+		if (pb_results_write(doc, out) != 0) {
+			fprintf(stderr, "primbench: %s\n", pb_error());
+			status = PB_EXIT_USAGE;
+		} else {
+			printf("\nresults: %s\n", out);
+		}
+		json_decref(doc);
+	}
+	pb_syscall_result_free(&r);
+	if (r.interrupted || interrupted) {
+		fflush(stdout);
+		if (out && status == PB_EXIT_OK)
+			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
+			        out);
+		else
+			fprintf(
+			    stderr,
+			    "primbench: interrupted; the table above shows what was measured\n");
+		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+	}
+	return status;
+}

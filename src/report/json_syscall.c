@@ -1,0 +1,98 @@
+/* json_syscall.c - the syscall suite's cases in a result document (schema
+ * v1, docs/results-schema.md; the layout of the mem cases, src/report/json.c). */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/results.h"
+#include "primbench/syscall.h"
+#include "primbench/timer.h"
+
+/* jansson cannot encode NaN or infinity: null. */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *summary(const struct pb_summary *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "min", num(s->min));
+	json_object_set_new(o, "p10", num(s->p10));
+	json_object_set_new(o, "median", num(s->median));
+	json_object_set_new(o, "p90", num(s->p90));
+	json_object_set_new(o, "max", num(s->max));
+	json_object_set_new(o, "mean", num(s->mean));
+	json_object_set_new(o, "stddev", num(s->stddev));
+	if (s->ci_valid) {
+		json_object_set_new(o, "ci_level", num(s->ci_level));
+		json_object_set_new(o, "ci_lo", num(s->ci_lo));
+		json_object_set_new(o, "ci_hi", num(s->ci_hi));
+	}
+	return o;
+}
+
+int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
+{
+	json_t *cases = json_object_get(doc, "cases");
+	json_t *notes = json_object_get(doc, "notes");
+	if (!json_is_array(cases) || !json_is_array(notes))
+		return pb_fail("not a result document");
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_syscall_case *c = &r->cases[i];
+		json_t *o = json_object();
+		json_t *key = json_object();
+		json_object_set_new(key, "suite", json_string("syscall"));
+		json_object_set_new(key, "benchmark", json_string(pb_syscall_bench_name(c->bench)));
+		json_object_set_new(key, "placement", json_string(c->placement));
+		json_object_set_new(key, "page_bytes",
+		                    c->page_bytes ? json_integer(c->page_bytes) : json_null());
+		json_object_set_new(o, "key", key);
+		json_object_set_new(o, "op", json_string(c->op_desc ? c->op_desc : ""));
+		json_t *cpus = json_array();
+		if (c->cpu >= 0)
+			json_array_append_new(cpus, json_integer(c->cpu));
+		if (c->peer_cpu >= 0)
+			json_array_append_new(cpus, json_integer(c->peer_cpu));
+		json_object_set_new(o, "cpus", cpus);
+		json_object_set_new(
+		    o, "unit",
+		    json_string(pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns"));
+		json_object_set_new(o, "overhead_subtracted", json_true());
+		json_t *samples = json_array();
+		for (size_t j = 0; j < c->n_samples; j++)
+			json_array_append_new(samples, json_pack("[f,I]", c->batch_ticks[j],
+			                                         (json_int_t)c->batch_ops[j]));
+		json_object_set_new(o, "samples", samples);
+		if (c->n_samples) {
+			json_object_set_new(o, "per_call", summary(&c->ticks_per_op));
+			double med = c->ticks_per_op.median;
+			json_t *dv = json_object();
+			json_object_set_new(dv, "ns_per_call", num(pb_ticks_to_ns(med)));
+			if (c->page_bytes > 4096u) {
+				double per4k = med * 4096.0 / (double)c->page_bytes;
+				json_object_set_new(dv, "ticks_per_4k_page", num(per4k));
+				json_object_set_new(dv, "ns_per_4k_page",
+				                    num(pb_ticks_to_ns(per4k)));
+			}
+			json_object_set_new(o, "median_derived", dv);
+			json_object_set_new(o, "cv", num(c->cv));
+		}
+		if (c->bench == PB_SC_FAULT && c->page_bytes > 4096u)
+			json_object_set_new(o, "thp_bytes_seen",
+			                    json_integer((json_int_t)c->thp_bytes));
+		json_object_set_new(o, "migrations", json_integer(c->migrations));
+		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
+		json_array_append_new(cases, o);
+	}
+	char *copy = strdup(r->notes), *save = NULL;
+	if (!copy)
+		return pb_fail("out of memory");
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		json_array_append_new(notes, json_string(line));
+	free(copy);
+	return 0;
+}

@@ -1,0 +1,689 @@
+/* syscall.c - the syscall suite (include/primbench/syscall.h; method in
+ * docs/methodology.md, "The syscall suite"). */
+#define _GNU_SOURCE
+#include "primbench/syscall.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "primbench/error.h"
+#include "primbench/memory.h"
+#include "primbench/timer.h"
+
+/* A sample aims to last this long at least, and far above the timer's step
+ * and overhead (the mem suite's rule). */
+#define TARGET_SAMPLE_NS 20000.0
+/* Most ops one sample may hold: syscalls, and pages for the memory ones
+ * (64 MiB of 4 KiB pages). */
+#define MAX_OPS       16384u
+#define MAX_THP_PAGES 32u
+#define HUGE_BYTES    (2ull << 20)
+
+/* The groups whose members are interleaved with each other. */
+enum group { G_SIMPLE, G_RTT, G_PROCESS, G_MEMORY, G_COUNT };
+
+static enum group group_of(enum pb_sc_bench b)
+{
+	switch (b) {
+	case PB_SC_PIPE_RTT:
+		return G_RTT;
+	case PB_SC_FORK:
+	case PB_SC_EXEC_STATIC:
+	case PB_SC_EXEC_DYNAMIC:
+	case PB_SC_SPAWN:
+		return G_PROCESS;
+	case PB_SC_FAULT:
+	case PB_SC_POPULATE:
+		return G_MEMORY;
+	default:
+		return G_SIMPLE;
+	}
+}
+
+struct echo {
+	pid_t pid;
+	int to, from; /* our ends: write to the child, read from it */
+};
+
+struct ctx {
+	int zero_fd, null_fd;
+	int pfd[2];
+	char exe_static[4096], exe_dynamic[4096];
+	struct echo echo[2]; /* pipe-rtt: same CPU, other CPU */
+	volatile sig_atomic_t *stop;
+};
+
+struct contender {
+	enum pb_sc_bench bench;
+	int variant; /* pipe-rtt: echo index; fault: 1 = THP */
+	struct pb_syscall_case *c;
+	size_t k, max_k;
+	uint64_t expect_thp;
+};
+
+static bool stopped(const struct ctx *x)
+{
+	return x->stop && *x->stop;
+}
+
+/* ---- pipe-rtt's echo process ---------------------------------------- */
+
+static int echo_start(struct echo *e, int cpu, const struct echo *other)
+{
+	int a[2], b[2];
+	if (pipe2(a, O_CLOEXEC) != 0)
+		return pb_fail("pipe: %s", strerror(errno));
+	if (pipe2(b, O_CLOEXEC) != 0) {
+		close(a[0]);
+		close(a[1]);
+		return pb_fail("pipe: %s", strerror(errno));
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(a[0]);
+		close(a[1]);
+		close(b[0]);
+		close(b[1]);
+		return pb_fail("fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		/* Echoes until EOF, then reports how many bytes it echoed. A
+		 * Ctrl-C reaches the whole process group: the parent ends the
+		 * run, the echo ends on EOF. */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		close(a[1]);
+		close(b[0]);
+		/* The other echo's ends: held here, its EOF would never come. */
+		if (other && other->pid > 0) {
+			close(other->to);
+			close(other->from);
+		}
+		if (cpu >= 0 && pb_syscall_pin(cpu) != 0)
+			_exit(3);
+		uint64_t n = 0;
+		char ch;
+		for (;;) {
+			ssize_t r = read(a[0], &ch, 1);
+			if (r == 1) {
+				n++;
+				while (write(b[1], &ch, 1) != 1)
+					if (errno != EINTR)
+						_exit(4);
+				continue;
+			}
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		if (write(b[1], &n, sizeof n) != (ssize_t)sizeof n)
+			_exit(5);
+		_exit(0);
+	}
+	close(a[0]);
+	close(b[1]);
+	e->pid = pid;
+	e->to = a[1];
+	e->from = b[0];
+	return 0;
+}
+
+/* Closes the child's input and collects its count and status. */
+static int echo_stop(struct echo *e, uint64_t *echoed)
+{
+	if (e->pid <= 0)
+		return 0;
+	close(e->to);
+	uint64_t n = 0;
+	size_t got = 0;
+	while (got < sizeof n) {
+		ssize_t r = read(e->from, (char *)&n + got, sizeof n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(e->from);
+	int st = 0;
+	while (waitpid(e->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	e->pid = 0;
+	if (echoed)
+		*echoed = got == sizeof n ? n : 0;
+	if (got != sizeof n || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return pb_fail("pipe-rtt: the echo process failed (status 0x%x)", st);
+	return 0;
+}
+
+static int rtt(const struct echo *e, char *ch)
+{
+	while (write(e->to, ch, 1) != 1)
+		if (errno != EINTR)
+			return -1;
+	while (read(e->from, ch, 1) != 1)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+int pb_syscall_check_pipe_pair(int cpu, int peer_cpu, size_t n, uint64_t *echoed)
+{
+	struct echo e = {0};
+	if (cpu >= 0 && pb_syscall_pin(cpu) != 0)
+		return -1;
+	if (echo_start(&e, peer_cpu, NULL) != 0)
+		return -1;
+	int bad = 0;
+	for (size_t i = 0; i < n && !bad; i++) {
+		char ch = (char)('a' + i % 26), sent = ch;
+		bad = rtt(&e, &ch) != 0 || ch != sent;
+	}
+	int rc = echo_stop(&e, echoed);
+	if (bad)
+		return pb_fail("pipe-rtt: a byte did not come back");
+	return rc;
+}
+
+/* ---- one timed sample ----------------------------------------------- */
+
+static int wait_ok(pid_t pid)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static char *const empty_env[] = {NULL};
+
+/* Times k ops of ct; untimed set-up and clean-up around. Returns 0, or -1
+ * with pb_error() when an op failed. */
+static int time_ops(struct ctx *x, struct contender *ct, size_t k, uint64_t *ticks,
+                    uint64_t *thp_seen)
+{
+	pb_stamp t;
+	int bad = 0;
+	char ch = 'x';
+	switch (ct->bench) {
+	case PB_SC_NULL:
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			syscall(SYS_getppid);
+		*ticks = pb_timer_end(t);
+		return 0;
+	case PB_SC_GETPID:
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			syscall(SYS_getpid);
+		*ticks = pb_timer_end(t);
+		return 0;
+	case PB_SC_UMASK: {
+		mode_t old = umask(022);
+		umask(old);
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++) {
+			umask(077);
+			umask(old);
+		}
+		*ticks = pb_timer_end(t);
+		return 0;
+	}
+	case PB_SC_READ:
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			bad |= read(x->zero_fd, &ch, 1) != 1;
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("read of /dev/zero failed") : 0;
+	case PB_SC_WRITE:
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			bad |= write(x->null_fd, &ch, 1) != 1;
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("write to /dev/null failed") : 0;
+	case PB_SC_PIPE:
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++) {
+			bad |= write(x->pfd[1], &ch, 1) != 1;
+			bad |= read(x->pfd[0], &ch, 1) != 1;
+		}
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("pipe: a byte was lost") : 0;
+	case PB_SC_PIPE_RTT: {
+		const struct echo *e = &x->echo[ct->variant];
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			bad |= rtt(e, &ch);
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("pipe-rtt: the echo process went away") : 0;
+	}
+	case PB_SC_FORK:
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k && !bad; i++) {
+			pid_t pid = fork();
+			if (pid == 0)
+				_exit(0);
+			bad |= pid < 0 || wait_ok(pid) != 0;
+		}
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("fork: the child failed: %s", strerror(errno)) : 0;
+	case PB_SC_EXEC_STATIC:
+	case PB_SC_EXEC_DYNAMIC: {
+		const char *path = ct->bench == PB_SC_EXEC_STATIC ? x->exe_static : x->exe_dynamic;
+		char *argv[] = {(char *)path, NULL};
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k && !bad; i++) {
+			pid_t pid = fork();
+			if (pid == 0) {
+				execve(path, argv, empty_env);
+				_exit(127);
+			}
+			bad |= pid < 0 || wait_ok(pid) != 0;
+		}
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("%s: '%s' did not exit with 0",
+		                     pb_syscall_bench_name(ct->bench), path)
+		           : 0;
+	}
+	case PB_SC_SPAWN: {
+		char *argv[] = {x->exe_dynamic, NULL};
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k && !bad; i++) {
+			pid_t pid;
+			bad |=
+			    posix_spawn(&pid, x->exe_dynamic, NULL, NULL, argv, empty_env) != 0 ||
+			    wait_ok(pid) != 0;
+		}
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("spawn: '%s' did not exit with 0", x->exe_dynamic) : 0;
+	}
+	case PB_SC_MMAP:
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++) {
+			void *p = mmap(NULL, PB_PAGE_BYTES, PROT_READ | PROT_WRITE,
+			               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			bad |= p == MAP_FAILED || munmap(p, PB_PAGE_BYTES) != 0;
+		}
+		*ticks = pb_timer_end(t);
+		return bad ? pb_fail("mmap of 1 page failed") : 0;
+	case PB_SC_POPULATE: {
+		size_t bytes = k * PB_PAGE_BYTES;
+		t = pb_timer_begin();
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		*ticks = pb_timer_end(t);
+		if (p == MAP_FAILED)
+			return pb_fail("mmap(MAP_POPULATE) of %zu bytes: %s", bytes,
+			               strerror(errno));
+		munmap(p, bytes);
+		return 0;
+	}
+	case PB_SC_FAULT: {
+		bool huge = ct->variant == 1;
+		size_t page = huge ? HUGE_BYTES : PB_PAGE_BYTES, bytes = k * page;
+		volatile uint8_t *p = pb_map(bytes, huge, true);
+		if (!p)
+			return -1;
+		if (!huge)
+			madvise((void *)p, bytes, MADV_NOHUGEPAGE);
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			p[i * page] = 1;
+		*ticks = pb_timer_end(t);
+		if (thp_seen)
+			*thp_seen = pb_thp_bytes_at((const void *)p);
+		pb_unmap((void *)p, bytes);
+		return 0;
+	}
+	default:
+		return pb_fail("no such benchmark");
+	}
+}
+
+/* ---- samples, calibration, rounds ----------------------------------- */
+
+static int add_sample(struct pb_syscall_case *c, double ticks, uint64_t ops)
+{
+	if (c->n_samples == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		double *bt = realloc(c->batch_ticks, cap * sizeof *bt);
+		if (!bt)
+			return pb_fail("out of memory for samples");
+		c->batch_ticks = bt;
+		uint64_t *bo = realloc(c->batch_ops, cap * sizeof *bo);
+		if (!bo)
+			return pb_fail("out of memory for samples");
+		c->batch_ops = bo;
+		c->cap = cap;
+	}
+	c->batch_ticks[c->n_samples] = ticks;
+	c->batch_ops[c->n_samples] = ops;
+	c->n_samples++;
+	return 0;
+}
+
+static int take_sample(struct ctx *x, struct contender *ct, bool keep)
+{
+	uint64_t ticks = 0, thp = 0;
+	bool want_thp =
+	    keep && ct->bench == PB_SC_FAULT && ct->variant == 1 && ct->c->thp_bytes == 0;
+	int cpu0 = sched_getcpu();
+	if (time_ops(x, ct, ct->k, &ticks, want_thp ? &thp : NULL) != 0)
+		return -1;
+	int cpu1 = sched_getcpu();
+	if (!keep)
+		return 0;
+	if (want_thp)
+		ct->c->thp_bytes = thp;
+	if (cpu0 != cpu1) {
+		/* A migration mixes two CPUs: dropped, counted. */
+		ct->c->migrations++;
+		return 0;
+	}
+	double v = (double)ticks - pb_timer_info()->overhead_ticks;
+	return add_sample(ct->c, v > 0 ? v : 0, ct->k);
+}
+
+/* k = target / (one op's cost): the least of three single ops after a
+ * discarded first one, as the mem suite calibrates. */
+static int calibrate(struct ctx *x, struct contender *ct)
+{
+	const struct pb_timer_info *ti = pb_timer_info();
+	double target = TARGET_SAMPLE_NS * ti->hz / 1e9;
+	if (target < 1000 * ti->step_ticks)
+		target = 1000 * ti->step_ticks;
+	if (target < 200 * ti->overhead_ticks)
+		target = 200 * ti->overhead_ticks;
+	double best = INFINITY;
+	for (int rep = 0; rep < 4; rep++) {
+		uint64_t t;
+		if (time_ops(x, ct, 1, &t, NULL) != 0)
+			return -1;
+		if (rep > 0 && (double)t < best)
+			best = (double)t;
+	}
+	double per = best - ti->overhead_ticks;
+	if (per < 1)
+		per = 1;
+	double k = ceil(target / per);
+	ct->k = k > (double)ct->max_k ? ct->max_k : (size_t)k;
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t v = *s;
+	v ^= v >> 12;
+	v ^= v << 25;
+	v ^= v >> 27;
+	*s = v;
+	return v * 0x2545F4914F6CDD1Dull;
+}
+
+/* Interleaved rounds over cts[0..n): a shuffled order each round, one
+ * warm-up round discarded, until every member has min_samples and the
+ * group spent budget x n, or max_samples, or a stop. */
+static int run_group(const struct pb_syscall_params *p, struct ctx *x, struct contender *cts,
+                     size_t n, uint64_t *rng)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (stopped(x))
+			return 0;
+		if (calibrate(x, &cts[i]) != 0)
+			return -1;
+	}
+	size_t order[PB_SC_COUNT + 2];
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	double start = now_s(), budget = p->budget_s * (double)n;
+	for (size_t round = 0; round <= p->max_samples; round++) {
+		bool warm = round == 0;
+		if (!warm && round - 1 >= p->min_samples && now_s() - start >= budget)
+			break;
+		if (round == p->max_samples + 1)
+			break;
+		for (size_t i = n; i > 1; i--) {
+			size_t j = rng_next(rng) % i, tmp = order[i - 1];
+			order[i - 1] = order[j];
+			order[j] = tmp;
+		}
+		for (size_t j = 0; j < n; j++) {
+			if (stopped(x))
+				return 0;
+			if (take_sample(x, &cts[order[j]], !warm) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int summarize(struct pb_syscall_case *c)
+{
+	if (c->n_samples == 0)
+		return 0;
+	double *v = malloc(c->n_samples * sizeof *v);
+	if (!v)
+		return pb_fail("out of memory");
+	for (size_t i = 0; i < c->n_samples; i++)
+		v[i] = c->batch_ticks[i] / (double)c->batch_ops[i];
+	int rc = pb_summarize(v, c->n_samples, 0.95, &c->ticks_per_op);
+	if (rc == 0)
+		rc = pb_count_outliers_mz(v, c->n_samples, 3.5, &c->outliers);
+	c->cv = c->n_samples > 1 && c->ticks_per_op.mean > 0
+	            ? c->ticks_per_op.stddev / c->ticks_per_op.mean
+	            : 0;
+	free(v);
+	return rc;
+}
+
+static void note(struct pb_syscall_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(struct pb_syscall_result *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->notes);
+	if (used + 2 >= sizeof r->notes)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->notes + used, sizeof r->notes - used - 1, fmt, ap);
+	va_end(ap);
+	used = strlen(r->notes);
+	r->notes[used] = '\n';
+	r->notes[used + 1] = '\0';
+}
+
+static bool thp_possible(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128] = "";
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof line, f))
+		line[0] = '\0';
+	fclose(f);
+	return !strstr(line, "[never]") && line[0];
+}
+
+static struct pb_syscall_case *new_case(struct pb_syscall_result *r, enum pb_sc_bench b, int cpu,
+                                        int peer, uint32_t page_bytes)
+{
+	struct pb_syscall_case *c = &r->cases[r->n_cases++];
+	memset(c, 0, sizeof *c);
+	c->bench = b;
+	c->cpu = cpu;
+	c->peer_cpu = peer;
+	c->page_bytes = page_bytes;
+	c->op_desc = pb_syscall_bench_desc(b);
+	if (b == PB_SC_PIPE_RTT && cpu >= 0 && peer == cpu)
+		snprintf(c->placement, sizeof c->placement, "same cpu %d", cpu);
+	else if (b == PB_SC_PIPE_RTT && cpu >= 0 && peer >= 0)
+		snprintf(c->placement, sizeof c->placement, "cpus %d,%d", cpu, peer);
+	else if (cpu >= 0)
+		snprintf(c->placement, sizeof c->placement, "cpu %d", cpu);
+	else
+		snprintf(c->placement, sizeof c->placement, "unpinned");
+	if (b == PB_SC_FAULT && page_bytes == HUGE_BYTES)
+		c->op_desc = "first write to a fresh 2 MiB transparent huge page";
+	return c;
+}
+
+static void ctx_close(struct ctx *x)
+{
+	if (x->zero_fd >= 0)
+		close(x->zero_fd);
+	if (x->null_fd >= 0)
+		close(x->null_fd);
+	if (x->pfd[0] >= 0)
+		close(x->pfd[0]);
+	if (x->pfd[1] >= 0)
+		close(x->pfd[1]);
+	for (int i = 0; i < 2; i++)
+		echo_stop(&x->echo[i], NULL);
+}
+
+int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *r)
+{
+	memset(r, 0, sizeof *r);
+	if (p->min_samples < 1 || p->max_samples < p->min_samples)
+		return pb_fail("bad sample bounds");
+	struct ctx x = {.zero_fd = -1, .null_fd = -1, .pfd = {-1, -1}, .stop = p->stop};
+	const bool *sel = p->selected;
+	if (sel[PB_SC_EXEC_STATIC] &&
+	    pb_syscall_tool_path(true, x.exe_static, sizeof x.exe_static) != 0)
+		return -1;
+	if ((sel[PB_SC_EXEC_DYNAMIC] || sel[PB_SC_SPAWN]) &&
+	    pb_syscall_tool_path(false, x.exe_dynamic, sizeof x.exe_dynamic) != 0)
+		return -1;
+	x.zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	x.null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (x.zero_fd < 0 || x.null_fd < 0 || pipe2(x.pfd, O_CLOEXEC) != 0) {
+		int e = errno;
+		ctx_close(&x);
+		return pb_fail("cannot open /dev/zero, /dev/null or a pipe: %s", strerror(e));
+	}
+	r->cases = calloc(PB_SC_COUNT + 2, sizeof *r->cases);
+	if (!r->cases) {
+		ctx_close(&x);
+		return pb_fail("out of memory");
+	}
+	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+	int rc = 0;
+	for (int g = 0; g < G_COUNT && rc == 0 && !stopped(&x); g++) {
+		struct contender cts[PB_SC_COUNT + 2];
+		size_t n = 0;
+		for (int b = 0; b < PB_SC_COUNT; b++) {
+			if (!sel[b] || group_of((enum pb_sc_bench)b) != (enum group)g)
+				continue;
+			enum pb_sc_bench bench = (enum pb_sc_bench)b;
+			struct contender base = {.bench = bench, .max_k = MAX_OPS};
+			if (bench == PB_SC_PIPE_RTT) {
+				/* same CPU, then other CPU */
+				int peers[2] = {p->cpu, p->peer_cpu};
+				for (int v = 0; v < 2 && rc == 0; v++) {
+					if (v == 1 && (p->peer_cpu < 0 || p->cpu < 0)) {
+						note(r, "pipe-rtt: cross-CPU run skipped: %s",
+						     p->cpu < 0 ? "not pinned (no --cpu)"
+						                : "only one CPU available");
+						continue;
+					}
+					rc = echo_start(&x.echo[v], peers[v], &x.echo[1 - v]);
+					cts[n] = base;
+					cts[n].variant = v;
+					cts[n].c = new_case(r, bench, p->cpu, peers[v], 0);
+					n++;
+				}
+				continue;
+			}
+			uint32_t page = 0;
+			if (bench == PB_SC_FAULT || bench == PB_SC_POPULATE || bench == PB_SC_MMAP)
+				page = PB_PAGE_BYTES;
+			cts[n] = base;
+			cts[n].c = new_case(r, bench, p->cpu, -1, page);
+			n++;
+			if (bench == PB_SC_FAULT) {
+				if (!thp_possible()) {
+					note(r, "fault: THP case skipped: transparent huge pages "
+					        "are off (/sys/kernel/mm/transparent_hugepage/"
+					        "enabled)");
+					continue;
+				}
+				cts[n] = base;
+				cts[n].variant = 1;
+				cts[n].max_k = MAX_THP_PAGES;
+				cts[n].c = new_case(r, bench, p->cpu, -1, (uint32_t)HUGE_BYTES);
+				n++;
+			}
+		}
+		if (n == 0 || rc != 0)
+			continue;
+		if (p->progress)
+			p->progress(p->progress_ctx, pb_syscall_bench_name(cts[0].bench));
+		rc = run_group(p, &x, cts, n, &rng);
+		for (size_t i = 0; i < 2; i++) {
+			uint64_t echoed = 0;
+			if (x.echo[i].pid > 0 && echo_stop(&x.echo[i], &echoed) != 0 && rc == 0)
+				rc = -1;
+		}
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			rc = summarize(cts[i].c);
+			struct pb_syscall_case *c = cts[i].c;
+			if (c->bench == PB_SC_FAULT && c->page_bytes == HUGE_BYTES &&
+			    c->n_samples) {
+				uint64_t expect = (uint64_t)cts[i].k * HUGE_BYTES;
+				if (c->thp_bytes == 0)
+					note(r, "fault: THP: no huge pages seen in "
+					        "/proc/self/smaps: the figure is a 4 KiB fault");
+				else if (c->thp_bytes < expect)
+					note(r,
+					     "fault: THP: only %llu of %llu KiB were huge pages "
+					     "in the sample checked",
+					     (unsigned long long)(c->thp_bytes >> 10),
+					     (unsigned long long)(expect >> 10));
+			}
+		}
+	}
+	if (stopped(&x))
+		r->interrupted = true;
+	ctx_close(&x);
+	if (rc != 0) {
+		pb_syscall_result_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+void pb_syscall_result_free(struct pb_syscall_result *r)
+{
+	if (!r->cases)
+		return;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		free(r->cases[i].batch_ticks);
+		free(r->cases[i].batch_ops);
+	}
+	free(r->cases);
+	r->cases = NULL;
+	r->n_cases = 0;
+}

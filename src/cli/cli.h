@@ -16,6 +16,8 @@
 
 #include <stdio.h>
 
+#include "primbench/syscall.h"
+
 #define PB_EXIT_OK           0
 #define PB_EXIT_CHECK_FAILED 1
 #define PB_EXIT_USAGE        2
@@ -38,6 +40,9 @@ _Noreturn void die_bad_option(const char *cmd, char **argv, int opt);
 
 /* Applies --hide-features LIST (exits 2 on an unknown feature name). */
 void cli_hide_features(const char *list);
+
+/* The syscall table (cmd_syscall.c), also printed by the default run. */
+void cli_syscall_print_table(const struct pb_syscall_result *r);
 
 int cmd_default(int argc, char **argv);
 int cmd_list(int argc, char **argv);

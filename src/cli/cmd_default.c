@@ -36,6 +36,7 @@ int cmd_default(int argc, char **argv)
 	m.machine_summary = true;
 	m.fastest_tables = true;
 	m.default_out_path = true;
+	m.syscall_table = true;
 	/* More time per group than `mem`: the whole suite still ends in ~30 s here. */
 	m.budget_s = 2.0;
 	m.max_samples = 401;

@@ -100,7 +100,7 @@ static void print_row(const char *name, const char *placement, double ticks, dou
 	       ticks, ci, n);
 }
 
-static void print_table(const struct pb_syscall_result *r)
+void cli_syscall_print_table(const struct pb_syscall_result *r)
 {
 	printf("\n%-16s %-11s %12s %12s %8s %6s\n", "benchmark", "placement", "ns/op", "ticks/op",
 	       "95% CI", "n");
@@ -258,7 +258,7 @@ int cmd_syscall(int argc, char **argv)
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 
-	print_table(&r);
+	cli_syscall_print_table(&r);
 	if (r.notes[0]) {
 		putchar('\n');
 		char *copy = strdup(r.notes), *save = NULL;

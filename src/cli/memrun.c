@@ -21,6 +21,7 @@
 #include "primbench/mem.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
+#include "primbench/syscall.h"
 #include "primbench/timer.h"
 
 /* Largest size per call: the dram state needs 8 of them per buffer set. */
@@ -377,6 +378,50 @@ static void default_path(char *buf, size_t len, time_t now)
 		snprintf(buf, len, "primbench-%s-%s-%d.json", host, when, i);
 }
 
+/* The default run's short table of kernel crossings (issue 4): null, umask,
+ * pipe, pipe-rtt, fork, exec-static, exec-dynamic, fault per 4 KiB page,
+ * with a small budget each; cases go into the same result document. */
+static void run_syscall_table(json_t *doc, int cpu, uint64_t seed)
+{
+	static const enum pb_sc_bench benches[] = {
+	    PB_SC_NULL, PB_SC_UMASK,       PB_SC_PIPE,         PB_SC_PIPE_RTT,
+	    PB_SC_FORK, PB_SC_EXEC_STATIC, PB_SC_EXEC_DYNAMIC, PB_SC_FAULT,
+	};
+	struct pb_syscall_params sp = {
+	    .cpu = cpu,
+	    .peer_cpu = -1,
+	    .budget_s = 0.3,
+	    .min_samples = 11,
+	    .max_samples = 201,
+	    .seed = seed ^ 0x5bd1e995,
+	    .stop = &interrupted,
+	};
+	for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
+		sp.selected[benches[i]] = true;
+	/* The measuring thread is bound to one CPU already; pipe-rtt's partner
+	 * goes to the next online one. */
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	if (cpu >= 0 && online > 1)
+		sp.peer_cpu = (int)((cpu + 1) % online);
+	struct pb_syscall_result r;
+	if (pb_syscall_run(&sp, &r) != 0) {
+		printf("\nsyscall table not run: %s\n", pb_error());
+		return;
+	}
+	printf("\nkernel crossings (primbench syscall for the full set)");
+	cli_syscall_print_table(&r);
+	for (const char *l = r.notes; *l;) {
+		const char *e = strchr(l, '\n');
+		int n = e ? (int)(e - l) : (int)strlen(l);
+		char line[512];
+		snprintf(line, sizeof line, "note: %.*s", n, l);
+		pb_print_wrapped(stdout, line, 6);
+		l += n + (e != NULL);
+	}
+	pb_results_add_syscall(doc, &r);
+	pb_syscall_result_free(&r);
+}
+
 int mem_cli_run(struct mem_cli *m)
 {
 	/* Signals first: a Ctrl-C during set-up still ends in an orderly way. */
@@ -683,6 +728,8 @@ int mem_cli_run(struct mem_cli *m)
 	}
 	if (counting)
 		pb_counters_close(&counters);
+	if (m->syscall_table && !was_interrupted && !interrupted && status == PB_EXIT_OK)
+		run_syscall_table(doc, cpu, seed);
 	struct pb_noise noise;
 	pb_noise_end(&mark, &noise);
 	pb_results_finish(doc, &noise, was_interrupted);

@@ -23,9 +23,10 @@ struct mem_cli {
 	const char *distances_arg; /* signed; NULL: none */
 	uint64_t extent_bytes;     /* 0: none */
 	bool then_read;
-	bool breakeven;   /* print crossings and a recommended policy */
-	bool counters;    /* hardware counters (cycles, instructions, misses) */
-	double precision; /* target CI half-width / median; 0: off */
+	bool breakeven;     /* print crossings and a recommended policy */
+	bool counters;      /* hardware counters (cycles, instructions, misses) */
+	bool syscall_table; /* the default run's short syscall table */
+	double precision;   /* target CI half-width / median; 0: off */
 	size_t warmup_samples;
 	const char *scenario; /* "clear_page", "copy_page" or NULL */
 	int value;

@@ -49,6 +49,7 @@ static void usage(FILE *f)
 	      "  --min-samples N     per case (default 11); --max-samples N (default 201)\n"
 	      "  --l1-size S, --l2-size S, --llc-size S   override the cache sizes\n"
 	      "  --hide-features L   hide CPU features (e.g. avx512f,erms)\n"
+	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  --seed N            seed for interleaving order and slot order\n"
 	      "  -o, --output FILE   write the results as JSON (schema v1); without it,\n"
 	      "                      nothing is written\n",

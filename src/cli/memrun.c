@@ -61,6 +61,7 @@ const struct option mem_cli_options[] = {
     {"warmup", required_argument, 0, MEM_CLI_OPT_BASE + 20},
     {"breakeven", no_argument, 0, MEM_CLI_OPT_BASE + 21},
     {"counters", no_argument, 0, MEM_CLI_OPT_BASE + 22},
+    {"cpu", required_argument, 0, MEM_CLI_OPT_BASE + 23},
     {"output", required_argument, 0, 'o'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -74,6 +75,7 @@ void mem_cli_defaults(struct mem_cli *m)
 	m->dst_offsets_arg = "0";
 	m->src_offsets_arg = "2048"; /* dst - src = 2048 mod 4096: no 4K aliasing */
 	m->warmup_samples = 1;
+	m->cpu = -1;
 	m->budget_s = 0.5;
 	m->min_samples = 11;
 	m->max_samples = 201;
@@ -190,6 +192,11 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		return true;
 	case MEM_CLI_OPT_BASE + 22:
 		m->counters = true;
+		return true;
+	case MEM_CLI_OPT_BASE + 23:
+		m->cpu = pb_syscall_parse_cpu(arg, NULL);
+		if (m->cpu < 0)
+			die_usage("%s", pb_error());
 		return true;
 	case MEM_CLI_OPT_BASE + 20:
 		m->warmup_samples = parse_count_or_die("warm-up count", arg, 0, 1000);
@@ -337,10 +344,11 @@ static void progress(void *ctx, size_t done, size_t total)
 		raise(SIGINT);
 }
 
-/* Binds the thread to the processing unit it runs on (hwloc), so every
- * sample sees one core's caches and clock. Returns the OS CPU number, or
- * -1 when the binding failed (then migrations are still detected). */
-static int pin_to_current_cpu(void)
+/* Binds the thread to CPU `want`, or (want < 0) to the processing unit it
+ * runs on (hwloc), so every sample sees one core's caches and clock.
+ * Returns the OS CPU number, or -1 when the binding failed (then migrations
+ * are still detected). */
+static int pin_to_cpu(int want)
 {
 	hwloc_topology_t topo;
 	int cpu = -1;
@@ -348,7 +356,14 @@ static int pin_to_current_cpu(void)
 		return -1;
 	if (hwloc_topology_load(topo) == 0) {
 		hwloc_bitmap_t set = hwloc_bitmap_alloc();
-		if (set && hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD) == 0) {
+		int rc = -1;
+		if (set && want >= 0) {
+			hwloc_bitmap_only(set, (unsigned)want);
+			rc = 0;
+		} else if (set) {
+			rc = hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD);
+		}
+		if (rc == 0) {
 			hwloc_bitmap_singlify(set);
 			if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
 				cpu = hwloc_bitmap_first(set);
@@ -579,7 +594,9 @@ int mem_cli_run(struct mem_cli *m)
 	pb_cache_detect(&caches, m->cache_override_bytes);
 	if (pb_timer_init() != 0)
 		die_usage("no usable clock: %s", pb_error());
-	int cpu = pin_to_current_cpu();
+	int cpu = pin_to_cpu(m->cpu);
+	if (m->cpu >= 0 && cpu != m->cpu)
+		die_usage("--cpu %d: cannot bind to it", m->cpu);
 	if (m->machine_summary)
 		pb_print_machine_summary(stdout, &caches);
 	fflush(stdout);

@@ -26,6 +26,7 @@ struct mem_cli {
 	bool breakeven;     /* print crossings and a recommended policy */
 	bool counters;      /* hardware counters (cycles, instructions, misses) */
 	bool syscall_table; /* the default run's short syscall table */
+	int cpu;            /* --cpu N, or -1: the CPU the run starts on */
 	double precision;   /* target CI half-width / median; 0: off */
 	size_t warmup_samples;
 	const char *scenario; /* "clear_page", "copy_page" or NULL */

@@ -485,7 +485,7 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 	double worst = 0;
 	const struct pb_mem_case *worst_c = NULL;
 	unsigned migrations = 0;
-	size_t outliers = 0, samples = 0, no_ci = 0;
+	size_t outliers = 0, samples = 0, no_ci = 0, noisy = 0;
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_mem_case *c = &r->cases[i];
 		const struct pb_summary *s = &c->ticks_per_call;
@@ -494,6 +494,10 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 		samples += c->n_samples;
 		if (!c->n_samples)
 			continue;
+		/* Robust coefficient of variation: (p90 - p10) / (2 x 1.2816 x
+		 * median), the normal distribution's 10-90% spread in sds. */
+		if (s->median > 0 && (s->p90 - s->p10) / (2 * 1.2816 * s->median) > 0.2)
+			noisy++;
 		if (!s->ci_valid) {
 			no_ci++;
 			continue;
@@ -520,6 +524,10 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 	if (no_ci)
 		fprintf(f, "note: %zu case%s had fewer than 6 samples: no 95%% CI\n", no_ci,
 		        no_ci == 1 ? "" : "s");
+	if (noisy)
+		fprintf(f,
+		        "warning: noisy: %zu case%s vary by over 20%% (robust CV of the samples)\n",
+		        noisy, noisy == 1 ? "" : "s");
 	if (migrations)
 		fprintf(f, "note: %u sample%s saw the thread change CPU (dropped)\n", migrations,
 		        migrations == 1 ? "" : "s");

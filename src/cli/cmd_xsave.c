@@ -312,7 +312,12 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	double pm = pair->ticks_per_op.median;
 	int at = pb_xsave_breakeven(simd, repm, n, pm);
 	char line[512];
-	if (at < 0) {
+	if (mr.interrupted) {
+		/* A sweep cut short cannot say "never" nor "from": no verdict. */
+		at = -1;
+		snprintf(line, sizeof line, "%s: no verdict: interrupted before the sweep ended",
+		         pb_op_name(op));
+	} else if (at < 0) {
 		/* How close it came: SIMD's largest lead over rep. */
 		int best = -1;
 		for (size_t z = 0; z < n; z++)
@@ -341,6 +346,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	json_object_set_new(be, "size_bytes",
 	                    at < 0 ? json_null() : json_integer((json_int_t)size_bytes[at]));
 	json_object_set_new(be, "simd_kernel", at < 0 ? json_null() : json_string(which[at]->name));
+	json_object_set_new(be, "complete", json_boolean(!mr.interrupted));
 	json_t *arr = json_object_get(doc, "xsave_breakeven");
 	if (!arr) {
 		arr = json_array();

@@ -384,8 +384,11 @@ static int take_sample(struct ctx *x, struct contender *ct, bool keep)
 	bool want_thp =
 	    keep && ct->bench == PB_SC_FAULT && ct->variant == 1 && ct->c->thp_bytes == 0;
 	int cpu0 = sched_getcpu();
+	/* A Ctrl-C from the terminal reaches the children too: an exec'd
+	 * program or echo process killed by it is the interruption, not a
+	 * failure (the sample is dropped; the caller sees the stop flag). */
 	if (time_ops(x, ct, ct->k, &ticks, want_thp ? &thp : NULL) != 0)
-		return -1;
+		return stopped(x) ? 0 : -1;
 	int cpu1 = sched_getcpu();
 	if (!keep)
 		return 0;
@@ -413,8 +416,12 @@ static int calibrate(struct ctx *x, struct contender *ct)
 	double best = INFINITY;
 	for (int rep = 0; rep < 4; rep++) {
 		uint64_t t;
-		if (time_ops(x, ct, 1, &t, NULL) != 0)
-			return -1;
+		if (time_ops(x, ct, 1, &t, NULL) != 0) {
+			if (!stopped(x))
+				return -1;
+			ct->k = 1; /* interrupted: the group stops before sampling */
+			return 0;
+		}
 		if (rep > 0 && (double)t < best)
 			best = (double)t;
 	}

@@ -73,13 +73,13 @@ static void list(void)
 	       "and per 4 KiB-equivalent); pipe-rtt on one CPU and across two.\n");
 }
 
-static size_t parse_count(const char *arg, size_t lo, size_t hi)
+static size_t parse_count(const char *what, const char *arg, size_t lo, size_t hi)
 {
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 10);
 	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
-		die_usage("bad sample count '%s' (a whole number from %zu to %zu)", arg, lo, hi);
+		die_usage("bad %s '%s' (a whole number from %zu to %zu)", what, arg, lo, hi);
 	return (size_t)v;
 }
 
@@ -171,13 +171,13 @@ int cmd_syscall(int argc, char **argv)
 			break;
 		}
 		case 'm':
-			p.min_samples = parse_count(optarg, 1, 100000);
+			p.min_samples = parse_count("sample count", optarg, 1, 100000);
 			break;
 		case 'M':
-			p.max_samples = parse_count(optarg, 1, 100000);
+			p.max_samples = parse_count("sample count", optarg, 1, 100000);
 			break;
 		case 's':
-			p.seed = parse_count(optarg, 0, SIZE_MAX);
+			p.seed = parse_count("seed", optarg, 0, SIZE_MAX);
 			break;
 		case 'o':
 			if (!optarg[0])

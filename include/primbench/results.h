@@ -46,6 +46,14 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
  * doc["notes"]. Returns 0 or -1 with pb_error(). */
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r);
 
+/* A number for a result document: null for NaN and infinity (which jansson
+ * cannot encode). New reference. */
+json_t *pb_json_number(double v);
+
+/* A summary as the cases' `per_call` object: n, min, p10, median, p90,
+ * max, mean, stddev, and ci_level/ci_lo/ci_hi when the CI is valid. */
+json_t *pb_json_summary(const struct pb_summary *s);
+
 /* Records noise and the interrupted flag. */
 void pb_results_finish(json_t *doc, const struct pb_noise *noise, bool interrupted);
 

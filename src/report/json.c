@@ -21,8 +21,7 @@
 #define PB_BUILD_FLAGS ""
 #endif
 
-/* jansson cannot encode NaN or infinity (json_real returns NULL): null. */
-static json_t *json_num(double v)
+json_t *pb_json_number(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
@@ -63,21 +62,21 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
 	return doc;
 }
 
-static json_t *json_summary(const struct pb_summary *s)
+json_t *pb_json_summary(const struct pb_summary *s)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "min", json_num(s->min));
-	json_object_set_new(o, "p10", json_num(s->p10));
-	json_object_set_new(o, "median", json_num(s->median));
-	json_object_set_new(o, "p90", json_num(s->p90));
-	json_object_set_new(o, "max", json_num(s->max));
-	json_object_set_new(o, "mean", json_num(s->mean));
-	json_object_set_new(o, "stddev", json_num(s->stddev));
+	json_object_set_new(o, "min", pb_json_number(s->min));
+	json_object_set_new(o, "p10", pb_json_number(s->p10));
+	json_object_set_new(o, "median", pb_json_number(s->median));
+	json_object_set_new(o, "p90", pb_json_number(s->p90));
+	json_object_set_new(o, "max", pb_json_number(s->max));
+	json_object_set_new(o, "mean", pb_json_number(s->mean));
+	json_object_set_new(o, "stddev", pb_json_number(s->stddev));
 	if (s->ci_valid) {
-		json_object_set_new(o, "ci_level", json_num(s->ci_level));
-		json_object_set_new(o, "ci_lo", json_num(s->ci_lo));
-		json_object_set_new(o, "ci_hi", json_num(s->ci_hi));
+		json_object_set_new(o, "ci_level", pb_json_number(s->ci_level));
+		json_object_set_new(o, "ci_lo", pb_json_number(s->ci_lo));
+		json_object_set_new(o, "ci_hi", pb_json_number(s->ci_hi));
 	}
 	return o;
 }
@@ -126,25 +125,25 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			                                         (json_int_t)c->batch_calls[j]));
 		json_object_set_new(o, "samples", samples);
 		if (c->n_samples) {
-			json_object_set_new(o, "per_call", json_summary(&c->ticks_per_call));
+			json_object_set_new(o, "per_call", pb_json_summary(&c->ticks_per_call));
 			double med = c->ticks_per_call.median;
 			json_t *dv = json_object();
-			json_object_set_new(dv, "ns_per_call", json_num(pb_ticks_to_ns(med)));
+			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));
 			json_object_set_new(dv, "ticks_per_page",
-			                    json_num(pb_ticks_per_page(med, c->size_bytes)));
+			                    pb_json_number(pb_ticks_per_page(med, c->size_bytes)));
 			json_object_set_new(dv, "bytes_per_tick",
-			                    json_num(pb_bytes_per_tick(med, c->size_bytes)));
+			                    pb_json_number(pb_bytes_per_tick(med, c->size_bytes)));
 			json_object_set_new(dv, "gb_per_s",
-			                    json_num(pb_gb_per_s(med, c->size_bytes)));
+			                    pb_json_number(pb_gb_per_s(med, c->size_bytes)));
 			json_object_set_new(o, "median_derived", dv);
 		}
 		if (c->then_read && c->n_samples) {
 			json_t *rs = json_array();
 			for (size_t j = 0; j < c->n_samples; j++)
-				json_array_append_new(rs, json_num(c->read_ticks[j]));
+				json_array_append_new(rs, pb_json_number(c->read_ticks[j]));
 			json_object_set_new(o, "read_samples", rs);
 			json_object_set_new(o, "read_per_call",
-			                    json_summary(&c->read_ticks_per_call));
+			                    pb_json_summary(&c->read_ticks_per_call));
 		}
 		if (c->counted_calls) {
 			/* Counted around whole batches (read-back included with
@@ -154,11 +153,11 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			json_object_set_new(hc, "calls",
 			                    json_integer((json_int_t)c->counted_calls));
 			json_object_set_new(hc, "cycles_per_call",
-			                    json_num((double)c->cycles / calls));
+			                    pb_json_number((double)c->cycles / calls));
 			json_object_set_new(hc, "instructions_per_call",
-			                    json_num((double)c->instructions / calls));
+			                    pb_json_number((double)c->instructions / calls));
 			json_object_set_new(hc, "cache_misses_per_call",
-			                    json_num((double)c->cache_misses / calls));
+			                    pb_json_number((double)c->cache_misses / calls));
 			json_object_set_new(hc, "multiplexed",
 			                    json_boolean(c->counters_multiplexed));
 			json_object_set_new(o, "counters", hc);
@@ -181,8 +180,8 @@ void pb_results_finish(json_t *doc, const struct pb_noise *n, bool interrupted)
 {
 	json_t *o = json_object();
 	if (n->valid) {
-		json_object_set_new(o, "steal_pct", json_num(n->steal_pct));
-		json_object_set_new(o, "other_cpus_busy_pct", json_num(n->other_busy_pct));
+		json_object_set_new(o, "steal_pct", pb_json_number(n->steal_pct));
+		json_object_set_new(o, "other_cpus_busy_pct", pb_json_number(n->other_busy_pct));
 	}
 	json_object_set_new(o, "voluntary_switches", json_integer(n->voluntary_switches));
 	json_object_set_new(o, "involuntary_switches", json_integer(n->involuntary_switches));

@@ -10,31 +10,6 @@
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
 
-/* jansson cannot encode NaN or infinity: null. */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *summary(const struct pb_summary *s)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "min", num(s->min));
-	json_object_set_new(o, "p10", num(s->p10));
-	json_object_set_new(o, "median", num(s->median));
-	json_object_set_new(o, "p90", num(s->p90));
-	json_object_set_new(o, "max", num(s->max));
-	json_object_set_new(o, "mean", num(s->mean));
-	json_object_set_new(o, "stddev", num(s->stddev));
-	if (s->ci_valid) {
-		json_object_set_new(o, "ci_level", num(s->ci_level));
-		json_object_set_new(o, "ci_lo", num(s->ci_lo));
-		json_object_set_new(o, "ci_hi", num(s->ci_hi));
-	}
-	return o;
-}
-
 int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 {
 	json_t *cases = json_object_get(doc, "cases");
@@ -68,18 +43,18 @@ int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 			                                         (json_int_t)c->batch_ops[j]));
 		json_object_set_new(o, "samples", samples);
 		if (c->n_samples) {
-			json_object_set_new(o, "per_call", summary(&c->ticks_per_op));
+			json_object_set_new(o, "per_call", pb_json_summary(&c->ticks_per_op));
 			double med = c->ticks_per_op.median;
 			json_t *dv = json_object();
-			json_object_set_new(dv, "ns_per_call", num(pb_ticks_to_ns(med)));
+			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));
 			if (c->page_bytes > 4096u) {
 				double per4k = med * 4096.0 / (double)c->page_bytes;
-				json_object_set_new(dv, "ticks_per_4k_page", num(per4k));
+				json_object_set_new(dv, "ticks_per_4k_page", pb_json_number(per4k));
 				json_object_set_new(dv, "ns_per_4k_page",
-				                    num(pb_ticks_to_ns(per4k)));
+				                    pb_json_number(pb_ticks_to_ns(per4k)));
 			}
 			json_object_set_new(o, "median_derived", dv);
-			json_object_set_new(o, "cv", num(c->cv));
+			json_object_set_new(o, "cv", pb_json_number(c->cv));
 		}
 		if (c->bench == PB_SC_FAULT && c->page_bytes > 4096u)
 			json_object_set_new(o, "thp_bytes_seen",

@@ -5,32 +5,9 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/results.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
-
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *summary(const struct pb_summary *s)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "min", num(s->min));
-	json_object_set_new(o, "p10", num(s->p10));
-	json_object_set_new(o, "median", num(s->median));
-	json_object_set_new(o, "p90", num(s->p90));
-	json_object_set_new(o, "max", num(s->max));
-	json_object_set_new(o, "mean", num(s->mean));
-	json_object_set_new(o, "stddev", num(s->stddev));
-	if (s->ci_valid) {
-		json_object_set_new(o, "ci_level", num(s->ci_level));
-		json_object_set_new(o, "ci_lo", num(s->ci_lo));
-		json_object_set_new(o, "ci_hi", num(s->ci_hi));
-	}
-	return o;
-}
 
 static json_t *mask_json(uint64_t mask)
 {
@@ -97,10 +74,10 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 		json_object_set_new(o, "samples", samples);
 		if (c->n_samples) {
 			/* one call = one op = one save + one restore */
-			json_object_set_new(o, "per_call", summary(&c->ticks_per_op));
+			json_object_set_new(o, "per_call", pb_json_summary(&c->ticks_per_op));
 			json_t *dv = json_object();
 			json_object_set_new(dv, "ns_per_call",
-			                    num(pb_ticks_to_ns(c->ticks_per_op.median)));
+			                    pb_json_number(pb_ticks_to_ns(c->ticks_per_op.median)));
 			json_object_set_new(o, "median_derived", dv);
 		}
 		json_object_set_new(o, "migrations", json_integer(c->migrations));

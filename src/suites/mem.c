@@ -16,6 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"
+#include "suites/sampling.h"
 
 /* Most calls one batch may hold (bounds the pointer arrays). */
 #define MAX_BATCH_CALLS 16384u
@@ -71,28 +72,6 @@ double pb_gb_per_s(double t, uint64_t n)
 	return ns > 0 ? (double)n / ns : INFINITY;
 }
 
-/* xorshift64*: cheap, seeded, reproducible (Vigna 2016, "An experimental
- * exploration of Marsaglia's xorshift generators"). */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1Dull;
-}
-
-static void shuffle_u32(uint32_t *a, size_t n, uint64_t *rng)
-{
-	for (size_t i = n; i > 1; i--) {
-		size_t j = rng_next(rng) % i;
-		uint32_t t = a[i - 1];
-		a[i - 1] = a[j];
-		a[j] = t;
-	}
-}
-
 static uint64_t round_up(uint64_t x, uint64_t to)
 {
 	return (x + to - 1) / to * to;
@@ -102,11 +81,11 @@ static void fill_pattern(uint8_t *p, size_t n, uint64_t *rng)
 {
 	size_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		uint64_t r = rng_next(rng);
+		uint64_t r = pb_rng_next(rng);
 		memcpy(p + i, &r, 8);
 	}
 	for (; i < n; i++)
-		p[i] = (uint8_t)rng_next(rng);
+		p[i] = (uint8_t)pb_rng_next(rng);
 }
 
 /* Where one (state, size, placement) group's calls write and read.
@@ -306,7 +285,7 @@ static int arena_set_group(struct arena *a, uint64_t n, const struct pb_mem_plac
 	for (size_t i = 0; i < a->nslots; i++)
 		a->perm[i] = (uint32_t)i;
 	if (a->state != PB_STATE_HOT)
-		shuffle_u32(a->perm, a->nslots, &a->rng);
+		pb_shuffle_u32(a->perm, a->nslots, &a->rng);
 	a->next = 0;
 	return 0;
 }
@@ -330,7 +309,7 @@ static int arena_pick(struct arena *a, size_t k, void **d, const void **s)
 	for (size_t i = 0; i < k; i++) {
 		if (a->next == a->nslots) {
 			if (a->state != PB_STATE_HOT)
-				shuffle_u32(a->perm, a->nslots, &a->rng);
+				pb_shuffle_u32(a->perm, a->nslots, &a->rng);
 			a->next = 0;
 		}
 		size_t slot = (size_t)a->perm[a->next++] * a->slot_bytes;
@@ -504,28 +483,7 @@ static int case_add_sample(struct contender *ct, double ticks, double read, uint
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void note(struct pb_mem_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void note(struct pb_mem_result *r, const char *fmt, ...)
-{
-	size_t used = strlen(r->notes);
-	if (used + 2 >= sizeof r->notes)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->notes + used, sizeof r->notes - used - 1, fmt, ap);
-	va_end(ap);
-	used = strlen(r->notes);
-	r->notes[used] = '\n';
-	r->notes[used + 1] = '\0';
-}
+#define note(r, ...) pb_note_append((r)->notes, sizeof(r)->notes, __VA_ARGS__)
 
 /* Per-call figures of a case's samples into a new array. */
 static double *per_call(const struct pb_mem_case *c, const double *ticks)
@@ -690,20 +648,20 @@ static int run_group(const struct pb_mem_params *p, struct arena *a, struct cont
 	for (size_t i = 0; i < p->n_kernels; i++)
 		order[i] = (uint32_t)i;
 	int rc = 0;
-	double start = now_s();
+	double start = pb_monotonic_s();
 	size_t rounds = p->warmup_samples + p->max_samples;
 	for (size_t round = 0; round < rounds && rc == 0; round++) {
 		bool warm = round < p->warmup_samples;
 		size_t taken = round - (warm ? round : p->warmup_samples);
 		if (!warm && taken >= p->min_samples) {
-			if (now_s() - start >= p->budget_s)
+			if (pb_monotonic_s() - start >= p->budget_s)
 				break;
 			if (p->precision > 0 && precise_enough(cts, p->n_kernels, p->precision))
 				break;
 		}
 		if (p->stop && *p->stop)
 			break;
-		shuffle_u32(order, p->n_kernels, rng);
+		pb_shuffle_u32(order, p->n_kernels, rng);
 		for (size_t j = 0; j < p->n_kernels && rc == 0; j++) {
 			rc = take_sample(p, a, &cts[order[j]], d, s, !warm);
 			if (p->stop && *p->stop)
@@ -805,7 +763,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			r->interrupted = true;
 			break;
 		}
-		if (arena_init(&a, p, st, prefill, max_slot, rng_next(&rng)) != 0) {
+		if (arena_init(&a, p, st, prefill, max_slot, pb_rng_next(&rng)) != 0) {
 			note(r, "%s: skipped: %s", pb_cache_state_name(st), pb_error());
 			groups_done += p->n_sizes * p->n_placements;
 			continue;

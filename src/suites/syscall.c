@@ -23,6 +23,7 @@
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"
+#include "suites/sampling.h"
 
 /* A sample aims to last this long at least, and far above the timer's step
  * and overhead (the mem suite's rule). */
@@ -433,23 +434,6 @@ static int calibrate(struct ctx *x, struct contender *ct)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t v = *s;
-	v ^= v >> 12;
-	v ^= v << 25;
-	v ^= v >> 27;
-	*s = v;
-	return v * 0x2545F4914F6CDD1Dull;
-}
-
 /* Interleaved rounds over cts[0..n): a shuffled order each round, one
  * warm-up round discarded, until every member has min_samples and the
  * group spent budget x n, or max_samples, or a stop. */
@@ -465,15 +449,15 @@ static int run_group(const struct pb_syscall_params *p, struct ctx *x, struct co
 	size_t order[PB_SC_COUNT + 2];
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
-	double start = now_s(), budget = p->budget_s * (double)n;
+	double start = pb_monotonic_s(), budget = p->budget_s * (double)n;
 	for (size_t round = 0; round <= p->max_samples; round++) {
 		bool warm = round == 0;
-		if (!warm && round - 1 >= p->min_samples && now_s() - start >= budget)
+		if (!warm && round - 1 >= p->min_samples && pb_monotonic_s() - start >= budget)
 			break;
 		if (round == p->max_samples + 1)
 			break;
 		for (size_t i = n; i > 1; i--) {
-			size_t j = rng_next(rng) % i, tmp = order[i - 1];
+			size_t j = pb_rng_next(rng) % i, tmp = order[i - 1];
 			order[i - 1] = order[j];
 			order[j] = tmp;
 		}
@@ -506,21 +490,7 @@ static int summarize(struct pb_syscall_case *c)
 	return rc;
 }
 
-static void note(struct pb_syscall_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void note(struct pb_syscall_result *r, const char *fmt, ...)
-{
-	size_t used = strlen(r->notes);
-	if (used + 2 >= sizeof r->notes)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->notes + used, sizeof r->notes - used - 1, fmt, ap);
-	va_end(ap);
-	used = strlen(r->notes);
-	r->notes[used] = '\n';
-	r->notes[used + 1] = '\0';
-}
+#define note(r, ...) pb_note_append((r)->notes, sizeof(r)->notes, __VA_ARGS__)
 
 static bool thp_possible(void)
 {

@@ -22,6 +22,7 @@
 #include "primbench/error.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
+#include "suites/sampling.h"
 
 #ifndef ARCH_GET_XCOMP_PERM
 #define ARCH_GET_XCOMP_PERM 0x1022
@@ -259,22 +260,6 @@ struct slot {
 	size_t k, cap;
 };
 
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return *s = x;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static uint64_t time_batch(const struct pb_xsave_info *info, struct slot *s, void *init_area,
                            size_t k)
 {
@@ -361,16 +346,16 @@ int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
 	size_t order[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
 	for (size_t i = 0; i < nslots; i++)
 		order[i] = i;
-	double start = now_s();
+	double start = pb_monotonic_s();
 	for (size_t round = 0; round < p->warmup_samples + p->max_samples; round++) {
 		bool warm = round < p->warmup_samples;
 		size_t taken = warm ? 0 : round - p->warmup_samples;
-		if (!warm && taken >= p->min_samples && now_s() - start >= p->budget_s)
+		if (!warm && taken >= p->min_samples && pb_monotonic_s() - start >= p->budget_s)
 			break;
 		if (p->stop && *p->stop)
 			break;
 		for (size_t i = nslots; i > 1; i--) {
-			size_t j = (size_t)(rng_next(&rng) % i);
+			size_t j = (size_t)(pb_rng_next(&rng) % i);
 			size_t t = order[i - 1];
 			order[i - 1] = order[j];
 			order[j] = t;

@@ -54,6 +54,12 @@ json_t *pb_json_number(double v);
  * max, mean, stddev, and ci_level/ci_lo/ci_hi when the CI is valid. */
 json_t *pb_json_summary(const struct pb_summary *s);
 
+/* Adds a case's measurement fields to o: unit ("tsc_ticks" or "ns"),
+ * overhead_subtracted, samples ([ticks, calls] per sample) and, when n > 0,
+ * per_call (the summary). */
+void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, size_t n,
+                         const struct pb_summary *per_call);
+
 /* Records noise and the interrupted flag. */
 void pb_results_finish(json_t *doc, const struct pb_noise *noise, bool interrupted);
 

@@ -62,6 +62,20 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
 	return doc;
 }
 
+void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, size_t n,
+                         const struct pb_summary *per_call)
+{
+	json_object_set_new(
+	    o, "unit", json_string(pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns"));
+	json_object_set_new(o, "overhead_subtracted", json_true());
+	json_t *samples = json_array();
+	for (size_t j = 0; j < n; j++)
+		json_array_append_new(samples, json_pack("[f,I]", ticks[j], (json_int_t)calls[j]));
+	json_object_set_new(o, "samples", samples);
+	if (n)
+		json_object_set_new(o, "per_call", pb_json_summary(per_call));
+}
+
 json_t *pb_json_summary(const struct pb_summary *s)
 {
 	json_t *o = json_object();
@@ -115,17 +129,9 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(o, "prefill_value", json_integer(c->prefill_value));
 		json_object_set_new(o, "working_set_bytes",
 		                    json_integer((json_int_t)c->working_set_bytes));
-		json_object_set_new(
-		    o, "unit",
-		    json_string(pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns"));
-		json_object_set_new(o, "overhead_subtracted", json_true());
-		json_t *samples = json_array();
-		for (size_t j = 0; j < c->n_samples; j++)
-			json_array_append_new(samples, json_pack("[f,I]", c->batch_ticks[j],
-			                                         (json_int_t)c->batch_calls[j]));
-		json_object_set_new(o, "samples", samples);
+		pb_json_add_samples(o, c->batch_ticks, c->batch_calls, c->n_samples,
+		                    &c->ticks_per_call);
 		if (c->n_samples) {
-			json_object_set_new(o, "per_call", pb_json_summary(&c->ticks_per_call));
 			double med = c->ticks_per_call.median;
 			json_t *dv = json_object();
 			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));

@@ -33,17 +33,9 @@ int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 		if (c->peer_cpu >= 0)
 			json_array_append_new(cpus, json_integer(c->peer_cpu));
 		json_object_set_new(o, "cpus", cpus);
-		json_object_set_new(
-		    o, "unit",
-		    json_string(pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns"));
-		json_object_set_new(o, "overhead_subtracted", json_true());
-		json_t *samples = json_array();
-		for (size_t j = 0; j < c->n_samples; j++)
-			json_array_append_new(samples, json_pack("[f,I]", c->batch_ticks[j],
-			                                         (json_int_t)c->batch_ops[j]));
-		json_object_set_new(o, "samples", samples);
+		pb_json_add_samples(o, c->batch_ticks, c->batch_ops, c->n_samples,
+		                    &c->ticks_per_op);
 		if (c->n_samples) {
-			json_object_set_new(o, "per_call", pb_json_summary(&c->ticks_per_op));
 			double med = c->ticks_per_op.median;
 			json_t *dv = json_object();
 			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));

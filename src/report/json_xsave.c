@@ -51,7 +51,6 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 	json_object_set_new(x, "cpu", has);
 	json_object_set_new(doc, "xsave", x);
 
-	const char *unit = pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns";
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_xsave_case *c = &r->cases[i];
 		if (!c->v.available)
@@ -65,16 +64,10 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 		json_object_set_new(o, "key", key);
 		json_object_set_new(o, "rfbm", hex(c->rfbm));
 		json_object_set_new(o, "area_bytes", json_integer(c->area_bytes));
-		json_object_set_new(o, "unit", json_string(unit));
-		json_object_set_new(o, "overhead_subtracted", json_true());
-		json_t *samples = json_array();
-		for (size_t j = 0; j < c->n_samples; j++)
-			json_array_append_new(samples, json_pack("[f,I]", c->batch_ticks[j],
-			                                         (json_int_t)c->batch_calls[j]));
-		json_object_set_new(o, "samples", samples);
+		/* one call = one op = one save + one restore */
+		pb_json_add_samples(o, c->batch_ticks, c->batch_calls, c->n_samples,
+		                    &c->ticks_per_op);
 		if (c->n_samples) {
-			/* one call = one op = one save + one restore */
-			json_object_set_new(o, "per_call", pb_json_summary(&c->ticks_per_op));
 			json_t *dv = json_object();
 			json_object_set_new(dv, "ns_per_call",
 			                    pb_json_number(pb_ticks_to_ns(c->ticks_per_op.median)));

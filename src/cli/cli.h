@@ -38,6 +38,16 @@ void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * exit 2. Call with opterr = 0 and an optstring starting with ':'. */
 _Noreturn void die_bad_option(const char *cmd, char **argv, int opt);
 
+/* A whole number in [lo, hi]; exits 2 with "bad WHAT 'ARG' (...)". */
+size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
+
+/* Seconds in (0, 3600]; exits 2 with "bad OPT 'ARG' (...)". */
+double cli_parse_seconds(const char *opt, const char *arg);
+
+/* Binds the calling thread to CPU `want`, or (want < 0) to the CPU it runs
+ * on, with hwloc. Returns the CPU, or -1 when the binding failed. */
+int cli_pin_cpu(int want);
+
 /* Applies --hide-features LIST (exits 2 on an unknown feature name). */
 void cli_hide_features(const char *list);
 

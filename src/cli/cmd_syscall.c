@@ -73,16 +73,6 @@ static void list(void)
 	       "and per 4 KiB-equivalent); pipe-rtt on one CPU and across two.\n");
 }
 
-static size_t parse_count(const char *what, const char *arg, size_t lo, size_t hi)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
-		die_usage("bad %s '%s' (a whole number from %zu to %zu)", what, arg, lo, hi);
-	return (size_t)v;
-}
-
 static void progress(void *ctx, const char *bench)
 {
 	(void)ctx;
@@ -160,24 +150,17 @@ int cmd_syscall(int argc, char **argv)
 		case 'c':
 			cpu_arg = optarg;
 			break;
-		case 'b': {
-			char *end;
-			errno = 0;
-			double b = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(b > 0) || b > 3600)
-				die_usage("bad budget '%s' (seconds per benchmark, e.g. 1)",
-				          optarg);
-			p.budget_s = b;
+		case 'b':
+			p.budget_s = cli_parse_seconds("--budget", optarg);
 			break;
-		}
 		case 'm':
-			p.min_samples = parse_count("sample count", optarg, 1, 100000);
+			p.min_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case 'M':
-			p.max_samples = parse_count("sample count", optarg, 1, 100000);
+			p.max_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case 's':
-			p.seed = parse_count("seed", optarg, 0, SIZE_MAX);
+			p.seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
 			break;
 		case 'o':
 			if (!optarg[0])

@@ -21,6 +21,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
+#include "primbench/syscall.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
 
@@ -67,13 +68,14 @@ static void usage(FILE *f)
 	      "  --min-samples N     per case (default 11); --max-samples N (default "
 	      "201)\n"
 	      "  --seed N            seed for the interleaving order\n"
+	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  -o, --output FILE   write the results as JSON (schema v1); without "
 	      "it,\n"
 	      "                      nothing is written\n",
 	      f);
 }
 
-enum { OPT_BUDGET = 256, OPT_MEM_BUDGET, OPT_NO_BE, OPT_MIN, OPT_MAX, OPT_SEED };
+enum { OPT_BUDGET = 256, OPT_MEM_BUDGET, OPT_NO_BE, OPT_MIN, OPT_MAX, OPT_SEED, OPT_CPU };
 
 static const struct option options[] = {
     {"budget", required_argument, 0, OPT_BUDGET},
@@ -82,50 +84,11 @@ static const struct option options[] = {
     {"min-samples", required_argument, 0, OPT_MIN},
     {"max-samples", required_argument, 0, OPT_MAX},
     {"seed", required_argument, 0, OPT_SEED},
+    {"cpu", required_argument, 0, OPT_CPU},
     {"output", required_argument, 0, 'o'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
-
-static double parse_seconds(const char *opt, const char *arg)
-{
-	char *end;
-	errno = 0;
-	double b = strtod(arg, &end);
-	if (errno || end == arg || *end || !(b > 0) || b > 3600)
-		die_usage("bad %s '%s' (seconds, e.g. 0.5)", opt, arg);
-	return b;
-}
-
-static size_t parse_count(const char *what, const char *arg, size_t lo, size_t hi)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
-		die_usage("bad %s '%s' (a whole number from %zu to %zu)", what, arg, lo, hi);
-	return (size_t)v;
-}
-
-/* Binds the thread to the CPU it runs on (as memrun.c); -1 on failure. */
-static int pin_to_current_cpu(void)
-{
-	hwloc_topology_t topo;
-	int cpu = -1;
-	if (hwloc_topology_init(&topo) != 0)
-		return -1;
-	if (hwloc_topology_load(topo) == 0) {
-		hwloc_bitmap_t set = hwloc_bitmap_alloc();
-		if (set && hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD) == 0) {
-			hwloc_bitmap_singlify(set);
-			if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
-				cpu = hwloc_bitmap_first(set);
-		}
-		hwloc_bitmap_free(set);
-	}
-	hwloc_topology_destroy(topo);
-	return cpu;
-}
 
 /* "label     text" with text wrapped at 80 columns under itself. */
 static void labelled(const char *label, const char *text)
@@ -375,28 +338,34 @@ int cmd_xsave(int argc, char **argv)
 	size_t min_samples = 11, max_samples = 201;
 	uint64_t seed = 0;
 	bool do_breakeven = true;
+	int want_cpu = -1;
 	const char *out = NULL;
 	opterr = 0;
 	int opt;
 	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_BUDGET:
-			budget = parse_seconds("--budget", optarg);
+			budget = cli_parse_seconds("--budget", optarg);
 			break;
 		case OPT_MEM_BUDGET:
-			mem_budget = parse_seconds("--mem-budget", optarg);
+			mem_budget = cli_parse_seconds("--mem-budget", optarg);
+			break;
+		case OPT_CPU:
+			want_cpu = pb_syscall_parse_cpu(optarg, NULL);
+			if (want_cpu < 0)
+				die_usage("%s", pb_error());
 			break;
 		case OPT_NO_BE:
 			do_breakeven = false;
 			break;
 		case OPT_MIN:
-			min_samples = parse_count("sample count", optarg, 1, 100000);
+			min_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case OPT_MAX:
-			max_samples = parse_count("sample count", optarg, 1, 100000);
+			max_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case OPT_SEED:
-			seed = parse_count("seed", optarg, 0, SIZE_MAX);
+			seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
 			break;
 		case 'o':
 			if (!optarg[0])
@@ -429,7 +398,9 @@ int cmd_xsave(int argc, char **argv)
 	pb_cache_detect(&caches, NULL);
 	if (pb_timer_init() != 0)
 		die_usage("no usable clock: %s", pb_error());
-	int cpu = pin_to_current_cpu();
+	int cpu = cli_pin_cpu(want_cpu);
+	if (want_cpu >= 0 && cpu != want_cpu)
+		die_usage("--cpu %d: cannot bind to it", want_cpu);
 	pb_print_machine_summary(stdout, &caches);
 
 	struct pb_xsave_info info;

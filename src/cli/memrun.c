@@ -89,16 +89,6 @@ static uint64_t parse_size_or_die(const char *what, const char *arg)
 	return v;
 }
 
-static size_t parse_count_or_die(const char *what, const char *arg, size_t lo, size_t hi)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
-		die_usage("bad %s '%s' (a whole number from %zu to %zu)", what, arg, lo, hi);
-	return (size_t)v;
-}
-
 bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 {
 	switch (opt) {
@@ -113,21 +103,14 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->cache_arg = arg;
 		m->cache_set = true;
 		return true;
-	case MEM_CLI_OPT_BASE + 3: {
-		char *end;
-		errno = 0;
-		double b = strtod(arg, &end);
-		if (errno || end == arg || *end || !(b > 0) || b > 3600)
-			die_usage("bad budget '%s' (seconds per size and cache state, e.g. 0.5)",
-			          arg);
-		m->budget_s = b;
+	case MEM_CLI_OPT_BASE + 3:
+		m->budget_s = cli_parse_seconds("--budget", arg);
 		return true;
-	}
 	case MEM_CLI_OPT_BASE + 4:
-		m->min_samples = parse_count_or_die("sample count", arg, 1, 100000);
+		m->min_samples = cli_parse_count("sample count", arg, 1, 100000);
 		return true;
 	case MEM_CLI_OPT_BASE + 5:
-		m->max_samples = parse_count_or_die("sample count", arg, 1, 100000);
+		m->max_samples = cli_parse_count("sample count", arg, 1, 100000);
 		return true;
 	case MEM_CLI_OPT_BASE + 6:
 	case MEM_CLI_OPT_BASE + 7:
@@ -143,7 +126,7 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		cli_hide_features(arg);
 		return true;
 	case MEM_CLI_OPT_BASE + 10:
-		m->seed = parse_count_or_die("seed", arg, 0, SIZE_MAX);
+		m->seed = cli_parse_count("seed", arg, 0, SIZE_MAX);
 		return true;
 	case MEM_CLI_OPT_BASE + 11:
 		if (pb_unit_parse(arg, &m->unit) != 0)
@@ -199,7 +182,7 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 			die_usage("%s", pb_error());
 		return true;
 	case MEM_CLI_OPT_BASE + 20:
-		m->warmup_samples = parse_count_or_die("warm-up count", arg, 0, 1000);
+		m->warmup_samples = cli_parse_count("warm-up count", arg, 0, 1000);
 		return true;
 	case MEM_CLI_OPT_BASE + 14: {
 		uint64_t v;
@@ -342,36 +325,6 @@ static void progress(void *ctx, size_t done, size_t total)
 		        done == total ? "\r\033[K" : "");
 	if (sigint_after >= 0 && ++groups_seen == sigint_after)
 		raise(SIGINT);
-}
-
-/* Binds the thread to CPU `want`, or (want < 0) to the processing unit it
- * runs on (hwloc), so every sample sees one core's caches and clock.
- * Returns the OS CPU number, or -1 when the binding failed (then migrations
- * are still detected). */
-static int pin_to_cpu(int want)
-{
-	hwloc_topology_t topo;
-	int cpu = -1;
-	if (hwloc_topology_init(&topo) != 0)
-		return -1;
-	if (hwloc_topology_load(topo) == 0) {
-		hwloc_bitmap_t set = hwloc_bitmap_alloc();
-		int rc = -1;
-		if (set && want >= 0) {
-			hwloc_bitmap_only(set, (unsigned)want);
-			rc = 0;
-		} else if (set) {
-			rc = hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD);
-		}
-		if (rc == 0) {
-			hwloc_bitmap_singlify(set);
-			if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
-				cpu = hwloc_bitmap_first(set);
-		}
-		hwloc_bitmap_free(set);
-	}
-	hwloc_topology_destroy(topo);
-	return cpu;
 }
 
 /* primbench-HOST-YYYYMMDD-HHMMSS.json in local time; -2, -3, ... when a
@@ -594,7 +547,7 @@ int mem_cli_run(struct mem_cli *m)
 	pb_cache_detect(&caches, m->cache_override_bytes);
 	if (pb_timer_init() != 0)
 		die_usage("no usable clock: %s", pb_error());
-	int cpu = pin_to_cpu(m->cpu);
+	int cpu = cli_pin_cpu(m->cpu);
 	if (m->cpu >= 0 && cpu != m->cpu)
 		die_usage("--cpu %d: cannot bind to it", m->cpu);
 	if (m->machine_summary)

@@ -16,6 +16,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "primbench/syscall.h"
 
 #define PB_EXIT_OK           0
@@ -43,6 +45,10 @@ size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 
 /* Seconds in (0, 3600]; exits 2 with "bad OPT 'ARG' (...)". */
 double cli_parse_seconds(const char *opt, const char *arg);
+
+/* Writes doc whole to path and prints "results: PATH"; on failure one
+ * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */
+int cli_write_results(const json_t *doc, const char *path);
 
 /* Binds the calling thread to CPU `want`, or (want < 0) to the CPU it runs
  * on, with hwloc. Returns the CPU, or -1 when the binding failed. */

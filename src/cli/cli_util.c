@@ -1,7 +1,11 @@
 /* cli_util.c - option values and CPU binding shared by the subcommands. */
 #include <errno.h>
 #include <hwloc.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "primbench/error.h"
+#include "primbench/results.h"
 
 #include "cli/cli.h"
 
@@ -49,4 +53,14 @@ int cli_pin_cpu(int want)
 	}
 	hwloc_topology_destroy(topo);
 	return cpu;
+}
+
+int cli_write_results(const json_t *doc, const char *path)
+{
+	if (pb_results_write(doc, path) != 0) {
+		fprintf(stderr, "primbench: %s\n", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	printf("\nresults: %s\n", path);
+	return PB_EXIT_OK;
 }

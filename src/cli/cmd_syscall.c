@@ -293,12 +293,7 @@ int cmd_syscall(int argc, char **argv)
 	if (doc) {
 		pb_results_add_syscall(doc, &r);
 		pb_results_finish(doc, &noise, r.interrupted || interrupted);
-		if (pb_results_write(doc, out) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
-			status = PB_EXIT_USAGE;
-		} else {
-			printf("\nresults: %s\n", out);
-		}
+		status = cli_write_results(doc, out);
 		json_decref(doc);
 	}
 	pb_syscall_result_free(&r);

@@ -488,12 +488,7 @@ int cmd_xsave(int argc, char **argv)
 		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
 		status = PB_EXIT_USAGE;
 	} else if (out) {
-		if (pb_results_write(doc, out) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
-			status = PB_EXIT_USAGE;
-		} else {
-			printf("\nresults: %s\n", out);
-		}
+		status = cli_write_results(doc, out);
 	}
 	json_decref(doc);
 	if (interrupted) {

@@ -721,12 +721,7 @@ int mem_cli_run(struct mem_cli *m)
 		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
 		status = PB_EXIT_USAGE;
 	} else if (path[0]) {
-		if (pb_results_write(doc, path) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
-			status = PB_EXIT_USAGE;
-		} else {
-			printf("\nresults: %s\n", path);
-		}
+		status = cli_write_results(doc, path);
 	}
 	json_decref(doc);
 	for (size_t o = 0; o < m->nops; o++)

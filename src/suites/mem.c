@@ -21,7 +21,6 @@
 /* Most calls one batch may hold (bounds the pointer arrays). */
 #define MAX_BATCH_CALLS 16384u
 /* A batch aims to last this long at least, and far above step and overhead. */
-#define TARGET_BATCH_NS 20000.0
 /* The dram working set is at least this large, and at least 4 x the LLC. */
 #define DRAM_MIN_WORKING_SET (256ull << 20)
 /* Fresh mappings one fault batch may create. */
@@ -591,19 +590,13 @@ static int take_sample(const struct pb_mem_params *p, struct arena *a, struct co
 }
 
 /* Calibrates k per contender: the least of three single calls gives the
- * per-call estimate, and k = target / estimate, so one batch lasts at least
- * TARGET_BATCH_NS, 1000 timer steps and 200 timer overheads (the rule of
- * Google Benchmark's iteration growth, in one step: run once, scale to the
- * target). Each contender's first call is discarded (cold code and TLB). */
+ * per-call estimate, and pb_batch_calls() scales it to pb_batch_target_ticks()
+ * (suites/sampling.h). Each contender's first call is discarded (cold code
+ * and TLB). */
 static int calibrate(const struct pb_mem_params *p, struct arena *a, struct contender *cts,
                      void **d, const void **s)
 {
-	const struct pb_timer_info *ti = pb_timer_info();
-	double target = TARGET_BATCH_NS * ti->hz / 1e9;
-	if (target < 1000 * ti->step_ticks)
-		target = 1000 * ti->step_ticks;
-	if (target < 200 * ti->overhead_ticks)
-		target = 200 * ti->overhead_ticks;
+	double target = pb_batch_target_ticks();
 	/* dram: no slot twice in a batch (it would be cached the second time);
 	 * fault: at most FAULT_MAX_BATCH_BYTES of fresh mappings per batch. */
 	size_t max_k = MAX_BATCH_CALLS;
@@ -627,11 +620,7 @@ static int calibrate(const struct pb_mem_params *p, struct arena *a, struct cont
 			if (rep > 0 && t < best)
 				best = t;
 		}
-		double per = best - ti->overhead_ticks;
-		if (per < 1)
-			per = 1;
-		double k = ceil(target / per);
-		cts[i].k = k > (double)max_k ? max_k : (size_t)k;
+		cts[i].k = pb_batch_calls(best, target, max_k);
 	}
 	return 0;
 }

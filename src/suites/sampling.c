@@ -1,10 +1,13 @@
 /* sampling.c - see sampling.h. */
 #include "suites/sampling.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include "primbench/timer.h"
 
 uint64_t pb_rng_next(uint64_t *s)
 {
@@ -24,6 +27,31 @@ void pb_shuffle_u32(uint32_t *a, size_t n, uint64_t *rng)
 		a[i - 1] = a[j];
 		a[j] = t;
 	}
+}
+
+/* The least a batch should last, in ns. */
+#define MIN_BATCH_NS 20000.0
+
+double pb_batch_target_ticks(void)
+{
+	const struct pb_timer_info *ti = pb_timer_info();
+	double target = MIN_BATCH_NS * ti->hz / 1e9;
+	if (target < 1000 * ti->step_ticks)
+		target = 1000 * ti->step_ticks;
+	if (target < 200 * ti->overhead_ticks)
+		target = 200 * ti->overhead_ticks;
+	return target;
+}
+
+size_t pb_batch_calls(double best_ticks, double target_ticks, size_t max_calls)
+{
+	double per = best_ticks - pb_timer_info()->overhead_ticks;
+	if (per < 1)
+		per = 1;
+	double k = ceil(target_ticks / per);
+	if (k < 1)
+		k = 1;
+	return k > (double)max_calls ? max_calls : (size_t)k;
 }
 
 double pb_monotonic_s(void)

@@ -12,6 +12,16 @@ uint64_t pb_rng_next(uint64_t *state);
 /* Fisher-Yates shuffle of a[0..n) with pb_rng_next. */
 void pb_shuffle_u32(uint32_t *a, size_t n, uint64_t *rng);
 
+/* The ticks one timed batch should last: at least 20 us, 1000 timer steps
+ * and 200 timer overheads, so the timer's resolution and cost vanish in it
+ * (docs/methodology.md "Calibration"). pb_timer_init() must have run. */
+double pb_batch_target_ticks(void);
+
+/* Calls per batch for an op whose least single timing (overhead included)
+ * was best_ticks: target / (best - overhead), at least 1, at most max_calls
+ * (Google Benchmark's iteration growth, in one step). */
+size_t pb_batch_calls(double best_ticks, double target_ticks, size_t max_calls);
+
 /* CLOCK_MONOTONIC in seconds: for budgets, never for measurements. */
 double pb_monotonic_s(void);
 

@@ -27,7 +27,6 @@
 
 /* A sample aims to last this long at least, and far above the timer's step
  * and overhead (the mem suite's rule). */
-#define TARGET_SAMPLE_NS 20000.0
 /* Most ops one sample may hold: syscalls, and pages for the memory ones
  * (64 MiB of 4 KiB pages). */
 #define MAX_OPS       16384u
@@ -408,12 +407,7 @@ static int take_sample(struct ctx *x, struct contender *ct, bool keep)
  * discarded first one, as the mem suite calibrates. */
 static int calibrate(struct ctx *x, struct contender *ct)
 {
-	const struct pb_timer_info *ti = pb_timer_info();
-	double target = TARGET_SAMPLE_NS * ti->hz / 1e9;
-	if (target < 1000 * ti->step_ticks)
-		target = 1000 * ti->step_ticks;
-	if (target < 200 * ti->overhead_ticks)
-		target = 200 * ti->overhead_ticks;
+	double target = pb_batch_target_ticks();
 	double best = INFINITY;
 	for (int rep = 0; rep < 4; rep++) {
 		uint64_t t;
@@ -426,11 +420,7 @@ static int calibrate(struct ctx *x, struct contender *ct)
 		if (rep > 0 && (double)t < best)
 			best = (double)t;
 	}
-	double per = best - ti->overhead_ticks;
-	if (per < 1)
-		per = 1;
-	double k = ceil(target / per);
-	ct->k = k > (double)ct->max_k ? ct->max_k : (size_t)k;
+	ct->k = pb_batch_calls(best, target, ct->max_k);
 	return 0;
 }
 

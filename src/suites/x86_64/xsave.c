@@ -29,7 +29,6 @@
 #endif
 
 /* A batch aims to last this long at least (as the mem suite). */
-#define TARGET_BATCH_NS 20000.0
 #define MAX_BATCH_PAIRS (1u << 20)
 
 void pb_xsave_raw_read(struct pb_xsave_raw *raw)
@@ -321,12 +320,7 @@ int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
 
 	/* Calibrate: the least of three single pairs (a first one discarded)
 	 * gives the per-pair estimate; k = target / estimate. */
-	const struct pb_timer_info *ti = pb_timer_info();
-	double target = TARGET_BATCH_NS * ti->hz / 1e9;
-	if (target < 1000 * ti->step_ticks)
-		target = 1000 * ti->step_ticks;
-	if (target < 200 * ti->overhead_ticks)
-		target = 200 * ti->overhead_ticks;
+	double target = pb_batch_target_ticks();
 	for (size_t i = 0; i < nslots; i++) {
 		double best = INFINITY;
 		for (int rep = 0; rep < 4; rep++) {
@@ -334,11 +328,7 @@ int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
 			if (rep > 0 && t < best)
 				best = t;
 		}
-		double per = best - ti->overhead_ticks;
-		if (per < 1)
-			per = 1;
-		double k = ceil(target / per);
-		slots[i].k = k > MAX_BATCH_PAIRS ? MAX_BATCH_PAIRS : (size_t)k;
+		slots[i].k = pb_batch_calls(best, target, MAX_BATCH_PAIRS);
 	}
 
 	/* Interleaved rounds, a fresh order each round. */
@@ -370,7 +360,7 @@ int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
 				s->c->migrations++;
 				continue;
 			}
-			double v = (double)t - ti->overhead_ticks;
+			double v = (double)t - pb_timer_info()->overhead_ticks;
 			struct pb_xsave_case *c = s->c;
 			if (c->n_samples < s->cap) {
 				c->batch_ticks[c->n_samples] = v > 0 ? v : 0;

@@ -67,5 +67,8 @@ int cmd_selftest(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_xsave(int argc, char **argv);
 int cmd_syscall(int argc, char **argv);
+int cmd_cmd(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 #endif

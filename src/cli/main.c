@@ -24,6 +24,9 @@ static const struct command commands[] = {
     {"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
     {"xsave", cmd_xsave, "cost of saving+restoring SIMD state; SIMD vs rep break-even"},
     {"syscall", cmd_syscall, "time system calls, pipes, fork/exec/spawn, page faults"},
+    {"cmd", cmd_cmd, "time a whole command N times; A/B of two commands, verdict"},
+    {"compare", cmd_compare, "compare result files: deltas, CIs, p-values (benchstat)"},
+    {"stats", cmd_stats, "ministat-style statistics and t-test verdicts on number files"},
     {"run", cmd_default, "the default suite (same as no subcommand)"},
 };
 

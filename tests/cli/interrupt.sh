@@ -35,4 +35,20 @@ rc=$?
 [ "$(grep -c '"suite": "mem"' out.json)" -eq 4 ] || fail "hook: expected 4 cases (2 sizes x 2 kernels)"
 grep -q '"interrupted": true' out.json || fail "hook: result not marked interrupted"
 grep -q '"size_bytes": 256' out.json && fail "hook: the third group was started"
-echo "2 passed, 0 failed"
+
+# cmd: SIGINT to primbench alone (not its process group): the running
+# command is sent SIGTERM, not counted; the finished runs are kept.
+rm -f out.json stdout.txt stderr.txt
+"$bin" cmd -n 1000 -o out.json -- sleep 0.3 >stdout.txt 2>stderr.txt &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "cmd: exit status $rc, expected 130"
+grep -q '"interrupted": true' out.json || fail "cmd: result not marked interrupted"
+grep -q '"real_ns"' out.json || fail "cmd: no finished run kept"
+grep -q 'interrupted' stderr.txt || fail "cmd: no message on stderr"
+grep -q '^ *1 ' stdout.txt || fail "cmd: no run table"
+command -v pgrep >/dev/null && pgrep -f 'sleep 0.3' >/dev/null && fail "cmd: the command was left running"
+echo "3 passed, 0 failed"

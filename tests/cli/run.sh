@@ -1,5 +1,5 @@
 #!/bin/sh
-# CLI golden cases: tests/cli/cases, one per line:
+# CLI golden cases: tests/cli/cases and tests/cli/*.cases, one per line:
 #   EXIT | STDERR_REGEX | ENV | ARGS
 # EXIT is the expected status; STDERR_REGEX an extended regex that stderr must
 # match (empty: anything); ENV "NAME=VALUE ..." or empty; ARGS are split like
@@ -8,6 +8,9 @@
 set -u
 bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
+# Fixture files for the cases (tests/data), e.g. $PB_TESTDATA/compare/mem_a.json.
+PB_TESTDATA=$(cd "$here/../data" && pwd)
+export PB_TESTDATA
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 pass=0
@@ -38,6 +41,8 @@ while IFS= read -r line; do
 		echo "  files in scratch: $(ls -A "$scratch")"
 	fi
 	rm -f "$scratch.out" "$scratch.err"
-done <"$here/cases"
+done <<EOF_CASES
+$(cat "$here/cases" "$here"/*.cases 2>/dev/null)
+EOF_CASES
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

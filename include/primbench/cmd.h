@@ -1,0 +1,117 @@
+/* primbench/cmd.h - whole-command timing: run a program, wait for it, and
+ * report what wait4(2) and CLOCK_MONOTONIC saw (docs/methodology.md, "The
+ * cmd suite").
+ *
+ * A command is started directly with posix_spawnp(3) (no shell unless the
+ * caller builds a `/bin/sh -c` argv), its stdin on /dev/null and its
+ * stdout/stderr on /dev/null unless shown. The figures of one run:
+ *   wall_ns  CLOCK_MONOTONIC from just before posix_spawnp to just after
+ *            wait4 returned (includes the spawn itself)
+ *   user_ns, sys_ns, max_rss_kib, minflt, majflt, nvcsw, nivcsw
+ *            from the rusage wait4() fills for the child, which includes
+ *            every descendant the child waited for (getrusage(2),
+ *            RUSAGE_CHILDREN semantics; not daemons it left running).
+ *            max_rss_kib is the largest of them, not their sum.
+ */
+#ifndef PRIMBENCH_CMD_H
+#define PRIMBENCH_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+/* What to run. argv and env_set are NULL-terminated; env_set holds
+ * "NAME=VALUE" strings applied over the current environment (a NAME given
+ * twice: the last wins). cwd NULL: the current directory. */
+struct pb_cmd_spec {
+	char *const *argv;
+	char *const *env_set;
+	const char *cwd;
+	bool show_output; /* inherit stdout/stderr instead of /dev/null */
+};
+
+/* The figures of one run (units in the names; see the top of this file). */
+struct pb_cmd_run {
+	double wall_ns, user_ns, sys_ns;
+	long max_rss_kib, minflt, majflt, nvcsw, nivcsw;
+	int exit_code;   /* exit status when it exited, else -1 */
+	int term_signal; /* the signal that killed it, else 0 */
+};
+
+/* Number of figures in pb_cmd_figure order, their names ("real", "user",
+ * "sys", "maxrss", "minflt", "majflt", "vcsw", "ivcsw") and units ("s" for
+ * the times when printed, stored in ns; "KiB"; "" for counts). */
+enum pb_cmd_figure {
+	PB_CMD_REAL,
+	PB_CMD_USER,
+	PB_CMD_SYS,
+	PB_CMD_MAXRSS,
+	PB_CMD_MINFLT,
+	PB_CMD_MAJFLT,
+	PB_CMD_VCSW,
+	PB_CMD_IVCSW,
+	PB_CMD_NFIGURES
+};
+const char *pb_cmd_figure_name(enum pb_cmd_figure f);
+/* The value of figure f of a run (times in ns). */
+double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f);
+/* Parses "real", "user", "sys", "user+sys" (returned as PB_CMD_NFIGURES),
+ * ... Returns -1 with pb_error() for an unknown name. */
+int pb_cmd_parse_figure(const char *name);
+/* Figure value with PB_CMD_NFIGURES meaning user + sys. */
+double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric);
+
+/* Runs s once and waits for it. A run that cannot start (no such program,
+ * not executable, cwd missing) returns -1 with pb_error() "cannot run
+ * 'ARGV0': REASON". A run that starts always returns 0 and fills *out
+ * (exit_code/term_signal say how it ended). When *stop becomes non-zero
+ * during the wait (a signal handler set it), the wait still completes
+ * (the child got the terminal's signal too, or is sent SIGTERM) and the
+ * function returns 1: the run must not be counted. stop may be NULL. */
+int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop);
+
+/* Splits `line` into words as a POSIX shell would (quotes and backslashes
+ * honoured, $VAR expanded, globs expanded), without running a shell or any
+ * command: wordexp(3) with WRDE_NOCMD (unset variables expand to nothing,
+ * as in sh). Returns a NULL-terminated array
+ * (free with pb_cmd_free_words), or NULL with pb_error(), e.g. "'a | b':
+ * '|' needs a shell (use --shell)" or "command substitution is not run". */
+char **pb_cmd_split(const char *line);
+void pb_cmd_free_words(char **words);
+
+/* The ABBA order of run i (0-based) in an A/B run: blocks "AB", "BA",
+ * "AB", ...: A first in even blocks, B first in odd ones, so a linear
+ * drift hits both sides alike over every 4 runs. Returns 0 for A, 1 for B. */
+int pb_cmd_abba_side(size_t i);
+
+/* Is run 1 (x[0]) an outlier against runs 2..n (x[1..n))? Yes when it lies
+ * outside Tukey's far-out fences of x[1..n) (Q1 - 3 IQR, Q3 + 3 IQR) or,
+ * when the IQR is 0, differs from their median by more than 10%. Needs
+ * n >= 4 (3 later runs); returns false otherwise. *ratio gets x[0] /
+ * median(x[1..n)) (NaN when n < 2). */
+bool pb_cmd_first_run_outlier(const double *x, size_t n, double *ratio);
+
+/* One run as a session records it: which side (0 = A, 1 = B), whether it
+ * was a warm-up, its 1-based number among the side's runs of that kind, and
+ * its position in the whole session (0-based, warm-ups included). */
+struct pb_cmd_record {
+	struct pb_cmd_run run;
+	int side;
+	bool warmup;
+	size_t index;
+	size_t position;
+};
+
+/* A result-document case (docs/results-schema.md, "A cmd case") for the
+ * runs of `side` among recs[0..n): key {suite "cmd", argv, shell, cwd,
+ * env, side "A"/"B"}, unit "ns", samples [[real_ns, 1], ...] of the
+ * counted runs, per_call (summary of real), figures (a summary per figure),
+ * runs (every run, warm-ups flagged) and first_run. argv is what was
+ * executed (with --shell: /bin/sh -c ...). New reference, NULL with
+ * pb_error(). */
+json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
+                         const struct pb_cmd_record *recs, size_t n);
+
+#endif

@@ -1,0 +1,117 @@
+/* primbench/twosample.h - comparing two sets of samples: is B different
+ * from A, by how much, and how sure are we (docs/statistics.md, "Comparing
+ * two sets of samples").
+ *
+ * Conventions for every function below: x[0..nx) is the baseline ("A",
+ * "old", ministat's first file), y[0..ny) the contender ("B", "new"). A
+ * difference is y - x, a ratio y / x. Inputs are not modified. Every
+ * function returns 0, or -1 with pb_error() when a size is below its stated
+ * minimum, a value is not finite (or, for ratios, not > 0), the level is
+ * not in (0, 1), or allocation fails.
+ */
+#ifndef PRIMBENCH_TWOSAMPLE_H
+#define PRIMBENCH_TWOSAMPLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ministat's verdict: Student's t test with pooled variance (equal
+ * variances assumed, as ministat does; FreeBSD ministat(1)), two-sided.
+ * nx, ny >= 2. The t quantile is exact (gsl_cdf_tdist_Pinv) where ministat
+ * uses a table rounded to 3 decimals (and 1.960 etc. beyond 100 degrees of
+ * freedom): figures agree with ministat's to about 3 significant digits. */
+struct pb_ttest {
+	double level;          /* confidence level asked for, e.g. 0.95 */
+	double mean_x, mean_y; /* arithmetic means */
+	double diff;           /* mean_y - mean_x */
+	double half_width;     /* t(df, (1+level)/2) * pooled_sd * sqrt(1/nx + 1/ny) */
+	double pct;            /* 100 * diff / mean_x */
+	double pct_half_width; /* 100 * half_width / mean_x */
+	double pooled_sd;      /* sqrt(((nx-1) sx^2 + (ny-1) sy^2) / (nx+ny-2)) */
+	double t_quantile;     /* the t value used */
+	double df;             /* nx + ny - 2 */
+	bool significant;      /* |diff| > half_width: "Difference at L% confidence" */
+};
+int pb_ttest_pooled(const double *x, size_t nx, const double *y, size_t ny, double level,
+                    struct pb_ttest *out);
+
+/* Mann-Whitney U test (Wilcoxon rank-sum), two-sided. nx, ny >= 1.
+ * u_x = #(x_i > y_j) + 0.5 #(x_i == y_j). p: exact (permutation
+ * distribution of U) when there are no ties and nx, ny <= 50; otherwise the
+ * normal approximation with tie-corrected variance and continuity
+ * correction (Conover, Practical Nonparametric Statistics, 3rd ed., 5.1;
+ * the rule of SciPy's mannwhitneyu(method="auto") differs only in where
+ * it switches to the approximation). */
+struct pb_utest {
+	double u_x; /* U statistic of x, in [0, nx * ny] */
+	double z;   /* normal score of u_x (with continuity correction); 0 when exact */
+	double p;   /* two-sided p-value, in (0, 1] */
+	bool exact; /* p from the exact distribution */
+};
+int pb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, struct pb_utest *out);
+
+/* Hodges-Lehmann estimate of the shift y - x (the median of the nx * ny
+ * pairwise differences y_j - x_i) with its distribution-free confidence
+ * interval: the k-th smallest and k-th largest pairwise difference, k the
+ * largest with coverage 1 - 2 P(U <= k-1) >= level, P from the null
+ * distribution of U for continuous data: exact when nx, ny <= 50 (ties or
+ * not: with ties the closed interval only covers more), else the normal
+ * approximation with continuity correction (Hollander & Wolfe,
+ * Nonparametric Statistical Methods, 2nd ed., 4.3; Bauer, JASA 67, 1972).
+ * nx, ny >= 1. ci_valid is false when no such interval exists (too few
+ * samples for the level); lo, hi and coverage are then NaN. Cost:
+ * O(nx * ny) memory and time (order statistics by selection, not a full
+ * sort; about 0.1 s for 2000 x 2000); over 2^28 pairs is refused. */
+struct pb_shift {
+	double estimate;
+	double lo, hi;
+	double level;    /* asked for */
+	double coverage; /* achieved (>= level when ci_valid) */
+	bool ci_valid;
+};
+int pb_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double level,
+                      struct pb_shift *out);
+
+/* The same on log values, exponentiated: the ratio y / x and its interval
+ * (a scale model: B's distribution is A's times a factor). Values > 0. */
+int pb_hodges_lehmann_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                            struct pb_shift *out);
+
+/* Sequential testing for `cmd --until-verdict`: Bonferroni over a fixed
+ * schedule of looks (the union bound: with K looks each tested at alpha/K,
+ * P(any false verdict) <= alpha whatever the dependence between looks;
+ * e.g. Jennison & Turnbull, Group Sequential Methods with Applications to
+ * Clinical Trials, 2000, 1.3). The schedule is fixed before the first run:
+ * looks at n = first, then growing by ~1.5x (rounded up; a last step
+ * under 1.25x is merged into the one before), the last at max_n runs per
+ * side. `first` is the smallest n per side at which an interval at level
+ * 1 - alpha/K exists (4 at 95%: 1 - 2/C(8,4) = 97.1%). K moves `first` and
+ * `first` moves K: the plan takes the smallest K whose schedule has at
+ * most K looks, and tests each at 1 - alpha/(its number of looks); e.g.
+ * max_n 60, alpha 0.05: 6 9 14 21 32 48 60 at 99.29%. Stopping early for
+ * a budget only removes looks, so the bound still holds. */
+#define PB_SEQ_MAX_LOOKS 32
+struct pb_seq_plan {
+	double alpha;                    /* overall error rate, e.g. 0.05 */
+	size_t nlooks;                   /* K */
+	size_t look_n[PB_SEQ_MAX_LOOKS]; /* runs per side at each look, ascending */
+	double level_per_look;           /* 1 - alpha / K */
+};
+/* max_n >= 2. Returns -1 with pb_error() when no look can reach its level
+ * with max_n runs per side ("--max-runs N is too few for ..."). */
+int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out);
+
+enum pb_verdict {
+	PB_VERDICT_NONE,       /* the interval neither excludes 1 nor lies in the margin */
+	PB_VERDICT_DIFFERENT,  /* the ratio's interval excludes 1 */
+	PB_VERDICT_EQUIVALENT, /* the interval lies inside [1 - margin, 1 + margin] */
+};
+/* The verdict for a ratio interval (pb_hodges_lehmann_ratio at the plan's
+ * level_per_look). margin: e.g. 0.01 for --equivalence 1%; 0 disables it.
+ * An interval inside the margin is EQUIVALENT even when it excludes 1 (a
+ * difference, but smaller than the margin that was declared not to
+ * matter); no interval (ci_valid false) is NONE. */
+enum pb_verdict pb_verdict_of(const struct pb_shift *ratio, double margin);
+const char *pb_verdict_name(enum pb_verdict v); /* "none", "different", "equivalent" */
+
+#endif

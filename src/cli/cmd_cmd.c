@@ -1,0 +1,926 @@
+/* cmd_cmd.c - `primbench cmd`: time a whole command N times, or two
+ * commands (or environments) A/B in ABBA order with a verdict, optionally
+ * until a verdict is reached (include/primbench/cmd.h,
+ * include/primbench/twosample.h, docs/methodology.md "The cmd suite"). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/cmd.h"
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+#include "primbench/stats.h"
+#include "primbench/twosample.h"
+
+static volatile int interrupted;
+static volatile sig_atomic_t interrupted_by;
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+	interrupted_by = sig;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench cmd [OPTIONS] [--] COMMAND [ARGS...]\n"
+	      "\n"
+	      "Runs COMMAND N times directly (posix_spawn, no shell) and reports, per run,\n"
+	      "what wait4() saw: real (wall), user and sys time, max RSS, page faults and\n"
+	      "context switches; then min/median/mean/sd of each. The command's output goes\n"
+	      "to /dev/null, its input comes from /dev/null.\n"
+	      "\n"
+	      "  -n, --runs N           counted runs (per side with --vs/--vs-env) [10]\n"
+	      "  -w, --warmup W         runs before them, shown but not counted [0]\n"
+	      "  -p, --prepare CMD      run CMD before every run, untimed (split into words\n"
+	      "                         like --vs)\n"
+	      "      --cwd DIR          run in DIR\n"
+	      "  -e, --env NAME=VALUE   set in the command's environment (repeatable)\n"
+	      "      --shell            run COMMAND, --vs and --prepare through /bin/sh -c\n"
+	      "      --show-output      let the command write to this terminal\n"
+	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
+	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
+	      "\n"
+	      "A/B (alternating A and B in ABBA blocks, so drift hits both alike):\n"
+	      "      --vs 'COMMAND B'   B: split into words like a shell would (quotes,\n"
+	      "                         $VAR), never run through one\n"
+	      "      --vs-env NAME=VALUE  B: A's command with this in its environment\n"
+	      "                         (repeatable; combines with --vs)\n"
+	      "  -m, --metric FIG       the figure the verdict is on: real, user, sys or\n"
+	      "                         user+sys [real]\n"
+	      "      --until-verdict    alternate until the 95% CI of B/A excludes 1, or\n"
+	      "                         lies within --equivalence, or a limit is reached\n"
+	      "                         (Bonferroni over a fixed schedule of looks)\n"
+	      "      --equivalence P%   margin for 'no difference' [1%; 0 disables]\n"
+	      "      --max-runs N       runs per side for --until-verdict [60]\n"
+	      "      --budget SECONDS   stop --until-verdict after this long\n"
+	      "\n"
+	      "examples:\n"
+	      "  primbench cmd -n 10 -- gzip -9 -k -c big.bin\n"
+	      "  primbench cmd --vs 'gzip -6 -c big.bin' -- gzip -9 -c big.bin\n"
+	      "  primbench cmd --until-verdict --prepare 'make clean' --vs 'make CC=clang' \\\n"
+	      "      -- make CC=gcc\n"
+	      "  primbench cmd --vs-env GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1 \\\n"
+	      "      -- ./my-program\n"
+	      "exit status: 0 ok; 1 a run failed, or --until-verdict ended without a\n"
+	      "verdict; 2 bad usage or a command that cannot start; 130 interrupted.\n",
+	      f);
+}
+
+/* The session: sides, runs, options. */
+struct side {
+	struct pb_cmd_spec spec;
+	char **argv_owned; /* words to free */
+	char *shell_argv[4];
+	size_t counted, warm;
+};
+
+struct session {
+	struct side side[2];
+	int nsides;
+	bool shell;
+	struct pb_cmd_spec prepare;
+	char **prepare_owned;
+	char *prepare_shell[4];
+	size_t runs, warmup, max_runs;
+	double budget_s, equivalence;
+	int metric;
+	bool until_verdict, ignore_failure;
+	struct pb_cmd_record *recs;
+	size_t nrecs, caprecs;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "a b 'c d'": the argv as one would type it, for the report. */
+static void format_argv(char *const *argv, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; argv && argv[i] && used + 1 < len; i++) {
+		const char *a = argv[i];
+		bool quote = !a[0] || strpbrk(a, " \t\n'\"\\$`|&;<>(){}*?[]#~") != NULL;
+		int w;
+		if (!quote)
+			w = snprintf(buf + used, len - used, "%s%s", i ? " " : "", a);
+		else if (!strchr(a, '\''))
+			w = snprintf(buf + used, len - used, "%s'%s'", i ? " " : "", a);
+		else
+			w = snprintf(buf + used, len - used, "%s\"%s\"", i ? " " : "", a);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+static const char *side_label(const struct session *s, int side)
+{
+	return s->nsides == 1 ? "" : (side ? "B" : "A");
+}
+
+/* Values of metric (a figure, or user+sys) of the counted runs of side. */
+static size_t side_values(const struct session *s, int side, int metric, double *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->nrecs; i++)
+		if (s->recs[i].side == side && !s->recs[i].warmup)
+			out[k++] = pb_cmd_metric_value(&s->recs[i].run, metric);
+	return k;
+}
+
+/* The time unit for a table: s, ms or us, from a typical real time. */
+static void time_unit(double typical_ns, const char **name, double *div)
+{
+	if (typical_ns >= 1e9) {
+		*name = "s";
+		*div = 1e9;
+	} else if (typical_ns >= 1e6) {
+		*name = "ms";
+		*div = 1e6;
+	} else {
+		*name = "us";
+		*div = 1e3;
+	}
+}
+
+static double typical_real(const struct session *s)
+{
+	double *v = malloc((s->nrecs + 1) * sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; v && i < s->nrecs; i++)
+		v[k++] = s->recs[i].run.wall_ns;
+	struct pb_summary sum;
+	double t = (v && k && pb_summarize(v, k, 0.95, &sum) == 0) ? sum.median : 1e9;
+	free(v);
+	return t;
+}
+
+static void print_runs(const struct session *s, const char *tu, double div)
+{
+	bool any_failed = false;
+	for (size_t i = 0; i < s->nrecs; i++)
+		any_failed |= s->recs[i].run.exit_code != 0;
+	printf("%5s %9s %9s %9s %10s %7s %7s %6s %6s%s\n", "run", "real", "user", "sys", "maxrss",
+	       "minflt", "majflt", "vcsw", "ivcsw", any_failed ? "  exit" : "");
+	printf("%5s %9s %9s %9s %10s\n", "", tu, tu, tu, "KiB");
+	/* A long session: the first 20 and the last 10 runs (all are in -o). */
+	const size_t head = 20, tail = 10;
+	bool cut = s->nrecs > head + tail + 10;
+	for (size_t i = 0; i < s->nrecs; i++) {
+		if (cut && i == head) {
+			printf("  ... %zu runs not shown; -o FILE keeps them all\n",
+			       s->nrecs - head - tail);
+			i = s->nrecs - tail;
+		}
+		const struct pb_cmd_record *r = &s->recs[i];
+		char label[16];
+		snprintf(label, sizeof label, "%s%s%zu", r->warmup ? "w" : "",
+		         side_label(s, r->side), r->index);
+		printf("%5s %9.3f %9.3f %9.3f %10ld %7ld %7ld %6ld %6ld", label,
+		       r->run.wall_ns / div, r->run.user_ns / div, r->run.sys_ns / div,
+		       r->run.max_rss_kib, r->run.minflt, r->run.majflt, r->run.nvcsw,
+		       r->run.nivcsw);
+		if (any_failed) {
+			if (r->run.term_signal)
+				printf("  sig%d", r->run.term_signal);
+			else
+				printf(" %5d", r->run.exit_code);
+		}
+		putchar('\n');
+	}
+}
+
+/* min/median/mean/sd per figure for one side; the time figures in tu. */
+static void print_summary(const struct session *s, int side, const char *tu, double div,
+                          double *buf)
+{
+	printf("\n%s%-11s %9s %9s %9s %9s %10s\n",
+	       s->nsides == 1 ? ""
+	       : side         ? "B "
+	                      : "A ",
+	       s->nsides == 1 ? "figure" : "figure", "min", "median", "mean", "sd", "median CI");
+	for (int f = 0; f < PB_CMD_NFIGURES; f++) {
+		size_t k = side_values(s, side, f, buf);
+		struct pb_summary sum;
+		if (k == 0 || pb_summarize(buf, k, 0.95, &sum) != 0)
+			continue;
+		bool is_time = f <= PB_CMD_SYS;
+		double d = is_time ? div : 1;
+		char name[24], ci[24];
+		snprintf(name, sizeof name, "%s%s%s", pb_cmd_figure_name((enum pb_cmd_figure)f),
+		         is_time              ? " "
+		         : f == PB_CMD_MAXRSS ? " "
+		                              : "",
+		         is_time              ? tu
+		         : f == PB_CMD_MAXRSS ? "KiB"
+		                              : "");
+		if (sum.ci_valid && sum.median != 0)
+			snprintf(ci, sizeof ci, "+-%.1f%%",
+			         100 * fmax(sum.median - sum.ci_lo, sum.ci_hi - sum.median) /
+			             fabs(sum.median));
+		else
+			snprintf(ci, sizeof ci, "%s", sum.ci_valid ? "-" : "n<6");
+		const char *fmt = is_time ? "%s%-11s %9.3f %9.3f %9.3f %9.3f %10s\n"
+		                          : "%s%-11s %9.0f %9.0f %9.1f %9.1f %10s\n";
+		printf(fmt, s->nsides == 1 ? "" : "  ", name, sum.min / d, sum.median / d,
+		       sum.mean / d, isnan(sum.stddev) ? 0.0 : sum.stddev / d, ci);
+	}
+}
+
+/* Run 1 of each side against the rest (case T1). */
+static void print_first_run(const struct session *s, int side, double *buf)
+{
+	size_t k = side_values(s, side, PB_CMD_REAL, buf);
+	double ratio;
+	bool out = pb_cmd_first_run_outlier(buf, k, &ratio);
+	if (k < 2 || isnan(ratio))
+		return;
+	char line[320];
+	snprintf(line, sizeof line, "%s%srun 1 took %.2fx the median of runs 2-%zu%s",
+	         s->nsides == 1 ? "" : "side ",
+	         s->nsides == 1 ? ""
+	         : side         ? "B: "
+	                        : "A: ",
+	         ratio, k,
+	         out ? ": an outlier (beyond 3 IQR of the later runs; a cold cache or first "
+	               "load?). It is counted; --warmup 1 would exclude it."
+	             : (k < 4 ? " (too few runs to call it an outlier)" : ", not an outlier"));
+	pb_print_wrapped(stdout, line, 2);
+}
+
+/* ministat's block for y against x (FreeBSD ministat(1) layout). */
+static void print_ministat(const struct pb_ttest *t)
+{
+	if (!t->significant) {
+		printf("No difference proven at %.1f%% confidence\n", 100 * t->level);
+		return;
+	}
+	printf("Difference at %.1f%% confidence\n", 100 * t->level);
+	printf("\t%g +/- %g\n", t->diff, t->half_width);
+	printf("\t%g%% +/- %g%%\n", t->pct, t->pct_half_width);
+	printf("\t(Student's t, pooled s = %g)\n", t->pooled_sd);
+}
+
+struct ab_result {
+	bool valid;
+	size_t na, nb;
+	double med_a, med_b;
+	struct pb_shift ratio;
+	struct pb_utest u;
+	struct pb_ttest t;
+	bool t_valid;
+};
+
+/* B against A on the session's metric; the t test on values / div (the
+ * table's time unit) so that ministat's block reads in that unit. */
+static void compute_ab(const struct session *s, double level, double div, struct ab_result *ab)
+{
+	memset(ab, 0, sizeof *ab);
+	double *a = malloc((s->nrecs + 1) * sizeof *a), *b = malloc((s->nrecs + 1) * sizeof *b);
+	if (!a || !b)
+		goto out;
+	ab->na = side_values(s, 0, s->metric, a);
+	ab->nb = side_values(s, 1, s->metric, b);
+	struct pb_summary sa, sb;
+	if (ab->na < 1 || ab->nb < 1 || pb_summarize(a, ab->na, 0.95, &sa) != 0 ||
+	    pb_summarize(b, ab->nb, 0.95, &sb) != 0)
+		goto out;
+	ab->med_a = sa.median;
+	ab->med_b = sb.median;
+	bool positive = true;
+	for (size_t i = 0; i < ab->na; i++)
+		positive &= a[i] > 0;
+	for (size_t i = 0; i < ab->nb; i++)
+		positive &= b[i] > 0;
+	if (!positive || pb_hodges_lehmann_ratio(a, ab->na, b, ab->nb, level, &ab->ratio) != 0 ||
+	    pb_mann_whitney(a, ab->na, b, ab->nb, &ab->u) != 0)
+		goto out;
+	for (size_t i = 0; i < ab->na; i++)
+		a[i] /= div;
+	for (size_t i = 0; i < ab->nb; i++)
+		b[i] /= div;
+	ab->t_valid =
+	    ab->na >= 2 && ab->nb >= 2 && pb_ttest_pooled(a, ab->na, b, ab->nb, 0.95, &ab->t) == 0;
+	ab->valid = true;
+out:
+	free(a);
+	free(b);
+}
+
+static void print_ab(const struct session *s, const struct ab_result *ab, const char *tu,
+                     double div)
+{
+	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)s->metric);
+	bool is_time = s->metric <= PB_CMD_SYS || s->metric == PB_CMD_NFIGURES;
+	double d = is_time ? div : 1;
+	printf("\nB vs A on %s (%zu and %zu runs, ABBA order):\n", mname, ab->na, ab->nb);
+	if (!ab->valid) {
+		printf("  no comparison: too few runs, or a figure that is 0\n");
+		return;
+	}
+	printf("  median A %.4g %s, B %.4g %s: difference %+.4g %s (%+.2f%%)\n", ab->med_a / d,
+	       is_time ? tu : "", ab->med_b / d, is_time ? tu : "", (ab->med_b - ab->med_a) / d,
+	       is_time ? tu : "", 100 * (ab->med_b / ab->med_a - 1));
+	if (ab->ratio.ci_valid)
+		printf("  ratio B/A %.4f, %.2f%% CI [%.4f, %.4f] (Hodges-Lehmann, log %s)\n",
+		       ab->ratio.estimate, 100 * ab->ratio.level, ab->ratio.lo, ab->ratio.hi,
+		       mname);
+	else
+		printf("  ratio B/A %.4f (Hodges-Lehmann; too few runs for a %.2f%% CI)\n",
+		       ab->ratio.estimate, 100 * ab->ratio.level);
+	if (ab->ratio.ci_valid)
+		printf("  verdict: %s\n",
+		       ab->ratio.lo > 1   ? "B is slower (the ratio's interval lies above 1)"
+		       : ab->ratio.hi < 1 ? "B is faster (the ratio's interval lies below 1)"
+		                          : "no difference proven (the interval contains 1)");
+	printf("  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
+	       ab->u.exact ? "exact" : "normal approximation");
+	if (ab->t_valid) {
+		printf("  ministat's test (Student's t on the means, in %s):\n",
+		       is_time ? tu : "counts");
+		fflush(stdout);
+		print_ministat(&ab->t);
+	}
+}
+
+static void add_rec(struct session *s, const struct pb_cmd_record *r)
+{
+	if (s->nrecs == s->caprecs) {
+		size_t cap = s->caprecs ? 2 * s->caprecs : 64;
+		struct pb_cmd_record *n = realloc(s->recs, cap * sizeof *n);
+		if (!n)
+			die_usage("out of memory");
+		s->recs = n;
+		s->caprecs = cap;
+	}
+	s->recs[s->nrecs++] = *r;
+}
+
+static void progress(const struct session *s, size_t done, size_t total, double t0)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (total)
+		fprintf(stderr, "\r\033[Kprimbench cmd: run %zu of %zu, %.0f s", done + 1, total,
+		        now_s() - t0);
+	else
+		fprintf(stderr, "\r\033[Kprimbench cmd: run %zu (until a verdict), %.0f s",
+		        done + 1, now_s() - t0);
+	(void)s;
+}
+
+/* Runs one; returns 0, 1 (the run failed and is not ignored), 2 (could not
+ * start) or 3 (interrupted). */
+static int do_run(struct session *s, int side, bool warmup, size_t position)
+{
+	struct pb_cmd_run pr;
+	if (s->prepare.argv) {
+		int rc = pb_cmd_run_once(&s->prepare, &pr, &interrupted);
+		if (rc < 0) {
+			fprintf(stderr, "primbench: cmd: --prepare: %s\n", pb_error());
+			return 2;
+		}
+		if (rc == 1)
+			return 3;
+		if (pr.exit_code != 0) {
+			fprintf(stderr, "primbench: cmd: --prepare command failed (%s %d)\n",
+			        pr.term_signal ? "signal" : "exit status",
+			        pr.term_signal ? pr.term_signal : pr.exit_code);
+			return 1;
+		}
+	}
+	struct pb_cmd_record r = {.side = side, .warmup = warmup, .position = position};
+	struct side *sd = &s->side[side];
+	int rc = pb_cmd_run_once(&sd->spec, &r.run, &interrupted);
+	if (rc < 0) {
+		fprintf(stderr, "primbench: cmd: %s\n", pb_error());
+		return 2;
+	}
+	if (rc == 1)
+		return 3;
+	r.index = warmup ? ++sd->warm : ++sd->counted;
+	add_rec(s, &r);
+	if ((r.run.exit_code != 0) && !s->ignore_failure) {
+		char what[64];
+		if (r.run.term_signal)
+			snprintf(what, sizeof what, "was killed by signal %d", r.run.term_signal);
+		else
+			snprintf(what, sizeof what, "exited with status %d", r.run.exit_code);
+		fprintf(stderr,
+		        "primbench: cmd: %s%s run %zu %s (--show-output shows why; "
+		        "--ignore-failure goes on)\n",
+		        warmup ? "warm-up " : "",
+		        s->nsides == 1 ? ""
+		        : side         ? "B"
+		                       : "A",
+		        r.index, what);
+		return 1;
+	}
+	return 0;
+}
+
+static char **dup_words(char *const *v, size_t n)
+{
+	char **w = calloc(n + 1, sizeof *w);
+	for (size_t i = 0; w && i < n; i++)
+		w[i] = v[i];
+	return w;
+}
+
+/* Joins words for `sh -c`. */
+static char *join_words(char *const *v)
+{
+	size_t len = 1;
+	for (size_t i = 0; v[i]; i++)
+		len += strlen(v[i]) + 1;
+	char *j = malloc(len);
+	if (!j)
+		die_usage("out of memory");
+	j[0] = 0;
+	for (size_t i = 0; v[i]; i++) {
+		if (i)
+			strcat(j, " ");
+		strcat(j, v[i]);
+	}
+	return j;
+}
+
+static void check_env_arg(const char *opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		die_usage("cmd: bad %s '%s' (expected NAME=VALUE)", opt, arg);
+	for (const char *p = arg; p < eq; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (p > arg && *p >= '0' && *p <= '9')))
+			die_usage("cmd: bad %s '%s' (not a variable name before '=')", opt, arg);
+}
+
+static double parse_budget(const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || v > 7 * 86400.0)
+		die_usage("cmd: bad --budget '%s' (seconds, more than 0, at most 604800)", arg);
+	return v;
+}
+
+static double parse_percent(const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (errno || end == arg || *end || !(v >= 0) || v >= 50)
+		die_usage("cmd: bad --equivalence '%s' (a percentage in [0, 50), e.g. 1%%)", arg);
+	return v / 100;
+}
+
+int cmd_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"runs", required_argument, 0, 'n'},     {"warmup", required_argument, 0, 'w'},
+	    {"prepare", required_argument, 0, 'p'},  {"cwd", required_argument, 0, 'C'},
+	    {"env", required_argument, 0, 'e'},      {"shell", no_argument, 0, 'S'},
+	    {"show-output", no_argument, 0, 'O'},    {"ignore-failure", no_argument, 0, 'i'},
+	    {"output", required_argument, 0, 'o'},   {"vs", required_argument, 0, 'v'},
+	    {"vs-env", required_argument, 0, 'V'},   {"metric", required_argument, 0, 'm'},
+	    {"until-verdict", no_argument, 0, 'u'},  {"equivalence", required_argument, 0, 'E'},
+	    {"max-runs", required_argument, 0, 'M'}, {"budget", required_argument, 0, 'b'},
+	    {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+	};
+	struct session s = {.runs = 10, .max_runs = 60, .equivalence = 0.01, .metric = PB_CMD_REAL};
+	const char *out = NULL, *vs = NULL, *prepare = NULL, *cwd = NULL;
+	char **env_a = calloc((size_t)argc + 1, sizeof *env_a);
+	char **env_b = calloc((size_t)argc * 2 + 1, sizeof *env_b);
+	size_t nenv_a = 0, nvs_env = 0;
+	char **vs_env = calloc((size_t)argc + 1, sizeof *vs_env);
+	bool runs_given = false, show_output = false, budget_given = false, max_given = false;
+	bool equiv_given = false;
+	if (!env_a || !env_b || !vs_env)
+		die_usage("out of memory");
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "+:hn:w:p:e:io:m:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		case 'n':
+			s.runs = cli_parse_count("run count", optarg, 1, 1000000);
+			runs_given = true;
+			break;
+		case 'w':
+			s.warmup = cli_parse_count("warm-up count", optarg, 0, 1000000);
+			break;
+		case 'p':
+			prepare = optarg;
+			break;
+		case 'C':
+			cwd = optarg;
+			break;
+		case 'e':
+			check_env_arg("--env", optarg);
+			env_a[nenv_a++] = optarg;
+			break;
+		case 'S':
+			s.shell = true;
+			break;
+		case 'O':
+			show_output = true;
+			break;
+		case 'i':
+			s.ignore_failure = true;
+			break;
+		case 'o':
+			if (!optarg[0])
+				die_usage("empty output path in '-o'");
+			out = optarg;
+			break;
+		case 'v':
+			vs = optarg;
+			break;
+		case 'V':
+			check_env_arg("--vs-env", optarg);
+			vs_env[nvs_env++] = optarg;
+			break;
+		case 'm':
+			s.metric = pb_cmd_parse_figure(optarg);
+			if (s.metric < 0)
+				die_usage("cmd: --metric: %s", pb_error());
+			break;
+		case 'u':
+			s.until_verdict = true;
+			break;
+		case 'E':
+			s.equivalence = parse_percent(optarg);
+			equiv_given = true;
+			break;
+		case 'M':
+			s.max_runs = cli_parse_count("--max-runs", optarg, 2, 100000);
+			max_given = true;
+			break;
+		case 'b':
+			s.budget_s = parse_budget(optarg);
+			budget_given = true;
+			break;
+		default:
+			die_bad_option("cmd", argv, opt);
+		}
+	}
+	if (optind >= argc)
+		die_usage("cmd: no command given (usage: primbench cmd [OPTIONS] -- COMMAND "
+		          "[ARGS...])");
+	if (!argv[optind][0])
+		die_usage("cmd: the command is an empty string");
+	s.nsides = (vs || nvs_env) ? 2 : 1;
+	if (s.until_verdict && s.nsides == 1)
+		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
+	if (!s.until_verdict && (budget_given || max_given || equiv_given))
+		die_usage("cmd: --budget, --max-runs and --equivalence go with --until-verdict");
+	if (s.until_verdict && runs_given)
+		die_usage("cmd: -n and --until-verdict do not go together (use --max-runs)");
+	if (s.metric >= PB_CMD_MAXRSS && s.metric < PB_CMD_NFIGURES && s.nsides == 2)
+		die_usage("cmd: --metric %s: the verdict is on a time (real, user, sys, user+sys)",
+		          pb_cmd_figure_name((enum pb_cmd_figure)s.metric));
+	if (cwd) {
+		struct stat st;
+		if (stat(cwd, &st) != 0 || !S_ISDIR(st.st_mode))
+			die_usage("cmd: --cwd '%s': not a directory", cwd);
+	}
+	if (out && pb_results_check_path(out) != 0)
+		die_usage("%s", pb_error());
+
+	/* Side A: the words after the options, or sh -c "those words". */
+	struct side *a = &s.side[0], *b = &s.side[1];
+	a->argv_owned = dup_words(argv + optind, (size_t)(argc - optind));
+	if (s.shell) {
+		a->shell_argv[0] = "/bin/sh";
+		a->shell_argv[1] = "-c";
+		a->shell_argv[2] = join_words(a->argv_owned);
+		a->spec.argv = a->shell_argv;
+	} else {
+		a->spec.argv = a->argv_owned;
+	}
+	a->spec.env_set = env_a;
+	a->spec.cwd = cwd;
+	a->spec.show_output = show_output;
+	if (s.nsides == 2) {
+		if (vs && s.shell) {
+			b->shell_argv[0] = "/bin/sh";
+			b->shell_argv[1] = "-c";
+			b->shell_argv[2] = (char *)vs;
+			b->spec.argv = b->shell_argv;
+		} else if (vs) {
+			b->argv_owned = pb_cmd_split(vs);
+			if (!b->argv_owned)
+				die_usage("cmd: --vs %s", pb_error());
+			b->spec.argv = b->argv_owned;
+		} else {
+			b->spec.argv = a->spec.argv;
+		}
+		size_t k = 0;
+		for (size_t i = 0; i < nenv_a; i++)
+			env_b[k++] = env_a[i];
+		for (size_t i = 0; i < nvs_env; i++)
+			env_b[k++] = vs_env[i];
+		b->spec.env_set = env_b;
+		b->spec.cwd = cwd;
+		b->spec.show_output = show_output;
+	}
+	if (prepare) {
+		if (s.shell) {
+			s.prepare_shell[0] = "/bin/sh";
+			s.prepare_shell[1] = "-c";
+			s.prepare_shell[2] = (char *)prepare;
+			s.prepare.argv = s.prepare_shell;
+		} else {
+			s.prepare_owned = pb_cmd_split(prepare);
+			if (!s.prepare_owned)
+				die_usage("cmd: --prepare %s", pb_error());
+			s.prepare.argv = s.prepare_owned;
+		}
+		s.prepare.env_set = env_a;
+		s.prepare.cwd = cwd;
+		s.prepare.show_output = show_output;
+	}
+
+	struct pb_seq_plan plan = {0};
+	if (s.until_verdict && pb_seq_plan_make(s.max_runs, 0.05, &plan) != 0)
+		die_usage("cmd: %s", pb_error());
+
+	struct sigaction sa = {0};
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	time_t started = time(NULL);
+	double t0 = now_s();
+	size_t position = 0;
+	int status = PB_EXIT_OK;
+	bool stopped = false;
+	const char *ended_by = NULL;
+	enum pb_verdict verdict = PB_VERDICT_NONE;
+	size_t look = 0;
+	struct ab_result look_ab = {0};
+	json_t *looks_json = json_array();
+
+	/* Warm-ups: W per side, A then B. */
+	size_t total = s.until_verdict ? 0 : (s.warmup + s.runs) * (size_t)s.nsides;
+	for (size_t i = 0; i < s.warmup * (size_t)s.nsides && !stopped; i++) {
+		progress(&s, position, total, t0);
+		int side = s.nsides == 2 ? pb_cmd_abba_side(i) : 0;
+		int rc = do_run(&s, side, true, position++);
+		if (rc) {
+			status = rc == 3   ? 128 + (interrupted_by ? interrupted_by : SIGINT)
+			         : rc == 2 ? PB_EXIT_USAGE
+			                   : PB_EXIT_CHECK_FAILED;
+			stopped = true;
+		}
+	}
+	size_t limit = s.until_verdict ? s.max_runs : s.runs;
+	for (size_t i = 0; i < limit * (size_t)s.nsides && !stopped; i++) {
+		progress(&s, position, total, t0);
+		int side = s.nsides == 2 ? pb_cmd_abba_side(i) : 0;
+		int rc = do_run(&s, side, false, position++);
+		if (rc) {
+			status = rc == 3   ? 128 + (interrupted_by ? interrupted_by : SIGINT)
+			         : rc == 2 ? PB_EXIT_USAGE
+			                   : PB_EXIT_CHECK_FAILED;
+			stopped = true;
+			break;
+		}
+		if (!s.until_verdict || a->counted != b->counted)
+			continue;
+		if (look < plan.nlooks && a->counted == plan.look_n[look]) {
+			compute_ab(&s, plan.level_per_look, 1, &look_ab);
+			verdict = look_ab.valid ? pb_verdict_of(&look_ab.ratio, s.equivalence)
+			                        : PB_VERDICT_NONE;
+			json_t *lj = json_object();
+			json_object_set_new(lj, "runs_per_side",
+			                    json_integer((json_int_t)a->counted));
+			json_object_set_new(lj, "ratio", pb_json_number(look_ab.ratio.estimate));
+			json_object_set_new(lj, "ci_lo", pb_json_number(look_ab.ratio.lo));
+			json_object_set_new(lj, "ci_hi", pb_json_number(look_ab.ratio.hi));
+			json_object_set_new(lj, "verdict", json_string(pb_verdict_name(verdict)));
+			json_array_append_new(looks_json, lj);
+			look++;
+			if (verdict != PB_VERDICT_NONE) {
+				ended_by = "verdict";
+				break;
+			}
+		}
+		if (budget_given && now_s() - t0 > s.budget_s) {
+			ended_by = "budget";
+			break;
+		}
+	}
+	if (s.until_verdict && !ended_by && !stopped)
+		ended_by = "max-runs";
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+
+	/* Report. */
+	char line[1024];
+	for (int sd = 0; sd < s.nsides; sd++) {
+		format_argv(s.side[sd].spec.argv, line, sizeof line);
+		char head[1200];
+		snprintf(head, sizeof head, "%s%s%s",
+		         s.nsides == 1 ? "command: "
+		         : sd          ? "B: "
+		                       : "A: ",
+		         line, "");
+		pb_print_wrapped(stdout, head, s.nsides == 1 ? 9 : 3);
+		for (size_t i = 0; s.side[sd].spec.env_set && s.side[sd].spec.env_set[i]; i++)
+			printf("   env %s\n", s.side[sd].spec.env_set[i]);
+	}
+	snprintf(line, sizeof line,
+	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
+	         "(real) and wait4() (the rest)%s",
+	         a->counted + (s.nsides == 2 ? b->counted : 0),
+	         a->counted + b->counted == 1 ? "" : "s", s.nsides == 2 ? " in ABBA order" : "",
+	         a->warm + b->warm, a->warm + b->warm == 1 ? "" : "s",
+	         show_output ? "shown" : "to /dev/null", s.shell ? "; through /bin/sh -c" : "");
+	pb_print_wrapped(stdout, line, 0);
+	putchar('\n');
+	const char *tu;
+	double div;
+	time_unit(typical_real(&s), &tu, &div);
+	double *buf = malloc((s.nrecs + 1) * sizeof *buf);
+	if (!buf)
+		die_usage("out of memory");
+	if (s.nrecs)
+		print_runs(&s, tu, div);
+	for (int sd = 0; sd < s.nsides; sd++)
+		if (s.side[sd].counted)
+			print_summary(&s, sd, tu, div, buf);
+	if (s.nrecs)
+		putchar('\n');
+	for (int sd = 0; sd < s.nsides; sd++)
+		print_first_run(&s, sd, buf);
+
+	struct ab_result ab = {0};
+	if (s.nsides == 2) {
+		compute_ab(&s, 0.95,
+		           (s.metric <= PB_CMD_SYS || s.metric == PB_CMD_NFIGURES) ? div : 1, &ab);
+		print_ab(&s, &ab, tu, div);
+		if (s.until_verdict && ended_by) {
+			putchar('\n');
+			if (strcmp(ended_by, "verdict") == 0)
+				snprintf(
+				    line, sizeof line,
+				    "until-verdict: ended by a verdict at look %zu of %zu (%zu "
+				    "runs per "
+				    "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f]. Each look tests "
+				    "at "
+				    "%.2f%% (Bonferroni over %zu looks), so the chance of a false "
+				    "verdict is at most 5%%. Margin: +-%.1f%%.",
+				    look, plan.nlooks, a->counted,
+				    verdict == PB_VERDICT_DIFFERENT
+				        ? (look_ab.ratio.lo > 1 ? "B is slower" : "B is faster")
+				    : (look_ab.ratio.lo > 1 || look_ab.ratio.hi < 1)
+				        ? "equivalent: B differs, but by less than the margin"
+				        : "equivalent: no difference beyond the margin",
+				    look_ab.ratio.estimate, 100 * plan.level_per_look,
+				    look_ab.ratio.lo, look_ab.ratio.hi, 100 * plan.level_per_look,
+				    plan.nlooks, 100 * s.equivalence);
+			else
+				snprintf(line, sizeof line,
+				         "until-verdict: no verdict: stopped by %s after %zu runs "
+				         "per side "
+				         "(%zu of %zu looks done; each at %.2f%%, Bonferroni)",
+				         strcmp(ended_by, "budget") == 0 ? "--budget"
+				                                         : "--max-runs",
+				         a->counted, look, plan.nlooks, 100 * plan.level_per_look);
+			pb_print_wrapped(stdout, line, 2);
+			if (strcmp(ended_by, "verdict") != 0 && status == PB_EXIT_OK)
+				status = PB_EXIT_CHECK_FAILED;
+		}
+	}
+
+	if (out) {
+		struct pb_cache_info caches;
+		pb_cache_detect(&caches, NULL);
+		json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, -1);
+		json_t *cases = doc ? json_object_get(doc, "cases") : NULL;
+		for (int sd = 0; cases && sd < s.nsides; sd++) {
+			json_t *c =
+			    pb_cmd_case_json(&s.side[sd].spec, s.shell, sd, s.recs, s.nrecs);
+			if (c)
+				json_array_append_new(cases, c);
+		}
+		if (doc && s.nsides == 2) {
+			struct ab_result abn; /* in ns, for the file */
+			compute_ab(&s, 0.95, 1, &abn);
+			json_t *abj = json_object();
+			json_object_set_new(
+			    abj, "metric",
+			    json_string(pb_cmd_figure_name((enum pb_cmd_figure)s.metric)));
+			char *order = malloc(s.nrecs + 1);
+			for (size_t i = 0; order && i < s.nrecs; i++)
+				order[i] = s.recs[i].side ? 'B' : 'A';
+			if (order) {
+				order[s.nrecs] = 0;
+				json_object_set_new(abj, "order", json_string(order));
+				free(order);
+			}
+			if (abn.valid) {
+				json_object_set_new(abj, "median_a", pb_json_number(abn.med_a));
+				json_object_set_new(abj, "median_b", pb_json_number(abn.med_b));
+				json_object_set_new(abj, "difference_of_medians",
+				                    pb_json_number(abn.med_b - abn.med_a));
+				json_t *r = json_object();
+				json_object_set_new(r, "method", json_string("hodges-lehmann-log"));
+				json_object_set_new(r, "estimate",
+				                    pb_json_number(abn.ratio.estimate));
+				json_object_set_new(r, "level", pb_json_number(abn.ratio.level));
+				json_object_set_new(r, "ci_lo", pb_json_number(abn.ratio.lo));
+				json_object_set_new(r, "ci_hi", pb_json_number(abn.ratio.hi));
+				json_object_set_new(abj, "ratio", r);
+				json_object_set_new(
+				    abj, "mann_whitney",
+				    json_pack("{s:o,s:o,s:b}", "u", pb_json_number(abn.u.u_x), "p",
+				              pb_json_number(abn.u.p), "exact", abn.u.exact));
+				if (abn.t_valid)
+					json_object_set_new(
+					    abj, "student_t",
+					    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b}", "level",
+					              pb_json_number(abn.t.level), "difference",
+					              pb_json_number(abn.t.diff), "half_width",
+					              pb_json_number(abn.t.half_width), "percent",
+					              pb_json_number(abn.t.pct), "pooled_sd",
+					              pb_json_number(abn.t.pooled_sd),
+					              "significant", abn.t.significant));
+			}
+			if (s.until_verdict) {
+				json_t *seq = json_object();
+				json_object_set_new(seq, "method",
+				                    json_string("bonferroni-fixed-looks"));
+				json_object_set_new(seq, "alpha", pb_json_number(plan.alpha));
+				json_object_set_new(seq, "level_per_look",
+				                    pb_json_number(plan.level_per_look));
+				json_t *ln = json_array();
+				for (size_t i = 0; i < plan.nlooks; i++)
+					json_array_append_new(
+					    ln, json_integer((json_int_t)plan.look_n[i]));
+				json_object_set_new(seq, "schedule", ln);
+				json_object_set_new(seq, "equivalence",
+				                    pb_json_number(s.equivalence));
+				json_object_set_new(seq, "looks", json_incref(looks_json));
+				json_object_set_new(seq, "ended_by",
+				                    ended_by ? json_string(ended_by) : json_null());
+				json_object_set_new(seq, "verdict",
+				                    json_string(pb_verdict_name(verdict)));
+				json_object_set_new(abj, "until_verdict", seq);
+			}
+			json_object_set_new(doc, "ab", abj);
+		}
+		if (doc) {
+			struct pb_noise noise = {0};
+			pb_results_finish(doc, &noise, status >= 128);
+			int wrc = cli_write_results(doc, out);
+			if (wrc != PB_EXIT_OK && status == PB_EXIT_OK)
+				status = wrc;
+		} else {
+			fprintf(stderr, "primbench: cmd: %s\n", pb_error());
+		}
+		json_decref(doc);
+	}
+	json_decref(looks_json);
+	if (status >= 128)
+		fprintf(stderr,
+		        "primbench: interrupted; the tables above show the runs that "
+		        "finished%s\n",
+		        out ? " (also in the result file)" : "");
+	free(buf);
+	free(s.recs);
+	free(a->argv_owned);
+	if (s.shell)
+		free(a->shell_argv[2]);
+	pb_cmd_free_words(b->argv_owned);
+	pb_cmd_free_words(s.prepare_owned);
+	free(env_a);
+	free(env_b);
+	free(vs_env);
+	return status;
+}

@@ -1,0 +1,200 @@
+/* cmd_compare.c - `primbench compare OLD.json NEW.json [MORE.json...]`:
+ * benchstat-style tables of every case in both files
+ * (include/primbench/compare.h). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "primbench/compare.h"
+#include "primbench/error.h"
+#include "primbench/fingerprint.h"
+#include "primbench/results.h"
+
+#define COMPARE_SCHEMA         "primbench-compare"
+#define COMPARE_SCHEMA_VERSION 1
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench compare OLD.json NEW.json [MORE.json...] [OPTIONS]\n"
+	      "\n"
+	      "For every case in both result files (matched on its key): old and new\n"
+	      "median per call +- its CI, the change (Hodges-Lehmann estimate of new/old\n"
+	      "with its CI; '~' when no difference is shown) and the Mann-Whitney p;\n"
+	      "geometric means per unit; cases in only one file. More files: each is\n"
+	      "compared with the first. Files from different hardware (CPU vendor,\n"
+	      "family, model, stepping, CPU count) are refused; software differences\n"
+	      "(kernel, mitigations, primbench build, ...) are listed.\n"
+	      "\n"
+	      "  -c, --confidence P  confidence level in % (default 95)\n"
+	      "  --alpha A           the level as 1 - A: --alpha 0.01 is -c 99\n"
+	      "  --force             compare files from different hardware\n"
+	      "  -o, --output FILE   also write the comparison as JSON\n",
+	      f);
+}
+
+static double parse_confidence(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (end != arg && *end == '%')
+		end++;
+	if (end == arg || *end || !(v > 0 && v < 100))
+		die_usage("compare: bad confidence level '%s' (a percentage between 0 and 100, "
+		          "e.g. 95)",
+		          arg);
+	return v / 100;
+}
+
+static double parse_alpha(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (end == arg || *end || !(v > 0 && v < 1))
+		die_usage("compare: bad --alpha '%s' (a number between 0 and 1, e.g. 0.05)", arg);
+	return 1 - v;
+}
+
+static json_t *file_json(const struct pb_compare_file *f)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "path", json_string(f->path));
+	json_t *hash = json_object_get(f->machine, "fingerprint_hash");
+	json_object_set(o, "fingerprint_hash", hash ? hash : json_null());
+	json_t *started = json_object_get(f->doc, "started_at");
+	json_object_set(o, "started_at", started ? started : json_null());
+	json_object_set_new(o, "cases", json_integer((json_int_t)f->ncases));
+	json_object_set_new(o, "cases_without_samples", json_integer((json_int_t)f->nskipped));
+	return o;
+}
+
+static void free_all(struct pb_compare_file *files, struct pb_compare_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		pb_compare_result_free(&res[i]);
+		pb_compare_file_free(&files[i]);
+	}
+	free(res);
+	free(files);
+}
+
+/* Frees everything, then exits 2 with the library's message. */
+static _Noreturn void die_input(struct pb_compare_file *files, struct pb_compare_result *res,
+                                size_t n)
+{
+	char msg[1024];
+	snprintf(msg, sizeof msg, "%s", pb_error());
+	free_all(files, res, n);
+	die_usage("compare: %s", msg);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"confidence", required_argument, 0, 'c'},
+	    {"alpha", required_argument, 0, 'a'},
+	    {"force", no_argument, 0, 'f'},
+	    {"output", required_argument, 0, 'o'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	double level = 0.95;
+	bool force = false;
+	const char *out = NULL;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		case 'c':
+			level = parse_confidence(optarg);
+			break;
+		case 'a':
+			level = parse_alpha(optarg);
+			break;
+		case 'f':
+			force = true;
+			break;
+		case 'o':
+			if (!optarg[0])
+				die_usage("compare: empty output path in '-o'");
+			out = optarg;
+			break;
+		default:
+			die_bad_option("compare", argv, opt);
+		}
+	}
+	size_t nfiles = (size_t)(argc - optind);
+	if (nfiles < 2)
+		die_usage("compare: needs at least two result files, got %zu (try 'primbench "
+		          "compare --help')",
+		          nfiles);
+	if (out && pb_results_check_path(out) != 0)
+		die_usage("compare: %s", pb_error());
+
+	struct pb_compare_file *files = calloc(nfiles, sizeof *files);
+	struct pb_compare_result *res = calloc(nfiles, sizeof *res);
+	if (!files || !res)
+		die_usage("compare: out of memory");
+	for (size_t i = 0; i < nfiles; i++)
+		if (pb_compare_load(argv[optind + (int)i], &files[i]) != 0)
+			die_input(files, res, nfiles);
+	if (pb_compare_name(files, nfiles) != 0)
+		die_input(files, res, nfiles);
+	/* Every pair is checked before anything is printed. */
+	for (size_t i = 1; i < nfiles; i++)
+		if (pb_compare_run(&files[0], &files[i], level, force, &res[i]) != 0)
+			die_input(files, res, nfiles);
+	for (size_t i = 1; i < nfiles; i++) {
+		if (!res[i].nhw)
+			continue;
+		char *s = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&s, &len);
+		for (size_t j = 0; m && j < res[i].nhw; j++)
+			fprintf(m, "%s%s %s vs %s", j ? ", " : "", res[i].hw[j].field,
+			        res[i].hw[j].a, res[i].hw[j].b);
+		if (m)
+			fclose(m);
+		warn("compare: %s: different hardware from %s: %s (compared anyway: --force)",
+		     files[i].path, files[0].path, s ? s : "");
+		free(s);
+	}
+
+	json_t *doc = NULL, *comparisons = NULL;
+	if (out) {
+		doc = json_object();
+		json_object_set_new(doc, "schema", json_string(COMPARE_SCHEMA));
+		json_object_set_new(doc, "schema_version", json_integer(COMPARE_SCHEMA_VERSION));
+		json_t *cl = json_array();
+		for (int i = 0; i < cli_argc; i++)
+			json_array_append_new(cl, json_string(cli_argv[i]));
+		json_object_set_new(doc, "command_line", cl);
+		json_object_set_new(doc, "level", json_real(level));
+		json_object_set_new(doc, "forced", json_boolean(force));
+		json_t *fl = json_array();
+		for (size_t i = 0; i < nfiles; i++)
+			json_array_append_new(fl, file_json(&files[i]));
+		json_object_set_new(doc, "files", fl);
+		comparisons = json_array();
+		json_object_set_new(doc, "comparisons", comparisons);
+	}
+	for (size_t i = 1; i < nfiles; i++) {
+		if (i > 1)
+			fputc('\n', stdout);
+		pb_compare_print(stdout, &res[i]);
+		if (comparisons)
+			json_array_append_new(comparisons, pb_compare_json(&res[i]));
+	}
+	int rc = PB_EXIT_OK;
+	if (doc) {
+		rc = cli_write_results(doc, out);
+		json_decref(doc);
+	}
+	free_all(files, res, nfiles);
+	return rc;
+}

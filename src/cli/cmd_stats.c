@@ -1,0 +1,462 @@
+/* cmd_stats.c - `primbench stats [OPTIONS] [FILE...]`: ministat(1) for
+ * number files, then a distribution-free line per comparison
+ * (include/primbench/twosample.h).
+ *
+ * The ministat block matches ministat (FreeBSD's, Debian's 20150715) byte
+ * for byte on ordinary data: the same options, legend, ASCII plot, table
+ * and verdict, with ministat's quirks kept on purpose:
+ *
+ *   - the median is the upper middle value for an even count (ministat's
+ *     points[n / 2]; `primbench run` and docs/statistics.md average the
+ *     two middle values);
+ *   - the t quantiles come from a table rounded to 3 decimals with rows
+ *     for 1..100 degrees of freedom and the normal quantile beyond (the
+ *     table is the exact quantile rounded, except six entries where
+ *     ministat's table, observed by running it, differs in the last
+ *     digit), and "-c 99.5" uses the 0.999 quantile (a 99.8% two-sided
+ *     interval: ministat's column, conservative);
+ *   - the mean is the sum in file order over n, and the % line divides
+ *     both figures by the first file's mean.
+ *
+ * Differences: the plot's height fits the tallest stack of every file
+ * (ministat sizes it by the last file's, hiding points of earlier files);
+ * the standard deviation is GSL's two-pass one (ministat's running sums of
+ * x and x^2 lose digits when the spread is tiny next to the mean); a
+ * line without the column -C asks for, or a number that is not finite, is
+ * an error (ministat skips the first and takes the second); the plot is 74
+ * columns wide also on a terminal (ministat uses the terminal's width
+ * there); -q and --no-extra are primbench's. docs/statistics.md, "primbench
+ * stats and ministat", says the same for users.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "cli/cli.h"
+#include "primbench/error.h"
+#include "primbench/twosample.h"
+
+#define MAX_SETS    7 /* ministat's symbols */
+#define MIN_VALUES  3
+#define PLOT_WIDTH  74
+#define T_TABLE_MAX 100 /* degrees of freedom with their own row */
+/* The Hodges-Lehmann shift needs every pairwise difference in memory (8
+ * bytes each): above this many pairs, the extra line gives p only. */
+#define MAX_PAIRS (1 << 24)
+
+static const char symbol[MAX_SETS + 1] = {' ', 'x', '+', '*', '%', '#', '@', 'O'};
+
+/* ministat's confidence levels (also the level of the distribution-free
+ * interval printed after its block) and the t quantile its column holds. */
+static const struct {
+	double pct, quantile;
+} levels[] = {{80, 0.90}, {90, 0.95}, {95, 0.975}, {98, 0.99}, {99, 0.995}, {99.5, 0.999}};
+#define NLEVELS (sizeof levels / sizeof levels[0])
+
+/* The entries where ministat's t table is not the exact quantile rounded
+ * to 3 decimals (all in its 99.5 column), found by running ministat on
+ * data whose pooled standard error is 1. */
+static const struct {
+	int df;
+	double t;
+} t_table_exceptions[] = {{7, 4.782},  {8, 4.499},  {9, 4.296},
+                          {10, 4.143}, {11, 4.024}, {12, 3.929}};
+
+static double ministat_t(double df, size_t level)
+{
+	if (level == NLEVELS - 1)
+		for (size_t i = 0; i < sizeof t_table_exceptions / sizeof t_table_exceptions[0];
+		     i++)
+			if (df == t_table_exceptions[i].df)
+				return t_table_exceptions[i].t;
+	double q = levels[level].quantile;
+	double t = df > T_TABLE_MAX ? gsl_cdf_ugaussian_Pinv(q) : gsl_cdf_tdist_Pinv(q, df);
+	return round(t * 1000) / 1000;
+}
+
+struct dataset {
+	const char *name;
+	double *v; /* sorted */
+	size_t n, cap;
+	double sum, mean, sd, median;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench stats [-Anqs] [-C COLUMN] [-c LEVEL] [-d DELIMITERS]\n"
+	      "                       [-w WIDTH] [--no-extra] [FILE...]\n"
+	      "\n"
+	      "ministat(1) on files of numbers, one per line (up to 7 files; none or '-':\n"
+	      "standard input): legend, ASCII plot, N/min/max/median/mean/stddev, and for\n"
+	      "every file after the first Student's t verdict against the first. Then a\n"
+	      "line per comparison ministat does not print: the Hodges-Lehmann shift with\n"
+	      "its distribution-free interval and the Mann-Whitney U test's p-value.\n"
+	      "Blank lines and lines starting with '#' are skipped.\n"
+	      "\n"
+	      "  -A                  no plot\n"
+	      "  -n                  no plot and no comparisons: the table only\n"
+	      "  -q                  no plot and no legend\n"
+	      "  -s                  the mean/median/stddev bars on separate lines\n"
+	      "  -C COLUMN           use this column (from 1; default 1)\n"
+	      "  -c LEVEL            confidence: 80, 90, 95 (default), 98, 99 or 99.5\n"
+	      "  -d DELIMITERS       column separators (default space and tab)\n"
+	      "  -w WIDTH            plot width (default 74)\n"
+	      "  --no-extra          ministat's output only\n"
+	      "\n"
+	      "The median is ministat's: the upper middle value for an even count.\n",
+	      f);
+}
+
+static void add_value(struct dataset *ds, double v)
+{
+	if (ds->n == ds->cap) {
+		ds->cap = ds->cap ? 2 * ds->cap : 256;
+		ds->v = realloc(ds->v, ds->cap * sizeof *ds->v);
+		if (!ds->v)
+			die_usage("stats: out of memory reading '%s'", ds->name);
+	}
+	ds->v[ds->n++] = v;
+}
+
+/* The token in `column` (from 1) of `line`, or NULL when the line has
+ * none; *blank is set when the line has no token at all (before a '#'). */
+static char *column_of(char *line, size_t column, const char *delim, bool *blank)
+{
+	char *save = NULL;
+	char *t = strtok_r(line, delim, &save);
+	*blank = !t || *t == '#';
+	for (size_t i = 1; t && *t != '#'; i++) {
+		if (i == column)
+			return t;
+		t = strtok_r(NULL, delim, &save);
+	}
+	return NULL;
+}
+
+static void read_set(FILE *f, struct dataset *ds, size_t column, const char *delim)
+{
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	char where[32] = ""; /* " column C:" after FILE:LINE: when -C was given */
+	if (column > 1)
+		snprintf(where, sizeof where, " column %zu:", column);
+	errno = 0;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (len > 0 && isspace((unsigned char)line[len - 1]))
+			line[--len] = '\0';
+		bool blank;
+		char *t = column_of(line, column, delim, &blank);
+		if (!t && blank)
+			continue;
+		if (!t)
+			die_usage("stats: %s:%zu: no column %zu", ds->name, lineno, column);
+		char *end;
+		double v = strtod(t, &end);
+		while (end != t && isspace((unsigned char)*end))
+			end++;
+		if (end == t || *end)
+			die_usage("stats: %s:%zu:%s '%.40s' is not a number", ds->name, lineno,
+			          where, t);
+		if (!isfinite(v))
+			die_usage("stats: %s:%zu:%s '%.40s' is not a finite number", ds->name,
+			          lineno, where, t);
+		add_value(ds, v);
+		ds->sum += v; /* in file order, as ministat: the same mean to the bit */
+	}
+	int e = errno;
+	if (ferror(f))
+		die_usage("stats: cannot read '%s': %s", ds->name, strerror(e ? e : EIO));
+	free(line);
+	if (ds->n < MIN_VALUES)
+		die_usage("stats: %s: needs at least %d values, has %zu", ds->name, MIN_VALUES,
+		          ds->n);
+	gsl_sort(ds->v, 1, ds->n);
+	ds->mean = ds->sum / (double)ds->n;
+	ds->sd = gsl_stats_sd_m(ds->v, 1, ds->n, ds->mean);
+	ds->median = ds->v[ds->n / 2];
+}
+
+/* ---- ministat's ASCII plot ---- */
+
+struct plot {
+	double min, max, x0, dx;
+	size_t width, height; /* rows 1..height-1 hold points, row 1 lowest */
+	unsigned char *data;  /* height x width: the OR of the set numbers */
+	char *bar[MAX_SETS];  /* one per set with -s, else bar[0] for all */
+	bool separate;
+};
+
+static size_t plot_col(const struct plot *pl, double v)
+{
+	double c = (v - pl->x0) / pl->dx;
+	if (!(c >= 0))
+		return 0;
+	return c >= (double)pl->width ? pl->width - 1 : (size_t)c;
+}
+
+/* Points of one set in the same column stack up: the tallest stack. */
+static size_t tallest_stack(const struct plot *pl, const struct dataset *ds)
+{
+	size_t tallest = 1, run = 0, prev = (size_t)-1;
+	for (size_t i = 0; i < ds->n; i++) {
+		size_t c = plot_col(pl, ds->v[i]);
+		run = c == prev ? run + 1 : 1;
+		prev = c;
+		tallest = run > tallest ? run : tallest;
+	}
+	return tallest;
+}
+
+static void plot_set(struct plot *pl, const struct dataset *ds, unsigned val)
+{
+	size_t run = 0, prev = (size_t)-1;
+	for (size_t i = 0; i < ds->n; i++) {
+		size_t c = plot_col(pl, ds->v[i]);
+		run = c == prev ? run + 1 : 1;
+		prev = c;
+		pl->data[run * pl->width + c] |= (unsigned char)val;
+	}
+	char *bar = pl->bar[pl->separate ? val - 1 : 0];
+	size_t lo = plot_col(pl, ds->mean - ds->sd), hi = plot_col(pl, ds->mean + ds->sd);
+	bar[hi] = '|';
+	bar[lo] = '|';
+	for (size_t c = lo + 1; c < hi; c++)
+		if (bar[c] == ' ')
+			bar[c] = '_';
+	bar[plot_col(pl, ds->median)] = 'M';
+	bar[plot_col(pl, ds->mean)] = 'A';
+}
+
+static void print_border(size_t width)
+{
+	putchar('+');
+	for (size_t c = 0; c < width; c++)
+		putchar('-');
+	puts("+");
+}
+
+static void print_plot(const struct dataset *ds, size_t nsets, size_t width, bool separate)
+{
+	struct plot pl = {.min = INFINITY, .max = -INFINITY, .width = width, .separate = separate};
+	for (size_t s = 0; s < nsets; s++) {
+		const double ends[] = {ds[s].v[0], ds[s].v[ds[s].n - 1], ds[s].mean - ds[s].sd,
+		                       ds[s].mean + ds[s].sd};
+		for (size_t i = 0; i < 4; i++) {
+			pl.min = fmin(pl.min, ends[i]);
+			pl.max = fmax(pl.max, ends[i]);
+		}
+	}
+	double span = pl.max - pl.min;
+	if (span == 0) {
+		puts("[no plot, span is zero width]");
+		return;
+	}
+	pl.dx = span / ((double)width - 1.0);
+	pl.x0 = pl.min - 0.5 * pl.dx;
+	size_t tallest = 1;
+	for (size_t s = 0; s < nsets; s++) {
+		size_t t = tallest_stack(&pl, &ds[s]);
+		tallest = t > tallest ? t : tallest;
+	}
+	pl.height = tallest + 1;
+	pl.data = calloc(pl.height * width, 1);
+	size_t nbars = separate ? nsets : 1;
+	for (size_t b = 0; b < nbars; b++) {
+		pl.bar[b] = malloc(width);
+		if (pl.bar[b])
+			memset(pl.bar[b], ' ', width);
+	}
+	if (!pl.data || !pl.bar[nbars - 1])
+		die_usage("stats: out of memory for the plot");
+	for (size_t s = 0; s < nsets; s++)
+		plot_set(&pl, &ds[s], (unsigned)s + 1);
+
+	print_border(width);
+	for (size_t row = pl.height - 1; row >= 1; row--) {
+		putchar('|');
+		for (size_t c = 0; c < width; c++)
+			putchar(symbol[pl.data[row * width + c] & 7]);
+		puts("|");
+	}
+	for (size_t b = 0; b < nbars; b++) {
+		printf("|%.*s|\n", (int)width, pl.bar[b]);
+		free(pl.bar[b]);
+	}
+	print_border(width);
+	free(pl.data);
+}
+
+/* ---- the table and the verdicts ---- */
+
+static void print_vitals(const struct dataset *ds, size_t set)
+{
+	printf("%c %3zu %13.8g %13.8g %13.8g %13.8g %13.8g\n", symbol[set + 1], ds->n, ds->v[0],
+	       ds->v[ds->n - 1], ds->median, ds->mean, ds->sd);
+}
+
+/* ministat's Relative(): the second set against the first. */
+static void print_relative(const struct dataset *x, const struct dataset *y, size_t level)
+{
+	struct pb_ttest t;
+	if (pb_ttest_pooled(x->v, x->n, y->v, y->n, levels[level].pct / 100, &t) != 0)
+		die_usage("stats: %s", pb_error());
+	double e =
+	    ministat_t(t.df, level) * t.pooled_sd * sqrt(1.0 / (double)x->n + 1.0 / (double)y->n);
+	double d = y->mean - x->mean; /* the means of the table (ministat's sums) */
+	if (fabs(d) > e) {
+		printf("Difference at %.1f%% confidence\n", levels[level].pct);
+		printf("\t%g +/- %g\n", d, e);
+		printf("\t%g%% +/- %g%%\n", d * 100 / x->mean, e * 100 / x->mean);
+		printf("\t(Student's t, pooled s = %g)\n", t.pooled_sd);
+	} else {
+		printf("No difference proven at %.1f%% confidence\n", levels[level].pct);
+	}
+}
+
+/* The distribution-free line: "+ vs x: SHIFT [LO, HI], p = P (exact)". */
+static void print_extra(const struct dataset *x, const struct dataset *y, size_t set, double level)
+{
+	struct pb_shift s;
+	struct pb_utest u;
+	bool shift = (double)x->n * (double)y->n <= MAX_PAIRS;
+	if ((shift && pb_hodges_lehmann(x->v, x->n, y->v, y->n, level, &s) != 0) ||
+	    pb_mann_whitney(x->v, x->n, y->v, y->n, &u) != 0)
+		die_usage("stats: %s", pb_error());
+	printf("%c vs %c: ", symbol[set + 1], symbol[1]);
+	if (!shift)
+		printf("no shift (over %d million pairs)", MAX_PAIRS >> 20);
+	else if (s.ci_valid)
+		printf("%.4g [%.4g, %.4g]", s.estimate, s.lo, s.hi);
+	else
+		printf("%.4g (too few values for an interval)", s.estimate);
+	printf(", p = %.4g (%s)\n", u.p, u.exact ? "exact" : "normal approximation");
+}
+
+static size_t parse_level(const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	for (size_t i = 0; end != arg && !*end && i < NLEVELS; i++)
+		if (v == levels[i].pct)
+			return i;
+	die_usage("stats: bad -c '%s' (80, 90, 95, 98, 99 or 99.5, as in ministat)", arg);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"no-extra", no_argument, 0, 'X'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	bool no_plot = false, no_tests = false, no_legend = false, separate = false;
+	bool extra = true;
+	size_t column = 1, level = 2, width = PLOT_WIDTH;
+	const char *delim = " \t";
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":AC:c:d:hnqsw:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'A':
+			no_plot = true;
+			break;
+		case 'C':
+			column = cli_parse_count("-C column", optarg, 1, 1000000);
+			break;
+		case 'c':
+			level = parse_level(optarg);
+			break;
+		case 'd':
+			if (!optarg[0])
+				die_usage("stats: -d needs at least one delimiter");
+			delim = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		case 'n':
+			no_plot = no_tests = true;
+			break;
+		case 'q':
+			no_plot = no_legend = true;
+			break;
+		case 's':
+			separate = true;
+			break;
+		case 'w':
+			width = cli_parse_count("-w width", optarg, 10, 1000);
+			break;
+		case 'X':
+			extra = false;
+			break;
+		default:
+			die_bad_option("stats", argv, opt);
+		}
+	}
+	size_t nsets = argc > optind ? (size_t)(argc - optind) : 1;
+	if (nsets > MAX_SETS)
+		die_usage("stats: %zu files; at most %d (ministat's symbols x + * %% # @ O)", nsets,
+		          MAX_SETS);
+
+	/* Every file opened before any is read, as ministat does: a missing
+	 * file is reported before standard input is waited for. */
+	struct dataset ds[MAX_SETS] = {{0}};
+	FILE *files[MAX_SETS];
+	bool stdin_used = false;
+	for (size_t s = 0; s < nsets; s++) {
+		const char *path = argc > optind ? argv[optind + (int)s] : "-";
+		if (!strcmp(path, "-")) {
+			if (stdin_used)
+				die_usage("stats: standard input ('-') can be read only once");
+			stdin_used = true;
+			files[s] = stdin;
+			ds[s].name = "<stdin>";
+		} else {
+			files[s] = fopen(path, "r");
+			if (!files[s])
+				die_usage("stats: cannot open '%s': %s", path, strerror(errno));
+			ds[s].name = path;
+		}
+	}
+	for (size_t s = 0; s < nsets; s++) {
+		read_set(files[s], &ds[s], column, delim);
+		if (files[s] != stdin)
+			fclose(files[s]);
+	}
+
+	if (!no_legend)
+		for (size_t s = 0; s < nsets; s++)
+			printf("%c %s\n", symbol[s + 1], ds[s].name);
+	if (!no_plot)
+		print_plot(ds, nsets, width, separate);
+	puts("    N           Min           Max        Median           Avg        Stddev");
+	print_vitals(&ds[0], 0);
+	for (size_t s = 1; s < nsets; s++) {
+		print_vitals(&ds[s], s);
+		if (!no_tests)
+			print_relative(&ds[0], &ds[s], level);
+	}
+	if (extra && !no_tests && nsets > 1) {
+		double lv = levels[level].pct;
+		printf("\nNot in ministat: Hodges-Lehmann shift [%.*f%% CI] and Mann-Whitney U "
+		       "p-value\n",
+		       lv == floor(lv) ? 0 : 1, lv);
+		for (size_t s = 1; s < nsets; s++)
+			print_extra(&ds[0], &ds[s], s, lv / 100);
+	}
+	for (size_t s = 0; s < nsets; s++)
+		free(ds[s].v);
+	return PB_EXIT_OK;
+}

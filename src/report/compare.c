@@ -1,0 +1,1398 @@
+/* compare.c - result files side by side (include/primbench/compare.h):
+ * loading and checking, naming cases, matching them on their key, the
+ * machine check, the two-sample figures, the benchstat-style table and the
+ * JSON of a comparison (docs/results-schema.md "compare output").
+ */
+#define _GNU_SOURCE
+#include "primbench/compare.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/fingerprint.h"
+#include "primbench/results.h"
+#include "primbench/sizes.h"
+
+#define LINE_WIDTH 80
+#define NAME_WIDTH 20 /* the case column; longer labels get a line of their own */
+#define LABEL_MAX  40 /* argv and generic labels are abbreviated past this */
+#define LIST_MAX   8  /* names listed in "only in" and "skipped" lines */
+
+/* TSC frequencies further apart than this make ticks incomparable. */
+#define HZ_TOLERANCE 0.001
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p) {
+		fputs("primbench: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = NULL;
+	int n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fputs("primbench: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fputs("primbench: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+/* A growing list of strings. */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+
+static void strv_push(struct strv *s, char *str)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		char **nv = realloc(s->v, s->cap * sizeof *nv);
+		if (!nv) {
+			fputs("primbench: out of memory\n", stderr);
+			abort();
+		}
+		s->v = nv;
+	}
+	s->v[s->n++] = str;
+}
+
+/* The object at a dotted path ("cpu.model"), or NULL. */
+static const json_t *get_path(const json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
+		o = json_is_object(o) ? json_object_get(o, t) : NULL;
+	return o;
+}
+
+/* A JSON value as text for a person: strings bare, numbers as written. */
+static char *value_text(const json_t *v)
+{
+	if (!v)
+		return xstrdup("(missing)");
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_integer(v))
+		return xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	if (json_is_real(v))
+		return xasprintf("%.10g", json_real_value(v));
+	char *s = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+	char *r = xstrdup(s ? s : "?");
+	free(s);
+	return r;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static const char *key_str(const json_t *key, const char *field)
+{
+	return json_string_value(json_object_get(key, field));
+}
+
+static bool key_int(const json_t *key, const char *field, long long *out)
+{
+	const json_t *v = json_object_get(key, field);
+	if (!json_is_integer(v))
+		return false;
+	*out = (long long)json_integer_value(v);
+	return true;
+}
+
+static void abbreviate(char *s, size_t max)
+{
+	if (strlen(s) > max)
+		strcpy(s + max - 3, "...");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static char *size_text(long long bytes)
+{
+	char buf[32];
+	if (bytes < 0)
+		return xasprintf("%lld", bytes);
+	pb_format_size((uint64_t)bytes, buf, sizeof buf);
+	return xstrdup(buf);
+}
+
+static bool mem_name(const json_t *key, char **group, char **label)
+{
+	const char *op = key_str(key, "op"), *kernel = key_str(key, "kernel");
+	const char *state = key_str(key, "cache_state");
+	long long size, v;
+	if (!op || !kernel || !state || !key_int(key, "size_bytes", &size))
+		return false;
+	*group = xasprintf("%s %s", op, state);
+	char *sz = size_text(size);
+	char buf[256];
+	int n = snprintf(buf, sizeof buf, "%s %s", kernel, sz);
+	free(sz);
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		if (n >= 0 && (size_t)n < sizeof buf)                                              \
+			n += snprintf(buf + n, sizeof buf - (size_t)n, __VA_ARGS__);               \
+	} while (0)
+	if (key_int(key, "dst_offset_bytes", &v) && v != 0)
+		ADD(" dst+%lld", v);
+	if (key_int(key, "src_offset_bytes", &v) && v != 2048)
+		ADD(" src+%lld", v);
+	if (key_int(key, "distance_bytes", &v))
+		ADD(" dist%+lld", v);
+	if (key_int(key, "extent_bytes", &v) && v != 0) {
+		char *e = size_text(v);
+		ADD(" ext=%s", e);
+		free(e);
+	}
+	if (key_int(key, "fill_value", &v) && v != 0)
+		ADD(" v=0x%02llx", v);
+	if (key_int(key, "page_bytes", &v) && v != 4096 && strcmp(state, "fault-thp") != 0) {
+		char *p = size_text(v);
+		ADD(" page=%s", p);
+		free(p);
+	}
+	if (json_is_true(json_object_get(key, "then_read")))
+		ADD(" +read");
+#undef ADD
+	*label = xstrdup(buf);
+	return true;
+}
+
+static bool syscall_name(const json_t *key, char **group, char **label)
+{
+	const char *bench = key_str(key, "benchmark"), *place = key_str(key, "placement");
+	long long page;
+	if (!bench)
+		return false;
+	char *pg = key_int(key, "page_bytes", &page) ? size_text(page) : NULL;
+	*group = xstrdup("syscall");
+	*label = xasprintf("%s%s%s%s%s", bench, pg ? " " : "", pg ? pg : "", place ? " " : "",
+	                   place ? place : "");
+	free(pg);
+	return true;
+}
+
+static bool xsave_name(const json_t *key, char **group, char **label)
+{
+	const char *insn = key_str(key, "instruction"), *upper = key_str(key, "upper_state");
+	if (!insn)
+		return false;
+	*group = xstrdup("xsave");
+	*label = xasprintf("%s%s%s", insn, upper ? " " : "", upper ? upper : "");
+	return true;
+}
+
+/* Appends text to a malloc'd string. */
+static void append(char **s, const char *text)
+{
+	char *n = xasprintf("%s%s", *s, text);
+	free(*s);
+	*s = n;
+}
+
+static bool cmd_name(const json_t *key, char **group, char **label)
+{
+	const json_t *argv = json_object_get(key, "argv");
+	if (!json_is_array(argv))
+		return false;
+	const char *side = key_str(key, "side");
+	*group = side ? xasprintf("cmd %s", side) : xstrdup("cmd");
+	/* --shell: ["/bin/sh", "-c", "TEXT"] is shown as "sh: TEXT". */
+	size_t first = 0;
+	const char *c1 = json_string_value(json_array_get(argv, 1));
+	char *l = xstrdup("");
+	if (json_is_true(json_object_get(key, "shell")) && json_array_size(argv) >= 3 && c1 &&
+	    !strcmp(c1, "-c")) {
+		append(&l, "sh:");
+		first = 2;
+	}
+	for (size_t i = first; i < json_array_size(argv); i++) {
+		char *t = value_text(json_array_get(argv, i));
+		if (*l)
+			append(&l, " ");
+		append(&l, t);
+		free(t);
+	}
+	abbreviate(l, LABEL_MAX);
+	*label = l;
+	return true;
+}
+
+/* Any other key: the suite, then field=value for the rest in key order. */
+static void generic_name(const json_t *key, char **group, char **label)
+{
+	const char *suite = key_str(key, "suite");
+	*group = xstrdup(suite ? suite : "?");
+	char *l = xstrdup("");
+	size_t nk = json_object_size(key), i = 0;
+	const char **names = xcalloc(nk, sizeof *names);
+	for (void *it = json_object_iter((json_t *)key); it;
+	     it = json_object_iter_next((json_t *)key, it))
+		names[i++] = json_object_iter_key(it);
+	qsort(names, nk, sizeof *names, cmp_str);
+	for (i = 0; i < nk; i++) {
+		if (!strcmp(names[i], "suite") && suite)
+			continue;
+		char *t = value_text(json_object_get(key, names[i]));
+		char *item = xasprintf("%s%s=%s", *l ? " " : "", names[i], t);
+		append(&l, item);
+		free(item);
+		free(t);
+	}
+	free(names);
+	abbreviate(l, LABEL_MAX);
+	*label = l;
+}
+
+void pb_compare_key_name(const json_t *key, char **group, char **label)
+{
+	const char *suite = key_str(key, "suite");
+	*group = *label = NULL;
+	bool ok = false;
+	if (suite && !strcmp(suite, "mem"))
+		ok = mem_name(key, group, label);
+	else if (suite && !strcmp(suite, "syscall"))
+		ok = syscall_name(key, group, label);
+	else if (suite && !strcmp(suite, "xsave"))
+		ok = xsave_name(key, group, label);
+	else if (suite && !strcmp(suite, "cmd"))
+		ok = cmd_name(key, group, label);
+	if (!ok) {
+		free(*group);
+		free(*label);
+		generic_name(key, group, label);
+	}
+}
+
+static char *full_name(const struct pb_compare_case *c)
+{
+	return xasprintf("%s: %s", c->group, c->label);
+}
+
+/* ---- loading -------------------------------------------------------------- */
+
+static int cmp_canon(const void *pa, const void *pb, void *ctx)
+{
+	const struct pb_compare_case *cs = ctx;
+	return strcmp(cs[*(const size_t *)pa].canon, cs[*(const size_t *)pb].canon);
+}
+
+static int fail_case(const char *name, size_t i, const json_t *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail_case(const char *name, size_t i, const json_t *key, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (!json_is_object(key))
+		return pb_fail("%s: cases[%zu]: %s", name, i, what);
+	char *g, *l;
+	pb_compare_key_name(key, &g, &l);
+	pb_fail("%s: cases[%zu] (%s: %s): %s", name, i, g, l, what);
+	free(g);
+	free(l);
+	return -1;
+}
+
+static int load_case(struct pb_compare_file *f, const json_t *c, size_t i, struct strv *skipped)
+{
+	const char *name = f->path;
+	if (!json_is_object(c))
+		return fail_case(name, i, NULL, "not an object");
+	json_t *key = json_object_get(c, "key");
+	if (!json_is_object(key))
+		return fail_case(name, i, NULL, "no 'key' object");
+	const json_t *samples = json_object_get(c, "samples");
+	if (json_is_null(samples))
+		samples = NULL;
+	if (samples && !json_is_array(samples))
+		return fail_case(name, i, key, "'samples' is not an array");
+	if (!samples || json_array_size(samples) == 0) {
+		char *g, *l;
+		pb_compare_key_name(key, &g, &l);
+		strv_push(skipped, xasprintf("%s: %s", g, l));
+		free(g);
+		free(l);
+		return 0;
+	}
+	const char *unit = json_string_value(json_object_get(c, "unit"));
+	if (!unit || !*unit)
+		return fail_case(name, i, key, "no 'unit'");
+	struct pb_compare_case *cc = &f->cases[f->ncases];
+	cc->n = json_array_size(samples);
+	cc->v = xcalloc(cc->n, sizeof *cc->v);
+	for (size_t j = 0; j < cc->n; j++) {
+		const json_t *s = json_array_get(samples, j);
+		const json_t *val = json_array_get(s, 0), *calls = json_array_get(s, 1);
+		if (!json_is_array(s) || json_array_size(s) != 2 || !json_is_number(val) ||
+		    !json_is_number(calls)) {
+			free(cc->v);
+			cc->v = NULL;
+			return fail_case(name, i, key, "samples[%zu] is not a [value, calls] pair",
+			                 j);
+		}
+		double v = json_number_value(val), n = json_number_value(calls);
+		if (!isfinite(v) || !(n >= 1) || !isfinite(n)) {
+			free(cc->v);
+			cc->v = NULL;
+			return fail_case(name, i, key, "samples[%zu] has calls %g (must be >= 1)",
+			                 j, n);
+		}
+		cc->v[j] = v / n;
+	}
+	cc->key = key;
+	cc->canon = json_dumps(key, JSON_SORT_KEYS | JSON_COMPACT);
+	if (!cc->canon) {
+		free(cc->v);
+		cc->v = NULL;
+		return fail_case(name, i, key, "key cannot be encoded");
+	}
+	cc->unit = unit;
+	cc->index = i;
+	f->ncases++;
+	return 0;
+}
+
+static int check_doc(struct pb_compare_file *f)
+{
+	const char *name = f->path;
+	const json_t *doc = f->doc;
+	if (!json_is_object(doc))
+		return pb_fail("%s: not a primbench result (the top level is not an object)", name);
+	const json_t *schema = json_object_get(doc, "schema");
+	if (!schema)
+		return pb_fail("%s: not a primbench result (no 'schema' field)", name);
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), PB_RESULTS_SCHEMA)) {
+		char *t = value_text(schema);
+		pb_fail("%s: not a primbench result (schema '%s', expected '%s')", name, t,
+		        PB_RESULTS_SCHEMA);
+		free(t);
+		return -1;
+	}
+	const json_t *ver = json_object_get(doc, "schema_version");
+	if (!json_is_integer(ver) || json_integer_value(ver) != PB_RESULTS_SCHEMA_VERSION) {
+		char *t = value_text(ver);
+		pb_fail("%s: schema_version %s is not supported (this primbench reads %d)", name, t,
+		        PB_RESULTS_SCHEMA_VERSION);
+		free(t);
+		return -1;
+	}
+	f->machine = json_object_get(doc, "machine");
+	if (!json_is_object(f->machine))
+		return pb_fail("%s: no 'machine' object", name);
+	const json_t *cases = json_object_get(doc, "cases");
+	if (!json_is_array(cases))
+		return pb_fail("%s: no 'cases' array", name);
+	const json_t *hz = get_path(f->machine, "timer.hz");
+	f->tsc_hz = json_is_number(hz) && json_number_value(hz) > 0 ? json_number_value(hz) : 0;
+	f->interrupted = json_is_true(json_object_get(doc, "interrupted"));
+
+	size_t n = json_array_size(cases);
+	f->cases = xcalloc(n, sizeof *f->cases);
+	struct strv skipped = {0};
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = load_case(f, json_array_get(cases, i), i, &skipped);
+	f->skipped = skipped.v;
+	f->nskipped = skipped.n;
+	if (rc != 0)
+		return -1;
+
+	f->order = xcalloc(f->ncases, sizeof *f->order);
+	for (size_t i = 0; i < f->ncases; i++)
+		f->order[i] = i;
+	qsort_r(f->order, f->ncases, sizeof *f->order, cmp_canon, f->cases);
+	for (size_t i = 1; i < f->ncases; i++) {
+		const struct pb_compare_case *p = &f->cases[f->order[i - 1]];
+		const struct pb_compare_case *c = &f->cases[f->order[i]];
+		if (!strcmp(p->canon, c->canon)) {
+			size_t lo = p->index < c->index ? p->index : c->index;
+			size_t hi = p->index < c->index ? c->index : p->index;
+			return fail_case(name, hi, c->key, "the same key as cases[%zu]", lo);
+		}
+	}
+	return 0;
+}
+
+int pb_compare_load_text(const char *text, size_t len, const char *name, struct pb_compare_file *f)
+{
+	memset(f, 0, sizeof *f);
+	f->path = xstrdup(name);
+	if (len == 0)
+		return pb_fail("%s: empty file", name);
+	json_error_t err;
+	f->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	if (!f->doc) {
+		/* jansson reads to the end before it notices a missing close. */
+		bool at_end = err.position >= 0 && (size_t)err.position >= len;
+		return pb_fail("%s: invalid JSON at line %d, column %d: %s%s", name, err.line,
+		               err.column, err.text, at_end ? " (truncated file?)" : "");
+	}
+	return check_doc(f);
+}
+
+int pb_compare_load(const char *path, struct pb_compare_file *f)
+{
+	memset(f, 0, sizeof *f);
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		f->path = xstrdup(path);
+		return pb_fail("%s: cannot read: %s", path, strerror(errno));
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	int rc = 0;
+	while (buf) {
+		if (len == cap) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (!buf) {
+		f->path = xstrdup(path);
+		rc = pb_fail("%s: out of memory", path);
+	} else if (ferror(fp)) {
+		f->path = xstrdup(path);
+		rc = pb_fail("%s: cannot read: %s", path, strerror(errno));
+	}
+	fclose(fp);
+	if (rc == 0)
+		rc = pb_compare_load_text(buf, len, path, f);
+	free(buf);
+	return rc;
+}
+
+void pb_compare_file_free(struct pb_compare_file *f)
+{
+	for (size_t i = 0; i < f->ncases; i++) {
+		free(f->cases[i].v);
+		free(f->cases[i].canon);
+		free(f->cases[i].group);
+		free(f->cases[i].label);
+	}
+	free(f->cases);
+	free(f->order);
+	for (size_t i = 0; i < f->nskipped; i++)
+		free(f->skipped[i]);
+	free(f->skipped);
+	json_decref(f->doc);
+	free(f->path);
+	memset(f, 0, sizeof *f);
+}
+
+/* ---- naming -------------------------------------------------------------- */
+
+static int cmp_named(const void *pa, const void *pb)
+{
+	const struct pb_compare_case *a = *(const struct pb_compare_case *const *)pa;
+	const struct pb_compare_case *b = *(const struct pb_compare_case *const *)pb;
+	int c = strcmp(a->group, b->group);
+	if (!c)
+		c = strcmp(a->label, b->label);
+	return c ? c : strcmp(a->canon, b->canon);
+}
+
+int pb_compare_name(struct pb_compare_file *files, size_t nfiles)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		total += files[i].ncases;
+	struct pb_compare_case **all = xcalloc(total, sizeof *all);
+	size_t k = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		for (size_t j = 0; j < files[i].ncases; j++) {
+			struct pb_compare_case *c = &files[i].cases[j];
+			free(c->group);
+			free(c->label);
+			pb_compare_key_name(c->key, &c->group, &c->label);
+			all[k++] = c;
+		}
+	qsort(all, total, sizeof *all, cmp_named);
+	/* Runs of one name: number the distinct keys in canonical order. */
+	for (size_t s = 0; s < total;) {
+		size_t e = s + 1, distinct = 1;
+		while (e < total && !strcmp(all[e]->group, all[s]->group) &&
+		       !strcmp(all[e]->label, all[s]->label)) {
+			if (strcmp(all[e]->canon, all[e - 1]->canon))
+				distinct++;
+			e++;
+		}
+		if (distinct > 1) {
+			size_t num = 1;
+			char *base = xstrdup(all[s]->label);
+			for (size_t i = s; i < e; i++) {
+				if (i > s && strcmp(all[i]->canon, all[i - 1]->canon))
+					num++;
+				free(all[i]->label);
+				all[i]->label = xasprintf("%s #%zu", base, num);
+			}
+			free(base);
+		}
+		s = e;
+	}
+	free(all);
+	return 0;
+}
+
+/* ---- machines ------------------------------------------------------------ */
+
+static const char *const hardware_fields[] = {
+    "cpu.vendor", "cpu.family", "cpu.model", "cpu.stepping", "cpu.online_cpus",
+};
+
+static const char *const software_fields[] = {
+    "cpu.microcode",
+    "kernel",
+    "kernel_version",
+    "mitigations.cmdline",
+    "mitigations.vulnerabilities", /* per entry */
+    "thp.enabled",
+    "thp.defrag",
+    "cpufreq.governor",
+    "glibc.version",
+    "glibc.tunables_env",
+    "glibc.x86_rep_movsb_threshold",
+    "glibc.x86_rep_stosb_threshold",
+    "glibc.x86_non_temporal_threshold",
+    "glibc.x86_shared_cache_size",
+    "glibc.x86_data_cache_size",
+    "build.primbench_version",
+    "build.compiler",
+    "build.build_flags",
+    "features.usable", /* as sets */
+    "caches.line_bytes",
+    "caches.L1d.size_bytes",
+    "caches.L2.size_bytes",
+    "caches.LLC.size_bytes",
+    "timer.clock",
+};
+
+static void diff_push(struct pb_compare_diff **d, size_t *n, size_t *cap, char *field, char *a,
+                      char *b)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		struct pb_compare_diff *nd = realloc(*d, *cap * sizeof *nd);
+		if (!nd) {
+			fputs("primbench: out of memory\n", stderr);
+			abort();
+		}
+		*d = nd;
+	}
+	(*d)[(*n)++] = (struct pb_compare_diff){field, a, b};
+}
+
+static bool same(const json_t *a, const json_t *b)
+{
+	return (!a && !b) || (a && b && json_equal((json_t *)a, (json_t *)b));
+}
+
+static void scalar_diff(struct pb_compare_diff **d, size_t *n, size_t *cap, const char *field,
+                        const json_t *a, const json_t *b)
+{
+	if (!same(a, b))
+		diff_push(d, n, cap, xstrdup(field), value_text(a), value_text(b));
+}
+
+static bool in_array(const json_t *arr, const json_t *v)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++)
+		if (json_equal(json_array_get(arr, i), (json_t *)v))
+			return true;
+	return false;
+}
+
+/* The elements of a not in b, space-separated ("(none)" when none). */
+static char *set_minus(const json_t *a, const json_t *b)
+{
+	char *s = xstrdup("");
+	size_t i;
+	const json_t *e;
+	json_array_foreach(a, i, e)
+	{
+		if (in_array(b, e))
+			continue;
+		char *t = value_text(e);
+		if (*s)
+			append(&s, " ");
+		append(&s, t);
+		free(t);
+	}
+	if (!*s)
+		append(&s, "(none)");
+	return s;
+}
+
+int pb_compare_hardware_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (size_t i = 0; i < sizeof hardware_fields / sizeof *hardware_fields; i++)
+		scalar_diff(out, &n, &cap, hardware_fields[i], get_path(ma, hardware_fields[i]),
+		            get_path(mb, hardware_fields[i]));
+	return (int)n;
+}
+
+int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	for (size_t i = 0; i < sizeof software_fields / sizeof *software_fields; i++) {
+		const char *field = software_fields[i];
+		const json_t *a = get_path(ma, field), *b = get_path(mb, field);
+		if (same(a, b))
+			continue;
+		if (!strcmp(field, "mitigations.vulnerabilities") && json_is_object(a) &&
+		    json_is_object(b)) {
+			/* Entry by entry, in name order. */
+			size_t na = json_object_size(a), nb = json_object_size(b), k = 0;
+			const char **names = xcalloc(na + nb, sizeof *names);
+			for (void *it = json_object_iter((json_t *)a); it;
+			     it = json_object_iter_next((json_t *)a, it))
+				names[k++] = json_object_iter_key(it);
+			for (void *it = json_object_iter((json_t *)b); it;
+			     it = json_object_iter_next((json_t *)b, it))
+				if (!json_object_get(a, json_object_iter_key(it)))
+					names[k++] = json_object_iter_key(it);
+			qsort(names, k, sizeof *names, cmp_str);
+			for (size_t j = 0; j < k; j++) {
+				char *f = xasprintf("%s.%s", field, names[j]);
+				scalar_diff(out, &n, &cap, f, json_object_get(a, names[j]),
+				            json_object_get(b, names[j]));
+				free(f);
+			}
+			free(names);
+		} else if (!strcmp(field, "features.usable") && json_is_array(a) &&
+		           json_is_array(b)) {
+			char *only_a = set_minus(a, b), *only_b = set_minus(b, a);
+			if (!strcmp(only_a, "(none)") && !strcmp(only_b, "(none)")) {
+				free(only_a); /* the same set in another order */
+				free(only_b);
+				continue;
+			}
+			diff_push(out, &n, &cap, xstrdup("features.usable (not in both)"), only_a,
+			          only_b);
+		} else {
+			scalar_diff(out, &n, &cap, field, a, b);
+		}
+	}
+	return (int)n;
+}
+
+void pb_compare_diffs_free(struct pb_compare_diff *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(d[i].field);
+		free(d[i].a);
+		free(d[i].b);
+	}
+	free(d);
+}
+
+/* ---- comparing ----------------------------------------------------------- */
+
+static const struct pb_compare_case *find_case(const struct pb_compare_file *f, const char *canon)
+{
+	size_t lo = 0, hi = f->ncases;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct pb_compare_case *c = &f->cases[f->order[mid]];
+		int r = strcmp(canon, c->canon);
+		if (!r)
+			return c;
+		if (r < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Values in the unit compared in (scaled by `scale`), and a copy reduced to
+ * at most PB_COMPARE_MAX_SAMPLES evenly spaced order statistics for the
+ * two-sample figures. */
+static void prepare(const struct pb_compare_case *c, double scale, double **all, double **few,
+                    size_t *nfew)
+{
+	*all = xcalloc(c->n, sizeof **all);
+	for (size_t i = 0; i < c->n; i++)
+		(*all)[i] = c->v[i] * scale;
+	if (c->n <= PB_COMPARE_MAX_SAMPLES) {
+		*few = NULL;
+		*nfew = c->n;
+		return;
+	}
+	double *sorted = xcalloc(c->n, sizeof *sorted);
+	memcpy(sorted, *all, c->n * sizeof *sorted);
+	qsort(sorted, c->n, sizeof *sorted, cmp_double);
+	size_t m = PB_COMPARE_MAX_SAMPLES;
+	*few = xcalloc(m, sizeof **few);
+	for (size_t i = 0; i < m; i++)
+		(*few)[i] =
+		    sorted[(size_t)llround((double)i * (double)(c->n - 1) / (double)(m - 1))];
+	*nfew = m;
+	free(sorted);
+}
+
+static bool all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return true;
+}
+
+static int compare_case(struct pb_compare_row *row, const struct pb_compare_file *fa,
+                        const struct pb_compare_file *fb, double level, size_t *converted)
+{
+	const struct pb_compare_case *a = row->a, *b = row->b;
+	double sa = 1, sb = 1;
+	row->unit = a->unit;
+	bool ticks_a = !strcmp(a->unit, "tsc_ticks"), ticks_b = !strcmp(b->unit, "tsc_ticks");
+	bool ns_a = !strcmp(a->unit, "ns"), ns_b = !strcmp(b->unit, "ns");
+	bool convert = false;
+	if (ticks_a && ticks_b)
+		convert = fa->tsc_hz > 0 && fb->tsc_hz > 0 &&
+		          fabs(fb->tsc_hz / fa->tsc_hz - 1) > HZ_TOLERANCE;
+	else if ((ticks_a && ns_b) || (ns_a && ticks_b))
+		convert = true;
+	else if (strcmp(a->unit, b->unit)) {
+		char *n = full_name(a);
+		pb_fail("%s: case '%s' is in '%s' there and in '%s' in %s: cannot compare",
+		        fb->path, n, b->unit, a->unit, fa->path);
+		free(n);
+		return -1;
+	}
+	if (convert) {
+		const struct pb_compare_file *f = NULL;
+		if (ticks_a && !(fa->tsc_hz > 0))
+			f = fa;
+		else if (ticks_b && !(fb->tsc_hz > 0))
+			f = fb;
+		if (f) {
+			char *n = full_name(a);
+			pb_fail(
+			    "%s: case '%s' needs tsc_ticks converted to ns, but the file has no "
+			    "machine.timer.hz",
+			    f->path, n);
+			free(n);
+			return -1;
+		}
+		if (ticks_a)
+			sa = 1e9 / fa->tsc_hz;
+		if (ticks_b)
+			sb = 1e9 / fb->tsc_hz;
+		row->unit = "ns";
+		(*converted)++;
+	}
+
+	double *xa, *xb, *fewa, *fewb;
+	size_t na, nb;
+	prepare(a, sa, &xa, &fewa, &na);
+	prepare(b, sb, &xb, &fewb, &nb);
+	row->thinned = fewa || fewb;
+	const double *x = fewa ? fewa : xa, *y = fewb ? fewb : xb;
+	int rc = pb_summarize(xa, a->n, level, &row->sa);
+	if (rc == 0)
+		rc = pb_summarize(xb, b->n, level, &row->sb);
+	row->ratio = all_positive(x, na) && all_positive(y, nb);
+	if (rc == 0)
+		rc = row->ratio ? pb_hodges_lehmann_ratio(x, na, y, nb, level, &row->shift)
+		                : pb_hodges_lehmann(x, na, y, nb, level, &row->shift);
+	if (rc == 0)
+		rc = pb_mann_whitney(x, na, y, nb, &row->u);
+	free(xa);
+	free(xb);
+	free(fewa);
+	free(fewb);
+	if (rc != 0) {
+		char *n = full_name(a);
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s", pb_error());
+		pb_fail("%s: case '%s': %s", fb->path, n, msg);
+		free(n);
+		return -1;
+	}
+	const struct pb_shift *s = &row->shift;
+	row->pct = row->pct_lo = row->pct_hi = NAN;
+	if (row->ratio) {
+		row->pct = 100 * (s->estimate - 1);
+		if (s->ci_valid) {
+			row->pct_lo = 100 * (s->lo - 1);
+			row->pct_hi = 100 * (s->hi - 1);
+		}
+	} else if (row->sa.median > 0) {
+		row->pct = 100 * s->estimate / row->sa.median;
+		if (s->ci_valid) {
+			row->pct_lo = 100 * s->lo / row->sa.median;
+			row->pct_hi = 100 * s->hi / row->sa.median;
+		}
+	}
+	double null = row->ratio ? 1 : 0;
+	row->significant = s->ci_valid && (s->lo > null || s->hi < null) && row->u.p < 1 - level;
+	return 0;
+}
+
+static void list_note(struct strv *notes, const char *head, const char *const *names, size_t n)
+{
+	char *s = xasprintf("%s %zu case%s: ", head, n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n && i < LIST_MAX; i++) {
+		if (i)
+			append(&s, "; ");
+		append(&s, names[i]);
+	}
+	if (n > LIST_MAX) {
+		char *more = xasprintf("; and %zu more", n - LIST_MAX);
+		append(&s, more);
+		free(more);
+	}
+	strv_push(notes, s);
+}
+
+int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_file *fb, double level,
+                   bool force, struct pb_compare_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->fa = fa;
+	r->fb = fb;
+	r->level = level;
+	if (!(level > 0 && level < 1))
+		return pb_fail("confidence level %g is not between 0 and 1", level);
+	r->nhw = (size_t)pb_compare_hardware_diffs(fa->machine, fb->machine, &r->hw);
+	if (r->nhw && !force) {
+		char *s = xstrdup("");
+		for (size_t i = 0; i < r->nhw; i++) {
+			char *item = xasprintf("%s%s %s vs %s", i ? ", " : "", r->hw[i].field,
+			                       r->hw[i].a, r->hw[i].b);
+			append(&s, item);
+			free(item);
+		}
+		pb_fail("%s: different hardware from %s: %s; use --force", fb->path, fa->path, s);
+		free(s);
+		return -1;
+	}
+	r->nsw = (size_t)pb_compare_software_diffs(fa->machine, fb->machine, &r->sw);
+
+	struct strv notes = {0};
+	const struct pb_compare_file *both[2] = {fa, fb};
+	for (int i = 0; i < 2; i++) {
+		if (i == 1 && fb == fa)
+			break;
+		if (both[i]->interrupted)
+			strv_push(&notes, xasprintf("%s: the run was interrupted (its cases are "
+			                            "what it measured)",
+			                            both[i]->path));
+		if (both[i]->nskipped) {
+			char *head = xasprintf("%s: skipped (no samples):", both[i]->path);
+			list_note(&notes, head, (const char *const *)both[i]->skipped,
+			          both[i]->nskipped);
+			free(head);
+		}
+	}
+
+	r->rows = xcalloc(fa->ncases, sizeof *r->rows);
+	r->only_a = xcalloc(fa->ncases, sizeof *r->only_a);
+	r->only_b = xcalloc(fb->ncases, sizeof *r->only_b);
+	bool *used = xcalloc(fb->ncases, sizeof *used);
+	size_t converted = 0, thinned = 0;
+	int rc = 0;
+	for (size_t i = 0; i < fa->ncases && rc == 0; i++) {
+		const struct pb_compare_case *a = &fa->cases[i];
+		const struct pb_compare_case *b = find_case(fb, a->canon);
+		if (!b) {
+			r->only_a[r->nonly_a++] = a;
+			continue;
+		}
+		used[b - fb->cases] = true;
+		struct pb_compare_row *row = &r->rows[r->nrows];
+		row->a = a;
+		row->b = b;
+		rc = compare_case(row, fa, fb, level, &converted);
+		if (rc == 0) {
+			thinned += row->thinned;
+			r->nrows++;
+		}
+	}
+	for (size_t i = 0; i < fb->ncases; i++)
+		if (!used[i])
+			r->only_b[r->nonly_b++] = &fb->cases[i];
+	free(used);
+	if (rc != 0) {
+		r->notes = notes.v;
+		r->nnotes = notes.n;
+		return -1;
+	}
+	if (converted)
+		strv_push(&notes, xasprintf("%zu case%s compared in ns: tsc_ticks converted with "
+		                            "each file's machine.timer.hz (%.3f and %.3f MHz)",
+		                            converted, converted == 1 ? "" : "s", fa->tsc_hz / 1e6,
+		                            fb->tsc_hz / 1e6));
+	if (thinned)
+		strv_push(&notes, xasprintf("%zu case%s with more than %d samples on a side: the "
+		                            "delta, its interval and p use %d evenly spaced "
+		                            "order statistics of that side",
+		                            thinned, thinned == 1 ? "" : "s",
+		                            PB_COMPARE_MAX_SAMPLES, PB_COMPARE_MAX_SAMPLES));
+
+	/* Geometric means per unit, units in order of first appearance. */
+	r->gm = xcalloc(r->nrows, sizeof *r->gm);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		size_t g = 0;
+		while (g < r->ngm && strcmp(r->gm[g].unit, row->unit))
+			g++;
+		if (g == r->ngm)
+			r->gm[r->ngm++].unit = row->unit;
+		if (row->sa.median > 0 && row->sb.median > 0) {
+			r->gm[g].n++;
+			r->gm[g].a += log(row->sa.median);
+			r->gm[g].b += log(row->sb.median);
+		}
+	}
+	for (size_t g = 0; g < r->ngm; g++) {
+		struct pb_compare_geomean *m = &r->gm[g];
+		if (m->n) {
+			m->a = exp(m->a / (double)m->n);
+			m->b = exp(m->b / (double)m->n);
+			m->ratio = m->b / m->a;
+		} else {
+			m->a = m->b = m->ratio = NAN;
+		}
+	}
+	r->notes = notes.v;
+	r->nnotes = notes.n;
+	return 0;
+}
+
+void pb_compare_result_free(struct pb_compare_result *r)
+{
+	pb_compare_diffs_free(r->hw, r->nhw);
+	pb_compare_diffs_free(r->sw, r->nsw);
+	free(r->rows);
+	free(r->gm);
+	free(r->only_a);
+	free(r->only_b);
+	for (size_t i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* m x 10^e in at most `width` characters: "1.58e7", "-2.5e-4". */
+static void fmt_exp(char *buf, size_t len, double v, int width)
+{
+	for (int digits = 2; digits >= 0; digits--) {
+		int e = (int)floor(log10(fabs(v)));
+		double m = v / pow(10, e);
+		double lim = 10 - 0.5 * pow(10, -digits); /* rounds up to 10 */
+		if (fabs(m) >= lim) {
+			m /= 10;
+			e++;
+		}
+		snprintf(buf, len, "%.*fe%d", digits, m, e);
+		if ((int)strlen(buf) <= width)
+			return;
+	}
+}
+
+/* A median in at most 7 characters: three significant figures, large and
+ * small magnitudes in e-notation ("1.58e7", "2.50e-4"). */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (!isfinite(v))
+		snprintf(buf, len, v < 0 ? "-inf" : "inf");
+	else if (a == 0)
+		snprintf(buf, len, "0");
+	else if (a >= (v < 0 ? 999999.5 : 9999999.5) || a < 0.00995)
+		fmt_exp(buf, len, v, 7);
+	else if (a >= 99.95)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 9.995)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/* A percentage with sign in at most 6 characters. */
+static void fmt_pct(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) < 1e-9)
+		snprintf(buf, len, "+0.0"); /* no change, whatever the rounding error */
+	else if (fabs(v) < 99.95)
+		snprintf(buf, len, "%+.1f", v);
+	else if (fabs(v) < 99999.5)
+		snprintf(buf, len, "%+.0f", v);
+	else {
+		int e = (int)floor(log10(fabs(v)));
+		double m = round(fabs(v) / pow(10, e));
+		if (m >= 10) {
+			m = 1;
+			e++;
+		}
+		snprintf(buf, len, "%s%.0fe%d", v < 0 ? "-" : "+", m, e);
+	}
+}
+
+/* "+-1.2%" style half-width of the median's interval, in % of it: at most
+ * 4 characters after "+-"; "?" without an interval. */
+static void fmt_ci(char *buf, size_t len, const struct pb_summary *s)
+{
+	if (!s->ci_valid || !(fabs(s->median) > 0)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	double h = 100 * (s->ci_hi - s->ci_lo) / 2 / fabs(s->median);
+	if (h < 0.95)
+		snprintf(buf, len, "%.1f%%", h);
+	else if (h < 99.5)
+		snprintf(buf, len, "%.0f%%", h);
+	else
+		snprintf(buf, len, ">99%%");
+}
+
+static const char *unit_short(const char *unit)
+{
+	return !strcmp(unit, "tsc_ticks") ? "ticks" : unit;
+}
+
+static void level_text(char *buf, size_t len, double level)
+{
+	snprintf(buf, len, "%.10g%%", level * 100);
+}
+
+/* One table line, trailing spaces removed. */
+static void put_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put_line(FILE *f, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	size_t n = strlen(line);
+	while (n > 0 && line[n - 1] == ' ')
+		line[--n] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
+#define ROW_FMT "%-*s %7s +-%-4s %7s +-%-4s %7s %-15s %5s"
+_Static_assert(NAME_WIDTH + 1 + 13 + 1 + 13 + 1 + 7 + 1 + 15 + 1 + 5 <= LINE_WIDTH,
+               "a table row fits in 80 columns");
+
+static void print_row(FILE *f, const struct pb_compare_row *row)
+{
+	char oa[16], ob[16], ca[16], cb[16], d[16], ci[40], p[16], lo[16], hi[16];
+	fmt_num(oa, sizeof oa, row->sa.median);
+	fmt_num(ob, sizeof ob, row->sb.median);
+	fmt_ci(ca, sizeof ca, &row->sa);
+	fmt_ci(cb, sizeof cb, &row->sb);
+	if (!row->significant)
+		snprintf(d, sizeof d, "~");
+	else {
+		fmt_pct(d, sizeof d - 1, row->pct);
+		if (!isnan(row->pct))
+			strcat(d, "%");
+	}
+	if (isnan(row->pct_lo))
+		snprintf(ci, sizeof ci, "-");
+	else {
+		fmt_pct(lo, sizeof lo, row->pct_lo);
+		fmt_pct(hi, sizeof hi, row->pct_hi);
+		snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
+	}
+	snprintf(p, sizeof p, "%.3f", row->u.p);
+	const char *label = row->a->label;
+	if ((int)strlen(label) > NAME_WIDTH) {
+		fprintf(f, "%s\n", label);
+		label = "";
+	}
+	put_line(f, ROW_FMT, NAME_WIDTH, label, oa, ca, ob, cb, d, ci, p);
+}
+
+/* A header centred over a 14-column cell (value, "+-", CI). */
+static void centre(char *buf, size_t len, const char *text)
+{
+	int w = (int)strlen(text), pad = w < 14 ? (14 - w) / 2 : 0;
+	snprintf(buf, len, "%*s%-*s", pad, "", 14 - pad, text);
+}
+
+static void print_header(FILE *f, const char *name, const char *old, const char *new,
+                         const char *ci, const char *p)
+{
+	char oh[48], nh[48];
+	centre(oh, sizeof oh, old);
+	centre(nh, sizeof nh, new);
+	if ((int)strlen(name) > NAME_WIDTH) {
+		fprintf(f, "%s\n", name);
+		name = "";
+	}
+	put_line(f, "%-*s %s %s %7s %-15s %5s", NAME_WIDTH, name, oh, nh, "delta", ci, p);
+}
+
+static void print_group(FILE *f, const struct pb_compare_result *r, const char *group,
+                        const char *unit, bool *done)
+{
+	char lv[32], ci_head[40], oh[32], nh[32];
+	level_text(lv, sizeof lv, r->level);
+	snprintf(ci_head, sizeof ci_head, "%s CI", lv);
+	snprintf(oh, sizeof oh, "old %s", unit_short(unit));
+	snprintf(nh, sizeof nh, "new %s", unit_short(unit));
+	fputc('\n', f);
+	print_header(f, group, oh, nh, ci_head, "p");
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		if (done[i] || strcmp(row->a->group, group) || strcmp(row->unit, unit))
+			continue;
+		done[i] = true;
+		print_row(f, row);
+	}
+}
+
+static void print_names(FILE *f, const char *head, const struct pb_compare_case *const *cases,
+                        size_t n)
+{
+	char *label = xasprintf("%s %zu case%s:", head, n, n == 1 ? "" : "s");
+	char *s = xstrdup("");
+	for (size_t i = 0; i < n && i < LIST_MAX; i++) {
+		char *item = xasprintf("%s%s: %s%s", i ? " " : "", cases[i]->group, cases[i]->label,
+		                       i + 1 < n ? ";" : "");
+		append(&s, item);
+		free(item);
+	}
+	if (n > LIST_MAX) {
+		char *more = xasprintf(" and %zu more", n - LIST_MAX);
+		append(&s, more);
+		free(more);
+	}
+	pb_print_labelled(f, 4, label, s);
+	free(label);
+	free(s);
+}
+
+void pb_compare_print(FILE *f, const struct pb_compare_result *r)
+{
+	pb_print_labelled(f, 5, "old:", r->fa->path);
+	pb_print_labelled(f, 5, "new:", r->fb->path);
+	for (size_t i = 0; i < r->nhw; i++) {
+		char *t = xasprintf("%s %s -> %s (hardware; --force)", r->hw[i].field, r->hw[i].a,
+		                    r->hw[i].b);
+		pb_print_labelled(f, 9, "differs:", t);
+		free(t);
+	}
+	for (size_t i = 0; i < r->nsw; i++) {
+		char *t = xasprintf("%s %s -> %s", r->sw[i].field, r->sw[i].a, r->sw[i].b);
+		pb_print_labelled(f, 9, "differs:", t);
+		free(t);
+	}
+
+	bool *done = xcalloc(r->nrows, sizeof *done);
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!done[i])
+			print_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
+	free(done);
+	if (!r->nrows)
+		fputs("\nno cases in both files\n", f);
+
+	if (r->ngm) {
+		fputc('\n', f);
+		print_header(f, "geomean", "old", "new", "cases", "");
+		for (size_t g = 0; g < r->ngm; g++) {
+			const struct pb_compare_geomean *m = &r->gm[g];
+			char oa[16], ob[16], d[16], n[32];
+			fmt_num(oa, sizeof oa, m->a);
+			fmt_num(ob, sizeof ob, m->b);
+			fmt_pct(d, sizeof d - 1, 100 * (m->ratio - 1));
+			if (m->n)
+				strcat(d, "%");
+			snprintf(n, sizeof n, "%zu", m->n);
+			put_line(f, "%-*s %7s %6s %7s %6s %7s %-15s", NAME_WIDTH,
+			         unit_short(m->unit), oa, "", ob, "", d, n);
+		}
+	}
+
+	if (r->nonly_a || r->nonly_b)
+		fputc('\n', f);
+	if (r->nonly_a) {
+		char *h = xasprintf("only in %s:", r->fa->path);
+		print_names(f, h, r->only_a, r->nonly_a);
+		free(h);
+	}
+	if (r->nonly_b) {
+		char *h = xasprintf("only in %s:", r->fb->path);
+		print_names(f, h, r->only_b, r->nonly_b);
+		free(h);
+	}
+	if (r->nnotes)
+		fputc('\n', f);
+	for (size_t i = 0; i < r->nnotes; i++)
+		pb_print_labelled(f, 6, "note:", r->notes[i]);
+
+	if (r->nrows) {
+		char lv[32], alpha[32];
+		level_text(lv, sizeof lv, r->level);
+		snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
+		char *legend = xasprintf(
+		    "old, new: median per call (ticks: TSC ticks) +- the half-width of its %s "
+		    "confidence interval in %% of it (?: too few samples). delta: new/old - 1, "
+		    "the Hodges-Lehmann estimate, with its %s interval; ~: no difference shown "
+		    "(the interval includes 0 or p >= %s). p: Mann-Whitney U test, two-sided. "
+		    "geomean: of the medians; delta new/old.",
+		    lv, lv, alpha);
+		fputc('\n', f);
+		pb_print_labelled(f, 0, "", legend);
+		free(legend);
+	}
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_t *side_json(const struct pb_summary *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "median", pb_json_number(s->median));
+	json_object_set_new(o, "ci_lo", s->ci_valid ? pb_json_number(s->ci_lo) : json_null());
+	json_object_set_new(o, "ci_hi", s->ci_valid ? pb_json_number(s->ci_hi) : json_null());
+	return o;
+}
+
+static json_t *names_json(const struct pb_compare_case *const *cases, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+		char *name = full_name(cases[i]);
+		json_object_set_new(o, "name", json_string(name));
+		free(name);
+		json_object_set(o, "key", cases[i]->key);
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *diffs_json(const struct pb_compare_diff *d, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "field", json_string(d[i].field));
+		json_object_set_new(o, "old", json_string(d[i].a));
+		json_object_set_new(o, "new", json_string(d[i].b));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+json_t *pb_compare_json(const struct pb_compare_result *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "old", json_string(r->fa->path));
+	json_object_set_new(o, "new", json_string(r->fb->path));
+	json_object_set_new(o, "hardware_differs", diffs_json(r->hw, r->nhw));
+	json_object_set_new(o, "software_differs", diffs_json(r->sw, r->nsw));
+	json_t *cases = json_array();
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		json_t *c = json_object();
+		char *name = full_name(row->a);
+		json_object_set_new(c, "name", json_string(name));
+		free(name);
+		json_object_set(c, "key", row->a->key);
+		json_object_set_new(c, "unit", json_string(row->unit));
+		json_object_set_new(c, "old", side_json(&row->sa));
+		json_object_set_new(c, "new", side_json(&row->sb));
+		json_t *d = json_object();
+		json_object_set_new(d, "method", json_string(row->ratio ? "ratio" : "shift"));
+		json_object_set_new(d, "estimate", pb_json_number(row->shift.estimate));
+		json_object_set_new(
+		    d, "lo", row->shift.ci_valid ? pb_json_number(row->shift.lo) : json_null());
+		json_object_set_new(
+		    d, "hi", row->shift.ci_valid ? pb_json_number(row->shift.hi) : json_null());
+		json_object_set_new(d, "coverage",
+		                    row->shift.ci_valid ? pb_json_number(row->shift.coverage)
+		                                        : json_null());
+		json_object_set_new(d, "pct", pb_json_number(row->pct));
+		json_object_set_new(d, "pct_lo", pb_json_number(row->pct_lo));
+		json_object_set_new(d, "pct_hi", pb_json_number(row->pct_hi));
+		json_object_set_new(c, "delta", d);
+		json_object_set_new(c, "p", pb_json_number(row->u.p));
+		json_object_set_new(c, "p_exact", json_boolean(row->u.exact));
+		json_object_set_new(c, "significant", json_boolean(row->significant));
+		json_object_set_new(c, "thinned", json_boolean(row->thinned));
+		json_array_append_new(cases, c);
+	}
+	json_object_set_new(o, "cases", cases);
+	json_t *gm = json_array();
+	for (size_t g = 0; g < r->ngm; g++) {
+		json_t *m = json_object();
+		json_object_set_new(m, "unit", json_string(r->gm[g].unit));
+		json_object_set_new(m, "n", json_integer((json_int_t)r->gm[g].n));
+		json_object_set_new(m, "old", pb_json_number(r->gm[g].a));
+		json_object_set_new(m, "new", pb_json_number(r->gm[g].b));
+		json_object_set_new(m, "ratio", pb_json_number(r->gm[g].ratio));
+		json_array_append_new(gm, m);
+	}
+	json_object_set_new(o, "geomean", gm);
+	json_object_set_new(o, "only_in_old", names_json(r->only_a, r->nonly_a));
+	json_object_set_new(o, "only_in_new", names_json(r->only_b, r->nonly_b));
+	json_t *notes = json_array();
+	for (size_t i = 0; i < r->nnotes; i++)
+		json_array_append_new(notes, json_string(r->notes[i]));
+	json_object_set_new(o, "notes", notes);
+	return o;
+}

@@ -1,0 +1,104 @@
+/* json_cmd.c - the cmd suite's cases in a result document (schema v1,
+ * docs/results-schema.md, "A cmd case"). */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdlib.h>
+
+#include "primbench/cmd.h"
+#include "primbench/error.h"
+#include "primbench/results.h"
+#include "primbench/stats.h"
+
+static json_t *string_array(char *const *v)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; v && v[i]; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *run_json(const struct pb_cmd_record *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "run", json_integer((json_int_t)r->index));
+	json_object_set_new(o, "warmup", json_boolean(r->warmup));
+	json_object_set_new(o, "position", json_integer((json_int_t)r->position));
+	json_object_set_new(o, "real_ns", pb_json_number(r->run.wall_ns));
+	json_object_set_new(o, "user_ns", pb_json_number(r->run.user_ns));
+	json_object_set_new(o, "sys_ns", pb_json_number(r->run.sys_ns));
+	json_object_set_new(o, "max_rss_kib", json_integer(r->run.max_rss_kib));
+	json_object_set_new(o, "minflt", json_integer(r->run.minflt));
+	json_object_set_new(o, "majflt", json_integer(r->run.majflt));
+	json_object_set_new(o, "nvcsw", json_integer(r->run.nvcsw));
+	json_object_set_new(o, "nivcsw", json_integer(r->run.nivcsw));
+	json_object_set_new(o, "exit_code",
+	                    r->run.exit_code >= 0 ? json_integer(r->run.exit_code) : json_null());
+	json_object_set_new(o, "term_signal",
+	                    r->run.term_signal ? json_integer(r->run.term_signal) : json_null());
+	return o;
+}
+
+json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
+                         const struct pb_cmd_record *recs, size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v) {
+		pb_fail("out of memory");
+		return NULL;
+	}
+	json_t *o = json_object(), *key = json_object();
+	json_object_set_new(key, "suite", json_string("cmd"));
+	json_object_set_new(key, "argv", string_array(spec->argv));
+	json_object_set_new(key, "shell", json_boolean(shell));
+	json_object_set_new(key, "cwd", spec->cwd ? json_string(spec->cwd) : json_null());
+	json_object_set_new(key, "env", string_array(spec->env_set));
+	json_object_set_new(key, "side", json_string(side ? "B" : "A"));
+	json_object_set_new(o, "key", key);
+	json_object_set_new(o, "unit", json_string("ns"));
+	json_object_set_new(o, "overhead_subtracted", json_false());
+
+	json_t *samples = json_array(), *runs = json_array();
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].side != side)
+			continue;
+		json_array_append_new(runs, run_json(&recs[i]));
+		if (recs[i].warmup)
+			continue;
+		json_array_append_new(samples,
+		                      json_pack("[o,i]", pb_json_number(recs[i].run.wall_ns), 1));
+		v[m++] = recs[i].run.wall_ns;
+	}
+	json_object_set_new(o, "samples", samples);
+	if (m > 0) {
+		struct pb_summary s;
+		json_t *figs = json_object();
+		for (int f = 0; f < PB_CMD_NFIGURES; f++) {
+			size_t k = 0;
+			for (size_t i = 0; i < n; i++)
+				if (recs[i].side == side && !recs[i].warmup)
+					v[k++] = pb_cmd_figure_value(&recs[i].run,
+					                             (enum pb_cmd_figure)f);
+			if (pb_summarize(v, k, 0.95, &s) == 0) {
+				if (f == PB_CMD_REAL)
+					json_object_set_new(o, "per_call", pb_json_summary(&s));
+				json_object_set_new(figs, pb_cmd_figure_name((enum pb_cmd_figure)f),
+				                    pb_json_summary(&s));
+			}
+		}
+		json_object_set_new(o, "figures", figs);
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++)
+			if (recs[i].side == side && !recs[i].warmup)
+				v[k++] = recs[i].run.wall_ns;
+		double ratio;
+		bool outlier = pb_cmd_first_run_outlier(v, k, &ratio);
+		json_t *fr = json_object();
+		json_object_set_new(fr, "ratio_to_later_median", pb_json_number(ratio));
+		json_object_set_new(fr, "outlier", json_boolean(outlier));
+		json_object_set_new(o, "first_run", fr);
+	}
+	json_object_set_new(o, "runs", runs);
+	free(v);
+	return o;
+}

@@ -1,0 +1,281 @@
+/* cmd.c - whole-command timing (include/primbench/cmd.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "primbench/cmd.h"
+#include "primbench/error.h"
+
+extern char **environ;
+
+static const char *const figure_names[PB_CMD_NFIGURES] = {"real",   "user",   "sys",  "maxrss",
+                                                          "minflt", "majflt", "vcsw", "ivcsw"};
+
+const char *pb_cmd_figure_name(enum pb_cmd_figure f)
+{
+	return (unsigned)f < PB_CMD_NFIGURES ? figure_names[f] : "user+sys";
+}
+
+double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f)
+{
+	switch (f) {
+	case PB_CMD_REAL:
+		return r->wall_ns;
+	case PB_CMD_USER:
+		return r->user_ns;
+	case PB_CMD_SYS:
+		return r->sys_ns;
+	case PB_CMD_MAXRSS:
+		return (double)r->max_rss_kib;
+	case PB_CMD_MINFLT:
+		return (double)r->minflt;
+	case PB_CMD_MAJFLT:
+		return (double)r->majflt;
+	case PB_CMD_VCSW:
+		return (double)r->nvcsw;
+	case PB_CMD_IVCSW:
+		return (double)r->nivcsw;
+	default:
+		return NAN;
+	}
+}
+
+int pb_cmd_parse_figure(const char *name)
+{
+	if (strcmp(name, "user+sys") == 0)
+		return PB_CMD_NFIGURES;
+	for (int f = 0; f < PB_CMD_NFIGURES; f++)
+		if (strcmp(name, figure_names[f]) == 0)
+			return f;
+	return pb_fail("unknown figure '%s' (known: real, user, sys, user+sys, maxrss, minflt, "
+	               "majflt, vcsw, ivcsw)",
+	               name);
+}
+
+double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric)
+{
+	if (metric == PB_CMD_NFIGURES)
+		return r->user_ns + r->sys_ns;
+	return pb_cmd_figure_value(r, (enum pb_cmd_figure)metric);
+}
+
+static double tv_ns(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
+}
+
+/* The environment for the child: environ with env_set applied. Returns a
+ * NULL-terminated array of pointers into environ and env_set (not copies),
+ * or NULL when out of memory. */
+static char **build_env(char *const *env_set)
+{
+	size_t n = 0, k = 0;
+	while (environ && environ[n])
+		n++;
+	while (env_set && env_set[k])
+		k++;
+	char **e = calloc(n + k + 1, sizeof *e);
+	if (!e)
+		return NULL;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
+		bool overridden = false;
+		for (size_t j = 0; j < k && !overridden; j++)
+			overridden =
+			    strncmp(env_set[j], environ[i], len) == 0 && env_set[j][len] == '=';
+		if (!overridden)
+			e[m++] = environ[i];
+	}
+	for (size_t j = 0; j < k; j++) {
+		/* A NAME given twice: keep the last one only. */
+		const char *eq = strchr(env_set[j], '=');
+		size_t len = eq ? (size_t)(eq - env_set[j]) + 1 : strlen(env_set[j]);
+		bool later = false;
+		for (size_t l = j + 1; l < k && !later; l++)
+			later = strncmp(env_set[l], env_set[j], len) == 0;
+		if (!later)
+			e[m++] = env_set[j];
+	}
+	e[m] = NULL;
+	return e;
+}
+
+int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop)
+{
+	memset(out, 0, sizeof *out);
+	out->exit_code = -1;
+	if (!s->argv || !s->argv[0] || !s->argv[0][0])
+		return pb_fail("no command to run");
+
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	if (!s->show_output) {
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+		posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+	}
+	if (s->cwd)
+		posix_spawn_file_actions_addchdir_np(&fa, s->cwd);
+	/* primbench ignores SIGPIPE and catches SIGINT/TERM/HUP; the child gets
+	 * the defaults and an empty mask, as from a shell. */
+	sigset_t def, empty;
+	sigemptyset(&def);
+	sigemptyset(&empty);
+	sigaddset(&def, SIGPIPE);
+	sigaddset(&def, SIGINT);
+	sigaddset(&def, SIGTERM);
+	sigaddset(&def, SIGHUP);
+	sigaddset(&def, SIGQUIT);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setsigmask(&attr, &empty);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+
+	char **envp = build_env(s->env_set);
+	if (!envp) {
+		posix_spawn_file_actions_destroy(&fa);
+		posix_spawnattr_destroy(&attr);
+		return pb_fail("out of memory");
+	}
+
+	struct timespec t0, t1;
+	pid_t pid;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int err = posix_spawnp(&pid, s->argv[0], &fa, &attr, s->argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	free(envp);
+	if (err != 0)
+		return pb_fail("cannot run '%s': %s", s->argv[0], strerror(err));
+
+	int status = 0;
+	struct rusage ru;
+	bool stopped = false;
+	for (;;) {
+		pid_t w = wait4(pid, &status, 0, &ru);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return pb_fail("wait4: %s", strerror(errno));
+		if (stop && *stop && !stopped) {
+			/* Ctrl-C reached the child too (same process group); a
+			 * SIGTERM sent to primbench alone did not. */
+			kill(pid, SIGTERM);
+			stopped = true;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	out->wall_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+	out->user_ns = tv_ns(ru.ru_utime);
+	out->sys_ns = tv_ns(ru.ru_stime);
+	out->max_rss_kib = ru.ru_maxrss;
+	out->minflt = ru.ru_minflt;
+	out->majflt = ru.ru_majflt;
+	out->nvcsw = ru.ru_nvcsw;
+	out->nivcsw = ru.ru_nivcsw;
+	if (WIFEXITED(status))
+		out->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		out->term_signal = WTERMSIG(status);
+	return (stopped || (stop && *stop)) ? 1 : 0;
+}
+
+char **pb_cmd_split(const char *line)
+{
+	wordexp_t we;
+	int rc = wordexp(line, &we, WRDE_NOCMD);
+	switch (rc) {
+	case 0:
+		break;
+	case WRDE_BADCHAR:
+		pb_fail("'%s': one of | & ; < > ( ) { } or a newline needs a shell; quote it, "
+		        "or use --shell",
+		        line);
+		return NULL;
+	case WRDE_CMDSUB:
+		pb_fail("'%s': command substitution is never run (no shell; use --shell)", line);
+		return NULL;
+	case WRDE_SYNTAX:
+		pb_fail("'%s': unbalanced quotes or a syntax error", line);
+		return NULL;
+	case WRDE_NOSPACE:
+		wordfree(&we);
+		pb_fail("out of memory");
+		return NULL;
+	default:
+		pb_fail("'%s': cannot split into words", line);
+		return NULL;
+	}
+	if (we.we_wordc == 0) {
+		wordfree(&we);
+		pb_fail("'%s': no command in it", line);
+		return NULL;
+	}
+	char **w = calloc(we.we_wordc + 1, sizeof *w);
+	for (size_t i = 0; w && i < we.we_wordc; i++)
+		if (!(w[i] = strdup(we.we_wordv[i]))) {
+			pb_cmd_free_words(w);
+			w = NULL;
+		}
+	wordfree(&we);
+	if (!w)
+		pb_fail("out of memory");
+	return w;
+}
+
+void pb_cmd_free_words(char **words)
+{
+	for (size_t i = 0; words && words[i]; i++)
+		free(words[i]);
+	free(words);
+}
+
+int pb_cmd_abba_side(size_t i)
+{
+	size_t block = i / 2, pos = i % 2;
+	return (int)((block % 2 == 0) ? pos : 1 - pos);
+}
+
+bool pb_cmd_first_run_outlier(const double *x, size_t n, double *ratio)
+{
+	*ratio = NAN;
+	if (n < 2)
+		return false;
+	size_t m = n - 1;
+	double *rest = malloc(m * sizeof *rest);
+	if (!rest)
+		return false;
+	memcpy(rest, x + 1, m * sizeof *rest);
+	gsl_sort(rest, 1, m);
+	double med = gsl_stats_median_from_sorted_data(rest, 1, m);
+	*ratio = med > 0 ? x[0] / med : NAN;
+	bool out = false;
+	if (n >= 4) {
+		double q1 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.25);
+		double q3 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.75);
+		double iqr = q3 - q1;
+		if (iqr > 0)
+			out = x[0] > q3 + 3 * iqr || x[0] < q1 - 3 * iqr;
+		else
+			out = fabs(x[0] - med) > 0.10 * fabs(med);
+	}
+	free(rest);
+	return out;
+}

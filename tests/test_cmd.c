@@ -1,0 +1,195 @@
+/* test_cmd.c - whole-command timing: word splitting, ABBA order, the
+ * first-run check, and real runs of tiny commands (exit status, signals,
+ * environment, cwd, interruption, and case T3's user-time invariant).
+ * Never asserts a speed. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "primbench/cmd.h"
+#include "primbench/error.h"
+
+static void test_split(void **state)
+{
+	(void)state;
+	char **w = pb_cmd_split("gzip -9 'a b' \"c d\" e\\ f");
+	assert_non_null(w);
+	assert_string_equal(w[0], "gzip");
+	assert_string_equal(w[1], "-9");
+	assert_string_equal(w[2], "a b");
+	assert_string_equal(w[3], "c d");
+	assert_string_equal(w[4], "e f");
+	assert_null(w[5]);
+	pb_cmd_free_words(w);
+
+	setenv("PB_TEST_WORD", "x y", 1);
+	w = pb_cmd_split("echo \"$PB_TEST_WORD\"");
+	assert_non_null(w);
+	assert_string_equal(w[1], "x y");
+	pb_cmd_free_words(w);
+
+	assert_null(pb_cmd_split("a | b"));
+	assert_non_null(strstr(pb_error(), "needs a shell"));
+	assert_null(pb_cmd_split("echo $(id)"));
+	assert_non_null(strstr(pb_error(), "command substitution"));
+	assert_null(pb_cmd_split("echo `id`"));
+	assert_null(pb_cmd_split("echo 'open"));
+	assert_non_null(strstr(pb_error(), "quotes"));
+	assert_null(pb_cmd_split("   "));
+	assert_non_null(strstr(pb_error(), "no command"));
+}
+
+static void test_abba(void **state)
+{
+	(void)state;
+	const char *want = "ABBAABBAAB";
+	for (size_t i = 0; i < strlen(want); i++)
+		assert_int_equal(pb_cmd_abba_side(i), want[i] == 'B');
+}
+
+static void test_first_run(void **state)
+{
+	(void)state;
+	double ratio;
+	const double cold[] = {2.0, 1.0, 1.01, 0.99, 1.0, 1.02, 0.98};
+	assert_true(pb_cmd_first_run_outlier(cold, 7, &ratio));
+	assert_float_equal(ratio, 2.0, 1e-9);
+	const double warm[] = {1.01, 1.0, 1.01, 0.99, 1.0, 1.02, 0.98};
+	assert_false(pb_cmd_first_run_outlier(warm, 7, &ratio));
+	/* Too few later runs to call it: the ratio is still given. */
+	const double few[] = {3.0, 1.0, 1.0};
+	assert_false(pb_cmd_first_run_outlier(few, 3, &ratio));
+	assert_float_equal(ratio, 3.0, 1e-9);
+	/* All later runs equal (IQR 0): more than 10% off is an outlier. */
+	const double flat[] = {1.2, 1.0, 1.0, 1.0, 1.0};
+	assert_true(pb_cmd_first_run_outlier(flat, 5, &ratio));
+	const double one[] = {1.0};
+	assert_false(pb_cmd_first_run_outlier(one, 1, &ratio));
+}
+
+static void test_figures(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_cmd_parse_figure("real"), PB_CMD_REAL);
+	assert_int_equal(pb_cmd_parse_figure("sys"), PB_CMD_SYS);
+	assert_int_equal(pb_cmd_parse_figure("user+sys"), PB_CMD_NFIGURES);
+	assert_int_equal(pb_cmd_parse_figure("wall"), -1);
+	struct pb_cmd_run r = {.user_ns = 3, .sys_ns = 4, .max_rss_kib = 7};
+	assert_float_equal(pb_cmd_metric_value(&r, PB_CMD_NFIGURES), 7, 0);
+	assert_float_equal(pb_cmd_figure_value(&r, PB_CMD_MAXRSS), 7, 0);
+}
+
+static int run_sh(const char *script, char *const *env, const char *cwd, struct pb_cmd_run *r)
+{
+	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+	struct pb_cmd_spec s = {.argv = argv, .env_set = env, .cwd = cwd};
+	return pb_cmd_run_once(&s, r, NULL);
+}
+
+static void test_exit_status(void **state)
+{
+	(void)state;
+	struct pb_cmd_run r;
+	assert_int_equal(run_sh("exit 0", NULL, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
+	assert_int_equal(r.term_signal, 0);
+	assert_true(r.wall_ns > 0);
+	assert_true(r.max_rss_kib > 0);
+	assert_int_equal(run_sh("exit 3", NULL, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 3);
+	assert_int_equal(run_sh("kill -9 $$", NULL, NULL, &r), 0);
+	assert_int_equal(r.exit_code, -1);
+	assert_int_equal(r.term_signal, 9);
+
+	char *argv[] = {"primbench-no-such-program", NULL};
+	struct pb_cmd_spec s = {.argv = argv};
+	assert_int_equal(pb_cmd_run_once(&s, &r, NULL), -1);
+	assert_non_null(strstr(pb_error(), "cannot run 'primbench-no-such-program'"));
+	char *empty[] = {NULL};
+	s.argv = empty;
+	assert_int_equal(pb_cmd_run_once(&s, &r, NULL), -1);
+}
+
+static void test_env_cwd(void **state)
+{
+	(void)state;
+	struct pb_cmd_run r;
+	setenv("PB_TEST_VAR", "outer", 1);
+	char *env1[] = {"PB_TEST_VAR=inner", NULL};
+	assert_int_equal(run_sh("test \"$PB_TEST_VAR\" = inner", env1, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
+	/* The rest of the environment is inherited. */
+	assert_int_equal(run_sh("test \"$PB_TEST_VAR\" = outer", NULL, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
+	/* A name given twice: the last wins. */
+	char *env2[] = {"PB_TEST_VAR=first", "PB_TEST_NEW=1", "PB_TEST_VAR=last", NULL};
+	assert_int_equal(
+	    run_sh("test \"$PB_TEST_VAR\" = last && test \"$PB_TEST_NEW\" = 1", env2, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
+	assert_int_equal(run_sh("test \"$(pwd -P)\" = /", NULL, "/", &r), 0);
+	assert_int_equal(r.exit_code, 0);
+	/* stdin is /dev/null: read gets end of file at once. */
+	assert_int_equal(run_sh("read x; test -z \"$x\"", NULL, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
+}
+
+/* Case T3 (../shared/cases/timing.md): the CPU time of a grandchild the
+ * shell waits for is in the child's rusage; user + sys <= wall x CPUs. */
+static void test_t3_user_time(void **state)
+{
+	(void)state;
+	struct pb_cmd_run r;
+	assert_int_equal(run_sh("sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done'; true",
+	                        NULL, NULL, &r),
+	                 0);
+	assert_int_equal(r.exit_code, 0);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	assert_true(r.user_ns > 0);
+	/* rusage has 1 ms-ish (tick) granularity on some kernels: tolerance. */
+	assert_true(r.user_ns + r.sys_ns <= r.wall_ns * (double)cpus * 1.02 + 10e6);
+}
+
+static volatile int stop_flag;
+static void on_alarm(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static void test_interrupt(void **state)
+{
+	(void)state;
+	struct sigaction sa = {0};
+	sa.sa_handler = on_alarm; /* no SA_RESTART: wait4 returns EINTR */
+	sigaction(SIGALRM, &sa, NULL);
+	stop_flag = 0;
+	char *argv[] = {"sleep", "30", NULL};
+	struct pb_cmd_spec s = {.argv = argv};
+	struct pb_cmd_run r;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	alarm(1);
+	assert_int_equal(pb_cmd_run_once(&s, &r, &stop_flag), 1);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_int_equal(r.term_signal, SIGTERM);
+	/* Not a timing claim: sleep 30 was stopped, not waited for. */
+	assert_true(t1.tv_sec - t0.tv_sec < 25);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_split),        cmocka_unit_test(test_abba),
+	    cmocka_unit_test(test_first_run),    cmocka_unit_test(test_figures),
+	    cmocka_unit_test(test_exit_status),  cmocka_unit_test(test_env_cwd),
+	    cmocka_unit_test(test_t3_user_time), cmocka_unit_test(test_interrupt),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

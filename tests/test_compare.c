@@ -1,0 +1,769 @@
+/* test_compare.c - `primbench compare` (include/primbench/compare.h): loading
+ * and every bad-input message, naming, matching on the key, the machine
+ * check, unit conversion, the '~' rule and the geometric mean on fixed data,
+ * and the text layout (80 columns). Real result files are in
+ * tests/data/compare (make_fixtures.py there derives the edited ones). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/compare.h"
+#include "primbench/error.h"
+
+#define assert_close(a, b, eps)                                                                    \
+	do {                                                                                       \
+		double a_ = (a), b_ = (b);                                                         \
+		if (!(fabs(a_ - b_) <= (eps)))                                                     \
+			fail_msg("%s = %.17g, expected %.17g", #a, a_, b_);                        \
+	} while (0)
+
+#define assert_contains(hay, needle)                                                               \
+	do {                                                                                       \
+		const char *h_ = (hay), *n_ = (needle);                                            \
+		if (!strstr(h_, n_)) {                                                             \
+			fprintf(stderr, "---\n%s---\ndoes not contain\n---\n%s---\n", h_, n_);     \
+			fail();                                                                    \
+		}                                                                                  \
+	} while (0)
+
+/* tests/data/compare/NAME, found from this file's path (CMake compiles
+ * with absolute source paths). */
+static const char *data(const char *name)
+{
+	static char buf[4][4096];
+	static int next;
+	char src[4096];
+	snprintf(src, sizeof src, "%s", __FILE__);
+	char *p = buf[next++ % 4];
+	snprintf(p, 4096, "%s/data/compare/%s", dirname(src), name);
+	return p;
+}
+
+static void load_ok(const char *name, struct pb_compare_file *f)
+{
+	if (pb_compare_load(data(name), f) != 0)
+		fail_msg("%s: %s", name, pb_error());
+}
+
+/* The error of loading a bad file; it starts with the path. */
+static void load_fails(const char *name, const char *want)
+{
+	struct pb_compare_file f;
+	const char *path = data(name);
+	assert_int_equal(pb_compare_load(path, &f), -1);
+	assert_int_equal(strncmp(pb_error(), path, strlen(path)), 0);
+	assert_contains(pb_error(), want);
+	assert_null(strchr(pb_error(), '\n'));
+	pb_compare_file_free(&f);
+}
+
+/* Text of pb_compare_print; every line <= 80 columns. */
+static char *print_text(const struct pb_compare_result *r)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+	assert_non_null(m);
+	pb_compare_print(m, r);
+	fclose(m);
+	for (char *line = s; *line;) {
+		size_t n = strcspn(line, "\n");
+		if (n > 80)
+			fail_msg("line of %zu columns: %.*s", n, (int)n, line);
+		line += n + (line[n] ? 1 : 0);
+	}
+	return s;
+}
+
+/* ---- synthetic documents ---- */
+
+static json_t *doc_new(void)
+{
+	return json_pack("{s:s, s:i, s:{s:{s:s, s:i, s:i, s:i, s:i}, s:{s:f}, s:s}, s:[]}",
+	                 "schema", "primbench-result", "schema_version", 1, "machine", "cpu",
+	                 "vendor", "GenuineIntel", "family", 6, "model", 167, "stepping", 1,
+	                 "online_cpus", 2, "timer", "hz", 2e9, "kernel", "6.1.0-18-amd64", "cases");
+}
+
+static json_t *mem_key(const char *kernel, long size)
+{
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:n, s:n, s:i, s:s, s:i, s:i, s:b}", "suite",
+	                 "mem", "op", "memset", "kernel", kernel, "size_bytes", size,
+	                 "dst_offset_bytes", 0, "src_offset_bytes", "distance_bytes",
+	                 "extent_bytes", 0, "cache_state", "hot", "page_bytes", 4096, "fill_value",
+	                 0, "then_read", 0);
+}
+
+/* A case with per-call values v (stored as [4 v, 4]: exact in binary). */
+static void add_case(json_t *doc, json_t *key, const char *unit, const double *v, size_t n)
+{
+	json_t *samples = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(samples, json_pack("[f, i]", 4 * v[i], 4));
+	json_array_append_new(
+	    json_object_get(doc, "cases"),
+	    json_pack("{s:o, s:s, s:o}", "key", key, "unit", unit, "samples", samples));
+}
+
+static void load_doc(json_t *doc, const char *name, struct pb_compare_file *f)
+{
+	char *text = json_dumps(doc, 0);
+	assert_non_null(text);
+	if (pb_compare_load_text(text, strlen(text), name, f) != 0)
+		fail_msg("%s: %s", name, pb_error());
+	free(text);
+	json_decref(doc);
+}
+
+/* n values m * (1 + step * (i - n/2)): median exactly m for odd n. */
+static double *spread(double m, double step, size_t n)
+{
+	double *v = malloc(n * sizeof *v);
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = m * (1 + step * ((double)i - (double)(n / 2)));
+	return v;
+}
+
+/* ---- tests ---- */
+
+static void test_load_real_files(void **state)
+{
+	(void)state;
+	struct pb_compare_file f[3];
+	load_ok("mem_a.json", &f[0]);
+	load_ok("sys_a.json", &f[1]);
+	load_ok("xsave.json", &f[2]);
+	assert_int_equal(pb_compare_name(f, 3), 0);
+	assert_int_equal(f[0].ncases, 6);
+	assert_int_equal(f[0].cases[0].n, 20);
+	assert_string_equal(f[0].cases[0].unit, "tsc_ticks");
+	assert_true(f[0].tsc_hz > 1e8);
+	assert_string_equal(f[0].cases[0].group, "memset hot");
+	assert_string_equal(f[0].cases[0].label, "libc 64");
+	assert_string_equal(f[0].cases[5].label, "rep_stosb 4K");
+	/* per-call value = value / calls */
+	json_t *s0 = json_array_get(
+	    json_object_get(json_array_get(json_object_get(f[0].doc, "cases"), 0), "samples"), 0);
+	assert_close(
+	    f[0].cases[0].v[0],
+	    json_number_value(json_array_get(s0, 0)) / json_number_value(json_array_get(s0, 1)), 0);
+	assert_string_equal(f[1].cases[0].group, "syscall");
+	assert_string_equal(f[1].cases[0].label, "null cpu 1");
+	assert_string_equal(f[2].cases[0].group, "xsave");
+	assert_string_equal(f[2].cases[0].label, "fxsave64/fxrstor64 clean");
+	for (int i = 0; i < 3; i++)
+		pb_compare_file_free(&f[i]);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	load_fails("truncated.json", "invalid JSON at line ");
+	load_fails("truncated.json", "(truncated file?)");
+	load_fails("malformed.json", "invalid JSON at line 4, column ");
+	load_fails("wrong_schema.json",
+	           "not a primbench result (schema 'primbench-compare', expected "
+	           "'primbench-result')");
+	load_fails("wrong_version.json", "schema_version 2 is not supported");
+	load_fails("not_object.json", "not a primbench result (the top level is not an object)");
+	load_fails("bad_sample.json",
+	           "cases[1] (memset hot: bytes 64): samples[2] is not a [value, calls] pair");
+	load_fails("dup_key.json", "cases[3] (memset hot: libc 64): the same key as cases[0]");
+	load_fails("empty.json", "empty file");
+	load_fails("no-such-file.json", "cannot read: No such file or directory");
+	load_fails("", "cannot read: Is a directory"); /* the directory itself */
+
+	/* Documents in memory: each check of the layout. */
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1, \"cases\": []}",
+	     "x.json: no 'machine' object"},
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": {}}",
+	     "x.json: no 'cases' array"},
+	    {"{\"schema_version\": 1}", "x.json: not a primbench result (no 'schema' field)"},
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": \"1\"}",
+	     "x.json: schema_version 1 is not supported"},
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": {}, "
+	     "\"cases\": [{\"unit\": \"ns\"}]}",
+	     "x.json: cases[0]: no 'key' object"},
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": {}, "
+	     "\"cases\": [{\"key\": {\"suite\": \"syscall\", \"benchmark\": \"null\"}, "
+	     "\"samples\": [[1, 1]]}]}",
+	     "x.json: cases[0] (syscall: null): no 'unit'"},
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": {}, "
+	     "\"cases\": [{\"key\": {\"suite\": \"syscall\", \"benchmark\": \"null\"}, "
+	     "\"unit\": \"ns\", \"samples\": [[1, 0]]}]}",
+	     "x.json: cases[0] (syscall: null): samples[0] has calls 0 (must be >= 1)"},
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": {}, "
+	     "\"cases\": [{\"key\": {\"suite\": \"syscall\"}, \"unit\": \"ns\", \"samples\": 5}]}",
+	     "x.json: cases[0] (syscall: ): 'samples' is not an array"},
+	    {"{\"a\": 1, \"a\": 2}", "x.json: invalid JSON at line 1, column "},
+	    {"{\"schema\": ", "x.json: invalid JSON at line 1, column 11: "},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct pb_compare_file f;
+		assert_int_equal(
+		    pb_compare_load_text(bad[i].text, strlen(bad[i].text), "x.json", &f), -1);
+		assert_contains(pb_error(), bad[i].want);
+		pb_compare_file_free(&f);
+	}
+	struct pb_compare_file f;
+	assert_int_equal(pb_compare_load_text("", 0, "x.json", &f), -1);
+	assert_string_equal(pb_error(), "x.json: empty file");
+	pb_compare_file_free(&f);
+}
+
+static void test_matching_and_case_sets(void **state)
+{
+	(void)state;
+	struct pb_compare_file f[2];
+	load_ok("mem_a.json", &f[0]);
+	load_ok("mem_b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nhw, 0);
+	assert_int_equal(r.nsw, 0);
+	/* libc and bytes at 64 and 4K in both; rep_stosb only in a, avx2 only in b */
+	assert_int_equal(r.nrows, 4);
+	const char *want[] = {"libc 64", "bytes 64", "libc 4K", "bytes 4K"};
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(r.rows[i].a->label, want[i]);
+		assert_string_equal(r.rows[i].a->canon, r.rows[i].b->canon);
+		assert_true(r.rows[i].b->key != r.rows[i].a->key);
+		assert_string_equal(r.rows[i].unit, "tsc_ticks");
+		assert_true(r.rows[i].ratio);
+		assert_int_equal(r.rows[i].sa.n, 20);
+	}
+	assert_int_equal(r.nonly_a, 2);
+	assert_int_equal(r.nonly_b, 2);
+	assert_string_equal(r.only_a[0]->label, "rep_stosb 64");
+	assert_string_equal(r.only_b[1]->label, "avx2 4K");
+	char *text = print_text(&r);
+	/* the paths are long here: the lists wrap */
+	assert_contains(text, "\nonly in /");
+	assert_contains(text, "mem_a.json: 2 cases: memset hot: rep_stosb");
+	assert_contains(text, "mem_b.json: 2 cases: memset hot: avx2 64;");
+	assert_contains(text, "memset hot             old ticks      new ticks      delta 95% "
+	                      "CI              p\n");
+	assert_null(strstr(text, "differs:"));
+	free(text);
+
+	json_t *j = pb_compare_json(&r);
+	assert_int_equal(json_array_size(json_object_get(j, "cases")), 4);
+	assert_int_equal(json_array_size(json_object_get(j, "only_in_old")), 2);
+	json_t *c0 = json_array_get(json_object_get(j, "cases"), 0);
+	assert_string_equal(json_string_value(json_object_get(c0, "name")), "memset hot: libc 64");
+	assert_true(json_is_boolean(json_object_get(c0, "significant")));
+	json_decref(j);
+	pb_compare_result_free(&r);
+
+	/* A file with itself: every case matches, nothing differs. */
+	assert_int_equal(pb_compare_run(&f[0], &f[0], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 6);
+	assert_int_equal(r.nonly_a + r.nonly_b, 0);
+	for (size_t i = 0; i < r.nrows; i++) {
+		assert_false(r.rows[i].significant);
+		assert_close(r.rows[i].shift.estimate, 1, 1e-12);
+	}
+	assert_close(r.gm[0].ratio, 1, 1e-12);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+}
+
+static void test_hardware_refused(void **state)
+{
+	(void)state;
+	struct pb_compare_file f[2];
+	load_ok("mem_a.json", &f[0]);
+	load_ok("other_hw.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), -1);
+	assert_contains(pb_error(), "other_hw.json: different hardware from ");
+	assert_contains(pb_error(),
+	                "mem_a.json: cpu.model 167 vs 143, cpu.online_cpus 2 vs 4; use --force");
+	pb_compare_result_free(&r);
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, true, &r), 0);
+	assert_int_equal(r.nhw, 2);
+	assert_string_equal(r.hw[0].field, "cpu.model");
+	assert_string_equal(r.hw[0].a, "167");
+	assert_string_equal(r.hw[0].b, "143");
+	assert_int_equal(r.nsw, 0); /* model and CPU count are hardware only */
+	assert_int_equal(r.nrows, 4);
+	char *text = print_text(&r);
+	assert_contains(text, "differs: cpu.model 167 -> 143 (hardware; --force)\n");
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+}
+
+static void test_software_differs(void **state)
+{
+	(void)state;
+	struct pb_compare_file f[2];
+	load_ok("mem_a.json", &f[0]);
+	load_ok("sw_diff.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	const char *fields[] = {"kernel", "kernel_version", "mitigations.cmdline",
+	                        "mitigations.vulnerabilities.retbleed", "build.primbench_version"};
+	assert_int_equal(r.nsw, 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(r.sw[i].field, fields[i]);
+	assert_string_equal(r.sw[3].a, "Vulnerable");
+	assert_string_equal(r.sw[3].b, "Mitigation: IBRS");
+	assert_int_equal(r.nrows, 4);
+	char *text = print_text(&r);
+	assert_contains(text, "differs: kernel 6.18.44-fc-v769 -> 6.1.0-20-amd64\n");
+	/* a long value wraps under the first */
+	assert_contains(text, "differs: kernel_version #1 SMP PREEMPT_DYNAMIC @0 -> #1 SMP "
+	                      "PREEMPT_DYNAMIC\n         Debian 6.1.85-1 (2024-04-11)\n");
+	assert_contains(text, "differs: build.primbench_version 0536119-dirty -> "
+	                      "v0.2-3-gabcdef0\n");
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+
+	/* Usable features as sets; vulnerabilities entry by entry. */
+	json_t *ma = json_pack("{s:{s:[s,s,s]}, s:{s:{s:s, s:s}}}", "features", "usable", "sse2",
+	                       "avx2", "avx512f", "mitigations", "vulnerabilities", "mds",
+	                       "Not affected", "l1tf", "Vulnerable");
+	json_t *mb = json_pack("{s:{s:[s,s,s]}, s:{s:{s:s, s:s}}}", "features", "usable", "avx2",
+	                       "sse2", "amx", "mitigations", "vulnerabilities", "mds",
+	                       "Not affected", "srso", "Vulnerable");
+	assert_non_null(ma);
+	assert_non_null(mb);
+	struct pb_compare_diff *d;
+	int n = pb_compare_software_diffs(ma, mb, &d);
+	assert_int_equal(n, 3);
+	assert_string_equal(d[0].field, "mitigations.vulnerabilities.l1tf");
+	assert_string_equal(d[0].b, "(missing)");
+	assert_string_equal(d[1].field, "mitigations.vulnerabilities.srso");
+	assert_string_equal(d[2].field, "features.usable (not in both)");
+	assert_string_equal(d[2].a, "avx512f");
+	assert_string_equal(d[2].b, "amx");
+	pb_compare_diffs_free(d, (size_t)n);
+	/* the same set in another order is no difference */
+	json_array_remove(json_object_get(json_object_get(mb, "features"), "usable"), 2);
+	json_array_remove(json_object_get(json_object_get(ma, "features"), "usable"), 2);
+	json_object_set(mb, "mitigations", json_object_get(ma, "mitigations"));
+	assert_int_equal(pb_compare_software_diffs(ma, mb, &d), 0);
+	pb_compare_diffs_free(d, 0);
+	json_decref(ma);
+	json_decref(mb);
+}
+
+/* The '~' rule and the figures of a row on fixed data. */
+static void test_tilde_rule(void **state)
+{
+	(void)state;
+	json_t *da = doc_new(), *db = doc_new();
+	double *a = spread(100, 0.001, 21), *faster = spread(90, 0.001, 21);
+	add_case(da, mem_key("faster", 64), "tsc_ticks", a, 21);
+	add_case(db, mem_key("faster", 64), "tsc_ticks", faster, 21);
+	add_case(da, mem_key("same", 64), "tsc_ticks", a, 21);
+	add_case(db, mem_key("same", 64), "tsc_ticks", a, 21);
+	/* 3 against 3: no 95% interval exists (the best covers 90%) */
+	const double few_a[] = {10, 11, 12}, few_b[] = {20, 22, 24};
+	add_case(da, mem_key("few", 64), "tsc_ticks", few_a, 3);
+	add_case(db, mem_key("few", 64), "tsc_ticks", few_b, 3);
+	/* values <= 0: the shift, in % of the old median */
+	const double za[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+	const double zb[] = {9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
+	add_case(da, mem_key("zero", 0), "tsc_ticks", za, 11);
+	add_case(db, mem_key("zero", 0), "tsc_ticks", zb, 11);
+	struct pb_compare_file f[2];
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 4);
+
+	const struct pb_compare_row *x = &r.rows[0];
+	assert_true(x->ratio);
+	assert_true(x->significant);
+	assert_close(x->sa.median, 100, 1e-9);
+	assert_close(x->sb.median, 90, 1e-9);
+	assert_close(x->pct, -10, 0.05); /* HL ratio of the two spreads ~ 0.9 */
+	assert_true(x->pct_lo < -10 + 0.1 && x->pct_hi > -10 - 0.1 && x->pct_hi < 0);
+	assert_true(x->u.p < 0.001);
+
+	x = &r.rows[1];
+	assert_false(x->significant);
+	assert_close(x->shift.estimate, 1, 1e-12);
+	assert_true(x->pct_lo < 0 && x->pct_hi > 0);
+	assert_true(x->u.p > 0.9);
+
+	x = &r.rows[2];
+	assert_false(x->shift.ci_valid);
+	assert_false(x->significant); /* doubled, but 3 samples cannot show it */
+	assert_close(x->pct, 100, 1e-9);
+	assert_true(isnan(x->pct_lo));
+	assert_false(x->sa.ci_valid);
+
+	x = &r.rows[3];
+	assert_false(x->ratio);
+	assert_true(x->significant);
+	assert_close(x->shift.estimate, 10, 1e-9);
+	assert_close(x->pct, 100 * 10.0 / 4, 1e-9); /* old median 4 */
+
+	char *text = print_text(&r);
+	/* old/new median +- CI half-width %, delta, CI, p */
+	assert_contains(text, "\nfaster 64                100 +-0.5%    90.0 +-0.5%  -10.0% "
+	                      "[-10.4, -9.6]   0.000\n");
+	assert_contains(text, "\nsame 64                  100 +-0.5%     100 +-0.5%       ~ "
+	                      "[-0.4, +0.4]    1.000\n");
+	assert_contains(text, "\nfew 64                  11.0 +-?       22.0 +-?          ~ "
+	                      "-               0.100\n");
+	assert_contains(text, "\nzero 0                  4.00 +->99%    14.0 +-29%    +250% "
+	                      "[+175, +325]    0.000\n");
+	for (char *c = text; *c; c++) /* the legend is wrapped */
+		if (*c == '\n')
+			*c = ' ';
+	assert_contains(text, "~: no difference shown (the interval includes 0 or p >= 0.05)");
+	free(text);
+	pb_compare_result_free(&r);
+
+	/* At 99.9% the "faster" case is still shown; the level is in the header. */
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.999, false, &r), 0);
+	assert_true(r.rows[0].significant);
+	text = print_text(&r);
+	assert_contains(text, "delta 99.9% CI");
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+	free(a);
+	free(faster);
+}
+
+static void test_geomean(void **state)
+{
+	(void)state;
+	json_t *da = doc_new(), *db = doc_new();
+	double *a1 = spread(100, 0.001, 21), *b1 = spread(200, 0.001, 21);
+	double *a2 = spread(400, 0.001, 21), *b2 = spread(200, 0.001, 21);
+	double *a3 = spread(50, 0.001, 21);
+	add_case(da, mem_key("x", 64), "tsc_ticks", a1, 21);
+	add_case(db, mem_key("x", 64), "tsc_ticks", b1, 21);
+	add_case(da, mem_key("y", 64), "tsc_ticks", a2, 21);
+	add_case(db, mem_key("y", 64), "tsc_ticks", b2, 21);
+	add_case(da, mem_key("only_a", 64), "tsc_ticks", a3, 21); /* not in the mean */
+	/* another unit: its own mean */
+	json_t *k = json_pack("{s:s, s:[s], s:s}", "suite", "cmd", "argv", "true", "side", "A");
+	add_case(da, k, "ns", a3, 21);
+	add_case(db, json_deep_copy(k), "ns", b1, 21);
+	struct pb_compare_file f[2];
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.ngm, 2);
+	assert_string_equal(r.gm[0].unit, "tsc_ticks");
+	assert_int_equal(r.gm[0].n, 2);
+	assert_close(r.gm[0].a, 200, 1e-9); /* sqrt(100 * 400) */
+	assert_close(r.gm[0].b, 200, 1e-9);
+	assert_close(r.gm[0].ratio, 1, 1e-12); /* 2 x 0.5 */
+	assert_string_equal(r.gm[1].unit, "ns");
+	assert_int_equal(r.gm[1].n, 1);
+	assert_close(r.gm[1].ratio, 4, 1e-9);
+	char *text = print_text(&r);
+	assert_contains(text, "\ncmd A                    old ns         new ns       delta");
+	assert_contains(text, "\ntrue                    50.0 +-0.5%     200 +-0.5%   +300% "
+	                      "[+298, +302]    0.000\n");
+	assert_contains(text, "\ngeomean                   old            new         delta "
+	                      "cases\nticks                    200            200          "
+	                      "+0.0% 2\nns                      50.0            200          "
+	                      "+300% 1\n");
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+	free(a1);
+	free(b1);
+	free(a2);
+	free(b2);
+	free(a3);
+}
+
+static void test_units(void **state)
+{
+	(void)state;
+	/* The fixture in ns against ticks: converted with timer.hz. */
+	struct pb_compare_file f[3];
+	load_ok("mem_b.json", &f[0]);
+	load_ok("ns.json", &f[1]);
+	load_ok("no_samples.json", &f[2]);
+	assert_int_equal(pb_compare_name(f, 3), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 6);
+	for (size_t i = 0; i < r.nrows; i++) {
+		assert_string_equal(r.rows[i].unit, "ns");
+		assert_close(r.rows[i].shift.estimate, 1, 1e-9); /* the same samples */
+		assert_close(r.rows[i].sa.median * f[0].tsc_hz / 1e9,
+		             json_number_value(json_object_get(
+		                 json_object_get(json_array_get(json_object_get(f[0].doc, "cases"),
+		                                                r.rows[i].a->index),
+		                                 "per_call"),
+		                 "median")),
+		             1e-6);
+	}
+	assert_int_equal(r.nnotes, 1);
+	assert_contains(r.notes[0], "6 cases compared in ns: tsc_ticks converted");
+	pb_compare_result_free(&r);
+
+	/* A case without samples is skipped with a note. */
+	assert_int_equal(pb_compare_run(&f[0], &f[2], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 5);
+	assert_int_equal(r.nonly_a, 1);
+	assert_int_equal(r.nnotes, 1);
+	assert_contains(r.notes[0], "no_samples.json: skipped (no samples): 1 case: memset hot: "
+	                            "libc 64");
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 3; i++)
+		pb_compare_file_free(&f[i]);
+
+	/* Units that cannot be converted; ticks without timer.hz. */
+	const double v[] = {1, 2, 3, 4, 5, 6};
+	json_t *da = doc_new(), *db = doc_new();
+	add_case(da, mem_key("k", 64), "tsc_ticks", v, 6);
+	add_case(db, mem_key("k", 64), "bytes", v, 6);
+	struct pb_compare_file g[2];
+	load_doc(da, "a.json", &g[0]);
+	load_doc(db, "b.json", &g[1]);
+	assert_int_equal(pb_compare_name(g, 2), 0);
+	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), -1);
+	assert_string_equal(pb_error(), "b.json: case 'memset hot: k 64' is in 'bytes' there and "
+	                                "in 'tsc_ticks' in a.json: cannot compare");
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&g[0]);
+	pb_compare_file_free(&g[1]);
+
+	da = doc_new();
+	db = doc_new();
+	json_object_del(json_object_get(json_object_get(da, "machine"), "timer"), "hz");
+	add_case(da, mem_key("k", 64), "tsc_ticks", v, 6);
+	add_case(db, mem_key("k", 64), "ns", v, 6);
+	load_doc(da, "a.json", &g[0]);
+	load_doc(db, "b.json", &g[1]);
+	assert_int_equal(pb_compare_name(g, 2), 0);
+	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), -1);
+	assert_contains(pb_error(), "a.json: case 'memset hot: k 64' needs tsc_ticks converted");
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&g[0]);
+	pb_compare_file_free(&g[1]);
+
+	/* Ticks of TSCs 10% apart: both converted to ns. */
+	da = doc_new();
+	db = doc_new();
+	json_object_set_new(json_object_get(json_object_get(db, "machine"), "timer"), "hz",
+	                    json_real(2.2e9));
+	add_case(da, mem_key("k", 64), "tsc_ticks", v, 6);
+	add_case(db, mem_key("k", 64), "tsc_ticks", v, 6);
+	load_doc(da, "a.json", &g[0]);
+	load_doc(db, "b.json", &g[1]);
+	assert_int_equal(pb_compare_name(g, 2), 0);
+	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), 0);
+	assert_string_equal(r.rows[0].unit, "ns");
+	assert_close(r.rows[0].sa.median, 3.5 / 2.0, 1e-12);
+	assert_close(r.rows[0].sb.median, 3.5 / 2.2, 1e-12);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&g[0]);
+	pb_compare_file_free(&g[1]);
+}
+
+static void test_thinning(void **state)
+{
+	(void)state;
+	size_t n = 2 * PB_COMPARE_MAX_SAMPLES + 1;
+	double *a = spread(100, 1e-5, n), *b = spread(101, 1e-5, n);
+	json_t *da = doc_new(), *db = doc_new();
+	add_case(da, mem_key("k", 64), "tsc_ticks", a, n);
+	add_case(db, mem_key("k", 64), "tsc_ticks", b, n);
+	struct pb_compare_file f[2];
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_true(r.rows[0].thinned);
+	assert_int_equal(r.rows[0].sa.n, n); /* the medians use every sample */
+	assert_close(r.rows[0].pct, 1, 0.01);
+	assert_true(r.rows[0].significant);
+	assert_int_equal(r.nnotes, 1);
+	assert_contains(r.notes[0], "2000 evenly spaced order statistics");
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+	free(a);
+	free(b);
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *key, *group, *label;
+	} cases[] = {
+	    {"{\"suite\":\"mem\",\"op\":\"memcpy\",\"kernel\":\"avx2\",\"size_bytes\":4096,"
+	     "\"dst_offset_bytes\":1,\"src_offset_bytes\":2048,\"distance_bytes\":null,"
+	     "\"extent_bytes\":0,\"cache_state\":\"dram\",\"page_bytes\":4096,"
+	     "\"fill_value\":null,\"then_read\":true}",
+	     "memcpy dram", "avx2 4K dst+1 +read"},
+	    {"{\"suite\":\"mem\",\"op\":\"memcpy\",\"kernel\":\"libc\",\"size_bytes\":4096,"
+	     "\"dst_offset_bytes\":0,\"src_offset_bytes\":null,\"distance_bytes\":-1048576,"
+	     "\"extent_bytes\":2147483648,\"cache_state\":\"hot\",\"page_bytes\":4096,"
+	     "\"fill_value\":null,\"then_read\":false}",
+	     "memcpy hot", "libc 4K dist-1048576 ext=2G"},
+	    {"{\"suite\":\"mem\",\"op\":\"memset\",\"kernel\":\"rep_stosb\",\"size_bytes\":4096,"
+	     "\"dst_offset_bytes\":0,\"src_offset_bytes\":null,\"distance_bytes\":null,"
+	     "\"extent_bytes\":0,\"cache_state\":\"fault-thp\",\"page_bytes\":2097152,"
+	     "\"fill_value\":90,\"then_read\":false}",
+	     "memset fault-thp", "rep_stosb 4K v=0x5a"},
+	    {"{\"suite\":\"syscall\",\"benchmark\":\"fault\",\"placement\":\"cpu 0\","
+	     "\"page_bytes\":2097152}",
+	     "syscall", "fault 2M cpu 0"},
+	    {"{\"suite\":\"syscall\",\"benchmark\":\"pipe-rtt\",\"placement\":\"cpus 1,0\","
+	     "\"page_bytes\":null}",
+	     "syscall", "pipe-rtt cpus 1,0"},
+	    {"{\"suite\":\"xsave\",\"instruction\":\"xsaveopt64/xrstor64\",\"upper_state\":"
+	     "\"dirty\"}",
+	     "xsave", "xsaveopt64/xrstor64 dirty"},
+	    {"{\"suite\":\"cmd\",\"argv\":[\"gzip\",\"-9\",\"-c\",\"big.tar\"],\"shell\":false,"
+	     "\"cwd\":\"/tmp\",\"env\":[],\"side\":\"B\"}",
+	     "cmd B", "gzip -9 -c big.tar"},
+	    {"{\"suite\":\"cmd\",\"argv\":[\"/bin/sh\",\"-c\",\"make -j8 all && make check && "
+	     "make install DESTDIR=/tmp/x\"],\"shell\":true,\"side\":\"A\"}",
+	     "cmd A", "sh: make -j8 all && make check && mak..."},
+	    {"{\"suite\":\"future\",\"b\":2,\"a\":\"x\"}", "future", "a=x b=2"},
+	    {"{\"op\":\"memset\"}", "?", "op=memset"},
+	    {"{\"suite\":\"mem\",\"op\":\"memset\"}", "mem", "op=memset"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		json_t *k = json_loads(cases[i].key, 0, NULL);
+		assert_non_null(k);
+		char *g, *l;
+		pb_compare_key_name(k, &g, &l);
+		assert_string_equal(g, cases[i].group);
+		assert_string_equal(l, cases[i].label);
+		free(g);
+		free(l);
+		json_decref(k);
+	}
+
+	/* Distinct keys that would share a name are numbered, the same in
+	 * every file; a key differing in a field the name leaves out. */
+	const double v[] = {1, 2, 3, 4, 5, 6};
+	json_t *da = doc_new(), *db = doc_new();
+	json_t *k1 = json_pack("{s:s, s:[s], s:s, s:s}", "suite", "cmd", "argv", "make", "side",
+	                       "A", "cwd", "/src/one");
+	json_t *k2 = json_pack("{s:s, s:[s], s:s, s:s}", "suite", "cmd", "argv", "make", "side",
+	                       "A", "cwd", "/src/two");
+	add_case(da, json_deep_copy(k1), "ns", v, 6);
+	add_case(da, json_deep_copy(k2), "ns", v, 6);
+	add_case(db, k2, "ns", v, 6);
+	add_case(db, k1, "ns", v, 6);
+	struct pb_compare_file f[2];
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_string_equal(f[0].cases[0].label, "make #1");
+	assert_string_equal(f[0].cases[1].label, "make #2");
+	assert_string_equal(f[1].cases[0].label, "make #2");
+	assert_string_equal(f[1].cases[1].label, "make #1");
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 2);
+	assert_ptr_equal(r.rows[0].b, &f[1].cases[1]);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+}
+
+/* Long names get a line of their own; every line fits in 80 columns. */
+static void test_width(void **state)
+{
+	(void)state;
+	const double v[] = {1e9, 1.1e9, 1.2e9, 1.3e9, 1.4e9, 1.5e9};
+	const double w[] = {1e-3, 2e-3, 3e-3, 4e-3, 5e-3, 6e-3};
+	json_t *da = doc_new(), *db = doc_new();
+	json_t *k =
+	    json_pack("{s:s, s:[s,s,s,s], s:s}", "suite", "cmd", "argv", "/usr/bin/python3", "-c",
+	              "import sys; sys.exit(0)", "--a-very-long-option-name", "side", "A");
+	add_case(da, json_deep_copy(k), "ns", v, 6);
+	add_case(db, k, "ns", w, 6);
+	json_t *m = json_loads("{\"suite\":\"mem\",\"op\":\"memcpy\",\"kernel\":\"avx512_nt\","
+	                       "\"size_bytes\":33554432,\"dst_offset_bytes\":63,"
+	                       "\"src_offset_bytes\":4095,\"distance_bytes\":null,"
+	                       "\"extent_bytes\":2147483648,\"cache_state\":\"fault-thp\","
+	                       "\"page_bytes\":2097152,\"fill_value\":null,\"then_read\":true}",
+	                       0, NULL);
+	add_case(da, json_deep_copy(m), "tsc_ticks", w, 6);
+	add_case(db, m, "tsc_ticks", v, 6);
+	json_t *g = json_pack("{s:s, s:s}", "suite", "a-suite-with-a-name-far-too-long", "x", "y");
+	add_case(da, json_deep_copy(g), "ns", v, 6);
+	add_case(db, g, "ns", v, 6);
+	struct pb_compare_file f[2];
+	load_doc(da, "a-result-file-in-a-directory-with-a-long-name/and-a-long-file-name.json",
+	         &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	json_object_set_new((json_t *)f[1].machine, "kernel",
+	                    json_string("6.1.0-20-amd64-with-a-local-version-string-that-is-"
+	                                "longer-than-a-line-of-eighty-columns-by-itself"));
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	char *text = print_text(&r);
+	assert_contains(text, "\ndiffers: kernel 6.1.0-18-amd64 ->\n         6.1.0-20-amd64-with");
+	assert_contains(text, "\n/usr/bin/python3 -c import sys; sys.e...\n                     "
+	                      " 1.25e9 +-20%  3.50e-3 +-71%    -100% [-100, -100]    0.002\n");
+	assert_contains(text, "\nmemcpy fault-thp       old ticks      new ticks      delta"
+	                      " 95% CI              p\navx512_nt 32M dst+63 src+4095 ext=2G "
+	                      "+read\n                     3.50e-3 +-71%   1.25e9 +-20%   +4e13% "
+	                      "[+2e13, +1e14]  0.002\n");
+	assert_contains(text, "\na-suite-with-a-name-far-too-long\n                         "
+	                      "old ns         new ns       delta");
+	assert_contains(text, "\nticks                3.50e-3         1.25e9         +4e13% 1\n");
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_load_real_files),
+	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_matching_and_case_sets),
+	    cmocka_unit_test(test_hardware_refused),
+	    cmocka_unit_test(test_software_differs),
+	    cmocka_unit_test(test_tilde_rule),
+	    cmocka_unit_test(test_geomean),
+	    cmocka_unit_test(test_units),
+	    cmocka_unit_test(test_thinning),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_width),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1134,11 +1134,22 @@ static void put_line(FILE *f, const char *fmt, ...)
 _Static_assert(NAME_WIDTH + 1 + 13 + 1 + 13 + 1 + 7 + 1 + 15 + 1 + 5 <= LINE_WIDTH,
                "a table row fits in 80 columns");
 
-static void print_row(FILE *f, const struct pb_compare_row *row)
+/* Times in ns print in the unit that suits their size: ns, us, ms or s
+ * (whole commands take seconds). Returns the divisor; *name the unit. */
+static double ns_display(const char *unit, double typical, const char **name)
+{
+	*name = unit_short(unit);
+	if (strcmp(unit, "ns") != 0 || !(typical >= 1e4))
+		return 1;
+	*name = typical >= 1e9 ? "s" : typical >= 1e6 ? "ms" : "us";
+	return typical >= 1e9 ? 1e9 : typical >= 1e6 ? 1e6 : 1e3;
+}
+
+static void print_row(FILE *f, const struct pb_compare_row *row, double div)
 {
 	char oa[16], ob[16], ca[16], cb[16], d[16], ci[40], p[16], lo[16], hi[16];
-	fmt_num(oa, sizeof oa, row->sa.median);
-	fmt_num(ob, sizeof ob, row->sb.median);
+	fmt_num(oa, sizeof oa, row->sa.median / div);
+	fmt_num(ob, sizeof ob, row->sb.median / div);
 	fmt_ci(ca, sizeof ca, &row->sa);
 	fmt_ci(cb, sizeof cb, &row->sb);
 	if (!row->significant)
@@ -1188,10 +1199,16 @@ static void print_group(FILE *f, const struct pb_compare_result *r, const char *
                         const char *unit, bool *done)
 {
 	char lv[32], ci_head[40], oh[32], nh[32];
+	double smallest = INFINITY;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!done[i] && !strcmp(r->rows[i].a->group, group) && !strcmp(r->rows[i].unit, unit))
+			smallest = fmin(smallest, fmin(r->rows[i].sa.median, r->rows[i].sb.median));
+	const char *uname;
+	double div = ns_display(unit, smallest, &uname);
 	level_text(lv, sizeof lv, r->level);
 	snprintf(ci_head, sizeof ci_head, "%s CI", lv);
-	snprintf(oh, sizeof oh, "old %s", unit_short(unit));
-	snprintf(nh, sizeof nh, "new %s", unit_short(unit));
+	snprintf(oh, sizeof oh, "old %s", uname);
+	snprintf(nh, sizeof nh, "new %s", uname);
 	fputc('\n', f);
 	print_header(f, group, oh, nh, ci_head, "p");
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -1199,7 +1216,7 @@ static void print_group(FILE *f, const struct pb_compare_result *r, const char *
 		if (done[i] || strcmp(row->a->group, group) || strcmp(row->unit, unit))
 			continue;
 		done[i] = true;
-		print_row(f, row);
+		print_row(f, row, div);
 	}
 }
 
@@ -1254,14 +1271,16 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		for (size_t g = 0; g < r->ngm; g++) {
 			const struct pb_compare_geomean *m = &r->gm[g];
 			char oa[16], ob[16], d[16], n[32];
-			fmt_num(oa, sizeof oa, m->a);
-			fmt_num(ob, sizeof ob, m->b);
+			const char *uname;
+			double div = ns_display(m->unit, fmin(m->a, m->b), &uname);
+			fmt_num(oa, sizeof oa, m->a / div);
+			fmt_num(ob, sizeof ob, m->b / div);
 			fmt_pct(d, sizeof d - 1, 100 * (m->ratio - 1));
 			if (m->n)
 				strcat(d, "%");
 			snprintf(n, sizeof n, "%zu", m->n);
-			put_line(f, "%-*s %7s %6s %7s %6s %7s %-15s", NAME_WIDTH,
-			         unit_short(m->unit), oa, "", ob, "", d, n);
+			put_line(f, "%-*s %7s %6s %7s %6s %7s %-15s", NAME_WIDTH, uname, oa, "", ob,
+			         "", d, n);
 		}
 	}
 
@@ -1287,7 +1306,8 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		level_text(lv, sizeof lv, r->level);
 		snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
 		char *legend = xasprintf(
-		    "old, new: median per call (ticks: TSC ticks) +- the half-width of its %s "
+		    "old, new: median per call (ticks: TSC ticks; times of whole commands "
+		    "in s, ms or us) +- the half-width of its %s "
 		    "confidence interval in %% of it (?: too few samples). delta: new/old - 1, "
 		    "the Hodges-Lehmann estimate, with its %s interval; ~: no difference shown "
 		    "(the interval includes 0 or p >= %s). p: Mann-Whitney U test, two-sided. "

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the commands of docs/cases.md (cases M1, M3, M4, M5 of
+# Runs the commands of docs/cases.md (cases M1, M3, M4, M5, M6 of
 # shared/cases/memory.md) and keeps each output and result file in DIR.
 # Usage: bench/cases.sh [PRIMBENCH] [DIR]   (about 6 minutes on 2 cores)
 set -eu
@@ -30,3 +30,9 @@ run m4-memset mem memset --sizes 2M..128M/4 --kernels libc,rep_stosb,avx512,avx5
 # M5: extent: clearing a 2 GiB region in chunks (clzero only on AMD).
 run m5 mem memset --sizes 4K,2M,16M,64M,2G --extent 2G --cache dram \
 	--kernels rep_stosb,avx512_nt --min-samples 6 --max-samples 6
+# M6: memmove(p + d, p, n), backward (std; rep movsb vs std; rep movsq vs
+# vector loops vs libc), and the forward mirror.
+for d in -64 -4096 64; do
+	run "m6$d" mem memmove --sizes 4K..1M --distance "$d" --cache hot --unit GB/s \
+		--kernels libc,rep_movsb,rep_movsb_fwd_movsq_bwd,avx2,avx512
+done

@@ -1,7 +1,9 @@
 /* test_kernels.c - every row of the kernel table, checked with the
- * selftest module at the STANDARD grid (selftest.h), one cmocka test per
- * kernel ("memset/avx2"); kernels this CPU cannot run are skipped, not
- * passed. Then the table itself and the lookup errors.
+ * selftest module at the STANDARD grid (selftest.h; memmove kernels also
+ * over case M6's overlaps), one cmocka test per kernel ("memset/avx2");
+ * kernels this CPU cannot run are skipped, not passed. Then case M6's
+ * literal example for every memmove kernel, broken memmove kernels that
+ * the selftest must reject, the table itself and the lookup errors.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -60,11 +62,11 @@ static void test_table(void **state)
 		assert_null(strchr(t[i].name, '/'));
 		assert_true(t[i].description && t[i].description[0]);
 		assert_true(t[i].source && t[i].source[0]);
-		if (t[i].op == PB_OP_MEMSET)
-			assert_true(t[i].memset_fn && !t[i].memcpy_fn);
-		else
-			assert_true(t[i].memcpy_fn && !t[i].memset_fn);
-		/* memset rows first, then memcpy rows. */
+		/* Exactly the op's function. */
+		assert_true(!t[i].memset_fn == (t[i].op != PB_OP_MEMSET));
+		assert_true(!t[i].memcpy_fn == (t[i].op != PB_OP_MEMCPY));
+		assert_true(!t[i].memmove_fn == (t[i].op != PB_OP_MEMMOVE));
+		/* memset rows first, then memcpy rows, then memmove rows. */
 		if (i > 0)
 			assert_true(t[i - 1].op <= t[i].op);
 		for (size_t j = 0; j < i; j++)
@@ -74,6 +76,7 @@ static void test_table(void **state)
 	for (size_t i = 0; i < 3; i++) {
 		assert_true(has_kernel(PB_OP_MEMSET, portable[i]));
 		assert_true(has_kernel(PB_OP_MEMCPY, portable[i]));
+		assert_true(has_kernel(PB_OP_MEMMOVE, portable[i]));
 	}
 	assert_true(has_kernel(PB_OP_MEMSET, "rbw"));
 	assert_true(has_kernel(PB_OP_MEMCPY, "strided"));
@@ -88,8 +91,13 @@ static void test_table(void **state)
 		assert_true(has_kernel(PB_OP_MEMSET, x86_set[i]));
 	for (size_t i = 0; i < sizeof x86_cpy / sizeof x86_cpy[0]; i++)
 		assert_true(has_kernel(PB_OP_MEMCPY, x86_cpy[i]));
+	static const char *const x86_move[] = {"rep_movsb", "rep_movsb_fwd_movsq_bwd", "avx2",
+	                                       "avx512"};
+	for (size_t i = 0; i < sizeof x86_move / sizeof x86_move[0]; i++)
+		assert_true(has_kernel(PB_OP_MEMMOVE, x86_move[i]));
 	assert_true(per_op[PB_OP_MEMSET] >= 14);
 	assert_true(per_op[PB_OP_MEMCPY] >= 13);
+	assert_true(per_op[PB_OP_MEMMOVE] >= 7);
 #endif
 }
 
@@ -103,8 +111,11 @@ static void test_op_parse(void **state)
 	assert_int_equal(op, PB_OP_MEMCPY);
 	assert_string_equal(pb_op_name(PB_OP_MEMSET), "memset");
 	assert_string_equal(pb_op_name(PB_OP_MEMCPY), "memcpy");
-	assert_int_equal(pb_op_parse("memmove", &op), -1);
-	assert_string_equal(pb_error(), "unknown op 'memmove'");
+	assert_int_equal(pb_op_parse("memmove", &op), 0);
+	assert_int_equal(op, PB_OP_MEMMOVE);
+	assert_string_equal(pb_op_name(PB_OP_MEMMOVE), "memmove");
+	assert_int_equal(pb_op_parse("memfrob", &op), -1);
+	assert_string_equal(pb_error(), "unknown op 'memfrob'");
 	assert_int_equal(pb_op_parse("", &op), -1);
 	assert_string_equal(pb_error(), "unknown op ''");
 }
@@ -132,8 +143,19 @@ static void test_find(void **state)
 	assert_string_equal(pb_error(), "unknown kernel 'nosuch'");
 	assert_null(pb_kernel_find(PB_OP_COUNT, "memset/nosuch"));
 	assert_string_equal(pb_error(), "unknown kernel 'memset/nosuch'");
-	assert_null(pb_kernel_find(PB_OP_COUNT, "memmove/bytes"));
-	assert_string_equal(pb_error(), "unknown kernel 'memmove/bytes'");
+	k = pb_kernel_find(PB_OP_COUNT, "memmove/bytes");
+	assert_non_null(k);
+	assert_int_equal(k->op, PB_OP_MEMMOVE);
+	assert_non_null(k->memmove_fn);
+	k = pb_kernel_find(PB_OP_MEMMOVE, "gpr_unrolled");
+	assert_non_null(k);
+	assert_int_equal(k->op, PB_OP_MEMMOVE);
+	assert_null(pb_kernel_find(PB_OP_COUNT, "memfrob/bytes"));
+	assert_string_equal(pb_error(), "unknown kernel 'memfrob/bytes'");
+	assert_null(pb_kernel_find(PB_OP_MEMMOVE, "memcpy/bytes"));
+	assert_string_equal(pb_error(), "kernel 'memcpy/bytes' is not a memmove kernel");
+	assert_null(pb_kernel_find(PB_OP_MEMMOVE, "rbw"));
+	assert_string_equal(pb_error(), "kernel 'memset/rbw' is not a memmove kernel");
 	assert_null(pb_kernel_find(PB_OP_MEMSET, ""));
 	assert_string_equal(pb_error(), "unknown kernel ''");
 	assert_null(pb_kernel_find(PB_OP_MEMSET, "memcpy/bytes"));
@@ -143,8 +165,18 @@ static void test_find(void **state)
 	assert_null(pb_kernel_find(PB_OP_MEMCPY, "rbw"));
 	assert_string_equal(pb_error(), "kernel 'memset/rbw' is not a memcpy kernel");
 	assert_null(pb_kernel_find(PB_OP_COUNT, "bytes"));
-	assert_string_equal(pb_error(),
-	                    "kernel name 'bytes' is ambiguous: say memset/bytes or memcpy/bytes");
+	assert_string_equal(pb_error(), "kernel name 'bytes' is ambiguous: say memset/bytes, "
+	                                "memcpy/bytes or memmove/bytes");
+#if defined(__x86_64__)
+	assert_null(pb_kernel_find(PB_OP_COUNT, "rep_movsb"));
+	assert_string_equal(pb_error(), "kernel name 'rep_movsb' is ambiguous: say "
+	                                "memcpy/rep_movsb or memmove/rep_movsb");
+	k = pb_kernel_find(PB_OP_COUNT, "rep_movsb_fwd_movsq_bwd");
+	assert_non_null(k);
+	assert_int_equal(k->op, PB_OP_MEMMOVE);
+	assert_null(pb_kernel_find(PB_OP_MEMMOVE, "rep_movsq"));
+	assert_string_equal(pb_error(), "kernel 'memcpy/rep_movsq' is not a memmove kernel");
+#endif
 }
 
 static void test_usable_reason(void **state)
@@ -164,6 +196,96 @@ static void test_usable_reason(void **state)
 			assert_string_equal(why, "needs clzero (not on this CPU)");
 		}
 	}
+}
+
+/* Case M6's example on every usable memmove kernel: 11 22 33 44 00, four
+ * bytes moved to dst = src + 1, gives 11 11 22 33 44 (and returns dst);
+ * and the mirror, dst = src - 1. */
+static void test_memmove_example(void **state)
+{
+	(void)state;
+	size_t count, checked = 0;
+	const struct pb_kernel *t = pb_kernels(&count);
+	for (size_t i = 0; i < count; i++) {
+		if (t[i].op != PB_OP_MEMMOVE ||
+		    !pb_kernel_usable(&t[i], pb_cpu_features(), NULL, 0))
+			continue;
+		uint8_t b[5] = {0x11, 0x22, 0x33, 0x44, 0x00};
+		static const uint8_t up[5] = {0x11, 0x11, 0x22, 0x33, 0x44};
+		if (t[i].memmove_fn(b + 1, b, 4) != b + 1 || memcmp(b, up, 5) != 0)
+			fail_msg("memmove/%s: got %02x %02x %02x %02x %02x", t[i].name, b[0], b[1],
+			         b[2], b[3], b[4]);
+		uint8_t c[5] = {0x00, 0x11, 0x22, 0x33, 0x44};
+		static const uint8_t down[5] = {0x11, 0x22, 0x33, 0x44, 0x44};
+		if (t[i].memmove_fn(c, c + 1, 4) != c || memcmp(c, down, 5) != 0)
+			fail_msg("memmove/%s (down): got %02x %02x %02x %02x %02x", t[i].name, c[0],
+			         c[1], c[2], c[3], c[4]);
+		checked++;
+	}
+	assert_true(checked >= 3);
+}
+
+/* Broken memmove kernels the selftest must reject (its checks would
+ * otherwise pass anything). */
+static void *move_forward_only(void *dst, const void *src, size_t n)
+{
+	volatile uint8_t *d = dst;
+	const volatile uint8_t *s = src;
+	for (size_t i = 0; i < n; i++)
+		d[i] = s[i];
+	return dst;
+}
+
+static void *move_backward_only(void *dst, const void *src, size_t n)
+{
+	volatile uint8_t *d = dst;
+	const volatile uint8_t *s = src;
+	for (size_t i = n; i > 0; i--)
+		d[i - 1] = s[i - 1];
+	return dst;
+}
+
+/* Right, but when the buffers overlap it also stores the source byte at
+ * the same distance one past the end. */
+static void *move_overlap_overrun(void *dst, const void *src, size_t n)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+	if (d != s && (d > s ? d - s < n : s - d < n)) {
+		uint8_t after = ((const volatile uint8_t *)src)[n];
+		if (d > s)
+			move_backward_only(dst, src, n);
+		else
+			move_forward_only(dst, src, n);
+		((volatile uint8_t *)dst)[n] = after;
+		return dst;
+	}
+	return move_forward_only(dst, src, n);
+}
+
+static void expect_rejected(pb_memmove_fn fn, const char *want)
+{
+	struct pb_kernel k = {.op = PB_OP_MEMMOVE,
+	                      .name = "broken",
+	                      .memmove_fn = fn,
+	                      .description = "test",
+	                      .source = "test"};
+	struct pb_selftest_result r;
+	assert_int_equal(pb_selftest_kernel(&k, PB_SELFTEST_QUICK, &r), 1);
+	print_message("%s\n", r.detail);
+	if (!strstr(r.detail, want))
+		fail_msg("'%s' does not say '%s'", r.detail, want);
+}
+
+static void test_memmove_rejects(void **state)
+{
+	(void)state;
+	/* Fails case M6's example first. */
+	expect_rejected(move_forward_only, "11 22 33 44 00 became 11 11 11 11 11");
+	/* Passes the example and every copy between separate buffers. */
+	expect_rejected(move_backward_only,
+	                "n=2, lower of dst, src at page offset 0, dst - src = -1: "
+	                "first difference at dst[0]");
+	expect_rejected(move_overlap_overrun, "wrote past the end: dst[2]");
 }
 
 static sigjmp_buf probe_jump;
@@ -226,7 +348,7 @@ int main(void)
 {
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);
-	size_t n_tests = count + 5;
+	size_t n_tests = count + 7;
 	struct CMUnitTest *tests = calloc(n_tests, sizeof *tests);
 	char(*names)[48] = calloc(count, sizeof *names);
 	if (!tests || !names)
@@ -241,6 +363,8 @@ int main(void)
 	tests[count + 2] = (struct CMUnitTest)cmocka_unit_test(test_find);
 	tests[count + 3] = (struct CMUnitTest)cmocka_unit_test(test_usable_reason);
 	tests[count + 4] = (struct CMUnitTest)cmocka_unit_test(test_buffers);
+	tests[count + 5] = (struct CMUnitTest)cmocka_unit_test(test_memmove_example);
+	tests[count + 6] = (struct CMUnitTest)cmocka_unit_test(test_memmove_rejects);
 	int failed = _cmocka_run_group_tests("kernels", tests, n_tests, NULL, NULL);
 	free(names);
 	free(tests);

@@ -205,6 +205,118 @@ static void test_grid_distance_then_read(void **state)
 	assert_non_null(strstr(pb_error(), "overlaps"));
 }
 
+/* memmove: overlapping placements in the same region (backward with a
+ * negative distance, forward with a positive one, in place at 0) in every
+ * rotating state and with an extent; the fault states refuse an overlap
+ * (their source is a separate buffer) but take a distant source. Under the
+ * sanitizers this also checks that every call stays inside its slot. */
+static void test_memmove_overlap(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[2] = {pb_kernel_find(PB_OP_MEMMOVE, "libc"),
+	                                 pb_kernel_find(PB_OP_MEMMOVE, "bytes")};
+	assert_non_null(ks[0]);
+	assert_non_null(ks[1]);
+	uint64_t sizes[] = {64, 4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_L2, PB_STATE_DRAM};
+	struct pb_mem_placement pls[] = {
+	    {.has_distance = true, .distance_bytes = -64},
+	    {.dst_offset_bytes = 5, .has_distance = true, .distance_bytes = -1},
+	    {.dst_offset_bytes = 4095, .has_distance = true, .distance_bytes = 63},
+	    {.has_distance = true, .distance_bytes = 0},
+	    {.src_offset_bytes = 2048},
+	};
+	size_t npl = sizeof pls / sizeof pls[0];
+	struct pb_mem_params p = params(ks, 2, sizes, 2, st, 3);
+	p.placements = pls;
+	p.n_placements = npl;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 3 * 2 * npl * 2);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		struct pb_mem_case *c = &r.cases[i];
+		assert_int_equal(c->op, PB_OP_MEMMOVE);
+		assert_int_equal(c->kernel->op, PB_OP_MEMMOVE);
+		assert_true(c->n_samples + c->migrations >= 6);
+		assert_int_equal(c->fill_value, -1);
+		assert_int_equal(c->prefill_value, 0xA5);
+		size_t q = (i / 2) % npl;
+		assert_int_equal(c->placement.has_distance, pls[q].has_distance);
+		assert_int_equal(c->placement.distance_bytes, pls[q].distance_bytes);
+		/* Source and destination share the region: one side's bytes. */
+		int64_t dd = pls[q].distance_bytes;
+		uint64_t span =
+		    c->placement.dst_offset_bytes + (uint64_t)(dd < 0 ? -dd : dd) + c->size_bytes;
+		if (c->state == PB_STATE_HOT && pls[q].has_distance)
+			assert_int_equal(c->working_set_bytes, 2 * ((span + 4095) / 4096 * 4096));
+	}
+	/* The result keys: op "memmove", the source as a distance or an offset. */
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, (uint64_t[PB_CACHE_LEVELS]){0});
+	char *argv[] = {"primbench", "mem", "memmove"};
+	json_t *doc = pb_results_new(3, argv, 0, &caches, 0);
+	assert_non_null(doc);
+	assert_int_equal(pb_results_add_mem(doc, &r), 0);
+	json_t *cases = json_object_get(doc, "cases");
+	assert_int_equal(json_array_size(cases), r.n_cases);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		json_t *key = json_object_get(json_array_get(cases, i), "key");
+		assert_string_equal(json_string_value(json_object_get(key, "op")), "memmove");
+		assert_true(json_is_null(json_object_get(key, "fill_value")));
+		const struct pb_mem_placement *pl = &r.cases[i].placement;
+		json_t *src = json_object_get(key, "src_offset_bytes");
+		json_t *dist = json_object_get(key, "distance_bytes");
+		if (pl->has_distance) {
+			assert_true(json_is_null(src));
+			assert_int_equal(json_integer_value(dist), pl->distance_bytes);
+		} else {
+			assert_int_equal(json_integer_value(src), 2048);
+			assert_true(json_is_null(dist));
+		}
+	}
+	json_decref(doc);
+	pb_mem_result_free(&r);
+
+	/* An extent of overlapping moves, and (memcpy too) a source 1 MiB
+	 * below the extent: the slot holds the distance as well. */
+	uint64_t four_k[] = {4096};
+	struct pb_mem_placement far = {.has_distance = true, .distance_bytes = -(1 << 20)};
+	enum pb_cache_state hot_dram[] = {PB_STATE_HOT, PB_STATE_DRAM};
+	p = params(ks, 2, four_k, 1, hot_dram, 2);
+	p.extent_bytes = 64 << 10;
+	p.placements = pls;
+	p.n_placements = 1;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 4);
+	pb_mem_result_free(&r);
+	p.placements = &far;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	pb_mem_result_free(&r);
+	const struct pb_kernel *cpy[1] = {pb_kernel_find(PB_OP_MEMCPY, "libc")};
+	p = params(cpy, 1, four_k, 1, hot_dram, 2);
+	p.extent_bytes = 64 << 10;
+	p.placements = &far;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2);
+	pb_mem_result_free(&r);
+	/* memcpy still refuses the overlap memmove takes. */
+	p.placements = pls;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "overlaps"));
+
+	/* fault: an overlap is refused, a distant source is fine. */
+	enum pb_cache_state fault[] = {PB_STATE_FAULT};
+	p = params(ks, 2, four_k, 1, fault, 1);
+	p.placements = pls;
+	p.n_placements = 1;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "cannot place an overlapping memmove"));
+	p.placements = &far;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2);
+	pb_mem_result_free(&r);
+}
+
 /* An extent: each sample is extent/size consecutive calls. */
 static void test_extent(void **state)
 {
@@ -431,6 +543,7 @@ int main(void)
 	    cmocka_unit_test(test_state_too_small_skips),
 	    cmocka_unit_test(test_grid_distance_then_read),
 	    cmocka_unit_test(test_extent),
+	    cmocka_unit_test(test_memmove_overlap),
 	    cmocka_unit_test(test_precision_stops_early),
 	    cmocka_unit_test(test_results_round_trip),
 	    cmocka_unit_test(test_results_bad_path),

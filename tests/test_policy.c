@@ -213,7 +213,39 @@ static void test_errors(void **state)
 	    "bad policy 'bytes<=1,libc<=2,bytes<=3,libc<=4,bytes<=5,libc<=6,bytes<=7,libc<=8,"
 	    "bytes<=9,libc<=10,bytes<=11,libc<=12,bytes<=13,libc<=14,bytes<=15,libc<=16,bytes': "
 	    "more than 16 kernels");
-	bad(PB_OP_COUNT, "libc", ALL, "bad policy 'libc': no op (memset or memcpy)");
+	bad(PB_OP_COUNT, "libc", ALL, "bad policy 'libc': no op (memset, memcpy or memmove)");
+	bad(PB_OP_MEMMOVE, "strided<=64,libc", ALL,
+	    "bad policy 'strided<=64,libc': kernel 'memcpy/strided' is not a memmove kernel");
+	bad(PB_OP_MEMMOVE, "memcpy/bytes<=64,libc", ALL,
+	    "bad policy 'memcpy/bytes<=64,libc': kernel 'memcpy/bytes' is not a memmove kernel");
+	bad(PB_OP_MEMCPY, "memmove/bytes<=64,libc", ALL,
+	    "bad policy 'memmove/bytes<=64,libc': kernel 'memmove/bytes' is not a memcpy "
+	    "kernel");
+}
+
+/* memmove policies (PRIMBENCH_MEMMOVE of the preload library): the memmove
+ * rows, picked by size like the others. */
+static void test_memmove(void **state)
+{
+	(void)state;
+	struct pb_policy p = ok(PB_OP_MEMMOVE, "bytes<=64,memmove/gpr_unrolled<=2K,libc");
+	assert_int_equal(p.op, PB_OP_MEMMOVE);
+	assert_int_equal(p.n_bands, 3);
+	assert_ptr_equal(pb_policy_pick(&p, 64), k(PB_OP_MEMMOVE, "bytes"));
+	assert_ptr_equal(pb_policy_pick(&p, 65), k(PB_OP_MEMMOVE, "gpr_unrolled"));
+	assert_ptr_equal(pb_policy_pick(&p, 4096), k(PB_OP_MEMMOVE, "libc"));
+	assert_int_equal(pb_policy_pick(&p, 0)->op, PB_OP_MEMMOVE);
+	round_trip(PB_OP_MEMMOVE, "bytes<=64,memmove/gpr_unrolled<=2048,libc",
+	           "bytes<=64,gpr_unrolled<=2K,libc");
+	/* The same text names other kernels for memcpy. */
+	struct pb_policy q = ok(PB_OP_MEMCPY, "bytes<=64,gpr_unrolled<=2K,libc");
+	assert_false(pb_policy_equal(&p, &q));
+#if defined(__x86_64__)
+	round_trip(PB_OP_MEMMOVE, "rep_movsb_fwd_movsq_bwd<=4K,avx512",
+	           "rep_movsb_fwd_movsq_bwd<=4K,avx512");
+	p = ok(PB_OP_MEMMOVE, "rep_movsb<=1K,avx2");
+	assert_ptr_equal(pb_policy_pick(&p, 1024), k(PB_OP_MEMMOVE, "rep_movsb"));
+#endif
 }
 
 /* A kernel that needs features the caller does not have. */
@@ -249,6 +281,7 @@ int main(void)
 	    cmocka_unit_test(test_equal),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_unusable),
+	    cmocka_unit_test(test_memmove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

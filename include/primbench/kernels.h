@@ -1,4 +1,5 @@
-/* primbench/kernels.h - the catalogue of memset and memcpy implementations.
+/* primbench/kernels.h - the catalogue of memset, memcpy and memmove
+ * implementations.
  *
  * Every kernel is a full, correct implementation for any size and any
  * alignment (head and tail handled); kernels differ in their bulk loop.
@@ -19,23 +20,29 @@
 
 #include "primbench/cpu.h"
 
-enum pb_op { PB_OP_MEMSET, PB_OP_MEMCPY, PB_OP_COUNT };
+enum pb_op { PB_OP_MEMSET, PB_OP_MEMCPY, PB_OP_MEMMOVE, PB_OP_COUNT };
 
-/* Same contracts as the C standard's memset/memcpy: return dst. */
+/* Same contracts as the C standard's memset/memcpy/memmove: return dst.
+ * A memmove kernel is correct for any overlap of [src, src + n) and
+ * [dst, dst + n): it copies forward when dst <= src or the ranges do not
+ * overlap, backward when dst > src and they do (its row's name says when
+ * the backward path uses another technique, e.g. rep_movsb_fwd_movsq_bwd). */
 typedef void *(*pb_memset_fn)(void *dst, int c, size_t n);
 typedef void *(*pb_memcpy_fn)(void *restrict dst, const void *restrict src, size_t n);
+typedef void *(*pb_memmove_fn)(void *dst, const void *src, size_t n);
 
 struct pb_kernel {
 	enum pb_op op;
-	const char *name;        /* "avx512_nt" */
-	pb_features requires;    /* all must be usable */
-	pb_memset_fn memset_fn;  /* set when op == PB_OP_MEMSET */
-	pb_memcpy_fn memcpy_fn;  /* set when op == PB_OP_MEMCPY */
-	const char *description; /* one line */
-	const char *source;      /* where the idea comes from */
+	const char *name;         /* "avx512_nt" */
+	pb_features requires;     /* all must be usable */
+	pb_memset_fn memset_fn;   /* set when op == PB_OP_MEMSET */
+	pb_memcpy_fn memcpy_fn;   /* set when op == PB_OP_MEMCPY */
+	pb_memmove_fn memmove_fn; /* set when op == PB_OP_MEMMOVE */
+	const char *description;  /* one line */
+	const char *source;       /* where the idea comes from */
 };
 
-const char *pb_op_name(enum pb_op op); /* "memset", "memcpy" */
+const char *pb_op_name(enum pb_op op); /* "memset", "memcpy", "memmove" */
 /* Returns 0, or -1 with pb_error() set ("unknown op 'x'"). */
 int pb_op_parse(const char *name, enum pb_op *out);
 
@@ -43,8 +50,10 @@ int pb_op_parse(const char *name, enum pb_op *out);
 const struct pb_kernel *pb_kernels(size_t *count);
 
 /* Finds a kernel by "op/name", or by "name" within op. op may be
- * PB_OP_COUNT when name carries "op/". Returns NULL with pb_error() set:
- * "unknown kernel 'x'" or "kernel 'memcpy/x' is not a memset kernel". */
+ * PB_OP_COUNT when name carries "op/" (or when the name belongs to one op
+ * only). Returns NULL with pb_error() set: "unknown kernel 'x'", "kernel
+ * 'memcpy/x' is not a memset kernel", or "kernel name 'bytes' is
+ * ambiguous: say memset/bytes, memcpy/bytes or memmove/bytes". */
 const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name);
 
 /* Whether k can run with the usable features `have`. When not, and why is

@@ -1,5 +1,5 @@
-/* primbench/mem.h - the memory-kernel suite: time memset/memcpy kernels
- * across sizes and cache states.
+/* primbench/mem.h - the memory-kernel suite: time memset/memcpy/memmove
+ * kernels across sizes and cache states.
  *
  * Method (docs/methodology.md "The mem suite"):
  * - A sample is one timed batch of k calls of one kernel at one size;
@@ -43,13 +43,17 @@ const char *pb_cache_state_name(enum pb_cache_state s);
 /* Returns 0, or -1 with pb_error(): "unknown cache state 'lukewarm' (known: hot, l2, ...)". */
 int pb_cache_state_parse(const char *name, enum pb_cache_state *out);
 
-/* Where the source sits, for memcpy: at a page offset of its own buffer,
- * or at a signed distance from the destination (src = dst + distance). */
+/* Where the source sits, for memcpy and memmove: at a page offset of its
+ * own buffer, or at a signed distance from the destination, in the same
+ * region (src = dst + distance). memcpy needs |distance| >= size (no
+ * overlap); memmove takes any distance: |distance| < size overlaps, and a
+ * negative one puts dst above src (memmove(p + d, p, n) is distance -d, a
+ * backward copy), except in the fault states (a separate source there). */
 struct pb_mem_placement {
 	uint64_t dst_offset_bytes; /* from a page boundary, < 4096 */
 	uint64_t src_offset_bytes; /* from a page boundary, < 4096 (when !has_distance) */
 	bool has_distance;
-	int64_t distance_bytes; /* src - dst; |distance| >= size (no overlap) */
+	int64_t distance_bytes; /* src - dst in bytes */
 };
 
 struct pb_mem_params {
@@ -93,7 +97,7 @@ struct pb_mem_case {
 	uint64_t extent_bytes; /* bytes one sample covers (0: calibrated batches) */
 	enum pb_cache_state state;
 	unsigned page_bytes; /* 4096, or 2 MiB for fault-thp */
-	int fill_value;      /* memset byte; -1 for memcpy */
+	int fill_value;      /* memset byte; -1 for memcpy and memmove */
 	int prefill_value;   /* what the destination held before each sample */
 	bool then_read;
 	/* samples: batch ticks with the timer overhead subtracted, and calls per batch */
@@ -127,7 +131,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *result);
 void pb_mem_result_free(struct pb_mem_result *result);
 
 /* The byte a destination holds before each sample: for memset the value
- * XOR 0xA5 (never the value itself), for memcpy 0xA5. */
+ * XOR 0xA5 (never the value itself), for memcpy and memmove 0xA5. */
 int pb_mem_prefill_value(enum pb_op op, int value);
 
 /* Derived figures of a per-call tick count t at size n (see README units).

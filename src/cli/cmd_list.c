@@ -14,7 +14,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: primbench list [--op memset|memcpy] [--hide-features LIST]\n\n"
+	fputs("usage: primbench list [--op memset|memcpy|memmove] [--hide-features LIST]\n\n"
 	      "Prints every kernel: its id (op/name), the CPU features it requires and\n"
 	      "whether it can run here (or why not) on one line, what it does on the next;\n"
 	      "then a count per op.\n\n"
@@ -75,8 +75,8 @@ static void print_libc_note(pb_features hidden)
 	if (caps[0])
 		snprintf(text, sizeof text,
 		         "hidden features do not reach the libc kernels: glibc chooses its own "
-		         "memset and memcpy (ifunc) from the CPU. To hide them from glibc too, "
-		         "run with GLIBC_TUNABLES=glibc.cpu.hwcaps=%s%s (glibc manual, "
+		         "memset, memcpy and memmove (ifunc) from the CPU. To hide them from "
+		         "glibc too, run with GLIBC_TUNABLES=glibc.cpu.hwcaps=%s%s (glibc manual, "
 		         "\"Hardware Capability Tunables\"; the names are glibc's).",
 		         caps + 1,
 		         hidden & PB_F(AVX2) ? " (and -AVX_Fast_Unaligned_Load for its AVX memcpy)"
@@ -84,9 +84,9 @@ static void print_libc_note(pb_features hidden)
 	else
 		snprintf(text, sizeof text,
 		         "hidden features do not reach the libc kernels: glibc chooses its own "
-		         "memset and memcpy (ifunc) from the CPU; GLIBC_TUNABLES=glibc.cpu.hwcaps "
-		         "hides features from glibc (glibc manual, \"Hardware Capability "
-		         "Tunables\").");
+		         "memset, memcpy and memmove (ifunc) from the CPU; "
+		         "GLIBC_TUNABLES=glibc.cpu.hwcaps hides features from glibc (glibc "
+		         "manual, \"Hardware Capability Tunables\").");
 	pb_print_labelled(stdout, 6, "note:", text);
 }
 

@@ -1,4 +1,4 @@
-/* cmd_mem.c - `primbench mem memset|memcpy [OPTIONS]`. */
+/* cmd_mem.c - `primbench mem memset|memcpy|memmove|clear_page|copy_page [OPTIONS]`. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,10 +9,13 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: primbench mem memset|memcpy|clear_page|copy_page [OPTIONS]\n"
+	fputs("usage: primbench mem memset|memcpy|memmove|clear_page|copy_page [OPTIONS]\n"
 	      "\n"
 	      "Times kernels at each size and cache state, interleaved, and prints one\n"
 	      "table per cache state (rows: kernels, columns: sizes, cells: medians).\n"
+	      "\n"
+	      "memmove: like memcpy; --distance D with |D| < size overlaps, and D < 0\n"
+	      "(dst above src: memmove(p + d, p, n) is D = -d) makes backward copies.\n"
 	      "\n"
 	      "clear_page and copy_page: memset 0 / memcpy of one page-aligned 4 KiB page\n"
 	      "per call, in every cache state, in ticks per page.\n"
@@ -25,8 +28,9 @@ static void usage(FILE *f)
 	      "  --dst-offset LIST   destination bytes from a page boundary (default 0);\n"
 	      "                      a list or range (0..63:1) makes a grid table\n"
 	      "  --src-offset LIST   source bytes from a page boundary (default 2048)\n"
-	      "  --distance LIST     memcpy: source at dst + distance (signed bytes,\n"
-	      "                      |distance| >= size), instead of --src-offset\n"
+	      "  --distance LIST     memcpy, memmove: source at dst + distance (signed\n"
+	      "                      bytes; memcpy needs |distance| >= size), instead of\n"
+	      "                      --src-offset\n"
 	      "  --extent BYTES      one sample = consecutive calls covering BYTES (a\n"
 	      "                      multiple of every size; hot and dram only)\n"
 	      "  --then-read         also time reading back what each batch wrote\n"
@@ -63,7 +67,8 @@ int cmd_mem(int argc, char **argv)
 	if (!mem_cli_parse(&m, "mem", argc, argv, usage))
 		return PB_EXIT_OK;
 	if (optind >= argc)
-		die_usage("mem needs an operation: memset or memcpy (try 'primbench mem --help')");
+		die_usage("mem needs an operation: memset, memcpy or memmove (try 'primbench mem "
+		          "--help')");
 	if (optind + 1 < argc)
 		die_usage("unexpected argument '%s'", argv[optind + 1]);
 	enum pb_op op;

@@ -411,10 +411,10 @@ int mem_cli_run(struct mem_cli *m)
 	if (pb_cache_overrides_check(m->cache_override_bytes) != 0)
 		die_usage("%s", pb_error());
 	for (size_t o = 0; o < m->nops; o++) {
-		if (m->ops[o] == PB_OP_MEMCPY && m->value_set && m->nops == 1)
+		if (m->ops[o] != PB_OP_MEMSET && m->value_set && m->nops == 1)
 			die_usage("--value applies to memset only");
 		if (m->ops[o] == PB_OP_MEMSET && m->src_offset_set && m->nops == 1)
-			die_usage("--src-offset applies to memcpy only");
+			die_usage("--src-offset applies to memcpy and memmove only");
 	}
 
 	/* Sizes and states are checked before anything is measured. */
@@ -456,9 +456,12 @@ int mem_cli_run(struct mem_cli *m)
 	bool use_distance = m->distances_arg != NULL;
 	if (use_distance && m->src_offset_set)
 		die_usage("--distance cannot be combined with --src-offset");
+	/* memmove takes any distance (|distance| < size overlaps: the point);
+	 * memcpy's buffers must not overlap. */
+	bool move = m->nops == 1 && m->ops[0] == PB_OP_MEMMOVE;
 	if (use_distance) {
-		if (m->nops != 1 || m->ops[0] != PB_OP_MEMCPY)
-			die_usage("--distance applies to memcpy only");
+		if (m->nops != 1 || m->ops[0] == PB_OP_MEMSET)
+			die_usage("--distance applies to memcpy and memmove only");
 		if (pb_parse_size_list(m->distances_arg, 1, 4096, &dists) != 0)
 			die_usage("--distance: %s", pb_error());
 	} else if (pb_parse_size_list(m->src_offsets_arg, 0, 4096, &srcs) != 0) {
@@ -476,7 +479,7 @@ int mem_cli_run(struct mem_cli *m)
 		int64_t dd = dists.values[i];
 		if (dd > (1ll << 32) || dd < -(1ll << 32))
 			die_usage("bad --distance %lld: at most 4 GiB either way", (long long)dd);
-		for (size_t z = 0; z < sizes.count; z++)
+		for (size_t z = 0; z < sizes.count && !move; z++)
 			if ((dd < 0 ? -dd : dd) < sizes.values[z])
 				die_usage(
 				    "--distance %lld overlaps a copy of %lld bytes (memcpy needs "
@@ -508,6 +511,22 @@ int mem_cli_run(struct mem_cli *m)
 			if (states[i] != PB_STATE_HOT && states[i] != PB_STATE_DRAM)
 				die_usage("--extent works with the hot and dram states, not '%s'",
 				          pb_cache_state_name(states[i]));
+	}
+	/* The fault states take the source from a separate prefaulted buffer:
+	 * an overlapping memmove cannot be placed there. */
+	for (size_t i = 0; move && i < nstates; i++) {
+		if (states[i] != PB_STATE_FAULT && states[i] != PB_STATE_FAULT_THP)
+			continue;
+		for (size_t j = 0; j < dists.count; j++)
+			for (size_t z = 0; z < sizes.count; z++)
+				if ((dists.values[j] < 0 ? -dists.values[j] : dists.values[j]) <
+				    sizes.values[z])
+					die_usage(
+					    "--distance %lld overlaps a move of %lld bytes, "
+					    "which the '%s' state cannot place (its source is "
+					    "a separate buffer)",
+					    (long long)dists.values[j], (long long)sizes.values[z],
+					    pb_cache_state_name(states[i]));
 	}
 
 	size_t nk_cap;
@@ -643,11 +662,23 @@ int mem_cli_run(struct mem_cli *m)
 			if (nplacements == 1 && placements[0].dst_offset_bytes)
 				printf("dst offset %llu bytes from a page boundary\n",
 				       (unsigned long long)placements[0].dst_offset_bytes);
-		} else if (nplacements == 1 && !use_distance)
-			printf("\nmemcpy: dst offset %llu, src offset %llu bytes from a page "
+		} else if (nplacements == 1 && !use_distance) {
+			printf("\n%s: dst offset %llu, src offset %llu bytes from a page "
 			       "boundary\n",
-			       (unsigned long long)placements[0].dst_offset_bytes,
+			       pb_op_name(op), (unsigned long long)placements[0].dst_offset_bytes,
 			       (unsigned long long)placements[0].src_offset_bytes);
+		} else if (nplacements == 1) {
+			long long dd = (long long)placements[0].distance_bytes;
+			printf("\n%s: dst offset %llu bytes from a page boundary, src = dst %s "
+			       "%lld\n",
+			       pb_op_name(op), (unsigned long long)placements[0].dst_offset_bytes,
+			       dd < 0 ? "-" : "+", dd < 0 ? -dd : dd);
+			if (op == PB_OP_MEMMOVE)
+				printf("sizes above %lld overlap: %s\n", dd < 0 ? -dd : dd,
+				       dd < 0   ? "dst above src, a backward copy"
+				       : dd > 0 ? "dst below src, a forward copy"
+				                : "dst = src");
+		}
 		if (m->extent_bytes)
 			printf("each sample: consecutive calls covering an extent of %llu bytes\n",
 			       (unsigned long long)m->extent_bytes);
@@ -675,7 +706,11 @@ int mem_cli_run(struct mem_cli *m)
 			if (counting)
 				pb_print_mem_counters(stdout, &r, op, states[si]);
 			if (breakeven) {
-				const struct pb_glibc_thresholds *g = glibc.known ? &glibc : NULL;
+				/* glibc's tunables are mapped for memset and memcpy
+				 * (breakeven.c's kernel classes); its memmove is its
+				 * memcpy, but the memmove rows are not classified. */
+				const struct pb_glibc_thresholds *g =
+				    glibc.known && op != PB_OP_MEMMOVE ? &glibc : NULL;
 				pb_print_breakeven(stdout, &r, op, states[si], g);
 				json_t *be = pb_breakeven_json(&r, op, states[si], g);
 				if (be) {

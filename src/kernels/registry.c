@@ -1,9 +1,9 @@
 /* registry.c - the one table of kernels, built from the row lists.
  *
- * The rows are read three times: prototypes (protos.h), then the memset
- * rows, then the memcpy rows, so the table lists every memset kernel
- * before every memcpy kernel, portable rows first. Nothing registers
- * itself at run time.
+ * The rows are read four times: prototypes (protos.h), then the memset
+ * rows, the memcpy rows and the memmove rows, so the table lists the
+ * kernels op by op (every memset kernel before every memcpy kernel, ...),
+ * portable rows first. Nothing registers itself at run time.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,32 +18,48 @@
 #include "arch_rows.h"
 #undef PB_MEMSET
 #undef PB_MEMCPY
+#undef PB_MEMMOVE
 
-#define ROW(op_, name_, set_fn, cpy_fn, requires_, description_, source_)                          \
+#define ROW(op_, name_, set_fn, cpy_fn, move_fn, requires_, description_, source_)                 \
 	{.op = op_,                                                                                \
 	 .name = name_,                                                                            \
 	 .requires = requires_,                                                                    \
 	 .memset_fn = set_fn,                                                                      \
 	 .memcpy_fn = cpy_fn,                                                                      \
+	 .memmove_fn = move_fn,                                                                    \
 	 .description = description_,                                                              \
 	 .source = source_},
 
 static const struct pb_kernel table[] = {
 #define PB_MEMSET(name, fn, requires, description, source)                                         \
-	ROW(PB_OP_MEMSET, name, fn, NULL, requires, description, source)
+	ROW(PB_OP_MEMSET, name, fn, NULL, NULL, requires, description, source)
 #define PB_MEMCPY(name, fn, requires, description, source)
+#define PB_MEMMOVE(name, fn, requires, description, source)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET
 #undef PB_MEMCPY
+#undef PB_MEMMOVE
 
 #define PB_MEMSET(name, fn, requires, description, source)
 #define PB_MEMCPY(name, fn, requires, description, source)                                         \
-	ROW(PB_OP_MEMCPY, name, NULL, fn, requires, description, source)
+	ROW(PB_OP_MEMCPY, name, NULL, fn, NULL, requires, description, source)
+#define PB_MEMMOVE(name, fn, requires, description, source)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET
 #undef PB_MEMCPY
+#undef PB_MEMMOVE
+
+#define PB_MEMSET(name, fn, requires, description, source)
+#define PB_MEMCPY(name, fn, requires, description, source)
+#define PB_MEMMOVE(name, fn, requires, description, source)                                        \
+	ROW(PB_OP_MEMMOVE, name, NULL, NULL, fn, requires, description, source)
+#include "kernels/generic/generic_rows.h"
+#include "arch_rows.h"
+#undef PB_MEMSET
+#undef PB_MEMCPY
+#undef PB_MEMMOVE
 };
 // clang-format on
 
@@ -52,6 +68,7 @@ static const struct pb_kernel table[] = {
 static const char *const op_names[PB_OP_COUNT] = {
     [PB_OP_MEMSET] = "memset",
     [PB_OP_MEMCPY] = "memcpy",
+    [PB_OP_MEMMOVE] = "memmove",
 };
 
 const char *pb_op_name(enum pb_op op)
@@ -127,8 +144,16 @@ const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name)
 			return NULL;
 		}
 		if (n > 1) {
-			pb_fail("kernel name '%s' is ambiguous: say %s/%s or %s/%s", name,
-			        pb_op_name(found[0]->op), name, pb_op_name(found[1]->op), name);
+			/* "say memset/bytes, memcpy/bytes or memmove/bytes" */
+			char say[256] = "";
+			size_t pos = 0;
+			for (size_t i = 0; i < n && pos < sizeof say; i++) {
+				const char *sep = i == 0 ? "" : i + 1 < n ? ", " : " or ";
+				int w = snprintf(say + pos, sizeof say - pos, "%s%s/%s", sep,
+				                 pb_op_name(found[i]->op), name);
+				pos += w > 0 ? (size_t)w : 0;
+			}
+			pb_fail("kernel name '%s' is ambiguous: say %s", name, say);
 			return NULL;
 		}
 		k = found[0];

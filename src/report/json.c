@@ -113,7 +113,7 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(key, "dst_offset_bytes",
 		                    json_integer((json_int_t)pl->dst_offset_bytes));
 		json_object_set_new(key, "src_offset_bytes",
-		                    c->op == PB_OP_MEMCPY && !pl->has_distance
+		                    c->op != PB_OP_MEMSET && !pl->has_distance
 		                        ? json_integer((json_int_t)pl->src_offset_bytes)
 		                        : json_null());
 		json_object_set_new(key, "distance_bytes",

@@ -201,11 +201,22 @@ static void placement_label(const struct pb_mem_case *c, char *buf, size_t len)
 	if (pl->has_distance)
 		snprintf(buf, len, "%llu %+lld", (unsigned long long)pl->dst_offset_bytes,
 		         (long long)pl->distance_bytes);
-	else if (c->op == PB_OP_MEMCPY)
+	else if (c->op != PB_OP_MEMSET)
 		snprintf(buf, len, "%llu/%llu", (unsigned long long)pl->dst_offset_bytes,
 		         (unsigned long long)pl->src_offset_bytes);
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)pl->dst_offset_bytes);
+}
+
+/* The kernel-name column: NAME_WIDTH, or wider for a longer name
+ * ("rep_movsb_fwd_movsq_bwd"): names are never cut. */
+static int kernel_column(const struct grid *g)
+{
+	int w = NAME_WIDTH;
+	for (size_t k = 0; k < g->nkernels; k++)
+		if ((int)strlen(g->kernels[k]->name) + 1 > w)
+			w = (int)strlen(g->kernels[k]->name) + 1;
+	return w;
 }
 
 void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
@@ -238,7 +249,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	pb_format_size(n, sz, sizeof sz);
 	const struct pb_mem_case *c0 = rows[0];
 	const char *axis = c0->placement.has_distance ? "dst offset, src - dst distance"
-	                   : op == PB_OP_MEMCPY       ? "dst/src offset"
+	                   : op != PB_OP_MEMSET       ? "dst/src offset"
 	                                              : "dst offset";
 	fprintf(f, "\n%s %s bytes, %s\n", pb_op_name(op), sz, state_desc(st));
 	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
@@ -304,7 +315,8 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	/* Per kernel: how far it falls behind each row's fastest, the worst
 	 * row, and how many rows it runs at under half the fastest's speed
 	 * (case M1's question). */
-	fprintf(f, "%-13s %9s  %-20s %s\n", "vs row's best", "worst", "at placement",
+	int kw = kernel_column(&g) - 1;
+	fprintf(f, "%-*s %9s  %-20s %s\n", kw, "vs row's best", "worst", "at placement",
 	        "rows at < 1/2 speed");
 	for (size_t k = 0; k < g.nkernels; k++) {
 		double worst = 0;
@@ -337,7 +349,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		char lab[48], w[24];
 		placement_label(rows[worst_row], lab, sizeof lab);
 		snprintf(w, sizeof w, "%.2fx", worst);
-		fprintf(f, "%-13.13s %9s  %-20s %zu of %zu\n", g.kernels[k]->name, w, lab, slow,
+		fprintf(f, "%-*s %9s  %-20s %zu of %zu\n", kw, g.kernels[k]->name, w, lab, slow,
 		        seen);
 	}
 	free(rows);
@@ -362,10 +374,11 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	            : " (ticks are ns: clock_gettime fallback)",
 	        higher_better ? "higher" : "lower");
 	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
-	size_t per_table = (LINE_WIDTH - NAME_WIDTH) / CELL_WIDTH;
+	int nw = kernel_column(&g);
+	size_t per_table = (size_t)(LINE_WIDTH - nw) / CELL_WIDTH;
 	for (size_t first = 0; first < g.nsizes; first += per_table) {
 		size_t last = first + per_table < g.nsizes ? first + per_table : g.nsizes;
-		fprintf(f, "%-*s", NAME_WIDTH, "kernel");
+		fprintf(f, "%-*s", nw, "kernel");
 		for (size_t j = first; j < last; j++) {
 			char sz[24];
 			pb_format_size(g.sizes[j], sz, sizeof sz);
@@ -373,7 +386,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		}
 		fputc('\n', f);
 		for (size_t i = 0; i < g.nkernels; i++) {
-			fprintf(f, "%-*.*s", NAME_WIDTH, NAME_WIDTH - 1, g.kernels[i]->name);
+			fprintf(f, "%-*s", nw, g.kernels[i]->name);
 			for (size_t j = first; j < last; j++) {
 				const struct pb_mem_case *c =
 				    find(r, op, st, g.kernels[i], g.sizes[j]);

@@ -48,7 +48,7 @@ int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
 
 int pb_mem_prefill_value(enum pb_op op, int value)
 {
-	return op == PB_OP_MEMCPY ? 0xA5 : (value ^ 0xA5) & 0xff;
+	return op != PB_OP_MEMSET ? 0xA5 : (value ^ 0xA5) & 0xff;
 }
 
 double pb_ticks_per_page(double t, uint64_t n)
@@ -166,7 +166,7 @@ static uint64_t state_region_bytes(const struct pb_mem_params *p, enum pb_cache_
 {
 	/* l2 and llc: the whole working set (both regions for memcpy) is half
 	 * the level, so it stays there but not in the level above. */
-	unsigned sides = p->op == PB_OP_MEMCPY ? 2 : 1;
+	unsigned sides = p->op != PB_OP_MEMSET ? 2 : 1;
 	if (p->extent_bytes)
 		return max_slot;
 	switch (st) {
@@ -195,7 +195,7 @@ static int arena_init(struct arena *a, const struct pb_mem_params *p, enum pb_ca
 {
 	memset(a, 0, sizeof *a);
 	a->state = st;
-	a->copy = p->op == PB_OP_MEMCPY;
+	a->copy = p->op != PB_OP_MEMSET;
 	a->extent = p->extent_bytes != 0;
 	a->prefill = prefill;
 	a->rng = seed | 1;
@@ -400,8 +400,14 @@ static uint64_t time_batch(const struct pb_kernel *kr, void **d, const void **s,
 		for (size_t i = 0; i < k; i++)
 			fn(d[i], value, n);
 		ticks = pb_timer_end(t);
-	} else {
+	} else if (kr->op == PB_OP_MEMCPY) {
 		pb_memcpy_fn fn = kr->memcpy_fn;
+		t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			fn(d[i], s[i], n);
+		ticks = pb_timer_end(t);
+	} else {
+		pb_memmove_fn fn = kr->memmove_fn;
 		t = pb_timer_begin();
 		for (size_t i = 0; i < k; i++)
 			fn(d[i], s[i], n);
@@ -431,8 +437,14 @@ static uint64_t time_extent(const struct pb_kernel *kr, uint8_t *dst, const uint
 		for (uint64_t o = 0; o < extent; o += step)
 			fn(dst + o, value, n);
 		ticks = pb_timer_end(t);
-	} else {
+	} else if (kr->op == PB_OP_MEMCPY) {
 		pb_memcpy_fn fn = kr->memcpy_fn;
+		t = pb_timer_begin();
+		for (uint64_t o = 0; o < extent; o += step)
+			fn(dst + o, src + o, n);
+		ticks = pb_timer_end(t);
+	} else {
+		pb_memmove_fn fn = kr->memmove_fn;
 		t = pb_timer_begin();
 		for (uint64_t o = 0; o < extent; o += step)
 			fn(dst + o, src + o, n);
@@ -685,7 +697,9 @@ static int check_params(const struct pb_mem_params *p)
 		const struct pb_mem_placement *pl = &p->placements[i];
 		if (pl->dst_offset_bytes >= PB_PAGE_BYTES || pl->src_offset_bytes >= PB_PAGE_BYTES)
 			return pb_fail("offsets must be below 4096 bytes");
-		for (size_t z = 0; pl->has_distance && z < p->n_sizes; z++) {
+		/* memmove may overlap: that is what it is for. */
+		for (size_t z = 0; pl->has_distance && p->op == PB_OP_MEMCPY && z < p->n_sizes;
+		     z++) {
 			int64_t dd = pl->distance_bytes;
 			uint64_t ad = dd < 0 ? (uint64_t)-dd : (uint64_t)dd;
 			if (ad < p->sizes_bytes[z])
@@ -693,6 +707,23 @@ static int check_params(const struct pb_mem_params *p)
 				    "distance %lld overlaps a copy of %llu bytes (memcpy "
 				    "needs |distance| >= size)",
 				    (long long)dd, (unsigned long long)p->sizes_bytes[z]);
+		}
+	}
+	/* The fault states' source is a separate prefaulted buffer. */
+	for (size_t i = 0; p->op == PB_OP_MEMMOVE && i < p->n_states; i++) {
+		if (!is_fault(p->states[i]))
+			continue;
+		for (size_t q = 0; q < p->n_placements; q++) {
+			const struct pb_mem_placement *pl = &p->placements[q];
+			int64_t dd = pl->distance_bytes;
+			uint64_t ad = dd < 0 ? (uint64_t)-dd : (uint64_t)dd;
+			for (size_t z = 0; pl->has_distance && z < p->n_sizes; z++)
+				if (ad < p->sizes_bytes[z])
+					return pb_fail("the %s state cannot place an overlapping "
+					               "memmove (distance %lld, %llu bytes)",
+					               pb_cache_state_name(p->states[i]),
+					               (long long)dd,
+					               (unsigned long long)p->sizes_bytes[z]);
 		}
 	}
 	for (size_t i = 0; p->extent_bytes && i < p->n_sizes; i++) {
@@ -714,17 +745,17 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	if (check_params(p) != 0)
 		return -1;
 
-	bool copy = p->op == PB_OP_MEMCPY;
+	bool copy = p->op != PB_OP_MEMSET;
 	int prefill = pb_mem_prefill_value(p->op, p->value);
 	uint64_t max_slot = 0;
 	for (size_t z = 0; z < p->n_sizes; z++)
 		for (size_t q = 0; q < p->n_placements; q++) {
 			uint64_t di, si;
+			/* With an extent, the one slot holds the extent (and the
+			 * distance, when the source is in the same region). */
 			uint64_t need =
-			    p->extent_bytes
-			        ? p->extent_bytes + p->placements[q].dst_offset_bytes +
-			              p->placements[q].src_offset_bytes
-			        : slot_layout(p->sizes_bytes[z], &p->placements[q], copy, &di, &si);
+			    slot_layout(p->extent_bytes ? p->extent_bytes : p->sizes_bytes[z],
+			                &p->placements[q], copy, &di, &si);
 			need = round_up(need, PB_PAGE_BYTES);
 			if (need > max_slot)
 				max_slot = need;

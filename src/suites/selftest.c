@@ -23,17 +23,21 @@ enum place {
 	AT_START, /* starts exactly after the lower guard page */
 };
 
-/* The case under way, for the report when the kernel faults. */
+/* The case under way, for the report when the kernel faults. overlap:
+ * a memmove within one buffer, dst - src = shift, the lower of the two at
+ * dplace/doff (check_overlap). */
 struct current {
 	size_t n, doff, soff;
 	enum place dplace, splace;
 	int c;
+	bool overlap;
+	long shift;
 };
 
 struct run {
 	const struct pb_kernel *k;
 	struct current now;
-	struct pb_guarded dst, src; /* src: memcpy only */
+	struct pb_guarded dst, src; /* src: memcpy and memmove */
 	uint8_t *want;              /* expected bytes of the checked window */
 	uint8_t *noise;             /* random bytes, none zero */
 	uint64_t cases;
@@ -50,7 +54,13 @@ static const size_t all_offsets[] = {
 static const size_t some_offsets[] = {0, 1, 15, 32, 63};
 static const size_t few_offsets[] = {0, 1, 63};
 static const size_t edge_offsets[] = {0, 63};
+static const size_t zero_offset[] = {0};
 static const long pow2_deltas[] = {-65, -64, -63, -1, 0, 1, 63, 64, 65};
+/* memmove, case M6: dst - src for the sizes above the small grid. */
+static const long far_shifts[] = {-4096, -64, -63, -1, 1, 63, 64, 4096};
+#define NEAR_SHIFT_MAX 128   /* the small grid: dst - src in -128..128 */
+#define NEAR_SIZE_MAX  512   /* ... for n in 0..512 */
+#define FAR_SIZE_MAX   65601 /* 64 KiB + 65: the largest size of far_shifts */
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -111,8 +121,11 @@ static void describe_case(struct run *r, const char *fmt, ...)
 {
 	char dwhere[64], swhere[64] = "", value[24] = "", what[160];
 	const struct current *now = &r->now;
-	describe_place(dwhere, sizeof dwhere, "dst", now->dplace, now->doff);
-	if (r->k->op == PB_OP_MEMSET)
+	describe_place(dwhere, sizeof dwhere, now->overlap ? "lower of dst, src" : "dst",
+	               now->dplace, now->doff);
+	if (now->overlap)
+		snprintf(value, sizeof value, ", dst - src = %+ld", now->shift);
+	else if (r->k->op == PB_OP_MEMSET)
 		snprintf(value, sizeof value, ", c=0x%02x", (unsigned)(uint8_t)now->c);
 	else
 		describe_place(swhere, sizeof swhere, ", src", now->splace, now->soff);
@@ -140,7 +153,51 @@ static void xor_bytes(uint8_t *out, const uint8_t *a, const uint8_t *b, size_t n
 		out[i] = a[i] ^ b[i];
 }
 
-/* One call of the kernel, checked. Returns 0 or 1 (r->detail set). */
+static void *call(const struct pb_kernel *k, uint8_t *d, const uint8_t *s, int c, size_t n)
+{
+	switch (k->op) {
+	case PB_OP_MEMSET:
+		return k->memset_fn(d, c, n);
+	case PB_OP_MEMCPY:
+		return k->memcpy_fn(d, s, n);
+	case PB_OP_MEMMOVE:
+		return k->memmove_fn(d, s, n);
+	case PB_OP_COUNT:
+		break;
+	}
+	return NULL;
+}
+
+/* After the call: 0 when ret is d and [lo, lo + window) equals want, else
+ * 1 with r->detail naming the first wrong byte (d at lo + at). */
+static int verdict(struct run *r, void *ret, uint8_t *d, const uint8_t *lo, size_t at,
+                   size_t window, size_t n)
+{
+	if (ret != d) {
+		describe_case(r, "returned %p, not dst %p", ret, (void *)d);
+		return 1;
+	}
+	if (memcmp(lo, r->want, window) == 0)
+		return 0;
+	size_t i = 0;
+	while (lo[i] == r->want[i])
+		i++;
+	/* Outside dst: a canary, or with overlap maybe a source byte. */
+	const char *outside = r->now.overlap ? "unchanged" : "canary";
+	if (i < at)
+		describe_case(r, "wrote before dst: dst[-%zu] is 0x%02x, want 0x%02x (%s)", at - i,
+		              lo[i], r->want[i], outside);
+	else if (i >= at + n)
+		describe_case(r, "wrote past the end: dst[%zu] is 0x%02x, want 0x%02x (%s)", i - at,
+		              lo[i], r->want[i], outside);
+	else
+		describe_case(r, "first difference at dst[%zu]: 0x%02x, want 0x%02x", i - at, lo[i],
+		              r->want[i]);
+	return 1;
+}
+
+/* One call of the kernel, checked (memmove: between separate buffers).
+ * Returns 0 or 1 (r->detail set). */
 static int check(struct run *r, size_t n, enum place dplace, size_t doff, enum place splace,
                  size_t soff, int c)
 {
@@ -177,29 +234,124 @@ static int check(struct run *r, size_t n, enum place dplace, size_t doff, enum p
 	xor_bytes(r->want, r->want, nz, at);
 	xor_bytes(r->want + at + n, r->want + at + n, nz + at + n, window - at - n);
 
-	r->now = (struct current){n, doff, soff, dplace, splace, c};
-	void *ret = is_memset ? r->k->memset_fn(d, c, n) : r->k->memcpy_fn(d, s, n);
+	r->now = (struct current){n, doff, soff, dplace, splace, c, false, 0};
+	void *ret = call(r->k, d, s, c, n);
 	r->cases++;
+	return verdict(r, ret, d, lo, at, window, n);
+}
 
-	if (ret != d) {
-		describe_case(r, "returned %p, not dst %p", ret, (void *)d);
+/* One memmove within one buffer, dst - src = shift (case M6), checked.
+ * The lower of dst and src sits at `where` (MIDDLE: page offset off), so
+ * the pair spans n + |shift| bytes. The window covers the pair and up to
+ * CANARY_BYTES either side: every byte outside [dst, dst + n), the source
+ * bytes the destination does not cover included, must keep its value.
+ * The pre-fill makes window[i] != window[i - |shift|] for every i, so a
+ * skipped store, a store of the wrong source byte (a copy in the wrong
+ * direction reads bytes it already overwrote) and a store past either end
+ * of src's value at the same distance all show. Returns 0 or 1. */
+static int check_overlap(struct run *r, size_t n, enum place where, size_t off, long shift)
+{
+	size_t dist = shift < 0 ? (size_t)-shift : (size_t)shift;
+	uint8_t *low = place(&r->dst, where, off, n + dist);
+	uint8_t *d = shift >= 0 ? low + dist : low;
+	const uint8_t *s = shift >= 0 ? low : low + dist;
+	uint8_t *map_end = r->dst.base + r->dst.bytes;
+	size_t below = (size_t)(low - r->dst.base), above = (size_t)(map_end - (low + n + dist));
+	uint8_t *lo = low - (below < CANARY_BYTES ? below : CANARY_BYTES);
+	uint8_t *hi = low + n + dist + (above < CANARY_BYTES ? above : CANARY_BYTES);
+	size_t at = (size_t)(d - lo), from = (size_t)(s - lo), window = (size_t)(hi - lo);
+
+	memcpy(lo, r->noise + r->cases % NOISE_SHIFTS, window);
+	for (size_t i = dist; dist && i < window; i++)
+		if (lo[i] == lo[i - dist])
+			lo[i] ^= 0x80;
+	/* The reference: the window as it is, with the n source bytes, read
+	 * one by one before the kernel runs, at dst. */
+	memcpy(r->want, lo, window);
+	for (size_t i = 0; i < n; i++)
+		r->want[at + i] = lo[from + i];
+
+	r->now = (struct current){n, off, 0, where, where, 0, true, shift};
+	void *ret = call(r->k, d, s, 0, n);
+	r->cases++;
+	return verdict(r, ret, d, lo, at, window, n);
+}
+
+/* Size n at dst - src = shift: in the middle of the buffer at each offset
+ * (of the lower pointer), then, with guards, ending at the upper guard page
+ * and starting right after the lower one. */
+static int sweep_overlap(struct run *r, size_t n, long shift, struct offsets offs, bool guards)
+{
+	for (size_t i = 0; i < offs.count; i++)
+		if (check_overlap(r, n, MIDDLE, offs.v[i], shift))
+			return 1;
+	return guards &&
+	       (check_overlap(r, n, AT_END, 0, shift) || check_overlap(r, n, AT_START, 0, shift));
+}
+
+/* The quick grid puts only these shifts of the small grid at the guard
+ * pages (far_shifts always go there): in place, the smallest overlaps
+ * either way, and the shifts around a word, half a line and a line, where
+ * the kernels' blocks start or stop overlapping their source. */
+static bool edge_shift(long shift)
+{
+	long a = shift < 0 ? -shift : shift;
+	return a <= 1 || a == 7 || a == 8 || a == 31 || a == 32 || a == 63 || a == 64 ||
+	       a == NEAR_SHIFT_MAX;
+}
+
+/* The literal example of case M6: 11 22 33 44 00, four bytes moved to
+ * dst = src + 1, gives 11 11 22 33 44. */
+static int check_example(struct run *r)
+{
+	static const uint8_t before[5] = {0x11, 0x22, 0x33, 0x44, 0x00};
+	static const uint8_t after[5] = {0x11, 0x11, 0x22, 0x33, 0x44};
+	uint8_t *p = r->dst.base + PB_PAGE_BYTES;
+	memcpy(p, before, sizeof before);
+	r->now = (struct current){4, 0, 0, MIDDLE, MIDDLE, 0, true, 1};
+	void *ret = call(r->k, p + 1, p, 0, 4);
+	r->cases++;
+	if (ret != p + 1) {
+		describe_case(r, "returned %p, not dst %p", ret, (void *)(p + 1));
 		return 1;
 	}
-	if (memcmp(lo, r->want, window) == 0)
-		return 0;
-	size_t i = 0;
-	while (lo[i] == r->want[i])
-		i++;
-	if (i < at)
-		describe_case(r, "wrote before dst: dst[-%zu] is 0x%02x, want 0x%02x (canary)",
-		              at - i, lo[i], r->want[i]);
-	else if (i >= at + n)
-		describe_case(r, "wrote past the end: dst[%zu] is 0x%02x, want 0x%02x (canary)",
-		              i - at, lo[i], r->want[i]);
-	else
-		describe_case(r, "first difference at dst[%zu]: 0x%02x, want 0x%02x", i - at, lo[i],
-		              r->want[i]);
-	return 1;
+	if (memcmp(p, after, sizeof after) != 0) {
+		describe_case(r,
+		              "11 22 33 44 00 became %02x %02x %02x %02x %02x, want 11 11 22 33 "
+		              "44",
+		              p[0], p[1], p[2], p[3], p[4]);
+		return 1;
+	}
+	return 0;
+}
+
+/* Case M6's correctness input, at the level's offsets: n = 0..512 at every
+ * dst - src in -128..128 (at the guard pages too: every shift, or with
+ * all_guards false the edge_shift ones), then sizes 2^k + pow2_deltas up
+ * to 64 KiB + 65 at each of far_shifts. */
+static int run_overlap(struct run *r, struct offsets near_offs, struct offsets far_offs,
+                       bool all_guards)
+{
+	if (check_example(r))
+		return 1;
+	for (size_t n = 0; n <= NEAR_SIZE_MAX; n++)
+		for (long shift = -NEAR_SHIFT_MAX; shift <= NEAR_SHIFT_MAX; shift++)
+			if (sweep_overlap(r, n, shift, near_offs, all_guards || edge_shift(shift)))
+				return 1;
+	for (size_t p = 1; p <= FAR_SIZE_MAX; p *= 2) {
+		for (size_t i = 0; i < COUNT(pow2_deltas); i++) {
+			long delta = pow2_deltas[i];
+			if (delta < 0 && (size_t)-delta > p)
+				continue;
+			size_t n = delta < 0 ? p - (size_t)-delta : p + (size_t)delta;
+			if (n > FAR_SIZE_MAX)
+				continue;
+			for (size_t j = 0; j < COUNT(far_shifts); j++)
+				if (sweep_overlap(r, n, far_shifts[j], far_offs, true))
+					return 1;
+		}
+	}
+	return 0;
 }
 
 /* Size n at every dst offset x every src offset in the middle of the
@@ -271,18 +423,22 @@ static size_t max_size(enum pb_selftest_level lvl)
 static int run_grid(struct run *r, enum pb_selftest_level lvl)
 {
 	size_t max = max_size(lvl);
+	bool move = r->k->op == PB_OP_MEMMOVE;
 	switch (lvl) {
 	case PB_SELFTEST_QUICK:
 		return sweep_range(r, 0, 256, OFFSETS(all_offsets), OFFSETS(some_offsets)) ||
 		       sweep_range(r, 257, 1024, OFFSETS(edge_offsets), OFFSETS(edge_offsets)) ||
-		       sweep_pow2(r, 1024, max, OFFSETS(edge_offsets));
+		       sweep_pow2(r, 1024, max, OFFSETS(edge_offsets)) ||
+		       (move && run_overlap(r, OFFSETS(zero_offset), OFFSETS(edge_offsets), false));
 	case PB_SELFTEST_STANDARD:
 		return sweep_range(r, 0, 256, OFFSETS(all_offsets), OFFSETS(all_offsets)) ||
 		       sweep_range(r, 257, 1024, OFFSETS(some_offsets), OFFSETS(some_offsets)) ||
-		       sweep_pow2(r, 1024, max, OFFSETS(few_offsets));
+		       sweep_pow2(r, 1024, max, OFFSETS(few_offsets)) ||
+		       (move && run_overlap(r, OFFSETS(edge_offsets), OFFSETS(few_offsets), true));
 	case PB_SELFTEST_FULL:
 		return sweep_range(r, 0, 1024, OFFSETS(all_offsets), OFFSETS(all_offsets)) ||
-		       sweep_pow2(r, 1024, max, OFFSETS(some_offsets));
+		       sweep_pow2(r, 1024, max, OFFSETS(some_offsets)) ||
+		       (move && run_overlap(r, OFFSETS(some_offsets), OFFSETS(some_offsets), true));
 	}
 	return 0;
 }
@@ -351,7 +507,7 @@ int pb_selftest_kernel(const struct pb_kernel *k, enum pb_selftest_level lvl,
 
 	if (pb_guarded_alloc(&r.dst, area) != 0)
 		goto done;
-	if (k->op == PB_OP_MEMCPY && pb_guarded_alloc(&r.src, area) != 0)
+	if (k->op != PB_OP_MEMSET && pb_guarded_alloc(&r.src, area) != 0)
 		goto done;
 	r.want = pb_map(window, false, false);
 	r.noise = pb_map(window + NOISE_SHIFTS, false, false);

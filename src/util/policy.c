@@ -73,7 +73,7 @@ int pb_policy_parse(enum pb_op op, const char *text, pb_features have, struct pb
 	size_t prev_bound_len = 0;
 
 	if ((unsigned)op >= PB_OP_COUNT)
-		return pb_fail("bad policy '%s': no op (memset or memcpy)", text);
+		return pb_fail("bad policy '%s': no op (memset, memcpy or memmove)", text);
 	if (text[0] == '\0')
 		return pb_fail("bad policy '': empty");
 	for (const char *item = text;;) {

@@ -16,6 +16,7 @@
 #ifndef PRIMBENCH_KERNELS_BLOCKS_H
 #define PRIMBENCH_KERNELS_BLOCKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -200,6 +201,49 @@ static inline void pb_copy_upto64(uint8_t *d, const uint8_t *s, size_t n)
 		pb_copy_head_tail16(d, s, n);
 	else
 		pb_copy_head_tail32(d, s, n);
+}
+
+/* ---- memmove blocks ------------------------------------------------------
+ * The memcpy blocks above that are one block (upto16, head_tail16, block64)
+ * load everything before they store, so they are correct for any overlap of
+ * their source and destination; head_tail32 is two blocks and is not. */
+
+/* Whether a memmove of n bytes from s to d must copy backward: d lies
+ * inside the source, past its start (0 < d - s < n; one unsigned compare,
+ * as glibc's memmove-vec-unaligned-erms.S). Otherwise a forward copy is
+ * correct: d <= s, or the ranges do not overlap. */
+static inline bool pb_move_backward(const void *d, const void *s, size_t n)
+{
+	uintptr_t diff = (uintptr_t)d - (uintptr_t)s;
+	return diff != 0 && diff < n;
+}
+
+/* 32 <= n <= 64: eight words loaded, then stored. */
+static inline void pb_move_head_tail32(uint8_t *d, const uint8_t *s, size_t n)
+{
+	uint64_t a = pb_load64(s), b = pb_load64(s + 8), e = pb_load64(s + 16),
+	         f = pb_load64(s + 24);
+	uint64_t w = pb_load64(s + n - 32), x = pb_load64(s + n - 24), y = pb_load64(s + n - 16),
+	         z = pb_load64(s + n - 8);
+	pb_store64(d, a);
+	pb_store64(d + 8, b);
+	pb_store64(d + 16, e);
+	pb_store64(d + 24, f);
+	pb_store64(d + n - 32, w);
+	pb_store64(d + n - 24, x);
+	pb_store64(d + n - 16, y);
+	pb_store64(d + n - 8, z);
+}
+
+/* 0 <= n <= 64, any overlap. */
+static inline void pb_move_upto64(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n <= 16)
+		pb_copy_upto16(d, s, n);
+	else if (n <= 32)
+		pb_copy_head_tail16(d, s, n);
+	else
+		pb_move_head_tail32(d, s, n);
 }
 
 #endif

@@ -28,3 +28,17 @@ PB_NO_VECTORIZE void *pb_memcpy_bytes(void *restrict dst, const void *restrict s
 		d[i] = s[i];
 	return dst;
 }
+
+PB_NO_VECTORIZE void *pb_memmove_bytes(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	if (!pb_move_backward(d, s, n)) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		for (size_t i = n; i > 0; i--)
+			d[i - 1] = s[i - 1];
+	}
+	return dst;
+}

@@ -1,8 +1,9 @@
 /* generic_rows.h - the portable kernels: one row each, read by the registry
  * (table) and by the kernel files (prototypes, via protos.h). No include
- * guard: included once per meaning of PB_MEMSET/PB_MEMCPY.
+ * guard: included once per meaning of PB_MEMSET/PB_MEMCPY/PB_MEMMOVE.
  *
- * PB_MEMSET/PB_MEMCPY(name, function, required features, description, source)
+ * PB_MEMSET/PB_MEMCPY/PB_MEMMOVE(name, function, required features, description,
+ * source)
  */
 
 PB_MEMSET("libc", pb_memset_libc, 0,
@@ -34,3 +35,15 @@ PB_MEMCPY("strided", pb_memcpy_strided, 0,
           "comb pattern: word i of 8 successive lines, then word i+1: successive stores go to "
           "different lines",
           "Drepper, What Every Programmer Should Know About Memory, 6.2 (access patterns)")
+
+PB_MEMMOVE("libc", pb_memmove_libc, 0,
+           "the C library's memmove, called through a pointer (glibc: chosen by ifunc)",
+           "the C library (glibc sysdeps/x86_64/multiarch/ifunc-memmove.h)")
+PB_MEMMOVE("bytes", pb_memmove_bytes, 0,
+           "one byte per iteration, forward, or backward when dst is inside the source; plain "
+           "C loop, kept scalar",
+           "ISO C 7.24.2.2, written the naive way")
+PB_MEMMOVE("gpr_unrolled", pb_memmove_gpr_unrolled, 0,
+           "64-bit loads then stores, 8 per iteration (one 64-byte block), forward or backward "
+           "by overlap; no alignment step",
+           "Linux arch/x86/lib/memmove_64.S (its forward and backward register loops)")

@@ -3,7 +3,8 @@
  * A row list (generic_rows.h, <arch>/arch_rows.h) is a sequence of
  *   PB_MEMSET(name, fn, requires, description, source)
  *   PB_MEMCPY(name, fn, requires, description, source)
- * with no include guard, read once per meaning of the two macros (STYLE 1).
+ *   PB_MEMMOVE(name, fn, requires, description, source)
+ * with no include guard, read once per meaning of the three macros (STYLE 1).
  * Include this header, then the row list(s) whose functions you define or
  * use; the kernel files get their prototypes from the same rows the
  * registry builds its table from, so the two cannot drift apart.
@@ -18,5 +19,7 @@
 #define PB_MEMSET(name, fn, requires, description, source) void *fn(void *dst, int c, size_t n);
 #define PB_MEMCPY(name, fn, requires, description, source)                                         \
 	void *fn(void *restrict dst, const void *restrict src, size_t n);
+#define PB_MEMMOVE(name, fn, requires, description, source)                                        \
+	void *fn(void *dst, const void *src, size_t n);
 
 #endif

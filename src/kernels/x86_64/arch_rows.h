@@ -3,7 +3,8 @@
  * protos.h). No include guard. The rep kernels need nothing beyond the
  * base ISA; their speed depends on ERMS/FSRM, which `primbench info` shows.
  *
- * PB_MEMSET/PB_MEMCPY(name, function, required features, description, source)
+ * PB_MEMSET/PB_MEMCPY/PB_MEMMOVE(name, function, required features, description,
+ * source)
  */
 
 PB_MEMSET("rep_stosb", pb_memset_rep_stosb, 0,
@@ -77,3 +78,23 @@ PB_MEMCPY("avx512_nt", pb_memcpy_avx512_nt, PB_F(AVX512F) | PB_F(AVX512BW),
 PB_MEMCPY("movnti", pb_memcpy_movnti, PB_F(SSE2),
           "64-bit loads, 8-byte non-temporal movnti stores above 256 B; one sfence per call",
           "Intel SDM Vol. 2B MOVNTI; Linux arch/x86/lib/usercopy_64.c (__memcpy_flushcache)")
+
+PB_MEMMOVE("rep_movsb", pb_memmove_rep_movsb, 0,
+           "rep movsb both ways: forward, or backward with DF=1 (std; rep movsb; cld) when dst "
+           "is inside the source",
+           "FreeBSD commit f22068d91bf5 and glibc commit 88b57b8ed41d (backward rep movsb "
+           "is slow: case M6)")
+PB_MEMMOVE("rep_movsb_fwd_movsq_bwd", pb_memmove_rep_movsb_fwd_movsq_bwd, 0,
+           "forward rep movsb; backward std; rep movsq; cld over the words from the end, the "
+           "first 8 bytes saved before and stored after",
+           "Linux arch/x86/lib/memmove_64.S (std; rep movsq; cld and the saved head word)")
+PB_MEMMOVE("avx2", pb_memmove_avx2, PB_F(AVX2),
+           "as memcpy/avx2 up to 128 B; above, head and tail loaded first, loop of 4 x 32 B "
+           "forward, or backward from the end when dst is inside the source",
+           "glibc sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S (more_8x_vec "
+           "forward/backward)")
+PB_MEMMOVE("avx512", pb_memmove_avx512, PB_F(AVX512F) | PB_F(AVX512BW),
+           "as memcpy/avx512 up to 256 B; above, head and tail loaded first, loop of 4 x 64 B "
+           "forward, or backward from the end when dst is inside the source",
+           "glibc sysdeps/x86_64/multiarch/memmove-evex-unaligned-erms.S (more_8x_vec "
+           "forward/backward)")

@@ -199,3 +199,67 @@ AVX2 void *pb_memcpy_avx2_nt(void *restrict dst, const void *restrict src, size_
 	_mm_sfence();
 	return dst;
 }
+
+/* ---- memmove ----
+ *
+ * Up to 4W every block loads before it stores (copy_upto128): any overlap.
+ * Above, the loop goes forward (dst <= src, or no overlap) or backward
+ * (dst inside the source), and every block the loop does not cover is
+ * loaded before the loop and stored after it: the loop may overwrite
+ * source bytes those blocks read. The loop itself only reads source bytes
+ * no earlier store of it reached, because it runs in the safe direction. */
+AVX2 void *pb_memmove_avx2(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst, *end = d + n;
+	const uint8_t *s = src;
+
+	if (n <= 4 * W) {
+		copy_upto128(d, s, n);
+		return dst;
+	}
+	if (!pb_move_backward(d, s, n)) {
+		/* Head: 64 bytes at d; tail: 4W ending at the end. */
+		__m256i h0 = load(s), h1 = load(s + W);
+		__m256i t0 = load(s + n - 4 * W), t1 = load(s + n - 3 * W);
+		__m256i t2 = load(s + n - 2 * W), t3 = load(s + n - W);
+		uint8_t *p = pb_next_line(d);
+		for (; end - p > 4 * W; p += 4 * W) {
+			const uint8_t *q = s + (p - d);
+			__m256i a = load(q), b = load(q + W), e = load(q + 2 * W),
+			        f = load(q + 3 * W);
+			_mm256_store_si256((__m256i *)p, a);
+			_mm256_store_si256((__m256i *)(p + W), b);
+			_mm256_store_si256((__m256i *)(p + 2 * W), e);
+			_mm256_store_si256((__m256i *)(p + 3 * W), f);
+		}
+		store(end - 4 * W, t0);
+		store(end - 3 * W, t1);
+		store(end - 2 * W, t2);
+		store(end - W, t3);
+		store(d, h0);
+		store(d + W, h1);
+		return dst;
+	}
+	/* Backward. Head: 4W at d; tail: 64 bytes ending at the end. The loop
+	 * runs down from the last line boundary at or below the end, so
+	 * [that boundary, end) lies in the tail block. */
+	__m256i h0 = load(s), h1 = load(s + W), h2 = load(s + 2 * W), h3 = load(s + 3 * W);
+	__m256i t0 = load(s + n - 2 * W), t1 = load(s + n - W);
+	uint8_t *p = (uint8_t *)((uintptr_t)end & ~(uintptr_t)(PB_LINE_BYTES - 1));
+	while (p - d > 4 * W) {
+		p -= 4 * W;
+		const uint8_t *q = s + (p - d);
+		__m256i a = load(q), b = load(q + W), e = load(q + 2 * W), f = load(q + 3 * W);
+		_mm256_store_si256((__m256i *)p, a);
+		_mm256_store_si256((__m256i *)(p + W), b);
+		_mm256_store_si256((__m256i *)(p + 2 * W), e);
+		_mm256_store_si256((__m256i *)(p + 3 * W), f);
+	}
+	store(end - 2 * W, t0);
+	store(end - W, t1);
+	store(d, h0);
+	store(d + W, h1);
+	store(d + 2 * W, h2);
+	store(d + 3 * W, h3);
+	return dst;
+}

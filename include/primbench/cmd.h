@@ -63,14 +63,27 @@ int pb_cmd_parse_figure(const char *name);
 /* Figure value with PB_CMD_NFIGURES meaning user + sys. */
 double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric);
 
-/* Runs s once and waits for it. A run that cannot start (no such program,
- * not executable, cwd missing) returns -1 with pb_error() "cannot run
- * 'ARGV0': REASON". A run that starts always returns 0 and fills *out
- * (exit_code/term_signal say how it ended). When *stop becomes non-zero
- * during the wait (a signal handler set it), the wait still completes
- * (the child got the terminal's signal too, or is sent SIGTERM) and the
- * function returns 1: the run must not be counted. stop may be NULL. */
+/* Runs s once, in a process group of its own, and waits for it. A run
+ * that cannot start (no such program, not executable, cwd missing)
+ * returns -1 with pb_error() "cannot run 'ARGV0': REASON". A run that
+ * starts returns 0 and fills *out (exit_code/term_signal say how it
+ * ended). When *stop becomes non-zero during the wait (a signal handler
+ * raised it; the wait is interrupted because the handler is installed
+ * without SA_RESTART), the command's process group gets SIGTERM, then
+ * SIGKILL after 2 s or when *stop exceeds 1 (a second signal); the
+ * function reaps the child, sends SIGTERM to what is left of the group,
+ * and returns 1: the run must not be counted. stop may be NULL. */
 int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop);
+
+/* Checks, before anything is timed, that s->argv[0] names a program that
+ * can be started: a path with '/' must be a regular file executable by
+ * this process; a bare name must be found so in $PATH (as posix_spawnp
+ * searches it; an empty PATH entry is the current directory). Relative
+ * paths are taken from s->cwd when set. Returns 0, or -1 with pb_error():
+ * "cannot run 'x': not found in PATH", "... is a directory", "... is not
+ * executable", "... no such file". A file that passes can still fail in
+ * execve (a missing #! interpreter): pb_cmd_run_once reports that. */
+int pb_cmd_check(const struct pb_cmd_spec *s);
 
 /* Splits `line` into words as a POSIX shell would (quotes and backslashes
  * honoured, $VAR expanded, globs expanded), without running a shell or any

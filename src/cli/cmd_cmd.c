@@ -28,7 +28,7 @@ static volatile sig_atomic_t interrupted_by;
 
 static void on_signal(int sig)
 {
-	interrupted = 1;
+	interrupted++; /* a second signal: SIGKILL (pb_cmd_run_once) */
 	interrupted_by = sig;
 }
 
@@ -74,7 +74,8 @@ static void usage(FILE *f)
 	      "  primbench cmd --vs-env GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1 \\\n"
 	      "      -- ./my-program\n"
 	      "exit status: 0 ok; 1 a run failed, or --until-verdict ended without a\n"
-	      "verdict; 2 bad usage or a command that cannot start; 130 interrupted.\n",
+	      "verdict; 2 bad usage or a command that cannot start; 128 + signal when\n"
+	      "interrupted (130 Ctrl-C, 143 SIGTERM; a second signal kills the command).\n",
 	      f);
 }
 
@@ -171,14 +172,35 @@ static double typical_real(const struct session *s)
 	return t;
 }
 
+/* A count in at most `width` columns: plain while it fits, then M or G
+ * (10^6, 10^9) with as many decimals as fit. */
+static void fmt_count(char *buf, size_t len, double v, int width)
+{
+	snprintf(buf, len, "%.0f", v);
+	for (int scale = 0; scale < 2 && (int)strlen(buf) > width; scale++)
+		for (int dec = 2; dec >= 0; dec--) {
+			snprintf(buf, len, "%.*f%c", dec, v / (scale ? 1e9 : 1e6),
+			         scale ? 'G' : 'M');
+			if ((int)strlen(buf) <= width)
+				break;
+		}
+}
+
+/* A time in the table's unit in at most 9 columns. */
+static void fmt_time(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v < 99999.9995 ? "%.3f" : "%.4g", v);
+}
+
 static void print_runs(const struct session *s, const char *tu, double div)
 {
 	bool any_failed = false;
 	for (size_t i = 0; i < s->nrecs; i++)
 		any_failed |= s->recs[i].run.exit_code != 0;
-	printf("%5s %9s %9s %9s %10s %7s %7s %6s %6s%s\n", "run", "real", "user", "sys", "maxrss",
-	       "minflt", "majflt", "vcsw", "ivcsw", any_failed ? "  exit" : "");
-	printf("%5s %9s %9s %9s %10s\n", "", tu, tu, tu, "KiB");
+	/* 5 + 3 x 10 + 9 + 2 x 8 + 2 x 7 = 74 columns, + 5 for exit = 79. */
+	printf("%5s %9s %9s %9s %8s %7s %7s %6s %6s%s\n", "run", "real", "user", "sys", "maxrss",
+	       "minflt", "majflt", "vcsw", "ivcsw", any_failed ? " exit" : "");
+	printf("%5s %9s %9s %9s %8s\n", "", tu, tu, tu, "KiB");
 	/* A long session: the first 20 and the last 10 runs (all are in -o). */
 	const size_t head = 20, tail = 10;
 	bool cut = s->nrecs > head + tail + 10;
@@ -189,32 +211,39 @@ static void print_runs(const struct session *s, const char *tu, double div)
 			i = s->nrecs - tail;
 		}
 		const struct pb_cmd_record *r = &s->recs[i];
-		char label[16];
+		char label[16], t[3][24], c[5][16];
 		snprintf(label, sizeof label, "%s%s%zu", r->warmup ? "w" : "",
 		         side_label(s, r->side), r->index);
-		printf("%5s %9.3f %9.3f %9.3f %10ld %7ld %7ld %6ld %6ld", label,
-		       r->run.wall_ns / div, r->run.user_ns / div, r->run.sys_ns / div,
-		       r->run.max_rss_kib, r->run.minflt, r->run.majflt, r->run.nvcsw,
-		       r->run.nivcsw);
+		fmt_time(t[0], sizeof t[0], r->run.wall_ns / div);
+		fmt_time(t[1], sizeof t[1], r->run.user_ns / div);
+		fmt_time(t[2], sizeof t[2], r->run.sys_ns / div);
+		fmt_count(c[0], sizeof c[0], (double)r->run.max_rss_kib, 8);
+		fmt_count(c[1], sizeof c[1], (double)r->run.minflt, 7);
+		fmt_count(c[2], sizeof c[2], (double)r->run.majflt, 7);
+		fmt_count(c[3], sizeof c[3], (double)r->run.nvcsw, 6);
+		fmt_count(c[4], sizeof c[4], (double)r->run.nivcsw, 6);
+		printf("%5s %9s %9s %9s %8s %7s %7s %6s %6s", label, t[0], t[1], t[2], c[0], c[1],
+		       c[2], c[3], c[4]);
 		if (any_failed) {
 			if (r->run.term_signal)
-				printf("  sig%d", r->run.term_signal);
+				printf(" sig%d", r->run.term_signal);
 			else
-				printf(" %5d", r->run.exit_code);
+				printf(" %4d", r->run.exit_code);
 		}
 		putchar('\n');
 	}
 }
 
-/* min/median/mean/sd per figure for one side; the time figures in tu. */
+/* min/median/mean/sd and the median's 95% CI per figure for one side;
+ * the time figures in tu. */
 static void print_summary(const struct session *s, int side, const char *tu, double div,
                           double *buf)
 {
-	printf("\n%s%-11s %9s %9s %9s %9s %10s\n",
-	       s->nsides == 1 ? ""
-	       : side         ? "B "
-	                      : "A ",
-	       s->nsides == 1 ? "figure" : "figure", "min", "median", "mean", "sd", "median CI");
+	printf("\n%-11s %8s %8s %8s %8s  %s\n",
+	       s->nsides == 1 ? "figure"
+	       : side         ? "B figure"
+	                      : "A figure",
+	       "min", "median", "mean", "sd", "median 95% CI");
 	for (int f = 0; f < PB_CMD_NFIGURES; f++) {
 		size_t k = side_values(s, side, f, buf);
 		struct pb_summary sum;
@@ -222,24 +251,31 @@ static void print_summary(const struct session *s, int side, const char *tu, dou
 			continue;
 		bool is_time = f <= PB_CMD_SYS;
 		double d = is_time ? div : 1;
-		char name[24], ci[24];
+		char name[24], v[4][24], ci[48];
 		snprintf(name, sizeof name, "%s%s%s", pb_cmd_figure_name((enum pb_cmd_figure)f),
-		         is_time              ? " "
-		         : f == PB_CMD_MAXRSS ? " "
-		                              : "",
+		         is_time || f == PB_CMD_MAXRSS ? " " : "",
 		         is_time              ? tu
 		         : f == PB_CMD_MAXRSS ? "KiB"
 		                              : "");
-		if (sum.ci_valid && sum.median != 0)
-			snprintf(ci, sizeof ci, "+-%.1f%%",
-			         100 * fmax(sum.median - sum.ci_lo, sum.ci_hi - sum.median) /
-			             fabs(sum.median));
+		const double vals[4] = {sum.min, sum.median, sum.mean, sum.stddev};
+		for (int i = 0; i < 4; i++) {
+			if (isnan(vals[i]))
+				snprintf(v[i], sizeof v[i], "n/a");
+			else if (is_time)
+				fmt_time(v[i], sizeof v[i], vals[i] / d);
+			else if (i < 2)
+				fmt_count(v[i], sizeof v[i], vals[i], 8);
+			else
+				snprintf(v[i], sizeof v[i], vals[i] < 1e6 ? "%.1f" : "%.3g",
+				         vals[i]);
+		}
+		if (!sum.ci_valid)
+			snprintf(ci, sizeof ci, "n<6");
+		else if (is_time)
+			snprintf(ci, sizeof ci, "%.4g..%.4g", sum.ci_lo / d, sum.ci_hi / d);
 		else
-			snprintf(ci, sizeof ci, "%s", sum.ci_valid ? "-" : "n<6");
-		const char *fmt = is_time ? "%s%-11s %9.3f %9.3f %9.3f %9.3f %10s\n"
-		                          : "%s%-11s %9.0f %9.0f %9.1f %9.1f %10s\n";
-		printf(fmt, s->nsides == 1 ? "" : "  ", name, sum.min / d, sum.median / d,
-		       sum.mean / d, isnan(sum.stddev) ? 0.0 : sum.stddev / d, ci);
+			snprintf(ci, sizeof ci, "%.6g..%.6g", sum.ci_lo, sum.ci_hi);
+		printf("%-11s %8s %8s %8s %8s  %s\n", name, v[0], v[1], v[2], v[3], ci);
 	}
 }
 
@@ -251,13 +287,16 @@ static void print_first_run(const struct session *s, int side, double *buf)
 	bool out = pb_cmd_first_run_outlier(buf, k, &ratio);
 	if (k < 2 || isnan(ratio))
 		return;
-	char line[320];
-	snprintf(line, sizeof line, "%s%srun 1 took %.2fx the median of runs 2-%zu%s",
-	         s->nsides == 1 ? "" : "side ",
+	char line[320], later[64];
+	if (k == 2)
+		snprintf(later, sizeof later, "run 2");
+	else
+		snprintf(later, sizeof later, "the median of runs 2-%zu", k);
+	snprintf(line, sizeof line, "%s%srun 1 took %.2fx %s%s", s->nsides == 1 ? "" : "side ",
 	         s->nsides == 1 ? ""
 	         : side         ? "B: "
 	                        : "A: ",
-	         ratio, k,
+	         ratio, later,
 	         out ? ": an outlier (beyond 3 IQR of the later runs; a cold cache or first "
 	               "load?). It is counted; --warmup 1 would exclude it."
 	             : (k < 4 ? " (too few runs to call it an outlier)" : ", not an outlier"));
@@ -279,6 +318,7 @@ static void print_ministat(const struct pb_ttest *t)
 
 struct ab_result {
 	bool valid;
+	bool nonpositive; /* a run's figure was 0: no ratio */
 	size_t na, nb;
 	double med_a, med_b;
 	struct pb_shift ratio;
@@ -308,6 +348,7 @@ static void compute_ab(const struct session *s, double level, double div, struct
 		positive &= a[i] > 0;
 	for (size_t i = 0; i < ab->nb; i++)
 		positive &= b[i] > 0;
+	ab->nonpositive = !positive;
 	if (!positive || pb_hodges_lehmann_ratio(a, ab->na, b, ab->nb, level, &ab->ratio) != 0 ||
 	    pb_mann_whitney(a, ab->na, b, ab->nb, &ab->u) != 0)
 		goto out;
@@ -329,9 +370,16 @@ static void print_ab(const struct session *s, const struct ab_result *ab, const 
 	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)s->metric);
 	bool is_time = s->metric <= PB_CMD_SYS || s->metric == PB_CMD_NFIGURES;
 	double d = is_time ? div : 1;
-	printf("\nB vs A on %s (%zu and %zu runs, ABBA order):\n", mname, ab->na, ab->nb);
+	printf("\nB vs A on %s (%zu and %zu runs, ABBA order)%s:\n", mname, ab->na, ab->nb,
+	       s->until_verdict ? "; 95% figures, for reference only" : "");
 	if (!ab->valid) {
-		printf("  no comparison: too few runs, or a figure that is 0\n");
+		pb_print_wrapped(stdout,
+		                 ab->nonpositive
+		                     ? "  no comparison: some runs have 0 for this figure (below "
+		                       "the kernel's accounting resolution?): use --metric real or "
+		                       "user+sys"
+		                     : "  no comparison: too few runs",
+		                 4);
 		return;
 	}
 	printf("  median A %.4g %s, B %.4g %s: difference %+.4g %s (%+.2f%%)\n", ab->med_a / d,
@@ -344,7 +392,7 @@ static void print_ab(const struct session *s, const struct ab_result *ab, const 
 	else
 		printf("  ratio B/A %.4f (Hodges-Lehmann; too few runs for a %.2f%% CI)\n",
 		       ab->ratio.estimate, 100 * ab->ratio.level);
-	if (ab->ratio.ci_valid)
+	if (ab->ratio.ci_valid && !s->until_verdict)
 		printf("  verdict: %s\n",
 		       ab->ratio.lo > 1   ? "B is slower (the ratio's interval lies above 1)"
 		       : ab->ratio.hi < 1 ? "B is faster (the ratio's interval lies below 1)"
@@ -390,6 +438,7 @@ static void progress(const struct session *s, size_t done, size_t total, double 
 static int do_run(struct session *s, int side, bool warmup, size_t position)
 {
 	struct pb_cmd_run pr;
+	fflush(stdout); /* with --show-output, our lines before the command's */
 	if (s->prepare.argv) {
 		int rc = pb_cmd_run_once(&s->prepare, &pr, &interrupted);
 		if (rc < 0) {
@@ -417,13 +466,18 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 	r.index = warmup ? ++sd->warm : ++sd->counted;
 	add_rec(s, &r);
 	if ((r.run.exit_code != 0) && !s->ignore_failure) {
-		char what[64];
+		char what[96];
 		if (r.run.term_signal)
-			snprintf(what, sizeof what, "was killed by signal %d", r.run.term_signal);
+			snprintf(what, sizeof what, "was killed by signal %d (%s)",
+			         r.run.term_signal, strsignal(r.run.term_signal));
 		else
-			snprintf(what, sizeof what, "exited with status %d", r.run.exit_code);
+			snprintf(what, sizeof what, "exited with status %d%s", r.run.exit_code,
+			         r.run.exit_code == 127 && s->shell ? " (the shell's 'not found')"
+			         : r.run.exit_code == 126 && s->shell
+			             ? " (the shell's 'cannot execute')"
+			             : "");
 		fprintf(stderr,
-		        "primbench: cmd: %s%s run %zu %s (--show-output shows why; "
+		        "primbench: cmd: %srun %s%zu %s (--show-output shows why; "
 		        "--ignore-failure goes on)\n",
 		        warmup ? "warm-up " : "",
 		        s->nsides == 1 ? ""
@@ -666,6 +720,13 @@ int cmd_cmd(int argc, char **argv)
 	struct pb_seq_plan plan = {0};
 	if (s.until_verdict && pb_seq_plan_make(s.max_runs, 0.05, &plan) != 0)
 		die_usage("cmd: %s", pb_error());
+	/* Every program must be startable before anything is timed. */
+	if (pb_cmd_check(&a->spec) != 0)
+		die_usage("cmd: %s", pb_error());
+	if (s.nsides == 2 && pb_cmd_check(&b->spec) != 0)
+		die_usage("cmd: --vs: %s", pb_error());
+	if (s.prepare.argv && pb_cmd_check(&s.prepare) != 0)
+		die_usage("cmd: --prepare: %s", pb_error());
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
@@ -673,6 +734,22 @@ int cmd_cmd(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+
+	/* What runs, first: with --show-output its output follows. */
+	char line[1024];
+	for (int sd = 0; sd < s.nsides; sd++) {
+		format_argv(s.side[sd].spec.argv, line, sizeof line);
+		char head[1200];
+		snprintf(head, sizeof head, "%s%s%s",
+		         s.nsides == 1 ? "command: "
+		         : sd          ? "B: "
+		                       : "A: ",
+		         line, "");
+		pb_print_wrapped(stdout, head, s.nsides == 1 ? 9 : 3);
+		for (size_t i = 0; s.side[sd].spec.env_set && s.side[sd].spec.env_set[i]; i++)
+			printf("   env %s\n", s.side[sd].spec.env_set[i]);
+	}
+	fflush(stdout);
 
 	time_t started = time(NULL);
 	double t0 = now_s();
@@ -725,6 +802,10 @@ int cmd_cmd(int argc, char **argv)
 			json_object_set_new(lj, "verdict", json_string(pb_verdict_name(verdict)));
 			json_array_append_new(looks_json, lj);
 			look++;
+			if (!look_ab.valid && look_ab.nonpositive) {
+				ended_by = "zero-metric";
+				break;
+			}
 			if (verdict != PB_VERDICT_NONE) {
 				ended_by = "verdict";
 				break;
@@ -737,23 +818,17 @@ int cmd_cmd(int argc, char **argv)
 	}
 	if (s.until_verdict && !ended_by && !stopped)
 		ended_by = "max-runs";
+	if (status == PB_EXIT_USAGE) {
+		/* A program that passed pb_cmd_check but could not be executed
+		 * (a missing #! interpreter): the error line says it; no file. */
+		if (isatty(STDERR_FILENO))
+			fputs("\r\033[K", stderr);
+		return status;
+	}
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 
 	/* Report. */
-	char line[1024];
-	for (int sd = 0; sd < s.nsides; sd++) {
-		format_argv(s.side[sd].spec.argv, line, sizeof line);
-		char head[1200];
-		snprintf(head, sizeof head, "%s%s%s",
-		         s.nsides == 1 ? "command: "
-		         : sd          ? "B: "
-		                       : "A: ",
-		         line, "");
-		pb_print_wrapped(stdout, head, s.nsides == 1 ? 9 : 3);
-		for (size_t i = 0; s.side[sd].spec.env_set && s.side[sd].spec.env_set[i]; i++)
-			printf("   env %s\n", s.side[sd].spec.env_set[i]);
-	}
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
 	         "(real) and wait4() (the rest)%s",
@@ -778,6 +853,19 @@ int cmd_cmd(int argc, char **argv)
 		putchar('\n');
 	for (int sd = 0; sd < s.nsides; sd++)
 		print_first_run(&s, sd, buf);
+	size_t failed = 0, counted_all = 0;
+	for (size_t i = 0; i < s.nrecs; i++)
+		if (!s.recs[i].warmup) {
+			counted_all++;
+			failed += s.recs[i].run.exit_code != 0;
+		}
+	if (failed) {
+		snprintf(line, sizeof line,
+		         "%zu of %zu counted runs failed (non-zero exit or a signal: the exit "
+		         "column); --ignore-failure kept them in the statistics.",
+		         failed, counted_all);
+		pb_print_wrapped(stdout, line, 2);
+	}
 
 	struct ab_result ab = {0};
 	if (s.nsides == 2) {
@@ -810,7 +898,9 @@ int cmd_cmd(int argc, char **argv)
 				         "per side "
 				         "(%zu of %zu looks done; each at %.2f%%, Bonferroni)",
 				         strcmp(ended_by, "budget") == 0 ? "--budget"
-				                                         : "--max-runs",
+				         : strcmp(ended_by, "zero-metric") == 0
+				             ? "runs whose figure is 0"
+				             : "--max-runs",
 				         a->counted, look, plan.nlooks, 100 * plan.level_per_look);
 			pb_print_wrapped(stdout, line, 2);
 			if (strcmp(ended_by, "verdict") != 0 && status == PB_EXIT_OK)
@@ -894,6 +984,12 @@ int cmd_cmd(int argc, char **argv)
 				json_object_set_new(abj, "until_verdict", seq);
 			}
 			json_object_set_new(doc, "ab", abj);
+		}
+		if (doc && failed) {
+			snprintf(line, sizeof line,
+			         "%zu of %zu counted runs failed; --ignore-failure kept them",
+			         failed, counted_all);
+			json_array_append_new(json_object_get(doc, "notes"), json_string(line));
 		}
 		if (doc) {
 			struct pb_noise noise = {0};

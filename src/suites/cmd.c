@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -146,7 +147,11 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 	sigaddset(&def, SIGQUIT);
 	posix_spawnattr_setsigdefault(&attr, &def);
 	posix_spawnattr_setsigmask(&attr, &empty);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+	/* Its own process group, so that an interruption can stop the command
+	 * and everything it started (kill(-pgid)). */
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+	                                    POSIX_SPAWN_SETPGROUP);
 
 	char **envp = build_env(s->env_set);
 	if (!envp) {
@@ -162,25 +167,37 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	free(envp);
+	if (err == ENOENT && strchr(s->argv[0], '/') && access(s->argv[0], F_OK) == 0)
+		return pb_fail("cannot run '%s': the interpreter its #! line names was not found",
+		               s->argv[0]);
 	if (err != 0)
 		return pb_fail("cannot run '%s': %s", s->argv[0], strerror(err));
 
 	int status = 0;
 	struct rusage ru;
 	bool stopped = false;
+	int polls = 0;
 	for (;;) {
-		pid_t w = wait4(pid, &status, 0, &ru);
+		/* Once stopping, poll so that SIGKILL follows SIGTERM after 2 s. */
+		pid_t w = wait4(pid, &status, stopped ? WNOHANG : 0, &ru);
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR)
 			return pb_fail("wait4: %s", strerror(errno));
 		if (stop && *stop && !stopped) {
-			/* Ctrl-C reached the child too (same process group); a
-			 * SIGTERM sent to primbench alone did not. */
-			kill(pid, SIGTERM);
+			/* The command runs in its own process group: stop all of it. */
+			kill(-pid, SIGTERM);
 			stopped = true;
 		}
+		if (stopped && (++polls > 200 || (stop && *stop > 1)))
+			kill(-pid, SIGKILL);
+		if (stopped && w == 0) {
+			struct timespec ten_ms = {0, 10000000};
+			nanosleep(&ten_ms, NULL);
+		}
 	}
+	if (stopped)
+		kill(-pid, SIGTERM); /* what it started and left behind */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->wall_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
 	out->user_ns = tv_ns(ru.ru_utime);
@@ -195,6 +212,62 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 	else if (WIFSIGNALED(status))
 		out->term_signal = WTERMSIG(status);
 	return (stopped || (stop && *stop)) ? 1 : 0;
+}
+
+static int check_file(const char *shown, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return pb_fail("cannot run '%s': %s", shown, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return pb_fail("cannot run '%s': it is a directory", shown);
+	if (!S_ISREG(st.st_mode))
+		return pb_fail("cannot run '%s': not a regular file", shown);
+	if (access(path, X_OK) != 0)
+		return pb_fail("cannot run '%s': not executable (%s)", shown, strerror(errno));
+	return 0;
+}
+
+int pb_cmd_check(const struct pb_cmd_spec *s)
+{
+	if (!s->argv || !s->argv[0] || !s->argv[0][0])
+		return pb_fail("no command to run");
+	const char *prog = s->argv[0];
+	char path[4096];
+	if (strchr(prog, '/')) {
+		if (prog[0] != '/' && s->cwd)
+			snprintf(path, sizeof path, "%s/%s", s->cwd, prog);
+		else
+			snprintf(path, sizeof path, "%s", prog);
+		return check_file(prog, path);
+	}
+	const char *env_path = getenv("PATH");
+	if (!env_path)
+		env_path = "/bin:/usr/bin";
+	const char *p = env_path;
+	bool found_other = false;
+	for (;;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		const char *dir = len ? p : ".";
+		int dlen = len ? (int)len : 1;
+		if (dir[0] != '/' && s->cwd)
+			snprintf(path, sizeof path, "%s/%.*s/%s", s->cwd, dlen, dir, prog);
+		else
+			snprintf(path, sizeof path, "%.*s/%s", dlen, dir, prog);
+		struct stat st;
+		if (stat(path, &st) == 0) {
+			if (S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+				return 0;
+			found_other = true;
+		}
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return pb_fail("cannot run '%s': %s", prog,
+	               found_other ? "found in PATH, but not an executable file"
+	                           : "not found in PATH");
 }
 
 char **pb_cmd_split(const char *line)

@@ -12,10 +12,14 @@
 #include <cmocka.h>
 
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "primbench/compare.h"
 #include "primbench/error.h"
@@ -83,6 +87,19 @@ static char *print_text(const struct pb_compare_result *r)
 		line += n + (line[n] ? 1 : 0);
 	}
 	return s;
+}
+
+/* Wrapped text as one line: newlines and runs of spaces become one space. */
+static void squash(char *text)
+{
+	char *o = text;
+	for (const char *c = text; *c; c++) {
+		char ch = *c == '\n' ? ' ' : *c;
+		if (ch == ' ' && o > text && o[-1] == ' ')
+			continue;
+		*o++ = ch;
+	}
+	*o = '\0';
 }
 
 /* ---- synthetic documents ---- */
@@ -210,6 +227,12 @@ static void test_bad_input(void **state)
 	     "\"cases\": [{\"key\": {\"suite\": \"syscall\"}, \"unit\": \"ns\", \"samples\": 5}]}",
 	     "x.json: cases[0] (syscall: ): 'samples' is not an array"},
 	    {"{\"a\": 1, \"a\": 2}", "x.json: invalid JSON at line 1, column "},
+	    /* bytes of the file in a message are escaped: one line, no
+	     * terminal escapes */
+	    {"{\"schema\": \x1b[31mx}", "x.json: invalid JSON at line 1, column 12: invalid token "
+	                                "near '\\x1b'"},
+	    {"{\"schema\": \"a\\u001b[2Jb\\nc\"}",
+	     "x.json: not a primbench result (schema 'a\\x1b[2Jb\\nc', expected"},
 	    {"{\"schema\": ", "x.json: invalid JSON at line 1, column 11: "},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -657,6 +680,9 @@ static void test_names(void **state)
 	     "cmd A", "sh: make -j8 all && make check && mak..."},
 	    {"{\"suite\":\"future\",\"b\":2,\"a\":\"x\"}", "future", "a=x b=2"},
 	    {"{\"op\":\"memset\"}", "?", "op=memset"},
+	    {"{\"suite\":\"cmd\",\"argv\":[\"printf\",\"a\\nb\\u001b[0m\"],\"side\":\"A\"}",
+	     "cmd A", "printf a\\nb\\x1b[0m"},
+	    {"{\"suite\":\"x\\ty\",\"k\":\"\\r\"}", "x\\ty", "k=\\r"},
 	    {"{\"suite\":\"mem\",\"op\":\"memset\"}", "mem", "op=memset"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -671,8 +697,8 @@ static void test_names(void **state)
 		json_decref(k);
 	}
 
-	/* Distinct keys that would share a name are numbered, the same in
-	 * every file; a key differing in a field the name leaves out. */
+	/* Distinct keys that would share a name show what tells them apart,
+	 * the same in every file: here the working directory. */
 	const double v[] = {1, 2, 3, 4, 5, 6};
 	json_t *da = doc_new(), *db = doc_new();
 	json_t *k1 = json_pack("{s:s, s:[s], s:s, s:s}", "suite", "cmd", "argv", "make", "side",
@@ -687,10 +713,10 @@ static void test_names(void **state)
 	load_doc(da, "a.json", &f[0]);
 	load_doc(db, "b.json", &f[1]);
 	assert_int_equal(pb_compare_name(f, 2), 0);
-	assert_string_equal(f[0].cases[0].label, "make #1");
-	assert_string_equal(f[0].cases[1].label, "make #2");
-	assert_string_equal(f[1].cases[0].label, "make #2");
-	assert_string_equal(f[1].cases[1].label, "make #1");
+	assert_string_equal(f[0].cases[0].label, "make (in /src/one)");
+	assert_string_equal(f[0].cases[1].label, "make (in /src/two)");
+	assert_string_equal(f[1].cases[0].label, "make (in /src/two)");
+	assert_string_equal(f[1].cases[1].label, "make (in /src/one)");
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 2);
@@ -698,6 +724,102 @@ static void test_names(void **state)
 	pb_compare_result_free(&r);
 	pb_compare_file_free(&f[0]);
 	pb_compare_file_free(&f[1]);
+
+	/* A field the name leaves out: numbered in order of first appearance,
+	 * the first file's first (whatever the keys' canonical order). */
+	da = doc_new();
+	db = doc_new();
+	json_t *m1 = mem_key("libc", 64), *m2 = mem_key("libc", 64);
+	json_object_set_new(m1, "zz_extra", json_integer(2)); /* sorts after m2 */
+	json_object_set_new(m2, "zz_extra", json_integer(1));
+	add_case(da, m1, "tsc_ticks", v, 6);
+	add_case(db, m2, "tsc_ticks", v, 6);
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_string_equal(f[0].cases[0].label, "libc 64 #1");
+	assert_string_equal(f[1].cases[0].label, "libc 64 #2");
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 0);
+	/* and a note on the pair that looks alike */
+	assert_int_equal(r.nnotes, 1);
+	assert_string_equal(r.notes[0], "not compared: memset hot: libc 64 #1 (old) and memset "
+	                                "hot: libc 64 #2 (new), whose keys differ in zz_extra; "
+	                                "cases match on the whole key");
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+}
+
+/* cmd results of `cmd --vs-env`, before and after: the B sides differ in
+ * their env, long argvs only past the 40 characters a label shows. */
+static void test_cmd_names(void **state)
+{
+	(void)state;
+	const double v[] = {1e6, 1.1e6, 1.2e6, 1.3e6, 1.4e6, 1.5e6};
+	static const char *const long_argv = "./my-program --input /data/big-file.txt "
+	                                     "--threads 4 --mode";
+	json_t *da = doc_new(), *db = doc_new();
+	/* before: cmd --vs-env GLIBC_TUNABLES=...=256 ./my-program ... --mode fast */
+	json_t *a = json_pack("{s:s, s:[s], s:b, s:n, s:[], s:s}", "suite", "cmd", "argv",
+	                      "./bench", "shell", 0, "cwd", "env", "side", "A");
+	json_t *b1 = json_pack("{s:s, s:[s], s:b, s:n, s:[s], s:s}", "suite", "cmd", "argv",
+	                       "./bench", "shell", 0, "cwd", "env",
+	                       "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=256", "side", "B");
+	json_t *b2 = json_pack(
+	    "{s:s, s:[s], s:b, s:n, s:[s], s:s}", "suite", "cmd", "argv", "./bench", "shell", 0,
+	    "cwd", "env", "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=2048", "side", "B");
+	char *wa = NULL, *wb = NULL;
+	assert_true(asprintf(&wa, "%s fast", long_argv) > 0);
+	assert_true(asprintf(&wb, "%s slow", long_argv) > 0);
+	json_t *l1 = json_pack("{s:s, s:[s,s,s,s,s,s,s], s:s}", "suite", "cmd", "argv",
+	                       "./my-program", "--input", "/data/big-file.txt", "--threads", "4",
+	                       "--mode", "fast", "side", "A");
+	json_t *l2 = json_pack("{s:s, s:[s,s,s,s,s,s,s], s:s}", "suite", "cmd", "argv",
+	                       "./my-program", "--input", "/data/big-file.txt", "--threads", "4",
+	                       "--mode", "slow", "side", "A");
+	add_case(da, json_deep_copy(a), "ns", v, 6);
+	add_case(da, b1, "ns", v, 6);
+	add_case(da, l1, "ns", v, 6);
+	add_case(db, a, "ns", v, 6);
+	add_case(db, b2, "ns", v, 6);
+	add_case(db, l2, "ns", v, 6);
+	struct pb_compare_file f[2];
+	load_doc(da, "before.json", &f[0]);
+	load_doc(db, "after.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	for (size_t i = 0; i < 3; i++)
+		print_message("%s: %s | %s: %s\n", f[0].cases[i].group, f[0].cases[i].label,
+		              f[1].cases[i].group, f[1].cases[i].label);
+	assert_string_equal(f[0].cases[0].label, "./bench");
+	assert_string_equal(f[1].cases[0].label, "./bench");
+	assert_string_equal(f[0].cases[1].label, "...x86_rep_stosb_threshold=256 ./bench");
+	assert_string_equal(f[1].cases[1].label, "...x86_rep_stosb_threshold=2048 ./bench");
+	assert_string_equal(f[0].cases[2].label, "./my-program ... --threads 4 --mode fast");
+	assert_string_equal(f[1].cases[2].label, "./my-program ... --threads 4 --mode slow");
+	for (size_t i = 0; i < 2; i++)
+		for (size_t j = 0; j < f[i].ncases; j++)
+			assert_true(strlen(f[i].cases[j].label) <= 40);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 1);
+	char *text = print_text(&r);
+	assert_contains(text, "only in before.json: 2 cases: cmd B: "
+	                      "...x86_rep_stosb_threshold=256 ./bench;");
+	squash(text); /* notes and the legend are wrapped */
+	assert_contains(text, "not compared: cmd B: ...x86_rep_stosb_threshold=256 ./bench "
+	                      "(old) and cmd B: ...x86_rep_stosb_threshold=2048 ./bench (new), "
+	                      "whose keys differ in env;");
+	assert_contains(text, "whose keys differ in argv;");
+	/* only ns of whole commands: no ticks in the legend; real time only */
+	assert_null(strstr(text, "TSC"));
+	assert_contains(text, "cmd: the real (wall-clock) time of a run, not user or sys");
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+	free(wa);
+	free(wb);
 }
 
 /* Long names get a line of their own; every line fits in 80 columns. */
@@ -751,6 +873,230 @@ static void test_width(void **state)
 	pb_compare_file_free(&f[1]);
 }
 
+/* A file in the synthetic documents' machine with one mem case per
+ * (kernel, values) pair. */
+static json_t *mem_doc(const char *kernel, const double *v, size_t n)
+{
+	json_t *d = doc_new();
+	add_case(d, mem_key(kernel, 4096), "tsc_ticks", v, n);
+	return d;
+}
+
+/* A row whose medians' ratio lies outside the delta's interval (bimodal
+ * samples: the median moves from one mode to the other, most pairwise
+ * ratios barely move) is marked '*', with a legend line; others are not. */
+static void test_medians_outside(void **state)
+{
+	(void)state;
+	/* old: 11 at 100, 10 at 110 (median 100); new: 10 at 100.5, 11 at
+	 * 110.5 (median 110.5, +10.5%); most pairs move by about +0.5%. */
+	double a[21], b[21];
+	for (size_t i = 0; i < 21; i++) {
+		a[i] = i < 11 ? 100 + 0.01 * (double)i : 110 + 0.01 * (double)i;
+		b[i] = i < 10 ? 100.5 + 0.01 * (double)i : 110.5 + 0.01 * (double)i;
+	}
+	struct pb_compare_file f[2];
+	load_doc(mem_doc("bimodal", a, 21), "a.json", &f[0]);
+	load_doc(mem_doc("bimodal", b, 21), "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	const struct pb_compare_row *row = &r.rows[0];
+	print_message("medians %+.2f%%, delta %+.2f%% [%+.2f, %+.2f]\n", row->pct_medians, row->pct,
+	              row->pct_lo, row->pct_hi);
+	assert_true(row->pct_medians > row->pct_hi);
+	assert_close(row->pct_medians, 100 * (row->sb.median / row->sa.median - 1), 1e-12);
+	char *text = print_text(&r);
+	assert_contains(text, "\nbimodal 4K               100 +-5%       111 +-5%     +0.5% "
+	                      "[+0.4, +0.5]*   0.002\n");
+	squash(text);
+	assert_contains(text, "*: the change of the medians as printed (new/old - 1 of the old "
+	                      "and new columns) lies outside the delta's interval.");
+	/* only ticks: no word on commands in the legend */
+	assert_contains(text, "(ticks: TSC ticks)");
+	assert_null(strstr(text, "cmd:"));
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+
+	/* Unimodal: the medians' change is inside; no mark, no legend line. */
+	double *u = spread(100, 0.001, 21), *w = spread(110, 0.001, 21);
+	load_doc(mem_doc("plain", u, 21), "a.json", &f[0]);
+	load_doc(mem_doc("plain", w, 21), "b.json", &f[1]);
+	free(u);
+	free(w);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_true(r.rows[0].pct_medians >= r.rows[0].pct_lo);
+	assert_true(r.rows[0].pct_medians <= r.rows[0].pct_hi);
+	text = print_text(&r);
+	assert_null(strstr(text, "]*"));
+	assert_null(strstr(text, "*: the change"));
+	free(text);
+	pb_compare_result_free(&r);
+	/* A file with itself: never. */
+	assert_int_equal(pb_compare_run(&f[0], &f[0], 0.95, false, &r), 0);
+	text = print_text(&r);
+	assert_null(strstr(text, "]*"));
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+
+	/* Judged on the figures as printed: medians 1.000 and 1.004 print as
+	 * 1.00 and 1.00 (no change seen), against an interval of about
+	 * [+0.3, +0.5]: marked, though the exact medians' change (+0.4%) is
+	 * inside. */
+	double c[11], d[11];
+	for (size_t i = 0; i < 11; i++) {
+		c[i] = 1.0 + 0.0001 * ((double)i - 5);
+		d[i] = 1.004 + 0.0001 * ((double)i - 5);
+	}
+	load_doc(mem_doc("rounded", c, 11), "a.json", &f[0]);
+	load_doc(mem_doc("rounded", d, 11), "b.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_true(r.rows[0].pct_medians >= r.rows[0].pct_lo);
+	text = print_text(&r);
+	assert_contains(text, "\nrounded 4K              1.00 +-0.0%    1.00 +-0.0%   +0.4% "
+	                      "[+0.4, +0.4]*   0.000\n");
+	free(text);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+}
+
+/* No case in both files: what each has, and why nothing matched. */
+static void test_nothing_in_both(void **state)
+{
+	(void)state;
+	struct pb_compare_file f[3];
+	load_ok("mem_a.json", &f[0]);
+	load_ok("sys_a.json", &f[1]);
+	const double v[] = {1, 2, 3, 4, 5, 6};
+	load_doc(mem_doc("other", v, 6), "other.json", &f[2]);
+	assert_int_equal(pb_compare_name(f, 3), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 0);
+	char *text = print_text(&r);
+	squash(text);
+	assert_contains(text, "/mem_a.json has 6 mem cases, ");
+	assert_contains(text, "/sys_a.json has 2 syscall cases; cases match only within a "
+	                      "suite, on their whole key.");
+	assert_null(strstr(text, "old, new: median")); /* no table, no legend */
+	free(text);
+	pb_compare_result_free(&r);
+	/* the same suite, other keys */
+	assert_int_equal(pb_compare_run(&f[0], &f[2], 0.95, true, &r), 0);
+	text = print_text(&r);
+	squash(text);
+	assert_contains(text, "mem_a.json has 6 mem cases, other.json has 1 mem case, but no "
+	                      "key is in both");
+	assert_contains(text, "only in other.json: 1 case: memset hot: other 4K");
+	free(text);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 3; i++)
+		pb_compare_file_free(&f[i]);
+}
+
+/* ---- the command line (the primbench binary next to this test) ---- */
+
+static char bin[PATH_MAX];
+
+/* Runs `primbench compare ARGS` in `dir`; returns the exit status and
+ * stderr in err (free it). */
+static int run_compare(const char *dir, const char *args, char **err)
+{
+	char *cmd, *errfile;
+	assert_true(asprintf(&errfile, "%s/stderr", dir) > 0);
+	assert_true(asprintf(&cmd, "cd '%s' && '%s' compare %s >/dev/null 2>'%s'", dir, bin, args,
+	                     errfile) > 0);
+	int rc = system(cmd);
+	free(cmd);
+	FILE *fp = fopen(errfile, "r");
+	assert_non_null(fp);
+	char *buf = calloc(1, 4096);
+	assert_non_null(buf);
+	size_t got = fread(buf, 1, 4095, fp);
+	buf[got] = '\0';
+	fclose(fp);
+	unlink(errfile);
+	free(errfile);
+	*err = buf;
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	long n = ftell(fp);
+	rewind(fp);
+	char *buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/* -o naming an input (itself, through a symbolic or a hard link) is
+ * refused with one line and exit 2, the input untouched; a new file is
+ * written. */
+static void test_output_is_input(void **state)
+{
+	(void)state;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	snprintf(bin, sizeof bin, "%s/../primbench", dirname(exe));
+	if (access(bin, X_OK) != 0)
+		skip();
+	char dir[] = "/tmp/pb-compare-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cmd;
+	assert_true(asprintf(&cmd,
+	                     "cp '%s' '%s/aa.json' && cp '%s' '%s/b.json' && ln -s aa.json "
+	                     "'%s/link.json' && ln '%s/aa.json' '%s/hard.json'",
+	                     data("mem_a.json"), dir, data("mem_b.json"), dir, dir, dir, dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	char *before = slurp(data("mem_a.json"));
+	static const char *const outs[] = {"aa.json", "./aa.json", "link.json", "hard.json",
+	                                   "b.json"};
+	for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+		char *args, *err;
+		assert_true(asprintf(&args, "aa.json b.json -o %s", outs[i]) > 0);
+		int rc = run_compare(dir, args, &err);
+		print_message("compare %s: %d: %s", args, rc, err);
+		assert_int_equal(rc, 2);
+		assert_contains(err, "primbench: compare: -o ");
+		assert_contains(err, "would overwrite the input ");
+		assert_non_null(strchr(err, '\n'));
+		assert_true(strchr(err, '\n')[1] == '\0'); /* one line */
+		free(args);
+		free(err);
+	}
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/aa.json", dir);
+	char *after = slurp(path);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
+	char *err;
+	assert_int_equal(run_compare(dir, "aa.json b.json -o cmp.json", &err), 0);
+	free(err);
+	snprintf(path, sizeof path, "%s/cmp.json", dir);
+	assert_int_equal(access(path, R_OK), 0);
+	assert_true(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -764,7 +1110,11 @@ int main(void)
 	    cmocka_unit_test(test_units),
 	    cmocka_unit_test(test_thinning),
 	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_cmd_names),
 	    cmocka_unit_test(test_width),
+	    cmocka_unit_test(test_medians_outside),
+	    cmocka_unit_test(test_nothing_in_both),
+	    cmocka_unit_test(test_output_is_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -198,6 +198,9 @@ static void test_expected(void **state)
 	(void)state;
 	check_output("iguana chameleon", "iguana-chameleon.expected");
 	check_output("-s -c 99 ticks-a ticks-b hw-x", "ticks-hw-s99.expected");
+	/* 5 5 5 against 6 6 6: the exact p with ties, 2 / C(6, 3) = 0.1 (the
+	 * normal approximation said 0.047, less than any split can give) */
+	check_output("-q tied-5 tied-6", "tied.expected");
 }
 
 static void test_width(void **state)

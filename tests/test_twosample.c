@@ -12,6 +12,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +132,8 @@ static void test_ttest_quantile(void **state)
 /* ---- Mann-Whitney U against the brute-force reference ---- */
 
 /* From tests/reference/twosample_ref.py (python3, exact rational counts of
- * every rank split; see the script). p_exact < 0: ties, none. */
+ * every rank split; with ties, of every split of the observed values: see
+ * the script). p_exact < 0: the normal approximation (z_normal, p_normal). */
 struct u_ref {
 	const char *what;
 	const double *x, *y;
@@ -139,21 +141,44 @@ struct u_ref {
 	double u_x, p_exact, z_normal, p_normal;
 };
 
+/* Ties: 3 vs 3 and 4 vs 4 tied within each side, ties across the sides,
+ * 10 vs 10 and 30 vs 31 in whole ticks (x: 100 + (7i mod 5), y: 101 +
+ * (3j mod 6); filled in by fill_tied_30_31). */
+static const double t33x[] = {5, 5, 5}, t33y[] = {6, 6, 6};
+static const double t44x[] = {5, 5, 5, 5}, t44y[] = {6, 6, 6, 6};
+static const double t54x[] = {10, 11, 11, 12, 12}, t54y[] = {11, 12, 13, 13};
+static const double t10x[] = {100, 101, 100, 102, 100, 101, 103, 100, 101, 102};
+static const double t10y[] = {101, 102, 103, 101, 104, 102, 103, 102, 101, 105};
+static double t30x[30], t31y[31];
+
+static void fill_tied_30_31(void)
+{
+	for (size_t i = 0; i < 30; i++)
+		t30x[i] = 100 + (double)((7 * i) % 5);
+	for (size_t j = 0; j < 31; j++)
+		t31y[j] = 101 + (double)((3 * j) % 6);
+}
+
 static const struct u_ref u_refs[] = {
-    {"iguana/chameleon", iguana, chameleon, 7, 5, 9.0, -1, -1.3177576020028028,
-     0.18758480505961111},
+    {"iguana/chameleon", iguana, chameleon, 7, 5, 9.0, 0.19191919191919191, NAN, NAN},
     {"hollander-wolfe", hw_x, hw_y, 10, 5, 35.0, 0.2544122544122544, 1.1635076278220096,
      0.24462360512698333},
-    {"ticks", ticks_a, ticks_b, 12, 15, 8.5, -1, -4.0040627863449494, 6.2263827853636537e-05},
+    {"ticks", ticks_a, ticks_b, 12, 15, 8.5, 6.9029548098063378e-06, NAN, NAN},
     {"no ties 8/9", nt8, nt9, 8, 9, 14.0, 0.035952283011106541, -2.0688384645961588,
      0.038561247597424637},
     {"no ties 11/12", nt11, nt12, 11, 12, 10.0, 0.00020560943969208877, -3.4157888746764833,
      0.0006359753413841628},
+    {"tied 3/3", t33x, t33y, 3, 3, 0.0, 0.10000000000000001, NAN, NAN},
+    {"tied 4/4", t44x, t44y, 4, 4, 0.0, 0.028571428571428571, NAN, NAN},
+    {"tied 5/4", t54x, t54y, 5, 4, 4.0, 0.22222222222222221, NAN, NAN},
+    {"tied 10/10", t10x, t10y, 10, 10, 20.5, 0.02241875771287536, NAN, NAN},
+    {"tied 30/31", t30x, t31y, 30, 31, 381.0, -1, -1.2629788336321, 0.20659678658033112},
 };
 
 static void test_mann_whitney_reference(void **state)
 {
 	(void)state;
+	fill_tied_30_31();
 	for (size_t i = 0; i < N_OF(u_refs); i++) {
 		const struct u_ref *r = &u_refs[i];
 		struct pb_utest u;
@@ -175,6 +200,73 @@ static void test_mann_whitney_reference(void **state)
 		assert_rel(v.u_x, (double)(r->nx * r->ny) - r->u_x, 0);
 		assert_rel(v.p, u.p, 1e-12);
 	}
+}
+
+/* With ties the p-value is exact while nx + ny <= 60: never below the
+ * smallest p any split can have, 2 / C(nx + ny, nx) (the normal
+ * approximation went below it: 0.047 for 3 vs 3 tied, where the exact
+ * floor is 0.1). Random samples in whole ticks, every size up to 30 vs
+ * 30; the ranks are exchangeable, so p does not depend on the order. */
+static void test_mann_whitney_ties(void **state)
+{
+	(void)state;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 12345);
+	double x[60], y[60];
+	for (size_t nx = 1; nx <= 30; nx += 1 + nx / 4) {
+		for (size_t ny = 1; ny <= 30; ny += 1 + ny / 3) {
+			for (size_t rep = 0; rep < 5; rep++) {
+				unsigned spread = 1 + (unsigned)rep * 2;
+				for (size_t i = 0; i < nx; i++)
+					x[i] = 100 + (double)gsl_rng_uniform_int(rng, spread);
+				for (size_t j = 0; j < ny; j++)
+					y[j] = 100 + (double)(rep % 2) +
+					       (double)gsl_rng_uniform_int(rng, spread);
+				struct pb_utest u, v;
+				assert_int_equal(pb_mann_whitney(x, nx, y, ny, &u), 0);
+				double floor_p =
+				    2 / gsl_sf_choose((unsigned)(nx + ny), (unsigned)nx);
+				assert_true(u.p >= fmin(1, floor_p) * (1 - 1e-12));
+				assert_true(u.p > 0 && u.p <= 1);
+				/* some ties are certain with nx + ny > spread */
+				if (nx + ny > spread)
+					assert_true(u.exact);
+				assert_int_equal(pb_mann_whitney(y, ny, x, nx, &v), 0);
+				assert_rel(v.p, u.p, 1e-12);
+			}
+		}
+	}
+	gsl_rng_free(rng);
+
+	/* The boundary: 30 + 30 exact, 30 + 31 the normal approximation; the
+	 * two agree roughly in the middle. Time of the largest case. */
+	for (size_t i = 0; i < 31; i++) {
+		x[i] = (double)(i % 4);
+		y[i] = (double)(i % 5);
+	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct pb_utest u;
+	assert_int_equal(pb_mann_whitney(x, 30, y, 30, &u), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	print_message(
+	    "30 vs 30 with ties, exact: p %g in %.1f ms\n", u.p,
+	    1e3 * ((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec)));
+	assert_true(u.exact);
+	double p60 = u.p;
+	assert_int_equal(pb_mann_whitney(x, 30, y, 31, &u), 0);
+	assert_false(u.exact);
+	assert_true(fabs(u.p - p60) < 0.1);
+
+	/* 59 against 1 with ties: one row of counts is enough. */
+	for (size_t i = 0; i < 59; i++)
+		x[i] = (double)(i % 3);
+	y[0] = 2;
+	assert_int_equal(pb_mann_whitney(x, 59, y, 1, &u), 0);
+	assert_true(u.exact);
+	/* y's rank is 50 of 60 (midrank of the 20 twos); P(rank >= 50) =
+	 * 20/60: p = 2/3. */
+	assert_rel(u.p, 2.0 / 3.0, 1e-12);
 }
 
 /* Hollander & Wolfe (1973), p. 69: W = 35, one-sided exact p = 0.1272 (as
@@ -231,12 +323,18 @@ static void test_mann_whitney_extremes(void **state)
 	assert_int_equal(pb_mann_whitney(x, 50, big, 51, &u), 0);
 	assert_false(u.exact);
 
-	/* Every value equal: p = 1. */
+	/* Every value equal: p = 1 (exact: every split has the same U). */
 	const double same[] = {3, 3, 3};
 	assert_int_equal(pb_mann_whitney(same, 3, same, 3, &u), 0);
-	assert_false(u.exact);
+	assert_true(u.exact);
 	assert_rel(u.p, 1, 0);
 	assert_rel(u.u_x, 4.5, 0);
+	double many[61];
+	for (size_t i = 0; i < 61; i++)
+		many[i] = 3;
+	assert_int_equal(pb_mann_whitney(many, 30, many, 31, &u), 0);
+	assert_false(u.exact);
+	assert_rel(u.p, 1, 0);
 	/* One sample each, different: U = 0 or 1, exact p = 1. */
 	assert_int_equal(pb_mann_whitney(x, 1, y, 1, &u), 0);
 	assert_true(u.exact);
@@ -635,6 +733,7 @@ int main(void)
 	    cmocka_unit_test(test_ttest_ministat),
 	    cmocka_unit_test(test_ttest_quantile),
 	    cmocka_unit_test(test_mann_whitney_reference),
+	    cmocka_unit_test(test_mann_whitney_ties),
 	    cmocka_unit_test(test_textbook_hollander_wolfe),
 	    cmocka_unit_test(test_mann_whitney_extremes),
 	    cmocka_unit_test(test_hodges_lehmann_reference),

@@ -13,6 +13,9 @@
  * where requiring both is the conservative choice); otherwise the table
  * prints "~".
  *
+ * A cmd case's samples are the real (wall-clock) times of its runs: those
+ * are what is compared (not user, sys or the other figures of a run).
+ *
  * Units: a pair of cases is compared in their common unit. When one side is
  * in "tsc_ticks" and the other in "ns", or both in ticks from TSCs whose
  * frequencies differ by more than 0.1%, ticks are converted to ns with each
@@ -71,9 +74,14 @@ int pb_compare_load(const char *path, struct pb_compare_file *f);
 int pb_compare_load_text(const char *text, size_t len, const char *name, struct pb_compare_file *f);
 void pb_compare_file_free(struct pb_compare_file *f);
 
-/* Gives every case of the files its group and label (from its key alone,
- * so a key has the same name in every file), making labels of distinct
- * keys distinct (" #1", " #2", ... where they would clash). 0 or -1. */
+/* Gives every case of the files its group and label (from its key and
+ * the other keys of the files, so a key has the same name in every file),
+ * making labels of distinct keys distinct: where two would clash, each
+ * shows what tells it apart (cmd: the env entries not common to all, as
+ * "X=1 ./prog", the argv words that differ, " (in DIR)" for the working
+ * directory; keys of no known suite: the field=value that differ), and
+ * labels that still clash get " #1", " #2", ... in order of first
+ * appearance (the first file's cases first). 0 or -1. */
 int pb_compare_name(struct pb_compare_file *files, size_t nfiles);
 
 /* A short readable name of a key, group and label: mem "memset hot" /
@@ -111,6 +119,13 @@ struct pb_compare_row {
 	struct pb_utest u;
 	bool significant;
 	bool thinned; /* a side had more than PB_COMPARE_MAX_SAMPLES */
+	/* The change of the medians in % (as pct: of the ratio of the medians,
+	 * or of their difference in % of a's). It can lie outside [pct_lo,
+	 * pct_hi]: the delta is the median of all pairwise ratios (or
+	 * differences), not the ratio of the medians, and with bimodal samples
+	 * a median can jump between modes. The table marks such a row '*'
+	 * (judged on the printed figures). */
+	double pct_medians;
 };
 
 /* Geometric means over the rows of one unit whose medians are > 0. */
@@ -147,9 +162,11 @@ int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_fil
 void pb_compare_result_free(struct pb_compare_result *r);
 
 /* The text: "differs:" lines, one table per case group (rows: cases; old,
- * new: median +- CI half-width in % of it; delta with its interval; p),
- * geometric means per unit, cases in only one file, notes, legend. Every
- * line fits in 80 columns. */
+ * new: median +- CI half-width in % of it; delta with its interval; p;
+ * '*' when the medians' change is outside the interval), geometric means
+ * per unit, cases in only one file (or, with no case in both, which suites
+ * each file has), notes, and a legend that names only the units and marks
+ * present. Every line fits in 80 columns. */
 void pb_compare_print(FILE *f, const struct pb_compare_result *r);
 
 /* The comparison as JSON (docs/results-schema.md "compare output"). */

@@ -36,12 +36,17 @@ int pb_ttest_pooled(const double *x, size_t nx, const double *y, size_t ny, doub
                     struct pb_ttest *out);
 
 /* Mann-Whitney U test (Wilcoxon rank-sum), two-sided. nx, ny >= 1.
- * u_x = #(x_i > y_j) + 0.5 #(x_i == y_j). p: exact (permutation
- * distribution of U) when there are no ties and nx, ny <= 50; otherwise the
- * normal approximation with tie-corrected variance and continuity
- * correction (Conover, Practical Nonparametric Statistics, 3rd ed., 5.1;
- * the rule of SciPy's mannwhitneyu(method="auto") differs only in where
- * it switches to the approximation). */
+ * u_x = #(x_i > y_j) + 0.5 #(x_i == y_j). p = 2 min(P(U <= u_x),
+ * P(U >= u_x)), at most 1, from:
+ *   - without ties, nx, ny <= 50: the exact permutation distribution of U;
+ *   - with ties, nx + ny <= 60: the exact permutation distribution of U
+ *     conditional on the observed values (every split of them into nx and
+ *     ny equally likely; the tie pattern is kept), so p is never below
+ *     2 / C(nx + ny, nx), the smallest any split can give;
+ *   - otherwise the normal approximation with tie-corrected variance and
+ *     continuity correction (Conover, Practical Nonparametric Statistics,
+ *     3rd ed., 5.1; SciPy's mannwhitneyu(method="auto") differs only in
+ *     where it switches to the approximation). */
 struct pb_utest {
 	double u_x; /* U statistic of x, in [0, nx * ny] */
 	double z;   /* normal score of u_x (with continuity correction); 0 when exact */
@@ -55,7 +60,9 @@ int pb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, stru
  * interval: the k-th smallest and k-th largest pairwise difference, k the
  * largest with coverage 1 - 2 P(U <= k-1) >= level, P from the null
  * distribution of U for continuous data: exact when nx, ny <= 50 (ties or
- * not: with ties the closed interval only covers more), else the normal
+ * not: with ties the closed interval only covers more; the conditional
+ * distribution pb_mann_whitney uses with ties belongs to the tie pattern
+ * at shift 0, the interval to every shift, docs/statistics.md), else the normal
  * approximation with continuity correction (Hollander & Wolfe,
  * Nonparametric Statistical Methods, 2nd ed., 4.3; Bauer, JASA 67, 1972).
  * nx, ny >= 1. ci_valid is false when no such interval exists (too few

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "primbench/compare.h"
@@ -26,12 +27,13 @@ static void usage(FILE *f)
 	      "geometric means per unit; cases in only one file. More files: each is\n"
 	      "compared with the first. Files from different hardware (CPU vendor,\n"
 	      "family, model, stepping, CPU count) are refused; software differences\n"
-	      "(kernel, mitigations, primbench build, ...) are listed.\n"
+	      "(kernel, mitigations, primbench build, ...) are listed. cmd results\n"
+	      "compare on the real (wall-clock) time of each run.\n"
 	      "\n"
 	      "  -c, --confidence P  confidence level in % (default 95)\n"
 	      "  --alpha A           the level as 1 - A: --alpha 0.01 is -c 99\n"
 	      "  --force             compare files from different hardware\n"
-	      "  -o, --output FILE   also write the comparison as JSON\n",
+	      "  -o, --output FILE   also write the comparison as JSON (not over an input)\n",
 	      f);
 }
 
@@ -42,9 +44,7 @@ static double parse_confidence(const char *arg)
 	if (end != arg && *end == '%')
 		end++;
 	if (end == arg || *end || !(v > 0 && v < 100))
-		die_usage("compare: bad confidence level '%s' (a percentage between 0 and 100, "
-		          "e.g. 95)",
-		          arg);
+		die_usage("compare: bad confidence level '%s' (between 0 and 100, e.g. 95)", arg);
 	return v / 100;
 }
 
@@ -53,8 +53,32 @@ static double parse_alpha(const char *arg)
 	char *end;
 	double v = strtod(arg, &end);
 	if (end == arg || *end || !(v > 0 && v < 1))
-		die_usage("compare: bad --alpha '%s' (a number between 0 and 1, e.g. 0.05)", arg);
+		die_usage("compare: bad --alpha '%s' (between 0 and 1, e.g. 0.05)", arg);
 	return 1 - v;
+}
+
+/* -c and --alpha set one level: given again with another value (-c 99
+ * --alpha 0.1, or -c 95 -c 99), which one was meant is unknown. */
+static void set_level(double *level, char *given, size_t len, const char *opt, const char *arg,
+                      double v)
+{
+	if (*given && fabs(*level - v) > 1e-12)
+		die_usage("compare: %s and %s %s ask for different levels; give one", given, opt,
+		          arg);
+	*level = v;
+	snprintf(given, len, "%s %s", opt, arg);
+}
+
+/* Exits 2 when `out` is (a link to) one of the inputs: writing the
+ * comparison would replace a result file it was made from. */
+static void check_output_not_input(const char *out, char **inputs, size_t n)
+{
+	struct stat so, si;
+	if (stat(out, &so) != 0)
+		return; /* a new file: no input is there */
+	for (size_t i = 0; i < n; i++)
+		if (stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			die_usage("compare: -o %s would overwrite the input %s", out, inputs[i]);
 }
 
 static json_t *file_json(const struct pb_compare_file *f)
@@ -101,20 +125,26 @@ int cmd_compare(int argc, char **argv)
 	    {0, 0, 0, 0},
 	};
 	double level = 0.95;
+	char level_given[256] = ""; /* "-c 99": the option that set it */
 	bool force = false;
 	const char *out = NULL;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
+	int li = -1; /* the long option's index, -1 for a short one */
+	while ((opt = getopt_long(argc, argv, ":hc:o:", opts, &li)) != -1) {
+		const char *name = li >= 0 ? opts[li].name : NULL;
+		li = -1;
 		switch (opt) {
 		case 'h':
 			usage(stdout);
 			return PB_EXIT_OK;
 		case 'c':
-			level = parse_confidence(optarg);
+			set_level(&level, level_given, sizeof level_given,
+			          name ? "--confidence" : "-c", optarg, parse_confidence(optarg));
 			break;
 		case 'a':
-			level = parse_alpha(optarg);
+			set_level(&level, level_given, sizeof level_given, "--alpha", optarg,
+			          parse_alpha(optarg));
 			break;
 		case 'f':
 			force = true;
@@ -130,11 +160,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	size_t nfiles = (size_t)(argc - optind);
 	if (nfiles < 2)
-		die_usage("compare: needs at least two result files, got %zu (try 'primbench "
-		          "compare --help')",
-		          nfiles);
+		die_usage("compare: needs at least two result files, got %zu (see --help)", nfiles);
 	if (out && pb_results_check_path(out) != 0)
 		die_usage("compare: %s", pb_error());
+	if (out)
+		check_output_not_input(out, argv + optind, nfiles);
 
 	struct pb_compare_file *files = calloc(nfiles, sizeof *files);
 	struct pb_compare_result *res = calloc(nfiles, sizeof *res);

@@ -143,8 +143,36 @@ static char *column_of(char *line, size_t column, const char *delim, bool *blank
 	return NULL;
 }
 
+/* A token of a bad line for an error message: bytes outside printable
+ * ASCII as \xNN (an escape sequence or invalid UTF-8 in the file must not
+ * reach the terminal; a number has no other bytes), a backslash doubled,
+ * and at most TOKEN_MAX characters of the token ("..." after). */
+#define TOKEN_MAX 24
+static const char *shown(const char *t, char *buf, size_t len)
+{
+	size_t o = 0;
+	for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
+		char one[8];
+		if (*p < 0x20 || *p > 0x7e)
+			snprintf(one, sizeof one, "\\x%02x", *p);
+		else if (*p == '\\')
+			snprintf(one, sizeof one, "\\\\");
+		else
+			snprintf(one, sizeof one, "%c", *p);
+		if (o + strlen(one) > TOKEN_MAX || o + strlen(one) + 4 > len) {
+			snprintf(buf + o, len - o, "...");
+			return buf;
+		}
+		memcpy(buf + o, one, strlen(one) + 1);
+		o += strlen(one);
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static void read_set(FILE *f, struct dataset *ds, size_t column, const char *delim)
 {
+	char tok[TOKEN_MAX + 8];
 	char *line = NULL;
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
@@ -167,11 +195,11 @@ static void read_set(FILE *f, struct dataset *ds, size_t column, const char *del
 		while (end != t && isspace((unsigned char)*end))
 			end++;
 		if (end == t || *end)
-			die_usage("stats: %s:%zu:%s '%.40s' is not a number", ds->name, lineno,
-			          where, t);
+			die_usage("stats: %s:%zu:%s '%s' is not a number", ds->name, lineno, where,
+			          shown(t, tok, sizeof tok));
 		if (!isfinite(v))
-			die_usage("stats: %s:%zu:%s '%.40s' is not a finite number", ds->name,
-			          lineno, where, t);
+			die_usage("stats: %s:%zu:%s '%s' is not a finite number", ds->name, lineno,
+			          where, shown(t, tok, sizeof tok));
 		add_value(ds, v);
 		ds->sum += v; /* in file order, as ministat: the same mean to the bit */
 	}

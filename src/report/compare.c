@@ -94,13 +94,16 @@ static const json_t *get_path(const json_t *o, const char *path)
 	return o;
 }
 
-/* A JSON value as text for a person: strings bare, numbers as written. */
+static char *printable(const char *s, bool ascii);
+
+/* A JSON value as text for a person: strings bare (control characters
+ * escaped: they come from a file), numbers as written. */
 static char *value_text(const json_t *v)
 {
 	if (!v)
 		return xstrdup("(missing)");
 	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
+		return printable(json_string_value(v), false);
 	if (json_is_integer(v))
 		return xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	if (json_is_real(v))
@@ -109,6 +112,27 @@ static char *value_text(const json_t *v)
 	char *r = xstrdup(s ? s : "?");
 	free(s);
 	return r;
+}
+
+/* s with control bytes (and, with `ascii`, every byte outside printable
+ * ASCII) written as \n, \t, \r or \xNN, so that a name or a message stays
+ * on one line and sends nothing to the terminal. Malloc'd. */
+static char *printable(const char *s, bool ascii)
+{
+	size_t n = strlen(s);
+	char *out = xcalloc(4 * n + 1, 1), *o = out;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n' || *p == '\t' || *p == '\r') {
+			*o++ = '\\';
+			*o++ = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
+		} else if (*p < 0x20 || *p == 0x7f || (ascii && *p > 0x7f)) {
+			o += sprintf(o, "\\x%02x", *p);
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o = '\0';
+	return out;
 }
 
 /* ---- names -------------------------------------------------------------- */
@@ -221,14 +245,11 @@ static void append(char **s, const char *text)
 	*s = n;
 }
 
-static bool cmd_name(const json_t *key, char **group, char **label)
+/* The argv of a cmd key as one line, not abbreviated: words joined by
+ * spaces; --shell's ["/bin/sh", "-c", "TEXT"] as "sh: TEXT". */
+static char *cmd_argv_text(const json_t *key)
 {
 	const json_t *argv = json_object_get(key, "argv");
-	if (!json_is_array(argv))
-		return false;
-	const char *side = key_str(key, "side");
-	*group = side ? xasprintf("cmd %s", side) : xstrdup("cmd");
-	/* --shell: ["/bin/sh", "-c", "TEXT"] is shown as "sh: TEXT". */
 	size_t first = 0;
 	const char *c1 = json_string_value(json_array_get(argv, 1));
 	char *l = xstrdup("");
@@ -244,16 +265,26 @@ static bool cmd_name(const json_t *key, char **group, char **label)
 		append(&l, t);
 		free(t);
 	}
+	return l;
+}
+
+static bool cmd_name(const json_t *key, char **group, char **label)
+{
+	if (!json_is_array(json_object_get(key, "argv")))
+		return false;
+	const char *side = key_str(key, "side");
+	*group = side ? xasprintf("cmd %s", side) : xstrdup("cmd");
+	char *l = cmd_argv_text(key);
 	abbreviate(l, LABEL_MAX);
 	*label = l;
 	return true;
 }
 
-/* Any other key: the suite, then field=value for the rest in key order. */
-static void generic_name(const json_t *key, char **group, char **label)
+/* Any other key: "field=value" for every field but the suite, in name
+ * order, not abbreviated. */
+static char *generic_text(const json_t *key)
 {
 	const char *suite = key_str(key, "suite");
-	*group = xstrdup(suite ? suite : "?");
 	char *l = xstrdup("");
 	size_t nk = json_object_size(key), i = 0;
 	const char **names = xcalloc(nk, sizeof *names);
@@ -271,11 +302,22 @@ static void generic_name(const json_t *key, char **group, char **label)
 		free(t);
 	}
 	free(names);
+	return l;
+}
+
+/* Any other key: the suite, then field=value for the rest in key order. */
+static void generic_name(const json_t *key, char **group, char **label)
+{
+	const char *suite = key_str(key, "suite");
+	*group = xstrdup(suite ? suite : "?");
+	char *l = generic_text(key);
 	abbreviate(l, LABEL_MAX);
 	*label = l;
 }
 
-void pb_compare_key_name(const json_t *key, char **group, char **label)
+/* The name of a key; *generic tells whether it is generic_name's (no
+ * name of the suite's own, or the key lacks a field that one needs). */
+static void key_name(const json_t *key, char **group, char **label, bool *generic)
 {
 	const char *suite = key_str(key, "suite");
 	*group = *label = NULL;
@@ -293,6 +335,19 @@ void pb_compare_key_name(const json_t *key, char **group, char **label)
 		free(*label);
 		generic_name(key, group, label);
 	}
+	if (generic)
+		*generic = !ok;
+	/* Names come from the file: nothing in them may break a line. */
+	char *g = printable(*group, false), *l = printable(*label, false);
+	free(*group);
+	free(*label);
+	*group = g;
+	*label = l;
+}
+
+void pb_compare_key_name(const json_t *key, char **group, char **label)
+{
+	key_name(key, group, label, NULL);
 }
 
 static char *full_name(const struct pb_compare_case *c)
@@ -458,8 +513,13 @@ int pb_compare_load_text(const char *text, size_t len, const char *name, struct 
 	if (!f->doc) {
 		/* jansson reads to the end before it notices a missing close. */
 		bool at_end = err.position >= 0 && (size_t)err.position >= len;
-		return pb_fail("%s: invalid JSON at line %d, column %d: %s%s", name, err.line,
-		               err.column, err.text, at_end ? " (truncated file?)" : "");
+		/* jansson quotes the bad token: bytes of the file. */
+		char *msg = printable(err.text, true);
+		abbreviate(msg, 60);
+		pb_fail("%s: invalid JSON at line %d, column %d: %s%s", name, err.line, err.column,
+		        msg, at_end ? " (truncated file?)" : "");
+		free(msg);
+		return -1;
 	}
 	return check_doc(f);
 }
@@ -524,14 +584,249 @@ void pb_compare_file_free(struct pb_compare_file *f)
 
 /* ---- naming -------------------------------------------------------------- */
 
+static bool same(const json_t *a, const json_t *b)
+{
+	return (!a && !b) || (a && b && json_equal((json_t *)a, (json_t *)b));
+}
+
+static bool in_array(const json_t *arr, const json_t *v)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++)
+		if (json_equal(json_array_get(arr, i), (json_t *)v))
+			return true;
+	return false;
+}
+
+/* A case and where it first appears: files in order, cases in file order
+ * (so the baseline's cases come first). */
+struct named {
+	struct pb_compare_case *c;
+	size_t pos;
+};
+
 static int cmp_named(const void *pa, const void *pb)
 {
-	const struct pb_compare_case *a = *(const struct pb_compare_case *const *)pa;
-	const struct pb_compare_case *b = *(const struct pb_compare_case *const *)pb;
+	const struct named *na = pa, *nb = pb;
+	const struct pb_compare_case *a = na->c, *b = nb->c;
 	int c = strcmp(a->group, b->group);
 	if (!c)
 		c = strcmp(a->label, b->label);
-	return c ? c : strcmp(a->canon, b->canon);
+	if (!c)
+		c = strcmp(a->canon, b->canon);
+	return c ? c : (na->pos > nb->pos) - (na->pos < nb->pos);
+}
+
+static bool is_cmd_key(const json_t *key)
+{
+	const char *suite = key_str(key, "suite");
+	return suite && !strcmp(suite, "cmd") && json_is_array(json_object_get(key, "argv"));
+}
+
+/* The text that tells the cmd key keys[i] apart from the others of
+ * keys[0..n) (which share its name): the env entries not in every one of
+ * them, before the command as a shell would show them ("X=1 ./prog"),
+ * the whole argv, and " (in DIR)" when the working directories differ. */
+static char *cmd_full_text(const json_t *const *keys, size_t n, size_t i)
+{
+	char *s = xstrdup("");
+	const json_t *env = json_object_get(keys[i], "env");
+	for (size_t e = 0; e < json_array_size(env); e++) {
+		const json_t *entry = json_array_get(env, e);
+		bool everywhere = true;
+		for (size_t j = 0; j < n && everywhere; j++)
+			everywhere = in_array(json_object_get(keys[j], "env"), entry);
+		if (everywhere)
+			continue;
+		char *t = value_text(entry);
+		append(&s, t);
+		append(&s, " ");
+		free(t);
+	}
+	char *argv = cmd_argv_text(keys[i]);
+	append(&s, argv);
+	free(argv);
+	/* null or missing: primbench's own directory, "." */
+	const char *cwd = key_str(keys[i], "cwd");
+	bool cwd_differs = false;
+	for (size_t j = 0; j < n; j++) {
+		const char *other = key_str(keys[j], "cwd");
+		cwd_differs |= (cwd == NULL) != (other == NULL) || (cwd && strcmp(cwd, other));
+	}
+	if (cwd_differs) {
+		char *item = xasprintf(" (in %s)", cwd ? cwd : ".");
+		append(&s, item);
+		free(item);
+	}
+	return s;
+}
+
+static bool is_part_sep(char c)
+{
+	return c && strchr(" =/,:.;", c);
+}
+
+/* s cut to at most `max` characters around s[start..end), the part that
+ * tells it apart: before it, the first word (the program) and "... " and
+ * the words just before the part, or "..." and the characters just before
+ * it (from a separator on); after it, the rest or "...". NULL when the
+ * part does not fit. */
+static char *elide(const char *s, size_t start, size_t end, size_t max)
+{
+	size_t len = strlen(s), part = end - start, tail = len - end;
+	size_t lead = start ? 3 : 0; /* at least "..." before the part */
+	bool whole_tail = part + tail + lead <= max;
+	size_t tail_cost = whole_tail ? tail : tail ? 3 : 0;
+	if (part + tail_cost + lead > max)
+		return NULL;
+	size_t room = max - part - tail_cost; /* for what comes before the part */
+	size_t w = strcspn(s, " ");           /* the first word */
+	char *out;
+	if (start <= room) {
+		out = xasprintf("%.*s", (int)start, s);
+	} else if (w < start && w + 5 <= room) {
+		size_t c = start - (room - w - 5); /* "WORD ... " then context */
+		while (c < start && s[c - 1] != ' ')
+			c++;
+		out = xasprintf("%.*s ... %.*s", (int)w, s, (int)(start - c), s + c);
+	} else {
+		size_t c = start - (room - 3);
+		while (c < start && !is_part_sep(s[c - 1]))
+			c++;
+		out = xasprintf("...%.*s", (int)(start - c), s + c);
+	}
+	char *p = xasprintf("%.*s", (int)part, s + start);
+	append(&out, p);
+	free(p);
+	if (tail)
+		append(&out, whole_tail ? s + end : "...");
+	return out;
+}
+
+/* Labels of at most `max` characters for the distinct texts full[0..n),
+ * each keeping what differs from the others (whole words if they fit, else
+ * the differing parts between separators such as '=' and '/'). Labels may
+ * still coincide (the caller numbers those). */
+static void distinct_labels(char *const *full, size_t n, size_t max, char **out)
+{
+	size_t cp = strlen(full[0]), minlen = cp;
+	for (size_t i = 1; i < n; i++) {
+		size_t k = 0;
+		while (k < cp && full[i][k] == full[0][k])
+			k++;
+		cp = k;
+		minlen = strlen(full[i]) < minlen ? strlen(full[i]) : minlen;
+	}
+	size_t cs = 0, len0 = strlen(full[0]);
+	while (cs < minlen - cp) {
+		bool all = true;
+		for (size_t i = 1; i < n && all; i++)
+			all = full[i][strlen(full[i]) - 1 - cs] == full[0][len0 - 1 - cs];
+		if (!all)
+			break;
+		cs++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *s = full[i];
+		size_t len = strlen(s);
+		out[i] = NULL;
+		if (len <= max) {
+			out[i] = xstrdup(s);
+			continue;
+		}
+		/* whole words, then parts of words */
+		for (int level = 0; level < 2 && !out[i]; level++) {
+			size_t a = cp, e = len - cs;
+			while (a > 0 && (level ? !is_part_sep(s[a - 1]) : s[a - 1] != ' '))
+				a--;
+			while (e < len && (level ? !is_part_sep(s[e]) : s[e] != ' '))
+				e++;
+			out[i] = elide(s, a, e, max);
+		}
+		if (!out[i]) /* the differing part alone is too long: its start */
+			out[i] = xasprintf("%s%.*s...", cp ? "..." : "",
+			                   (int)(max - 3 - (cp ? 3 : 0)), s + cp);
+	}
+}
+
+/* Names distinct keys that share a name: first by what tells them apart
+ * (cmd: env entries, argv words, the directory; other suites without a
+ * name of their own: the fields), then, where labels still coincide, " #1",
+ * " #2", ... in order of first appearance, so the baseline's come first
+ * (only that without tell_apart). run[0..n) holds one name, sorted by key
+ * then position. */
+static void rename_run(struct named *run, size_t n, bool tell_apart)
+{
+	/* The distinct keys, at the first position of each. */
+	const json_t **keys = xcalloc(n, sizeof *keys);
+	size_t *first = xcalloc(n, sizeof *first), *of = xcalloc(n, sizeof *of);
+	size_t r = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || strcmp(run[i].c->canon, run[i - 1].c->canon)) {
+			keys[r] = run[i].c->key;
+			first[r++] = run[i].pos;
+		} else if (run[i].pos < first[r - 1]) {
+			first[r - 1] = run[i].pos;
+		}
+		of[i] = r - 1;
+	}
+	char **full = xcalloc(r, sizeof *full), **label = xcalloc(r, sizeof *label);
+	bool cmd = true, generic = true;
+	for (size_t k = 0; k < r; k++) {
+		char *g, *l;
+		bool gen;
+		key_name(keys[k], &g, &l, &gen);
+		cmd &= is_cmd_key(keys[k]);
+		generic &= gen;
+		free(g);
+		free(l);
+	}
+	for (size_t k = 0; k < r; k++)
+		full[k] = cmd       ? cmd_full_text(keys, r, k)
+		          : generic ? generic_text(keys[k])
+		                    : xstrdup(run[0].c->label);
+	bool differ = true; /* the full texts tell every key apart */
+	for (size_t k = 0; k < r && differ; k++)
+		for (size_t j = k + 1; j < r && differ; j++)
+			differ = strcmp(full[k], full[j]) != 0;
+	if (tell_apart && differ && (cmd || generic)) {
+		distinct_labels(full, r, LABEL_MAX, label);
+	} else {
+		for (size_t k = 0; k < r; k++)
+			label[k] = xstrdup(run[0].c->label);
+	}
+	for (size_t k = 0; k < r; k++) {
+		char *p = printable(label[k], false);
+		free(label[k]);
+		label[k] = p;
+	}
+	/* Labels still shared: numbered in order of first appearance. */
+	char **final = xcalloc(r, sizeof *final);
+	for (size_t k = 0; k < r; k++) {
+		size_t same_before = 0, same_total = 0;
+		for (size_t j = 0; j < r; j++) {
+			if (strcmp(label[j], label[k]))
+				continue;
+			same_total++;
+			same_before += first[j] < first[k];
+		}
+		final[k] = same_total > 1 ? xasprintf("%s #%zu", label[k], same_before + 1)
+		                          : xstrdup(label[k]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(run[i].c->label);
+		run[i].c->label = xstrdup(final[of[i]]);
+	}
+	for (size_t k = 0; k < r; k++) {
+		free(full[k]);
+		free(label[k]);
+		free(final[k]);
+	}
+	free(full);
+	free(label);
+	free(final);
+	free(keys);
+	free(first);
+	free(of);
 }
 
 int pb_compare_name(struct pb_compare_file *files, size_t nfiles)
@@ -539,7 +834,7 @@ int pb_compare_name(struct pb_compare_file *files, size_t nfiles)
 	size_t total = 0;
 	for (size_t i = 0; i < nfiles; i++)
 		total += files[i].ncases;
-	struct pb_compare_case **all = xcalloc(total, sizeof *all);
+	struct named *all = xcalloc(total, sizeof *all);
 	size_t k = 0;
 	for (size_t i = 0; i < nfiles; i++)
 		for (size_t j = 0; j < files[i].ncases; j++) {
@@ -547,30 +842,26 @@ int pb_compare_name(struct pb_compare_file *files, size_t nfiles)
 			free(c->group);
 			free(c->label);
 			pb_compare_key_name(c->key, &c->group, &c->label);
-			all[k++] = c;
+			all[k].c = c;
+			all[k].pos = k;
+			k++;
 		}
-	qsort(all, total, sizeof *all, cmp_named);
-	/* Runs of one name: number the distinct keys in canonical order. */
-	for (size_t s = 0; s < total;) {
-		size_t e = s + 1, distinct = 1;
-		while (e < total && !strcmp(all[e]->group, all[s]->group) &&
-		       !strcmp(all[e]->label, all[s]->label)) {
-			if (strcmp(all[e]->canon, all[e - 1]->canon))
-				distinct++;
-			e++;
-		}
-		if (distinct > 1) {
-			size_t num = 1;
-			char *base = xstrdup(all[s]->label);
-			for (size_t i = s; i < e; i++) {
-				if (i > s && strcmp(all[i]->canon, all[i - 1]->canon))
-					num++;
-				free(all[i]->label);
-				all[i]->label = xasprintf("%s #%zu", base, num);
+	/* Runs of one name with more than one key; a second pass numbers any
+	 * name the first made clash with another (not seen in practice). */
+	for (int pass = 0; pass < 2; pass++) {
+		qsort(all, total, sizeof *all, cmp_named);
+		for (size_t s = 0; s < total;) {
+			size_t e = s + 1, distinct = 1;
+			while (e < total && !strcmp(all[e].c->group, all[s].c->group) &&
+			       !strcmp(all[e].c->label, all[s].c->label)) {
+				if (strcmp(all[e].c->canon, all[e - 1].c->canon))
+					distinct++;
+				e++;
 			}
-			free(base);
+			if (distinct > 1)
+				rename_run(all + s, e - s, pass == 0);
+			s = e;
 		}
-		s = e;
 	}
 	free(all);
 	return 0;
@@ -624,24 +915,11 @@ static void diff_push(struct pb_compare_diff **d, size_t *n, size_t *cap, char *
 	(*d)[(*n)++] = (struct pb_compare_diff){field, a, b};
 }
 
-static bool same(const json_t *a, const json_t *b)
-{
-	return (!a && !b) || (a && b && json_equal((json_t *)a, (json_t *)b));
-}
-
 static void scalar_diff(struct pb_compare_diff **d, size_t *n, size_t *cap, const char *field,
                         const json_t *a, const json_t *b)
 {
 	if (!same(a, b))
 		diff_push(d, n, cap, xstrdup(field), value_text(a), value_text(b));
-}
-
-static bool in_array(const json_t *arr, const json_t *v)
-{
-	for (size_t i = 0; i < json_array_size(arr); i++)
-		if (json_equal(json_array_get(arr, i), (json_t *)v))
-			return true;
-	return false;
 }
 
 /* The elements of a not in b, space-separated ("(none)" when none). */
@@ -878,6 +1156,13 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_file
 	}
 	double null = row->ratio ? 1 : 0;
 	row->significant = s->ci_valid && (s->lo > null || s->hi < null) && row->u.p < 1 - level;
+	/* The medians' own change, as the delta is: it can lie outside the
+	 * delta's interval (bimodal samples). */
+	row->pct_medians = NAN;
+	if (row->ratio)
+		row->pct_medians = 100 * (row->sb.median / row->sa.median - 1);
+	else if (row->sa.median > 0)
+		row->pct_medians = 100 * (row->sb.median - row->sa.median) / row->sa.median;
 	return 0;
 }
 
@@ -895,6 +1180,68 @@ static void list_note(struct strv *notes, const char *head, const char *const *n
 		free(more);
 	}
 	strv_push(notes, s);
+}
+
+/* The key fields whose values differ, comma-separated ("env", "cwd,
+ * env"), in name order. */
+static char *fields_differing(const json_t *ka, const json_t *kb)
+{
+	size_t na = json_object_size(ka), nb = json_object_size(kb), k = 0;
+	const char **names = xcalloc(na + nb, sizeof *names);
+	for (void *it = json_object_iter((json_t *)ka); it;
+	     it = json_object_iter_next((json_t *)ka, it))
+		names[k++] = json_object_iter_key(it);
+	for (void *it = json_object_iter((json_t *)kb); it;
+	     it = json_object_iter_next((json_t *)kb, it))
+		if (!json_object_get(ka, json_object_iter_key(it)))
+			names[k++] = json_object_iter_key(it);
+	qsort(names, k, sizeof *names, cmp_str);
+	char *s = xstrdup("");
+	for (size_t i = 0; i < k; i++) {
+		if (same(json_object_get(ka, names[i]), json_object_get(kb, names[i])))
+			continue;
+		if (*s)
+			append(&s, ", ");
+		append(&s, names[i]);
+	}
+	free(names);
+	return s;
+}
+
+/* Cases in only one file each that a person would take for the same case
+ * (the same name before it was made distinct: `cmd --vs-env X=1` before,
+ * `--vs-env X=2` after): a note says they are not compared, and why. */
+static void near_misses(const struct pb_compare_result *r, struct strv *notes)
+{
+	size_t found = 0;
+	for (size_t i = 0; i < r->nonly_a; i++) {
+		char *ga, *la;
+		pb_compare_key_name(r->only_a[i]->key, &ga, &la);
+		for (size_t j = 0; j < r->nonly_b; j++) {
+			char *gb, *lb;
+			pb_compare_key_name(r->only_b[j]->key, &gb, &lb);
+			if (!strcmp(ga, gb) && !strcmp(la, lb)) {
+				if (found++ < LIST_MAX) {
+					char *f =
+					    fields_differing(r->only_a[i]->key, r->only_b[j]->key);
+					strv_push(
+					    notes,
+					    xasprintf("not compared: %s: %s (old) and %s: %s "
+					              "(new), whose keys differ in %s; cases "
+					              "match on the whole key",
+					              r->only_a[i]->group, r->only_a[i]->label,
+					              r->only_b[j]->group, r->only_b[j]->label, f));
+					free(f);
+				}
+			}
+			free(gb);
+			free(lb);
+		}
+		free(ga);
+		free(la);
+	}
+	if (found > LIST_MAX)
+		strv_push(notes, xasprintf("not compared: %zu more such pairs", found - LIST_MAX));
 }
 
 int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_file *fb, double level,
@@ -965,6 +1312,7 @@ int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_fil
 		if (!used[i])
 			r->only_b[r->nonly_b++] = &fb->cases[i];
 	free(used);
+	near_misses(r, &notes);
 	if (rc != 0) {
 		r->notes = notes.v;
 		r->nnotes = notes.n;
@@ -1130,8 +1478,11 @@ static void put_line(FILE *f, const char *fmt, ...)
 	fprintf(f, "%s\n", line);
 }
 
-#define ROW_FMT "%-*s %7s +-%-4s %7s +-%-4s %7s %-15s %5s"
-_Static_assert(NAME_WIDTH + 1 + 13 + 1 + 13 + 1 + 7 + 1 + 15 + 1 + 5 <= LINE_WIDTH,
+/* The interval's column ends in '*' when the medians' change is outside
+ * the interval. */
+#define ROW_FMT  "%-*s %7s +-%-4s %7s +-%-4s %7s %-15s %5s"
+#define CI_WIDTH 15
+_Static_assert(NAME_WIDTH + 1 + 14 + 1 + 14 + 1 + 7 + 1 + CI_WIDTH + 1 + 5 <= LINE_WIDTH,
                "a table row fits in 80 columns");
 
 /* Times in ns print in the unit that suits their size: ns, us, ms or s
@@ -1145,8 +1496,36 @@ static double ns_display(const char *unit, double typical, const char **name)
 	return typical >= 1e9 ? 1e9 : typical >= 1e6 ? 1e6 : 1e3;
 }
 
-static void print_row(FILE *f, const struct pb_compare_row *row, double div)
+/* Half the last printed digit of a figure: "+2.3" 0.05, "+165" 0.5,
+ * "+2e13" 5e12. */
+static double half_digit(const char *fig)
 {
+	const char *e = strchr(fig, 'e'), *dot = strchr(fig, '.');
+	double exp10 = e ? strtod(e + 1, NULL) : 0;
+	size_t decimals = dot ? strspn(dot + 1, "0123456789") : 0;
+	return 0.5 * pow(10, exp10 - (double)decimals);
+}
+
+/* Whether the change of the medians as printed (old and new columns) lies
+ * outside the interval as printed (each end give or take its rounding):
+ * what a reader checking the row by hand would see as a contradiction. */
+static bool printed_outside(const struct pb_compare_row *row, const char *oa, const char *ob,
+                            const char *lo, const char *hi)
+{
+	if (isnan(row->pct_lo))
+		return false;
+	double a = strtod(oa, NULL), b = strtod(ob, NULL);
+	double l = strtod(lo, NULL), h = strtod(hi, NULL);
+	if (!(a > 0 && isfinite(a) && isfinite(b)))
+		return false;
+	double pm = row->ratio ? 100 * (b / a - 1) : 100 * (b - a) / a;
+	return pm < l - half_digit(lo) || pm > h + half_digit(hi);
+}
+
+/* One row; true when it is marked '*'. */
+static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
+{
+	bool marked = false;
 	char oa[16], ob[16], ca[16], cb[16], d[16], ci[40], p[16], lo[16], hi[16];
 	fmt_num(oa, sizeof oa, row->sa.median / div);
 	fmt_num(ob, sizeof ob, row->sb.median / div);
@@ -1164,7 +1543,11 @@ static void print_row(FILE *f, const struct pb_compare_row *row, double div)
 	else {
 		fmt_pct(lo, sizeof lo, row->pct_lo);
 		fmt_pct(hi, sizeof hi, row->pct_hi);
-		snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
+		marked = printed_outside(row, oa, ob, lo, hi);
+		const char *mark = marked ? "*" : "";
+		snprintf(ci, sizeof ci, "[%s, %s]%s", lo, hi, mark);
+		if (strlen(ci) > CI_WIDTH) /* two figures of 5 or 6 characters */
+			snprintf(ci, sizeof ci, "[%s,%s]%s", lo, hi, mark);
 	}
 	snprintf(p, sizeof p, "%.3f", row->u.p);
 	const char *label = row->a->label;
@@ -1173,6 +1556,7 @@ static void print_row(FILE *f, const struct pb_compare_row *row, double div)
 		label = "";
 	}
 	put_line(f, ROW_FMT, NAME_WIDTH, label, oa, ca, ob, cb, d, ci, p);
+	return marked;
 }
 
 /* A header centred over a 14-column cell (value, "+-", CI). */
@@ -1195,13 +1579,16 @@ static void print_header(FILE *f, const char *name, const char *old, const char 
 	put_line(f, "%-*s %s %s %7s %-15s %5s", NAME_WIDTH, name, oh, nh, "delta", ci, p);
 }
 
-static void print_group(FILE *f, const struct pb_compare_result *r, const char *group,
+/* The rows of one group in one unit; true when one is marked '*'. */
+static bool print_group(FILE *f, const struct pb_compare_result *r, const char *group,
                         const char *unit, bool *done)
 {
+	bool marked = false;
 	char lv[32], ci_head[40], oh[32], nh[32];
 	double smallest = INFINITY;
 	for (size_t i = 0; i < r->nrows; i++)
-		if (!done[i] && !strcmp(r->rows[i].a->group, group) && !strcmp(r->rows[i].unit, unit))
+		if (!done[i] && !strcmp(r->rows[i].a->group, group) &&
+		    !strcmp(r->rows[i].unit, unit))
 			smallest = fmin(smallest, fmin(r->rows[i].sa.median, r->rows[i].sb.median));
 	const char *uname;
 	double div = ns_display(unit, smallest, &uname);
@@ -1216,8 +1603,9 @@ static void print_group(FILE *f, const struct pb_compare_result *r, const char *
 		if (done[i] || strcmp(row->a->group, group) || strcmp(row->unit, unit))
 			continue;
 		done[i] = true;
-		print_row(f, row, div);
+		marked |= print_row(f, row, div);
 	}
+	return marked;
 }
 
 static void print_names(FILE *f, const char *head, const struct pb_compare_case *const *cases,
@@ -1241,6 +1629,111 @@ static void print_names(FILE *f, const char *head, const struct pb_compare_case 
 	free(s);
 }
 
+/* "mem cases (6)" or "6 mem and 2 cmd cases" of a file's cases with
+ * samples, suites in order of first appearance; "no cases with samples". */
+static char *suites_text(const struct pb_compare_file *fl)
+{
+	if (!fl->ncases)
+		return xstrdup("no cases with samples");
+	const char **suite = xcalloc(fl->ncases, sizeof *suite);
+	size_t *count = xcalloc(fl->ncases, sizeof *count), ns = 0;
+	for (size_t i = 0; i < fl->ncases; i++) {
+		const char *name = key_str(fl->cases[i].key, "suite");
+		name = name ? name : "(no suite)";
+		size_t k = 0;
+		while (k < ns && strcmp(suite[k], name))
+			k++;
+		if (k == ns)
+			suite[ns++] = name;
+		count[k]++;
+	}
+	char *s = xstrdup("");
+	for (size_t k = 0; k < ns; k++) {
+		char *item = xasprintf("%s%zu %s",
+		                       k == 0       ? ""
+		                       : k + 1 < ns ? ", "
+		                                    : " and ",
+		                       count[k], suite[k]);
+		char *p = printable(item, true);
+		append(&s, p);
+		free(p);
+		free(item);
+	}
+	append(&s, fl->ncases == 1 ? " case" : " cases");
+	free(suite);
+	free(count);
+	return s;
+}
+
+/* Whether the two files have a suite in common (among cases with samples). */
+static bool suites_overlap(const struct pb_compare_file *fa, const struct pb_compare_file *fb)
+{
+	for (size_t i = 0; i < fa->ncases; i++)
+		for (size_t j = 0; j < fb->ncases; j++) {
+			const char *a = key_str(fa->cases[i].key, "suite");
+			const char *b = key_str(fb->cases[j].key, "suite");
+			if ((!a && !b) || (a && b && !strcmp(a, b)))
+				return true;
+		}
+	return false;
+}
+
+/* Why no case is in both files: what each has. */
+static char *nothing_matched(const struct pb_compare_result *r)
+{
+	char *ta = suites_text(r->fa), *tb = suites_text(r->fb), *s;
+	if (!r->fa->ncases || !r->fb->ncases)
+		s = xasprintf("no cases in both files: %s has %s, %s has %s.", r->fa->path, ta,
+		              r->fb->path, tb);
+	else if (!suites_overlap(r->fa, r->fb))
+		s = xasprintf("no cases in both files: %s has %s, %s has %s; cases match only "
+		              "within a suite, on their whole key.",
+		              r->fa->path, ta, r->fb->path, tb);
+	else
+		s = xasprintf("no cases in both files: %s has %s, %s has %s, but no key is in "
+		              "both (cases match on their whole key: the lists below show each "
+		              "file's).",
+		              r->fa->path, ta, r->fb->path, tb);
+	free(ta);
+	free(tb);
+	return s;
+}
+
+/* The legend, naming only the units and kinds of case in the table. */
+static char *legend_text(const struct pb_compare_result *r)
+{
+	bool ticks = false, cmd = false, scaled = false;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		const char *name;
+		ticks |= !strcmp(row->unit, "tsc_ticks");
+		cmd |= is_cmd_key(row->a->key);
+		scaled |= ns_display(row->unit, fmin(row->sa.median, row->sb.median), &name) != 1;
+	}
+	char *units = xstrdup("");
+	if (ticks)
+		append(&units, "ticks: TSC ticks");
+	if (scaled)
+		append(&units, *units ? "; times in the header's unit, ns, us, ms or s"
+		                      : "times in the header's unit, ns, us, ms or s");
+	if (cmd)
+		append(&units, *units
+		                   ? "; cmd: the real (wall-clock) time of a run, not user or sys"
+		                   : "cmd: the real (wall-clock) time of a run, not user or sys");
+	char lv[32], alpha[32];
+	level_text(lv, sizeof lv, r->level);
+	snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
+	char *legend =
+	    xasprintf("old, new: median per call%s%s%s +- the half-width of its %s "
+	              "confidence interval in %% of it (?: too few samples). delta: new/old - 1, "
+	              "the Hodges-Lehmann estimate, with its %s interval; ~: no difference shown "
+	              "(the interval includes 0 or p >= %s). p: Mann-Whitney U test, two-sided. "
+	              "geomean: of the medians; delta new/old.",
+	              *units ? " (" : "", units, *units ? ")" : "", lv, lv, alpha);
+	free(units);
+	return legend;
+}
+
 void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 {
 	pb_print_labelled(f, 5, "old:", r->fa->path);
@@ -1257,13 +1750,17 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		free(t);
 	}
 
-	bool *done = xcalloc(r->nrows, sizeof *done);
+	bool *done = xcalloc(r->nrows, sizeof *done), marked = false;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!done[i])
-			print_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
+			marked |= print_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
 	free(done);
-	if (!r->nrows)
-		fputs("\nno cases in both files\n", f);
+	if (!r->nrows) {
+		char *why = nothing_matched(r);
+		fputc('\n', f);
+		pb_print_labelled(f, 0, "", why);
+		free(why);
+	}
 
 	if (r->ngm) {
 		fputc('\n', f);
@@ -1302,20 +1799,21 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		pb_print_labelled(f, 6, "note:", r->notes[i]);
 
 	if (r->nrows) {
-		char lv[32], alpha[32];
-		level_text(lv, sizeof lv, r->level);
-		snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
-		char *legend = xasprintf(
-		    "old, new: median per call (ticks: TSC ticks; times of whole commands "
-		    "in s, ms or us) +- the half-width of its %s "
-		    "confidence interval in %% of it (?: too few samples). delta: new/old - 1, "
-		    "the Hodges-Lehmann estimate, with its %s interval; ~: no difference shown "
-		    "(the interval includes 0 or p >= %s). p: Mann-Whitney U test, two-sided. "
-		    "geomean: of the medians; delta new/old.",
-		    lv, lv, alpha);
+		char *legend = legend_text(r);
 		fputc('\n', f);
 		pb_print_labelled(f, 0, "", legend);
 		free(legend);
+		if (marked)
+			pb_print_labelled(
+			    f, 0, "",
+			    "*: the change of the medians as printed (new/old - 1 of the old and "
+			    "new "
+			    "columns) lies outside the delta's interval. Both are right: the delta "
+			    "is "
+			    "the median of all pairwise ratios new/old, not the ratio of the "
+			    "medians, "
+			    "so with bimodal samples the medians can jump between the modes while "
+			    "most pairs barely move; and the medians are rounded to 3 figures.");
 	}
 }
 

@@ -17,6 +17,17 @@
  * With m, n <= 50 every count is below C(100, 50) ~ 1.01e29, exact in an
  * unsigned __int128 (GCC/Clang extension; this is gnu11).
  *
+ * With ties, H0 makes every split of the observed values into nx for x
+ * and ny for y equally likely (the permutation distribution conditional
+ * on the values: Lehmann, Nonparametrics, 1975, ch. 1, on ties). The rank
+ * sum of x is then the sum of the midranks of a random subset of size nx;
+ * doubled, a midrank is the integer 2i + t + 1 (a group of t equal values
+ * from 0-based position i), and the number of subsets of each size with
+ * each doubled sum is a subset-sum count, group by group: a group of t
+ * values of doubled rank w contributes c of them, C(t, c) ways, adding
+ * c w (exact_tied_p). While nx + ny <= EXACT_TIED_MAX_N every count is below
+ * C(60, 30) ~ 1.2e17, exact in 64 bits.
+ *
  * The same counts give the Hodges-Lehmann interval: with D(1) <= ... <=
  * D(mn) the sorted differences y_j - x_i and the true shift d, the number
  * of differences below d has U's null distribution, so
@@ -38,6 +49,10 @@
 
 /* The exact distribution is used while both sizes are at most this. */
 #define EXACT_MAX_N 50
+/* With ties, the exact conditional distribution while nx + ny is at most
+ * this: (min(nx, ny) + 1) x (N (N + 1) + 1) counts of 8 bytes (0.9 MB),
+ * about N min(nx, ny) N (N + 1) / 2 additions (a few ms). */
+#define EXACT_TIED_MAX_N 60
 
 /* A coverage computed as 1 - 2P may land an ulp under a level it meets
  * exactly; this much slack accepts it (as in stats.c). */
@@ -140,6 +155,71 @@ static int exact_cdf(size_t m, size_t n, size_t umax, double *cdf)
 	return 0;
 }
 
+/* ---- the exact conditional distribution with ties ---- */
+
+/* C(n, k) for n <= EXACT_TIED_MAX_N (below 2^57). */
+static uint64_t binomial64(size_t n, size_t k)
+{
+	uint64_t c = 1;
+	for (size_t i = 1; i <= k; i++)
+		c = c * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: C(n-k+i, i) * i */
+	return c;
+}
+
+/* The two-sided p of a rank sum among N = nx + ny <= EXACT_TIED_MAX_N
+ * values in `ngroups` groups of equal values: tsize[g] values sharing the
+ * doubled midrank w2[g]. The subsets of size k (either sample's size) are
+ * counted by doubled rank sum; `obs` is that sample's observed doubled
+ * rank sum. p = 2 min(P(W <= obs), P(W >= obs)), at most 1 (the same for
+ * either sample: the other's sum is N (N + 1) - obs). */
+static int exact_tied_p(const size_t *tsize, const size_t *w2, size_t ngroups, size_t N, size_t k,
+                        size_t obs, double *p)
+{
+	size_t smax = N * (N + 1); /* all doubled ranks together */
+	uint64_t *cnt = calloc((k + 1) * (smax + 1), sizeof *cnt);
+	size_t *hi = calloc(k + 1, sizeof *hi); /* the largest sum reached per size */
+	if (!cnt || !hi) {
+		free(cnt);
+		free(hi);
+		return pb_fail("out of memory for the distribution of U (%zu values)", N);
+	}
+#define CNT(j, s) cnt[(j) * (smax + 1) + (s)]
+	CNT(0, 0) = 1;
+	size_t seen = 0; /* values in the groups so far: row j is empty past it */
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t t = tsize[g], w = w2[g];
+		seen += t;
+		/* Rows in descending order: row j - c is still the old one. */
+		for (size_t j = seen < k ? seen : k; j >= 1; j--) {
+			for (size_t c = 1; c <= t && c <= j; c++) {
+				if (j - c > seen - t)
+					continue; /* no subset of that size before this group */
+				uint64_t ways = binomial64(t, c);
+				size_t add = c * w;
+				for (size_t s = 0; s <= hi[j - c]; s++)
+					if (CNT(j - c, s))
+						CNT(j, s + add) += CNT(j - c, s) * ways;
+				if (hi[j - c] + add > hi[j])
+					hi[j] = hi[j - c] + add;
+			}
+		}
+	}
+	uint64_t below = 0, above = 0, total = 0;
+	for (size_t s = 0; s <= hi[k]; s++) {
+		total += CNT(k, s);
+		if (s <= obs)
+			below += CNT(k, s);
+		if (s >= obs)
+			above += CNT(k, s);
+	}
+#undef CNT
+	free(cnt);
+	free(hi);
+	uint64_t tail = below < above ? below : above;
+	*p = fmin(1.0, (double)(2.0L * (long double)tail / (long double)total));
+	return 0;
+}
+
 /* ---- the rank k of the Hodges-Lehmann interval ---- */
 
 /* A few ranks are remembered per thread: the sequential plan and its
@@ -238,7 +318,11 @@ int pb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, stru
 	qsort(all, n, sizeof *all, cmp_labelled);
 
 	/* Midranks: a run of t equal values at 0-based positions i..i+t-1
-	 * shares the rank i + (t + 1) / 2. */
+	 * shares the rank i + (t + 1) / 2, doubled 2i + t + 1 (an integer).
+	 * With ties and few values, the groups are kept for the exact
+	 * conditional distribution. */
+	bool keep = n <= EXACT_TIED_MAX_N;
+	size_t tsize[EXACT_TIED_MAX_N], w2[EXACT_TIED_MAX_N], ngroups = 0, obs2_x = 0;
 	double rank_sum_x = 0, ties = 0; /* ties: sum of t^3 - t over tie groups */
 	for (size_t i = 0; i < n;) {
 		size_t t = 1, in_x = 0;
@@ -248,6 +332,11 @@ int pb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, stru
 			in_x += (size_t)all[j].from_x;
 		rank_sum_x += (double)in_x * ((double)i + ((double)t + 1.0) / 2.0);
 		ties += ((double)t * (double)t - 1.0) * (double)t;
+		if (keep) {
+			tsize[ngroups] = t;
+			w2[ngroups++] = 2 * i + t + 1;
+			obs2_x += in_x * (2 * i + t + 1);
+		}
 		i += t;
 	}
 	free(all);
@@ -269,6 +358,15 @@ int pb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, stru
 		out->p = fmin(1.0, 2.0 * cdf[umax]);
 		out->exact = true;
 		free(cdf);
+		return 0;
+	}
+	if (ties > 0 && keep) {
+		/* Count subsets of the smaller size: fewer rows. */
+		size_t k = nx <= ny ? nx : ny;
+		size_t obs = nx <= ny ? obs2_x : n * (n + 1) - obs2_x;
+		if (exact_tied_p(tsize, w2, ngroups, n, k, obs, &out->p) != 0)
+			return -1;
+		out->exact = true;
 		return 0;
 	}
 	/* Normal approximation (Conover 1999, 5.1): mean mn/2, variance

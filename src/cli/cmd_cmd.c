@@ -3,6 +3,7 @@
  * until a verdict is reached (include/primbench/cmd.h,
  * include/primbench/twosample.h, docs/methodology.md "The cmd suite"). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -15,12 +16,16 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "primbench/accounting.h"
 #include "primbench/cmd.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/policy.h"
+#include "primbench/preload.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
+#include "primbench/timer.h"
 #include "primbench/twosample.h"
 
 static volatile int interrupted;
@@ -51,6 +56,13 @@ static void usage(FILE *f)
 	      "      --show-output      let the command write to this terminal\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
 	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
+	      "\n"
+	      "Swapping memset/memcpy/memmove inside the command (libprimswitch.so):\n"
+	      "      --memset POLICY    e.g. avx2, or 'rep_stosb<=2K,avx512' (quote it);\n"
+	      "      --memcpy POLICY    also --memmove; for both sides, and --vs-memset,\n"
+	      "                         --vs-memcpy, --vs-memmove for B (docs/preload.md)\n"
+	      "      --account[=ticks]  count calls, bytes and sizes per primitive over\n"
+	      "                         every process; ticks: sampled time too\n"
 	      "\n"
 	      "A/B (alternating A and B in ABBA blocks, so drift hits both alike):\n"
 	      "      --vs 'COMMAND B'   B: split into words like a shell would (quotes,\n"
@@ -85,6 +97,11 @@ struct side {
 	char **argv_owned; /* words to free */
 	char *shell_argv[4];
 	size_t counted, warm;
+	/* --account: the env slot of PRIMBENCH_ACCOUNT_DIR and its two values
+	 * (counted runs, warm-ups); dirs are the directories themselves. */
+	char **acct_slot;
+	char *acct_env[2];
+	char acct_dir[2][4200];
 };
 
 struct session {
@@ -456,6 +473,8 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 	}
 	struct pb_cmd_record r = {.side = side, .warmup = warmup, .position = position};
 	struct side *sd = &s->side[side];
+	if (sd->acct_slot)
+		*sd->acct_slot = sd->acct_env[warmup ? 1 : 0];
 	int rc = pb_cmd_run_once(&sd->spec, &r.run, &interrupted);
 	if (rc < 0) {
 		fprintf(stderr, "primbench: cmd: %s\n", pb_error());
@@ -548,23 +567,96 @@ static double parse_percent(const char *arg)
 	return v / 100;
 }
 
+/* The accounting files of one side (counted runs only) as a table, and
+ * as JSON in *out (NULL when nothing could be read). */
+static void acct_report(const struct session *s, int sd, double tsc_hz, json_t **out)
+{
+	*out = NULL;
+	struct pb_acct_total *t = calloc(1, sizeof *t);
+	if (!t)
+		return;
+	double cpu_s = 0;
+	for (size_t i = 0; i < s->nrecs; i++)
+		if (s->recs[i].side == sd && !s->recs[i].warmup)
+			cpu_s += (s->recs[i].run.user_ns + s->recs[i].run.sys_ns) * 1e-9;
+	if (pb_acct_read_dir(s->side[sd].acct_dir[0], t) < 0) {
+		fprintf(stderr, "primbench: cmd: --account: %s\n", pb_error());
+		free(t);
+		return;
+	}
+	printf("\n%s", s->nsides == 1 ? "" : sd ? "B " : "A ");
+	fflush(stdout);
+	pb_acct_print(stdout, t, tsc_hz, cpu_s,
+	              (s->nsides == 2 && sd == 0) ? PB_ACCT_PRINT_NO_CAVEATS : 0);
+	*out = pb_acct_json(t, tsc_hz, cpu_s);
+	free(t);
+}
+
+/* Removes the --account directory tree (two levels: root/SIDE/files). */
+static void acct_cleanup(const char *root)
+{
+	if (!root[0])
+		return;
+	DIR *d = opendir(root);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char sub[4400];
+		snprintf(sub, sizeof sub, "%s/%s", root, e->d_name);
+		DIR *d2 = opendir(sub);
+		struct dirent *f;
+		while (d2 && (f = readdir(d2))) {
+			if (f->d_name[0] == '.')
+				continue;
+			char file[4700];
+			snprintf(file, sizeof file, "%s/%s", sub, f->d_name);
+			unlink(file);
+		}
+		if (d2)
+			closedir(d2);
+		rmdir(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(root);
+}
+
 int cmd_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"runs", required_argument, 0, 'n'},     {"warmup", required_argument, 0, 'w'},
-	    {"prepare", required_argument, 0, 'p'},  {"cwd", required_argument, 0, 'C'},
-	    {"env", required_argument, 0, 'e'},      {"shell", no_argument, 0, 'S'},
-	    {"show-output", no_argument, 0, 'O'},    {"ignore-failure", no_argument, 0, 'i'},
-	    {"output", required_argument, 0, 'o'},   {"vs", required_argument, 0, 'v'},
-	    {"vs-env", required_argument, 0, 'V'},   {"metric", required_argument, 0, 'm'},
-	    {"until-verdict", no_argument, 0, 'u'},  {"equivalence", required_argument, 0, 'E'},
-	    {"max-runs", required_argument, 0, 'M'}, {"budget", required_argument, 0, 'b'},
-	    {"help", no_argument, 0, 'h'},           {0, 0, 0, 0},
+	    {"runs", required_argument, 0, 'n'},
+	    {"warmup", required_argument, 0, 'w'},
+	    {"prepare", required_argument, 0, 'p'},
+	    {"cwd", required_argument, 0, 'C'},
+	    {"env", required_argument, 0, 'e'},
+	    {"shell", no_argument, 0, 'S'},
+	    {"show-output", no_argument, 0, 'O'},
+	    {"ignore-failure", no_argument, 0, 'i'},
+	    {"output", required_argument, 0, 'o'},
+	    {"vs", required_argument, 0, 'v'},
+	    {"vs-env", required_argument, 0, 'V'},
+	    {"metric", required_argument, 0, 'm'},
+	    {"until-verdict", no_argument, 0, 'u'},
+	    {"equivalence", required_argument, 0, 'E'},
+	    {"max-runs", required_argument, 0, 'M'},
+	    {"budget", required_argument, 0, 'b'},
+	    {"help", no_argument, 0, 'h'},
+	    {"memset", required_argument, 0, 1000},
+	    {"memcpy", required_argument, 0, 1001},
+	    {"memmove", required_argument, 0, 1002},
+	    {"vs-memset", required_argument, 0, 1003},
+	    {"vs-memcpy", required_argument, 0, 1004},
+	    {"vs-memmove", required_argument, 0, 1005},
+	    {"account", optional_argument, 0, 1006},
+	    {0, 0, 0, 0},
 	};
+	const char *policy[2][3] = {{0}};
+	int account = 0; /* 1 counts, 2 ticks */
 	struct session s = {.runs = 10, .max_runs = 60, .equivalence = 0.01, .metric = PB_CMD_REAL};
 	const char *out = NULL, *vs = NULL, *prepare = NULL, *cwd = NULL;
-	char **env_a = calloc((size_t)argc + 1, sizeof *env_a);
-	char **env_b = calloc((size_t)argc * 2 + 1, sizeof *env_b);
+	char **env_a = calloc((size_t)argc + 16, sizeof *env_a);
+	char **env_b = calloc((size_t)argc * 2 + 16, sizeof *env_b);
 	size_t nenv_a = 0, nvs_env = 0;
 	char **vs_env = calloc((size_t)argc + 1, sizeof *vs_env);
 	bool runs_given = false, show_output = false, budget_given = false, max_given = false;
@@ -636,6 +728,30 @@ int cmd_cmd(int argc, char **argv)
 			s.budget_s = parse_budget(optarg);
 			budget_given = true;
 			break;
+		case 1000:
+		case 1001:
+		case 1002:
+		case 1003:
+		case 1004:
+		case 1005: {
+			int side = opt >= 1003, op = (opt - 1000) % 3;
+			static const enum pb_op ops[3] = {PB_OP_MEMSET, PB_OP_MEMCPY,
+			                                  PB_OP_MEMMOVE};
+			struct pb_policy pol;
+			if (pb_policy_parse(ops[op], optarg, pb_cpu_features(), &pol) != 0)
+				die_usage("cmd: --%s%s: %s", side ? "vs-" : "", pb_op_name(ops[op]),
+				          pb_error());
+			policy[side][op] = optarg;
+			break;
+		}
+		case 1006:
+			if (!optarg || strcmp(optarg, "counts") == 0 || strcmp(optarg, "1") == 0)
+				account = 1;
+			else if (strcmp(optarg, "ticks") == 0)
+				account = 2;
+			else
+				die_usage("cmd: bad --account '%s' (counts or ticks)", optarg);
+			break;
 		default:
 			die_bad_option("cmd", argv, opt);
 		}
@@ -645,7 +761,8 @@ int cmd_cmd(int argc, char **argv)
 		          "[ARGS...])");
 	if (!argv[optind][0])
 		die_usage("cmd: the command is an empty string");
-	s.nsides = (vs || nvs_env) ? 2 : 1;
+	bool vs_policy = policy[1][0] || policy[1][1] || policy[1][2];
+	s.nsides = (vs || nvs_env || vs_policy) ? 2 : 1;
 	if (s.until_verdict && s.nsides == 1)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
 	if (!s.until_verdict && (budget_given || max_given || equiv_given))
@@ -712,7 +829,12 @@ int cmd_cmd(int argc, char **argv)
 				die_usage("cmd: --prepare %s", pb_error());
 			s.prepare.argv = s.prepare_owned;
 		}
-		s.prepare.env_set = env_a;
+		/* The user's --env only: no library for the preparation. */
+		char **env_user = calloc(nenv_a + 1, sizeof *env_user);
+		if (!env_user)
+			die_usage("out of memory");
+		memcpy(env_user, env_a, nenv_a * sizeof *env_user);
+		s.prepare.env_set = env_user;
 		s.prepare.cwd = cwd;
 		s.prepare.show_output = show_output;
 	}
@@ -727,6 +849,69 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("cmd: --vs: %s", pb_error());
 	if (s.prepare.argv && pb_cmd_check(&s.prepare) != 0)
 		die_usage("cmd: --prepare: %s", pb_error());
+
+	/* libprimswitch.so: --memset/--memcpy/--memmove for both sides, the
+	 * --vs- ones for B, --account for both (docs/preload.md). */
+	char so[4096] = "";
+	char acct_root[4096] = "";
+	bool want_lib[2] = {false, false};
+	for (int sd = 0; sd < s.nsides; sd++) {
+		want_lib[sd] = account != 0;
+		for (int op = 0; op < 3; op++) {
+			if (sd == 1 && !policy[1][op])
+				policy[1][op] = policy[0][op];
+			want_lib[sd] |= policy[sd][op] != NULL;
+		}
+	}
+	if ((want_lib[0] || want_lib[1]) && pb_preload_path(so, sizeof so) != 0)
+		die_usage("cmd: %s", pb_error());
+	if (account) {
+		const char *tmp = getenv("TMPDIR");
+		snprintf(acct_root, sizeof acct_root, "%s/primbench-acct-XXXXXX",
+		         tmp && tmp[0] ? tmp : "/tmp");
+		if (!mkdtemp(acct_root))
+			die_usage("cmd: --account: cannot make a directory in %s: %s",
+			          tmp && tmp[0] ? tmp : "/tmp", strerror(errno));
+	}
+	for (int sd = 0; sd < s.nsides; sd++) {
+		if (!want_lib[sd])
+			continue;
+		char **env = sd ? env_b : env_a;
+		size_t n = sd ? nenv_a + nvs_env : nenv_a;
+		const char *old = getenv("LD_PRELOAD");
+		char *e;
+		if (asprintf(&e, "LD_PRELOAD=%s%s%s", so, old && old[0] ? " " : "",
+		             old ? old : "") < 0)
+			die_usage("out of memory");
+		env[n++] = e;
+		static const char *const names[3] = {"PRIMBENCH_MEMSET", "PRIMBENCH_MEMCPY",
+		                                     "PRIMBENCH_MEMMOVE"};
+		for (int op = 0; op < 3; op++)
+			if (policy[sd][op]) {
+				if (asprintf(&e, "%s=%s", names[op], policy[sd][op]) < 0)
+					die_usage("out of memory");
+				env[n++] = e;
+			}
+		if (account) {
+			struct side *side = &s.side[sd];
+			if (asprintf(&e, "PRIMBENCH_ACCOUNT=%s", account == 2 ? "ticks" : "1") < 0)
+				die_usage("out of memory");
+			env[n++] = e;
+			for (int w = 0; w < 2; w++) {
+				snprintf(side->acct_dir[w], sizeof side->acct_dir[w], "%s/%s%s",
+				         acct_root, sd ? "B" : "A", w ? "-warmup" : "");
+				if (mkdir(side->acct_dir[w], 0700) != 0)
+					die_usage("cmd: --account: cannot make %s: %s",
+					          side->acct_dir[w], strerror(errno));
+				if (asprintf(&side->acct_env[w], "PRIMBENCH_ACCOUNT_DIR=%s",
+				             side->acct_dir[w]) < 0)
+					die_usage("out of memory");
+			}
+			side->acct_slot = &env[n];
+			env[n++] = side->acct_env[0];
+		}
+		env[n] = NULL;
+	}
 
 	struct sigaction sa = {0};
 	sa.sa_handler = on_signal;
@@ -823,6 +1008,7 @@ int cmd_cmd(int argc, char **argv)
 		 * (a missing #! interpreter): the error line says it; no file. */
 		if (isatty(STDERR_FILENO))
 			fputs("\r\033[K", stderr);
+		acct_cleanup(acct_root);
 		return status;
 	}
 	if (isatty(STDERR_FILENO))
@@ -865,6 +1051,15 @@ int cmd_cmd(int argc, char **argv)
 		         "column); --ignore-failure kept them in the statistics.",
 		         failed, counted_all);
 		pb_print_wrapped(stdout, line, 2);
+	}
+
+	json_t *acct_json[2] = {NULL, NULL};
+	if (account) {
+		double hz = 0;
+		if (account == 2 && pb_timer_init() == 0 && pb_timer_info()->clock == PB_CLOCK_TSC)
+			hz = pb_timer_info()->hz;
+		for (int sd = 0; sd < s.nsides; sd++)
+			acct_report(&s, sd, hz, &acct_json[sd]);
 	}
 
 	struct ab_result ab = {0};
@@ -916,6 +1111,8 @@ int cmd_cmd(int argc, char **argv)
 		for (int sd = 0; cases && sd < s.nsides; sd++) {
 			json_t *c =
 			    pb_cmd_case_json(&s.side[sd].spec, s.shell, sd, s.recs, s.nrecs);
+			if (c && acct_json[sd])
+				json_object_set(c, "accounting", acct_json[sd]);
 			if (c)
 				json_array_append_new(cases, c);
 		}
@@ -1003,6 +1200,9 @@ int cmd_cmd(int argc, char **argv)
 		json_decref(doc);
 	}
 	json_decref(looks_json);
+	json_decref(acct_json[0]);
+	json_decref(acct_json[1]);
+	acct_cleanup(acct_root);
 	if (status >= 128)
 		fprintf(stderr,
 		        "primbench: interrupted; the tables above show the runs that "

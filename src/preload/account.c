@@ -1,0 +1,373 @@
+/* account.c - PRIMBENCH_ACCOUNT: the accounting file of this process image
+ * and the counting wrappers (include/primbench/account.h is the format;
+ * docs/preload.md, "Accounting").
+ *
+ * The counters live in a MAP_SHARED mapping of the file, updated in place
+ * (<arch>/counter.h: relaxed atomic adds once the process has threads,
+ * plain one-instruction adds before): no lock, no system call, nothing to
+ * flush, so a process that _exits, execs or dies by a signal leaves its
+ * counts (the page cache holds them). Every thread adds to the same
+ * counters: a busy multi-threaded program pays for the cache lines moving
+ * between CPUs (docs/preload.md gives the measured costs).
+ *
+ * Ticks mode times one call in sample_every per thread (a thread-local
+ * count, so no shared state decides): a serialised lfence; rdtsc pair
+ * costs about as much as a hot 4 KiB copy (48 ticks on the project's VM),
+ * so timing every call would measure the timer.
+ * The clock is the one of include/primbench/timer.h (src/timer/<arch>/
+ * tsc.c is linked in): the TSC when it is invariant and not hidden, else
+ * CLOCK_MONOTONIC_RAW nanoseconds (then the header says tsc_hz = 1e9).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "counter.h"
+#include "preload.h"
+#include "primbench/timer.h"
+#include "timer/timer_internal.h"
+
+struct pb_acct_file *pb_sw_acct;
+struct pb_sw_acct_config pb_sw_acct_config;
+
+/* The switch src/timer/<arch>/tsc.c's pb_timer_begin/end read (timer.c,
+ * which sets it in libprimbench, is not in this library). */
+int pb_timer_use_tsc;
+
+/* ---- counting ------------------------------------------------------------- */
+
+/* glibc clears __libc_single_threaded (2.32+) in pthread_create, before
+ * the new thread exists, and never sets it again. Elsewhere: assume
+ * threads. */
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define THREADS() (!__libc_single_threaded)
+#endif
+#endif
+#ifndef THREADS
+#define THREADS() true
+#endif
+
+#define ADD(field, v) pb_sw_counter_add(&(field), (uint64_t)(v), threads)
+
+static inline __attribute__((always_inline)) struct pb_acct_bucket *
+count(struct pb_acct_file *f, enum pb_acct_prim p, size_t n)
+{
+	bool threads = THREADS();
+	struct pb_acct_prim_counts *c = &f->prim[p];
+	struct pb_acct_bucket *b = &c->bucket[pb_acct_bucket_of(n)];
+	ADD(c->calls, 1);
+	ADD(c->bytes, n);
+	ADD(b->calls, 1);
+	ADD(b->bytes, n);
+	return b;
+}
+
+/* Calls since this thread's last timed call. A signal handler that
+ * interrupts the update may make one sample come a call early or late. */
+static __thread uint32_t calls_since_sample __attribute__((tls_model("initial-exec")));
+
+static inline __attribute__((always_inline)) bool sample_due(void)
+{
+	uint32_t k = calls_since_sample + 1;
+	if (k >= pb_sw_acct_config.sample_every) {
+		calls_since_sample = 0;
+		return true;
+	}
+	calls_since_sample = k;
+	return false;
+}
+
+static inline __attribute__((always_inline)) void add_sample(struct pb_acct_bucket *b,
+                                                             uint64_t ticks)
+{
+	uint64_t over = pb_sw_acct_config.overhead_ticks;
+	bool threads = THREADS();
+	ADD(b->sampled_calls, 1);
+	ADD(b->sampled_ticks, ticks > over ? ticks - over : 0);
+}
+
+static inline __attribute__((always_inline)) struct pb_acct_file *current(void)
+{
+	return __atomic_load_n(&pb_sw_acct, __ATOMIC_ACQUIRE);
+}
+
+/* One wrapper per primitive and mode; the primitive is a constant in each. */
+#define SET_WRAPPERS(prim, counts_fn, ticks_fn)                                                    \
+	static void *counts_fn(void *dst, int c, size_t n)                                         \
+	{                                                                                          \
+		struct pb_acct_file *f = current();                                                \
+		if (f)                                                                             \
+			count(f, prim, n);                                                         \
+		return pb_sw_impl.set(dst, c, n);                                                  \
+	}                                                                                          \
+	static void *ticks_fn(void *dst, int c, size_t n)                                          \
+	{                                                                                          \
+		struct pb_acct_file *f = current();                                                \
+		if (!f || !sample_due())                                                           \
+			return counts_fn(dst, c, n);                                               \
+		pb_stamp t0 = pb_timer_begin();                                                    \
+		void *r = pb_sw_impl.set(dst, c, n);                                               \
+		uint64_t t = pb_timer_end(t0);                                                     \
+		add_sample(count(f, prim, n), t);                                                  \
+		return r;                                                                          \
+	}
+
+#define CPY_WRAPPERS(prim, counts_fn, ticks_fn)                                                    \
+	static void *counts_fn(void *restrict dst, const void *restrict src, size_t n)             \
+	{                                                                                          \
+		struct pb_acct_file *f = current();                                                \
+		if (f)                                                                             \
+			count(f, prim, n);                                                         \
+		return pb_sw_impl.cpy(dst, src, n);                                                \
+	}                                                                                          \
+	static void *ticks_fn(void *restrict dst, const void *restrict src, size_t n)              \
+	{                                                                                          \
+		struct pb_acct_file *f = current();                                                \
+		if (!f || !sample_due())                                                           \
+			return counts_fn(dst, src, n);                                             \
+		pb_stamp t0 = pb_timer_begin();                                                    \
+		void *r = pb_sw_impl.cpy(dst, src, n);                                             \
+		uint64_t t = pb_timer_end(t0);                                                     \
+		add_sample(count(f, prim, n), t);                                                  \
+		return r;                                                                          \
+	}
+
+SET_WRAPPERS(PB_ACCT_MEMSET, memset_counts, memset_ticks)
+SET_WRAPPERS(PB_ACCT_BZERO, bzero_counts, bzero_ticks)
+SET_WRAPPERS(PB_ACCT_EXPLICIT_BZERO, explicit_bzero_counts, explicit_bzero_ticks)
+CPY_WRAPPERS(PB_ACCT_MEMCPY, memcpy_counts, memcpy_ticks)
+CPY_WRAPPERS(PB_ACCT_MEMPCPY, mempcpy_counts, mempcpy_ticks)
+
+static void *memmove_counts(void *dst, const void *src, size_t n)
+{
+	struct pb_acct_file *f = current();
+	if (f)
+		count(f, PB_ACCT_MEMMOVE, n);
+	return pb_sw_impl.move(dst, src, n);
+}
+
+static void *memmove_ticks(void *dst, const void *src, size_t n)
+{
+	struct pb_acct_file *f = current();
+	if (!f || !sample_due())
+		return memmove_counts(dst, src, n);
+	pb_stamp t0 = pb_timer_begin();
+	void *r = pb_sw_impl.move(dst, src, n);
+	uint64_t t = pb_timer_end(t0);
+	add_sample(count(f, PB_ACCT_MEMMOVE, n), t);
+	return r;
+}
+
+const struct pb_sw_entries pb_sw_entries_counts = {
+    .memset = memset_counts,
+    .bzero = bzero_counts,
+    .explicit_bzero = explicit_bzero_counts,
+    .memcpy = memcpy_counts,
+    .mempcpy = mempcpy_counts,
+    .memmove = memmove_counts,
+};
+
+const struct pb_sw_entries pb_sw_entries_ticks = {
+    .memset = memset_ticks,
+    .bzero = bzero_ticks,
+    .explicit_bzero = explicit_bzero_ticks,
+    .memcpy = memcpy_ticks,
+    .mempcpy = mempcpy_ticks,
+    .memmove = memmove_ticks,
+};
+
+/* ---- the timer ------------------------------------------------------------ */
+
+#define OVERHEAD_PAIRS 101
+
+void pb_sw_acct_measure_timer(void)
+{
+	pb_timer_use_tsc = pb_tsc_arch_present() && (pb_cpu_features() & PB_F(INVARIANT_TSC));
+	uint64_t t[OVERHEAD_PAIRS];
+	for (int i = 0; i < 8; i++) /* warm-up: code and TLB */
+		(void)pb_timer_end(pb_timer_begin());
+	for (int i = 0; i < OVERHEAD_PAIRS; i++) {
+		pb_stamp s = pb_timer_begin();
+		t[i] = pb_timer_end(s);
+	}
+	for (int i = 1; i < OVERHEAD_PAIRS; i++) { /* insertion sort: no qsort, no malloc */
+		uint64_t v = t[i];
+		int j = i;
+		for (; j > 0 && t[j - 1] > v; j--)
+			t[j] = t[j - 1];
+		t[j] = v;
+	}
+	pb_sw_acct_config.overhead_ticks = t[OVERHEAD_PAIRS / 2];
+	if (pb_timer_use_tsc) {
+		double hz15, hz16;
+		char leaves[160];
+		pb_tsc_cpuid_freq(&hz15, &hz16, leaves, sizeof leaves);
+		pb_sw_acct_config.tsc_hz = hz15 > 0 ? hz15 : hz16;
+	} else {
+		pb_sw_acct_config.tsc_hz = 1e9; /* CLOCK_MONOTONIC_RAW: ticks are ns */
+	}
+}
+
+/* ---- the file ------------------------------------------------------------- */
+
+/* splitmix64's finaliser (Steele, Lea, Flood, "Fast splittable
+ * pseudorandom number generators", 2014). */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+	if (clock_gettime(id, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Appends text at buf[*pos], keeping room for the NUL; false when full. */
+static bool append(char *buf, size_t cap, size_t *pos, const char *text)
+{
+	while (*text) {
+		if (*pos + 1 >= cap)
+			return false;
+		buf[(*pos)++] = *text++;
+	}
+	buf[*pos] = '\0';
+	return true;
+}
+
+static bool append_u64(char *buf, size_t cap, size_t *pos, uint64_t v, unsigned base,
+                       unsigned min_digits)
+{
+	char digits[24];
+	unsigned n = 0;
+	do {
+		digits[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v || n < min_digits);
+	char text[24];
+	for (unsigned i = 0; i < n; i++)
+		text[i] = digits[n - 1 - i];
+	text[n] = '\0';
+	return append(buf, cap, pos, text);
+}
+
+/* dir/primswitch-PID-SUFFIX.acct into pb_sw_acct_config.path. */
+static bool make_path(pid_t pid, uint64_t suffix)
+{
+	char *path = pb_sw_acct_config.path;
+	size_t cap = sizeof pb_sw_acct_config.path, pos = 0;
+	path[0] = '\0';
+	const char *dir = pb_sw_acct_config.dir;
+	bool slash = dir[0] && dir[strlen(dir) - 1] == '/';
+	return append(path, cap, &pos, dir) && append(path, cap, &pos, slash ? "" : "/") &&
+	       append(path, cap, &pos, PB_ACCT_FILE_PREFIX) &&
+	       append_u64(path, cap, &pos, (uint64_t)pid, 10, 1) && append(path, cap, &pos, "-") &&
+	       append_u64(path, cap, &pos, suffix, 16, 16) &&
+	       append(path, cap, &pos, PB_ACCT_FILE_SUFFIX);
+}
+
+/* Zeros written, not a sparse ftruncate: the blocks exist from now on, so
+ * a full file system fails here (a warning) and not later as SIGBUS on a
+ * store into the mapping (which would kill the user's program). */
+static int write_zeros(int fd, size_t size)
+{
+	static const char zeros[4096];
+	size_t done = 0;
+	while (done < size) {
+		size_t chunk = size - done < sizeof zeros ? size - done : sizeof zeros;
+		ssize_t w = pwrite(fd, zeros, chunk, (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : EIO;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+static void fill_header(struct pb_acct_file *f, bool forked)
+{
+	const struct pb_sw_acct_config *c = &pb_sw_acct_config;
+	f->version = PB_ACCT_VERSION;
+	f->size_bytes = (uint32_t)sizeof *f;
+	f->pid = (int32_t)getpid();
+	f->ppid = (int32_t)getppid();
+	f->ticks = c->ticks;
+	f->sample_every = c->ticks ? c->sample_every : 0;
+	f->started_realtime_ns = clock_ns(CLOCK_REALTIME);
+	f->timer_overhead_ticks = c->ticks ? (double)c->overhead_ticks : 0;
+	f->tsc_hz = c->ticks ? c->tsc_hz : 0;
+	f->forked = forked;
+	f->policy_ok = c->policy_ok;
+	ssize_t n = readlink("/proc/self/exe", f->exe, sizeof f->exe - 1);
+	f->exe[n > 0 ? n : 0] = '\0';
+	for (int op = 0; op < PB_OP_COUNT; op++)
+		pb_sw_copy_text(f->policy[op], c->policy_text[op], sizeof f->policy[op]);
+
+	/* The magic last, after a release fence: a reader that sees it sees
+	 * the header (account.h). */
+	union {
+		char c[8];
+		uint64_t u;
+	} magic;
+	for (int i = 0; i < 8; i++)
+		magic.c[i] = PB_ACCT_MAGIC[i];
+	__atomic_store_n((uint64_t *)(void *)f->magic, magic.u, __ATOMIC_RELEASE);
+}
+
+struct pb_acct_file *pb_sw_acct_create(bool forked, int *err, const char **what)
+{
+	pid_t pid = getpid();
+	uint64_t seed = clock_ns(CLOCK_MONOTONIC) ^ mix64(clock_ns(CLOCK_REALTIME)) ^
+	                mix64((uint64_t)(uintptr_t)&seed) ^ ((uint64_t)pid << 32);
+	int fd = -1;
+	for (int attempt = 0; attempt < 64; attempt++) {
+		if (!make_path(pid, mix64(seed + (uint64_t)attempt * 0x9e3779b97f4a7c15ull))) {
+			*err = ENAMETOOLONG;
+			*what = "open";
+			pb_sw_acct_config.path[0] = '\0';
+			return NULL;
+		}
+		fd = open(pb_sw_acct_config.path,
+		          O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		*err = errno;
+		*what = "open";
+		pb_sw_acct_config.path[0] = '\0';
+		return NULL;
+	}
+	size_t size = sizeof(struct pb_acct_file);
+	int e = write_zeros(fd, size);
+	void *m = MAP_FAILED;
+	if (e == 0) {
+		m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			e = errno;
+			*what = "mmap";
+		}
+	} else {
+		*what = "write";
+	}
+	close(fd);
+	if (m == MAP_FAILED) {
+		unlink(pb_sw_acct_config.path);
+		pb_sw_acct_config.path[0] = '\0';
+		*err = e;
+		return NULL;
+	}
+	fill_header(m, forked);
+	return m;
+}

@@ -1,0 +1,457 @@
+/* init.c - libprimswitch.so's initialisation: the environment, the
+ * policies, libc's own functions, the accounting file; the constructor,
+ * the fork child handler, and the messages (docs/preload.md).
+ *
+ * Initialisation runs once, in state INITIALISING, from the constructor or
+ * from the first call if that comes first (another library's constructor,
+ * or a thread it started). It may therefore run inside malloc, or with
+ * the loader's lock held: it allocates nothing, takes no lock of its own,
+ * and uses no stdio (messages are built in a stack buffer and written with
+ * one write(2)). Every memset/memcpy it makes, including those the
+ * compiler emits for struct copies and those inside dlsym, lands on this
+ * library's exported functions, which serve them with the bootstrap kernel
+ * until the state is READY.
+ *
+ * A problem with the environment is one line on stderr, and the program
+ * runs on: a bad policy gives that op libc's function, a bad accounting
+ * setting turns accounting off. Nothing here exits or aborts.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "preload.h"
+#include "primbench/error.h"
+
+struct pb_sw_libc pb_sw_libc;
+
+static const char *const policy_env[PB_OP_COUNT] = {
+    [PB_OP_MEMSET] = "PRIMBENCH_MEMSET",
+    [PB_OP_MEMCPY] = "PRIMBENCH_MEMCPY",
+    [PB_OP_MEMMOVE] = "PRIMBENCH_MEMMOVE",
+};
+
+static const char *const prim_names[PB_ACCT_NPRIM] = {
+    [PB_ACCT_MEMSET] = "memset",
+    [PB_ACCT_BZERO] = "bzero",
+    [PB_ACCT_EXPLICIT_BZERO] = "explicit_bzero",
+    [PB_ACCT_MEMCPY] = "memcpy",
+    [PB_ACCT_MEMPCPY] = "mempcpy",
+    [PB_ACCT_MEMMOVE] = "memmove",
+};
+
+#define SAMPLE_DEFAULT 64
+#define SAMPLE_MAX     (1u << 30)
+
+/* PRIMBENCH_PRELOAD_DEBUG: a line when ready, and one at exit. */
+static bool debug;
+
+/* What each op's policy came to, for the debug line. */
+enum policy_outcome { POLICY_UNSET, POLICY_BAD, POLICY_SET };
+static enum policy_outcome outcome[PB_OP_COUNT];
+
+/* ---- messages ---------------------------------------------------------- */
+
+void pb_sw_line_add(struct pb_sw_line *l, const char *text)
+{
+	while (*text && l->len + 1 < sizeof l->buf)
+		l->buf[l->len++] = *text++;
+}
+
+void pb_sw_line_add_u64(struct pb_sw_line *l, uint64_t v)
+{
+	char digits[24], text[24];
+	unsigned n = 0;
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (unsigned i = 0; i < n; i++)
+		text[i] = digits[n - 1 - i];
+	text[n] = '\0';
+	pb_sw_line_add(l, text);
+}
+
+/* strerror() may translate (locale, locks): strerrordesc_np is a constant
+ * string (glibc 2.32+). */
+void pb_sw_line_add_errno(struct pb_sw_line *l, int err)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+	const char *desc = strerrordesc_np(err);
+	if (desc) {
+		pb_sw_line_add(l, desc);
+		return;
+	}
+#endif
+	pb_sw_line_add(l, "errno ");
+	pb_sw_line_add_u64(l, (uint64_t)err);
+}
+
+void pb_sw_line_write(struct pb_sw_line *l)
+{
+	l->buf[l->len++] = '\n'; /* pb_sw_line_add keeps a byte free */
+	size_t done = 0;
+	while (done < l->len) {
+		ssize_t w = write(STDERR_FILENO, l->buf + done, l->len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	l->len = 0;
+}
+
+/* A line is declared without an initialiser: zeroing its buffer would be a
+ * call of this library's memset. */
+#define LINE_START(l) ((l).len = 0, pb_sw_line_add(&(l), "primswitch: "))
+
+size_t pb_sw_copy_text(char *dst, const char *src, size_t cap)
+{
+	size_t i = 0;
+	for (; src[i] && i + 1 < cap; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+	return i;
+}
+
+static bool env_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+/* ---- libc's functions ---------------------------------------------------- */
+
+/* The next definition after this library (libc's; for memcpy the default
+ * version, memcpy@@GLIBC_2.14 on x86-64). Never our own: that would
+ * recurse. */
+static void *next_definition(const char *name, void *own)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	if (f && f != own)
+		return f;
+	struct pb_sw_line l;
+	LINE_START(l);
+	pb_sw_line_add(&l, "dlsym(RTLD_NEXT, \"");
+	pb_sw_line_add(&l, name);
+	pb_sw_line_add(&l, "\") found no other ");
+	pb_sw_line_add(&l, name);
+	pb_sw_line_add(&l, ": 'libc' is served by the bootstrap kernel");
+	pb_sw_line_write(&l);
+	return NULL;
+}
+
+static void find_libc(void)
+{
+	__atomic_store_n(&pb_sw_libc.memset,
+	                 (pb_memset_fn)next_definition("memset", (void *)memset), __ATOMIC_RELEASE);
+	__atomic_store_n(&pb_sw_libc.memcpy,
+	                 (pb_memcpy_fn)next_definition("memcpy", (void *)memcpy), __ATOMIC_RELEASE);
+	__atomic_store_n(&pb_sw_libc.memmove,
+	                 (pb_memmove_fn)next_definition("memmove", (void *)memmove),
+	                 __ATOMIC_RELEASE);
+}
+
+/* ---- policies -------------------------------------------------------------- */
+
+static void use_libc(enum pb_op op)
+{
+	switch (op) {
+	case PB_OP_MEMSET:
+		pb_sw_impl.set = pb_sw_libc.memset ? pb_sw_libc.memset : pb_boot_memset;
+		break;
+	case PB_OP_MEMCPY:
+		pb_sw_impl.cpy = pb_sw_libc.memcpy ? pb_sw_libc.memcpy : pb_boot_memcpy;
+		break;
+	default:
+		pb_sw_impl.move = pb_sw_libc.memmove ? pb_sw_libc.memmove : pb_boot_memmove;
+		break;
+	}
+}
+
+/* One kernel for every size: the entry is the kernel itself (libc's
+ * function for `libc`); more bands: the banded dispatcher. */
+static void use_policy(enum pb_op op, const struct pb_policy *p)
+{
+	const struct pb_kernel *k = p->bands[0].kernel;
+	if (p->n_bands == 1 && !strcmp(k->name, "libc")) {
+		use_libc(op);
+		return;
+	}
+	switch (op) {
+	case PB_OP_MEMSET:
+		pb_sw_impl.set = p->n_bands == 1 ? k->memset_fn : pb_sw_set_banded;
+		break;
+	case PB_OP_MEMCPY:
+		pb_sw_impl.cpy = p->n_bands == 1 ? k->memcpy_fn : pb_sw_cpy_banded;
+		break;
+	default:
+		pb_sw_impl.move = p->n_bands == 1 ? k->memmove_fn : pb_sw_move_banded;
+		break;
+	}
+}
+
+/* Empty or unset: libc's function, silently. Returns false for a bad
+ * policy (one line on stderr; libc's function). */
+static bool setup_op(enum pb_op op, pb_features have)
+{
+	const char *text = getenv(policy_env[op]);
+	pb_sw_copy_text(pb_sw_acct_config.policy_text[op], text ? text : "", PB_ACCT_TEXT);
+	use_libc(op);
+	outcome[op] = POLICY_UNSET;
+	if (!text || !*text)
+		return true;
+	if (pb_policy_parse(op, text, have, &pb_sw_policy[op]) != 0) {
+		outcome[op] = POLICY_BAD;
+		struct pb_sw_line l;
+		LINE_START(l);
+		pb_sw_line_add(&l, policy_env[op]);
+		pb_sw_line_add(&l, ": ");
+		pb_sw_line_add(&l, pb_error());
+		pb_sw_line_add(&l, "; using libc's ");
+		pb_sw_line_add(&l, pb_op_name(op));
+		pb_sw_line_write(&l);
+		return false;
+	}
+	outcome[op] = POLICY_SET;
+	use_policy(op, &pb_sw_policy[op]);
+	return true;
+}
+
+/* ---- accounting ------------------------------------------------------------ */
+
+static void acct_warning(const char *what, const char *detail, int err)
+{
+	struct pb_sw_line l;
+	LINE_START(l);
+	pb_sw_line_add(&l, what);
+	pb_sw_line_add(&l, detail);
+	if (err) {
+		pb_sw_line_add(&l, ": ");
+		pb_sw_line_add_errno(&l, err);
+	}
+	pb_sw_line_add(&l, "; accounting off");
+	pb_sw_line_write(&l);
+}
+
+static void create_warning(const char *when, int err, const char *what)
+{
+	struct pb_sw_line l;
+	LINE_START(l);
+	pb_sw_line_add(&l, "PRIMBENCH_ACCOUNT: ");
+	pb_sw_line_add(&l, when);
+	pb_sw_line_add(&l, "cannot create a file in ");
+	pb_sw_line_add(&l, pb_sw_acct_config.dir);
+	pb_sw_line_add(&l, " (");
+	pb_sw_line_add(&l, what);
+	pb_sw_line_add(&l, ": ");
+	pb_sw_line_add_errno(&l, err);
+	pb_sw_line_add(&l, "); accounting off");
+	pb_sw_line_write(&l);
+}
+
+/* PRIMBENCH_ACCOUNT_SAMPLE: a decimal count, 1..2^30. */
+static uint32_t sample_setting(void)
+{
+	const char *v = getenv("PRIMBENCH_ACCOUNT_SAMPLE");
+	if (!v || !*v)
+		return SAMPLE_DEFAULT;
+	uint64_t n = 0;
+	const char *p = v;
+	for (; *p >= '0' && *p <= '9' && n <= SAMPLE_MAX; p++)
+		n = n * 10 + (uint64_t)(*p - '0');
+	if (*p || n < 1 || n > SAMPLE_MAX) {
+		struct pb_sw_line l;
+		LINE_START(l);
+		pb_sw_line_add(&l, "PRIMBENCH_ACCOUNT_SAMPLE: '");
+		pb_sw_line_add(&l, v);
+		pb_sw_line_add(&l, "' is not a count from 1 to 1073741824; sampling 1 call in 64");
+		pb_sw_line_write(&l);
+		return SAMPLE_DEFAULT;
+	}
+	return (uint32_t)n;
+}
+
+/* PRIMBENCH_ACCOUNT_DIR (default ".") as an absolute path, so a fork child
+ * that changed directory still writes next to its parent. */
+static bool account_dir(void)
+{
+	const char *dir = getenv("PRIMBENCH_ACCOUNT_DIR");
+	if (!dir || !*dir)
+		dir = ".";
+	char *out = pb_sw_acct_config.dir;
+	size_t cap = sizeof pb_sw_acct_config.dir, len = 0;
+	if (dir[0] != '/') {
+		if (!getcwd(out, cap)) {
+			acct_warning("PRIMBENCH_ACCOUNT_DIR: ", "cannot read the current directory",
+			             errno);
+			return false;
+		}
+		len = strlen(out);
+		if (dir[0] == '.' && dir[1] == '\0')
+			dir = ""; /* the directory itself, no trailing '/' */
+		else if (len + 1 < cap && (len == 0 || out[len - 1] != '/'))
+			out[len++] = '/';
+	}
+	size_t n = pb_sw_copy_text(out + len, dir, cap - len);
+	if (dir[n] != '\0') {
+		acct_warning("PRIMBENCH_ACCOUNT_DIR: ", "path too long", 0);
+		return false;
+	}
+	return true;
+}
+
+static const struct pb_sw_entries *setup_accounting(void)
+{
+	const char *mode = getenv("PRIMBENCH_ACCOUNT");
+	if (!mode || !*mode || !strcmp(mode, "0"))
+		return NULL;
+	struct pb_sw_acct_config *c = &pb_sw_acct_config;
+	if (!strcmp(mode, "1")) {
+		c->ticks = false;
+	} else if (!strcmp(mode, "ticks")) {
+		c->ticks = true;
+	} else {
+		struct pb_sw_line l;
+		LINE_START(l);
+		pb_sw_line_add(&l, "PRIMBENCH_ACCOUNT: '");
+		pb_sw_line_add(&l, mode);
+		pb_sw_line_add(&l, "' is not 0, 1 or ticks; accounting off");
+		pb_sw_line_write(&l);
+		return NULL;
+	}
+	c->sample_every = c->ticks ? sample_setting() : 0;
+	if (c->ticks)
+		pb_sw_acct_measure_timer();
+	if (!account_dir())
+		return NULL;
+	int err = 0;
+	const char *what = "";
+	struct pb_acct_file *f = pb_sw_acct_create(false, &err, &what);
+	if (!f) {
+		create_warning("", err, what);
+		return NULL;
+	}
+	__atomic_store_n(&pb_sw_acct, f, __ATOMIC_RELEASE);
+	return c->ticks ? &pb_sw_entries_ticks : &pb_sw_entries_counts;
+}
+
+/* ---- initialisation ------------------------------------------------------ */
+
+static void add_policy(struct pb_sw_line *l, enum pb_op op)
+{
+	pb_sw_line_add(l, pb_op_name(op));
+	if (outcome[op] == POLICY_SET) {
+		pb_sw_line_add(l, " '");
+		pb_sw_line_add(l, pb_sw_acct_config.policy_text[op]);
+		pb_sw_line_add(l, "'");
+	} else {
+		pb_sw_line_add(l, outcome[op] == POLICY_BAD ? " libc (bad policy)" : " libc");
+	}
+}
+
+static void debug_ready(enum pb_acct_prim who)
+{
+	struct pb_sw_line l;
+	LINE_START(l);
+	pb_sw_line_add(&l, "pid ");
+	pb_sw_line_add_u64(&l, (uint64_t)getpid());
+	if (who == PB_ACCT_NPRIM) {
+		pb_sw_line_add(&l, " ready (initialised by the constructor): ");
+	} else {
+		pb_sw_line_add(&l, " ready (initialised by the first call, ");
+		pb_sw_line_add(&l, prim_names[who]);
+		pb_sw_line_add(&l, ", before the constructor): ");
+	}
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		add_policy(&l, (enum pb_op)op);
+		pb_sw_line_add(&l, ", ");
+	}
+	if (pb_sw_acct) {
+		pb_sw_line_add(&l, pb_sw_acct_config.ticks ? "accounting ticks to "
+		                                           : "accounting counts to ");
+		pb_sw_line_add(&l, pb_sw_acct_config.path);
+	} else {
+		pb_sw_line_add(&l, "accounting off");
+	}
+	pb_sw_line_write(&l);
+}
+
+const struct pb_sw_entries *pb_sw_init(enum pb_acct_prim who)
+{
+	debug = env_on("PRIMBENCH_PRELOAD_DEBUG");
+	find_libc();
+	pb_features have = pb_cpu_features(); /* PRIMBENCH_HIDE_FEATURES honoured */
+	if (pb_cpu_hide_env_check() != 0) {
+		struct pb_sw_line l;
+		LINE_START(l);
+		pb_sw_line_add(&l, pb_error());
+		pb_sw_line_add(&l, "; hiding nothing");
+		pb_sw_line_write(&l);
+	}
+	pb_sw_acct_config.policy_ok = true;
+	for (int op = 0; op < PB_OP_COUNT; op++)
+		if (!setup_op((enum pb_op)op, have))
+			pb_sw_acct_config.policy_ok = false;
+	const struct pb_sw_entries *e = setup_accounting();
+	if (debug)
+		debug_ready(who);
+	return e;
+}
+
+/* ---- the constructor, fork, exit ----------------------------------------- */
+
+/* A fork child counts in a file of its own, from zero. Runs in the child
+ * right after fork() (glibc runs atfork child handlers there; _Fork(),
+ * vfork() and clone() run none: docs/preload.md). Only system calls. */
+static void atfork_child(void)
+{
+	struct pb_acct_file *old = __atomic_load_n(&pb_sw_acct, __ATOMIC_ACQUIRE);
+	if (!old)
+		return;
+	int saved_errno = errno;
+	/* Off first: a signal handler in the child counts nowhere until the
+	 * new file is there, never into the parent's. */
+	__atomic_store_n(&pb_sw_acct, NULL, __ATOMIC_RELEASE);
+	munmap(old, sizeof *old);
+	int err = 0;
+	const char *what = "";
+	struct pb_acct_file *f = pb_sw_acct_create(true, &err, &what);
+	if (f)
+		__atomic_store_n(&pb_sw_acct, f, __ATOMIC_RELEASE);
+	else
+		create_warning("fork child: ", err, what);
+	errno = saved_errno;
+}
+
+__attribute__((constructor)) static void primswitch_constructor(void)
+{
+	pb_sw_ready(PB_ACCT_NPRIM);
+	/* Here and not in pb_sw_init: pthread_atfork may allocate, and the
+	 * first call may come from inside malloc. */
+	static bool registered;
+	if (!registered) {
+		registered = true;
+		pthread_atfork(NULL, NULL, atfork_child);
+	}
+}
+
+__attribute__((destructor)) static void primswitch_destructor(void)
+{
+	if (!debug)
+		return;
+	struct pb_sw_line l;
+	LINE_START(l);
+	pb_sw_line_add(&l, "pid ");
+	pb_sw_line_add_u64(&l, (uint64_t)getpid());
+	pb_sw_line_add(&l, " exits: ");
+	pb_sw_line_add_u64(&l, __atomic_load_n(&pb_sw_boot_calls, __ATOMIC_RELAXED));
+	pb_sw_line_add(&l, " calls served by the bootstrap kernel");
+	pb_sw_line_write(&l);
+}

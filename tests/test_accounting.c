@@ -594,8 +594,9 @@ static void test_print(void **state)
 	check_width(out);
 	has_line(out, "accounting: 4 files, one per process image (3 exec'd, 1 forked child)");
 	has_line(out, "  programs: make 2, cc1 1, true 1");
-	has_line(out, "  timed: one call in 64 (2 processes), 128 (1 process) per thread, in 3 of "
-	              "the 4");
+	has_line(out, "  timed: the first call, then one in 64 (2 processes), 128 (1 process) per");
+	has_line(out,
+	         "    thread and size bucket, in 3 of the 4 processes (the others counted only);");
 	assert_non_null(strstr(out, "  warning: 1 process could not use its policies"));
 	has_line(out, "  skipped 7 files named like accounting files:");
 	assert_non_null(strstr(out, "primswitch-900-bad-magic.acct: not a primswitch"));

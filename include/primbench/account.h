@@ -27,7 +27,7 @@
  * sizes in [2^(k-1), 2^k - 1]: 1, 2-3, 4-7, ..., so bucket 13 is
  * 4096-8191.
  *
- * Ticks (PRIMBENCH_ACCOUNT=ticks): one call in `sample_every` per thread
+ * Ticks (PRIMBENCH_ACCOUNT=ticks): per thread, primitive and bucket the first call, then one in `sample_every`,
  * is timed with the TSC read pair of include/primbench/timer.h (lfence;
  * rdtsc ... lfence; rdtsc; lfence), its ticks minus `timer_overhead_ticks`
  * (clamped at 0) added to its bucket's sampled_ticks and sampled_calls.

@@ -10,8 +10,12 @@
  * counters: a busy multi-threaded program pays for the cache lines moving
  * between CPUs (docs/preload.md gives the measured costs).
  *
- * Ticks mode times one call in sample_every per thread (a thread-local
- * count, so no shared state decides): a serialised lfence; rdtsc pair
+ * Ticks mode times, per thread, primitive and log2 size bucket, the first
+ * call and then one call in sample_every (thread-local counts, so no
+ * shared state decides). Per bucket, not per thread alone: one in N over
+ * all sizes would leave rare sizes (often the large, costly calls) with no
+ * timed call at all, and a call pattern whose period divides N could
+ * alias. A serialised lfence; rdtsc pair
  * costs about as much as a hot 4 KiB copy (48 ticks on the project's VM),
  * so timing every call would measure the timer.
  * The clock is the one of include/primbench/timer.h (src/timer/<arch>/
@@ -68,18 +72,21 @@ count(struct pb_acct_file *f, enum pb_acct_prim p, size_t n)
 	return b;
 }
 
-/* Calls since this thread's last timed call. A signal handler that
- * interrupts the update may make one sample come a call early or late. */
-static __thread uint32_t calls_since_sample __attribute__((tls_model("initial-exec")));
+/* Calls to come before this thread's next timed call of a primitive and
+ * size bucket: 0 at first, so the first call of each bucket is timed. A
+ * signal handler that interrupts the update may make one sample come a
+ * call early or late. 6 x 65 x 4 bytes of static TLS per thread. */
+static __thread uint32_t calls_to_sample[PB_ACCT_NPRIM][PB_ACCT_BUCKETS]
+    __attribute__((tls_model("initial-exec")));
 
-static inline __attribute__((always_inline)) bool sample_due(void)
+static inline __attribute__((always_inline)) bool sample_due(enum pb_acct_prim p, size_t n)
 {
-	uint32_t k = calls_since_sample + 1;
-	if (k >= pb_sw_acct_config.sample_every) {
-		calls_since_sample = 0;
+	uint32_t *k = &calls_to_sample[p][pb_acct_bucket_of(n)];
+	if (*k == 0) {
+		*k = pb_sw_acct_config.sample_every - 1;
 		return true;
 	}
-	calls_since_sample = k;
+	--*k;
 	return false;
 }
 
@@ -109,7 +116,7 @@ static inline __attribute__((always_inline)) struct pb_acct_file *current(void)
 	static void *ticks_fn(void *dst, int c, size_t n)                                          \
 	{                                                                                          \
 		struct pb_acct_file *f = current();                                                \
-		if (!f || !sample_due())                                                           \
+		if (!f || !sample_due(prim, n))                                                    \
 			return counts_fn(dst, c, n);                                               \
 		pb_stamp t0 = pb_timer_begin();                                                    \
 		void *r = pb_sw_impl.set(dst, c, n);                                               \
@@ -129,7 +136,7 @@ static inline __attribute__((always_inline)) struct pb_acct_file *current(void)
 	static void *ticks_fn(void *restrict dst, const void *restrict src, size_t n)              \
 	{                                                                                          \
 		struct pb_acct_file *f = current();                                                \
-		if (!f || !sample_due())                                                           \
+		if (!f || !sample_due(prim, n))                                                    \
 			return counts_fn(dst, src, n);                                             \
 		pb_stamp t0 = pb_timer_begin();                                                    \
 		void *r = pb_sw_impl.cpy(dst, src, n);                                             \
@@ -155,7 +162,7 @@ static void *memmove_counts(void *dst, const void *src, size_t n)
 static void *memmove_ticks(void *dst, const void *src, size_t n)
 {
 	struct pb_acct_file *f = current();
-	if (!f || !sample_due())
+	if (!f || !sample_due(PB_ACCT_MEMMOVE, n))
 		return memmove_counts(dst, src, n);
 	pb_stamp t0 = pb_timer_begin();
 	void *r = pb_sw_impl.move(dst, src, n);

@@ -529,7 +529,7 @@ static void print_header(FILE *f, const struct pb_acct_total *t, double tsc_hz)
 		add(&x, "timed: no (PRIMBENCH_ACCOUNT=1 counts calls and bytes; =ticks also "
 		        "times one call in N)");
 	} else {
-		add(&x, "timed: one call in ");
+		add(&x, "timed: the first call, then one in ");
 		for (unsigned i = 0; i < t->n_rate; i++) {
 			if (t->n_rate == 1 && !t->rate_other)
 				add(&x, "%" PRIu32, t->rate[i].sample_every);
@@ -540,7 +540,7 @@ static void print_header(FILE *f, const struct pb_acct_total *t, double tsc_hz)
 		}
 		if (t->rate_other)
 			add(&x, ", other (%" PRIu64 ")", t->rate_other);
-		add(&x, " per thread");
+		add(&x, " per thread and size bucket");
 		if (t->ticks_processes < t->processes)
 			add(&x,
 			    ", in %" PRIu64 " of the %" PRIu64

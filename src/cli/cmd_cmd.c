@@ -932,7 +932,8 @@ int cmd_cmd(int argc, char **argv)
 		         line, "");
 		pb_print_wrapped(stdout, head, s.nsides == 1 ? 9 : 3);
 		for (size_t i = 0; s.side[sd].spec.env_set && s.side[sd].spec.env_set[i]; i++)
-			printf("   env %s\n", s.side[sd].spec.env_set[i]);
+			if (strncmp(s.side[sd].spec.env_set[i], "PRIMBENCH_ACCOUNT_DIR=", 22) != 0)
+				printf("   env %s\n", s.side[sd].spec.env_set[i]);
 	}
 	fflush(stdout);
 

@@ -2,10 +2,13 @@
  * docs/results-schema.md, "A cmd case"). */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "primbench/cmd.h"
 #include "primbench/error.h"
+#include "primbench/preload.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
 
@@ -14,6 +17,40 @@ static json_t *string_array(char *const *v)
 	json_t *a = json_array();
 	for (size_t i = 0; v && v[i]; i++)
 		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+/* The environment as part of the case key: what was set, minus what
+ * changes from run to run without changing the case: the accounting
+ * directory (a fresh temporary one each time) and the directory the
+ * preload library was found in (LD_PRELOAD=/x/build/libprimswitch.so is
+ * recorded as LD_PRELOAD=libprimswitch.so), so that a before/after pair of
+ * files from two checkouts match. */
+static json_t *env_key(char *const *v)
+{
+	static const char lib[] = "/" PB_PRELOAD_NAME;
+	json_t *a = json_array();
+	for (size_t i = 0; v && v[i]; i++) {
+		if (strncmp(v[i], "PRIMBENCH_ACCOUNT_DIR=", 22) == 0)
+			continue;
+		const char *sp = NULL;
+		if (strncmp(v[i], "LD_PRELOAD=", 11) == 0) {
+			const char *path = v[i] + 11, *end = strpbrk(path, " :");
+			size_t len = end ? (size_t)(end - path) : strlen(path);
+			if (len >= sizeof lib - 1 &&
+			    memcmp(path + len - (sizeof lib - 1), lib, sizeof lib - 1) == 0)
+				sp = end ? end : "";
+		}
+		if (sp) {
+			char *e;
+			if (asprintf(&e, "LD_PRELOAD=%s%s", PB_PRELOAD_NAME, sp) >= 0) {
+				json_array_append_new(a, json_string(e));
+				free(e);
+			}
+		} else {
+			json_array_append_new(a, json_string(v[i]));
+		}
+	}
 	return a;
 }
 
@@ -51,7 +88,7 @@ json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
 	json_object_set_new(key, "argv", string_array(spec->argv));
 	json_object_set_new(key, "shell", json_boolean(shell));
 	json_object_set_new(key, "cwd", spec->cwd ? json_string(spec->cwd) : json_null());
-	json_object_set_new(key, "env", string_array(spec->env_set));
+	json_object_set_new(key, "env", env_key(spec->env_set));
 	json_object_set_new(key, "side", json_string(side ? "B" : "A"));
 	json_object_set_new(o, "key", key);
 	json_object_set_new(o, "unit", json_string("ns"));

@@ -61,6 +61,16 @@ void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
  * by `indent` spaces, and a newline. */
 void pb_print_wrapped(FILE *f, const char *text, int indent);
 
+/* Prints text wrapped at 80 columns at spaces: the first line after
+ * `first` spaces, continuation lines after `indent`; a word longer than a
+ * line (a long path) is cut; then a newline. */
+void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text);
+
+/* Three significant figures in at most 7 characters ("0.52", "12.3",
+ * "4096", "1.58e7": large counts in e-notation so they cannot be read as
+ * sizes such as "16M"); "-" for NaN, "inf" for infinity. */
+void pb_format_sig3(char *buf, size_t len, double v);
+
 /* Measurement quality: worst CI half-width, migrations, outliers, skipped
  * states and other notes. */
 void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r);

@@ -54,6 +54,13 @@ int cli_write_results(const json_t *doc, const char *path);
  * on, with hwloc. Returns the CPU, or -1 when the binding failed. */
 int cli_pin_cpu(int want);
 
+/* Installs `handler` for SIGINT, SIGTERM and SIGHUP without SA_RESTART
+ * (a blocking wait4 or read returns EINTR, so the suite sees its stop
+ * flag at once), and ignores SIGPIPE: a reader that quits (| head) must
+ * not cost the measurement; writes fail with EPIPE and the result file is
+ * still written. Exit status after a stop: 128 + the signal. */
+void cli_on_stop_signals(void (*handler)(int));
+
 /* Applies --hide-features LIST (exits 2 on an unknown feature name). */
 void cli_hide_features(const char *list);
 

@@ -1,6 +1,7 @@
 /* cli_util.c - option values and CPU binding shared by the subcommands. */
 #include <errno.h>
 #include <hwloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -63,4 +64,14 @@ int cli_write_results(const json_t *doc, const char *path)
 	}
 	printf("\nresults: %s\n", path);
 	return PB_EXIT_OK;
+}
+
+void cli_on_stop_signals(void (*handler)(int))
+{
+	struct sigaction sa = {0};
+	sa.sa_handler = handler;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }

@@ -913,12 +913,7 @@ int cmd_cmd(int argc, char **argv)
 		env[n] = NULL;
 	}
 
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	cli_on_stop_signals(on_signal);
 
 	/* What runs, first: with --show-output its output follows. */
 	char line[1024];

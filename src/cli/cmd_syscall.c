@@ -203,12 +203,7 @@ int cmd_syscall(int argc, char **argv)
 		}
 	p.cpu = cpu;
 
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	cli_on_stop_signals(on_signal);
 
 	if (pb_timer_init() != 0)
 		die_usage("no usable clock: %s", pb_error());

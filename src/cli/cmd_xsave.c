@@ -327,12 +327,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 
 int cmd_xsave(int argc, char **argv)
 {
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	cli_on_stop_signals(on_signal);
 
 	double budget = 1.0, mem_budget = 0.05;
 	size_t min_samples = 11, max_samples = 201;

@@ -393,14 +393,7 @@ static void run_syscall_table(json_t *doc, int cpu, uint64_t seed)
 int mem_cli_run(struct mem_cli *m)
 {
 	/* Signals first: a Ctrl-C during set-up still ends in an orderly way. */
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* A reader that quits (| head) must not cost the measurement: writes
-	 * to the pipe fail with EPIPE instead, and the result file is kept. */
-	signal(SIGPIPE, SIG_IGN);
+	cli_on_stop_signals(on_signal);
 	const char *hook = getenv("PRIMBENCH_TEST_SIGINT_AFTER");
 	if (hook && *hook)
 		sigint_after = atol(hook);

@@ -3,6 +3,7 @@
  * include/primbench/account.h). Depends on nothing of src/preload/. */
 #define _GNU_SOURCE
 #include "primbench/accounting.h"
+#include "primbench/report.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -316,37 +317,13 @@ int pb_acct_read_dir(const char *dir, struct pb_acct_total *t)
 
 /* --- text ---------------------------------------------------------------- */
 
-/* Three significant figures; e-notation from 1e7 so counts cannot be read
- * as sizes. "-" for NaN. */
-static void fmt_num(char *buf, size_t len, double v)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (!isfinite(v))
-		snprintf(buf, len, "inf");
-	else if (v >= 1e7) {
-		int e = (int)floor(log10(v));
-		double m = v / pow(10, e);
-		if (m >= 9.995) {
-			m /= 10;
-			e++;
-		}
-		snprintf(buf, len, "%.2fe%d", m, e);
-	} else if (v >= 100 || v == 0)
-		snprintf(buf, len, "%.0f", v);
-	else if (v >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
-
 /* A count: exact below 1e8, else e-notation. */
 static void fmt_count(char *buf, size_t len, uint64_t v)
 {
 	if (v < 100000000u)
 		snprintf(buf, len, "%" PRIu64, v);
 	else
-		fmt_num(buf, len, (double)v);
+		pb_format_sig3(buf, len, (double)v);
 }
 
 /* Three significant figures of v in its own unit. */
@@ -428,42 +405,7 @@ static const char *base_name(const char *path)
 	return path[0] == '\0' ? "?" : s && s[1] ? s + 1 : path;
 }
 
-/* Prints text wrapped at 80 columns at spaces: the first line indented by
- * `first` spaces, the others by `indent`. (pb_print_wrapped drops leading
- * spaces.) */
-static void wrap(FILE *f, int first, int indent, const char *text)
-{
-	int col = first;
-	fprintf(f, "%*s", first, "");
-	bool line_start = true;
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		const char *sp = strchr(p, ' ');
-		int len = sp ? (int)(sp - p) : (int)strlen(p);
-		/* A word longer than a line (a long path) is cut. */
-		if (len > LINE_WIDTH - indent)
-			len = line_start ? LINE_WIDTH - col : LINE_WIDTH - indent;
-		if (!line_start && col + 1 + len > LINE_WIDTH) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-			line_start = true;
-		}
-		if (!line_start) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", len, p);
-		col += len;
-		line_start = false;
-		p += len;
-	}
-	fputc('\n', f);
-}
-
-/* A growing string for wrap(). */
+/* A growing string for pb_print_wrapped_at(). */
 struct text {
 	char buf[4096];
 	size_t n;
@@ -500,7 +442,7 @@ static void print_header(FILE *f, const struct pb_acct_total *t, double tsc_hz)
 	if (t->processes > 0)
 		add(&x, ", one per process image (%" PRIu64 " exec'd, %" PRIu64 " forked %s)",
 		    t->processes - t->forked, t->forked, plural(t->forked, "child", "children"));
-	wrap(f, 0, 2, x.buf);
+	pb_print_wrapped_at(f, 0, 2, x.buf);
 
 	if (t->n_exe > 0) {
 		/* By processes, most first (stable: first seen first). */
@@ -521,7 +463,7 @@ static void print_header(FILE *f, const struct pb_acct_total *t, double tsc_hz)
 			    i + 1 < t->n_exe || t->exe_other ? "," : "");
 		if (t->exe_other)
 			add(&x, " others %" PRIu64, t->exe_other);
-		wrap(f, 2, 4, x.buf);
+		pb_print_wrapped_at(f, 2, 4, x.buf);
 	}
 
 	reset(&x);
@@ -551,7 +493,7 @@ static void print_header(FILE *f, const struct pb_acct_total *t, double tsc_hz)
 		else
 			add(&x, "; TSC frequency unknown: no times");
 	}
-	wrap(f, 2, 4, x.buf);
+	pb_print_wrapped_at(f, 2, 4, x.buf);
 
 	if (t->policy_failed) {
 		reset(&x);
@@ -561,13 +503,13 @@ static void print_header(FILE *f, const struct pb_acct_total *t, double tsc_hz)
 		    t->policy_failed, plural(t->policy_failed, "process", "processes"),
 		    plural(t->policy_failed, "its", "their"),
 		    plural(t->policy_failed, "its", "their"));
-		wrap(f, 2, 4, x.buf);
+		pb_print_wrapped_at(f, 2, 4, x.buf);
 	}
 	if (t->skipped) {
 		fprintf(f, "  skipped %" PRIu64 " %s named like accounting files:\n", t->skipped,
 		        plural(t->skipped, "file", "files"));
 		for (uint64_t i = 0; i < t->skipped && i < PB_ACCT_MAX_NOTES; i++)
-			wrap(f, 4, 6, t->skip_note[i]);
+			pb_print_wrapped_at(f, 4, 6, t->skip_note[i]);
 		if (t->skipped > PB_ACCT_MAX_NOTES)
 			fprintf(f, "    and %" PRIu64 " more\n", t->skipped - PB_ACCT_MAX_NOTES);
 	}
@@ -584,13 +526,13 @@ static void print_prim_row(FILE *f, const char *name, uint64_t calls, uint64_t b
 	if (isnan(mean)) {
 		snprintf(m, sizeof m, "-");
 	} else if (mean < 1024) {
-		fmt_num(m, sizeof m - 2, mean);
+		pb_format_sig3(m, sizeof m - 2, mean);
 		strcat(m, " B");
 	} else {
 		fmt_bytes(m, sizeof m, mean);
 	}
 	bool lower = e->calls_unestimated > 0;
-	fmt_num(tk, sizeof tk, e->ticks);
+	pb_format_sig3(tk, sizeof tk, e->ticks);
 	double s = known(tsc_hz) ? e->ticks / tsc_hz : NAN;
 	fmt_time(tm, sizeof tm, s);
 	fmt_pct(sh, sizeof sh, known(cpu_time_s) ? pct(s, cpu_time_s) : NAN);
@@ -641,8 +583,8 @@ static void print_sizes(FILE *f, const struct pb_acct_total *t, int p, int flags
 		fmt_pct(bp, sizeof bp, pct((double)e.bytes, (double)all.bytes));
 		fmt_pct(tp, sizeof tp,
 		        known(all.ticks) && !isnan(e.ticks) ? pct(e.ticks, all.ticks) : NAN);
-		fmt_num(tpc, sizeof tpc,
-		        e.calls_estimated ? e.ticks / (double)e.calls_estimated : NAN);
+		pb_format_sig3(tpc, sizeof tpc,
+		               e.calls_estimated ? e.ticks / (double)e.calls_estimated : NAN);
 		fmt_count(sc, sizeof sc, e.sampled_calls);
 		mark(tp, sizeof tp, e.calls_unestimated > 0);
 		fprintf(f, "  %-12s %10s %7s %7s %7s %11s %9s\n", label, c, cp, bp, tp, tpc, sc);
@@ -657,9 +599,10 @@ void pb_acct_print(FILE *f, const struct pb_acct_total *t, double tsc_hz, double
 	for (int p = 0; p < PB_ACCT_NPRIM; p++)
 		calls = sat_add(calls, t->prim[p].calls);
 	if (calls == 0) {
-		wrap(f, 2, 4,
-		     "no call was counted (were the programs statically linked, did they drop "
-		     "LD_PRELOAD, or was accounting off?)");
+		pb_print_wrapped_at(
+		    f, 2, 4,
+		    "no call was counted (were the programs statically linked, did they drop "
+		    "LD_PRELOAD, or was accounting off?)");
 	} else {
 		fputc('\n', f);
 		fprintf(f, "%-14s %10s %10s %10s %11s %10s %8s\n", "primitive", "calls", "bytes",
@@ -711,39 +654,42 @@ void pb_acct_print(FILE *f, const struct pb_acct_total *t, double tsc_hz, double
 			    e.bytes);
 			if (!blank++)
 				fputc('\n', f);
-			wrap(f, 0, 2, x.buf);
+			pb_print_wrapped_at(f, 0, 2, x.buf);
 		}
 	}
 	if (calls > 0 && t->ticks_processes) {
 		if (!blank++)
 			fputc('\n', f);
-		wrap(f, 0, 2,
-		     lower ? "+ a lower bound: some calls are in size buckets where no call was "
-		             "timed (their time is unknown, not 0); - unknown: no call timed"
-		           : "- unknown: no call of that size was timed");
+		pb_print_wrapped_at(
+		    f, 0, 2,
+		    lower ? "+ a lower bound: some calls are in size buckets where no call was "
+		            "timed (their time is unknown, not 0); - unknown: no call timed"
+		          : "- unknown: no call of that size was timed");
 	}
 	if (calls > 0 && t->ticks_processes && known(tsc_hz) && known(cpu_time_s)) {
 		char ct[32];
 		fmt_time(ct, sizeof ct, cpu_time_s);
 		reset(&x);
 		add(&x, "%%cpu: est. time over the command's user+sys time (%s, every run)", ct);
-		wrap(f, 0, 2, x.buf);
+		pb_print_wrapped_at(f, 0, 2, x.buf);
 	}
 	if (flags & PB_ACCT_PRINT_NO_CAVEATS)
 		return;
 	fputc('\n', f);
-	wrap(f, 0, 0,
-	     "How to read it: calls and bytes are exact counts of the calls that reached "
-	     "libprimswitch.so, over every process image the command started (each fork child "
-	     "and each exec counts as one process). With PRIMBENCH_ACCOUNT=ticks one call in N "
-	     "per thread is timed with the TSC (the read pair's overhead subtracted): est. ticks, "
-	     "est. time and %cpu are sampled estimates (a size bucket's timed calls' mean times "
-	     "its calls), coarse for calls that take about as long as the timer's step. TSC "
-	     "ticks are reference cycles at the TSC frequency, not core cycles.");
-	wrap(f, 0, 0,
-	     "Not seen: calls made inside libc itself (printf, qsort, libc's own use of memcpy), "
-	     "statically linked programs, and programs that ignore LD_PRELOAD (set-user-ID "
-	     "ones).");
+	pb_print_wrapped_at(
+	    f, 0, 0,
+	    "How to read it: calls and bytes are exact counts of the calls that reached "
+	    "libprimswitch.so, over every process image the command started (each fork child "
+	    "and each exec counts as one process). With PRIMBENCH_ACCOUNT=ticks one call in N "
+	    "per thread is timed with the TSC (the read pair's overhead subtracted): est. ticks, "
+	    "est. time and %cpu are sampled estimates (a size bucket's timed calls' mean times "
+	    "its calls), coarse for calls that take about as long as the timer's step. TSC "
+	    "ticks are reference cycles at the TSC frequency, not core cycles.");
+	pb_print_wrapped_at(
+	    f, 0, 0,
+	    "Not seen: calls made inside libc itself (printf, qsort, libc's own use of memcpy), "
+	    "statically linked programs, and programs that ignore LD_PRELOAD (set-user-ID "
+	    "ones).");
 }
 
 /* --- JSON ---------------------------------------------------------------- */

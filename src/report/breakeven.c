@@ -8,6 +8,7 @@
  * is zero.
  */
 #include "primbench/breakeven.h"
+#include "primbench/report.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -1026,35 +1027,6 @@ static void fmt_interval(const struct pb_crossing *c, char *buf, size_t len)
 		snprintf(buf, len, "between %s and %s", lo, hi);
 }
 
-/* Prints text after `first` spaces, wrapped at spaces to 80 columns,
- * continuation lines after `indent` spaces. */
-static void wrap(FILE *f, int first, int indent, const char *text)
-{
-	int col = first;
-	fprintf(f, "%*s", first, "");
-	bool start = true;
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		const char *sp = strchr(p, ' ');
-		int len = sp ? (int)(sp - p) : (int)strlen(p);
-		if (!start && col + 1 + len > LINE_WIDTH) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (!start) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", len, p);
-		col += len;
-		p += len;
-		start = false;
-	}
-	fputc('\n', f);
-}
-
 static void fmt_value(uint64_t v, char *buf, size_t len)
 {
 	fmt_threshold(v, buf, len);
@@ -1084,7 +1056,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	int len = snprintf(line, sizeof line, "leading kernels:");
 	for (size_t i = 0; i < b->n_leading && len < (int)sizeof line; i++)
 		len += snprintf(line + len, sizeof line - (size_t)len, " %s", b->leading[i]->name);
-	wrap(f, 0, 17, line);
+	pb_print_wrapped_at(f, 0, 17, line);
 	pb_format_bytes_approx((double)b->min_size, a, sizeof a);
 	pb_format_bytes_approx((double)b->max_size, c, sizeof c);
 	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
@@ -1106,7 +1078,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		if (x->flips > 1 && len < (int)sizeof line)
 			snprintf(line + len, sizeof line - (size_t)len,
 			         "; the medians crossed %u times in it", x->flips);
-		wrap(f, 2, 4, line);
+		pb_print_wrapped_at(f, 2, 4, line);
 	}
 	if (shown == 0)
 		fprintf(f, "  none\n");
@@ -1178,12 +1150,12 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	         "with these, glibc's bands differ from the policy over %.1f of the %.1f octaves "
 	         "measured",
 	         t->mismatch_octaves, log2((double)b->max_size + 1) - log2((double)b->min_size));
-	wrap(f, 2, 2, line);
+	pb_print_wrapped_at(f, 2, 2, line);
 	if (t->n_notes)
 		fprintf(f, "  what glibc cannot express, or not exactly:\n");
 	for (size_t i = 0; i < t->n_notes; i++) {
 		snprintf(line, sizeof line, "- %s", t->notes[i]);
-		wrap(f, 2, 4, line);
+		pb_print_wrapped_at(f, 2, 4, line);
 	}
 }
 

@@ -72,9 +72,7 @@ void pb_print_wrapped(FILE *f, const char *text, int indent)
 	fputc('\n', f);
 }
 
-/* Three significant figures in at most 7 characters; large counts in
- * e-notation ("1.58e7") so they cannot be read as sizes ("16M"). */
-static void fmt_value(char *buf, size_t len, double v)
+void pb_format_sig3(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
@@ -82,15 +80,50 @@ static void fmt_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "inf");
 	else if (v >= 1e7) {
 		int e = (int)floor(log10(v));
-		snprintf(buf, len, "%.2fe%d", v / pow(10, e), e);
-	} else if (v >= 1000)
-		snprintf(buf, len, "%.0f", v);
-	else if (v >= 100)
+		double m = v / pow(10, e);
+		if (m >= 9.995) { /* 9.999e7 would print as "10.00e7" */
+			m /= 10;
+			e++;
+		}
+		snprintf(buf, len, "%.2fe%d", m, e);
+	} else if (v >= 100 || v == 0)
 		snprintf(buf, len, "%.0f", v);
 	else if (v >= 10)
 		snprintf(buf, len, "%.1f", v);
 	else
 		snprintf(buf, len, "%.2f", v);
+}
+
+void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text)
+{
+	int col = first;
+	fprintf(f, "%*s", first, "");
+	bool line_start = true;
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+		/* A word longer than a line (a long path) is cut. */
+		if (len > LINE_WIDTH - indent)
+			len = line_start ? LINE_WIDTH - col : LINE_WIDTH - indent;
+		if (!line_start && col + 1 + len > LINE_WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			line_start = true;
+		}
+		if (!line_start) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", len, p);
+		col += len;
+		line_start = false;
+		p += len;
+	}
+	fputc('\n', f);
 }
 
 static bool matches(const struct pb_mem_case *c, enum pb_op op, enum pb_cache_state st)
@@ -293,8 +326,9 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				char v[24] = "-";
 				char mark = ' ';
 				if (c) {
-					fmt_value(v, sizeof v,
-					          pb_unit_value(unit, c->ticks_per_call.median, n));
+					pb_format_sig3(
+					    v, sizeof v,
+					    pb_unit_value(unit, c->ticks_per_call.median, n));
 					if (c == best)
 						mark = '*';
 					else if (ci_overlap(&c->ticks_per_call,
@@ -408,7 +442,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				         ci_overlap(&c->ticks_per_call, &b->ticks_per_call))
 					mark = '=';
 				char v[24];
-				fmt_value(v, sizeof v, val);
+				pb_format_sig3(v, sizeof v, val);
 				fprintf(f, "%*s", CELL_WIDTH - 2, v);
 				if (mark != ' ' || j + 1 < last)
 					fputc(mark, f);
@@ -483,8 +517,8 @@ void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		char sz[24], v[4][24];
 		pb_format_size(g.sizes[j], sz, sizeof sz);
 		double t = b->ticks_per_call.median;
-		fmt_value(v[0], sizeof v[0], t);
-		fmt_value(v[1], sizeof v[1], pb_ticks_per_page(t, b->size_bytes));
+		pb_format_sig3(v[0], sizeof v[0], t);
+		pb_format_sig3(v[1], sizeof v[1], pb_ticks_per_page(t, b->size_bytes));
 		snprintf(v[2], sizeof v[2], "%.2f", pb_bytes_per_tick(t, b->size_bytes));
 		snprintf(v[3], sizeof v[3], "%.1f", pb_gb_per_s(t, b->size_bytes));
 		fprintf(f, "%8s  %-13s %11s %11s %11s %10s\n", sz, b->kernel->name, v[0], v[1],

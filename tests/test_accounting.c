@@ -594,9 +594,10 @@ static void test_print(void **state)
 	check_width(out);
 	has_line(out, "accounting: 4 files, one per process image (3 exec'd, 1 forked child)");
 	has_line(out, "  programs: make 2, cc1 1, true 1");
-	has_line(out, "  timed: the first call, then one in 64 (2 processes), 128 (1 process) per");
 	has_line(out,
-	         "    thread and size bucket, in 3 of the 4 processes (the others counted only);");
+	         "  timed: the 1st call, then 1 in 64 (2 processes), 128 (1 process) per thread");
+	has_line(out,
+	         "    and size bucket, in 3 of the 4 processes (the others counted only); TSC");
 	assert_non_null(strstr(out, "  warning: 1 process could not use its policies"));
 	has_line(out, "  skipped 7 files named like accounting files:");
 	assert_non_null(strstr(out, "primswitch-900-bad-magic.acct: not a primswitch"));
@@ -625,7 +626,7 @@ static void test_print(void **state)
 	has_line(out, "  64..255             640   99.2%  100.0%  100.0%        20.0        10");
 	assert_non_null(strstr(out, "+ a lower bound"));
 	assert_non_null(strstr(out, "%cpu: est. time over the command's user+sys time (10.0 ms"));
-	assert_non_null(strstr(out, "sampled estimates"));
+	assert_non_null(strstr(out, "est. time and %cpu are sampled"));
 	assert_non_null(strstr(out, "reference cycles"));
 	assert_non_null(strstr(out, "inside libc itself"));
 	assert_non_null(strstr(out, "statically linked"));
@@ -650,7 +651,7 @@ static void test_print(void **state)
 	/* Unknown frequency and CPU time: ticks only. */
 	out = print(t, 0, 0, PB_ACCT_PRINT_NO_CAVEATS);
 	check_width(out);
-	assert_non_null(strstr(out, "TSC frequency unknown: no times"));
+	assert_non_null(strstr(out, "no times"));
 	has_line(out, "memcpy               1414    411 KiB      298 B      92976+          - "
 	              "       -");
 	assert_null(strstr(out, "%cpu: est."));

@@ -133,6 +133,10 @@ static void test_env_cwd(void **state)
 	assert_int_equal(
 	    run_sh("test \"$PB_TEST_VAR\" = last && test \"$PB_TEST_NEW\" = 1", env2, NULL, &r), 0);
 	assert_int_equal(r.exit_code, 0);
+	/* "NAME" without '=' removes NAME, also after a setting of it. */
+	char *env3[] = {"PB_TEST_VAR=set", "PB_TEST_VAR", NULL};
+	assert_int_equal(run_sh("test -z \"${PB_TEST_VAR+x}\"", env3, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
 	assert_int_equal(run_sh("test \"$(pwd -P)\" = /", NULL, "/", &r), 0);
 	assert_int_equal(r.exit_code, 0);
 	/* stdin is /dev/null: read gets end of file at once. */

@@ -24,12 +24,14 @@
 
 /* What to run. argv and env_set are NULL-terminated; env_set holds
  * "NAME=VALUE" strings applied over the current environment (a NAME given
- * twice: the last wins). cwd NULL: the current directory. */
+ * twice: the last wins; an entry "NAME" without '=' removes NAME from the
+ * environment). cwd NULL: the current directory. */
 struct pb_cmd_spec {
 	char *const *argv;
 	char *const *env_set;
 	const char *cwd;
-	bool show_output; /* inherit stdout/stderr instead of /dev/null */
+	bool show_output;        /* inherit stdout/stderr instead of /dev/null */
+	const char *stderr_path; /* when set: stderr goes to this file (created) */
 };
 
 /* The figures of one run (units in the names; see the top of this file). */

@@ -77,5 +77,6 @@ int cmd_syscall(int argc, char **argv);
 int cmd_cmd(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_account(int argc, char **argv);
 
 #endif

@@ -97,10 +97,9 @@ struct side {
 	char **argv_owned; /* words to free */
 	char *shell_argv[4];
 	size_t counted, warm;
-	/* --account: the env slot of PRIMBENCH_ACCOUNT_DIR and its two values
-	 * (counted runs, warm-ups); dirs are the directories themselves. */
-	char **acct_slot;
-	char *acct_env[2];
+	/* --account: PRIMBENCH_ACCOUNT_DIR=acct_dir[1], where each run writes;
+	 * acct_dir[0] collects the files of the counted runs. */
+	char *acct_env;
 	char acct_dir[2][4200];
 };
 
@@ -450,6 +449,87 @@ static void progress(const struct session *s, size_t done, size_t total, double 
 	(void)s;
 }
 
+/* --account: the files of the run just finished (in acct_dir[1]) join the
+ * counted runs' (acct_dir[0]) when `keep`, else are removed (a warm-up, an
+ * interrupted run), so the table and the CPU time cover the same runs. */
+static void acct_settle(struct side *sd, bool keep)
+{
+	if (!sd->acct_env)
+		return;
+	DIR *d = opendir(sd->acct_dir[1]);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char from[4500], to[4500];
+		snprintf(from, sizeof from, "%s/%s", sd->acct_dir[1], e->d_name);
+		snprintf(to, sizeof to, "%s/%s", sd->acct_dir[0], e->d_name);
+		if (!keep || rename(from, to) != 0)
+			unlink(from);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Runs the tiny dynamic test program (tools/primbench-exit0-dynamic) with
+ * the side's environment and PRIMBENCH_PRELOAD_DEBUG=1: the library must
+ * say it is ready, with no warning (a bad policy, a kernel hidden by
+ * --env PRIMBENCH_HIDE_FEATURES, a PRIMBENCH_PRELOAD that is not the
+ * library). Returns 0, or -1 with pb_error() quoting the first line that
+ * went wrong. Without the test program, returns 0 (nothing to check with). */
+static int preflight(const struct pb_cmd_spec *side, int sd, int nsides)
+{
+	char tool[4096], errpath[4200];
+	if (pb_syscall_tool_path(false, tool, sizeof tool) != 0)
+		return 0;
+	size_t n = 0;
+	while (side->env_set && side->env_set[n])
+		n++;
+	char **env = calloc(n + 3, sizeof *env);
+	if (!env)
+		return pb_fail("out of memory");
+	memcpy(env, side->env_set, n * sizeof *env);
+	env[n] = "PRIMBENCH_PRELOAD_DEBUG=1";
+	env[n + 1] = "PRIMBENCH_ACCOUNT"; /* no accounting file for this run */
+	const char *tmp = getenv("TMPDIR");
+	snprintf(errpath, sizeof errpath, "%s/primbench-preflight-XXXXXX",
+	         tmp && tmp[0] ? tmp : "/tmp");
+	int fd = mkstemp(errpath);
+	if (fd < 0) {
+		free(env);
+		return 0;
+	}
+	close(fd);
+	char *argv[] = {tool, NULL};
+	struct pb_cmd_spec spec = {.argv = argv, .env_set = env, .stderr_path = errpath};
+	struct pb_cmd_run r;
+	int rc = pb_cmd_run_once(&spec, &r, NULL);
+	free(env);
+	char text[2048] = "";
+	FILE *f = fopen(errpath, "r");
+	size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+	text[got] = 0;
+	if (f)
+		fclose(f);
+	unlink(errpath);
+	if (rc != 0)
+		return 0;
+	const char *who = nsides == 1 ? "" : sd ? "B: " : "A: ";
+	char *save = NULL;
+	bool ready = false;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(l, "primswitch: pid ", 16) == 0) {
+			ready |= strstr(l, " ready ") != NULL;
+			continue;
+		}
+		return pb_fail("%sthe library refused a setting: %s", who, l);
+	}
+	if (!ready)
+		return pb_fail("%s%s did not load in a test run (PRIMBENCH_PRELOAD?)", who,
+		               PB_PRELOAD_NAME);
+	return 0;
+}
+
 /* Runs one; returns 0, 1 (the run failed and is not ignored), 2 (could not
  * start) or 3 (interrupted). */
 static int do_run(struct session *s, int side, bool warmup, size_t position)
@@ -473,9 +553,8 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 	}
 	struct pb_cmd_record r = {.side = side, .warmup = warmup, .position = position};
 	struct side *sd = &s->side[side];
-	if (sd->acct_slot)
-		*sd->acct_slot = sd->acct_env[warmup ? 1 : 0];
 	int rc = pb_cmd_run_once(&sd->spec, &r.run, &interrupted);
+	acct_settle(sd, rc == 0 && !warmup);
 	if (rc < 0) {
 		fprintf(stderr, "primbench: cmd: %s\n", pb_error());
 		return 2;
@@ -495,9 +574,7 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 			         : r.run.exit_code == 126 && s->shell
 			             ? " (the shell's 'cannot execute')"
 			             : "");
-		fprintf(stderr,
-		        "primbench: cmd: %srun %s%zu %s (--show-output shows why; "
-		        "--ignore-failure goes on)\n",
+		fprintf(stderr, "primbench: cmd: %srun %s%zu %s (see --show-output; or -i)\n",
 		        warmup ? "warm-up " : "",
 		        s->nsides == 1 ? ""
 		        : side         ? "B"
@@ -855,6 +932,9 @@ int cmd_cmd(int argc, char **argv)
 	char so[4096] = "";
 	char acct_root[4096] = "";
 	bool want_lib[2] = {false, false};
+	static const char *const names[5] = {"PRIMBENCH_MEMSET", "PRIMBENCH_MEMCPY",
+	                                     "PRIMBENCH_MEMMOVE", "PRIMBENCH_ACCOUNT",
+	                                     "PRIMBENCH_ACCOUNT_DIR"};
 	for (int sd = 0; sd < s.nsides; sd++) {
 		want_lib[sd] = account != 0;
 		for (int op = 0; op < 3; op++) {
@@ -863,8 +943,24 @@ int cmd_cmd(int argc, char **argv)
 			want_lib[sd] |= policy[sd][op] != NULL;
 		}
 	}
-	if ((want_lib[0] || want_lib[1]) && pb_preload_path(so, sizeof so) != 0)
-		die_usage("cmd: %s", pb_error());
+	if (want_lib[0] || want_lib[1]) {
+		/* The library's variables belong to these options: set by hand too,
+		 * one setting would silently win over the other. */
+		for (int sd = 0; sd < s.nsides; sd++)
+			for (size_t i = 0; (sd ? env_b : env_a)[i]; i++)
+				for (int v = 0; v < 5; v++) {
+					const char *e = (sd ? env_b : env_a)[i];
+					size_t len = strlen(names[v]);
+					if (strncmp(e, names[v], len) == 0 && e[len] == '=')
+						die_usage(
+						    "cmd: %s set with --env/--vs-env: use "
+						    "--memset, "
+						    "--memcpy, --memmove, --vs-... or --account",
+						    names[v]);
+				}
+		if (pb_preload_path(so, sizeof so) != 0)
+			die_usage("cmd: %s", pb_error());
+	}
 	if (account) {
 		const char *tmp = getenv("TMPDIR");
 		snprintf(acct_root, sizeof acct_root, "%s/primbench-acct-XXXXXX",
@@ -878,40 +974,62 @@ int cmd_cmd(int argc, char **argv)
 			continue;
 		char **env = sd ? env_b : env_a;
 		size_t n = sd ? nenv_a + nvs_env : nenv_a;
+		/* LD_PRELOAD: the library first, then what the side's --env or
+		 * --vs-env, else the environment, gave. */
 		const char *old = getenv("LD_PRELOAD");
+		for (size_t i = 0; i < n; i++)
+			if (strncmp(env[i], "LD_PRELOAD=", 11) == 0)
+				old = env[i] + 11;
 		char *e;
 		if (asprintf(&e, "LD_PRELOAD=%s%s%s", so, old && old[0] ? " " : "",
 		             old ? old : "") < 0)
 			die_usage("out of memory");
 		env[n++] = e;
-		static const char *const names[3] = {"PRIMBENCH_MEMSET", "PRIMBENCH_MEMCPY",
-		                                     "PRIMBENCH_MEMMOVE"};
-		for (int op = 0; op < 3; op++)
+		/* Exported PRIMBENCH_* variables must not leak in: unset the ones
+		 * these options do not set ("NAME" without '=' unsets). */
+		for (int op = 0; op < 3; op++) {
 			if (policy[sd][op]) {
 				if (asprintf(&e, "%s=%s", names[op], policy[sd][op]) < 0)
 					die_usage("out of memory");
 				env[n++] = e;
+			} else {
+				env[n++] = (char *)names[op];
 			}
-		if (account) {
+		}
+		if (!account) {
+			env[n++] = (char *)names[3];
+			env[n++] = (char *)names[4];
+		} else {
 			struct side *side = &s.side[sd];
 			if (asprintf(&e, "PRIMBENCH_ACCOUNT=%s", account == 2 ? "ticks" : "1") < 0)
 				die_usage("out of memory");
 			env[n++] = e;
+			/* The counted runs' files end in acct_dir[0]; each run writes in
+			 * acct_dir[1], moved there when the run counts (acct_settle). */
 			for (int w = 0; w < 2; w++) {
 				snprintf(side->acct_dir[w], sizeof side->acct_dir[w], "%s/%s%s",
-				         acct_root, sd ? "B" : "A", w ? "-warmup" : "");
+				         acct_root, sd ? "B" : "A", w ? "-run" : "");
 				if (mkdir(side->acct_dir[w], 0700) != 0)
 					die_usage("cmd: --account: cannot make %s: %s",
 					          side->acct_dir[w], strerror(errno));
-				if (asprintf(&side->acct_env[w], "PRIMBENCH_ACCOUNT_DIR=%s",
-				             side->acct_dir[w]) < 0)
-					die_usage("out of memory");
 			}
-			side->acct_slot = &env[n];
-			env[n++] = side->acct_env[0];
+			if (asprintf(&side->acct_env, "PRIMBENCH_ACCOUNT_DIR=%s",
+			             side->acct_dir[1]) < 0)
+				die_usage("out of memory");
+			env[n++] = side->acct_env;
 		}
 		env[n] = NULL;
+		/* A run of a tiny program under the side's environment: the library
+		 * must load and accept every policy (the command's own warnings go
+		 * to /dev/null, and --env may hide features). */
+		if (preflight(&s.side[sd].spec, sd, s.nsides) != 0) {
+			acct_cleanup(acct_root);
+			die_usage("cmd: %s", pb_error());
+		}
 	}
+	if (s.nsides == 2 && want_lib[0] != want_lib[1])
+		warn("cmd: only %s loads libprimswitch.so and pays for it; add e.g. --memcpy libc",
+		     want_lib[0] ? "A" : "B");
 
 	cli_on_stop_signals(on_signal);
 
@@ -927,7 +1045,9 @@ int cmd_cmd(int argc, char **argv)
 		         line, "");
 		pb_print_wrapped(stdout, head, s.nsides == 1 ? 9 : 3);
 		for (size_t i = 0; s.side[sd].spec.env_set && s.side[sd].spec.env_set[i]; i++)
-			if (strncmp(s.side[sd].spec.env_set[i], "PRIMBENCH_ACCOUNT_DIR=", 22) != 0)
+			if (strncmp(s.side[sd].spec.env_set[i], "PRIMBENCH_ACCOUNT_DIR=", 22) !=
+			        0 &&
+			    strchr(s.side[sd].spec.env_set[i], '='))
 				printf("   env %s\n", s.side[sd].spec.env_set[i]);
 	}
 	fflush(stdout);
@@ -1041,7 +1161,7 @@ int cmd_cmd(int argc, char **argv)
 			counted_all++;
 			failed += s.recs[i].run.exit_code != 0;
 		}
-	if (failed) {
+	if (failed && s.ignore_failure) {
 		snprintf(line, sizeof line,
 		         "%zu of %zu counted runs failed (non-zero exit or a signal: the exit "
 		         "column); --ignore-failure kept them in the statistics.",
@@ -1178,7 +1298,7 @@ int cmd_cmd(int argc, char **argv)
 			}
 			json_object_set_new(doc, "ab", abj);
 		}
-		if (doc && failed) {
+		if (doc && failed && s.ignore_failure) {
 			snprintf(line, sizeof line,
 			         "%zu of %zu counted runs failed; --ignore-failure kept them",
 			         failed, counted_all);
@@ -1200,10 +1320,8 @@ int cmd_cmd(int argc, char **argv)
 	json_decref(acct_json[1]);
 	acct_cleanup(acct_root);
 	if (status >= 128)
-		fprintf(stderr,
-		        "primbench: interrupted; the tables above show the runs that "
-		        "finished%s\n",
-		        out ? " (also in the result file)" : "");
+		fprintf(stderr, "primbench: interrupted; the finished runs are in the tables%s\n",
+		        out ? " and the file" : "");
 	free(buf);
 	free(s.recs);
 	free(a->argv_owned);

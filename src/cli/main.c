@@ -26,6 +26,7 @@ static const struct command commands[] = {
     {"syscall", cmd_syscall, "time system calls, pipes, fork/exec/spawn, page faults"},
     {"cmd", cmd_cmd, "time a whole command N times; A/B of two commands, verdict"},
     {"compare", cmd_compare, "compare result files: deltas, CIs, p-values (benchstat)"},
+    {"account", cmd_account, "table of libprimswitch.so's accounting files in a directory"},
     {"stats", cmd_stats, "ministat-style statistics and t-test verdicts on number files"},
     {"run", cmd_default, "the default suite (same as no subcommand)"},
 };

@@ -469,9 +469,9 @@ static void print_header(FILE *f, const struct pb_acct_total *t, double tsc_hz)
 	reset(&x);
 	if (t->ticks_processes == 0) {
 		add(&x, "timed: no (PRIMBENCH_ACCOUNT=1 counts calls and bytes; =ticks also "
-		        "times one call in N)");
+		        "times sampled calls)");
 	} else {
-		add(&x, "timed: the first call, then one in ");
+		add(&x, "timed: the 1st call, then 1 in ");
 		for (unsigned i = 0; i < t->n_rate; i++) {
 			if (t->n_rate == 1 && !t->rate_other)
 				add(&x, "%" PRIu32, t->rate[i].sample_every);
@@ -657,14 +657,13 @@ void pb_acct_print(FILE *f, const struct pb_acct_total *t, double tsc_hz, double
 			pb_print_wrapped_at(f, 0, 2, x.buf);
 		}
 	}
-	if (calls > 0 && t->ticks_processes) {
+	if (calls > 0 && t->ticks_processes && lower) {
 		if (!blank++)
 			fputc('\n', f);
-		pb_print_wrapped_at(
-		    f, 0, 2,
-		    lower ? "+ a lower bound: some calls are in size buckets where no call was "
-		            "timed (their time is unknown, not 0); - unknown: no call timed"
-		          : "- unknown: no call of that size was timed");
+		pb_print_wrapped_at(f, 0, 2,
+		                    "+ a lower bound: some calls are in size buckets where no call "
+		                    "was timed (their time is unknown, not 0); - unknown: no call "
+		                    "timed");
 	}
 	if (calls > 0 && t->ticks_processes && known(tsc_hz) && known(cpu_time_s)) {
 		char ct[32];
@@ -680,8 +679,9 @@ void pb_acct_print(FILE *f, const struct pb_acct_total *t, double tsc_hz, double
 	    f, 0, 0,
 	    "How to read it: calls and bytes are exact counts of the calls that reached "
 	    "libprimswitch.so, over every process image the command started (each fork child "
-	    "and each exec counts as one process). With PRIMBENCH_ACCOUNT=ticks one call in N "
-	    "per thread is timed with the TSC (the read pair's overhead subtracted): est. ticks, "
+	    "and each exec counts as one process). With PRIMBENCH_ACCOUNT=ticks the first call and "
+	    "then one in N per thread and size bucket are timed with the TSC (the read pair's "
+	    "overhead subtracted): est. ticks, "
 	    "est. time and %cpu are sampled estimates (a size bucket's timed calls' mean times "
 	    "its calls), coarse for calls that take about as long as the timer's step. TSC "
 	    "ticks are reference cycles at the TSC frequency, not core cycles.");

@@ -31,8 +31,8 @@ static json_t *env_key(char *const *v)
 	static const char lib[] = "/" PB_PRELOAD_NAME;
 	json_t *a = json_array();
 	for (size_t i = 0; v && v[i]; i++) {
-		if (strncmp(v[i], "PRIMBENCH_ACCOUNT_DIR=", 22) == 0)
-			continue;
+		if (strncmp(v[i], "PRIMBENCH_ACCOUNT_DIR=", 22) == 0 || !strchr(v[i], '='))
+			continue; /* a temporary directory; "NAME" alone unsets NAME */
 		const char *sp = NULL;
 		if (strncmp(v[i], "LD_PRELOAD=", 11) == 0) {
 			const char *path = v[i] + 11, *end = strpbrk(path, " :");

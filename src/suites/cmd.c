@@ -98,19 +98,20 @@ static char **build_env(char *const *env_set)
 		size_t len = eq ? (size_t)(eq - environ[i]) : strlen(environ[i]);
 		bool overridden = false;
 		for (size_t j = 0; j < k && !overridden; j++)
-			overridden =
-			    strncmp(env_set[j], environ[i], len) == 0 && env_set[j][len] == '=';
+			overridden = strncmp(env_set[j], environ[i], len) == 0 &&
+			             (env_set[j][len] == '=' || env_set[j][len] == 0);
 		if (!overridden)
 			e[m++] = environ[i];
 	}
 	for (size_t j = 0; j < k; j++) {
-		/* A NAME given twice: keep the last one only. */
+		/* A NAME given twice: keep the last one only; "NAME" unsets. */
 		const char *eq = strchr(env_set[j], '=');
-		size_t len = eq ? (size_t)(eq - env_set[j]) + 1 : strlen(env_set[j]);
+		size_t len = eq ? (size_t)(eq - env_set[j]) : strlen(env_set[j]);
 		bool later = false;
 		for (size_t l = j + 1; l < k && !later; l++)
-			later = strncmp(env_set[l], env_set[j], len) == 0;
-		if (!later)
+			later = strncmp(env_set[l], env_set[j], len) == 0 &&
+			        (env_set[l][len] == '=' || env_set[l][len] == 0);
+		if (!later && eq)
 			e[m++] = env_set[j];
 	}
 	e[m] = NULL;
@@ -133,6 +134,9 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
 		posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
 	}
+	if (s->stderr_path)
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, s->stderr_path,
+		                                 O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (s->cwd)
 		posix_spawn_file_actions_addchdir_np(&fa, s->cwd);
 	/* primbench ignores SIGPIPE and catches SIGINT/TERM/HUP; the child gets

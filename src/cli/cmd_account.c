@@ -1,0 +1,89 @@
+/* cmd_account.c - `primbench account DIR`: the table of the accounting
+ * files libprimswitch.so left in DIR (PRIMBENCH_ACCOUNT_DIR of a run made
+ * by hand; `primbench cmd --account` prints the same table by itself).
+ * include/primbench/accounting.h reads and sums the files. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "primbench/accounting.h"
+#include "primbench/error.h"
+#include "primbench/timer.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench account [--buckets] [-o FILE] DIR\n"
+	      "\n"
+	      "Sums the files primswitch-*.acct that libprimswitch.so wrote in DIR\n"
+	      "(PRIMBENCH_ACCOUNT_DIR) and prints calls, bytes and sizes per primitive,\n"
+	      "and with PRIMBENCH_ACCOUNT=ticks the sampled time (docs/preload.md).\n"
+	      "\n"
+	      "  --buckets          one row per log2 size bucket instead of size classes\n"
+	      "  -o, --output FILE  also write the figures as JSON\n"
+	      "\n"
+	      "example:\n"
+	      "  LD_PRELOAD=$PWD/build/libprimswitch.so PRIMBENCH_ACCOUNT=ticks \\\n"
+	      "      PRIMBENCH_ACCOUNT_DIR=/tmp/acct make -j2\n"
+	      "  primbench account /tmp/acct\n",
+	      f);
+}
+
+int cmd_account(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"buckets", no_argument, 0, 'B'},
+	    {"output", required_argument, 0, 'o'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	int flags = 0;
+	const char *out = NULL;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		case 'B':
+			flags |= PB_ACCT_PRINT_BUCKETS;
+			break;
+		case 'o':
+			if (!optarg[0])
+				die_usage("empty output path in '-o'");
+			out = optarg;
+			break;
+		default:
+			die_bad_option("account", argv, opt);
+		}
+	}
+	if (optind != argc - 1)
+		die_usage("account: needs one directory (usage: primbench account DIR)");
+	const char *dir = argv[optind];
+	struct pb_acct_total *t = calloc(1, sizeof *t);
+	if (!t)
+		die_usage("out of memory");
+	int n = pb_acct_read_dir(dir, t);
+	if (n < 0)
+		die_usage("account: %s", pb_error());
+	if (n == 0 && t->skipped == 0)
+		die_usage("account: %s: no primswitch-*.acct files in it", dir);
+	double hz = 0;
+	if (pb_timer_init() == 0 && pb_timer_info()->clock == PB_CLOCK_TSC)
+		hz = pb_timer_info()->hz;
+	pb_acct_print(stdout, t, hz, 0, flags);
+	int status = PB_EXIT_OK;
+	if (out) {
+		json_t *doc = json_object();
+		json_object_set_new(doc, "schema", json_string("primbench-accounting"));
+		json_object_set_new(doc, "schema_version", json_integer(1));
+		json_object_set_new(doc, "directory", json_string(dir));
+		json_object_set_new(doc, "accounting", pb_acct_json(t, hz, 0));
+		status = cli_write_results(doc, out);
+		json_decref(doc);
+	}
+	free(t);
+	return status;
+}

@@ -39,7 +39,8 @@ case_ab() {
 	"$pb" cmd -n "$runs" -w 1 --vs-env LD_PRELOAD="$so" $vs -- "$heavy" $calls "$threads" \
 		>"$tmp/out" 2>&1 || { cat "$tmp/out"; exit 1; }
 	awk -v t="$threads" -v l="$label" -v calls=$calls '
-		/^  median A/ { a = $3; b = $6; diff = $9 }
+		function ms(v, u) { return u ~ /^s/ ? v * 1000 : u ~ /^us/ ? v / 1000 : v }
+		/^  median A/ { a = ms($3, $4); b = ms($6, $7); diff = ms($9, $10) }
 		/^  ratio B\/A/ { r = $3; ci = $6 " " $7 }
 		END {
 			printf "%d thread%s  %-28s A %7.1f ms  B %7.1f ms  B/A %.3f %s  %+.2f ns/call\n",

@@ -46,6 +46,10 @@ size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 /* Seconds in (0, 3600]; exits 2 with "bad OPT 'ARG' (...)". */
 double cli_parse_seconds(const char *opt, const char *arg);
 
+/* The FILE of -o FILE: exits 2 with "empty output path in '-o'" when it
+ * is empty; returns it. */
+const char *cli_output_path(const char *arg);
+
 /* Writes doc whole to path and prints "results: PATH"; on failure one
  * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */
 int cli_write_results(const json_t *doc, const char *path);

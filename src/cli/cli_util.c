@@ -75,3 +75,10 @@ void cli_on_stop_signals(void (*handler)(int))
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
+
+const char *cli_output_path(const char *arg)
+{
+	if (!arg[0])
+		die_usage("empty output path in '-o'");
+	return arg;
+}

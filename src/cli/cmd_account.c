@@ -51,9 +51,7 @@ int cmd_account(int argc, char **argv)
 			flags |= PB_ACCT_PRINT_BUCKETS;
 			break;
 		case 'o':
-			if (!optarg[0])
-				die_usage("empty output path in '-o'");
-			out = optarg;
+			out = cli_output_path(optarg);
 			break;
 		default:
 			die_bad_option("account", argv, opt);

@@ -774,9 +774,7 @@ int cmd_cmd(int argc, char **argv)
 			s.ignore_failure = true;
 			break;
 		case 'o':
-			if (!optarg[0])
-				die_usage("empty output path in '-o'");
-			out = optarg;
+			out = cli_output_path(optarg);
 			break;
 		case 'v':
 			vs = optarg;

@@ -163,9 +163,7 @@ int cmd_syscall(int argc, char **argv)
 			p.seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
 			break;
 		case 'o':
-			if (!optarg[0])
-				die_usage("empty output path in '-o'");
-			out = optarg;
+			out = cli_output_path(optarg);
 			break;
 		default:
 			die_bad_option("syscall", argv, opt);

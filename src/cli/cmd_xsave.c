@@ -363,9 +363,7 @@ int cmd_xsave(int argc, char **argv)
 			seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
 			break;
 		case 'o':
-			if (!optarg[0])
-				die_usage("empty output path in '-o'");
-			out = optarg;
+			out = cli_output_path(optarg);
 			break;
 		case 'h':
 			usage(stdout);

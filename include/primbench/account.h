@@ -27,22 +27,21 @@
  * sizes in [2^(k-1), 2^k - 1]: 1, 2-3, 4-7, ..., so bucket 13 is
  * 4096-8191.
  *
- * Ticks (PRIMBENCH_ACCOUNT=ticks): per thread, primitive and bucket the first call, then one in `sample_every`,
- * is timed with the TSC read pair of include/primbench/timer.h (lfence;
- * rdtsc ... lfence; rdtsc; lfence), its ticks minus `timer_overhead_ticks`
- * (clamped at 0) added to its bucket's sampled_ticks and sampled_calls.
- * The estimated ticks of a bucket are sampled_ticks * calls /
- * sampled_calls (an estimate: say so when printing it).
+ * Ticks (PRIMBENCH_ACCOUNT=ticks): per thread, primitive and bucket the first call, then one in
+ * `sample_every`, is timed with the TSC read pair of include/primbench/timer.h (lfence; rdtsc ...
+ * lfence; rdtsc; lfence), its ticks minus `timer_overhead_ticks` (clamped at 0) added to its
+ * bucket's sampled_ticks and sampled_calls. The estimated ticks of a bucket are sampled_ticks *
+ * calls / sampled_calls (an estimate: say so when printing it).
  */
 #ifndef PRIMBENCH_ACCOUNT_H
 #define PRIMBENCH_ACCOUNT_H
 
 #include <stdint.h>
 
-#define PB_ACCT_MAGIC     "PBACCT\0\1" /* 8 bytes */
-#define PB_ACCT_VERSION   1u
-#define PB_ACCT_BUCKETS   65
-#define PB_ACCT_TEXT      256 /* bytes of each text field, NUL-terminated */
+#define PB_ACCT_MAGIC       "PBACCT\0\1" /* 8 bytes */
+#define PB_ACCT_VERSION     1u
+#define PB_ACCT_BUCKETS     65
+#define PB_ACCT_TEXT        256 /* bytes of each text field, NUL-terminated */
 #define PB_ACCT_FILE_PREFIX "primswitch-"
 #define PB_ACCT_FILE_SUFFIX ".acct"
 
@@ -70,19 +69,19 @@ struct pb_acct_prim_counts {
 };
 
 struct pb_acct_file {
-	char magic[8];         /* PB_ACCT_MAGIC, written last */
-	uint32_t version;      /* PB_ACCT_VERSION */
-	uint32_t size_bytes;   /* sizeof(struct pb_acct_file) */
-	int32_t pid, ppid;     /* getpid(), getppid() when the file was made */
-	uint32_t ticks;        /* 1: PRIMBENCH_ACCOUNT=ticks, 0: counts only */
-	uint32_t sample_every; /* N of "one call in N" (ticks mode), else 0 */
-	uint64_t started_realtime_ns;  /* CLOCK_REALTIME at creation */
-	double timer_overhead_ticks;   /* subtracted from each timed call */
-	double tsc_hz;                 /* cpuid 0x15/0x16 where given, else 0 (unknown) */
-	uint32_t forked;               /* 1: made in a fork child's atfork handler */
-	uint32_t policy_ok;            /* 1: the policies parsed; 0: libc's functions were used */
-	char exe[PB_ACCT_TEXT];        /* readlink(/proc/self/exe), may be truncated */
-	char policy[3][PB_ACCT_TEXT];  /* PRIMBENCH_MEMSET, _MEMCPY, _MEMMOVE as given ("" unset) */
+	char magic[8];                /* PB_ACCT_MAGIC, written last */
+	uint32_t version;             /* PB_ACCT_VERSION */
+	uint32_t size_bytes;          /* sizeof(struct pb_acct_file) */
+	int32_t pid, ppid;            /* getpid(), getppid() when the file was made */
+	uint32_t ticks;               /* 1: PRIMBENCH_ACCOUNT=ticks, 0: counts only */
+	uint32_t sample_every;        /* N of "one call in N" (ticks mode), else 0 */
+	uint64_t started_realtime_ns; /* CLOCK_REALTIME at creation */
+	double timer_overhead_ticks;  /* subtracted from each timed call */
+	double tsc_hz;                /* cpuid 0x15/0x16 where given, else 0 (unknown) */
+	uint32_t forked;              /* 1: made in a fork child's atfork handler */
+	uint32_t policy_ok;           /* 1: the policies parsed; 0: libc's functions were used */
+	char exe[PB_ACCT_TEXT];       /* readlink(/proc/self/exe), may be truncated */
+	char policy[3][PB_ACCT_TEXT]; /* PRIMBENCH_MEMSET, _MEMCPY, _MEMMOVE as given ("" unset) */
 	struct pb_acct_prim_counts prim[PB_ACCT_NPRIM];
 };
 

@@ -119,6 +119,11 @@ struct pb_cmd_record {
 	size_t position;
 };
 
+/* Whether an env_set entry is part of a case's key (and shown): not the
+ * accounting directory (a fresh temporary one each run) and not an unset
+ * ("NAME" without '='). */
+bool pb_cmd_env_in_key(const char *entry);
+
 /* A result-document case (docs/results-schema.md, "A cmd case") for the
  * runs of `side` among recs[0..n): key {suite "cmd", argv, shell, cwd,
  * env, side "A"/"B"}, unit "ns", samples [[real_ns, 1], ...] of the

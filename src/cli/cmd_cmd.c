@@ -343,9 +343,8 @@ struct ab_result {
 	bool t_valid;
 };
 
-/* B against A on the session's metric; the t test on values / div (the
- * table's time unit) so that ministat's block reads in that unit. */
-static void compute_ab(const struct session *s, double level, double div, struct ab_result *ab)
+/* B against A on the session's metric, in its own unit (ns or counts). */
+static void compute_ab(const struct session *s, double level, struct ab_result *ab)
 {
 	memset(ab, 0, sizeof *ab);
 	double *a = malloc((s->nrecs + 1) * sizeof *a), *b = malloc((s->nrecs + 1) * sizeof *b);
@@ -368,10 +367,6 @@ static void compute_ab(const struct session *s, double level, double div, struct
 	if (!positive || pb_hodges_lehmann_ratio(a, ab->na, b, ab->nb, level, &ab->ratio) != 0 ||
 	    pb_mann_whitney(a, ab->na, b, ab->nb, &ab->u) != 0)
 		goto out;
-	for (size_t i = 0; i < ab->na; i++)
-		a[i] /= div;
-	for (size_t i = 0; i < ab->nb; i++)
-		b[i] /= div;
 	ab->t_valid =
 	    ab->na >= 2 && ab->nb >= 2 && pb_ttest_pooled(a, ab->na, b, ab->nb, 0.95, &ab->t) == 0;
 	ab->valid = true;
@@ -416,10 +411,18 @@ static void print_ab(const struct session *s, const struct ab_result *ab, const 
 	printf("  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
 	       ab->u.exact ? "exact" : "normal approximation");
 	if (ab->t_valid) {
+		/* In the table's unit: the t block scales with its data (the
+		 * percentages and the verdict do not change). */
+		struct pb_ttest t = ab->t;
+		t.diff /= d;
+		t.half_width /= d;
+		t.pooled_sd /= d;
+		t.mean_x /= d;
+		t.mean_y /= d;
 		printf("  ministat's test (Student's t on the means, in %s):\n",
 		       is_time ? tu : "counts");
 		fflush(stdout);
-		print_ministat(&ab->t);
+		print_ministat(&t);
 	}
 }
 
@@ -591,6 +594,16 @@ static char **dup_words(char *const *v, size_t n)
 	for (size_t i = 0; w && i < n; i++)
 		w[i] = v[i];
 	return w;
+}
+
+/* v = {"/bin/sh", "-c", script, NULL}: what --shell runs. */
+static char *const *sh_c(char *v[4], char *script)
+{
+	v[0] = "/bin/sh";
+	v[1] = "-c";
+	v[2] = script;
+	v[3] = NULL;
+	return v;
 }
 
 /* Joins words for `sh -c`. */
@@ -859,10 +872,7 @@ int cmd_cmd(int argc, char **argv)
 	struct side *a = &s.side[0], *b = &s.side[1];
 	a->argv_owned = dup_words(argv + optind, (size_t)(argc - optind));
 	if (s.shell) {
-		a->shell_argv[0] = "/bin/sh";
-		a->shell_argv[1] = "-c";
-		a->shell_argv[2] = join_words(a->argv_owned);
-		a->spec.argv = a->shell_argv;
+		a->spec.argv = sh_c(a->shell_argv, join_words(a->argv_owned));
 	} else {
 		a->spec.argv = a->argv_owned;
 	}
@@ -871,10 +881,7 @@ int cmd_cmd(int argc, char **argv)
 	a->spec.show_output = show_output;
 	if (s.nsides == 2) {
 		if (vs && s.shell) {
-			b->shell_argv[0] = "/bin/sh";
-			b->shell_argv[1] = "-c";
-			b->shell_argv[2] = (char *)vs;
-			b->spec.argv = b->shell_argv;
+			b->spec.argv = sh_c(b->shell_argv, (char *)vs);
 		} else if (vs) {
 			b->argv_owned = pb_cmd_split(vs);
 			if (!b->argv_owned)
@@ -894,10 +901,7 @@ int cmd_cmd(int argc, char **argv)
 	}
 	if (prepare) {
 		if (s.shell) {
-			s.prepare_shell[0] = "/bin/sh";
-			s.prepare_shell[1] = "-c";
-			s.prepare_shell[2] = (char *)prepare;
-			s.prepare.argv = s.prepare_shell;
+			s.prepare.argv = sh_c(s.prepare_shell, (char *)prepare);
 		} else {
 			s.prepare_owned = pb_cmd_split(prepare);
 			if (!s.prepare_owned)
@@ -1043,9 +1047,7 @@ int cmd_cmd(int argc, char **argv)
 		         line, "");
 		pb_print_wrapped(stdout, head, s.nsides == 1 ? 9 : 3);
 		for (size_t i = 0; s.side[sd].spec.env_set && s.side[sd].spec.env_set[i]; i++)
-			if (strncmp(s.side[sd].spec.env_set[i], "PRIMBENCH_ACCOUNT_DIR=", 22) !=
-			        0 &&
-			    strchr(s.side[sd].spec.env_set[i], '='))
+			if (pb_cmd_env_in_key(s.side[sd].spec.env_set[i]))
 				printf("   env %s\n", s.side[sd].spec.env_set[i]);
 	}
 	fflush(stdout);
@@ -1089,7 +1091,7 @@ int cmd_cmd(int argc, char **argv)
 		if (!s.until_verdict || a->counted != b->counted)
 			continue;
 		if (look < plan.nlooks && a->counted == plan.look_n[look]) {
-			compute_ab(&s, plan.level_per_look, 1, &look_ab);
+			compute_ab(&s, plan.level_per_look, &look_ab);
 			verdict = look_ab.valid ? pb_verdict_of(&look_ab.ratio, s.equivalence)
 			                        : PB_VERDICT_NONE;
 			json_t *lj = json_object();
@@ -1178,8 +1180,7 @@ int cmd_cmd(int argc, char **argv)
 
 	struct ab_result ab = {0};
 	if (s.nsides == 2) {
-		compute_ab(&s, 0.95,
-		           (s.metric <= PB_CMD_SYS || s.metric == PB_CMD_NFIGURES) ? div : 1, &ab);
+		compute_ab(&s, 0.95, &ab);
 		print_ab(&s, &ab, tu, div);
 		if (s.until_verdict && ended_by) {
 			putchar('\n');
@@ -1231,8 +1232,6 @@ int cmd_cmd(int argc, char **argv)
 				json_array_append_new(cases, c);
 		}
 		if (doc && s.nsides == 2) {
-			struct ab_result abn; /* in ns, for the file */
-			compute_ab(&s, 0.95, 1, &abn);
 			json_t *abj = json_object();
 			json_object_set_new(
 			    abj, "metric",
@@ -1245,33 +1244,33 @@ int cmd_cmd(int argc, char **argv)
 				json_object_set_new(abj, "order", json_string(order));
 				free(order);
 			}
-			if (abn.valid) {
-				json_object_set_new(abj, "median_a", pb_json_number(abn.med_a));
-				json_object_set_new(abj, "median_b", pb_json_number(abn.med_b));
+			if (ab.valid) {
+				json_object_set_new(abj, "median_a", pb_json_number(ab.med_a));
+				json_object_set_new(abj, "median_b", pb_json_number(ab.med_b));
 				json_object_set_new(abj, "difference_of_medians",
-				                    pb_json_number(abn.med_b - abn.med_a));
+				                    pb_json_number(ab.med_b - ab.med_a));
 				json_t *r = json_object();
 				json_object_set_new(r, "method", json_string("hodges-lehmann-log"));
 				json_object_set_new(r, "estimate",
-				                    pb_json_number(abn.ratio.estimate));
-				json_object_set_new(r, "level", pb_json_number(abn.ratio.level));
-				json_object_set_new(r, "ci_lo", pb_json_number(abn.ratio.lo));
-				json_object_set_new(r, "ci_hi", pb_json_number(abn.ratio.hi));
+				                    pb_json_number(ab.ratio.estimate));
+				json_object_set_new(r, "level", pb_json_number(ab.ratio.level));
+				json_object_set_new(r, "ci_lo", pb_json_number(ab.ratio.lo));
+				json_object_set_new(r, "ci_hi", pb_json_number(ab.ratio.hi));
 				json_object_set_new(abj, "ratio", r);
 				json_object_set_new(
 				    abj, "mann_whitney",
-				    json_pack("{s:o,s:o,s:b}", "u", pb_json_number(abn.u.u_x), "p",
-				              pb_json_number(abn.u.p), "exact", abn.u.exact));
-				if (abn.t_valid)
+				    json_pack("{s:o,s:o,s:b}", "u", pb_json_number(ab.u.u_x), "p",
+				              pb_json_number(ab.u.p), "exact", ab.u.exact));
+				if (ab.t_valid)
 					json_object_set_new(
 					    abj, "student_t",
 					    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b}", "level",
-					              pb_json_number(abn.t.level), "difference",
-					              pb_json_number(abn.t.diff), "half_width",
-					              pb_json_number(abn.t.half_width), "percent",
-					              pb_json_number(abn.t.pct), "pooled_sd",
-					              pb_json_number(abn.t.pooled_sd),
-					              "significant", abn.t.significant));
+					              pb_json_number(ab.t.level), "difference",
+					              pb_json_number(ab.t.diff), "half_width",
+					              pb_json_number(ab.t.half_width), "percent",
+					              pb_json_number(ab.t.pct), "pooled_sd",
+					              pb_json_number(ab.t.pooled_sd), "significant",
+					              ab.t.significant));
 			}
 			if (s.until_verdict) {
 				json_t *seq = json_object();

@@ -60,11 +60,11 @@ int pb_timer_use_tsc;
 #define ADD(field, v) pb_sw_counter_add(&(field), (uint64_t)(v), threads)
 
 static inline __attribute__((always_inline)) struct pb_acct_bucket *
-count(struct pb_acct_file *f, enum pb_acct_prim p, size_t n)
+count(struct pb_acct_file *f, enum pb_acct_prim p, size_t n, unsigned bucket)
 {
 	bool threads = THREADS();
 	struct pb_acct_prim_counts *c = &f->prim[p];
-	struct pb_acct_bucket *b = &c->bucket[pb_acct_bucket_of(n)];
+	struct pb_acct_bucket *b = &c->bucket[bucket];
 	ADD(c->calls, 1);
 	ADD(c->bytes, n);
 	ADD(b->calls, 1);
@@ -79,9 +79,9 @@ count(struct pb_acct_file *f, enum pb_acct_prim p, size_t n)
 static __thread uint32_t calls_to_sample[PB_ACCT_NPRIM][PB_ACCT_BUCKETS]
     __attribute__((tls_model("initial-exec")));
 
-static inline __attribute__((always_inline)) bool sample_due(enum pb_acct_prim p, size_t n)
+static inline __attribute__((always_inline)) bool sample_due(enum pb_acct_prim p, unsigned bucket)
 {
-	uint32_t *k = &calls_to_sample[p][pb_acct_bucket_of(n)];
+	uint32_t *k = &calls_to_sample[p][bucket];
 	if (*k == 0) {
 		*k = pb_sw_acct_config.sample_every - 1;
 		return true;
@@ -104,72 +104,44 @@ static inline __attribute__((always_inline)) struct pb_acct_file *current(void)
 	return __atomic_load_n(&pb_sw_acct, __ATOMIC_ACQUIRE);
 }
 
-/* One wrapper per primitive and mode; the primitive is a constant in each. */
-#define SET_WRAPPERS(prim, counts_fn, ticks_fn)                                                    \
-	static void *counts_fn(void *dst, int c, size_t n)                                         \
+/* One wrapper per primitive and mode; the primitive is a constant in each.
+ * PARAMS is the parameter list, CALL the call of the kernel in force. The
+ * call is counted before it runs; in ticks mode a due call is timed alone
+ * (the counting stays outside the timed region). */
+#define WRAPPERS(prim, counts_fn, ticks_fn, PARAMS, CALL)                                          \
+	static void *counts_fn PARAMS                                                              \
 	{                                                                                          \
 		struct pb_acct_file *f = current();                                                \
 		if (f)                                                                             \
-			count(f, prim, n);                                                         \
-		return pb_sw_impl.set(dst, c, n);                                                  \
+			count(f, prim, n, pb_acct_bucket_of(n));                                   \
+		return CALL;                                                                       \
 	}                                                                                          \
-	static void *ticks_fn(void *dst, int c, size_t n)                                          \
+	static void *ticks_fn PARAMS                                                               \
 	{                                                                                          \
 		struct pb_acct_file *f = current();                                                \
-		if (!f || !sample_due(prim, n))                                                    \
-			return counts_fn(dst, c, n);                                               \
+		if (!f)                                                                            \
+			return CALL;                                                               \
+		unsigned k = pb_acct_bucket_of(n);                                                 \
+		struct pb_acct_bucket *b = count(f, prim, n, k);                                   \
+		if (!sample_due(prim, k))                                                          \
+			return CALL;                                                               \
 		pb_stamp t0 = pb_timer_begin();                                                    \
-		void *r = pb_sw_impl.set(dst, c, n);                                               \
-		uint64_t t = pb_timer_end(t0);                                                     \
-		add_sample(count(f, prim, n), t);                                                  \
+		void *r = CALL;                                                                    \
+		add_sample(b, pb_timer_end(t0));                                                   \
 		return r;                                                                          \
 	}
 
-#define CPY_WRAPPERS(prim, counts_fn, ticks_fn)                                                    \
-	static void *counts_fn(void *restrict dst, const void *restrict src, size_t n)             \
-	{                                                                                          \
-		struct pb_acct_file *f = current();                                                \
-		if (f)                                                                             \
-			count(f, prim, n);                                                         \
-		return pb_sw_impl.cpy(dst, src, n);                                                \
-	}                                                                                          \
-	static void *ticks_fn(void *restrict dst, const void *restrict src, size_t n)              \
-	{                                                                                          \
-		struct pb_acct_file *f = current();                                                \
-		if (!f || !sample_due(prim, n))                                                    \
-			return counts_fn(dst, src, n);                                             \
-		pb_stamp t0 = pb_timer_begin();                                                    \
-		void *r = pb_sw_impl.cpy(dst, src, n);                                             \
-		uint64_t t = pb_timer_end(t0);                                                     \
-		add_sample(count(f, prim, n), t);                                                  \
-		return r;                                                                          \
-	}
-
-SET_WRAPPERS(PB_ACCT_MEMSET, memset_counts, memset_ticks)
-SET_WRAPPERS(PB_ACCT_BZERO, bzero_counts, bzero_ticks)
-SET_WRAPPERS(PB_ACCT_EXPLICIT_BZERO, explicit_bzero_counts, explicit_bzero_ticks)
-CPY_WRAPPERS(PB_ACCT_MEMCPY, memcpy_counts, memcpy_ticks)
-CPY_WRAPPERS(PB_ACCT_MEMPCPY, mempcpy_counts, mempcpy_ticks)
-
-static void *memmove_counts(void *dst, const void *src, size_t n)
-{
-	struct pb_acct_file *f = current();
-	if (f)
-		count(f, PB_ACCT_MEMMOVE, n);
-	return pb_sw_impl.move(dst, src, n);
-}
-
-static void *memmove_ticks(void *dst, const void *src, size_t n)
-{
-	struct pb_acct_file *f = current();
-	if (!f || !sample_due(PB_ACCT_MEMMOVE, n))
-		return memmove_counts(dst, src, n);
-	pb_stamp t0 = pb_timer_begin();
-	void *r = pb_sw_impl.move(dst, src, n);
-	uint64_t t = pb_timer_end(t0);
-	add_sample(count(f, PB_ACCT_MEMMOVE, n), t);
-	return r;
-}
+#define SET_PARAMS (void *dst, int c, size_t n)
+#define SET_CALL   (pb_sw_impl.set(dst, c, n))
+#define CPY_PARAMS (void *restrict dst, const void *restrict src, size_t n)
+#define CPY_CALL   (pb_sw_impl.cpy(dst, src, n))
+WRAPPERS(PB_ACCT_MEMSET, memset_counts, memset_ticks, SET_PARAMS, SET_CALL)
+WRAPPERS(PB_ACCT_BZERO, bzero_counts, bzero_ticks, SET_PARAMS, SET_CALL)
+WRAPPERS(PB_ACCT_EXPLICIT_BZERO, explicit_bzero_counts, explicit_bzero_ticks, SET_PARAMS, SET_CALL)
+WRAPPERS(PB_ACCT_MEMCPY, memcpy_counts, memcpy_ticks, CPY_PARAMS, CPY_CALL)
+WRAPPERS(PB_ACCT_MEMPCPY, mempcpy_counts, mempcpy_ticks, CPY_PARAMS, CPY_CALL)
+WRAPPERS(PB_ACCT_MEMMOVE, memmove_counts, memmove_ticks, (void *dst, const void *src, size_t n),
+         (pb_sw_impl.move(dst, src, n)))
 
 const struct pb_sw_entries pb_sw_entries_counts = {
     .memset = memset_counts,

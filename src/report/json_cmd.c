@@ -20,6 +20,11 @@ static json_t *string_array(char *const *v)
 	return a;
 }
 
+bool pb_cmd_env_in_key(const char *entry)
+{
+	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 && strchr(entry, '=') != NULL;
+}
+
 /* The environment as part of the case key: what was set, minus what
  * changes from run to run without changing the case: the accounting
  * directory (a fresh temporary one each time) and the directory the
@@ -31,8 +36,8 @@ static json_t *env_key(char *const *v)
 	static const char lib[] = "/" PB_PRELOAD_NAME;
 	json_t *a = json_array();
 	for (size_t i = 0; v && v[i]; i++) {
-		if (strncmp(v[i], "PRIMBENCH_ACCOUNT_DIR=", 22) == 0 || !strchr(v[i], '='))
-			continue; /* a temporary directory; "NAME" alone unsets NAME */
+		if (!pb_cmd_env_in_key(v[i]))
+			continue;
 		const char *sp = NULL;
 		if (strncmp(v[i], "LD_PRELOAD=", 11) == 0) {
 			const char *path = v[i] + 11, *end = strpbrk(path, " :");

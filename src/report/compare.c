@@ -1611,11 +1611,12 @@ static bool print_group(FILE *f, const struct pb_compare_result *r, const char *
 static void print_names(FILE *f, const char *head, const struct pb_compare_case *const *cases,
                         size_t n)
 {
-	char *label = xasprintf("%s %zu case%s:", head, n, n == 1 ? "" : "s");
-	char *s = xstrdup("");
+	/* The head (with a path in it) goes into the wrapped text, not the
+	 * label: a long path is then cut at 80 columns like any long word. */
+	char *s = xasprintf("%s %zu case%s:", head, n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && i < LIST_MAX; i++) {
-		char *item = xasprintf("%s%s: %s%s", i ? " " : "", cases[i]->group, cases[i]->label,
-		                       i + 1 < n ? ";" : "");
+		char *item =
+		    xasprintf(" %s: %s%s", cases[i]->group, cases[i]->label, i + 1 < n ? ";" : "");
 		append(&s, item);
 		free(item);
 	}
@@ -1624,8 +1625,7 @@ static void print_names(FILE *f, const char *head, const struct pb_compare_case 
 		append(&s, more);
 		free(more);
 	}
-	pb_print_labelled(f, 4, label, s);
-	free(label);
+	pb_print_wrapped_at(f, 0, 4, s);
 	free(s);
 }
 

@@ -15,6 +15,7 @@
 
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
 

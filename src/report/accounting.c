@@ -571,7 +571,8 @@ static void print_sizes(FILE *f, const struct pb_acct_total *t, int p, int flags
 				snprintf(label, sizeof label, "%s..%" PRIu64, sa, z);
 			}
 		} else {
-			snprintf(label, sizeof label, "%s", pb_acct_class(r, &lo, &hi));
+			const char *cl = pb_acct_class(r, &lo, &hi);
+			snprintf(label, sizeof label, "%s", cl ? cl : "?");
 		}
 		struct pb_acct_est e;
 		pb_acct_estimate(t, p, lo, hi, &e);

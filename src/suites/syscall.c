@@ -410,7 +410,7 @@ static int calibrate(struct ctx *x, struct contender *ct)
 	double target = pb_batch_target_ticks();
 	double best = INFINITY;
 	for (int rep = 0; rep < 4; rep++) {
-		uint64_t t;
+		uint64_t t = 0;
 		if (time_ops(x, ct, 1, &t, NULL) != 0) {
 			if (!stopped(x))
 				return -1;

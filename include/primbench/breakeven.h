@@ -126,6 +126,13 @@ struct pb_breakeven {
  * Free with pb_breakeven_free(). */
 int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
                          const struct pb_glibc_thresholds *g, struct pb_breakeven *out);
+/* The same with the policy's keep rule at min_gain (a fraction: 0.03 is
+ * pb_breakeven_compute's 3%): a band is kept only where its kernel beats a
+ * neighbouring band's by more than that, beyond both CIs, at one size at
+ * least. */
+int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                              const struct pb_glibc_thresholds *g, double min_gain,
+                              struct pb_breakeven *out);
 void pb_breakeven_free(struct pb_breakeven *b);
 
 /* Prints, in at most 80 columns: the crossings, the recommended policy,

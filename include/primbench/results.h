@@ -63,6 +63,12 @@ void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, 
 /* Records noise and the interrupted flag. */
 void pb_results_finish(json_t *doc, const struct pb_noise *noise, bool interrupted);
 
+/* Writes len bytes of text to path whole: a temporary file in the same
+ * directory, fsync, then rename over path (a reader sees the old file or
+ * the new one, never a part). Returns 0, or -1 with pb_error() "cannot
+ * write 'PATH': REASON". pb_results_write() uses it. */
+int pb_write_file_whole(const char *path, const char *text, size_t len);
+
 /* Fails early (-1 with pb_error()) when `path` could not be written: its
  * directory is missing or not writable. Creates nothing. */
 int pb_results_check_path(const char *path);

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "primbench/auto.h"
 #include "primbench/syscall.h"
 
 #define PB_EXIT_OK           0
@@ -68,6 +69,19 @@ void cli_on_stop_signals(void (*handler)(int));
 /* Applies --hide-features LIST (exits 2 on an unknown feature name). */
 void cli_hide_features(const char *list);
 
+/* Installs the auto kernels' policies once (pb_auto_setup, with the usable
+ * features after --hide-features): exits 2 with "primbench: FILE:LINE:
+ * ..." when the policy file is bad. Returns where they came from. */
+const struct pb_auto_origin *cli_auto_setup(void);
+
+/* "auto: memset 'POLICY'" and where it came from (the policy file, or the
+ * built-in default row and a hint to run tune), wrapped at 80 columns. */
+void cli_auto_print(FILE *f, enum pb_op op);
+
+/* {"policy": "...", "source": "file"|"default", "path": ..., "default_row":
+ * ..., "file_cpu": ...} for the result file. */
+json_t *cli_auto_json(enum pb_op op);
+
 /* The syscall table (cmd_syscall.c), also printed by the default run. */
 void cli_syscall_print_table(const struct pb_syscall_result *r);
 
@@ -76,6 +90,7 @@ int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 int cmd_xsave(int argc, char **argv);
 int cmd_syscall(int argc, char **argv);
 int cmd_cmd(int argc, char **argv);

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/report.h"
 #include "primbench/results.h"
 
 #include "cli/cli.h"
@@ -81,4 +83,69 @@ const char *cli_output_path(const char *arg)
 	if (!arg[0])
 		die_usage("empty output path in '-o'");
 	return arg;
+}
+
+static struct pb_auto_origin auto_origin;
+static bool auto_done;
+
+const struct pb_auto_origin *cli_auto_setup(void)
+{
+	if (!auto_done) {
+		if (pb_auto_setup(pb_cpu_features(), &auto_origin) != 0)
+			die_usage("%s", pb_error());
+		auto_done = true;
+	}
+	return &auto_origin;
+}
+
+/* "from FILE" or "built-in default 'ROW' (no FILE: run primbench tune)". */
+static void auto_source_text(enum pb_op op, char *buf, size_t len)
+{
+	const struct pb_auto_origin *o = cli_auto_setup();
+	if (o->from_file[op])
+		snprintf(buf, len, "from %s", o->path);
+	else if (o->path[0])
+		snprintf(buf, len,
+		         "built-in default '%s' (%s has no %s policy: run primbench tune)",
+		         o->default_row[op], o->path, pb_op_name(op));
+	else
+		snprintf(buf, len, "built-in default '%s'", o->default_row[op]);
+}
+
+void cli_auto_print(FILE *f, enum pb_op op)
+{
+	const struct pb_auto_origin *o = cli_auto_setup();
+	char pol[PB_POLICY_TEXT_MAX], src[PB_AUTO_PATH_MAX + 128],
+	    text[sizeof pol + sizeof src + 64];
+	if (pb_policy_format(pb_auto_installed(op), pol, sizeof pol) < 0)
+		snprintf(pol, sizeof pol, "?");
+	auto_source_text(op, src, sizeof src);
+	snprintf(text, sizeof text, "%s/auto is '%s', %s", pb_op_name(op), pol, src);
+	pb_print_wrapped(f, text, 4);
+	struct pb_cpu_ident id;
+	pb_cpu_ident(&id);
+	if (o->from_file[op] && o->file_cpu[0] && strcmp(o->file_cpu, id.brand) != 0) {
+		snprintf(text, sizeof text,
+		         "note: the policy file was tuned on '%s', this is '%s': run primbench "
+		         "tune here",
+		         o->file_cpu, id.brand);
+		pb_print_wrapped(f, text, 4);
+	}
+}
+
+json_t *cli_auto_json(enum pb_op op)
+{
+	const struct pb_auto_origin *o = cli_auto_setup();
+	char pol[PB_POLICY_TEXT_MAX];
+	if (pb_policy_format(pb_auto_installed(op), pol, sizeof pol) < 0)
+		pol[0] = '\0';
+	json_t *j = json_object();
+	json_object_set_new(j, "policy", json_string(pol));
+	json_object_set_new(j, "source", json_string(o->from_file[op] ? "file" : "default"));
+	json_object_set_new(j, "path", o->path[0] ? json_string(o->path) : json_null());
+	if (o->from_file[op])
+		json_object_set_new(j, "file_cpu", json_string(o->file_cpu));
+	else
+		json_object_set_new(j, "default_row", json_string(o->default_row[op]));
+	return j;
 }

@@ -24,6 +24,7 @@ static const struct command commands[] = {
     {"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
     {"xsave", cmd_xsave, "cost of saving+restoring SIMD state; SIMD vs rep break-even"},
     {"syscall", cmd_syscall, "time system calls, pipes, fork/exec/spawn, page faults"},
+    {"tune", cmd_tune, "write the auto kernels' policy from this machine's break-even sizes"},
     {"cmd", cmd_cmd, "time a whole command N times; A/B of two commands, verdict"},
     {"compare", cmd_compare, "compare result files: deltas, CIs, p-values (benchstat)"},
     {"account", cmd_account, "table of libprimswitch.so's accounting files in a directory"},

@@ -635,6 +635,19 @@ int mem_cli_run(struct mem_cli *m)
 		    .progress = progress,
 		    .progress_ctx = (void *)pb_op_name(op),
 		};
+		bool has_auto = false;
+		for (size_t i = 0; i < nkernels[o]; i++)
+			has_auto |= !strcmp(kernels[o][i]->name, "auto");
+		if (has_auto) {
+			/* Before the run: auto dispatches by the installed policy. */
+			cli_auto_setup();
+			json_t *ap = json_object_get(doc, "auto_policy");
+			if (!ap) {
+				ap = json_object();
+				json_object_set_new(doc, "auto_policy", ap);
+			}
+			json_object_set_new(ap, pb_op_name(op), cli_auto_json(op));
+		}
 		struct pb_mem_result r;
 		if (pb_mem_run(&p, &r) != 0) {
 			fprintf(stderr, "primbench: %s\n", pb_error());
@@ -644,6 +657,10 @@ int mem_cli_run(struct mem_cli *m)
 		if (skipped[o][0]) {
 			size_t used = strlen(r.notes);
 			snprintf(r.notes + used, sizeof r.notes - used, "%s", skipped[o]);
+		}
+		if (has_auto) {
+			printf("\n");
+			cli_auto_print(stdout, op);
 		}
 		if (m->scenario)
 			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "preload.h"
+#include "primbench/auto.h"
 #include "primbench/error.h"
 
 struct pb_sw_libc pb_sw_libc;
@@ -197,6 +198,11 @@ static void use_policy(enum pb_op op, const struct pb_policy *p)
 	}
 }
 
+/* The auto kernels' set-up: 0 not tried, 1 done, -1 failed (the policy
+ * file is bad: every op naming auto gets libc's function). */
+static int auto_state;
+static struct pb_auto_origin auto_origin;
+
 /* Empty or unset: libc's function, silently. Returns false for a bad
  * policy (one line on stderr; libc's function). */
 static bool setup_op(enum pb_op op, pb_features have)
@@ -219,8 +225,30 @@ static bool setup_op(enum pb_op op, pb_features have)
 		pb_sw_line_write(&l);
 		return false;
 	}
+	const struct pb_policy *pp = &pb_sw_policy[op];
+	for (size_t b = 0; b < pp->n_bands; b++) {
+		if (strcmp(pp->bands[b].kernel->name, "auto") != 0)
+			continue;
+		/* The auto kernels dispatch by the policy file tune wrote, or
+		 * the built-in default (include/primbench/auto.h); set up once. */
+		if (auto_state == 0)
+			auto_state = pb_auto_setup(have, &auto_origin) == 0 ? 1 : -1;
+		if (auto_state < 0) {
+			outcome[op] = POLICY_BAD;
+			struct pb_sw_line l;
+			LINE_START(l);
+			pb_sw_line_add(&l, policy_env[op]);
+			pb_sw_line_add(&l, ": auto: ");
+			pb_sw_line_add(&l, pb_error());
+			pb_sw_line_add(&l, "; using libc's ");
+			pb_sw_line_add(&l, pb_op_name(op));
+			pb_sw_line_write(&l);
+			return false;
+		}
+		break;
+	}
 	outcome[op] = POLICY_SET;
-	use_policy(op, &pb_sw_policy[op]);
+	use_policy(op, pp);
 	return true;
 }
 
@@ -351,6 +379,20 @@ static void add_policy(struct pb_sw_line *l, enum pb_op op)
 		pb_sw_line_add(l, " '");
 		pb_sw_line_add(l, pb_sw_acct_config.policy_text[op]);
 		pb_sw_line_add(l, "'");
+		const struct pb_policy *ap = pb_auto_installed(op);
+		if (auto_state > 0 && ap && strstr(pb_sw_acct_config.policy_text[op], "auto")) {
+			char text[PB_POLICY_TEXT_MAX];
+			if (pb_policy_format(ap, text, sizeof text) > 0) {
+				pb_sw_line_add(l, " (auto = '");
+				pb_sw_line_add(l, text);
+				pb_sw_line_add(l, auto_origin.from_file[op] ? "' from "
+				                                            : "', built-in ");
+				pb_sw_line_add(l, auto_origin.from_file[op]
+				                      ? auto_origin.path
+				                      : auto_origin.default_row[op]);
+				pb_sw_line_add(l, ")");
+			}
+		}
 	} else {
 		pb_sw_line_add(l, outcome[op] == POLICY_BAD ? " libc (bad policy)" : " libc");
 	}

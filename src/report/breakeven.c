@@ -349,9 +349,10 @@ static int cmp_crossing(const void *a, const void *b)
 /* ---- the recommended policy --------------------------------------------- */
 
 /* A band is kept only where its kernel beats the neighbour's by more than
- * 3% beyond both CIs somewhere (ln 1.03): smaller gains are not worth a
- * switch point in a policy, and on a noisy machine they come and go. */
-#define MIN_ADVANTAGE 0.0295588022
+ * 3% beyond both CIs somewhere (the default of pb_breakeven_compute;
+ * primbench tune asks for more): smaller gains are not worth a switch
+ * point in a policy, and on a noisy machine they come and go. */
+#define DEFAULT_MIN_GAIN 0.03
 
 struct band {
 	size_t k;      /* grid kernel */
@@ -410,7 +411,8 @@ static double merge_cost(const struct grid *g, size_t kb, size_t ko, size_t j0, 
  * where the band's kernel is nowhere faster than the neighbour's kernel
  * beyond both CIs (any pair when `force`), the one whose merge costs
  * least. Returns whether it merged. */
-static bool merge_weakest(const struct grid *g, struct band *b, size_t *n, bool force)
+static bool merge_weakest(const struct grid *g, struct band *b, size_t *n, bool force,
+                          double min_advantage)
 {
 	double best = INFINITY;
 	size_t bi = 0, bk = 0;
@@ -421,7 +423,7 @@ static bool merge_weakest(const struct grid *g, struct band *b, size_t *n, bool 
 			if ((side == 0 && i == 0) || (side == 1 && i + 1 == count))
 				continue;
 			size_t other = side == 0 ? b[i - 1].k : b[i + 1].k;
-			if (!force && advantage(g, b[i].k, other, b[i].j0, b[i].j1) > MIN_ADVANTAGE)
+			if (!force && advantage(g, b[i].k, other, b[i].j0, b[i].j1) > min_advantage)
 				continue;
 			double cost = merge_cost(g, b[i].k, other, b[i].j0, b[i].j1);
 			if (!found || cost < best) {
@@ -463,7 +465,8 @@ static uint64_t band_bound(const struct grid *g, const struct band *lo, const st
 	return (uint64_t)at;
 }
 
-static int recommend(const struct grid *g, enum pb_op op, struct pb_policy *p, bool *simplified)
+static int recommend(const struct grid *g, enum pb_op op, double min_gain, struct pb_policy *p,
+                     bool *simplified)
 {
 	struct band *b = malloc(g->ns * sizeof *b);
 	if (!b)
@@ -476,10 +479,11 @@ static int recommend(const struct grid *g, enum pb_op op, struct pb_policy *p, b
 		else
 			b[n++] = (struct band){w, j, j};
 	}
-	while (merge_weakest(g, b, &n, false))
+	double min_advantage = log1p(min_gain); /* the CIs and medians are logs */
+	while (merge_weakest(g, b, &n, false, min_advantage))
 		;
 	*simplified = false;
-	while (n > PB_POLICY_MAX_BANDS && merge_weakest(g, b, &n, true))
+	while (n > PB_POLICY_MAX_BANDS && merge_weakest(g, b, &n, true, min_advantage))
 		*simplified = true;
 
 	p->op = op;
@@ -916,6 +920,13 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
                          const struct pb_glibc_thresholds *gt, struct pb_breakeven *out)
 {
+	return pb_breakeven_compute_gain(r, op, st, gt, DEFAULT_MIN_GAIN, out);
+}
+
+int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                              const struct pb_glibc_thresholds *gt, double min_gain,
+                              struct pb_breakeven *out)
+{
 	struct grid g;
 	memset(out, 0, sizeof *out);
 	int rc = grid_build(&g, r, op, st);
@@ -961,7 +972,7 @@ int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_c
 	out->n_crossings = cx.n;
 	cx.v = NULL;
 
-	if (recommend(&g, op, &out->policy, &out->policy_simplified) != 0)
+	if (recommend(&g, op, min_gain, &out->policy, &out->policy_simplified) != 0)
 		goto fail;
 	if (gt) {
 		out->have_glibc = true;

@@ -265,6 +265,25 @@ int pb_results_check_path(const char *path)
 
 int pb_results_write(const json_t *doc, const char *path)
 {
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	if (!text)
+		return pb_fail("cannot write '%s': %s", path, strerror(ENOMEM));
+	size_t len = strlen(text);
+	text[len] = '\0';
+	char *whole = realloc(text, len + 2);
+	if (!whole) {
+		free(text);
+		return pb_fail("cannot write '%s': %s", path, strerror(ENOMEM));
+	}
+	whole[len] = '\n';
+	whole[len + 1] = '\0';
+	int rc = pb_write_file_whole(path, whole, len + 1);
+	free(whole);
+	return rc;
+}
+
+int pb_write_file_whole(const char *path, const char *text, size_t len)
+{
 	char target[4096], dir[4096], tmp[4200];
 	if (resolve_target(path, target, sizeof target) != 0 ||
 	    dir_of(target, dir, sizeof dir) != 0)
@@ -273,7 +292,7 @@ int pb_results_write(const json_t *doc, const char *path)
 	int fd = mkstemp(tmp);
 	if (fd < 0)
 		return pb_fail("cannot write '%s': %s", path, strerror(errno));
-	/* mkstemp makes 0600: a new result gets the umask's mode, a replaced
+	/* mkstemp makes 0600: a new file gets the umask's mode, a replaced
 	 * one keeps its own (a hard link to it is not kept: rename). */
 	struct stat st;
 	if (stat(target, &st) == 0) {
@@ -283,9 +302,8 @@ int pb_results_write(const json_t *doc, const char *path)
 		umask(um);
 		fchmod(fd, 0666 & ~um);
 	}
-	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-	int e = text ? 0 : ENOMEM;
-	size_t len = text ? strlen(text) : 0, done = 0;
+	int e = 0;
+	size_t done = 0;
 	while (!e && done < len) {
 		ssize_t w = write(fd, text + done, len - done);
 		if (w < 0 && errno == EINTR)
@@ -295,8 +313,7 @@ int pb_results_write(const json_t *doc, const char *path)
 		else
 			done += (size_t)w;
 	}
-	free(text);
-	if (!e && (write(fd, "\n", 1) != 1 || fsync(fd) != 0))
+	if (!e && fsync(fd) != 0)
 		e = errno ? errno : ENOSPC;
 	if (e) {
 		close(fd);

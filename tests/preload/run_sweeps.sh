@@ -44,6 +44,14 @@ policy_run() { # OP POLICY
 	run "$1 '$2'" "$1 '$2'" LD_PRELOAD="$lib" PRIMBENCH_PRELOAD_DEBUG=1 "$var=$2" "$sweep" "$1"
 }
 
+# auto under a policy file: the debug line must show auto's policy.
+auto_run() { # OP POLICY
+	var=PRIMBENCH_$(printf '%s' "$1" | tr a-z A-Z)
+	printf '# test policy\n%s = %s\n' "$1" "$2" >"$tmp/policy"
+	run "$1 auto = '$2'" "(auto = '$2' from $tmp/policy)" LD_PRELOAD="$lib" \
+		PRIMBENCH_PRELOAD_DEBUG=1 PRIMBENCH_POLICY_FILE="$tmp/policy" "$var=auto" "$sweep" "$1"
+}
+
 usable() { # OP: the kernels usable here, one per line
 	"$pb" list --op "$1" | awk '$3 == "yes" { sub(/^[a-z]+\//, "", $1); print $1 }'
 }
@@ -59,10 +67,14 @@ memset | memcpy | memmove)
 		policy_run "$op" "$k"
 	done
 	policy_run "$op" "bytes<=16,gpr_unrolled<=1K,libc"
+	auto_run "$op" "bytes<=16,gpr_unrolled<=1K,libc"
 	# shellcheck disable=SC2046 # one word per kernel name
-	set -- $(printf '%s\n' "$kernels" | grep -v '^libc$' | tail -n 3)
+	set -- $(printf '%s\n' "$kernels" | grep -v '^libc$' | grep -v '^auto$' | tail -n 3)
 	if [ $# -eq 3 ]; then
 		policy_run "$op" "$1<=100,$2<=3000,$3"
+		auto_run "$op" "$1<=64,$2<=3000,$3"
+		auto_run "$op" "$3<=48,$2<=100,$1"
+		policy_run "$op" "auto<=100,$2"
 	fi
 	;;
 all)

@@ -47,3 +47,16 @@ PB_MEMMOVE("gpr_unrolled", pb_memmove_gpr_unrolled, 0,
            "64-bit loads then stores, 8 per iteration (one 64-byte block), forward or backward "
            "by overlap; no alignment step",
            "Linux arch/x86/lib/memmove_64.S (its forward and backward register loops)")
+
+PB_MEMSET("auto", pb_memset_auto, 0,
+          "dispatches each call by size to the kernel of the auto policy (primbench tune's file, "
+          "else the built-in default for this CPU)",
+          "include/primbench/auto.h; policy from primbench tune (break-even finder)")
+PB_MEMCPY("auto", pb_memcpy_auto, 0,
+          "dispatches each call by size to the kernel of the auto policy (primbench tune's file, "
+          "else the built-in default for this CPU)",
+          "include/primbench/auto.h; policy from primbench tune (break-even finder)")
+PB_MEMMOVE("auto", pb_memmove_auto, 0,
+           "dispatches each call by size to the kernel of the auto policy (primbench tune's "
+           "file, else the built-in default for this CPU)",
+           "include/primbench/auto.h; policy from primbench tune (break-even finder)")

@@ -1,0 +1,533 @@
+/* cmd_tune.c - `primbench tune`: measures where this machine's kernels
+ * cross (the break-even finder, include/primbench/breakeven.h), writes the
+ * auto kernels' policy file (include/primbench/auto.h), and prints the
+ * GLIBC_TUNABLES line that gets glibc closest to it.
+ *
+ * Method (docs/performance.md "auto and tune"): per op, every usable
+ * kernel except auto and the demonstration kernels (bytes, strided, rbw,
+ * clzero) is timed, interleaved, at small sizes in the hot state (the
+ * common case of real programs: LLVM libc's memory benchmarks time L1 for
+ * the same reason) and at large sizes in the dram state (a large buffer is
+ * rarely cached); each run's recommended policy (the lower envelope of the
+ * medians, bands kept only where they win beyond both CIs) serves its
+ * sizes, the hot one up to --split.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/auto.h"
+#include "primbench/breakeven.h"
+#include "primbench/error.h"
+#include "primbench/fingerprint.h"
+#include "primbench/mem.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+#include "primbench/sizes.h"
+#include "primbench/timer.h"
+#include "primbench/tune.h"
+
+static volatile sig_atomic_t interrupted, interrupted_by;
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+	interrupted_by = sig;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench tune [OPTIONS]\n"
+	      "\n"
+	      "Times every usable kernel at small sizes (hot) and large sizes (dram),\n"
+	      "finds where they cross, and writes the policy the auto kernels use\n"
+	      "(memset/auto, memcpy/auto, memmove/auto; also PRIMBENCH_MEMSET=auto in\n"
+	      "libprimswitch.so). Prints each op's policy and the GLIBC_TUNABLES line\n"
+	      "that gets glibc closest to it.\n"
+	      "\n"
+	      "  --ops LIST          memset, memcpy, memmove (default: all three)\n"
+	      "  --split SIZE        largest size timed hot; larger ones are timed in\n"
+	      "                      dram (default: 3/4 of the LLC, as glibc's\n"
+	      "                      non-temporal threshold)\n"
+	      "  --min-gain PCT      a band is kept only where its kernel beats its\n"
+	      "                      neighbour's by more than PCT%, beyond both CIs\n"
+	      "                      (default 10)\n"
+	      "  --max-size SIZE     largest size timed (default 64M)\n"
+	      "  --per-octave N      sizes per octave (default 2)\n"
+	      "  --budget SECONDS    per size and cache state once every kernel has 11\n"
+	      "                      samples (default 0.1)\n"
+	      "  -o, --output FILE   the policy file (default: $PRIMBENCH_POLICY_FILE,\n"
+	      "                      else $XDG_CONFIG_HOME/primbench/policy, else\n"
+	      "                      ~/.config/primbench/policy)\n"
+	      "  -n, --dry-run       print the policies, write no file\n"
+	      "  -v, --verbose       also print each run's table and crossings\n"
+	      "  --hide-features L   hide CPU features (e.g. avx512f)\n"
+	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
+	      "  -h, --help          this text\n"
+	      "\n"
+	      "Example: primbench tune --ops memset,memcpy && primbench mem memset\n"
+	      "  --kernels auto,libc --sizes 16..64M/2\n",
+	      f);
+}
+
+/* Kernels the policy may name: every usable one of op but auto (the
+ * policy is auto's) and the kernels that only demonstrate a technique. */
+static bool candidate(const struct pb_kernel *k, enum pb_op op)
+{
+	static const char *const skip[] = {"auto", "bytes", "strided", "rbw", "clzero"};
+	if (k->op != op || !pb_kernel_usable(k, pb_cpu_features(), NULL, 0))
+		return false;
+	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+		if (!strcmp(k->name, skip[i]))
+			return false;
+	return true;
+}
+
+/* Sizes lo..hi at n per octave (the size grammar's a..b/n). */
+static void make_sizes(uint64_t lo, uint64_t hi, unsigned per_octave, struct pb_size_list *out)
+{
+	char text[96];
+	snprintf(text, sizeof text, "%llu..%llu/%u", (unsigned long long)lo, (unsigned long long)hi,
+	         per_octave);
+	if (pb_parse_size_list(text, 0, 4096, out) != 0)
+		die_usage("%s", pb_error());
+}
+
+static void progress(void *ctx, size_t done, size_t total)
+{
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "\rtune: %s: %zu/%zu sizes%s", (const char *)ctx, done, total,
+		        done == total ? "\r\033[K" : "");
+}
+
+struct run {
+	enum pb_op op;
+	enum pb_cache_state state;
+	struct pb_size_list sizes;
+	struct pb_mem_result result;
+	bool have_result;
+	struct pb_breakeven be;
+	bool have_be;
+};
+
+/* Times op's candidates at run->sizes in run->state; computes the
+ * break-even policy. Returns 0, or the exit status of a failure. */
+static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
+                   double min_gain, const struct pb_cache_info *caches, uint64_t seed, bool verbose,
+                   const struct pb_glibc_thresholds *g)
+{
+	struct pb_mem_placement place = {.dst_offset_bytes = 0, .src_offset_bytes = 2048};
+	uint64_t *sizes = calloc(run->sizes.count, sizeof *sizes);
+	for (size_t i = 0; i < run->sizes.count; i++)
+		sizes[i] = (uint64_t)run->sizes.values[i];
+	char ctx[64];
+	snprintf(ctx, sizeof ctx, "%s %s", pb_op_name(run->op), pb_cache_state_name(run->state));
+	struct pb_mem_params p = {
+	    .op = run->op,
+	    .kernels = ks,
+	    .n_kernels = nk,
+	    .sizes_bytes = sizes,
+	    .n_sizes = run->sizes.count,
+	    .states = &run->state,
+	    .n_states = 1,
+	    .placements = &place,
+	    .n_placements = 1,
+	    .value = 0,
+	    .budget_s = budget,
+	    .min_samples = 11,
+	    .max_samples = 201,
+	    .warmup_samples = 1,
+	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
+	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
+	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
+	    .seed = seed,
+	    .stop = &interrupted,
+	    .progress = progress,
+	    .progress_ctx = ctx,
+	};
+	int rc = pb_mem_run(&p, &run->result);
+	free(sizes);
+	if (rc != 0) {
+		fprintf(stderr, "primbench: tune: %s\n", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	run->have_result = true;
+	if (run->result.interrupted)
+		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+	if (verbose) {
+		printf("\n");
+		pb_print_mem_table(stdout, &run->result, run->op, run->state,
+		                   run->state == PB_STATE_HOT ? PB_UNIT_TICKS_PER_CALL
+		                                              : PB_UNIT_GB_S);
+	}
+	int got =
+	    pb_breakeven_compute_gain(&run->result, run->op, run->state, g, min_gain, &run->be);
+	if (got < 0) {
+		fprintf(stderr, "primbench: tune: %s\n", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	if (got == 0) {
+		fprintf(stderr, "primbench: tune: no %s case of %s could be timed\n",
+		        pb_cache_state_name(run->state), pb_op_name(run->op));
+		return PB_EXIT_USAGE;
+	}
+	run->have_be = true;
+	if (verbose)
+		pb_breakeven_print(stdout, &run->be);
+	return 0;
+}
+
+static void run_free(struct run *r)
+{
+	if (r->have_be)
+		pb_breakeven_free(&r->be);
+	if (r->have_result)
+		pb_mem_result_free(&r->result);
+	pb_size_list_free(&r->sizes);
+}
+
+/* "  LABEL: POLICY", the policy on the next lines when long, broken after
+ * its commas (a policy has no blanks, so it is never cut in a word). */
+static void print_policy(const char *label, const char *label2, const char *policy)
+{
+	int col = printf("  %s%s:", label, label2);
+	if (col + 1 + (int)strlen(policy) <= 80) {
+		printf(" %s\n", policy);
+		return;
+	}
+	printf("\n    ");
+	col = 4;
+	for (const char *p = policy; *p;) {
+		size_t n = strcspn(p, ",");
+		size_t item = n + (p[n] == ',');
+		if (col > 4 && col + (int)item > 80) {
+			printf("\n    ");
+			col = 4;
+		}
+		col += printf("%.*s", (int)item, p);
+		p += item;
+	}
+	printf("\n");
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parent_dirs(const char *path)
+{
+	char dir[PB_AUTO_PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1;; p++) {
+		if (*p == '/' || *p == '\0') {
+			char c = *p;
+			*p = '\0';
+			if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+				return pb_fail("cannot create '%s': %s", dir, strerror(errno));
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	return 0;
+}
+
+enum { OPT_OPS = 256, OPT_GAIN, OPT_SPLIT, OPT_MAX, OPT_PER_OCTAVE, OPT_BUDGET, OPT_HIDE, OPT_CPU };
+
+int cmd_tune(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"ops", required_argument, 0, OPT_OPS},
+	    {"split", required_argument, 0, OPT_SPLIT},
+	    {"min-gain", required_argument, 0, OPT_GAIN},
+	    {"max-size", required_argument, 0, OPT_MAX},
+	    {"per-octave", required_argument, 0, OPT_PER_OCTAVE},
+	    {"budget", required_argument, 0, OPT_BUDGET},
+	    {"output", required_argument, 0, 'o'},
+	    {"dry-run", no_argument, 0, 'n'},
+	    {"verbose", no_argument, 0, 'v'},
+	    {"hide-features", required_argument, 0, OPT_HIDE},
+	    {"cpu", required_argument, 0, OPT_CPU},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	bool want[PB_OP_COUNT] = {true, true, true};
+	uint64_t split = 0, max_size = 64ull << 20;
+	double min_gain = 0.10;
+	unsigned per_octave = 2;
+	double budget = 0.1;
+	const char *out_path = NULL;
+	bool dry_run = false, verbose = false;
+	int want_cpu = -1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":o:nvh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_OPS: {
+			for (int op = 0; op < PB_OP_COUNT; op++)
+				want[op] = false;
+			char *list = strdup(optarg), *save = NULL;
+			for (char *t = strtok_r(list, ",", &save); t;
+			     t = strtok_r(NULL, ",", &save)) {
+				enum pb_op op;
+				if (pb_op_parse(t, &op) != 0)
+					die_usage("tune: bad --ops '%s': %s", optarg, pb_error());
+				want[op] = true;
+			}
+			free(list);
+			if (!want[0] && !want[1] && !want[2])
+				die_usage("tune: bad --ops '%s': no op", optarg);
+			break;
+		}
+		case OPT_SPLIT:
+		case OPT_MAX: {
+			uint64_t v;
+			if (pb_parse_size(optarg, &v) != 0)
+				die_usage("tune: %s", pb_error());
+			if (v < 64 || v > (1ull << 30))
+				die_usage("tune: bad --%s '%s' (64 to 1G)",
+				          c == OPT_SPLIT ? "split" : "max-size", optarg);
+			*(c == OPT_SPLIT ? &split : &max_size) = v;
+			break;
+		}
+		case OPT_GAIN: {
+			char *end;
+			errno = 0;
+			double v = strtod(optarg, &end);
+			if (end != optarg && *end == '%')
+				end++;
+			if (errno || end == optarg || *end || !(v >= 0 && v <= 100))
+				die_usage("tune: bad --min-gain '%s' (a percentage, 0 to 100)",
+				          optarg);
+			min_gain = v / 100;
+			break;
+		}
+		case OPT_PER_OCTAVE:
+			per_octave = (unsigned)cli_parse_count("--per-octave", optarg, 1, 8);
+			break;
+		case OPT_BUDGET:
+			budget = cli_parse_seconds("--budget", optarg);
+			break;
+		case 'o':
+			out_path = cli_output_path(optarg);
+			break;
+		case 'n':
+			dry_run = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case OPT_HIDE:
+			cli_hide_features(optarg);
+			break;
+		case OPT_CPU:
+			want_cpu = (int)cli_parse_count("--cpu", optarg, 0, 4095);
+			break;
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		default:
+			die_bad_option("tune", argv, c);
+		}
+	}
+	if (optind < argc)
+		die_usage("tune: unexpected argument '%s' (try 'primbench tune --help')",
+		          argv[optind]);
+
+	char path[PB_AUTO_PATH_MAX];
+	if (out_path)
+		snprintf(path, sizeof path, "%s", out_path);
+	else if (!dry_run && pb_auto_path(path, sizeof path) != 0)
+		die_usage("tune: %s; say -o FILE", pb_error());
+	else if (dry_run && !out_path)
+		path[0] = '\0';
+	if (path[0] && !dry_run) {
+		/* The default place's directories are made (~/.config/primbench);
+		 * a -o FILE's directory must exist, as for every -o. */
+		if ((!out_path && make_parent_dirs(path) != 0) || pb_results_check_path(path) != 0)
+			die_usage("tune: %s", pb_error());
+	}
+
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, NULL);
+	if (!split) {
+		/* glibc's reasoning for its non-temporal threshold
+		 * (dl-cacheinfo.h: 3/4 of the shared cache): below it a buffer
+		 * may well be cached; above it, it rarely is. */
+		uint64_t llc = caches.level[PB_CACHE_LLC].size_bytes;
+		split = llc ? llc / 4 * 3 : 8ull << 20;
+		if (split < 64)
+			split = 64;
+		if (split >= max_size)
+			split = max_size / 2;
+	}
+	if (split >= max_size)
+		die_usage("tune: --split must be below --max-size");
+	if (pb_timer_init() != 0)
+		die_usage("no usable clock: %s", pb_error());
+	int cpu = cli_pin_cpu(want_cpu);
+	if (want_cpu >= 0 && cpu != want_cpu)
+		die_usage("--cpu %d: cannot bind to it", want_cpu);
+	cli_on_stop_signals(on_signal);
+
+	struct pb_glibc_thresholds glibc = {0};
+	{
+		struct pb_glibc_info gi;
+		pb_glibc_read(&gi);
+		const struct pb_glibc_diag *gd = &gi.diag;
+		glibc.known = gd->known[PB_GLIBC_REP_MOVSB_THRESHOLD] &&
+		              gd->known[PB_GLIBC_REP_STOSB_THRESHOLD] &&
+		              gd->known[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
+		glibc.rep_movsb = gd->value[PB_GLIBC_REP_MOVSB_THRESHOLD];
+		glibc.rep_stosb = gd->value[PB_GLIBC_REP_STOSB_THRESHOLD];
+		glibc.non_temporal = gd->value[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
+	}
+
+	struct pb_cpu_ident id;
+	pb_cpu_ident(&id);
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec;
+
+	{
+		char ssplit[32], smax[32];
+		pb_format_size(split, ssplit, sizeof ssplit);
+		pb_format_size(max_size, smax, sizeof smax);
+		printf("tune: %s\n  hot 16..%s, dram above to %s; %u sizes per octave; budget "
+		       "%g s per size;\n  bands kept where they win by over %g%%\n",
+		       id.brand[0] ? id.brand : id.vendor, ssplit, smax, per_octave, budget,
+		       min_gain * 100);
+	}
+	struct pb_auto_file file = {0};
+	snprintf(file.cpu, sizeof file.cpu, "%s", id.brand);
+	char settings[8][96];
+	size_t nsettings = 0;
+	size_t nk_cap;
+	const struct pb_kernel *all = pb_kernels(&nk_cap);
+	const struct pb_kernel **ks = calloc(nk_cap, sizeof *ks);
+	int status = PB_EXIT_OK;
+	for (int op = 0; op < PB_OP_COUNT && status == PB_EXIT_OK; op++) {
+		if (!want[op])
+			continue;
+		size_t nk = 0;
+		for (size_t i = 0; i < nk_cap; i++)
+			if (candidate(&all[i], (enum pb_op)op))
+				ks[nk++] = &all[i];
+		const struct pb_glibc_thresholds *g =
+		    glibc.known && op != PB_OP_MEMMOVE ? &glibc : NULL;
+		struct run hot = {.op = (enum pb_op)op, .state = PB_STATE_HOT};
+		struct run dram = {.op = (enum pb_op)op, .state = PB_STATE_DRAM};
+		make_sizes(16, split, per_octave, &hot.sizes);
+		make_sizes(split * 2, max_size, per_octave, &dram.sizes);
+		status = measure(&hot, ks, nk, budget, min_gain, &caches, seed + (uint64_t)op,
+		                 verbose, g);
+		if (status == PB_EXIT_OK)
+			status = measure(&dram, ks, nk, budget, min_gain, &caches,
+			                 seed + 3 + (uint64_t)op, verbose, g);
+		if (status == PB_EXIT_OK) {
+			struct pb_policy merged;
+			if (pb_tune_merge(&hot.be.policy, &dram.be.policy, split, &merged) != 0)
+				die_usage("tune: %s", pb_error());
+			file.policy[op] = merged;
+			file.set[op] = true;
+			char a[PB_POLICY_TEXT_MAX], b[PB_POLICY_TEXT_MAX], m[PB_POLICY_TEXT_MAX];
+			pb_policy_format(&hot.be.policy, a, sizeof a);
+			pb_policy_format(&dram.be.policy, b, sizeof b);
+			pb_policy_format(&merged, m, sizeof m);
+			char ssplit[32], smax[32];
+			pb_format_size(split, ssplit, sizeof ssplit);
+			pb_format_size(max_size, smax, sizeof smax);
+			printf("\n%s (%zu kernels)\n", pb_op_name((enum pb_op)op), nk);
+			print_policy("hot, 16..", ssplit, a);
+			char label[96];
+			snprintf(label, sizeof label, "dram, above %s to %s", ssplit, smax);
+			print_policy(label, "", b);
+			print_policy("policy", "", m);
+			if (g) {
+				struct pb_glibc_tunables t;
+				pb_glibc_map_policy(&merged, g, 16, max_size, &t);
+				/* the settings of t.line, one "name=value" each */
+				const char *eq = strchr(t.line, '=');
+				char words[512] = "";
+				for (const char *q = eq ? eq + 1 : ""; *q;) {
+					size_t n = strcspn(q, ":");
+					if (nsettings < sizeof settings / sizeof settings[0])
+						snprintf(settings[nsettings++], sizeof settings[0],
+						         "%.*s", (int)n, q);
+					size_t used = strlen(words);
+					snprintf(words + used, sizeof words - used, "%s%.*s",
+					         used ? ", " : "", (int)n, q);
+					q += n + (q[n] == ':');
+				}
+				char line[700];
+				snprintf(
+				    line, sizeof line,
+				    "glibc's closest: %s (its bands still differ from the policy "
+				    "over %.1f of the %.1f octaves timed)",
+				    words[0] ? words : "(none)", t.mismatch_octaves,
+				    __builtin_log2((double)max_size / 16.0));
+				pb_print_wrapped_at(stdout, 2, 4, line);
+			}
+		}
+		run_free(&hot);
+		run_free(&dram);
+	}
+	free(ks);
+	if (status != PB_EXIT_OK) {
+		if (interrupted)
+			fprintf(stderr, "primbench: tune: interrupted; no policy file written\n");
+		return status;
+	}
+
+	if (nsettings) {
+		/* One shell word, continued with backslash-newline (POSIX 2.2.1),
+		 * so that every line fits in 80 columns and it still pastes. */
+		printf("\nglibc closest to these policies (paste into a shell):\nexport "
+		       "GLIBC_TUNABLES=");
+		for (size_t i = 0; i < nsettings; i++)
+			printf("%s%s\n", settings[i], i + 1 < nsettings ? ":\\" : "");
+	}
+	printf("\n");
+	if (dry_run) {
+		printf("dry run: no policy file written\n");
+		return PB_EXIT_OK;
+	}
+	/* An op not tuned now keeps what the file had. */
+	struct pb_auto_file old;
+	if (pb_auto_file_read(path, pb_cpu_features(), &old) == 1)
+		for (int op = 0; op < PB_OP_COUNT; op++)
+			if (!file.set[op] && old.set[op]) {
+				file.policy[op] = old.policy[op];
+				file.set[op] = true;
+			}
+	char when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
+	char comment[1024];
+	snprintf(comment, sizeof comment,
+	         "primbench auto policy (include/primbench/auto.h), written by primbench tune\n"
+	         "%s on %s, primbench %s\n"
+	         "each op: the break-even policy of its hot run up to %llu bytes, of its dram "
+	         "run above;\nbands kept where they win by over %g%%, beyond both CIs",
+	         when, id.brand[0] ? id.brand : id.vendor, PB_VERSION_STRING,
+	         (unsigned long long)split, min_gain * 100);
+	char *text = pb_auto_file_text(&file, comment);
+	if (!text || pb_write_file_whole(path, text, strlen(text)) != 0) {
+		free(text);
+		die_usage("tune: %s", pb_error());
+	}
+	free(text);
+	printf("policy file: %s\n", path);
+	return PB_EXIT_OK;
+}

@@ -1,0 +1,119 @@
+/* auto.c - the auto kernels: one size-class dispatch in front of the
+ * catalogue's kernels (include/primbench/auto.h).
+ *
+ * A dispatch table per op holds the policy's inclusive upper bounds and the
+ * kernels' function pointers side by side, so a call costs the bound
+ * compares of the bands below its size, one load and one indirect call
+ * (the policy's kernel struct is not touched on the hot path).
+ *
+ * The entry points (pb_memset_auto, ...) are the architecture's:
+ * src/kernels/none/auto_none.c calls the dispatch; src/kernels/x86_64/
+ * auto_x86.c is an ifunc whose AVX-512 version runs sizes <= 64 bytes
+ * itself when the first band's kernel is avx512, saving the second
+ * indirect jump (docs/performance.md).
+ *
+ * Lives with the kernels (compiled -fno-builtin): the copies below are
+ * loops of fields, never struct assignments, which the compiler could turn
+ * into memcpy calls (the kernel-symbols test forbids those here, and the
+ * preload library would call itself).
+ */
+#include <stdint.h>
+
+#include <string.h>
+
+#include "primbench/auto.h"
+#include "primbench/error.h"
+
+#include "auto_internal.h"
+
+#include "protos.h"
+
+/* After protos.h: the rows become prototypes. */
+#include "generic_rows.h"
+
+struct pb_auto_table pb_auto_tables[PB_OP_COUNT] = {
+    [PB_OP_MEMSET] = {1, {UINT64_MAX}, {{.set = pb_memset_gpr_unrolled}}},
+    [PB_OP_MEMCPY] = {1, {UINT64_MAX}, {{.cpy = pb_memcpy_gpr_unrolled}}},
+    [PB_OP_MEMMOVE] = {1, {UINT64_MAX}, {{.mov = pb_memmove_gpr_unrolled}}},
+};
+
+/* The installed policies as policies, for reports; kernel pointers are
+ * filled by pb_auto_install (NULL until then: see pb_auto_installed). */
+static struct pb_policy installed[PB_OP_COUNT];
+static bool have_installed[PB_OP_COUNT];
+
+uint64_t pb_auto_inline_max[PB_OP_COUNT];
+
+void *pb_auto_memset_dispatch(void *dst, int c, size_t n)
+{
+	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMSET];
+	return t->fn[pb_auto_band(t, n)].set(dst, c, n);
+}
+
+void *pb_auto_memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n)
+{
+	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMCPY];
+	return t->fn[pb_auto_band(t, n)].cpy(dst, src, n);
+}
+
+void *pb_auto_memmove_dispatch(void *dst, const void *src, size_t n)
+{
+	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMMOVE];
+	return t->fn[pb_auto_band(t, n)].mov(dst, src, n);
+}
+
+int pb_auto_install(const struct pb_policy *p)
+{
+	if ((unsigned)p->op >= PB_OP_COUNT || p->n_bands < 1 || p->n_bands > PB_POLICY_MAX_BANDS) {
+		pb_fail("auto: not a valid policy");
+		return -1;
+	}
+	for (size_t i = 0; i < p->n_bands; i++) {
+		const struct pb_kernel *k = p->bands[i].kernel;
+		if (k->op != p->op) {
+			pb_fail("auto: %s policy names %s kernel '%s'", pb_op_name(p->op),
+			        pb_op_name(k->op), k->name);
+			return -1;
+		}
+		if (!strcmp(k->name, "auto")) {
+			pb_fail("auto: a policy for auto may not name auto itself");
+			return -1;
+		}
+	}
+	struct pb_auto_table *t = &pb_auto_tables[p->op];
+	struct pb_policy *ip = &installed[p->op];
+	/* Field by field (see the file comment); the count last, so that a
+	 * table is never read with more bands than are filled. */
+	t->n = 1;
+	for (size_t i = 0; i < p->n_bands; i++) {
+		const struct pb_kernel *k = p->bands[i].kernel;
+		t->max[i] = p->bands[i].max_bytes;
+		if (p->op == PB_OP_MEMSET)
+			t->fn[i].set = k->memset_fn;
+		else if (p->op == PB_OP_MEMCPY)
+			t->fn[i].cpy = k->memcpy_fn;
+		else
+			t->fn[i].mov = k->memmove_fn;
+		ip->bands[i].max_bytes = p->bands[i].max_bytes;
+		ip->bands[i].kernel = k;
+	}
+	t->max[p->n_bands - 1] = UINT64_MAX;
+	t->n = p->n_bands;
+	/* The one-vector path the entry point may run itself: the first
+	 * band's kernel's own path for n <= 64 (auto_internal.h). */
+	const char *k0 = p->bands[0].kernel->name;
+	uint64_t m0 = p->bands[0].max_bytes;
+	pb_auto_inline_max[p->op] =
+	    !strcmp(k0, "avx512") || !strcmp(k0, "avx512_nt") ? (m0 < 64 ? m0 : 64) : 0;
+	ip->op = p->op;
+	ip->n_bands = p->n_bands;
+	have_installed[p->op] = true;
+	return 0;
+}
+
+const struct pb_policy *pb_auto_installed(enum pb_op op)
+{
+	if ((unsigned)op >= PB_OP_COUNT || !have_installed[op])
+		return NULL;
+	return &installed[op];
+}

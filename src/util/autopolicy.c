@@ -1,0 +1,272 @@
+/* autopolicy.c - where the auto kernels' policies come from: the policy
+ * file `primbench tune` writes, else a built-in default per CPU
+ * (include/primbench/auto.h).
+ *
+ * Allocation-free and without stdio streams: the preload library runs it
+ * from its first call, before malloc may be usable. */
+#include "primbench/auto.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "primbench/error.h"
+
+#include "cpu/cpu_arch.h"
+
+/* The built-in defaults, tried in order; the first whose vendor matches
+ * and whose policy parses with this machine's usable kernels serves.
+ * Bounds: docs/performance.md "auto and tune" has the measurements behind
+ * the intel-avx512 row; the others are by analogy (not measured on such a
+ * CPU; `primbench tune` measures the machine it runs on). */
+static const struct pb_auto_default_row defaults[] = {
+    {"intel-avx512",
+     "GenuineIntel",
+     {"avx512<=32K,rep_stosb<=8M,avx512_nt", "avx512<=32K,rep_movsb<=8M,avx512_nt", "avx512"},
+     "measured on an Intel Xeon KVM guest (AVX-512, ERMS, FSRM), 2026-11-30: the break-even "
+     "finder's policy, bounds rounded to powers of two (docs/performance.md)"},
+    {"amd-avx512",
+     "AuthenticAMD",
+     {"avx512<=32K,rep_stosb<=16M,avx512_nt", "avx512<=32K,rep_movsb<=16M,avx512_nt", "avx512"},
+     "by analogy with intel-avx512 and DESIGN.md's Zen 5 figures (NT stores reach the DRAM "
+     "write peak, glibc's memset never uses them); not measured here: run primbench tune"},
+    {"x86-avx2",
+     NULL,
+     {"avx2<=32K,rep_stosb<=8M,avx2_nt", "avx2<=32K,rep_movsb<=8M,avx2_nt", "avx2"},
+     "by analogy with intel-avx512 (32-byte vectors); not measured: run primbench tune"},
+    {"x86-sse2",
+     NULL,
+     {"sse2<=2K,rep_stosb", "sse2<=2K,rep_movsb", "rep_movsb"},
+     "glibc's own default shape before AVX2 (vectors below its 2 KiB rep threshold)"},
+    {"generic",
+     NULL,
+     {"gpr_unrolled", "gpr_unrolled", "gpr_unrolled"},
+     "the portable kernels: no architecture-specific kernel is usable"},
+};
+
+const struct pb_auto_default_row *pb_auto_defaults(size_t *count)
+{
+	*count = sizeof defaults / sizeof defaults[0];
+	return defaults;
+}
+
+void pb_auto_default(enum pb_op op, pb_features have, struct pb_policy *out, const char **row_name)
+{
+	/* The architecture's own identification (cpuid): no /proc/cpuinfo
+	 * stream, which would allocate inside a preloaded program's first call. */
+	struct pb_cpu_ident id = {0};
+	pb_arch_ident(&id);
+	size_t n = sizeof defaults / sizeof defaults[0];
+	for (size_t i = 0; i < n; i++) {
+		if (defaults[i].vendor && strcmp(defaults[i].vendor, id.vendor) != 0)
+			continue;
+		if (pb_policy_parse(op, defaults[i].policy[op], have, out) == 0) {
+			if (row_name)
+				*row_name = defaults[i].name;
+			return;
+		}
+	}
+	/* The generic row parses everywhere; reaching here is a table bug. */
+	pb_policy_parse(op, "gpr_unrolled", (pb_features)-1, out);
+	if (row_name)
+		*row_name = "generic";
+}
+
+int pb_auto_path(char *buf, size_t len)
+{
+	const char *file = getenv("PRIMBENCH_POLICY_FILE");
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	int w;
+	if (file && *file)
+		w = snprintf(buf, len, "%s", file);
+	else if (xdg && xdg[0] == '/') /* XDG Base Directory: relative values are ignored */
+		w = snprintf(buf, len, "%s/primbench/policy", xdg);
+	else if (home && *home)
+		w = snprintf(buf, len, "%s/.config/primbench/policy", home);
+	else {
+		if (len)
+			buf[0] = '\0';
+		return pb_fail("no place for the policy file: neither PRIMBENCH_POLICY_FILE, "
+		               "XDG_CONFIG_HOME nor HOME is set");
+	}
+	if (w < 0 || (size_t)w >= len)
+		return pb_fail("the policy file's path is longer than %zu bytes", len - 1);
+	return 0;
+}
+
+/* memchr and memcmp, written out: the preload library may import no mem*
+ * function (tests/preload/check_preload_symbols.sh). */
+static const char *find_char(const char *s, const char *e, char c)
+{
+	for (; s < e; s++)
+		if (*s == c)
+			return s;
+	return NULL;
+}
+
+/* [s, s + n) is the NUL-terminated word w. */
+static bool is_word(const char *s, size_t n, const char *w)
+{
+	size_t i = 0;
+	for (; i < n && w[i]; i++)
+		if (s[i] != w[i])
+			return false;
+	return i == n && !w[i];
+}
+
+static const char *const op_keys[PB_OP_COUNT] = {"memset", "memcpy", "memmove"};
+
+/* [s, e) without blanks at either end. */
+static void trim(const char **s, const char **e)
+{
+	while (*s < *e && (**s == ' ' || **s == '\t' || **s == '\r'))
+		(*s)++;
+	while (*e > *s && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r'))
+		(*e)--;
+}
+
+int pb_auto_file_parse(const char *text, size_t len, const char *name, pb_features have,
+                       struct pb_auto_file *out)
+{
+	struct pb_auto_file f;
+	for (int op = 0; op < PB_OP_COUNT; op++)
+		f.set[op] = false;
+	f.cpu[0] = '\0';
+	bool have_cpu = false;
+	const char *p = text, *end = text + len;
+	for (unsigned line = 1; p < end; line++) {
+		const char *eol = find_char(p, end, '\n');
+		if (!eol)
+			eol = end;
+		const char *s = p, *e = eol;
+		p = eol < end ? eol + 1 : end;
+		trim(&s, &e);
+		if (s == e || *s == '#')
+			continue;
+		if (find_char(s, e, '\0'))
+			return pb_fail("%s:%u: a NUL byte: not a policy file", name, line);
+		const char *eq = find_char(s, e, '=');
+		if (!eq)
+			return pb_fail(
+			    "%s:%u: expected 'KEY = VALUE' (memset, memcpy, memmove or cpu), "
+			    "got '%.*s'",
+			    name, line, (int)(e - s > 60 ? 60 : e - s), s);
+		const char *ks = s, *ke = eq, *vs = eq + 1, *ve = e;
+		trim(&ks, &ke);
+		trim(&vs, &ve);
+		char value[PB_POLICY_TEXT_MAX];
+		if ((size_t)(ve - vs) >= sizeof value)
+			return pb_fail("%s:%u: value longer than %zu bytes", name, line,
+			               sizeof value - 1);
+		memcpy(value, vs, (size_t)(ve - vs));
+		value[ve - vs] = '\0';
+		size_t klen = (size_t)(ke - ks);
+		if (is_word(ks, klen, "cpu")) {
+			if (have_cpu)
+				return pb_fail("%s:%u: cpu is set twice", name, line);
+			have_cpu = true;
+			size_t n =
+			    strlen(value) < sizeof f.cpu - 1 ? strlen(value) : sizeof f.cpu - 1;
+			memcpy(f.cpu, value, n); /* a longer brand string is cut */
+			f.cpu[n] = '\0';
+			continue;
+		}
+		int op = -1;
+		for (int o = 0; o < PB_OP_COUNT; o++)
+			if (is_word(ks, klen, op_keys[o]))
+				op = o;
+		if (op < 0)
+			return pb_fail(
+			    "%s:%u: unknown key '%.*s' (known: memset, memcpy, memmove, cpu)", name,
+			    line, (int)(klen > 40 ? 40 : klen), ks);
+		if (f.set[op])
+			return pb_fail("%s:%u: %s is set twice", name, line, op_keys[op]);
+		if (pb_policy_parse((enum pb_op)op, value, have, &f.policy[op]) != 0) {
+			char why[300];
+			snprintf(why, sizeof why, "%s", pb_error());
+			return pb_fail("%s:%u: %s", name, line, why);
+		}
+		const struct pb_policy *pp = &f.policy[op];
+		for (size_t b = 0; b < pp->n_bands; b++)
+			if (!strcmp(pp->bands[b].kernel->name, "auto"))
+				return pb_fail(
+				    "%s:%u: %s: a policy for auto may not name auto itself", name,
+				    line, op_keys[op]);
+		f.set[op] = true;
+	}
+	*out = f;
+	return 0;
+}
+
+int pb_auto_file_read(const char *path, pb_features have, struct pb_auto_file *out)
+{
+	static char text[64 * 1024 + 1]; /* not on the stack of a preloaded program's first call */
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			for (int op = 0; op < PB_OP_COUNT; op++)
+				out->set[op] = false;
+			out->cpu[0] = '\0';
+			return 0;
+		}
+		return pb_fail("%s: cannot read: %s", path, strerror(errno));
+	}
+	size_t len = 0;
+	for (;;) {
+		ssize_t r = read(fd, text + len, sizeof text - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = errno;
+			close(fd);
+			return pb_fail("%s: cannot read: %s", path, strerror(err));
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (len == sizeof text) {
+			close(fd);
+			return pb_fail("%s: longer than %zu bytes: not a policy file", path,
+			               sizeof text - 1);
+		}
+	}
+	close(fd);
+	return pb_auto_file_parse(text, len, path, have, out) == 0 ? 1 : -1;
+}
+
+int pb_auto_setup(pb_features have, struct pb_auto_origin *origin)
+{
+	static struct pb_auto_file file; /* static: ~1 KiB per policy */
+	struct pb_auto_origin o;
+	o.path[0] = '\0';
+	o.file_cpu[0] = '\0';
+	int got = 0;
+	if (pb_auto_path(o.path, sizeof o.path) == 0) {
+		got = pb_auto_file_read(o.path, have, &file);
+		if (got < 0)
+			return -1;
+	}
+	if (got)
+		memcpy(o.file_cpu, file.cpu, sizeof o.file_cpu);
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		static struct pb_policy def;
+		const struct pb_policy *p;
+		o.from_file[op] = got && file.set[op];
+		o.default_row[op] = NULL;
+		if (o.from_file[op]) {
+			p = &file.policy[op];
+		} else {
+			pb_auto_default((enum pb_op)op, have, &def, &o.default_row[op]);
+			p = &def;
+		}
+		if (pb_auto_install(p) != 0)
+			return -1;
+	}
+	if (origin)
+		*origin = o;
+	return 0;
+}

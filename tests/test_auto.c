@@ -1,0 +1,368 @@
+/* test_auto.c - the auto kernels and their policies (include/primbench/
+ * auto.h, tune.h): the policy file's format and every error with its line,
+ * the round trip through pb_auto_file_text, where the file is looked for,
+ * set-up from a file, a missing file and a bad one, the built-in defaults,
+ * pb_tune_merge, and auto's correctness through the same sweep as every
+ * kernel (include/primbench/selftest.h) under policies that mix kernels,
+ * with bounds around the one-vector inline path. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "primbench/auto.h"
+#include "primbench/error.h"
+#include "primbench/selftest.h"
+#include "primbench/tune.h"
+
+#define ALL ((pb_features)-1)
+
+#define assert_contains(hay, needle)                                                               \
+	do {                                                                                       \
+		const char *h_ = (hay), *n_ = (needle);                                            \
+		if (!strstr(h_, n_))                                                               \
+			fail_msg("'%s' does not contain '%s'", h_, n_);                            \
+	} while (0)
+
+static struct pb_policy policy(enum pb_op op, const char *text)
+{
+	struct pb_policy p;
+	if (pb_policy_parse(op, text, pb_cpu_features(), &p) != 0)
+		fail_msg("%s", pb_error());
+	return p;
+}
+
+static void parse_fails(const char *text, const char *want)
+{
+	struct pb_auto_file f;
+	assert_int_equal(pb_auto_file_parse(text, strlen(text), "p", ALL, &f), -1);
+	assert_contains(pb_error(), want);
+	assert_null(strchr(pb_error(), '\n'));
+}
+
+static void test_file_parse(void **state)
+{
+	(void)state;
+	const char *text = "# comment\n"
+	                   "\n"
+	                   "  memset = bytes<=15 , gpr_unrolled<=4K,libc  \r\n"
+	                   "\t# indented comment\n"
+	                   "memmove=gpr_unrolled\n"
+	                   "cpu = Some CPU(R) 3.0GHz\n";
+	struct pb_auto_file f;
+	/* a policy may not contain blanks around its items: the value is
+	 * the policy text as the grammar reads it */
+	assert_int_equal(pb_auto_file_parse(text, strlen(text), "p", ALL, &f), -1);
+	assert_contains(pb_error(), "p:3: bad policy 'bytes<=15 , gpr_unrolled<=4K,libc'");
+
+	text = "# comment\n"
+	       "\n"
+	       "  memset = bytes<=15,gpr_unrolled<=4K,libc  \r\n"
+	       "\t# indented comment\n"
+	       "memmove=gpr_unrolled\n"
+	       "cpu = Some CPU(R) 3.0GHz"; /* no final newline */
+	assert_int_equal(pb_auto_file_parse(text, strlen(text), "p", ALL, &f), 0);
+	assert_true(f.set[PB_OP_MEMSET]);
+	assert_false(f.set[PB_OP_MEMCPY]);
+	assert_true(f.set[PB_OP_MEMMOVE]);
+	assert_string_equal(f.cpu, "Some CPU(R) 3.0GHz");
+	assert_int_equal(f.policy[PB_OP_MEMSET].n_bands, 3);
+	assert_int_equal(f.policy[PB_OP_MEMSET].bands[1].max_bytes, 4096);
+	assert_string_equal(f.policy[PB_OP_MEMSET].bands[2].kernel->name, "libc");
+
+	/* an empty file sets nothing */
+	assert_int_equal(pb_auto_file_parse("", 0, "p", ALL, &f), 0);
+	assert_false(f.set[0] || f.set[1] || f.set[2]);
+	assert_string_equal(f.cpu, "");
+
+	parse_fails("memset = libc\nfoo = 1\n", "p:2: unknown key 'foo' (known: memset, memcpy, "
+	                                        "memmove, cpu)");
+	parse_fails("memset libc\n", "p:1: expected 'KEY = VALUE'");
+	parse_fails("memcpy = libc\nmemcpy = bytes\n", "p:2: memcpy is set twice");
+	parse_fails("cpu = a\ncpu = b\n", "p:2: cpu is set twice");
+	parse_fails("\n\nmemset = avx3\n", "p:3: bad policy 'avx3': unknown kernel 'avx3'");
+	parse_fails("memset = bytes<=64\n", "p:1: bad policy 'bytes<=64': no default kernel");
+	parse_fails("memset = rep_movsb\n", "p:1: bad policy 'rep_movsb'");
+	parse_fails("memset = auto\n", "p:1: memset: a policy for auto may not name auto itself");
+	parse_fails("memmove = bytes<=8,auto\n", "may not name auto itself");
+	char nul[] = "memset = libc\nmem\0set = libc\n";
+	struct pb_auto_file g;
+	assert_int_equal(pb_auto_file_parse(nul, sizeof nul - 1, "p", ALL, &g), -1);
+	assert_contains(pb_error(), "p:2: a NUL byte");
+}
+
+static void test_file_round_trip(void **state)
+{
+	(void)state;
+	struct pb_auto_file f = {0};
+	f.set[PB_OP_MEMSET] = true;
+	f.policy[PB_OP_MEMSET] = policy(PB_OP_MEMSET, "bytes<=15,gpr_unrolled<=4K,libc");
+	f.set[PB_OP_MEMCPY] = true;
+	f.policy[PB_OP_MEMCPY] = policy(PB_OP_MEMCPY, "gpr_unrolled<=1536,libc");
+	snprintf(f.cpu, sizeof f.cpu, "Test CPU");
+	char *text = pb_auto_file_text(&f, "line one\n\nline three");
+	assert_non_null(text);
+	assert_string_equal(text, "# line one\n#\n# line three\n"
+	                          "memset = bytes<=15,gpr_unrolled<=4K,libc\n"
+	                          "memcpy = gpr_unrolled<=1536,libc\n"
+	                          "cpu = Test CPU\n");
+	struct pb_auto_file back;
+	assert_int_equal(pb_auto_file_parse(text, strlen(text), "t", ALL, &back), 0);
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		assert_int_equal(back.set[op], f.set[op]);
+		if (f.set[op])
+			assert_true(pb_policy_equal(&back.policy[op], &f.policy[op]));
+	}
+	assert_string_equal(back.cpu, "Test CPU");
+	free(text);
+}
+
+static void test_path(void **state)
+{
+	(void)state;
+	char buf[PB_AUTO_PATH_MAX];
+	setenv("HOME", "/home/u", 1);
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("PRIMBENCH_POLICY_FILE");
+	assert_int_equal(pb_auto_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/home/u/.config/primbench/policy");
+	setenv("XDG_CONFIG_HOME", "relative/ignored", 1);
+	assert_int_equal(pb_auto_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/home/u/.config/primbench/policy");
+	setenv("XDG_CONFIG_HOME", "/xdg", 1);
+	assert_int_equal(pb_auto_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/xdg/primbench/policy");
+	setenv("PRIMBENCH_POLICY_FILE", "", 1); /* empty: not set */
+	assert_int_equal(pb_auto_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/xdg/primbench/policy");
+	setenv("PRIMBENCH_POLICY_FILE", "/etc/p", 1);
+	assert_int_equal(pb_auto_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/etc/p");
+	char small[4];
+	assert_int_equal(pb_auto_path(small, sizeof small), -1);
+	assert_contains(pb_error(), "longer than 3 bytes");
+	unsetenv("PRIMBENCH_POLICY_FILE");
+	unsetenv("XDG_CONFIG_HOME");
+	unsetenv("HOME");
+	assert_int_equal(pb_auto_path(buf, sizeof buf), -1);
+	assert_contains(pb_error(), "neither PRIMBENCH_POLICY_FILE, XDG_CONFIG_HOME nor HOME");
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_setup(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pb-auto-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[128];
+	snprintf(path, sizeof path, "%s/policy", dir);
+	setenv("PRIMBENCH_POLICY_FILE", path, 1);
+
+	/* No file: every op gets its built-in default, which is what
+	 * pb_auto_default says. */
+	struct pb_auto_origin o;
+	assert_int_equal(pb_auto_setup(pb_cpu_features(), &o), 0);
+	assert_string_equal(o.path, path);
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		assert_false(o.from_file[op]);
+		assert_non_null(o.default_row[op]);
+		struct pb_policy d;
+		const char *row;
+		pb_auto_default((enum pb_op)op, pb_cpu_features(), &d, &row);
+		assert_string_equal(row, o.default_row[op]);
+		assert_true(pb_policy_equal(pb_auto_installed((enum pb_op)op), &d));
+	}
+
+	/* A file for memcpy only: memcpy from it, the others defaults. */
+	write_file(path, "memcpy = bytes<=8,gpr_unrolled\ncpu = X\n");
+	assert_int_equal(pb_auto_setup(pb_cpu_features(), &o), 0);
+	assert_true(o.from_file[PB_OP_MEMCPY]);
+	assert_false(o.from_file[PB_OP_MEMSET]);
+	assert_string_equal(o.file_cpu, "X");
+	struct pb_policy want = policy(PB_OP_MEMCPY, "bytes<=8,gpr_unrolled");
+	assert_true(pb_policy_equal(pb_auto_installed(PB_OP_MEMCPY), &want));
+
+	/* A bad file: -1 naming the file and line, nothing installed. */
+	write_file(path, "memset = libc\nmemcpy = nosuch\n");
+	assert_int_equal(pb_auto_setup(pb_cpu_features(), &o), -1);
+	assert_contains(pb_error(), "/policy:2: bad policy 'nosuch'");
+	assert_true(pb_policy_equal(pb_auto_installed(PB_OP_MEMCPY), &want));
+
+	/* Unreadable (a directory): an error, not "no file". */
+	setenv("PRIMBENCH_POLICY_FILE", dir, 1);
+	assert_int_equal(pb_auto_setup(pb_cpu_features(), &o), -1);
+	assert_contains(pb_error(), "cannot read");
+
+	unlink(path);
+	rmdir(dir);
+	unsetenv("PRIMBENCH_POLICY_FILE");
+}
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct pb_auto_default_row *rows = pb_auto_defaults(&n);
+	assert_true(n >= 2);
+	/* the last row is usable everywhere; every row parses for some CPU */
+	assert_string_equal(rows[n - 1].name, "generic");
+	for (size_t i = 0; i < n; i++)
+		for (int op = 0; op < PB_OP_COUNT; op++) {
+			struct pb_policy p;
+			int rc = pb_policy_parse((enum pb_op)op, rows[i].policy[op], ALL, &p);
+			if (rc != 0 && strstr(pb_error(), "unknown kernel") == NULL)
+				fail_msg("row %s: %s", rows[i].name, pb_error());
+			assert_non_null(rows[i].source);
+		}
+	/* with every feature hidden, the generic row serves */
+	struct pb_policy p;
+	const char *row;
+	pb_auto_default(PB_OP_MEMSET, 0, &p, &row);
+	assert_string_equal(row, "generic");
+	assert_string_equal(p.bands[0].kernel->name, "gpr_unrolled");
+}
+
+static void test_install_refuses(void **state)
+{
+	(void)state;
+	struct pb_policy p = policy(PB_OP_MEMSET, "auto<=64,libc");
+	assert_int_equal(pb_auto_install(&p), -1);
+	assert_contains(pb_error(), "may not name auto itself");
+	p = policy(PB_OP_MEMSET, "libc");
+	p.bands[0].kernel = pb_kernel_find(PB_OP_MEMCPY, "libc");
+	assert_int_equal(pb_auto_install(&p), -1);
+	assert_contains(pb_error(), "memset policy names memcpy kernel 'libc'");
+}
+
+static void merge(const char *hot, const char *dram, uint64_t split, const char *want)
+{
+	struct pb_policy h = policy(PB_OP_MEMSET, hot), d, out;
+	if (dram)
+		d = policy(PB_OP_MEMSET, dram);
+	assert_int_equal(pb_tune_merge(&h, dram ? &d : NULL, split, &out), 0);
+	char text[PB_POLICY_TEXT_MAX];
+	assert_true(pb_policy_format(&out, text, sizeof text) > 0);
+	assert_string_equal(text, want);
+}
+
+static void test_merge(void **state)
+{
+	(void)state;
+	merge("bytes<=64,gpr_unrolled", "libc", 1024, "bytes<=64,gpr_unrolled<=1K,libc");
+	/* the hot policy's bands above the split are cut off */
+	merge("bytes<=64,gpr_unrolled<=4K,libc", "rbw", 1024, "bytes<=64,gpr_unrolled<=1K,rbw");
+	/* the dram policy's bands at or below the split are dropped; equal
+	 * neighbours joined */
+	merge("bytes<=64,libc", "bytes<=1K,libc<=1M,rbw", 2048, "bytes<=64,libc<=1M,rbw");
+	merge("gpr_unrolled", "gpr_unrolled", 4096, "gpr_unrolled");
+	merge("bytes<=64,libc", NULL, 4096, "bytes<=64,libc");
+	struct pb_policy h = policy(PB_OP_MEMSET, "libc"), d = policy(PB_OP_MEMCPY, "libc"), out;
+	assert_int_equal(pb_tune_merge(&h, &d, 64, &out), -1);
+	assert_int_equal(pb_tune_merge(&h, NULL, 0, &out), -1);
+	/* more than 16 bands after the merge: the narrowest are joined */
+	char hot[PB_POLICY_TEXT_MAX] = "", dram[PB_POLICY_TEXT_MAX] = "";
+	for (int i = 0; i < 15; i++)
+		snprintf(hot + strlen(hot), sizeof hot - strlen(hot), "%s<=%d,",
+		         i % 2 ? "bytes" : "gpr_unrolled", 16 << i);
+	strcat(hot, "libc");
+	for (int i = 0; i < 15; i++)
+		snprintf(dram + strlen(dram), sizeof dram - strlen(dram), "%s<=%lld,",
+		         i % 2 ? "rbw" : "libc", (1LL << 22) << i);
+	strcat(dram, "bytes");
+	h = policy(PB_OP_MEMSET, hot);
+	d = policy(PB_OP_MEMSET, dram);
+	assert_int_equal(pb_tune_merge(&h, &d, 1 << 21, &out), 0);
+	assert_true(out.n_bands <= PB_POLICY_MAX_BANDS && out.n_bands >= PB_POLICY_MAX_BANDS - 1);
+	for (size_t i = 1; i < out.n_bands; i++) {
+		assert_true(out.bands[i].max_bytes > out.bands[i - 1].max_bytes);
+		assert_true(out.bands[i].kernel != out.bands[i - 1].kernel);
+	}
+	assert_true(out.bands[out.n_bands - 1].max_bytes == UINT64_MAX);
+}
+
+/* auto over the selftest sweep (STANDARD when full, else QUICK) with
+ * policy text installed. */
+static void sweep_at(enum pb_op op, const char *text, bool full)
+{
+	struct pb_policy p;
+	if (pb_policy_parse(op, text, pb_cpu_features(), &p) != 0) {
+		print_message("skipped '%s': %s\n", text, pb_error());
+		return;
+	}
+	assert_int_equal(pb_auto_install(&p), 0);
+	const struct pb_kernel *k = pb_kernel_find(op, "auto");
+	assert_non_null(k);
+#ifdef __SANITIZE_ADDRESS__
+	full = false;
+#endif
+	enum pb_selftest_level lvl = full ? PB_SELFTEST_STANDARD : PB_SELFTEST_QUICK;
+	struct pb_selftest_result r;
+	int rc = pb_selftest_kernel(k, lvl, &r);
+	if (rc != 0)
+		fail_msg("%s/auto = '%s': %s", pb_op_name(op), text,
+		         rc < 0 ? pb_error() : r.detail);
+}
+
+static void sweep(enum pb_op op, const char *text)
+{
+	sweep_at(op, text, false);
+}
+
+static void test_auto_correct(void **state)
+{
+	(void)state;
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		/* the default of this machine */
+		struct pb_policy d;
+		pb_auto_default((enum pb_op)op, pb_cpu_features(), &d, NULL);
+		char text[PB_POLICY_TEXT_MAX];
+		assert_true(pb_policy_format(&d, text, sizeof text) > 0);
+		sweep_at((enum pb_op)op, text, true);
+		sweep((enum pb_op)op, "bytes<=1,gpr_unrolled<=63,libc<=64,bytes<=65,gpr_unrolled");
+		/* the AVX-512 entry's inline path: bounds around 64 */
+		sweep((enum pb_op)op, "avx512<=31,gpr_unrolled<=4K,avx2");
+		if (op != PB_OP_MEMMOVE) {
+			sweep((enum pb_op)op, "avx512<=64,bytes<=100,avx512_nt");
+			sweep((enum pb_op)op, "avx512_nt<=200,avx512");
+		}
+		sweep((enum pb_op)op, "avx512");
+		sweep((enum pb_op)op, "avx2<=64,avx512<=1K,libc");
+		/* every band a different kernel, 16 bands */
+		sweep_at((enum pb_op)op,
+		         "bytes<=1,gpr_unrolled<=2,libc<=3,bytes<=7,gpr_unrolled<=8,"
+		         "libc<=15,bytes<=16,gpr_unrolled<=31,libc<=32,bytes<=63,"
+		         "gpr_unrolled<=64,libc<=65,bytes<=127,gpr_unrolled<=128,"
+		         "libc<=4K,gpr_unrolled",
+		         true);
+	}
+	/* memset-only and memcpy-only kernels */
+	sweep(PB_OP_MEMSET, "rep_stosb<=64,rep_stosq<=4K,sse2_nt");
+	sweep(PB_OP_MEMCPY, "rep_movsb<=64,rep_movsq<=4K,sse2_nt");
+	sweep(PB_OP_MEMMOVE, "rep_movsb<=64,rep_movsb_fwd_movsq_bwd");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_file_parse), cmocka_unit_test(test_file_round_trip),
+	    cmocka_unit_test(test_path),       cmocka_unit_test(test_setup),
+	    cmocka_unit_test(test_defaults),   cmocka_unit_test(test_install_refuses),
+	    cmocka_unit_test(test_merge),      cmocka_unit_test(test_auto_correct),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

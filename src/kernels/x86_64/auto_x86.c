@@ -104,22 +104,26 @@ static AVX512 void *memmove_avx512(void *dst, const void *src, size_t n)
 }
 
 /* GCC manual, "Common Function Attributes", ifunc: a resolver calls
- * __builtin_cpu_init before __builtin_cpu_supports. */
-static int have_avx512(void)
+ * __builtin_cpu_init before __builtin_cpu_supports. Resolvers run while
+ * the loader relocates, before a sanitizer runtime has set up its shadow
+ * memory: they must not be instrumented. */
+#define RESOLVER __attribute__((no_sanitize("address", "undefined")))
+
+static RESOLVER int have_avx512(void)
 {
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
 }
 
-static pb_memset_fn resolve_memset(void)
+static RESOLVER pb_memset_fn resolve_memset(void)
 {
 	return have_avx512() ? memset_avx512 : memset_dispatch;
 }
-static pb_memcpy_fn resolve_memcpy(void)
+static RESOLVER pb_memcpy_fn resolve_memcpy(void)
 {
 	return have_avx512() ? memcpy_avx512 : memcpy_dispatch;
 }
-static pb_memmove_fn resolve_memmove(void)
+static RESOLVER pb_memmove_fn resolve_memmove(void)
 {
 	return have_avx512() ? memmove_avx512 : memmove_dispatch;
 }

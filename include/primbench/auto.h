@@ -101,6 +101,7 @@ struct pb_auto_origin {
 	bool from_file[PB_OP_COUNT];
 	const char *default_row[PB_OP_COUNT]; /* when !from_file: the table row */
 	char path[PB_AUTO_PATH_MAX];          /* the file looked for ("" if none) */
+	bool file_found;                      /* it exists (and parsed) */
 	char file_cpu[PB_AUTO_CPU_MAX];       /* its cpu line, "" if none */
 };
 

@@ -104,10 +104,12 @@ static void auto_source_text(enum pb_op op, char *buf, size_t len)
 	const struct pb_auto_origin *o = cli_auto_setup();
 	if (o->from_file[op])
 		snprintf(buf, len, "from %s", o->path);
-	else if (o->path[0])
-		snprintf(buf, len,
-		         "built-in default '%s' (%s has no %s policy: run primbench tune)",
+	else if (o->file_found)
+		snprintf(buf, len, "built-in default '%s' (%s has no %s policy)",
 		         o->default_row[op], o->path, pb_op_name(op));
+	else if (o->path[0])
+		snprintf(buf, len, "built-in default '%s' (no %s: run primbench tune)",
+		         o->default_row[op], o->path);
 	else
 		snprintf(buf, len, "built-in default '%s'", o->default_row[op]);
 }

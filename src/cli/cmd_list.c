@@ -4,10 +4,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "primbench/auto.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/kernels.h"
+#include "primbench/report.h"
 
 /* Descriptions are indented under the id. */
 #define DESC_INDENT 4
@@ -194,6 +196,19 @@ int cmd_list(int argc, char **argv)
 		if (only[op])
 			printf("%s: %zu kernels, %zu usable here\n", pb_op_name((enum pb_op)op),
 			       total[op], usable[op]);
+	/* What auto would run (a bad policy file is a note here: the
+	 * catalogue is still worth seeing; `mem --kernels auto` refuses it). */
+	if (pb_auto_setup(pb_cpu_features(), NULL) == 0) {
+		printf("\n");
+		for (unsigned op = 0; op < PB_OP_COUNT; op++)
+			if (only[op])
+				cli_auto_print(stdout, (enum pb_op)op);
+	} else {
+		char text[600];
+		snprintf(text, sizeof text, "note: auto cannot run: %s", pb_error());
+		printf("\n");
+		pb_print_wrapped(stdout, text, 6);
+	}
 	if (pb_cpu_features_hidden()) {
 		printf("\n");
 		print_libc_note(pb_cpu_features_hidden());

@@ -250,6 +250,7 @@ int pb_auto_setup(pb_features have, struct pb_auto_origin *origin)
 		if (got < 0)
 			return -1;
 	}
+	o.file_found = got > 0;
 	if (got)
 		memcpy(o.file_cpu, file.cpu, sizeof o.file_cpu);
 	for (int op = 0; op < PB_OP_COUNT; op++) {

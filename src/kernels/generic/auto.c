@@ -25,6 +25,7 @@
 #include "primbench/error.h"
 
 #include "auto_internal.h"
+#include "blocks.h"
 
 #include "protos.h"
 
@@ -99,12 +100,17 @@ int pb_auto_install(const struct pb_policy *p)
 	}
 	t->max[p->n_bands - 1] = UINT64_MAX;
 	t->n = p->n_bands;
-	/* The one-vector path the entry point may run itself: the first
-	 * band's kernel's own path for n <= 64 (auto_internal.h). */
+	/* The small sizes the entry point may run itself: those the first
+	 * band's kernel serves with its small-size ladder, when that kernel
+	 * is avx512 (up to 256 bytes) or avx512_nt (the same code below its
+	 * non-temporal threshold). auto_internal.h. */
 	const char *k0 = p->bands[0].kernel->name;
-	uint64_t m0 = p->bands[0].max_bytes;
-	pb_auto_inline_max[p->op] =
-	    !strcmp(k0, "avx512") || !strcmp(k0, "avx512_nt") ? (m0 < 64 ? m0 : 64) : 0;
+	uint64_t m0 = p->bands[0].max_bytes, cap = 0;
+	if (!strcmp(k0, "avx512"))
+		cap = 256;
+	else if (!strcmp(k0, "avx512_nt") && p->op != PB_OP_MEMMOVE)
+		cap = PB_NT_MIN_BYTES < 256 ? PB_NT_MIN_BYTES : 256;
+	pb_auto_inline_max[p->op] = m0 < cap ? m0 : cap;
 	ip->op = p->op;
 	ip->n_bands = p->n_bands;
 	have_installed[p->op] = true;

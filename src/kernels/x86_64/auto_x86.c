@@ -5,10 +5,9 @@
  *
  * Both call the kernels policies name most (avx512, avx2, rep_stosb,
  * rep_movsb) with direct jumps. The AVX-512 entry runs calls of
- * n <= pb_auto_inline_max bytes itself,
- * with the same byte-masked load/store the avx512 kernel uses for them
- * (avx512.c), so the smallest calls pay one compare instead of a second
- * jump; everything else goes to the policy's dispatch. The
+ * n <= pb_auto_inline_max bytes (at most 256) itself, with the code the
+ * avx512 kernel runs for them (avx512.c's ladder), so small calls pay one
+ * compare and no jump; everything else goes to the policy's dispatch. The
  * inline path is only enabled when the first band's kernel is avx512 or
  * avx512_nt (generic/auto.c), so auto does exactly what its policy says,
  * and never with AVX-512 hidden (such a policy would not parse).
@@ -26,10 +25,12 @@
 #define AVX512 __attribute__((target("avx512f,avx512bw")))
 
 /* The dispatch with the common kernels called directly: the band's
- * function is compared with them and a match is a direct jump, which
- * costs less here than the indirect one (~2 core cycles per call,
- * docs/performance.md); any other kernel gets the indirect jump. */
-static void *memset_dispatch(void *dst, int c, size_t n)
+ * function is compared with them and a match is a direct jump. Inlined
+ * into the entries, so that a call takes two taken branches (the entry's
+ * size test and the jump to the kernel) instead of four: each taken branch
+ * cost about a core cycle here (docs/performance.md). Any other kernel
+ * gets the indirect jump. */
+static inline __attribute__((always_inline)) void *memset_dispatch(void *dst, int c, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMSET];
 	pb_memset_fn f = t->fn[pb_auto_band(t, n)].set;
@@ -42,7 +43,8 @@ static void *memset_dispatch(void *dst, int c, size_t n)
 	return f(dst, c, n);
 }
 
-static void *memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n)
+static inline __attribute__((always_inline)) void *
+memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMCPY];
 	pb_memcpy_fn f = t->fn[pb_auto_band(t, n)].cpy;
@@ -55,7 +57,8 @@ static void *memcpy_dispatch(void *restrict dst, const void *restrict src, size_
 	return f(dst, src, n);
 }
 
-static void *memmove_dispatch(void *dst, const void *src, size_t n)
+static inline __attribute__((always_inline)) void *memmove_dispatch(void *dst, const void *src,
+                                                                    size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMMOVE];
 	pb_memmove_fn f = t->fn[pb_auto_band(t, n)].mov;
@@ -68,36 +71,88 @@ static void *memmove_dispatch(void *dst, const void *src, size_t n)
 	return f(dst, src, n);
 }
 
-static inline __mmask64 low_bytes(size_t n)
+/* The entries without AVX-512. */
+static void *memset_entry(void *dst, int c, size_t n)
 {
-	return n >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+	return memset_dispatch(dst, c, n);
+}
+static void *memcpy_entry(void *restrict dst, const void *restrict src, size_t n)
+{
+	return memcpy_dispatch(dst, src, n);
+}
+static void *memmove_entry(void *dst, const void *src, size_t n)
+{
+	return memmove_dispatch(dst, src, n);
 }
 
+#define W 64
+
+static inline __mmask64 low_bytes(size_t n)
+{
+	return n >= W ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
+}
+
+/* The AVX-512 entries: up to pb_auto_inline_max (<= 4W) bytes, avx512.c's
+ * ladder for those sizes, instruction for instruction (one byte-masked
+ * vector up to W; head and tail vectors up to 2W; two at each end up to
+ * 4W; every load before any store, so memmove is safe for any overlap). */
 static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 {
-	if (n <= pb_auto_inline_max[PB_OP_MEMSET]) {
-		_mm512_mask_storeu_epi8(dst, low_bytes(n), _mm512_set1_epi8((char)c));
+	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMSET], 1)) {
+		uint8_t *d = dst;
+		__m512i v = _mm512_set1_epi8((char)c);
+		if (n <= W) {
+			_mm512_mask_storeu_epi8(d, low_bytes(n), v);
+		} else if (n <= 2 * W) {
+			_mm512_storeu_si512((void *)d, v);
+			_mm512_storeu_si512((void *)(d + n - W), v);
+		} else {
+			_mm512_storeu_si512((void *)d, v);
+			_mm512_storeu_si512((void *)(d + W), v);
+			_mm512_storeu_si512((void *)(d + n - 2 * W), v);
+			_mm512_storeu_si512((void *)(d + n - W), v);
+		}
 		return dst;
 	}
 	return memset_dispatch(dst, c, n);
 }
 
+/* n <= 4W: the copy of [s, s + n) to d, all loads first. */
+static inline AVX512 void copy_small(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n <= W) {
+		__mmask64 m = low_bytes(n);
+		_mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
+	} else if (n <= 2 * W) {
+		__m512i a = _mm512_loadu_si512((const void *)s);
+		__m512i z = _mm512_loadu_si512((const void *)(s + n - W));
+		_mm512_storeu_si512((void *)d, a);
+		_mm512_storeu_si512((void *)(d + n - W), z);
+	} else {
+		__m512i a = _mm512_loadu_si512((const void *)s);
+		__m512i b = _mm512_loadu_si512((const void *)(s + W));
+		__m512i y = _mm512_loadu_si512((const void *)(s + n - 2 * W));
+		__m512i z = _mm512_loadu_si512((const void *)(s + n - W));
+		_mm512_storeu_si512((void *)d, a);
+		_mm512_storeu_si512((void *)(d + W), b);
+		_mm512_storeu_si512((void *)(d + n - 2 * W), y);
+		_mm512_storeu_si512((void *)(d + n - W), z);
+	}
+}
+
 static AVX512 void *memcpy_avx512(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (n <= pb_auto_inline_max[PB_OP_MEMCPY]) {
-		__mmask64 m = low_bytes(n);
-		_mm512_mask_storeu_epi8(dst, m, _mm512_maskz_loadu_epi8(m, src));
+	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMCPY], 1)) {
+		copy_small(dst, src, n);
 		return dst;
 	}
 	return memcpy_dispatch(dst, src, n);
 }
 
-/* One load before one store: correct for any overlap. */
 static AVX512 void *memmove_avx512(void *dst, const void *src, size_t n)
 {
-	if (n <= pb_auto_inline_max[PB_OP_MEMMOVE]) {
-		__mmask64 m = low_bytes(n);
-		_mm512_mask_storeu_epi8(dst, m, _mm512_maskz_loadu_epi8(m, src));
+	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMMOVE], 1)) {
+		copy_small(dst, src, n);
 		return dst;
 	}
 	return memmove_dispatch(dst, src, n);
@@ -117,15 +172,15 @@ static RESOLVER int have_avx512(void)
 
 static RESOLVER pb_memset_fn resolve_memset(void)
 {
-	return have_avx512() ? memset_avx512 : memset_dispatch;
+	return have_avx512() ? memset_avx512 : memset_entry;
 }
 static RESOLVER pb_memcpy_fn resolve_memcpy(void)
 {
-	return have_avx512() ? memcpy_avx512 : memcpy_dispatch;
+	return have_avx512() ? memcpy_avx512 : memcpy_entry;
 }
 static RESOLVER pb_memmove_fn resolve_memmove(void)
 {
-	return have_avx512() ? memmove_avx512 : memmove_dispatch;
+	return have_avx512() ? memmove_avx512 : memmove_entry;
 }
 
 void *pb_memset_auto(void *dst, int c, size_t n) __attribute__((ifunc("resolve_memset")));

@@ -102,14 +102,14 @@ int pb_auto_install(const struct pb_policy *p)
 	t->n = p->n_bands;
 	/* The small sizes the entry point may run itself: those the first
 	 * band's kernel serves with its small-size ladder, when that kernel
-	 * is avx512 (up to 256 bytes) or avx512_nt (the same code below its
+	 * is avx512 (up to 512 bytes) or avx512_nt (the same code below its
 	 * non-temporal threshold). auto_internal.h. */
 	const char *k0 = p->bands[0].kernel->name;
 	uint64_t m0 = p->bands[0].max_bytes, cap = 0;
 	if (!strcmp(k0, "avx512"))
-		cap = 256;
+		cap = 512;
 	else if (!strcmp(k0, "avx512_nt") && p->op != PB_OP_MEMMOVE)
-		cap = PB_NT_MIN_BYTES < 256 ? PB_NT_MIN_BYTES : 256;
+		cap = PB_NT_THRESHOLD_BYTES < 512 ? PB_NT_THRESHOLD_BYTES : 512;
 	pb_auto_inline_max[p->op] = m0 < cap ? m0 : cap;
 	ip->op = p->op;
 	ip->n_bands = p->n_bands;

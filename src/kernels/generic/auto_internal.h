@@ -41,10 +41,10 @@ void *pb_auto_memset_dispatch(void *dst, int c, size_t n);
 void *pb_auto_memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n);
 void *pb_auto_memmove_dispatch(void *dst, const void *src, size_t n);
 
-/* Per op: sizes up to this many bytes (at most 256) are served by the first
+/* Per op: sizes up to this many bytes (at most 512) are served by the first
  * band's kernel, which is avx512 or avx512_nt, whose path for them is its
  * small-size ladder (masked vector up to 64 bytes, head and tail vectors up
- * to 256); an entry point compiled for AVX-512 may run that ladder inline
+ * to 512); an entry point compiled for AVX-512 may run that ladder inline
  * instead of dispatching. 0: never (set by pb_auto_install). */
 extern uint64_t pb_auto_inline_max[PB_OP_COUNT];
 

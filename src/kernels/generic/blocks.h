@@ -22,9 +22,34 @@
 
 #define PB_LINE_BYTES 64
 
-/* NT kernels use temporal stores up to this size: a streaming store to a
- * partly written line only costs, and the sfence is a fixed price. */
+/* The smallest size clzero's line loop takes: below it, a streaming store
+ * to a partly written line only costs, and the sfence is a fixed price. */
 #define PB_NT_MIN_BYTES 256
+
+/* The non-temporal store kernels (sse2_nt, avx2_nt, avx512_nt, movnti)
+ * take their temporal kernel's path up to this size and stream above it.
+ * Measured on a Xeon with a 2 MiB L2 (primbench mem, hot and dram): at
+ * 256-512 KiB streaming was 5-12x slower than temporal stores with the
+ * buffers cached and 1.6-2.5x faster from DRAM; at 2 MiB, 2-3x slower
+ * cached and 1.8-2.5x faster from DRAM. 1 MiB is half that L2, at or
+ * below the L2 of current x86-64 server cores. */
+#define PB_NT_THRESHOLD_BYTES ((size_t)1 << 20)
+
+/* How far ahead of the copy the non-temporal memcpy kernels prefetch the
+ * source (prefetcht1: into L2): 48 lines. Measured at 64 MiB from DRAM:
+ * 2, 3 and 4 KiB ahead are one plateau, 14-40% above no software
+ * prefetch; prefetchnta loses (-13% at 256 B ahead, -34% at 2 KiB),
+ * prefetcht0 gains 0-10%. Method: Intel Optimization Reference Manual, "Optimizing
+ * Cache Usage" (prefetch scheduling distance: far enough ahead to cover
+ * the memory latency, near enough that the line is still cached). */
+#define PB_NT_PREFETCH_AHEAD_BYTES 3072
+
+/* A compiler barrier: no load or store moves across it. Unrolled loops put
+ * one between the lines they store, so the two (or four) stores of one
+ * line are consecutive: at 4 KiB hot, memcpy/avx2's loop ran at half the
+ * rate of memset/avx2 when GCC interleaved the stores of two lines (line
+ * 0, 1, 0, 1), as if two stores commit in one cycle only to one line. */
+#define PB_STORE_ORDER() __asm__ volatile("" ::: "memory")
 
 /* Keeps GCC from turning a function's scalar loops and stores into vector
  * code (-O2 vectorizes since GCC 12): a kernel named "bytes" or "gpr" must

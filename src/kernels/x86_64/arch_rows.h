@@ -18,14 +18,14 @@ PB_MEMSET("sse2", pb_memset_sse2, PB_F(SSE2),
           "16-byte stores: overlapping head/tail up to 64 B, else line-aligned loop of 4 x 16 B",
           "glibc sysdeps/x86_64/multiarch/memset-vec-unaligned-erms.S (VEC_SIZE 16)")
 PB_MEMSET("sse2_nt", pb_memset_sse2_nt, PB_F(SSE2),
-          "as sse2, but the aligned loop uses movntdq above 256 B, one sfence per call",
+          "as sse2 up to 1 MiB; above, the aligned loop uses movntdq, one sfence per call",
           "Intel Optimization Reference Manual (non-temporal stores); glibc 2.40 "
           "memset-vec-unaligned-erms.S (nt_memset)")
 PB_MEMSET("avx2", pb_memset_avx2, PB_F(AVX2),
           "32-byte stores: overlapping head/tail up to 128 B, else line-aligned loop of 4 x 32 B",
           "glibc sysdeps/x86_64/multiarch/memset-avx2-unaligned-erms.S")
 PB_MEMSET("avx2_nt", pb_memset_avx2_nt, PB_F(AVX2),
-          "as avx2, but the aligned loop uses vmovntdq above 256 B, one sfence per call",
+          "as avx2 up to 1 MiB; above, the aligned loop uses vmovntdq, one sfence per call",
           "Intel Optimization Reference Manual (non-temporal stores); glibc 2.40 "
           "memset-vec-unaligned-erms.S (nt_memset)")
 PB_MEMSET(
@@ -33,11 +33,11 @@ PB_MEMSET(
     "64-byte stores: one masked store up to 64 B, head/tail up to 256 B, else 4 x 64 B loop",
     "glibc sysdeps/x86_64/multiarch/memset-evex-unaligned-erms.S / memset-avx512-unaligned-erms.S")
 PB_MEMSET("avx512_nt", pb_memset_avx512_nt, PB_F(AVX512F) | PB_F(AVX512BW),
-          "as avx512, but the aligned loop uses vmovntdq zmm above 256 B, one sfence per call",
+          "as avx512 up to 1 MiB; above, the aligned loop uses vmovntdq zmm, one sfence per call",
           "Intel Optimization Reference Manual (non-temporal stores); glibc 2.40 "
           "memset-vec-unaligned-erms.S (nt_memset)")
 PB_MEMSET("movnti", pb_memset_movnti, PB_F(SSE2),
-          "8-byte non-temporal movnti stores, 8 per line, above 256 B; one sfence per call",
+          "8-byte non-temporal movnti stores, 8 per line, above 1 MiB; one sfence per call",
           "Intel SDM Vol. 2B MOVNTI; Linux arch/x86/lib/usercopy_64.c (__memcpy_flushcache)")
 PB_MEMSET("clzero", pb_memset_clzero, PB_F(CLZERO) | PB_F(SSE2),
           "AMD clzero on whole lines when the value is 0 (above 256 B), else memset/sse2",
@@ -51,32 +51,32 @@ PB_MEMCPY("rep_movsq", pb_memcpy_rep_movsq, 0,
           "rep movsq for n/8 words, then rep movsb for the n%8 byte tail; no alignment step",
           "Linux arch/x86/lib/memcpy_64.S (REP_GOOD: rep movsq + rep movsb); Go issue 14630")
 PB_MEMCPY("sse2", pb_memcpy_sse2, PB_F(SSE2),
-          "16-byte loads/stores: overlapping head/tail up to 64 B, else loop of 4 x 16 B to "
-          "line-aligned destination",
+          "16-byte loads/stores: overlapping head/tail up to 64 B, else loop of 8 x 16 B to "
+          "line-aligned destination, stores line by line",
           "glibc sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S (VEC_SIZE 16)")
 PB_MEMCPY("sse2_nt", pb_memcpy_sse2_nt, PB_F(SSE2),
-          "as sse2, but above 256 B prefetchnta the source and store with movntdq; one sfence",
-          "Intel Optimization Reference Manual (PREFETCHNTA, non-temporal stores); glibc "
-          "memmove-vec-unaligned-erms.S (large_memcpy)")
+          "as sse2 up to 1 MiB; above, prefetcht1 3 KiB ahead and movntdq stores; one sfence",
+          "Intel Optimization Reference Manual (non-temporal stores; prefetch scheduling distance, "
+          "chosen by measurement); glibc memmove-vec-unaligned-erms.S (large_memcpy)")
 PB_MEMCPY("avx2", pb_memcpy_avx2, PB_F(AVX2),
-          "32-byte loads/stores: overlapping head/tail up to 128 B, else loop of 4 x 32 B to "
-          "line-aligned destination",
+          "32-byte loads/stores: overlapping head/tail up to 128 B, else loop of 8 x 32 B to "
+          "line-aligned destination, stores line by line",
           "glibc sysdeps/x86_64/multiarch/memmove-avx-unaligned-erms.S")
 PB_MEMCPY("avx2_nt", pb_memcpy_avx2_nt, PB_F(AVX2),
-          "as avx2, but the aligned loop stores with vmovntdq above 256 B; one sfence per call",
-          "Intel Optimization Reference Manual (non-temporal stores); glibc "
-          "memmove-vec-unaligned-erms.S (large_memcpy)")
+          "as avx2 up to 1 MiB; above, prefetcht1 3 KiB ahead and vmovntdq stores; one sfence",
+          "Intel Optimization Reference Manual (non-temporal stores; prefetch scheduling distance, "
+          "chosen by measurement); glibc memmove-vec-unaligned-erms.S (large_memcpy)")
 PB_MEMCPY("avx512", pb_memcpy_avx512, PB_F(AVX512F) | PB_F(AVX512BW),
           "64-byte loads/stores: one masked load/store up to 64 B, head/tail up to 256 B, else "
           "loop of 4 x 64 B",
           "glibc sysdeps/x86_64/multiarch/memmove-evex-unaligned-erms.S / "
           "memmove-avx512-unaligned-erms.S")
 PB_MEMCPY("avx512_nt", pb_memcpy_avx512_nt, PB_F(AVX512F) | PB_F(AVX512BW),
-          "as avx512, but the aligned loop stores with vmovntdq zmm above 256 B; one sfence",
-          "Intel Optimization Reference Manual (non-temporal stores); glibc "
-          "memmove-vec-unaligned-erms.S (large_memcpy)")
+          "as avx512 up to 1 MiB; above, prefetcht1 3 KiB ahead, vmovntdq zmm stores; one sfence",
+          "Intel Optimization Reference Manual (non-temporal stores; prefetch scheduling distance, "
+          "chosen by measurement); glibc memmove-vec-unaligned-erms.S (large_memcpy)")
 PB_MEMCPY("movnti", pb_memcpy_movnti, PB_F(SSE2),
-          "64-bit loads, 8-byte non-temporal movnti stores above 256 B; one sfence per call",
+          "64-bit loads, 8-byte non-temporal movnti stores above 1 MiB; one sfence per call",
           "Intel SDM Vol. 2B MOVNTI; Linux arch/x86/lib/usercopy_64.c (__memcpy_flushcache)")
 
 PB_MEMMOVE("rep_movsb", pb_memmove_rep_movsb, 0,
@@ -89,7 +89,7 @@ PB_MEMMOVE("rep_movsb_fwd_movsq_bwd", pb_memmove_rep_movsb_fwd_movsq_bwd, 0,
            "first 8 bytes saved before and stored after",
            "Linux arch/x86/lib/memmove_64.S (std; rep movsq; cld and the saved head word)")
 PB_MEMMOVE("avx2", pb_memmove_avx2, PB_F(AVX2),
-           "as memcpy/avx2 up to 128 B; above, head and tail loaded first, loop of 4 x 32 B "
+           "as memcpy/avx2 up to 128 B; above, head and tail loaded first, loop of 8 x 32 B "
            "forward, or backward from the end when dst is inside the source",
            "glibc sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S (more_8x_vec "
            "forward/backward)")

@@ -5,9 +5,10 @@
  *
  * Both call the kernels policies name most (avx512, avx2, rep_stosb,
  * rep_movsb) with direct jumps. The AVX-512 entry runs calls of
- * n <= pb_auto_inline_max bytes (at most 256) itself, with the code the
- * avx512 kernel runs for them (avx512.c's ladder), so small calls pay one
- * compare and no jump; everything else goes to the policy's dispatch. The
+ * n <= pb_auto_inline_max bytes (at most 512) with one compare: memset
+ * with the code the avx512 kernel runs for them, memcpy and memmove with a
+ * direct jump to that kernel; everything else goes to the policy's
+ * dispatch. The
  * inline path is only enabled when the first band's kernel is avx512 or
  * avx512_nt (generic/auto.c), so auto does exactly what its policy says,
  * and never with AVX-512 hidden (such a policy would not parse).
@@ -92,10 +93,13 @@ static inline __mmask64 low_bytes(size_t n)
 	return n >= W ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
 }
 
-/* The AVX-512 entries: up to pb_auto_inline_max (<= 4W) bytes, avx512.c's
- * ladder for those sizes, instruction for instruction (one byte-masked
- * vector up to W; head and tail vectors up to 2W; two at each end up to
- * 4W; every load before any store, so memmove is safe for any overlap). */
+/* The AVX-512 entries, up to pb_auto_inline_max (<= 8W) bytes: memset runs
+ * avx512.c's ladder for those sizes inline (one byte-masked vector up to
+ * W; head and tail vectors up to 2W; two at each end up to 4W, four up to
+ * 8W); memcpy and memmove jump straight to the avx512 kernel (a
+ * conditional tail jump: with the copy inlined, GCC interleaved loads and
+ * stores and the 256-512 B copies took 1-1.5 TSC ticks more than the
+ * kernel; docs/performance.md). */
 static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 {
 	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMSET], 1)) {
@@ -106,55 +110,33 @@ static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 		} else if (n <= 2 * W) {
 			_mm512_storeu_si512((void *)d, v);
 			_mm512_storeu_si512((void *)(d + n - W), v);
-		} else {
+		} else if (n <= 4 * W) {
 			_mm512_storeu_si512((void *)d, v);
 			_mm512_storeu_si512((void *)(d + W), v);
 			_mm512_storeu_si512((void *)(d + n - 2 * W), v);
 			_mm512_storeu_si512((void *)(d + n - W), v);
+		} else {
+			for (int i = 0; i < 4; i++)
+				_mm512_storeu_si512((void *)(d + i * W), v);
+			for (int i = 4; i > 0; i--)
+				_mm512_storeu_si512((void *)(d + n - i * W), v);
 		}
 		return dst;
 	}
 	return memset_dispatch(dst, c, n);
 }
 
-/* n <= 4W: the copy of [s, s + n) to d, all loads first. */
-static inline AVX512 void copy_small(uint8_t *d, const uint8_t *s, size_t n)
-{
-	if (n <= W) {
-		__mmask64 m = low_bytes(n);
-		_mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
-	} else if (n <= 2 * W) {
-		__m512i a = _mm512_loadu_si512((const void *)s);
-		__m512i z = _mm512_loadu_si512((const void *)(s + n - W));
-		_mm512_storeu_si512((void *)d, a);
-		_mm512_storeu_si512((void *)(d + n - W), z);
-	} else {
-		__m512i a = _mm512_loadu_si512((const void *)s);
-		__m512i b = _mm512_loadu_si512((const void *)(s + W));
-		__m512i y = _mm512_loadu_si512((const void *)(s + n - 2 * W));
-		__m512i z = _mm512_loadu_si512((const void *)(s + n - W));
-		_mm512_storeu_si512((void *)d, a);
-		_mm512_storeu_si512((void *)(d + W), b);
-		_mm512_storeu_si512((void *)(d + n - 2 * W), y);
-		_mm512_storeu_si512((void *)(d + n - W), z);
-	}
-}
-
 static AVX512 void *memcpy_avx512(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMCPY], 1)) {
-		copy_small(dst, src, n);
-		return dst;
-	}
+	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMCPY], 1))
+		return pb_memcpy_avx512(dst, src, n);
 	return memcpy_dispatch(dst, src, n);
 }
 
 static AVX512 void *memmove_avx512(void *dst, const void *src, size_t n)
 {
-	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMMOVE], 1)) {
-		copy_small(dst, src, n);
-		return dst;
-	}
+	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMMOVE], 1))
+		return pb_memmove_avx512(dst, src, n);
 	return memmove_dispatch(dst, src, n);
 }
 

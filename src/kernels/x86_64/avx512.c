@@ -7,11 +7,16 @@
  *              suppression), so no size needs a narrower block
  *   n <= 128   one vector at the head, one ending at the end
  *   n <= 256   two at the head, two ending at the end
- *   n > 256    one vector at d; the bulk loop, 4 x 64 bytes per iteration,
+ *   n <= 512   four at the head, four ending at the end (no loop: glibc's
+ *              memmove-vec-unaligned-erms.S does the same up to 8 vectors)
+ *   n > 512    one vector at d; the bulk loop, 4 x 64 bytes per iteration,
  *              from the first line boundary after d (aligned stores); a
  *              256-byte tail block ending at the end.
- * The _nt kernels differ only in the bulk loop's stores, and take the
- * temporal kernel's path up to PB_NT_MIN_BYTES.
+ * The _nt kernels take the temporal kernel's path up to
+ * PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h says why); above, the bulk
+ * loop's stores are streaming (vmovntdq) and memcpy_nt prefetches the
+ * source PB_NT_PREFETCH_AHEAD_BYTES ahead into L2 (prefetcht1, one per
+ * line) until that point reaches the source's end.
  */
 #include <immintrin.h>
 #include <stdint.h>
@@ -75,6 +80,11 @@ AVX512 void *pb_memset_avx512(void *dst, int c, size_t n)
 		set_head_tail_x2(d, n, v);
 		return dst;
 	}
+	if (n <= 8 * W) {
+		set_head_tail_x2(d, 4 * W, v);
+		set_head_tail_x2(end - 4 * W, 4 * W, v);
+		return dst;
+	}
 	store(d, v);
 	uint8_t *p = pb_next_line(d);
 	for (; end - p > 4 * W; p += 4 * W) {
@@ -91,7 +101,7 @@ AVX512 void *pb_memset_avx512_nt(void *dst, int c, size_t n)
 {
 	uint8_t *d = dst, *end = d + n;
 
-	if (n <= PB_NT_MIN_BYTES)
+	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memset_avx512(dst, c, n);
 	__m512i v = _mm512_set1_epi8((char)c);
 	store(d, v);
@@ -129,6 +139,23 @@ static inline AVX512 void copy_head_tail_x2(uint8_t *d, const uint8_t *s, size_t
 	store(d + n - W, z);
 }
 
+/* 4W < n <= 8W: four vectors at the head and four ending at the end, every
+ * load before any store (so memmove may use it for any overlap). */
+static inline AVX512 void copy_head_tail_x4(uint8_t *d, const uint8_t *s, size_t n)
+{
+	__m512i a = load(s), b = load(s + W), e = load(s + 2 * W), f = load(s + 3 * W);
+	__m512i w = load(s + n - 4 * W), x = load(s + n - 3 * W);
+	__m512i y = load(s + n - 2 * W), z = load(s + n - W);
+	store(d, a);
+	store(d + W, b);
+	store(d + 2 * W, e);
+	store(d + 3 * W, f);
+	store(d + n - 4 * W, w);
+	store(d + n - 3 * W, x);
+	store(d + n - 2 * W, y);
+	store(d + n - W, z);
+}
+
 AVX512 void *pb_memcpy_avx512(void *restrict dst, const void *restrict src, size_t n)
 {
 	uint8_t *d = dst, *end = d + n;
@@ -147,6 +174,10 @@ AVX512 void *pb_memcpy_avx512(void *restrict dst, const void *restrict src, size
 		copy_head_tail_x2(d, s, n);
 		return dst;
 	}
+	if (n <= 8 * W) {
+		copy_head_tail_x4(d, s, n);
+		return dst;
+	}
 	store(d, load(s));
 	uint8_t *p = pb_next_line(d);
 	for (; end - p > 4 * W; p += 4 * W) {
@@ -161,23 +192,36 @@ AVX512 void *pb_memcpy_avx512(void *restrict dst, const void *restrict src, size
 	return dst;
 }
 
+/* 4W bytes from q to the line-aligned p, with streaming stores. */
+static inline AVX512 void stream_x4(uint8_t *p, const uint8_t *q)
+{
+	__m512i a = load(q), b = load(q + W), e = load(q + 2 * W), f = load(q + 3 * W);
+	_mm512_stream_si512((void *)p, a);
+	_mm512_stream_si512((void *)(p + W), b);
+	_mm512_stream_si512((void *)(p + 2 * W), e);
+	_mm512_stream_si512((void *)(p + 3 * W), f);
+}
+
 AVX512 void *pb_memcpy_avx512_nt(void *restrict dst, const void *restrict src, size_t n)
 {
 	uint8_t *d = dst, *end = d + n;
 	const uint8_t *s = src;
 
-	if (n <= PB_NT_MIN_BYTES)
+	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memcpy_avx512(dst, src, n);
 	store(d, load(s));
 	uint8_t *p = pb_next_line(d);
-	for (; end - p > 4 * W; p += 4 * W) {
-		const uint8_t *q = s + (p - d);
-		__m512i a = load(q), b = load(q + W), e = load(q + 2 * W), f = load(q + 3 * W);
-		_mm512_stream_si512((void *)p, a);
-		_mm512_stream_si512((void *)(p + W), b);
-		_mm512_stream_si512((void *)(p + 2 * W), e);
-		_mm512_stream_si512((void *)(p + 3 * W), f);
+	/* Every line it prefetches lies inside the source. */
+	for (; end - p > 4 * W + PB_NT_PREFETCH_AHEAD_BYTES; p += 4 * W) {
+		const uint8_t *q = s + (p - d), *ahead = q + PB_NT_PREFETCH_AHEAD_BYTES;
+		_mm_prefetch((const char *)ahead, _MM_HINT_T1);
+		_mm_prefetch((const char *)(ahead + W), _MM_HINT_T1);
+		_mm_prefetch((const char *)(ahead + 2 * W), _MM_HINT_T1);
+		_mm_prefetch((const char *)(ahead + 3 * W), _MM_HINT_T1);
+		stream_x4(p, q);
 	}
+	for (; end - p > 4 * W; p += 4 * W)
+		stream_x4(p, s + (p - d));
 	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
 	_mm_sfence();
 	return dst;
@@ -185,7 +229,7 @@ AVX512 void *pb_memcpy_avx512_nt(void *restrict dst, const void *restrict src, s
 
 /* ---- memmove ----
  *
- * Up to 4W the memcpy ladder: every block loads before it stores, so any
+ * Up to 8W the memcpy ladder: every block loads before it stores, so any
  * overlap is fine. Above, the loop goes forward (dst <= src, or no
  * overlap) or backward (dst inside the source), and the blocks the loop
  * does not cover are loaded before the loop and stored after it: the loop
@@ -208,6 +252,10 @@ AVX512 void *pb_memmove_avx512(void *dst, const void *src, size_t n)
 	}
 	if (n <= 4 * W) {
 		copy_head_tail_x2(d, s, n);
+		return dst;
+	}
+	if (n <= 8 * W) {
+		copy_head_tail_x4(d, s, n);
 		return dst;
 	}
 	if (!pb_move_backward(d, s, n)) {

@@ -1,11 +1,11 @@
 /* movnti.c - 8-byte non-temporal stores (movnti, SSE2) from general-purpose
  * registers.
  *
- * Up to PB_NT_MIN_BYTES: the gpr_unrolled kernel (temporal). Above: a
- * temporal 64-byte head block at d, whole lines of eight movnti from the
- * first line boundary after d (a line written whole by one thread's
- * streaming stores goes to memory in one piece), a temporal 64-byte tail
- * block ending at the end, and one sfence.
+ * Up to PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h): the gpr_unrolled kernel
+ * (temporal). Above: a temporal 64-byte head block at d, whole lines of
+ * eight movnti from the first line boundary after d (a line written whole
+ * by one thread's streaming stores goes to memory in one piece), a
+ * temporal 64-byte tail block ending at the end, and one sfence.
  */
 #include <emmintrin.h>
 #include <stdint.h>
@@ -27,7 +27,7 @@ PB_NO_VECTORIZE void *pb_memset_movnti(void *dst, int c, size_t n)
 	uint8_t *d = dst, *end = d + n;
 	uint64_t v = pb_splat64(c);
 
-	if (n <= PB_NT_MIN_BYTES)
+	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memset_gpr_unrolled(dst, c, n);
 	pb_set_block64(d, v);
 	uint8_t *p = pb_next_line(d);
@@ -52,7 +52,7 @@ PB_NO_VECTORIZE void *pb_memcpy_movnti(void *restrict dst, const void *restrict 
 	uint8_t *d = dst, *end = d + n;
 	const uint8_t *s = src;
 
-	if (n <= PB_NT_MIN_BYTES)
+	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memcpy_gpr_unrolled(dst, src, n);
 	pb_copy_block64(d, s);
 	uint8_t *p = pb_next_line(d);

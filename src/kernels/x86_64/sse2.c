@@ -7,9 +7,15 @@
  *   n <= 64   two at the head, two ending at the end
  *   n > 64    a 64-byte head block at d; the bulk loop over whole lines
  *             from the first line boundary after d (so its stores are
- *             aligned); a 64-byte tail block ending at the end.
- * The _nt kernels differ only in the bulk loop's stores, and take the
- * temporal kernel's path up to PB_NT_MIN_BYTES.
+ *             aligned); a 64-byte tail block ending at the end. memcpy's
+ *             loop loads two lines per iteration (then at most one more
+ *             line) and stores them in address order (PB_STORE_ORDER,
+ *             blocks.h).
+ * The _nt kernels take the temporal kernel's path up to
+ * PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h); above, the bulk loop's stores
+ * are streaming (movntdq) and memcpy_nt prefetches the source
+ * PB_NT_PREFETCH_AHEAD_BYTES ahead into L2 (prefetcht1, one per line)
+ * until that point reaches the source's end.
  */
 #include <emmintrin.h>
 #include <stdint.h>
@@ -21,10 +27,6 @@
 #include "arch_rows.h"
 
 #define W 16
-
-/* Bytes ahead of the copy that sse2_nt prefetches: 8 lines. Prefetches
- * never fault, so the last ones may point past the source's end. */
-#define PREFETCH_AHEAD_BYTES 512
 
 static inline __m128i load(const uint8_t *s)
 {
@@ -90,7 +92,7 @@ void *pb_memset_sse2_nt(void *dst, int c, size_t n)
 {
 	uint8_t *d = dst, *end = d + n;
 
-	if (n <= PB_NT_MIN_BYTES)
+	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memset_sse2(dst, c, n);
 	__m128i v = _mm_set1_epi8((char)c);
 	set_head_tail_x2(d, 64, v);
@@ -139,6 +141,17 @@ static inline void copy_upto64(uint8_t *d, const uint8_t *s, size_t n)
 		copy_head_tail_x2(d, s, n);
 }
 
+/* One line at the line-aligned p, then a compiler barrier: the next
+ * line's stores come after these four (PB_STORE_ORDER, blocks.h). */
+static inline void store_line(uint8_t *p, __m128i a, __m128i b, __m128i e, __m128i f)
+{
+	_mm_store_si128((__m128i *)p, a);
+	_mm_store_si128((__m128i *)(p + 16), b);
+	_mm_store_si128((__m128i *)(p + 32), e);
+	_mm_store_si128((__m128i *)(p + 48), f);
+	PB_STORE_ORDER();
+}
+
 void *pb_memcpy_sse2(void *restrict dst, const void *restrict src, size_t n)
 {
 	uint8_t *d = dst, *end = d + n;
@@ -150,16 +163,30 @@ void *pb_memcpy_sse2(void *restrict dst, const void *restrict src, size_t n)
 	}
 	copy_head_tail_x2(d, s, 64);
 	uint8_t *p = pb_next_line(d);
-	for (; end - p > 64; p += 64) {
+	for (; end - p > 128; p += 128) {
 		const uint8_t *q = s + (p - d);
 		__m128i a = load(q), b = load(q + 16), e = load(q + 32), f = load(q + 48);
-		_mm_store_si128((__m128i *)p, a);
-		_mm_store_si128((__m128i *)(p + 16), b);
-		_mm_store_si128((__m128i *)(p + 32), e);
-		_mm_store_si128((__m128i *)(p + 48), f);
+		__m128i g = load(q + 64), h = load(q + 80), i = load(q + 96), j = load(q + 112);
+		store_line(p, a, b, e, f);
+		store_line(p + 64, g, h, i, j);
+	}
+	if (end - p > 64) {
+		const uint8_t *q = s + (p - d);
+		__m128i a = load(q), b = load(q + 16), e = load(q + 32), f = load(q + 48);
+		store_line(p, a, b, e, f);
 	}
 	copy_head_tail_x2(end - 64, s + n - 64, 64);
 	return dst;
+}
+
+/* One line from q to the line-aligned p, with streaming stores. */
+static inline void stream_line(uint8_t *p, const uint8_t *q)
+{
+	__m128i a = load(q), b = load(q + 16), e = load(q + 32), f = load(q + 48);
+	_mm_stream_si128((__m128i *)p, a);
+	_mm_stream_si128((__m128i *)(p + 16), b);
+	_mm_stream_si128((__m128i *)(p + 32), e);
+	_mm_stream_si128((__m128i *)(p + 48), f);
 }
 
 void *pb_memcpy_sse2_nt(void *restrict dst, const void *restrict src, size_t n)
@@ -167,19 +194,18 @@ void *pb_memcpy_sse2_nt(void *restrict dst, const void *restrict src, size_t n)
 	uint8_t *d = dst, *end = d + n;
 	const uint8_t *s = src;
 
-	if (n <= PB_NT_MIN_BYTES)
+	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memcpy_sse2(dst, src, n);
 	copy_head_tail_x2(d, s, 64);
 	uint8_t *p = pb_next_line(d);
-	for (; end - p > 64; p += 64) {
+	/* Every line it prefetches lies inside the source. */
+	for (; end - p > 64 + PB_NT_PREFETCH_AHEAD_BYTES; p += 64) {
 		const uint8_t *q = s + (p - d);
-		_mm_prefetch((const char *)((uintptr_t)q + PREFETCH_AHEAD_BYTES), _MM_HINT_NTA);
-		__m128i a = load(q), b = load(q + 16), e = load(q + 32), f = load(q + 48);
-		_mm_stream_si128((__m128i *)p, a);
-		_mm_stream_si128((__m128i *)(p + 16), b);
-		_mm_stream_si128((__m128i *)(p + 32), e);
-		_mm_stream_si128((__m128i *)(p + 48), f);
+		_mm_prefetch((const char *)(q + PB_NT_PREFETCH_AHEAD_BYTES), _MM_HINT_T1);
+		stream_line(p, q);
 	}
+	for (; end - p > 64; p += 64)
+		stream_line(p, s + (p - d));
 	copy_head_tail_x2(end - 64, s + n - 64, 64);
 	_mm_sfence();
 	return dst;

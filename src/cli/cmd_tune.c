@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,57 @@ static void progress(void *ctx, size_t done, size_t total)
 		        done == total ? "\r\033[K" : "");
 }
 
+/* The median ticks/call of kernel k at size n in r, or NAN. */
+static double median_at(const struct pb_mem_result *r, const struct pb_kernel *k, uint64_t n)
+{
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].kernel == k && r->cases[i].size_bytes == n &&
+		    r->cases[i].ticks_per_call.n > 0)
+			return r->cases[i].ticks_per_call.median;
+	return NAN;
+}
+
+/* auto serves sizes up to 512 bytes that avx512 serves without a dispatch
+ * (src/kernels/x86_64/auto_x86.c); any other kernel there costs the
+ * dispatch, ~4 TSC ticks a call here (docs/performance.md). A hot band of
+ * such sizes keeps its kernel only where it beats avx512 by more than
+ * that at some measured size of the band; otherwise avx512 takes it. */
+#define DISPATCH_TICKS 4.0
+static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
+{
+	const struct pb_kernel *fast = pb_kernel_find(p->op, "avx512");
+	if (!fast || !pb_kernel_usable(fast, pb_cpu_features(), NULL, 0))
+		return;
+	uint64_t lo = 0;
+	for (size_t b = 0; b < p->n_bands; lo = p->bands[b].max_bytes + 1, b++) {
+		struct pb_policy_band *band = &p->bands[b];
+		if (band->max_bytes > 512 || band->kernel == fast ||
+		    !strcmp(band->kernel->name, "avx512_nt"))
+			continue;
+		bool wins = false;
+		for (size_t i = 0; i < r->n_cases; i++) {
+			uint64_t n = r->cases[i].size_bytes;
+			if (r->cases[i].kernel != band->kernel || n < lo || n > band->max_bytes)
+				continue;
+			double mk = median_at(r, band->kernel, n), mf = median_at(r, fast, n);
+			if (!(mk + DISPATCH_TICKS < mf)) /* NAN: no evidence that it wins */
+				continue;
+			wins = true;
+		}
+		if (!wins)
+			band->kernel = fast;
+	}
+	/* join equal neighbours */
+	size_t m = 0;
+	for (size_t b = 0; b < p->n_bands; b++) {
+		if (m && p->bands[m - 1].kernel == p->bands[b].kernel)
+			p->bands[m - 1].max_bytes = p->bands[b].max_bytes;
+		else
+			p->bands[m++] = p->bands[b];
+	}
+	p->n_bands = m;
+}
+
 struct run {
 	enum pb_op op;
 	enum pb_cache_state state;
@@ -182,6 +234,8 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	run->have_be = true;
 	if (verbose)
 		pb_breakeven_print(stdout, &run->be);
+	if (run->state == PB_STATE_HOT)
+		prefer_inline(&run->be.policy, &run->result);
 	return 0;
 }
 

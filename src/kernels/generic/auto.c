@@ -8,9 +8,9 @@
  *
  * The entry points (pb_memset_auto, ...) are the architecture's:
  * src/kernels/none/auto_none.c calls the dispatch; src/kernels/x86_64/
- * auto_x86.c is an ifunc whose AVX-512 version runs sizes <= 64 bytes
- * itself when the first band's kernel is avx512, saving the second
- * indirect jump (docs/performance.md).
+ * auto_x86.c is an ifunc whose AVX-512 version runs sizes <= 512 bytes
+ * that a band of avx512 serves itself, saving the dispatch
+ * (docs/performance.md).
  *
  * Lives with the kernels (compiled -fno-builtin): the copies below are
  * loops of fields, never struct assignments, which the compiler could turn
@@ -43,7 +43,7 @@ struct pb_auto_table pb_auto_tables[PB_OP_COUNT] = {
 static struct pb_policy installed[PB_OP_COUNT];
 static bool have_installed[PB_OP_COUNT];
 
-uint64_t pb_auto_inline_max[PB_OP_COUNT];
+uint8_t pb_auto_small_avx512[PB_OP_COUNT][PB_AUTO_SMALL_MAX + 1];
 
 void *pb_auto_memset_dispatch(void *dst, int c, size_t n)
 {
@@ -100,17 +100,18 @@ int pb_auto_install(const struct pb_policy *p)
 	}
 	t->max[p->n_bands - 1] = UINT64_MAX;
 	t->n = p->n_bands;
-	/* The small sizes the entry point may run itself: those the first
-	 * band's kernel serves with its small-size ladder, when that kernel
-	 * is avx512 (up to 512 bytes) or avx512_nt (the same code below its
-	 * non-temporal threshold). auto_internal.h. */
-	const char *k0 = p->bands[0].kernel->name;
-	uint64_t m0 = p->bands[0].max_bytes, cap = 0;
-	if (!strcmp(k0, "avx512"))
-		cap = 512;
-	else if (!strcmp(k0, "avx512_nt") && p->op != PB_OP_MEMMOVE)
-		cap = PB_NT_THRESHOLD_BYTES < 512 ? PB_NT_THRESHOLD_BYTES : 512;
-	pb_auto_inline_max[p->op] = m0 < cap ? m0 : cap;
+	/* The small sizes the entry point may run itself: those a band of
+	 * avx512 serves (avx512_nt below its non-temporal threshold runs the
+	 * same code). auto_internal.h. */
+	uint8_t *small = pb_auto_small_avx512[p->op];
+	for (size_t n = 0, b = 0; n <= PB_AUTO_SMALL_MAX; n++) {
+		while ((uint64_t)n > p->bands[b].max_bytes)
+			b++;
+		const char *kn = p->bands[b].kernel->name;
+		small[n] =
+		    !strcmp(kn, "avx512") || (!strcmp(kn, "avx512_nt") && p->op != PB_OP_MEMMOVE &&
+		                              n <= PB_NT_THRESHOLD_BYTES);
+	}
 	ip->op = p->op;
 	ip->n_bands = p->n_bands;
 	have_installed[p->op] = true;

@@ -5,12 +5,12 @@
  *
  * Both call the kernels policies name most (avx512, avx2, rep_stosb,
  * rep_movsb) with direct jumps. The AVX-512 entry runs calls of
- * n <= pb_auto_inline_max bytes (at most 512) with one compare: memset
+ * n <= 512 bytes that a band of avx512 serves with one compare and one
+ * table load: memset
  * with the code the avx512 kernel runs for them, memcpy and memmove with a
  * direct jump to that kernel; everything else goes to the policy's
- * dispatch. The
- * inline path is only enabled when the first band's kernel is avx512 or
- * avx512_nt (generic/auto.c), so auto does exactly what its policy says,
+ * dispatch. The inline path is only taken where the policy's kernel is
+ * avx512 or avx512_nt (generic/auto.c), so auto does what its policy says,
  * and never with AVX-512 hidden (such a policy would not parse).
  */
 #include <immintrin.h>
@@ -93,7 +93,7 @@ static inline __mmask64 low_bytes(size_t n)
 	return n >= W ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
 }
 
-/* The AVX-512 entries, up to pb_auto_inline_max (<= 8W) bytes: memset runs
+/* The AVX-512 entries, for sizes up to 8W that avx512 serves: memset runs
  * avx512.c's ladder for those sizes inline (one byte-masked vector up to
  * W; head and tail vectors up to 2W; two at each end up to 4W, four up to
  * 8W); memcpy and memmove jump straight to the avx512 kernel (a
@@ -102,7 +102,7 @@ static inline __mmask64 low_bytes(size_t n)
  * kernel; docs/performance.md). */
 static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 {
-	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMSET], 1)) {
+	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMSET][n], 1)) {
 		uint8_t *d = dst;
 		__m512i v = _mm512_set1_epi8((char)c);
 		if (n <= W) {
@@ -128,14 +128,14 @@ static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 
 static AVX512 void *memcpy_avx512(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMCPY], 1))
+	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMCPY][n], 1))
 		return pb_memcpy_avx512(dst, src, n);
 	return memcpy_dispatch(dst, src, n);
 }
 
 static AVX512 void *memmove_avx512(void *dst, const void *src, size_t n)
 {
-	if (__builtin_expect(n <= pb_auto_inline_max[PB_OP_MEMMOVE], 1))
+	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMMOVE][n], 1))
 		return pb_memmove_avx512(dst, src, n);
 	return memmove_dispatch(dst, src, n);
 }

@@ -5,15 +5,13 @@
  *
  * Both call the kernels policies name most (avx512, avx2, rep_stosb,
  * rep_movsb) with direct jumps. The AVX-512 entry runs calls of
- * n <= 512 bytes that a band of avx512 serves with one compare and one
- * table load: memset
- * with the code the avx512 kernel runs for them, memcpy and memmove with a
- * direct jump to that kernel; everything else goes to the policy's
- * dispatch. The inline path is only taken where the policy's kernel is
- * avx512 or avx512_nt (generic/auto.c), so auto does what its policy says,
+ * n <= 512 bytes that a band of avx512 serves with one compare, one
+ * table load and a direct jump to that kernel; everything else goes to
+ * the policy's dispatch. That jump is only taken where the policy's
+ * kernel is avx512 or avx512_nt (generic/auto.c), so auto does what its
+ * policy says,
  * and never with AVX-512 hidden (such a policy would not parse).
  */
-#include <immintrin.h>
 #include <stdint.h>
 
 #include "auto_internal.h"
@@ -86,43 +84,18 @@ static void *memmove_entry(void *dst, const void *src, size_t n)
 	return memmove_dispatch(dst, src, n);
 }
 
-#define W 64
-
-static inline __mmask64 low_bytes(size_t n)
-{
-	return n >= W ? ~(__mmask64)0 : ((__mmask64)1 << n) - 1;
-}
-
-/* The AVX-512 entries, for sizes up to 8W that avx512 serves: memset runs
- * avx512.c's ladder for those sizes inline (one byte-masked vector up to
- * W; head and tail vectors up to 2W; two at each end up to 4W, four up to
- * 8W); memcpy and memmove jump straight to the avx512 kernel (a
- * conditional tail jump: with the copy inlined, GCC interleaved loads and
- * stores and the 256-512 B copies took 1-1.5 TSC ticks more than the
- * kernel; docs/performance.md). */
+/* The AVX-512 entries, for sizes up to 512 B that avx512 serves: a
+ * conditional tail jump straight to the avx512 kernel (one compare, one
+ * table load, one taken branch). An inlined copy of the kernel's
+ * small-size ladder was no faster for memset (and its speed moved with
+ * code placement), and 1-1.5 TSC ticks slower for memcpy at 256-512 B,
+ * where GCC interleaved its loads and stores (docs/performance.md). The
+ * function keeps the AVX-512 target so that it is only chosen, by the
+ * ifunc, where those kernels can run. */
 static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 {
-	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMSET][n], 1)) {
-		uint8_t *d = dst;
-		__m512i v = _mm512_set1_epi8((char)c);
-		if (n <= W) {
-			_mm512_mask_storeu_epi8(d, low_bytes(n), v);
-		} else if (n <= 2 * W) {
-			_mm512_storeu_si512((void *)d, v);
-			_mm512_storeu_si512((void *)(d + n - W), v);
-		} else if (n <= 4 * W) {
-			_mm512_storeu_si512((void *)d, v);
-			_mm512_storeu_si512((void *)(d + W), v);
-			_mm512_storeu_si512((void *)(d + n - 2 * W), v);
-			_mm512_storeu_si512((void *)(d + n - W), v);
-		} else {
-			for (int i = 0; i < 4; i++)
-				_mm512_storeu_si512((void *)(d + i * W), v);
-			for (int i = 4; i > 0; i--)
-				_mm512_storeu_si512((void *)(d + n - i * W), v);
-		}
-		return dst;
-	}
+	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMSET][n], 1))
+		return pb_memset_avx512(dst, c, n);
 	return memset_dispatch(dst, c, n);
 }
 

@@ -55,6 +55,11 @@ struct pb_glibc_thresholds {
 	bool known; /* false: the fields above are not filled */
 };
 
+/* glibc's thresholds as this process's ld.so reports them
+ * (pb_glibc_read, include/primbench/fingerprint.h); out->known is false
+ * when any of the three is unknown. Never fails. */
+void pb_glibc_thresholds_read(struct pb_glibc_thresholds *out);
+
 /* glibc 2.36 accepts x86_non_temporal_threshold only in (0x4040, this];
  * the value the mapping uses for "never". */
 #define PB_GLIBC_NT_MAX UINT64_C(0x0fffffffffffffff)

@@ -433,18 +433,8 @@ int cmd_tune(int argc, char **argv)
 		die_usage("--cpu %d: cannot bind to it", want_cpu);
 	cli_on_stop_signals(on_signal);
 
-	struct pb_glibc_thresholds glibc = {0};
-	{
-		struct pb_glibc_info gi;
-		pb_glibc_read(&gi);
-		const struct pb_glibc_diag *gd = &gi.diag;
-		glibc.known = gd->known[PB_GLIBC_REP_MOVSB_THRESHOLD] &&
-		              gd->known[PB_GLIBC_REP_STOSB_THRESHOLD] &&
-		              gd->known[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
-		glibc.rep_movsb = gd->value[PB_GLIBC_REP_MOVSB_THRESHOLD];
-		glibc.rep_stosb = gd->value[PB_GLIBC_REP_STOSB_THRESHOLD];
-		glibc.non_temporal = gd->value[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
-	}
+	struct pb_glibc_thresholds glibc;
+	pb_glibc_thresholds_read(&glibc);
 
 	struct pb_cpu_ident id;
 	pb_cpu_ident(&id);

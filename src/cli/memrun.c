@@ -571,17 +571,8 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("--breakeven needs at least two sizes");
 	bool breakeven = m->breakeven || (sizes.count >= 8 && nplacements == 1);
 	struct pb_glibc_thresholds glibc = {0};
-	if (breakeven) {
-		struct pb_glibc_info gi;
-		pb_glibc_read(&gi);
-		const struct pb_glibc_diag *gd = &gi.diag;
-		glibc.known = gd->known[PB_GLIBC_REP_MOVSB_THRESHOLD] &&
-		              gd->known[PB_GLIBC_REP_STOSB_THRESHOLD] &&
-		              gd->known[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
-		glibc.rep_movsb = gd->value[PB_GLIBC_REP_MOVSB_THRESHOLD];
-		glibc.rep_stosb = gd->value[PB_GLIBC_REP_STOSB_THRESHOLD];
-		glibc.non_temporal = gd->value[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
-	}
+	if (breakeven)
+		pb_glibc_thresholds_read(&glibc);
 
 	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
 	/* Hardware counters, on request; where the machine has none, say so. */

@@ -8,6 +8,7 @@
  * is zero.
  */
 #include "primbench/breakeven.h"
+#include "primbench/fingerprint.h"
 #include "primbench/report.h"
 
 #include <inttypes.h>
@@ -1283,4 +1284,18 @@ json_t *pb_breakeven_json(const struct pb_mem_result *r, enum pb_op op, enum pb_
 	json_t *o = pb_breakeven_to_json(&b);
 	pb_breakeven_free(&b);
 	return o;
+}
+
+void pb_glibc_thresholds_read(struct pb_glibc_thresholds *out)
+{
+	struct pb_glibc_info gi;
+	pb_glibc_read(&gi);
+	const struct pb_glibc_diag *gd = &gi.diag;
+	memset(out, 0, sizeof *out);
+	out->known = gd->known[PB_GLIBC_REP_MOVSB_THRESHOLD] &&
+	             gd->known[PB_GLIBC_REP_STOSB_THRESHOLD] &&
+	             gd->known[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
+	out->rep_movsb = gd->value[PB_GLIBC_REP_MOVSB_THRESHOLD];
+	out->rep_stosb = gd->value[PB_GLIBC_REP_STOSB_THRESHOLD];
+	out->non_temporal = gd->value[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
 }

@@ -4,7 +4,8 @@
  * Ladder, memset and memcpy alike:
  *   n <= 64    one byte-masked load/store: bytes outside the mask are not
  *              accessed and cannot fault (Intel SDM Vol. 1 15.4.1, fault
- *              suppression), so no size needs a narrower block (memcpy
+ *              suppression), so no size needs a narrower block (memset
+ *              from 64 to 128: two 32-byte stores at each end; memcpy
  *              and memmove: n < 64; at 64 the head/tail pair of plain
  *              vectors took 3.2-3.3 TSC ticks against 4.1-4.5 masked)
  *   n <= 128   one vector at the head, one ending at the end
@@ -49,11 +50,16 @@ static inline __mmask64 low_bytes(size_t n)
 
 /* ---- memset ---- */
 
-/* W <= n <= 2W. */
-static inline AVX512 void set_head_tail(uint8_t *d, size_t n, __m512i v)
+/* W <= n <= 2W with 32-byte stores, two at each end (glibc 2.36's EVEX
+ * memset, 32-byte vectors, took 3.8 TSC ticks at 76-128 B against 4.4-5.1
+ * for two 64-byte stores, one of which crosses a line;
+ * docs/performance.md). */
+static inline AVX512 void set_head_tail_ymm(uint8_t *d, size_t n, __m256i v)
 {
-	store(d, v);
-	store(d + n - W, v);
+	_mm256_storeu_si256((__m256i *)d, v);
+	_mm256_storeu_si256((__m256i *)(d + W / 2), v);
+	_mm256_storeu_si256((__m256i *)(d + n - W), v);
+	_mm256_storeu_si256((__m256i *)(d + n - W / 2), v);
 }
 
 /* 2W <= n <= 4W. */
@@ -68,16 +74,16 @@ static inline AVX512 void set_head_tail_x2(uint8_t *d, size_t n, __m512i v)
 AVX512 void *pb_memset_avx512(void *dst, int c, size_t n)
 {
 	uint8_t *d = dst, *end = d + n;
-	__m512i v = _mm512_set1_epi8((char)c);
 
-	if (n <= W) {
-		_mm512_mask_storeu_epi8(d, low_bytes(n), v);
+	if (n < W) {
+		_mm512_mask_storeu_epi8(d, low_bytes(n), _mm512_set1_epi8((char)c));
 		return dst;
 	}
 	if (n <= 2 * W) {
-		set_head_tail(d, n, v);
+		set_head_tail_ymm(d, n, _mm256_set1_epi8((char)c));
 		return dst;
 	}
+	__m512i v = _mm512_set1_epi8((char)c);
 	if (n <= 4 * W) {
 		set_head_tail_x2(d, n, v);
 		return dst;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "primbench/auto.h"
@@ -203,10 +204,19 @@ static void test_setup(void **state)
 	assert_contains(pb_error(), "/policy:2: bad policy 'nosuch'");
 	assert_true(pb_policy_equal(pb_auto_installed(PB_OP_MEMCPY), &want));
 
-	/* Unreadable (a directory): an error, not "no file". */
+	/* A directory: an error, not "no file". */
 	setenv("PRIMBENCH_POLICY_FILE", dir, 1);
 	assert_int_equal(pb_auto_setup(pb_cpu_features(), &o), -1);
-	assert_contains(pb_error(), "cannot read");
+	assert_contains(pb_error(), "not a regular file");
+
+	/* A FIFO (or anything not a regular file): refused, never waited on. */
+	char fifo[160];
+	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	setenv("PRIMBENCH_POLICY_FILE", fifo, 1);
+	assert_int_equal(pb_auto_setup(pb_cpu_features(), &o), -1);
+	assert_contains(pb_error(), "/fifo: not a regular file");
+	unlink(fifo);
 
 	unlink(path);
 	rmdir(dir);

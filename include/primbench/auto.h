@@ -102,13 +102,17 @@ struct pb_auto_origin {
 	const char *default_row[PB_OP_COUNT]; /* when !from_file: the table row */
 	char path[PB_AUTO_PATH_MAX];          /* the file looked for ("" if none) */
 	bool file_found;                      /* it exists (and parsed) */
-	char file_cpu[PB_AUTO_CPU_MAX];       /* its cpu line, "" if none */
+	/* per op: why the file's policy could not serve ("avx512: needs
+	 * avx512f (hidden)"), so the default did; "" otherwise */
+	char unusable[PB_OP_COUNT][160];
+	char file_cpu[PB_AUTO_CPU_MAX]; /* its cpu line, "" if none */
 };
 
-/* Installs, for every op, the policy file's policy when the file exists and
- * sets that op, else the built-in default. Returns 0, or -1 with pb_error()
- * when the file exists but cannot be read or parsed (nothing installed);
- * a missing file or HOME is not an error. */
+/* Installs, for every op, the policy file's policy when the file exists,
+ * sets that op and names only kernels usable with `have`, else the
+ * built-in default (origin->unusable says why the file's was not used). Returns 0, or -1 with
+ * pb_error() when the file exists but cannot be read or parsed (nothing installed); a missing file
+ * or HOME is not an error. */
 int pb_auto_setup(pb_features have, struct pb_auto_origin *origin);
 
 #endif

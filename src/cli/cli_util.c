@@ -104,6 +104,9 @@ static void auto_source_text(enum pb_op op, char *buf, size_t len)
 	const struct pb_auto_origin *o = cli_auto_setup();
 	if (o->from_file[op])
 		snprintf(buf, len, "from %s", o->path);
+	else if (o->unusable[op][0])
+		snprintf(buf, len, "built-in default '%s' (%s's %s policy cannot run here: %s)",
+		         o->default_row[op], o->path, pb_op_name(op), o->unusable[op]);
 	else if (o->file_found)
 		snprintf(buf, len, "built-in default '%s' (%s has no %s policy)",
 		         o->default_row[op], o->path, pb_op_name(op));

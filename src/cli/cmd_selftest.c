@@ -192,6 +192,11 @@ int cmd_selftest(int argc, char **argv)
 		sigaction(stop_signals[i], &sa, &old_sa[i]);
 
 	pb_features have = pb_cpu_features();
+	/* auto runs its policy (the policy file, else the built-in default):
+	 * a bad file is refused before anything is checked, as in `mem`. */
+	for (size_t i = 0; i < count; i++)
+		if (chosen[i] && !strcmp(t[i].name, "auto"))
+			cli_auto_setup();
 	size_t passed = 0, failed = 0, skipped = 0, errors = 0, done = 0;
 	uint64_t cases = 0;
 	double seconds = 0;

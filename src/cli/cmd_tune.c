@@ -404,11 +404,19 @@ int cmd_tune(int argc, char **argv)
 		die_usage("tune: %s; say -o FILE", pb_error());
 	else if (dry_run && !out_path)
 		path[0] = '\0';
+	struct pb_auto_file old;
+	bool have_old = false;
 	if (path[0] && !dry_run) {
 		/* The default place's directories are made (~/.config/primbench);
 		 * a -o FILE's directory must exist, as for every -o. */
 		if ((!out_path && make_parent_dirs(path) != 0) || pb_results_check_path(path) != 0)
 			die_usage("tune: %s", pb_error());
+		/* An existing file must read and parse before anything is
+		 * measured: the ops not tuned now keep its policies. */
+		int got = pb_auto_file_read(path, pb_cpu_features(), &old);
+		if (got < 0)
+			die_usage("tune: %s (fix or remove it)", pb_error());
+		have_old = got > 0;
 	}
 
 	struct pb_cache_info caches;
@@ -446,7 +454,7 @@ int cmd_tune(int argc, char **argv)
 		char ssplit[32], smax[32];
 		pb_format_size(split, ssplit, sizeof ssplit);
 		pb_format_size(max_size, smax, sizeof smax);
-		printf("tune: %s\n  hot 16..%s, dram above to %s; %u sizes per octave; budget "
+		printf("tune: %s\n  hot 16..%s, dram above to %s; sizes per octave: %u; budget "
 		       "%g s per size;\n  bands kept where they win by over %g%%\n",
 		       id.brand[0] ? id.brand : id.vendor, ssplit, smax, per_octave, budget,
 		       min_gain * 100);
@@ -546,8 +554,7 @@ int cmd_tune(int argc, char **argv)
 		return PB_EXIT_OK;
 	}
 	/* An op not tuned now keeps what the file had. */
-	struct pb_auto_file old;
-	if (pb_auto_file_read(path, pb_cpu_features(), &old) == 1)
+	if (have_old)
 		for (int op = 0; op < PB_OP_COUNT; op++)
 			if (!file.set[op] && old.set[op]) {
 				file.policy[op] = old.policy[op];
@@ -562,8 +569,9 @@ int cmd_tune(int argc, char **argv)
 	snprintf(comment, sizeof comment,
 	         "primbench auto policy (include/primbench/auto.h), written by primbench tune\n"
 	         "%s on %s, primbench %s\n"
-	         "each op: the break-even policy of its hot run up to %llu bytes, of its dram "
-	         "run above;\nbands kept where they win by over %g%%, beyond both CIs",
+	         "each op: the break-even policy of its hot run up to %llu bytes,\n"
+	         "of its dram run above; bands kept where they win by over %g%%,\n"
+	         "beyond both CIs",
 	         when, id.brand[0] ? id.brand : id.vendor, PB_VERSION_STRING,
 	         (unsigned long long)split, min_gain * 100);
 	char *text = pb_auto_file_text(&file, comment);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "primbench/error.h"
@@ -205,7 +206,10 @@ int pb_auto_file_parse(const char *text, size_t len, const char *name, pb_featur
 int pb_auto_file_read(const char *path, pb_features have, struct pb_auto_file *out)
 {
 	static char text[64 * 1024 + 1]; /* not on the stack of a preloaded program's first call */
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the program (the preload library
+	 * reads this in every process); anything not a regular file is
+	 * refused below. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT) {
 			for (int op = 0; op < PB_OP_COUNT; op++)
@@ -214,6 +218,11 @@ int pb_auto_file_read(const char *path, pb_features have, struct pb_auto_file *o
 			return 0;
 		}
 		return pb_fail("%s: cannot read: %s", path, strerror(errno));
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return pb_fail("%s: not a regular file", path);
 	}
 	size_t len = 0;
 	for (;;) {
@@ -246,7 +255,10 @@ int pb_auto_setup(pb_features have, struct pb_auto_origin *origin)
 	o.file_cpu[0] = '\0';
 	int got = 0;
 	if (pb_auto_path(o.path, sizeof o.path) == 0) {
-		got = pb_auto_file_read(o.path, have, &file);
+		/* Every kernel of the table is accepted here; one this machine
+		 * cannot run (hidden, or another CPU's) makes that op fall back
+		 * to the default below, with the reason kept. */
+		got = pb_auto_file_read(o.path, (pb_features)-1, &file);
 		if (got < 0)
 			return -1;
 	}
@@ -257,6 +269,16 @@ int pb_auto_setup(pb_features have, struct pb_auto_origin *origin)
 		static struct pb_policy def;
 		const struct pb_policy *p;
 		o.from_file[op] = got && file.set[op];
+		o.unusable[op][0] = '\0';
+		for (size_t b = 0; o.from_file[op] && b < file.policy[op].n_bands; b++) {
+			const struct pb_kernel *k = file.policy[op].bands[b].kernel;
+			char why[120];
+			if (!pb_kernel_usable(k, have, why, sizeof why)) {
+				snprintf(o.unusable[op], sizeof o.unusable[op], "%s: %s", k->name,
+				         why);
+				o.from_file[op] = false;
+			}
+		}
 		o.default_row[op] = NULL;
 		if (o.from_file[op]) {
 			p = &file.policy[op];

@@ -20,6 +20,10 @@
 int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uint64_t split_bytes,
                   struct pb_policy *out);
 
+/* Joins neighbouring bands of p that name the same kernel (the upper one's
+ * bound stays). */
+void pb_policy_join_equal(struct pb_policy *p);
+
 /* The text of a policy file (include/primbench/auto.h's format): the
  * comment lines (each prefixed with "# "; may be NULL), then one line per
  * op set in f, then the cpu line when f->cpu is not empty. Returns a

@@ -137,27 +137,19 @@ static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
 		    !strcmp(band->kernel->name, "avx512_nt"))
 			continue;
 		bool wins = false;
-		for (size_t i = 0; i < r->n_cases; i++) {
-			uint64_t n = r->cases[i].size_bytes;
-			if (r->cases[i].kernel != band->kernel || n < lo || n > band->max_bytes)
+		for (size_t i = 0; i < r->n_cases && !wins; i++) {
+			const struct pb_mem_case *c = &r->cases[i];
+			if (c->kernel != band->kernel || c->ticks_per_call.n == 0 ||
+			    c->size_bytes < lo || c->size_bytes > band->max_bytes)
 				continue;
-			double mk = median_at(r, band->kernel, n), mf = median_at(r, fast, n);
-			if (!(mk + DISPATCH_TICKS < mf)) /* NAN: no evidence that it wins */
-				continue;
-			wins = true;
+			/* NAN (avx512 not measured there): no evidence that it wins */
+			wins = c->ticks_per_call.median + DISPATCH_TICKS <
+			       median_at(r, fast, c->size_bytes);
 		}
 		if (!wins)
 			band->kernel = fast;
 	}
-	/* join equal neighbours */
-	size_t m = 0;
-	for (size_t b = 0; b < p->n_bands; b++) {
-		if (m && p->bands[m - 1].kernel == p->bands[b].kernel)
-			p->bands[m - 1].max_bytes = p->bands[b].max_bytes;
-		else
-			p->bands[m++] = p->bands[b];
-	}
-	p->n_bands = m;
+	pb_policy_join_equal(p);
 }
 
 struct run {

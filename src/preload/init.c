@@ -203,6 +203,23 @@ static void use_policy(enum pb_op op, const struct pb_policy *p)
 static int auto_state;
 static struct pb_auto_origin auto_origin;
 
+/* "primswitch: PRIMBENCH_MEMSET<what>ERROR; using libc's memset" on
+ * stderr for a policy that cannot serve (its op keeps libc's function);
+ * returns false. */
+static bool bad_policy(enum pb_op op, const char *what)
+{
+	outcome[op] = POLICY_BAD;
+	struct pb_sw_line l;
+	LINE_START(l);
+	pb_sw_line_add(&l, policy_env[op]);
+	pb_sw_line_add(&l, what);
+	pb_sw_line_add(&l, pb_error());
+	pb_sw_line_add(&l, "; using libc's ");
+	pb_sw_line_add(&l, pb_op_name(op));
+	pb_sw_line_write(&l);
+	return false;
+}
+
 /* Empty or unset: libc's function, silently. Returns false for a bad
  * policy (one line on stderr; libc's function). */
 static bool setup_op(enum pb_op op, pb_features have)
@@ -213,18 +230,8 @@ static bool setup_op(enum pb_op op, pb_features have)
 	outcome[op] = POLICY_UNSET;
 	if (!text || !*text)
 		return true;
-	if (pb_policy_parse(op, text, have, &pb_sw_policy[op]) != 0) {
-		outcome[op] = POLICY_BAD;
-		struct pb_sw_line l;
-		LINE_START(l);
-		pb_sw_line_add(&l, policy_env[op]);
-		pb_sw_line_add(&l, ": ");
-		pb_sw_line_add(&l, pb_error());
-		pb_sw_line_add(&l, "; using libc's ");
-		pb_sw_line_add(&l, pb_op_name(op));
-		pb_sw_line_write(&l);
-		return false;
-	}
+	if (pb_policy_parse(op, text, have, &pb_sw_policy[op]) != 0)
+		return bad_policy(op, ": ");
 	const struct pb_policy *pp = &pb_sw_policy[op];
 	for (size_t b = 0; b < pp->n_bands; b++) {
 		if (strcmp(pp->bands[b].kernel->name, "auto") != 0)
@@ -233,18 +240,8 @@ static bool setup_op(enum pb_op op, pb_features have)
 		 * the built-in default (include/primbench/auto.h); set up once. */
 		if (auto_state == 0)
 			auto_state = pb_auto_setup(have, &auto_origin) == 0 ? 1 : -1;
-		if (auto_state < 0) {
-			outcome[op] = POLICY_BAD;
-			struct pb_sw_line l;
-			LINE_START(l);
-			pb_sw_line_add(&l, policy_env[op]);
-			pb_sw_line_add(&l, ": auto: ");
-			pb_sw_line_add(&l, pb_error());
-			pb_sw_line_add(&l, "; using libc's ");
-			pb_sw_line_add(&l, pb_op_name(op));
-			pb_sw_line_write(&l);
-			return false;
-		}
+		if (auto_state < 0)
+			return bad_policy(op, ": auto: ");
 		break;
 	}
 	outcome[op] = POLICY_SET;

@@ -8,17 +8,23 @@
 
 #include "primbench/error.h"
 
-/* Appends band (max, k) to out, joining it with the previous band when the
- * kernel is the same. */
-static void push(struct pb_policy *out, uint64_t max, const struct pb_kernel *k)
+/* Joins neighbours of b[0..n) with the same kernel (the upper one's bound
+ * stays); returns the new count. */
+static size_t join_equal(struct pb_policy_band *b, size_t n)
 {
-	if (out->n_bands && out->bands[out->n_bands - 1].kernel == k) {
-		out->bands[out->n_bands - 1].max_bytes = max;
-		return;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && b[m - 1].kernel == b[i].kernel)
+			b[m - 1].max_bytes = b[i].max_bytes;
+		else
+			b[m++] = b[i];
 	}
-	out->bands[out->n_bands].max_bytes = max;
-	out->bands[out->n_bands].kernel = k;
-	out->n_bands++;
+	return m;
+}
+
+void pb_policy_join_equal(struct pb_policy *p)
+{
+	p->n_bands = join_equal(p->bands, p->n_bands);
 }
 
 int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uint64_t split_bytes,
@@ -29,68 +35,43 @@ int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uin
 	if (dram && dram->op != hot->op)
 		return pb_fail("tune: a %s policy and a %s policy cannot be merged",
 		               pb_op_name(hot->op), pb_op_name(dram->op));
-	/* Up to 2 x 16 bands before joining. */
-	struct {
-		uint64_t max;
-		const struct pb_kernel *k;
-	} b[2 * PB_POLICY_MAX_BANDS];
+	/* Up to 2 x 16 bands before joining: the hot bands up to the split,
+	 * the dram bands above it. */
+	struct pb_policy_band b[2 * PB_POLICY_MAX_BANDS];
 	size_t n = 0;
-	if (!dram) {
-		for (size_t i = 0; i < hot->n_bands; i++)
-			b[n].max = hot->bands[i].max_bytes, b[n++].k = hot->bands[i].kernel;
-	} else {
-		for (size_t i = 0; i < hot->n_bands; i++) {
-			uint64_t m = hot->bands[i].max_bytes;
-			b[n].k = hot->bands[i].kernel;
-			b[n++].max = m < split_bytes ? m : split_bytes;
-			if (m >= split_bytes)
-				break;
+	for (size_t i = 0; i < hot->n_bands; i++) {
+		b[n] = hot->bands[i];
+		if (dram && b[n].max_bytes >= split_bytes) {
+			b[n++].max_bytes = split_bytes;
+			break;
 		}
-		for (size_t i = 0; i < dram->n_bands; i++) {
-			if (dram->bands[i].max_bytes <= split_bytes)
-				continue;
-			b[n].max = dram->bands[i].max_bytes;
-			b[n++].k = dram->bands[i].kernel;
-		}
+		n++;
 	}
-	struct pb_policy p;
-	p.op = hot->op;
-	p.n_bands = 0;
-	/* Join equal neighbours; then, while too many, join the band with the
-	 * fewest octaves into the next one (and that one into its lower
-	 * neighbour when both have the same kernel). */
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (m && b[m - 1].k == b[i].k) {
-			b[m - 1].max = b[i].max;
-			continue;
-		}
-		b[m++] = b[i];
-	}
+	for (size_t i = 0; dram && i < dram->n_bands; i++)
+		if (dram->bands[i].max_bytes > split_bytes)
+			b[n++] = dram->bands[i];
+	/* Join equal neighbours; then, while too many, drop the band with the
+	 * fewest octaves (the next one takes its sizes) and join again. */
+	size_t m = join_equal(b, n);
 	while (m > PB_POLICY_MAX_BANDS) {
 		size_t best = 0;
 		double best_w = 1e300;
 		for (size_t i = 0; i + 1 < m; i++) {
-			double lo = i ? (double)b[i - 1].max : 1.0, hi = (double)b[i].max;
+			double lo = i ? (double)b[i - 1].max_bytes : 1.0,
+			       hi = (double)b[i].max_bytes;
 			double w = hi / (lo > 0 ? lo : 1.0);
 			if (w < best_w)
 				best_w = w, best = i;
 		}
 		for (size_t i = best; i + 1 < m; i++)
 			b[i] = b[i + 1];
-		m--;
-		/* the band's neighbours may now be the same kernel: join them */
-		if (best > 0 && best < m && b[best - 1].k == b[best].k) {
-			b[best - 1].max = b[best].max;
-			for (size_t i = best; i + 1 < m; i++)
-				b[i] = b[i + 1];
-			m--;
-		}
+		m = join_equal(b, m - 1);
 	}
+	out->op = hot->op;
+	out->n_bands = m;
 	for (size_t i = 0; i < m; i++)
-		push(&p, i + 1 == m ? UINT64_MAX : b[i].max, b[i].k);
-	p.bands[p.n_bands - 1].max_bytes = UINT64_MAX;
-	*out = p;
+		out->bands[i] = b[i];
+	out->bands[m - 1].max_bytes = UINT64_MAX;
 	return 0;
 }
 

@@ -423,6 +423,44 @@ static void test_policy_merging(void **state)
 	pb_breakeven_free(&b);
 }
 
+/* The keep rule by size (pb_breakeven_compute_rule): B wins by 12% beyond
+ * +-1% CIs at 512 B and at 64 KiB. With 10% everywhere both bands are
+ * kept; with 15% below 16 KiB and 3% from there, only the large one; with
+ * 15% everywhere, neither. */
+static void test_gain_rule_by_size(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (uint64_t n = 128; n <= 256 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMSET, KA, n, (double)n, 0.01);
+		bool win = n == 512 || n == 64 * KIB;
+		add(&s, PB_OP_MEMSET, KB, n, (double)n * (win ? 1 / 1.15 : 1.5), 0.01);
+	}
+	struct pb_mem_result r = result_of(&s);
+	const struct {
+		struct pb_gain_rule rule;
+		unsigned bands;
+		const char *kernel_at_64k;
+		const char *kernel_at_512;
+	} want[] = {
+	    {{0.10, 0.10, 0}, 5, KB, KB},
+	    {{0.15, 0.03, 16 * KIB}, 3, KB, KA},
+	    {{0.15, 0.15, 16 * KIB}, 1, KA, KA},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct pb_breakeven b;
+		assert_int_equal(pb_breakeven_compute_rule(&r, PB_OP_MEMSET, PB_STATE_HOT, NULL,
+		                                           &want[i].rule, &b),
+		                 1);
+		assert_int_equal(b.policy.n_bands, want[i].bands);
+		assert_ptr_equal(pb_policy_pick(&b.policy, 64 * KIB),
+		                 kern(PB_OP_MEMSET, want[i].kernel_at_64k));
+		assert_ptr_equal(pb_policy_pick(&b.policy, 512),
+		                 kern(PB_OP_MEMSET, want[i].kernel_at_512));
+		pb_breakeven_free(&b);
+	}
+}
+
 /* More than PB_POLICY_MAX_BANDS distinct bands: merged anyway, flagged. */
 static void test_policy_too_many_bands(void **state)
 {
@@ -725,6 +763,7 @@ int main(void)
 		cmocka_unit_test(test_glibc_libc),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_gain_rule_by_size),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

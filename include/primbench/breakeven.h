@@ -138,6 +138,20 @@ int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_c
 int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
                               const struct pb_glibc_thresholds *g, double min_gain,
                               struct pb_breakeven *out);
+/* The keep rule with a gain that depends on the size: `small` below
+ * large_from_bytes, `large` from it on (fractions: 0.10 is 10%). A band is
+ * kept only where its kernel beats a neighbouring band's, beyond both CIs,
+ * by more than the rule's gain at one size of the band at least. A large
+ * size can be served on a smaller margin: a dispatch's few ticks are
+ * nothing there (docs/performance.md, "tune's keep rule"). */
+struct pb_gain_rule {
+	double small, large;
+	uint64_t large_from_bytes;
+};
+/* pb_breakeven_compute_gain with that rule. */
+int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                              const struct pb_glibc_thresholds *g, const struct pb_gain_rule *rule,
+                              struct pb_breakeven *out);
 void pb_breakeven_free(struct pb_breakeven *b);
 
 /* Prints, in at most 80 columns: the crossings, the recommended policy,

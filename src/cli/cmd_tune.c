@@ -60,7 +60,10 @@ static void usage(FILE *f)
 	      "                      non-temporal threshold)\n"
 	      "  --min-gain PCT      a band is kept only where its kernel beats its\n"
 	      "                      neighbour's by more than PCT%, beyond both CIs\n"
-	      "                      (default 10)\n"
+	      "                      (default 10), from --large-from on by more than\n"
+	      "                      --min-gain-large PCT% (default 3): there a\n"
+	      "                      dispatch's few ticks cost nothing\n"
+	      "  --large-from SIZE   where the large sizes' rule starts (default 16K)\n"
 	      "  --max-size SIZE     largest size timed (default 64M)\n"
 	      "  --per-octave N      sizes per octave (default 2)\n"
 	      "  --budget SECONDS    per size and cache state once every kernel has 11\n"
@@ -165,8 +168,8 @@ struct run {
 /* Times op's candidates at run->sizes in run->state; computes the
  * break-even policy. Returns 0, or the exit status of a failure. */
 static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
-                   double min_gain, const struct pb_cache_info *caches, uint64_t seed, bool verbose,
-                   const struct pb_glibc_thresholds *g)
+                   const struct pb_gain_rule *rule, const struct pb_cache_info *caches,
+                   uint64_t seed, bool verbose, const struct pb_glibc_thresholds *g)
 {
 	struct pb_mem_placement place = {.dst_offset_bytes = 0, .src_offset_bytes = 2048};
 	uint64_t *sizes = calloc(run->sizes.count, sizeof *sizes);
@@ -212,8 +215,7 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 		                   run->state == PB_STATE_HOT ? PB_UNIT_TICKS_PER_CALL
 		                                              : PB_UNIT_GB_S);
 	}
-	int got =
-	    pb_breakeven_compute_gain(&run->result, run->op, run->state, g, min_gain, &run->be);
+	int got = pb_breakeven_compute_rule(&run->result, run->op, run->state, g, rule, &run->be);
 	if (got < 0) {
 		fprintf(stderr, "primbench: tune: %s\n", pb_error());
 		return PB_EXIT_USAGE;
@@ -287,7 +289,18 @@ static int make_parent_dirs(const char *path)
 	return 0;
 }
 
-enum { OPT_OPS = 256, OPT_GAIN, OPT_SPLIT, OPT_MAX, OPT_PER_OCTAVE, OPT_BUDGET, OPT_HIDE, OPT_CPU };
+enum {
+	OPT_OPS = 256,
+	OPT_GAIN,
+	OPT_GAIN_LARGE,
+	OPT_LARGE_FROM,
+	OPT_SPLIT,
+	OPT_MAX,
+	OPT_PER_OCTAVE,
+	OPT_BUDGET,
+	OPT_HIDE,
+	OPT_CPU
+};
 
 int cmd_tune(int argc, char **argv)
 {
@@ -295,6 +308,8 @@ int cmd_tune(int argc, char **argv)
 	    {"ops", required_argument, 0, OPT_OPS},
 	    {"split", required_argument, 0, OPT_SPLIT},
 	    {"min-gain", required_argument, 0, OPT_GAIN},
+	    {"min-gain-large", required_argument, 0, OPT_GAIN_LARGE},
+	    {"large-from", required_argument, 0, OPT_LARGE_FROM},
 	    {"max-size", required_argument, 0, OPT_MAX},
 	    {"per-octave", required_argument, 0, OPT_PER_OCTAVE},
 	    {"budget", required_argument, 0, OPT_BUDGET},
@@ -308,7 +323,7 @@ int cmd_tune(int argc, char **argv)
 	};
 	bool want[PB_OP_COUNT] = {true, true, true};
 	uint64_t split = 0, max_size = 64ull << 20;
-	double min_gain = 0.10;
+	struct pb_gain_rule rule = {.small = 0.10, .large = 0.03, .large_from_bytes = 16384};
 	unsigned per_octave = 2;
 	double budget = 0.1;
 	const char *out_path = NULL;
@@ -345,16 +360,21 @@ int cmd_tune(int argc, char **argv)
 			*(c == OPT_SPLIT ? &split : &max_size) = v;
 			break;
 		}
-		case OPT_GAIN: {
+		case OPT_LARGE_FROM:
+			if (pb_parse_size(optarg, &rule.large_from_bytes) != 0)
+				die_usage("tune: bad --large-from: %s", pb_error());
+			break;
+		case OPT_GAIN:
+		case OPT_GAIN_LARGE: {
 			char *end;
 			errno = 0;
 			double v = strtod(optarg, &end);
 			if (end != optarg && *end == '%')
 				end++;
 			if (errno || end == optarg || *end || !(v >= 0 && v <= 100))
-				die_usage("tune: bad --min-gain '%s' (a percentage, 0 to 100)",
-				          optarg);
-			min_gain = v / 100;
+				die_usage("tune: bad --%s '%s' (a percentage, 0 to 100)",
+				          c == OPT_GAIN ? "min-gain" : "min-gain-large", optarg);
+			*(c == OPT_GAIN ? &rule.small : &rule.large) = v / 100;
 			break;
 		}
 		case OPT_PER_OCTAVE:
@@ -443,13 +463,15 @@ int cmd_tune(int argc, char **argv)
 	uint64_t seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec;
 
 	{
-		char ssplit[32], smax[32];
+		char ssplit[32], smax[32], slarge[32];
 		pb_format_size(split, ssplit, sizeof ssplit);
 		pb_format_size(max_size, smax, sizeof smax);
+		pb_format_size(rule.large_from_bytes, slarge, sizeof slarge);
 		printf("tune: %s\n  hot 16..%s, dram above to %s; sizes per octave: %u; budget "
-		       "%g s per size;\n  bands kept where they win by over %g%%\n",
+		       "%g s per size;\n  bands kept where they win by over %g%% (from %s on: "
+		       "%g%%)\n",
 		       id.brand[0] ? id.brand : id.vendor, ssplit, smax, per_octave, budget,
-		       min_gain * 100);
+		       rule.small * 100, slarge, rule.large * 100);
 	}
 	struct pb_auto_file file = {0};
 	snprintf(file.cpu, sizeof file.cpu, "%s", id.brand);
@@ -472,10 +494,10 @@ int cmd_tune(int argc, char **argv)
 		struct run dram = {.op = (enum pb_op)op, .state = PB_STATE_DRAM};
 		make_sizes(16, split, per_octave, &hot.sizes);
 		make_sizes(split * 2, max_size, per_octave, &dram.sizes);
-		status = measure(&hot, ks, nk, budget, min_gain, &caches, seed + (uint64_t)op,
-		                 verbose, g);
+		status =
+		    measure(&hot, ks, nk, budget, &rule, &caches, seed + (uint64_t)op, verbose, g);
 		if (status == PB_EXIT_OK)
-			status = measure(&dram, ks, nk, budget, min_gain, &caches,
+			status = measure(&dram, ks, nk, budget, &rule, &caches,
 			                 seed + 3 + (uint64_t)op, verbose, g);
 		if (status == PB_EXIT_OK) {
 			struct pb_policy merged;
@@ -562,10 +584,11 @@ int cmd_tune(int argc, char **argv)
 	         "primbench auto policy (include/primbench/auto.h), written by primbench tune\n"
 	         "%s on %s, primbench %s\n"
 	         "each op: the break-even policy of its hot run up to %llu bytes,\n"
-	         "of its dram run above; bands kept where they win by over %g%%,\n"
-	         "beyond both CIs",
+	         "of its dram run above; bands kept where they win by over %g%%\n"
+	         "(from %llu bytes on: %g%%), beyond both CIs",
 	         when, id.brand[0] ? id.brand : id.vendor, PB_VERSION_STRING,
-	         (unsigned long long)split, min_gain * 100);
+	         (unsigned long long)split, rule.small * 100,
+	         (unsigned long long)rule.large_from_bytes, rule.large * 100);
 	char *text = pb_auto_file_text(&file, comment);
 	if (!text || pb_write_file_whole(path, text, strlen(text)) != 0) {
 		free(text);

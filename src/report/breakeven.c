@@ -360,11 +360,13 @@ struct band {
 	size_t j0, j1; /* grid sizes, inclusive */
 };
 
-/* How far band kernel kb beats kernel ko somewhere in [j0, j1]: the largest
- * lo(ko) - hi(kb) (logs); > 0 means beyond both CIs at that size. -inf when
- * never comparable with CIs; +inf when ko was not measured there at all
- * (nothing says it could serve the band). */
-static double advantage(const struct grid *g, size_t kb, size_t ko, size_t j0, size_t j1)
+/* How far band kernel kb beats kernel ko somewhere in [j0, j1], beyond
+ * what the keep rule asks at that size: the largest lo(ko) - hi(kb) -
+ * need(size) (logs); > 0 means a win beyond both CIs by more than the
+ * rule's gain at that size. -inf when never comparable with CIs; +inf when
+ * ko was not measured there at all (nothing says it could serve the band). */
+static double advantage(const struct grid *g, size_t kb, size_t ko, size_t j0, size_t j1,
+                        const struct pb_gain_rule *rule)
 {
 	double best = -INFINITY;
 	bool any = false;
@@ -373,8 +375,10 @@ static double advantage(const struct grid *g, size_t kb, size_t ko, size_t j0, s
 		if (!g->has[pb] || !g->has[po])
 			continue;
 		any = true;
-		if (g->ci[pb] && g->ci[po] && g->lo[po] - g->hi[pb] > best)
-			best = g->lo[po] - g->hi[pb];
+		double need =
+		    log1p(g->sizes[j] >= rule->large_from_bytes ? rule->large : rule->small);
+		if (g->ci[pb] && g->ci[po] && g->lo[po] - g->hi[pb] - need > best)
+			best = g->lo[po] - g->hi[pb] - need;
 	}
 	return any ? best : INFINITY;
 }
@@ -413,7 +417,7 @@ static double merge_cost(const struct grid *g, size_t kb, size_t ko, size_t j0, 
  * beyond both CIs (any pair when `force`), the one whose merge costs
  * least. Returns whether it merged. */
 static bool merge_weakest(const struct grid *g, struct band *b, size_t *n, bool force,
-                          double min_advantage)
+                          const struct pb_gain_rule *rule)
 {
 	double best = INFINITY;
 	size_t bi = 0, bk = 0;
@@ -424,7 +428,7 @@ static bool merge_weakest(const struct grid *g, struct band *b, size_t *n, bool 
 			if ((side == 0 && i == 0) || (side == 1 && i + 1 == count))
 				continue;
 			size_t other = side == 0 ? b[i - 1].k : b[i + 1].k;
-			if (!force && advantage(g, b[i].k, other, b[i].j0, b[i].j1) > min_advantage)
+			if (!force && advantage(g, b[i].k, other, b[i].j0, b[i].j1, rule) > 0)
 				continue;
 			double cost = merge_cost(g, b[i].k, other, b[i].j0, b[i].j1);
 			if (!found || cost < best) {
@@ -466,8 +470,8 @@ static uint64_t band_bound(const struct grid *g, const struct band *lo, const st
 	return (uint64_t)at;
 }
 
-static int recommend(const struct grid *g, enum pb_op op, double min_gain, struct pb_policy *p,
-                     bool *simplified)
+static int recommend(const struct grid *g, enum pb_op op, const struct pb_gain_rule *rule,
+                     struct pb_policy *p, bool *simplified)
 {
 	struct band *b = malloc(g->ns * sizeof *b);
 	if (!b)
@@ -480,11 +484,10 @@ static int recommend(const struct grid *g, enum pb_op op, double min_gain, struc
 		else
 			b[n++] = (struct band){w, j, j};
 	}
-	double min_advantage = log1p(min_gain); /* the CIs and medians are logs */
-	while (merge_weakest(g, b, &n, false, min_advantage))
+	while (merge_weakest(g, b, &n, false, rule))
 		;
 	*simplified = false;
-	while (n > PB_POLICY_MAX_BANDS && merge_weakest(g, b, &n, true, min_advantage))
+	while (n > PB_POLICY_MAX_BANDS && merge_weakest(g, b, &n, true, rule))
 		*simplified = true;
 
 	p->op = op;
@@ -928,6 +931,14 @@ int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum
                               const struct pb_glibc_thresholds *gt, double min_gain,
                               struct pb_breakeven *out)
 {
+	struct pb_gain_rule rule = {.small = min_gain, .large = min_gain, .large_from_bytes = 0};
+	return pb_breakeven_compute_rule(r, op, st, gt, &rule, out);
+}
+
+int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                              const struct pb_glibc_thresholds *gt, const struct pb_gain_rule *rule,
+                              struct pb_breakeven *out)
+{
 	struct grid g;
 	memset(out, 0, sizeof *out);
 	int rc = grid_build(&g, r, op, st);
@@ -973,7 +984,7 @@ int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum
 	out->n_crossings = cx.n;
 	cx.v = NULL;
 
-	if (recommend(&g, op, min_gain, &out->policy, &out->policy_simplified) != 0)
+	if (recommend(&g, op, rule, &out->policy, &out->policy_simplified) != 0)
 		goto fail;
 	if (gt) {
 		out->have_glibc = true;

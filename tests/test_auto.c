@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -366,13 +367,75 @@ static void test_auto_correct(void **state)
 	sweep(PB_OP_MEMMOVE, "rep_movsb<=64,rep_movsb_fwd_movsq_bwd");
 }
 
+/* pb_tune_combine: the geometric mean of two states' medians and CI bounds,
+ * for the cases both measured within the size range. */
+static struct pb_mem_case combine_case(const char *kernel, uint64_t n, enum pb_cache_state st,
+                                       double med, double rel)
+{
+	struct pb_mem_case c = {0};
+	c.op = PB_OP_MEMSET;
+	c.kernel = pb_kernel_find(PB_OP_MEMSET, kernel);
+	assert_non_null(c.kernel);
+	c.size_bytes = n;
+	c.state = st;
+	c.n_samples = 21;
+	c.ticks_per_call.n = 21;
+	c.ticks_per_call.median = med;
+	c.ticks_per_call.min = med * 0.9;
+	c.ticks_per_call.max = med * 1.5;
+	c.ticks_per_call.ci_valid = rel > 0;
+	c.ticks_per_call.ci_lo = rel > 0 ? med * (1 - rel) : NAN;
+	c.ticks_per_call.ci_hi = rel > 0 ? med * (1 + rel) : NAN;
+	return c;
+}
+
+static void test_combine(void **state)
+{
+	(void)state;
+	struct pb_mem_case hot[] = {
+	    combine_case("gpr_unrolled", 1024, PB_STATE_HOT, 100, 0.02),
+	    combine_case("gpr_unrolled", 4096, PB_STATE_HOT, 400, 0.02),
+	    combine_case("bytes", 4096, PB_STATE_HOT, 900, 0),
+	    combine_case("gpr_unrolled", 1 << 20, PB_STATE_HOT, 1e5, 0.02),
+	};
+	struct pb_mem_case dram[] = {
+	    combine_case("gpr_unrolled", 4096, PB_STATE_DRAM, 1600, 0.08),
+	    combine_case("bytes", 4096, PB_STATE_DRAM, 1600, 0.05),
+	    combine_case("gpr_unrolled", 1 << 20, PB_STATE_DRAM, 4e5, 0.02),
+	};
+	struct pb_mem_result h = {.cases = hot, .n_cases = 4}, d = {.cases = dram, .n_cases = 3};
+	struct pb_mem_result out;
+	/* 1024 is only hot; 1 MiB is outside [1024, 64K] */
+	assert_int_equal(pb_tune_combine(&h, &d, 1024, 65536, PB_STATE_HOT, &out), 0);
+	assert_int_equal(out.n_cases, 2);
+	const struct pb_mem_case *g = &out.cases[0], *b = &out.cases[1];
+	assert_string_equal(g->kernel->name, "gpr_unrolled");
+	assert_int_equal(g->size_bytes, 4096);
+	assert_int_equal(g->state, PB_STATE_HOT);
+	assert_true(fabs(g->ticks_per_call.median - 800) < 1e-9); /* sqrt(400 x 1600) */
+	assert_true(g->ticks_per_call.ci_valid);
+	assert_true(fabs(g->ticks_per_call.ci_lo - sqrt(392.0 * 1472.0)) < 1e-9);
+	assert_true(fabs(g->ticks_per_call.ci_hi - sqrt(408.0 * 1728.0)) < 1e-9);
+	assert_null(g->batch_ticks);
+	assert_string_equal(b->kernel->name, "bytes");
+	assert_true(fabs(b->ticks_per_call.median - 1200) < 1e-9);
+	assert_false(b->ticks_per_call.ci_valid); /* hot had none */
+	pb_mem_result_free(&out);
+
+	/* nothing in common: no case */
+	assert_int_equal(pb_tune_combine(&h, &d, 1, 2048, PB_STATE_HOT, &out), 0);
+	assert_int_equal(out.n_cases, 0);
+	pb_mem_result_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_file_parse), cmocka_unit_test(test_file_round_trip),
-	    cmocka_unit_test(test_path),       cmocka_unit_test(test_setup),
-	    cmocka_unit_test(test_defaults),   cmocka_unit_test(test_install_refuses),
-	    cmocka_unit_test(test_merge),      cmocka_unit_test(test_auto_correct),
+	    cmocka_unit_test(test_file_parse),   cmocka_unit_test(test_file_round_trip),
+	    cmocka_unit_test(test_path),         cmocka_unit_test(test_setup),
+	    cmocka_unit_test(test_defaults),     cmocka_unit_test(test_install_refuses),
+	    cmocka_unit_test(test_merge),        cmocka_unit_test(test_combine),
+	    cmocka_unit_test(test_auto_correct),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "primbench/auto.h"
+#include "primbench/mem.h"
 #include "primbench/policy.h"
 
 /* The hot policy up to split_bytes (inclusive), the dram policy above it.
@@ -19,6 +20,20 @@
  * pb_error() when the ops differ or split_bytes is 0. */
 int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uint64_t split_bytes,
                   struct pb_policy *out);
+
+/* The cases both a and b measured (same op, kernel and size; sizes in
+ * [lo_bytes, hi_bytes]) as one result in state `as`, each case's median
+ * and CI bounds the geometric means of the two cases' (ticks per call):
+ * the break-even finder on it chooses the kernel that is best over both
+ * states together (the mean of the two log times; a kernel 10% faster in
+ * one state and 10% slower in the other ties). tune uses it with a = hot
+ * and b = dram for sizes that may live in either. The CI of a combined case
+ * is valid only when both are (and conservative: the mean of the bounds'
+ * logs). Cases carry no sample arrays (n_samples is the smaller count). Returns 0 (out may
+ * have no case), or -1 with pb_error() on allocation failure; free out with
+ * pb_mem_result_free(). */
+int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b, uint64_t lo_bytes,
+                    uint64_t hi_bytes, enum pb_cache_state as, struct pb_mem_result *out);
 
 /* Joins neighbouring bands of p that name the same kernel (the upper one's
  * bound stays). */

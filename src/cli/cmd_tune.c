@@ -233,6 +233,33 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	return 0;
 }
 
+/* The policy for sizes [from, split] that both runs timed: the break-even
+ * policy of the two states together (pb_tune_combine). Returns 0, or -1
+ * when there is nothing to combine (the hot policy then serves those
+ * sizes). */
+static int both_run(const struct run *hot, const struct run *dram, uint64_t from, uint64_t split,
+                    const struct pb_gain_rule *rule, bool verbose, struct pb_policy *out)
+{
+	struct pb_mem_result both;
+	if (pb_tune_combine(&hot->result, &dram->result, from, split, PB_STATE_HOT, &both) != 0)
+		die_usage("tune: %s", pb_error());
+	struct pb_breakeven be;
+	int got = pb_breakeven_compute_rule(&both, hot->op, PB_STATE_HOT, NULL, rule, &be);
+	pb_mem_result_free(&both);
+	if (got < 0)
+		die_usage("tune: %s", pb_error());
+	if (got == 0)
+		return -1;
+	if (verbose) {
+		printf("\n%s, hot and dram together (geometric mean of the medians):\n",
+		       pb_op_name(hot->op));
+		pb_breakeven_print(stdout, &be);
+	}
+	*out = be.policy;
+	pb_breakeven_free(&be);
+	return 0;
+}
+
 static void run_free(struct run *r)
 {
 	if (r->have_be)
@@ -467,10 +494,16 @@ int cmd_tune(int argc, char **argv)
 		pb_format_size(split, ssplit, sizeof ssplit);
 		pb_format_size(max_size, smax, sizeof smax);
 		pb_format_size(rule.large_from_bytes, slarge, sizeof slarge);
-		printf("tune: %s\n  hot 16..%s, dram above to %s; sizes per octave: %u; budget "
-		       "%g s per size;\n  bands kept where they win by over %g%% (from %s on: "
-		       "%g%%)\n",
-		       id.brand[0] ? id.brand : id.vendor, ssplit, smax, per_octave, budget,
+		char from[160];
+		if (rule.large_from_bytes <= split)
+			snprintf(from, sizeof from, "hot 16..%s, hot and dram together %s..%s",
+			         slarge, slarge, ssplit);
+		else
+			snprintf(from, sizeof from, "hot 16..%s", ssplit);
+		printf("tune: %s\n  policy from %s,\n  dram above %s to %s; sizes per octave: %u; "
+		       "budget %g s per size;\n"
+		       "  bands kept where they win by over %g%% (from %s on: %g%%)\n",
+		       id.brand[0] ? id.brand : id.vendor, from, ssplit, smax, per_octave, budget,
 		       rule.small * 100, slarge, rule.large * 100);
 	}
 	struct pb_auto_file file = {0};
@@ -493,15 +526,40 @@ int cmd_tune(int argc, char **argv)
 		struct run hot = {.op = (enum pb_op)op, .state = PB_STATE_HOT};
 		struct run dram = {.op = (enum pb_op)op, .state = PB_STATE_DRAM};
 		make_sizes(16, split, per_octave, &hot.sizes);
-		make_sizes(split * 2, max_size, per_octave, &dram.sizes);
+		/* dram: the hot sizes from --large-from on (they may live in
+		 * either state: their policy is the best over both), then
+		 * above the split */
+		struct pb_size_list above;
+		make_sizes(split * 2, max_size, per_octave, &above);
+		dram.sizes.values =
+		    calloc(hot.sizes.count + above.count, sizeof *dram.sizes.values);
+		if (!dram.sizes.values)
+			die_usage("tune: out of memory");
+		for (size_t i = 0; i < hot.sizes.count; i++)
+			if ((uint64_t)hot.sizes.values[i] >= rule.large_from_bytes)
+				dram.sizes.values[dram.sizes.count++] = hot.sizes.values[i];
+		for (size_t i = 0; i < above.count; i++)
+			dram.sizes.values[dram.sizes.count++] = above.values[i];
+		pb_size_list_free(&above);
+		uint64_t both_from = rule.large_from_bytes;
+		bool have_both = both_from <= split && dram.sizes.count > 0 &&
+		                 (uint64_t)dram.sizes.values[0] <= split;
 		status =
 		    measure(&hot, ks, nk, budget, &rule, &caches, seed + (uint64_t)op, verbose, g);
 		if (status == PB_EXIT_OK)
 			status = measure(&dram, ks, nk, budget, &rule, &caches,
 			                 seed + 3 + (uint64_t)op, verbose, g);
+		struct pb_policy both_policy;
+		if (status == PB_EXIT_OK && have_both &&
+		    both_run(&hot, &dram, both_from, split, &rule, verbose, &both_policy) != 0)
+			have_both = false;
 		if (status == PB_EXIT_OK) {
-			struct pb_policy merged;
-			if (pb_tune_merge(&hot.be.policy, &dram.be.policy, split, &merged) != 0)
+			struct pb_policy low, merged;
+			low = hot.be.policy;
+			if (have_both &&
+			    pb_tune_merge(&hot.be.policy, &both_policy, both_from - 1, &low) != 0)
+				die_usage("tune: %s", pb_error());
+			if (pb_tune_merge(&low, &dram.be.policy, split, &merged) != 0)
 				die_usage("tune: %s", pb_error());
 			file.policy[op] = merged;
 			file.set[op] = true;
@@ -515,7 +573,15 @@ int cmd_tune(int argc, char **argv)
 			printf("\n%s (%zu kernels)\n", pb_op_name((enum pb_op)op), nk);
 			print_policy("hot, 16..", ssplit, a);
 			char label[96];
-			snprintf(label, sizeof label, "dram, above %s to %s", ssplit, smax);
+			if (have_both) {
+				char sfrom[32], both[PB_POLICY_TEXT_MAX];
+				pb_format_size(both_from, sfrom, sizeof sfrom);
+				pb_policy_format(&both_policy, both, sizeof both);
+				snprintf(label, sizeof label, "hot and dram together, %s..%s",
+				         sfrom, ssplit);
+				print_policy(label, "", both);
+			}
+			snprintf(label, sizeof label, "dram (serves above %s to %s)", ssplit, smax);
 			print_policy(label, "", b);
 			print_policy("policy", "", m);
 			if (g) {

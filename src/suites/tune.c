@@ -2,6 +2,7 @@
  * (include/primbench/tune.h). */
 #include "primbench/tune.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,55 @@ int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uin
 	for (size_t i = 0; i < m; i++)
 		out->bands[i] = b[i];
 	out->bands[m - 1].max_bytes = UINT64_MAX;
+	return 0;
+}
+
+static bool usable(const struct pb_mem_case *c)
+{
+	return c->ticks_per_call.n > 0 && c->ticks_per_call.median > 0 &&
+	       isfinite(c->ticks_per_call.median);
+}
+
+int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b, uint64_t lo_bytes,
+                    uint64_t hi_bytes, enum pb_cache_state as, struct pb_mem_result *out)
+{
+	memset(out, 0, sizeof *out);
+	if (a->n_cases == 0)
+		return 0;
+	out->cases = calloc(a->n_cases, sizeof *out->cases);
+	if (!out->cases)
+		return pb_fail("out of memory combining results");
+	for (size_t i = 0; i < a->n_cases; i++) {
+		const struct pb_mem_case *x = &a->cases[i];
+		if (!usable(x) || x->size_bytes < lo_bytes || x->size_bytes > hi_bytes)
+			continue;
+		const struct pb_mem_case *y = NULL;
+		for (size_t j = 0; j < b->n_cases && !y; j++)
+			if (b->cases[j].op == x->op && b->cases[j].kernel == x->kernel &&
+			    b->cases[j].size_bytes == x->size_bytes && usable(&b->cases[j]))
+				y = &b->cases[j];
+		if (!y)
+			continue;
+		struct pb_mem_case *c = &out->cases[out->n_cases++];
+		*c = *x;
+		c->state = as;
+		/* the summaries' sample count; no sample arrays */
+		c->n_samples = x->ticks_per_call.n < y->ticks_per_call.n ? x->ticks_per_call.n
+		                                                         : y->ticks_per_call.n;
+		c->batch_ticks = NULL;
+		c->batch_calls = NULL;
+		c->read_ticks = NULL;
+		const struct pb_summary *sx = &x->ticks_per_call, *sy = &y->ticks_per_call;
+		struct pb_summary *s = &c->ticks_per_call;
+		s->n = c->n_samples;
+		s->median = sqrt(sx->median * sy->median);
+		s->ci_valid = sx->ci_valid && sy->ci_valid && sx->ci_lo > 0 && sy->ci_lo > 0;
+		s->ci_lo = s->ci_valid ? sqrt(sx->ci_lo * sy->ci_lo) : NAN;
+		s->ci_hi = s->ci_valid ? sqrt(sx->ci_hi * sy->ci_hi) : NAN;
+		s->min = sqrt(sx->min * sy->min);
+		s->max = sqrt(sx->max * sy->max);
+		s->mean = s->p10 = s->p90 = s->stddev = NAN;
+	}
 	return 0;
 }
 

@@ -7,10 +7,11 @@
  * kernel except auto and the demonstration kernels (bytes, strided, rbw,
  * clzero) is timed, interleaved, at small sizes in the hot state (the
  * common case of real programs: LLVM libc's memory benchmarks time L1 for
- * the same reason) and at large sizes in the dram state (a large buffer is
- * rarely cached); each run's recommended policy (the lower envelope of the
- * medians, bands kept only where they win beyond both CIs) serves its
- * sizes, the hot one up to --split.
+ * the same reason), at large sizes in the dram state (a large buffer is
+ * rarely cached), and at mid sizes (--large-from to --split) in both, where
+ * the policy is the one best over both states together (pb_tune_combine).
+ * Each recommended policy (the lower envelope of the medians, bands kept
+ * only where they win beyond both CIs) serves its sizes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,22 +49,24 @@ static void usage(FILE *f)
 {
 	fputs("usage: primbench tune [OPTIONS]\n"
 	      "\n"
-	      "Times every usable kernel at small sizes (hot) and large sizes (dram),\n"
-	      "finds where they cross, and writes the policy the auto kernels use\n"
-	      "(memset/auto, memcpy/auto, memmove/auto; also PRIMBENCH_MEMSET=auto in\n"
-	      "libprimswitch.so). Prints each op's policy and the GLIBC_TUNABLES line\n"
-	      "that gets glibc closest to it.\n"
+	      "Times every usable kernel at small sizes (hot), mid sizes (hot and dram,\n"
+	      "from --large-from to --split: the policy best over both) and large\n"
+	      "sizes (dram), finds where they cross, and writes the policy the auto\n"
+	      "kernels use (memset/auto, memcpy/auto, memmove/auto; also\n"
+	      "PRIMBENCH_MEMSET=auto in libprimswitch.so). Prints each op's policy and\n"
+	      "the GLIBC_TUNABLES line that gets glibc closest to it.\n"
 	      "\n"
 	      "  --ops LIST          memset, memcpy, memmove (default: all three)\n"
 	      "  --split SIZE        largest size timed hot; larger ones are timed in\n"
-	      "                      dram (default: 3/4 of the LLC, as glibc's\n"
+	      "                      dram only (default: 3/4 of the LLC, as glibc's\n"
 	      "                      non-temporal threshold)\n"
 	      "  --min-gain PCT      a band is kept only where its kernel beats its\n"
 	      "                      neighbour's by more than PCT%, beyond both CIs\n"
 	      "                      (default 10), from --large-from on by more than\n"
 	      "                      --min-gain-large PCT% (default 3): there a\n"
 	      "                      dispatch's few ticks cost nothing\n"
-	      "  --large-from SIZE   where the large sizes' rule starts (default 16K)\n"
+	      "  --large-from SIZE   where the large sizes' rule and the timing in both\n"
+	      "                      states start (default 16K)\n"
 	      "  --max-size SIZE     largest size timed (default 64M)\n"
 	      "  --per-octave N      sizes per octave (default 2)\n"
 	      "  --budget SECONDS    per size and cache state once every kernel has 11\n"
@@ -646,15 +649,25 @@ int cmd_tune(int argc, char **argv)
 	localtime_r(&now, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
 	char comment[1024];
+	char ranges[256];
+	if (rule.large_from_bytes <= split)
+		snprintf(ranges, sizeof ranges,
+		         "each op: below %llu bytes the policy of its hot run, up to %llu\n"
+		         "bytes the one best over hot and dram together, above it its dram\n"
+		         "run's",
+		         (unsigned long long)rule.large_from_bytes, (unsigned long long)split);
+	else
+		snprintf(ranges, sizeof ranges,
+		         "each op: the policy of its hot run up to %llu bytes, of its dram\n"
+		         "run above",
+		         (unsigned long long)split);
 	snprintf(comment, sizeof comment,
 	         "primbench auto policy (include/primbench/auto.h), written by primbench tune\n"
 	         "%s on %s, primbench %s\n"
-	         "each op: the break-even policy of its hot run up to %llu bytes,\n"
-	         "of its dram run above; bands kept where they win by over %g%%\n"
+	         "%s; bands kept where they win by over %g%%\n"
 	         "(from %llu bytes on: %g%%), beyond both CIs",
-	         when, id.brand[0] ? id.brand : id.vendor, PB_VERSION_STRING,
-	         (unsigned long long)split, rule.small * 100,
-	         (unsigned long long)rule.large_from_bytes, rule.large * 100);
+	         when, id.brand[0] ? id.brand : id.vendor, PB_VERSION_STRING, ranges,
+	         rule.small * 100, (unsigned long long)rule.large_from_bytes, rule.large * 100);
 	char *text = pb_auto_file_text(&file, comment);
 	if (!text || pb_write_file_whole(path, text, strlen(text)) != 0) {
 		free(text);

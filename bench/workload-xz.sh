@@ -30,7 +30,7 @@ cat $(ls /usr/lib/x86_64-linux-gnu/*.so.* | LC_ALL=C sort) 2>/dev/null |
 	head -c 67108864 >"$tmp/bin64.bin"
 xz -1 -T1 -c "$tmp/bin64.bin" >"$tmp/bin64.bin.xz"
 rm -f "$tmp/bin64.bin"
-"$pb" list --op memcpy | grep "auto is" || true
+for op in memset memcpy memmove; do "$pb" list --op $op | grep -A2 "auto is" | grep -v "^$" || true; done
 "$pb" cmd --until-verdict --equivalence "$eq" --max-runs 120 --metric user --account=ticks \
 	--memset libc --memcpy libc --memmove libc \
 	--vs-memset auto --vs-memcpy auto --vs-memmove auto \

@@ -50,6 +50,9 @@ double cli_parse_seconds(const char *opt, const char *arg);
 /* The FILE of -o FILE: exits 2 with "empty output path in '-o'" when it
  * is empty; returns it. */
 const char *cli_output_path(const char *arg);
+/* Exits 2 ("CMD: -o OUT would overwrite the input IN") when out is the same
+ * file as one of inputs[0..n) (same device and inode); a new out passes. */
+void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n);
 
 /* Writes doc whole to path and prints "results: PATH"; on failure one
  * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */
@@ -96,6 +99,7 @@ int cmd_syscall(int argc, char **argv);
 int cmd_cmd(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_account(int argc, char **argv);
 
 #endif

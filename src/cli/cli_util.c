@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "primbench/cpu.h"
 #include "primbench/error.h"
@@ -153,4 +154,14 @@ json_t *cli_auto_json(enum pb_op op)
 	else
 		json_object_set_new(j, "default_row", json_string(o->default_row[op]));
 	return j;
+}
+
+void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n)
+{
+	struct stat so, si;
+	if (stat(out, &so) != 0)
+		return; /* a new file: no input is there */
+	for (size_t i = 0; i < n; i++)
+		if (stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+			die_usage("%s: -o %s would overwrite the input %s", cmd, out, inputs[i]);
 }

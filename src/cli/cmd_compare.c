@@ -71,16 +71,6 @@ static void set_level(double *level, char *given, size_t len, const char *opt, c
 
 /* Exits 2 when `out` is (a link to) one of the inputs: writing the
  * comparison would replace a result file it was made from. */
-static void check_output_not_input(const char *out, char **inputs, size_t n)
-{
-	struct stat so, si;
-	if (stat(out, &so) != 0)
-		return; /* a new file: no input is there */
-	for (size_t i = 0; i < n; i++)
-		if (stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-			die_usage("compare: -o %s would overwrite the input %s", out, inputs[i]);
-}
-
 static json_t *file_json(const struct pb_compare_file *f)
 {
 	json_t *o = json_object();
@@ -164,7 +154,7 @@ int cmd_compare(int argc, char **argv)
 	if (out && pb_results_check_path(out) != 0)
 		die_usage("compare: %s", pb_error());
 	if (out)
-		check_output_not_input(out, argv + optind, nfiles);
+		cli_check_output_not_input("compare", out, argv + optind, nfiles);
 
 	struct pb_compare_file *files = calloc(nfiles, sizeof *files);
 	struct pb_compare_result *res = calloc(nfiles, sizeof *res);

@@ -1,0 +1,52 @@
+/* primbench/format.h - a result file in the formats other tools read:
+ * aligned text for email, JSON (the schema, docs/results-schema.md), CSV
+ * (one row per case and statistic, RFC 4180), Markdown tables, and Go's
+ * benchmark data format (golang.org/design/14313-benchmark-format), which
+ * benchstat reads. docs/formats.md documents each and the unit mapping.
+ *
+ * Every writer works on a loaded result file (pb_compare_load), so each
+ * format covers every kind of case (mem, syscall, xsave, cmd, and kinds
+ * added later): the key's fields, the unit, the samples and the per-call
+ * summary that every case carries.
+ */
+#ifndef PRIMBENCH_FORMAT_H
+#define PRIMBENCH_FORMAT_H
+
+#include <stdio.h>
+
+#include "primbench/compare.h"
+
+enum pb_format {
+	PB_FORMAT_TEXT,
+	PB_FORMAT_JSON,
+	PB_FORMAT_CSV,
+	PB_FORMAT_MARKDOWN,
+	PB_FORMAT_BENCHFMT,
+};
+
+/* "text", "json", "csv", "markdown" (or "md"), "benchfmt". Returns 0, or -1
+ * with pb_error() naming the formats. */
+int pb_format_parse(const char *name, enum pb_format *out);
+const char *pb_format_name(enum pb_format fmt);
+
+/* Writes the result r in fmt to f:
+ *  - text: per group (docs: "memset hot", "syscall", "cmd A", ...) a table
+ *    of its cases: n, median and its 95% CI in the case's unit, and for
+ *    mem the median's ns/call and GB/s; at most 80 columns (a table too
+ *    wide is split in two, the case names repeated).
+ *  - json: the document, indented.
+ *  - csv: header "group,case,<key fields>,statistic,value,unit"; one row per
+ *    case and statistic (per_call's n, min, p10, median, p90, max, mean,
+ *    stddev, ci_lo, ci_hi, then median_derived's figures); key fields are
+ *    the union over the file's cases in first-seen order, empty where a
+ *    case lacks one or it is null.
+ *  - markdown: per group a GitHub table like the text one.
+ *  - benchfmt: configuration lines (goos, goarch, cpu, primbench's version,
+ *    TSC frequency, kernel, glibc, started-at), then one line per sample:
+ *    "Benchmark<Suite>/<field>=<value>... <calls> <value> <unit>/op ...",
+ *    ticks also as ns/op (machine.timer.hz), mem also MB/s.
+ * Cases without samples are skipped (as in compare). Returns 0, or -1 with
+ * pb_error() when writing fails. */
+int pb_format_write(FILE *f, const struct pb_compare_file *r, enum pb_format fmt);
+
+#endif

@@ -1,0 +1,103 @@
+/* cmd_report.c - `primbench report RESULT.json [-f FORMAT] [-o FILE]`: a
+ * result file in another format (include/primbench/format.h). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "primbench/compare.h"
+#include "primbench/error.h"
+#include "primbench/format.h"
+#include "primbench/results.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench report RESULT.json [OPTIONS]\n"
+	      "\n"
+	      "Prints a result file (from -o of mem, syscall, xsave, cmd or the default\n"
+	      "run) in another format: every case with samples, its key, its median\n"
+	      "per call and the median's 95% CI, in the case's unit.\n"
+	      "\n"
+	      "  -f, --format F      text (default: aligned tables, 80 columns), json,\n"
+	      "                      csv (one row per case and statistic), markdown,\n"
+	      "                      benchfmt (Go's benchmark format: benchstat reads\n"
+	      "                      it; ticks also as ns/op, mem also as MB/s)\n"
+	      "  -o, --output FILE   write to FILE (whole: temporary file, then\n"
+	      "                      rename) instead of standard output\n"
+	      "  -h, --help          this text\n"
+	      "\n"
+	      "Example: primbench report old.json -f benchfmt > old.txt &&\n"
+	      "  primbench report new.json -f benchfmt > new.txt && benchstat old.txt\n"
+	      "  new.txt\n",
+	      f);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"format", required_argument, 0, 'f'},
+	    {"output", required_argument, 0, 'o'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	enum pb_format fmt = PB_FORMAT_TEXT;
+	const char *out = NULL;
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":hf:o:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return PB_EXIT_OK;
+		case 'f':
+			if (pb_format_parse(optarg, &fmt) != 0)
+				die_usage("report: %s", pb_error());
+			break;
+		case 'o':
+			out = cli_output_path(optarg);
+			break;
+		default:
+			die_bad_option("report", argv, opt);
+		}
+	}
+	if (argc - optind != 1)
+		die_usage("report: needs one result file, got %d (see --help)", argc - optind);
+	const char *in = argv[optind];
+	if (out && pb_results_check_path(out) != 0)
+		die_usage("report: %s", pb_error());
+	if (out)
+		cli_check_output_not_input("report", out, argv + optind, 1);
+	struct pb_compare_file file;
+	if (pb_compare_load(in, &file) != 0) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", pb_error());
+		pb_compare_file_free(&file);
+		die_usage("report: %s", msg);
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		die_usage("report: out of memory");
+	int rc = pb_format_write(m, &file, fmt);
+	if (fclose(m) != 0 && rc == 0)
+		rc = pb_fail("out of memory");
+	pb_compare_file_free(&file);
+	if (rc != 0) {
+		free(text);
+		die_usage("report: %s", pb_error());
+	}
+	if (out) {
+		if (pb_write_file_whole(out, text, len) != 0) {
+			free(text);
+			die_usage("report: %s", pb_error());
+		}
+	} else if (fwrite(text, 1, len, stdout) != len) {
+		free(text);
+		die_usage("report: cannot write standard output");
+	}
+	free(text);
+	return PB_EXIT_OK;
+}

@@ -1,0 +1,538 @@
+/* format.c - a loaded result file as text, JSON, CSV, Markdown or Go's
+ * benchmark data format (include/primbench/format.h, docs/formats.md). */
+#define _GNU_SOURCE
+#include "primbench/format.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/report.h"
+
+static const char *const names[] = {
+    [PB_FORMAT_TEXT] = "text",         [PB_FORMAT_JSON] = "json",         [PB_FORMAT_CSV] = "csv",
+    [PB_FORMAT_MARKDOWN] = "markdown", [PB_FORMAT_BENCHFMT] = "benchfmt",
+};
+
+int pb_format_parse(const char *name, enum pb_format *out)
+{
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(name, names[i])) {
+			*out = (enum pb_format)i;
+			return 0;
+		}
+	if (!strcmp(name, "md")) {
+		*out = PB_FORMAT_MARKDOWN;
+		return 0;
+	}
+	return pb_fail("unknown format '%s' (text, json, csv, markdown, benchfmt)", name);
+}
+
+const char *pb_format_name(enum pb_format fmt)
+{
+	return (size_t)fmt < sizeof names / sizeof names[0] ? names[fmt] : "?";
+}
+
+/* ---- reading the document ------------------------------------------------ */
+
+static const json_t *case_json(const struct pb_compare_file *r, const struct pb_compare_case *c)
+{
+	return json_array_get(json_object_get(r->doc, "cases"), c->index);
+}
+
+/* A number member of o, or NAN (missing, null, not a number). */
+static double num(const json_t *o, const char *name)
+{
+	const json_t *v = json_object_get(o, name);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *name)
+{
+	const char *s = json_string_value(json_object_get(o, name));
+	return s ? s : "";
+}
+
+/* Four significant digits, no exponent for ordinary magnitudes. */
+static void fmt_num(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e4 && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 1000)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+/* A scalar key value as text: strings as they are, numbers and booleans as
+ * JSON, null as "", arrays and objects as compact JSON. Malloc'd. */
+static char *value_text(const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return strdup("");
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_integer(v)) {
+		char *s;
+		return asprintf(&s, "%lld", (long long)json_integer_value(v)) < 0 ? NULL : s;
+	}
+	if (json_is_real(v)) {
+		char *s;
+		return asprintf(&s, "%.17g", json_real_value(v)) < 0 ? NULL : s;
+	}
+	if (json_is_boolean(v))
+		return strdup(json_is_true(v) ? "true" : "false");
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+/* ---- groups (text and markdown) -------------------------------------------- */
+
+struct row {
+	char *group, *label;
+	const char *unit;
+	const json_t *per_call, *derived;
+};
+
+static struct row *rows_of(const struct pb_compare_file *r)
+{
+	struct row *rows = calloc(r->ncases + 1, sizeof *rows);
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pb_compare_case *c = &r->cases[i];
+		const json_t *cj = case_json(r, c);
+		pb_compare_key_name(c->key, &rows[i].group, &rows[i].label);
+		rows[i].unit = c->unit;
+		rows[i].per_call = json_object_get(cj, "per_call");
+		rows[i].derived = json_object_get(cj, "median_derived");
+	}
+	return rows;
+}
+
+static void rows_free(struct row *rows, size_t n)
+{
+	for (size_t i = 0; rows && i < n; i++) {
+		free(rows[i].group);
+		free(rows[i].label);
+	}
+	free(rows);
+}
+
+static bool same_group(const struct row *a, const struct row *b)
+{
+	return !strcmp(a->group, b->group) && !strcmp(a->unit, b->unit);
+}
+
+/* The cells of one row: n, median, CI, ns/call, GB/s. */
+struct cells {
+	char n[16], median[24], ci[52], ns[24], gbs[24];
+};
+
+static void cells_of(const struct row *w, struct cells *c)
+{
+	double n = num(w->per_call, "n");
+	if (isfinite(n))
+		snprintf(c->n, sizeof c->n, "%.0f", n);
+	else
+		snprintf(c->n, sizeof c->n, "-");
+	fmt_num(num(w->per_call, "median"), c->median, sizeof c->median);
+	double lo = num(w->per_call, "ci_lo"), hi = num(w->per_call, "ci_hi");
+	if (isfinite(lo) && isfinite(hi)) {
+		char a[24], b[24];
+		fmt_num(lo, a, sizeof a);
+		fmt_num(hi, b, sizeof b);
+		snprintf(c->ci, sizeof c->ci, "%s..%s", a, b);
+	} else {
+		snprintf(c->ci, sizeof c->ci, "-");
+	}
+	fmt_num(num(w->derived, "ns_per_call"), c->ns, sizeof c->ns);
+	fmt_num(num(w->derived, "gb_per_s"), c->gbs, sizeof c->gbs);
+}
+
+static size_t max_sz(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* One group rows[a..b) as an aligned text table (split when wider than 80
+ * columns) or a Markdown table. */
+static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, bool markdown)
+{
+	bool derived = false;
+	for (size_t i = a; i < b; i++)
+		derived |= isfinite(num(rows[i].derived, "gb_per_s"));
+	struct cells *cs = calloc(b - a, sizeof *cs);
+	if (!cs)
+		return;
+	size_t wl = 4, wn = 1, wm = 6, wc = 6, wns = 7, wg = 4;
+	for (size_t i = a; i < b; i++) {
+		cells_of(&rows[i], &cs[i - a]);
+		wl = max_sz(wl, strlen(rows[i].label));
+		wn = max_sz(wn, strlen(cs[i - a].n));
+		wm = max_sz(wm, strlen(cs[i - a].median));
+		wc = max_sz(wc, strlen(cs[i - a].ci));
+		wns = max_sz(wns, strlen(cs[i - a].ns));
+		wg = max_sz(wg, strlen(cs[i - a].gbs));
+	}
+	const char *unit = rows[a].unit;
+	if (markdown) {
+		fprintf(f, "### %s (%s per call)\n\n", rows[a].group, unit);
+		fprintf(f, "| case | n | median | 95%% CI |%s\n",
+		        derived ? " ns/call | GB/s |" : "");
+		fprintf(f, "|---|---:|---:|---:|%s\n", derived ? "---:|---:|" : "");
+		for (size_t i = a; i < b; i++) {
+			const struct cells *c = &cs[i - a];
+			fprintf(f, "| %s | %s | %s | %s |", rows[i].label, c->n, c->median, c->ci);
+			if (derived)
+				fprintf(f, " %s | %s |", c->ns, c->gbs);
+			fprintf(f, "\n");
+		}
+		fprintf(f, "\n");
+		free(cs);
+		return;
+	}
+	fprintf(f, "%s (%s per call)\n", rows[a].group, unit);
+	size_t base = wl + 2 + wn + 2 + wm + 2 + wc;
+	bool split = derived && base + 2 + wns + 2 + wg > 80;
+	for (int part = 0; part < (split ? 2 : 1); part++) {
+		if (part == 1)
+			fprintf(f, "\n%s, derived from the median\n", rows[a].group);
+		if (part == 0)
+			fprintf(f, "%-*s  %*s  %*s  %*s", (int)wl, "case", (int)wn, "n", (int)wm,
+			        "median", (int)wc, "95% CI");
+		else
+			fprintf(f, "%-*s", (int)wl, "case");
+		if (derived && (split ? part == 1 : true))
+			fprintf(f, "  %*s  %*s", (int)wns, "ns/call", (int)wg, "GB/s");
+		fprintf(f, "\n");
+		for (size_t i = a; i < b; i++) {
+			const struct cells *c = &cs[i - a];
+			if (part == 0)
+				fprintf(f, "%-*s  %*s  %*s  %*s", (int)wl, rows[i].label, (int)wn,
+				        c->n, (int)wm, c->median, (int)wc, c->ci);
+			else
+				fprintf(f, "%-*s", (int)wl, rows[i].label);
+			if (derived && (split ? part == 1 : true))
+				fprintf(f, "  %*s  %*s", (int)wns, c->ns, (int)wg, c->gbs);
+			fprintf(f, "\n");
+		}
+	}
+	fprintf(f, "\n");
+	free(cs);
+}
+
+static int write_tables(FILE *f, const struct pb_compare_file *r, bool markdown)
+{
+	struct row *rows = rows_of(r);
+	if (!rows)
+		return pb_fail("out of memory");
+	const json_t *m = r->machine;
+	const json_t *cpu = json_object_get(m, "cpu");
+	if (markdown)
+		fprintf(f, "## primbench result: %s\n\n%s, started %s\n\n", r->path,
+		        str(cpu, "brand"), str(r->doc, "started_at"));
+	else {
+		char *head;
+		if (asprintf(&head, "%s: %s, started %s", r->path, str(cpu, "brand"),
+		             str(r->doc, "started_at")) >= 0) {
+			pb_print_wrapped_at(f, 0, 4, head);
+			free(head);
+		}
+		fputc('\n', f);
+	}
+	/* groups in first-seen order; each group's cases in file order */
+	bool *done = calloc(r->ncases + 1, sizeof *done);
+	struct row *order = calloc(r->ncases + 1, sizeof *order);
+	if (!done || !order) {
+		free(done);
+		free(order);
+		rows_free(rows, r->ncases);
+		return pb_fail("out of memory");
+	}
+	for (size_t i = 0; i < r->ncases; i++) {
+		if (done[i])
+			continue;
+		size_t n = 0;
+		for (size_t j = i; j < r->ncases; j++)
+			if (!done[j] && same_group(&rows[i], &rows[j])) {
+				order[n++] = rows[j];
+				done[j] = true;
+			}
+		group_table(f, order, 0, n, markdown);
+	}
+	if (r->ncases == 0)
+		fprintf(f, "(no case with samples)\n");
+	free(done);
+	free(order);
+	rows_free(rows, r->ncases);
+	return 0;
+}
+
+/* ---- CSV (RFC 4180) --------------------------------------------------------- */
+
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	bool quote =
+	    strpbrk(s, ",\"\r\n") != NULL ||
+	    (*s && (isspace((unsigned char)s[0]) || isspace((unsigned char)s[strlen(s) - 1])));
+	if (quote) {
+		fputc('"', f);
+		for (const char *p = s; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputs(last ? "\r\n" : ",", f);
+}
+
+/* The unit of a median_derived figure, by its name. */
+static const char *derived_unit(const char *name, const char *unit)
+{
+	static const struct {
+		const char *name, *unit;
+	} known[] = {
+	    {"ns_per_call", "ns"},
+	    {"ticks_per_page", "tsc_ticks/4096 bytes"},
+	    {"bytes_per_tick", "bytes/tsc_tick"},
+	    {"gb_per_s", "GB/s"},
+	    {"ticks_per_4k_page", "tsc_ticks/4 KiB page"},
+	    {"ns_per_4k_page", "ns/4 KiB page"},
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (!strcmp(known[i].name, name))
+			return known[i].unit;
+	return unit;
+}
+
+static int write_csv(FILE *f, const struct pb_compare_file *r)
+{
+	/* the union of the key fields, first-seen order */
+	json_t *fields = json_array();
+	for (size_t i = 0; i < r->ncases; i++) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(r->cases[i].key, k, v)
+		{
+			bool seen = false;
+			for (size_t j = 0; j < json_array_size(fields) && !seen; j++)
+				seen = !strcmp(json_string_value(json_array_get(fields, j)), k);
+			if (!seen)
+				json_array_append_new(fields, json_string(k));
+		}
+	}
+	size_t nf = json_array_size(fields);
+	csv_field(f, "group", false);
+	csv_field(f, "case", false);
+	for (size_t j = 0; j < nf; j++)
+		csv_field(f, json_string_value(json_array_get(fields, j)), false);
+	csv_field(f, "statistic", false);
+	csv_field(f, "value", false);
+	csv_field(f, "unit", true);
+	static const char *const stats[] = {"n",   "min",  "p10",    "median", "p90",
+	                                    "max", "mean", "stddev", "ci_lo",  "ci_hi"};
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pb_compare_case *c = &r->cases[i];
+		const json_t *cj = case_json(r, c);
+		char *group, *label;
+		pb_compare_key_name(c->key, &group, &label);
+		size_t nk = nf;
+		char **kv = calloc(nf + 1, sizeof *kv);
+		if (!kv) {
+			free(group);
+			free(label);
+			json_decref(fields);
+			return pb_fail("out of memory");
+		}
+		for (size_t j = 0; j < nk; j++)
+			kv[j] = value_text(
+			    json_object_get(c->key, json_string_value(json_array_get(fields, j))));
+		const json_t *pc = json_object_get(cj, "per_call");
+		const json_t *md = json_object_get(cj, "median_derived");
+		size_t nstat = sizeof stats / sizeof stats[0];
+		const char *dname;
+		json_t *dv;
+		size_t nd = json_object_size(md);
+		for (size_t s = 0; s < nstat + nd; s++) {
+			const char *name, *unit;
+			char statname[64];
+			const json_t *v;
+			if (s < nstat) {
+				name = stats[s];
+				v = json_object_get(pc, name);
+				unit = !strcmp(name, "n") ? "count" : c->unit;
+			} else {
+				size_t want = s - nstat, at = 0;
+				name = NULL;
+				v = NULL;
+				json_object_foreach((json_t *)md, dname, dv)
+				{
+					if (at++ == want) {
+						name = dname;
+						v = dv;
+						break;
+					}
+				}
+				if (!name)
+					continue;
+				unit = derived_unit(name, c->unit);
+				snprintf(statname, sizeof statname, "median_%s", name);
+				name = statname;
+			}
+			if (!v)
+				continue;
+			csv_field(f, group, false);
+			csv_field(f, label, false);
+			for (size_t j = 0; j < nk; j++)
+				csv_field(f, kv[j] ? kv[j] : "", false);
+			csv_field(f, name, false);
+			char *t = value_text(v);
+			csv_field(f, t ? t : "", false);
+			free(t);
+			csv_field(f, unit, true);
+		}
+		for (size_t j = 0; j < nk; j++)
+			free(kv[j]);
+		free(kv);
+		free(group);
+		free(label);
+	}
+	json_decref(fields);
+	return 0;
+}
+
+/* ---- Go's benchmark data format ------------------------------------------------ */
+
+/* A configuration value: one line, no control characters. */
+static void config_line(FILE *f, const char *key, const char *value)
+{
+	if (!value || !*value)
+		return;
+	fprintf(f, "%s: ", key);
+	for (const char *p = value; *p; p++)
+		fputc(iscntrl((unsigned char)*p) ? ' ' : *p, f);
+	fputc('\n', f);
+}
+
+/* A name part's value: whitespace, '/' and '%' percent-encoded, so that a
+ * name is one field and "/" only separates key=value parts. */
+static void name_value(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (isspace(*p) || iscntrl(*p) || *p == '/' || *p == '%')
+			fprintf(f, "%%%02X", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static int write_benchfmt(FILE *f, const struct pb_compare_file *r)
+{
+	const json_t *m = r->machine;
+	const json_t *pb = json_object_get(r->doc, "primbench");
+	const char *arch = str(pb, "arch");
+	config_line(f, "goos", "linux");
+	config_line(f, "goarch", !strcmp(arch, "x86_64") ? "amd64" : arch);
+	config_line(f, "pkg", "primbench");
+	config_line(f, "cpu", str(json_object_get(m, "cpu"), "brand"));
+	config_line(f, "primbench-version", str(pb, "version"));
+	const json_t *timer = json_object_get(m, "timer");
+	double hz = num(timer, "hz");
+	char buf[64];
+	config_line(f, "clock", str(timer, "clock"));
+	if (isfinite(hz)) {
+		snprintf(buf, sizeof buf, "%.0f", hz);
+		config_line(f, "clock-hz", buf);
+	}
+	config_line(f, "kernel", str(m, "kernel"));
+	config_line(f, "glibc", str(json_object_get(m, "glibc"), "version"));
+	config_line(f, "hostname", str(m, "hostname"));
+	config_line(f, "fingerprint", str(r->doc, "fingerprint_hash"));
+	config_line(f, "started-at", str(r->doc, "started_at"));
+	fputc('\n', f);
+	const json_t *cases = json_object_get(r->doc, "cases");
+	for (size_t i = 0; i < r->ncases; i++) {
+		const struct pb_compare_case *c = &r->cases[i];
+		const json_t *samples = json_object_get(json_array_get(cases, c->index), "samples");
+		const char *suite = str(c->key, "suite");
+		double size = num(c->key, "size_bytes");
+		bool ticks = !strcmp(c->unit, "tsc_ticks") && hz > 0;
+		bool ns = !strcmp(c->unit, "ns");
+		for (size_t s = 0; s < json_array_size(samples); s++) {
+			const json_t *pair = json_array_get(samples, s);
+			double v = json_number_value(json_array_get(pair, 0));
+			double calls = json_number_value(json_array_get(pair, 1));
+			fputs("Benchmark", f);
+			/* "Benchmark" then an upper-case letter: Mem, Syscall, ... */
+			fputc(toupper((unsigned char)(suite[0] ? suite[0] : 'X')), f);
+			name_value(f, suite[0] ? suite + 1 : "");
+			const char *k;
+			json_t *kv;
+			json_object_foreach(c->key, k, kv)
+			{
+				if (!strcmp(k, "suite") || json_is_null(kv))
+					continue;
+				char *t = value_text(kv);
+				fputc('/', f);
+				name_value(f, k);
+				fputc('=', f);
+				name_value(f, t ? t : "");
+				free(t);
+			}
+			double per = v / calls;
+			fprintf(f, " %.0f", calls);
+			double per_ns = ticks ? per / hz * 1e9 : ns ? per : NAN;
+			if (isfinite(per_ns))
+				fprintf(f, " %.6g ns/op", per_ns);
+			if (!ns) {
+				fputc(' ', f);
+				fprintf(f, "%.6g ", per);
+				name_value(f, c->unit);
+				fputs("/op", f);
+			}
+			if (isfinite(per_ns) && per_ns > 0 && isfinite(size) && size > 0)
+				fprintf(f, " %.6g MB/s", size / per_ns * 1e3);
+			fputc('\n', f);
+		}
+	}
+	return 0;
+}
+
+int pb_format_write(FILE *f, const struct pb_compare_file *r, enum pb_format fmt)
+{
+	int rc = 0;
+	switch (fmt) {
+	case PB_FORMAT_TEXT:
+		rc = write_tables(f, r, false);
+		break;
+	case PB_FORMAT_MARKDOWN:
+		rc = write_tables(f, r, true);
+		break;
+	case PB_FORMAT_JSON:
+		if (json_dumpf(r->doc, f, JSON_INDENT(2)) != 0)
+			rc = pb_fail("cannot write JSON");
+		else
+			fputc('\n', f);
+		break;
+	case PB_FORMAT_CSV:
+		rc = write_csv(f, r);
+		break;
+	case PB_FORMAT_BENCHFMT:
+		rc = write_benchfmt(f, r);
+		break;
+	default:
+		rc = pb_fail("unknown format %d", (int)fmt);
+	}
+	if (rc == 0 && ferror(f))
+		rc = pb_fail("write error");
+	return rc;
+}

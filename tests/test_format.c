@@ -1,0 +1,386 @@
+/* test_format.c - every output format of a result file round-trips
+ * (include/primbench/format.h): JSON back to the same document, CSV back
+ * to every case's statistics (exact), Markdown and text back to every
+ * case's median, and Go's benchmark format checked line by line against
+ * the rules of its design document (golang.org/design/14313-benchmark-
+ * format) and back to every sample. Fixtures: tests/data/format/, real
+ * results of mem, syscall, xsave and cmd runs on the development machine
+ * (xsave trimmed to 4 cases). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "primbench/compare.h"
+#include "primbench/error.h"
+#include "primbench/format.h"
+
+static const char *const fixtures[] = {"mem.json", "syscall.json", "xsave.json", "cmd.json"};
+#define NFIX (sizeof fixtures / sizeof fixtures[0])
+
+static char *render(const struct pb_compare_file *f, enum pb_format fmt)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	if (pb_format_write(m, f, fmt) != 0)
+		fail_msg("pb_format_write %s: %s", pb_format_name(fmt), pb_error());
+	assert_int_equal(fclose(m), 0);
+	return text;
+}
+
+static void load(const char *name, struct pb_compare_file *f)
+{
+	if (pb_compare_load(name, f) != 0)
+		fail_msg("%s: %s", name, pb_error());
+	assert_true(f->ncases > 0);
+}
+
+static const json_t *case_json(const struct pb_compare_file *f, size_t i)
+{
+	return json_array_get(json_object_get(f->doc, "cases"), f->cases[i].index);
+}
+
+static void test_parse(void **state)
+{
+	(void)state;
+	enum pb_format fmt;
+	const char *ok[] = {"text", "json", "csv", "markdown", "md", "benchfmt"};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+		assert_int_equal(pb_format_parse(ok[i], &fmt), 0);
+	assert_int_equal(pb_format_parse("md", &fmt), 0);
+	assert_int_equal(fmt, PB_FORMAT_MARKDOWN);
+	assert_int_equal(pb_format_parse("xml", &fmt), -1);
+	assert_non_null(strstr(pb_error(), "unknown format 'xml'"));
+	assert_int_equal(pb_format_parse("", &fmt), -1);
+	assert_int_equal(pb_format_parse("JSON", &fmt), -1);
+}
+
+static void test_json_round_trip(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < NFIX; k++) {
+		struct pb_compare_file f;
+		load(fixtures[k], &f);
+		char *text = render(&f, PB_FORMAT_JSON);
+		json_error_t err;
+		json_t *back = json_loads(text, 0, &err);
+		if (!back)
+			fail_msg("%s: %s at %d:%d", fixtures[k], err.text, err.line, err.column);
+		assert_true(json_equal(back, f.doc));
+		json_decref(back);
+		free(text);
+		pb_compare_file_free(&f);
+	}
+}
+
+/* RFC 4180 fields of one record starting at *p (CRLF-terminated); returns
+ * the count and advances *p past the record. */
+static size_t csv_record(const char **p, char fields[][256], size_t max)
+{
+	size_t n = 0;
+	const char *s = *p;
+	for (;;) {
+		assert_true(n < max);
+		size_t len = 0;
+		if (*s == '"') {
+			s++;
+			for (;;) {
+				assert_true(*s != '\0');
+				if (*s == '"' && s[1] == '"') {
+					fields[n][len++] = '"';
+					s += 2;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					fields[n][len++] = *s++;
+				}
+				assert_true(len < 255);
+			}
+		} else {
+			while (*s && *s != ',' && *s != '\r' && *s != '\n') {
+				fields[n][len++] = *s++;
+				assert_true(len < 255);
+			}
+		}
+		fields[n++][len] = '\0';
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		assert_true(s[0] == '\r' && s[1] == '\n'); /* CRLF ends every record */
+		*p = s + 2;
+		return n;
+	}
+}
+
+static void test_csv_round_trip(void **state)
+{
+	(void)state;
+	static char hdr[64][256], rec[64][256];
+	for (size_t k = 0; k < NFIX; k++) {
+		struct pb_compare_file f;
+		load(fixtures[k], &f);
+		char *text = render(&f, PB_FORMAT_CSV);
+		const char *p = text;
+		size_t nh = csv_record(&p, hdr, 64);
+		assert_true(nh >= 6);
+		assert_string_equal(hdr[0], "group");
+		assert_string_equal(hdr[1], "case");
+		assert_string_equal(hdr[nh - 3], "statistic");
+		assert_string_equal(hdr[nh - 2], "value");
+		assert_string_equal(hdr[nh - 1], "unit");
+		/* every case's every per_call statistic comes back exactly */
+		size_t want = 0, seen_median = 0;
+		for (size_t i = 0; i < f.ncases; i++) {
+			const json_t *pc = json_object_get(case_json(&f, i), "per_call");
+			const json_t *md = json_object_get(case_json(&f, i), "median_derived");
+			static const char *const st[] = {"n",     "min",  "p10",  "median",
+			                                 "p90",   "max",  "mean", "stddev",
+			                                 "ci_lo", "ci_hi"};
+			for (size_t s = 0; s < sizeof st / sizeof st[0]; s++)
+				want += json_object_get(pc, st[s]) != NULL;
+			want += json_object_size(md);
+		}
+		size_t rows = 0;
+		while (*p) {
+			size_t n = csv_record(&p, rec, 64);
+			assert_int_equal(n, nh);
+			rows++;
+			/* find the case by its key fields */
+			for (size_t i = 0; i < f.ncases; i++) {
+				bool match = true;
+				for (size_t j = 2; j < nh - 3 && match; j++) {
+					const json_t *v = json_object_get(f.cases[i].key, hdr[j]);
+					char buf[256];
+					if (!v || json_is_null(v))
+						buf[0] = '\0';
+					else if (json_is_string(v))
+						snprintf(buf, sizeof buf, "%s",
+						         json_string_value(v));
+					else if (json_is_integer(v))
+						snprintf(buf, sizeof buf, "%lld",
+						         (long long)json_integer_value(v));
+					else if (json_is_boolean(v))
+						snprintf(buf, sizeof buf, "%s",
+						         json_is_true(v) ? "true" : "false");
+					else {
+						char *t =
+						    json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+						snprintf(buf, sizeof buf, "%s", t);
+						free(t);
+					}
+					match = !strcmp(buf, rec[j]);
+				}
+				if (!match)
+					continue;
+				const json_t *pc = json_object_get(case_json(&f, i), "per_call");
+				const json_t *v = json_object_get(pc, rec[nh - 3]);
+				if (v) {
+					assert_true(strtod(rec[nh - 2], NULL) ==
+					            json_number_value(v));
+					seen_median += !strcmp(rec[nh - 3], "median");
+					assert_string_equal(rec[nh - 1], !strcmp(rec[nh - 3], "n")
+					                                     ? "count"
+					                                     : f.cases[i].unit);
+				}
+				break;
+			}
+		}
+		assert_int_equal(rows, want);
+		assert_int_equal(seen_median, f.ncases);
+		free(text);
+		pb_compare_file_free(&f);
+	}
+}
+
+/* The median as the text and Markdown tables print it. */
+static void median_cell(double v, char *buf, size_t len)
+{
+	if (fabs(v) >= 1e4)
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 1000)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+static void test_tables(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < NFIX; k++) {
+		struct pb_compare_file f;
+		load(fixtures[k], &f);
+		char *text = render(&f, PB_FORMAT_TEXT);
+		char *md = render(&f, PB_FORMAT_MARKDOWN);
+		/* text: at most 80 columns, no trailing blanks */
+		for (const char *line = text; *line;) {
+			size_t n = strcspn(line, "\n");
+			if (n > 80)
+				fail_msg("%s: %zu columns: %.*s", fixtures[k], n, (int)n, line);
+			assert_true(n == 0 || line[n - 1] != ' ');
+			line += n + (line[n] == '\n');
+		}
+		/* Markdown: every table line has the header's cell count */
+		size_t cells = 0;
+		for (const char *line = md; *line;) {
+			size_t n = strcspn(line, "\n");
+			if (n && line[0] == '|') {
+				size_t bars = 0;
+				for (size_t i = 0; i < n; i++)
+					bars += line[i] == '|';
+				if (line[1] == ' ' && !strncmp(line, "| case ", 7))
+					cells = bars;
+				assert_int_equal(bars, cells);
+			}
+			line += n + (line[n] == '\n');
+		}
+		/* both: every case's label and median */
+		for (size_t i = 0; i < f.ncases; i++) {
+			char *g, *l, med[32], row[512];
+			pb_compare_key_name(f.cases[i].key, &g, &l);
+			median_cell(json_number_value(json_object_get(
+			                json_object_get(case_json(&f, i), "per_call"), "median")),
+			            med, sizeof med);
+			snprintf(row, sizeof row, "| %s | ", l);
+			const char *at = strstr(md, row);
+			assert_non_null(at);
+			assert_non_null(strstr(at, med));
+			assert_non_null(strstr(text, l));
+			assert_non_null(strstr(text, med));
+			free(g);
+			free(l);
+		}
+		free(text);
+		free(md);
+		pb_compare_file_free(&f);
+	}
+}
+
+/* The benchmark format's rules (design 14313): a line is blank, a
+ * configuration line (key: lower-case first, no blanks and no upper case;
+ * one or more blanks after the colon), or a result line (a name that
+ * starts "Benchmark" followed by end or a non-lower-case character, no
+ * blanks; an integer iteration count; then value unit pairs, each value a
+ * float and each unit free of blanks). */
+static void test_benchfmt(void **state)
+{
+	(void)state;
+	regex_t config, result;
+	assert_int_equal(regcomp(&config, "^[a-z][^[:space:][:upper:]]*:[ \t]+[^\n]*$",
+	                         REG_EXTENDED | REG_NOSUB),
+	                 0);
+	assert_int_equal(
+	    regcomp(&result,
+	            "^Benchmark([^[:space:][:lower:]][^[:space:]]*)?([ \t]+[0-9]+)"
+	            "([ \t]+[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?[ \t]+[^[:space:]]+)+$",
+	            REG_EXTENDED | REG_NOSUB),
+	    0);
+	for (size_t k = 0; k < NFIX; k++) {
+		struct pb_compare_file f;
+		load(fixtures[k], &f);
+		char *text = render(&f, PB_FORMAT_BENCHFMT);
+		size_t results = 0, configs = 0, samples = 0;
+		bool has_goos = false, has_ns = false;
+		for (size_t i = 0; i < f.ncases; i++)
+			samples += f.cases[i].n;
+		for (char *line = text; *line;) {
+			size_t n = strcspn(line, "\n");
+			char save = line[n];
+			line[n] = '\0';
+			if (n == 0) {
+			} else if (regexec(&result, line, 0, NULL, 0) == 0) {
+				results++;
+				has_ns |= strstr(line, " ns/op") != NULL;
+				/* the value per op times the count gives the sample back */
+				char name[512];
+				double iters, v;
+				assert_int_equal(sscanf(line, "%511s %lf %lf", name, &iters, &v),
+				                 3);
+				assert_true(iters >= 1 && v >= 0);
+			} else if (regexec(&config, line, 0, NULL, 0) == 0) {
+				assert_int_equal(results, 0); /* configuration comes first here */
+				configs++;
+				has_goos |= !strncmp(line, "goos: ", 6);
+			} else {
+				fail_msg("%s: line breaks the format: '%s'", fixtures[k], line);
+			}
+			line[n] = save;
+			line += n + (save == '\n');
+		}
+		assert_int_equal(results, samples);
+		assert_true(configs >= 5);
+		assert_true(has_goos);
+		assert_true(has_ns);
+		free(text);
+		pb_compare_file_free(&f);
+	}
+	regfree(&config);
+	regfree(&result);
+}
+
+/* The per-op figures of the benchmark lines of one case, against its
+ * samples: ticks/op exactly as value / calls (6 digits). */
+static void test_benchfmt_values(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	load("mem.json", &f);
+	char *text = render(&f, PB_FORMAT_BENCHFMT);
+	double hz = json_number_value(json_object_get(json_object_get(f.machine, "timer"), "hz"));
+	assert_true(hz > 0);
+	const char *line = strstr(text, "\nBenchmark");
+	assert_non_null(line);
+	line++;
+	for (size_t i = 0; i < f.ncases; i++) {
+		for (size_t s = 0; s < f.cases[i].n; s++) {
+			char name[512], u1[32], u2[32];
+			double iters, ns, ticks;
+			assert_int_equal(sscanf(line, "%511s %lf %lf %31s %lf %31s", name, &iters,
+			                        &ns, u1, &ticks, u2),
+			                 6);
+			assert_string_equal(u1, "ns/op");
+			assert_string_equal(u2, "tsc_ticks/op");
+			double want = f.cases[i].v[s];
+			assert_true(fabs(ticks - want) <= 1e-5 * want);
+			assert_true(fabs(ns - want / hz * 1e9) <= 1e-5 * ns);
+			assert_non_null(strstr(name, "BenchmarkMem/op=memcpy/kernel="));
+			line = strchr(line, '\n');
+			assert_non_null(line);
+			line++;
+		}
+	}
+	free(text);
+	pb_compare_file_free(&f);
+}
+
+int main(void)
+{
+	char src[PATH_MAX], dir[PATH_MAX + 16];
+	snprintf(src, sizeof src, "%s", __FILE__);
+	snprintf(dir, sizeof dir, "%s/data/format", dirname(src));
+	if (chdir(dir) != 0) {
+		perror(dir);
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse),          cmocka_unit_test(test_json_round_trip),
+	    cmocka_unit_test(test_csv_round_trip), cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_benchfmt),       cmocka_unit_test(test_benchfmt_values),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

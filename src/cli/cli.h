@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "primbench/auto.h"
+#include "primbench/format.h"
 #include "primbench/syscall.h"
 
 #define PB_EXIT_OK           0
@@ -101,5 +102,39 @@ int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_account(int argc, char **argv);
+
+/* ---- progress and output formats (src/cli/progress.c) ---- */
+
+/* --quiet: no progress line. */
+extern bool cli_quiet;
+
+/* The one-line progress display of a long run on stderr: "LABEL: WHAT n of
+ * m, 12 s, ~30 s left" (the estimate from the mean time per step so far),
+ * redrawn in place; only when stderr is a terminal and not --quiet. */
+struct cli_progress {
+	const char *label;
+	double t0;
+	bool on, shown;
+};
+void cli_progress_start(struct cli_progress *p, const char *label);
+/* done steps of total finished (total 0: unknown, no estimate); what names
+ * the steps ("case", "run"; may be NULL). */
+void cli_progress_update(struct cli_progress *p, size_t done, size_t total, const char *what);
+/* Clears the line. */
+void cli_progress_done(struct cli_progress *p);
+
+/* -f/--format of a subcommand that makes a result: with a format other
+ * than text, cli_format_begin sends standard output (the subcommand's
+ * tables) to /dev/null, and cli_format_end restores it and prints the
+ * result document in the format (include/primbench/format.h). stderr is
+ * untouched. cli_format_end returns 0, or -1 with pb_error(). */
+struct cli_format {
+	enum pb_format fmt;
+	int saved_fd;
+};
+void cli_format_begin(struct cli_format *f);
+/* -f's argument; exits 2 with the known formats when unknown. */
+enum pb_format cli_parse_format(const char *arg);
+int cli_format_end(struct cli_format *f, const json_t *doc);
 
 #endif

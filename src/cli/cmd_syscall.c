@@ -60,7 +60,10 @@ static void usage(FILE *f)
 	      "  --min-samples N     per benchmark (default 11); --max-samples N (1001)\n"
 	      "  --seed N            seed for the interleaving order\n"
 	      "  -o, --output FILE   write the results as JSON (schema v1); without it,\n"
-	      "                      nothing is written\n",
+	      "                      nothing is written\n"
+	      "  -f, --format F      print the result as text (default), json, csv,\n"
+	      "                      markdown or benchfmt (docs/formats.md)\n"
+	      "  -q, --quiet         no progress line on stderr\n",
 	      f);
 }
 
@@ -73,11 +76,22 @@ static void list(void)
 	       "and per 4 KiB-equivalent); pipe-rtt on one CPU and across two.\n");
 }
 
+struct progress_state {
+	struct cli_progress line;
+	size_t done, total;
+	const char *last;
+};
+
+/* Called as each benchmark starts (pb_syscall_params.progress). */
 static void progress(void *ctx, const char *bench)
 {
-	(void)ctx;
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\rsyscall: %-14s\r", bench);
+	struct progress_state *ps = ctx;
+	if (ps->last && strcmp(ps->last, bench))
+		ps->done++;
+	ps->last = bench;
+	char what[48];
+	snprintf(what, sizeof what, "%s, benchmark", bench);
+	cli_progress_update(&ps->line, ps->done, ps->total, what);
 }
 
 static void print_row(const char *name, const char *placement, double ticks, double ci_pct,
@@ -130,20 +144,29 @@ int cmd_syscall(int argc, char **argv)
 	    {"max-samples", required_argument, 0, 'M'},
 	    {"seed", required_argument, 0, 's'},
 	    {"output", required_argument, 0, 'o'},
+	    {"format", required_argument, 0, 'f'},
+	    {"quiet", no_argument, 0, 'q'},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
+	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
 	struct pb_syscall_params p = {
 	    .cpu = -1, .peer_cpu = -1, .budget_s = 1.0, .min_samples = 11, .max_samples = 1001};
 	const char *cpu_arg = NULL, *out = NULL;
 	bool want_list = false;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:f:q", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);
 			return PB_EXIT_OK;
+		case 'f':
+			fmt.fmt = cli_parse_format(optarg);
+			break;
+		case 'q':
+			cli_quiet = true;
+			break;
 		case 'l':
 			want_list = true;
 			break;
@@ -212,16 +235,22 @@ int cmd_syscall(int argc, char **argv)
 		p.seed = p.seed ? p.seed : 1;
 	}
 	p.stop = &interrupted;
+	struct progress_state ps = {0};
+	for (int b = 0; b < PB_SC_COUNT; b++)
+		ps.total += p.selected[b];
+	cli_progress_start(&ps.line, "syscall");
 	p.progress = progress;
+	p.progress_ctx = &ps;
 
 	time_t started = time(NULL);
 	json_t *doc = NULL;
-	if (out) {
+	if (out || fmt.fmt != PB_FORMAT_TEXT) {
 		struct pb_cache_info caches;
 		pb_cache_detect(&caches, NULL);
 		doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
 		json_object_set_new(doc, "seed", json_integer((json_int_t)(p.seed & INT64_MAX)));
 	}
+	cli_format_begin(&fmt);
 	struct pb_noise_mark mark;
 	pb_noise_begin(&mark, cpu);
 	struct pb_syscall_result r;
@@ -231,8 +260,7 @@ int cmd_syscall(int argc, char **argv)
 	}
 	struct pb_noise noise;
 	pb_noise_end(&mark, &noise);
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
+	cli_progress_done(&ps.line);
 
 	cli_syscall_print_table(&r);
 	if (r.notes[0]) {
@@ -286,7 +314,12 @@ int cmd_syscall(int argc, char **argv)
 	if (doc) {
 		pb_results_add_syscall(doc, &r);
 		pb_results_finish(doc, &noise, r.interrupted || interrupted);
-		status = cli_write_results(doc, out);
+		if (out)
+			status = cli_write_results(doc, out);
+		if (cli_format_end(&fmt, doc) != 0) {
+			fprintf(stderr, "primbench: %s\n", pb_error());
+			status = PB_EXIT_USAGE;
+		}
 		json_decref(doc);
 	}
 	pb_syscall_result_free(&r);

@@ -76,6 +76,7 @@ static void usage(FILE *f)
 	      "                      ~/.config/primbench/policy)\n"
 	      "  -n, --dry-run       print the policies, write no file\n"
 	      "  -v, --verbose       also print each run's table and crossings\n"
+	      "  -q, --quiet         no progress line on stderr\n"
 	      "  --hide-features L   hide CPU features (e.g. avx512f)\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  -h, --help          this text\n"
@@ -108,11 +109,14 @@ static void make_sizes(uint64_t lo, uint64_t hi, unsigned per_octave, struct pb_
 		die_usage("%s", pb_error());
 }
 
+static struct cli_progress progress_line;
+
 static void progress(void *ctx, size_t done, size_t total)
 {
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\rtune: %s: %zu/%zu sizes%s", (const char *)ctx, done, total,
-		        done == total ? "\r\033[K" : "");
+	(void)ctx;
+	cli_progress_update(&progress_line, done, total, "size");
+	if (done == total)
+		cli_progress_done(&progress_line);
 }
 
 /* The median ticks/call of kernel k at size n in r, or NAN. */
@@ -203,7 +207,11 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	    .progress = progress,
 	    .progress_ctx = ctx,
 	};
+	char label[80];
+	snprintf(label, sizeof label, "tune: %s", ctx);
+	cli_progress_start(&progress_line, label);
 	int rc = pb_mem_run(&p, &run->result);
+	cli_progress_done(&progress_line);
 	free(sizes);
 	if (rc != 0) {
 		fprintf(stderr, "primbench: tune: %s\n", pb_error());
@@ -348,6 +356,7 @@ int cmd_tune(int argc, char **argv)
 	    {"verbose", no_argument, 0, 'v'},
 	    {"hide-features", required_argument, 0, OPT_HIDE},
 	    {"cpu", required_argument, 0, OPT_CPU},
+	    {"quiet", no_argument, 0, 'q'},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -361,7 +370,7 @@ int cmd_tune(int argc, char **argv)
 	int want_cpu = -1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:nvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:nvqh", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_OPS: {
 			for (int op = 0; op < PB_OP_COUNT; op++)
@@ -421,6 +430,9 @@ int cmd_tune(int argc, char **argv)
 			break;
 		case 'v':
 			verbose = true;
+			break;
+		case 'q':
+			cli_quiet = true;
 			break;
 		case OPT_HIDE:
 			cli_hide_features(optarg);

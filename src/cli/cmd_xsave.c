@@ -71,7 +71,9 @@ static void usage(FILE *f)
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  -o, --output FILE   write the results as JSON (schema v1); without "
 	      "it,\n"
-	      "                      nothing is written\n",
+	      "                      nothing is written\n"
+	      "  -f, --format F      print the result as text (default), json, csv,\n"
+	      "                      markdown or benchfmt (docs/formats.md)\n",
 	      f);
 }
 
@@ -86,6 +88,7 @@ static const struct option options[] = {
     {"seed", required_argument, 0, OPT_SEED},
     {"cpu", required_argument, 0, OPT_CPU},
     {"output", required_argument, 0, 'o'},
+    {"format", required_argument, 0, 'f'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -335,10 +338,14 @@ int cmd_xsave(int argc, char **argv)
 	bool do_breakeven = true;
 	int want_cpu = -1;
 	const char *out = NULL;
+	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:f:", options, NULL)) != -1) {
 		switch (opt) {
+		case 'f':
+			fmt.fmt = cli_parse_format(optarg);
+			break;
 		case OPT_BUDGET:
 			budget = cli_parse_seconds("--budget", optarg);
 			break;
@@ -394,6 +401,7 @@ int cmd_xsave(int argc, char **argv)
 	int cpu = cli_pin_cpu(want_cpu);
 	if (want_cpu >= 0 && cpu != want_cpu)
 		die_usage("--cpu %d: cannot bind to it", want_cpu);
+	cli_format_begin(&fmt);
 	pb_print_machine_summary(stdout, &caches);
 
 	struct pb_xsave_info info;
@@ -480,8 +488,13 @@ int cmd_xsave(int argc, char **argv)
 	if (measured == 0 && !interrupted && status == PB_EXIT_OK) {
 		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
 		status = PB_EXIT_USAGE;
-	} else if (out) {
-		status = cli_write_results(doc, out);
+	} else {
+		if (out)
+			status = cli_write_results(doc, out);
+		if (cli_format_end(&fmt, doc) != 0) {
+			fprintf(stderr, "primbench: %s\n", pb_error());
+			status = PB_EXIT_USAGE;
+		}
 	}
 	json_decref(doc);
 	if (interrupted) {

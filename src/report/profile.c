@@ -10,6 +10,7 @@
 
 #include "primbench/error.h"
 #include "primbench/profile.h"
+#include "primbench/report.h"
 #include "primbench/results.h"
 
 /* The families, first match wins. Kernel: the x86_64 page and user-copy
@@ -386,4 +387,112 @@ int pb_profile_json_share(const json_t *profile, const char *family, double *sha
 		return 0;
 	}
 	return -1;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void fmt_share(char *buf, size_t len, uint64_t part, uint64_t all)
+{
+	if (!all)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%%", 100.0 * (double)part / (double)all);
+}
+
+/* s cut to `width` columns, a cut marked by a final '+'. */
+static void fit(char *buf, size_t len, const char *s, int width)
+{
+	if ((int)strlen(s) <= width)
+		snprintf(buf, len, "%s", s);
+	else
+		snprintf(buf, len, "%.*s+", width - 1, s);
+}
+
+static bool family_shown(const struct pb_profile *p, int f, bool preload)
+{
+	return !pb_prof_families[f].preload || preload || p->family[f] > 0;
+}
+
+void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool preload, int indent)
+{
+	char line[256];
+	if (!p->samples) {
+		fprintf(f, "%*sno samples (the command ran too briefly to be sampled?)\n", indent,
+		        "");
+		return;
+	}
+	/* indent + 9 + 1 + 6 + 2 + 18 + 1 + symbol <= 80 */
+	int symw = 80 - indent - 37;
+	if (symw < 20)
+		symw = 20;
+	fprintf(f, "%*s%9s %6s  %-18s %s\n", indent, "", "samples", "%", "binary", "symbol");
+	for (size_t i = 0; i < p->nsyms && i < top; i++) {
+		const struct pb_prof_symbol *s = &p->syms[i];
+		char share[16], bin[32], sym[128];
+		fmt_share(share, sizeof share, s->samples, p->samples);
+		fit(bin, sizeof bin, s->kind == PB_PROF_KERNEL ? "[kernel]" : base_name(s->dso),
+		    18);
+		fit(sym, sizeof sym, s->symbol, symw);
+		fprintf(f, "%*s%9" PRIu64 " %6s  %-18s %s\n", indent, "", s->samples, share, bin,
+		        sym);
+	}
+	if (p->nsyms > top)
+		fprintf(f, "%*s%9s (%zu more symbols)\n", indent, "", "...", p->nsyms - top);
+	fprintf(f, "\n%*s%-27s %9s %6s\n", indent, "", "family", "samples", "%");
+	for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
+		if (!family_shown(p, k, preload))
+			continue;
+		char n[32], share[16];
+		if (pb_profile_family_counted(p, k)) {
+			snprintf(n, sizeof n, "%" PRIu64, p->family[k]);
+			fmt_share(share, sizeof share, p->family[k], p->samples);
+		} else {
+			snprintf(n, sizeof n, "-");
+			snprintf(share, sizeof share, "-");
+		}
+		fprintf(f, "%*s%-27s %9s %6s\n", indent, "", pb_prof_families[k].label, n, share);
+	}
+	fprintf(f, "%*s%-27s %9" PRIu64 " %6s\n", indent, "", "all samples", p->samples, "100%");
+	if (p->user_only) {
+		snprintf(line, sizeof line,
+		         "-: not counted: the event '%s' sampled user space only (perf falls back "
+		         "to it when kernel.perf_event_paranoid > 1 and perf runs without root "
+		         "or CAP_PERFMON; docs/profile.md)",
+		         p->event);
+		pb_print_wrapped_at(f, indent, indent + 3, line);
+	} else if (p->kernel_hidden) {
+		snprintf(line, sizeof line,
+		         "-: not counted: %.0f%% of the kernel's %" PRIu64
+		         " samples are bare addresses: kernel symbols are hidden from perf "
+		         "(kernel.kptr_restrict; docs/profile.md)",
+		         100.0 * (double)p->kernel_unresolved / (double)p->kernel_samples,
+		         p->kernel_samples);
+		pb_print_wrapped_at(f, indent, indent + 3, line);
+	}
+}
+
+void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_profile *b,
+                         bool preload)
+{
+	fprintf(f, "%-27s %8s %8s %9s\n", "family, % of samples", "A", "B", "B - A");
+	for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
+		if (!family_shown(a, k, preload) && !family_shown(b, k, preload))
+			continue;
+		bool ca = pb_profile_family_counted(a, k) && a->samples,
+		     cb = pb_profile_family_counted(b, k) && b->samples;
+		char sa[16] = "-", sb[16] = "-", d[24] = "-";
+		if (ca)
+			fmt_share(sa, sizeof sa, a->family[k], a->samples);
+		if (cb)
+			fmt_share(sb, sizeof sb, b->family[k], b->samples);
+		if (ca && cb)
+			snprintf(d, sizeof d, "%+.1f pt",
+			         100.0 * ((double)b->family[k] / (double)b->samples -
+			                  (double)a->family[k] / (double)a->samples));
+		fprintf(f, "%-27s %8s %8s %9s\n", pb_prof_families[k].label, sa, sb, d);
+	}
+	char sa[32], sb[32];
+	snprintf(sa, sizeof sa, "%" PRIu64, a->samples);
+	snprintf(sb, sizeof sb, "%" PRIu64, b->samples);
+	fprintf(f, "%-27s %8s %8s\n", "samples", sa, sb);
 }

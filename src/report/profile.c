@@ -437,7 +437,8 @@ void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool prel
 		        sym);
 	}
 	if (p->nsyms > top)
-		fprintf(f, "%*s%9s (%zu more symbols)\n", indent, "", "...", p->nsyms - top);
+		fprintf(f, "%*s%9s (%zu more symbol%s)\n", indent, "", "...", p->nsyms - top,
+		        p->nsyms - top == 1 ? "" : "s");
 	fprintf(f, "\n%*s%-27s %9s %6s\n", indent, "", "family", "samples", "%");
 	for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
 		if (!family_shown(p, k, preload))

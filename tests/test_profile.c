@@ -60,6 +60,7 @@ static void test_families_root(void **state)
 	assert_int_equal(p.samples, 2253);
 	assert_int_equal(p.kernel_samples, 2060);
 	assert_int_equal(p.lost, 0);
+	assert_true(p.event_count == 563250000.0); /* ns of cpu-clock: 250 us a sample */
 	assert_int_equal(p.family[PB_PROF_KERNEL_CLEAR], 76);
 	assert_int_equal(p.family[PB_PROF_LIBC_MEMSET], 189);
 	assert_int_equal(p.family[PB_PROF_LIBC_MEMCPY], 0);

@@ -84,6 +84,10 @@ struct pb_profile {
 	bool user_only;   /* the event has the ':u' modifier: no kernel samples */
 	uint64_t samples; /* all samples: the sum of the rows */
 	uint64_t lost;    /* "Total Lost Samples" */
+	/* "Event count (approx.)": the sum of the samples' periods, in the
+	 * event's unit (ns for cpu-clock and task-clock, cycles for cycles);
+	 * 0 when not given */
+	double event_count;
 	uint64_t kernel_samples, kernel_unresolved;
 	/* More than half of the kernel samples are bare addresses: kernel
 	 * symbols were hidden (kptr_restrict), the kernel families are not
@@ -113,7 +117,7 @@ int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src);
 bool pb_profile_family_counted(const struct pb_profile *p, int family);
 
 /* The profile as the cmd case's "profile" object (docs/results-schema.md):
- * event, user_only, samples, lost, kernel_samples, kernel_unresolved,
+ * event, user_only, samples, lost, event_count, kernel_samples, kernel_unresolved,
  * kernel_hidden, runs, families (name, label, samples, share: null when not
  * counted) and the first `top` symbols. New reference. */
 json_t *pb_profile_json(const struct pb_profile *p, size_t top);
@@ -131,8 +135,10 @@ int pb_profile_json_share(const json_t *profile, const char *family, double *sha
  * starts with `indent` spaces. */
 void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool preload, int indent);
 
-/* The families of two profiles side by side: A's and B's share and the
- * change in percentage points (B - A). */
+/* The families of two profiles side by side: A's and B's samples and
+ * share, and the change of the share in percentage points (B - A); then,
+ * for a clock event (cpu-clock, task-clock), the CPU time one sample
+ * stands for. */
 void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_profile *b,
                          bool preload);
 

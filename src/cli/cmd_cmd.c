@@ -1369,7 +1369,7 @@ int cmd_cmd(int argc, char **argv)
 			prof_json[sd] = prof_to_json(&prof[sd], event, hw_why, want_lib[sd]);
 		}
 	if (s.nsides == 2 && have_prof[0] && have_prof[1]) {
-		printf("\nprofile, B vs A: each family's share of all samples, A's and B's\n");
+		printf("\nprofile, B vs A: samples and share of all samples per family\n");
 		pb_profile_print_vs(stdout, &prof[0], &prof[1], want_lib[0] || want_lib[1]);
 	}
 

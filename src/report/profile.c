@@ -283,6 +283,8 @@ int pb_profile_parse(const char *text, size_t len, struct pb_profile *p)
 				ev += 11;
 				size_t k = strcspn(ev, "'");
 				snprintf(p->event, sizeof p->event, "%.*s", (int)k, ev);
+			} else if (strncmp(s, "# Event count (approx.):", 24) == 0) {
+				p->event_count += strtod(s + 24, NULL);
 			} else if (strncmp(s, "# Total Lost Samples:", 21) == 0 &&
 			           parse_u64(s + 21 + strspn(s + 21, " "), &lost) == 0) {
 				p->lost += lost;
@@ -310,6 +312,7 @@ int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src)
 			return -1;
 	}
 	dst->lost += src->lost;
+	dst->event_count += src->event_count;
 	dst->runs += src->runs;
 	finish(dst);
 	return 0;
@@ -332,6 +335,7 @@ json_t *pb_profile_json(const struct pb_profile *p, size_t top)
 	json_object_set_new(o, "runs", json_integer((json_int_t)p->runs));
 	json_object_set_new(o, "samples", json_integer((json_int_t)p->samples));
 	json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));
+	json_object_set_new(o, "event_count", pb_json_number(p->event_count));
 	json_object_set_new(o, "kernel_samples", json_integer((json_int_t)p->kernel_samples));
 	json_object_set_new(o, "kernel_unresolved", json_integer((json_int_t)p->kernel_unresolved));
 	json_object_set_new(o, "kernel_hidden", json_boolean(p->kernel_hidden));
@@ -472,28 +476,44 @@ void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool prel
 	}
 }
 
+/* The CPU time of one sample of a clock event, in ms; 0 when not known. */
+static double ms_per_sample(const struct pb_profile *p)
+{
+	bool clock =
+	    strncmp(p->event, "cpu-clock", 9) == 0 || strncmp(p->event, "task-clock", 10) == 0;
+	return clock && p->samples && p->event_count > 0 ? p->event_count / (double)p->samples / 1e6
+	                                                 : 0;
+}
+
 void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_profile *b,
                          bool preload)
 {
-	fprintf(f, "%-27s %8s %8s %9s\n", "family, % of samples", "A", "B", "B - A");
+	fprintf(f, "%-26s %9s %6s %9s %6s %9s\n", "family", "A samples", "A %", "B samples", "B %",
+	        "B - A");
 	for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
 		if (!family_shown(a, k, preload) && !family_shown(b, k, preload))
 			continue;
 		bool ca = pb_profile_family_counted(a, k) && a->samples,
 		     cb = pb_profile_family_counted(b, k) && b->samples;
-		char sa[16] = "-", sb[16] = "-", d[24] = "-";
-		if (ca)
+		char na[24] = "-", nb[24] = "-", sa[16] = "-", sb[16] = "-", d[24] = "-";
+		if (ca) {
+			snprintf(na, sizeof na, "%" PRIu64, a->family[k]);
 			fmt_share(sa, sizeof sa, a->family[k], a->samples);
-		if (cb)
+		}
+		if (cb) {
+			snprintf(nb, sizeof nb, "%" PRIu64, b->family[k]);
 			fmt_share(sb, sizeof sb, b->family[k], b->samples);
+		}
 		if (ca && cb)
 			snprintf(d, sizeof d, "%+.1f pt",
 			         100.0 * ((double)b->family[k] / (double)b->samples -
 			                  (double)a->family[k] / (double)a->samples));
-		fprintf(f, "%-27s %8s %8s %9s\n", pb_prof_families[k].label, sa, sb, d);
+		fprintf(f, "%-26s %9s %6s %9s %6s %9s\n", pb_prof_families[k].label, na, sa, nb, sb,
+		        d);
 	}
-	char sa[32], sb[32];
-	snprintf(sa, sizeof sa, "%" PRIu64, a->samples);
-	snprintf(sb, sizeof sb, "%" PRIu64, b->samples);
-	fprintf(f, "%-27s %8s %8s\n", "samples", sa, sb);
+	fprintf(f, "%-26s %9" PRIu64 " %6s %9" PRIu64 " %6s\n", "all samples", a->samples, "100%",
+	        b->samples, "100%");
+	double ma = ms_per_sample(a), mb = ms_per_sample(b);
+	if (ma > 0 && mb > 0)
+		fprintf(f, "one sample: %.3g ms of CPU time (A), %.3g ms (B)\n", ma, mb);
 }

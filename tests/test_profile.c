@@ -272,6 +272,92 @@ static void test_merge(void **state)
 	pb_profile_free(&c);
 }
 
+/* The text tables: every line within 80 columns, the families and the
+ * reasons a family is not counted. */
+static char *print_to_text(const struct pb_profile *a, const struct pb_profile *b, size_t top,
+                           bool preload)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+	assert_non_null(m);
+	if (b)
+		pb_profile_print_vs(m, a, b, preload);
+	else
+		pb_profile_print(m, a, top, preload, 2);
+	fclose(m);
+	for (char *line = s; *line;) {
+		size_t n = strcspn(line, "\n");
+		if (n > 80)
+			fail_msg("line of %zu columns: %.*s", n, (int)n, line);
+		line += n + (line[n] ? 1 : 0);
+	}
+	return s;
+}
+
+static void test_text(void **state)
+{
+	(void)state;
+	struct pb_profile root, hidden, nobody, pre, empty;
+	assert_int_equal(parse_file("zero-root.txt", &root), 0);
+	assert_int_equal(parse_file("zero-kptr-hidden.txt", &hidden), 0);
+	assert_int_equal(parse_file("zero-nobody.txt", &nobody), 0);
+	assert_int_equal(parse_file("zero-preload-avx512nt.txt", &pre), 0);
+	assert_int_equal(parse_file("empty.txt", &empty), 0);
+
+	char *t = print_to_text(&root, NULL, 3, false);
+	assert_non_null(strstr(t, "    samples      %  binary             symbol\n"));
+	assert_non_null(strstr(t, "        712  31.6%  [kernel]           exc_page_fault\n"));
+	assert_non_null(strstr(t, "more symbols)\n"));
+	assert_non_null(strstr(t, "  kernel page clearing               76   3.4%\n"));
+	assert_non_null(strstr(t, "  libc memset                       189   8.4%\n"));
+	assert_null(strstr(t, "primbench memset")); /* not loaded, no samples */
+	assert_null(strstr(t, "not counted"));
+	free(t);
+
+	t = print_to_text(&pre, NULL, 100, true);
+	assert_non_null(strstr(t, "  primbench memset                  184   5.3%\n"));
+	assert_non_null(strstr(t, "libprimswitch.so   pb_memset_avx512_nt\n"));
+	free(t);
+
+	t = print_to_text(&hidden, NULL, 3, false);
+	assert_non_null(strstr(t, "  kernel page clearing                -      -\n"));
+	assert_non_null(strstr(t, "-: not counted: 100% of the kernel's 1676 samples are bare"));
+	free(t);
+
+	t = print_to_text(&nobody, NULL, 3, false);
+	assert_non_null(strstr(t, "-: not counted: the event 'cpu-clock:u' sampled user space"));
+	free(t);
+
+	t = print_to_text(&empty, NULL, 3, false);
+	assert_non_null(strstr(t, "no samples"));
+	free(t);
+
+	t = print_to_text(&root, &pre, 0, true);
+	assert_non_null(strstr(t, "family                     A samples    A % B samples    B %"
+	                          "     B - A\n"));
+	assert_non_null(
+	    strstr(t, "libc memset                      189   8.4%         0   0.0%   -8.4 pt\n"));
+	assert_non_null(
+	    strstr(t, "primbench memset                   0   0.0%       184   5.3%   +5.3 pt\n"));
+	assert_non_null(
+	    strstr(t, "all samples                     2253   100%      3463   100%\n"));
+	assert_non_null(strstr(t, "one sample: 0.25 ms of CPU time (A), "));
+	/* (B's fixture is cut to 40 lines: its event count is of all samples) */
+	free(t);
+
+	t = print_to_text(&hidden, &root, 0, false);
+	assert_non_null(
+	    strstr(t, "kernel page clearing               -      -        76   3.4%         -\n"));
+	free(t);
+
+	pb_profile_free(&root);
+	pb_profile_free(&hidden);
+	pb_profile_free(&nobody);
+	pb_profile_free(&pre);
+	pb_profile_free(&empty);
+}
+
 int main(void)
 {
 	char src[PATH_MAX], dir[PATH_MAX + 16];
@@ -291,6 +377,7 @@ int main(void)
 	    cmocka_unit_test(test_empty),
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_merge),
+	    cmocka_unit_test(test_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

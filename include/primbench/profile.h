@@ -103,8 +103,9 @@ struct pb_profile {
  * pb_profile_free, also after a failure). Text without any data line is an
  * empty profile (0 samples), not an error. Errors (-1, pb_error()): "line
  * N: not a perf report line: '...'" (no percentage, count, dso or marker),
- * "line N: more than one event (perf report of several events)", a count
- * that does not fit. */
+ * "line N: more than one event ('cpu-clock' and 'page-faults')", a count
+ * that does not fit. One event on several PMUs (a hybrid CPU's
+ * "cpu_core/cycles/" and "cpu_atom/cycles/") is summed as "cycles". */
 int pb_profile_parse(const char *text, size_t len, struct pb_profile *p);
 void pb_profile_free(struct pb_profile *p);
 

@@ -253,6 +253,23 @@ bad:
 	return pb_fail("line %zu: not a perf report line: '%.60s'", lineno, line);
 }
 
+/* An event without its PMU: "cpu_core/cycles/" and "cpu_atom/cycles/"
+ * are "cycles", "cpu_core/cycles/u" is "cycles:u"; a name without '/' is
+ * itself. */
+static const char *event_base(const char *ev, char *out, size_t len)
+{
+	const char *slash = strchr(ev, '/');
+	if (!slash) {
+		snprintf(out, len, "%s", ev);
+		return out;
+	}
+	const char *name = slash + 1, *end = strchr(name, '/');
+	size_t n = end ? (size_t)(end - name) : strlen(name);
+	const char *mods = end ? end + 1 : "";
+	snprintf(out, len, "%.*s%s%s", (int)n, name, mods[0] && mods[0] != ':' ? ":" : "", mods);
+	return out;
+}
+
 int pb_profile_parse(const char *text, size_t len, struct pb_profile *p)
 {
 	memset(p, 0, sizeof *p);
@@ -274,15 +291,22 @@ int pb_profile_parse(const char *text, size_t len, struct pb_profile *p)
 			const char *ev = strstr(s, " of event '");
 			uint64_t lost;
 			if (strncmp(s, "# Samples:", 10) == 0 && ev) {
-				if (have_event)
-					rc =
-					    pb_fail("line %zu: more than one event (perf report of "
-					            "several events)",
-					            lineno);
-				have_event = true;
 				ev += 11;
-				size_t k = strcspn(ev, "'");
-				snprintf(p->event, sizeof p->event, "%.*s", (int)k, ev);
+				char name[sizeof p->event], a[sizeof p->event], b[sizeof p->event];
+				snprintf(name, sizeof name, "%.*s", (int)strcspn(ev, "'"), ev);
+				if (!have_event) {
+					snprintf(p->event, sizeof p->event, "%s", name);
+				} else if (strcmp(event_base(p->event, a, sizeof a),
+				                  event_base(name, b, sizeof b)) == 0) {
+					/* one event on several PMUs (a hybrid CPU's
+					 * cpu_core/cycles/ and cpu_atom/cycles/): summed */
+					snprintf(p->event, sizeof p->event, "%s", a);
+				} else {
+					rc =
+					    pb_fail("line %zu: more than one event ('%s' and '%s')",
+					            lineno, p->event, name);
+				}
+				have_event = true;
 			} else if (strncmp(s, "# Event count (approx.):", 24) == 0) {
 				p->event_count += strtod(s + 24, NULL);
 			} else if (strncmp(s, "# Total Lost Samples:", 21) == 0 &&

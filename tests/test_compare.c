@@ -23,6 +23,7 @@
 
 #include "primbench/compare.h"
 #include "primbench/error.h"
+#include "primbench/profile.h"
 
 #define assert_close(a, b, eps)                                                                    \
 	do {                                                                                       \
@@ -965,6 +966,70 @@ static void test_medians_outside(void **state)
 }
 
 /* No case in both files: what each has, and why nothing matched. */
+/* cmd cases with a profile (cmd --profile) in both files: the families'
+ * shares old and new, in the text and the JSON; a case with a profile in
+ * one file only prints nothing more. */
+static json_t *profile_obj(double clear, double memset_share, bool hidden)
+{
+	json_t *fams = json_array();
+	const double share[PB_PROF_NFAMILIES] = {clear, 0, memset_share, 0, 0, 0};
+	for (int k = 0; k < PB_PROF_NFAMILIES; k++)
+		json_array_append_new(
+		    fams, json_pack("{s:s, s:s, s:o}", "name", pb_prof_families[k].name, "label",
+		                    pb_prof_families[k].label, "share",
+		                    hidden && pb_prof_families[k].kernel ? json_null()
+		                                                         : json_real(share[k])));
+	return json_pack("{s:s, s:i, s:o}", "event", "cpu-clock", "samples", 1000, "families",
+	                 fams);
+}
+
+static void test_profiles(void **state)
+{
+	(void)state;
+	const double v[] = {1e6, 1.1e6, 1.2e6, 1.3e6, 1.4e6, 1.5e6};
+	json_t *da = doc_new(), *db = doc_new();
+	json_t *k1 = json_pack("{s:s, s:[s], s:b, s:n, s:[], s:s}", "suite", "cmd", "argv",
+	                       "./zero", "shell", 0, "cwd", "env", "side", "A");
+	json_t *k2 = json_pack("{s:s, s:[s], s:b, s:n, s:[], s:s}", "suite", "cmd", "argv",
+	                       "./other", "shell", 0, "cwd", "env", "side", "A");
+	add_case(da, json_deep_copy(k1), "ns", v, 6);
+	add_case(da, json_deep_copy(k2), "ns", v, 6);
+	add_case(db, k1, "ns", v, 6);
+	add_case(db, k2, "ns", v, 6);
+	json_t *ca = json_object_get(da, "cases"), *cb = json_object_get(db, "cases");
+	json_object_set_new(json_array_get(ca, 0), "profile", profile_obj(0.05, 0.074, false));
+	json_object_set_new(json_array_get(cb, 0), "profile", profile_obj(0.034, 0, true));
+	json_object_set_new(json_array_get(ca, 1), "profile", profile_obj(0.05, 0.074, false));
+	struct pb_compare_file f[2];
+	load_doc(da, "pa.json", &f[0]);
+	load_doc(db, "pb.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	char *text = print_text(&r);
+	assert_contains(text, "\nprofile: each family's share of all samples");
+	assert_contains(text, "\n  cmd A: ./zero\n");
+	assert_null(strstr(text, "  cmd A: ./other\n")); /* one side only */
+	squash(text);
+	assert_contains(text, "family old new change kernel page clearing 5.0% - - "
+	                      "kernel copying 0.0% - - libc memset 7.4% 0.0% -7.4 pt");
+	assert_null(strstr(text, "primbench memset")); /* no samples on either side */
+	free(text);
+	json_t *j = pb_compare_json(&r);
+	json_t *c0 = json_array_get(json_object_get(j, "cases"), 0);
+	json_t *fams = json_object_get(json_object_get(c0, "profile"), "families");
+	assert_int_equal(json_array_size(fams), PB_PROF_NFAMILIES);
+	json_t *lm = json_array_get(fams, PB_PROF_LIBC_MEMSET);
+	assert_string_equal(json_string_value(json_object_get(lm, "name")), "libc_memset");
+	assert_true(fabs(json_number_value(json_object_get(lm, "change")) + 0.074) < 1e-12);
+	assert_true(json_is_null(json_object_get(json_array_get(fams, 0), "new")));
+	assert_null(json_object_get(json_array_get(json_object_get(j, "cases"), 1), "profile"));
+	json_decref(j);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+}
+
 static void test_nothing_in_both(void **state)
 {
 	(void)state;
@@ -1120,6 +1185,7 @@ int main(void)
 	    cmocka_unit_test(test_width),
 	    cmocka_unit_test(test_medians_outside),
 	    cmocka_unit_test(test_nothing_in_both),
+	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_output_is_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

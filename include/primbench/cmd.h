@@ -32,6 +32,9 @@ struct pb_cmd_spec {
 	const char *cwd;
 	bool show_output;        /* inherit stdout/stderr instead of /dev/null */
 	const char *stderr_path; /* when set: stderr goes to this file (created) */
+	/* when set (and not show_output): stdout goes to this file (created),
+	 * stderr to /dev/null unless stderr_path */
+	const char *stdout_path;
 };
 
 /* The figures of one run (units in the names; see the top of this file). */

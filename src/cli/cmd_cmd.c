@@ -6,6 +6,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,10 +20,12 @@
 #include "cli/cli.h"
 #include "primbench/accounting.h"
 #include "primbench/cmd.h"
+#include "primbench/counters.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/policy.h"
 #include "primbench/preload.h"
+#include "primbench/profile.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
@@ -64,6 +68,14 @@ static void usage(FILE *f)
 	      "      --account[=ticks]  count calls, bytes and sizes per primitive over\n"
 	      "                         every process; ticks: sampled time too\n"
 	      "\n"
+	      "Where the command spends its time (perf, package linux-perf; docs/profile.md):\n"
+	      "      --profile          after the timed runs, one more run per side under\n"
+	      "                         perf record: its top symbols and the share of the\n"
+	      "                         primitive families (kernel page clearing and\n"
+	      "                         copying, libc's and primbench's memset/memcpy)\n"
+	      "      --profile-runs N   profiled runs per side, summed [1]\n"
+	      "      --profile-top N    symbols shown per side [15]\n"
+	      "\n"
 	      "A/B (alternating A and B in ABBA blocks, so drift hits both alike):\n"
 	      "      --vs 'COMMAND B'   B: split into words like a shell would (quotes,\n"
 	      "                         $VAR), never run through one\n"
@@ -85,6 +97,7 @@ static void usage(FILE *f)
 	      "      -- make CC=gcc\n"
 	      "  primbench cmd --vs-env GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1 \\\n"
 	      "      -- ./my-program\n"
+	      "  primbench cmd -n 5 --profile --memset libc --vs-memset avx512_nt -- ./prog\n"
 	      "exit status: 0 ok; 1 a run failed, or --until-verdict ended without a\n"
 	      "verdict; 2 bad usage or a command that cannot start; 128 + signal when\n"
 	      "interrupted (130 Ctrl-C, 143 SIGTERM; a second signal kills the command).\n",
@@ -712,6 +725,92 @@ static void acct_cleanup(const char *root)
 	rmdir(root);
 }
 
+/* Removes the --profile directory and what is left in it. */
+static void prof_cleanup(const char *dir)
+{
+	if (!dir[0])
+		return;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' && (!e->d_name[1] || !strcmp(e->d_name, "..")))
+			continue;
+		char file[4400];
+		snprintf(file, sizeof file, "%s/%s", dir, e->d_name);
+		unlink(file);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* A number from a /proc/sys file, or INT_MIN. */
+static int proc_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+	if (!f)
+		return INT_MIN;
+	if (fscanf(f, "%d", &v) != 1)
+		v = INT_MIN;
+	fclose(f);
+	return v;
+}
+
+/* One side's profile: what was sampled, how, then the table. */
+static void prof_report(const struct session *s, int sd, const struct pb_profile *p, size_t runs,
+                        const char *event, const char *hw_why, bool preload, size_t top,
+                        int exit_code)
+{
+	char line[1024], para[64] = "unknown", kptr[64] = "unknown";
+	int pv = proc_int("/proc/sys/kernel/perf_event_paranoid");
+	int kv = proc_int("/proc/sys/kernel/kptr_restrict");
+	if (pv != INT_MIN)
+		snprintf(para, sizeof para, "%d", pv);
+	if (kv != INT_MIN)
+		snprintf(kptr, sizeof kptr, "%d", kv);
+	bool sw = strcmp(event, "cycles") != 0;
+	static const char prefix[] = "hardware performance counters not available here: ";
+	if (strncmp(hw_why, prefix, sizeof prefix - 1) == 0)
+		hw_why += sizeof prefix - 1;
+	snprintf(line, sizeof line,
+	         "%sprofile: %zu run%s under perf record -e %s (%s%s%s), %" PRIu64
+	         " samples%s; perf_event_paranoid %s, kptr_restrict %s, %s",
+	         s->nsides == 1 ? ""
+	         : sd           ? "B "
+	                        : "A ",
+	         runs, runs == 1 ? "" : "s", p->event[0] ? p->event : event,
+	         sw ? "the software clock; no hardware cycles" : "hardware core cycles",
+	         sw && hw_why[0] ? ", " : "", sw ? hw_why : "", p->samples,
+	         p->lost ? " (some lost)" : "", para, kptr,
+	         geteuid() == 0 ? "as root" : "not root");
+	putchar('\n');
+	pb_print_wrapped(stdout, line, 2);
+	if (exit_code != 0) {
+		snprintf(line, sizeof line, "the profiled run exited with status %d", exit_code);
+		pb_print_wrapped(stdout, line, 2);
+	}
+	pb_profile_print(stdout, p, top, preload, 2);
+}
+
+static json_t *prof_to_json(const struct pb_profile *p, const char *event, const char *hw_why,
+                            bool preload)
+{
+	json_t *o = pb_profile_json(p, 30);
+	bool sw = strcmp(event, "cycles") != 0;
+	int pv = proc_int("/proc/sys/kernel/perf_event_paranoid");
+	int kv = proc_int("/proc/sys/kernel/kptr_restrict");
+	json_object_set_new(o, "event_requested", json_string(event));
+	json_object_set_new(o, "event_kind", json_string(sw ? "software" : "hardware"));
+	json_object_set_new(o, "no_hardware_reason", sw ? json_string(hw_why) : json_null());
+	json_object_set_new(o, "perf_event_paranoid",
+	                    pv == INT_MIN ? json_null() : json_integer(pv));
+	json_object_set_new(o, "kptr_restrict", kv == INT_MIN ? json_null() : json_integer(kv));
+	json_object_set_new(o, "root", json_boolean(geteuid() == 0));
+	json_object_set_new(o, "preload", json_boolean(preload));
+	return o;
+}
+
 int cmd_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -739,10 +838,15 @@ int cmd_cmd(int argc, char **argv)
 	    {"vs-memcpy", required_argument, 0, 1004},
 	    {"vs-memmove", required_argument, 0, 1005},
 	    {"account", optional_argument, 0, 1006},
+	    {"profile", no_argument, 0, 1007},
+	    {"profile-runs", required_argument, 0, 1008},
+	    {"profile-top", required_argument, 0, 1009},
 	    {0, 0, 0, 0},
 	};
 	const char *policy[2][3] = {{0}};
 	int account = 0; /* 1 counts, 2 ticks */
+	bool profile = false, profile_opts = false;
+	size_t profile_runs = 1, profile_top = 15;
 	struct session s = {.runs = 10, .max_runs = 60, .equivalence = 0.01, .metric = PB_CMD_REAL};
 	const char *out = NULL, *vs = NULL, *prepare = NULL, *cwd = NULL;
 	char **env_a = calloc((size_t)argc + 16, sizeof *env_a);
@@ -840,6 +944,17 @@ int cmd_cmd(int argc, char **argv)
 			else
 				die_usage("cmd: bad --account '%s' (counts or ticks)", optarg);
 			break;
+		case 1007:
+			profile = true;
+			break;
+		case 1008:
+			profile_runs = cli_parse_count("--profile-runs", optarg, 1, 1000);
+			profile_opts = true;
+			break;
+		case 1009:
+			profile_top = cli_parse_count("--profile-top", optarg, 1, 1000);
+			profile_opts = true;
+			break;
 		default:
 			die_bad_option("cmd", argv, opt);
 		}
@@ -855,6 +970,8 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
 	if (!s.until_verdict && (budget_given || max_given || equiv_given))
 		die_usage("cmd: --budget, --max-runs and --equivalence go with --until-verdict");
+	if (profile_opts && !profile)
+		die_usage("cmd: --profile-runs and --profile-top go with --profile");
 	if (s.until_verdict && runs_given)
 		die_usage("cmd: -n and --until-verdict do not go together (use --max-runs)");
 	if (s.metric >= PB_CMD_MAXRSS && s.metric < PB_CMD_NFIGURES && s.nsides == 2)
@@ -928,6 +1045,17 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("cmd: --vs: %s", pb_error());
 	if (s.prepare.argv && pb_cmd_check(&s.prepare) != 0)
 		die_usage("cmd: --prepare: %s", pb_error());
+	/* perf: PRIMBENCH_PERF names another program (tests use a stand-in). */
+	const char *perf = getenv("PRIMBENCH_PERF");
+	if (!perf || !perf[0])
+		perf = "perf";
+	if (profile) {
+		char *pargv[] = {(char *)perf, NULL};
+		struct pb_cmd_spec ps = {.argv = pargv};
+		if (pb_cmd_check(&ps) != 0)
+			die_usage("cmd: --profile: %s (perf is in the Debian package linux-perf)",
+			          pb_error());
+	}
 
 	/* libprimswitch.so: --memset/--memcpy/--memmove for both sides, the
 	 * --vs- ones for B, --account for both (docs/preload.md). */
@@ -1029,6 +1157,26 @@ int cmd_cmd(int argc, char **argv)
 			die_usage("cmd: %s", pb_error());
 		}
 	}
+	/* --profile: the event, and a test record, before anything is timed. */
+	char prof_dir[4096] = "", hw_why[256] = "";
+	const char *event = "cpu-clock";
+	if (profile) {
+		if (pb_counters_available(hw_why, sizeof hw_why))
+			event = "cycles";
+		const char *tmp = getenv("TMPDIR");
+		snprintf(prof_dir, sizeof prof_dir, "%s/primbench-profile-XXXXXX",
+		         tmp && tmp[0] ? tmp : "/tmp");
+		if (!mkdtemp(prof_dir)) {
+			acct_cleanup(acct_root);
+			die_usage("cmd: --profile: cannot make a directory in %s: %s",
+			          tmp && tmp[0] ? tmp : "/tmp", strerror(errno));
+		}
+		if (pb_profile_check(perf, event, prof_dir) != 0) {
+			acct_cleanup(acct_root);
+			prof_cleanup(prof_dir);
+			die_usage("cmd: --profile: %s", pb_error());
+		}
+	}
 	if (s.nsides == 2 && want_lib[0] != want_lib[1])
 		warn("cmd: only %s loads libprimswitch.so and pays for it; add e.g. --memcpy libc",
 		     want_lib[0] ? "A" : "B");
@@ -1125,8 +1273,43 @@ int cmd_cmd(int argc, char **argv)
 		if (isatty(STDERR_FILENO))
 			fputs("\r\033[K", stderr);
 		acct_cleanup(acct_root);
+		prof_cleanup(prof_dir);
 		return status;
 	}
+
+	/* --profile: the profiled runs, after the timed ones (perf's sampling
+	 * perturbs timing), A then B. */
+	struct pb_profile prof[2];
+	bool have_prof[2] = {false, false};
+	int prof_exit[2] = {0, 0};
+	memset(prof, 0, sizeof prof);
+	for (int sd = 0; profile && status == PB_EXIT_OK && sd < s.nsides; sd++) {
+		if (isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[Kprimbench cmd: %s%sunder perf record",
+			        "profiling ",
+			        s.nsides == 1 ? ""
+			        : sd          ? "B "
+			                      : "A ");
+		fflush(stdout);
+		int rc = pb_profile_run(perf, event, prof_dir, &s.side[sd].spec, &s.prepare,
+		                        profile_runs, &interrupted, &prof[sd], &prof_exit[sd]);
+		acct_settle(&s.side[sd], false);
+		if (rc == 1) {
+			status = 128 + (interrupted_by ? interrupted_by : SIGINT);
+			stopped = true;
+		} else if (rc < 0) {
+			if (isatty(STDERR_FILENO))
+				fputs("\r\033[K", stderr);
+			fprintf(stderr, "primbench: cmd: --profile: %s%s\n",
+			        s.nsides == 1 ? ""
+			        : sd          ? "B: "
+			                      : "A: ",
+			        pb_error());
+		} else {
+			have_prof[sd] = true;
+		}
+	}
+	prof_cleanup(prof_dir);
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 
@@ -1176,6 +1359,18 @@ int cmd_cmd(int argc, char **argv)
 			hz = pb_timer_info()->hz;
 		for (int sd = 0; sd < s.nsides; sd++)
 			acct_report(&s, sd, hz, &acct_json[sd]);
+	}
+
+	json_t *prof_json[2] = {NULL, NULL};
+	for (int sd = 0; sd < s.nsides; sd++)
+		if (have_prof[sd]) {
+			prof_report(&s, sd, &prof[sd], profile_runs, event, hw_why, want_lib[sd],
+			            profile_top, prof_exit[sd]);
+			prof_json[sd] = prof_to_json(&prof[sd], event, hw_why, want_lib[sd]);
+		}
+	if (s.nsides == 2 && have_prof[0] && have_prof[1]) {
+		printf("\nprofile, B vs A: samples and share of all samples per family\n");
+		pb_profile_print_vs(stdout, &prof[0], &prof[1], want_lib[0] || want_lib[1]);
 	}
 
 	struct ab_result ab = {0};
@@ -1228,6 +1423,8 @@ int cmd_cmd(int argc, char **argv)
 			    pb_cmd_case_json(&s.side[sd].spec, s.shell, sd, s.recs, s.nrecs);
 			if (c && acct_json[sd])
 				json_object_set(c, "accounting", acct_json[sd]);
+			if (c && prof_json[sd])
+				json_object_set(c, "profile", prof_json[sd]);
 			if (c)
 				json_array_append_new(cases, c);
 		}
@@ -1315,6 +1512,10 @@ int cmd_cmd(int argc, char **argv)
 	json_decref(looks_json);
 	json_decref(acct_json[0]);
 	json_decref(acct_json[1]);
+	json_decref(prof_json[0]);
+	json_decref(prof_json[1]);
+	pb_profile_free(&prof[0]);
+	pb_profile_free(&prof[1]);
 	acct_cleanup(acct_root);
 	if (status >= 128)
 		fprintf(stderr, "primbench: interrupted; the finished runs are in the tables%s\n",

@@ -15,6 +15,7 @@
 
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/profile.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
@@ -1735,6 +1736,59 @@ static char *legend_text(const struct pb_compare_result *r)
 	return legend;
 }
 
+/* The "profile" object (cmd --profile) of a case in its file, or NULL. */
+static const json_t *case_profile(const struct pb_compare_file *f, const struct pb_compare_case *c)
+{
+	return json_object_get(json_array_get(json_object_get(f->doc, "cases"), c->index),
+	                       "profile");
+}
+
+/* A family's share in one profile as text: "5.0%", "-" when not counted. */
+static bool family_share(const json_t *prof, const char *name, double *share, char *buf, size_t len)
+{
+	bool ok = pb_profile_json_share(prof, name, share) == 0;
+	if (ok)
+		snprintf(buf, len, "%.1f%%", 100 * *share);
+	else
+		snprintf(buf, len, "-");
+	return ok;
+}
+
+/* cmd cases with a profile in both files: each family's share, old and
+ * new, and the change in percentage points (docs/profile.md). */
+static void print_profiles(FILE *f, const struct pb_compare_result *r)
+{
+	bool head = false;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const json_t *pa = case_profile(r->fa, r->rows[i].a);
+		const json_t *pb = case_profile(r->fb, r->rows[i].b);
+		if (!pa || !pb)
+			continue;
+		if (!head) {
+			fprintf(f,
+			        "\nprofile: each family's share of all samples (cmd --profile)\n");
+			head = true;
+		}
+		char *name = full_name(r->rows[i].a);
+		fputc('\n', f);
+		pb_print_labelled(f, 2, "", name);
+		free(name);
+		put_line(f, "  %-27s %8s %8s %9s", "family", "old", "new", "change");
+		for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
+			const struct pb_prof_family *fam = &pb_prof_families[k];
+			double sa = 0, sb = 0;
+			char ta[16], tb[16], d[24] = "-";
+			bool ca = family_share(pa, fam->name, &sa, ta, sizeof ta);
+			bool cb = family_share(pb, fam->name, &sb, tb, sizeof tb);
+			if (fam->preload && sa == 0 && sb == 0)
+				continue;
+			if (ca && cb)
+				snprintf(d, sizeof d, "%+.1f pt", 100 * (sb - sa));
+			put_line(f, "  %-27s %8s %8s %9s", fam->label, ta, tb, d);
+		}
+	}
+}
+
 void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 {
 	pb_print_labelled(f, 5, "old:", r->fa->path);
@@ -1781,6 +1835,8 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 			         "", d, n);
 		}
 	}
+
+	print_profiles(f, r);
 
 	if (r->nonly_a || r->nonly_b)
 		fputc('\n', f);
@@ -1893,6 +1949,23 @@ json_t *pb_compare_json(const struct pb_compare_result *r)
 		json_object_set_new(c, "p_exact", json_boolean(row->u.exact));
 		json_object_set_new(c, "significant", json_boolean(row->significant));
 		json_object_set_new(c, "thinned", json_boolean(row->thinned));
+		const json_t *pa = case_profile(r->fa, row->a), *pb = case_profile(r->fb, row->b);
+		if (pa && pb) {
+			json_t *fams = json_array();
+			for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
+				double sa, sb;
+				const char *fname = pb_prof_families[k].name;
+				bool ca = pb_profile_json_share(pa, fname, &sa) == 0;
+				bool cb = pb_profile_json_share(pb, fname, &sb) == 0;
+				json_array_append_new(
+				    fams,
+				    json_pack("{s:s, s:o, s:o, s:o}", "name", fname, "old",
+				              ca ? pb_json_number(sa) : json_null(), "new",
+				              cb ? pb_json_number(sb) : json_null(), "change",
+				              ca && cb ? pb_json_number(sb - sa) : json_null()));
+			}
+			json_object_set_new(c, "profile", json_pack("{s:o}", "families", fams));
+		}
 		json_array_append_new(cases, c);
 	}
 	json_object_set_new(o, "cases", cases);

@@ -130,7 +130,11 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	if (!s->show_output) {
+	if (!s->show_output && s->stdout_path) {
+		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, s->stdout_path,
+		                                 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	} else if (!s->show_output) {
 		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
 		posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
 	}

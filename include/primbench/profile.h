@@ -1,0 +1,166 @@
+/* primbench/profile.h - where a command spends its time in the primitives:
+ * a perf profile's samples per (binary, symbol), summed into the primitive
+ * families the kernel lists quote (kernel page clearing, kernel copying,
+ * libc memset, libc memcpy/memmove, primbench's own kernels).
+ *
+ * Source of the text: `perf report --stdio --no-children --sort dso,sym -n
+ * -g none` over a `perf record -e EVENT` file (perf-record(1),
+ * perf-report(1)); `primbench cmd --profile` runs both. The text is:
+ *   # Samples: 2K of event 'cpu-clock'      (the event; ':u' = user only)
+ *   # Total Lost Samples: 0
+ *   # Overhead       Samples  Shared Object  Symbol
+ *       30.89%           675  [kernel.kallsyms]  [k] exc_page_fault
+ *        8.01%           175  libc.so.6      [.] __memset_avx512_unaligned_erms
+ * Comment lines start with '#', blank lines are skipped; a data line is a
+ * percentage, a sample count, the shared object (dso), a privilege marker
+ * ([k] kernel, [.] user; [g], [u] guest, [H] hypervisor) and the symbol. A
+ * symbol perf could not resolve is its address ("0xffffffff8225f7a7"):
+ * kernel samples show so when kernel symbols are hidden from the reader
+ * (kernel.kptr_restrict, docs/profile.md).
+ *
+ * Shares are samples / all samples of the profile (the sample count is
+ * perf's, not its Overhead column: with the cpu-clock event they agree; with
+ * a frequency-sampled hardware event the periods differ, and a share of
+ * samples is what a profile table quotes as "%").
+ *
+ * The families are one table (profile.c, pb_prof_families; documented in
+ * docs/profile.md): each has fnmatch(3) globs for the symbol and for the
+ * dso's base name (kernel families: any [k] sample). A sample belongs to the
+ * first family that matches, or to none.
+ */
+#ifndef PRIMBENCH_PROFILE_H
+#define PRIMBENCH_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+struct pb_cmd_spec;
+
+/* What kind of binary a sample fell in: "[kernel]" ([k] samples), a
+ * library (a dso whose base name has ".so"), the program (any other file),
+ * or unknown (perf's "[unknown]", "[vdso]", JIT maps, ...). */
+enum pb_prof_kind { PB_PROF_KERNEL, PB_PROF_LIBRARY, PB_PROF_PROGRAM, PB_PROF_UNKNOWN };
+const char *pb_prof_kind_name(enum pb_prof_kind k); /* "kernel", "library", ... */
+
+/* One row of the family table. */
+struct pb_prof_family {
+	const char *name;      /* JSON name: "kernel_clear" */
+	const char *label;     /* "kernel page clearing" */
+	bool kernel;           /* [k] samples; else user samples of dso_globs */
+	const char *dso_globs; /* space-separated globs of the dso's base name */
+	const char *sym_globs; /* space-separated globs of the symbol */
+	bool preload;          /* primbench's library: shown when it was loaded */
+};
+
+enum {
+	PB_PROF_KERNEL_CLEAR,
+	PB_PROF_KERNEL_COPY,
+	PB_PROF_LIBC_MEMSET,
+	PB_PROF_LIBC_MEMCPY,
+	PB_PROF_PB_MEMSET,
+	PB_PROF_PB_MEMCPY,
+	PB_PROF_NFAMILIES
+};
+extern const struct pb_prof_family pb_prof_families[PB_PROF_NFAMILIES];
+
+/* Which family (an index) a sample of dso / symbol belongs to, or -1. */
+int pb_prof_family_of(enum pb_prof_kind kind, const char *dso, const char *symbol);
+
+struct pb_prof_symbol {
+	uint64_t samples;
+	char *dso;    /* as perf prints it: "[kernel.kallsyms]", "libc.so.6" */
+	char *symbol; /* without the privilege marker */
+	enum pb_prof_kind kind;
+	int family;      /* index into pb_prof_families, or -1 */
+	bool unresolved; /* the symbol is an address */
+};
+
+struct pb_profile {
+	char event[64];   /* "cpu-clock", "cpu-clock:u", "cycles"; "" unknown */
+	bool user_only;   /* the event has the ':u' modifier: no kernel samples */
+	uint64_t samples; /* all samples: the sum of the rows */
+	uint64_t lost;    /* "Total Lost Samples" */
+	/* "Event count (approx.)": the sum of the samples' periods, in the
+	 * event's unit (ns for cpu-clock and task-clock, cycles for cycles);
+	 * 0 when not given */
+	double event_count;
+	uint64_t kernel_samples, kernel_unresolved;
+	/* More than half of the kernel samples are bare addresses: kernel
+	 * symbols were hidden (kptr_restrict), the kernel families are not
+	 * counted. */
+	bool kernel_hidden;
+	uint64_t family[PB_PROF_NFAMILIES];
+	struct pb_prof_symbol *syms; /* by samples, most first */
+	size_t nsyms;
+	size_t runs; /* profiled runs summed into it (pb_profile_merge) */
+};
+
+/* Parses perf report text (above) into *p (zeroed first; free with
+ * pb_profile_free, also after a failure). Text without any data line is an
+ * empty profile (0 samples), not an error. Errors (-1, pb_error()): "line
+ * N: not a perf report line: '...'" (no percentage, count, dso or marker),
+ * "line N: more than one event ('cpu-clock' and 'page-faults')", a count
+ * that does not fit. One event on several PMUs (a hybrid CPU's
+ * "cpu_core/cycles/" and "cpu_atom/cycles/") is summed as "cycles". */
+int pb_profile_parse(const char *text, size_t len, struct pb_profile *p);
+void pb_profile_free(struct pb_profile *p);
+
+/* Adds src's samples into dst (rows matched on dso and symbol; the events
+ * must be the same, else -1 with pb_error()); dst->runs += src->runs. */
+int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src);
+
+/* Whether a family's count is meaningful: a kernel family needs kernel
+ * samples that were sampled (not user_only) and resolved (not hidden). */
+bool pb_profile_family_counted(const struct pb_profile *p, int family);
+
+/* The profile as the cmd case's "profile" object (docs/results-schema.md):
+ * event, user_only, samples, lost, event_count, kernel_samples, kernel_unresolved,
+ * kernel_hidden, runs, families (name, label, samples, share: null when not
+ * counted) and the first `top` symbols. New reference. */
+json_t *pb_profile_json(const struct pb_profile *p, size_t top);
+
+/* A family's share (0..1) from a "profile" object as pb_profile_json
+ * wrote it: 0, or -1 when the object has no such family or it was not
+ * counted. */
+int pb_profile_json_share(const json_t *profile, const char *family, double *share);
+
+/* The profile as text, every line within 80 columns: the first `top`
+ * symbols (samples, % of all samples, binary: "[kernel]" or the dso's base
+ * name, symbol), then one line per family (samples, %; "-" when not
+ * counted; the primbench families only when `preload` or when they have
+ * samples), then why kernel families are not counted, if so. Each line
+ * starts with `indent` spaces. */
+void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool preload, int indent);
+
+/* The families of two profiles side by side: A's and B's samples and
+ * share, and the change of the share in percentage points (B - A); then,
+ * for a clock event (cpu-clock, task-clock), the CPU time one sample
+ * stands for. */
+void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_profile *b,
+                         bool preload);
+
+/* ---- running perf (src/suites/profile_run.c) ---- */
+
+/* One side's profile: `runs` times, `prepare` (may be NULL) then `perf
+ * record -e EVENT -o DIR/N.data -- ARGV` with the spec's environment and
+ * directory (its output to /dev/null; children followed by inheritance),
+ * each file read with `perf report` (above) and the profiles merged into
+ * *out. `perf` is the program to run (a name looked up in PATH, or a
+ * path). Returns 0; 1 when *stop became non-zero (no profile); -1 with
+ * pb_error() ("perf record failed (exit status 255): Error: ...", quoting
+ * perf's first error line) when perf failed or its text did not parse.
+ * *exit_code gets the last profiled run's exit status (perf record exits
+ * with its command's). */
+int pb_profile_run(const char *perf, const char *event, const char *dir,
+                   const struct pb_cmd_spec *side, const struct pb_cmd_spec *prepare, size_t runs,
+                   volatile int *stop, struct pb_profile *out, int *exit_code);
+
+/* Whether `perf record -e EVENT` works here: records /bin/true into a
+ * file of dir. 0, or -1 with pb_error() quoting perf's error line. */
+int pb_profile_check(const char *perf, const char *event, const char *dir);
+
+#endif

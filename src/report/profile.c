@@ -1,0 +1,543 @@
+/* profile.c - perf report text into primitive families
+ * (include/primbench/profile.h, docs/profile.md). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/profile.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+
+/* The families, first match wins. Kernel: the x86_64 page and user-copy
+ * routines (arch/x86/lib/clear_page_64.S, copy_page_64.S, copy_user_64.S);
+ * rep_stos_alternative is clear_user's body since Linux 6.4, as
+ * rep_movs_alternative is copy_user's; on a CPU with FSRM the kernel
+ * inlines `rep movsb` into its callers, so the copies of read(2) and
+ * write(2) run inside _copy_to_iter / _copy_from_iter (lib/iov_iter.c),
+ * counted here (copy_page_to_iter and the like only iterate). libc: glibc's ifunc variants
+ * (__memset_avx512_unaligned_erms, __memmove_avx2_unaligned_erms: memcpy
+ * is an alias of memmove's variants on x86_64) and the plain names other
+ * libcs use. primbench: every memset/bzero or memcpy/memmove/mempcpy
+ * symbol of libprimswitch.so, its exported entries and its kernels
+ * (pb_memset_avx512, pb_auto_memset_dispatch, ...). */
+const struct pb_prof_family pb_prof_families[PB_PROF_NFAMILIES] = {
+    [PB_PROF_KERNEL_CLEAR] = {"kernel_clear", "kernel page clearing", true, NULL,
+                              "clear_page* clear_user* __clear_user* rep_stos_alternative", false},
+    [PB_PROF_KERNEL_COPY] = {"kernel_copy", "kernel copying", true, NULL,
+                             "copy_page* copy_user* rep_movs_alternative __copy_to_user* "
+                             "__copy_from_user* _copy_to_user _copy_from_user _copy_to_iter "
+                             "_copy_from_iter* copy_mc_*",
+                             false},
+    [PB_PROF_LIBC_MEMSET] = {"libc_memset", "libc memset", false, "libc.so* libc-*.so libc.musl*",
+                             "memset __memset_* __memset_chk* bzero __bzero* explicit_bzero "
+                             "__explicit_bzero*",
+                             false},
+    [PB_PROF_LIBC_MEMCPY] = {"libc_memcpy", "libc memcpy/memmove", false,
+                             "libc.so* libc-*.so libc.musl*",
+                             "memcpy __memcpy_* __memcpy_chk* memmove __memmove_* "
+                             "__memmove_chk* mempcpy __mempcpy_* __mempcpy_chk*",
+                             false},
+    [PB_PROF_PB_MEMSET] = {"primbench_memset", "primbench memset", false, "libprimswitch.so*",
+                           "*memset* *bzero*", true},
+    [PB_PROF_PB_MEMCPY] = {"primbench_memcpy", "primbench memcpy/memmove", false,
+                           "libprimswitch.so*", "*memcpy* *memmove* *mempcpy*", true},
+};
+
+const char *pb_prof_kind_name(enum pb_prof_kind k)
+{
+	switch (k) {
+	case PB_PROF_KERNEL:
+		return "kernel";
+	case PB_PROF_LIBRARY:
+		return "library";
+	case PB_PROF_PROGRAM:
+		return "program";
+	default:
+		return "unknown";
+	}
+}
+
+/* Whether s matches one of the space-separated globs. */
+static bool match_any(const char *globs, const char *s)
+{
+	char glob[128];
+	for (const char *p = globs; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t n = strcspn(p, " ");
+		if (n == 0)
+			break;
+		if (n < sizeof glob) {
+			memcpy(glob, p, n);
+			glob[n] = 0;
+			if (fnmatch(glob, s, 0) == 0)
+				return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+int pb_prof_family_of(enum pb_prof_kind kind, const char *dso, const char *symbol)
+{
+	for (int f = 0; f < PB_PROF_NFAMILIES; f++) {
+		const struct pb_prof_family *fam = &pb_prof_families[f];
+		if (fam->kernel != (kind == PB_PROF_KERNEL))
+			continue;
+		if (!fam->kernel && !match_any(fam->dso_globs, base_name(dso)))
+			continue;
+		if (match_any(fam->sym_globs, symbol))
+			return f;
+	}
+	return -1;
+}
+
+static enum pb_prof_kind kind_of(char marker, const char *dso)
+{
+	if (marker == 'k' || marker == 'g')
+		return PB_PROF_KERNEL;
+	if (dso[0] == '[' || strncmp(dso, "//anon", 6) == 0 || strncmp(dso, "/tmp/perf-", 10) == 0)
+		return PB_PROF_UNKNOWN;
+	const char *b = base_name(dso);
+	return strstr(b, ".so") ? PB_PROF_LIBRARY : PB_PROF_PROGRAM;
+}
+
+void pb_profile_free(struct pb_profile *p)
+{
+	for (size_t i = 0; p && i < p->nsyms; i++) {
+		free(p->syms[i].dso);
+		free(p->syms[i].symbol);
+	}
+	if (p) {
+		free(p->syms);
+		p->syms = NULL;
+		p->nsyms = 0;
+	}
+}
+
+static int add_row(struct pb_profile *p, size_t *cap, const char *dso, const char *sym,
+                   enum pb_prof_kind kind, uint64_t samples)
+{
+	for (size_t i = 0; i < p->nsyms; i++)
+		if (strcmp(p->syms[i].symbol, sym) == 0 && strcmp(p->syms[i].dso, dso) == 0) {
+			p->syms[i].samples += samples;
+			return 0;
+		}
+	if (p->nsyms == *cap) {
+		size_t c = *cap ? 2 * *cap : 64;
+		struct pb_prof_symbol *n = realloc(p->syms, c * sizeof *n);
+		if (!n)
+			return pb_fail("out of memory");
+		p->syms = n;
+		*cap = c;
+	}
+	struct pb_prof_symbol *s = &p->syms[p->nsyms];
+	s->dso = strdup(dso);
+	s->symbol = strdup(sym);
+	if (!s->dso || !s->symbol) {
+		free(s->dso);
+		free(s->symbol);
+		return pb_fail("out of memory");
+	}
+	s->samples = samples;
+	s->kind = kind;
+	s->family = pb_prof_family_of(kind, dso, sym);
+	s->unresolved = strncmp(sym, "0x", 2) == 0 && strspn(sym + 2, "0123456789abcdef") > 0 &&
+	                sym[2 + strspn(sym + 2, "0123456789abcdef")] == 0;
+	p->nsyms++;
+	return 0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct pb_prof_symbol *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	int c = strcmp(x->dso, y->dso);
+	return c ? c : strcmp(x->symbol, y->symbol);
+}
+
+/* Sorts the rows and recomputes every sum from them. */
+static void finish(struct pb_profile *p)
+{
+	if (p->nsyms)
+		qsort(p->syms, p->nsyms, sizeof *p->syms, cmp_rows);
+	p->samples = p->kernel_samples = p->kernel_unresolved = 0;
+	memset(p->family, 0, sizeof p->family);
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const struct pb_prof_symbol *s = &p->syms[i];
+		p->samples += s->samples;
+		if (s->kind == PB_PROF_KERNEL) {
+			p->kernel_samples += s->samples;
+			if (s->unresolved)
+				p->kernel_unresolved += s->samples;
+		}
+		if (s->family >= 0)
+			p->family[s->family] += s->samples;
+	}
+	p->kernel_hidden = p->kernel_samples > 0 && 2 * p->kernel_unresolved > p->kernel_samples;
+	const char *colon = strchr(p->event, ':');
+	p->user_only = colon && strchr(colon, 'u') && !strchr(colon, 'k');
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-')
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* One data line: "  30.89%   675  DSO  [k] SYMBOL". */
+static int parse_row(struct pb_profile *p, size_t *cap, char *line, size_t lineno)
+{
+	char *s = line;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *end;
+	errno = 0;
+	strtod(s, &end);
+	if (end == s || *end != '%')
+		goto bad;
+	s = end + 1;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	uint64_t samples;
+	if (*s < '0' || *s > '9' || parse_u64(s, &samples) != 0)
+		goto bad;
+	s += strspn(s, "0123456789");
+	if (*s != ' ' && *s != '\t')
+		goto bad;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	/* The dso runs to the privilege marker "[k] ", "[.] ", ... preceded by
+	 * blanks. */
+	char *m = NULL;
+	for (char *q = s; (q = strchr(q, '[')) != NULL; q++)
+		if (q > s && (q[-1] == ' ' || q[-1] == '\t') && q[1] && strchr("k.guH", q[1]) &&
+		    q[2] == ']' && (q[3] == ' ' || q[3] == 0)) {
+			m = q;
+			break;
+		}
+	if (!m)
+		goto bad;
+	char marker = m[1];
+	char *dso_end = m;
+	while (dso_end > s && (dso_end[-1] == ' ' || dso_end[-1] == '\t'))
+		dso_end--;
+	*dso_end = 0;
+	char *sym = m + 3;
+	while (*sym == ' ')
+		sym++;
+	size_t n = strlen(sym);
+	while (n && (sym[n - 1] == ' ' || sym[n - 1] == '\t' || sym[n - 1] == '\r'))
+		sym[--n] = 0;
+	if (!*s || !*sym)
+		goto bad;
+	return add_row(p, cap, s, sym, kind_of(marker, s), samples);
+bad:
+	return pb_fail("line %zu: not a perf report line: '%.60s'", lineno, line);
+}
+
+/* An event without its PMU: "cpu_core/cycles/" and "cpu_atom/cycles/"
+ * are "cycles", "cpu_core/cycles/u" is "cycles:u"; a name without '/' is
+ * itself. */
+static const char *event_base(const char *ev, char *out, size_t len)
+{
+	const char *slash = strchr(ev, '/');
+	if (!slash) {
+		snprintf(out, len, "%s", ev);
+		return out;
+	}
+	const char *name = slash + 1, *end = strchr(name, '/');
+	size_t n = end ? (size_t)(end - name) : strlen(name);
+	const char *mods = end ? end + 1 : "";
+	snprintf(out, len, "%.*s%s%s", (int)n, name, mods[0] && mods[0] != ':' ? ":" : "", mods);
+	return out;
+}
+
+int pb_profile_parse(const char *text, size_t len, struct pb_profile *p)
+{
+	memset(p, 0, sizeof *p);
+	p->runs = 1;
+	size_t cap = 0, lineno = 0;
+	bool have_event = false;
+	const char *t = text, *e = text + len;
+	while (t < e) {
+		const char *nl = memchr(t, '\n', (size_t)(e - t));
+		size_t n = nl ? (size_t)(nl - t) : (size_t)(e - t);
+		lineno++;
+		char *line = strndup(t, n);
+		if (!line)
+			return pb_fail("out of memory");
+		t += n + (nl ? 1 : 0);
+		const char *s = line + strspn(line, " \t\r");
+		int rc = 0;
+		if (*s == '#') {
+			const char *ev = strstr(s, " of event '");
+			uint64_t lost;
+			if (strncmp(s, "# Samples:", 10) == 0 && ev) {
+				ev += 11;
+				char name[sizeof p->event], a[sizeof p->event], b[sizeof p->event];
+				snprintf(name, sizeof name, "%.*s", (int)strcspn(ev, "'"), ev);
+				if (!have_event) {
+					snprintf(p->event, sizeof p->event, "%s", name);
+				} else if (strcmp(event_base(p->event, a, sizeof a),
+				                  event_base(name, b, sizeof b)) == 0) {
+					/* one event on several PMUs (a hybrid CPU's
+					 * cpu_core/cycles/ and cpu_atom/cycles/): summed */
+					snprintf(p->event, sizeof p->event, "%s", a);
+				} else {
+					rc =
+					    pb_fail("line %zu: more than one event ('%s' and '%s')",
+					            lineno, p->event, name);
+				}
+				have_event = true;
+			} else if (strncmp(s, "# Event count (approx.):", 24) == 0) {
+				p->event_count += strtod(s + 24, NULL);
+			} else if (strncmp(s, "# Total Lost Samples:", 21) == 0 &&
+			           parse_u64(s + 21 + strspn(s + 21, " "), &lost) == 0) {
+				p->lost += lost;
+			}
+		} else if (*s) {
+			rc = parse_row(p, &cap, line, lineno);
+		}
+		free(line);
+		if (rc != 0)
+			return -1;
+	}
+	finish(p);
+	return 0;
+}
+
+int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src)
+{
+	if (strcmp(dst->event, src->event) != 0)
+		return pb_fail("profiles of different events ('%s' and '%s')", dst->event,
+		               src->event);
+	size_t cap = dst->nsyms;
+	for (size_t i = 0; i < src->nsyms; i++) {
+		const struct pb_prof_symbol *s = &src->syms[i];
+		if (add_row(dst, &cap, s->dso, s->symbol, s->kind, s->samples) != 0)
+			return -1;
+	}
+	dst->lost += src->lost;
+	dst->event_count += src->event_count;
+	dst->runs += src->runs;
+	finish(dst);
+	return 0;
+}
+
+bool pb_profile_family_counted(const struct pb_profile *p, int family)
+{
+	if (family < 0 || family >= PB_PROF_NFAMILIES)
+		return false;
+	if (!pb_prof_families[family].kernel)
+		return true;
+	return !p->user_only && !p->kernel_hidden;
+}
+
+json_t *pb_profile_json(const struct pb_profile *p, size_t top)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "event", json_string(p->event));
+	json_object_set_new(o, "user_only", json_boolean(p->user_only));
+	json_object_set_new(o, "runs", json_integer((json_int_t)p->runs));
+	json_object_set_new(o, "samples", json_integer((json_int_t)p->samples));
+	json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));
+	json_object_set_new(o, "event_count", pb_json_number(p->event_count));
+	json_object_set_new(o, "kernel_samples", json_integer((json_int_t)p->kernel_samples));
+	json_object_set_new(o, "kernel_unresolved", json_integer((json_int_t)p->kernel_unresolved));
+	json_object_set_new(o, "kernel_hidden", json_boolean(p->kernel_hidden));
+	json_t *fams = json_array();
+	for (int f = 0; f < PB_PROF_NFAMILIES; f++) {
+		bool counted = pb_profile_family_counted(p, f);
+		json_t *fo = json_object();
+		json_object_set_new(fo, "name", json_string(pb_prof_families[f].name));
+		json_object_set_new(fo, "label", json_string(pb_prof_families[f].label));
+		json_object_set_new(fo, "samples",
+		                    counted ? json_integer((json_int_t)p->family[f]) : json_null());
+		json_object_set_new(fo, "share",
+		                    counted && p->samples
+		                        ? pb_json_number((double)p->family[f] / (double)p->samples)
+		                        : json_null());
+		json_array_append_new(fams, fo);
+	}
+	json_object_set_new(o, "families", fams);
+	json_t *syms = json_array();
+	for (size_t i = 0; i < p->nsyms && i < top; i++) {
+		const struct pb_prof_symbol *s = &p->syms[i];
+		json_t *so = json_object();
+		json_object_set_new(so, "samples", json_integer((json_int_t)s->samples));
+		json_object_set_new(so, "share",
+		                    pb_json_number((double)s->samples / (double)p->samples));
+		json_object_set_new(so, "binary", json_string(pb_prof_kind_name(s->kind)));
+		json_object_set_new(so, "dso", json_string(s->dso));
+		json_object_set_new(so, "symbol", json_string(s->symbol));
+		json_object_set_new(so, "family",
+		                    s->family >= 0 ? json_string(pb_prof_families[s->family].name)
+		                                   : json_null());
+		json_array_append_new(syms, so);
+	}
+	json_object_set_new(o, "top", syms);
+	return o;
+}
+
+int pb_profile_json_share(const json_t *profile, const char *family, double *share)
+{
+	*share = 0;
+	const json_t *fams = json_object_get(profile, "families");
+	size_t i;
+	const json_t *f;
+	json_array_foreach(fams, i, f)
+	{
+		const char *name = json_string_value(json_object_get(f, "name"));
+		if (!name || strcmp(name, family) != 0)
+			continue;
+		const json_t *s = json_object_get(f, "share");
+		if (!json_is_number(s))
+			return -1;
+		*share = json_number_value(s);
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void fmt_share(char *buf, size_t len, uint64_t part, uint64_t all)
+{
+	if (!all)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%%", 100.0 * (double)part / (double)all);
+}
+
+/* s cut to `width` columns, a cut marked by a final '+'. */
+static void fit(char *buf, size_t len, const char *s, int width)
+{
+	if ((int)strlen(s) <= width)
+		snprintf(buf, len, "%s", s);
+	else
+		snprintf(buf, len, "%.*s+", width - 1, s);
+}
+
+static bool family_shown(const struct pb_profile *p, int f, bool preload)
+{
+	return !pb_prof_families[f].preload || preload || p->family[f] > 0;
+}
+
+void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool preload, int indent)
+{
+	char line[256];
+	if (!p->samples) {
+		fprintf(f, "%*sno samples (the command ran too briefly to be sampled?)\n", indent,
+		        "");
+		return;
+	}
+	/* indent + 9 + 1 + 6 + 2 + 18 + 1 + symbol <= 80 */
+	int symw = 80 - indent - 37;
+	if (symw < 20)
+		symw = 20;
+	fprintf(f, "%*s%9s %6s  %-18s %s\n", indent, "", "samples", "%", "binary", "symbol");
+	for (size_t i = 0; i < p->nsyms && i < top; i++) {
+		const struct pb_prof_symbol *s = &p->syms[i];
+		char share[16], bin[32], sym[128];
+		fmt_share(share, sizeof share, s->samples, p->samples);
+		fit(bin, sizeof bin, s->kind == PB_PROF_KERNEL ? "[kernel]" : base_name(s->dso),
+		    18);
+		fit(sym, sizeof sym, s->symbol, symw);
+		fprintf(f, "%*s%9" PRIu64 " %6s  %-18s %s\n", indent, "", s->samples, share, bin,
+		        sym);
+	}
+	if (p->nsyms > top)
+		fprintf(f, "%*s%9s (%zu more symbol%s)\n", indent, "", "...", p->nsyms - top,
+		        p->nsyms - top == 1 ? "" : "s");
+	fprintf(f, "\n%*s%-27s %9s %6s\n", indent, "", "family", "samples", "%");
+	for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
+		if (!family_shown(p, k, preload))
+			continue;
+		char n[32], share[16];
+		if (pb_profile_family_counted(p, k)) {
+			snprintf(n, sizeof n, "%" PRIu64, p->family[k]);
+			fmt_share(share, sizeof share, p->family[k], p->samples);
+		} else {
+			snprintf(n, sizeof n, "-");
+			snprintf(share, sizeof share, "-");
+		}
+		fprintf(f, "%*s%-27s %9s %6s\n", indent, "", pb_prof_families[k].label, n, share);
+	}
+	fprintf(f, "%*s%-27s %9" PRIu64 " %6s\n", indent, "", "all samples", p->samples, "100%");
+	if (p->user_only) {
+		snprintf(line, sizeof line,
+		         "-: not counted: the event '%s' sampled user space only (perf falls back "
+		         "to it when kernel.perf_event_paranoid > 1 and perf runs without root "
+		         "or CAP_PERFMON; docs/profile.md)",
+		         p->event);
+		pb_print_wrapped_at(f, indent, indent + 3, line);
+	} else if (p->kernel_hidden) {
+		snprintf(line, sizeof line,
+		         "-: not counted: %.0f%% of the kernel's %" PRIu64
+		         " samples are bare addresses: kernel symbols are hidden from perf "
+		         "(kernel.kptr_restrict; docs/profile.md)",
+		         100.0 * (double)p->kernel_unresolved / (double)p->kernel_samples,
+		         p->kernel_samples);
+		pb_print_wrapped_at(f, indent, indent + 3, line);
+	}
+}
+
+/* The CPU time of one sample of a clock event, in ms; 0 when not known. */
+static double ms_per_sample(const struct pb_profile *p)
+{
+	bool clock =
+	    strncmp(p->event, "cpu-clock", 9) == 0 || strncmp(p->event, "task-clock", 10) == 0;
+	return clock && p->samples && p->event_count > 0 ? p->event_count / (double)p->samples / 1e6
+	                                                 : 0;
+}
+
+void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_profile *b,
+                         bool preload)
+{
+	fprintf(f, "%-26s %9s %6s %9s %6s %9s\n", "family", "A samples", "A %", "B samples", "B %",
+	        "B - A");
+	for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
+		if (!family_shown(a, k, preload) && !family_shown(b, k, preload))
+			continue;
+		bool ca = pb_profile_family_counted(a, k) && a->samples,
+		     cb = pb_profile_family_counted(b, k) && b->samples;
+		char na[24] = "-", nb[24] = "-", sa[16] = "-", sb[16] = "-", d[24] = "-";
+		if (ca) {
+			snprintf(na, sizeof na, "%" PRIu64, a->family[k]);
+			fmt_share(sa, sizeof sa, a->family[k], a->samples);
+		}
+		if (cb) {
+			snprintf(nb, sizeof nb, "%" PRIu64, b->family[k]);
+			fmt_share(sb, sizeof sb, b->family[k], b->samples);
+		}
+		if (ca && cb)
+			snprintf(d, sizeof d, "%+.1f pt",
+			         100.0 * ((double)b->family[k] / (double)b->samples -
+			                  (double)a->family[k] / (double)a->samples));
+		fprintf(f, "%-26s %9s %6s %9s %6s %9s\n", pb_prof_families[k].label, na, sa, nb, sb,
+		        d);
+	}
+	fprintf(f, "%-26s %9" PRIu64 " %6s %9" PRIu64 " %6s\n", "all samples", a->samples, "100%",
+	        b->samples, "100%");
+	double ma = ms_per_sample(a), mb = ms_per_sample(b);
+	if (ma > 0 && mb > 0)
+		fprintf(f, "one sample: %.3g ms of CPU time (A), %.3g ms (B)\n", ma, mb);
+}

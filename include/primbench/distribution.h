@@ -19,8 +19,8 @@
  *
  * Built-in distributions (data/size-distributions/ of the source tree,
  * installed under DATADIR/primbench/size-distributions) are found by name:
- * the file stem ("MemcpyGoogleA") or, when only one stem ends with it, a
- * short form ("GoogleA", "W"), case-insensitively. The directory searched
+ * the file stem ("MemcpyGoogleA") or, when only one stem contains it, a
+ * short form ("GoogleA", "uniform"), case-insensitively. The directory searched
  * is $PRIMBENCH_DATA_DIR (holding the .csv files), else the source tree's
  * copy (compiled in), else the installed one.
  */
@@ -59,8 +59,8 @@ int pb_distribution_load(const char *path, struct pb_distribution *d);
 const char *pb_distribution_dir(void);
 
 /* NAME or FILE: a string containing '/' or ending in ".csv" is a path;
- * anything else a built-in name (exact stem, then unique case-insensitive
- * suffix). Errors: "unknown distribution 'X' (known: ...)", "distribution
+ * anything else a built-in name (the stem, then a part of exactly one stem,
+ * case-insensitively). Errors: "unknown distribution 'X' (known: ...)", "distribution
  * 'Google' is ambiguous: MemcpyGoogleA, ...", or the parser's. */
 int pb_distribution_find(const char *name_or_path, struct pb_distribution *d);
 

@@ -128,7 +128,7 @@ static int list_distributions(void)
 	pb_distribution_names_free(names, n);
 	printf("\nsizes: the file's values (trailing zeros dropped); <=128 B: share of calls\n"
 	       "of at most 128 bytes; mean B: bytes per call; max B: largest size drawn\n"
-	       "NAME: the stem, or an unambiguous end of it (GoogleA, W); or a FILE.csv\n");
+	       "NAME: the stem, or a part of only one stem (GoogleA, uniform); or a FILE.csv\n");
 	return PB_EXIT_OK;
 }
 

@@ -79,7 +79,7 @@ int pb_distribution_parse(const char *path, const char *text, size_t len, struct
 			FAIL(start, "expected a number, found %s",
 			     found_text(start, end, fb, sizeof fb));
 		if (p < end && (*p == 'e' || *p == 'E')) {
-			const char *e = ++p;
+			const char *e = p++;
 			if (p < end && (*p == '+' || *p == '-'))
 				p++;
 			const char *ed = p;
@@ -265,11 +265,10 @@ int pb_distribution_names(char ***out)
 	return n;
 }
 
-/* Whether `name` ends with `suffix`, ignoring case. */
-static bool ends_with_ci(const char *name, const char *suffix)
+/* Whether `name` contains `part`, ignoring case. */
+static bool contains_ci(const char *name, const char *part)
 {
-	size_t a = strlen(name), b = strlen(suffix);
-	return b <= a && !strcasecmp(name + a - b, suffix);
+	return strcasestr(name, part) != NULL;
 }
 
 int pb_distribution_find(const char *arg, struct pb_distribution *d)
@@ -285,20 +284,20 @@ int pb_distribution_find(const char *arg, struct pb_distribution *d)
 		return -1;
 	int hit = -1, hits = 0;
 	for (int i = 0; i < n; i++)
-		if (!strcmp(names[i], arg)) {
+		if (!strcasecmp(names[i], arg)) {
 			hit = i;
 			hits = 1;
 			break;
 		}
 	if (hit < 0)
 		for (int i = 0; i < n; i++)
-			if (ends_with_ci(names[i], arg)) {
+			if (contains_ci(names[i], arg)) {
 				hits++;
 				hit = i;
 			}
 	char list[1024] = "";
 	for (int i = 0; i < n; i++)
-		if (hit < 0 || hits < 2 || ends_with_ci(names[i], arg)) {
+		if (hit < 0 || hits < 2 || contains_ci(names[i], arg)) {
 			size_t u = strlen(list);
 			snprintf(list + u, sizeof list - u, "%s%s", u ? ", " : "", names[i]);
 		}

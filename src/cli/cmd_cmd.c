@@ -22,6 +22,7 @@
 #include "primbench/error.h"
 #include "primbench/policy.h"
 #include "primbench/preload.h"
+#include "primbench/record.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
@@ -63,6 +64,11 @@ static void usage(FILE *f)
 	      "                         --vs-memcpy, --vs-memmove for B (docs/preload.md)\n"
 	      "      --account[=ticks]  count calls, bytes and sizes per primitive over\n"
 	      "                         every process; ticks: sampled time too\n"
+	      "      --record-distribution DIR  with --account: write each primitive's\n"
+	      "                         exact call sizes 0..4096 as DIR/memcpy.csv etc.\n"
+	      "                         (replay: mem memcpy --distribution DIR/memcpy.csv)\n"
+	      "                         and larger calls per log2 bucket in\n"
+	      "                         DIR/memcpy.large.csv; not with --vs\n"
 	      "\n"
 	      "A/B (alternating A and B in ABBA blocks, so drift hits both alike):\n"
 	      "      --vs 'COMMAND B'   B: split into words like a shell would (quotes,\n"
@@ -682,6 +688,38 @@ static void acct_report(const struct session *s, int sd, double tsc_hz, json_t *
 	free(t);
 }
 
+/* --record-distribution DIR: side A's exact sizes files (counted runs
+ * only) as distribution files in DIR (include/primbench/record.h).
+ * Returns 0, or -1 after one error line. */
+static int acct_record(const struct session *s, const char *dir)
+{
+	struct pb_acct_total *t = calloc(1, sizeof *t);
+	struct pb_size_record *r = calloc(1, sizeof *r);
+	int rc = -1;
+	if (!t || !r) {
+		fprintf(stderr, "primbench: cmd: --record-distribution: out of memory\n");
+	} else if (pb_acct_read_dir(s->side[0].acct_dir[0], t) < 0 ||
+	           pb_record_read_dir(s->side[0].acct_dir[0], r) < 0) {
+		fprintf(stderr, "primbench: cmd: --record-distribution: %s\n", pb_error());
+	} else {
+		printf("\nrecorded distributions (from %llu sizes files%s):\n",
+		       (unsigned long long)r->files, r->skipped ? ", some skipped" : "");
+		if (r->skipped)
+			pb_print_wrapped(stdout, r->skip_note, 2);
+		int n = pb_record_write(dir, r, t, stdout);
+		if (n < 0)
+			fprintf(stderr, "primbench: cmd: --record-distribution: %s\n", pb_error());
+		else if (n == 0)
+			printf(
+			    "no memset, memcpy or memmove call of at most 4096 bytes was seen: no "
+			    "file written\n");
+		rc = n < 0 ? -1 : 0;
+	}
+	free(t);
+	free(r);
+	return rc;
+}
+
 /* Removes the --account directory tree (two levels: root/SIDE/files). */
 static void acct_cleanup(const char *root)
 {
@@ -739,10 +777,12 @@ int cmd_cmd(int argc, char **argv)
 	    {"vs-memcpy", required_argument, 0, 1004},
 	    {"vs-memmove", required_argument, 0, 1005},
 	    {"account", optional_argument, 0, 1006},
+	    {"record-distribution", required_argument, 0, 1007},
 	    {0, 0, 0, 0},
 	};
 	const char *policy[2][3] = {{0}};
-	int account = 0; /* 1 counts, 2 ticks */
+	int account = 0;               /* 1 counts, 2 ticks */
+	const char *record_dir = NULL; /* --record-distribution */
 	struct session s = {.runs = 10, .max_runs = 60, .equivalence = 0.01, .metric = PB_CMD_REAL};
 	const char *out = NULL, *vs = NULL, *prepare = NULL, *cwd = NULL;
 	char **env_a = calloc((size_t)argc + 16, sizeof *env_a);
@@ -840,6 +880,11 @@ int cmd_cmd(int argc, char **argv)
 			else
 				die_usage("cmd: bad --account '%s' (counts or ticks)", optarg);
 			break;
+		case 1007:
+			if (!optarg[0])
+				die_usage("cmd: empty directory in '--record-distribution'");
+			record_dir = optarg;
+			break;
 		default:
 			die_bad_option("cmd", argv, opt);
 		}
@@ -851,6 +896,17 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("cmd: the command is an empty string");
 	bool vs_policy = policy[1][0] || policy[1][1] || policy[1][2];
 	s.nsides = (vs || nvs_env || vs_policy) ? 2 : 1;
+	if (record_dir) {
+		struct stat rst;
+		if (!account)
+			die_usage("cmd: --record-distribution needs --account");
+		if (s.nsides == 2)
+			die_usage("cmd: --record-distribution records one command: not with --vs, "
+			          "--vs-env or --vs-memset/--vs-memcpy/--vs-memmove");
+		if (stat(record_dir, &rst) == 0 && !S_ISDIR(rst.st_mode))
+			die_usage("cmd: --record-distribution: '%s' is not a directory",
+			          record_dir);
+	}
 	if (s.until_verdict && s.nsides == 1)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
 	if (!s.until_verdict && (budget_given || max_given || equiv_given))
@@ -998,6 +1054,8 @@ int cmd_cmd(int argc, char **argv)
 				env[n++] = (char *)names[op];
 			}
 		}
+		/* --record-distribution: the exact sizes files too (account.h). */
+		env[n++] = record_dir ? "PRIMBENCH_ACCOUNT_SIZES=1" : "PRIMBENCH_ACCOUNT_SIZES";
 		if (!account) {
 			env[n++] = (char *)names[3];
 			env[n++] = (char *)names[4];
@@ -1177,6 +1235,9 @@ int cmd_cmd(int argc, char **argv)
 		for (int sd = 0; sd < s.nsides; sd++)
 			acct_report(&s, sd, hz, &acct_json[sd]);
 	}
+	/* A distribution that cannot be written is an environment error. */
+	if (record_dir && acct_record(&s, record_dir) != 0 && status == PB_EXIT_OK)
+		status = PB_EXIT_USAGE;
 
 	struct ab_result ab = {0};
 	if (s.nsides == 2) {

@@ -176,6 +176,20 @@ void pb_mem_result_free(struct pb_mem_result *result);
 int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
                       struct pb_mem_result *result);
 
+/* Times policies (include/primbench/policy.h) on rp's batch in the hot
+ * state: each call goes to the kernel its policy picks for its size (picked
+ * before timing, so a policy costs what its kernels cost, called the same
+ * way for every candidate: one kernel's policy is a candidate like any
+ * other). Uses p's op, value, sampling and budget fields (its kernels,
+ * states and sizes are not used); candidates interleaved in shuffled
+ * rounds. out[i] gets the summary of policy i's ticks per call. Returns 0
+ * (also when stopped: out then holds what was taken; n may be 0), or -1
+ * with pb_error(). */
+struct pb_policy;
+int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *rp,
+                           const struct pb_policy *policies, size_t n_policies,
+                           struct pb_summary *out);
+
 /* The byte a destination holds before each sample: for memset the value
  * XOR 0xA5 (never the value itself), for memcpy and memmove 0xA5. */
 int pb_mem_prefill_value(enum pb_op op, int value);

@@ -16,6 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"
+#include "primbench/policy.h"
 #include "primbench/timer.h"
 #include "suites/sampling.h"
 
@@ -416,4 +417,136 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 		return -1;
 	}
 	return 0;
+}
+
+/* One timed sample of a policy: `passes` passes, call i by kernel ks[i]. */
+static uint64_t time_policy(enum pb_op op, const struct pb_kernel *const *ks, void *const *d,
+                            const void *const *s, const uint32_t *sz, size_t n, int value,
+                            unsigned passes)
+{
+	pb_stamp t;
+	uint64_t ticks;
+	if (op == PB_OP_MEMSET) {
+		t = pb_timer_begin();
+		for (unsigned r = 0; r < passes; r++)
+			for (size_t i = 0; i < n; i++)
+				ks[i]->memset_fn(d[i], value, sz[i]);
+		ticks = pb_timer_end(t);
+	} else if (op == PB_OP_MEMCPY) {
+		t = pb_timer_begin();
+		for (unsigned r = 0; r < passes; r++)
+			for (size_t i = 0; i < n; i++)
+				ks[i]->memcpy_fn(d[i], s[i], sz[i]);
+		ticks = pb_timer_end(t);
+	} else {
+		t = pb_timer_begin();
+		for (unsigned r = 0; r < passes; r++)
+			for (size_t i = 0; i < n; i++)
+				ks[i]->memmove_fn(d[i], s[i], sz[i]);
+		ticks = pb_timer_end(t);
+	}
+	return ticks;
+}
+
+int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *rp,
+                           const struct pb_policy *pols, size_t np, struct pb_summary *out)
+{
+	size_t n = rp->batch_calls;
+	if (np == 0 || n == 0)
+		return pb_fail("nothing to measure");
+	for (size_t j = 0; j < np; j++)
+		if (pols[j].op != p->op)
+			return pb_fail("a %s policy cannot replay %s calls", pb_op_name(pols[j].op),
+			               pb_op_name(p->op));
+	bool copy = p->op != PB_OP_MEMSET;
+	int prefill = pb_mem_prefill_value(p->op, p->value);
+	uint32_t window = rp->offsets == PB_OFFSETS_RANDOM ? PB_REPLAY_WINDOW : 1;
+	uint32_t *sizes = malloc(n * sizeof *sizes), *offs = malloc(2 * n * sizeof *offs);
+	void **d = malloc(n * sizeof *d);
+	const void **s = malloc(n * sizeof *s);
+	const struct pb_kernel **ks = malloc(np * n * sizeof *ks);
+	unsigned *passes = calloc(np, sizeof *passes);
+	double **v = calloc(np, sizeof *v);
+	size_t *nv = calloc(np, sizeof *nv);
+	uint32_t *order = malloc(np * sizeof *order);
+	int rc = 0;
+	if (!sizes || !offs || !d || !s || !ks || !passes || !v || !nv || !order)
+		rc = pb_fail("out of memory");
+	for (size_t j = 0; rc == 0 && j < np; j++)
+		if (!(v[j] = malloc((p->max_samples + 1) * sizeof *v[j])))
+			rc = pb_fail("out of memory");
+	if (rc == 0)
+		rc = pb_distribution_draw(rp->dist, rp->seed, sizes, n, offs, window);
+	rp->batch_bytes = 0;
+	rp->batch_le_128 = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rp->batch_bytes += sizes[i];
+		rp->batch_le_128 += sizes[i] <= 128;
+	}
+	size_t need = rp->dist->max_bytes + window - 1 + (copy ? SRC_PAGE_OFFSET : 0);
+	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+	struct replay_arena a = {.copy = copy, .d = d, .s = s};
+	bool mapped = false;
+	if (rc == 0) {
+		rc = arena_init(&a, p, PB_STATE_HOT, offs, n, need ? need : 1, prefill, &rng);
+		mapped = rc == 0;
+	}
+	double overhead = pb_timer_info()->overhead_ticks;
+	for (size_t j = 0; rc == 0 && j < np; j++) {
+		for (size_t i = 0; i < n; i++)
+			ks[j * n + i] = pb_policy_pick(&pols[j], sizes[i]);
+		double best = INFINITY;
+		for (int rep = 0; rep < 4; rep++) {
+			double t =
+			    (double)time_policy(p->op, ks + j * n, d, s, sizes, n, p->value, 1);
+			arena_restore(&a, sizes, n, prefill);
+			if (rep > 0 && t < best)
+				best = t;
+		}
+		double per = best - overhead;
+		double want = per > 0 ? ceil(pb_batch_target_ticks() / per) : MAX_PASSES;
+		passes[j] = want < 1 ? 1 : want > MAX_PASSES ? MAX_PASSES : (unsigned)want;
+		order[j] = (uint32_t)j;
+	}
+	double start = pb_monotonic_s();
+	for (size_t round = 0; rc == 0 && round < p->warmup_samples + p->max_samples; round++) {
+		bool warm = round < p->warmup_samples;
+		if (!warm && round - p->warmup_samples >= p->min_samples &&
+		    pb_monotonic_s() - start >= p->budget_s)
+			break;
+		if (p->stop && *p->stop)
+			break;
+		pb_shuffle_u32(order, np, &rng);
+		for (size_t k = 0; k < np; k++) {
+			size_t j = order[k];
+			int cpu0 = sched_getcpu();
+			uint64_t t =
+			    time_policy(p->op, ks + j * n, d, s, sizes, n, p->value, passes[j]);
+			int cpu1 = sched_getcpu();
+			arena_restore(&a, sizes, n, prefill);
+			if (warm || cpu0 != cpu1)
+				continue;
+			double tv = (double)t - overhead;
+			v[j][nv[j]++] = (tv > 0 ? tv : 0) / ((double)n * passes[j]);
+		}
+	}
+	for (size_t j = 0; rc == 0 && j < np; j++) {
+		memset(&out[j], 0, sizeof out[j]);
+		if (nv[j] && pb_summarize(v[j], nv[j], 0.95, &out[j]) != 0)
+			rc = -1;
+	}
+	if (mapped)
+		arena_free(&a);
+	for (size_t j = 0; v && j < np; j++)
+		free(v[j]);
+	free(v);
+	free(nv);
+	free(order);
+	free(passes);
+	free(ks);
+	free(sizes);
+	free(offs);
+	free(d);
+	free(s);
+	return rc;
 }

@@ -468,10 +468,11 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("--offsets and --batch apply to --distribution only");
 	if (replaying) {
 		if (m->sizes_set || m->dst_offset_set || m->src_offset_set || m->distances_arg ||
-		    m->extent_bytes || m->then_read || m->breakeven || m->scenario || m->counters)
+		    m->extent_bytes || m->then_read || m->breakeven || m->scenario || m->counters ||
+		    m->unit_set || m->fastest_tables)
 			die_usage("--distribution draws sizes and offsets itself: --sizes, "
 			          "--dst-offset, --src-offset, --distance, --extent, --then-read, "
-			          "--breakeven and --counters do not apply");
+			          "--breakeven, --counters, --unit and --fastest do not apply");
 		for (size_t i = 0; i < nstates; i++)
 			if (states[i] == PB_STATE_FAULT || states[i] == PB_STATE_FAULT_THP)
 				die_usage(

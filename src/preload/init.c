@@ -265,7 +265,7 @@ static void acct_warning(const char *what, const char *detail, int err)
 	pb_sw_line_write(&l);
 }
 
-static void create_warning(const char *when, int err, const char *what)
+static void create_warning_off(const char *when, int err, const char *what, const char *off)
 {
 	struct pb_sw_line l;
 	LINE_START(l);
@@ -277,8 +277,14 @@ static void create_warning(const char *when, int err, const char *what)
 	pb_sw_line_add(&l, what);
 	pb_sw_line_add(&l, ": ");
 	pb_sw_line_add_errno(&l, err);
-	pb_sw_line_add(&l, "); accounting off");
+	pb_sw_line_add(&l, "); ");
+	pb_sw_line_add(&l, off);
 	pb_sw_line_write(&l);
+}
+
+static void create_warning(const char *when, int err, const char *what)
+{
+	create_warning_off(when, err, what, "accounting off");
 }
 
 /* PRIMBENCH_ACCOUNT_SAMPLE: a decimal count, 1..2^30. */
@@ -370,7 +376,7 @@ static const struct pb_sw_entries *setup_accounting(void)
 		if (z)
 			__atomic_store_n(&pb_sw_sizes, z, __ATOMIC_RELEASE);
 		else
-			create_warning("sizes file: ", err, what);
+			create_warning_off("sizes file: ", err, what, "exact sizes off");
 	}
 	__atomic_store_n(&pb_sw_acct, f, __ATOMIC_RELEASE);
 	return c->ticks ? &pb_sw_entries_ticks : &pb_sw_entries_counts;
@@ -480,7 +486,8 @@ static void atfork_child(void)
 		if (z)
 			__atomic_store_n(&pb_sw_sizes, z, __ATOMIC_RELEASE);
 		else
-			create_warning("fork child: sizes file: ", err, what);
+			create_warning_off("fork child: sizes file: ", err, what,
+			                   "exact sizes off");
 	}
 	if (f)
 		__atomic_store_n(&pb_sw_acct, f, __ATOMIC_RELEASE);

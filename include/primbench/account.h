@@ -85,6 +85,41 @@ struct pb_acct_file {
 	struct pb_acct_prim_counts prim[PB_ACCT_NPRIM];
 };
 
+/* Exact sizes (PRIMBENCH_ACCOUNT_SIZES=1 beside PRIMBENCH_ACCOUNT; what
+ * `primbench cmd --account --record-distribution DIR` sets): each process
+ * image also creates "primswitch-PID-SUFFIX.sizes" next to its accounting
+ * file (same PID and SUFFIX; O_EXCL, zeros written, MAP_SHARED, magic
+ * written last, as the accounting file), holding one struct
+ * pb_acct_sizes_file: per family of primitives, the calls of each size
+ * 0..PB_ACCT_SIZES_MAX bytes. Calls above PB_ACCT_SIZES_MAX are in the
+ * accounting file's log2 buckets only (bucket 13 holds 4096 too: subtract
+ * calls[fam][4096] to get 4097..8191). A family sums primitives:
+ * memset = memset, bzero, explicit_bzero; memcpy = memcpy, mempcpy;
+ * memmove = memmove. */
+#define PB_ACCT_SIZES_MAGIC   "PBSIZES\1" /* 8 bytes */
+#define PB_ACCT_SIZES_VERSION 1u
+#define PB_ACCT_SIZES_MAX     4096
+#define PB_ACCT_SIZES_SUFFIX  ".sizes"
+
+enum pb_acct_family { PB_ACCT_FAM_MEMSET, PB_ACCT_FAM_MEMCPY, PB_ACCT_FAM_MEMMOVE, PB_ACCT_NFAM };
+
+struct pb_acct_sizes_file {
+	char magic[8];       /* PB_ACCT_SIZES_MAGIC, written last */
+	uint32_t version;    /* PB_ACCT_SIZES_VERSION */
+	uint32_t size_bytes; /* sizeof(struct pb_acct_sizes_file) */
+	int32_t pid;
+	uint32_t reserved;
+	uint64_t calls[PB_ACCT_NFAM][PB_ACCT_SIZES_MAX + 1];
+};
+
+/* The family a primitive counts under in the sizes file. */
+static inline enum pb_acct_family pb_acct_family_of(enum pb_acct_prim p)
+{
+	return p == PB_ACCT_MEMMOVE                          ? PB_ACCT_FAM_MEMMOVE
+	       : p == PB_ACCT_MEMCPY || p == PB_ACCT_MEMPCPY ? PB_ACCT_FAM_MEMCPY
+	                                                     : PB_ACCT_FAM_MEMSET;
+}
+
 /* Bucket of a call of n bytes (see above). */
 static inline unsigned pb_acct_bucket_of(uint64_t n)
 {

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "primbench/counters.h"
+#include "primbench/distribution.h"
 #include "primbench/kernels.h"
 #include "primbench/stats.h"
 
@@ -88,6 +89,30 @@ struct pb_mem_params {
 	void *progress_ctx;
 };
 
+/* Replay of a call-size distribution (pb_mem_replay_run): the batch every
+ * kernel of a run replays. */
+enum pb_replay_offsets {
+	PB_OFFSETS_RANDOM,  /* dst and src offsets uniform in 0..PB_REPLAY_WINDOW-1 */
+	PB_OFFSETS_ALIGNED, /* both 0: dst page-aligned, src 2048 past a page */
+};
+/* Offsets of random mode stay below this: every position in a 64-byte
+ * cache line (what vector heads and tails see), and the touched region
+ * stays at most 4096 + 63 bytes per buffer, so hot stays in L1. */
+#define PB_REPLAY_WINDOW 64u
+
+struct pb_mem_replay {
+	const struct pb_distribution *dist;
+	uint64_t seed; /* of the sizes and offsets (GSL MT19937) */
+	enum pb_replay_offsets offsets;
+	size_t batch_calls;    /* (size, offset) pairs drawn: calls per pass */
+	uint64_t batch_bytes;  /* their sum (set by pb_mem_replay_run) */
+	uint64_t batch_le_128; /* calls of the batch of at most 128 bytes (set) */
+};
+
+/* "random", "aligned"; parse returns 0 or -1 with pb_error(). */
+const char *pb_replay_offsets_name(enum pb_replay_offsets o);
+int pb_replay_offsets_parse(const char *s, enum pb_replay_offsets *out);
+
 struct pb_mem_case {
 	/* key (DESIGN.md "Measuring": the mem case key) */
 	enum pb_op op;
@@ -100,6 +125,7 @@ struct pb_mem_case {
 	int fill_value;      /* memset byte; -1 for memcpy and memmove */
 	int prefill_value;   /* what the destination held before each sample */
 	bool then_read;
+	const struct pb_mem_replay *replay; /* a replay's case (size_bytes 0), else NULL */
 	/* samples: batch ticks with the timer overhead subtracted, and calls per batch */
 	size_t n_samples;
 	double *batch_ticks;
@@ -129,6 +155,40 @@ struct pb_mem_result {
  * pb_timer_init() must have succeeded. */
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *result);
 void pb_mem_result_free(struct pb_mem_result *result);
+
+/* Replays rp's distribution (include/primbench/distribution.h) with the
+ * kernels of p, interleaved as pb_mem_run does, in p's cache states (hot,
+ * l2, llc, dram; not the fault states) with p's sampling, budget and stop
+ * fields; p's sizes, placements, extent, then_read and counters are not
+ * used. The batch is drawn once, before anything is timed: batch_calls
+ * sizes and (dst, src) offsets, the same for every kernel and state. One
+ * sample is the batch replayed `passes` times in a row (passes calibrated
+ * per kernel so a sample lasts pb_batch_target_ticks(); 1 in dram); the
+ * case's batch_calls are batch_calls x passes. Buffers:
+ * - hot: one destination (and source) window of max size + 63 bytes, used
+ *   by every call: L1-resident (LLVM libc's benchmarks do the same);
+ * - l2, llc: slots rotating through half the level, as pb_mem_run;
+ * - dram: every call a different slot of a set far larger than the LLC,
+ *   refilled with non-temporal stores (dst) and flushed (src) after each
+ *   sample.
+ * Fills rp->batch_bytes and rp->batch_le_128. Returns 0 or -1 with
+ * pb_error(). */
+int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
+                      struct pb_mem_result *result);
+
+/* Times policies (include/primbench/policy.h) on rp's batch in the hot
+ * state: each call goes to the kernel its policy picks for its size (picked
+ * before timing, so a policy costs what its kernels cost, called the same
+ * way for every candidate: one kernel's policy is a candidate like any
+ * other). Uses p's op, value, sampling and budget fields (its kernels,
+ * states and sizes are not used); candidates interleaved in shuffled
+ * rounds. out[i] gets the summary of policy i's ticks per call. Returns 0
+ * (also when stopped: out then holds what was taken; n may be 0), or -1
+ * with pb_error(). */
+struct pb_policy;
+int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *rp,
+                           const struct pb_policy *policies, size_t n_policies,
+                           struct pb_summary *out);
 
 /* The byte a destination holds before each sample: for memset the value
  * XOR 0xA5 (never the value itself), for memcpy and memmove 0xA5. */

@@ -71,6 +71,15 @@ void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text);
  * sizes such as "16M"); "-" for NaN, "inf" for infinity. */
 void pb_format_sig3(char *buf, size_t len, double v);
 
+/* The table of a replay (pb_mem_replay_run) in state st: a header naming
+ * the distribution, its file, the batch (calls, seed, offsets, share of
+ * calls <= 128 B, mean bytes) and the state; then one row per kernel in r's
+ * order: median ns/call, ticks/call, bytes/tick (the batch's bytes over its
+ * ticks) and libc's median over the kernel's ("x libc": > 1 is faster than
+ * libc; "-" without a libc row), '*' on the fastest, '=' on every kernel
+ * whose 95% CI of the median overlaps the fastest's. */
+void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_state st);
+
 /* Measurement quality: worst CI half-width, migrations, outliers, skipped
  * states and other notes. */
 void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r);

@@ -26,6 +26,7 @@
 #include "primbench/policy.h"
 #include "primbench/preload.h"
 #include "primbench/profile.h"
+#include "primbench/record.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
@@ -67,6 +68,11 @@ static void usage(FILE *f)
 	      "                         --vs-memcpy, --vs-memmove for B (docs/preload.md)\n"
 	      "      --account[=ticks]  count calls, bytes and sizes per primitive over\n"
 	      "                         every process; ticks: sampled time too\n"
+	      "      --record-distribution DIR  with --account: write each primitive's\n"
+	      "                         exact call sizes 0..4096 as DIR/memcpy.csv etc.\n"
+	      "                         (replay: mem memcpy --distribution DIR/memcpy.csv)\n"
+	      "                         and larger calls per log2 bucket in\n"
+	      "                         DIR/memcpy.large.csv; not with --vs\n"
 	      "\n"
 	      "Where the command spends its time (perf, package linux-perf; docs/profile.md):\n"
 	      "      --profile          after the timed runs, one more run per side under\n"
@@ -695,6 +701,38 @@ static void acct_report(const struct session *s, int sd, double tsc_hz, json_t *
 	free(t);
 }
 
+/* --record-distribution DIR: side A's exact sizes files (counted runs
+ * only) as distribution files in DIR (include/primbench/record.h).
+ * Returns 0, or -1 after one error line. */
+static int acct_record(const struct session *s, const char *dir)
+{
+	struct pb_acct_total *t = calloc(1, sizeof *t);
+	struct pb_size_record *r = calloc(1, sizeof *r);
+	int rc = -1;
+	if (!t || !r) {
+		fprintf(stderr, "primbench: cmd: --record-distribution: out of memory\n");
+	} else if (pb_acct_read_dir(s->side[0].acct_dir[0], t) < 0 ||
+	           pb_record_read_dir(s->side[0].acct_dir[0], r) < 0) {
+		fprintf(stderr, "primbench: cmd: --record-distribution: %s\n", pb_error());
+	} else {
+		printf("\nrecorded distributions (from %llu sizes files%s):\n",
+		       (unsigned long long)r->files, r->skipped ? ", some skipped" : "");
+		if (r->skipped)
+			pb_print_wrapped(stdout, r->skip_note, 2);
+		int n = pb_record_write(dir, r, t, stdout);
+		if (n < 0)
+			fprintf(stderr, "primbench: cmd: --record-distribution: %s\n", pb_error());
+		else if (n == 0)
+			printf(
+			    "no memset, memcpy or memmove call of at most 4096 bytes was seen: no "
+			    "file written\n");
+		rc = n < 0 ? -1 : 0;
+	}
+	free(t);
+	free(r);
+	return rc;
+}
+
 /* Removes the --account directory tree (two levels: root/SIDE/files). */
 static void acct_cleanup(const char *root)
 {
@@ -841,12 +879,14 @@ int cmd_cmd(int argc, char **argv)
 	    {"profile", no_argument, 0, 1007},
 	    {"profile-runs", required_argument, 0, 1008},
 	    {"profile-top", required_argument, 0, 1009},
+	    {"record-distribution", required_argument, 0, 1010},
 	    {0, 0, 0, 0},
 	};
 	const char *policy[2][3] = {{0}};
 	int account = 0; /* 1 counts, 2 ticks */
 	bool profile = false, profile_opts = false;
 	size_t profile_runs = 1, profile_top = 15;
+	const char *record_dir = NULL; /* --record-distribution */
 	struct session s = {.runs = 10, .max_runs = 60, .equivalence = 0.01, .metric = PB_CMD_REAL};
 	const char *out = NULL, *vs = NULL, *prepare = NULL, *cwd = NULL;
 	char **env_a = calloc((size_t)argc + 16, sizeof *env_a);
@@ -955,6 +995,11 @@ int cmd_cmd(int argc, char **argv)
 			profile_top = cli_parse_count("--profile-top", optarg, 1, 1000);
 			profile_opts = true;
 			break;
+		case 1010:
+			if (!optarg[0])
+				die_usage("cmd: empty directory in '--record-distribution'");
+			record_dir = optarg;
+			break;
 		default:
 			die_bad_option("cmd", argv, opt);
 		}
@@ -966,6 +1011,17 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("cmd: the command is an empty string");
 	bool vs_policy = policy[1][0] || policy[1][1] || policy[1][2];
 	s.nsides = (vs || nvs_env || vs_policy) ? 2 : 1;
+	if (record_dir) {
+		struct stat rst;
+		if (!account)
+			die_usage("cmd: --record-distribution needs --account");
+		if (s.nsides == 2)
+			die_usage("cmd: --record-distribution records one command: not with --vs, "
+			          "--vs-env or --vs-memset/--vs-memcpy/--vs-memmove");
+		if (stat(record_dir, &rst) == 0 && !S_ISDIR(rst.st_mode))
+			die_usage("cmd: --record-distribution: '%s' is not a directory",
+			          record_dir);
+	}
 	if (s.until_verdict && s.nsides == 1)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
 	if (!s.until_verdict && (budget_given || max_given || equiv_given))
@@ -1126,6 +1182,8 @@ int cmd_cmd(int argc, char **argv)
 				env[n++] = (char *)names[op];
 			}
 		}
+		/* --record-distribution: the exact sizes files too (account.h). */
+		env[n++] = record_dir ? "PRIMBENCH_ACCOUNT_SIZES=1" : "PRIMBENCH_ACCOUNT_SIZES";
 		if (!account) {
 			env[n++] = (char *)names[3];
 			env[n++] = (char *)names[4];
@@ -1360,6 +1418,9 @@ int cmd_cmd(int argc, char **argv)
 		for (int sd = 0; sd < s.nsides; sd++)
 			acct_report(&s, sd, hz, &acct_json[sd]);
 	}
+	/* A distribution that cannot be written is an environment error. */
+	if (record_dir && acct_record(&s, record_dir) != 0 && status == PB_EXIT_OK)
+		status = PB_EXIT_USAGE;
 
 	json_t *prof_json[2] = {NULL, NULL};
 	for (int sd = 0; sd < s.nsides; sd++)

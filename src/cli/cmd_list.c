@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "primbench/auto.h"
 #include "primbench/cpu.h"
+#include "primbench/distribution.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/kernels.h"
@@ -16,12 +17,16 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: primbench list [--op memset|memcpy|memmove] [--hide-features LIST]\n\n"
+	fputs("usage: primbench list [--op memset|memcpy|memmove] [--hide-features LIST]\n"
+	      "       primbench list --distributions\n\n"
 	      "Prints every kernel: its id (op/name), the CPU features it requires and\n"
 	      "whether it can run here (or why not) on one line, what it does on the next;\n"
 	      "then a count per op.\n\n"
 	      "  --op OP               only the kernels of OP\n"
-	      "  --hide-features LIST  treat these features as absent (comma-separated)\n",
+	      "  --hide-features LIST  treat these features as absent (comma-separated)\n"
+	      "  --distributions       the built-in call-size distributions (for mem\n"
+	      "                        --distribution NAME) and their share of calls of\n"
+	      "                        at most 128 bytes\n",
 	      f);
 }
 
@@ -92,12 +97,49 @@ static void print_libc_note(pb_features hidden)
 	pb_print_labelled(stdout, 6, "note:", text);
 }
 
+/* `list --distributions`: one row per built-in distribution. */
+static int list_distributions(void)
+{
+	char **names;
+	int n = pb_distribution_names(&names);
+	if (n < 0)
+		die_usage("%s", pb_error());
+	char line[4200];
+	snprintf(line, sizeof line, "built-in call-size distributions in %s",
+	         pb_distribution_dir());
+	pb_print_wrapped(stdout, line, 4);
+	printf("(LLVM libc's benchmark distributions: docs/distributions.md)\n\n");
+	printf("%-20s %9s %9s %10s %7s\n", "name", "sizes", "<=128 B", "mean B", "max B");
+	for (int i = 0; i < n; i++) {
+		struct pb_distribution d;
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s.csv", pb_distribution_dir(), names[i]);
+		if (pb_distribution_load(path, &d) != 0) {
+			printf("%-20s unreadable: see below\n", names[i]);
+			pb_print_wrapped(stdout, pb_error(), 4);
+			continue;
+		}
+		char sizes[32];
+		snprintf(sizes, sizeof sizes, "0..%zu", d.n_values - 1);
+		printf("%-20s %9s %8.1f%% %10.1f %7zu\n", names[i], sizes, 100 * d.share_le_128,
+		       d.mean_bytes, d.max_bytes);
+		pb_distribution_free(&d);
+	}
+	pb_distribution_names_free(names, n);
+	printf("\nsizes: the file's values (trailing zeros dropped); <=128 B: share of calls\n"
+	       "of at most 128 bytes; mean B: bytes per call; max B: largest size drawn\n"
+	       "NAME: the stem, or a part of only one stem (GoogleA, uniform); or a FILE.csv\n");
+	return PB_EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
-	enum { OPT_HIDE = 256, OPT_OP };
+	enum { OPT_HIDE = 256, OPT_OP, OPT_DIST };
+	bool distributions = false;
 	static const struct option longopts[] = {
 	    {"hide-features", required_argument, NULL, OPT_HIDE},
 	    {"op", required_argument, NULL, OPT_OP},
+	    {"distributions", no_argument, NULL, OPT_DIST},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -121,6 +163,9 @@ int cmd_list(int argc, char **argv)
 				only[o] = o == (unsigned)op;
 			break;
 		}
+		case OPT_DIST:
+			distributions = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return PB_EXIT_OK;
@@ -130,6 +175,8 @@ int cmd_list(int argc, char **argv)
 	}
 	if (optind < argc)
 		die_usage("list: unexpected argument '%s'", argv[optind]);
+	if (distributions)
+		return list_distributions();
 
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);

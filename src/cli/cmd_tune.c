@@ -28,6 +28,7 @@
 #include "cli/cli.h"
 #include "primbench/auto.h"
 #include "primbench/breakeven.h"
+#include "primbench/distribution.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/mem.h"
@@ -76,6 +77,12 @@ static void usage(FILE *f)
 	      "                      ~/.config/primbench/policy)\n"
 	      "  -n, --dry-run       print the policies, write no file\n"
 	      "  -v, --verbose       also print each run's table and crossings\n"
+	      "  --distribution D    then time, on a batch of call sizes drawn from D\n"
+	      "                      (a name of 'primbench list --distributions' or a\n"
+	      "                      FILE.csv; hot, random offsets), the policy found\n"
+	      "                      and each single kernel serving D's sizes (the\n"
+	      "                      policy above them); keep the fastest when it wins\n"
+	      "                      beyond both CIs\n"
 	      "  -q, --quiet         no progress line on stderr\n"
 	      "  --hide-features L   hide CPU features (e.g. avx512f)\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
@@ -327,6 +334,81 @@ static int make_parent_dirs(const char *path)
 	return 0;
 }
 
+/* --distribution (issue 9): the policy tune found against each candidate
+ * kernel serving every size of the distribution (sizes above it keep the
+ * policy's bands), timed on one replay batch (pb_mem_replay_policies).
+ * *policy becomes the fastest candidate when its 95% CI lies wholly below
+ * the found policy's; otherwise it stays. Returns 0, or an exit status. */
+static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel **ks, size_t nk,
+                                const struct pb_distribution *dist, double budget,
+                                const struct pb_cache_info *caches, uint64_t seed)
+{
+	struct pb_policy *cands = calloc(nk + 1, sizeof *cands);
+	struct pb_summary *sum = calloc(nk + 1, sizeof *sum);
+	if (!cands || !sum)
+		die_usage("out of memory");
+	cands[0] = *policy;
+	for (size_t i = 0; i < nk; i++) {
+		struct pb_policy one = {.op = policy->op, .n_bands = 1};
+		one.bands[0] = (struct pb_policy_band){.max_bytes = UINT64_MAX, .kernel = ks[i]};
+		uint64_t top = dist->max_bytes ? dist->max_bytes : 1;
+		if (pb_tune_merge(&one, policy, top, &cands[i + 1]) != 0)
+			die_usage("tune: %s", pb_error());
+	}
+	struct pb_mem_replay rp = {.dist = dist, .seed = 1, .batch_calls = 4096};
+	struct pb_mem_params p = {
+	    .op = policy->op,
+	    .budget_s = budget * 10,
+	    .min_samples = 11,
+	    .max_samples = 201,
+	    .warmup_samples = 1,
+	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
+	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
+	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
+	    .seed = seed,
+	    .stop = &interrupted,
+	};
+	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum) != 0) {
+		fprintf(stderr, "primbench: tune: %s\n", pb_error());
+		free(cands);
+		free(sum);
+		return PB_EXIT_USAGE;
+	}
+	if (interrupted) {
+		free(cands);
+		free(sum);
+		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+	}
+	char line[600];
+	snprintf(line, sizeof line,
+	         "on %s (%zu calls, seed 1, random offsets, hot; %.1f%% of them <= 128 B): median "
+	         "ns/call, and the policy's over each (> 1: faster than the policy)",
+	         dist->name, rp.batch_calls, 100.0 * (double)rp.batch_le_128 / 4096.0);
+	pb_print_wrapped_at(stdout, 2, 4, line);
+	size_t best = 0;
+	for (size_t j = 0; j <= nk; j++) {
+		if (sum[j].n && sum[j].median < sum[best].median)
+			best = j;
+		char ns[24];
+		pb_format_sig3(ns, sizeof ns, pb_ticks_to_ns(sum[j].median));
+		printf("    %-24s %8s %8.3f\n", j ? ks[j - 1]->name : "the policy above", ns,
+		       sum[j].median > 0 ? sum[0].median / sum[j].median : NAN);
+	}
+	bool wins =
+	    best != 0 && sum[best].ci_valid && sum[0].ci_valid && sum[best].ci_hi < sum[0].ci_lo;
+	char text[PB_POLICY_TEXT_MAX];
+	if (wins) {
+		*policy = cands[best];
+		pb_policy_format(policy, text, sizeof text);
+		print_policy("policy for ", dist->name, text);
+	} else {
+		printf("  policy kept: no kernel beats it on %s beyond both CIs\n", dist->name);
+	}
+	free(cands);
+	free(sum);
+	return 0;
+}
+
 enum {
 	OPT_OPS = 256,
 	OPT_GAIN,
@@ -337,7 +419,8 @@ enum {
 	OPT_PER_OCTAVE,
 	OPT_BUDGET,
 	OPT_HIDE,
-	OPT_CPU
+	OPT_CPU,
+	OPT_DIST
 };
 
 int cmd_tune(int argc, char **argv)
@@ -356,6 +439,7 @@ int cmd_tune(int argc, char **argv)
 	    {"verbose", no_argument, 0, 'v'},
 	    {"hide-features", required_argument, 0, OPT_HIDE},
 	    {"cpu", required_argument, 0, OPT_CPU},
+	    {"distribution", required_argument, 0, OPT_DIST},
 	    {"quiet", no_argument, 0, 'q'},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
@@ -368,6 +452,7 @@ int cmd_tune(int argc, char **argv)
 	const char *out_path = NULL;
 	bool dry_run = false, verbose = false;
 	int want_cpu = -1;
+	const char *dist_arg = NULL;
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":o:nvqh", opts, NULL)) != -1) {
@@ -440,6 +525,9 @@ int cmd_tune(int argc, char **argv)
 		case OPT_CPU:
 			want_cpu = (int)cli_parse_count("--cpu", optarg, 0, 4095);
 			break;
+		case OPT_DIST:
+			dist_arg = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return PB_EXIT_OK;
@@ -450,6 +538,10 @@ int cmd_tune(int argc, char **argv)
 	if (optind < argc)
 		die_usage("tune: unexpected argument '%s' (try 'primbench tune --help')",
 		          argv[optind]);
+
+	struct pb_distribution dist = {0};
+	if (dist_arg && pb_distribution_find(dist_arg, &dist) != 0)
+		die_usage("tune: %s", pb_error());
 
 	char path[PB_AUTO_PATH_MAX];
 	if (out_path)
@@ -599,6 +691,11 @@ int cmd_tune(int argc, char **argv)
 			snprintf(label, sizeof label, "dram (serves above %s to %s)", ssplit, smax);
 			print_policy(label, "", b);
 			print_policy("policy", "", m);
+			if (dist_arg) {
+				status = tune_on_distribution(&merged, ks, nk, &dist, budget,
+				                              &caches, seed + 6 + (uint64_t)op);
+				file.policy[op] = merged;
+			}
 			if (g) {
 				struct pb_glibc_tunables t;
 				pb_glibc_map_policy(&merged, g, 16, max_size, &t);
@@ -629,6 +726,7 @@ int cmd_tune(int argc, char **argv)
 		run_free(&dram);
 	}
 	free(ks);
+	pb_distribution_free(&dist);
 	if (status != PB_EXIT_OK) {
 		if (interrupted)
 			fprintf(stderr, "primbench: tune: interrupted; no policy file written\n");
@@ -680,6 +778,13 @@ int cmd_tune(int argc, char **argv)
 	         "(from %llu bytes on: %g%%), beyond both CIs",
 	         when, id.brand[0] ? id.brand : id.vendor, PB_VERSION_STRING, ranges,
 	         rule.small * 100, (unsigned long long)rule.large_from_bytes, rule.large * 100);
+	if (dist_arg) {
+		size_t used = strlen(comment);
+		snprintf(comment + used, sizeof comment - used,
+		         "\nthen, on the distribution %s, a kernel serving its sizes where it\n"
+		         "beat that policy beyond both CIs",
+		         dist.name);
+	}
 	char *text = pb_auto_file_text(&file, comment);
 	if (!text || pb_write_file_whole(path, text, strlen(text)) != 0) {
 		free(text);

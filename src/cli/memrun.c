@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "primbench/breakeven.h"
+#include "primbench/distribution.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/mem.h"
@@ -27,6 +28,10 @@
 /* Largest size per call: the dram state needs 8 of them per buffer set. */
 #define MAX_SIZE_BYTES (4ull << 30)
 #define MAX_SIZES      4096
+/* Calls one replay batch draws (--batch): enough that a pass of small
+ * calls lasts far above the timer's 10 ns step, few enough that the
+ * sizes, offsets and pointers (20 bytes a call) stay in L1 and L2. */
+#define REPLAY_BATCH_CALLS 4096
 
 static volatile sig_atomic_t interrupted, interrupted_by;
 
@@ -62,6 +67,9 @@ const struct option mem_cli_options[] = {
     {"breakeven", no_argument, 0, MEM_CLI_OPT_BASE + 21},
     {"counters", no_argument, 0, MEM_CLI_OPT_BASE + 22},
     {"cpu", required_argument, 0, MEM_CLI_OPT_BASE + 23},
+    {"distribution", required_argument, 0, MEM_CLI_OPT_BASE + 24},
+    {"offsets", required_argument, 0, MEM_CLI_OPT_BASE + 25},
+    {"batch", required_argument, 0, MEM_CLI_OPT_BASE + 26},
     {"output", required_argument, 0, 'o'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
@@ -127,6 +135,16 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		return true;
 	case MEM_CLI_OPT_BASE + 10:
 		m->seed = cli_parse_count("seed", arg, 0, SIZE_MAX);
+		m->seed_set = true;
+		return true;
+	case MEM_CLI_OPT_BASE + 24:
+		m->distribution_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 25:
+		m->offsets_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 26:
+		m->batch_calls = cli_parse_count("--batch", arg, 1, 1 << 20);
 		return true;
 	case MEM_CLI_OPT_BASE + 11:
 		if (pb_unit_parse(arg, &m->unit) != 0)
@@ -442,6 +460,36 @@ int mem_cli_run(struct mem_cli *m)
 		p = comma + 1;
 	}
 
+	/* A replay draws its sizes and offsets from a distribution. */
+	struct pb_distribution dist = {0};
+	struct pb_mem_replay replay = {.batch_calls = REPLAY_BATCH_CALLS, .seed = 1};
+	bool replaying = m->distribution_arg != NULL;
+	if (!replaying && (m->offsets_arg || m->batch_calls))
+		die_usage("--offsets and --batch apply to --distribution only");
+	if (replaying) {
+		if (m->sizes_set || m->dst_offset_set || m->src_offset_set || m->distances_arg ||
+		    m->extent_bytes || m->then_read || m->breakeven || m->scenario || m->counters ||
+		    m->unit_set || m->fastest_tables)
+			die_usage("--distribution draws sizes and offsets itself: --sizes, "
+			          "--dst-offset, --src-offset, --distance, --extent, --then-read, "
+			          "--breakeven, --counters, --unit and --fastest do not apply");
+		for (size_t i = 0; i < nstates; i++)
+			if (states[i] == PB_STATE_FAULT || states[i] == PB_STATE_FAULT_THP)
+				die_usage(
+				    "--distribution replays in the hot, l2, llc and dram states, "
+				    "not '%s'",
+				    pb_cache_state_name(states[i]));
+		if (m->offsets_arg && pb_replay_offsets_parse(m->offsets_arg, &replay.offsets) != 0)
+			die_usage("%s", pb_error());
+		if (m->batch_calls)
+			replay.batch_calls = m->batch_calls;
+		if (m->seed_set)
+			replay.seed = m->seed;
+		if (pb_distribution_find(m->distribution_arg, &dist) != 0)
+			die_usage("%s", pb_error());
+		replay.dist = &dist;
+	}
+
 	/* The placement grid: dst offsets x (src offsets or distances). */
 	struct pb_size_list dsts, srcs = {0}, dists = {0};
 	if (pb_parse_size_list(m->dst_offsets_arg, 0, 4096, &dsts) != 0)
@@ -569,7 +617,7 @@ int mem_cli_run(struct mem_cli *m)
 	/* Break-even analysis: asked for, or implied by a fine size sweep. */
 	if (m->breakeven && sizes.count < 2)
 		die_usage("--breakeven needs at least two sizes");
-	bool breakeven = m->breakeven || (sizes.count >= 8 && nplacements == 1);
+	bool breakeven = !replaying && (m->breakeven || (sizes.count >= 8 && nplacements == 1));
 	struct pb_glibc_thresholds glibc = {0};
 	if (breakeven)
 		pb_glibc_thresholds_read(&glibc);
@@ -640,7 +688,7 @@ int mem_cli_run(struct mem_cli *m)
 			json_object_set_new(ap, pb_op_name(op), cli_auto_json(op));
 		}
 		struct pb_mem_result r;
-		if (pb_mem_run(&p, &r) != 0) {
+		if (replaying ? pb_mem_replay_run(&p, &replay, &r) != 0 : pb_mem_run(&p, &r) != 0) {
 			fprintf(stderr, "primbench: %s\n", pb_error());
 			status = PB_EXIT_USAGE;
 			break;
@@ -652,6 +700,16 @@ int mem_cli_run(struct mem_cli *m)
 		if (has_auto) {
 			printf("\n");
 			cli_auto_print(stdout, op);
+		}
+		if (replaying) {
+			if (op == PB_OP_MEMSET)
+				printf(
+				    "\nmemset value 0x%02x; destinations held 0x%02x before each "
+				    "sample\n",
+				    m->value & 0xff, pb_mem_prefill_value(op, m->value));
+			for (size_t si = 0; si < nstates; si++)
+				pb_print_mem_replay(stdout, &r, states[si]);
+			goto tables_done;
 		}
 		if (m->scenario)
 			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",
@@ -724,6 +782,7 @@ int mem_cli_run(struct mem_cli *m)
 				}
 			}
 		}
+	tables_done:
 		pb_print_mem_quality(stdout, &r);
 		fflush(stdout);
 		pb_results_add_mem(doc, &r);
@@ -768,6 +827,7 @@ int mem_cli_run(struct mem_cli *m)
 	pb_size_list_free(&dsts);
 	pb_size_list_free(&srcs);
 	pb_size_list_free(&dists);
+	pb_distribution_free(&dist);
 	if (was_interrupted || interrupted) {
 		fflush(stdout);
 		if (path[0] && status == PB_EXIT_OK)

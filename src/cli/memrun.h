@@ -41,6 +41,12 @@ struct mem_cli {
 	size_t min_samples, max_samples;
 	uint64_t cache_override_bytes[PB_CACHE_LEVELS];
 	uint64_t seed;
+	bool seed_set;
+	/* --distribution NAME|FILE: replay it (pb_mem_replay_run) instead of
+	 * --sizes; --offsets, --batch */
+	const char *distribution_arg;
+	const char *offsets_arg;
+	size_t batch_calls;
 	const char *out_path;  /* NULL: none (mem) */
 	bool default_out_path; /* primbench-HOST-DATE.json */
 };

@@ -36,6 +36,7 @@
 #include "timer/timer_internal.h"
 
 struct pb_acct_file *pb_sw_acct;
+struct pb_acct_sizes_file *pb_sw_sizes;
 struct pb_sw_acct_config pb_sw_acct_config;
 
 /* The switch src/timer/<arch>/tsc.c's pb_timer_begin/end read (timer.c,
@@ -69,6 +70,11 @@ count(struct pb_acct_file *f, enum pb_acct_prim p, size_t n, unsigned bucket)
 	ADD(c->bytes, n);
 	ADD(b->calls, 1);
 	ADD(b->bytes, n);
+	if (n <= PB_ACCT_SIZES_MAX) {
+		struct pb_acct_sizes_file *z = __atomic_load_n(&pb_sw_sizes, __ATOMIC_ACQUIRE);
+		if (z)
+			ADD(z->calls[pb_acct_family_of(p)][n], 1);
+	}
 	return b;
 }
 
@@ -349,4 +355,59 @@ struct pb_acct_file *pb_sw_acct_create(bool forked, int *err, const char **what)
 	}
 	fill_header(m, forked);
 	return m;
+}
+
+/* ---- the exact sizes file --------------------------------------------------- */
+
+struct pb_acct_sizes_file *pb_sw_sizes_create(int *err, const char **what)
+{
+	/* The accounting file's path with .sizes for .acct. */
+	char path[sizeof pb_sw_acct_config.path + 8];
+	size_t pos = 0, len = strlen(pb_sw_acct_config.path);
+	size_t suffix = sizeof PB_ACCT_FILE_SUFFIX - 1;
+	path[0] = '\0';
+	if (len <= suffix || !append(path, sizeof path, &pos, pb_sw_acct_config.path)) {
+		*err = ENAMETOOLONG;
+		*what = "open";
+		return NULL;
+	}
+	pos = len - suffix;
+	path[pos] = '\0';
+	append(path, sizeof path, &pos, PB_ACCT_SIZES_SUFFIX);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+	if (fd < 0) {
+		*err = errno;
+		*what = "open";
+		return NULL;
+	}
+	size_t size = sizeof(struct pb_acct_sizes_file);
+	int e = write_zeros(fd, size);
+	void *m = MAP_FAILED;
+	if (e == 0) {
+		m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			e = errno;
+			*what = "mmap";
+		}
+	} else {
+		*what = "write";
+	}
+	close(fd);
+	if (m == MAP_FAILED) {
+		unlink(path);
+		*err = e;
+		return NULL;
+	}
+	struct pb_acct_sizes_file *z = m;
+	z->version = PB_ACCT_SIZES_VERSION;
+	z->size_bytes = (uint32_t)size;
+	z->pid = (int32_t)getpid();
+	union {
+		char c[8];
+		uint64_t u;
+	} magic;
+	for (int i = 0; i < 8; i++)
+		magic.c[i] = PB_ACCT_SIZES_MAGIC[i];
+	__atomic_store_n((uint64_t *)(void *)z->magic, magic.u, __ATOMIC_RELEASE);
+	return z;
 }

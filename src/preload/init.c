@@ -265,7 +265,7 @@ static void acct_warning(const char *what, const char *detail, int err)
 	pb_sw_line_write(&l);
 }
 
-static void create_warning(const char *when, int err, const char *what)
+static void create_warning_off(const char *when, int err, const char *what, const char *off)
 {
 	struct pb_sw_line l;
 	LINE_START(l);
@@ -277,8 +277,14 @@ static void create_warning(const char *when, int err, const char *what)
 	pb_sw_line_add(&l, what);
 	pb_sw_line_add(&l, ": ");
 	pb_sw_line_add_errno(&l, err);
-	pb_sw_line_add(&l, "); accounting off");
+	pb_sw_line_add(&l, "); ");
+	pb_sw_line_add(&l, off);
 	pb_sw_line_write(&l);
+}
+
+static void create_warning(const char *when, int err, const char *what)
+{
+	create_warning_off(when, err, what, "accounting off");
 }
 
 /* PRIMBENCH_ACCOUNT_SAMPLE: a decimal count, 1..2^30. */
@@ -362,6 +368,15 @@ static const struct pb_sw_entries *setup_accounting(void)
 	if (!f) {
 		create_warning("", err, what);
 		return NULL;
+	}
+	const char *sizes = getenv("PRIMBENCH_ACCOUNT_SIZES");
+	c->sizes = sizes && !strcmp(sizes, "1");
+	if (c->sizes) {
+		struct pb_acct_sizes_file *z = pb_sw_sizes_create(&err, &what);
+		if (z)
+			__atomic_store_n(&pb_sw_sizes, z, __ATOMIC_RELEASE);
+		else
+			create_warning_off("sizes file: ", err, what, "exact sizes off");
 	}
 	__atomic_store_n(&pb_sw_acct, f, __ATOMIC_RELEASE);
 	return c->ticks ? &pb_sw_entries_ticks : &pb_sw_entries_counts;
@@ -458,10 +473,22 @@ static void atfork_child(void)
 	/* Off first: a signal handler in the child counts nowhere until the
 	 * new file is there, never into the parent's. */
 	__atomic_store_n(&pb_sw_acct, NULL, __ATOMIC_RELEASE);
+	struct pb_acct_sizes_file *old_sizes = __atomic_load_n(&pb_sw_sizes, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&pb_sw_sizes, NULL, __ATOMIC_RELEASE);
 	munmap(old, sizeof *old);
+	if (old_sizes)
+		munmap(old_sizes, sizeof *old_sizes);
 	int err = 0;
 	const char *what = "";
 	struct pb_acct_file *f = pb_sw_acct_create(true, &err, &what);
+	if (f && pb_sw_acct_config.sizes) {
+		struct pb_acct_sizes_file *z = pb_sw_sizes_create(&err, &what);
+		if (z)
+			__atomic_store_n(&pb_sw_sizes, z, __ATOMIC_RELEASE);
+		else
+			create_warning_off("fork child: sizes file: ", err, what,
+			                   "exact sizes off");
+	}
 	if (f)
 		__atomic_store_n(&pb_sw_acct, f, __ATOMIC_RELEASE);
 	else

@@ -125,6 +125,7 @@ struct pb_sw_acct_config {
 	uint64_t overhead_ticks; /* ticks mode: median empty timer pair, subtracted */
 	double tsc_hz;           /* ticks mode: the header's tsc_hz */
 	bool policy_ok;
+	bool sizes; /* PRIMBENCH_ACCOUNT_SIZES=1: the exact sizes file too */
 	char policy_text[PB_OP_COUNT][PB_ACCT_TEXT]; /* the environment's, "" unset */
 	char dir[4096];                              /* absolute */
 	char path[4096 + 64];                        /* the file made last, "" none */
@@ -140,6 +141,13 @@ PB_HIDDEN void pb_sw_acct_measure_timer(void);
  * mapping, or NULL with *err an errno value and *what the failed step
  * ("open", "ftruncate", "mmap"). Only system calls: safe in a fork child. */
 PB_HIDDEN struct pb_acct_file *pb_sw_acct_create(bool forked, int *err, const char **what);
+
+/* The exact-sizes mapping (account.h), NULL when off or not made. */
+PB_HIDDEN extern struct pb_acct_sizes_file *pb_sw_sizes;
+
+/* Creates the sizes file beside the accounting file made last
+ * (pb_sw_acct_config.path with .sizes for .acct); as pb_sw_acct_create. */
+PB_HIDDEN struct pb_acct_sizes_file *pb_sw_sizes_create(int *err, const char **what);
 
 /* ---- messages (init.c) ------------------------------------------------------
  * A line is built in a fixed buffer (no stdio, no allocation) and written

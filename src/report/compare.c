@@ -178,10 +178,12 @@ static bool mem_name(const json_t *key, char **group, char **label)
 	const char *op = key_str(key, "op"), *kernel = key_str(key, "kernel");
 	const char *state = key_str(key, "cache_state");
 	long long size, v;
-	if (!op || !kernel || !state || !key_int(key, "size_bytes", &size))
+	/* a replay (mem --distribution) names its distribution, not a size */
+	const char *dist = key_str(key, "distribution");
+	if (!op || !kernel || !state || (!dist && !key_int(key, "size_bytes", &size)))
 		return false;
 	*group = xasprintf("%s %s", op, state);
-	char *sz = size_text(size);
+	char *sz = dist ? xasprintf("dist=%s", dist) : size_text(size);
 	char buf[256];
 	int n = snprintf(buf, sizeof buf, "%s %s", kernel, sz);
 	free(sz);
@@ -210,6 +212,10 @@ static bool mem_name(const json_t *key, char **group, char **label)
 	}
 	if (json_is_true(json_object_get(key, "then_read")))
 		ADD(" +read");
+	if (dist && key_int(key, "seed", &v) && v != 1)
+		ADD(" seed=%lld", v);
+	if (dist && key_str(key, "offsets") && strcmp(key_str(key, "offsets"), "random") != 0)
+		ADD(" %s", key_str(key, "offsets"));
 #undef ADD
 	*label = xstrdup(buf);
 	return true;

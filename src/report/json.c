@@ -108,7 +108,9 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(key, "suite", json_string("mem"));
 		json_object_set_new(key, "op", json_string(pb_op_name(c->op)));
 		json_object_set_new(key, "kernel", json_string(c->kernel->name));
-		json_object_set_new(key, "size_bytes", json_integer((json_int_t)c->size_bytes));
+		json_object_set_new(key, "size_bytes",
+		                    c->replay ? json_null()
+		                              : json_integer((json_int_t)c->size_bytes));
 		const struct pb_mem_placement *pl = &c->placement;
 		json_object_set_new(key, "dst_offset_bytes",
 		                    json_integer((json_int_t)pl->dst_offset_bytes));
@@ -125,13 +127,61 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(key, "fill_value",
 		                    c->fill_value < 0 ? json_null() : json_integer(c->fill_value));
 		json_object_set_new(key, "then_read", json_boolean(c->then_read));
+		if (c->replay) {
+			/* A replay: the distribution, the seed and offsets mode that
+			 * drew the batch, and its length are part of the key. */
+			const struct pb_mem_replay *rp = c->replay;
+			json_object_set_new(key, "distribution", json_string(rp->dist->name));
+			json_object_set_new(key, "offsets",
+			                    json_string(pb_replay_offsets_name(rp->offsets)));
+			json_object_set_new(key, "seed",
+			                    json_integer((json_int_t)(rp->seed & INT64_MAX)));
+			json_object_set_new(key, "batch_calls",
+			                    json_integer((json_int_t)rp->batch_calls));
+			json_t *dj = json_object();
+			json_object_set_new(dj, "name", json_string(rp->dist->name));
+			json_object_set_new(dj, "path", json_string(rp->dist->path));
+			json_object_set_new(dj, "values",
+			                    json_integer((json_int_t)rp->dist->n_values));
+			json_object_set_new(dj, "weight_sum", pb_json_number(rp->dist->weight_sum));
+			json_object_set_new(dj, "share_le_128",
+			                    pb_json_number(rp->dist->share_le_128));
+			json_object_set_new(dj, "mean_bytes", pb_json_number(rp->dist->mean_bytes));
+			json_object_set_new(dj, "seed",
+			                    json_integer((json_int_t)(rp->seed & INT64_MAX)));
+			json_object_set_new(dj, "offsets",
+			                    json_string(pb_replay_offsets_name(rp->offsets)));
+			json_object_set_new(
+			    dj, "offset_window_bytes",
+			    json_integer(rp->offsets == PB_OFFSETS_RANDOM ? PB_REPLAY_WINDOW : 1));
+			json_object_set_new(dj, "batch_calls",
+			                    json_integer((json_int_t)rp->batch_calls));
+			json_object_set_new(dj, "batch_bytes",
+			                    json_integer((json_int_t)rp->batch_bytes));
+			json_object_set_new(
+			    dj, "batch_share_le_128",
+			    pb_json_number((double)rp->batch_le_128 / (double)rp->batch_calls));
+			json_object_set_new(o, "distribution", dj);
+		}
 		json_object_set_new(o, "key", key);
 		json_object_set_new(o, "prefill_value", json_integer(c->prefill_value));
 		json_object_set_new(o, "working_set_bytes",
 		                    json_integer((json_int_t)c->working_set_bytes));
 		pb_json_add_samples(o, c->batch_ticks, c->batch_calls, c->n_samples,
 		                    &c->ticks_per_call);
-		if (c->n_samples) {
+		if (c->n_samples && c->replay) {
+			double med = c->ticks_per_call.median;
+			double per =
+			    (double)c->replay->batch_bytes / (double)c->replay->batch_calls;
+			json_t *dv = json_object();
+			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));
+			json_object_set_new(dv, "bytes_per_tick",
+			                    pb_json_number(med > 0 ? per / med : INFINITY));
+			json_object_set_new(
+			    dv, "gb_per_s",
+			    pb_json_number(med > 0 ? per / pb_ticks_to_ns(med) : INFINITY));
+			json_object_set_new(o, "median_derived", dv);
+		} else if (c->n_samples) {
 			double med = c->ticks_per_call.median;
 			json_t *dv = json_object();
 			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));

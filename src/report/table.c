@@ -560,7 +560,10 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 	                   r->n_cases, r->n_cases == 1 ? "" : "s");
 	if (worst_c) {
 		char sz[24];
-		pb_format_size(worst_c->size_bytes, sz, sizeof sz);
+		if (worst_c->replay)
+			snprintf(sz, sizeof sz, "%.16s", worst_c->replay->dist->name);
+		else
+			pb_format_size(worst_c->size_bytes, sz, sizeof sz);
 		snprintf(line + len, sizeof line - (size_t)len,
 		         "; widest 95%% CI of a median: +-%.1f%% (%s/%s %s %s)", worst,
 		         pb_op_name(worst_c->op), worst_c->kernel->name, sz,

@@ -61,6 +61,9 @@ static void usage(FILE *f)
 	      "      --show-output      let the command write to this terminal\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
 	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
+	      "  -f, --format F         print the result as text (default), json, csv,\n"
+	      "                         markdown or benchfmt (docs/formats.md)\n"
+	      "  -q, --quiet            no progress line on stderr\n"
 	      "\n"
 	      "Swapping memset/memcpy/memmove inside the command (libprimswitch.so):\n"
 	      "      --memset POLICY    e.g. avx2, or 'rep_stosb<=2K,avx512' (quote it);\n"
@@ -458,17 +461,13 @@ static void add_rec(struct session *s, const struct pb_cmd_record *r)
 	s->recs[s->nrecs++] = *r;
 }
 
+static struct cli_progress run_line;
+
 static void progress(const struct session *s, size_t done, size_t total, double t0)
 {
-	if (!isatty(STDERR_FILENO))
-		return;
-	if (total)
-		fprintf(stderr, "\r\033[Kprimbench cmd: run %zu of %zu, %.0f s", done + 1, total,
-		        now_s() - t0);
-	else
-		fprintf(stderr, "\r\033[Kprimbench cmd: run %zu (until a verdict), %.0f s",
-		        done + 1, now_s() - t0);
 	(void)s;
+	(void)t0;
+	cli_progress_update(&run_line, done, total, total ? "run" : "(until a verdict) run");
 }
 
 /* --account: the files of the run just finished (in acct_dir[1]) join the
@@ -861,6 +860,8 @@ int cmd_cmd(int argc, char **argv)
 	    {"show-output", no_argument, 0, 'O'},
 	    {"ignore-failure", no_argument, 0, 'i'},
 	    {"output", required_argument, 0, 'o'},
+	    {"format", required_argument, 0, 'f'},
+	    {"quiet", no_argument, 0, 'q'},
 	    {"vs", required_argument, 0, 'v'},
 	    {"vs-env", required_argument, 0, 'V'},
 	    {"metric", required_argument, 0, 'm'},
@@ -889,6 +890,7 @@ int cmd_cmd(int argc, char **argv)
 	const char *record_dir = NULL; /* --record-distribution */
 	struct session s = {.runs = 10, .max_runs = 60, .equivalence = 0.01, .metric = PB_CMD_REAL};
 	const char *out = NULL, *vs = NULL, *prepare = NULL, *cwd = NULL;
+	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
 	char **env_a = calloc((size_t)argc + 16, sizeof *env_a);
 	char **env_b = calloc((size_t)argc * 2 + 16, sizeof *env_b);
 	size_t nenv_a = 0, nvs_env = 0;
@@ -899,7 +901,7 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("out of memory");
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "+:hn:w:p:e:io:m:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:hn:w:p:e:io:m:f:q", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);
@@ -932,6 +934,12 @@ int cmd_cmd(int argc, char **argv)
 			break;
 		case 'o':
 			out = cli_output_path(optarg);
+			break;
+		case 'f':
+			fmt.fmt = cli_parse_format(optarg);
+			break;
+		case 'q':
+			cli_quiet = true;
 			break;
 		case 'v':
 			vs = optarg;
@@ -1240,6 +1248,7 @@ int cmd_cmd(int argc, char **argv)
 		     want_lib[0] ? "A" : "B");
 
 	cli_on_stop_signals(on_signal);
+	cli_format_begin(&fmt);
 
 	/* What runs, first: with --show-output its output follows. */
 	char line[1024];
@@ -1260,6 +1269,7 @@ int cmd_cmd(int argc, char **argv)
 
 	time_t started = time(NULL);
 	double t0 = now_s();
+	cli_progress_start(&run_line, "primbench cmd");
 	size_t position = 0;
 	int status = PB_EXIT_OK;
 	bool stopped = false;
@@ -1328,8 +1338,7 @@ int cmd_cmd(int argc, char **argv)
 	if (status == PB_EXIT_USAGE) {
 		/* A program that passed pb_cmd_check but could not be executed
 		 * (a missing #! interpreter): the error line says it; no file. */
-		if (isatty(STDERR_FILENO))
-			fputs("\r\033[K", stderr);
+		cli_progress_done(&run_line);
 		acct_cleanup(acct_root);
 		prof_cleanup(prof_dir);
 		return status;
@@ -1342,7 +1351,7 @@ int cmd_cmd(int argc, char **argv)
 	int prof_exit[2] = {0, 0};
 	memset(prof, 0, sizeof prof);
 	for (int sd = 0; profile && status == PB_EXIT_OK && sd < s.nsides; sd++) {
-		if (isatty(STDERR_FILENO))
+		if (run_line.on)
 			fprintf(stderr, "\r\033[Kprimbench cmd: %s%sunder perf record",
 			        "profiling ",
 			        s.nsides == 1 ? ""
@@ -1356,7 +1365,7 @@ int cmd_cmd(int argc, char **argv)
 			status = 128 + (interrupted_by ? interrupted_by : SIGINT);
 			stopped = true;
 		} else if (rc < 0) {
-			if (isatty(STDERR_FILENO))
+			if (run_line.on)
 				fputs("\r\033[K", stderr);
 			fprintf(stderr, "primbench: cmd: --profile: %s%s\n",
 			        s.nsides == 1 ? ""
@@ -1368,7 +1377,7 @@ int cmd_cmd(int argc, char **argv)
 		}
 	}
 	prof_cleanup(prof_dir);
-	if (isatty(STDERR_FILENO))
+	if (run_line.on)
 		fputs("\r\033[K", stderr);
 
 	/* Report. */
@@ -1474,7 +1483,7 @@ int cmd_cmd(int argc, char **argv)
 		}
 	}
 
-	if (out) {
+	if (out || fmt.fmt != PB_FORMAT_TEXT) {
 		struct pb_cache_info caches;
 		pb_cache_detect(&caches, NULL);
 		json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, -1);
@@ -1562,9 +1571,14 @@ int cmd_cmd(int argc, char **argv)
 		if (doc) {
 			struct pb_noise noise = {0};
 			pb_results_finish(doc, &noise, status >= 128);
-			int wrc = cli_write_results(doc, out);
+			int wrc = out ? cli_write_results(doc, out) : PB_EXIT_OK;
 			if (wrc != PB_EXIT_OK && status == PB_EXIT_OK)
 				status = wrc;
+			if (cli_format_end(&fmt, doc) != 0) {
+				fprintf(stderr, "primbench: cmd: %s\n", pb_error());
+				if (status == PB_EXIT_OK)
+					status = PB_EXIT_USAGE;
+			}
 		} else {
 			fprintf(stderr, "primbench: cmd: %s\n", pb_error());
 		}

@@ -18,6 +18,8 @@ static void usage(FILE *f)
 	      "in the current directory (or -o FILE).\n"
 	      "\n"
 	      "  -o, --output FILE   where to write the JSON result\n"
+	      "  -f, --format F      print the result as text (default), json, csv,\n"
+	      "                      markdown or benchfmt; -q, --quiet: no progress\n"
 	      "  --budget SECONDS    per size and cache state (default 2)\n"
 	      "  also: --kernels, --sizes, --cache, --unit, --min-samples, --max-samples,\n"
 	      "        --l1-size, --l2-size, --llc-size, --hide-features, --seed (see\n"

@@ -56,7 +56,10 @@ static void usage(FILE *f)
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  --seed N            seed for interleaving order and slot order\n"
 	      "  -o, --output FILE   write the results as JSON (schema v1); without it,\n"
-	      "                      nothing is written\n",
+	      "                      nothing is written\n"
+	      "  -f, --format F      print the result as text (default: the tables),\n"
+	      "                      json, csv, markdown or benchfmt (docs/formats.md)\n"
+	      "  -q, --quiet         no progress line on stderr\n",
 	      f);
 }
 

@@ -71,6 +71,8 @@ const struct option mem_cli_options[] = {
     {"offsets", required_argument, 0, MEM_CLI_OPT_BASE + 25},
     {"batch", required_argument, 0, MEM_CLI_OPT_BASE + 26},
     {"output", required_argument, 0, 'o'},
+    {"format", required_argument, 0, 'f'},
+    {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -217,6 +219,12 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->out_path = arg;
 		m->default_out_path = false;
 		return true;
+	case 'f':
+		m->format = cli_parse_format(arg);
+		return true;
+	case 'q':
+		cli_quiet = true;
+		return true;
 	default:
 		return false;
 	}
@@ -227,7 +235,7 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 {
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", mem_cli_options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:f:q", mem_cli_options, NULL)) != -1) {
 		if (mem_cli_common_option(m, opt, optarg))
 			continue;
 		if (opt == 'h') {
@@ -337,10 +345,10 @@ static long groups_seen;
 
 static void progress(void *ctx, size_t done, size_t total)
 {
-	const char *op = ctx;
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "\r%s: %zu/%zu groups%s", op, done, total,
-		        done == total ? "\r\033[K" : "");
+	struct cli_progress *line = ctx;
+	cli_progress_update(line, done, total, "group");
+	if (done == total)
+		cli_progress_done(line);
 	if (sigint_after >= 0 && ++groups_seen == sigint_after)
 		raise(SIGINT);
 }
@@ -610,6 +618,8 @@ int mem_cli_run(struct mem_cli *m)
 	int cpu = cli_pin_cpu(m->cpu);
 	if (m->cpu >= 0 && cpu != m->cpu)
 		die_usage("--cpu %d: cannot bind to it", m->cpu);
+	struct cli_format fmt = {.fmt = m->format};
+	cli_format_begin(&fmt);
 	if (m->machine_summary)
 		pb_print_machine_summary(stdout, &caches);
 	fflush(stdout);
@@ -623,6 +633,7 @@ int mem_cli_run(struct mem_cli *m)
 		pb_glibc_thresholds_read(&glibc);
 
 	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
+	struct cli_progress progress_line;
 	/* Hardware counters, on request; where the machine has none, say so. */
 	struct pb_counters counters = {0};
 	bool counting = false;
@@ -672,8 +683,9 @@ int mem_cli_run(struct mem_cli *m)
 		    .stop = &interrupted,
 		    .counters = counting ? &counters : NULL,
 		    .progress = progress,
-		    .progress_ctx = (void *)pb_op_name(op),
+		    .progress_ctx = &progress_line,
 		};
+		cli_progress_start(&progress_line, pb_op_name(op));
 		bool has_auto = false;
 		for (size_t i = 0; i < nkernels[o]; i++)
 			has_auto |= !strcmp(kernels[o][i]->name, "auto");
@@ -815,8 +827,13 @@ int mem_cli_run(struct mem_cli *m)
 	if (measured == 0 && !was_interrupted && status == PB_EXIT_OK) {
 		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
 		status = PB_EXIT_USAGE;
-	} else if (path[0]) {
-		status = cli_write_results(doc, path);
+	} else {
+		if (path[0])
+			status = cli_write_results(doc, path);
+		if (cli_format_end(&fmt, doc) != 0) {
+			fprintf(stderr, "primbench: %s\n", pb_error());
+			status = PB_EXIT_USAGE;
+		}
 	}
 	json_decref(doc);
 	for (size_t o = 0; o < m->nops; o++)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "primbench/cpu.h"
+#include "primbench/format.h"
 #include "primbench/kernels.h"
 #include "primbench/report.h"
 
@@ -47,6 +48,7 @@ struct mem_cli {
 	const char *distribution_arg;
 	const char *offsets_arg;
 	size_t batch_calls;
+	enum pb_format format; /* -f: the result printed in it (text: the tables) */
 	const char *out_path;  /* NULL: none (mem) */
 	bool default_out_path; /* primbench-HOST-DATE.json */
 };
@@ -64,7 +66,8 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg);
 
 /* The getopt_long table of `mem` and the default run: the common options
- * (codes >= MEM_CLI_OPT_BASE), -o/--output, -h/--help; optstring ":ho:". */
+ * (codes >= MEM_CLI_OPT_BASE), -o/--output, -f/--format, -q/--quiet,
+ * -h/--help; optstring ":ho:f:q". */
 #define MEM_CLI_OPT_BASE 256
 extern const struct option mem_cli_options[];
 

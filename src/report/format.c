@@ -95,7 +95,7 @@ static char *value_text(const json_t *v)
 
 struct row {
 	char *group, *label;
-	const char *unit;
+	const char *unit, *per; /* "call", "run", ... */
 	const json_t *per_call, *derived;
 };
 
@@ -109,6 +109,11 @@ static struct row *rows_of(const struct pb_compare_file *r)
 		const json_t *cj = case_json(r, c);
 		pb_compare_key_name(c->key, &rows[i].group, &rows[i].label);
 		rows[i].unit = c->unit;
+		const char *suite = str(c->key, "suite");
+		rows[i].per = !strcmp(suite, "cmd")       ? "run"
+		              : !strcmp(suite, "syscall") ? "op"
+		              : !strcmp(suite, "xsave")   ? "save+restore"
+		                                          : "call";
 		rows[i].per_call = json_object_get(cj, "per_call");
 		rows[i].derived = json_object_get(cj, "median_derived");
 	}
@@ -182,7 +187,7 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 	}
 	const char *unit = rows[a].unit;
 	if (markdown) {
-		fprintf(f, "### %s (%s per call)\n\n", rows[a].group, unit);
+		fprintf(f, "### %s (%s per %s)\n\n", rows[a].group, unit, rows[a].per);
 		fprintf(f, "| case | n | median | 95%% CI |%s\n",
 		        derived ? " ns/call | GB/s |" : "");
 		fprintf(f, "|---|---:|---:|---:|%s\n", derived ? "---:|---:|" : "");
@@ -197,7 +202,7 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 		free(cs);
 		return;
 	}
-	fprintf(f, "%s (%s per call)\n", rows[a].group, unit);
+	fprintf(f, "%s (%s per %s)\n", rows[a].group, unit, rows[a].per);
 	size_t base = wl + 2 + wn + 2 + wm + 2 + wc;
 	bool split = derived && base + 2 + wns + 2 + wg > 80;
 	for (int part = 0; part < (split ? 2 : 1); part++) {

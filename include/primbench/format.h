@@ -34,10 +34,12 @@ const char *pb_format_name(enum pb_format fmt);
  *    of its cases: n, median and its 95% CI in the case's unit, and for
  *    mem the median's ns/call and GB/s; at most 80 columns (a table too
  *    wide is split in two, the case names repeated).
- *  - json: the document, indented.
+ *  - json: the document, indented, numbers at 10 significant digits (as
+ *    result files are written).
  *  - csv: header "group,case,<key fields>,statistic,value,unit"; one row per
  *    case and statistic (per_call's n, min, p10, median, p90, max, mean,
- *    stddev, ci_lo, ci_hi, then median_derived's figures); key fields are
+ *    stddev, ci_lo, ci_hi, then median_derived's figures; each number in
+ *    the shortest text that reads back as the same double); key fields are
  *    the union over the file's cases in first-seen order, empty where a
  *    case lacks one or it is null.
  *  - markdown: per group a GitHub table like the text one.
@@ -46,7 +48,8 @@ const char *pb_format_name(enum pb_format fmt);
  *    "Benchmark<Suite>/<field>=<value>... <calls> <value> <unit>/op ...",
  *    ticks also as ns/op (machine.timer.hz), mem also MB/s.
  * Cases without samples are skipped (as in compare). Returns 0, or -1 with
- * pb_error() when writing fails. */
+ * pb_error() on allocation failure; errors of the stream f are the
+ * caller's to check (ferror). */
 int pb_format_write(FILE *f, const struct pb_compare_file *r, enum pb_format fmt);
 
 #endif

@@ -329,9 +329,9 @@ int cmd_syscall(int argc, char **argv)
 			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
 			        out);
 		else
-			fprintf(
-			    stderr,
-			    "primbench: interrupted; the table above shows what was measured\n");
+			fprintf(stderr,
+			        "primbench: interrupted; the %s above shows what was measured\n",
+			        fmt.fmt == PB_FORMAT_TEXT ? "table" : "result");
 		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;

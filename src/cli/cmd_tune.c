@@ -487,6 +487,9 @@ int cmd_tune(int argc, char **argv)
 		case OPT_LARGE_FROM:
 			if (pb_parse_size(optarg, &rule.large_from_bytes) != 0)
 				die_usage("tune: bad --large-from: %s", pb_error());
+			/* the hot run starts at 16 B: something must lie below */
+			if (rule.large_from_bytes < 32 || rule.large_from_bytes > (1ull << 30))
+				die_usage("tune: bad --large-from '%s' (32 to 1G)", optarg);
 			break;
 		case OPT_GAIN:
 		case OPT_GAIN_LARGE: {
@@ -602,7 +605,7 @@ int cmd_tune(int argc, char **argv)
 		pb_format_size(max_size, smax, sizeof smax);
 		pb_format_size(rule.large_from_bytes, slarge, sizeof slarge);
 		char from[160];
-		if (rule.large_from_bytes <= split)
+		if (rule.large_from_bytes < split)
 			snprintf(from, sizeof from, "hot 16..%s, hot and dram together %s..%s",
 			         slarge, slarge, ssplit);
 		else
@@ -649,7 +652,7 @@ int cmd_tune(int argc, char **argv)
 			dram.sizes.values[dram.sizes.count++] = above.values[i];
 		pb_size_list_free(&above);
 		uint64_t both_from = rule.large_from_bytes;
-		bool have_both = both_from <= split && dram.sizes.count > 0 &&
+		bool have_both = both_from < split && dram.sizes.count > 0 &&
 		                 (uint64_t)dram.sizes.values[0] <= split;
 		status =
 		    measure(&hot, ks, nk, budget, &rule, &caches, seed + (uint64_t)op, verbose, g);
@@ -758,9 +761,9 @@ int cmd_tune(int argc, char **argv)
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
-	char comment[1024];
+	char comment[1536];
 	char ranges[256];
-	if (rule.large_from_bytes <= split)
+	if (rule.large_from_bytes < split)
 		snprintf(ranges, sizeof ranges,
 		         "each op: below %llu bytes the policy of its hot run, up to %llu\n"
 		         "bytes the one best over hot and dram together, above it its dram\n"
@@ -784,6 +787,23 @@ int cmd_tune(int argc, char **argv)
 		         "\nthen, on the distribution %s, a kernel serving its sizes where it\n"
 		         "beat that policy beyond both CIs",
 		         dist.name);
+	}
+	{
+		/* which lines this describes: the ops tuned now, not those kept */
+		char tuned[64] = "", kept[64] = "";
+		for (int op = 0; op < PB_OP_COUNT; op++) {
+			char *list = want[op] ? tuned : file.set[op] ? kept : NULL;
+			if (list)
+				snprintf(list + strlen(list), sizeof tuned - strlen(list), "%s%s",
+				         list[0] ? ", " : "", pb_op_name((enum pb_op)op));
+		}
+		size_t used = strlen(comment);
+		snprintf(
+		    comment + used, sizeof comment - used,
+		    "\ntuned now: %s (up to %llu bytes, %u sizes per octave, budget %g s)%s%s%s",
+		    tuned, (unsigned long long)max_size, per_octave, budget,
+		    kept[0] ? ";\nkept from the file as it was: " : "", kept,
+		    kept[0] ? " (not described above)" : "");
 	}
 	char *text = pb_auto_file_text(&file, comment);
 	if (!text || pb_write_file_whole(path, text, strlen(text)) != 0) {

@@ -503,8 +503,10 @@ int cmd_xsave(int argc, char **argv)
 			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
 			        out);
 		else
-			fprintf(stderr, "primbench: interrupted; the tables above show what was "
-			                "measured\n");
+			fprintf(stderr,
+			        "primbench: interrupted; the %s above show%s what was measured\n",
+			        fmt.fmt == PB_FORMAT_TEXT ? "tables" : "result",
+			        fmt.fmt == PB_FORMAT_TEXT ? "" : "s");
 		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;

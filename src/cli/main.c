@@ -98,8 +98,9 @@ static int finish(int status)
 		 * measurement and its result file are complete. */
 		if (errno == EPIPE)
 			return status;
+		/* errno 0: the error was an earlier write's, its cause gone */
 		fprintf(stderr, "primbench: cannot write to standard output: %s\n",
-		        strerror(errno));
+		        errno ? strerror(errno) : "write error");
 		return status == PB_EXIT_OK ? PB_EXIT_USAGE : status;
 	}
 	return status;

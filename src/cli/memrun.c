@@ -851,8 +851,10 @@ int mem_cli_run(struct mem_cli *m)
 			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
 			        path);
 		else
-			fprintf(stderr, "primbench: interrupted; the tables above show what was "
-			                "measured\n");
+			fprintf(stderr,
+			        "primbench: interrupted; the %s above show%s what was measured\n",
+			        m->format == PB_FORMAT_TEXT ? "tables" : "result",
+			        m->format == PB_FORMAT_TEXT ? "" : "s");
 		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;

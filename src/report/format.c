@@ -83,8 +83,17 @@ static char *value_text(const json_t *v)
 		return asprintf(&s, "%lld", (long long)json_integer_value(v)) < 0 ? NULL : s;
 	}
 	if (json_is_real(v)) {
-		char *s;
-		return asprintf(&s, "%.17g", json_real_value(v)) < 0 ? NULL : s;
+		/* the shortest text that reads back as the same double */
+		double d = json_real_value(v);
+		char *s = NULL;
+		for (int digits = 10; digits <= 17; digits++) {
+			free(s);
+			if (asprintf(&s, "%.*g", digits, d) < 0)
+				return NULL;
+			if (strtod(s, NULL) == d)
+				break;
+		}
+		return s;
 	}
 	if (json_is_boolean(v))
 		return strdup(json_is_true(v) ? "true" : "false");
@@ -193,7 +202,10 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 		fprintf(f, "|---|---:|---:|---:|%s\n", derived ? "---:|---:|" : "");
 		for (size_t i = a; i < b; i++) {
 			const struct cells *c = &cs[i - a];
-			fprintf(f, "| %s | %s | %s | %s |", rows[i].label, c->n, c->median, c->ci);
+			fputs("| ", f);
+			for (const char *q = rows[i].label; *q; q++)
+				fputs(*q == '|' ? "\\|" : (char[2]){*q, 0}, f);
+			fprintf(f, " | %s | %s | %s |", c->n, c->median, c->ci);
 			if (derived)
 				fprintf(f, " %s | %s |", c->ns, c->gbs);
 			fprintf(f, "\n");
@@ -239,13 +251,15 @@ static int write_tables(FILE *f, const struct pb_compare_file *r, bool markdown)
 		return pb_fail("out of memory");
 	const json_t *m = r->machine;
 	const json_t *cpu = json_object_get(m, "cpu");
+	const char *intr =
+	    json_is_true(json_object_get(r->doc, "interrupted")) ? " (interrupted)" : "";
 	if (markdown)
-		fprintf(f, "## primbench result: %s\n\n%s, started %s\n\n", r->path,
-		        str(cpu, "brand"), str(r->doc, "started_at"));
+		fprintf(f, "## primbench result: %s\n\n%s, started %s%s\n\n", r->path,
+		        str(cpu, "brand"), str(r->doc, "started_at"), intr);
 	else {
 		char *head;
-		if (asprintf(&head, "%s: %s, started %s", r->path, str(cpu, "brand"),
-		             str(r->doc, "started_at")) >= 0) {
+		if (asprintf(&head, "%s: %s, started %s%s", r->path, str(cpu, "brand"),
+		             str(r->doc, "started_at"), intr) >= 0) {
 			pb_print_wrapped_at(f, 0, 4, head);
 			free(head);
 		}
@@ -461,7 +475,9 @@ static int write_benchfmt(FILE *f, const struct pb_compare_file *r)
 	config_line(f, "kernel", str(m, "kernel"));
 	config_line(f, "glibc", str(json_object_get(m, "glibc"), "version"));
 	config_line(f, "hostname", str(m, "hostname"));
-	config_line(f, "fingerprint", str(r->doc, "fingerprint_hash"));
+	config_line(f, "fingerprint", str(m, "fingerprint_hash"));
+	if (json_is_true(json_object_get(r->doc, "interrupted")))
+		config_line(f, "interrupted", "true");
 	config_line(f, "started-at", str(r->doc, "started_at"));
 	fputc('\n', f);
 	const json_t *cases = json_object_get(r->doc, "cases");
@@ -497,7 +513,7 @@ static int write_benchfmt(FILE *f, const struct pb_compare_file *r)
 			fprintf(f, " %.0f", calls);
 			double per_ns = ticks ? per / hz * 1e9 : ns ? per : NAN;
 			if (isfinite(per_ns))
-				fprintf(f, " %.6g ns/op", per_ns);
+				fprintf(f, per_ns >= 1e6 ? " %.0f ns/op" : " %.6g ns/op", per_ns);
 			if (!ns) {
 				fputc(' ', f);
 				fprintf(f, "%.6g ", per);
@@ -523,7 +539,7 @@ int pb_format_write(FILE *f, const struct pb_compare_file *r, enum pb_format fmt
 		rc = write_tables(f, r, true);
 		break;
 	case PB_FORMAT_JSON:
-		if (json_dumpf(r->doc, f, JSON_INDENT(2)) != 0)
+		if (json_dumpf(r->doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0)
 			rc = pb_fail("cannot write JSON");
 		else
 			fputc('\n', f);
@@ -537,7 +553,5 @@ int pb_format_write(FILE *f, const struct pb_compare_file *r, enum pb_format fmt
 	default:
 		rc = pb_fail("unknown format %d", (int)fmt);
 	}
-	if (rc == 0 && ferror(f))
-		rc = pb_fail("write error");
 	return rc;
 }

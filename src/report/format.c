@@ -463,22 +463,19 @@ static int write_benchfmt(FILE *f, const struct pb_compare_file *r)
 	config_line(f, "goarch", !strcmp(arch, "x86_64") ? "amd64" : arch);
 	config_line(f, "pkg", "primbench");
 	config_line(f, "cpu", str(json_object_get(m, "cpu"), "brand"));
-	config_line(f, "primbench-version", str(pb, "version"));
+	/* Only what stays the same between a before and an after run on one
+	 * machine: benchstat puts results whose configuration differs in
+	 * separate tables, so a kernel, glibc or date line would keep the two
+	 * files apart (primbench compare lists those differences instead). */
 	const json_t *timer = json_object_get(m, "timer");
 	double hz = num(timer, "hz");
 	char buf[64];
 	config_line(f, "clock", str(timer, "clock"));
 	if (isfinite(hz)) {
-		snprintf(buf, sizeof buf, "%.0f", hz);
+		/* rounded to whole MHz, as the fingerprint does */
+		snprintf(buf, sizeof buf, "%.0f", round(hz / 1e6) * 1e6);
 		config_line(f, "clock-hz", buf);
 	}
-	config_line(f, "kernel", str(m, "kernel"));
-	config_line(f, "glibc", str(json_object_get(m, "glibc"), "version"));
-	config_line(f, "hostname", str(m, "hostname"));
-	config_line(f, "fingerprint", str(m, "fingerprint_hash"));
-	if (json_is_true(json_object_get(r->doc, "interrupted")))
-		config_line(f, "interrupted", "true");
-	config_line(f, "started-at", str(r->doc, "started_at"));
 	fputc('\n', f);
 	const json_t *cases = json_object_get(r->doc, "cases");
 	for (size_t i = 0; i < r->ncases; i++) {

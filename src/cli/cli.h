@@ -97,5 +97,6 @@ int cmd_cmd(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_account(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -29,6 +29,7 @@ static const struct command commands[] = {
     {"compare", cmd_compare, "compare result files: deltas, CIs, p-values (benchstat)"},
     {"account", cmd_account, "table of libprimswitch.so's accounting files in a directory"},
     {"stats", cmd_stats, "ministat-style statistics and t-test verdicts on number files"},
+    {"plot", cmd_plot, "draw result files with gnuplot: throughput curves, A/B runs"},
     {"run", cmd_default, "the default suite (same as no subcommand)"},
 };
 

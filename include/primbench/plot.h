@@ -51,6 +51,13 @@ struct pb_plot_opts {
 	const char *title; /* NULL: the labels and the first file's CPU */
 };
 
+/* Whether the files can be drawn together: each has mem or cmd cases, and
+ * not both kinds among them. Returns 0, or -1 with pb_error() set ("LABEL:
+ * no mem or cmd cases to plot (suite 'syscall')", "mem and cmd results
+ * cannot share a plot (LABEL1, LABEL2)"). pb_plot_write() checks it too;
+ * a caller checks first to report bad input before looking for gnuplot. */
+int pb_plot_check(const struct pb_plot_input *in, size_t n);
+
 /* Writes dir/PB_PLOT_SCRIPT and its data files (dir/NNN.dat, read by the
  * script relative to dir: run gnuplot with dir as its working directory).
  * Every file is written whole. Returns 0, or -1 with pb_error() set:

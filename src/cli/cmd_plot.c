@@ -231,6 +231,15 @@ int cmd_plot(int argc, char **argv)
 		in[i] = (struct pb_plot_input){i < nlabels ? labels[i] : own[i], &files[i]};
 	}
 
+	/* Bad input before a missing gnuplot; named by path. */
+	struct pb_plot_input *byname = calloc(n, sizeof *byname);
+	if (!byname)
+		die_usage("out of memory");
+	for (size_t i = 0; i < n; i++)
+		byname[i] = (struct pb_plot_input){argv[optind + (int)i], &files[i]};
+	if (pb_plot_check(byname, n) != 0)
+		die_usage("plot: %s", pb_error());
+	free(byname);
 	char gnuplot[PATH_MAX];
 	if (!script_dir && find_gnuplot(gnuplot, sizeof gnuplot) != 0) {
 		const char *env = getenv("PRIMBENCH_GNUPLOT");

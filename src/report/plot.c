@@ -869,15 +869,8 @@ static const char *suite_of(const struct pb_compare_file *f, const char **other)
 	return suite;
 }
 
-int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
-                  const char *dir)
+int pb_plot_check(const struct pb_plot_input *in, size_t n)
 {
-	const char *out = o->output;
-	size_t olen = strlen(out);
-	bool svg = olen > 4 && !strcmp(out + olen - 4, ".svg");
-	bool png = olen > 4 && !strcmp(out + olen - 4, ".png");
-	if (!svg && !png)
-		return pb_fail("output '%s' must end in .svg or .png", out);
 	if (n == 0)
 		return pb_fail("no result file to plot");
 	const char *kind = NULL;
@@ -893,6 +886,21 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 			               in[0].label, in[i].label);
 		kind = s;
 	}
+	return 0;
+}
+
+int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
+                  const char *dir)
+{
+	const char *out = o->output;
+	size_t olen = strlen(out);
+	bool svg = olen > 4 && !strcmp(out + olen - 4, ".svg");
+	bool png = olen > 4 && !strcmp(out + olen - 4, ".png");
+	if (!svg && !png)
+		return pb_fail("output '%s' must end in .svg or .png", out);
+	if (pb_plot_check(in, n) != 0)
+		return -1;
+	const char *other, *kind = suite_of(in[0].file, &other);
 	bool mem = !strcmp(kind, "mem");
 
 	struct mem_plot m = {0};

@@ -253,9 +253,15 @@ int cmd_plot(int argc, char **argv)
 	if (script_dir) {
 		if (mkdir(script_dir, 0777) != 0 && errno != EEXIST)
 			die_usage("plot: cannot make '%s': %s", script_dir, strerror(errno));
-		/* The script names the picture as given, relative to where
-		 * gnuplot runs (DIR) unless absolute. */
-		po.output = output;
+		/* The script names the picture by an absolute path, so that
+		 * running it in DIR writes where -o said. */
+		char abs[PATH_MAX * 2];
+		char cwd[PATH_MAX];
+		if (output[0] != '/' && getcwd(cwd, sizeof cwd))
+			snprintf(abs, sizeof abs, "%s/%s", cwd, output);
+		else
+			snprintf(abs, sizeof abs, "%s", output);
+		po.output = abs;
 		if (pb_plot_write(in, n, &po, script_dir) != 0)
 			die_usage("plot: %s", pb_error());
 		printf("script: %s/%s (run: cd %s && gnuplot %s)\n", script_dir, PB_PLOT_SCRIPT,

@@ -1,12 +1,14 @@
 # The README's two commands:
 #   make run    set-up (Debian packages when root), build, then the default suite
 #   make test   set-up, build (plus an ASan+UBSan build), then every test
+#   make install PREFIX=/usr/local   (DESTDIR=... stages it; cmake/install.cmake
+#               says what goes where)
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 
-.PHONY: all deps build build-asan run test format clean
+.PHONY: all deps build build-asan run test install format clean
 
 all: build
 
@@ -29,6 +31,13 @@ run: build
 test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Configured with the prefix too: GNUInstallDirs picks libdir from it
+# (lib/x86_64-linux-gnu under /usr on Debian). Never the sanitizer build.
+install: build
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
+	cmake --build $(BUILD) -j $(JOBS)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

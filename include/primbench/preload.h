@@ -15,14 +15,20 @@
  * Looks, in order, at:
  *   1. $PRIMBENCH_PRELOAD, the path of the file itself: when set (and not
  *      empty) it must be there, nothing else is tried;
- *   2. the build directory (PB_PRELOAD_DIR, compiled in: build/, where the
- *      library lands next to build/primbench; a sanitizer build does not
- *      make the library and has none);
- *   3. the running executable's directory, then ../lib from it (an install
- *      as PREFIX/bin/primbench and PREFIX/lib/libprimswitch.so).
+ *   2. the running executable's directory (build/primbench next to
+ *      build/libprimswitch.so);
+ *   3. where an install puts it, relative to the executable's directory
+ *      (PB_PRELOAD_INSTALL_REL, compiled in: "../lib/primbench" for
+ *      PREFIX/bin/primbench and PREFIX/lib/primbench/libprimswitch.so, or
+ *      the Debian multiarch libdir), then ../lib from it;
+ *   4. the build directory (PB_PRELOAD_DIR, compiled in, for programs
+ *      that do not live next to the library, such as the tests; a
+ *      sanitizer build does not make the library and has none).
+ * So an installed primbench uses its installed library even while the
+ * tree it was built in still exists.
  * A candidate counts when it is a readable file. Returns 0, or -1 with
- * pb_error() set: "libprimswitch.so not found (looked in /a, /a/../lib;
- * set PRIMBENCH_PRELOAD)", "PRIMBENCH_PRELOAD: '/x.so': No such file or
+ * pb_error() set: "libprimswitch.so not found (looked in /a, /a/../lib/primbench,
+ * /a/../lib; set PRIMBENCH_PRELOAD)", "PRIMBENCH_PRELOAD: '/x.so': No such file or
  * directory", or a path LD_PRELOAD cannot carry (it splits entries at
  * spaces and colons), or one longer than len. */
 int pb_preload_path(char *buf, size_t len);

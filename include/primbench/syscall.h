@@ -70,10 +70,11 @@ uint64_t pb_smaps_anon_huge_bytes(const char *text, uintptr_t addr);
 uint64_t pb_thp_bytes_at(const void *addr);
 
 /* Where the tiny exec targets are ("primbench-exit0-static" and
- * "-dynamic"): $PRIMBENCH_TOOLS_DIR, then the build's tools directory
- * (PB_TOOLS_DIR), then tools/ next to the running executable and next to
- * its parent directory. Copies the path into buf and returns 0, or -1 with
- * pb_error() naming every place looked at. */
+ * "-dynamic"): $PRIMBENCH_TOOLS_DIR, then tools/ next to the running
+ * executable, then where an install puts them relative to it
+ * (PB_TOOLS_INSTALL_REL: "../libexec/primbench"), then ../tools, then the
+ * build's tools directory (PB_TOOLS_DIR, compiled in). Copies the path into buf and returns 0, or
+ * -1 with pb_error() naming every place looked at. */
 int pb_syscall_tool_path(bool static_link, char *buf, size_t len);
 
 struct pb_syscall_case {

@@ -102,6 +102,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_account(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* ---- progress and output formats (src/cli/progress.c) ---- */
 

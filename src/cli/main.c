@@ -30,6 +30,7 @@ static const struct command commands[] = {
     {"report", cmd_report, "a result file as text, json, csv, markdown or benchfmt"},
     {"account", cmd_account, "table of libprimswitch.so's accounting files in a directory"},
     {"stats", cmd_stats, "ministat-style statistics and t-test verdicts on number files"},
+    {"plot", cmd_plot, "draw result files with gnuplot: throughput curves, A/B runs"},
     {"run", cmd_default, "the default suite (same as no subcommand)"},
 };
 

@@ -1,6 +1,7 @@
 /* preload_path.c - where libprimswitch.so is (include/primbench/preload.h).
  * PB_PRELOAD_DIR comes from CMakeLists.txt: the build directory, or "" in
- * a sanitizer build, which does not make the library. */
+ * a sanitizer build, which does not make the library;
+ * PB_PRELOAD_INSTALL_REL from cmake/install.cmake. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <libgen.h>
@@ -13,6 +14,13 @@
 
 #include "primbench/error.h"
 #include "primbench/preload.h"
+
+/* Where `make install` puts the library, relative to the directory of the
+ * installed executable (cmake/install.cmake: from bindir to
+ * libdir/primbench). */
+#ifndef PB_PRELOAD_INSTALL_REL
+#define PB_PRELOAD_INSTALL_REL "../lib/primbench"
+#endif
 
 /* A readable regular file (or a link to one): its canonical path into
  * real[PATH_MAX]. */
@@ -59,18 +67,25 @@ int pb_preload_path(char *buf, size_t len)
 		return deliver(real, buf, len);
 	}
 
-	char dirs[3][PATH_MAX];
+	/* The executable's own directory first (build/primbench next to
+	 * build/libprimswitch.so), then where an install puts the library
+	 * relative to bindir, then the build directory compiled in (for the
+	 * test programs, which live elsewhere). An installed binary thus uses
+	 * its installed library even while its build tree still exists. */
+	char dirs[4][PATH_MAX];
 	size_t nd = 0;
-	if (PB_PRELOAD_DIR[0])
-		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s", PB_PRELOAD_DIR);
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
 		exe[n] = '\0';
 		const char *d = dirname(exe);
 		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s", d);
-		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s/../lib", d);
+		snprintf(dirs[nd++], sizeof dirs[0], "%.3000s/%.1000s", d, PB_PRELOAD_INSTALL_REL);
+		if (strcmp(PB_PRELOAD_INSTALL_REL, "../lib") != 0)
+			snprintf(dirs[nd++], sizeof dirs[0], "%.4000s/../lib", d);
 	}
+	if (PB_PRELOAD_DIR[0])
+		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s", PB_PRELOAD_DIR);
 	char tried[1024] = "";
 	for (size_t i = 0; i < nd; i++) {
 		char path[PATH_MAX + 32];

@@ -230,25 +230,36 @@ uint64_t pb_thp_bytes_at(const void *addr)
 #ifndef PB_TOOLS_DIR
 #define PB_TOOLS_DIR ""
 #endif
+/* Where `make install` puts the tiny programs, relative to the installed
+ * executable's directory (cmake/install.cmake: bindir to
+ * libexecdir/primbench). */
+#ifndef PB_TOOLS_INSTALL_REL
+#define PB_TOOLS_INSTALL_REL "../libexec/primbench"
+#endif
 
 int pb_syscall_tool_path(bool static_link, char *buf, size_t len)
 {
 	const char *base = static_link ? "primbench-exit0-static" : "primbench-exit0-dynamic";
-	char dirs[4][4096];
+	char dirs[5][4096];
 	size_t nd = 0;
 	const char *env = getenv("PRIMBENCH_TOOLS_DIR");
 	if (env && *env)
-		snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
-	if (PB_TOOLS_DIR[0])
-		snprintf(dirs[nd++], sizeof dirs[0], "%s", PB_TOOLS_DIR);
+		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s", env);
+	/* Next to the executable first (build/tools, or an install's
+	 * libexec), the build directory compiled in last: an installed
+	 * primbench uses its installed programs even while its build tree
+	 * exists. */
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
 		exe[n] = '\0';
 		char *d = dirname(exe);
 		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s/tools", d);
+		snprintf(dirs[nd++], sizeof dirs[0], "%.3000s/%.1000s", d, PB_TOOLS_INSTALL_REL);
 		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s/../tools", d);
 	}
+	if (PB_TOOLS_DIR[0])
+		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s", PB_TOOLS_DIR);
 	char tried[1024] = "";
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(buf, len, "%s/%s", dirs[i], base);

@@ -1,0 +1,60 @@
+# `make install PREFIX=...` (cmake --install): where each piece goes.
+#
+#   bin/primbench                          the CLI
+#   lib/primbench/libprimswitch.so         the LD_PRELOAD library: a private
+#                                          directory, not the linker's path
+#                                          (nothing links against it)
+#   libexec/primbench/primbench-exit0-*    the syscall suite's exec targets
+#   lib/libprimbench.a                     the library, static (below)
+#   include/primbench/*.h                  its public headers
+#   lib/pkgconfig/primbench.pc             cflags and libs for it
+#   share/man/man1/primbench.1             the man page
+#   share/doc/primbench/                   README, LICENSE, docs/*.md
+#
+# (lib is CMAKE_INSTALL_LIBDIR: lib/x86_64-linux-gnu under /usr on Debian.)
+# The CLI finds the first two through paths relative to its own directory,
+# compiled in below, so an install can be moved as a whole (and DESTDIR
+# staging works): pb_preload_path(), pb_syscall_tool_path().
+#
+# libprimbench is installed static: the CLI and the tests link it so (the
+# kernels' placement in the executable is part of what docs/performance.md
+# measured), it has no stable ABI to promise a soname for yet (0.x), and a
+# program linked against it carries its kernels, with no run-time path
+# to set. Since only the archive is installed, everything it needs is in
+# the .pc file's Requires/Libs (not .private), so that a plain
+# `pkg-config --cflags --libs primbench` links.
+include(GNUInstallDirs)
+
+set(PB_INSTALL_PRELOAD_DIR "${CMAKE_INSTALL_LIBDIR}/primbench")
+set(PB_INSTALL_TOOLS_DIR "${CMAKE_INSTALL_LIBEXECDIR}/primbench")
+file(RELATIVE_PATH PB_PRELOAD_INSTALL_REL "${CMAKE_INSTALL_FULL_BINDIR}"
+  "${CMAKE_INSTALL_PREFIX}/${PB_INSTALL_PRELOAD_DIR}")
+file(RELATIVE_PATH PB_TOOLS_INSTALL_REL "${CMAKE_INSTALL_FULL_BINDIR}"
+  "${CMAKE_INSTALL_PREFIX}/${PB_INSTALL_TOOLS_DIR}")
+set_property(SOURCE src/suites/preload_path.c APPEND PROPERTY COMPILE_DEFINITIONS
+  "PB_PRELOAD_INSTALL_REL=\"${PB_PRELOAD_INSTALL_REL}\"")
+set_property(SOURCE src/suites/syscall_util.c APPEND PROPERTY COMPILE_DEFINITIONS
+  "PB_TOOLS_INSTALL_REL=\"${PB_TOOLS_INSTALL_REL}\"")
+
+install(TARGETS primbench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS primbench_lib ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY include/primbench DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h")
+install(TARGETS primbench-exit0-static primbench-exit0-dynamic
+  RUNTIME DESTINATION ${PB_INSTALL_TOOLS_DIR})
+if(TARGET primswitch)
+  # A sanitizer build makes no libprimswitch.so (src/preload).
+  install(TARGETS primswitch LIBRARY DESTINATION ${PB_INSTALL_PRELOAD_DIR})
+endif()
+
+# primbench.pc, relocatable: prefix is found from the .pc file's own place.
+file(RELATIVE_PATH PB_PC_TO_PREFIX
+  "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
+string(REGEX REPLACE "/$" "" PB_PC_TO_PREFIX "${PB_PC_TO_PREFIX}")
+configure_file(cmake/primbench.pc.in ${CMAKE_BINARY_DIR}/primbench.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/primbench.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(FILES docs/primbench.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+file(GLOB PB_DOC_FILES CONFIGURE_DEPENDS docs/*.md)
+install(FILES README.md LICENSE ${PB_DOC_FILES} DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -1,0 +1,71 @@
+/* primbench/plot.h - gnuplot scripts that draw result files
+ * (`primbench plot`, README "plot", docs/primbench.1).
+ *
+ * The library writes a gnuplot script and its data files; running gnuplot
+ * is the caller's business (src/cli/cmd_plot.c), so the script can be
+ * tested, and kept, without gnuplot.
+ *
+ * What is drawn, from files loaded and checked by pb_compare_load()
+ * (include/primbench/compare.h):
+ *  - mem results: one panel per (op, cache state); in each, one line per
+ *    kernel (colour per kernel, the same in every panel) and per file (dash
+ *    and point type per file, for before/after), x = bytes per call on a
+ *    log2 axis, y = the median in the chosen unit with its 95% confidence
+ *    interval as error bars. The first file's L1d, L2 and LLC sizes are
+ *    vertical dotted lines labelled with the figure and its source
+ *    (machine.caches.*.source); the first file's break-even points
+ *    (top-level "breakeven": where its recommended policy switches kernel)
+ *    are marked at the bottom, labelled "below|above". Size 0 is left out
+ *    (a log axis has no 0).
+ *  - mem alignment grids (one op, state and size measured at several
+ *    destination offsets): a heat map per file, kernels against offsets,
+ *    colour = the median in the unit.
+ *  - cmd results: every counted run of each side (A, B) of each file as a
+ *    point, left to right in the order they ran (so that equal times stay
+ *    visible), its median as a bar; y = real (wall-clock) time.
+ * mem and cmd files cannot share one plot; other suites (syscall, xsave)
+ * are not drawn.
+ */
+#ifndef PRIMBENCH_PLOT_H
+#define PRIMBENCH_PLOT_H
+
+#include <stddef.h>
+
+#include "primbench/compare.h"
+#include "primbench/report.h"
+
+/* The name of the script pb_plot_write() writes in its directory. */
+#define PB_PLOT_SCRIPT "plot.gp"
+
+struct pb_plot_input {
+	const char *label;                  /* legend name, e.g. "before" */
+	const struct pb_compare_file *file; /* loaded with pb_compare_load() */
+};
+
+struct pb_plot_opts {
+	/* The picture gnuplot is to write: its suffix, ".svg" or ".png",
+	 * chooses the terminal (svg, pngcairo). Written into the script as
+	 * given: pass an absolute path when gnuplot runs elsewhere. */
+	const char *output;
+	enum pb_unit unit; /* mem y axis; PB_UNIT_GB_S is the usual */
+	const char *title; /* NULL: the labels and the first file's CPU */
+};
+
+/* Whether the files can be drawn together: each has mem or cmd cases, and
+ * not both kinds among them. Returns 0, or -1 with pb_error() set ("LABEL:
+ * no mem or cmd cases to plot (suite 'syscall')", "mem and cmd results
+ * cannot share a plot (LABEL1, LABEL2)"). pb_plot_write() checks it too;
+ * a caller checks first to report bad input before looking for gnuplot. */
+int pb_plot_check(const struct pb_plot_input *in, size_t n);
+
+/* Writes dir/PB_PLOT_SCRIPT and its data files (dir/NNN.dat, read by the
+ * script relative to dir: run gnuplot with dir as its working directory).
+ * Every file is written whole. Returns 0, or -1 with pb_error() set:
+ * "output 'x.pdf' must end in .svg or .png", "LABEL: no mem or cmd cases
+ * to plot (suite 'syscall')", "mem and cmd results cannot share a plot
+ * (LABEL1, LABEL2)", "LABEL: no timer.hz: cannot give GB/s", or a write
+ * error. */
+int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
+                  const char *dir);
+
+#endif

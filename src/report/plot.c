@@ -1,0 +1,992 @@
+/* plot.c - gnuplot scripts and data files for result files
+ * (include/primbench/plot.h). */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/plot.h"
+#include "primbench/results.h"
+#include "primbench/stats.h"
+
+/* Tableau 10: distinguishable, also for the common colour blindnesses
+ * better than gnuplot's default cycle. One per kernel, cycling. */
+static const char *const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+#define NCOLOURS (sizeof colours / sizeof colours[0])
+/* Per file: dash type and point type (before/after). */
+static const int file_dash[] = {1, 2, 4, 5, 3};
+static const int file_point[] = {7, 5, 9, 13, 11};
+#define NFILESTYLES (sizeof file_dash / sizeof file_dash[0])
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fputs("primbench: out of memory\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+	if (!d) {
+		fputs("primbench: out of memory\n", stderr);
+		abort();
+	}
+	return d;
+}
+
+#define GROW(arr, n, cap)                                                                          \
+	do {                                                                                       \
+		if ((n) == (cap)) {                                                                \
+			(cap) = (cap) ? 2 * (cap) : 8;                                             \
+			(arr) = xrealloc((arr), (cap) * sizeof *(arr));                            \
+		}                                                                                  \
+	} while (0)
+
+/* ---- text output ---------------------------------------------------- */
+
+/* A gnuplot double-quoted string: backslash and quote escaped, control
+ * characters as spaces, "\n" kept as gnuplot's newline. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* "64", "1K", "1.5K", "32M": binary, as the CLI's sizes. */
+static void size_label(char *out, size_t len, double bytes)
+{
+	static const char *const suffix[] = {"", "K", "M", "G", "T"};
+	int i = 0;
+	while (bytes >= 1024 && i < 4) {
+		bytes /= 1024;
+		i++;
+	}
+	if (bytes == floor(bytes))
+		snprintf(out, len, "%.0f%s", bytes, suffix[i]);
+	else
+		snprintf(out, len, "%.3g%s", bytes, suffix[i]);
+}
+
+struct outfile {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *out_open(struct outfile *o)
+{
+	o->text = NULL;
+	o->len = 0;
+	o->f = open_memstream(&o->text, &o->len);
+	if (!o->f) {
+		fputs("primbench: out of memory\n", stderr);
+		abort();
+	}
+	return o->f;
+}
+
+static int out_close(struct outfile *o, const char *dir, const char *name)
+{
+	fclose(o->f);
+	char *path = NULL;
+	if (asprintf(&path, "%s/%s", dir, name) < 0) {
+		free(o->text);
+		return pb_fail("out of memory");
+	}
+	int rc = pb_write_file_whole(path, o->text, o->len);
+	free(path);
+	free(o->text);
+	return rc;
+}
+
+/* ---- reading cases -------------------------------------------------- */
+
+static const char *key_str(const json_t *key, const char *field)
+{
+	return json_string_value(json_object_get(key, field));
+}
+
+static bool key_ll(const json_t *key, const char *field, long long *out)
+{
+	const json_t *v = json_object_get(key, field);
+	if (!json_is_integer(v))
+		return false;
+	*out = json_integer_value(v);
+	return true;
+}
+
+static const json_t *get_path(const json_t *o, const char *a, const char *b, const char *c)
+{
+	o = json_object_get(o, a);
+	if (o && b)
+		o = json_object_get(o, b);
+	if (o && c)
+		o = json_object_get(o, c);
+	return o;
+}
+
+/* Ticks per second of a case's unit: the file's TSC for "tsc_ticks", 1e9
+ * for "ns" (the clock_gettime fallback, docs/results-schema.md). */
+static double unit_hz(const struct pb_compare_file *f, const char *unit)
+{
+	if (!strcmp(unit, "ns"))
+		return 1e9;
+	return f->tsc_hz;
+}
+
+/* A per-call time t (ticks at hz) in unit u at size bytes. */
+static double convert(enum pb_unit u, double t, double hz, double size)
+{
+	switch (u) {
+	case PB_UNIT_TICKS_PER_CALL:
+		return t;
+	case PB_UNIT_TICKS_PER_PAGE:
+		return size > 0 ? t * 4096.0 / size : NAN;
+	case PB_UNIT_NS_PER_CALL:
+		return t / hz * 1e9;
+	case PB_UNIT_BYTES_PER_TICK:
+		return t > 0 ? size / t : NAN;
+	case PB_UNIT_GB_S:
+		return t > 0 ? size * hz / t / 1e9 : NAN;
+	default:
+		return NAN;
+	}
+}
+
+/* The cache states in a few words (docs/methodology.md, "Cache states"). */
+static const char *state_text(const char *state)
+{
+	static const char *const t[][2] = {
+	    {"hot", "the same buffers every call"},
+	    {"l2", "working set the size of L2"},
+	    {"llc", "working set the size of the LLC"},
+	    {"dram", "random buffers, out of cache"},
+	    {"fault", "fresh 4 KiB pages every call"},
+	    {"fault-thp", "fresh huge pages every call"},
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (!strcmp(state, t[i][0]))
+			return t[i][1];
+	return "?";
+}
+
+static bool higher_is_better(enum pb_unit u)
+{
+	return u == PB_UNIT_BYTES_PER_TICK || u == PB_UNIT_GB_S;
+}
+
+static const char *unit_axis(enum pb_unit u)
+{
+	switch (u) {
+	case PB_UNIT_TICKS_PER_CALL:
+		return "TSC ticks per call (median, 95% CI)";
+	case PB_UNIT_TICKS_PER_PAGE:
+		return "TSC ticks per 4 KiB (median, 95% CI)";
+	case PB_UNIT_NS_PER_CALL:
+		return "ns per call (median, 95% CI)";
+	case PB_UNIT_BYTES_PER_TICK:
+		return "bytes per TSC tick (median, 95% CI)";
+	default:
+		return "GB/s, 10^9 bytes/s (median, 95% CI)";
+	}
+}
+
+/* ---- mem ------------------------------------------------------------ */
+
+struct point {
+	double x, y, lo, hi;
+};
+
+struct series {
+	size_t file, kernel, panel;
+	char *variant;
+	struct point *p;
+	size_t n, cap;
+};
+
+struct panel {
+	char *op, *state;
+	double xmin, xmax;
+	bool variants; /* series differ by more than kernel and file */
+};
+
+struct cell {
+	size_t kernel;
+	long long dst;
+	double y;
+};
+
+struct grid {
+	size_t file;
+	char *op, *state;
+	long long size;
+	struct cell *c;
+	size_t n, cap;
+};
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static size_t name_index(struct names *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], name))
+			return i;
+	GROW(s->v, s->n, s->cap);
+	s->v[s->n] = xstrdup(name);
+	return s->n++;
+}
+
+struct mem_plot {
+	struct names kernels;
+	struct panel *panels;
+	size_t npanels, cappanels;
+	struct series *series;
+	size_t nseries, capseries;
+	struct grid *grids;
+	size_t ngrids, capgrids;
+	size_t zero_sizes; /* cases of size 0, not drawn */
+};
+
+/* What tells apart cases of one op, state, kernel and size besides the
+ * destination offset: the source's place, extent, fill value, read-back,
+ * page size. "" when all are the defaults of a plain sweep. */
+static char *variant_text(const json_t *key)
+{
+	char buf[160] = "";
+	size_t pos = 0;
+	long long v;
+	if (key_ll(key, "distance_bytes", &v))
+		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " distance %lld", v);
+	if (key_ll(key, "src_offset_bytes", &v) && v != 2048)
+		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " src+%lld", v);
+	if (key_ll(key, "extent_bytes", &v) && v > 0)
+		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " extent %lld", v);
+	if (key_ll(key, "fill_value", &v) && v != 0)
+		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " value 0x%02llx", v);
+	if (json_is_true(json_object_get(key, "then_read")))
+		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " then-read");
+	if (key_ll(key, "page_bytes", &v) && v != 4096)
+		snprintf(buf + pos, sizeof buf - pos, " pages %lld", v);
+	return xstrdup(buf[0] == ' ' ? buf + 1 : buf);
+}
+
+/* Whether the case sits in an alignment grid: another case of the same
+ * file, op, state, kernel and size at another destination offset. */
+static bool in_grid(const struct pb_compare_file *f, size_t i)
+{
+	const json_t *a = f->cases[i].key;
+	long long sa, da;
+	if (!key_ll(a, "size_bytes", &sa) || !key_ll(a, "dst_offset_bytes", &da))
+		return false;
+	for (size_t j = 0; j < f->ncases; j++) {
+		const json_t *b = f->cases[j].key;
+		long long sb, db;
+		if (j == i || !key_ll(b, "size_bytes", &sb) || sb != sa ||
+		    !key_ll(b, "dst_offset_bytes", &db) || db == da)
+			continue;
+		const char *fa[] = {"suite", "op", "cache_state", "kernel"};
+		bool same = true;
+		for (size_t k = 0; k < 4 && same; k++) {
+			const char *x = key_str(a, fa[k]), *y = key_str(b, fa[k]);
+			same = x && y && !strcmp(x, y);
+		}
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
+{
+	for (size_t i = 0; i < m->npanels; i++)
+		if (!strcmp(m->panels[i].op, op) && !strcmp(m->panels[i].state, state))
+			return i;
+	GROW(m->panels, m->npanels, m->cappanels);
+	m->panels[m->npanels] =
+	    (struct panel){xstrdup(op), xstrdup(state), INFINITY, -INFINITY, false};
+	return m->npanels++;
+}
+
+static struct series *series_for(struct mem_plot *m, size_t file, size_t kernel, size_t panel,
+                                 const char *variant)
+{
+	for (size_t i = 0; i < m->nseries; i++) {
+		struct series *s = &m->series[i];
+		if (s->file == file && s->kernel == kernel && s->panel == panel &&
+		    !strcmp(s->variant, variant))
+			return s;
+	}
+	GROW(m->series, m->nseries, m->capseries);
+	struct series *s = &m->series[m->nseries++];
+	*s = (struct series){file, kernel, panel, xstrdup(variant), NULL, 0, 0};
+	return s;
+}
+
+static struct grid *grid_for(struct mem_plot *m, size_t file, const char *op, const char *state,
+                             long long size)
+{
+	for (size_t i = 0; i < m->ngrids; i++) {
+		struct grid *g = &m->grids[i];
+		if (g->file == file && g->size == size && !strcmp(g->op, op) &&
+		    !strcmp(g->state, state))
+			return g;
+	}
+	GROW(m->grids, m->ngrids, m->capgrids);
+	struct grid *g = &m->grids[m->ngrids++];
+	*g = (struct grid){file, xstrdup(op), xstrdup(state), size, NULL, 0, 0};
+	return g;
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+	return (p->x > q->x) - (p->x < q->x);
+}
+
+static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_t n,
+                       enum pb_unit unit)
+{
+	for (size_t fi = 0; fi < n; fi++) {
+		const struct pb_compare_file *f = in[fi].file;
+		for (size_t i = 0; i < f->ncases; i++) {
+			const struct pb_compare_case *c = &f->cases[i];
+			const char *op = key_str(c->key, "op"),
+			           *state = key_str(c->key, "cache_state"),
+			           *kernel = key_str(c->key, "kernel");
+			long long size, dst = 0;
+			if (!op || !state || !kernel || !key_ll(c->key, "size_bytes", &size))
+				return pb_fail("%s: cases[%zu]: a mem key needs op, cache_state, "
+				               "kernel and size_bytes",
+				               in[fi].label, c->index);
+			key_ll(c->key, "dst_offset_bytes", &dst);
+			double hz = unit_hz(f, c->unit);
+			if (!(hz > 0) && unit != PB_UNIT_TICKS_PER_CALL &&
+			    unit != PB_UNIT_TICKS_PER_PAGE && unit != PB_UNIT_BYTES_PER_TICK)
+				return pb_fail("%s: no timer.hz: cannot give %s", in[fi].label,
+				               pb_unit_name(unit));
+			struct pb_summary sum;
+			if (pb_summarize(c->v, c->n, 0.95, &sum) != 0)
+				return -1;
+			double y = convert(unit, sum.median, hz, (double)size);
+			double lo = y, hi = y;
+			if (sum.ci_valid) {
+				double a = convert(unit, sum.ci_lo, hz, (double)size);
+				double b = convert(unit, sum.ci_hi, hz, (double)size);
+				lo = higher_is_better(unit) ? b : a;
+				hi = higher_is_better(unit) ? a : b;
+			}
+			size_t k = name_index(&m->kernels, kernel);
+			if (in_grid(f, i)) {
+				struct grid *g = grid_for(m, fi, op, state, size);
+				GROW(g->c, g->n, g->cap);
+				g->c[g->n++] = (struct cell){k, dst, y};
+				continue;
+			}
+			if (size <= 0 || !isfinite(y)) {
+				m->zero_sizes++;
+				continue;
+			}
+			size_t p = panel_index(m, op, state);
+			char *variant = variant_text(c->key);
+			struct series *s = series_for(m, fi, k, p, variant);
+			free(variant);
+			GROW(s->p, s->n, s->cap);
+			s->p[s->n++] = (struct point){(double)size, y, lo, hi};
+			struct panel *pa = &m->panels[p];
+			pa->xmin = fmin(pa->xmin, (double)size);
+			pa->xmax = fmax(pa->xmax, (double)size);
+		}
+	}
+	for (size_t i = 0; i < m->nseries; i++) {
+		struct series *s = &m->series[i];
+		qsort(s->p, s->n, sizeof *s->p, cmp_point);
+		for (size_t j = 0; j < m->nseries; j++)
+			if (m->series[j].panel == s->panel &&
+			    strcmp(m->series[j].variant, s->variant))
+				m->panels[s->panel].variants = true;
+	}
+	return 0;
+}
+
+static void mem_free(struct mem_plot *m)
+{
+	for (size_t i = 0; i < m->kernels.n; i++)
+		free(m->kernels.v[i]);
+	free(m->kernels.v);
+	for (size_t i = 0; i < m->npanels; i++) {
+		free(m->panels[i].op);
+		free(m->panels[i].state);
+	}
+	free(m->panels);
+	for (size_t i = 0; i < m->nseries; i++) {
+		free(m->series[i].variant);
+		free(m->series[i].p);
+	}
+	free(m->series);
+	for (size_t i = 0; i < m->ngrids; i++) {
+		free(m->grids[i].op);
+		free(m->grids[i].state);
+		free(m->grids[i].c);
+	}
+	free(m->grids);
+}
+
+/* The x tics of a log2 size axis: every power of 4 (64, 256, 1K, ...)
+ * between lo and hi, labelled as sizes. */
+static void size_tics(FILE *g, double lo, double hi)
+{
+	fputs("set xtics (", g);
+	bool first = true;
+	for (double x = 1; x <= hi * 1.0001; x *= 4) {
+		if (x < lo / 1.0001)
+			continue;
+		char l[32];
+		size_label(l, sizeof l, x);
+		fprintf(g, "%s\"%s\" %.0f", first ? "" : ", ", l, x);
+		first = false;
+	}
+	if (first) {
+		char l[32];
+		size_label(l, sizeof l, lo);
+		fprintf(g, "\"%s\" %.0f", l, lo);
+	}
+	fputs(")\n", g);
+}
+
+/* The first file's L1d, L2 and LLC as dotted vertical lines inside the
+ * panel's sizes, named above the plot (top axis tics: never over the
+ * data); those outside it go into `off`, to be said in words. */
+static void cache_marks(FILE *g, const struct pb_compare_file *f, double lo, double hi, char *off,
+                        size_t offlen)
+{
+	static const char *const levels[] = {"L1d", "L2", "LLC"};
+	off[0] = '\0';
+	size_t pos = 0, tics = 0;
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *c = get_path(f->machine, "caches", levels[i], NULL);
+		const json_t *sz = json_object_get(c, "size_bytes");
+		const char *src = json_string_value(json_object_get(c, "source"));
+		if (!json_is_integer(sz) || json_integer_value(sz) <= 0)
+			continue;
+		double x = (double)json_integer_value(sz);
+		char l[32];
+		size_label(l, sizeof l, x);
+		char text[96];
+		snprintf(text, sizeof text, "%s %s\n(%s)", levels[i], l, src ? src : "?");
+		if (x < lo || x > hi) {
+			pos += (size_t)snprintf(off + pos, offlen - pos, "%s%s %s (%s)",
+			                        pos ? ", " : "", levels[i], l, src ? src : "?");
+			if (pos >= offlen)
+				pos = offlen - 1;
+			continue;
+		}
+		fprintf(g,
+		        "set arrow from %.0f, graph 0 to %.0f, graph 1 nohead dt 3 lw 1.2 "
+		        "lc rgb \"#555555\" back\n",
+		        x, x);
+		fputs(tics++ ? "set x2tics add (" : "set x2tics scale 0 font \",9\" (", g);
+		gp_str(g, text);
+		fprintf(g, " %.0f)\n", x);
+	}
+	if (tics)
+		fprintf(g, "set logscale x2 2\nset x2range [%g:%g]\n", lo, hi);
+}
+
+/* The first file's break-even points for (op, state): where its
+ * recommended policy switches kernel ("a<=N,b<=M,c": at N from a to b). */
+static size_t breakeven_marks(FILE *g, const struct pb_compare_file *f, const char *op,
+                              const char *state, double lo, double hi)
+{
+	const json_t *be = json_object_get(f->doc, "breakeven");
+	size_t marks = 0;
+	for (size_t i = 0; i < json_array_size(be); i++) {
+		const json_t *e = json_array_get(be, i);
+		const char *eop = key_str(e, "op"), *est = key_str(e, "cache_state");
+		const char *policy = key_str(e, "policy");
+		if (!eop || !est || !policy || strcmp(eop, op) || strcmp(est, state))
+			continue;
+		char *p = xstrdup(policy), *save = NULL, *prev = NULL;
+		for (char *t = strtok_r(p, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			char *le = strstr(t, "<=");
+			if (prev && marks < 16) {
+				/* prev ended at its bound: the switch prev -> t. */
+				char *ple = strstr(prev, "<=");
+				double x = strtod(ple + 2, NULL);
+				*ple = '\0';
+				char name[96];
+				snprintf(name, sizeof name,
+				         "%s\xe2\x86\x92"
+				         "%.*s",
+				         prev, (int)(le ? (size_t)(le - t) : strlen(t)), t);
+				if (x >= lo && x <= hi) {
+					fprintf(g,
+					        "set arrow from %g, graph 0 to %g, graph 0.07 "
+					        "head filled size screen 0.008,25 lw 1.5 lc rgb "
+					        "\"black\" front\n",
+					        x, x);
+					fprintf(g, "set label ");
+					gp_str(g, name);
+					fprintf(g,
+					        " at %g, graph 0.08 rotate by 90 left font "
+					        "\",8\" "
+					        "front\n",
+					        x);
+					marks++;
+				}
+			}
+			prev = le ? t : NULL;
+		}
+		free(p);
+	}
+	return marks;
+}
+
+static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *in, size_t n,
+                      const struct pb_plot_opts *o, const char *dir, size_t *ndata)
+{
+	for (size_t pi = 0; pi < m->npanels; pi++) {
+		struct panel *pa = &m->panels[pi];
+		fprintf(g, "\n# panel %zu: %s, %s\n", pi + 1, pa->op, pa->state);
+		fputs("unset arrow; unset label; unset logscale; unset x2tics;"
+		      "set autoscale\n",
+		      g);
+		/* Raised above the top axis's cache names. */
+		/* The cache names (top axis, two lines each) sit in a wider top
+		 * margin, the panel title above them: gnuplot does not make
+		 * room for two-line tic labels itself. */
+		fprintf(g, "set tmargin 6\nset title \"%s, %s (%s)\" offset 0,1.8\n", pa->op,
+		        pa->state, state_text(pa->state));
+		double lo = pa->xmin, hi = pa->xmax;
+		if (hi <= lo)
+			hi = lo * 2;
+		fprintf(g, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.15, hi * 1.15);
+		size_tics(g, lo, hi);
+		if (higher_is_better(o->unit))
+			fputs("set yrange [0:*]\n", g);
+		else
+			fputs("set logscale y 10\n", g);
+		fputs("set ylabel ", g);
+		gp_str(g, unit_axis(o->unit));
+		fputc('\n', g);
+		char off[256];
+		cache_marks(g, in[0].file, lo / 1.15, hi * 1.15, off, sizeof off);
+		size_t marks = breakeven_marks(g, in[0].file, pa->op, pa->state, lo, hi);
+		char xl[512];
+		snprintf(xl, sizeof xl, "bytes per call (log scale)%s%s%s%s%s",
+		         marks ? ";  \xe2\x96\xb2 break-even: where the policy of " : "",
+		         marks ? in[0].label : "", marks ? " switches kernel" : "",
+		         off[0] ? "\nbeyond the sizes measured: " : "", off);
+		fputs("set xlabel ", g);
+		gp_str(g, xl);
+		fputc('\n', g);
+		/* Below the plot, never over a curve; "height" keeps it clear of
+		 * the x label (gnuplot counts one line of it). */
+		fprintf(g, "set key below Left reverse samplen 3 width 2 height %.1f font \",9\"\n",
+		        off[0] ? 2.5 : 1.5);
+		fputs("plot \\\n", g);
+		bool first = true;
+		for (size_t si = 0; si < m->nseries; si++) {
+			struct series *s = &m->series[si];
+			if (s->panel != pi || s->n == 0)
+				continue;
+			char name[32];
+			snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
+			struct outfile d;
+			FILE *df = out_open(&d);
+			fputs("# bytes value lo hi\n", df);
+			for (size_t j = 0; j < s->n; j++)
+				fprintf(df, "%.0f %.6g %.6g %.6g\n", s->p[j].x, s->p[j].y,
+				        s->p[j].lo, s->p[j].hi);
+			if (out_close(&d, dir, name) != 0)
+				return -1;
+			char title[256];
+			snprintf(title, sizeof title, "%s%s%s%s%s", m->kernels.v[s->kernel],
+			         pa->variants && s->variant[0] ? " " : "",
+			         pa->variants ? s->variant : "", n > 1 ? "  " : "",
+			         n > 1 ? in[s->file].label : "");
+			fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
+			        first ? "" : ",\\\n", name);
+			fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ",
+			        colours[s->kernel % NCOLOURS], file_dash[s->file % NFILESTYLES],
+			        file_point[s->file % NFILESTYLES]);
+			gp_str(g, title);
+			first = false;
+		}
+		fputs("\n", g);
+	}
+	for (size_t gi = 0; gi < m->ngrids; gi++) {
+		struct grid *gr = &m->grids[gi];
+		/* Offsets (x) and kernels (y) of this grid, in order. */
+		long long *offs = NULL;
+		size_t noffs = 0, capoffs = 0;
+		size_t *ks = NULL, nks = 0, capks = 0;
+		for (size_t i = 0; i < gr->n; i++) {
+			size_t j = 0;
+			while (j < noffs && offs[j] != gr->c[i].dst)
+				j++;
+			if (j == noffs) {
+				GROW(offs, noffs, capoffs);
+				offs[noffs++] = gr->c[i].dst;
+			}
+			j = 0;
+			while (j < nks && ks[j] != gr->c[i].kernel)
+				j++;
+			if (j == nks) {
+				GROW(ks, nks, capks);
+				ks[nks++] = gr->c[i].kernel;
+			}
+		}
+		for (size_t i = 1; i < noffs; i++)
+			for (size_t j = i; j > 0 && offs[j - 1] > offs[j]; j--) {
+				long long t = offs[j];
+				offs[j] = offs[j - 1];
+				offs[j - 1] = t;
+			}
+		char name[32];
+		snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
+		struct outfile d;
+		FILE *df = out_open(&d);
+		fputs("# offset_index kernel_index value\n", df);
+		for (size_t ki = 0; ki < nks; ki++) {
+			for (size_t oi = 0; oi < noffs; oi++) {
+				double y = NAN;
+				for (size_t i = 0; i < gr->n; i++)
+					if (gr->c[i].kernel == ks[ki] && gr->c[i].dst == offs[oi]) {
+						y = gr->c[i].y;
+						break;
+					}
+				if (isfinite(y))
+					fprintf(df, "%zu %zu %.6g\n", oi, ki, y);
+				else
+					fprintf(df, "%zu %zu NaN\n", oi, ki);
+			}
+			fputc('\n', df);
+		}
+		if (out_close(&d, dir, name) != 0) {
+			free(offs);
+			free(ks);
+			return -1;
+		}
+		char sz[32], title[256];
+		size_label(sz, sizeof sz, (double)gr->size);
+		snprintf(title, sizeof title, "%s %s, %s: median %s by destination offset%s%s",
+		         gr->op, sz, gr->state, pb_unit_name(o->unit), n > 1 ? " - " : "",
+		         n > 1 ? in[gr->file].label : "");
+		fprintf(g, "\n# heat map %zu\n", gi + 1);
+		fputs("unset arrow; unset label; unset logscale; unset x2tics;"
+		      "set autoscale\n",
+		      g);
+		fputs("set tmargin\nset title ", g);
+		gp_str(g, title);
+		fputs(" offset 0,0\nset xlabel \"destination bytes from a page boundary\"\n", g);
+		fputs("set ylabel \"\"\nset xrange [-0.5:*]\nset yrange [-0.5:*]\n", g);
+		size_t step = noffs > 16 ? (noffs + 15) / 16 : 1;
+		fputs("set xtics (", g);
+		for (size_t oi = 0; oi < noffs; oi += step)
+			fprintf(g, "%s\"%lld\" %zu", oi ? ", " : "", offs[oi], oi);
+		fputs(")\nset ytics (", g);
+		for (size_t ki = 0; ki < nks; ki++) {
+			fputs(ki ? ", " : "", g);
+			gp_str(g, m->kernels.v[ks[ki]]);
+			fprintf(g, " %zu", ki);
+		}
+		fputs(")\n", g);
+		fputs("set cblabel ", g);
+		gp_str(g, pb_unit_name(o->unit));
+		fputs("\nset palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", "
+		      "3 \"#5ec962\", 4 \"#fde725\")\n",
+		      g);
+		fprintf(g, "plot \"%s\" using 1:2:3 with image notitle\n", name);
+		fputs("unset cblabel\n", g);
+		free(offs);
+		free(ks);
+	}
+	return 0;
+}
+
+/* ---- cmd ------------------------------------------------------------ */
+
+static char *argv_text(const json_t *key, size_t max)
+{
+	const json_t *argv = json_object_get(key, "argv");
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	if (!f)
+		abort();
+	for (size_t i = 0; i < json_array_size(argv); i++)
+		fprintf(f, "%s%s", i ? " " : "", json_string_value(json_array_get(argv, i)));
+	fclose(f);
+	if (len > max && max > 3)
+		strcpy(s + max - 3, "...");
+	return s;
+}
+
+static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const char *dir,
+                      size_t *ndata, char *subtitle, size_t sublen)
+{
+	/* Scale: s when the longest run is over 10 s, else ms. */
+	double vmax = 0;
+	for (size_t fi = 0; fi < n; fi++)
+		for (size_t i = 0; i < in[fi].file->ncases; i++) {
+			const struct pb_compare_case *c = &in[fi].file->cases[i];
+			for (size_t j = 0; j < c->n; j++)
+				vmax = fmax(vmax, c->v[j]);
+		}
+	double scale = vmax > 10e9 ? 1e9 : 1e6;
+	const char *unit = vmax > 10e9 ? "s" : "ms";
+
+	fputs("\nunset arrow; unset label; unset logscale; set autoscale\n", g);
+	fprintf(g, "set ylabel \"real (wall-clock) time per run, %s\"\n", unit);
+	fputs("set xlabel \"dots: the counted runs of each side in the order they ran, "
+	      "left to right; bar: their median\"\n",
+	      g);
+	fputs("set yrange [0:*]\nset key off\nset grid ytics\n", g);
+	size_t pos = 0, npos = 0;
+	subtitle[0] = '\0';
+	struct outfile tics;
+	FILE *tf = out_open(&tics);
+	struct outfile plot;
+	FILE *pf = out_open(&plot);
+	for (size_t fi = 0; fi < n; fi++) {
+		const struct pb_compare_file *f = in[fi].file;
+		for (size_t i = 0; i < f->ncases; i++) {
+			const struct pb_compare_case *c = &f->cases[i];
+			const char *side = key_str(c->key, "side");
+			char *cmd = argv_text(c->key, 60);
+			if (fi == 0)
+				pos += (size_t)snprintf(subtitle + pos, sublen - pos, "\n%s: %s",
+				                        side ? side : "?", cmd);
+			if (pos >= sublen)
+				pos = sublen - 1;
+			free(cmd);
+			double x = (double)++npos;
+			char tic[160];
+			snprintf(tic, sizeof tic, "%s%s%s", side ? side : "?", n > 1 ? " " : "",
+			         n > 1 ? in[fi].label : "");
+			fputs(npos > 1 ? ", " : "", tf);
+			gp_str(tf, tic);
+			fprintf(tf, " %g", x);
+			struct pb_summary sum;
+			if (pb_summarize(c->v, c->n, 0.95, &sum) != 0) {
+				fclose(tf);
+				fclose(pf);
+				free(tics.text);
+				free(plot.text);
+				return -1;
+			}
+			char runs[32], med[32];
+			snprintf(runs, sizeof runs, "%03zu.dat", (*ndata)++);
+			snprintf(med, sizeof med, "%03zu.dat", (*ndata)++);
+			struct outfile d;
+			FILE *df = out_open(&d);
+			fputs("# x run_time\n", df);
+			for (size_t j = 0; j < c->n; j++) {
+				/* Runs in the order they ran, left to right: a
+				 * drift or a slow first run shows as such. */
+				double dx =
+				    c->n > 1 ? -0.3 + 0.6 * (double)j / (double)(c->n - 1) : 0;
+				fprintf(df, "%.4f %.6g\n", x + dx, c->v[j] / scale);
+			}
+			if (out_close(&d, dir, runs) != 0)
+				return -1;
+			df = out_open(&d);
+			fprintf(df, "# median\n%.4f %.6g\n%.4f %.6g\n", x - 0.35,
+			        sum.median / scale, x + 0.35, sum.median / scale);
+			if (out_close(&d, dir, med) != 0)
+				return -1;
+			const char *col = colours[(npos - 1) % NCOLOURS];
+			fprintf(pf,
+			        "%s  \"%s\" using 1:2 with points pt %d ps 0.8 lc rgb \"%s\", \\\n"
+			        "  \"%s\" using 1:2 with lines lw 3 lc rgb \"black\"",
+			        npos > 1 ? ",\\\n" : "", runs, file_point[fi % NFILESTYLES], col,
+			        med);
+			char ml[64];
+			snprintf(ml, sizeof ml, "%.4g %s", sum.median / scale, unit);
+			fputs("\nset label ", g);
+			gp_str(g, ml);
+			fprintf(g, " at %g, %.6g offset 0,0.8 center font \",9\" front", x,
+			        sum.median / scale);
+		}
+		/* The verdict of an A/B file. */
+		const json_t *ratio = get_path(f->doc, "ab", "ratio", NULL);
+		const json_t *est = json_object_get(ratio, "estimate");
+		if (fi == 0 && json_is_number(est)) {
+			const char *metric = key_str(json_object_get(f->doc, "ab"), "metric");
+			const json_t *lo = json_object_get(ratio, "ci_lo"),
+			             *hi = json_object_get(ratio, "ci_hi");
+			if (json_is_number(lo) && json_is_number(hi))
+				snprintf(subtitle + pos, sublen - pos,
+				         "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]",
+				         metric ? metric : "real", json_number_value(est),
+				         json_number_value(lo), json_number_value(hi));
+		}
+	}
+	fclose(tf);
+	fclose(pf);
+	fprintf(g, "\nset xrange [0.4:%g]\nset xtics (%s)\nplot \\\n%s\n", (double)npos + 0.6,
+	        tics.text, plot.text);
+	free(tics.text);
+	free(plot.text);
+	return 0;
+}
+
+/* ---- the script ------------------------------------------------------ */
+
+static const char *suite_of(const struct pb_compare_file *f, const char **other)
+{
+	const char *suite = NULL;
+	*other = NULL;
+	for (size_t i = 0; i < f->ncases; i++) {
+		const char *s = key_str(f->cases[i].key, "suite");
+		if (s && (!strcmp(s, "mem") || !strcmp(s, "cmd")))
+			suite = suite ? suite : s;
+		else if (!*other)
+			*other = s ? s : "?";
+	}
+	return suite;
+}
+
+int pb_plot_check(const struct pb_plot_input *in, size_t n)
+{
+	if (n == 0)
+		return pb_fail("no result file to plot");
+	const char *kind = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const char *other;
+		const char *s = suite_of(in[i].file, &other);
+		if (!s)
+			return pb_fail("%s: no mem or cmd cases to plot%s%s%s", in[i].label,
+			               other ? " (suite '" : "", other ? other : "",
+			               other ? "')" : "");
+		if (kind && strcmp(kind, s))
+			return pb_fail("mem and cmd results cannot share a plot (%s, %s)",
+			               in[0].label, in[i].label);
+		kind = s;
+	}
+	return 0;
+}
+
+int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
+                  const char *dir)
+{
+	const char *out = o->output;
+	size_t olen = strlen(out);
+	bool svg = olen > 4 && !strcmp(out + olen - 4, ".svg");
+	bool png = olen > 4 && !strcmp(out + olen - 4, ".png");
+	if (!svg && !png)
+		return pb_fail("output '%s' must end in .svg or .png", out);
+	if (pb_plot_check(in, n) != 0)
+		return -1;
+	const char *other, *kind = suite_of(in[0].file, &other);
+	bool mem = !strcmp(kind, "mem");
+
+	struct mem_plot m = {0};
+	size_t panels = 1, cols = 1;
+	if (mem) {
+		if (mem_collect(&m, in, n, o->unit) != 0) {
+			mem_free(&m);
+			return -1;
+		}
+		panels = m.npanels + m.ngrids;
+		if (panels == 0) {
+			mem_free(&m);
+			return pb_fail("%s: no mem case with a size above 0 to plot", in[0].label);
+		}
+		cols = panels > 1 ? 2 : 1;
+	}
+	size_t rows = (panels + cols - 1) / cols;
+
+	struct outfile s;
+	FILE *g = out_open(&s);
+	fputs("# primbench plot: gnuplot script (run it in this directory:\n"
+	      "# gnuplot " PB_PLOT_SCRIPT ")\n",
+	      g);
+	unsigned width = cols == 1 ? 900 : 1400, height = (unsigned)(rows * 580 + 60);
+	if (svg)
+		fprintf(g,
+		        "set terminal svg size %u,%u dynamic noenhanced font \"sans,11\" "
+		        "background \"#ffffff\"\n",
+		        width, height);
+	else
+		fprintf(g,
+		        "set terminal pngcairo size %u,%u noenhanced font \"sans,10\" "
+		        "background \"#ffffff\"\n",
+		        width, height);
+	fputs("set encoding utf8\nset output ", g);
+	gp_str(g, out);
+	fputs("\nset grid xtics ytics lc rgb \"#dddddd\"\nset border lc rgb \"#444444\"\n", g);
+
+	char title[1024];
+	size_t pos = 0;
+	if (o->title) {
+		snprintf(title, sizeof title, "%s", o->title);
+	} else {
+		pos += (size_t)snprintf(title, sizeof title, "primbench %s results:", kind);
+		for (size_t i = 0; i < n && pos < sizeof title; i++)
+			pos +=
+			    (size_t)snprintf(title + pos, sizeof title - pos, "%s%s",
+			                     i ? (i + 1 == n ? " vs " : ", ") : " ", in[i].label);
+		const char *brand =
+		    json_string_value(get_path(in[0].file->machine, "cpu", "brand", NULL));
+		const char *when =
+		    json_string_value(json_object_get(in[0].file->doc, "started_at"));
+		if (brand && pos < sizeof title)
+			snprintf(title + pos, sizeof title - pos, "\n%s%s%s", brand,
+			         when ? ", " : "", when ? when : "");
+	}
+	size_t ndata = 0;
+	int rc;
+	if (mem) {
+		fprintf(g, "set multiplot layout %zu,%zu title ", rows, cols);
+		gp_str(g, title);
+		fputs(" font \",13\"\n", g);
+		rc = mem_script(g, &m, in, n, o, dir, &ndata);
+		fputs("unset multiplot\n", g);
+	} else {
+		char sub[768];
+		struct outfile body;
+		FILE *bf = out_open(&body);
+		rc = cmd_script(bf, in, n, dir, &ndata, sub, sizeof sub);
+		fclose(bf);
+		if (rc == 0) {
+			char full[1800];
+			snprintf(full, sizeof full, "%s%s", title, sub);
+			fputs("set title ", g);
+			gp_str(g, full);
+			fputs(" font \",12\"\n", g);
+			fwrite(body.text, 1, body.len, g);
+		}
+		free(body.text);
+	}
+	mem_free(&m);
+	if (rc != 0) {
+		fclose(g);
+		free(s.text);
+		return -1;
+	}
+	fputs("unset output\n", g);
+	return out_close(&s, dir, PB_PLOT_SCRIPT);
+}

@@ -1,0 +1,305 @@
+/* test_plot.c - pb_plot_write() without gnuplot: the script and data it
+ * writes for the fixtures in tests/data/plot (README there says how they
+ * were measured): the values against the suite's own median_derived
+ * figures, the cache marks with their sources, the break-even arrows,
+ * the heat map of a grid, the A/B scatter and its verdict, and the input
+ * it refuses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "primbench/compare.h"
+#include "primbench/error.h"
+#include "primbench/plot.h"
+
+static char dir[] = "/tmp/pb-plot-test-XXXXXX";
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static void clean(void)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	clean();
+	rmdir(dir);
+	return 0;
+}
+
+static char *slurp(const char *name)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 20);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static size_t count_dat(void)
+{
+	DIR *d = opendir(dir);
+	size_t n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		n += strstr(e->d_name, ".dat") != NULL;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The data file of the first plot clause titled `title`. */
+static void dat_of(const char *script, const char *title, char *name)
+{
+	char want[128];
+	snprintf(want, sizeof want, "title \"%s\"", title);
+	const char *t = strstr(script, want);
+	assert_non_null(t);
+	const char *q = t;
+	while (q > script && strncmp(q, ".dat\"", 5))
+		q--;
+	assert_true(q - 3 >= script);
+	memcpy(name, q - 3, 7);
+	name[7] = '\0';
+}
+
+static void load(const char *path, struct pb_compare_file *f)
+{
+	if (pb_compare_load(path, f) != 0)
+		fail_msg("%s", pb_error());
+}
+
+static void test_mem_sweep(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/mem_sweep.json", &f);
+	struct pb_plot_input in = {"sweep", &f};
+	struct pb_plot_opts o = {"/tmp/out.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "set terminal svg"));
+	assert_non_null(strstr(s, "set output \"/tmp/out.svg\""));
+	assert_non_null(strstr(s, "set multiplot layout 1,2"));
+	assert_non_null(strstr(s, "set title \"memset, hot (the same buffers every call)\""));
+	assert_non_null(strstr(s, "set title \"memset, dram (random buffers, out of cache)\""));
+	assert_non_null(strstr(s, "set logscale x 2"));
+	/* L1d (48K, sysfs) inside 64..64K: a line and its name on top; L2
+	 * and LLC beyond the sizes measured, said in words. */
+	assert_non_null(strstr(s, "set arrow from 49152, graph 0 to 49152, graph 1 nohead"));
+	assert_non_null(strstr(s, "(\"L1d 48K\\n(sysfs)\" 49152)"));
+	assert_non_null(strstr(s, "beyond the sizes measured: L2 2M (sysfs), LLC 32M (fallback)"));
+	/* The hot policy "avx2<=318,libc": one arrow at 318. */
+	assert_non_null(strstr(s, "set arrow from 318, graph 0 to 318, graph 0.07"));
+	assert_non_null(strstr(s, "set label \"avx2\xe2\x86\x92libc\" at 318"));
+	assert_null(strstr(s, "NaN"));
+	/* 3 kernels x 2 states, one data file each. */
+	assert_int_equal(count_dat(), 6);
+
+	/* libc, hot: every size, and each value the suite's own GB/s. */
+	char name[8];
+	dat_of(s, "libc", name);
+	char *d = slurp(name);
+	assert_non_null(d);
+	size_t rows = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(d, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		double x, y, lo, hi;
+		assert_int_equal(sscanf(line, "%lf %lf %lf %lf", &x, &y, &lo, &hi), 4);
+		assert_true(lo <= y && y <= hi);
+		const json_t *cases = json_object_get(f.doc, "cases");
+		bool found = false;
+		for (size_t i = 0; i < json_array_size(cases); i++) {
+			const json_t *c = json_array_get(cases, i), *k = json_object_get(c, "key");
+			if (strcmp(json_string_value(json_object_get(k, "kernel")), "libc") ||
+			    strcmp(json_string_value(json_object_get(k, "cache_state")), "hot") ||
+			    json_integer_value(json_object_get(k, "size_bytes")) != (json_int_t)x)
+				continue;
+			double want = json_number_value(
+			    json_object_get(json_object_get(c, "median_derived"), "gb_per_s"));
+			/* The data keep 6 significant digits. */
+			assert_true(fabs(y - want) <= 1e-5 * want);
+			found = true;
+		}
+		assert_true(found);
+		rows++;
+	}
+	assert_int_equal(rows, 11); /* 64..64K */
+	free(d);
+	free(s);
+
+	/* Another unit: ns/call on a log y axis, named on the axis. */
+	clean();
+	o.unit = PB_UNIT_NS_PER_CALL;
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set logscale y 10"));
+	assert_non_null(strstr(s, "set ylabel \"ns per call (median, 95% CI)\""));
+	free(s);
+	pb_compare_file_free(&f);
+}
+
+static void test_before_after(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file a, b;
+	load("plot/mem_sweep.json", &a);
+	load("plot/mem_sweep.json", &b);
+	struct pb_plot_input in[2] = {{"before", &a}, {"after \"x\"", &b}};
+	struct pb_plot_opts o = {"out.png", PB_UNIT_GB_S, "my \\ title"};
+	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set terminal pngcairo"));
+	/* Strings are escaped for gnuplot's double quotes. */
+	assert_non_null(strstr(s, "title \"my \\\\ title\""));
+	assert_non_null(strstr(s, "title \"libc  after \\\"x\\\"\""));
+	/* A file's series share its dash type: 1 for the first, 2 for the
+	 * second; a kernel its colour. */
+	assert_non_null(strstr(s, "lc rgb \"#1f77b4\" dt 1 pt 7 ps 0.5 title \"libc  before\""));
+	assert_non_null(strstr(s, "lc rgb \"#1f77b4\" dt 2 pt 5 ps 0.5 title \"libc  after"));
+	assert_int_equal(count_dat(), 12);
+	free(s);
+	pb_compare_file_free(&a);
+	pb_compare_file_free(&b);
+}
+
+static void test_grid(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/mem_grid.json", &f);
+	struct pb_plot_input in = {"grid", &f};
+	struct pb_plot_opts o = {"g.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(
+	    strstr(s, "set title \"memcpy 4K, hot: median GB/s by destination offset\""));
+	assert_non_null(strstr(s, "with image"));
+	assert_non_null(strstr(s, "set ytics (\"libc\" 0, \"avx2\" 1)"));
+	assert_int_equal(count_dat(), 1);
+	char *d = slurp("000.dat");
+	size_t rows = 0;
+	for (char *p = d; (p = strchr(p, '\n')); p++)
+		rows += p[1] >= '0' && p[1] <= '9';
+	assert_int_equal(rows, 2 * 8); /* 2 kernels x offsets 0..7 */
+	free(d);
+	free(s);
+	pb_compare_file_free(&f);
+}
+
+static void test_cmd(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/cmd_ab.json", &f);
+	struct pb_plot_input in = {"ab", &f};
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "A: sleep 0.01\\nB: sleep 0.02\\nB/A (real): "));
+	assert_non_null(strstr(s, "set xtics (\"A\" 1, \"B\" 2)"));
+	assert_non_null(strstr(s, "real (wall-clock) time per run, ms"));
+	/* Per side: its runs and its median bar. */
+	assert_int_equal(count_dat(), 4);
+	char *d = slurp("000.dat");
+	size_t rows = 0;
+	double first_x = 0, x, y;
+	char *save = NULL;
+	for (char *line = strtok_r(d, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(sscanf(line, "%lf %lf", &x, &y), 2);
+		/* In run order, left to right; a 10 ms sleep takes >= 10 ms. */
+		if (rows == 0)
+			first_x = x;
+		else
+			assert_true(x > first_x);
+		assert_true(y >= 10.0);
+		rows++;
+	}
+	assert_int_equal(rows, 6);
+	free(d);
+	free(s);
+	pb_compare_file_free(&f);
+}
+
+static void test_refused(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file m, c, sys;
+	load("plot/mem_sweep.json", &m);
+	load("plot/cmd_ab.json", &c);
+	load("compare/sys_a.json", &sys);
+	struct pb_plot_opts o = {"x.pdf", PB_UNIT_GB_S, NULL};
+	struct pb_plot_input in[2] = {{"m", &m}, {"c", &c}};
+	assert_int_equal(pb_plot_write(in, 1, &o, dir), -1);
+	assert_string_equal(pb_error(), "output 'x.pdf' must end in .svg or .png");
+	o.output = "x.svg";
+	assert_int_equal(pb_plot_write(in, 2, &o, dir), -1);
+	assert_string_equal(pb_error(), "mem and cmd results cannot share a plot (m, c)");
+	struct pb_plot_input s = {"s", &sys};
+	assert_int_equal(pb_plot_check(&s, 1), -1);
+	assert_string_equal(pb_error(), "s: no mem or cmd cases to plot (suite 'syscall')");
+	assert_int_equal(pb_plot_check(in, 0), -1);
+	assert_int_equal(count_dat(), 0);
+	pb_compare_file_free(&m);
+	pb_compare_file_free(&c);
+	pb_compare_file_free(&sys);
+}
+
+int main(void)
+{
+	/* into tests/data, found from this file's path (CMake compiles with
+	 * absolute source paths) */
+	char src[PATH_MAX], data[PATH_MAX + 16];
+	snprintf(src, sizeof src, "%s", __FILE__);
+	snprintf(data, sizeof data, "%s/data", dirname(src));
+	if (chdir(data) != 0) {
+		perror(data);
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_mem_sweep), cmocka_unit_test(test_before_after),
+	    cmocka_unit_test(test_grid),      cmocka_unit_test(test_cmd),
+	    cmocka_unit_test(test_refused),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

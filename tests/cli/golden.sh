@@ -1,0 +1,78 @@
+#!/bin/sh
+# CLI golden tests (STYLE.md 12): every subcommand's --help, byte for byte,
+# and the shape of one good invocation each (tests/cli/golden/shapes.list):
+# its standard output with every number replaced by '#', runs of blanks
+# squeezed, and the lines that depend on the moment (noise, warnings)
+# dropped. The error cases, with their exit status and message pattern,
+# are tests/cli/*.cases (tests/cli/run.sh).
+#
+#   tests/cli/golden.sh PRIMBENCH            check
+#   tests/cli/golden.sh PRIMBENCH --update   rewrite the golden files after
+#                                            an intended change (review the
+#                                            diff before committing)
+set -u
+pb=$1
+update=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+gold=$here/golden
+PB_TESTDATA=$(cd "$here/../data" && pwd)
+root=$(cd "$here/../.." && pwd)
+export PB_TESTDATA
+# The machine's policy file and the user's settings stay out.
+export PRIMBENCH_POLICY_FILE= XDG_CONFIG_HOME=/nonexistent-primbench-golden
+unset PRIMBENCH_MEMSET PRIMBENCH_MEMCPY PRIMBENCH_MEMMOVE PRIMBENCH_ACCOUNT \
+	PRIMBENCH_HIDE_FEATURES GLIBC_TUNABLES 2>/dev/null || true
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+check() { # NAME FILE: compare FILE with golden/NAME
+	if [ "$update" = --update ]; then
+		cp "$2" "$gold/$1"
+		return
+	fi
+	if [ ! -f "$gold/$1" ]; then
+		echo "FAIL: no golden file $1 (run: $0 PRIMBENCH --update)"
+		fail=$((fail + 1))
+	elif diff -u "$gold/$1" "$2" >"$tmp/diff"; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL: $1 differs from the golden file:"
+		sed 's/^/    /' "$tmp/diff"
+		fail=$((fail + 1))
+	fi
+}
+
+# Help texts: the top level and every subcommand it lists.
+"$pb" --help >"$tmp/out" 2>&1
+check help.txt "$tmp/out"
+subs=$(sed -n '/^subcommands:/,/^$/p' "$tmp/out" | awk 'NR > 1 && NF { print $1 }')
+[ -n "$subs" ] || { echo "FAIL: no subcommands in 'primbench --help'"; exit 1; }
+for s in $subs; do
+	"$pb" "$s" --help >"$tmp/out" 2>&1 || { echo "FAIL: primbench $s --help exited $?"; fail=$((fail + 1)); }
+	check "help-$s.txt" "$tmp/out"
+done
+
+# Shapes: NAME | ARGS, one per line ('#' comments).
+while IFS='|' read -r name args; do
+	name=$(echo "$name" | tr -d ' ')
+	case $name in '' | '#'*) continue ;; esac
+	eval "set -- $args"
+	if ! "$pb" "$@" >"$tmp/raw" 2>"$tmp/err"; then
+		echo "FAIL: shape $name: primbench $args exited $?:"
+		sed 's/^/    /' "$tmp/err"
+		fail=$((fail + 1))
+		continue
+	fi
+	# fixtures and the checkout's path; the fastest and overlap marks
+	# (which kernel wins is the machine's); time units (us or ms, by size)
+	sed -e "s|$PB_TESTDATA|DATA|g" -e "s|$root|ROOT|g" "$tmp/raw" |
+		grep -v -e '^noise:' -e '^ *switches of the measuring' -e '^warning:' -e '^spread:' \
+			-e '^ *(mem[a-z]*/' -e '^note: .* outliers' -e 'modified z-score' |
+		sed -E -e 's/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/#/g' -e 's/#[*=]/#/g' \
+			-e 's/\b(ns|us|ms|s)\b/UNIT/g' -e 's/ +/ /g' -e 's/ +$//' >"$tmp/out"
+	check "shape-$name.txt" "$tmp/out"
+done <"$gold/shapes.list"
+
+[ "$update" = --update ] && { echo "golden files rewritten in $gold"; exit 0; }
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

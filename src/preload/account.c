@@ -280,6 +280,44 @@ static int write_zeros(int fd, size_t size)
 	return 0;
 }
 
+/* Fills the open file fd with size zero bytes and maps it shared; closes
+ * fd. On failure unlinks path, sets *err and *what ("write", "mmap") and
+ * returns NULL. */
+static void *map_new_file(int fd, size_t size, const char *path, int *err, const char **what)
+{
+	int e = write_zeros(fd, size);
+	void *m = MAP_FAILED;
+	if (e == 0) {
+		m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			e = errno;
+			*what = "mmap";
+		}
+	} else {
+		*what = "write";
+	}
+	close(fd);
+	if (m == MAP_FAILED) {
+		unlink(path);
+		*err = e;
+		return NULL;
+	}
+	return m;
+}
+
+/* The 8-byte magic, stored last with release order: a reader that sees it
+ * sees the header before it (account.h). */
+static void store_magic(char *dst, const char *magic)
+{
+	union {
+		char c[8];
+		uint64_t u;
+	} m;
+	for (int i = 0; i < 8; i++)
+		m.c[i] = magic[i];
+	__atomic_store_n((uint64_t *)(void *)dst, m.u, __ATOMIC_RELEASE);
+}
+
 static void fill_header(struct pb_acct_file *f, bool forked)
 {
 	const struct pb_sw_acct_config *c = &pb_sw_acct_config;
@@ -301,13 +339,7 @@ static void fill_header(struct pb_acct_file *f, bool forked)
 
 	/* The magic last, after a release fence: a reader that sees it sees
 	 * the header (account.h). */
-	union {
-		char c[8];
-		uint64_t u;
-	} magic;
-	for (int i = 0; i < 8; i++)
-		magic.c[i] = PB_ACCT_MAGIC[i];
-	__atomic_store_n((uint64_t *)(void *)f->magic, magic.u, __ATOMIC_RELEASE);
+	store_magic(f->magic, PB_ACCT_MAGIC);
 }
 
 struct pb_acct_file *pb_sw_acct_create(bool forked, int *err, const char **what)
@@ -334,23 +366,10 @@ struct pb_acct_file *pb_sw_acct_create(bool forked, int *err, const char **what)
 		pb_sw_acct_config.path[0] = '\0';
 		return NULL;
 	}
-	size_t size = sizeof(struct pb_acct_file);
-	int e = write_zeros(fd, size);
-	void *m = MAP_FAILED;
-	if (e == 0) {
-		m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (m == MAP_FAILED) {
-			e = errno;
-			*what = "mmap";
-		}
-	} else {
-		*what = "write";
-	}
-	close(fd);
-	if (m == MAP_FAILED) {
-		unlink(pb_sw_acct_config.path);
+	struct pb_acct_file *m =
+	    map_new_file(fd, sizeof(struct pb_acct_file), pb_sw_acct_config.path, err, what);
+	if (!m) {
 		pb_sw_acct_config.path[0] = '\0';
-		*err = e;
 		return NULL;
 	}
 	fill_header(m, forked);
@@ -381,33 +400,12 @@ struct pb_acct_sizes_file *pb_sw_sizes_create(int *err, const char **what)
 		return NULL;
 	}
 	size_t size = sizeof(struct pb_acct_sizes_file);
-	int e = write_zeros(fd, size);
-	void *m = MAP_FAILED;
-	if (e == 0) {
-		m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (m == MAP_FAILED) {
-			e = errno;
-			*what = "mmap";
-		}
-	} else {
-		*what = "write";
-	}
-	close(fd);
-	if (m == MAP_FAILED) {
-		unlink(path);
-		*err = e;
+	struct pb_acct_sizes_file *z = map_new_file(fd, size, path, err, what);
+	if (!z)
 		return NULL;
-	}
-	struct pb_acct_sizes_file *z = m;
 	z->version = PB_ACCT_SIZES_VERSION;
 	z->size_bytes = (uint32_t)size;
 	z->pid = (int32_t)getpid();
-	union {
-		char c[8];
-		uint64_t u;
-	} magic;
-	for (int i = 0; i < 8; i++)
-		magic.c[i] = PB_ACCT_SIZES_MAGIC[i];
-	__atomic_store_n((uint64_t *)(void *)z->magic, magic.u, __ATOMIC_RELEASE);
+	store_magic(z->magic, PB_ACCT_SIZES_MAGIC);
 	return z;
 }

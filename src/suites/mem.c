@@ -465,11 +465,11 @@ struct contender {
 	size_t cap;
 };
 
-static int case_add_sample(struct contender *ct, double ticks, double read, uint64_t calls)
+int pb_mem_case_add_sample(struct pb_mem_case *c, size_t *cap_io, double ticks, double read,
+                           uint64_t calls)
 {
-	struct pb_mem_case *c = ct->c;
-	if (c->n_samples == ct->cap) {
-		size_t cap = ct->cap ? 2 * ct->cap : 64;
+	if (c->n_samples == *cap_io) {
+		size_t cap = *cap_io ? 2 * *cap_io : 64;
 		double *bt = realloc(c->batch_ticks, cap * sizeof *bt);
 		if (!bt)
 			return pb_fail("out of memory for samples");
@@ -484,7 +484,7 @@ static int case_add_sample(struct contender *ct, double ticks, double read, uint
 				return pb_fail("out of memory for samples");
 			c->read_ticks = rt;
 		}
-		ct->cap = cap;
+		*cap_io = cap;
 	}
 	c->batch_ticks[c->n_samples] = ticks;
 	c->batch_calls[c->n_samples] = calls;
@@ -598,7 +598,7 @@ static int take_sample(const struct pb_mem_params *p, struct arena *a, struct co
 	}
 	double overhead = pb_timer_info()->overhead_ticks;
 	double v = (double)t - overhead, rv = read - overhead;
-	return case_add_sample(ct, v > 0 ? v : 0, rv > 0 ? rv : 0, calls);
+	return pb_mem_case_add_sample(ct->c, &ct->cap, v > 0 ? v : 0, rv > 0 ? rv : 0, calls);
 }
 
 /* Calibrates k per contender: the least of three single calls gives the

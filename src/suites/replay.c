@@ -213,27 +213,6 @@ struct replay_ct {
 	size_t cap;
 };
 
-static int add_sample(struct replay_ct *ct, double ticks, uint64_t calls)
-{
-	struct pb_mem_case *c = ct->c;
-	if (c->n_samples == ct->cap) {
-		size_t cap = ct->cap ? 2 * ct->cap : 64;
-		double *bt = realloc(c->batch_ticks, cap * sizeof *bt);
-		if (!bt)
-			return pb_fail("out of memory for samples");
-		c->batch_ticks = bt;
-		uint64_t *bc = realloc(c->batch_calls, cap * sizeof *bc);
-		if (!bc)
-			return pb_fail("out of memory for samples");
-		c->batch_calls = bc;
-		ct->cap = cap;
-	}
-	c->batch_ticks[c->n_samples] = ticks;
-	c->batch_calls[c->n_samples] = calls;
-	c->n_samples++;
-	return 0;
-}
-
 static int summarize(struct pb_mem_case *c)
 {
 	if (!c->n_samples)
@@ -322,7 +301,8 @@ static int run_state(const struct pb_mem_params *p, struct replay_arena *a, stru
 				continue;
 			}
 			double v = (double)t - overhead;
-			rc = add_sample(ct, v > 0 ? v : 0, (uint64_t)n * ct->passes);
+			rc = pb_mem_case_add_sample(ct->c, &ct->cap, v > 0 ? v : 0, 0,
+			                            (uint64_t)n * ct->passes);
 			if (p->stop && *p->stop)
 				break;
 		}

@@ -22,6 +22,13 @@ double pb_batch_target_ticks(void);
  * (Google Benchmark's iteration growth, in one step). */
 size_t pb_batch_calls(double best_ticks, double target_ticks, size_t max_calls);
 
+struct pb_mem_case;
+/* Appends one sample to a mem case (ticks of the batch, calls in it, and
+ * with then_read the read-back ticks), growing its arrays; *cap is their
+ * capacity. Returns 0, or -1 with pb_error() when memory runs out. */
+int pb_mem_case_add_sample(struct pb_mem_case *c, size_t *cap, double ticks, double read,
+                           uint64_t calls);
+
 /* CLOCK_MONOTONIC in seconds: for budgets, never for measurements. */
 double pb_monotonic_s(void);
 

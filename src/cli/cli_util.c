@@ -127,7 +127,7 @@ void cli_auto_print(FILE *f, enum pb_op op)
 		snprintf(pol, sizeof pol, "?");
 	auto_source_text(op, src, sizeof src);
 	snprintf(text, sizeof text, "%s/auto is '%s', %s", pb_op_name(op), pol, src);
-	pb_print_wrapped(f, text, 4);
+	pb_print_wrapped_at(f, 0, 4, text);
 	struct pb_cpu_ident id;
 	pb_cpu_ident(&id);
 	if (o->from_file[op] && o->file_cpu[0] && strcmp(o->file_cpu, id.brand) != 0) {
@@ -135,7 +135,7 @@ void cli_auto_print(FILE *f, enum pb_op op)
 		         "note: the policy file was tuned on '%s', this is '%s': run primbench "
 		         "tune here",
 		         o->file_cpu, id.brand);
-		pb_print_wrapped(f, text, 4);
+		pb_print_wrapped_at(f, 0, 4, text);
 	}
 }
 

@@ -1262,8 +1262,13 @@ int cmd_cmd(int argc, char **argv)
 		         line, "");
 		pb_print_wrapped(stdout, head, s.nsides == 1 ? 9 : 3);
 		for (size_t i = 0; s.side[sd].spec.env_set && s.side[sd].spec.env_set[i]; i++)
-			if (pb_cmd_env_in_key(s.side[sd].spec.env_set[i]))
-				printf("   env %s\n", s.side[sd].spec.env_set[i]);
+			if (pb_cmd_env_in_key(s.side[sd].spec.env_set[i])) {
+				/* a long value (a path) is cut at 80 columns */
+				char env_line[4200];
+				snprintf(env_line, sizeof env_line, "env %s",
+				         s.side[sd].spec.env_set[i]);
+				pb_print_wrapped_at(stdout, 3, 7, env_line);
+			}
 	}
 	fflush(stdout);
 

@@ -107,7 +107,7 @@ static int list_distributions(void)
 	char line[4200];
 	snprintf(line, sizeof line, "built-in call-size distributions in %s",
 	         pb_distribution_dir());
-	pb_print_wrapped(stdout, line, 4);
+	pb_print_wrapped_at(stdout, 0, 4, line);
 	printf("(LLVM libc's benchmark distributions: docs/distributions.md)\n\n");
 	printf("%-20s %9s %9s %10s %7s\n", "name", "sizes", "<=128 B", "mean B", "max B");
 	for (int i = 0; i < n; i++) {

@@ -39,7 +39,7 @@ void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_s
 	fprintf(f, "\n%s: replay of %s, %s\n", pb_op_name(first->op), d->name,
 	        pb_cache_state_name(st));
 	snprintf(line, sizeof line, "file: %s", d->path);
-	pb_print_wrapped(f, line, 6);
+	pb_print_wrapped_at(f, 0, 6, line);
 	double n = (double)rp->batch_calls;
 	snprintf(line, sizeof line,
 	         "batch: %zu calls drawn with seed %llu, offsets %s%s; %.1f%% of them <= 128 B "

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +32,17 @@
 /* A batch aims to last this long at least (as the mem suite). */
 #define MAX_BATCH_PAIRS (1u << 20)
 
-void pb_xsave_raw_read(struct pb_xsave_raw *raw)
+/* The cpuid leaves and XCR0, read once per process: they do not change
+ * while it lives (Linux programs XCR0 at boot), and in a virtual machine
+ * every cpuid is a VM exit of a microsecond or more (Intel SDM Vol. 3C
+ * 26.1.2: CPUID exits unconditionally). */
+static struct pb_xsave_raw cpuid_raw;
+static pthread_once_t cpuid_once = PTHREAD_ONCE_INIT;
+
+static void cpuid_read(void)
 {
+	struct pb_xsave_raw *raw = &cpuid_raw;
 	unsigned a, b, c, d;
-	memset(raw, 0, sizeof *raw);
 	raw->max_leaf = __get_cpuid_max(0, NULL);
 	if (raw->max_leaf < 1)
 		return;
@@ -58,8 +66,18 @@ void pb_xsave_raw_read(struct pb_xsave_raw *raw)
 			__cpuid_count(0xD, i, a, b, c, d);
 			raw->sub_eax[i] = a, raw->sub_ebx[i] = b, raw->sub_ecx[i] = c;
 		}
+}
+
+void pb_xsave_raw_read(struct pb_xsave_raw *raw)
+{
+	pthread_once(&cpuid_once, cpuid_read);
+	*raw = cpuid_raw;
+	raw->xcomp_perm = 0;
+	if (raw->max_leaf < 0xD || !(raw->leaf1_ecx >> 27 & 1))
+		return;
 	/* Linux 5.16+: which dynamically enabled components (AMX XTILEDATA)
-	 * this process may use. Older kernels: EINVAL, nothing permitted. */
+	 * this process may use (it can change: ARCH_REQ_XCOMP_PERM). Older
+	 * kernels: EINVAL, nothing permitted. */
 	unsigned long perm = 0;
 	if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, &perm) == 0)
 		raw->xcomp_perm = perm;

@@ -35,7 +35,8 @@
 /* The cpuid leaves and XCR0, read once per process: they do not change
  * while it lives (Linux programs XCR0 at boot), and in a virtual machine
  * every cpuid is a VM exit of a microsecond or more (Intel SDM Vol. 3C
- * 26.1.2: CPUID exits unconditionally). */
+ * "Instructions That Cause VM Exits Unconditionally"; KVM intercepts it
+ * under AMD SVM too). */
 static struct pb_xsave_raw cpuid_raw;
 static pthread_once_t cpuid_once = PTHREAD_ONCE_INIT;
 
@@ -174,6 +175,25 @@ static void init_upper(const struct pb_xsave_info *info, void *init_area)
 	                 : "memory");
 }
 
+/* Makes an area that software has written (memset, a freed block handed
+ * back by the allocator) safe for xsaveopt64: a plain xsave64 writes every
+ * requested component into it. xsaveopt64's modified optimization skips a
+ * component the processor saw unmodified since the last xrstor64 from the
+ * same linear address, trusting that the area still holds it (Intel SDM
+ * Vol. 1 13.6 "Processor Tracking of XSAVE-Managed State", 13.9 "Operation
+ * of XSAVEOPT"; AMD APM Vol. 4 XSAVEOPT). Without this, a zeroed area at
+ * the address of an earlier xrstor64 gets XSTATE_BV[0] = 1 over an x87
+ * region of zeros, and the pair's xrstor64 loads control word 0 (0x0040
+ * as read back: every x87 exception unmasked, 24-bit precision); measured
+ * in docs/methodology.md "SIMD state saving". */
+static void area_sync(void *area, uint64_t rfbm)
+{
+	__asm__ volatile("xsave64 (%[a])"
+	                 :
+	                 : [a] "r"(area), "a"((uint32_t)rfbm), "d"((uint32_t)(rfbm >> 32))
+	                 : "memory");
+}
+
 /* ---- the plumbing check --------------------------------------------- */
 
 T_AVX static void roundtrip_ymm(enum pb_xsave_insn insn, void *area, uint64_t rfbm,
@@ -218,6 +238,8 @@ int pb_xsave_roundtrip_check(enum pb_xsave_insn insn)
 	if (!area)
 		return pb_fail("out of memory");
 	memset(area, 0, bytes);
+	if (insn == PB_XS_XSAVEOPT)
+		area_sync(area, info.rfbm);
 	uint8_t want[32], got[32];
 	for (int i = 0; i < 32; i++)
 		want[i] = (uint8_t)(0x11 * (i % 15 + 1) ^ i);
@@ -334,6 +356,8 @@ int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
 			goto out;
 		}
 		memset(s->area, 0, c->area_bytes);
+		if (c->v.insn == PB_XS_XSAVEOPT)
+			area_sync(s->area, c->rfbm);
 	}
 
 	/* Calibrate: the least of three single pairs (a first one discarded)

@@ -1070,9 +1070,7 @@ static void prepare(const struct pb_compare_case *c, double scale, double **all,
 	qsort(sorted, c->n, sizeof *sorted, cmp_double);
 	size_t m = PB_COMPARE_MAX_SAMPLES;
 	*few = xcalloc(m, sizeof **few);
-	for (size_t i = 0; i < m; i++)
-		(*few)[i] =
-		    sorted[(size_t)llround((double)i * (double)(c->n - 1) / (double)(m - 1))];
+	pb_order_statistics(sorted, c->n, *few, m);
 	*nfew = m;
 	free(sorted);
 }

@@ -193,6 +193,8 @@ static void test_bad_input(void **state)
 	load_fails("bad_sample.json",
 	           "cases[1] (memset hot: bytes 64): samples[2] is not a [value, calls] pair");
 	load_fails("dup_key.json", "cases[3] (memset hot: libc 64): the same key as cases[0]");
+	load_fails("negative.json",
+	           "cases[1] (memset hot: bytes 64): samples[3] is -5: a time cannot be negative");
 	load_fails("empty.json", "empty file");
 	load_fails("no-such-file.json", "cannot read: No such file or directory");
 	load_fails(".", "cannot read: Is a directory"); /* the directory itself */
@@ -405,8 +407,9 @@ static void test_tilde_rule(void **state)
 	const double few_a[] = {10, 11, 12}, few_b[] = {20, 22, 24};
 	add_case(da, mem_key("few", 64), "tsc_ticks", few_a, 3);
 	add_case(db, mem_key("few", 64), "tsc_ticks", few_b, 3);
-	/* values <= 0: the shift, in % of the old median */
-	const double za[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+	/* values of 0 (a batch under the timer's resolution): the shift, in %
+	 * of the old median */
+	const double za[] = {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
 	const double zb[] = {9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
 	add_case(da, mem_key("zero", 0), "tsc_ticks", za, 11);
 	add_case(db, mem_key("zero", 0), "tsc_ticks", zb, 11);
@@ -488,6 +491,11 @@ static void test_geomean(void **state)
 	add_case(da, mem_key("y", 64), "tsc_ticks", a2, 21);
 	add_case(db, mem_key("y", 64), "tsc_ticks", b2, 21);
 	add_case(da, mem_key("only_a", 64), "tsc_ticks", a3, 21); /* not in the mean */
+	/* a median of 0 (size 0, under the timer's resolution): left out of
+	 * the mean, and said so by name */
+	const double zeros[] = {0, 0, 0, 0, 0, 1, 2};
+	add_case(da, mem_key("z", 0), "tsc_ticks", zeros, 7);
+	add_case(db, mem_key("z", 0), "tsc_ticks", zeros, 7);
 	/* another unit: its own mean */
 	json_t *k = json_pack("{s:s, s:[s], s:s}", "suite", "cmd", "argv", "true", "side", "A");
 	add_case(da, k, "ns", a3, 21);
@@ -515,6 +523,11 @@ static void test_geomean(void **state)
 	                      "cases\nticks                    200            200          "
 	                      "+0.0% 2\nns                      50.0            200          "
 	                      "+300% 1\n");
+	for (char *c = text; *c; c++) /* notes are wrapped */
+		if (*c == '\n')
+			*c = ' ';
+	assert_contains(text, "geomean: a median of 0 (no logarithm) leaves out 1 case: "
+	                      "memset hot: z 0");
 	free(text);
 	pb_compare_result_free(&r);
 	pb_compare_file_free(&f[0]);

@@ -2,8 +2,8 @@
  * writes for the fixtures in tests/data/plot (README there says how they
  * were measured): the values against the suite's own median_derived
  * figures, the cache marks with their sources, the break-even arrows,
- * the heat map of a grid, the A/B scatter and its verdict, and the input
- * it refuses. */
+ * the heat map of a grid, the A/B scatter and its verdict, replays as
+ * bars, files with other suites beside mem, and the input it refuses. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -260,6 +260,154 @@ static void test_cmd(void **state)
 	pb_compare_file_free(&f);
 }
 
+/* A break-even policy with suffixed bounds, as tune writes them: the
+ * bounds are sizes (1K = 1024), read by the policy parser, not strtod. */
+static void test_breakeven_suffix(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/mem_sweep.json", &f);
+	json_t *be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
+	json_object_set_new(be, "policy", json_string("avx2<=1K,rep_stosb<=16K,libc"));
+	struct pb_plot_input in = {"sweep", &f};
+	struct pb_plot_opts o = {"s.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set arrow from 1024, graph 0 to 1024, graph 0.07"));
+	assert_non_null(strstr(s, "set label \"avx2\xe2\x86\x92rep_stosb\" at 1024"));
+	assert_non_null(strstr(s, "set arrow from 16384, graph 0 to 16384, graph 0.07"));
+	assert_non_null(strstr(s, "set label \"rep_stosb\xe2\x86\x92libc\" at 16384"));
+	assert_null(strstr(s, "from 1, graph 0"));
+	assert_null(strstr(s, "from 16, graph 0"));
+	free(s);
+	/* Ids and hex work too; a kernel unknown here gives no arrow. */
+	clean();
+	json_object_set_new(be, "policy", json_string("memset/avx2<=0x200,libc"));
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set arrow from 512, graph 0 to 512, graph 0.07"));
+	free(s);
+	clean();
+	json_object_set_new(be, "policy", json_string("avx3<=1K,libc"));
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_null(strstr(s, "graph 0.07"));
+	free(s);
+	pb_compare_file_free(&f);
+}
+
+/* Files with mem cases beside other suites (the default run's syscall
+ * cases, xsave's pairs) draw their mem cases; the note names the file and
+ * what was left out. */
+static void test_mixed_suites(void **state)
+{
+	(void)state;
+	const char *paths[] = {"plot/run_default.json", "plot/xsave_sweep.json"};
+	const char *notes[] = {"plot/run_default.json: not drawn: 2 syscall cases (plot draws "
+	                       "mem and cmd results)",
+	                       "plot/xsave_sweep.json: not drawn: 2 xsave cases (plot draws mem "
+	                       "and cmd results)"};
+	const char *titles[] = {"set title \"memset, dram (random buffers, out of cache)\"",
+	                        "set title \"memset, hot (the same buffers every call)\""};
+	for (size_t i = 0; i < 2; i++) {
+		clean();
+		struct pb_compare_file f;
+		load(paths[i], &f);
+		struct pb_plot_input in = {"label", &f};
+		assert_int_equal(pb_plot_check(&in, 1), 0);
+		struct pb_plot_opts o = {"m.svg", PB_UNIT_GB_S, NULL};
+		if (pb_plot_write(&in, 1, &o, dir) != 0)
+			fail_msg("%s: %s", paths[i], pb_error());
+		char *s = slurp(PB_PLOT_SCRIPT);
+		assert_non_null(strstr(s, titles[i]));
+		/* two kernels per panel */
+		assert_int_equal(count_dat(), i == 0 ? 4 : 2);
+		free(s);
+		char *note = pb_plot_note(&f);
+		assert_non_null(note);
+		assert_string_equal(note, notes[i]);
+		free(note);
+		pb_compare_file_free(&f);
+	}
+	/* Nothing left out: no note. */
+	struct pb_compare_file f;
+	load("plot/mem_sweep.json", &f);
+	assert_null(pb_plot_note(&f));
+	pb_compare_file_free(&f);
+	/* A mem case without its key fields is refused, by path. */
+	const char *bad = "{\"schema\": \"primbench-result\", \"schema_version\": 1, "
+	                  "\"machine\": {}, \"cases\": [{\"key\": {\"suite\": \"mem\", "
+	                  "\"op\": \"memset\"}, \"unit\": \"tsc_ticks\", \"samples\": "
+	                  "[[10, 1], [11, 1], [12, 1]]}]}";
+	if (pb_compare_load_text(bad, strlen(bad), "dir/bad.json", &f) != 0)
+		fail_msg("%s", pb_error());
+	struct pb_plot_input in = {"bad", &f};
+	struct pb_plot_opts o = {"m.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
+	assert_string_equal(pb_error(), "dir/bad.json: cases[0]: a mem key needs op, cache_state, "
+	                                "kernel and size_bytes");
+	pb_compare_file_free(&f);
+}
+
+/* A replay (mem --distribution): per state a panel of bars, one per
+ * kernel, in ns/call over the batch, with the ratio to libc above. */
+static void test_replay(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/replay.json", &f);
+	struct pb_plot_input in = {"replay", &f};
+	struct pb_plot_opts o = {"r.png", PB_UNIT_GB_S, NULL};
+	if (pb_plot_write(&in, 1, &o, dir) != 0)
+		fail_msg("%s", pb_error());
+	assert_null(pb_plot_note(&f));
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set multiplot layout 1,2"));
+	assert_non_null(strstr(s, "set title \"memcpy: replay of MemcpyGoogleA, hot (the same "
+	                          "buffers every call)\""));
+	assert_non_null(strstr(s, "set title \"memcpy: replay of MemcpyGoogleA, dram"));
+	assert_non_null(strstr(s, "set ylabel \"ns per call over the batch (median, 95% CI)\""));
+	assert_non_null(strstr(s, "set xtics (\"auto\" 0, \"libc\" 1)"));
+	assert_non_null(strstr(s, "with boxes"));
+	assert_non_null(strstr(s, "set label \"x1.00\" at 1,"));
+	assert_int_equal(count_dat(), 2);
+	/* The hot bars: each the median of the case's samples in ns. */
+	char *d = slurp("000.dat");
+	assert_non_null(d);
+	size_t rows = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(d, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		double x, y, lo, hi;
+		long colour;
+		assert_int_equal(sscanf(line, "%lf %lf %lf %lf %ld", &x, &y, &lo, &hi, &colour), 5);
+		assert_true(lo <= y && y <= hi);
+		const struct pb_compare_case *c = &f.cases[rows]; /* auto, then libc */
+		struct pb_summary sum;
+		assert_int_equal(pb_summarize(c->v, c->n, 0.95, &sum), 0);
+		double want = sum.median / f.tsc_hz * 1e9;
+		assert_true(fabs(y - want) <= 1e-5 * want);
+		assert_true(fabs(x - (double)rows) < 1e-9);
+		rows++;
+	}
+	assert_int_equal(rows, 2);
+	free(d);
+	free(s);
+	/* Two files: bars side by side, the legend names them. */
+	clean();
+	struct pb_plot_input two[2] = {{"before", &f}, {"after", &f}};
+	assert_int_equal(pb_plot_write(two, 2, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "title \"before\""));
+	assert_non_null(strstr(s, "title \"after\""));
+	assert_int_equal(count_dat(), 4);
+	free(s);
+	pb_compare_file_free(&f);
+}
+
 static void test_refused(void **state)
 {
 	(void)state;
@@ -297,9 +445,10 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_mem_sweep), cmocka_unit_test(test_before_after),
-	    cmocka_unit_test(test_grid),      cmocka_unit_test(test_cmd),
-	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_mem_sweep),    cmocka_unit_test(test_before_after),
+	    cmocka_unit_test(test_grid),         cmocka_unit_test(test_cmd),
+	    cmocka_unit_test(test_refused),      cmocka_unit_test(test_breakeven_suffix),
+	    cmocka_unit_test(test_mixed_suites), cmocka_unit_test(test_replay),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

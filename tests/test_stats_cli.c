@@ -203,6 +203,36 @@ static void test_expected(void **state)
 	check_output("-q tied-5 tied-6", "tied.expected");
 }
 
+/* 100000 values a side (1..100000 against 2..100001): the shift is
+ * computed (on order statistics), never left out as if it were zero. */
+static void test_large(void **state)
+{
+	(void)state;
+	char *cmd;
+	int st;
+	assert_true(asprintf(&cmd,
+	                     "d=$(mktemp -d) && seq 1 100000 >\"$d/b1\" && "
+	                     "seq 2 100001 >\"$d/b2\" && '%s' stats -q \"$d/b1\" \"$d/b2\"; "
+	                     "s=$?; rm -rf \"$d\"; exit $s",
+	                     bin) > 0);
+	char *out = run(cmd, &st);
+	free(cmd);
+	assert_int_equal(st, 0);
+	const char *line = strstr(out, "+ vs x: ");
+	assert_non_null(line);
+	double est, lo, hi;
+	assert_int_equal(sscanf(line, "+ vs x: %lf [%lf, %lf]", &est, &lo, &hi), 3);
+	assert_true(est == 1);
+	assert_true(lo < 1 && 1 < hi);
+	assert_non_null(strstr(out, "2000 evenly spaced order statistics"));
+	assert_null(strstr(out, "no shift"));
+	char *lines[64];
+	size_t n = split_lines(out, lines, 64);
+	for (size_t l = 0; l < n; l++)
+		assert_true(strlen(lines[l]) <= 80);
+	free(out);
+}
+
 static void test_width(void **state)
 {
 	(void)state;
@@ -235,6 +265,7 @@ int main(void)
 	    cmocka_unit_test(test_vs_ministat),
 	    cmocka_unit_test(test_expected),
 	    cmocka_unit_test(test_width),
+	    cmocka_unit_test(test_large),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

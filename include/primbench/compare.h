@@ -67,7 +67,9 @@ struct pb_compare_file {
  * path: "PATH: cannot read: No such file or directory", "PATH: invalid JSON
  * at line 3, column 14: ... (truncated?)", "PATH: not a primbench result
  * (schema 'x')", "PATH: case 4 (memset hot: libc 64): samples[2] is not a
- * [value, calls] pair", ... Free with pb_compare_file_free (also after a
+ * [value, calls] pair", "PATH: case 1 (memset hot: bytes 64): samples[3] is
+ * -5: a time cannot be negative" (0 is accepted: suites clamp at 0), ...
+ * Free with pb_compare_file_free (also after a
  * failure). */
 int pb_compare_load(const char *path, struct pb_compare_file *f);
 /* The same from text in memory; `name` stands for the path in messages. */
@@ -128,7 +130,8 @@ struct pb_compare_row {
 	double pct_medians;
 };
 
-/* Geometric means over the rows of one unit whose medians are > 0. */
+/* Geometric means over the rows of one unit whose medians are > 0 (the
+ * others are named in a note of the result). */
 struct pb_compare_geomean {
 	const char *unit;
 	size_t n;

@@ -20,11 +20,19 @@
  *  - mem alignment grids (one op, state and size measured at several
  *    destination offsets): a heat map per file, kernels against offsets,
  *    colour = the median in the unit.
+ *  - mem replays (mem --distribution): one panel per op, distribution and
+ *    cache state; per kernel a bar per file, the median per call over the
+ *    batch in ns/call (ticks/call with that unit; no other unit fits a
+ *    batch of mixed sizes) with its 95% CI, and above it the ratio to the
+ *    same file's libc, as the replay table ("x1.39": faster than libc).
  *  - cmd results: every counted run of each side (A, B) of each file as a
  *    point, left to right in the order they ran (so that equal times stay
  *    visible), its median as a bar; y = real (wall-clock) time.
- * mem and cmd files cannot share one plot; other suites (syscall, xsave)
- * are not drawn.
+ * mem and cmd files cannot share one plot. Other suites (syscall, xsave)
+ * are not drawn: a file with mem cases beside them (the default run's,
+ * with syscall cases; xsave's, with its break-even sweep) draws its mem
+ * cases, and pb_plot_note() says what was left out. Errors name a file by
+ * its path (pb_compare_file.path), never by its label.
  */
 #ifndef PRIMBENCH_PLOT_H
 #define PRIMBENCH_PLOT_H
@@ -58,12 +66,17 @@ struct pb_plot_opts {
  * a caller checks first to report bad input before looking for gnuplot. */
 int pb_plot_check(const struct pb_plot_input *in, size_t n);
 
+/* What pb_plot_write() leaves out of f: "PATH: not drawn: 10 syscall
+ * cases (plot draws mem and cmd results); 2 mem cases of size 0 (a log
+ * axis has no 0)". Malloc'd; NULL when everything is drawn. */
+char *pb_plot_note(const struct pb_compare_file *f);
+
 /* Writes dir/PB_PLOT_SCRIPT and its data files (dir/NNN.dat, read by the
  * script relative to dir: run gnuplot with dir as its working directory).
  * Every file is written whole. Returns 0, or -1 with pb_error() set:
  * "output 'x.pdf' must end in .svg or .png", "LABEL: no mem or cmd cases
  * to plot (suite 'syscall')", "mem and cmd results cannot share a plot
- * (LABEL1, LABEL2)", "LABEL: no timer.hz: cannot give GB/s", or a write
+ * (LABEL1, LABEL2)", "PATH: no timer.hz: cannot give GB/s", or a write
  * error. */
 int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
                   const char *dir);

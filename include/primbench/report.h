@@ -71,6 +71,13 @@ void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text);
  * sizes such as "16M"); "-" for NaN, "inf" for infinity. */
 void pb_format_sig3(char *buf, size_t len, double v);
 
+/* A time v, already in a unit of div ns (1e3 us, 1e6 ms, 1e9 s), in at
+ * most 9 characters, with no more decimals than its clock resolves
+ * (resolution_ns: 1 for CLOCK_MONOTONIC, 1000 for wait4()'s struct
+ * timeval), at most 3: user time 481 us is "481", not "481.000"; "%.4g"
+ * from 100000 on. */
+void pb_format_time(char *buf, size_t len, double v, double div, double resolution_ns);
+
 /* The table of a replay (pb_mem_replay_run) in state st: a header naming
  * the distribution, its file, the batch (calls, seed, offsets, share of
  * calls <= 128 B, mean bytes) and the state; then one row per kernel in r's

@@ -79,6 +79,13 @@ struct pb_shift {
 int pb_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double level,
                       struct pb_shift *out);
 
+/* m evenly spaced order statistics of sorted[0..n): out[i] =
+ * sorted[round(i (n - 1) / (m - 1))], the minimum and the maximum among
+ * them; 2 <= m <= n. How `compare` and `stats` reduce a large sample
+ * before pb_hodges_lehmann() (its cost is nx * ny): the estimate moves
+ * little, the interval is that of m values, so wider (conservative). */
+void pb_order_statistics(const double *sorted, size_t n, double *out, size_t m);
+
 /* The same on log values, exponentiated: the ratio y / x and its interval
  * (a scale model: B's distribution is A's times a factor). Values > 0. */
 int pb_hodges_lehmann_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,

@@ -224,10 +224,10 @@ static void fmt_count(char *buf, size_t len, double v, int width)
 		}
 }
 
-/* A time in the table's unit in at most 9 columns. */
-static void fmt_time(char *buf, size_t len, double v)
+/* The resolution of a time figure's clock, ns (fmt_time). */
+static double figure_resolution_ns(int figure)
 {
-	snprintf(buf, len, v < 99999.9995 ? "%.3f" : "%.4g", v);
+	return figure == PB_CMD_REAL ? 1 : 1000;
 }
 
 static void print_runs(const struct session *s, const char *tu, double div)
@@ -252,9 +252,12 @@ static void print_runs(const struct session *s, const char *tu, double div)
 		char label[16], t[3][24], c[5][16];
 		snprintf(label, sizeof label, "%s%s%zu", r->warmup ? "w" : "",
 		         side_label(s, r->side), r->index);
-		fmt_time(t[0], sizeof t[0], r->run.wall_ns / div);
-		fmt_time(t[1], sizeof t[1], r->run.user_ns / div);
-		fmt_time(t[2], sizeof t[2], r->run.sys_ns / div);
+		pb_format_time(t[0], sizeof t[0], r->run.wall_ns / div, div,
+		               figure_resolution_ns(PB_CMD_REAL));
+		pb_format_time(t[1], sizeof t[1], r->run.user_ns / div, div,
+		               figure_resolution_ns(PB_CMD_USER));
+		pb_format_time(t[2], sizeof t[2], r->run.sys_ns / div, div,
+		               figure_resolution_ns(PB_CMD_SYS));
 		fmt_count(c[0], sizeof c[0], (double)r->run.max_rss_kib, 8);
 		fmt_count(c[1], sizeof c[1], (double)r->run.minflt, 7);
 		fmt_count(c[2], sizeof c[2], (double)r->run.majflt, 7);
@@ -300,7 +303,9 @@ static void print_summary(const struct session *s, int side, const char *tu, dou
 			if (isnan(vals[i]))
 				snprintf(v[i], sizeof v[i], "n/a");
 			else if (is_time)
-				fmt_time(v[i], sizeof v[i], vals[i] / d);
+				/* mean and sd: one decimal more than the clock */
+				pb_format_time(v[i], sizeof v[i], vals[i] / d, d,
+				               figure_resolution_ns(f) / (i < 2 ? 1 : 10));
 			else if (i < 2)
 				fmt_count(v[i], sizeof v[i], vals[i], 8);
 			else

@@ -32,6 +32,8 @@ static void usage(FILE *f)
 	      "dotted lines labelled with their source; break-even points as arrows;\n"
 	      "an alignment grid (--dst-offset LIST) as a heat map. cmd: every run of\n"
 	      "each side as a dot, the median as a bar, the B/A verdict in the title.\n"
+	      "mem --distribution replays: a bar per kernel, ns/call, x libc above.\n"
+	      "Other suites (syscall, xsave) are left out, with a note.\n"
 	      "Several files share one plot (one dash style per file): before/after.\n\n"
 	      "  -o, --output FILE   the picture; .svg or .png (written whole)\n"
 	      "  --unit U            mem: GB/s (default), ns/call, ticks/call,\n"
@@ -325,6 +327,17 @@ int cmd_plot(int argc, char **argv)
 			fprintf(stderr, "primbench: plot: %s\n", why);
 		else
 			printf("plot: %s\n", output);
+	}
+	/* What the picture leaves out, per file. */
+	for (size_t i = 0; status == PB_EXIT_OK && i < n; i++) {
+		char *note = pb_plot_note(&files[i]);
+		if (note) {
+			char *line = NULL;
+			if (asprintf(&line, "note: %s", note) > 0)
+				pb_print_wrapped(stdout, line, 6);
+			free(line);
+		}
+		free(note);
 	}
 	for (size_t i = 0; i < n; i++) {
 		pb_compare_file_free(&files[i]);

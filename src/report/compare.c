@@ -434,6 +434,15 @@ static int load_case(struct pb_compare_file *f, const json_t *c, size_t i, struc
 			return fail_case(name, i, key, "samples[%zu] has calls %g (must be >= 1)",
 			                 j, n);
 		}
+		/* A time cannot be negative: every suite clamps a sample at 0
+		 * after subtracting the timer's overhead (0 is a real reading:
+		 * a batch below the timer's resolution). */
+		if (v < 0) {
+			free(cc->v);
+			cc->v = NULL;
+			return fail_case(name, i, key,
+			                 "samples[%zu] is %g: a time cannot be negative", j, v);
+		}
 		cc->v[j] = v / n;
 	}
 	cc->key = key;
@@ -1061,9 +1070,7 @@ static void prepare(const struct pb_compare_case *c, double scale, double **all,
 	qsort(sorted, c->n, sizeof *sorted, cmp_double);
 	size_t m = PB_COMPARE_MAX_SAMPLES;
 	*few = xcalloc(m, sizeof **few);
-	for (size_t i = 0; i < m; i++)
-		(*few)[i] =
-		    sorted[(size_t)llround((double)i * (double)(c->n - 1) / (double)(m - 1))];
+	pb_order_statistics(sorted, c->n, *few, m);
 	*nfew = m;
 	free(sorted);
 }
@@ -1353,6 +1360,20 @@ int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_fil
 			r->gm[g].b += log(row->sb.median);
 		}
 	}
+	/* The rows the geometric means leave out (a median of 0 has no
+	 * logarithm), by name. */
+	const char **left = xcalloc(r->nrows + 1, sizeof *left);
+	char **owned = xcalloc(r->nrows + 1, sizeof *owned);
+	size_t nleft = 0;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!(r->rows[i].sa.median > 0 && r->rows[i].sb.median > 0))
+			left[nleft] = owned[nleft] = full_name(r->rows[i].a), nleft++;
+	if (nleft)
+		list_note(&notes, "geomean: a median of 0 (no logarithm) leaves out", left, nleft);
+	for (size_t i = 0; i < nleft; i++)
+		free(owned[i]);
+	free(owned);
+	free(left);
 	for (size_t g = 0; g < r->ngm; g++) {
 		struct pb_compare_geomean *m = &r->gm[g];
 		if (m->n) {

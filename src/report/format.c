@@ -148,19 +148,21 @@ struct cells {
 	char n[16], median[24], ci[52], ns[24], gbs[24];
 };
 
-static void cells_of(const struct row *w, struct cells *c)
+/* The median and CI of a row are divided by div (1, or 1e3, 1e6, 1e9 for
+ * cmd times shown in us, ms, s). */
+static void cells_of(const struct row *w, double div, struct cells *c)
 {
 	double n = num(w->per_call, "n");
 	if (isfinite(n))
 		snprintf(c->n, sizeof c->n, "%.0f", n);
 	else
 		snprintf(c->n, sizeof c->n, "-");
-	fmt_num(num(w->per_call, "median"), c->median, sizeof c->median);
+	fmt_num(num(w->per_call, "median") / div, c->median, sizeof c->median);
 	double lo = num(w->per_call, "ci_lo"), hi = num(w->per_call, "ci_hi");
 	if (isfinite(lo) && isfinite(hi)) {
 		char a[24], b[24];
-		fmt_num(lo, a, sizeof a);
-		fmt_num(hi, b, sizeof b);
+		fmt_num(lo / div, a, sizeof a);
+		fmt_num(hi / div, b, sizeof b);
 		snprintf(c->ci, sizeof c->ci, "%s..%s", a, b);
 	} else {
 		snprintf(c->ci, sizeof c->ci, "-");
@@ -176,7 +178,13 @@ static size_t max_sz(size_t a, size_t b)
 
 /* One group rows[a..b) as an aligned text table (split when wider than 80
  * columns) or a Markdown table. */
-static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, bool markdown)
+static bool is_cmd_run(const struct row *w)
+{
+	return !strcmp(w->per, "run") && !strcmp(w->unit, "ns");
+}
+
+static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, bool markdown,
+                        double cmd_ns)
 {
 	bool derived = false;
 	for (size_t i = a; i < b; i++)
@@ -184,9 +192,17 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 	struct cells *cs = calloc(b - a, sizeof *cs);
 	if (!cs)
 		return;
+	/* cmd runs (ns) in the unit `primbench cmd` prints them in (cmd_ns:
+	 * the longest median of the file's runs, one unit for A and B). */
+	const char *unit = rows[a].unit;
+	double div = 1;
+	if (is_cmd_run(&rows[a])) {
+		div = cmd_ns >= 1e9 ? 1e9 : cmd_ns >= 1e6 ? 1e6 : 1e3;
+		unit = cmd_ns >= 1e9 ? "s" : cmd_ns >= 1e6 ? "ms" : "us";
+	}
 	size_t wl = 4, wn = 1, wm = 6, wc = 6, wns = 7, wg = 4;
 	for (size_t i = a; i < b; i++) {
-		cells_of(&rows[i], &cs[i - a]);
+		cells_of(&rows[i], div, &cs[i - a]);
 		wl = max_sz(wl, strlen(rows[i].label));
 		wn = max_sz(wn, strlen(cs[i - a].n));
 		wm = max_sz(wm, strlen(cs[i - a].median));
@@ -194,7 +210,6 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 		wns = max_sz(wns, strlen(cs[i - a].ns));
 		wg = max_sz(wg, strlen(cs[i - a].gbs));
 	}
-	const char *unit = rows[a].unit;
 	if (markdown) {
 		fprintf(f, "### %s (%s per %s)\n\n", rows[a].group, unit, rows[a].per);
 		fprintf(f, "| case | n | median | 95%% CI |%s\n",
@@ -274,6 +289,10 @@ static int write_tables(FILE *f, const struct pb_compare_file *r, bool markdown)
 		rows_free(rows, r->ncases);
 		return pb_fail("out of memory");
 	}
+	double cmd_ns = 0; /* the longest median of a cmd run */
+	for (size_t i = 0; i < r->ncases; i++)
+		if (is_cmd_run(&rows[i]))
+			cmd_ns = fmax(cmd_ns, num(rows[i].per_call, "median"));
 	for (size_t i = 0; i < r->ncases; i++) {
 		if (done[i])
 			continue;
@@ -283,7 +302,7 @@ static int write_tables(FILE *f, const struct pb_compare_file *r, bool markdown)
 				order[n++] = rows[j];
 				done[j] = true;
 			}
-		group_table(f, order, 0, n, markdown);
+		group_table(f, order, 0, n, markdown, cmd_ns);
 	}
 	if (r->ncases == 0)
 		fprintf(f, "(no case with samples)\n");

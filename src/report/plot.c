@@ -9,6 +9,7 @@
 
 #include "primbench/error.h"
 #include "primbench/plot.h"
+#include "primbench/policy.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
 
@@ -258,15 +259,29 @@ static size_t name_index(struct names *s, const char *name)
 	return s->n++;
 }
 
+/* A replay (mem --distribution): one bar per kernel and file. */
+struct bar {
+	size_t file, kernel;
+	double y, lo, hi;
+};
+
+struct replay_panel {
+	char *op, *dist, *state;
+	struct bar *b;
+	size_t n, cap;
+};
+
 struct mem_plot {
 	struct names kernels;
+	struct replay_panel *replays;
+	size_t nreplays, capreplays;
 	struct panel *panels;
 	size_t npanels, cappanels;
 	struct series *series;
 	size_t nseries, capseries;
 	struct grid *grids;
 	size_t ngrids, capgrids;
-	size_t zero_sizes; /* cases of size 0, not drawn */
+	size_t zero_sizes; /* cases of size 0, not drawn (pb_plot_note says so) */
 };
 
 /* What tells apart cases of one op, state, kernel and size besides the
@@ -318,6 +333,34 @@ static bool in_grid(const struct pb_compare_file *f, size_t i)
 	return false;
 }
 
+/* What a case is to plot: a point of a size sweep (or grid), a replay
+ * of a size distribution, a cmd run, or something not drawn. */
+enum case_kind { CASE_SWEEP, CASE_REPLAY, CASE_CMD, CASE_OTHER };
+
+static enum case_kind case_kind(const json_t *key)
+{
+	const char *suite = key_str(key, "suite");
+	if (suite && !strcmp(suite, "cmd"))
+		return CASE_CMD;
+	if (!suite || strcmp(suite, "mem"))
+		return CASE_OTHER;
+	return key_str(key, "distribution") ? CASE_REPLAY : CASE_SWEEP;
+}
+
+static struct replay_panel *replay_for(struct mem_plot *m, const char *op, const char *dist,
+                                       const char *state)
+{
+	for (size_t i = 0; i < m->nreplays; i++) {
+		struct replay_panel *r = &m->replays[i];
+		if (!strcmp(r->op, op) && !strcmp(r->dist, dist) && !strcmp(r->state, state))
+			return r;
+	}
+	GROW(m->replays, m->nreplays, m->capreplays);
+	struct replay_panel *r = &m->replays[m->nreplays++];
+	*r = (struct replay_panel){xstrdup(op), xstrdup(dist), xstrdup(state), NULL, 0, 0};
+	return r;
+}
+
 static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
 {
 	for (size_t i = 0; i < m->npanels; i++)
@@ -365,6 +408,13 @@ static int cmp_point(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
+/* Replays are drawn per call: ticks/call when asked for, else ns/call
+ * (a batch of mixed sizes has no one size for GB/s or ticks/page). */
+static enum pb_unit replay_unit(enum pb_unit asked)
+{
+	return asked == PB_UNIT_TICKS_PER_CALL ? PB_UNIT_TICKS_PER_CALL : PB_UNIT_NS_PER_CALL;
+}
+
 static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_t n,
                        enum pb_unit unit)
 {
@@ -372,23 +422,44 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 		const struct pb_compare_file *f = in[fi].file;
 		for (size_t i = 0; i < f->ncases; i++) {
 			const struct pb_compare_case *c = &f->cases[i];
+			enum case_kind kind = case_kind(c->key);
+			if (kind != CASE_SWEEP && kind != CASE_REPLAY)
+				continue; /* said by pb_plot_note() */
 			const char *op = key_str(c->key, "op"),
 			           *state = key_str(c->key, "cache_state"),
 			           *kernel = key_str(c->key, "kernel");
-			long long size, dst = 0;
-			if (!op || !state || !kernel || !key_ll(c->key, "size_bytes", &size))
+			long long size = 0, dst = 0;
+			if (kind == CASE_SWEEP &&
+			    (!op || !state || !kernel || !key_ll(c->key, "size_bytes", &size)))
 				return pb_fail("%s: cases[%zu]: a mem key needs op, cache_state, "
 				               "kernel and size_bytes",
-				               in[fi].label, c->index);
+				               f->path, c->index);
+			if (kind == CASE_REPLAY && (!op || !state || !kernel))
+				return pb_fail("%s: cases[%zu]: a replay key needs op, cache_state "
+				               "and kernel",
+				               f->path, c->index);
 			key_ll(c->key, "dst_offset_bytes", &dst);
 			double hz = unit_hz(f, c->unit);
-			if (!(hz > 0) && unit != PB_UNIT_TICKS_PER_CALL &&
-			    unit != PB_UNIT_TICKS_PER_PAGE && unit != PB_UNIT_BYTES_PER_TICK)
-				return pb_fail("%s: no timer.hz: cannot give %s", in[fi].label,
-				               pb_unit_name(unit));
+			enum pb_unit u = kind == CASE_REPLAY ? replay_unit(unit) : unit;
+			if (!(hz > 0) && u != PB_UNIT_TICKS_PER_CALL &&
+			    u != PB_UNIT_TICKS_PER_PAGE && u != PB_UNIT_BYTES_PER_TICK)
+				return pb_fail("%s: no timer.hz: cannot give %s", f->path,
+				               pb_unit_name(u));
 			struct pb_summary sum;
 			if (pb_summarize(c->v, c->n, 0.95, &sum) != 0)
 				return -1;
+			if (kind == CASE_REPLAY) {
+				/* Per call over the batch: ns/call (or ticks). */
+				const char *dist = key_str(c->key, "distribution");
+				struct replay_panel *r = replay_for(m, op, dist, state);
+				GROW(r->b, r->n, r->cap);
+				double y = convert(u, sum.median, hz, 0);
+				double lo = sum.ci_valid ? convert(u, sum.ci_lo, hz, 0) : y;
+				double hi = sum.ci_valid ? convert(u, sum.ci_hi, hz, 0) : y;
+				r->b[r->n++] =
+				    (struct bar){fi, name_index(&m->kernels, kernel), y, lo, hi};
+				continue;
+			}
 			double y = convert(unit, sum.median, hz, (double)size);
 			double lo = y, hi = y;
 			if (sum.ci_valid) {
@@ -451,6 +522,13 @@ static void mem_free(struct mem_plot *m)
 		free(m->grids[i].c);
 	}
 	free(m->grids);
+	for (size_t i = 0; i < m->nreplays; i++) {
+		free(m->replays[i].op);
+		free(m->replays[i].dist);
+		free(m->replays[i].state);
+		free(m->replays[i].b);
+	}
+	free(m->replays);
 }
 
 /* The x tics of a log2 size axis: every power of 4 (64, 256, 1K, ...)
@@ -515,52 +593,149 @@ static void cache_marks(FILE *g, const struct pb_compare_file *f, double lo, dou
 }
 
 /* The first file's break-even points for (op, state): where its
- * recommended policy switches kernel ("a<=N,b<=M,c": at N from a to b). */
+ * recommended policy switches kernel ("a<=N,b<=M,c": at N from a to b).
+ * The policy is read by the one policy parser (include/primbench/policy.h),
+ * so bounds with suffixes ("avx512<=24M", as tune writes them) are sizes;
+ * kernels of any machine are accepted. A policy that does not parse
+ * (a kernel this build lacks) gives no marks. */
 static size_t breakeven_marks(FILE *g, const struct pb_compare_file *f, const char *op,
                               const char *state, double lo, double hi)
 {
 	const json_t *be = json_object_get(f->doc, "breakeven");
+	enum pb_op pop;
 	size_t marks = 0;
+	if (pb_op_parse(op, &pop) != 0)
+		return 0;
 	for (size_t i = 0; i < json_array_size(be); i++) {
 		const json_t *e = json_array_get(be, i);
 		const char *eop = key_str(e, "op"), *est = key_str(e, "cache_state");
-		const char *policy = key_str(e, "policy");
-		if (!eop || !est || !policy || strcmp(eop, op) || strcmp(est, state))
+		const char *text = key_str(e, "policy");
+		struct pb_policy pol;
+		if (!eop || !est || !text || strcmp(eop, op) || strcmp(est, state) ||
+		    pb_policy_parse(pop, text, (pb_features)-1, &pol) != 0)
 			continue;
-		char *p = xstrdup(policy), *save = NULL, *prev = NULL;
-		for (char *t = strtok_r(p, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			char *le = strstr(t, "<=");
-			if (prev && marks < 16) {
-				/* prev ended at its bound: the switch prev -> t. */
-				char *ple = strstr(prev, "<=");
-				double x = strtod(ple + 2, NULL);
-				*ple = '\0';
-				char name[96];
-				snprintf(name, sizeof name,
-				         "%s\xe2\x86\x92"
-				         "%.*s",
-				         prev, (int)(le ? (size_t)(le - t) : strlen(t)), t);
-				if (x >= lo && x <= hi) {
-					fprintf(g,
-					        "set arrow from %g, graph 0 to %g, graph 0.07 "
-					        "head filled size screen 0.008,25 lw 1.5 lc rgb "
-					        "\"black\" front\n",
-					        x, x);
-					fprintf(g, "set label ");
-					gp_str(g, name);
-					fprintf(g,
-					        " at %g, graph 0.08 rotate by 90 left font "
-					        "\",8\" "
-					        "front\n",
-					        x);
-					marks++;
-				}
-			}
-			prev = le ? t : NULL;
+		for (size_t b = 0; b + 1 < pol.n_bands && marks < 16; b++) {
+			double x = (double)pol.bands[b].max_bytes;
+			if (x < lo || x > hi)
+				continue;
+			char name[96];
+			snprintf(name, sizeof name, "%s\xe2\x86\x92%s", pol.bands[b].kernel->name,
+			         pol.bands[b + 1].kernel->name);
+			fprintf(g,
+			        "set arrow from %g, graph 0 to %g, graph 0.07 head filled size "
+			        "screen 0.008,25 lw 1.5 lc rgb \"black\" front\n",
+			        x, x);
+			fputs("set label ", g);
+			gp_str(g, name);
+			fprintf(g, " at %g, graph 0.08 rotate by 90 left font \",8\" front\n", x);
+			marks++;
 		}
-		free(p);
 	}
 	return marks;
+}
+
+/* One replay panel: per kernel (x, in order of first appearance) a bar
+ * per file, the median per call over the batch with its 95% CI, and
+ * above it the ratio to the same file's libc ("x1.39": libc's time over
+ * the kernel's, > 1 faster), as the replay table prints it. */
+static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_panel *r,
+                         const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
+                         const char *dir, size_t *ndata)
+{
+	size_t *ks = NULL, nks = 0, capks = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		size_t j = 0;
+		while (j < nks && ks[j] != r->b[i].kernel)
+			j++;
+		if (j == nks) {
+			GROW(ks, nks, capks);
+			ks[nks++] = r->b[i].kernel;
+		}
+	}
+	enum pb_unit u = replay_unit(o->unit);
+	fprintf(g, "\n# replay: %s, %s, %s\n", r->op, r->dist, r->state);
+	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
+	      "set autoscale\n",
+	      g);
+	fprintf(g, "set tmargin\nset title \"%s: replay of %s, %s (%s)\" offset 0,0\n", r->op,
+	        r->dist, r->state, state_text(r->state));
+	fputs("set xlabel \"kernel; above each bar: libc's time over the kernel's "
+	      "(> 1: faster than libc)\"\n",
+	      g);
+	fputs("set ylabel ", g);
+	gp_str(g, u == PB_UNIT_NS_PER_CALL ? "ns per call over the batch (median, 95% CI)"
+	                                   : "TSC ticks per call over the batch (median, 95% CI)");
+	fputs("\nset yrange [0:*]\nset xrange [-0.6:", g);
+	fprintf(g, "%g]\nset xtics (", (double)nks - 0.4);
+	for (size_t ki = 0; ki < nks; ki++) {
+		fputs(ki ? ", " : "", g);
+		gp_str(g, m->kernels.v[ks[ki]]);
+		fprintf(g, " %zu", ki);
+	}
+	double w = 0.8 / (double)n;
+	fprintf(g, ")\nset boxwidth %g\n", w * 0.9);
+	fputs(n > 1 ? "set key top left font \",9\"\n" : "set key off\n", g);
+	struct outfile plot;
+	FILE *pf = out_open(&plot);
+	bool first = true;
+	for (size_t fi = 0; fi < n; fi++) {
+		double libc = NAN;
+		for (size_t i = 0; i < r->n; i++)
+			if (r->b[i].file == fi && !strcmp(m->kernels.v[r->b[i].kernel], "libc"))
+				libc = r->b[i].y;
+		char name[32];
+		snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
+		struct outfile d;
+		FILE *df = out_open(&d);
+		fputs("# x value lo hi colour\n", df);
+		size_t rows = 0;
+		for (size_t ki = 0; ki < nks; ki++)
+			for (size_t i = 0; i < r->n; i++) {
+				const struct bar *b = &r->b[i];
+				if (b->file != fi || b->kernel != ks[ki])
+					continue;
+				double x = (double)ki + ((double)fi - (double)(n - 1) / 2) * w;
+				fprintf(df, "%g %.6g %.6g %.6g %ld\n", x, b->y, b->lo, b->hi,
+				        strtol(colours[b->kernel % NCOLOURS] + 1, NULL, 16));
+				rows++;
+				if (isfinite(libc) && b->y > 0) {
+					char l[32];
+					snprintf(l, sizeof l, "x%.2f", libc / b->y);
+					fputs("set label ", g);
+					gp_str(g, l);
+					fprintf(
+					    g,
+					    " at %g, %.6g offset 0,0.7 center font \",8\" front\n",
+					    x, b->hi);
+				}
+			}
+		if (out_close(&d, dir, name) != 0) {
+			fclose(pf);
+			free(plot.text);
+			free(ks);
+			return -1;
+		}
+		if (rows == 0)
+			continue;
+		fprintf(pf, "%s  \"%s\" using 1:2:5 with boxes lc rgb variable fs %s ",
+		        first ? "" : ",\\\n", name, fi == 0 ? "solid 0.7" : "pattern 4");
+		if (n > 1) {
+			fputs("title ", pf);
+			gp_str(pf, in[fi].label);
+		} else {
+			fputs("notitle", pf);
+		}
+		fprintf(pf,
+		        ",\\\n  \"%s\" using 1:2:3:4 with yerrorbars lc rgb \"black\" pt 0 "
+		        "notitle",
+		        name);
+		first = false;
+	}
+	fclose(pf);
+	fprintf(g, "plot \\\n%s\n", plot.text);
+	free(plot.text);
+	free(ks);
+	return 0;
 }
 
 static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *in, size_t n,
@@ -723,6 +898,9 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 		free(offs);
 		free(ks);
 	}
+	for (size_t ri = 0; ri < m->nreplays; ri++)
+		if (replay_script(g, m, &m->replays[ri], in, n, o, dir, ndata) != 0)
+			return -1;
 	return 0;
 }
 
@@ -855,18 +1033,69 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 
 /* ---- the script ------------------------------------------------------ */
 
+/* "mem" when f has mem cases to draw (sweeps, grids, replays), "cmd"
+ * when it has cmd cases, else NULL with the first other suite in *other. */
 static const char *suite_of(const struct pb_compare_file *f, const char **other)
 {
 	const char *suite = NULL;
 	*other = NULL;
 	for (size_t i = 0; i < f->ncases; i++) {
-		const char *s = key_str(f->cases[i].key, "suite");
-		if (s && (!strcmp(s, "mem") || !strcmp(s, "cmd")))
-			suite = suite ? suite : s;
-		else if (!*other)
+		enum case_kind k = case_kind(f->cases[i].key);
+		if (k != CASE_OTHER)
+			suite = suite ? suite : k == CASE_CMD ? "cmd" : "mem";
+		else if (!*other) {
+			const char *s = key_str(f->cases[i].key, "suite");
 			*other = s ? s : "?";
+		}
 	}
 	return suite;
+}
+
+char *pb_plot_note(const struct pb_compare_file *f)
+{
+	const char *other, *kind = suite_of(f, &other);
+	struct names suites = {0};
+	size_t *count = NULL, zero = 0;
+	for (size_t i = 0; i < f->ncases; i++) {
+		const json_t *key = f->cases[i].key;
+		enum case_kind k = case_kind(key);
+		long long size;
+		if (kind && k != CASE_OTHER && (k == CASE_CMD) == !strcmp(kind, "cmd")) {
+			if (k == CASE_SWEEP && key_ll(key, "size_bytes", &size) && size <= 0 &&
+			    !in_grid(f, i))
+				zero++;
+			continue;
+		}
+		const char *s = key_str(key, "suite");
+		size_t had = suites.n, j = name_index(&suites, s ? s : "?");
+		count = xrealloc(count, suites.cap * sizeof *count);
+		if (suites.n > had)
+			count[j] = 0;
+		count[j]++;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	FILE *t = open_memstream(&text, &len);
+	if (!t)
+		abort();
+	for (size_t j = 0; j < suites.n; j++)
+		fprintf(t, "%s%zu %s case%s", j ? ", " : "", count[j], suites.v[j],
+		        count[j] == 1 ? "" : "s");
+	if (suites.n)
+		fputs(" (plot draws mem and cmd results)", t);
+	if (zero)
+		fprintf(t, "%s%zu mem case%s of size 0 (a log axis has no 0)", suites.n ? "; " : "",
+		        zero, zero == 1 ? "" : "s");
+	fclose(t);
+	char *note = NULL;
+	if (len && asprintf(&note, "%s: not drawn: %s", f->path, text) < 0)
+		note = NULL;
+	free(text);
+	for (size_t j = 0; j < suites.n; j++)
+		free(suites.v[j]);
+	free(suites.v);
+	free(count);
+	return note;
 }
 
 int pb_plot_check(const struct pb_plot_input *in, size_t n)
@@ -910,10 +1139,11 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 			mem_free(&m);
 			return -1;
 		}
-		panels = m.npanels + m.ngrids;
+		panels = m.npanels + m.ngrids + m.nreplays;
 		if (panels == 0) {
 			mem_free(&m);
-			return pb_fail("%s: no mem case with a size above 0 to plot", in[0].label);
+			return pb_fail("%s: no mem case with a size above 0 to plot",
+			               in[0].file->path);
 		}
 		cols = panels > 1 ? 2 : 1;
 	}

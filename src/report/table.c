@@ -90,8 +90,35 @@ void pb_format_sig3(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.0f", v);
 	else if (v >= 10)
 		snprintf(buf, len, "%.1f", v);
-	else
+	else if (v >= 1)
 		snprintf(buf, len, "%.2f", v);
+	else if (v >= 0.001) {
+		/* 0.523, 0.0523, 0.00523: never "0.00" for a figure > 0 (64 B
+		 * on fresh huge pages is 0.003 GB/s) */
+		int dec = v >= 0.1 ? 3 : v >= 0.01 ? 4 : 5;
+		snprintf(buf, len, "%.*f", dec, v);
+		if (strtod(buf, NULL) >= (dec == 3 ? 1 : dec == 4 ? 0.1 : 0.01))
+			snprintf(buf, len, "%.*f", dec - 1, v); /* 0.9996 -> "1.000" */
+	} else if (v > 0) {
+		int e = (int)floor(log10(v));
+		double m = v / pow(10, e);
+		if (m >= 9.995) {
+			m /= 10;
+			e++;
+		}
+		snprintf(buf, len, "%.2fe%d", m, e);
+	} else
+		snprintf(buf, len, "%.3g", v);
+}
+
+void pb_format_time(char *buf, size_t len, double v, double div, double resolution_ns)
+{
+	int dec = (int)lround(log10(div / resolution_ns));
+	dec = dec < 0 ? 0 : dec > 3 ? 3 : dec;
+	if (v < 99999.9995)
+		snprintf(buf, len, "%.*f", dec, v);
+	else
+		snprintf(buf, len, "%.4g", v);
 }
 
 void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text)
@@ -410,6 +437,9 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
 	int nw = kernel_column(&g);
 	size_t per_table = (size_t)(LINE_WIDTH - nw) / CELL_WIDTH;
+	bool per_byte = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ||
+	                unit == PB_UNIT_TICKS_PER_PAGE;
+	bool zero_cells = false;
 	for (size_t first = 0; first < g.nsizes; first += per_table) {
 		size_t last = first + per_table < g.nsizes ? first + per_table : g.nsizes;
 		fprintf(f, "%-*s", nw, "kernel");
@@ -433,8 +463,12 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				char mark = ' ';
 				double val =
 				    pb_unit_value(unit, c->ticks_per_call.median, c->size_bytes);
-				/* At size 0 byte-based units are 0 or undefined: no
-				 * ranking to show in them. */
+				/* At size 0 byte-based units are 0 or undefined for
+				 * every kernel: "-", said under the table. */
+				if (c->size_bytes == 0 && per_byte) {
+					val = NAN;
+					zero_cells = true;
+				}
 				bool rankable = isfinite(val) && val != 0;
 				if (rankable && c == b)
 					mark = '*';
@@ -454,6 +488,11 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		if (last < g.nsizes)
 			fputc('\n', f);
 	}
+	if (zero_cells)
+		fprintf(f,
+		        "size 0 moves no bytes: no %s (--unit ticks/call or ns/call times "
+		        "it)\n",
+		        pb_unit_name(unit));
 	grid_free(&g);
 }
 
@@ -518,9 +557,11 @@ void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		pb_format_size(g.sizes[j], sz, sizeof sz);
 		double t = b->ticks_per_call.median;
 		pb_format_sig3(v[0], sizeof v[0], t);
-		pb_format_sig3(v[1], sizeof v[1], pb_ticks_per_page(t, b->size_bytes));
-		snprintf(v[2], sizeof v[2], "%.2f", pb_bytes_per_tick(t, b->size_bytes));
-		snprintf(v[3], sizeof v[3], "%.1f", pb_gb_per_s(t, b->size_bytes));
+		/* size 0: no bytes, no per-byte figure ("-") */
+		double none = b->size_bytes ? 0 : NAN;
+		pb_format_sig3(v[1], sizeof v[1], pb_ticks_per_page(t, b->size_bytes) + none);
+		pb_format_sig3(v[2], sizeof v[2], pb_bytes_per_tick(t, b->size_bytes) + none);
+		pb_format_sig3(v[3], sizeof v[3], pb_gb_per_s(t, b->size_bytes) + none);
 		fprintf(f, "%8s  %-13s %11s %11s %11s %10s\n", sz, b->kernel->name, v[0], v[1],
 		        v[2], v[3]);
 	}

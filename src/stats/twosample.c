@@ -485,6 +485,12 @@ static int hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny
 	return 0;
 }
 
+void pb_order_statistics(const double *sorted, size_t n, double *out, size_t m)
+{
+	for (size_t i = 0; i < m; i++)
+		out[i] = sorted[(size_t)llround((double)i * (double)(n - 1) / (double)(m - 1))];
+}
+
 int pb_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny, double level,
                       struct pb_shift *out)
 {

@@ -102,6 +102,11 @@ d = copy.deepcopy(a)
 d["cases"][1]["samples"][2] = ["x", 10]
 save("bad_sample.json", d)
 
+# A negative time: impossible (suites clamp samples at 0).
+d = copy.deepcopy(a)
+d["cases"][1]["samples"][3][0] = -5
+save("negative.json", d)
+
 # Two cases with one key.
 d = copy.deepcopy(a)
 d["cases"][3]["key"] = copy.deepcopy(d["cases"][0]["key"])

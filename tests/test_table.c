@@ -1,0 +1,143 @@
+/* test_table.c - the mem tables' figures (src/report/table.c): small
+ * figures keep three significant digits (never "0.00"), and size 0, which
+ * moves no bytes, has no per-byte figure ("-", said under the table);
+ * cmd's times show no more decimals than their clock resolves. */
+#define _GNU_SOURCE /* open_memstream */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/kernels.h"
+#include "primbench/mem.h"
+#include "primbench/report.h"
+#include "primbench/timer.h"
+
+static void test_sig3(void **state)
+{
+	(void)state;
+	static const struct {
+		double v;
+		const char *want;
+	} cases[] = {
+	    {0, "0"},
+	    {1234, "1234"},
+	    {12.34, "12.3"},
+	    {1.234, "1.23"},
+	    {0.5234, "0.523"},
+	    {0.05234, "0.0523"},
+	    {0.005234, "0.00523"},
+	    {0.0016543, "0.00165"},
+	    {0.0005234, "5.23e-4"},
+	    {0.99996, "1.00"},
+	    {0.099996, "0.100"},
+	    {1.58e7, "1.58e7"},
+	    {NAN, "-"},
+	    {INFINITY, "inf"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char buf[24];
+		pb_format_sig3(buf, sizeof buf, cases[i].v);
+		if (strcmp(buf, cases[i].want))
+			fail_msg("%g: got '%s', want '%s'", cases[i].v, buf, cases[i].want);
+		assert_true(strlen(buf) <= 7);
+	}
+}
+
+/* cmd's times: decimals from the clock's resolution, never more. */
+static void test_time(void **state)
+{
+	(void)state;
+	char buf[24];
+	pb_format_time(buf, sizeof buf, 481, 1e3, 1000); /* user, us */
+	assert_string_equal(buf, "481");
+	pb_format_time(buf, sizeof buf, 0.481, 1e6, 1000); /* user, ms */
+	assert_string_equal(buf, "0.481");
+	pb_format_time(buf, sizeof buf, 12.3456, 1e9, 1000); /* user, s */
+	assert_string_equal(buf, "12.346");
+	pb_format_time(buf, sizeof buf, 481.25, 1e3, 1); /* real, us */
+	assert_string_equal(buf, "481.250");
+	pb_format_time(buf, sizeof buf, 481.27, 1e3, 100); /* a mean of user, us */
+	assert_string_equal(buf, "481.3");
+	pb_format_time(buf, sizeof buf, 123456.7, 1e6, 1);
+	assert_string_equal(buf, "1.235e+05");
+}
+
+static struct pb_mem_case mem_case(const char *kernel, uint64_t size, double ticks)
+{
+	struct pb_mem_case c = {0};
+	c.op = PB_OP_MEMSET;
+	c.kernel = pb_kernel_find(PB_OP_MEMSET, kernel);
+	assert_non_null(c.kernel);
+	c.size_bytes = size;
+	c.state = PB_STATE_DRAM;
+	c.page_bytes = 4096;
+	c.n_samples = 11;
+	c.ticks_per_call = (struct pb_summary){.n = 11,
+	                                       .median = ticks,
+	                                       .ci_valid = true,
+	                                       .ci_lo = ticks * 0.99,
+	                                       .ci_hi = ticks * 1.01};
+	return c;
+}
+
+static char *table(const struct pb_mem_result *r, enum pb_unit unit, bool fastest)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	if (fastest)
+		pb_print_mem_fastest(f, r, PB_OP_MEMSET, PB_STATE_DRAM);
+	else
+		pb_print_mem_table(f, r, PB_OP_MEMSET, PB_STATE_DRAM, unit);
+	fclose(f);
+	return text;
+}
+
+static void test_size_zero(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_timer_init(), 0);
+	struct pb_mem_case cases[] = {
+	    mem_case("libc", 0, 50),
+	    mem_case("bytes", 0, 60),
+	    mem_case("libc", 64, 70),
+	    mem_case("bytes", 64, 90),
+	};
+	struct pb_mem_result r = {.cases = cases, .n_cases = 4};
+	char *t = table(&r, PB_UNIT_GB_S, false);
+	/* size 0: "-" for every kernel, and why, once */
+	assert_non_null(strstr(t, "\nlibc               -  "));
+	assert_non_null(strstr(t, "\nbytes              -  "));
+	assert_non_null(strstr(t, "\nsize 0 moves no bytes: no GB/s (--unit ticks/call or ns/call "
+	                          "times it)\n"));
+	free(t);
+	/* ticks/call times it: figures, no note */
+	t = table(&r, PB_UNIT_TICKS_PER_CALL, false);
+	assert_non_null(strstr(t, "\nlibc            50.0*"));
+	assert_null(strstr(t, "size 0 moves no bytes"));
+	free(t);
+	/* the fastest table: per-byte columns "-" at size 0 */
+	t = table(&r, PB_UNIT_GB_S, true);
+	assert_non_null(strstr(t, "\n       0  libc                 50.0           -           -"
+	                          "          -\n"));
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_sig3),
+	    cmocka_unit_test(test_time),
+	    cmocka_unit_test(test_size_zero),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -49,7 +49,18 @@ int pb_cache_state_parse(const char *name, enum pb_cache_state *out);
  * region (src = dst + distance). memcpy needs |distance| >= size (no
  * overlap); memmove takes any distance: |distance| < size overlaps, and a
  * negative one puts dst above src (memmove(p + d, p, n) is distance -d, a
- * backward copy), except in the fault states (a separate source there). */
+ * backward copy), except in the fault states (a separate source there).
+ *
+ * Distance and states: up to PB_MEM_DENSE_DISTANCE_MAX_BYTES either way,
+ * every state (its buffers hold the whole distance). Beyond it, up to the
+ * user address space (pb_user_address_bits(): 47 bits, 56 with 5-level
+ * paging), the hot state only and without an extent: from
+ * PB_MEM_FAR_DISTANCE_BYTES on, the hot state maps just the pages its two
+ * slots touch, destinations and sources in two mappings that far apart
+ * (pb_map_pair), so 4 GiB x N + d costs a few pages, not N x 4 GiB. Other
+ * states are refused there (pb_mem_run fails with one line saying so). */
+#define PB_MEM_DENSE_DISTANCE_MAX_BYTES ((int64_t)1 << 32)
+#define PB_MEM_FAR_DISTANCE_BYTES       ((uint64_t)64 << 20)
 struct pb_mem_placement {
 	uint64_t dst_offset_bytes; /* from a page boundary, < 4096 */
 	uint64_t src_offset_bytes; /* from a page boundary, < 4096 (when !has_distance) */

@@ -294,17 +294,26 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	for (size_t k = 0; k < g.nkernels; k++)
 		if ((int)strlen(g.kernels[k]->name) + 1 > cw)
 			cw = (int)strlen(g.kernels[k]->name) + 1;
-	size_t per_table = (size_t)((LINE_WIDTH - NAME_WIDTH) / cw);
+	/* The label column holds the longest label: a distance of 2^47
+	 * bytes is never cut (it used to be, to 9 characters). */
+	int lw = NAME_WIDTH;
+	for (size_t i = 0; i < nrows; i++) {
+		char lab[48];
+		placement_label(rows[i], lab, sizeof lab);
+		if ((int)strlen(lab) + 1 > lw)
+			lw = (int)strlen(lab) + 1;
+	}
+	size_t per_table = (size_t)((LINE_WIDTH - lw) / cw);
 	for (size_t first = 0; first < g.nkernels; first += per_table) {
 		size_t last = first + per_table < g.nkernels ? first + per_table : g.nkernels;
-		fprintf(f, "%-*s", NAME_WIDTH, "placement");
+		fprintf(f, "%-*s", lw, "placement");
 		for (size_t k = first; k < last; k++)
 			fprintf(f, "%*s%s", cw - 1, g.kernels[k]->name, k + 1 < last ? " " : "");
 		fputc('\n', f);
 		for (size_t i = 0; i < nrows; i++) {
 			char lab[48];
 			placement_label(rows[i], lab, sizeof lab);
-			fprintf(f, "%-*.*s", NAME_WIDTH, NAME_WIDTH - 1, lab);
+			fprintf(f, "%-*s", lw, lab);
 			const struct pb_mem_case *best = NULL;
 			for (size_t j = 0; j < r->n_cases; j++) {
 				const struct pb_mem_case *c = &r->cases[j];

@@ -144,6 +144,13 @@ struct pb_mem_case {
 	double *read_ticks;                    /* then_read: ticks to read back the batch's bytes */
 	struct pb_summary ticks_per_call;      /* over samples of batch_ticks/batch_calls */
 	struct pb_summary read_ticks_per_call; /* then_read only */
+	/* then_read, size > 0: the read-back loop's own speed, reading a hot
+	 * buffer of size_bytes over and over (ticks per read), and whether this
+	 * case's read-back was within noise of it (its CI reaches that CI, or
+	 * without CIs its median is within 5%): then the read-back measured
+	 * the loop, not where the written bytes sit. */
+	struct pb_summary read_loop_ticks_per_call;
+	bool read_loop_bound;
 	unsigned migrations;        /* samples during which the thread changed CPU (dropped) */
 	size_t outliers;            /* samples with modified z-score > 3.5 (kept) */
 	uint64_t working_set_bytes; /* bytes the state rotated through (dst, plus src) */
@@ -159,6 +166,9 @@ struct pb_mem_result {
 	size_t n_cases;
 	bool interrupted;
 	char notes[2048]; /* skipped states/sizes, one per line */
+	/* then_read: the read-back loop, e.g. "64-byte loads (avx512f)" (the
+	 * widest loads usable here, chosen at run time) */
+	const char *read_loop;
 };
 
 /* Runs the suite. Returns 0 (also when interrupted: result->interrupted),

@@ -487,6 +487,70 @@ static bool readback_view(const struct pb_mem_result *r, struct pb_mem_result *v
 static const char readback_title[] =
     "\nthen-read: the time to read back, after each batch, what it wrote\n";
 
+/* Below a read-back table: the loop, its own speed on a hot buffer per
+ * size, and the cases whose read-back was within noise of it (bounded by
+ * the loop: they cannot show where the bytes sit). */
+static void print_read_loop(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                            enum pb_cache_state st, uint64_t only_size)
+{
+	char line[1024];
+	int len = snprintf(line, sizeof line, "read-back loop: %s; its own speed on a hot buffer:",
+	                   r->read_loop ? r->read_loop : "unknown");
+	size_t bound = 0, total = 0;
+	uint64_t last = UINT64_MAX;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!c->then_read || c->op != op || c->state != st || c->n_samples == 0 ||
+		    c->read_loop_ticks_per_call.n == 0 ||
+		    (only_size != UINT64_MAX && c->size_bytes != only_size))
+			continue;
+		total++;
+		bound += c->read_loop_bound;
+		if (c->size_bytes == last || len >= (int)sizeof line)
+			continue;
+		last = c->size_bytes;
+		char sz[24], v[24];
+		pb_format_size(c->size_bytes, sz, sizeof sz);
+		pb_format_sig3(v, sizeof v, c->read_loop_ticks_per_call.median);
+		len += snprintf(line + len, sizeof line - (size_t)len, " %s %s,", sz, v);
+	}
+	if (total == 0)
+		return;
+	if (len > 0 && len < (int)sizeof line && line[len - 1] == ',')
+		line[--len] = '\0';
+	if (len < (int)sizeof line)
+		snprintf(line + len, sizeof line - (size_t)len, " ticks/read");
+	pb_print_wrapped_at(f, 0, 2, line);
+	if (bound == 0) {
+		fprintf(f, "bounded by the loop: none (every read-back is slower than the loop's\n"
+		           "hot speed beyond both CIs)\n");
+		return;
+	}
+	len = snprintf(line, sizeof line,
+	               "bounded by the loop (within noise of its hot speed, so these show the "
+	               "loop, not where the bytes sit): %zu of %zu:",
+	               bound, total);
+	for (size_t i = 0; i < r->n_cases && len < (int)sizeof line; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!c->then_read || c->op != op || c->state != st || !c->read_loop_bound ||
+		    (only_size != UINT64_MAX && c->size_bytes != only_size))
+			continue;
+		char sz[24];
+		pb_format_size(c->size_bytes, sz, sizeof sz);
+		if (only_size != UINT64_MAX && c->placement.has_distance)
+			len += snprintf(line + len, sizeof line - (size_t)len, " %s (%llu %+lld),",
+			                c->kernel->name,
+			                (unsigned long long)c->placement.dst_offset_bytes,
+			                (long long)c->placement.distance_bytes);
+		else
+			len += snprintf(line + len, sizeof line - (size_t)len, " %s %s,",
+			                c->kernel->name, sz);
+	}
+	if (len > 0 && len < (int)sizeof line && line[len - 1] == ',')
+		line[--len] = '\0';
+	pb_print_wrapped_at(f, 0, 2, line);
+}
+
 void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                            enum pb_cache_state st, enum pb_unit unit)
 {
@@ -494,6 +558,7 @@ void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op
 	if (readback_view(r, &view)) {
 		fputs(readback_title, f);
 		pb_print_mem_table(f, &view, op, st, unit);
+		print_read_loop(f, r, op, st, UINT64_MAX);
 	}
 	free(view.cases);
 }
@@ -505,6 +570,7 @@ void pb_print_mem_readback_grid(FILE *f, const struct pb_mem_result *r, enum pb_
 	if (readback_view(r, &view)) {
 		fputs(readback_title, f);
 		pb_print_mem_grid(f, &view, op, st, size_bytes, unit);
+		print_read_loop(f, r, op, st, size_bytes);
 	}
 	free(view.cases);
 }

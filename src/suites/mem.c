@@ -16,6 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"
+#include "suites/readback.h"
 #include "suites/sampling.h"
 
 /* Most calls one batch may hold (bounds the pointer arrays). */
@@ -444,19 +445,9 @@ static uint64_t thp_bytes_at(const void *p)
 	return kb << 10;
 }
 
-/* Reads n bytes, 8 at a time: the consumer of what a kernel just wrote. */
-static uint64_t read_back(const uint8_t *p, size_t n)
-{
-	uint64_t sum = 0, w;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		sum += w;
-	}
-	for (; i < n; i++)
-		sum += p[i];
-	return sum;
-}
+/* The consumer of what a kernel just wrote: the widest loads usable here
+ * (suites/readback.h), picked when a run starts. */
+static pb_read_back_fn read_back;
 
 static volatile uint64_t read_sink;
 
@@ -833,11 +824,57 @@ static int check_params(const struct pb_mem_params *p)
 	return 0;
 }
 
+/* The read-back loop's own speed at size n: one hot buffer (at the
+ * group's destination offset) read over and over, in batches sized like
+ * the kernels' (pb_batch_calls), 21 samples; *out in ticks per read.
+ * Returns 0, or -1 with pb_error() when the buffer cannot be mapped. */
+#define READ_LOOP_SAMPLES 21
+static int measure_read_loop(uint64_t n, uint64_t offset, struct pb_summary *out)
+{
+	uint8_t *buf = pb_map(offset + n, false, false);
+	if (!buf)
+		return -1;
+	const uint8_t *b = buf + offset;
+	double overhead = pb_timer_info()->overhead_ticks, best = INFINITY;
+	read_sink = read_back(b, n); /* warm: lines, TLB, code */
+	for (int i = 0; i < 3; i++) {
+		pb_stamp t = pb_timer_begin();
+		read_sink = read_back(b, n);
+		double v = (double)pb_timer_end(t);
+		if (v < best)
+			best = v;
+	}
+	size_t k = pb_batch_calls(best, pb_batch_target_ticks(), MAX_BATCH_CALLS);
+	double v[READ_LOOP_SAMPLES];
+	for (int j = 0; j < READ_LOOP_SAMPLES; j++) {
+		uint64_t sum = 0;
+		pb_stamp t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			sum += read_back(b, n);
+		double ticks = (double)pb_timer_end(t) - overhead;
+		read_sink = sum;
+		v[j] = (ticks > 0 ? ticks : 0) / (double)k;
+	}
+	pb_unmap(buf, offset + n);
+	return pb_summarize(v, READ_LOOP_SAMPLES, 0.95, out);
+}
+
+/* Whether read-back summary rd is within noise of the loop's own speed. */
+static bool within_loop_noise(const struct pb_summary *rd, const struct pb_summary *loop)
+{
+	if (rd->ci_valid && loop->ci_valid)
+		return rd->ci_lo <= loop->ci_hi;
+	return rd->median <= 1.05 * loop->median;
+}
+
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 {
 	memset(r, 0, sizeof *r);
 	if (check_params(p) != 0)
 		return -1;
+	read_back = pb_read_back_pick(&r->read_loop);
+	if (!p->then_read)
+		r->read_loop = NULL;
 
 	bool copy = p->op != PB_OP_MEMSET;
 	int prefill = pb_mem_prefill_value(p->op, p->value);
@@ -946,6 +983,23 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 				rc = run_group(p, &a, cts, d, s, &rng);
 				for (size_t ki = 0; ki < p->n_kernels && rc == 0; ki++)
 					rc = summarize_case(cts[ki].c);
+				/* The read-back loop's own speed beside each case's
+				 * read-back: within its noise, the read-back shows the
+				 * loop, not where the bytes sit. */
+				struct pb_summary loop;
+				if (rc == 0 && p->then_read && n > 0 && !r->interrupted &&
+				    cts[0].c->n_samples > 0 &&
+				    measure_read_loop(n, p->placements[q].dst_offset_bytes,
+				                      &loop) == 0) {
+					for (size_t ki = 0; ki < p->n_kernels; ki++) {
+						struct pb_mem_case *c = cts[ki].c;
+						c->read_loop_ticks_per_call = loop;
+						c->read_loop_bound =
+						    c->n_samples > 0 &&
+						    within_loop_noise(&c->read_ticks_per_call,
+						                      &loop);
+					}
+				}
 				if (rc == 0 && st == PB_STATE_FAULT_THP && n > 0 &&
 				    cts[0].c->thp_bytes == 0)
 					note(r,

@@ -9,8 +9,10 @@
  *
  * Adding a kernel: write it in src/kernels/generic/ or src/kernels/<arch>/
  * from the blocks in generic/blocks.h, add one row to that directory's
- * *_rows.h, and run `make test` (the correctness sweep, src/suites/
- * selftest.c, picks up every row by itself).
+ * *_rows.h (when its small sizes call another row's function, name that
+ * row and the first size where it differs: same_code_as,
+ * differs_from_bytes; tests/test_kernels.c lists them), and run `make test` (the correctness sweep,
+ * src/suites/ selftest.c, picks up every row by itself).
  */
 #ifndef PRIMBENCH_KERNELS_H
 #define PRIMBENCH_KERNELS_H

@@ -479,6 +479,108 @@ static void test_policy_too_many_bands(void **state)
 	pb_breakeven_free(&b);
 }
 
+/* ---- the policy's switches -------------------------------------------------- */
+
+/* The printout of b, checked for 80 columns; caller frees. */
+static char *print_of(const struct pb_breakeven *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	pb_breakeven_print(f, b);
+	fclose(f);
+	for (char *line = text; *line;) {
+		char *e = strchr(line, '\n');
+		size_t n = e ? (size_t)(e - line) : strlen(line);
+		if (n > 80)
+			fail_msg("%zu columns: %.*s", n, (int)n, line);
+		line += n + (e != NULL);
+	}
+	return text;
+}
+
+/* The switches are the policy: one per bound, same kernels, same bound,
+ * and the printed list has exactly those lines. */
+static void assert_switches_are_policy(const struct pb_breakeven *b)
+{
+	assert_int_equal(b->n_switches + 1, b->policy.n_bands);
+	for (size_t i = 0; i < b->n_switches; i++) {
+		const struct pb_crossing *x = &b->switches[i];
+		assert_ptr_equal(x->below, b->policy.bands[i].kernel);
+		assert_ptr_equal(x->above, b->policy.bands[i + 1].kernel);
+		assert_true(x->bound_bytes == b->policy.bands[i].max_bytes);
+	}
+	char *text = print_of(b);
+	size_t lines = 0;
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char line[256];
+		snprintf(line, sizeof line, "%.*s", (int)n, p);
+		lines += strstr(line, " -> ") && strstr(line, " above ");
+		p += n + (e != NULL);
+	}
+	assert_int_equal(lines, b->n_switches);
+	for (size_t i = 0; i < b->n_switches; i++) {
+		char at[32], want[128];
+		pb_format_bytes_approx((double)b->switches[i].bound_bytes, at, sizeof at);
+		snprintf(want, sizeof want, "%s -> %s above %s (", b->switches[i].below->name,
+		         b->switches[i].above->name, at);
+		if (!strstr(text, want))
+			fail_msg("missing '%s' in:\n%s", want, text);
+	}
+	free(text);
+}
+
+/* Issue 16, defect 2: the medians of A and B flip three times between
+ * A's last clear size (256) and B's first (2048), A leading again at 1024
+ * by its median. The policy used to switch between 1024 and 2048 while
+ * the list said 888 B; now both are the middle flip (between 512 and
+ * 1024). */
+static void test_switch_is_the_crossing(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	static const double ratio[] = {0.5,  0.6,  0.7, 0.8, 0.9,
+	                               1.01, 0.99, 1.2, 1.4, 1.6}; /* A/B */
+	for (int i = 0; i < 10; i++) {
+		uint64_t n = UINT64_C(1) << (i + 2);
+		n *= 16; /* 64 B .. 32 KiB */
+		add(&s, PB_OP_MEMCPY, KA, n, 100 * ratio[i], 0.03);
+		add(&s, PB_OP_MEMCPY, KB, n, 100, 0.03);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.policy.n_bands, 2);
+	assert_int_equal(b.switches[0].flips, 3);
+	assert_true(b.switches[0].bound_bytes > 2048 && b.switches[0].bound_bytes < 4096);
+	assert_switches_are_policy(&b);
+	pb_breakeven_free(&b);
+}
+
+/* Four kernels with noisy crossings: whatever the noise, the printed
+ * switches and the policy agree. */
+static void test_switches_noisy(void **state)
+{
+	(void)state;
+	for (uint32_t seed = 1; seed <= 30; seed++) {
+		struct synth s = {.seed = seed};
+		for (int i = 0; i <= 60; i++) {
+			double n = 64 * exp2(i / 4.0);
+			uint64_t u = (uint64_t)llround(n);
+			add(&s, PB_OP_MEMSET, "libc", u, (12 + n / 100) * noise(&s, 0.04), 0.03);
+			add(&s, PB_OP_MEMSET, "bytes", u, (4 + n / 40) * noise(&s, 0.04), 0.03);
+			add(&s, PB_OP_MEMSET, "gpr_unrolled", u, (30 + n / 128) * noise(&s, 0.04),
+			    0.03);
+			add(&s, PB_OP_MEMSET, "rbw", u, (200 + n / 160) * noise(&s, 0.04), 0.03);
+		}
+		struct pb_breakeven b = compute(&s, PB_OP_MEMSET, NULL);
+		assert_true(b.policy.n_bands >= 2);
+		assert_switches_are_policy(&b);
+		pb_breakeven_free(&b);
+	}
+}
+
 /* ---- glibc ------------------------------------------------------------------ */
 
 #if defined(__x86_64__)
@@ -612,10 +714,14 @@ static void test_glibc_minimums(void **state)
 	                     "glibc ignores x86_rep_movsb_threshold at or below 8 x its vector "
 	                     "size"));
 
+	/* avx512_nt runs avx512's code up to 1 MiB (same_code_as): that band
+	 * is vector there, and glibc's non-temporal threshold follows its
+	 * streaming sizes, not the policy's bound */
 	p = pol(PB_OP_MEMCPY, "avx512<=8K,avx512_nt");
 	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
-	assert_true(t.non_temporal == 0x4041);
-	assert_true(has_note(&t, "glibc ignores x86_non_temporal_threshold <= 16448"));
+	assert_true(t.non_temporal == MIB + 1);
+	assert_false(has_note(&t, "glibc ignores x86_non_temporal_threshold <= 16448"));
+	assert_true(t.mismatch_octaves < 1e-9);
 
 	/* unknown minimum: 513 is safe for every vector size; said so */
 	struct pb_glibc_thresholds nomin = intel;
@@ -647,13 +753,79 @@ static void test_glibc_libc(void **state)
 	assert_true(has_note(&t, "bytes (1.0 MiB and up): glibc has no such path"));
 }
 
+/* Issue 16, defect 3: avx512_nt runs avx512's code up to 1 MiB. Noise
+ * makes it 5% faster at 2-14 KiB beyond both CIs; it must not become a
+ * band there (one code path, one candidate), and its band starts where
+ * it streams. */
+static void test_same_code_one_candidate(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (int i = 0; i <= 88; i++) {
+		double n = 16 * exp2(i / 4.0);
+		uint64_t u = (uint64_t)llround(n);
+		double avx = 8 + n / 64, rep = 40 + n / 50;
+		if (n > 64 * KIB)
+			avx = 8 + n / 20;
+		double nt = n > MIB                         ? 2000 + n / 60
+		            : u >= 2 * KIB && u <= 14 * KIB ? 0.95 * avx
+		                                            : avx;
+		add(&s, PB_OP_MEMSET, "avx512", u, avx, 0.01);
+		add(&s, PB_OP_MEMSET, "avx512_nt", u, nt, 0.01);
+		add(&s, PB_OP_MEMSET, "rep_stosb", u, rep, 0.01);
+		add(&s, PB_OP_MEMSET, "libc", u, 1.3 * rep, 0.01);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMSET, &intel);
+	const struct pb_kernel *nt = kern(PB_OP_MEMSET, "avx512_nt");
+	for (size_t i = 0; i < b.policy.n_bands; i++) {
+		uint64_t lo = i ? b.policy.bands[i - 1].max_bytes + 1 : 0;
+		if (b.policy.bands[i].kernel == nt)
+			assert_true(lo > MIB);
+	}
+	assert_ptr_equal(b.policy.bands[b.policy.n_bands - 1].kernel, nt);
+	assert_switches_are_policy(&b);
+	/* the text says what the octave figure counts */
+	char *text = print_of(&b);
+	/* one paragraph: wrapped lines joined */
+	for (char *p = text; (p = strstr(p, "\n  ")) != NULL;)
+		memmove(p, p + 2, strlen(p + 2) + 1), *p = ' ';
+	if (!strstr(text, "not counted: 6.0 octaves served by kernels glibc has no path for"))
+		fail_msg("no 'not counted' in:\n%s", strstr(text, "with these"));
+	free(text);
+	pb_breakeven_free(&b);
+}
+
+/* A policy band of a thresholded kernel wholly below its threshold runs
+ * the base row's code: glibc's vector loop matches it, no "no
+ * non-temporal path" note; the streaming sizes are counted apart. */
+static void test_glibc_same_code(void **state)
+{
+	(void)state;
+	struct pb_policy p = pol(PB_OP_MEMSET, "avx512_nt<=14K,rep_stosb");
+	struct pb_glibc_tunables t;
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	print_notes(&t);
+	assert_false(has_note(&t, "non-temporal"));
+	assert_true(t.mismatch_octaves < 1e-9);
+	assert_true(t.no_path_octaves == 0);
+
+	p = pol(PB_OP_MEMSET, "avx512<=1M,avx512_nt");
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &t);
+	assert_true(has_note(&t, "avx512_nt (1.0 MiB and up): glibc 2.36 memset has no "
+	                         "non-temporal path"));
+	assert_true(t.mismatch_octaves < 1e-9);
+	assert_true(fabs(t.no_path_octaves - 6) < 0.01);
+}
+
 /* The whole chain on a synthetic memcpy sweep, printed and as JSON. */
 static void sweep(struct synth *s)
 {
 	for (uint64_t n = 64; n <= 32 * MIB; n *= 2) {
 		add(s, PB_OP_MEMCPY, "avx512", n, cost_a((double)n), 0.02);
 		add(s, PB_OP_MEMCPY, "rep_movsb", n, cost_b((double)n), 0.02);
-		add(s, PB_OP_MEMCPY, "avx512_nt", n, 2000 + n / 200.0, 0.03);
+		/* avx512's code up to 1 MiB (same_code_as), streaming above */
+		add(s, PB_OP_MEMCPY, "avx512_nt", n,
+		    n <= MIB ? cost_a((double)n) : 2000 + n / 200.0, 0.03);
 		add(s, PB_OP_MEMCPY, "libc", n, 12 + n / 100.0, 0.02);
 	}
 }
@@ -681,13 +853,13 @@ static void test_print(void **state)
 	static const char *const expected[] = {
 	    "break-even, memcpy, hot (medians of ticks/call and their 95% CIs)\n",
 	    "leading kernels: libc rep_movsb avx512 avx512_nt\n",
-	    "  libc -> rep_movsb at 12.9 KiB (between 10.7 and 15.6 KiB)\n",
-	    "  rep_movsb -> avx512_nt at 706 KiB (between 611 and 816 KiB)\n",
-	    "  (3 crossings between other pairs of the leading kernels are in the\n",
-	    "  'avx512<=347,libc<=13224,rep_movsb<=723365,avx512_nt'\n",
+	    "  avx512 -> libc above 347 B (between 254 and 473 B)\n",
+	    "  libc -> rep_movsb above 12.9 KiB (between 10.7 and 15.6 KiB)\n",
+	    "  rep_movsb -> avx512_nt above 1.0 MiB (first compared at 2.0 MiB; up to",
+	    "  'avx512<=347,libc<=13224,rep_movsb<=1M,avx512_nt'\n",
 	    ("  GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2112:\\\n"
-	     "glibc.cpu.x86_non_temporal_threshold=723366\n"),
-	    "  x86_non_temporal_threshold  723366 (706 KiB)         190316544 (182 MiB)\n",
+	     "glibc.cpu.x86_non_temporal_threshold=1048577\n"),
+	    "  x86_non_temporal_threshold  1048577 (1.0 MiB)        190316544 (182 MiB)\n",
 	};
 	for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
 		if (!strstr(text, expected[i]))
@@ -706,9 +878,13 @@ static void test_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(o, "op")), "memcpy");
 	assert_string_equal(json_string_value(json_object_get(o, "cache_state")), "hot");
 	assert_string_equal(json_string_value(json_object_get(o, "policy")),
-	                    "avx512<=347,libc<=13224,rep_movsb<=723365,avx512_nt");
+	                    "avx512<=347,libc<=13224,rep_movsb<=1M,avx512_nt");
+	json_t *sw = json_object_get(o, "switches");
+	assert_int_equal(json_array_size(sw), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(sw, 2), "bound_bytes")),
+	                 MIB);
 	json_t *xs = json_object_get(o, "crossings");
-	assert_int_equal(json_array_size(xs), 6);
+	assert_int_equal(json_array_size(xs), 3);
 	json_t *x = json_array_get(xs, 1);
 	assert_string_equal(json_string_value(json_object_get(x, "below")), "avx512");
 	assert_string_equal(json_string_value(json_object_get(x, "above")), "rep_movsb");
@@ -719,12 +895,12 @@ static void test_json(void **state)
 	json_t *gl = json_object_get(o, "glibc");
 	assert_string_equal(json_string_value(json_object_get(gl, "env")),
 	                    "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2112:"
-	                    "glibc.cpu.x86_non_temporal_threshold=723366");
+	                    "glibc.cpu.x86_non_temporal_threshold=1048577");
 	json_t *cur = json_object_get(gl, "current");
 	assert_int_equal(json_integer_value(json_object_get(cur, "x86_rep_movsb_threshold")), 2112);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(gl, "tunables"),
 	                                                    "x86_non_temporal_threshold")),
-	                 723366);
+	                 MIB + 1);
 	assert_true(json_is_array(json_object_get(gl, "not_expressible")));
 	char *dump = json_dumps(o, JSON_COMPACT);
 	assert_non_null(dump); /* every value encodable */
@@ -754,7 +930,11 @@ int main(void)
 		cmocka_unit_test(test_inputs),
 		cmocka_unit_test(test_policy_merging),
 		cmocka_unit_test(test_policy_too_many_bands),
+		cmocka_unit_test(test_switch_is_the_crossing),
+		cmocka_unit_test(test_switches_noisy),
 #if defined(__x86_64__)
+		cmocka_unit_test(test_same_code_one_candidate),
+		cmocka_unit_test(test_glibc_same_code),
 		cmocka_unit_test(test_glibc_memcpy_exact),
 		cmocka_unit_test(test_glibc_memset),
 		cmocka_unit_test(test_glibc_vector_above_rep),

@@ -351,11 +351,63 @@ static void test_buffers(void **state)
 	assert_null(g.map);
 }
 
+/* same_code_as / differs_from_bytes: every row whose small sizes fall
+ * through to another row's code names it (read from the kernels'
+ * sources: `if (n <= PB_NT_THRESHOLD_BYTES) return pb_memset_avx512(...)`),
+ * every other row names none, and pb_kernel_code_at follows the rows. */
+static void test_same_code(void **state)
+{
+	(void)state;
+	static const struct {
+		enum pb_op op;
+		const char *name, *base;
+		size_t from;
+	} want[] = {
+		{PB_OP_MEMCPY, "strided", "gpr_unrolled", 65},
+#if defined(__x86_64__)
+		{PB_OP_MEMSET, "sse2_nt", "sse2", (1u << 20) + 1},
+		{PB_OP_MEMSET, "avx2_nt", "avx2", (1u << 20) + 1},
+		{PB_OP_MEMSET, "avx512_nt", "avx512", (1u << 20) + 1},
+		{PB_OP_MEMSET, "movnti", "gpr_unrolled", (1u << 20) + 1},
+		{PB_OP_MEMSET, "clzero", "sse2", 257},
+		{PB_OP_MEMCPY, "sse2_nt", "sse2", (1u << 20) + 1},
+		{PB_OP_MEMCPY, "avx2_nt", "avx2", (1u << 20) + 1},
+		{PB_OP_MEMCPY, "avx512_nt", "avx512", (1u << 20) + 1},
+		{PB_OP_MEMCPY, "movnti", "gpr_unrolled", (1u << 20) + 1},
+#endif
+	};
+	size_t count;
+	const struct pb_kernel *t = pb_kernels(&count);
+	for (size_t i = 0; i < count; i++) {
+		const struct pb_kernel *k = &t[i];
+		size_t w = 0;
+		while (w < sizeof want / sizeof want[0] &&
+		       (want[w].op != k->op || strcmp(want[w].name, k->name)))
+			w++;
+		if (w == sizeof want / sizeof want[0]) {
+			assert_null(k->same_code_as);
+			assert_int_equal(k->differs_from_bytes, 0);
+			assert_ptr_equal(pb_kernel_code_at(k, 64), k);
+			continue;
+		}
+		assert_non_null(k->same_code_as);
+		assert_string_equal(k->same_code_as, want[w].base);
+		assert_int_equal(k->differs_from_bytes, want[w].from);
+		const struct pb_kernel *base = pb_kernel_find(k->op, want[w].base);
+		assert_non_null(base);
+		assert_null(base->same_code_as); /* one step: no chains */
+		assert_ptr_equal(pb_kernel_code_at(k, 0), base);
+		assert_ptr_equal(pb_kernel_code_at(k, want[w].from - 1), base);
+		assert_ptr_equal(pb_kernel_code_at(k, want[w].from), k);
+		assert_ptr_equal(pb_kernel_code_at(k, SIZE_MAX), k);
+	}
+}
+
 int main(void)
 {
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);
-	size_t n_tests = count + 7;
+	size_t n_tests = count + 8;
 	struct CMUnitTest *tests = calloc(n_tests, sizeof *tests);
 	char(*names)[48] = calloc(count, sizeof *names);
 	if (!tests || !names)
@@ -372,6 +424,7 @@ int main(void)
 	tests[count + 4] = (struct CMUnitTest)cmocka_unit_test(test_buffers);
 	tests[count + 5] = (struct CMUnitTest)cmocka_unit_test(test_memmove_example);
 	tests[count + 6] = (struct CMUnitTest)cmocka_unit_test(test_memmove_rejects);
+	tests[count + 7] = (struct CMUnitTest)cmocka_unit_test(test_same_code);
 	int failed = _cmocka_run_group_tests("kernels", tests, n_tests, NULL, NULL);
 	free(names);
 	free(tests);

@@ -19,9 +19,11 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
+#include "primbench/memory.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
+#include "suites/readback.h"
 
 static int setup(void **state)
 {
@@ -203,6 +205,144 @@ static void test_grid_distance_then_read(void **state)
 	p.n_placements = 1;
 	assert_int_equal(pb_mem_run(&p, &r), -1);
 	assert_non_null(strstr(pb_error(), "overlaps"));
+}
+
+/* Issue 16, defect 17: distances beyond 4 GiB (aliasing at 4 GiB x N + d)
+ * in the hot state map two windows that far apart, not the distance;
+ * other states are refused with one line; the address space bounds it. */
+static void test_far_distance(void **state)
+{
+	(void)state;
+	void *a, *b;
+	int64_t off = (int64_t)1 << 45;
+	assert_int_equal(pb_map_pair(8192, off, 4096, &a, &b), 0);
+	assert_true((uintptr_t)b - (uintptr_t)a == (uintptr_t)off);
+	((volatile char *)a)[8191] = 1;
+	((volatile char *)b)[0] = 2;
+	pb_unmap(a, 8192);
+	pb_unmap(b, 4096);
+	assert_int_equal(pb_map_pair(8192, -off, 4096, &a, &b), 0);
+	assert_true((uintptr_t)a - (uintptr_t)b == (uintptr_t)off);
+	pb_unmap(a, 8192);
+	pb_unmap(b, 4096);
+	assert_int_equal(pb_map_pair(8192, 4096, 4096, &a, &b), -1); /* overlap */
+	assert_true(pb_user_address_bits() >= 47);
+
+	const struct pb_kernel *ks[2] = {pb_kernel_find(PB_OP_MEMCPY, "bytes"),
+	                                 pb_kernel_find(PB_OP_MEMMOVE, "bytes")};
+	uint64_t sizes[] = {4096};
+	enum pb_cache_state hot = PB_STATE_HOT;
+	struct pb_mem_placement pls[] = {
+	    {.dst_offset_bytes = 0, .has_distance = true, .distance_bytes = 4294963201},
+	    {.dst_offset_bytes = 7, .has_distance = true, .distance_bytes = (INT64_C(3) << 32) + 9},
+	    {.dst_offset_bytes = 0, .has_distance = true, .distance_bytes = -(INT64_C(1) << 44)},
+	    {.dst_offset_bytes = 0, .has_distance = true, .distance_bytes = 65536},
+	};
+	for (int op = 0; op < 2; op++) {
+		struct pb_mem_params p = params(&ks[op], 1, sizes, 1, &hot, 1);
+		p.placements = pls;
+		p.n_placements = 4;
+		struct pb_mem_result r;
+		assert_int_equal(pb_mem_run(&p, &r), 0);
+		assert_int_equal(r.n_cases, 4);
+		assert_string_equal(r.notes, "");
+		for (size_t i = 0; i < r.n_cases; i++) {
+			assert_true(r.cases[i].n_samples >= 6);
+			assert_true(r.cases[i].placement.distance_bytes == pls[i].distance_bytes);
+		}
+		pb_mem_result_free(&r);
+	}
+
+	/* other states: refused, in one line naming the state */
+	enum pb_cache_state both[] = {PB_STATE_HOT, PB_STATE_DRAM};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, both, 2);
+	p.placements = pls;
+	p.n_placements = 1;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0); /* 4 GiB - 4095: dense, every state */
+	pb_mem_result_free(&r);
+	p.placements = &pls[1];
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "hot state only, not 'dram'"));
+	struct pb_mem_placement huge = {.has_distance = true, .distance_bytes = INT64_C(1) << 58};
+	p.placements = &huge;
+	p.n_states = 1;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "user address space"));
+}
+
+/* Issue 16, defect 8: the read-back loop reads every byte (one flipped
+ * byte changes its result, at every size and offset around its vector
+ * widths), and a run records the loop's own hot speed beside each case. */
+static void test_read_back_loop(void **state)
+{
+	(void)state;
+	const char *what = NULL;
+	pb_read_back_fn fn = pb_read_back_pick(&what);
+	assert_non_null(fn);
+	assert_non_null(what);
+	assert_non_null(strstr(what, "-byte loads"));
+	static unsigned char buf[1024 + 64];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)(i * 131 + 7);
+	for (size_t off = 0; off < 64; off += 9) {
+		for (size_t n = 0; n <= 1024; n += n < 300 ? 1 : 61) {
+			uint64_t base = fn(buf + off, n);
+			for (size_t at = 0; at < n; at += n / 7 + 1) {
+				buf[off + at] ^= 0x40;
+				uint64_t flipped = fn(buf + off, n);
+				buf[off + at] ^= 0x40;
+				if (flipped == base)
+					fail_msg("%s: byte %zu of %zu at offset %zu not read", what,
+					         at, n, off);
+			}
+			/* bytes outside [p, p + n) do not count */
+			buf[off + n] ^= 0x40;
+			assert_true(fn(buf + off, n) == base);
+			buf[off + n] ^= 0x40;
+		}
+	}
+
+	const struct pb_kernel *ks[2] = {pb_kernel_find(PB_OP_MEMCPY, "libc"),
+	                                 pb_kernel_find(PB_OP_MEMCPY, "bytes")};
+	uint64_t sizes[] = {4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_DRAM};
+	struct pb_mem_params p = params(ks, 2, sizes, 1, st, 2);
+	p.then_read = true;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_non_null(r.read_loop);
+	assert_string_equal(r.read_loop, what);
+	assert_int_equal(r.n_cases, 4);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		const struct pb_mem_case *c = &r.cases[i];
+		assert_int_equal(c->read_loop_ticks_per_call.n, 21);
+		assert_true(c->read_loop_ticks_per_call.median > 0);
+		/* the flag is the rule: CIs reach each other (or 5%) */
+		const struct pb_summary *rd = &c->read_ticks_per_call,
+		                        *lp = &c->read_loop_ticks_per_call;
+		bool want = rd->ci_valid && lp->ci_valid ? rd->ci_lo <= lp->ci_hi
+		                                         : rd->median <= 1.05 * lp->median;
+		assert_true(c->read_loop_bound == want);
+	}
+	/* the printout names the loop and what the flag means */
+	r.cases[0].read_loop_bound = true;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	pb_print_mem_readback(f, &r, PB_OP_MEMCPY, PB_STATE_HOT, PB_UNIT_TICKS_PER_CALL);
+	fclose(f);
+	assert_non_null(strstr(text, "read-back loop: "));
+	assert_non_null(strstr(text, what));
+	assert_non_null(strstr(text, "bounded by the loop (within noise of its hot speed"));
+	assert_non_null(strstr(text, "libc 4K"));
+	free(text);
+	pb_mem_result_free(&r);
+	p.then_read = false;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_null(r.read_loop);
+	pb_mem_result_free(&r);
 }
 
 /* memmove: overlapping placements in the same region (backward with a
@@ -542,6 +682,8 @@ int main(void)
 	    cmocka_unit_test(test_all_states),
 	    cmocka_unit_test(test_state_too_small_skips),
 	    cmocka_unit_test(test_grid_distance_then_read),
+	    cmocka_unit_test(test_far_distance),
+	    cmocka_unit_test(test_read_back_loop),
 	    cmocka_unit_test(test_extent),
 	    cmocka_unit_test(test_memmove_overlap),
 	    cmocka_unit_test(test_precision_stops_early),

@@ -20,6 +20,12 @@
  * - Policy: the lower envelope of the medians, then a band is kept only
  *   where its kernel beats a neighbouring band's kernel beyond both CIs at
  *   one size at least; otherwise it joins that neighbour (fewer switches).
+ *   Each bound is the crossing of its two bands' kernels (a switch), found
+ *   by the crossing rule over the two bands' sizes: the printed switches
+ *   and the policy's bounds are one computation.
+ * - Kernels that run another measured kernel's code at a size
+ *   (pb_kernel_code_at) count as that kernel there: their own cases at
+ *   those sizes are left out.
  * - glibc: the x86_rep_movsb_threshold / x86_rep_stosb_threshold /
  *   x86_non_temporal_threshold values whose glibc 2.36 x86-64 bands differ
  *   from the policy over the fewest octaves of the measured sizes, and what
@@ -75,8 +81,12 @@ struct pb_glibc_tunables {
 	/* "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=N:glibc.cpu.
 	 * x86_non_temporal_threshold=M" (memcpy) or "...x86_rep_stosb_threshold=N". */
 	char line[256];
-	double mismatch_octaves; /* measured range where glibc's bands differ from the policy */
-	size_t n_notes;          /* what glibc cannot express, in words */
+	/* Octaves of the measured range where glibc's kind of path (vector
+	 * loop, rep, non-temporal) differs from the one the policy's kernel
+	 * runs; sizes whose kernel glibc has no path for are not counted: */
+	double mismatch_octaves;
+	double no_path_octaves; /* those: bands of kernels glibc has no path for */
+	size_t n_notes;         /* what glibc cannot express, in words */
 	char notes[PB_GLIBC_MAX_NOTES][200];
 };
 
@@ -105,8 +115,12 @@ struct pb_crossing {
 	bool lo_open, hi_open;
 	/* Times the medians crossed inside the interval: odd; more than 1 when
 	 * noise flipped the order back and forth (size_bytes is the middle
-	 * crossing). */
+	 * crossing). A switch with an even count (0 included) has no crossing
+	 * of its own: its bound is where its bands meet (docs/breakeven.md). */
 	unsigned flips;
+	/* Switches only: the policy's bound, bytes (`below` serves sizes up to
+	 * it): size_bytes rounded down, or moved as docs/breakeven.md says. */
+	uint64_t bound_bytes;
 };
 
 struct pb_breakeven {
@@ -119,8 +133,12 @@ struct pb_breakeven {
 	struct pb_crossing *crossings; /* ascending size_bytes */
 	size_t n_crossings;
 	struct pb_policy policy; /* recommended */
-	bool policy_simplified;  /* more than PB_POLICY_MAX_BANDS bands were merged anyway */
-	bool have_glibc;         /* glibc was asked for (g != NULL) */
+	/* Where policy switches kernels: switches[i] is between bands i and
+	 * i + 1, its bound_bytes is policy.bands[i].max_bytes. */
+	struct pb_crossing *switches;
+	size_t n_switches;
+	bool policy_simplified; /* more than PB_POLICY_MAX_BANDS bands were merged anyway */
+	bool have_glibc;        /* glibc was asked for (g != NULL) */
 	struct pb_glibc_thresholds glibc_now;
 	struct pb_glibc_tunables glibc;
 };

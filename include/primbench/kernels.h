@@ -9,8 +9,10 @@
  *
  * Adding a kernel: write it in src/kernels/generic/ or src/kernels/<arch>/
  * from the blocks in generic/blocks.h, add one row to that directory's
- * *_rows.h, and run `make test` (the correctness sweep, src/suites/
- * selftest.c, picks up every row by itself).
+ * *_rows.h (when its small sizes call another row's function, name that
+ * row and the first size where it differs: same_code_as,
+ * differs_from_bytes; tests/test_kernels.c lists them), and run `make test` (the correctness sweep,
+ * src/suites/ selftest.c, picks up every row by itself).
  */
 #ifndef PRIMBENCH_KERNELS_H
 #define PRIMBENCH_KERNELS_H
@@ -38,8 +40,18 @@ struct pb_kernel {
 	pb_memset_fn memset_fn;   /* set when op == PB_OP_MEMSET */
 	pb_memcpy_fn memcpy_fn;   /* set when op == PB_OP_MEMCPY */
 	pb_memmove_fn memmove_fn; /* set when op == PB_OP_MEMMOVE */
-	const char *description;  /* one line */
-	const char *source;       /* where the idea comes from */
+	/* Sizes below differs_from_bytes run the code of the row of the same
+	 * op named same_code_as (the kernel's small sizes fall through to
+	 * it: avx512_nt is avx512 up to PB_NT_THRESHOLD_BYTES); at those sizes
+	 * the two are one candidate, and break-even and tune count the base
+	 * row only. NULL, 0: the kernel's own code at every size. Read from
+	 * each kernel's source (src/kernels/), not measured. clzero's rows
+	 * give the bound for fill value 0: other values run sse2 at every
+	 * size. */
+	const char *same_code_as;
+	size_t differs_from_bytes;
+	const char *description; /* one line */
+	const char *source;      /* where the idea comes from */
 };
 
 const char *pb_op_name(enum pb_op op); /* "memset", "memcpy", "memmove" */
@@ -55,6 +67,11 @@ const struct pb_kernel *pb_kernels(size_t *count);
  * 'memcpy/x' is not a memset kernel", or "kernel name 'bytes' is
  * ambiguous: say memset/bytes, memcpy/bytes or memmove/bytes". */
 const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name);
+
+/* The row whose code k runs at size_bytes: k's same_code_as row (followed
+ * as long as the size is below each row's differs_from_bytes), else k.
+ * Never NULL. */
+const struct pb_kernel *pb_kernel_code_at(const struct pb_kernel *k, size_t size_bytes);
 
 /* Whether k can run with the usable features `have`. When not, and why is
  * non-NULL, writes e.g. "needs avx512f, avx512bw (hidden)" or

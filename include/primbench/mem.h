@@ -49,7 +49,18 @@ int pb_cache_state_parse(const char *name, enum pb_cache_state *out);
  * region (src = dst + distance). memcpy needs |distance| >= size (no
  * overlap); memmove takes any distance: |distance| < size overlaps, and a
  * negative one puts dst above src (memmove(p + d, p, n) is distance -d, a
- * backward copy), except in the fault states (a separate source there). */
+ * backward copy), except in the fault states (a separate source there).
+ *
+ * Distance and states: up to PB_MEM_DENSE_DISTANCE_MAX_BYTES either way,
+ * every state (its buffers hold the whole distance). Beyond it, up to the
+ * user address space (pb_user_address_bits(): 47 bits, 56 with 5-level
+ * paging), the hot state only and without an extent: from
+ * PB_MEM_FAR_DISTANCE_BYTES on, the hot state maps just the pages its two
+ * slots touch, destinations and sources in two mappings that far apart
+ * (pb_map_pair), so 4 GiB x N + d costs a few pages, not N x 4 GiB. Other
+ * states are refused there (pb_mem_run fails with one line saying so). */
+#define PB_MEM_DENSE_DISTANCE_MAX_BYTES ((int64_t)1 << 32)
+#define PB_MEM_FAR_DISTANCE_BYTES       ((uint64_t)64 << 20)
 struct pb_mem_placement {
 	uint64_t dst_offset_bytes; /* from a page boundary, < 4096 */
 	uint64_t src_offset_bytes; /* from a page boundary, < 4096 (when !has_distance) */
@@ -133,6 +144,13 @@ struct pb_mem_case {
 	double *read_ticks;                    /* then_read: ticks to read back the batch's bytes */
 	struct pb_summary ticks_per_call;      /* over samples of batch_ticks/batch_calls */
 	struct pb_summary read_ticks_per_call; /* then_read only */
+	/* then_read, size > 0: the read-back loop's own speed, reading a hot
+	 * buffer of size_bytes over and over (ticks per read), and whether this
+	 * case's read-back was within noise of it (its CI reaches that CI, or
+	 * without CIs its median is within 5%): then the read-back measured
+	 * the loop, not where the written bytes sit. */
+	struct pb_summary read_loop_ticks_per_call;
+	bool read_loop_bound;
 	unsigned migrations;        /* samples during which the thread changed CPU (dropped) */
 	size_t outliers;            /* samples with modified z-score > 3.5 (kept) */
 	uint64_t working_set_bytes; /* bytes the state rotated through (dst, plus src) */
@@ -148,6 +166,9 @@ struct pb_mem_result {
 	size_t n_cases;
 	bool interrupted;
 	char notes[2048]; /* skipped states/sizes, one per line */
+	/* then_read: the read-back loop, e.g. "64-byte loads (avx512f)" (the
+	 * widest loads usable here, chosen at run time) */
+	const char *read_loop;
 };
 
 /* Runs the suite. Returns 0 (also when interrupted: result->interrupted),

@@ -16,6 +16,24 @@
 void *pb_map(size_t bytes, bool huge, bool fault_later);
 void pb_unmap(void *p, size_t bytes);
 
+/* The bits of the user address space: 47 on x86-64 with 4-level paging,
+ * 56 with 5-level paging (Linux Documentation/arch/x86/x86_64/5level-
+ * paging.rst: addresses above 47 bits only when mmap is asked for one),
+ * 48 or 52 elsewhere. Found once by asking mmap(MAP_FIXED_NOREPLACE) for a
+ * page at 2^55, 2^51, 2^47, 2^46 (an address taken already counts: it
+ * exists). 47 when every probe fails. */
+unsigned pb_user_address_bits(void);
+
+/* Two anonymous private mappings at a fixed distance: a of a_bytes, and b
+ * of b_bytes starting at a + b_offset_bytes (signed, a multiple of 4096;
+ * the two must not overlap). Addresses are picked from the gaps of
+ * /proc/self/maps above 4 GiB and below 2^pb_user_address_bits(), and
+ * mapped with MAP_FIXED_NOREPLACE (Linux 4.17, mmap(2)), so only these
+ * pages are mapped however far apart they are. Pages are not prefaulted.
+ * Returns 0, or -1 with pb_error() ("no room for two mappings 2^50 bytes
+ * apart in the 47-bit address space"). Unmap each with pb_unmap(). */
+int pb_map_pair(size_t a_bytes, int64_t b_offset_bytes, size_t b_bytes, void **a, void **b);
+
 /* A region of `bytes` usable bytes from `base`, with a PROT_NONE page
  * right before `base` and right after base + bytes. */
 struct pb_guarded {

@@ -150,9 +150,14 @@ static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
 	uint64_t lo = 0;
 	for (size_t b = 0; b < p->n_bands; lo = p->bands[b].max_bytes + 1, b++) {
 		struct pb_policy_band *band = &p->bands[b];
-		if (band->max_bytes > 512 || band->kernel == fast ||
-		    !strcmp(band->kernel->name, "avx512_nt"))
+		if (band->max_bytes > 512 || band->kernel == fast)
 			continue;
+		/* A kernel that runs avx512's code over the whole band
+		 * (same_code_as: avx512_nt up to 1 MiB) is avx512 there. */
+		if (pb_kernel_code_at(band->kernel, (size_t)band->max_bytes) == fast) {
+			band->kernel = fast;
+			continue;
+		}
 		bool wins = false;
 		for (size_t i = 0; i < r->n_cases && !wins; i++) {
 			const struct pb_mem_case *c = &r->cases[i];

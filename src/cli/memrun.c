@@ -20,6 +20,7 @@
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/mem.h"
+#include "primbench/memory.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
 #include "primbench/syscall.h"
@@ -526,8 +527,22 @@ int mem_cli_run(struct mem_cli *m)
 			          (long long)srcs.values[i]);
 	for (size_t i = 0; i < dists.count; i++) {
 		int64_t dd = dists.values[i];
-		if (dd > (1ll << 32) || dd < -(1ll << 32))
-			die_usage("bad --distance %lld: at most 4 GiB either way", (long long)dd);
+		/* Beyond 4 GiB the hot state maps just the two slots' pages, at
+		 * any distance the user address space holds (mem.h). */
+		uint64_t ad = dd < 0 ? (uint64_t)-dd : (uint64_t)dd;
+		unsigned bits = pb_user_address_bits();
+		if (ad >= (UINT64_C(1) << bits) - PB_PAGE_BYTES)
+			die_usage("bad --distance %lld: beyond the %u-bit user address space",
+			          (long long)dd, bits);
+		for (size_t si = 0; ad > (uint64_t)PB_MEM_DENSE_DISTANCE_MAX_BYTES && si < nstates;
+		     si++)
+			if (states[si] != PB_STATE_HOT)
+				die_usage(
+				    "--distance %lld: beyond 4 GiB the hot state only, not '%s'",
+				    (long long)dd, pb_cache_state_name(states[si]));
+		if (ad > (uint64_t)PB_MEM_DENSE_DISTANCE_MAX_BYTES && m->extent_bytes)
+			die_usage("--distance %lld: beyond 4 GiB --extent does not apply",
+			          (long long)dd);
 		for (size_t z = 0; z < sizes.count && !move; z++)
 			if ((dd < 0 ? -dd : dd) < sizes.values[z])
 				die_usage(

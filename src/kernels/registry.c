@@ -11,6 +11,8 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 
+#include "kernels/generic/blocks.h" /* thresholds the rows name */
+
 /* The order of these includes is their meaning: keep clang-format away. */
 // clang-format off
 #include "kernels/generic/protos.h"
@@ -20,41 +22,43 @@
 #undef PB_MEMCPY
 #undef PB_MEMMOVE
 
-#define ROW(op_, name_, set_fn, cpy_fn, move_fn, requires_, description_, source_)                 \
+#define ROW(op_, name_, set_fn, cpy_fn, move_fn, requires_, same_, differs_, description_, source_)                 \
 	{.op = op_,                                                                                \
 	 .name = name_,                                                                            \
 	 .requires = requires_,                                                                    \
 	 .memset_fn = set_fn,                                                                      \
 	 .memcpy_fn = cpy_fn,                                                                      \
 	 .memmove_fn = move_fn,                                                                    \
+	 .same_code_as = same_,                                                                    \
+	 .differs_from_bytes = differs_,                                                           \
 	 .description = description_,                                                              \
 	 .source = source_},
 
 static const struct pb_kernel table[] = {
-#define PB_MEMSET(name, fn, requires, description, source)                                         \
-	ROW(PB_OP_MEMSET, name, fn, NULL, NULL, requires, description, source)
-#define PB_MEMCPY(name, fn, requires, description, source)
-#define PB_MEMMOVE(name, fn, requires, description, source)
+#define PB_MEMSET(name, fn, requires, same, differs, description, source)                                         \
+	ROW(PB_OP_MEMSET, name, fn, NULL, NULL, requires, same, differs, description, source)
+#define PB_MEMCPY(name, fn, requires, same, differs, description, source)
+#define PB_MEMMOVE(name, fn, requires, same, differs, description, source)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET
 #undef PB_MEMCPY
 #undef PB_MEMMOVE
 
-#define PB_MEMSET(name, fn, requires, description, source)
-#define PB_MEMCPY(name, fn, requires, description, source)                                         \
-	ROW(PB_OP_MEMCPY, name, NULL, fn, NULL, requires, description, source)
-#define PB_MEMMOVE(name, fn, requires, description, source)
+#define PB_MEMSET(name, fn, requires, same, differs, description, source)
+#define PB_MEMCPY(name, fn, requires, same, differs, description, source)                                         \
+	ROW(PB_OP_MEMCPY, name, NULL, fn, NULL, requires, same, differs, description, source)
+#define PB_MEMMOVE(name, fn, requires, same, differs, description, source)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET
 #undef PB_MEMCPY
 #undef PB_MEMMOVE
 
-#define PB_MEMSET(name, fn, requires, description, source)
-#define PB_MEMCPY(name, fn, requires, description, source)
-#define PB_MEMMOVE(name, fn, requires, description, source)                                        \
-	ROW(PB_OP_MEMMOVE, name, NULL, NULL, fn, requires, description, source)
+#define PB_MEMSET(name, fn, requires, same, differs, description, source)
+#define PB_MEMCPY(name, fn, requires, same, differs, description, source)
+#define PB_MEMMOVE(name, fn, requires, same, differs, description, source)                                        \
+	ROW(PB_OP_MEMMOVE, name, NULL, NULL, fn, requires, same, differs, description, source)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET
@@ -162,6 +166,21 @@ const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name)
 		pb_fail("kernel '%s/%s' is not a %s kernel", pb_op_name(k->op), k->name,
 		        pb_op_name(op));
 		return NULL;
+	}
+	return k;
+}
+
+const struct pb_kernel *pb_kernel_code_at(const struct pb_kernel *k, size_t size_bytes)
+{
+	/* The table is fixed and acyclic (tests/test_kernels.c checks it);
+	 * the bound on steps guards against a row pointing at itself. */
+	for (size_t steps = 0;
+	     steps < TABLE_COUNT && k->same_code_as && size_bytes < k->differs_from_bytes;
+	     steps++) {
+		const struct pb_kernel *base = lookup(k->op, k->same_code_as);
+		if (!base)
+			break;
+		k = base;
 	}
 	return k;
 }

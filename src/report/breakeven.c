@@ -158,6 +158,19 @@ static int grid_build(struct grid *g, const struct pb_mem_result *r, enum pb_op 
 			g->hi[at] = log(s->ci_hi);
 		}
 	}
+	/* Kernels that run another measured kernel's code at a size are one
+	 * candidate there (struct pb_kernel's same_code_as): the base row
+	 * speaks for both, so noise cannot choose between two timings of one
+	 * code path. Where the base was not measured the kernel stays. */
+	for (size_t k = 0; k < g->nk; k++) {
+		for (size_t j = 0; j < g->ns; j++) {
+			const struct pb_kernel *base =
+			    pb_kernel_code_at(g->kernels[k], g->sizes[j]);
+			size_t bk = index_of_kernel(g, base);
+			if (base != g->kernels[k] && bk < g->nk && g->has[AT(g, bk, j)])
+				g->has[AT(g, k, j)] = false;
+		}
+	}
 	return 1;
 oom:
 	grid_free(g);
@@ -470,8 +483,80 @@ static uint64_t band_bound(const struct grid *g, const struct band *lo, const st
 	return (uint64_t)at;
 }
 
+/* The switch between bands lo and hi: the crossing of their kernels
+ * (a, b) found as pair_crossings finds one, over the sizes of the two
+ * bands where both were measured. The window runs from the last size of
+ * lo's band where a is faster beyond both CIs to the first of hi's band
+ * where b is (an end without one is open); the medians flip an odd number
+ * of times in it and the crossing is the middle flip. An even count (a
+ * merged band, where a third kernel led) falls back to band_bound. The
+ * bound is the crossing rounded down: the policy's bound and the printed
+ * switch are this one figure. */
+static void switch_point(const struct grid *g, const struct band *lo, const struct band *hi,
+                         size_t *idx, struct pb_crossing *out)
+{
+	size_t a = lo->k, b = hi->k, m = 0, t = 0;
+	for (size_t j = lo->j0; j <= hi->j1; j++) {
+		if (g->has[AT(g, a, j)] && g->has[AT(g, b, j)]) {
+			idx[m++] = j;
+			if (j <= lo->j1)
+				t = m;
+		}
+	}
+	uint64_t fallback = band_bound(g, lo, hi);
+	memset(out, 0, sizeof *out);
+	out->below = g->kernels[a];
+	out->above = g->kernels[b];
+	out->bracket_lo = g->sizes[lo->j1];
+	out->bracket_hi = g->sizes[hi->j0];
+	out->size_bytes = (double)fallback + 0.5;
+	out->bound_bytes = fallback;
+	out->lo_open = out->hi_open = true;
+	out->lo_bytes = (double)g->sizes[lo->j0];
+	out->hi_bytes = (double)g->sizes[hi->j1];
+	if (m == 0)
+		return;
+	size_t left = SIZE_MAX, right = m;
+	for (size_t i = t; i-- > 0 && left == SIZE_MAX;)
+		if (clearsign(g, a, b, idx, i) > 0)
+			left = i;
+	for (size_t i = t; i < m && right == m; i++)
+		if (clearsign(g, a, b, idx, i) < 0)
+			right = i;
+	size_t lo_i = left == SIZE_MAX ? 0 : left, hi_i = right == m ? m - 1 : right;
+	out->lo_bytes = (double)g->sizes[idx[lo_i]];
+	out->hi_bytes = (double)g->sizes[idx[hi_i]];
+	if (left != SIZE_MAX && left + 1 < m) {
+		out->lo_open = false;
+		out->lo_bytes = overlap_start(g, a, b, idx[left], idx[left + 1]);
+	}
+	if (right != m) {
+		/* b clear at the first size both were measured at: no overlap
+		 * seen above the switch */
+		out->hi_open = false;
+		out->hi_bytes = right > 0 ? overlap_start(g, b, a, idx[right], idx[right - 1])
+		                          : (double)g->sizes[idx[0]];
+	}
+	unsigned n = flips(g, a, b, idx, lo_i, hi_i, UINT_MAX, NULL, NULL, NULL);
+	out->flips = n;
+	if (n % 2 == 0)
+		return;
+	size_t j0 = 0, j1 = 0;
+	double x = 0;
+	flips(g, a, b, idx, lo_i, hi_i, n / 2, &j0, &j1, &x);
+	double at = floor(exp2(x));
+	if (!(at >= (double)g->sizes[j0]))
+		at = (double)g->sizes[j0];
+	if (at >= (double)g->sizes[j1])
+		at = (double)g->sizes[j1] - 1;
+	out->size_bytes = exp2(x);
+	out->bound_bytes = (uint64_t)at;
+	out->bracket_lo = g->sizes[j0];
+	out->bracket_hi = g->sizes[j1];
+}
+
 static int recommend(const struct grid *g, enum pb_op op, const struct pb_gain_rule *rule,
-                     struct pb_policy *p, bool *simplified)
+                     struct pb_policy *p, bool *simplified, struct pb_crossing *sw)
 {
 	struct band *b = malloc(g->ns * sizeof *b);
 	if (!b)
@@ -490,12 +575,37 @@ static int recommend(const struct grid *g, enum pb_op op, const struct pb_gain_r
 	while (n > PB_POLICY_MAX_BANDS && merge_weakest(g, b, &n, true, rule))
 		*simplified = true;
 
+	size_t *idx = malloc(g->ns * sizeof *idx);
+	if (!idx) {
+		free(b);
+		return pb_fail("out of memory computing break-even points");
+	}
 	p->op = op;
 	p->n_bands = n;
 	for (size_t i = 0; i < n; i++) {
 		p->bands[i].kernel = g->kernels[b[i].k];
-		p->bands[i].max_bytes = i + 1 < n ? band_bound(g, &b[i], &b[i + 1]) : UINT64_MAX;
+		p->bands[i].max_bytes = UINT64_MAX;
+		if (i + 1 == n)
+			break;
+		struct pb_crossing *x = &sw[i];
+		switch_point(g, &b[i], &b[i + 1], idx, x);
+		/* Where the upper kernel still runs the lower one's code, the
+		 * switch can only take effect where their code differs. */
+		const struct pb_kernel *up = x->above;
+		if (x->bound_bytes < SIZE_MAX &&
+		    pb_kernel_code_at(up, (size_t)x->bound_bytes + 1) == x->below &&
+		    up->differs_from_bytes > 0)
+			x->bound_bytes = up->differs_from_bytes - 1;
+		/* Bounds ascend: a switch placed below the one before it (two
+		 * windows that overlap) moves to its own bands' boundary. */
+		if (i > 0 && x->bound_bytes <= p->bands[i - 1].max_bytes) {
+			uint64_t fb = band_bound(g, &b[i], &b[i + 1]);
+			x->bound_bytes =
+			    fb > p->bands[i - 1].max_bytes ? fb : p->bands[i - 1].max_bytes + 1;
+		}
+		p->bands[i].max_bytes = x->bound_bytes;
 	}
+	free(idx);
 	free(b);
 	return 0;
 }
@@ -595,9 +705,12 @@ struct mapctx {
 	uint64_t rep_movsb_min; /* glibc ignores x86_rep_movsb_threshold <= this; 0: unknown */
 };
 
+/* The class of the code the policy runs at n: a kernel that runs another
+ * row's code there (avx512_nt up to 1 MiB) has that row's class. */
 static enum gclass want_class(const struct mapctx *c, uint64_t n)
 {
-	const struct kclass *kc = kernel_class(pb_policy_pick(c->p, (size_t)n));
+	const struct kclass *kc =
+	    kernel_class(pb_kernel_code_at(pb_policy_pick(c->p, (size_t)n), (size_t)n));
 	if (!kc || kc->c == G_NONE)
 		return G_ANY;
 	if (kc->c == G_ANY)
@@ -617,9 +730,12 @@ static size_t breakpoints(const struct mapctx *c, const struct gmodel *m, uint64
 	size_t n = 0;
 	add_point(pts, &n, lo);
 	add_point(pts, &n, hi);
-	for (size_t i = 0; i + 1 < c->p->n_bands; i++)
-		if (c->p->bands[i].max_bytes < UINT64_MAX)
+	for (size_t i = 0; i < c->p->n_bands; i++) {
+		if (i + 1 < c->p->n_bands && c->p->bands[i].max_bytes < UINT64_MAX)
 			add_point(pts, &n, c->p->bands[i].max_bytes + 1);
+		if (c->p->bands[i].kernel->same_code_as)
+			add_point(pts, &n, c->p->bands[i].kernel->differs_from_bytes);
+	}
 	const struct gmodel *ms[2] = {m, c->cur_known ? &c->cur : NULL};
 	for (int i = 0; i < 2; i++) {
 		if (!ms[i])
@@ -639,7 +755,7 @@ static size_t breakpoints(const struct mapctx *c, const struct gmodel *m, uint64
  * from the policy's. */
 static double mismatch(const struct mapctx *c, const struct gmodel *m, uint64_t lo, uint64_t hi)
 {
-	uint64_t pts[2 * PB_POLICY_MAX_BANDS + 16];
+	uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
 	size_t n = breakpoints(c, m, lo, hi, pts);
 	double sum = 0;
 	for (size_t i = 0; i + 1 < n; i++) {
@@ -788,7 +904,7 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 	 * from the start" candidate) and 129 is the least any accepts. */
 	uint64_t rep_min = cpy ? (c.rep_movsb_min ? c.rep_movsb_min + 1 : 513) : 1;
 	uint64_t rep_floor = cpy ? (c.rep_movsb_min ? c.rep_movsb_min + 1 : 129) : 1;
-	uint64_t reps[PB_POLICY_MAX_BANDS + 4], nts[PB_POLICY_MAX_BANDS + 4];
+	uint64_t reps[2 * PB_POLICY_MAX_BANDS + 4], nts[2 * PB_POLICY_MAX_BANDS + 4];
 	size_t nrep = 0, nnt = 0;
 	nrep = add_candidate(reps, nrep, rep_min);
 	nrep = add_candidate(reps, nrep, PB_GLIBC_NT_MAX);
@@ -807,6 +923,16 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 			n = PB_GLIBC_NT_MIN + 1;
 		if (cpy)
 			nnt = add_candidate(nts, nnt, n);
+	}
+	/* Where a band's kernel starts running its own code (avx512_nt:
+	 * streams from 1 MiB + 1 on) is a switch of classes too. */
+	for (size_t i = 0; i < p->n_bands; i++) {
+		size_t from = p->bands[i].kernel->differs_from_bytes;
+		if (!p->bands[i].kernel->same_code_as || from < 2)
+			continue;
+		nrep = add_candidate(reps, nrep, from - 1 < rep_floor ? rep_floor : from - 1);
+		if (cpy && from > PB_GLIBC_NT_MIN)
+			nnt = add_candidate(nts, nnt, from);
 	}
 
 	struct gmodel best = c.base;
@@ -837,6 +963,20 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 		}
 	}
 	out->mismatch_octaves = best_in;
+	{
+		uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
+		size_t n = breakpoints(&c, &best, range_lo, top, pts);
+		for (size_t i = 0; i + 1 < n; i++) {
+			uint64_t a = pts[i], b = pts[i + 1];
+			if (a < range_lo || b > top || a >= b)
+				continue;
+			const struct pb_kernel *k =
+			    pb_kernel_code_at(pb_policy_pick(p, (size_t)a), (size_t)a);
+			const struct kclass *kc = kernel_class(k);
+			if (!kc || kc->c == G_NONE)
+				out->no_path_octaves += log2((double)b) - log2((double)a);
+		}
+	}
 	char a[32], b[32];
 	fmt_threshold(best.rep, a, sizeof a);
 	if (cpy) {
@@ -859,9 +999,14 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 	const char *vec_kernel = NULL;
 	bool mixed_vec = false, has_libc = false;
 	for (size_t i = 0; i < p->n_bands; i++) {
-		const struct pb_kernel *k = p->bands[i].kernel;
-		const struct kclass *kc = kernel_class(k);
 		uint64_t lo = i == 0 ? 0 : p->bands[i - 1].max_bytes + 1;
+		/* A band wholly below where its kernel's own code starts runs
+		 * another row's code: that row's path is what glibc must match. */
+		const struct pb_kernel *k = p->bands[i].kernel;
+		const struct kclass *kc =
+		    kernel_class(p->bands[i].max_bytes < SIZE_MAX
+		                     ? pb_kernel_code_at(k, (size_t)p->bands[i].max_bytes)
+		                     : k);
 		fmt_band(lo, p->bands[i].max_bytes, band, sizeof band);
 		if (!kc)
 			add_note(out, "%s (%s): glibc has no such path", k->name, band);
@@ -882,7 +1027,7 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 		add_note(out,
 		         "glibc's current thresholds are unknown: 'libc' bands were left free");
 
-	uint64_t pts[2 * PB_POLICY_MAX_BANDS + 16];
+	uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
 	size_t n = breakpoints(&c, &best, range_lo, top, pts);
 	for (size_t i = 0; i + 1 < n; i++) {
 		uint64_t s = pts[i];
@@ -984,8 +1129,12 @@ int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum
 	out->n_crossings = cx.n;
 	cx.v = NULL;
 
-	if (recommend(&g, op, rule, &out->policy, &out->policy_simplified) != 0)
+	out->switches = calloc(PB_POLICY_MAX_BANDS, sizeof *out->switches);
+	if (!out->switches)
+		goto oom;
+	if (recommend(&g, op, rule, &out->policy, &out->policy_simplified, out->switches) != 0)
 		goto fail;
+	out->n_switches = out->policy.n_bands - 1;
 	if (gt) {
 		out->have_glibc = true;
 		out->glibc_now = *gt;
@@ -1010,9 +1159,11 @@ void pb_breakeven_free(struct pb_breakeven *b)
 {
 	free(b->leading);
 	free(b->crossings);
+	free(b->switches);
 	b->leading = NULL;
 	b->crossings = NULL;
-	b->n_leading = b->n_crossings = 0;
+	b->switches = NULL;
+	b->n_leading = b->n_crossings = b->n_switches = 0;
 }
 
 /* ---- text ----------------------------------------------------------------- */
@@ -1061,16 +1212,6 @@ static void fmt_value(uint64_t v, char *buf, size_t len)
 	}
 }
 
-/* Whether a and b are the kernels of two consecutive bands of p. */
-static bool policy_neighbours(const struct pb_policy *p, const struct pb_kernel *a,
-                              const struct pb_kernel *b)
-{
-	for (size_t i = 0; i + 1 < p->n_bands; i++)
-		if (p->bands[i].kernel == a && p->bands[i + 1].kernel == b)
-			return true;
-	return false;
-}
-
 void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 {
 	char line[512], a[64], c[64];
@@ -1084,32 +1225,40 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	pb_format_bytes_approx((double)b->max_size, c, sizeof c);
 	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
 
-	fprintf(f, "crossings where the recommended policy switches kernels (faster below\n"
-	           "-> faster above; in brackets the sizes where their CIs overlap: not a\n"
-	           "confidence interval of the crossing):\n");
-	size_t shown = 0;
-	for (size_t i = 0; i < b->n_crossings; i++) {
-		const struct pb_crossing *x = &b->crossings[i];
-		if (!policy_neighbours(&b->policy, x->below, x->above))
-			continue;
-		shown++;
+	fprintf(f, "where the recommended policy switches kernels (faster below -> faster\n"
+	           "above; in brackets the sizes where their CIs overlap: not a confidence\n"
+	           "interval of the switch):\n");
+	for (size_t i = 0; i < b->n_switches; i++) {
+		const struct pb_crossing *x = &b->switches[i];
 		char at[32], iv[128];
-		pb_format_bytes_approx(x->size_bytes, at, sizeof at);
+		pb_format_bytes_approx((double)x->bound_bytes, at, sizeof at);
 		fmt_interval(x, iv, sizeof iv);
-		len = snprintf(line, sizeof line, "%s -> %s at %s (%s)", x->below->name,
+		if (x->lo_open && !x->hi_open && x->lo_bytes == x->hi_bytes) {
+			/* never compared below the switch: nothing overlapped */
+			char first[32];
+			pb_format_bytes_approx(x->hi_bytes, first, sizeof first);
+			snprintf(iv, sizeof iv, "first compared at %s", first);
+		}
+		const struct pb_kernel *code = pb_kernel_code_at(
+		    x->above, (size_t)(x->bound_bytes < SIZE_MAX ? x->bound_bytes : SIZE_MAX));
+		if (code != x->above) {
+			size_t n = strlen(iv);
+			snprintf(iv + n, sizeof iv - n, "; up to %s %s runs %s's code", at,
+			         x->above->name, code->name);
+		}
+		len = snprintf(line, sizeof line, "%s -> %s above %s (%s)", x->below->name,
 		               x->above->name, at, iv);
 		if (x->flips > 1 && len < (int)sizeof line)
 			snprintf(line + len, sizeof line - (size_t)len,
 			         "; the medians crossed %u times in it", x->flips);
 		pb_print_wrapped_at(f, 2, 4, line);
 	}
-	if (shown == 0)
-		fprintf(f, "  none\n");
-	if (shown < b->n_crossings)
+	if (b->n_switches == 0)
+		fprintf(f, "  none: one kernel serves every size\n");
+	if (b->n_crossings > 0)
 		fprintf(f,
-		        "  (%zu crossings between other pairs of the leading kernels are in the\n"
-		        "  result file)\n",
-		        b->n_crossings - shown);
+		        "  (every crossing of two leading kernels, %zu, is in the result file)\n",
+		        b->n_crossings);
 
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);
@@ -1169,10 +1318,17 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		fprintf(f, "  %.*s\\\n%s\n", (int)(colon - t->line + 1), t->line, colon + 1);
 	else
 		fprintf(f, "  %s\n", t->line);
-	snprintf(line, sizeof line,
-	         "with these, glibc's bands differ from the policy over %.1f of the %.1f octaves "
-	         "measured",
-	         t->mismatch_octaves, log2((double)b->max_size + 1) - log2((double)b->min_size));
+	len = snprintf(line, sizeof line,
+	               "with these, glibc runs another kind of path (vector loop, rep, "
+	               "non-temporal) than the policy's kernel over %.1f of the %.1f octaves "
+	               "measured",
+	               t->mismatch_octaves,
+	               log2((double)b->max_size + 1) - log2((double)b->min_size));
+	if (t->no_path_octaves > 0.05 && len < (int)sizeof line)
+		snprintf(line + len, sizeof line - (size_t)len,
+		         "; not counted: %.1f octaves served by kernels glibc has no path for "
+		         "(below)",
+		         t->no_path_octaves);
 	pb_print_wrapped_at(f, 2, 2, line);
 	if (t->n_notes)
 		fprintf(f, "  what glibc cannot express, or not exactly:\n");
@@ -1242,6 +1398,24 @@ json_t *pb_breakeven_to_json(const struct pb_breakeven *b)
 		json_array_append_new(xs, x);
 	}
 	json_object_set_new(o, "crossings", xs);
+	json_t *sws = json_array();
+	for (size_t i = 0; i < b->n_switches; i++) {
+		const struct pb_crossing *c = &b->switches[i];
+		json_t *x = json_object();
+		json_object_set_new(x, "below", json_string(c->below->name));
+		json_object_set_new(x, "above", json_string(c->above->name));
+		json_object_set_new(x, "bound_bytes", jsize(c->bound_bytes));
+		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
+		json_object_set_new(x, "bracket_bytes",
+		                    json_pack("[o,o]", jsize(c->bracket_lo), jsize(c->bracket_hi)));
+		json_object_set_new(x, "ci_overlap_bytes",
+		                    json_pack("[o,o]", jnum(c->lo_bytes), jnum(c->hi_bytes)));
+		json_object_set_new(x, "ci_overlap_open",
+		                    json_pack("[b,b]", c->lo_open, c->hi_open));
+		json_object_set_new(x, "flips", json_integer(c->flips));
+		json_array_append_new(sws, x);
+	}
+	json_object_set_new(o, "switches", sws);
 
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);
@@ -1277,6 +1451,7 @@ json_t *pb_breakeven_to_json(const struct pb_breakeven *b)
 		json_object_set_new(gl, "current", cur);
 		json_object_set_new(gl, "env", json_string(t->line));
 		json_object_set_new(gl, "mismatch_octaves", jnum(t->mismatch_octaves));
+		json_object_set_new(gl, "no_path_octaves", jnum(t->no_path_octaves));
 		json_t *notes = json_array();
 		for (size_t i = 0; i < t->n_notes; i++)
 			json_array_append_new(notes, json_string(t->notes[i]));

@@ -101,6 +101,8 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 	json_t *notes = json_object_get(doc, "notes");
 	if (!cases || !notes)
 		return pb_fail("not a result document");
+	if (r->read_loop)
+		json_object_set_new(doc, "read_loop", json_string(r->read_loop));
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_mem_case *c = &r->cases[i];
 		json_t *o = json_object();
@@ -200,6 +202,12 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			json_object_set_new(o, "read_samples", rs);
 			json_object_set_new(o, "read_per_call",
 			                    pb_json_summary(&c->read_ticks_per_call));
+			if (c->read_loop_ticks_per_call.n > 0) {
+				json_object_set_new(o, "read_loop_per_call",
+				                    pb_json_summary(&c->read_loop_ticks_per_call));
+				json_object_set_new(o, "read_loop_bound",
+				                    json_boolean(c->read_loop_bound));
+			}
 		}
 		if (c->counted_calls) {
 			/* Counted around whole batches (read-back included with

@@ -321,17 +321,26 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	for (size_t k = 0; k < g.nkernels; k++)
 		if ((int)strlen(g.kernels[k]->name) + 1 > cw)
 			cw = (int)strlen(g.kernels[k]->name) + 1;
-	size_t per_table = (size_t)((LINE_WIDTH - NAME_WIDTH) / cw);
+	/* The label column holds the longest label: a distance of 2^47
+	 * bytes is never cut (it used to be, to 9 characters). */
+	int lw = NAME_WIDTH;
+	for (size_t i = 0; i < nrows; i++) {
+		char lab[48];
+		placement_label(rows[i], lab, sizeof lab);
+		if ((int)strlen(lab) + 1 > lw)
+			lw = (int)strlen(lab) + 1;
+	}
+	size_t per_table = (size_t)((LINE_WIDTH - lw) / cw);
 	for (size_t first = 0; first < g.nkernels; first += per_table) {
 		size_t last = first + per_table < g.nkernels ? first + per_table : g.nkernels;
-		fprintf(f, "%-*s", NAME_WIDTH, "placement");
+		fprintf(f, "%-*s", lw, "placement");
 		for (size_t k = first; k < last; k++)
 			fprintf(f, "%*s%s", cw - 1, g.kernels[k]->name, k + 1 < last ? " " : "");
 		fputc('\n', f);
 		for (size_t i = 0; i < nrows; i++) {
 			char lab[48];
 			placement_label(rows[i], lab, sizeof lab);
-			fprintf(f, "%-*.*s", NAME_WIDTH, NAME_WIDTH - 1, lab);
+			fprintf(f, "%-*s", lw, lab);
 			const struct pb_mem_case *best = NULL;
 			for (size_t j = 0; j < r->n_cases; j++) {
 				const struct pb_mem_case *c = &r->cases[j];
@@ -517,6 +526,70 @@ static bool readback_view(const struct pb_mem_result *r, struct pb_mem_result *v
 static const char readback_title[] =
     "\nthen-read: the time to read back, after each batch, what it wrote\n";
 
+/* Below a read-back table: the loop, its own speed on a hot buffer per
+ * size, and the cases whose read-back was within noise of it (bounded by
+ * the loop: they cannot show where the bytes sit). */
+static void print_read_loop(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                            enum pb_cache_state st, uint64_t only_size)
+{
+	char line[1024];
+	int len = snprintf(line, sizeof line, "read-back loop: %s; its own speed on a hot buffer:",
+	                   r->read_loop ? r->read_loop : "unknown");
+	size_t bound = 0, total = 0;
+	uint64_t last = UINT64_MAX;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!c->then_read || c->op != op || c->state != st || c->n_samples == 0 ||
+		    c->read_loop_ticks_per_call.n == 0 ||
+		    (only_size != UINT64_MAX && c->size_bytes != only_size))
+			continue;
+		total++;
+		bound += c->read_loop_bound;
+		if (c->size_bytes == last || len >= (int)sizeof line)
+			continue;
+		last = c->size_bytes;
+		char sz[24], v[24];
+		pb_format_size(c->size_bytes, sz, sizeof sz);
+		pb_format_sig3(v, sizeof v, c->read_loop_ticks_per_call.median);
+		len += snprintf(line + len, sizeof line - (size_t)len, " %s %s,", sz, v);
+	}
+	if (total == 0)
+		return;
+	if (len > 0 && len < (int)sizeof line && line[len - 1] == ',')
+		line[--len] = '\0';
+	if (len < (int)sizeof line)
+		snprintf(line + len, sizeof line - (size_t)len, " ticks/read");
+	pb_print_wrapped_at(f, 0, 2, line);
+	if (bound == 0) {
+		fprintf(f, "bounded by the loop: none (every read-back is slower than the loop's\n"
+		           "hot speed beyond both CIs)\n");
+		return;
+	}
+	len = snprintf(line, sizeof line,
+	               "bounded by the loop (within noise of its hot speed, so these show the "
+	               "loop, not where the bytes sit): %zu of %zu:",
+	               bound, total);
+	for (size_t i = 0; i < r->n_cases && len < (int)sizeof line; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!c->then_read || c->op != op || c->state != st || !c->read_loop_bound ||
+		    (only_size != UINT64_MAX && c->size_bytes != only_size))
+			continue;
+		char sz[24];
+		pb_format_size(c->size_bytes, sz, sizeof sz);
+		if (only_size != UINT64_MAX && c->placement.has_distance)
+			len += snprintf(line + len, sizeof line - (size_t)len, " %s (%llu %+lld),",
+			                c->kernel->name,
+			                (unsigned long long)c->placement.dst_offset_bytes,
+			                (long long)c->placement.distance_bytes);
+		else
+			len += snprintf(line + len, sizeof line - (size_t)len, " %s %s,",
+			                c->kernel->name, sz);
+	}
+	if (len > 0 && len < (int)sizeof line && line[len - 1] == ',')
+		line[--len] = '\0';
+	pb_print_wrapped_at(f, 0, 2, line);
+}
+
 void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                            enum pb_cache_state st, enum pb_unit unit)
 {
@@ -524,6 +597,7 @@ void pb_print_mem_readback(FILE *f, const struct pb_mem_result *r, enum pb_op op
 	if (readback_view(r, &view)) {
 		fputs(readback_title, f);
 		pb_print_mem_table(f, &view, op, st, unit);
+		print_read_loop(f, r, op, st, UINT64_MAX);
 	}
 	free(view.cases);
 }
@@ -535,6 +609,7 @@ void pb_print_mem_readback_grid(FILE *f, const struct pb_mem_result *r, enum pb_
 	if (readback_view(r, &view)) {
 		fputs(readback_title, f);
 		pb_print_mem_grid(f, &view, op, st, size_bytes, unit);
+		print_read_loop(f, r, op, st, size_bytes);
 	}
 	free(view.cases);
 }

@@ -16,6 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"
+#include "suites/readback.h"
 #include "suites/sampling.h"
 
 /* Most calls one batch may hold (bounds the pointer arrays). */
@@ -114,7 +115,36 @@ struct arena {
 	/* fault states: this batch's mapping */
 	uint8_t *batch_map;
 	size_t batch_map_bytes;
+	/* hot, distance from PB_MEM_FAR_DISTANCE_BYTES on: this group's two
+	 * slots of destinations, and their sources (far_src_map spans
+	 * far_dst + dst_in_slot + D over both slots) */
+	bool far;
+	uint8_t *far_dst, *far_src_map;
+	size_t far_dst_bytes, far_src_bytes;
 };
+
+static uint64_t abs_distance(const struct pb_mem_placement *pl)
+{
+	return pl->distance_bytes < 0 ? (uint64_t)-pl->distance_bytes
+	                              : (uint64_t)pl->distance_bytes;
+}
+
+/* Whether (st, pl) takes the far layout: two mappings at the distance. */
+static bool far_group(const struct pb_mem_params *p, enum pb_cache_state st,
+                      const struct pb_mem_placement *pl)
+{
+	return st == PB_STATE_HOT && p->op != PB_OP_MEMSET && pl->has_distance &&
+	       !p->extent_bytes && abs_distance(pl) >= PB_MEM_FAR_DISTANCE_BYTES;
+}
+
+static void far_unmap(struct arena *a)
+{
+	pb_unmap(a->far_dst, a->far_dst_bytes);
+	pb_unmap(a->far_src_map, a->far_src_bytes);
+	a->far_dst = a->far_src_map = NULL;
+	a->far_dst_bytes = a->far_src_bytes = 0;
+	a->far = false;
+}
 
 static bool is_fault(enum pb_cache_state st)
 {
@@ -131,6 +161,7 @@ static void arena_free(struct arena *a)
 		pb_unmap(a->fault_src, a->fault_src_bytes);
 	if (a->batch_map)
 		munmap(a->batch_map, a->batch_map_bytes);
+	far_unmap(a);
 	free(a->perm);
 	memset(a, 0, sizeof *a);
 }
@@ -250,10 +281,44 @@ static int arena_init(struct arena *a, const struct pb_mem_params *p, enum pb_ca
 
 /* Lays the region out in slots for size n at placement pl. Returns 1 when
  * the state cannot hold two slots (the group is skipped), 0, or -1. */
-static int arena_set_group(struct arena *a, uint64_t n, const struct pb_mem_placement *pl)
+static int arena_set_group(struct arena *a, uint64_t n, const struct pb_mem_placement *pl, bool far)
 {
 	a->n = n;
 	a->pl = *pl;
+	far_unmap(a);
+	if (far) {
+		/* Two slots of destinations, [A, A + 2 x slot); their sources
+		 * at dst + D, in a second mapping of just the pages they use. */
+		a->dst_in_slot = pl->dst_offset_bytes;
+		a->slot_bytes = round_up(pl->dst_offset_bytes + (n ? n : 1), PB_PAGE_BYTES);
+		int64_t d = pl->distance_bytes;
+		int64_t first = (int64_t)a->dst_in_slot + d; /* slot 0's source, from A */
+		int64_t lo = first >= 0 ? first / (int64_t)PB_PAGE_BYTES * (int64_t)PB_PAGE_BYTES
+		                        : -(int64_t)round_up((uint64_t)-first, PB_PAGE_BYTES);
+		int64_t hi = first + (int64_t)a->slot_bytes + (int64_t)n;
+		a->far_dst_bytes = 2 * a->slot_bytes;
+		a->far_src_bytes = round_up((uint64_t)(hi - lo), PB_PAGE_BYTES);
+		void *dp, *sp;
+		if (pb_map_pair(a->far_dst_bytes, lo, a->far_src_bytes, &dp, &sp) != 0) {
+			a->far_dst_bytes = a->far_src_bytes = 0;
+			return 1;
+		}
+		a->far_dst = dp;
+		a->far_src_map = sp;
+		a->far = true;
+		fill_pattern(a->far_dst, a->far_dst_bytes, &a->rng);
+		fill_pattern(a->far_src_map, a->far_src_bytes, &a->rng);
+		a->nslots = 2;
+		a->ws_bytes = a->far_dst_bytes + a->far_src_bytes;
+		free(a->perm);
+		a->perm = malloc(2 * sizeof *a->perm);
+		if (!a->perm)
+			return pb_fail("out of memory for 2 slots");
+		a->perm[0] = 0;
+		a->perm[1] = 1;
+		a->next = 0;
+		return 0;
+	}
 	uint64_t need = slot_layout(n, pl, a->copy, &a->dst_in_slot, &a->src_in_slot);
 	uint64_t page = a->state == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES : PB_PAGE_BYTES;
 	a->slot_bytes = round_up(need, page);
@@ -312,6 +377,14 @@ static int arena_pick(struct arena *a, size_t k, void **d, const void **s)
 			a->next = 0;
 		}
 		size_t slot = (size_t)a->perm[a->next++] * a->slot_bytes;
+		if (a->far) {
+			/* the source lies in far_src_map: same address arithmetic,
+			 * done on integers (the two are separate objects) */
+			d[i] = a->far_dst + slot + a->dst_in_slot;
+			s[i] = (const void *)(uintptr_t)((uintptr_t)d[i] +
+			                                 (uintptr_t)a->pl.distance_bytes);
+			continue;
+		}
 		d[i] = a->dst + slot + a->dst_in_slot;
 		if (!a->copy)
 			s[i] = NULL;
@@ -372,19 +445,9 @@ static uint64_t thp_bytes_at(const void *p)
 	return kb << 10;
 }
 
-/* Reads n bytes, 8 at a time: the consumer of what a kernel just wrote. */
-static uint64_t read_back(const uint8_t *p, size_t n)
-{
-	uint64_t sum = 0, w;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		sum += w;
-	}
-	for (; i < n; i++)
-		sum += p[i];
-	return sum;
-}
+/* The consumer of what a kernel just wrote: the widest loads usable here
+ * (suites/readback.h), picked when a run starts. */
+static pb_read_back_fn read_back;
 
 static volatile uint64_t read_sink;
 
@@ -709,6 +772,28 @@ static int check_params(const struct pb_mem_params *p)
 				    (long long)dd, (unsigned long long)p->sizes_bytes[z]);
 		}
 	}
+	/* Beyond PB_MEM_DENSE_DISTANCE_MAX_BYTES only the hot state's far
+	 * layout places the source (mem.h). */
+	for (size_t q = 0; q < p->n_placements; q++) {
+		const struct pb_mem_placement *pl = &p->placements[q];
+		if (!pl->has_distance || p->op == PB_OP_MEMSET)
+			continue;
+		uint64_t ad = abs_distance(pl);
+		unsigned bits = pb_user_address_bits();
+		if (ad >= (UINT64_C(1) << bits) - PB_PAGE_BYTES)
+			return pb_fail("distance %lld does not fit the %u-bit user address space",
+			               (long long)pl->distance_bytes, bits);
+		if (ad <= (uint64_t)PB_MEM_DENSE_DISTANCE_MAX_BYTES)
+			continue;
+		if (p->extent_bytes)
+			return pb_fail("a distance beyond 4 GiB works without an extent only");
+		for (size_t i = 0; i < p->n_states; i++)
+			if (p->states[i] != PB_STATE_HOT)
+				return pb_fail(
+				    "a distance beyond 4 GiB works in the hot state only, not "
+				    "'%s'",
+				    pb_cache_state_name(p->states[i]));
+	}
 	/* The fault states' source is a separate prefaulted buffer. */
 	for (size_t i = 0; p->op == PB_OP_MEMMOVE && i < p->n_states; i++) {
 		if (!is_fault(p->states[i]))
@@ -739,15 +824,63 @@ static int check_params(const struct pb_mem_params *p)
 	return 0;
 }
 
+/* The read-back loop's own speed at size n: one hot buffer (at the
+ * group's destination offset) read over and over, in batches sized like
+ * the kernels' (pb_batch_calls), 21 samples; *out in ticks per read.
+ * Returns 0, or -1 with pb_error() when the buffer cannot be mapped. */
+#define READ_LOOP_SAMPLES 21
+static int measure_read_loop(uint64_t n, uint64_t offset, struct pb_summary *out)
+{
+	uint8_t *buf = pb_map(offset + n, false, false);
+	if (!buf)
+		return -1;
+	const uint8_t *b = buf + offset;
+	double overhead = pb_timer_info()->overhead_ticks, best = INFINITY;
+	read_sink = read_back(b, n); /* warm: lines, TLB, code */
+	for (int i = 0; i < 3; i++) {
+		pb_stamp t = pb_timer_begin();
+		read_sink = read_back(b, n);
+		double v = (double)pb_timer_end(t);
+		if (v < best)
+			best = v;
+	}
+	size_t k = pb_batch_calls(best, pb_batch_target_ticks(), MAX_BATCH_CALLS);
+	double v[READ_LOOP_SAMPLES];
+	for (int j = 0; j < READ_LOOP_SAMPLES; j++) {
+		uint64_t sum = 0;
+		pb_stamp t = pb_timer_begin();
+		for (size_t i = 0; i < k; i++)
+			sum += read_back(b, n);
+		double ticks = (double)pb_timer_end(t) - overhead;
+		read_sink = sum;
+		v[j] = (ticks > 0 ? ticks : 0) / (double)k;
+	}
+	pb_unmap(buf, offset + n);
+	return pb_summarize(v, READ_LOOP_SAMPLES, 0.95, out);
+}
+
+/* Whether read-back summary rd is within noise of the loop's own speed. */
+static bool within_loop_noise(const struct pb_summary *rd, const struct pb_summary *loop)
+{
+	if (rd->ci_valid && loop->ci_valid)
+		return rd->ci_lo <= loop->ci_hi;
+	return rd->median <= 1.05 * loop->median;
+}
+
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 {
 	memset(r, 0, sizeof *r);
 	if (check_params(p) != 0)
 		return -1;
+	read_back = pb_read_back_pick(&r->read_loop);
+	if (!p->then_read)
+		r->read_loop = NULL;
 
 	bool copy = p->op != PB_OP_MEMSET;
 	int prefill = pb_mem_prefill_value(p->op, p->value);
-	uint64_t max_slot = 0;
+	/* The slots the regions must hold: max_slot for every group,
+	 * max_dense_slot for the groups the hot state does not lay out far. */
+	uint64_t max_slot = 0, max_dense_slot = PB_PAGE_BYTES;
 	for (size_t z = 0; z < p->n_sizes; z++)
 		for (size_t q = 0; q < p->n_placements; q++) {
 			uint64_t di, si;
@@ -759,6 +892,8 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			need = round_up(need, PB_PAGE_BYTES);
 			if (need > max_slot)
 				max_slot = need;
+			if (!far_group(p, PB_STATE_HOT, &p->placements[q]) && need > max_dense_slot)
+				max_dense_slot = need;
 		}
 
 	size_t groups_total = p->n_states * p->n_sizes * p->n_placements, groups_done = 0;
@@ -783,7 +918,8 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			r->interrupted = true;
 			break;
 		}
-		if (arena_init(&a, p, st, prefill, max_slot, pb_rng_next(&rng)) != 0) {
+		if (arena_init(&a, p, st, prefill, st == PB_STATE_HOT ? max_dense_slot : max_slot,
+		               pb_rng_next(&rng)) != 0) {
 			note(r, "%s: skipped: %s", pb_cache_state_name(st), pb_error());
 			groups_done += p->n_sizes * p->n_placements;
 			continue;
@@ -795,12 +931,20 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					r->interrupted = true;
 					break;
 				}
-				int g = arena_set_group(&a, n, &p->placements[q]);
+				bool far = far_group(p, st, &p->placements[q]);
+				int g = arena_set_group(&a, n, &p->placements[q], far);
 				if (g < 0) {
 					rc = -1;
 					break;
 				}
 				groups_done++;
+				if (g == 1 && far) {
+					note(r, "%s: size %llu at distance %lld skipped: %s",
+					     pb_cache_state_name(st), (unsigned long long)n,
+					     (long long)p->placements[q].distance_bytes,
+					     pb_error());
+					continue;
+				}
 				if (g == 1) {
 					if (q == 0)
 						note(r,
@@ -839,6 +983,23 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 				rc = run_group(p, &a, cts, d, s, &rng);
 				for (size_t ki = 0; ki < p->n_kernels && rc == 0; ki++)
 					rc = summarize_case(cts[ki].c);
+				/* The read-back loop's own speed beside each case's
+				 * read-back: within its noise, the read-back shows the
+				 * loop, not where the bytes sit. */
+				struct pb_summary loop;
+				if (rc == 0 && p->then_read && n > 0 && !r->interrupted &&
+				    cts[0].c->n_samples > 0 &&
+				    measure_read_loop(n, p->placements[q].dst_offset_bytes,
+				                      &loop) == 0) {
+					for (size_t ki = 0; ki < p->n_kernels; ki++) {
+						struct pb_mem_case *c = cts[ki].c;
+						c->read_loop_ticks_per_call = loop;
+						c->read_loop_bound =
+						    c->n_samples > 0 &&
+						    within_loop_noise(&c->read_ticks_per_call,
+						                      &loop);
+					}
+				}
 				if (rc == 0 && st == PB_STATE_FAULT_THP && n > 0 &&
 				    cts[0].c->thp_bytes == 0)
 					note(r,

@@ -1,10 +1,13 @@
 /* cli_util.c - option values and CPU binding shared by the subcommands. */
 #include <errno.h>
 #include <hwloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "primbench/cpu.h"
 #include "primbench/error.h"
@@ -12,6 +15,23 @@
 #include "primbench/results.h"
 
 #include "cli/cli.h"
+
+_Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts, const char *arg)
+{
+	/* getopt_long permuted argv: find the word before arg as typed */
+	for (int i = 1; i < cli_argc; i++) {
+		const char *prev = cli_argv[i - 1];
+		if (cli_argv[i] != arg || strncmp(prev, "--", 2) != 0 || strchr(prev, '='))
+			continue;
+		for (const struct option *o = longopts; o->name; o++)
+			if (o->has_arg == optional_argument && !strcmp(prev + 2, o->name))
+				die_usage(
+				    "%s: unexpected argument '%s' (%s takes its value joined: "
+				    "%s=%s)",
+				    cmd, arg, prev, prev, arg);
+	}
+	die_usage("%s: unexpected argument '%s'", cmd, arg);
+}
 
 size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi)
 {
@@ -31,6 +51,13 @@ double cli_parse_seconds(const char *opt, const char *arg)
 	if (errno || end == arg || *end || !(v > 0) || v > 3600)
 		die_usage("bad %s '%s' (seconds, above 0 and at most 3600, e.g. 0.5)", opt, arg);
 	return v;
+}
+
+bool cli_stdout_gone(void)
+{
+	/* A pipe's write end polls POLLERR once its last reader closed. */
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
 }
 
 int cli_pin_cpu(int want)
@@ -62,7 +89,7 @@ int cli_pin_cpu(int want)
 int cli_write_results(const json_t *doc, const char *path)
 {
 	if (pb_results_write(doc, path) != 0) {
-		fprintf(stderr, "primbench: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
 	printf("\nresults: %s\n", path);

@@ -140,6 +140,7 @@ int cmd_selftest(int argc, char **argv)
 	};
 	enum pb_selftest_level level = PB_SELFTEST_QUICK;
 	const char *kernels = NULL;
+	const char *level_opt = NULL; /* --standard and --full exclude each other */
 
 	opterr = 0;
 	optind = 1;
@@ -153,10 +154,12 @@ int cmd_selftest(int argc, char **argv)
 			kernels = optarg;
 			break;
 		case OPT_STANDARD:
-			level = PB_SELFTEST_STANDARD;
-			break;
 		case OPT_FULL:
-			level = PB_SELFTEST_FULL;
+			if (level_opt && strcmp(level_opt, argv[optind - 1]) != 0)
+				die_usage("selftest: %s and %s exclude each other (choose one)",
+				          level_opt, argv[optind - 1]);
+			level_opt = argv[optind - 1];
+			level = opt == OPT_FULL ? PB_SELFTEST_FULL : PB_SELFTEST_STANDARD;
 			break;
 		case 'h':
 			usage(stdout);
@@ -166,7 +169,7 @@ int cmd_selftest(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die_usage("selftest: unexpected argument '%s'", argv[optind]);
+		cli_die_unexpected("selftest", longopts, argv[optind]);
 
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);
@@ -253,8 +256,7 @@ int cmd_selftest(int argc, char **argv)
 	pb_print_labelled(stdout, (int)strlen(label) + 1, label, summary);
 	if (sig) {
 		fflush(stdout);
-		fprintf(stderr,
-		        "primbench: interrupted; the summary above covers what was checked\n");
+		cli_error("interrupted; the summary above covers what was checked");
 		return 128 + sig; /* PB_EXIT_INTERRUPTED for Ctrl-C */
 	}
 	if (failed)

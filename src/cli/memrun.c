@@ -598,7 +598,7 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("empty output path in '-o'");
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
-	if (path[0] && pb_results_check_path(path) != 0)
+	if (path[0] && pb_output_reserve(path) != 0)
 		die_usage("%s", pb_error());
 
 	/* The seed is always recorded, so any run's order can be replayed. */
@@ -701,7 +701,7 @@ int mem_cli_run(struct mem_cli *m)
 		}
 		struct pb_mem_result r;
 		if (replaying ? pb_mem_replay_run(&p, &replay, &r) != 0 : pb_mem_run(&p, &r) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
+			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 			break;
 		}
@@ -825,13 +825,13 @@ int mem_cli_run(struct mem_cli *m)
 			                 7);
 	}
 	if (measured == 0 && !was_interrupted && status == PB_EXIT_OK) {
-		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
+		cli_error("nothing was measured (see the notes above)");
 		status = PB_EXIT_USAGE;
 	} else {
 		if (path[0])
 			status = cli_write_results(doc, path);
 		if (cli_format_end(&fmt, doc) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
+			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 		}
 	}
@@ -848,13 +848,11 @@ int mem_cli_run(struct mem_cli *m)
 	if (was_interrupted || interrupted) {
 		fflush(stdout);
 		if (path[0] && status == PB_EXIT_OK)
-			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
-			        path);
+			cli_error("interrupted; what was measured is in %s", path);
 		else
-			fprintf(stderr,
-			        "primbench: interrupted; the %s above show%s what was measured\n",
-			        m->format == PB_FORMAT_TEXT ? "tables" : "result",
-			        m->format == PB_FORMAT_TEXT ? "" : "s");
+			cli_error("interrupted; the %s above show%s what was measured",
+			          m->format == PB_FORMAT_TEXT ? "tables" : "result",
+			          m->format == PB_FORMAT_TEXT ? "" : "s");
 		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;

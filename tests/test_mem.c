@@ -536,6 +536,35 @@ static void test_results_reserve_and_rescue(void **state)
 	assert_int_equal(rmdir(rescue), 0);
 }
 
+/* Issue 16 item 14: counts of one read "1 sample", "1 case varies". */
+static void test_quality_plurals(void **state)
+{
+	(void)state;
+	struct pb_mem_case c = {0};
+	c.n_samples = 1;
+	c.migrations = 1;
+	c.outliers = 1;
+	c.ticks_per_call.median = 2;
+	c.ticks_per_call.p10 = 1;
+	c.ticks_per_call.p90 = 10; /* noisy */
+	struct pb_mem_result r = {0};
+	r.cases = &c;
+	r.n_cases = 1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	pb_print_mem_quality(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "spread: 1 sample in 1 case"));
+	assert_non_null(strstr(text, "note: 1 case had fewer than 6 samples"));
+	assert_non_null(strstr(text, "warning: noisy: 1 case varies by over 20%"));
+	assert_non_null(strstr(text, "note: 1 sample saw the thread change CPU"));
+	assert_non_null(strstr(text, "note: 1 sample had a modified z-score"));
+	assert_null(strstr(text, "1 samples"));
+	free(text);
+}
+
 static void test_results_bad_path(void **state)
 {
 	(void)state;
@@ -600,6 +629,7 @@ int main(void)
 	    cmocka_unit_test(test_results_round_trip),
 	    cmocka_unit_test(test_results_bad_path),
 	    cmocka_unit_test(test_results_reserve_and_rescue),
+	    cmocka_unit_test(test_quality_plurals),
 	    cmocka_unit_test(test_results_symlink_and_special),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

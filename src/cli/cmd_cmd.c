@@ -244,8 +244,8 @@ static void print_runs(const struct session *s, const char *tu, double div)
 	bool cut = s->nrecs > head + tail + 10;
 	for (size_t i = 0; i < s->nrecs; i++) {
 		if (cut && i == head) {
-			printf("  ... %zu runs not shown; -o FILE keeps them all\n",
-			       s->nrecs - head - tail);
+			printf("  ... %zu run%s not shown; -o FILE keeps them all\n",
+			       s->nrecs - head - tail, pb_plural(s->nrecs - head - tail));
 			i = s->nrecs - tail;
 		}
 		const struct pb_cmd_record *r = &s->recs[i];

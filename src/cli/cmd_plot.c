@@ -210,7 +210,7 @@ int cmd_plot(int argc, char **argv)
 	if (!output && !script_dir)
 		die_usage("plot: no output: give -o FILE.svg or -o FILE.png");
 	if (nlabels > n)
-		die_usage("plot: %zu --label for %zu files", nlabels, n);
+		die_usage("plot: %zu --label for %zu file%s", nlabels, n, pb_plural(n));
 	if (!output)
 		output = "primbench.svg";
 	size_t olen = strlen(output);

@@ -13,6 +13,7 @@
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/kernels.h"
+#include "primbench/report.h"
 #include "primbench/selftest.h"
 
 static void usage(FILE *f)
@@ -219,8 +220,8 @@ int cmd_selftest(int argc, char **argv)
 		cases += r.cases;
 		seconds += r.seconds;
 		if (rc == 0) {
-			printf("PASS %s/%s (%llu cases, %.2f s)\n", pb_op_name(k->op), k->name,
-			       (unsigned long long)r.cases, r.seconds);
+			printf("PASS %s/%s (%llu case%s, %.2f s)\n", pb_op_name(k->op), k->name,
+			       (unsigned long long)r.cases, pb_plural(r.cases), r.seconds);
 			passed++;
 		} else if (rc > 0) {
 			pb_print_labelled(stdout, 5, "FAIL", r.detail);
@@ -245,11 +246,12 @@ int cmd_selftest(int argc, char **argv)
 	if (errors)
 		used += snprintf(summary + used, sizeof summary - (size_t)used,
 		                 ", %zu could not run", errors);
-	used += snprintf(summary + used, sizeof summary - (size_t)used, "; %llu cases in %.1f s",
-	                 (unsigned long long)cases, seconds);
+	used += snprintf(summary + used, sizeof summary - (size_t)used, "; %llu case%s in %.1f s",
+	                 (unsigned long long)cases, pb_plural(cases), seconds);
 	if (sig)
 		snprintf(summary + used, sizeof summary - (size_t)used,
-		         "; interrupted after %zu of %zu kernels", done, to_check);
+		         "; interrupted after %zu of %zu kernel%s", done, to_check,
+		         pb_plural(to_check));
 	char label[32];
 	snprintf(label, sizeof label, "selftest (%s):", pb_selftest_level_name(level));
 	putchar('\n');

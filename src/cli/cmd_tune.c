@@ -680,7 +680,8 @@ int cmd_tune(int argc, char **argv)
 			char ssplit[32], smax[32];
 			pb_format_size(split, ssplit, sizeof ssplit);
 			pb_format_size(max_size, smax, sizeof smax);
-			printf("\n%s (%zu kernels)\n", pb_op_name((enum pb_op)op), nk);
+			printf("\n%s (%zu kernel%s)\n", pb_op_name((enum pb_op)op), nk,
+			       pb_plural(nk));
 			print_policy("hot, 16..", ssplit, a);
 			char label[96];
 			if (have_both) {

@@ -191,7 +191,8 @@ static void print_table(const struct pb_xsave_result *r)
 		n += r->cases[i].n_samples;
 		mig += r->cases[i].migrations;
 	}
-	printf("%zu samples, %zu outliers (kept), %u migrations (dropped)\n", n, outl, mig);
+	printf("%zu sample%s, %zu outlier%s (kept), %u migration%s (dropped)\n", n, pb_plural(n),
+	       outl, pb_plural(outl), mig, pb_plural(mig));
 }
 
 /* The dirty pair a kernel would pay before using ymm/zmm: the cheapest of

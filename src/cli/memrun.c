@@ -727,9 +727,14 @@ int mem_cli_run(struct mem_cli *m)
 			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",
 			       m->scenario, op == PB_OP_MEMSET ? "memset 0" : "memcpy");
 		if (op == PB_OP_MEMSET) {
+			bool faulting = false; /* fresh pages are not pre-filled */
+			for (size_t si = 0; si < nstates; si++)
+				faulting |= states[si] == PB_STATE_FAULT ||
+				            states[si] == PB_STATE_FAULT_THP;
 			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
-			       "sample\n(fault states: fresh pages, which read as zero)\n",
-			       m->value & 0xff, pb_mem_prefill_value(op, m->value));
+			       "sample\n%s",
+			       m->value & 0xff, pb_mem_prefill_value(op, m->value),
+			       faulting ? "(fault states: fresh pages, which read as zero)\n" : "");
 			if (nplacements == 1 && placements[0].dst_offset_bytes)
 				printf("dst offset %llu bytes from a page boundary\n",
 				       (unsigned long long)placements[0].dst_offset_bytes);

@@ -1107,9 +1107,10 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		fprintf(f, "  none\n");
 	if (shown < b->n_crossings)
 		fprintf(f,
-		        "  (%zu crossings between other pairs of the leading kernels are in the\n"
+		        "  (%zu crossing%s between other pairs of the leading kernels %s in the\n"
 		        "  result file)\n",
-		        b->n_crossings - shown);
+		        b->n_crossings - shown, pb_plural(b->n_crossings - shown),
+		        b->n_crossings - shown == 1 ? "is" : "are");
 
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);

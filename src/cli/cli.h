@@ -64,6 +64,11 @@ double cli_parse_seconds(const char *opt, const char *arg);
 /* The FILE of -o FILE: exits 2 with "empty output path in '-o'" when it
  * is empty; returns it. */
 const char *cli_output_path(const char *arg);
+/* Before a run that writes files into directory dir (made at the end when
+ * missing): exits 2 with "WHAT: cannot write in 'DIR': REASON" when no
+ * file can be created in it, or in its parent when it does not exist yet
+ * (a probe file, removed at once). */
+void cli_check_output_dir(const char *what, const char *dir);
 /* Exits 2 ("CMD: -o OUT would overwrite the input IN") when out is the same
  * file as one of inputs[0..n) (same device and inode); a new out passes. */
 void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n);

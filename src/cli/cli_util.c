@@ -183,6 +183,32 @@ json_t *cli_auto_json(enum pb_op op)
 	return j;
 }
 
+void cli_check_output_dir(const char *what, const char *dir)
+{
+	/* the directory, or the parent it will be made in */
+	char probe[4200], parent[4096];
+	struct stat st;
+	const char *where = dir;
+	if (stat(dir, &st) != 0) {
+		snprintf(parent, sizeof parent, "%s", dir);
+		size_t n = strlen(parent);
+		while (n > 1 && parent[n - 1] == '/')
+			parent[--n] = '\0';
+		char *slash = strrchr(parent, '/');
+		if (!slash)
+			snprintf(parent, sizeof parent, ".");
+		else
+			slash[slash == parent] = '\0';
+		where = parent;
+	}
+	snprintf(probe, sizeof probe, "%s/.primbench-XXXXXX", where);
+	int fd = mkstemp(probe);
+	if (fd < 0)
+		die_usage("%s: cannot write in '%s': %s", what, where, strerror(errno));
+	close(fd);
+	unlink(probe);
+}
+
 void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n)
 {
 	struct stat so, si;

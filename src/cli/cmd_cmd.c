@@ -1028,6 +1028,7 @@ int cmd_cmd(int argc, char **argv)
 		if (stat(record_dir, &rst) == 0 && !S_ISDIR(rst.st_mode))
 			die_usage("cmd: --record-distribution: '%s' is not a directory",
 			          record_dir);
+		cli_check_output_dir("--record-distribution", record_dir);
 	}
 	if (s.until_verdict && s.nsides == 1)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");

@@ -24,7 +24,9 @@ _Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts
 		if (cli_argv[i] != arg || strncmp(prev, "--", 2) != 0 || strchr(prev, '='))
 			continue;
 		for (const struct option *o = longopts; o->name; o++)
-			if (o->has_arg == optional_argument && !strcmp(prev + 2, o->name))
+			/* getopt_long takes a unique prefix too (--lat) */
+			if (o->has_arg == optional_argument && prev[2] &&
+			    !strncmp(o->name, prev + 2, strlen(prev + 2)))
 				die_usage(
 				    "%s: unexpected argument '%s' (%s takes its value joined: "
 				    "%s=%s)",

@@ -45,8 +45,14 @@ static void test_format(void **state)
 	assert_true(fabs(d.prob[0] - 0.5) < 1e-12);
 	assert_true(fabs(d.mean_bytes - 0.75) < 1e-12);
 	assert_true(fabs(d.share_le_128 - 1) < 1e-12);
+	assert_int_equal(d.min_bytes, 0);
 	assert_int_equal(d.max_bytes, 2);
 	assert_string_equal(d.name, "t");
+	pb_distribution_free(&d);
+	/* leading zero weights are not sizes (list --distributions, issue 16) */
+	assert_int_equal(parse("0,0,0.5,0,0.5", &d), 0);
+	assert_int_equal(d.min_bytes, 2);
+	assert_int_equal(d.max_bytes, 4);
 	pb_distribution_free(&d);
 	/* one newline, or CRLF, may end the line; trailing zeros are dropped;
 	 * weights are normalised; exponents and bare fractions are numbers */
@@ -143,6 +149,8 @@ static void test_builtin(void **state)
 	assert_int_equal(pb_distribution_find("Uniform384To4096", &d), 0);
 	assert_true(fabs(d.weight_sum - 3713) < 1e-9);
 	assert_true(fabs(d.prob[384] - 1.0 / 3713) < 1e-15);
+	assert_int_equal(d.min_bytes, 384);
+	assert_int_equal(d.max_bytes, 4096);
 	assert_true(fabs(d.mean_bytes - (384 + 4096) / 2.0) < 1e-9);
 	pb_distribution_free(&d);
 	/* a unique end of a stem, any case */

@@ -624,6 +624,87 @@ static void test_results_round_trip(void **state)
 	rmdir(dir);
 }
 
+/* Issue 16 item 5: the output is reserved at the start (a temporary file
+ * in its directory, used at the end; where none can be made, the start
+ * fails), and a write that fails at the end lands in $TMPDIR instead. */
+static void test_results_reserve_and_rescue(void **state)
+{
+	(void)state;
+	/* /proc passes an access() check as root but holds no new file */
+	assert_int_equal(pb_output_reserve("/proc/primbench-test.json"), -1);
+	assert_non_null(strstr(pb_error(), "cannot write '/proc/primbench-test.json'"));
+
+	char dir[] = "/tmp/pbtestXXXXXX", rescue[] = "/tmp/pbrescueXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(mkdtemp(rescue));
+	char path[64], cmd[256];
+	snprintf(path, sizeof path, "%s/r.json", dir);
+	assert_int_equal(pb_output_reserve(path), 0);
+	/* the temporary file is there from the start, hidden */
+	snprintf(cmd, sizeof cmd, "ls -A %s | grep -q '^\\.primbench-'", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pb_write_file_whole(path, "{}\n", 3), 0);
+	snprintf(cmd, sizeof cmd, "test \"$(ls -A %s)\" = r.json", dir);
+	assert_int_equal(system(cmd), 0);
+
+	/* The directory goes during the run: the final rename fails, the text
+	 * is saved in $TMPDIR and the error says where. */
+	assert_int_equal(pb_output_reserve(path), 0);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("TMPDIR", rescue, 1);
+	assert_int_equal(pb_write_file_whole(path, "{\"x\": 1}\n", 9), -1);
+	unsetenv("TMPDIR");
+	assert_non_null(strstr(pb_error(), "cannot write '"));
+	const char *saved = strstr(pb_error(), "saved it as '");
+	assert_non_null(saved);
+	char name[256];
+	snprintf(name, sizeof name, "%s", saved + strlen("saved it as '"));
+	char *q = strchr(name, '\'');
+	assert_non_null(q);
+	*q = '\0';
+	assert_memory_equal(name, rescue, strlen(rescue));
+	assert_non_null(strstr(name, "/r-"));
+	assert_non_null(strstr(name, ".json"));
+	FILE *f = fopen(name, "r");
+	assert_non_null(f);
+	char text[32] = "";
+	assert_non_null(fgets(text, sizeof text, f));
+	fclose(f);
+	assert_string_equal(text, "{\"x\": 1}\n");
+	unlink(name);
+	assert_int_equal(rmdir(rescue), 0);
+}
+
+/* Issue 16 item 14: counts of one read "1 sample", "1 case varies". */
+static void test_quality_plurals(void **state)
+{
+	(void)state;
+	struct pb_mem_case c = {0};
+	c.n_samples = 1;
+	c.migrations = 1;
+	c.outliers = 1;
+	c.ticks_per_call.median = 2;
+	c.ticks_per_call.p10 = 1;
+	c.ticks_per_call.p90 = 10; /* noisy */
+	struct pb_mem_result r = {0};
+	r.cases = &c;
+	r.n_cases = 1;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	pb_print_mem_quality(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "spread: 1 sample in 1 case"));
+	assert_non_null(strstr(text, "note: 1 case had fewer than 6 samples"));
+	assert_non_null(strstr(text, "warning: noisy: 1 case varies by over 20%"));
+	assert_non_null(strstr(text, "note: 1 sample saw the thread change CPU"));
+	assert_non_null(strstr(text, "note: 1 sample had a modified z-score"));
+	assert_null(strstr(text, "1 samples"));
+	free(text);
+}
+
 static void test_results_bad_path(void **state)
 {
 	(void)state;
@@ -689,6 +770,8 @@ int main(void)
 	    cmocka_unit_test(test_precision_stops_early),
 	    cmocka_unit_test(test_results_round_trip),
 	    cmocka_unit_test(test_results_bad_path),
+	    cmocka_unit_test(test_results_reserve_and_rescue),
+	    cmocka_unit_test(test_quality_plurals),
 	    cmocka_unit_test(test_results_symlink_and_special),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

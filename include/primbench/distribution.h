@@ -41,6 +41,8 @@ struct pb_distribution {
 	double weight_sum;   /* the sum of the values as written */
 	double share_le_128; /* probability of a call of at most 128 bytes */
 	double mean_bytes;   /* expected bytes per call */
+	size_t min_bytes;    /* smallest size with a non-zero weight (leading
+	                        zeros are sizes never drawn) */
 	size_t max_bytes;    /* largest size with a non-zero weight */
 };
 

@@ -57,6 +57,12 @@ void pb_print_mem_readback_grid(FILE *f, const struct pb_mem_result *r, enum pb_
 void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                           enum pb_cache_state st);
 
+/* "s" after a count other than 1, "" after 1: "%llu sample%s". */
+static inline const char *pb_plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 /* Prints text wrapped at 80 columns at spaces, continuation lines indented
  * by `indent` spaces, and a newline. */
 void pb_print_wrapped(FILE *f, const char *text, int indent);

@@ -64,14 +64,26 @@ void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, 
 void pb_results_finish(json_t *doc, const struct pb_noise *noise, bool interrupted);
 
 /* Writes len bytes of text to path whole: a temporary file in the same
- * directory, fsync, then rename over path (a reader sees the old file or
- * the new one, never a part). Returns 0, or -1 with pb_error() "cannot
- * write 'PATH': REASON". pb_results_write() uses it. */
+ * directory (the one pb_output_reserve made, else a new one), fsync, then
+ * rename over path (a reader sees the old file or the new one, never a
+ * part). Returns 0, or -1 with pb_error() "cannot write 'PATH': REASON".
+ * When that fails at this point (a disk that filled during the run), the
+ * text is written to $TMPDIR (or /tmp) as NAME-XXXXXX.EXT instead and the
+ * error says "...; saved it as 'FILE' instead": nothing measured is lost.
+ * pb_results_write() uses it. */
 int pb_write_file_whole(const char *path, const char *text, size_t len);
 
 /* Fails early (-1 with pb_error()) when `path` could not be written: its
  * directory is missing or not writable. Creates nothing. */
 int pb_results_check_path(const char *path);
+
+/* Before a run: pb_results_check_path, then creates the temporary file that
+ * pb_write_file_whole(path) will fill and rename at the end, in path's
+ * directory (so the rename is atomic). A place where no file can be made
+ * (/proc, a read-only mount) fails here, before anything is measured: -1
+ * with pb_error() "cannot write 'PATH': REASON". The temporary file is
+ * removed at exit if never filled. */
+int pb_output_reserve(const char *path);
 
 /* Writes doc whole to `path`: a temporary file in the same directory,
  * fsync, then rename (never a partial file at `path`). 0 or -1 with

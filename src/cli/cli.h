@@ -14,6 +14,8 @@
 #ifndef PRIMBENCH_CLI_H
 #define PRIMBENCH_CLI_H
 
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -31,16 +33,27 @@
 extern int cli_argc;
 extern char **cli_argv;
 
-/* Prints "primbench: MESSAGE" on stderr and exits 2. */
+/* The one error line: "primbench: SUBCOMMAND: MESSAGE" on stderr
+ * ("primbench: MESSAGE" before a subcommand is chosen; a MESSAGE that
+ * starts with "SUBCOMMAND: " does not repeat it), wrapped at 80 columns with
+ * continuation lines indented by 4. stdout is flushed first. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* cli_error, then exit 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints "primbench: warning: MESSAGE" on stderr. */
+/* Prints "primbench: SUBCOMMAND: warning: MESSAGE" on stderr, wrapped. */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* For getopt_long's ':' (missing value) and '?' (unknown option) on
  * argv[optind - 1]: "CMD: unknown option '--x' (try 'primbench CMD --help')",
  * exit 2. Call with opterr = 0 and an optstring starting with ':'. */
 _Noreturn void die_bad_option(const char *cmd, char **argv, int opt);
+
+/* For an operand a subcommand takes none of: "CMD: unexpected argument
+ * 'ARG'", exit 2; when ARG followed an option with an optional value
+ * (--latency 64M), the hint to join them (--latency=64M). */
+_Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts, const char *arg);
 
 /* A whole number in [lo, hi]; exits 2 with "bad WHAT 'ARG' (...)". */
 size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
@@ -51,6 +64,11 @@ double cli_parse_seconds(const char *opt, const char *arg);
 /* The FILE of -o FILE: exits 2 with "empty output path in '-o'" when it
  * is empty; returns it. */
 const char *cli_output_path(const char *arg);
+/* Before a run that writes files into directory dir (made at the end when
+ * missing): exits 2 with "WHAT: cannot write in 'DIR': REASON" when no
+ * file can be created in it, or in its parent when it does not exist yet
+ * (a probe file, removed at once). */
+void cli_check_output_dir(const char *what, const char *dir);
 /* Exits 2 ("CMD: -o OUT would overwrite the input IN") when out is the same
  * file as one of inputs[0..n) (same device and inode); a new out passes. */
 void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n);
@@ -59,15 +77,19 @@ void cli_check_output_not_input(const char *cmd, const char *out, char **inputs,
  * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */
 int cli_write_results(const json_t *doc, const char *path);
 
+/* True when standard output is a pipe or socket that nobody reads any more
+ * (the reader closed it, `| head` quit): printing stopped, not the work. */
+bool cli_stdout_gone(void);
+
 /* Binds the calling thread to CPU `want`, or (want < 0) to the CPU it runs
  * on, with hwloc. Returns the CPU, or -1 when the binding failed. */
 int cli_pin_cpu(int want);
 
 /* Installs `handler` for SIGINT, SIGTERM and SIGHUP without SA_RESTART
  * (a blocking wait4 or read returns EINTR, so the suite sees its stop
- * flag at once), and ignores SIGPIPE: a reader that quits (| head) must
- * not cost the measurement; writes fail with EPIPE and the result file is
- * still written. Exit status after a stop: 128 + the signal. */
+ * flag at once), and ignores SIGPIPE (main() already does, for every
+ * subcommand: a reader that quits must not cost the work). Exit status after a stop: 128 + the
+ * signal. */
 void cli_on_stop_signals(void (*handler)(int));
 
 /* Applies --hide-features LIST (exits 2 on an unknown feature name). */

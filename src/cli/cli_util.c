@@ -1,10 +1,13 @@
 /* cli_util.c - option values and CPU binding shared by the subcommands. */
 #include <errno.h>
 #include <hwloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "primbench/cpu.h"
 #include "primbench/error.h"
@@ -12,6 +15,25 @@
 #include "primbench/results.h"
 
 #include "cli/cli.h"
+
+_Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts, const char *arg)
+{
+	/* getopt_long permuted argv: find the word before arg as typed */
+	for (int i = 1; i < cli_argc; i++) {
+		const char *prev = cli_argv[i - 1];
+		if (cli_argv[i] != arg || strncmp(prev, "--", 2) != 0 || strchr(prev, '='))
+			continue;
+		for (const struct option *o = longopts; o->name; o++)
+			/* getopt_long takes a unique prefix too (--lat) */
+			if (o->has_arg == optional_argument && prev[2] &&
+			    !strncmp(o->name, prev + 2, strlen(prev + 2)))
+				die_usage(
+				    "%s: unexpected argument '%s' (%s takes its value joined: "
+				    "%s=%s)",
+				    cmd, arg, prev, prev, arg);
+	}
+	die_usage("%s: unexpected argument '%s'", cmd, arg);
+}
 
 size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi)
 {
@@ -31,6 +53,13 @@ double cli_parse_seconds(const char *opt, const char *arg)
 	if (errno || end == arg || *end || !(v > 0) || v > 3600)
 		die_usage("bad %s '%s' (seconds, above 0 and at most 3600, e.g. 0.5)", opt, arg);
 	return v;
+}
+
+bool cli_stdout_gone(void)
+{
+	/* A pipe's write end polls POLLERR once its last reader closed. */
+	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
 }
 
 int cli_pin_cpu(int want)
@@ -62,7 +91,7 @@ int cli_pin_cpu(int want)
 int cli_write_results(const json_t *doc, const char *path)
 {
 	if (pb_results_write(doc, path) != 0) {
-		fprintf(stderr, "primbench: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
 	printf("\nresults: %s\n", path);
@@ -154,6 +183,32 @@ json_t *cli_auto_json(enum pb_op op)
 	else
 		json_object_set_new(j, "default_row", json_string(o->default_row[op]));
 	return j;
+}
+
+void cli_check_output_dir(const char *what, const char *dir)
+{
+	/* the directory, or the parent it will be made in */
+	char probe[4200], parent[4096];
+	struct stat st;
+	const char *where = dir;
+	if (stat(dir, &st) != 0) {
+		snprintf(parent, sizeof parent, "%s", dir);
+		size_t n = strlen(parent);
+		while (n > 1 && parent[n - 1] == '/')
+			parent[--n] = '\0';
+		char *slash = strrchr(parent, '/');
+		if (!slash)
+			snprintf(parent, sizeof parent, ".");
+		else
+			slash[slash == parent] = '\0';
+		where = parent;
+	}
+	snprintf(probe, sizeof probe, "%s/.primbench-XXXXXX", where);
+	int fd = mkstemp(probe);
+	if (fd < 0)
+		die_usage("%s: cannot write in '%s': %s", what, where, strerror(errno));
+	close(fd);
+	unlink(probe);
 }
 
 void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n)

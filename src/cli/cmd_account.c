@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "primbench/accounting.h"
 #include "primbench/error.h"
+#include "primbench/results.h"
 #include "primbench/timer.h"
 
 static void usage(FILE *f)
@@ -60,6 +61,8 @@ int cmd_account(int argc, char **argv)
 	if (optind != argc - 1)
 		die_usage("account: needs one directory (usage: primbench account DIR)");
 	const char *dir = argv[optind];
+	if (out && pb_output_reserve(out) != 0)
+		die_usage("%s", pb_error());
 	struct pb_acct_total *t = calloc(1, sizeof *t);
 	if (!t)
 		die_usage("out of memory");

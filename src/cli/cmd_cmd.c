@@ -244,8 +244,8 @@ static void print_runs(const struct session *s, const char *tu, double div)
 	bool cut = s->nrecs > head + tail + 10;
 	for (size_t i = 0; i < s->nrecs; i++) {
 		if (cut && i == head) {
-			printf("  ... %zu runs not shown; -o FILE keeps them all\n",
-			       s->nrecs - head - tail);
+			printf("  ... %zu run%s not shown; -o FILE keeps them all\n",
+			       s->nrecs - head - tail, pb_plural(s->nrecs - head - tail));
 			i = s->nrecs - tail;
 		}
 		const struct pb_cmd_record *r = &s->recs[i];
@@ -565,15 +565,15 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 	if (s->prepare.argv) {
 		int rc = pb_cmd_run_once(&s->prepare, &pr, &interrupted);
 		if (rc < 0) {
-			fprintf(stderr, "primbench: cmd: --prepare: %s\n", pb_error());
+			cli_error("--prepare: %s", pb_error());
 			return 2;
 		}
 		if (rc == 1)
 			return 3;
 		if (pr.exit_code != 0) {
-			fprintf(stderr, "primbench: cmd: --prepare command failed (%s %d)\n",
-			        pr.term_signal ? "signal" : "exit status",
-			        pr.term_signal ? pr.term_signal : pr.exit_code);
+			cli_error("--prepare command failed (%s %d)",
+			          pr.term_signal ? "signal" : "exit status",
+			          pr.term_signal ? pr.term_signal : pr.exit_code);
 			return 1;
 		}
 	}
@@ -582,7 +582,7 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 	int rc = pb_cmd_run_once(&sd->spec, &r.run, &interrupted);
 	acct_settle(sd, rc == 0 && !warmup);
 	if (rc < 0) {
-		fprintf(stderr, "primbench: cmd: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		return 2;
 	}
 	if (rc == 1)
@@ -600,12 +600,11 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 			         : r.run.exit_code == 126 && s->shell
 			             ? " (the shell's 'cannot execute')"
 			             : "");
-		fprintf(stderr, "primbench: cmd: %srun %s%zu %s (see --show-output; or -i)\n",
-		        warmup ? "warm-up " : "",
-		        s->nsides == 1 ? ""
-		        : side         ? "B"
-		                       : "A",
-		        r.index, what);
+		cli_error("%srun %s%zu %s (see --show-output; or -i)", warmup ? "warm-up " : "",
+		          s->nsides == 1 ? ""
+		          : side         ? "B"
+		                         : "A",
+		          r.index, what);
 		return 1;
 	}
 	return 0;
@@ -693,7 +692,7 @@ static void acct_report(const struct session *s, int sd, double tsc_hz, json_t *
 		if (s->recs[i].side == sd && !s->recs[i].warmup)
 			cpu_s += (s->recs[i].run.user_ns + s->recs[i].run.sys_ns) * 1e-9;
 	if (pb_acct_read_dir(s->side[sd].acct_dir[0], t) < 0) {
-		fprintf(stderr, "primbench: cmd: --account: %s\n", pb_error());
+		cli_error("--account: %s", pb_error());
 		free(t);
 		return;
 	}
@@ -714,10 +713,10 @@ static int acct_record(const struct session *s, const char *dir)
 	struct pb_size_record *r = calloc(1, sizeof *r);
 	int rc = -1;
 	if (!t || !r) {
-		fprintf(stderr, "primbench: cmd: --record-distribution: out of memory\n");
+		cli_error("--record-distribution: out of memory");
 	} else if (pb_acct_read_dir(s->side[0].acct_dir[0], t) < 0 ||
 	           pb_record_read_dir(s->side[0].acct_dir[0], r) < 0) {
-		fprintf(stderr, "primbench: cmd: --record-distribution: %s\n", pb_error());
+		cli_error("--record-distribution: %s", pb_error());
 	} else {
 		printf("\nrecorded distributions (from %llu sizes files%s):\n",
 		       (unsigned long long)r->files, r->skipped ? ", some skipped" : "");
@@ -725,7 +724,7 @@ static int acct_record(const struct session *s, const char *dir)
 			pb_print_wrapped(stdout, r->skip_note, 2);
 		int n = pb_record_write(dir, r, t, stdout);
 		if (n < 0)
-			fprintf(stderr, "primbench: cmd: --record-distribution: %s\n", pb_error());
+			cli_error("--record-distribution: %s", pb_error());
 		else if (n == 0)
 			printf(
 			    "no memset, memcpy or memmove call of at most 4096 bytes was seen: no "
@@ -1034,6 +1033,7 @@ int cmd_cmd(int argc, char **argv)
 		if (stat(record_dir, &rst) == 0 && !S_ISDIR(rst.st_mode))
 			die_usage("cmd: --record-distribution: '%s' is not a directory",
 			          record_dir);
+		cli_check_output_dir("--record-distribution", record_dir);
 	}
 	if (s.until_verdict && s.nsides == 1)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
@@ -1051,7 +1051,7 @@ int cmd_cmd(int argc, char **argv)
 		if (stat(cwd, &st) != 0 || !S_ISDIR(st.st_mode))
 			die_usage("cmd: --cwd '%s': not a directory", cwd);
 	}
-	if (out && pb_results_check_path(out) != 0)
+	if (out && pb_output_reserve(out) != 0)
 		die_usage("%s", pb_error());
 
 	/* Side A: the words after the options, or sh -c "those words". */
@@ -1377,11 +1377,11 @@ int cmd_cmd(int argc, char **argv)
 		} else if (rc < 0) {
 			if (run_line.on)
 				fputs("\r\033[K", stderr);
-			fprintf(stderr, "primbench: cmd: --profile: %s%s\n",
-			        s.nsides == 1 ? ""
-			        : sd          ? "B: "
-			                      : "A: ",
-			        pb_error());
+			cli_error("--profile: %s%s",
+			          s.nsides == 1 ? ""
+			          : sd          ? "B: "
+			                        : "A: ",
+			          pb_error());
 		} else {
 			have_prof[sd] = true;
 		}
@@ -1585,12 +1585,12 @@ int cmd_cmd(int argc, char **argv)
 			if (wrc != PB_EXIT_OK && status == PB_EXIT_OK)
 				status = wrc;
 			if (cli_format_end(&fmt, doc) != 0) {
-				fprintf(stderr, "primbench: cmd: %s\n", pb_error());
+				cli_error("%s", pb_error());
 				if (status == PB_EXIT_OK)
 					status = PB_EXIT_USAGE;
 			}
 		} else {
-			fprintf(stderr, "primbench: cmd: %s\n", pb_error());
+			cli_error("%s", pb_error());
 		}
 		json_decref(doc);
 	}
@@ -1603,8 +1603,8 @@ int cmd_cmd(int argc, char **argv)
 	pb_profile_free(&prof[1]);
 	acct_cleanup(acct_root);
 	if (status >= 128)
-		fprintf(stderr, "primbench: interrupted; the finished runs are in the tables%s\n",
-		        out ? " and the file" : "");
+		cli_error("interrupted; the finished runs are in the tables%s",
+		          out ? " and the file" : "");
 	free(buf);
 	free(s.recs);
 	free(a->argv_owned);

@@ -151,7 +151,7 @@ int cmd_compare(int argc, char **argv)
 	size_t nfiles = (size_t)(argc - optind);
 	if (nfiles < 2)
 		die_usage("compare: needs at least two result files, got %zu (see --help)", nfiles);
-	if (out && pb_results_check_path(out) != 0)
+	if (out && pb_output_reserve(out) != 0)
 		die_usage("compare: %s", pb_error());
 	if (out)
 		cli_check_output_not_input("compare", out, argv + optind, nfiles);

@@ -76,7 +76,7 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 	int n = pb_cache_latency_sweep(SWEEP_MIN_BYTES, max_bytes, pts, SWEEP_MAX_POINTS);
 	if (n < 0) {
 		fflush(stdout);
-		fprintf(stderr, "primbench: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
 	printf("\nlatency sweep (pointer chase: one random cycle through the buffer's lines,\n"
@@ -156,7 +156,7 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die_usage("info: unexpected argument '%s'", argv[optind]);
+		cli_die_unexpected("info", longopts, argv[optind]);
 
 	/* Every option is checked before anything is printed. */
 	if (pb_cache_overrides_check(override) != 0)

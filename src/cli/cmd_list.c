@@ -120,14 +120,14 @@ static int list_distributions(void)
 			continue;
 		}
 		char sizes[32];
-		snprintf(sizes, sizeof sizes, "0..%zu", d.n_values - 1);
+		snprintf(sizes, sizeof sizes, "%zu..%zu", d.min_bytes, d.max_bytes);
 		printf("%-20s %9s %8.1f%% %10.1f %7zu\n", names[i], sizes, 100 * d.share_le_128,
 		       d.mean_bytes, d.max_bytes);
 		pb_distribution_free(&d);
 	}
 	pb_distribution_names_free(names, n);
-	printf("\nsizes: the file's values (trailing zeros dropped); <=128 B: share of calls\n"
-	       "of at most 128 bytes; mean B: bytes per call; max B: largest size drawn\n"
+	printf("\nsizes: smallest..largest size with a nonzero weight; <=128 B: share of\n"
+	       "calls of at most 128 bytes; mean B: bytes per call; max B: largest size drawn\n"
 	       "NAME: the stem, or a part of only one stem (GoogleA, uniform); or a FILE.csv\n");
 	return PB_EXIT_OK;
 }
@@ -241,8 +241,8 @@ int cmd_list(int argc, char **argv)
 	printf("\n");
 	for (unsigned op = 0; op < PB_OP_COUNT; op++)
 		if (only[op])
-			printf("%s: %zu kernels, %zu usable here\n", pb_op_name((enum pb_op)op),
-			       total[op], usable[op]);
+			printf("%s: %zu kernel%s, %zu usable here\n", pb_op_name((enum pb_op)op),
+			       total[op], pb_plural(total[op]), usable[op]);
 	/* What auto would run (a bad policy file is a note here: the
 	 * catalogue is still worth seeing; `mem --kernels auto` refuses it). */
 	if (pb_auto_setup(pb_cpu_features(), NULL) == 0) {

@@ -212,13 +212,13 @@ int cmd_plot(int argc, char **argv)
 	if (!output && !script_dir)
 		die_usage("plot: no output: give -o FILE.svg or -o FILE.png");
 	if (nlabels > n)
-		die_usage("plot: %zu --label for %zu files", nlabels, n);
+		die_usage("plot: %zu --label for %zu file%s", nlabels, n, pb_plural(n));
 	if (!output)
 		output = "primbench.svg";
 	size_t olen = strlen(output);
 	if (olen < 5 || (strcmp(output + olen - 4, ".svg") && strcmp(output + olen - 4, ".png")))
 		die_usage("plot: output '%s' must end in .svg or .png", output);
-	if (!script_dir && pb_results_check_path(output) != 0)
+	if (!script_dir && pb_output_reserve(output) != 0)
 		die_usage("plot: %s", pb_error());
 
 	struct pb_compare_file *files = calloc(n, sizeof *files);
@@ -324,7 +324,7 @@ int cmd_plot(int argc, char **argv)
 		}
 		remove_tree(dir);
 		if (status != PB_EXIT_OK)
-			fprintf(stderr, "primbench: plot: %s\n", why);
+			cli_error("%s", why);
 		else
 			printf("plot: %s\n", output);
 	}

@@ -65,7 +65,7 @@ int cmd_report(int argc, char **argv)
 	if (argc - optind != 1)
 		die_usage("report: needs one result file, got %d (see --help)", argc - optind);
 	const char *in = argv[optind];
-	if (out && pb_results_check_path(out) != 0)
+	if (out && pb_output_reserve(out) != 0)
 		die_usage("report: %s", pb_error());
 	if (out)
 		cli_check_output_not_input("report", out, argv + optind, 1);

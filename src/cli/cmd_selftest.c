@@ -13,6 +13,7 @@
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/kernels.h"
+#include "primbench/report.h"
 #include "primbench/selftest.h"
 
 static void usage(FILE *f)
@@ -140,6 +141,7 @@ int cmd_selftest(int argc, char **argv)
 	};
 	enum pb_selftest_level level = PB_SELFTEST_QUICK;
 	const char *kernels = NULL;
+	const char *level_opt = NULL; /* --standard and --full exclude each other */
 
 	opterr = 0;
 	optind = 1;
@@ -153,10 +155,12 @@ int cmd_selftest(int argc, char **argv)
 			kernels = optarg;
 			break;
 		case OPT_STANDARD:
-			level = PB_SELFTEST_STANDARD;
-			break;
 		case OPT_FULL:
-			level = PB_SELFTEST_FULL;
+			if (level_opt && strcmp(level_opt, argv[optind - 1]) != 0)
+				die_usage("selftest: %s and %s exclude each other (choose one)",
+				          level_opt, argv[optind - 1]);
+			level_opt = argv[optind - 1];
+			level = opt == OPT_FULL ? PB_SELFTEST_FULL : PB_SELFTEST_STANDARD;
 			break;
 		case 'h':
 			usage(stdout);
@@ -166,7 +170,7 @@ int cmd_selftest(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		die_usage("selftest: unexpected argument '%s'", argv[optind]);
+		cli_die_unexpected("selftest", longopts, argv[optind]);
 
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);
@@ -216,8 +220,8 @@ int cmd_selftest(int argc, char **argv)
 		cases += r.cases;
 		seconds += r.seconds;
 		if (rc == 0) {
-			printf("PASS %s/%s (%llu cases, %.2f s)\n", pb_op_name(k->op), k->name,
-			       (unsigned long long)r.cases, r.seconds);
+			printf("PASS %s/%s (%llu case%s, %.2f s)\n", pb_op_name(k->op), k->name,
+			       (unsigned long long)r.cases, pb_plural(r.cases), r.seconds);
 			passed++;
 		} else if (rc > 0) {
 			pb_print_labelled(stdout, 5, "FAIL", r.detail);
@@ -242,19 +246,19 @@ int cmd_selftest(int argc, char **argv)
 	if (errors)
 		used += snprintf(summary + used, sizeof summary - (size_t)used,
 		                 ", %zu could not run", errors);
-	used += snprintf(summary + used, sizeof summary - (size_t)used, "; %llu cases in %.1f s",
-	                 (unsigned long long)cases, seconds);
+	used += snprintf(summary + used, sizeof summary - (size_t)used, "; %llu case%s in %.1f s",
+	                 (unsigned long long)cases, pb_plural(cases), seconds);
 	if (sig)
 		snprintf(summary + used, sizeof summary - (size_t)used,
-		         "; interrupted after %zu of %zu kernels", done, to_check);
+		         "; interrupted after %zu of %zu kernel%s", done, to_check,
+		         pb_plural(to_check));
 	char label[32];
 	snprintf(label, sizeof label, "selftest (%s):", pb_selftest_level_name(level));
 	putchar('\n');
 	pb_print_labelled(stdout, (int)strlen(label) + 1, label, summary);
 	if (sig) {
 		fflush(stdout);
-		fprintf(stderr,
-		        "primbench: interrupted; the summary above covers what was checked\n");
+		cli_error("interrupted; the summary above covers what was checked");
 		return 128 + sig; /* PB_EXIT_INTERRUPTED for Ctrl-C */
 	}
 	if (failed)

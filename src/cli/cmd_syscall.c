@@ -202,7 +202,7 @@ int cmd_syscall(int argc, char **argv)
 	if (p.min_samples > p.max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", p.min_samples,
 		          p.max_samples);
-	if (out && pb_results_check_path(out) != 0)
+	if (out && pb_output_reserve(out) != 0)
 		die_usage("%s", pb_error());
 
 	/* The CPU and pipe-rtt's partner, from the CPUs allowed before pinning. */
@@ -317,7 +317,7 @@ int cmd_syscall(int argc, char **argv)
 		if (out)
 			status = cli_write_results(doc, out);
 		if (cli_format_end(&fmt, doc) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
+			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 		}
 		json_decref(doc);
@@ -326,12 +326,10 @@ int cmd_syscall(int argc, char **argv)
 	if (r.interrupted || interrupted) {
 		fflush(stdout);
 		if (out && status == PB_EXIT_OK)
-			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
-			        out);
+			cli_error("interrupted; what was measured is in %s", out);
 		else
-			fprintf(stderr,
-			        "primbench: interrupted; the %s above shows what was measured\n",
-			        fmt.fmt == PB_FORMAT_TEXT ? "table" : "result");
+			cli_error("interrupted; the %s above shows what was measured",
+			          fmt.fmt == PB_FORMAT_TEXT ? "table" : "result");
 		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;

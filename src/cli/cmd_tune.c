@@ -226,7 +226,7 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	cli_progress_done(&progress_line);
 	free(sizes);
 	if (rc != 0) {
-		fprintf(stderr, "primbench: tune: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
 	run->have_result = true;
@@ -240,12 +240,12 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	}
 	int got = pb_breakeven_compute_rule(&run->result, run->op, run->state, g, rule, &run->be);
 	if (got < 0) {
-		fprintf(stderr, "primbench: tune: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
 	if (got == 0) {
-		fprintf(stderr, "primbench: tune: no %s case of %s could be timed\n",
-		        pb_cache_state_name(run->state), pb_op_name(run->op));
+		cli_error("no %s case of %s could be timed", pb_cache_state_name(run->state),
+		          pb_op_name(run->op));
 		return PB_EXIT_USAGE;
 	}
 	run->have_be = true;
@@ -374,7 +374,7 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 	    .stop = &interrupted,
 	};
 	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum) != 0) {
-		fprintf(stderr, "primbench: tune: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		free(cands);
 		free(sum);
 		return PB_EXIT_USAGE;
@@ -563,7 +563,7 @@ int cmd_tune(int argc, char **argv)
 	if (path[0] && !dry_run) {
 		/* The default place's directories are made (~/.config/primbench);
 		 * a -o FILE's directory must exist, as for every -o. */
-		if ((!out_path && make_parent_dirs(path) != 0) || pb_results_check_path(path) != 0)
+		if ((!out_path && make_parent_dirs(path) != 0) || pb_output_reserve(path) != 0)
 			die_usage("tune: %s", pb_error());
 		/* An existing file must read and parse before anything is
 		 * measured: the ops not tuned now keep its policies. */
@@ -685,7 +685,8 @@ int cmd_tune(int argc, char **argv)
 			char ssplit[32], smax[32];
 			pb_format_size(split, ssplit, sizeof ssplit);
 			pb_format_size(max_size, smax, sizeof smax);
-			printf("\n%s (%zu kernels)\n", pb_op_name((enum pb_op)op), nk);
+			printf("\n%s (%zu kernel%s)\n", pb_op_name((enum pb_op)op), nk,
+			       pb_plural(nk));
 			print_policy("hot, 16..", ssplit, a);
 			char label[96];
 			if (have_both) {
@@ -737,7 +738,7 @@ int cmd_tune(int argc, char **argv)
 	pb_distribution_free(&dist);
 	if (status != PB_EXIT_OK) {
 		if (interrupted)
-			fprintf(stderr, "primbench: tune: interrupted; no policy file written\n");
+			cli_error("interrupted; no policy file written");
 		return status;
 	}
 

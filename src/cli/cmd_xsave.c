@@ -73,7 +73,9 @@ static void usage(FILE *f)
 	      "it,\n"
 	      "                      nothing is written\n"
 	      "  -f, --format F      print the result as text (default), json, csv,\n"
-	      "                      markdown or benchfmt (docs/formats.md)\n",
+	      "                      markdown or benchfmt (docs/formats.md)\n"
+	      "  -q, --quiet         accepted as by every suite (xsave draws no progress\n"
+	      "                      line)\n",
 	      f);
 }
 
@@ -89,6 +91,7 @@ static const struct option options[] = {
     {"cpu", required_argument, 0, OPT_CPU},
     {"output", required_argument, 0, 'o'},
     {"format", required_argument, 0, 'f'},
+    {"quiet", no_argument, 0, 'q'},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -188,7 +191,8 @@ static void print_table(const struct pb_xsave_result *r)
 		n += r->cases[i].n_samples;
 		mig += r->cases[i].migrations;
 	}
-	printf("%zu samples, %zu outliers (kept), %u migrations (dropped)\n", n, outl, mig);
+	printf("%zu sample%s, %zu outlier%s (kept), %u migration%s (dropped)\n", n, pb_plural(n),
+	       outl, pb_plural(outl), mig, pb_plural(mig));
 }
 
 /* The dirty pair a kernel would pay before using ymm/zmm: the cheapest of
@@ -256,7 +260,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	};
 	struct pb_mem_result mr;
 	if (pb_mem_run(&p, &mr) != 0) {
-		fprintf(stderr, "primbench: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		return false;
 	}
 	size_t n = sizes->count;
@@ -341,8 +345,11 @@ int cmd_xsave(int argc, char **argv)
 	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:f:", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":ho:f:q", options, NULL)) != -1) {
 		switch (opt) {
+		case 'q': /* as every suite takes it; xsave draws no progress line */
+			cli_quiet = true;
+			break;
 		case 'f':
 			fmt.fmt = cli_parse_format(optarg);
 			break;
@@ -384,7 +391,7 @@ int cmd_xsave(int argc, char **argv)
 	if (min_samples > max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", min_samples,
 		          max_samples);
-	if (out && pb_results_check_path(out) != 0)
+	if (out && pb_output_reserve(out) != 0)
 		die_usage("%s", pb_error());
 	if (!seed) {
 		struct timespec ts;
@@ -427,7 +434,7 @@ int cmd_xsave(int argc, char **argv)
 	struct pb_xsave_result r;
 	size_t measured = 0;
 	if (pb_xsave_run(&xp, &r) != 0) {
-		fprintf(stderr, "primbench: %s\n", pb_error());
+		cli_error("%s", pb_error());
 		json_decref(doc);
 		return PB_EXIT_USAGE;
 	}
@@ -486,13 +493,13 @@ int cmd_xsave(int argc, char **argv)
 		pb_print_wrapped(stdout, line, 7);
 	}
 	if (measured == 0 && !interrupted && status == PB_EXIT_OK) {
-		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
+		cli_error("nothing was measured (see the notes above)");
 		status = PB_EXIT_USAGE;
 	} else {
 		if (out)
 			status = cli_write_results(doc, out);
 		if (cli_format_end(&fmt, doc) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
+			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 		}
 	}
@@ -500,13 +507,11 @@ int cmd_xsave(int argc, char **argv)
 	if (interrupted) {
 		fflush(stdout);
 		if (out && status == PB_EXIT_OK)
-			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
-			        out);
+			cli_error("interrupted; what was measured is in %s", out);
 		else
-			fprintf(stderr,
-			        "primbench: interrupted; the %s above show%s what was measured\n",
-			        fmt.fmt == PB_FORMAT_TEXT ? "tables" : "result",
-			        fmt.fmt == PB_FORMAT_TEXT ? "" : "s");
+			cli_error("interrupted; the %s above show%s what was measured",
+			          fmt.fmt == PB_FORMAT_TEXT ? "tables" : "result",
+			          fmt.fmt == PB_FORMAT_TEXT ? "" : "s");
 		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;

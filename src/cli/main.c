@@ -1,6 +1,7 @@
 /* main.c - parses nothing but the subcommand name and dispatches. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "cli/cli.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/report.h"
 
 struct command {
 	const char *name;
@@ -34,25 +36,51 @@ static const struct command commands[] = {
     {"run", cmd_default, "the default suite (same as no subcommand)"},
 };
 
+/* The subcommand running ("mem", "run"; NULL before dispatch): every error
+ * line names it. */
+static const char *cli_command;
+
+/* "primbench: SUBCOMMAND: KINDMESSAGE", wrapped at 80 columns (continuation
+ * lines indented by 4) like the tables' notes. A message that already starts
+ * with "SUBCOMMAND: " does not repeat it. */
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+	char msg[8192], line[8400];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	const char *m = msg;
+	size_t n = cli_command ? strlen(cli_command) : 0;
+	if (n && !strncmp(m, cli_command, n) && m[n] == ':' && m[n + 1] == ' ')
+		m += n + 2;
+	snprintf(line, sizeof line, "primbench: %s%s%s%s", n ? cli_command : "", n ? ": " : "",
+	         kind, m);
+	/* what was printed so far comes first when both go to a terminal */
+	fflush(stdout);
+	pb_print_wrapped_at(stderr, 0, 4, line);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+}
+
 _Noreturn void die_usage(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("primbench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(PB_EXIT_USAGE);
 }
 
 void warn(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("primbench: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 _Noreturn void die_bad_option(const char *cmd, char **argv, int opt)
@@ -60,6 +88,11 @@ _Noreturn void die_bad_option(const char *cmd, char **argv, int opt)
 	const char *arg = argv[optind - 1];
 	if (opt == ':')
 		die_usage("%s: option '%s' needs a value", cmd, arg);
+	/* getopt_long sets optopt to a long option's val when it was given a
+	 * value it takes none of (--fastest=1), to 0 when the name is unknown */
+	if (optopt > 0 && arg[0] == '-' && arg[1] == '-' && strchr(arg, '='))
+		die_usage("%s: option '%.*s' takes no value", cmd, (int)(strchr(arg, '=') - arg),
+		          arg);
 	if (optopt > 0 && optopt < 256 && arg[0] == '-' && arg[1] != '-')
 		die_usage("%s: unknown option '-%c' (try 'primbench %s --help')", cmd, optopt, cmd);
 	die_usage("%s: unknown option '%s' (try 'primbench %s --help')", cmd, arg, cmd);
@@ -90,18 +123,18 @@ static void usage(FILE *f)
 int cli_argc;
 char **cli_argv;
 
-/* Output that could not be written (a full disk, a closed pipe) is an
- * environment error, not a success. */
+/* Output that could not be written (a full disk) is an environment error,
+ * not a success; a reader that went away (`| head`, a closed pipe) is not an
+ * error at all: printing stopped, the work (a result file, a check) did not,
+ * and the status is the work's (README "Exit statuses"). */
 static int finish(int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		/* A reader that went away (`| head`) is not an error: the
-		 * measurement and its result file are complete. */
-		if (errno == EPIPE)
+		if (errno == EPIPE || cli_stdout_gone())
 			return status;
 		/* errno 0: the error was an earlier write's, its cause gone */
-		fprintf(stderr, "primbench: cannot write to standard output: %s\n",
-		        errno ? strerror(errno) : "write error");
+		cli_error("cannot write to standard output: %s",
+		          errno ? strerror(errno) : "write error");
 		return status == PB_EXIT_OK ? PB_EXIT_USAGE : status;
 	}
 	return status;
@@ -129,6 +162,7 @@ static int dispatch(int argc, char **argv)
 		}
 		/* Options without a subcommand belong to the default suite. */
 		argv[0] = "run";
+		cli_command = "run";
 		return cmd_default(argc, argv);
 	}
 	if (!strcmp(argv[1], "help")) {
@@ -136,13 +170,19 @@ static int dispatch(int argc, char **argv)
 		return PB_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			cli_command = commands[i].name;
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	die_usage("unknown subcommand '%s' (try 'primbench --help')", argv[1]);
 }
 
 int main(int argc, char **argv)
 {
+	/* A closed standard output must not kill the run (SIGPIPE's default):
+	 * writes to it fail with EPIPE instead, and finish() says nothing.
+	 * Measured commands get the default back (src/suites/cmd.c). */
+	signal(SIGPIPE, SIG_IGN);
 	/* getopt_long permutes argv: results record the command as typed. */
 	cli_argc = argc;
 	cli_argv = calloc((size_t)argc + 1, sizeof *cli_argv);

@@ -613,7 +613,7 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("empty output path in '-o'");
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
-	if (path[0] && pb_results_check_path(path) != 0)
+	if (path[0] && pb_output_reserve(path) != 0)
 		die_usage("%s", pb_error());
 
 	/* The seed is always recorded, so any run's order can be replayed. */
@@ -716,7 +716,7 @@ int mem_cli_run(struct mem_cli *m)
 		}
 		struct pb_mem_result r;
 		if (replaying ? pb_mem_replay_run(&p, &replay, &r) != 0 : pb_mem_run(&p, &r) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
+			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 			break;
 		}
@@ -742,9 +742,14 @@ int mem_cli_run(struct mem_cli *m)
 			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",
 			       m->scenario, op == PB_OP_MEMSET ? "memset 0" : "memcpy");
 		if (op == PB_OP_MEMSET) {
+			bool faulting = false; /* fresh pages are not pre-filled */
+			for (size_t si = 0; si < nstates; si++)
+				faulting |= states[si] == PB_STATE_FAULT ||
+				            states[si] == PB_STATE_FAULT_THP;
 			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
-			       "sample\n(fault states: fresh pages, which read as zero)\n",
-			       m->value & 0xff, pb_mem_prefill_value(op, m->value));
+			       "sample\n%s",
+			       m->value & 0xff, pb_mem_prefill_value(op, m->value),
+			       faulting ? "(fault states: fresh pages, which read as zero)\n" : "");
 			if (nplacements == 1 && placements[0].dst_offset_bytes)
 				printf("dst offset %llu bytes from a page boundary\n",
 				       (unsigned long long)placements[0].dst_offset_bytes);
@@ -840,13 +845,13 @@ int mem_cli_run(struct mem_cli *m)
 			                 7);
 	}
 	if (measured == 0 && !was_interrupted && status == PB_EXIT_OK) {
-		fprintf(stderr, "primbench: nothing was measured (see the notes above)\n");
+		cli_error("nothing was measured (see the notes above)");
 		status = PB_EXIT_USAGE;
 	} else {
 		if (path[0])
 			status = cli_write_results(doc, path);
 		if (cli_format_end(&fmt, doc) != 0) {
-			fprintf(stderr, "primbench: %s\n", pb_error());
+			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 		}
 	}
@@ -863,13 +868,11 @@ int mem_cli_run(struct mem_cli *m)
 	if (was_interrupted || interrupted) {
 		fflush(stdout);
 		if (path[0] && status == PB_EXIT_OK)
-			fprintf(stderr, "primbench: interrupted; what was measured is in %s\n",
-			        path);
+			cli_error("interrupted; what was measured is in %s", path);
 		else
-			fprintf(stderr,
-			        "primbench: interrupted; the %s above show%s what was measured\n",
-			        m->format == PB_FORMAT_TEXT ? "tables" : "result",
-			        m->format == PB_FORMAT_TEXT ? "" : "s");
+			cli_error("interrupted; the %s above show%s what was measured",
+			          m->format == PB_FORMAT_TEXT ? "tables" : "result",
+			          m->format == PB_FORMAT_TEXT ? "" : "s");
 		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;

@@ -108,7 +108,10 @@ int cli_format_end(struct cli_format *f, const json_t *doc)
 	if (rc == 0)
 		rc = pb_format_write(stdout, &file, f->fmt);
 	pb_compare_file_free(&file);
-	/* a write error on stdout is reported once, by main's finish() */
+	/* a write error on stdout is reported once, by main's finish(); a
+	 * reader that went away is none */
+	if (rc != 0 && cli_stdout_gone())
+		rc = 0;
 	return rc;
 }
 

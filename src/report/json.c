@@ -340,16 +340,149 @@ int pb_results_write(const json_t *doc, const char *path)
 	return rc;
 }
 
+/* Outputs reserved at the start of a run (pb_output_reserve): the
+ * temporary file already made in the target's directory, filled and renamed
+ * by pb_write_file_whole at the end. */
+struct reservation {
+	char target[4096], tmp[4200];
+	int fd; /* -1: free */
+	pid_t owner;
+};
+static struct reservation reservations[8];
+
+/* At exit, a reservation never filled (an error after the start) goes; only
+ * in the process that made it (a forked child must not remove it). */
+static void drop_unfilled(void)
+{
+	for (size_t i = 0; i < sizeof reservations / sizeof reservations[0]; i++) {
+		struct reservation *r = &reservations[i];
+		if (r->fd >= 0 && r->owner == getpid()) {
+			close(r->fd);
+			unlink(r->tmp);
+			r->fd = -1;
+		}
+	}
+}
+
+int pb_output_reserve(const char *path)
+{
+	static bool init;
+	char target[4096], dir[4096];
+	if (!init) {
+		for (size_t i = 0; i < sizeof reservations / sizeof reservations[0]; i++)
+			reservations[i].fd = -1;
+		atexit(drop_unfilled);
+		init = true;
+	}
+	if (pb_results_check_path(path) != 0 || resolve_target(path, target, sizeof target) != 0 ||
+	    dir_of(target, dir, sizeof dir) != 0)
+		return -1;
+	struct reservation *r = NULL;
+	for (size_t i = 0; i < sizeof reservations / sizeof reservations[0]; i++)
+		if (reservations[i].fd >= 0 && !strcmp(reservations[i].target, target))
+			return 0; /* already held */
+		else if (reservations[i].fd < 0 && !r)
+			r = &reservations[i];
+	if (!r)
+		return pb_fail("cannot write '%s': too many outputs", path);
+	/* The check above passes where creating fails: /proc, a read-only
+	 * mount, a full disk's last inode. Creating is the real test. */
+	snprintf(r->tmp, sizeof r->tmp, "%s/.primbench-XXXXXX", dir);
+	int fd = mkstemp(r->tmp);
+	if (fd < 0)
+		return pb_fail("cannot write '%s': %s", path, strerror(errno));
+	snprintf(r->target, sizeof r->target, "%s", target);
+	r->fd = fd;
+	r->owner = getpid();
+	return 0;
+}
+
+/* The reserved temporary file for target (its fd, its name in tmp), or -1. */
+static int take_reservation(const char *target, char *tmp, size_t len)
+{
+	for (size_t i = 0; i < sizeof reservations / sizeof reservations[0]; i++) {
+		struct reservation *r = &reservations[i];
+		if (r->fd >= 0 && r->owner == getpid() && !strcmp(r->target, target)) {
+			int fd = r->fd;
+			r->fd = -1;
+			snprintf(tmp, len, "%s", r->tmp);
+			if (ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0)
+				return fd;
+			close(fd);
+			unlink(tmp);
+			return -1;
+		}
+	}
+	return -1;
+}
+
+static int write_all(int fd, const char *text, size_t len)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t w = write(fd, text + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : ENOSPC;
+		done += (size_t)w;
+	}
+	return fsync(fd) != 0 ? (errno ? errno : ENOSPC) : 0;
+}
+
+/* When the destination failed at the end (a full disk), the text goes to
+ * $TMPDIR (or /tmp) as NAME-XXXXXX.EXT so that no run loses what it
+ * measured. Returns 0 with the file's name in out. */
+static int write_rescue(const char *target, const char *text, size_t len, char *out, size_t out_len)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	const char *dot = strrchr(base, '.');
+	int stem = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+	const char *ext = dot && dot != base ? dot : "";
+	if (snprintf(out, out_len, "%s/%.*s-XXXXXX%s", tmpdir, stem, base, ext) >= (int)out_len)
+		return -1;
+	int fd = mkstemps(out, (int)strlen(ext));
+	if (fd < 0)
+		return -1;
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
+	int e = write_all(fd, text, len);
+	if (close(fd) != 0 && !e)
+		e = EIO;
+	if (e)
+		unlink(out);
+	return e ? -1 : 0;
+}
+
+/* pb_fail for a failed write to path: "cannot write 'PATH': REASON", and
+ * where the text was saved instead. */
+static int fail_rescued(const char *path, const char *target, int e, const char *text, size_t len)
+{
+	char rescue[4400];
+	if (write_rescue(target, text, len, rescue, sizeof rescue) == 0)
+		return pb_fail("cannot write '%s': %s; saved it as '%s' instead", path, strerror(e),
+		               rescue);
+	return pb_fail("cannot write '%s': %s", path, strerror(e));
+}
+
 int pb_write_file_whole(const char *path, const char *text, size_t len)
 {
 	char target[4096], dir[4096], tmp[4200];
 	if (resolve_target(path, target, sizeof target) != 0 ||
 	    dir_of(target, dir, sizeof dir) != 0)
 		return -1;
-	snprintf(tmp, sizeof tmp, "%s/.primbench-XXXXXX", dir);
-	int fd = mkstemp(tmp);
+	int fd = take_reservation(target, tmp, sizeof tmp);
+	if (fd < 0) {
+		snprintf(tmp, sizeof tmp, "%s/.primbench-XXXXXX", dir);
+		fd = mkstemp(tmp);
+	}
 	if (fd < 0)
-		return pb_fail("cannot write '%s': %s", path, strerror(errno));
+		return fail_rescued(path, target, errno, text, len);
 	/* mkstemp makes 0600: a new file gets the umask's mode, a replaced
 	 * one keeps its own (a hard link to it is not kept: rename). */
 	struct stat st;
@@ -360,28 +493,14 @@ int pb_write_file_whole(const char *path, const char *text, size_t len)
 		umask(um);
 		fchmod(fd, 0666 & ~um);
 	}
-	int e = 0;
-	size_t done = 0;
-	while (!e && done < len) {
-		ssize_t w = write(fd, text + done, len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			e = w < 0 ? errno : ENOSPC;
-		else
-			done += (size_t)w;
-	}
-	if (!e && fsync(fd) != 0)
-		e = errno ? errno : ENOSPC;
-	if (e) {
-		close(fd);
-		unlink(tmp);
-		return pb_fail("cannot write '%s': %s", path, strerror(e));
-	}
-	if (close(fd) != 0 || rename(tmp, target) != 0) {
+	int e = write_all(fd, text, len);
+	if (close(fd) != 0 && !e)
+		e = errno ? errno : EIO;
+	if (!e && rename(tmp, target) != 0)
 		e = errno;
+	if (e) {
 		unlink(tmp);
-		return pb_fail("cannot write '%s': %s", path, strerror(e));
+		return fail_rescued(path, target, e, text, len);
 	}
 	return 0;
 }

@@ -512,8 +512,10 @@ static double ms_per_sample(const struct pb_profile *p)
 void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_profile *b,
                          bool preload)
 {
-	fprintf(f, "%-26s %9s %6s %9s %6s %9s\n", "family", "A samples", "A %", "B samples", "B %",
-	        "B - A");
+	/* two blanks between the A, B and B - A groups: "A %" and "B samples"
+	 * ran together with one */
+	fprintf(f, "%-26s %9s %6s  %9s %6s  %9s\n", "family", "A samples", "A %", "B samples",
+	        "B %", "B - A");
 	for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
 		if (!family_shown(a, k, preload) && !family_shown(b, k, preload))
 			continue;
@@ -532,10 +534,10 @@ void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_pr
 			snprintf(d, sizeof d, "%+.1f pt",
 			         100.0 * ((double)b->family[k] / (double)b->samples -
 			                  (double)a->family[k] / (double)a->samples));
-		fprintf(f, "%-26s %9s %6s %9s %6s %9s\n", pb_prof_families[k].label, na, sa, nb, sb,
-		        d);
+		fprintf(f, "%-26s %9s %6s  %9s %6s  %9s\n", pb_prof_families[k].label, na, sa, nb,
+		        sb, d);
 	}
-	fprintf(f, "%-26s %9" PRIu64 " %6s %9" PRIu64 " %6s\n", "all samples", a->samples, "100%",
+	fprintf(f, "%-26s %9" PRIu64 " %6s  %9" PRIu64 " %6s\n", "all samples", a->samples, "100%",
 	        b->samples, "100%");
 	double ma = ms_per_sample(a), mb = ms_per_sample(b);
 	if (ma > 0 && mb > 0)

@@ -181,8 +181,9 @@ int pb_record_write(const char *dir, const struct pb_size_record *r, const struc
 		if (!o.csv_calls) {
 			if (calls)
 				fprintf(
-				    f, "%s: %llu calls, all above %u bytes: no distribution file\n",
-				    family_names[fam], (unsigned long long)calls,
+				    f,
+				    "%s: %llu call%s, all above %u bytes: no distribution file\n",
+				    family_names[fam], (unsigned long long)calls, pb_plural(calls),
 				    PB_ACCT_SIZES_MAX);
 			continue;
 		}
@@ -202,13 +203,13 @@ int pb_record_write(const char *dir, const struct pb_size_record *r, const struc
 			return -1;
 		char line[10000];
 		snprintf(line, sizeof line,
-		         "%s: %llu calls, %llu bytes; %.1f%% of the calls are <= 128 B. %s (sizes "
+		         "%s: %llu call%s, %llu bytes; %.1f%% of the calls are <= 128 B. %s (sizes "
 		         "0..%u) "
 		         "holds %.1f%% of the calls and %.1f%% of the bytes; %s the %llu calls "
 		         "above.",
-		         family_names[fam], (unsigned long long)calls, (unsigned long long)bytes,
-		         pct(o.le_128_calls, calls), path, PB_ACCT_SIZES_MAX,
-		         pct(o.csv_calls, calls), pct(o.csv_bytes, bytes), lpath,
+		         family_names[fam], (unsigned long long)calls, pb_plural(calls),
+		         (unsigned long long)bytes, pct(o.le_128_calls, calls), path,
+		         PB_ACCT_SIZES_MAX, pct(o.csv_calls, calls), pct(o.csv_bytes, bytes), lpath,
 		         (unsigned long long)o.large_calls);
 		pb_print_wrapped(f, line, 2);
 		written++;

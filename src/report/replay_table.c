@@ -42,9 +42,10 @@ void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_s
 	pb_print_wrapped_at(f, 0, 6, line);
 	double n = (double)rp->batch_calls;
 	snprintf(line, sizeof line,
-	         "batch: %zu calls drawn with seed %llu, offsets %s%s; %.1f%% of them <= 128 B "
+	         "batch: %zu call%s drawn with seed %llu, offsets %s%s; %.1f%% of them <= 128 B "
 	         "(file: %.1f%%), mean %.1f B/call (file: %.1f)",
-	         rp->batch_calls, (unsigned long long)rp->seed, pb_replay_offsets_name(rp->offsets),
+	         rp->batch_calls, pb_plural(rp->batch_calls), (unsigned long long)rp->seed,
+	         pb_replay_offsets_name(rp->offsets),
 	         rp->offsets == PB_OFFSETS_RANDOM ? " (dst, src: 0..63)" : " (dst, src: 0)",
 	         100.0 * (double)rp->batch_le_128 / n, 100.0 * d->share_le_128,
 	         (double)rp->batch_bytes / n, d->mean_bytes);

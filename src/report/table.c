@@ -672,8 +672,8 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 		}
 	}
 	char line[512];
-	int len = snprintf(line, sizeof line, "spread: %zu samples in %zu case%s", samples,
-	                   r->n_cases, r->n_cases == 1 ? "" : "s");
+	int len = snprintf(line, sizeof line, "spread: %zu sample%s in %zu case%s", samples,
+	                   pb_plural(samples), r->n_cases, r->n_cases == 1 ? "" : "s");
 	if (worst_c) {
 		char sz[24];
 		if (worst_c->replay)
@@ -691,9 +691,8 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 		fprintf(f, "note: %zu case%s had fewer than 6 samples: no 95%% CI\n", no_ci,
 		        no_ci == 1 ? "" : "s");
 	if (noisy)
-		fprintf(f,
-		        "warning: noisy: %zu case%s vary by over 20%% (robust CV of the samples)\n",
-		        noisy, noisy == 1 ? "" : "s");
+		fprintf(f, "warning: noisy: %zu case%s by over 20%% (robust CV of the samples)\n",
+		        noisy, noisy == 1 ? " varies" : "s vary");
 	if (migrations)
 		fprintf(f, "note: %u sample%s saw the thread change CPU (dropped)\n", migrations,
 		        migrations == 1 ? "" : "s");

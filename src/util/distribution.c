@@ -138,11 +138,14 @@ int pb_distribution_parse(const char *path, const char *text, size_t len, struct
 	d->prob = w;
 	d->n_values = n;
 	d->weight_sum = sum;
+	d->min_bytes = n;
 	for (size_t i = 0; i < n; i++) {
 		w[i] /= sum;
 		if (i <= 128)
 			d->share_le_128 += w[i];
 		d->mean_bytes += w[i] * (double)i;
+		if (w[i] > 0 && d->min_bytes == n)
+			d->min_bytes = i;
 		if (w[i] > 0)
 			d->max_bytes = i;
 	}

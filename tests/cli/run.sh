@@ -26,9 +26,11 @@ while IFS= read -r line; do
 	got=$?
 	ok=1
 	[ "$got" = "$want" ] || ok=0
-	if [ -n "$regex" ] && ! grep -Eq -- "$regex" "$scratch.err"; then ok=0; fi
+	# the regex may span a wrapped message: match it on the joined lines
+	if [ -n "$regex" ] && ! sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    / /g' "$scratch.err" | grep -Eq -- "$regex"; then ok=0; fi
+	if awk 'length > 80 { bad = 1 } END { exit !bad }' "$scratch.err"; then ok=0; fi
 	if [ "$want" = 2 ]; then
-		[ "$(wc -l <"$scratch.err")" -eq 1 ] || ok=0
+		[ "$(grep -cv '^ ' "$scratch.err")" -eq 1 ] || ok=0
 		[ "$(ls -A "$scratch")" = "$before" ] || ok=0
 	fi
 	if [ $ok = 1 ]; then

@@ -25,6 +25,8 @@
 #include "primbench/selftest.h"
 #include "primbench/tune.h"
 
+#include "hide_profile.h"
+
 #define ALL ((pb_features)-1)
 
 #define assert_contains(hay, needle)                                                               \
@@ -248,6 +250,38 @@ static void test_defaults(void **state)
 	assert_string_equal(p.bands[0].kernel->name, "gpr_unrolled");
 }
 
+/* The built-in default follows the usable features, not the CPU's: it
+ * names only kernels usable now, and where the features hidden (by a
+ * profile, tests/CMakeLists.txt) take a kernel of the CPU's own default
+ * away, another row serves. */
+static void test_default_follows_features(void **state)
+{
+	(void)state;
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		struct pb_policy now, cpu;
+		const char *row_now, *row_cpu;
+		pb_auto_default((enum pb_op)op, pb_cpu_features(), &now, &row_now);
+		pb_auto_default((enum pb_op)op, pb_cpu_features_detected(), &cpu, &row_cpu);
+		bool cpu_row_usable = true;
+		for (size_t b = 0; b < now.n_bands; b++) {
+			char why[160];
+			if (!pb_kernel_usable(now.bands[b].kernel, pb_cpu_features(), why,
+			                      sizeof why))
+				fail_msg("%s default (%s) names %s: %s", pb_op_name((enum pb_op)op),
+				         row_now, now.bands[b].kernel->name, why);
+		}
+		for (size_t b = 0; b < cpu.n_bands; b++)
+			if (!pb_kernel_usable(cpu.bands[b].kernel, pb_cpu_features(), NULL, 0))
+				cpu_row_usable = false;
+		print_message("%s: default row %s (the CPU's own: %s)\n",
+		              pb_op_name((enum pb_op)op), row_now, row_cpu);
+		if (cpu_row_usable)
+			assert_string_equal(row_now, row_cpu);
+		else
+			assert_string_not_equal(row_now, row_cpu);
+	}
+}
+
 static void test_install_refuses(void **state)
 {
 	(void)state;
@@ -431,10 +465,16 @@ static void test_combine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_file_parse),   cmocka_unit_test(test_file_round_trip),
-	    cmocka_unit_test(test_path),         cmocka_unit_test(test_setup),
-	    cmocka_unit_test(test_defaults),     cmocka_unit_test(test_install_refuses),
-	    cmocka_unit_test(test_merge),        cmocka_unit_test(test_combine),
+	    cmocka_unit_test(test_hide_profile), /* first: hiding cannot be undone */
+	    cmocka_unit_test(test_default_follows_features),
+	    cmocka_unit_test(test_file_parse),
+	    cmocka_unit_test(test_file_round_trip),
+	    cmocka_unit_test(test_path),
+	    cmocka_unit_test(test_setup),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_install_refuses),
+	    cmocka_unit_test(test_merge),
+	    cmocka_unit_test(test_combine),
 	    cmocka_unit_test(test_auto_correct),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,8 @@
 #include "primbench/breakeven.h"
 #include "primbench/error.h"
 
+#include "hide_profile.h"
+
 #define KIB (UINT64_C(1) << 10)
 #define MIB (UINT64_C(1) << 20)
 
@@ -917,6 +919,7 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hide_profile),
 		cmocka_unit_test(test_linear_crossing),
 		cmocka_unit_test(test_linear_crossing_dense),
 		cmocka_unit_test(test_noisy_crossing),

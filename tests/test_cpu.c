@@ -61,20 +61,25 @@ static void test_hide_removes_feature(void **state)
 	(void)state;
 	pb_features det = pb_cpu_features_detected();
 	assert_int_equal(pb_cpu_features() & ~det, 0); /* usable is a subset of detected */
+	/* The set hidden before this test: PRIMBENCH_HIDE_FEATURES when a
+	 * profile runs the tests (tests/CMakeLists.txt). */
+	pb_features env_hid = pb_cpu_features_hidden();
 	assert_int_equal(pb_cpu_hide_features(" clzero , movdir64b,"), 0);
 	pb_features hid = pb_cpu_features_hidden();
-	assert_true(hid & PB_F(CLZERO));
-	assert_true(hid & PB_F(MOVDIR64B));
+	assert_int_equal(hid, env_hid | PB_F(CLZERO) | PB_F(MOVDIR64B));
 	assert_false(pb_cpu_features() & PB_F(CLZERO));
 	assert_false(pb_cpu_features() & PB_F(MOVDIR64B));
 	/* Hiding changes the usable set, never the detected one. */
 	assert_int_equal(pb_cpu_features_detected(), det);
-	assert_int_equal(pb_cpu_features(), det & ~hid);
-	/* avx512bw goes with avx512f. */
+	pb_features want = det & ~hid;
+	if (!(want & PB_F(AVX512F)))
+		want &= ~PB_F(AVX512BW);
+	assert_int_equal(pb_cpu_features(), want);
+	/* avx512bw goes with avx512f, unusable but not hidden. */
 	assert_int_equal(pb_cpu_hide_features("avx512f"), 0);
 	assert_false(pb_cpu_features() & PB_F(AVX512F));
 	assert_false(pb_cpu_features() & PB_F(AVX512BW));
-	assert_false(pb_cpu_features_hidden() & PB_F(AVX512BW)); /* not hidden, just unusable */
+	assert_int_equal(pb_cpu_features_hidden(), hid | PB_F(AVX512F));
 	hid = pb_cpu_features_hidden();
 	assert_int_equal(pb_cpu_hide_features(""), 0);
 	assert_int_equal(pb_cpu_features_hidden(), hid);

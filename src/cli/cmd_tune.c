@@ -566,8 +566,11 @@ int cmd_tune(int argc, char **argv)
 		if ((!out_path && make_parent_dirs(path) != 0) || pb_output_reserve(path) != 0)
 			die_usage("tune: %s", pb_error());
 		/* An existing file must read and parse before anything is
-		 * measured: the ops not tuned now keep its policies. */
-		int got = pb_auto_file_read(path, pb_cpu_features(), &old);
+		 * measured: the ops not tuned now keep its policies. Every
+		 * kernel of the table is accepted, as auto accepts it
+		 * (pb_auto_setup): a line naming a kernel hidden now or of
+		 * another CPU is kept as it was, not an error. */
+		int got = pb_auto_file_read(path, (pb_features)-1, &old);
 		if (got < 0)
 			die_usage("tune: %s (fix or remove it)", pb_error());
 		have_old = got > 0;

@@ -59,6 +59,10 @@ static void usage(FILE *f)
 	      "  -e, --env NAME=VALUE   set in the command's environment (repeatable)\n"
 	      "      --shell            run COMMAND, --vs and --prepare through /bin/sh -c\n"
 	      "      --show-output      let the command write to this terminal\n"
+	      "      --wait-children    a run lasts until every process it started has\n"
+	      "                         exited, their CPU time included (else: those\n"
+	      "                         left running are waited for untimed, with a\n"
+	      "                         warning)\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
 	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
 	      "  -f, --format F         print the result as text (default), json, csv,\n"
@@ -135,7 +139,10 @@ struct session {
 	size_t runs, warmup, max_runs;
 	double budget_s, equivalence;
 	int metric;
-	bool until_verdict, ignore_failure;
+	bool until_verdict, ignore_failure, wait_children;
+	/* runs that left processes running, and the most one left */
+	size_t leftover_runs;
+	long leftover_max;
 	struct pb_cmd_record *recs;
 	size_t nrecs, caprecs;
 };
@@ -551,6 +558,34 @@ static int preflight(const struct pb_cmd_spec *side, int sd, int nsides)
 	return 0;
 }
 
+/* A run left processes running: counted; the first time a warning with
+ * their number; without --wait-children they are waited for here, untimed
+ * (pb_cmd_wait_leftovers). Returns 0, or 1 when interrupted meanwhile. */
+static int leftovers_wait(struct session *s, const struct pb_cmd_record *r)
+{
+	s->leftover_runs++;
+	if (r->run.leftovers > s->leftover_max)
+		s->leftover_max = r->run.leftovers;
+	if (s->leftover_runs == 1) {
+		char line[320];
+		snprintf(line, sizeof line,
+		         "primbench: warning: cmd: %srun %s%zu left %ld process%s running "
+		         "when it exited; %s",
+		         r->warmup ? "warm-up " : "", side_label(s, r->side), r->index,
+		         r->run.leftovers, r->run.leftovers == 1 ? "" : "es",
+		         s->wait_children ? "the run lasted until the last one exited "
+		                            "(--wait-children)"
+		                          : "each run's are waited for, untimed, before "
+		                            "the next (--wait-children times them)");
+		if (run_line.on)
+			fputs("\r\033[K", stderr);
+		pb_print_wrapped(stderr, line, 2);
+	}
+	if (s->wait_children)
+		return 0;
+	return pb_cmd_wait_leftovers(&interrupted) < 0 ? 1 : 0;
+}
+
 /* Runs one; returns 0, 1 (the run failed and is not ignored), 2 (could not
  * start) or 3 (interrupted). */
 static int do_run(struct session *s, int side, bool warmup, size_t position)
@@ -584,6 +619,8 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 		return 3;
 	r.index = warmup ? ++sd->warm : ++sd->counted;
 	add_rec(s, &r);
+	if (r.run.leftovers > 0 && leftovers_wait(s, &r) != 0)
+		return 3;
 	if ((r.run.exit_code != 0) && !s->ignore_failure) {
 		char what[96];
 		if (r.run.term_signal)
@@ -881,6 +918,7 @@ int cmd_cmd(int argc, char **argv)
 	    {"profile-runs", required_argument, 0, 1008},
 	    {"profile-top", required_argument, 0, 1009},
 	    {"record-distribution", required_argument, 0, 1010},
+	    {"wait-children", no_argument, 0, 1011},
 	    {0, 0, 0, 0},
 	};
 	const char *policy[2][3] = {{0}};
@@ -1008,6 +1046,9 @@ int cmd_cmd(int argc, char **argv)
 				die_usage("cmd: empty directory in '--record-distribution'");
 			record_dir = optarg;
 			break;
+		case 1011:
+			s.wait_children = true;
+			break;
 		default:
 			die_bad_option("cmd", argv, opt);
 		}
@@ -1060,6 +1101,7 @@ int cmd_cmd(int argc, char **argv)
 	a->spec.env_set = env_a;
 	a->spec.cwd = cwd;
 	a->spec.show_output = show_output;
+	a->spec.wait_children = s.wait_children;
 	if (s.nsides == 2) {
 		if (vs && s.shell) {
 			b->spec.argv = sh_c(b->shell_argv, (char *)vs);
@@ -1079,6 +1121,7 @@ int cmd_cmd(int argc, char **argv)
 		b->spec.env_set = env_b;
 		b->spec.cwd = cwd;
 		b->spec.show_output = show_output;
+		b->spec.wait_children = s.wait_children;
 	}
 	if (prepare) {
 		if (s.shell) {
@@ -1382,17 +1425,23 @@ int cmd_cmd(int argc, char **argv)
 		}
 	}
 	prof_cleanup(prof_dir);
+	/* What the profiled runs left running, before the report. */
+	if (pb_cmd_wait_leftovers(&interrupted) < 0 && status < 128)
+		status = 128 + (interrupted_by ? interrupted_by : SIGINT);
 	if (run_line.on)
 		fputs("\r\033[K", stderr);
 
 	/* Report. */
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
-	         "(real) and wait4() (the rest)%s",
+	         "(real) and wait4() (the rest)%s%s",
 	         a->counted + (s.nsides == 2 ? b->counted : 0),
 	         a->counted + b->counted == 1 ? "" : "s", s.nsides == 2 ? " in ABBA order" : "",
 	         a->warm + b->warm, a->warm + b->warm == 1 ? "" : "s",
-	         show_output ? "shown" : "to /dev/null", s.shell ? "; through /bin/sh -c" : "");
+	         show_output ? "shown" : "to /dev/null", s.shell ? "; through /bin/sh -c" : "",
+	         s.wait_children ? "; each run until its last descendant exited "
+	                           "(--wait-children)"
+	                         : "");
 	pb_print_wrapped(stdout, line, 0);
 	putchar('\n');
 	const char *tu;
@@ -1410,6 +1459,17 @@ int cmd_cmd(int argc, char **argv)
 		putchar('\n');
 	for (int sd = 0; sd < s.nsides; sd++)
 		print_first_run(&s, sd, buf);
+	if (s.leftover_runs) {
+		snprintf(line, sizeof line,
+		         "%zu of %zu runs left processes running when the command exited (at "
+		         "most %ld): %s",
+		         s.leftover_runs, s.nrecs, s.leftover_max,
+		         s.wait_children ? "each run lasted until they exited, their CPU time "
+		                           "included (--wait-children)"
+		                         : "waited for untimed before the next run; their time "
+		                           "is in no figure (--wait-children times them)");
+		pb_print_wrapped(stdout, line, 2);
+	}
 	size_t failed = 0, counted_all = 0;
 	for (size_t i = 0; i < s.nrecs; i++)
 		if (!s.recs[i].warmup) {

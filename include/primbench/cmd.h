@@ -144,8 +144,9 @@ struct pb_cmd_record {
 };
 
 /* Whether an env_set entry is part of a case's key (and shown): not the
- * accounting directory (a fresh temporary one each run) and not an unset
- * ("NAME" without '='). */
+ * accounting directory (a fresh temporary one each run), not the preload
+ * library's log file (PRIMBENCH_PRELOAD_LOG, one per session) and not an
+ * unset ("NAME" without '='). */
 bool pb_cmd_env_in_key(const char *entry);
 
 /* A result-document case (docs/results-schema.md, "A cmd case") for the

@@ -513,12 +513,14 @@ static int preflight(const struct pb_cmd_spec *side, int sd, int nsides)
 	size_t n = 0;
 	while (side->env_set && side->env_set[n])
 		n++;
-	char **env = calloc(n + 3, sizeof *env);
+	char **env = calloc(n + 5, sizeof *env);
 	if (!env)
 		return pb_fail("out of memory");
 	memcpy(env, side->env_set, n * sizeof *env);
 	env[n] = "PRIMBENCH_PRELOAD_DEBUG=1";
-	env[n + 1] = "PRIMBENCH_ACCOUNT"; /* no accounting file for this run */
+	env[n + 1] = "PRIMBENCH_ACCOUNT";        /* no accounting file for this run */
+	env[n + 2] = "PRIMBENCH_PRELOAD_LOG";    /* its lines on its stderr, */
+	env[n + 3] = "PRIMBENCH_PRELOAD_WARNED"; /* every one of them */
 	const char *tmp = getenv("TMPDIR");
 	snprintf(errpath, sizeof errpath, "%s/primbench-preflight-XXXXXX",
 	         tmp && tmp[0] ? tmp : "/tmp");
@@ -584,6 +586,98 @@ static int leftovers_wait(struct session *s, const struct pb_cmd_record *r)
 	if (s->wait_children)
 		return 0;
 	return pb_cmd_wait_leftovers(&interrupted) < 0 ? 1 : 0;
+}
+
+/* The library's lines of the whole session go to one file
+ * (PRIMBENCH_PRELOAD_LOG, docs/preload.md), not to the command's stderr
+ * (where a test suite that wants it empty would see them): `entry` is
+ * "PRIMBENCH_PRELOAD_LOG=" in the sides' environments; this makes the
+ * file and completes it. Without a file (mkstemp failed) the value stays
+ * empty: the lines go to the command's stderr. */
+static void preload_log_make(char *entry, size_t cap)
+{
+	const char *tmp = getenv("TMPDIR");
+	size_t pre = strlen(entry);
+	snprintf(entry + pre, cap - pre, "%s/primbench-preload-log-XXXXXX",
+	         tmp && tmp[0] ? tmp : "/tmp");
+	int fd = mkstemp(entry + pre);
+	if (fd < 0)
+		entry[pre] = 0;
+	else
+		close(fd);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Prints the library's lines once each, in the order they first came, a
+ * repeated one with its count ("35x "), after a line that says how many
+ * there were; removes the file. Nothing when it is empty. */
+static void preload_log_report(const char *path)
+{
+	FILE *f = path[0] ? fopen(path, "r") : NULL;
+	char *text = NULL;
+	size_t size = 0;
+	if (f) {
+		FILE *m = open_memstream(&text, &size);
+		char chunk[4096];
+		size_t got;
+		while (m && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+			fwrite(chunk, 1, got, m);
+		if (m)
+			fclose(m);
+		fclose(f);
+	}
+	if (path[0])
+		unlink(path);
+	size_t n = 0;
+	for (size_t i = 0; text && i < size; i++)
+		n += text[i] == '\n';
+	char **line = n ? calloc(n + 1, sizeof *line) : NULL;
+	char **sorted = n ? calloc(n + 1, sizeof *sorted) : NULL;
+	size_t k = 0;
+	char *save = NULL;
+	for (char *l = line ? strtok_r(text, "\n", &save) : NULL; l && k < n;
+	     l = strtok_r(NULL, "\n", &save))
+		line[k++] = l;
+	if (k && sorted) {
+		memcpy(sorted, line, k * sizeof *sorted);
+		qsort(sorted, k, sizeof *sorted, cmp_str);
+		size_t distinct = 1;
+		for (size_t i = 1; i < k; i++)
+			distinct += strcmp(sorted[i], sorted[i - 1]) != 0;
+		char head[200];
+		snprintf(head, sizeof head,
+		         "primbench: cmd: what %s said in the runs (%zu line%s, %zu "
+		         "distinct):",
+		         PB_PRELOAD_NAME, k, k == 1 ? "" : "s", distinct);
+		pb_print_wrapped(stderr, head, 2);
+		for (size_t i = 0; i < k; i++) {
+			/* first occurrence: not seen before i */
+			bool first = true;
+			size_t count = 0;
+			for (size_t j = 0; j < k; j++)
+				if (strcmp(line[j], line[i]) == 0) {
+					first &= j >= i;
+					count++;
+				}
+			if (!first)
+				continue;
+			char *out;
+			char times[32] = "";
+			if (count > 1)
+				snprintf(times, sizeof times, "%zux ", count);
+			if (asprintf(&out, "%s%s", times, line[i]) >= 0) {
+				pb_print_wrapped_at(stderr, 2, 4, out);
+				free(out);
+			}
+		}
+	}
+	free(sorted);
+	free(line);
+	free(text);
 }
 
 /* Runs one; returns 0, 1 (the run failed and is not ignored), 2 (could not
@@ -1168,6 +1262,9 @@ int cmd_cmd(int argc, char **argv)
 	 * --vs- ones for B, --account for both (docs/preload.md). */
 	char so[4096] = "";
 	char acct_root[4096] = "";
+	static char preload_log_env[4200] = "PRIMBENCH_PRELOAD_LOG=";
+	const char *preload_log = preload_log_env + 22;
+	bool use_log = false;
 	bool want_lib[2] = {false, false};
 	static const char *const names[5] = {"PRIMBENCH_MEMSET", "PRIMBENCH_MEMCPY",
 	                                     "PRIMBENCH_MEMMOVE", "PRIMBENCH_ACCOUNT",
@@ -1235,6 +1332,16 @@ int cmd_cmd(int argc, char **argv)
 		}
 		/* --record-distribution: the exact sizes files too (account.h). */
 		env[n++] = record_dir ? "PRIMBENCH_ACCOUNT_SIZES=1" : "PRIMBENCH_ACCOUNT_SIZES";
+		/* The library's lines: to the session's file unless --env names
+		 * one; each run's tree says a problem again (no marker). */
+		bool own_log = false;
+		for (size_t i = 0; i < n; i++)
+			own_log |= strncmp(env[i], "PRIMBENCH_PRELOAD_LOG=", 22) == 0;
+		if (!own_log) {
+			env[n++] = preload_log_env;
+			use_log = true;
+		}
+		env[n++] = "PRIMBENCH_PRELOAD_WARNED";
 		if (!account) {
 			env[n++] = (char *)names[3];
 			env[n++] = (char *)names[4];
@@ -1289,6 +1396,9 @@ int cmd_cmd(int argc, char **argv)
 	if (s.nsides == 2 && want_lib[0] != want_lib[1])
 		warn("cmd: only %s loads libprimswitch.so and pays for it; add e.g. --memcpy libc",
 		     want_lib[0] ? "A" : "B");
+
+	if (use_log)
+		preload_log_make(preload_log_env, sizeof preload_log_env);
 
 	cli_on_stop_signals(on_signal);
 	cli_format_begin(&fmt);
@@ -1387,6 +1497,7 @@ int cmd_cmd(int argc, char **argv)
 		/* A program that passed pb_cmd_check but could not be executed
 		 * (a missing #! interpreter): the error line says it; no file. */
 		cli_progress_done(&run_line);
+		preload_log_report(preload_log);
 		acct_cleanup(acct_root);
 		prof_cleanup(prof_dir);
 		return status;
@@ -1430,6 +1541,7 @@ int cmd_cmd(int argc, char **argv)
 		status = 128 + (interrupted_by ? interrupted_by : SIGINT);
 	if (run_line.on)
 		fputs("\r\033[K", stderr);
+	preload_log_report(preload_log);
 
 	/* Report. */
 	snprintf(line, sizeof line,

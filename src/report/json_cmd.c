@@ -22,7 +22,8 @@ static json_t *string_array(char *const *v)
 
 bool pb_cmd_env_in_key(const char *entry)
 {
-	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 && strchr(entry, '=') != NULL;
+	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 &&
+	       strncmp(entry, "PRIMBENCH_PRELOAD_LOG=", 22) != 0 && strchr(entry, '=') != NULL;
 }
 
 /* The environment as part of the case key: what was set, minus what

@@ -106,8 +106,10 @@ long pb_cmd_wait_leftovers(volatile int *stop);
  * this process; a bare name must be found so in $PATH (as posix_spawnp
  * searches it; an empty PATH entry is the current directory). Relative
  * paths are taken from s->cwd when set. Returns 0, or -1 with pb_error():
- * "cannot run 'x': not found in PATH", "... is a directory", "... is not
- * executable", "... no such file". A file that passes can still fail in
+ * "cannot run 'x': not found in PATH" (for a shell builtin such as cd:
+ * "cannot run 'cd': a shell builtin, not a program (use --shell)"), "... is
+ * a directory",
+ * "... is not executable", "... no such file". A file that passes can still fail in
  * execve (a missing #! interpreter): pb_cmd_run_once reports that. */
 int pb_cmd_check(const struct pb_cmd_spec *s);
 

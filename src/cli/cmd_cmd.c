@@ -1033,7 +1033,7 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("out of memory");
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "+:hn:w:p:e:io:m:f:q", opts, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, "+:hn:w:p:e:io:m:f:q", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);

@@ -341,7 +341,7 @@ int cmd_xsave(int argc, char **argv)
 	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:f:", options, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":ho:f:", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			fmt.fmt = cli_parse_format(optarg);

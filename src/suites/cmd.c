@@ -361,6 +361,23 @@ static int check_file(const char *shown, const char *path)
 	return 0;
 }
 
+/* The builtins of sh(1) and bash(1) that are no program of their own
+ * (POSIX "Special Built-In Utilities" and the usual regular ones). */
+static bool is_shell_builtin(const char *name)
+{
+	static const char *const builtins[] = {
+	    ".",        ":",       "alias", "bg",      "break",  "builtin", "cd",     "command",
+	    "continue", "declare", "dirs",  "eval",    "exec",   "exit",    "export", "fg",
+	    "getopts",  "hash",    "jobs",  "let",     "local",  "popd",    "pushd",  "read",
+	    "readonly", "return",  "set",   "shift",   "source", "times",   "trap",   "type",
+	    "typeset",  "ulimit",  "umask", "unalias", "unset",  "wait",
+	};
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		if (strcmp(name, builtins[i]) == 0)
+			return true;
+	return false;
+}
+
 int pb_cmd_check(const struct pb_cmd_spec *s)
 {
 	if (!s->argv || !s->argv[0] || !s->argv[0][0])
@@ -398,6 +415,9 @@ int pb_cmd_check(const struct pb_cmd_spec *s)
 			break;
 		p = colon + 1;
 	}
+	if (!found_other && is_shell_builtin(prog))
+		return pb_fail("cannot run '%s': a shell builtin, not a program (use --shell)",
+		               prog);
 	return pb_fail("cannot run '%s': %s", prog,
 	               found_other ? "found in PATH, but not an executable file"
 	                           : "not found in PATH");

@@ -479,18 +479,19 @@ static void print_no_symbols(FILE *f, const struct pb_profile *p, int indent)
 		for (size_t j = 0; j < p->nsyms; j++)
 			if (j != i && strcmp(p->syms[j].dso, s->dso) == 0)
 				named += p->syms[j].samples;
-		char line[1200], where[1100] = "";
+		char line[1800], where[1100] = "";
 		if (strcmp(base_name(s->dso), s->dso) != 0)
-			snprintf(where, sizeof where, " (%s)", s->dso);
+			snprintf(where, sizeof where, " (%.1000s)", s->dso);
 		if (named == 0)
 			snprintf(line, sizeof line,
-			         "%s has no symbols (stripped?): its %" PRIu64
+			         "%.300s has no symbols (stripped?): its %" PRIu64
 			         " samples at %zu addresses are one row; a build with symbols, "
 			         "or its debug symbols package, names its functions%s",
 			         base_name(s->dso), s->samples, s->addresses, where);
 		else
 			snprintf(line, sizeof line,
-			         "%s: %" PRIu64 " of its %" PRIu64 " samples are at %zu address%s "
+			         "%.300s: %" PRIu64 " of its %" PRIu64
+			         " samples are at %zu address%s "
 			         "without a symbol, shown as one row%s",
 			         base_name(s->dso), s->samples, s->samples + named, s->addresses,
 			         s->addresses == 1 ? "" : "es", where);

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -160,6 +162,69 @@ static void test_t3_user_time(void **state)
 	assert_true(r.user_ns + r.sys_ns <= r.wall_ns * (double)cpus * 1.02 + 10e6);
 }
 
+/* A temporary path that does not exist yet. */
+static void tmp_path(char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/pb-test-cmd-XXXXXX");
+	int fd = mkstemp(buf);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(buf);
+}
+
+/* Issue 16, defect 4: a command that leaves a process running. It is
+ * counted; without wait_children it is waited for untimed (by
+ * pb_cmd_wait_leftovers, or before the next run starts: never during
+ * it); with wait_children the run ends after it, its rusage included. */
+static void test_leftovers(void **state)
+{
+	(void)state;
+	char f[64], script[256];
+	struct pb_cmd_run r;
+	tmp_path(f, sizeof f);
+	snprintf(script, sizeof script, "(sleep 0.3; echo late > %s) & exit 0", f);
+	assert_int_equal(run_sh(script, NULL, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
+	assert_int_equal(r.leftovers, 1);
+	assert_int_equal(pb_cmd_wait_leftovers(NULL), 1);
+	assert_int_equal(access(f, F_OK), 0);
+	unlink(f);
+	assert_int_equal(pb_cmd_wait_leftovers(NULL), 0);
+
+	/* The next run starts only after the last one's leftovers exited. */
+	assert_int_equal(run_sh(script, NULL, NULL, &r), 0);
+	assert_int_equal(r.leftovers, 1);
+	char check[128];
+	snprintf(check, sizeof check, "test -e %s", f);
+	assert_int_equal(run_sh(check, NULL, NULL, &r), 0);
+	assert_int_equal(r.exit_code, 0);
+	assert_int_equal(r.leftovers, 0);
+	unlink(f);
+
+	/* wait_children: the leftover has finished when the run returns, and
+	 * its CPU time (what `times` says in it) is in the run's. */
+	snprintf(script, sizeof script,
+	         "(i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; times > %s) & exit 0", f);
+	char *argv[] = {"/bin/sh", "-c", script, NULL};
+	struct pb_cmd_spec s = {.argv = argv, .wait_children = true};
+	assert_int_equal(pb_cmd_run_once(&s, &r, NULL), 0);
+	assert_int_equal(r.exit_code, 0);
+	assert_int_equal(r.leftovers, 1);
+	assert_int_equal(pb_cmd_wait_leftovers(NULL), 0);
+	FILE *tf = fopen(f, "r");
+	assert_non_null(tf);
+	unsigned um, sm;
+	double us, ss;
+	assert_int_equal(fscanf(tf, "%um%lfs %um%lfs", &um, &us, &sm, &ss), 4);
+	fclose(tf);
+	unlink(f);
+	double child_ns = ((um + sm) * 60.0 + us + ss) * 1e9;
+	/* times(2) counts in clock ticks (10 ms at 100 Hz): tolerance. */
+	assert_true(r.user_ns + r.sys_ns + 20e6 >= child_ns);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	assert_true(r.user_ns + r.sys_ns <= r.wall_ns * (double)cpus * 1.02 + 10e6);
+}
+
 static volatile int stop_flag;
 static void on_alarm(int sig)
 {
@@ -194,6 +259,7 @@ int main(void)
 	    cmocka_unit_test(test_first_run),    cmocka_unit_test(test_figures),
 	    cmocka_unit_test(test_exit_status),  cmocka_unit_test(test_env_cwd),
 	    cmocka_unit_test(test_t3_user_time), cmocka_unit_test(test_interrupt),
+	    cmocka_unit_test(test_leftovers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

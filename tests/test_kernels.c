@@ -170,15 +170,16 @@ static void test_find(void **state)
 	assert_null(pb_kernel_find(PB_OP_MEMMOVE, "memcpy/bytes"));
 	assert_string_equal(pb_error(), "kernel 'memcpy/bytes' is not a memmove kernel");
 	assert_null(pb_kernel_find(PB_OP_MEMMOVE, "rbw"));
-	assert_string_equal(pb_error(), "kernel 'memset/rbw' is not a memmove kernel");
+	assert_string_equal(pb_error(), "unknown kernel 'memmove/rbw' (there is memset/rbw)");
 	assert_null(pb_kernel_find(PB_OP_MEMSET, ""));
 	assert_string_equal(pb_error(), "unknown kernel ''");
 	assert_null(pb_kernel_find(PB_OP_MEMSET, "memcpy/bytes"));
 	assert_string_equal(pb_error(), "kernel 'memcpy/bytes' is not a memset kernel");
 	assert_null(pb_kernel_find(PB_OP_MEMSET, "strided"));
-	assert_string_equal(pb_error(), "kernel 'memcpy/strided' is not a memset kernel");
+	assert_string_equal(pb_error(),
+	                    "unknown kernel 'memset/strided' (there is memcpy/strided)");
 	assert_null(pb_kernel_find(PB_OP_MEMCPY, "rbw"));
-	assert_string_equal(pb_error(), "kernel 'memset/rbw' is not a memcpy kernel");
+	assert_string_equal(pb_error(), "unknown kernel 'memcpy/rbw' (there is memset/rbw)");
 	assert_null(pb_kernel_find(PB_OP_COUNT, "bytes"));
 	assert_string_equal(pb_error(), "kernel name 'bytes' is ambiguous: say memset/bytes, "
 	                                "memcpy/bytes or memmove/bytes");
@@ -190,7 +191,12 @@ static void test_find(void **state)
 	assert_non_null(k);
 	assert_int_equal(k->op, PB_OP_MEMMOVE);
 	assert_null(pb_kernel_find(PB_OP_MEMMOVE, "rep_movsq"));
-	assert_string_equal(pb_error(), "kernel 'memcpy/rep_movsq' is not a memmove kernel");
+	assert_string_equal(pb_error(),
+	                    "unknown kernel 'memmove/rep_movsq' (there is memcpy/rep_movsq)");
+	/* Issue 16, defect 18: the op asked for first, then every other. */
+	assert_null(pb_kernel_find(PB_OP_MEMMOVE, "avx512_nt"));
+	assert_string_equal(pb_error(), "unknown kernel 'memmove/avx512_nt' (there are "
+	                                "memset/avx512_nt and memcpy/avx512_nt)");
 #endif
 }
 

@@ -174,7 +174,7 @@ static void test_errors(void **state)
 	bad(PB_OP_MEMSET, "memcpy/bytes<=64,libc", ALL,
 	    "bad policy 'memcpy/bytes<=64,libc': kernel 'memcpy/bytes' is not a memset kernel");
 	bad(PB_OP_MEMCPY, "rbw<=64,libc", ALL,
-	    "bad policy 'rbw<=64,libc': kernel 'memset/rbw' is not a memcpy kernel");
+	    "bad policy 'rbw<=64,libc': unknown kernel 'memcpy/rbw' (there is memset/rbw)");
 	bad(PB_OP_MEMSET, "bytes<=10Q,libc", ALL,
 	    "bad policy 'bytes<=10Q,libc': bad size '10Q': unknown suffix 'Q'");
 	bad(PB_OP_MEMSET, "bytes<=-1,libc", ALL,
@@ -215,7 +215,8 @@ static void test_errors(void **state)
 	    "more than 16 kernels");
 	bad(PB_OP_COUNT, "libc", ALL, "bad policy 'libc': no op (memset, memcpy or memmove)");
 	bad(PB_OP_MEMMOVE, "strided<=64,libc", ALL,
-	    "bad policy 'strided<=64,libc': kernel 'memcpy/strided' is not a memmove kernel");
+	    "bad policy 'strided<=64,libc': unknown kernel 'memmove/strided' (there is "
+	    "memcpy/strided)");
 	bad(PB_OP_MEMMOVE, "memcpy/bytes<=64,libc", ALL,
 	    "bad policy 'memcpy/bytes<=64,libc': kernel 'memcpy/bytes' is not a memmove kernel");
 	bad(PB_OP_MEMCPY, "memmove/bytes<=64,libc", ALL,

@@ -310,6 +310,58 @@ static char *print_to_text(const struct pb_profile *a, const struct pb_profile *
 	return s;
 }
 
+/* Issue 16, defect 15: a stripped program's addresses are one row per
+ * binary, and the text says it has no symbols. */
+static void test_stripped(void **state)
+{
+	(void)state;
+	struct pb_profile p;
+	assert_int_equal(parse_file("stripped-gzip.txt", &p), 0);
+	assert_int_equal(p.samples, 412);
+	/* gzip's 14 addresses, libz's symbol and address, libc's 2, the
+	 * kernel's 2 symbols and its address (kernel rows stay apart). */
+	assert_int_equal(p.nsyms, 8);
+	const struct pb_prof_symbol *g = &p.syms[0];
+	assert_string_equal(g->dso, "gzip");
+	assert_string_equal(g->symbol, PB_PROF_NO_SYMBOL);
+	assert_int_equal(g->samples, 324);
+	assert_int_equal(g->addresses, 14);
+	assert_true(g->unresolved);
+	assert_int_equal(g->kind, PB_PROF_PROGRAM);
+	size_t kernel_addr = 0;
+	for (size_t i = 0; i < p.nsyms; i++)
+		kernel_addr += p.syms[i].kind == PB_PROF_KERNEL && p.syms[i].unresolved;
+	assert_int_equal(kernel_addr, 1);
+	assert_int_equal(p.kernel_unresolved, 2);
+	assert_false(p.kernel_hidden);
+
+	char *t = print_to_text(&p, NULL, 15, false);
+	assert_non_null(
+	    strstr(t, "        324  78.6%  gzip               (no symbol: 14 addresses)\n"));
+	assert_null(strstr(t, "0x0000000000004883"));
+	assert_non_null(strstr(t,
+	                       "gzip has no symbols (stripped?): its 324 samples at 14 addresses "
+	                       "are one row"));
+	assert_non_null(strstr(t, "libz.so.1: 5 of its 10 samples are at 1 address without"));
+	free(t);
+
+	json_t *j = pb_profile_json(&p, 30);
+	json_t *top0 = json_array_get(json_object_get(j, "top"), 0);
+	assert_string_equal(json_string_value(json_object_get(top0, "symbol")), PB_PROF_NO_SYMBOL);
+	assert_int_equal(json_integer_value(json_object_get(top0, "addresses")), 14);
+	json_decref(j);
+
+	/* Two runs merged: one row still, the samples summed. */
+	struct pb_profile q;
+	assert_int_equal(parse_file("stripped-gzip.txt", &q), 0);
+	assert_int_equal(pb_profile_merge(&p, &q), 0);
+	assert_int_equal(p.nsyms, 8);
+	assert_int_equal(p.syms[0].samples, 648);
+	assert_int_equal(p.syms[0].addresses, 14);
+	pb_profile_free(&p);
+	pb_profile_free(&q);
+}
+
 static void test_text(void **state)
 {
 	(void)state;
@@ -394,6 +446,7 @@ int main(void)
 	    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_hybrid),
 	    cmocka_unit_test(test_text),
+	    cmocka_unit_test(test_stripped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

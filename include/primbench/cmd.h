@@ -12,6 +12,15 @@
  *            every descendant the child waited for (getrusage(2),
  *            RUSAGE_CHILDREN semantics; not daemons it left running).
  *            max_rss_kib is the largest of them, not their sum.
+ *
+ * Processes the command leaves running (started, not waited for) are
+ * reparented to this process, which makes itself a child subreaper
+ * (prctl(2) PR_SET_CHILD_SUBREAPER) at the first run: `leftovers` counts
+ * them. With wait_children the run lasts until the last of them exits
+ * (wall_ns) and their rusage, which reaches this process and not the
+ * command's wait4(), is added to the run. Without it they are waited for
+ * untimed: by pb_cmd_wait_leftovers(), at the latest before the next run
+ * starts, so that they never overlap a timed run.
  */
 #ifndef PRIMBENCH_CMD_H
 #define PRIMBENCH_CMD_H
@@ -35,6 +44,9 @@ struct pb_cmd_spec {
 	/* when set (and not show_output): stdout goes to this file (created),
 	 * stderr to /dev/null unless stderr_path */
 	const char *stdout_path;
+	/* the run lasts until every descendant has exited, their rusage
+	 * included (see the top of this file) */
+	bool wait_children;
 };
 
 /* The figures of one run (units in the names; see the top of this file). */
@@ -43,6 +55,7 @@ struct pb_cmd_run {
 	long max_rss_kib, minflt, majflt, nvcsw, nivcsw;
 	int exit_code;   /* exit status when it exited, else -1 */
 	int term_signal; /* the signal that killed it, else 0 */
+	long leftovers;  /* descendants still running when the command exited */
 };
 
 /* Number of figures in pb_cmd_figure order, their names ("real", "user",
@@ -80,13 +93,23 @@ double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric);
  * and returns 1: the run must not be counted. stop may be NULL. */
 int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop);
 
+/* Waits, untimed, until every child of this process has exited (the
+ * processes earlier runs left running, reparented here) and reaps them;
+ * their rusage is dropped. pb_cmd_run_once calls it first. When *stop
+ * becomes non-zero they get SIGTERM, SIGKILL after 2 s or at a second
+ * signal. Returns the number reaped, or -1 when stopped. stop may be
+ * NULL. Sources: prctl(2) PR_SET_CHILD_SUBREAPER, wait4(2). */
+long pb_cmd_wait_leftovers(volatile int *stop);
+
 /* Checks, before anything is timed, that s->argv[0] names a program that
  * can be started: a path with '/' must be a regular file executable by
  * this process; a bare name must be found so in $PATH (as posix_spawnp
  * searches it; an empty PATH entry is the current directory). Relative
  * paths are taken from s->cwd when set. Returns 0, or -1 with pb_error():
- * "cannot run 'x': not found in PATH", "... is a directory", "... is not
- * executable", "... no such file". A file that passes can still fail in
+ * "cannot run 'x': not found in PATH" (for a shell builtin such as cd:
+ * "cannot run 'cd': a shell builtin, not a program (use --shell)"), "... is
+ * a directory",
+ * "... is not executable", "... no such file". A file that passes can still fail in
  * execve (a missing #! interpreter): pb_cmd_run_once reports that. */
 int pb_cmd_check(const struct pb_cmd_spec *s);
 
@@ -123,8 +146,9 @@ struct pb_cmd_record {
 };
 
 /* Whether an env_set entry is part of a case's key (and shown): not the
- * accounting directory (a fresh temporary one each run) and not an unset
- * ("NAME" without '='). */
+ * accounting directory (a fresh temporary one each run), not the preload
+ * library's log file (PRIMBENCH_PRELOAD_LOG, one per session) and not an
+ * unset ("NAME" without '='). */
 bool pb_cmd_env_in_key(const char *entry);
 
 /* A result-document case (docs/results-schema.md, "A cmd case") for the

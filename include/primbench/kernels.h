@@ -64,8 +64,11 @@ const struct pb_kernel *pb_kernels(size_t *count);
 /* Finds a kernel by "op/name", or by "name" within op. op may be
  * PB_OP_COUNT when name carries "op/" (or when the name belongs to one op
  * only). Returns NULL with pb_error() set: "unknown kernel 'x'", "kernel
- * 'memcpy/x' is not a memset kernel", or "kernel name 'bytes' is
- * ambiguous: say memset/bytes, memcpy/bytes or memmove/bytes". */
+ * 'memcpy/x' is not a memset kernel" (op/name of another op), "unknown
+ * kernel 'memmove/avx512_nt' (there are memset/avx512_nt and
+ * memcpy/avx512_nt)" (a bare name of other ops' kernels only), or "kernel
+ * name 'bytes' is ambiguous: say memset/bytes, memcpy/bytes or
+ * memmove/bytes". */
 const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name);
 
 /* The row whose code k runs at size_bytes: k's same_code_as row (followed

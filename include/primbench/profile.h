@@ -76,8 +76,17 @@ struct pb_prof_symbol {
 	char *symbol; /* without the privilege marker */
 	enum pb_prof_kind kind;
 	int family;      /* index into pb_prof_families, or -1 */
-	bool unresolved; /* the symbol is an address */
+	bool unresolved; /* the symbol is an address (or PB_PROF_NO_SYMBOL) */
+	/* PB_PROF_NO_SYMBOL rows: the addresses perf printed for this binary
+	 * in place of symbols (merged runs: the most one run had); else 0 */
+	size_t addresses;
 };
+
+/* The symbol of the one row that holds a user-space binary's samples at
+ * addresses perf could not name (a stripped program: "gzip [.]
+ * 0x0000000000004883" rows); the kernel's bare addresses stay rows of
+ * their own (kernel_hidden). */
+#define PB_PROF_NO_SYMBOL "[no symbol]"
 
 struct pb_profile {
 	char event[64];   /* "cpu-clock", "cpu-clock:u", "cycles"; "" unknown */
@@ -105,7 +114,9 @@ struct pb_profile {
  * N: not a perf report line: '...'" (no percentage, count, dso or marker),
  * "line N: more than one event ('cpu-clock' and 'page-faults')", a count
  * that does not fit. One event on several PMUs (a hybrid CPU's
- * "cpu_core/cycles/" and "cpu_atom/cycles/") is summed as "cycles". */
+ * "cpu_core/cycles/" and "cpu_atom/cycles/") is summed as "cycles". The
+ * rows of a user-space binary whose symbol is an address are one row per
+ * binary (PB_PROF_NO_SYMBOL). */
 int pb_profile_parse(const char *text, size_t len, struct pb_profile *p);
 void pb_profile_free(struct pb_profile *p);
 
@@ -132,8 +143,8 @@ int pb_profile_json_share(const json_t *profile, const char *family, double *sha
  * symbols (samples, % of all samples, binary: "[kernel]" or the dso's base
  * name, symbol), then one line per family (samples, %; "-" when not
  * counted; the primbench families only when `preload` or when they have
- * samples), then why kernel families are not counted, if so. Each line
- * starts with `indent` spaces. */
+ * samples), then why kernel families are not counted, if so, and which
+ * binaries had no symbols. Each line starts with `indent` spaces. */
 void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool preload, int indent);
 
 /* The families of two profiles side by side: A's and B's samples and

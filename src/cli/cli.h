@@ -55,6 +55,14 @@ _Noreturn void die_bad_option(const char *cmd, char **argv, int opt);
  * (--latency 64M), the hint to join them (--latency=64M). */
 _Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts, const char *arg);
 
+/* getopt_long(3), and then: an option whose value is a word of its own
+ * that is another long option of the table ("--sizes --budget 0.01") is
+ * "CMD: --sizes needs a value ('--budget' is an option)", exit 2 (CMD is argv[0], the subcommand).
+ * Use it in place of getopt_long. */
+struct option;
+int cli_getopt_long(int argc, char **argv, const char *optstring, const struct option *longopts,
+                    int *longindex);
+
 /* A whole number in [lo, hi]; exits 2 with "bad WHAT 'ARG' (...)". */
 size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 

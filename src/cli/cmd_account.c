@@ -43,7 +43,7 @@ int cmd_account(int argc, char **argv)
 	const char *out = NULL;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);

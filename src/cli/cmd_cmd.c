@@ -59,6 +59,10 @@ static void usage(FILE *f)
 	      "  -e, --env NAME=VALUE   set in the command's environment (repeatable)\n"
 	      "      --shell            run COMMAND, --vs and --prepare through /bin/sh -c\n"
 	      "      --show-output      let the command write to this terminal\n"
+	      "      --wait-children    a run lasts until every process it started has\n"
+	      "                         exited, their CPU time included (else: those\n"
+	      "                         left running are waited for untimed, with a\n"
+	      "                         warning)\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
 	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
 	      "  -f, --format F         print the result as text (default), json, csv,\n"
@@ -135,7 +139,10 @@ struct session {
 	size_t runs, warmup, max_runs;
 	double budget_s, equivalence;
 	int metric;
-	bool until_verdict, ignore_failure;
+	bool until_verdict, ignore_failure, wait_children;
+	/* runs that left processes running, and the most one left */
+	size_t leftover_runs;
+	long leftover_max;
 	struct pb_cmd_record *recs;
 	size_t nrecs, caprecs;
 };
@@ -511,12 +518,14 @@ static int preflight(const struct pb_cmd_spec *side, int sd, int nsides)
 	size_t n = 0;
 	while (side->env_set && side->env_set[n])
 		n++;
-	char **env = calloc(n + 3, sizeof *env);
+	char **env = calloc(n + 5, sizeof *env);
 	if (!env)
 		return pb_fail("out of memory");
 	memcpy(env, side->env_set, n * sizeof *env);
 	env[n] = "PRIMBENCH_PRELOAD_DEBUG=1";
-	env[n + 1] = "PRIMBENCH_ACCOUNT"; /* no accounting file for this run */
+	env[n + 1] = "PRIMBENCH_ACCOUNT";        /* no accounting file for this run */
+	env[n + 2] = "PRIMBENCH_PRELOAD_LOG";    /* its lines on its stderr, */
+	env[n + 3] = "PRIMBENCH_PRELOAD_WARNED"; /* every one of them */
 	const char *tmp = getenv("TMPDIR");
 	snprintf(errpath, sizeof errpath, "%s/primbench-preflight-XXXXXX",
 	         tmp && tmp[0] ? tmp : "/tmp");
@@ -556,6 +565,126 @@ static int preflight(const struct pb_cmd_spec *side, int sd, int nsides)
 	return 0;
 }
 
+/* A run left processes running: counted; the first time a warning with
+ * their number; without --wait-children they are waited for here, untimed
+ * (pb_cmd_wait_leftovers). Returns 0, or 1 when interrupted meanwhile. */
+static int leftovers_wait(struct session *s, const struct pb_cmd_record *r)
+{
+	s->leftover_runs++;
+	if (r->run.leftovers > s->leftover_max)
+		s->leftover_max = r->run.leftovers;
+	if (s->leftover_runs == 1) {
+		char line[320];
+		snprintf(line, sizeof line,
+		         "primbench: warning: cmd: %srun %s%zu left %ld process%s running "
+		         "when it exited; %s",
+		         r->warmup ? "warm-up " : "", side_label(s, r->side), r->index,
+		         r->run.leftovers, r->run.leftovers == 1 ? "" : "es",
+		         s->wait_children ? "the run lasted until the last one exited "
+		                            "(--wait-children)"
+		                          : "each run's are waited for, untimed, before "
+		                            "the next (--wait-children times them)");
+		if (run_line.on)
+			fputs("\r\033[K", stderr);
+		pb_print_wrapped(stderr, line, 2);
+	}
+	if (s->wait_children)
+		return 0;
+	return pb_cmd_wait_leftovers(&interrupted) < 0 ? 1 : 0;
+}
+
+/* The library's lines of the whole session go to one file
+ * (PRIMBENCH_PRELOAD_LOG, docs/preload.md), not to the command's stderr
+ * (where a test suite that wants it empty would see them): `entry` is
+ * "PRIMBENCH_PRELOAD_LOG=" in the sides' environments; this makes the
+ * file and completes it. Without a file (mkstemp failed) the value stays
+ * empty: the lines go to the command's stderr. */
+static void preload_log_make(char *entry, size_t cap)
+{
+	const char *tmp = getenv("TMPDIR");
+	size_t pre = strlen(entry);
+	snprintf(entry + pre, cap - pre, "%s/primbench-preload-log-XXXXXX",
+	         tmp && tmp[0] ? tmp : "/tmp");
+	int fd = mkstemp(entry + pre);
+	if (fd < 0)
+		entry[pre] = 0;
+	else
+		close(fd);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Prints the library's lines once each, in the order they first came, a
+ * repeated one with its count ("35x "), after a line that says how many
+ * there were; removes the file. Nothing when it is empty. */
+static void preload_log_report(const char *path)
+{
+	FILE *f = path[0] ? fopen(path, "r") : NULL;
+	char *text = NULL;
+	size_t size = 0;
+	if (f) {
+		FILE *m = open_memstream(&text, &size);
+		char chunk[4096];
+		size_t got;
+		while (m && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+			fwrite(chunk, 1, got, m);
+		if (m)
+			fclose(m);
+		fclose(f);
+	}
+	if (path[0])
+		unlink(path);
+	size_t n = 0;
+	for (size_t i = 0; text && i < size; i++)
+		n += text[i] == '\n';
+	char **line = n ? calloc(n + 1, sizeof *line) : NULL;
+	char **sorted = n ? calloc(n + 1, sizeof *sorted) : NULL;
+	size_t k = 0;
+	char *save = NULL;
+	for (char *l = line ? strtok_r(text, "\n", &save) : NULL; l && k < n;
+	     l = strtok_r(NULL, "\n", &save))
+		line[k++] = l;
+	if (k && sorted) {
+		memcpy(sorted, line, k * sizeof *sorted);
+		qsort(sorted, k, sizeof *sorted, cmp_str);
+		size_t distinct = 1;
+		for (size_t i = 1; i < k; i++)
+			distinct += strcmp(sorted[i], sorted[i - 1]) != 0;
+		char head[200];
+		snprintf(head, sizeof head,
+		         "primbench: cmd: what %s said in the runs (%zu line%s, %zu "
+		         "distinct):",
+		         PB_PRELOAD_NAME, k, k == 1 ? "" : "s", distinct);
+		pb_print_wrapped(stderr, head, 2);
+		for (size_t i = 0; i < k; i++) {
+			/* first occurrence: not seen before i */
+			bool first = true;
+			size_t count = 0;
+			for (size_t j = 0; j < k; j++)
+				if (strcmp(line[j], line[i]) == 0) {
+					first &= j >= i;
+					count++;
+				}
+			if (!first)
+				continue;
+			char *out;
+			char times[32] = "";
+			if (count > 1)
+				snprintf(times, sizeof times, "%zux ", count);
+			if (asprintf(&out, "%s%s", times, line[i]) >= 0) {
+				pb_print_wrapped_at(stderr, 2, 4, out);
+				free(out);
+			}
+		}
+	}
+	free(sorted);
+	free(line);
+	free(text);
+}
+
 /* Runs one; returns 0, 1 (the run failed and is not ignored), 2 (could not
  * start) or 3 (interrupted). */
 static int do_run(struct session *s, int side, bool warmup, size_t position)
@@ -589,6 +718,8 @@ static int do_run(struct session *s, int side, bool warmup, size_t position)
 		return 3;
 	r.index = warmup ? ++sd->warm : ++sd->counted;
 	add_rec(s, &r);
+	if (r.run.leftovers > 0 && leftovers_wait(s, &r) != 0)
+		return 3;
 	if ((r.run.exit_code != 0) && !s->ignore_failure) {
 		char what[96];
 		if (r.run.term_signal)
@@ -885,6 +1016,7 @@ int cmd_cmd(int argc, char **argv)
 	    {"profile-runs", required_argument, 0, 1008},
 	    {"profile-top", required_argument, 0, 1009},
 	    {"record-distribution", required_argument, 0, 1010},
+	    {"wait-children", no_argument, 0, 1011},
 	    {0, 0, 0, 0},
 	};
 	const char *policy[2][3] = {{0}};
@@ -905,7 +1037,7 @@ int cmd_cmd(int argc, char **argv)
 		die_usage("out of memory");
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "+:hn:w:p:e:io:m:f:q", opts, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, "+:hn:w:p:e:io:m:f:q", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);
@@ -1012,6 +1144,9 @@ int cmd_cmd(int argc, char **argv)
 				die_usage("cmd: empty directory in '--record-distribution'");
 			record_dir = optarg;
 			break;
+		case 1011:
+			s.wait_children = true;
+			break;
 		default:
 			die_bad_option("cmd", argv, opt);
 		}
@@ -1065,6 +1200,7 @@ int cmd_cmd(int argc, char **argv)
 	a->spec.env_set = env_a;
 	a->spec.cwd = cwd;
 	a->spec.show_output = show_output;
+	a->spec.wait_children = s.wait_children;
 	if (s.nsides == 2) {
 		if (vs && s.shell) {
 			b->spec.argv = sh_c(b->shell_argv, (char *)vs);
@@ -1084,6 +1220,7 @@ int cmd_cmd(int argc, char **argv)
 		b->spec.env_set = env_b;
 		b->spec.cwd = cwd;
 		b->spec.show_output = show_output;
+		b->spec.wait_children = s.wait_children;
 	}
 	if (prepare) {
 		if (s.shell) {
@@ -1130,6 +1267,9 @@ int cmd_cmd(int argc, char **argv)
 	 * --vs- ones for B, --account for both (docs/preload.md). */
 	char so[4096] = "";
 	char acct_root[4096] = "";
+	static char preload_log_env[4200] = "PRIMBENCH_PRELOAD_LOG=";
+	const char *preload_log = preload_log_env + 22;
+	bool use_log = false;
 	bool want_lib[2] = {false, false};
 	static const char *const names[5] = {"PRIMBENCH_MEMSET", "PRIMBENCH_MEMCPY",
 	                                     "PRIMBENCH_MEMMOVE", "PRIMBENCH_ACCOUNT",
@@ -1197,6 +1337,16 @@ int cmd_cmd(int argc, char **argv)
 		}
 		/* --record-distribution: the exact sizes files too (account.h). */
 		env[n++] = record_dir ? "PRIMBENCH_ACCOUNT_SIZES=1" : "PRIMBENCH_ACCOUNT_SIZES";
+		/* The library's lines: to the session's file unless --env names
+		 * one; each run's tree says a problem again (no marker). */
+		bool own_log = false;
+		for (size_t i = 0; i < n; i++)
+			own_log |= strncmp(env[i], "PRIMBENCH_PRELOAD_LOG=", 22) == 0;
+		if (!own_log) {
+			env[n++] = preload_log_env;
+			use_log = true;
+		}
+		env[n++] = "PRIMBENCH_PRELOAD_WARNED";
 		if (!account) {
 			env[n++] = (char *)names[3];
 			env[n++] = (char *)names[4];
@@ -1251,6 +1401,9 @@ int cmd_cmd(int argc, char **argv)
 	if (s.nsides == 2 && want_lib[0] != want_lib[1])
 		warn("cmd: only %s loads libprimswitch.so and pays for it; add e.g. --memcpy libc",
 		     want_lib[0] ? "A" : "B");
+
+	if (use_log)
+		preload_log_make(preload_log_env, sizeof preload_log_env);
 
 	cli_on_stop_signals(on_signal);
 	cli_format_begin(&fmt);
@@ -1349,6 +1502,7 @@ int cmd_cmd(int argc, char **argv)
 		/* A program that passed pb_cmd_check but could not be executed
 		 * (a missing #! interpreter): the error line says it; no file. */
 		cli_progress_done(&run_line);
+		preload_log_report(preload_log);
 		acct_cleanup(acct_root);
 		prof_cleanup(prof_dir);
 		return status;
@@ -1387,17 +1541,24 @@ int cmd_cmd(int argc, char **argv)
 		}
 	}
 	prof_cleanup(prof_dir);
+	/* What the profiled runs left running, before the report. */
+	if (pb_cmd_wait_leftovers(&interrupted) < 0 && status < 128)
+		status = 128 + (interrupted_by ? interrupted_by : SIGINT);
 	if (run_line.on)
 		fputs("\r\033[K", stderr);
+	preload_log_report(preload_log);
 
 	/* Report. */
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
-	         "(real) and wait4() (the rest)%s",
+	         "(real) and wait4() (the rest)%s%s",
 	         a->counted + (s.nsides == 2 ? b->counted : 0),
 	         a->counted + b->counted == 1 ? "" : "s", s.nsides == 2 ? " in ABBA order" : "",
 	         a->warm + b->warm, a->warm + b->warm == 1 ? "" : "s",
-	         show_output ? "shown" : "to /dev/null", s.shell ? "; through /bin/sh -c" : "");
+	         show_output ? "shown" : "to /dev/null", s.shell ? "; through /bin/sh -c" : "",
+	         s.wait_children ? "; each run until its last descendant exited "
+	                           "(--wait-children)"
+	                         : "");
 	pb_print_wrapped(stdout, line, 0);
 	putchar('\n');
 	const char *tu;
@@ -1415,6 +1576,17 @@ int cmd_cmd(int argc, char **argv)
 		putchar('\n');
 	for (int sd = 0; sd < s.nsides; sd++)
 		print_first_run(&s, sd, buf);
+	if (s.leftover_runs) {
+		snprintf(line, sizeof line,
+		         "%zu of %zu runs left processes running when the command exited (at "
+		         "most %ld): %s",
+		         s.leftover_runs, s.nrecs, s.leftover_max,
+		         s.wait_children ? "each run lasted until they exited, their CPU time "
+		                           "included (--wait-children)"
+		                         : "waited for untimed before the next run; their time "
+		                           "is in no figure (--wait-children times them)");
+		pb_print_wrapped(stdout, line, 2);
+	}
 	size_t failed = 0, counted_all = 0;
 	for (size_t i = 0; i < s.nrecs; i++)
 		if (!s.recs[i].warmup) {

@@ -121,7 +121,7 @@ int cmd_compare(int argc, char **argv)
 	opterr = 0;
 	int opt;
 	int li = -1; /* the long option's index, -1 for a short one */
-	while ((opt = getopt_long(argc, argv, ":hc:o:", opts, &li)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":hc:o:", opts, &li)) != -1) {
 		const char *name = li >= 0 ? opts[li].name : NULL;
 		li = -1;
 		switch (opt) {

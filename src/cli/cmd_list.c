@@ -150,7 +150,7 @@ int cmd_list(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_HIDE:
 			cli_hide_features(optarg);

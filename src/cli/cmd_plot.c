@@ -178,7 +178,7 @@ int cmd_plot(int argc, char **argv)
 		die_usage("out of memory");
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = cli_output_path(optarg);

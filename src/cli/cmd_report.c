@@ -46,7 +46,7 @@ int cmd_report(int argc, char **argv)
 	const char *out = NULL;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":hf:o:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":hf:o:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);

@@ -418,7 +418,7 @@ int cmd_stats(int argc, char **argv)
 	const char *delim = " \t";
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":AC:c:d:hnqsw:", opts, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":AC:c:d:hnqsw:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'A':
 			no_plot = true;

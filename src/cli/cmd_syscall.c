@@ -156,7 +156,7 @@ int cmd_syscall(int argc, char **argv)
 	bool want_list = false;
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:f:q", opts, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);

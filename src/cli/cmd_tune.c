@@ -460,7 +460,7 @@ int cmd_tune(int argc, char **argv)
 	const char *dist_arg = NULL;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:nvqh", opts, NULL)) != -1) {
+	while ((c = cli_getopt_long(argc, argv, ":o:nvqh", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_OPS: {
 			for (int op = 0; op < PB_OP_COUNT; op++)

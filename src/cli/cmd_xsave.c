@@ -345,7 +345,7 @@ int cmd_xsave(int argc, char **argv)
 	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:f:q", options, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", options, NULL)) != -1) {
 		switch (opt) {
 		case 'q': /* as every suite takes it; xsave draws no progress line */
 			cli_quiet = true;

@@ -98,6 +98,23 @@ _Noreturn void die_bad_option(const char *cmd, char **argv, int opt)
 	die_usage("%s: unknown option '%s' (try 'primbench %s --help')", cmd, arg, cmd);
 }
 
+int cli_getopt_long(int argc, char **argv, const char *optstring, const struct option *longopts,
+                    int *longindex)
+{
+	int opt = getopt_long(argc, argv, optstring, longopts, longindex);
+	/* "--sizes --budget 0.01": getopt took "--budget" as the value. Only
+	 * a value given as a word of its own ("--sizes=--budget" is meant). */
+	if (opt == -1 || opt == '?' || opt == ':' || !optarg || optind < 2 ||
+	    optarg != argv[optind - 1] || strncmp(optarg, "--", 2) != 0 || !optarg[2])
+		return opt;
+	size_t len = strcspn(optarg + 2, "=");
+	for (const struct option *o = longopts; o && o->name; o++)
+		if (strlen(o->name) == len && strncmp(o->name, optarg + 2, len) == 0)
+			die_usage("%s: %s needs a value ('%s' is an option)", argv[0],
+			          argv[optind - 2], optarg);
+	return opt;
+}
+
 void cli_hide_features(const char *list)
 {
 	if (pb_cpu_hide_features(list) != 0)

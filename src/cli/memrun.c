@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -236,7 +237,7 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 {
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":ho:f:q", mem_cli_options, NULL)) != -1) {
+	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", mem_cli_options, NULL)) != -1) {
 		if (mem_cli_common_option(m, opt, optarg))
 			continue;
 		if (opt == 'h') {
@@ -417,6 +418,32 @@ static void run_syscall_table(json_t *doc, int cpu, uint64_t seed)
 	pb_syscall_result_free(&r);
 }
 
+/* A distribution whose name says the op it was recorded for
+ * (data/size-distributions: MemsetGoogleW, MemcpyGoogleA; cmd
+ * --record-distribution: memset.csv, memcpy.csv, memmove.csv) replayed by
+ * another op: a warning, not an error (the sizes are still sizes). */
+static void note_distribution_op(const struct mem_cli *m, const struct pb_distribution *d)
+{
+	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY, PB_OP_MEMMOVE};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		const char *name = pb_op_name(ops[i]);
+		if (strncasecmp(d->name, name, strlen(name)) != 0)
+			continue;
+		for (size_t o = 0; o < m->nops; o++) {
+			if (m->ops[o] == ops[i])
+				continue;
+			char line[600];
+			snprintf(line, sizeof line,
+			         "primbench: warning: --distribution %s was recorded for %s calls; "
+			         "this replays it with %s (data/size-distributions/README.md says "
+			         "which op each file is of)",
+			         d->name, name, pb_op_name(m->ops[o]));
+			pb_print_wrapped(stderr, line, 2);
+		}
+		return;
+	}
+}
+
 int mem_cli_run(struct mem_cli *m)
 {
 	/* Signals first: a Ctrl-C during set-up still ends in an orderly way. */
@@ -496,6 +523,7 @@ int mem_cli_run(struct mem_cli *m)
 			replay.seed = m->seed;
 		if (pb_distribution_find(m->distribution_arg, &dist) != 0)
 			die_usage("%s", pb_error());
+		note_distribution_op(m, &dist);
 		replay.dist = &dist;
 	}
 

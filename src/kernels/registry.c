@@ -128,13 +128,30 @@ const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name)
 	} else if ((unsigned)op < PB_OP_COUNT) {
 		k = lookup(op, name);
 		if (!k) {
-			/* A name of the other op says more than "unknown". */
-			for (unsigned other = 0; other < PB_OP_COUNT && !k; other++)
-				k = lookup((enum pb_op)other, name);
-			if (!k) {
-				pb_fail("unknown kernel '%s'", name);
-				return NULL;
+			/* The name of other ops' kernels says more than "unknown",
+			 * with the op that was asked for first: "unknown kernel
+			 * 'memmove/avx512_nt' (there are memset/avx512_nt and
+			 * memcpy/avx512_nt)". */
+			char there[160] = "";
+			size_t pos = 0, n = 0;
+			for (unsigned other = 0; other < PB_OP_COUNT; other++)
+				if (lookup((enum pb_op)other, name))
+					n++;
+			for (unsigned other = 0, i = 0; other < PB_OP_COUNT; other++) {
+				if (!lookup((enum pb_op)other, name))
+					continue;
+				const char *sep = i == 0 ? "" : i + 1 < n ? ", " : " and ";
+				int w = snprintf(there + pos, sizeof there - pos, "%s%s/%s", sep,
+				                 pb_op_name((enum pb_op)other), name);
+				pos += w > 0 && (size_t)w < sizeof there - pos ? (size_t)w : 0;
+				i++;
 			}
+			if (n)
+				pb_fail("unknown kernel '%s/%s' (there %s %s)", pb_op_name(op),
+				        name, n == 1 ? "is" : "are", there);
+			else
+				pb_fail("unknown kernel '%s'", name);
+			return NULL;
 		}
 	} else {
 		/* No op: the name must be unique across ops. */

@@ -12,13 +12,16 @@
  * library's exported functions, which serve them with the bootstrap kernel
  * until the state is READY.
  *
- * A problem with the environment is one line on stderr, and the program
- * runs on: a bad policy gives that op libc's function, a bad accounting
- * setting turns accounting off. Nothing here exits or aborts.
+ * A problem with the environment is one line on stderr (or in the file
+ * PRIMBENCH_PRELOAD_LOG names), once per command tree (a line an ancestor
+ * wrote is in PRIMBENCH_PRELOAD_WARNED), and the program runs on: a bad
+ * policy gives that op libc's function, a bad accounting setting turns
+ * accounting off. Nothing here exits or aborts.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,9 +96,72 @@ void pb_sw_line_add_errno(struct pb_sw_line *l, int err)
 	pb_sw_line_add_u64(l, (uint64_t)err);
 }
 
-void pb_sw_line_write(struct pb_sw_line *l)
+/* PRIMBENCH_PRELOAD_LOG: the file the lines go to ("" = stderr), opened
+ * for each line (O_APPEND, one write(2) per line, so that many processes
+ * can share it; no descriptor kept that a program could close or reuse). */
+static char log_path[4096];
+
+/* Once per command tree: the FNV-1a hashes of the warnings this process
+ * wrote, and of those an ancestor wrote (PRIMBENCH_PRELOAD_WARNED, a comma
+ * list of 16 hex digits each, read at start-up, set by the constructor). */
+#define WARNED_MAX 8
+#define WARNED_ENV "PRIMBENCH_PRELOAD_WARNED"
+static uint64_t warned_inherited[WARNED_MAX], warned_here[WARNED_MAX];
+static unsigned n_inherited, n_here;
+
+static uint64_t line_hash(const struct pb_sw_line *l)
+{
+	uint64_t h = 0xcbf29ce484222325u;
+	for (size_t i = 0; i < l->len; i++)
+		h = (h ^ (unsigned char)l->buf[i]) * 0x100000001b3u;
+	return h;
+}
+
+static void read_warned(void)
+{
+	const char *v = getenv(WARNED_ENV);
+	n_inherited = 0;
+	while (v && *v && n_inherited < WARNED_MAX) {
+		uint64_t h = 0;
+		int digits = 0;
+		for (; digits < 16; digits++, v++) {
+			char c = *v;
+			unsigned d = c >= '0' && c <= '9'   ? (unsigned)(c - '0')
+			             : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+			                                    : 16u;
+			if (d == 16)
+				break;
+			h = h << 4 | d;
+		}
+		if (digits != 16 || (*v && *v != ','))
+			return; /* not ours: ignored */
+		warned_inherited[n_inherited++] = h;
+		if (*v)
+			v++;
+	}
+}
+
+/* Writes the line (and a newline) to the log file, else stderr. */
+static void line_out(struct pb_sw_line *l)
 {
 	l->buf[l->len++] = '\n'; /* pb_sw_line_add keeps a byte free */
+	int fd = -1;
+	if (log_path[0]) {
+		do
+			fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		while (fd < 0 && errno == EINTR);
+	}
+	if (fd >= 0) {
+		ssize_t w;
+		do
+			w = write(fd, l->buf, l->len);
+		while (w < 0 && errno == EINTR);
+		close(fd);
+		if (w == (ssize_t)l->len) {
+			l->len = 0;
+			return;
+		}
+	}
 	size_t done = 0;
 	while (done < l->len) {
 		ssize_t w = write(STDERR_FILENO, l->buf + done, l->len - done);
@@ -106,6 +172,59 @@ void pb_sw_line_write(struct pb_sw_line *l)
 		done += (size_t)w;
 	}
 	l->len = 0;
+}
+
+void pb_sw_line_write(struct pb_sw_line *l)
+{
+	uint64_t h = line_hash(l);
+	for (unsigned i = 0; i < n_inherited; i++)
+		if (warned_inherited[i] == h) {
+			l->len = 0;
+			return;
+		}
+	if (n_here < WARNED_MAX)
+		warned_here[n_here++] = h;
+	line_out(l);
+}
+
+/* The debug lines: every process says them (they carry its pid). */
+static void line_write_always(struct pb_sw_line *l)
+{
+	line_out(l);
+}
+
+/* PRIMBENCH_PRELOAD_LOG: set, not empty, not too long: lines go there. */
+static void setup_log(void)
+{
+	const char *v = getenv("PRIMBENCH_PRELOAD_LOG");
+	log_path[0] = '\0';
+	if (v && *v && pb_sw_copy_text(log_path, v, sizeof log_path) != strlen(v))
+		log_path[0] = '\0'; /* too long: stderr */
+}
+
+/* The constructor: the warnings written here join the inherited ones in
+ * PRIMBENCH_PRELOAD_WARNED, so that the programs this one starts do not
+ * repeat them. setenv(3) allocates: never from pb_sw_init (which may run
+ * inside malloc). */
+static void export_warned(void)
+{
+	if (n_here == 0)
+		return;
+	char text[WARNED_MAX * 17 + 1];
+	size_t pos = 0;
+	unsigned kept = 0; /* the newest are dropped beyond WARNED_MAX */
+	for (unsigned src = 0; src < 2; src++) {
+		const uint64_t *hs = src ? warned_here : warned_inherited;
+		unsigned n = src ? n_here : n_inherited;
+		for (unsigned i = 0; i < n && kept < WARNED_MAX; i++, kept++) {
+			if (pos)
+				text[pos++] = ',';
+			for (int d = 15; d >= 0; d--)
+				text[pos++] = "0123456789abcdef"[(hs[i] >> (4 * d)) & 15];
+		}
+	}
+	text[pos] = '\0';
+	setenv(WARNED_ENV, text, 1);
 }
 
 /* A line is declared without an initialiser: zeroing its buffer would be a
@@ -434,12 +553,14 @@ static void debug_ready(enum pb_acct_prim who)
 	} else {
 		pb_sw_line_add(&l, "accounting off");
 	}
-	pb_sw_line_write(&l);
+	line_write_always(&l);
 }
 
 const struct pb_sw_entries *pb_sw_init(enum pb_acct_prim who)
 {
 	debug = env_on("PRIMBENCH_PRELOAD_DEBUG");
+	setup_log();
+	read_warned();
 	find_libc();
 	pb_features have = pb_cpu_features(); /* PRIMBENCH_HIDE_FEATURES honoured */
 	if (pb_cpu_hide_env_check() != 0) {
@@ -498,13 +619,15 @@ static void atfork_child(void)
 
 __attribute__((constructor)) static void primswitch_constructor(void)
 {
-	pb_sw_ready(PB_ACCT_NPRIM);
-	/* Here and not in pb_sw_init: pthread_atfork may allocate, and the
-	 * first call may come from inside malloc. */
+	bool ready = pb_sw_ready(PB_ACCT_NPRIM);
+	/* Here and not in pb_sw_init: pthread_atfork and setenv may
+	 * allocate, and the first call may come from inside malloc. */
 	static bool registered;
 	if (!registered) {
 		registered = true;
 		pthread_atfork(NULL, NULL, atfork_child);
+		if (ready)
+			export_warned();
 	}
 }
 
@@ -519,5 +642,5 @@ __attribute__((destructor)) static void primswitch_destructor(void)
 	pb_sw_line_add(&l, " exits: ");
 	pb_sw_line_add_u64(&l, __atomic_load_n(&pb_sw_boot_calls, __ATOMIC_RELAXED));
 	pb_sw_line_add(&l, " calls served by the bootstrap kernel");
-	pb_sw_line_write(&l);
+	line_write_always(&l);
 }

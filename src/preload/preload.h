@@ -151,7 +151,9 @@ PB_HIDDEN struct pb_acct_sizes_file *pb_sw_sizes_create(int *err, const char **w
 
 /* ---- messages (init.c) ------------------------------------------------------
  * A line is built in a fixed buffer (no stdio, no allocation) and written
- * to stderr with one write(2). */
+ * with one write(2): to the file PRIMBENCH_PRELOAD_LOG names (opened with
+ * O_APPEND for each line), else to stderr. pb_sw_line_write drops a line
+ * an ancestor process already wrote (PRIMBENCH_PRELOAD_WARNED). */
 struct pb_sw_line {
 	char buf[1024];
 	size_t len;

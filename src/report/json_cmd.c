@@ -22,7 +22,8 @@ static json_t *string_array(char *const *v)
 
 bool pb_cmd_env_in_key(const char *entry)
 {
-	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 && strchr(entry, '=') != NULL;
+	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 &&
+	       strncmp(entry, "PRIMBENCH_PRELOAD_LOG=", 22) != 0 && strchr(entry, '=') != NULL;
 }
 
 /* The environment as part of the case key: what was set, minus what
@@ -77,6 +78,7 @@ static json_t *run_json(const struct pb_cmd_record *r)
 	                    r->run.exit_code >= 0 ? json_integer(r->run.exit_code) : json_null());
 	json_object_set_new(o, "term_signal",
 	                    r->run.term_signal ? json_integer(r->run.term_signal) : json_null());
+	json_object_set_new(o, "leftovers", json_integer(r->run.leftovers));
 	return o;
 }
 
@@ -95,6 +97,9 @@ json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
 	json_object_set_new(key, "cwd", spec->cwd ? json_string(spec->cwd) : json_null());
 	json_object_set_new(key, "env", env_key(spec->env_set));
 	json_object_set_new(key, "side", json_string(side ? "B" : "A"));
+	/* Only when given: the keys of files without it still match. */
+	if (spec->wait_children)
+		json_object_set_new(key, "wait_children", json_true());
 	json_object_set_new(o, "key", key);
 	json_object_set_new(o, "unit", json_string("ns"));
 	json_object_set_new(o, "overhead_subtracted", json_false());

@@ -126,12 +126,34 @@ void pb_profile_free(struct pb_profile *p)
 	}
 }
 
-static int add_row(struct pb_profile *p, size_t *cap, const char *dso, const char *sym,
-                   enum pb_prof_kind kind, uint64_t samples)
+static bool is_address(const char *sym)
 {
+	size_t hex = strncmp(sym, "0x", 2) == 0 ? strspn(sym + 2, "0123456789abcdef") : 0;
+	return hex > 0 && sym[2 + hex] == 0;
+}
+
+/* A row; `addresses` > 0: a PB_PROF_NO_SYMBOL row standing for that many
+ * (merging); else a row of perf's, a user-space address joining its
+ * binary's PB_PROF_NO_SYMBOL row. */
+static int add_row(struct pb_profile *p, size_t *cap, const char *dso, const char *sym,
+                   enum pb_prof_kind kind, uint64_t samples, size_t addresses)
+{
+	bool merged = addresses > 0;
+	if (addresses == 0 && kind != PB_PROF_KERNEL && is_address(sym)) {
+		sym = PB_PROF_NO_SYMBOL;
+		addresses = 1;
+	}
 	for (size_t i = 0; i < p->nsyms; i++)
 		if (strcmp(p->syms[i].symbol, sym) == 0 && strcmp(p->syms[i].dso, dso) == 0) {
 			p->syms[i].samples += samples;
+			/* perf's rows add up; a merged run's count is of the same
+			 * binary's addresses, mostly the same ones: the larger */
+			if (merged)
+				p->syms[i].addresses = p->syms[i].addresses > addresses
+				                           ? p->syms[i].addresses
+				                           : addresses;
+			else
+				p->syms[i].addresses += addresses;
 			return 0;
 		}
 	if (p->nsyms == *cap) {
@@ -153,8 +175,8 @@ static int add_row(struct pb_profile *p, size_t *cap, const char *dso, const cha
 	s->samples = samples;
 	s->kind = kind;
 	s->family = pb_prof_family_of(kind, dso, sym);
-	s->unresolved = strncmp(sym, "0x", 2) == 0 && strspn(sym + 2, "0123456789abcdef") > 0 &&
-	                sym[2 + strspn(sym + 2, "0123456789abcdef")] == 0;
+	s->addresses = addresses;
+	s->unresolved = addresses > 0 || is_address(sym);
 	p->nsyms++;
 	return 0;
 }
@@ -248,7 +270,7 @@ static int parse_row(struct pb_profile *p, size_t *cap, char *line, size_t linen
 		sym[--n] = 0;
 	if (!*s || !*sym)
 		goto bad;
-	return add_row(p, cap, s, sym, kind_of(marker, s), samples);
+	return add_row(p, cap, s, sym, kind_of(marker, s), samples, 0);
 bad:
 	return pb_fail("line %zu: not a perf report line: '%.60s'", lineno, line);
 }
@@ -332,7 +354,7 @@ int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src)
 	size_t cap = dst->nsyms;
 	for (size_t i = 0; i < src->nsyms; i++) {
 		const struct pb_prof_symbol *s = &src->syms[i];
-		if (add_row(dst, &cap, s->dso, s->symbol, s->kind, s->samples) != 0)
+		if (add_row(dst, &cap, s->dso, s->symbol, s->kind, s->samples, s->addresses) != 0)
 			return -1;
 	}
 	dst->lost += src->lost;
@@ -388,6 +410,9 @@ json_t *pb_profile_json(const struct pb_profile *p, size_t top)
 		json_object_set_new(so, "binary", json_string(pb_prof_kind_name(s->kind)));
 		json_object_set_new(so, "dso", json_string(s->dso));
 		json_object_set_new(so, "symbol", json_string(s->symbol));
+		if (s->addresses)
+			json_object_set_new(so, "addresses",
+			                    json_integer((json_int_t)s->addresses));
 		json_object_set_new(so, "family",
 		                    s->family >= 0 ? json_string(pb_prof_families[s->family].name)
 		                                   : json_null());
@@ -441,6 +466,39 @@ static bool family_shown(const struct pb_profile *p, int f, bool preload)
 	return !pb_prof_families[f].preload || preload || p->family[f] > 0;
 }
 
+/* A line per binary that had samples at addresses perf could not name:
+ * "gzip has no symbols (stripped?) ..." when none of its samples had
+ * one, else how many of them were at such addresses. */
+static void print_no_symbols(FILE *f, const struct pb_profile *p, int indent)
+{
+	for (size_t i = 0; i < p->nsyms; i++) {
+		const struct pb_prof_symbol *s = &p->syms[i];
+		if (!s->addresses)
+			continue;
+		uint64_t named = 0;
+		for (size_t j = 0; j < p->nsyms; j++)
+			if (j != i && strcmp(p->syms[j].dso, s->dso) == 0)
+				named += p->syms[j].samples;
+		char line[1800], where[1100] = "";
+		if (strcmp(base_name(s->dso), s->dso) != 0)
+			snprintf(where, sizeof where, " (%.1000s)", s->dso);
+		if (named == 0)
+			snprintf(line, sizeof line,
+			         "%.300s has no symbols (stripped?): its %" PRIu64
+			         " samples at %zu addresses are one row; a build with symbols, "
+			         "or its debug symbols package, names its functions%s",
+			         base_name(s->dso), s->samples, s->addresses, where);
+		else
+			snprintf(line, sizeof line,
+			         "%.300s: %" PRIu64 " of its %" PRIu64
+			         " samples are at %zu address%s "
+			         "without a symbol, shown as one row%s",
+			         base_name(s->dso), s->samples, s->samples + named, s->addresses,
+			         s->addresses == 1 ? "" : "es", where);
+		pb_print_wrapped_at(f, indent, indent + 3, line);
+	}
+}
+
 void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool preload, int indent)
 {
 	char line[256];
@@ -460,7 +518,10 @@ void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool prel
 		fmt_share(share, sizeof share, s->samples, p->samples);
 		fit(bin, sizeof bin, s->kind == PB_PROF_KERNEL ? "[kernel]" : base_name(s->dso),
 		    18);
-		fit(sym, sizeof sym, s->symbol, symw);
+		char grouped[64];
+		snprintf(grouped, sizeof grouped, "(no symbol: %zu address%s)", s->addresses,
+		         s->addresses == 1 ? "" : "es");
+		fit(sym, sizeof sym, s->addresses ? grouped : s->symbol, symw);
 		fprintf(f, "%*s%9" PRIu64 " %6s  %-18s %s\n", indent, "", s->samples, share, bin,
 		        sym);
 	}
@@ -498,6 +559,7 @@ void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool prel
 		         p->kernel_samples);
 		pb_print_wrapped_at(f, indent, indent + 3, line);
 	}
+	print_no_symbols(f, p, indent);
 }
 
 /* The CPU time of one sample of a clock event, in ms; 0 when not known. */

@@ -1,12 +1,15 @@
 /* cmd.c - whole-command timing (include/primbench/cmd.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -118,12 +121,126 @@ static char **build_env(char *const *env_set)
 	return e;
 }
 
+/* The orphans of a run are reparented to this process rather than to init
+ * (prctl(2) PR_SET_CHILD_SUBREAPER), so that what a command leaves behind
+ * can be counted, waited for and its rusage collected (wait4(2)). */
+static void become_subreaper(void)
+{
+	static bool done;
+	if (!done)
+		done = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+}
+
+/* The children of this process, from /proc/self/task/TID/children
+ * (proc(5)); sends each one `sig` unless sig is 0. Returns their number,
+ * or -1 when no such file could be read. */
+static long children_signal(int sig)
+{
+	DIR *d = opendir("/proc/self/task");
+	if (!d)
+		return -1;
+	long n = 0;
+	bool read_one = false;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char path[300];
+		snprintf(path, sizeof path, "/proc/self/task/%s/children", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		read_one = true;
+		long pid;
+		while (fscanf(f, "%ld", &pid) == 1) {
+			n++;
+			if (sig && pid > 0)
+				kill((pid_t)pid, sig);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return read_one ? n : -1;
+}
+
+/* The children left running: from /proc, else 1 when waitid(2) sees a
+ * child that has not exited (at least one), else 0. */
+static long count_children(void)
+{
+	long n = children_signal(0);
+	if (n >= 0)
+		return n;
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+		return 0;
+	return 1;
+}
+
+/* A descendant's rusage joins the run's: times and counts add up,
+ * max_rss_kib is the largest. */
+static void add_rusage(struct pb_cmd_run *out, const struct rusage *ru)
+{
+	out->user_ns += tv_ns(ru->ru_utime);
+	out->sys_ns += tv_ns(ru->ru_stime);
+	if (ru->ru_maxrss > out->max_rss_kib)
+		out->max_rss_kib = ru->ru_maxrss;
+	out->minflt += ru->ru_minflt;
+	out->majflt += ru->ru_majflt;
+	out->nvcsw += ru->ru_nvcsw;
+	out->nivcsw += ru->ru_nivcsw;
+}
+
+/* Reaps this process's children (a run's orphans, reparented here): until
+ * none is left (block), or those that have exited (!block). With `into`,
+ * adds each one's rusage to it. When *stop becomes non-zero: SIGTERM to
+ * every child, again every 10 ms, SIGKILL after 2 s or at a second
+ * signal. Returns the number reaped, or -1 when stopped. */
+static long reap_children(bool block, struct pb_cmd_run *into, volatile int *stop)
+{
+	long n = 0;
+	bool stopping = false;
+	int polls = 0;
+	for (;;) {
+		int st;
+		struct rusage ru;
+		pid_t w = wait4(-1, &st, block && !stopping ? 0 : WNOHANG, &ru);
+		if (w > 0) {
+			n++;
+			if (into)
+				add_rusage(into, &ru);
+			continue;
+		}
+		if (w < 0 && errno != EINTR)
+			break; /* ECHILD: none left */
+		if (w == 0 && !block)
+			break;
+		if (stop && *stop)
+			stopping = true;
+		if (stopping) {
+			children_signal(++polls > 200 || *stop > 1 ? SIGKILL : SIGTERM);
+			struct timespec ten_ms = {0, 10000000};
+			nanosleep(&ten_ms, NULL);
+		}
+	}
+	return stopping ? -1 : n;
+}
+
+long pb_cmd_wait_leftovers(volatile int *stop)
+{
+	become_subreaper();
+	return reap_children(true, NULL, stop);
+}
+
 int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop)
 {
 	memset(out, 0, sizeof *out);
 	out->exit_code = -1;
 	if (!s->argv || !s->argv[0] || !s->argv[0][0])
 		return pb_fail("no command to run");
+	/* What an earlier run left running must not overlap this one. */
+	if (pb_cmd_wait_leftovers(stop) < 0)
+		return 1;
 
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -204,17 +321,25 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 			nanosleep(&ten_ms, NULL);
 		}
 	}
-	if (stopped)
-		kill(-pid, SIGTERM); /* what it started and left behind */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	add_rusage(out, &ru);
+	if (stopped) {
+		kill(-pid, SIGTERM); /* what it started and left behind */
+		reap_children(true, NULL, stop);
+	} else {
+		/* Orphans that already exited are reaped; those still running
+		 * are the leftovers, waited for here with wait_children (the run
+		 * lasts until the last one exits and includes their rusage),
+		 * else by the caller or the next run, untimed. */
+		reap_children(false, s->wait_children ? out : NULL, NULL);
+		out->leftovers = count_children();
+		if (s->wait_children && out->leftovers > 0) {
+			if (reap_children(true, out, stop) < 0)
+				stopped = true;
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+		}
+	}
 	out->wall_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
-	out->user_ns = tv_ns(ru.ru_utime);
-	out->sys_ns = tv_ns(ru.ru_stime);
-	out->max_rss_kib = ru.ru_maxrss;
-	out->minflt = ru.ru_minflt;
-	out->majflt = ru.ru_majflt;
-	out->nvcsw = ru.ru_nvcsw;
-	out->nivcsw = ru.ru_nivcsw;
 	if (WIFEXITED(status))
 		out->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
@@ -234,6 +359,23 @@ static int check_file(const char *shown, const char *path)
 	if (access(path, X_OK) != 0)
 		return pb_fail("cannot run '%s': not executable (%s)", shown, strerror(errno));
 	return 0;
+}
+
+/* The builtins of sh(1) and bash(1) that are no program of their own
+ * (POSIX "Special Built-In Utilities" and the usual regular ones). */
+static bool is_shell_builtin(const char *name)
+{
+	static const char *const builtins[] = {
+	    ".",        ":",       "alias", "bg",      "break",  "builtin", "cd",     "command",
+	    "continue", "declare", "dirs",  "eval",    "exec",   "exit",    "export", "fg",
+	    "getopts",  "hash",    "jobs",  "let",     "local",  "popd",    "pushd",  "read",
+	    "readonly", "return",  "set",   "shift",   "source", "times",   "trap",   "type",
+	    "typeset",  "ulimit",  "umask", "unalias", "unset",  "wait",
+	};
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		if (strcmp(name, builtins[i]) == 0)
+			return true;
+	return false;
 }
 
 int pb_cmd_check(const struct pb_cmd_spec *s)
@@ -273,6 +415,9 @@ int pb_cmd_check(const struct pb_cmd_spec *s)
 			break;
 		p = colon + 1;
 	}
+	if (!found_other && is_shell_builtin(prog))
+		return pb_fail("cannot run '%s': a shell builtin, not a program (use --shell)",
+		               prog);
 	return pb_fail("cannot run '%s': %s", prog,
 	               found_other ? "found in PATH, but not an executable file"
 	                           : "not found in PATH");

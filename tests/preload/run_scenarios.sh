@@ -7,7 +7,8 @@
 #       calls made meanwhile), threads, signal handlers, fork;
 #   (d) a bad policy, an unusable kernel, a bad accounting setting: one line
 #       on stderr each, the program's output and exit status unchanged;
-#   (e) the _chk forms with dstlen < n abort as glibc's do (same message).
+#   (e) the _chk forms with dstlen < n abort as glibc's do (same message);
+#   (f) a problem said once per command tree; PRIMBENCH_PRELOAD_LOG.
 # Exit: 0 every check passed, 1 otherwise.
 set -u
 lib=$1 probe=$2 early=$3
@@ -113,6 +114,44 @@ expect_one_line "bad PRIMBENCH_ACCOUNT_SAMPLE" \
 	"primswitch: PRIMBENCH_ACCOUNT_SAMPLE: '0' is not a count from 1 to 1073741824; sampling 1 call in 64" \
 	PRIMBENCH_ACCOUNT=ticks PRIMBENCH_ACCOUNT_SAMPLE=0 PRIMBENCH_ACCOUNT_DIR="$tmp"
 rm -f "$tmp"/*.acct
+if [ "$(uname -m)" = x86_64 ]; then # the op asked for is named (issue 16)
+	expect_one_line "another op's kernel" \
+		"primswitch: PRIMBENCH_MEMMOVE: bad policy 'avx512_nt': unknown kernel 'memmove/avx512_nt' (there are memset/avx512_nt and memcpy/avx512_nt); using libc's memmove" \
+		PRIMBENCH_MEMMOVE=avx512_nt
+fi
+
+# ---- (f) once per command tree; PRIMBENCH_PRELOAD_LOG ------------------------
+# A shell (which loads the library too) running the probe three times, once
+# from a child shell: the bad policy is said once for the whole tree
+# (PRIMBENCH_PRELOAD_WARNED); a new problem in a descendant still is.
+env LD_PRELOAD="$lib" PRIMBENCH_MEMCPY=AVX2 sh -c '"$1" exit 0; sh -c "\"$1\" exit 0"
+	PRIMBENCH_MEMSET=nosuch "$1" exit 0' sh "$probe" >"$tmp/out" 2>"$tmp/err"
+if [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+	grep -q "^primswitch: PRIMBENCH_MEMCPY: bad policy 'AVX2'" "$tmp/err" &&
+	grep -q "^primswitch: PRIMBENCH_MEMSET: bad policy 'nosuch'" "$tmp/err" &&
+	[ "$(grep -c '^ok$' "$tmp/out")" -eq 3 ]; then
+	pass "a bad policy in a tree of 5 processes: said once"
+else
+	fail "a bad policy in a tree of 5 processes: not 2 lines (one per problem)"
+fi
+# PRIMBENCH_PRELOAD_LOG: every line goes to the file (appended, whole
+# lines), nothing to the programs' stderr. (An exit line from each probe;
+# a shell may leave with _exit, without one.)
+env LD_PRELOAD="$lib" PRIMBENCH_MEMCPY=AVX2 PRIMBENCH_PRELOAD_DEBUG=1 \
+	PRIMBENCH_PRELOAD_LOG="$tmp/log" sh -c '"$1" exit 0; "$1" exit 0; true' sh "$probe" \
+	>"$tmp/out" 2>"$tmp/err"
+if [ ! -s "$tmp/err" ] && [ "$(grep -c ' ready ' "$tmp/log")" -eq 3 ] &&
+	[ "$(grep -c ' exits: ' "$tmp/log")" -ge 2 ] &&
+	[ "$(grep -c "bad policy 'AVX2'" "$tmp/log")" -eq 1 ] &&
+	[ "$(grep -vc '^primswitch: ' "$tmp/log")" -eq 0 ]; then
+	pass "PRIMBENCH_PRELOAD_LOG: $(wc -l <"$tmp/log") lines in the file, none on stderr"
+else
+	cp "$tmp/log" "$tmp/out"
+	fail "PRIMBENCH_PRELOAD_LOG: stderr not empty, or not the file (above) expected"
+fi
+expect_one_line "PRIMBENCH_PRELOAD_LOG that cannot be opened: stderr" \
+	"primswitch: PRIMBENCH_MEMSET: bad policy 'nosuch': unknown kernel 'nosuch'; using libc's memset" \
+	PRIMBENCH_MEMSET=nosuch PRIMBENCH_PRELOAD_LOG="$tmp/none/log"
 
 # ---- (e) _chk overflow: abort, with glibc's own message ----------------------
 for sym in memset memcpy memmove mempcpy explicit_bzero; do

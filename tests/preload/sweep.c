@@ -48,12 +48,6 @@ void *__memmove_chk(void *dst, const void *src, size_t n, size_t dstlen);
 void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dstlen);
 void __explicit_bzero_chk(void *dst, size_t n, size_t dstlen);
 
-/* dstlen for a _chk call: the size itself every other call. */
-static inline size_t dstlen_for(size_t n)
-{
-	return (n & 1) ? n : n + 1 + (n & 64);
-}
-
 enum ret { RET_DST, RET_END, RET_NONE };
 
 struct set_target {
@@ -90,6 +84,12 @@ static const struct cpy_target move_targets[] = {
     {"bootstrap memmove", pb_boot_memmove, RET_DST, 1},
 };
 #else
+/* dstlen for a _chk call: the size itself every other call. */
+static inline size_t dstlen_for(size_t n)
+{
+	return (n & 1) ? n : n + 1 + (n & 64);
+}
+
 static void *call_memset(void *d, int c, size_t n)
 {
 	return memset(d, c, n);

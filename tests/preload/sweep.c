@@ -4,11 +4,10 @@
  * usage: preload_sweep [memset|memcpy|memmove|all]...   (default: all)
  *
  * A plain C program: not linked with libprimbench, compiled with
- * -fno-builtin so every call is a real call through the PLT (under
- * LD_PRELOAD, the library's), and -fno-tree-loop-distribute-patterns so
- * its own fill, copy and compare loops never become calls of the
- * functions under test. The _chk forms are called directly, with dstlen
- * the size itself (the boundary must pass) or larger.
+ * PB_NO_LIBCALL_FLAGS (cmake/compiler.cmake): every call is a real call
+ * through the PLT (under LD_PRELOAD, the library's), and its own fill,
+ * copy and compare loops never become calls of the functions under test. The _chk forms are called
+ * directly, with dstlen the size itself (the boundary must pass) or larger.
  *
  * Grids (each size 0..4096):
  *   memset family  dst offset 0..63, the value varying (and given as a

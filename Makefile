@@ -1,14 +1,30 @@
 # The README's two commands:
-#   make run    set-up (Debian packages when root), build, then the default suite
-#   make test   set-up, build (plus an ASan+UBSan build), then every test
+#   make run    set-up (Debian packages when root), build build/, then the
+#               default suite
+#   make test   set-up; build build-test/ (build/'s configuration plus
+#               -Werror) and build-asan/ (ASan+UBSan, -Werror); compile, with
+#               -Werror, the configurations users and packagers build: gcc
+#               Release (-O3), clang Release (its kernel objects and
+#               libprimswitch.so checked for mem* calls) and the generic C
+#               path (-DPRIMBENCH_ARCH=none), every target (their tests are
+#               not run: compiling them is cheap, running them is not); then
+#               run every test in build-test/ and build-asan/.
 #   make install PREFIX=/usr/local   (DESTDIR=... stages it; cmake/install.cmake
 #               says what goes where)
-BUILD      ?= build
-ASAN_BUILD ?= build-asan
-JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
-PREFIX     ?= /usr/local
+# -Werror only where make test builds (PRIMBENCH_WERROR, cmake/compiler.cmake):
+# a warning a newer compiler invents must not break make run or a package.
+BUILD         ?= build
+TEST_BUILD    ?= build-test
+ASAN_BUILD    ?= build-asan
+RELEASE_BUILD ?= build-release
+CLANG_BUILD   ?= build-clang
+NONE_BUILD    ?= build-none
+CLANG         ?= clang
+JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX        ?= /usr/local
 
-.PHONY: all deps build build-asan run test install format clean
+.PHONY: all deps build build-test build-asan build-release build-clang build-none \
+	run test install format clean
 
 all: build
 
@@ -16,20 +32,45 @@ deps:
 	@sh scripts/deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRIMBENCH_WERROR=OFF
 	cmake --build $(BUILD) -j $(JOBS)
 
+build-test: deps
+	cmake -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRIMBENCH_WERROR=ON
+	cmake --build $(TEST_BUILD) -j $(JOBS)
+
 build-asan: deps
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DPRIMBENCH_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" \
+		-DPRIMBENCH_SANITIZE=ON -DPRIMBENCH_WERROR=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+build-release: deps
+	cmake -S . -B $(RELEASE_BUILD) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release \
+		-DPRIMBENCH_WERROR=ON
+	cmake --build $(RELEASE_BUILD) -j $(JOBS)
+
+# clang's kernel objects and libprimswitch.so: no reference to a mem*
+# function (its flags for that differ from gcc's: cmake/compiler.cmake).
+build-clang: deps
+	cmake -S . -B $(CLANG_BUILD) -DCMAKE_C_COMPILER=$(CLANG) -DCMAKE_BUILD_TYPE=Release \
+		-DPRIMBENCH_WERROR=ON
+	cmake --build $(CLANG_BUILD) -j $(JOBS)
+	cd $(CLANG_BUILD) && ctest --output-on-failure --no-tests=error \
+		-R '^(kernel_symbols|preload_symbols)$$'
+
+build-none: deps
+	cmake -S . -B $(NONE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRIMBENCH_ARCH=none \
+		-DPRIMBENCH_WERROR=ON
+	cmake --build $(NONE_BUILD) -j $(JOBS)
 
 run: build
 	./$(BUILD)/primbench
 
 # Tests assert no timings, so they may share the CPUs (the two that send a
 # signal after a delay run alone: RUN_SERIAL in tests/CMakeLists.txt).
-test: build build-asan
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+# Every build first: a warning fails in minutes, not after the tests.
+test: build-test build-asan build-release build-clang build-none
+	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
 # Configured with the prefix too: GNUInstallDirs picks libdir from it
@@ -43,4 +84,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD)

@@ -21,8 +21,8 @@
  * give them. They are timed by the mem suite (pb_mem_run) like any kernel:
  * one group per row, contenders round-robin in a shuffled order each round.
  *
- * Built with -fno-builtin -fno-tree-loop-distribute-patterns (bench/
- * CMakeLists.txt), so no loop here becomes a call of memset or memcpy.
+ * Built with PB_NO_LIBCALL_FLAGS (cmake/compiler.cmake), so no loop here
+ * becomes a call of memset or memcpy.
  */
 #define _GNU_SOURCE
 #include <getopt.h>

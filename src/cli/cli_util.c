@@ -1,4 +1,5 @@
 /* cli_util.c - option values and CPU binding shared by the subcommands. */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <hwloc.h>
 #include <poll.h>
@@ -128,43 +129,53 @@ const struct pb_auto_origin *cli_auto_setup(void)
 	return &auto_origin;
 }
 
-/* "from FILE" or "built-in default 'ROW' (no FILE: run primbench tune)". */
-static void auto_source_text(enum pb_op op, char *buf, size_t len)
+/* "from FILE" or "built-in default 'ROW' (no FILE: run primbench tune)",
+ * allocated: the path may be as long as PB_AUTO_PATH_MAX, and a fixed
+ * buffer would cut it (or, sized by hand, miss a field added later). */
+static char *auto_source_text(enum pb_op op)
 {
 	const struct pb_auto_origin *o = cli_auto_setup();
+	char *s;
+	int n;
 	if (o->from_file[op])
-		snprintf(buf, len, "from %s", o->path);
+		n = asprintf(&s, "from %s", o->path);
 	else if (o->unusable[op][0])
-		snprintf(buf, len, "built-in default '%s' (%s's %s policy cannot run here: %s)",
-		         o->default_row[op], o->path, pb_op_name(op), o->unusable[op]);
+		n = asprintf(&s, "built-in default '%s' (%s's %s policy cannot run here: %s)",
+		             o->default_row[op], o->path, pb_op_name(op), o->unusable[op]);
 	else if (o->file_found)
-		snprintf(buf, len, "built-in default '%s' (%s has no %s policy)",
-		         o->default_row[op], o->path, pb_op_name(op));
+		n = asprintf(&s, "built-in default '%s' (%s has no %s policy)", o->default_row[op],
+		             o->path, pb_op_name(op));
 	else if (o->path[0])
-		snprintf(buf, len, "built-in default '%s' (no %s: run primbench tune)",
-		         o->default_row[op], o->path);
+		n = asprintf(&s, "built-in default '%s' (no %s: run primbench tune)",
+		             o->default_row[op], o->path);
 	else
-		snprintf(buf, len, "built-in default '%s'", o->default_row[op]);
+		n = asprintf(&s, "built-in default '%s'", o->default_row[op]);
+	if (n < 0)
+		die_usage("out of memory");
+	return s;
 }
 
 void cli_auto_print(FILE *f, enum pb_op op)
 {
 	const struct pb_auto_origin *o = cli_auto_setup();
-	char pol[PB_POLICY_TEXT_MAX], src[PB_AUTO_PATH_MAX + 128],
-	    text[sizeof pol + sizeof src + 64];
+	char pol[PB_POLICY_TEXT_MAX], *src = auto_source_text(op), *text;
 	if (pb_policy_format(pb_auto_installed(op), pol, sizeof pol) < 0)
 		snprintf(pol, sizeof pol, "?");
-	auto_source_text(op, src, sizeof src);
-	snprintf(text, sizeof text, "%s/auto is '%s', %s", pb_op_name(op), pol, src);
+	if (asprintf(&text, "%s/auto is '%s', %s", pb_op_name(op), pol, src) < 0)
+		die_usage("out of memory");
 	pb_print_wrapped_at(f, 0, 4, text);
+	free(text);
+	free(src);
 	struct pb_cpu_ident id;
 	pb_cpu_ident(&id);
 	if (o->from_file[op] && o->file_cpu[0] && strcmp(o->file_cpu, id.brand) != 0) {
-		snprintf(text, sizeof text,
-		         "note: the policy file was tuned on '%s', this is '%s': run primbench "
-		         "tune here",
-		         o->file_cpu, id.brand);
+		if (asprintf(&text,
+		             "note: the policy file was tuned on '%s', this is '%s': run primbench "
+		             "tune here",
+		             o->file_cpu, id.brand) < 0)
+			die_usage("out of memory");
 		pb_print_wrapped_at(f, 0, 4, text);
+		free(text);
 	}
 }
 

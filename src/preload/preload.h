@@ -33,8 +33,8 @@
 /* ---- the bootstrap kernels (src/preload/<arch>/bootstrap.c) ------------
  * Correct for any size, alignment and (memmove) overlap; need no
  * initialisation, no relocation and no other function; async-signal-safe.
- * Compiled with -fno-builtin -fno-tree-loop-distribute-patterns (no call
- * back into memset/memcpy). */
+ * Compiled with PB_NO_LIBCALL_FLAGS (cmake/compiler.cmake: no call back
+ * into memset/memcpy). */
 PB_HIDDEN void *pb_boot_memset(void *dst, int c, size_t n);
 PB_HIDDEN void *pb_boot_memcpy(void *restrict dst, const void *restrict src, size_t n);
 PB_HIDDEN void *pb_boot_memmove(void *dst, const void *src, size_t n);

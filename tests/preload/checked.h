@@ -2,8 +2,8 @@
  * mempcpy and bzero on a caller's buffers, for the scenario programs
  * (threads, signal handlers, constructors, fork children). Pure
  * computation and the calls themselves: async-signal-safe. Compiled with
- * -fno-builtin -fno-tree-loop-distribute-patterns, so the reference loops
- * stay loops and the calls are real calls.
+ * PB_NO_LIBCALL_FLAGS (cmake/compiler.cmake), so the reference loops stay
+ * loops and the calls are real calls.
  */
 #ifndef PRELOAD_CHECKED_H
 #define PRELOAD_CHECKED_H

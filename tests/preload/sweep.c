@@ -4,11 +4,10 @@
  * usage: preload_sweep [memset|memcpy|memmove|all]...   (default: all)
  *
  * A plain C program: not linked with libprimbench, compiled with
- * -fno-builtin so every call is a real call through the PLT (under
- * LD_PRELOAD, the library's), and -fno-tree-loop-distribute-patterns so
- * its own fill, copy and compare loops never become calls of the
- * functions under test. The _chk forms are called directly, with dstlen
- * the size itself (the boundary must pass) or larger.
+ * PB_NO_LIBCALL_FLAGS (cmake/compiler.cmake): every call is a real call
+ * through the PLT (under LD_PRELOAD, the library's), and its own fill,
+ * copy and compare loops never become calls of the functions under test. The _chk forms are called
+ * directly, with dstlen the size itself (the boundary must pass) or larger.
  *
  * Grids (each size 0..4096):
  *   memset family  dst offset 0..63, the value varying (and given as a
@@ -48,12 +47,6 @@ void *__memmove_chk(void *dst, const void *src, size_t n, size_t dstlen);
 void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dstlen);
 void __explicit_bzero_chk(void *dst, size_t n, size_t dstlen);
 
-/* dstlen for a _chk call: the size itself every other call. */
-static inline size_t dstlen_for(size_t n)
-{
-	return (n & 1) ? n : n + 1 + (n & 64);
-}
-
 enum ret { RET_DST, RET_END, RET_NONE };
 
 struct set_target {
@@ -90,6 +83,12 @@ static const struct cpy_target move_targets[] = {
     {"bootstrap memmove", pb_boot_memmove, RET_DST, 1},
 };
 #else
+/* dstlen for a _chk call: the size itself every other call. */
+static inline size_t dstlen_for(size_t n)
+{
+	return (n & 1) ? n : n + 1 + (n & 64);
+}
+
 static void *call_memset(void *d, int c, size_t n)
 {
 	return memset(d, c, n);

@@ -1,8 +1,8 @@
 /* bytes.c - the naive kernels: one byte per iteration.
  *
- * The loops must stay byte loops: -fno-tree-loop-distribute-patterns (set
- * for every kernel object) keeps GCC from calling memset/memcpy for them,
- * PB_NO_VECTORIZE keeps it from widening them.
+ * The loops must stay byte loops: PB_NO_LIBCALL_FLAGS (cmake/compiler.cmake,
+ * set for every kernel object) keeps the compiler from calling memset/memcpy
+ * for them, PB_NO_VECTORIZE keeps it from widening them.
  */
 #include <stdint.h>
 

@@ -130,8 +130,10 @@ static AVX512 void *memmove_avx512(void *dst, const void *src, size_t n)
 /* GCC manual, "Common Function Attributes", ifunc: a resolver calls
  * __builtin_cpu_init before __builtin_cpu_supports. Resolvers run while
  * the loader relocates, before a sanitizer runtime has set up its shadow
- * memory: they must not be instrumented. */
-#define RESOLVER __attribute__((no_sanitize("address", "undefined")))
+ * memory: they must not be instrumented. `used`: clang does not count the
+ * ifunc attribute's reference as a use and calls a static resolver unused
+ * (llvm/llvm-project issue 63957). */
+#define RESOLVER __attribute__((used, no_sanitize("address", "undefined")))
 
 static RESOLVER int have_avx512(void)
 {

@@ -1365,6 +1365,30 @@ static json_t *jsize(uint64_t v)
 {
 	return v > (uint64_t)INT64_MAX ? json_null() : json_integer((json_int_t)v);
 }
+/* The crossings (or the policy's switches, with their bound_bytes) as a
+ * JSON array of objects (docs/results-schema.md "breakeven"). */
+static json_t *crossings_json(const struct pb_crossing *cs, size_t n, bool with_bound)
+{
+	json_t *xs = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_crossing *c = &cs[i];
+		json_t *x = json_object();
+		json_object_set_new(x, "below", json_string(c->below->name));
+		json_object_set_new(x, "above", json_string(c->above->name));
+		if (with_bound)
+			json_object_set_new(x, "bound_bytes", jsize(c->bound_bytes));
+		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
+		json_object_set_new(x, "bracket_bytes",
+		                    json_pack("[o,o]", jsize(c->bracket_lo), jsize(c->bracket_hi)));
+		json_object_set_new(x, "ci_overlap_bytes",
+		                    json_pack("[o,o]", jnum(c->lo_bytes), jnum(c->hi_bytes)));
+		json_object_set_new(x, "ci_overlap_open",
+		                    json_pack("[b,b]", c->lo_open, c->hi_open));
+		json_object_set_new(x, "flips", json_integer(c->flips));
+		json_array_append_new(xs, x);
+	}
+	return xs;
+}
 
 json_t *pb_breakeven_to_json(const struct pb_breakeven *b)
 {
@@ -1381,41 +1405,8 @@ json_t *pb_breakeven_to_json(const struct pb_breakeven *b)
 		json_array_append_new(lead, json_string(b->leading[i]->name));
 	json_object_set_new(o, "leading_kernels", lead);
 
-	json_t *xs = json_array();
-	for (size_t i = 0; i < b->n_crossings; i++) {
-		const struct pb_crossing *c = &b->crossings[i];
-		json_t *x = json_object();
-		json_object_set_new(x, "below", json_string(c->below->name));
-		json_object_set_new(x, "above", json_string(c->above->name));
-		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
-		json_object_set_new(x, "bracket_bytes",
-		                    json_pack("[o,o]", jsize(c->bracket_lo), jsize(c->bracket_hi)));
-		json_object_set_new(x, "ci_overlap_bytes",
-		                    json_pack("[o,o]", jnum(c->lo_bytes), jnum(c->hi_bytes)));
-		json_object_set_new(x, "ci_overlap_open",
-		                    json_pack("[b,b]", c->lo_open, c->hi_open));
-		json_object_set_new(x, "flips", json_integer(c->flips));
-		json_array_append_new(xs, x);
-	}
-	json_object_set_new(o, "crossings", xs);
-	json_t *sws = json_array();
-	for (size_t i = 0; i < b->n_switches; i++) {
-		const struct pb_crossing *c = &b->switches[i];
-		json_t *x = json_object();
-		json_object_set_new(x, "below", json_string(c->below->name));
-		json_object_set_new(x, "above", json_string(c->above->name));
-		json_object_set_new(x, "bound_bytes", jsize(c->bound_bytes));
-		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
-		json_object_set_new(x, "bracket_bytes",
-		                    json_pack("[o,o]", jsize(c->bracket_lo), jsize(c->bracket_hi)));
-		json_object_set_new(x, "ci_overlap_bytes",
-		                    json_pack("[o,o]", jnum(c->lo_bytes), jnum(c->hi_bytes)));
-		json_object_set_new(x, "ci_overlap_open",
-		                    json_pack("[b,b]", c->lo_open, c->hi_open));
-		json_object_set_new(x, "flips", json_integer(c->flips));
-		json_array_append_new(sws, x);
-	}
-	json_object_set_new(o, "switches", sws);
+	json_object_set_new(o, "crossings", crossings_json(b->crossings, b->n_crossings, false));
+	json_object_set_new(o, "switches", crossings_json(b->switches, b->n_switches, true));
 
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);

@@ -574,19 +574,14 @@ static int leftovers_wait(struct session *s, const struct pb_cmd_record *r)
 	if (r->run.leftovers > s->leftover_max)
 		s->leftover_max = r->run.leftovers;
 	if (s->leftover_runs == 1) {
-		char line[320];
-		snprintf(line, sizeof line,
-		         "primbench: warning: cmd: %srun %s%zu left %ld process%s running "
-		         "when it exited; %s",
-		         r->warmup ? "warm-up " : "", side_label(s, r->side), r->index,
-		         r->run.leftovers, r->run.leftovers == 1 ? "" : "es",
-		         s->wait_children ? "the run lasted until the last one exited "
-		                            "(--wait-children)"
-		                          : "each run's are waited for, untimed, before "
-		                            "the next (--wait-children times them)");
 		if (run_line.on)
 			fputs("\r\033[K", stderr);
-		pb_print_wrapped(stderr, line, 2);
+		warn("%srun %s%zu left %ld process%s running when it exited; %s",
+		     r->warmup ? "warm-up " : "", side_label(s, r->side), r->index,
+		     r->run.leftovers, r->run.leftovers == 1 ? "" : "es",
+		     s->wait_children ? "the run lasted until the last one exited (--wait-children)"
+		                      : "each run's are waited for, untimed, before the next "
+		                        "(--wait-children times them)");
 	}
 	if (s->wait_children)
 		return 0;

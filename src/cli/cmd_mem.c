@@ -76,7 +76,7 @@ int cmd_mem(int argc, char **argv)
 	if (!mem_cli_parse(&m, "mem", argc, argv, usage))
 		return PB_EXIT_OK;
 	if (optind >= argc)
-		die_usage("mem needs an operation: memset, memcpy or memmove (try 'primbench mem "
+		die_usage("an operation is needed: memset, memcpy or memmove (try 'primbench mem "
 		          "--help')");
 	if (optind + 1 < argc)
 		die_usage("unexpected argument '%s'", argv[optind + 1]);

@@ -432,13 +432,9 @@ static void note_distribution_op(const struct mem_cli *m, const struct pb_distri
 		for (size_t o = 0; o < m->nops; o++) {
 			if (m->ops[o] == ops[i])
 				continue;
-			char line[600];
-			snprintf(line, sizeof line,
-			         "primbench: warning: --distribution %s was recorded for %s calls; "
-			         "this replays it with %s (data/size-distributions/README.md says "
-			         "which op each file is of)",
-			         d->name, name, pb_op_name(m->ops[o]));
-			pb_print_wrapped(stderr, line, 2);
+			warn("--distribution %s was recorded for %s calls; this replays it with %s "
+			     "(data/size-distributions/README.md says which op each file is of)",
+			     d->name, name, pb_op_name(m->ops[o]));
 		}
 		return;
 	}

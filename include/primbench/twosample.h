@@ -91,6 +91,51 @@ void pb_order_statistics(const double *sorted, size_t n, double *out, size_t m);
 int pb_hodges_lehmann_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
                             struct pb_shift *out);
 
+/* Other estimators of the ratio y / x with an interval, compared on this
+ * machine's recorded runs in docs/statistics.md ("Choosing the
+ * estimator"); each fills a struct pb_shift like pb_hodges_lehmann_ratio.
+ * Values > 0.
+ *
+ * Yuen's trimmed means on log values (Yuen, Biometrika 61, 1974): the
+ * difference of the two gamma-trimmed means (g = floor(gamma n) values off
+ * each end), its standard error from the winsorized variances, and the
+ * interval from Welch's t with Yuen's degrees of freedom. 0 <= gamma <
+ * 0.5; each side needs n - 2g >= 2. coverage is the level asked for (the
+ * interval is approximate). */
+int pb_trimmed_ratio(const double *x, size_t nx, const double *y, size_t ny, double gamma,
+                     double level, struct pb_shift *out);
+
+/* The minimum of every block of `block` consecutive values (the seeds'
+ * "minimum of 10 runs"), then pb_hodges_lehmann_ratio on the minima: block
+ * minima are independent when runs are, so the interval stays
+ * distribution-free; a partial last block is left out. block >= 1; each
+ * side needs at least one whole block. */
+int pb_block_min_ratio(const double *x, size_t nx, const double *y, size_t ny, size_t block,
+                       double level, struct pb_shift *out);
+
+/* Mode-aware: when the pooled log values split into two well separated
+ * clusters (the 2-means split of the sorted pooled values, taken when
+ * Ashman's D = sqrt(2) |m1 - m2| / sqrt(s1^2 + s2^2) > 2 and each cluster
+ * holds at least 10% of each side's values: a clean shift of one mode
+ * splits A from B, and is not two modes), pb_hodges_lehmann_ratio on the
+ * values of the fast (low) cluster of each side; otherwise on all. The
+ * split depends only on the pooled values, so with identical
+ * distributions the low values of each side are still a random split of
+ * the low values, and the interval keeps its level. *split, when not
+ * NULL, is set to whether the values were split. */
+int pb_low_mode_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                      struct pb_shift *out, bool *split);
+
+/* One name for each estimator (bench/estimators.c compares them). */
+enum pb_estimator {
+	PB_EST_HL,        /* pb_hodges_lehmann_ratio */
+	PB_EST_TRIMMED,   /* pb_trimmed_ratio, gamma = param */
+	PB_EST_BLOCK_MIN, /* pb_block_min_ratio, block = param */
+	PB_EST_LOW_MODE,  /* pb_low_mode_ratio */
+};
+int pb_ratio_estimate(enum pb_estimator e, double param, const double *x, size_t nx,
+                      const double *y, size_t ny, double level, struct pb_shift *out);
+
 /* Sequential testing for `cmd --until-verdict`: Bonferroni over a fixed
  * schedule of looks (the union bound: with K looks each tested at alpha/K,
  * P(any false verdict) <= alpha whatever the dependence between looks;

@@ -5,9 +5,9 @@
  * each of the library's ratio estimators, the functions cmd calls
  * (docs/statistics.md, "Choosing the estimator"). Hand-run, not a test.
  *
- * usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] AA.csv AB.csv...
+ * usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] -a AA.csv... AB.csv...
  *
- * AA.csv: an A/A pool. Both of its sides are pooled and each trial draws
+ * AA.csv (-a, repeatable): an A/A pool. Both of its sides are pooled and each trial draws
  * both sides from that one pool (with replacement), so A and B have the
  * same distribution exactly: every "different" verdict is false. Printed:
  * the false-verdict rate with its 95% Wilson interval.
@@ -57,6 +57,8 @@ static const struct est ests[] = {
     {"min of 3, HL, real", PB_EST_BLOCK_MIN, 3, 0},
     {"min of 5, HL, real", PB_EST_BLOCK_MIN, 5, 0},
     {"min of 10, HL, real", PB_EST_BLOCK_MIN, 10, 0},
+    {"min of 3 or all, real", PB_EST_BLOCK_MIN_OR_ALL, 3, 0},
+    {"min of 5 or all, real", PB_EST_BLOCK_MIN_OR_ALL, 5, 0},
     {"low mode, HL, real", PB_EST_LOW_MODE, 0, 0},
 };
 #define NESTS (sizeof ests / sizeof ests[0])
@@ -191,8 +193,12 @@ int main(int argc, char **argv)
 	long trials = 2000;
 	unsigned long seed = 18;
 	int c;
-	while ((c = getopt(argc, argv, "t:s:m:")) != -1) {
-		if (c == 'm')
+	const char *aa_files[16];
+	int naa = 0;
+	while ((c = getopt(argc, argv, "t:s:m:a:")) != -1) {
+		if (c == 'a' && naa < 16)
+			aa_files[naa++] = optarg;
+		else if (c == 'm')
 			max_n = (size_t)atol(optarg);
 		else if (c == 't')
 			trials = atol(optarg);
@@ -203,8 +209,9 @@ int main(int argc, char **argv)
 			    "AB.csv...",
 			    NULL);
 	}
-	if (argc - optind < 2 || trials < 1 || max_n < 2 || max_n > MAX_N_LIMIT)
-		die("usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] AA.csv AB.csv...", NULL);
+	if (naa + argc - optind < 1 || trials < 1 || max_n < 2 || max_n > MAX_N_LIMIT)
+		die("usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] -a AA.csv... AB.csv...",
+		    NULL);
 	struct pb_seq_plan plan;
 	if (pb_seq_plan_make(max_n, ALPHA, &plan) != 0)
 		die("no plan", NULL);
@@ -216,10 +223,10 @@ int main(int argc, char **argv)
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	static double a[MAX_N_LIMIT], b[MAX_N_LIMIT];
 	size_t *at = malloc((size_t)trials * sizeof *at);
-	for (int f = optind; f < argc; f++) {
+	for (int f = 0; f < naa + argc - optind; f++) {
 		struct pool p;
-		read_pool(argv[f], &p);
-		bool aa = f == optind;
+		bool aa = f < naa;
+		read_pool(aa ? aa_files[f] : argv[optind + f - naa], &p);
 		describe(&p);
 		if (aa)
 			printf("  %-22s %9s %18s\n", "estimator", "false", "95% CI");

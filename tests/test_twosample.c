@@ -871,8 +871,11 @@ static void test_estimators_sequential_aa(void **state)
 	const struct {
 		enum pb_estimator e;
 		double param;
-	} ests[] = {
-	    {PB_EST_HL, 0}, {PB_EST_TRIMMED, 0.2}, {PB_EST_BLOCK_MIN, 3}, {PB_EST_LOW_MODE, 0}};
+	} ests[] = {{PB_EST_HL, 0},
+	            {PB_EST_TRIMMED, 0.2},
+	            {PB_EST_BLOCK_MIN, 3},
+	            {PB_EST_LOW_MODE, 0},
+	            {PB_EST_BLOCK_MIN_OR_ALL, PB_SEQ_BLOCK}};
 	struct pb_seq_plan p;
 	assert_int_equal(pb_seq_plan_make(MAX_N, 0.05, &p), 0);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -911,6 +914,35 @@ static void test_estimators_sequential_aa(void **state)
 	assert_int_equal(pb_ratio_estimate((enum pb_estimator)99, 0, a, 4, b, 4, 0.95, &r), -1);
 }
 
+/* The looks' estimator: every run while the minima give no interval (a
+ * large difference still ends at the first look), the minima after. */
+static void test_seq_ratio(void **state)
+{
+	(void)state;
+	enum { N = 60 };
+	struct pb_seq_plan p;
+	assert_int_equal(pb_seq_plan_make(N, 0.05, &p), 0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 3);
+	double a[N], b[N];
+	for (size_t i = 0; i < N; i++) {
+		a[i] = gsl_ran_lognormal(rng, log(1000), 0.02);
+		b[i] = gsl_ran_lognormal(rng, log(1100), 0.02);
+	}
+	gsl_rng_free(rng);
+	struct pb_shift r, ref;
+	size_t first = p.look_n[0];
+	assert_int_equal(pb_seq_ratio(a, first, b, first, p.level_per_look, &r), 0);
+	assert_int_equal(pb_hodges_lehmann_ratio(a, first, b, first, p.level_per_look, &ref), 0);
+	assert_rel(r.estimate, ref.estimate, 0);
+	assert_int_equal(pb_verdict_of(&r, 0.01), PB_VERDICT_DIFFERENT);
+	assert_int_equal(pb_seq_ratio(a, N, b, N, p.level_per_look, &r), 0);
+	assert_int_equal(pb_block_min_ratio(a, N, b, N, PB_SEQ_BLOCK, p.level_per_look, &ref), 0);
+	assert_true(ref.ci_valid);
+	assert_rel(r.estimate, ref.estimate, 0);
+	assert_rel(r.lo, ref.lo, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -933,6 +965,7 @@ int main(void)
 	    cmocka_unit_test(test_block_min_ratio),
 	    cmocka_unit_test(test_low_mode_ratio),
 	    cmocka_unit_test(test_estimators_sequential_aa),
+	    cmocka_unit_test(test_seq_ratio),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,9 +132,25 @@ enum pb_estimator {
 	PB_EST_TRIMMED,   /* pb_trimmed_ratio, gamma = param */
 	PB_EST_BLOCK_MIN, /* pb_block_min_ratio, block = param */
 	PB_EST_LOW_MODE,  /* pb_low_mode_ratio */
+	/* pb_block_min_ratio, block = param, while the minima are enough for
+	 * an interval at the level asked for; before that (the first looks of
+	 * --until-verdict) pb_hodges_lehmann_ratio on every value. Each look
+	 * is a valid test at its level either way, so the plan's union bound
+	 * holds. */
+	PB_EST_BLOCK_MIN_OR_ALL,
 };
 int pb_ratio_estimate(enum pb_estimator e, double param, const double *x, size_t nx,
                       const double *y, size_t ny, double level, struct pb_shift *out);
+
+/* The ratio each look of `cmd --until-verdict` tests: the minima of blocks
+ * of PB_SEQ_BLOCK consecutive runs per side, or every run while they are
+ * too few (PB_EST_BLOCK_MIN_OR_ALL), chosen on this machine's recorded
+ * runs (docs/statistics.md, "Choosing the estimator"). x and y in the
+ * order the runs were made. PB_SEQ_METHOD names it in cmd's JSON. */
+#define PB_SEQ_BLOCK  3
+#define PB_SEQ_METHOD "min-of-3-runs-hodges-lehmann-log"
+int pb_seq_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                 struct pb_shift *out);
 
 /* Sequential testing for `cmd --until-verdict`: Bonferroni over a fixed
  * schedule of looks (the union bound: with K looks each tested at alpha/K,

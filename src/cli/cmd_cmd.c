@@ -425,8 +425,10 @@ static int parse_cpus(const char *list, cpu_set_t *set)
 	}
 }
 
-/* B against A on the session's metric, in its own unit (ns or counts). */
-static void compute_ab(const struct session *s, double level, struct ab_result *ab)
+/* B against A on the session's metric, in its own unit (ns or counts).
+ * look: the ratio of an --until-verdict look (pb_seq_ratio), else the
+ * Hodges-Lehmann ratio of every run. */
+static void compute_ab(const struct session *s, double level, bool look, struct ab_result *ab)
 {
 	memset(ab, 0, sizeof *ab);
 	double *a = malloc((s->nrecs + 1) * sizeof *a), *b = malloc((s->nrecs + 1) * sizeof *b);
@@ -446,7 +448,9 @@ static void compute_ab(const struct session *s, double level, struct ab_result *
 	for (size_t i = 0; i < ab->nb; i++)
 		positive &= b[i] > 0;
 	ab->nonpositive = !positive;
-	if (!positive || pb_hodges_lehmann_ratio(a, ab->na, b, ab->nb, level, &ab->ratio) != 0 ||
+	if (!positive ||
+	    (look ? pb_seq_ratio(a, ab->na, b, ab->nb, level, &ab->ratio)
+	          : pb_hodges_lehmann_ratio(a, ab->na, b, ab->nb, level, &ab->ratio)) != 0 ||
 	    pb_mann_whitney(a, ab->na, b, ab->nb, &ab->u) != 0)
 		goto out;
 	ab->t_valid =
@@ -1523,7 +1527,7 @@ int cmd_cmd(int argc, char **argv)
 		if (!s.until_verdict || a->counted != b->counted)
 			continue;
 		if (look < plan.nlooks && a->counted == plan.look_n[look]) {
-			compute_ab(&s, plan.level_per_look, &look_ab);
+			compute_ab(&s, plan.level_per_look, true, &look_ab);
 			verdict = look_ab.valid ? pb_verdict_of(&look_ab.ratio, s.equivalence)
 			                        : PB_VERDICT_NONE;
 			json_t *lj = json_object();
@@ -1681,7 +1685,7 @@ int cmd_cmd(int argc, char **argv)
 
 	struct ab_result ab = {0};
 	if (s.nsides == 2) {
-		compute_ab(&s, 0.95, &ab);
+		compute_ab(&s, 0.95, false, &ab);
 		print_ab(&s, &ab, tu, div);
 		if (s.until_verdict && ended_by) {
 			putchar('\n');
@@ -1690,7 +1694,11 @@ int cmd_cmd(int argc, char **argv)
 				    line, sizeof line,
 				    "until-verdict: ended by a verdict at look %zu of %zu (%zu "
 				    "runs per "
-				    "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f]. Each look tests "
+				    "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f] (Hodges-Lehmann "
+				    "on "
+				    "the minima of every %d runs of a side once they give an "
+				    "interval at this level, before that on every run). Each look "
+				    "tests "
 				    "at "
 				    "%.2f%% (Bonferroni over %zu looks), so the chance of a false "
 				    "verdict is at most 5%%. Margin: +-%.1f%%.",
@@ -1701,8 +1709,8 @@ int cmd_cmd(int argc, char **argv)
 				        ? "equivalent: B differs, but by less than the margin"
 				        : "equivalent: no difference beyond the margin",
 				    look_ab.ratio.estimate, 100 * plan.level_per_look,
-				    look_ab.ratio.lo, look_ab.ratio.hi, 100 * plan.level_per_look,
-				    plan.nlooks, 100 * s.equivalence);
+				    look_ab.ratio.lo, look_ab.ratio.hi, PB_SEQ_BLOCK,
+				    100 * plan.level_per_look, plan.nlooks, 100 * s.equivalence);
 			else
 				snprintf(line, sizeof line,
 				         "until-verdict: no verdict: stopped by %s after %zu runs "
@@ -1779,6 +1787,7 @@ int cmd_cmd(int argc, char **argv)
 				json_t *seq = json_object();
 				json_object_set_new(seq, "method",
 				                    json_string("bonferroni-fixed-looks"));
+				json_object_set_new(seq, "estimator", json_string(PB_SEQ_METHOD));
 				json_object_set_new(seq, "alpha", pb_json_number(plan.alpha));
 				json_object_set_new(seq, "level_per_look",
 				                    pb_json_number(plan.level_per_look));

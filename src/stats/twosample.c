@@ -741,8 +741,24 @@ int pb_ratio_estimate(enum pb_estimator e, double param, const double *x, size_t
 		return pb_block_min_ratio(x, nx, y, ny, (size_t)param, level, out);
 	case PB_EST_LOW_MODE:
 		return pb_low_mode_ratio(x, nx, y, ny, level, out, NULL);
+	case PB_EST_BLOCK_MIN_OR_ALL: {
+		size_t block = (size_t)param;
+		if (block >= 1 && nx >= block && ny >= block) {
+			if (pb_block_min_ratio(x, nx, y, ny, block, level, out) != 0)
+				return -1;
+			if (out->ci_valid)
+				return 0;
+		}
+		return pb_hodges_lehmann_ratio(x, nx, y, ny, level, out);
+	}
 	}
 	return pb_fail("unknown estimator %d", (int)e);
+}
+
+int pb_seq_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                 struct pb_shift *out)
+{
+	return pb_ratio_estimate(PB_EST_BLOCK_MIN_OR_ALL, PB_SEQ_BLOCK, x, nx, y, ny, level, out);
 }
 
 /* ---- the sequential plan ---- */

@@ -181,7 +181,7 @@ enum pb_verdict {
 	PB_VERDICT_DIFFERENT,  /* the ratio's interval excludes 1 */
 	PB_VERDICT_EQUIVALENT, /* the interval lies inside [1 - margin, 1 + margin] */
 };
-/* The verdict for a ratio interval (pb_hodges_lehmann_ratio at the plan's
+/* The verdict for a ratio interval (pb_seq_ratio at the plan's
  * level_per_look). margin: e.g. 0.01 for --equivalence 1%; 0 disables it.
  * An interval inside the margin is EQUIVALENT even when it excludes 1 (a
  * difference, but smaller than the margin that was declared not to

@@ -813,6 +813,8 @@ static void test_block_min_ratio(void **state)
 	assert_rel(r.lo, ref.lo, 0);
 	assert_rel(r.hi, ref.hi, 0);
 	assert_int_equal(pb_block_min_ratio(x, N_OF(x), y, N_OF(y), 0, 0.95, &r), -1);
+	const double nan_in[] = {1, NAN, 2};
+	assert_int_equal(pb_block_min_ratio(nan_in, 3, y, 3, 3, 0.95, &r), -1);
 	assert_int_equal(pb_block_min_ratio(x, 2, y, N_OF(y), 3, 0.95, &r), -1);
 }
 

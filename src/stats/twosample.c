@@ -622,6 +622,9 @@ static void block_minima(const double *v, size_t n, size_t block, double *m, siz
 int pb_block_min_ratio(const double *x, size_t nx, const double *y, size_t ny, size_t block,
                        double level, struct pb_shift *out)
 {
+	if (check_level(level) || check_sample("x", x, nx, 1, true) ||
+	    check_sample("y", y, ny, 1, true))
+		return -1; /* fmin would pass over a NaN */
 	if (block < 1)
 		return pb_fail("a block of %zu runs", block);
 	if (nx < block || ny < block)

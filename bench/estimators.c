@@ -7,10 +7,10 @@
  *
  * usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] -a AA.csv... AB.csv...
  *
- * AA.csv (-a, repeatable): an A/A pool. Both of its sides are pooled and each trial draws
- * both sides from that one pool (with replacement), so A and B have the
- * same distribution exactly: every "different" verdict is false. Printed:
- * the false-verdict rate with its 95% Wilson interval.
+ * AA.csv (-a, up to 16): an A/A pool. Both of its sides are pooled and
+ * each trial draws both sides from that one pool (with replacement), so
+ * A and B have the same distribution exactly: every "different" verdict
+ * is false. Printed: the false-verdict rate with its 95% Wilson interval.
  * AB.csv: a real A/B pool. Each trial draws A from side A, B from side B:
  * printed are the share of trials with each verdict and the runs per side
  * at the verdict (median and 90th percentile over all trials, a trial
@@ -196,7 +196,9 @@ int main(int argc, char **argv)
 	const char *aa_files[16];
 	int naa = 0;
 	while ((c = getopt(argc, argv, "t:s:m:a:")) != -1) {
-		if (c == 'a' && naa < 16)
+		if (c == 'a' && naa == 16)
+			die("more than 16 A/A pools", NULL);
+		else if (c == 'a')
 			aa_files[naa++] = optarg;
 		else if (c == 'm')
 			max_n = (size_t)atol(optarg);
@@ -205,7 +207,7 @@ int main(int argc, char **argv)
 		else if (c == 's')
 			seed = strtoul(optarg, NULL, 10);
 		else
-			die("usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] AA.csv "
+			die("usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] -a AA.csv... "
 			    "AB.csv...",
 			    NULL);
 	}

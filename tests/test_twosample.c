@@ -13,6 +13,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -727,6 +728,223 @@ static void test_sequential_power(void **state)
 	assert_true(total_n == EXPERIMENTS * p.look_n[0]); /* at the first look */
 }
 
+/* ---- the other ratio estimators ---- */
+
+/* Yuen's statistic computed the plain way: sort, trim g off each end,
+ * winsorize by copying the ends in, variance with n - 1. */
+static void yuen_ref(const double *v, size_t n, double gamma, double *tmean, double *d)
+{
+	double *l = malloc(n * sizeof *l), *w = malloc(n * sizeof *w);
+	assert_non_null(l);
+	assert_non_null(w);
+	for (size_t i = 0; i < n; i++)
+		l[i] = log(v[i]);
+	for (size_t i = 0; i < n; i++) /* insertion sort: a different route */
+		for (size_t j = i; j > 0 && l[j - 1] > l[j]; j--) {
+			double t = l[j];
+			l[j] = l[j - 1];
+			l[j - 1] = t;
+		}
+	size_t g = (size_t)(gamma * (double)n), h = n - 2 * g;
+	*tmean = 0;
+	for (size_t i = g; i < n - g; i++)
+		*tmean += l[i] / (double)h;
+	for (size_t i = 0; i < n; i++)
+		w[i] = i < g ? l[g] : i >= n - g ? l[n - g - 1] : l[i];
+	*d = gsl_stats_variance(w, 1, n) * (double)(n - 1) / ((double)h * (double)(h - 1));
+	free(l);
+	free(w);
+}
+
+static void test_trimmed_ratio(void **state)
+{
+	(void)state;
+	const double x[] = {101, 97, 250, 99, 102, 98, 100, 103, 96, 140};
+	const double y[] = {104, 99, 101, 300, 105, 103, 102, 98, 107, 100, 106, 160};
+	struct pb_shift r;
+	assert_int_equal(pb_trimmed_ratio(x, N_OF(x), y, N_OF(y), 0.2, 0.95, &r), 0);
+	double tx, dx, ty, dy;
+	yuen_ref(x, N_OF(x), 0.2, &tx, &dx);
+	yuen_ref(y, N_OF(y), 0.2, &ty, &dy);
+	double hx = (double)(N_OF(x) - 4), hy = (double)(N_OF(y) - 4);
+	double df = (dx + dy) * (dx + dy) / (dx * dx / (hx - 1) + dy * dy / (hy - 1));
+	double hw = gsl_cdf_tdist_Pinv(0.975, df) * sqrt(dx + dy);
+	assert_rel(r.estimate, exp(ty - tx), 1e-12);
+	assert_rel(r.lo, exp(ty - tx - hw), 1e-12);
+	assert_rel(r.hi, exp(ty - tx + hw), 1e-12);
+	assert_true(r.ci_valid);
+	/* The outliers (250, 300, 160, 140) are trimmed: a scale factor on y
+	 * is the estimate exactly. */
+	double z[N_OF(x)];
+	for (size_t i = 0; i < N_OF(x); i++)
+		z[i] = 1.02 * x[i];
+	assert_int_equal(pb_trimmed_ratio(x, N_OF(x), z, N_OF(x), 0.2, 0.95, &r), 0);
+	assert_rel(r.estimate, 1.02, 1e-12);
+	assert_true(r.lo < 1.02 && r.hi > 1.02);
+	/* All equal: a point interval. */
+	const double c[] = {5, 5, 5, 5};
+	assert_int_equal(pb_trimmed_ratio(c, 4, c, 4, 0.1, 0.95, &r), 0);
+	assert_rel(r.estimate, 1, 0);
+	assert_rel(r.lo, 1, 0);
+	assert_rel(r.hi, 1, 0);
+	/* Errors: trimming out of range, too few left, non-positive values. */
+	assert_int_equal(pb_trimmed_ratio(x, N_OF(x), y, N_OF(y), 0.5, 0.95, &r), -1);
+	assert_int_equal(pb_trimmed_ratio(x, 3, y, 3, 0.34, 0.95, &r), -1);
+	const double zero[] = {0, 1, 2};
+	assert_int_equal(pb_trimmed_ratio(zero, 3, x, 3, 0.1, 0.95, &r), -1);
+}
+
+static void test_block_min_ratio(void **state)
+{
+	(void)state;
+	/* Blocks of 3: minima 3, 7 (and 1 left over) against 4, 6, 2. */
+	const double x[] = {5, 3, 4, 9, 8, 7, 1};
+	const double y[] = {4, 6, 5, 6, 7, 8, 2, 9, 9};
+	const double mx[] = {3, 7}, my[] = {4, 6, 2};
+	struct pb_shift r, ref;
+	assert_int_equal(pb_block_min_ratio(x, N_OF(x), y, N_OF(y), 3, 0.8, &r), 0);
+	assert_int_equal(pb_hodges_lehmann_ratio(mx, 2, my, 3, 0.8, &ref), 0);
+	assert_rel(r.estimate, ref.estimate, 0);
+	assert_int_equal(r.ci_valid, ref.ci_valid);
+	/* Blocks of 1 are every value. */
+	assert_int_equal(pb_block_min_ratio(x, N_OF(x), y, N_OF(y), 1, 0.95, &r), 0);
+	assert_int_equal(pb_hodges_lehmann_ratio(x, N_OF(x), y, N_OF(y), 0.95, &ref), 0);
+	assert_rel(r.estimate, ref.estimate, 0);
+	assert_rel(r.lo, ref.lo, 0);
+	assert_rel(r.hi, ref.hi, 0);
+	assert_int_equal(pb_block_min_ratio(x, N_OF(x), y, N_OF(y), 0, 0.95, &r), -1);
+	const double nan_in[] = {1, NAN, 2};
+	assert_int_equal(pb_block_min_ratio(nan_in, 3, y, 3, 3, 0.95, &r), -1);
+	assert_int_equal(pb_block_min_ratio(x, 2, y, N_OF(y), 3, 0.95, &r), -1);
+}
+
+/* Fast runs near 100 and slow ones near 125 (as the issue's Intel runs,
+ * 95 and 122 ms), B 2% slower in both modes; the share of slow runs
+ * differs between the sides. */
+static void bimodal(gsl_rng *rng, double *v, size_t n, double scale, double slow_share)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = scale * (gsl_rng_uniform(rng) < slow_share ? 125 : 100) *
+		       gsl_ran_lognormal(rng, 0, 0.005);
+}
+
+static void test_low_mode_ratio(void **state)
+{
+	(void)state;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 18);
+	double x[40], y[40];
+	bimodal(rng, x, 40, 1.0, 0.5);
+	bimodal(rng, y, 40, 1.02, 0.2);
+	struct pb_shift r, all;
+	bool split = false;
+	assert_int_equal(pb_low_mode_ratio(x, 40, y, 40, 0.95, &r, &split), 0);
+	assert_true(split);
+	assert_true(r.ci_valid && r.lo > 1.01 && r.hi < 1.03);
+	/* All runs: the mix of modes pulls the estimate off 1.02 and widens
+	 * the interval. */
+	assert_int_equal(pb_hodges_lehmann_ratio(x, 40, y, 40, 0.95, &all), 0);
+	assert_true(all.hi - all.lo > 2 * (r.hi - r.lo));
+	/* One mode: the same as pb_hodges_lehmann_ratio. */
+	bimodal(rng, x, 40, 1.0, 0);
+	bimodal(rng, y, 40, 1.02, 0);
+	assert_int_equal(pb_low_mode_ratio(x, 40, y, 40, 0.95, &r, &split), 0);
+	assert_false(split);
+	assert_int_equal(pb_hodges_lehmann_ratio(x, 40, y, 40, 0.95, &all), 0);
+	assert_rel(r.estimate, all.estimate, 0);
+	assert_rel(r.lo, all.lo, 0);
+	/* A few slow runs (under 10%) are not a mode. */
+	y[0] *= 1.25;
+	y[1] *= 1.25;
+	assert_int_equal(pb_low_mode_ratio(x, 40, y, 40, 0.95, &r, &split), 0);
+	assert_false(split);
+	gsl_rng_free(rng);
+	const double zero[] = {0, 1, 2};
+	assert_int_equal(pb_low_mode_ratio(zero, 3, x, 3, 0.95, &r, NULL), -1);
+}
+
+/* Each estimator through the looks of the plan, A/A on bimodal and on
+ * lognormal runs: at most alpha false verdicts (1000 experiments each:
+ * the Monte Carlo standard error at 5% is 0.7%, so 7% is 3 of them). */
+static void test_estimators_sequential_aa(void **state)
+{
+	(void)state;
+	enum { EXPERIMENTS = 1000, MAX_N = 60 };
+	const struct {
+		enum pb_estimator e;
+		double param;
+	} ests[] = {{PB_EST_HL, 0},
+	            {PB_EST_TRIMMED, 0.2},
+	            {PB_EST_BLOCK_MIN, 3},
+	            {PB_EST_LOW_MODE, 0},
+	            {PB_EST_BLOCK_MIN_OR_ALL, PB_SEQ_BLOCK}};
+	struct pb_seq_plan p;
+	assert_int_equal(pb_seq_plan_make(MAX_N, 0.05, &p), 0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double a[MAX_N], b[MAX_N];
+	for (size_t k = 0; k < N_OF(ests); k++) {
+		gsl_rng_set(rng, 1800 + k);
+		size_t false_verdicts = 0;
+		for (size_t e = 0; e < EXPERIMENTS; e++) {
+			if (e % 2) {
+				bimodal(rng, a, MAX_N, 1.0, 0.3);
+				bimodal(rng, b, MAX_N, 1.0, 0.3);
+			} else {
+				for (size_t i = 0; i < MAX_N; i++) {
+					a[i] = gsl_ran_lognormal(rng, log(1000), 0.1);
+					b[i] = gsl_ran_lognormal(rng, log(1000), 0.1);
+				}
+			}
+			for (size_t l = 0; l < p.nlooks; l++) {
+				size_t n = p.look_n[l];
+				struct pb_shift r;
+				if (pb_ratio_estimate(ests[k].e, ests[k].param, a, n, b, n,
+				                      p.level_per_look, &r) != 0)
+					continue;
+				if (pb_verdict_of(&r, 0) == PB_VERDICT_DIFFERENT) {
+					false_verdicts++;
+					break;
+				}
+			}
+		}
+		print_message("estimator %d: %zu of %d A/A experiments 'different'\n",
+		              (int)ests[k].e, false_verdicts, EXPERIMENTS);
+		assert_true(false_verdicts <= EXPERIMENTS * 7 / 100);
+	}
+	gsl_rng_free(rng);
+	struct pb_shift r;
+	assert_int_equal(pb_ratio_estimate((enum pb_estimator)99, 0, a, 4, b, 4, 0.95, &r), -1);
+}
+
+/* The looks' estimator: every run while the minima give no interval (a
+ * large difference still ends at the first look), the minima after. */
+static void test_seq_ratio(void **state)
+{
+	(void)state;
+	enum { N = 60 };
+	struct pb_seq_plan p;
+	assert_int_equal(pb_seq_plan_make(N, 0.05, &p), 0);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 3);
+	double a[N], b[N];
+	for (size_t i = 0; i < N; i++) {
+		a[i] = gsl_ran_lognormal(rng, log(1000), 0.02);
+		b[i] = gsl_ran_lognormal(rng, log(1100), 0.02);
+	}
+	gsl_rng_free(rng);
+	struct pb_shift r, ref;
+	size_t first = p.look_n[0];
+	assert_int_equal(pb_seq_ratio(a, first, b, first, p.level_per_look, &r), 0);
+	assert_int_equal(pb_hodges_lehmann_ratio(a, first, b, first, p.level_per_look, &ref), 0);
+	assert_rel(r.estimate, ref.estimate, 0);
+	assert_int_equal(pb_verdict_of(&r, 0.01), PB_VERDICT_DIFFERENT);
+	assert_int_equal(pb_seq_ratio(a, N, b, N, p.level_per_look, &r), 0);
+	assert_int_equal(pb_block_min_ratio(a, N, b, N, PB_SEQ_BLOCK, p.level_per_look, &ref), 0);
+	assert_true(ref.ci_valid);
+	assert_rel(r.estimate, ref.estimate, 0);
+	assert_rel(r.lo, ref.lo, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +963,11 @@ int main(void)
 	    cmocka_unit_test(test_verdicts),
 	    cmocka_unit_test(test_sequential_aa),
 	    cmocka_unit_test(test_sequential_power),
+	    cmocka_unit_test(test_trimmed_ratio),
+	    cmocka_unit_test(test_block_min_ratio),
+	    cmocka_unit_test(test_low_mode_ratio),
+	    cmocka_unit_test(test_estimators_sequential_aa),
+	    cmocka_unit_test(test_seq_ratio),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,10 @@ struct pb_cmd_spec {
 	/* the run lasts until every descendant has exited, their rusage
 	 * included (see the top of this file) */
 	bool wait_children;
+	/* when set: a cpu_set_t (sched.h; a void pointer so that this header
+	 * needs no _GNU_SOURCE) the command and every process it starts are
+	 * pinned to (sched_setaffinity(2), inherited across fork and exec) */
+	const void *cpus;
 };
 
 /* The figures of one run (units in the names; see the top of this file). */

@@ -91,6 +91,67 @@ void pb_order_statistics(const double *sorted, size_t n, double *out, size_t m);
 int pb_hodges_lehmann_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
                             struct pb_shift *out);
 
+/* Other estimators of the ratio y / x with an interval, compared on this
+ * machine's recorded runs in docs/statistics.md ("Choosing the
+ * estimator"); each fills a struct pb_shift like pb_hodges_lehmann_ratio.
+ * Values > 0.
+ *
+ * Yuen's trimmed means on log values (Yuen, Biometrika 61, 1974): the
+ * difference of the two gamma-trimmed means (g = floor(gamma n) values off
+ * each end), its standard error from the winsorized variances, and the
+ * interval from Welch's t with Yuen's degrees of freedom. 0 <= gamma <
+ * 0.5; each side needs n - 2g >= 2. coverage is the level asked for (the
+ * interval is approximate). */
+int pb_trimmed_ratio(const double *x, size_t nx, const double *y, size_t ny, double gamma,
+                     double level, struct pb_shift *out);
+
+/* The minimum of every block of `block` consecutive values (the seeds'
+ * "minimum of 10 runs"), then pb_hodges_lehmann_ratio on the minima: block
+ * minima are independent when runs are, so the interval stays
+ * distribution-free; a partial last block is left out. block >= 1; each
+ * side needs at least one whole block. */
+int pb_block_min_ratio(const double *x, size_t nx, const double *y, size_t ny, size_t block,
+                       double level, struct pb_shift *out);
+
+/* Mode-aware: when the pooled log values split into two well separated
+ * clusters (the 2-means split of the sorted pooled values, taken when
+ * Ashman's D = sqrt(2) |m1 - m2| / sqrt(s1^2 + s2^2) > 2 and each cluster
+ * holds at least 10% of each side's values: a clean shift of one mode
+ * splits A from B, and is not two modes), pb_hodges_lehmann_ratio on the
+ * values of the fast (low) cluster of each side; otherwise on all. The
+ * split depends only on the pooled values, so with identical
+ * distributions the low values of each side are still a random split of
+ * the low values, and the interval keeps its level. *split, when not
+ * NULL, is set to whether the values were split. */
+int pb_low_mode_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                      struct pb_shift *out, bool *split);
+
+/* One name for each estimator (bench/estimators.c compares them). */
+enum pb_estimator {
+	PB_EST_HL,        /* pb_hodges_lehmann_ratio */
+	PB_EST_TRIMMED,   /* pb_trimmed_ratio, gamma = param */
+	PB_EST_BLOCK_MIN, /* pb_block_min_ratio, block = param */
+	PB_EST_LOW_MODE,  /* pb_low_mode_ratio */
+	/* pb_block_min_ratio, block = param, while the minima are enough for
+	 * an interval at the level asked for; before that (the first looks of
+	 * --until-verdict) pb_hodges_lehmann_ratio on every value. Each look
+	 * is a valid test at its level either way, so the plan's union bound
+	 * holds. */
+	PB_EST_BLOCK_MIN_OR_ALL,
+};
+int pb_ratio_estimate(enum pb_estimator e, double param, const double *x, size_t nx,
+                      const double *y, size_t ny, double level, struct pb_shift *out);
+
+/* The ratio each look of `cmd --until-verdict` tests: the minima of blocks
+ * of PB_SEQ_BLOCK consecutive runs per side, or every run while they are
+ * too few (PB_EST_BLOCK_MIN_OR_ALL), chosen on this machine's recorded
+ * runs (docs/statistics.md, "Choosing the estimator"). x and y in the
+ * order the runs were made. PB_SEQ_METHOD names it in cmd's JSON. */
+#define PB_SEQ_BLOCK  3
+#define PB_SEQ_METHOD "min-of-3-runs-hodges-lehmann-log"
+int pb_seq_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                 struct pb_shift *out);
+
 /* Sequential testing for `cmd --until-verdict`: Bonferroni over a fixed
  * schedule of looks (the union bound: with K looks each tested at alpha/K,
  * P(any false verdict) <= alpha whatever the dependence between looks;
@@ -120,7 +181,7 @@ enum pb_verdict {
 	PB_VERDICT_DIFFERENT,  /* the ratio's interval excludes 1 */
 	PB_VERDICT_EQUIVALENT, /* the interval lies inside [1 - margin, 1 + margin] */
 };
-/* The verdict for a ratio interval (pb_hodges_lehmann_ratio at the plan's
+/* The verdict for a ratio interval (pb_seq_ratio at the plan's
  * level_per_look). margin: e.g. 0.01 for --equivalence 1%; 0 disables it.
  * An interval inside the margin is EQUIVALENT even when it excludes 1 (a
  * difference, but smaller than the margin that was declared not to

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,8 @@ static void usage(FILE *f)
 	      "                         exited, their CPU time included (else: those\n"
 	      "                         left running are waited for untimed, with a\n"
 	      "                         warning)\n"
+	      "      --cpu LIST         pin the command and every process it starts to\n"
+	      "                         these CPUs (e.g. 1 or 0,2-3; sched_setaffinity)\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
 	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
 	      "  -f, --format F         print the result as text (default), json, csv,\n"
@@ -377,8 +380,55 @@ struct ab_result {
 	bool t_valid;
 };
 
-/* B against A on the session's metric, in its own unit (ns or counts). */
-static void compute_ab(const struct session *s, double level, struct ab_result *ab)
+/* --cpu LIST: CPU numbers and ranges separated by commas ("1", "0,2-3"),
+ * each an online CPU that a process can be pinned to here (tried on this
+ * thread, whose own CPUs are then put back: `taskset -c 0 primbench cmd
+ * --cpu 1` is fine). */
+static int parse_cpus(const char *list, cpu_set_t *set)
+{
+	cpu_set_t saved;
+	if (sched_getaffinity(0, sizeof saved, &saved) != 0)
+		return pb_fail("cannot read this process's CPUs: %s", strerror(errno));
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	CPU_ZERO(set);
+	const char *p = list;
+	for (;;) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return pb_fail("expected a CPU number or a range such as 0-3");
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return pb_fail("expected a CPU number after '-'");
+			hi = strtoul(p, &end, 10);
+		}
+		if (hi < lo)
+			return pb_fail("range %lu-%lu runs backwards", lo, hi);
+		for (unsigned long c = lo; c <= hi; c++) {
+			cpu_set_t one;
+			CPU_ZERO(&one);
+			if (c < CPU_SETSIZE)
+				CPU_SET(c, &one);
+			if (c >= CPU_SETSIZE || sched_setaffinity(0, sizeof one, &one) != 0) {
+				sched_setaffinity(0, sizeof saved, &saved);
+				return pb_fail("no CPU %lu to pin to (%ld online)", c, ncpus);
+			}
+			CPU_SET(c, set);
+		}
+		sched_setaffinity(0, sizeof saved, &saved);
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return pb_fail("unexpected '%c'", *end);
+		p = end + 1;
+	}
+}
+
+/* B against A on the session's metric, in its own unit (ns or counts).
+ * look: the ratio of an --until-verdict look (pb_seq_ratio), else the
+ * Hodges-Lehmann ratio of every run. */
+static void compute_ab(const struct session *s, double level, bool look, struct ab_result *ab)
 {
 	memset(ab, 0, sizeof *ab);
 	double *a = malloc((s->nrecs + 1) * sizeof *a), *b = malloc((s->nrecs + 1) * sizeof *b);
@@ -398,7 +448,9 @@ static void compute_ab(const struct session *s, double level, struct ab_result *
 	for (size_t i = 0; i < ab->nb; i++)
 		positive &= b[i] > 0;
 	ab->nonpositive = !positive;
-	if (!positive || pb_hodges_lehmann_ratio(a, ab->na, b, ab->nb, level, &ab->ratio) != 0 ||
+	if (!positive ||
+	    (look ? pb_seq_ratio(a, ab->na, b, ab->nb, level, &ab->ratio)
+	          : pb_hodges_lehmann_ratio(a, ab->na, b, ab->nb, level, &ab->ratio)) != 0 ||
 	    pb_mann_whitney(a, ab->na, b, ab->nb, &ab->u) != 0)
 		goto out;
 	ab->t_valid =
@@ -1012,6 +1064,7 @@ int cmd_cmd(int argc, char **argv)
 	    {"profile-top", required_argument, 0, 1009},
 	    {"record-distribution", required_argument, 0, 1010},
 	    {"wait-children", no_argument, 0, 1011},
+	    {"cpu", required_argument, 0, 1012},
 	    {0, 0, 0, 0},
 	};
 	const char *policy[2][3] = {{0}};
@@ -1028,6 +1081,8 @@ int cmd_cmd(int argc, char **argv)
 	char **vs_env = calloc((size_t)argc + 1, sizeof *vs_env);
 	bool runs_given = false, show_output = false, budget_given = false, max_given = false;
 	bool equiv_given = false;
+	cpu_set_t cpus; /* --cpu */
+	const char *cpus_text = NULL;
 	if (!env_a || !env_b || !vs_env)
 		die_usage("out of memory");
 	opterr = 0;
@@ -1142,6 +1197,11 @@ int cmd_cmd(int argc, char **argv)
 		case 1011:
 			s.wait_children = true;
 			break;
+		case 1012:
+			if (parse_cpus(optarg, &cpus) != 0)
+				die_usage("cmd: --cpu %s: %s", optarg, pb_error());
+			cpus_text = optarg;
+			break;
 		default:
 			die_bad_option("cmd", argv, opt);
 		}
@@ -1196,6 +1256,7 @@ int cmd_cmd(int argc, char **argv)
 	a->spec.cwd = cwd;
 	a->spec.show_output = show_output;
 	a->spec.wait_children = s.wait_children;
+	a->spec.cpus = cpus_text ? &cpus : NULL;
 	if (s.nsides == 2) {
 		if (vs && s.shell) {
 			b->spec.argv = sh_c(b->shell_argv, (char *)vs);
@@ -1216,6 +1277,7 @@ int cmd_cmd(int argc, char **argv)
 		b->spec.cwd = cwd;
 		b->spec.show_output = show_output;
 		b->spec.wait_children = s.wait_children;
+		b->spec.cpus = cpus_text ? &cpus : NULL;
 	}
 	if (prepare) {
 		if (s.shell) {
@@ -1465,7 +1527,7 @@ int cmd_cmd(int argc, char **argv)
 		if (!s.until_verdict || a->counted != b->counted)
 			continue;
 		if (look < plan.nlooks && a->counted == plan.look_n[look]) {
-			compute_ab(&s, plan.level_per_look, &look_ab);
+			compute_ab(&s, plan.level_per_look, true, &look_ab);
 			verdict = look_ab.valid ? pb_verdict_of(&look_ab.ratio, s.equivalence)
 			                        : PB_VERDICT_NONE;
 			json_t *lj = json_object();
@@ -1546,14 +1608,15 @@ int cmd_cmd(int argc, char **argv)
 	/* Report. */
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
-	         "(real) and wait4() (the rest)%s%s",
+	         "(real) and wait4() (the rest)%s%s%s%s",
 	         a->counted + (s.nsides == 2 ? b->counted : 0),
 	         a->counted + b->counted == 1 ? "" : "s", s.nsides == 2 ? " in ABBA order" : "",
 	         a->warm + b->warm, a->warm + b->warm == 1 ? "" : "s",
 	         show_output ? "shown" : "to /dev/null", s.shell ? "; through /bin/sh -c" : "",
 	         s.wait_children ? "; each run until its last descendant exited "
 	                           "(--wait-children)"
-	                         : "");
+	                         : "",
+	         cpus_text ? "; pinned to CPUs " : "", cpus_text ? cpus_text : "");
 	pb_print_wrapped(stdout, line, 0);
 	putchar('\n');
 	const char *tu;
@@ -1622,7 +1685,7 @@ int cmd_cmd(int argc, char **argv)
 
 	struct ab_result ab = {0};
 	if (s.nsides == 2) {
-		compute_ab(&s, 0.95, &ab);
+		compute_ab(&s, 0.95, false, &ab);
 		print_ab(&s, &ab, tu, div);
 		if (s.until_verdict && ended_by) {
 			putchar('\n');
@@ -1631,7 +1694,11 @@ int cmd_cmd(int argc, char **argv)
 				    line, sizeof line,
 				    "until-verdict: ended by a verdict at look %zu of %zu (%zu "
 				    "runs per "
-				    "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f]. Each look tests "
+				    "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f] (Hodges-Lehmann "
+				    "on "
+				    "the minima of every %d runs of a side once they give an "
+				    "interval at this level, before that on every run). Each look "
+				    "tests "
 				    "at "
 				    "%.2f%% (Bonferroni over %zu looks), so the chance of a false "
 				    "verdict is at most 5%%. Margin: +-%.1f%%.",
@@ -1642,8 +1709,8 @@ int cmd_cmd(int argc, char **argv)
 				        ? "equivalent: B differs, but by less than the margin"
 				        : "equivalent: no difference beyond the margin",
 				    look_ab.ratio.estimate, 100 * plan.level_per_look,
-				    look_ab.ratio.lo, look_ab.ratio.hi, 100 * plan.level_per_look,
-				    plan.nlooks, 100 * s.equivalence);
+				    look_ab.ratio.lo, look_ab.ratio.hi, PB_SEQ_BLOCK,
+				    100 * plan.level_per_look, plan.nlooks, 100 * s.equivalence);
 			else
 				snprintf(line, sizeof line,
 				         "until-verdict: no verdict: stopped by %s after %zu runs "
@@ -1720,6 +1787,7 @@ int cmd_cmd(int argc, char **argv)
 				json_t *seq = json_object();
 				json_object_set_new(seq, "method",
 				                    json_string("bonferroni-fixed-looks"));
+				json_object_set_new(seq, "estimator", json_string(PB_SEQ_METHOD));
 				json_object_set_new(seq, "alpha", pb_json_number(plan.alpha));
 				json_object_set_new(seq, "level_per_look",
 				                    pb_json_number(plan.level_per_look));

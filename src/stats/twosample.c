@@ -524,6 +524,246 @@ int pb_hodges_lehmann_ratio(const double *x, size_t nx, const double *y, size_t 
 	return rc;
 }
 
+/* ---- other estimators of the ratio ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Sorted logs of v[0..n) into a new array (NULL with pb_error()). */
+static double *sorted_logs(const double *v, size_t n)
+{
+	double *l = malloc(n * sizeof *l);
+	if (!l) {
+		pb_fail("out of memory for %zu logarithms", n);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		l[i] = log(v[i]);
+	qsort(l, n, sizeof *l, cmp_double);
+	return l;
+}
+
+/* Yuen's trimmed mean of sorted[0..n) and d = (n-1) s_w^2 / (h (h-1)),
+ * s_w^2 the winsorized variance, h = n - 2g. */
+static void yuen_side(const double *sorted, size_t n, size_t g, double *tmean, double *d)
+{
+	size_t h = n - 2 * g;
+	double sum = 0;
+	for (size_t i = g; i < n - g; i++)
+		sum += sorted[i];
+	*tmean = sum / (double)h;
+	double wmean = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i < g ? g : i >= n - g ? n - g - 1 : i;
+		wmean += sorted[j];
+	}
+	wmean /= (double)n;
+	double ss = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i < g ? g : i >= n - g ? n - g - 1 : i;
+		ss += (sorted[j] - wmean) * (sorted[j] - wmean);
+	}
+	*d = ss / ((double)h * (double)(h - 1)); /* (n-1) s_w^2 = ss */
+}
+
+int pb_trimmed_ratio(const double *x, size_t nx, const double *y, size_t ny, double gamma,
+                     double level, struct pb_shift *out)
+{
+	if (check_level(level) || check_sample("x", x, nx, 2, true) ||
+	    check_sample("y", y, ny, 2, true))
+		return -1;
+	if (!(gamma >= 0 && gamma < 0.5))
+		return pb_fail("trimming %g is not in [0, 0.5)", gamma);
+	size_t gx = (size_t)floor(gamma * (double)nx), gy = (size_t)floor(gamma * (double)ny);
+	if (nx - 2 * gx < 2 || ny - 2 * gy < 2)
+		return pb_fail("too few values (%zu and %zu) to trim %g and keep 2 per side", nx,
+		               ny, gamma);
+	double *lx = sorted_logs(x, nx), *ly = lx ? sorted_logs(y, ny) : NULL;
+	if (!ly) {
+		free(lx);
+		return -1;
+	}
+	double tx, dx, ty, dy;
+	yuen_side(lx, nx, gx, &tx, &dx);
+	yuen_side(ly, ny, gy, &ty, &dy);
+	free(lx);
+	free(ly);
+	double hx = (double)(nx - 2 * gx), hy = (double)(ny - 2 * gy);
+	double diff = ty - tx, se = sqrt(dx + dy), hw = 0;
+	if (se > 0) {
+		double df = (dx + dy) * (dx + dy) / (dx * dx / (hx - 1) + dy * dy / (hy - 1));
+		hw = gsl_cdf_tdist_Pinv((1.0 + level) / 2.0, df) * se;
+	}
+	memset(out, 0, sizeof *out);
+	out->estimate = exp(diff);
+	out->lo = exp(diff - hw);
+	out->hi = exp(diff + hw);
+	out->level = level;
+	out->coverage = level;
+	out->ci_valid = true;
+	return 0;
+}
+
+/* The minima of the whole blocks of v[0..n), into m (count in *k). */
+static void block_minima(const double *v, size_t n, size_t block, double *m, size_t *k)
+{
+	*k = n / block;
+	for (size_t b = 0; b < *k; b++) {
+		double lo = v[b * block];
+		for (size_t i = 1; i < block; i++)
+			lo = fmin(lo, v[b * block + i]);
+		m[b] = lo;
+	}
+}
+
+int pb_block_min_ratio(const double *x, size_t nx, const double *y, size_t ny, size_t block,
+                       double level, struct pb_shift *out)
+{
+	if (check_level(level) || check_sample("x", x, nx, 1, true) ||
+	    check_sample("y", y, ny, 1, true))
+		return -1; /* fmin would pass over a NaN */
+	if (block < 1)
+		return pb_fail("a block of %zu runs", block);
+	if (nx < block || ny < block)
+		return pb_fail("%zu and %zu values make no whole block of %zu", nx, ny, block);
+	double *mx = malloc((nx / block + ny / block) * sizeof *mx);
+	if (!mx)
+		return pb_fail("out of memory for block minima");
+	double *my = mx + nx / block;
+	size_t kx, ky;
+	block_minima(x, nx, block, mx, &kx);
+	block_minima(y, ny, block, my, &ky);
+	int rc = pb_hodges_lehmann_ratio(mx, kx, my, ky, level, out);
+	free(mx);
+	return rc;
+}
+
+/* Ashman's D above this, and each cluster at least this share of the
+ * values, count as two modes. */
+#define MODE_ASHMAN_D  2.0
+#define MODE_MIN_SHARE 0.1
+
+/* The threshold between the two clusters of the sorted values l[0..n)
+ * that minimise the within-cluster sum of squares (2-means in one
+ * dimension, an exhaustive scan of the n-1 splits), when they are two
+ * modes by the rule above; else NAN. */
+static double mode_threshold(const double *l, size_t n)
+{
+	if (n < 4)
+		return NAN;
+	double total = 0, total2 = 0;
+	for (size_t i = 0; i < n; i++) {
+		total += l[i];
+		total2 += l[i] * l[i];
+	}
+	size_t best = 0;
+	double best_ss = INFINITY, s = 0, s2 = 0;
+	for (size_t i = 1; i < n; i++) { /* low cluster l[0..i) */
+		s += l[i - 1];
+		s2 += l[i - 1] * l[i - 1];
+		if (l[i] == l[i - 1])
+			continue;
+		double n1 = (double)i, n2 = (double)(n - i);
+		double ss = (s2 - s * s / n1) + ((total2 - s2) - (total - s) * (total - s) / n2);
+		if (ss < best_ss) {
+			best_ss = ss;
+			best = i;
+		}
+	}
+	size_t lo_min = (size_t)ceil(MODE_MIN_SHARE * (double)n);
+	if (best < lo_min || n - best < lo_min || best < 2 || n - best < 2)
+		return NAN;
+	double m1 = gsl_stats_mean(l, 1, best), m2 = gsl_stats_mean(l + best, 1, n - best);
+	double v1 = gsl_stats_variance_m(l, 1, best, m1),
+	       v2 = gsl_stats_variance_m(l + best, 1, n - best, m2);
+	double spread = sqrt(v1 + v2);
+	if (!(spread > 0) || sqrt(2.0) * (m2 - m1) / spread <= MODE_ASHMAN_D)
+		return NAN;
+	return (l[best - 1] + l[best]) / 2;
+}
+
+int pb_low_mode_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                      struct pb_shift *out, bool *split)
+{
+	if (split)
+		*split = false;
+	if (check_level(level) || check_sample("x", x, nx, 1, true) ||
+	    check_sample("y", y, ny, 1, true))
+		return -1;
+	double *all = malloc(2 * (nx + ny) * sizeof *all);
+	if (!all)
+		return pb_fail("out of memory for %zu values", nx + ny);
+	for (size_t i = 0; i < nx; i++)
+		all[i] = log(x[i]);
+	for (size_t j = 0; j < ny; j++)
+		all[nx + j] = log(y[j]);
+	qsort(all, nx + ny, sizeof *all, cmp_double);
+	double t = mode_threshold(all, nx + ny);
+	int rc;
+	if (isnan(t)) {
+		rc = pb_hodges_lehmann_ratio(x, nx, y, ny, level, out);
+	} else {
+		double *lx = all + nx + ny, *ly;
+		size_t kx = 0, ky = 0;
+		for (size_t i = 0; i < nx; i++)
+			if (log(x[i]) < t)
+				lx[kx++] = x[i];
+		ly = lx + kx;
+		for (size_t j = 0; j < ny; j++)
+			if (log(y[j]) < t)
+				ly[ky++] = y[j];
+		/* Both sides must have runs in both modes: a clean shift of a
+		 * single mode also splits the pooled values in two, A below and
+		 * B above, and is not two modes. */
+		double sx = MODE_MIN_SHARE * (double)nx, sy = MODE_MIN_SHARE * (double)ny;
+		if ((double)kx < sx || (double)(nx - kx) < sx || (double)ky < sy ||
+		    (double)(ny - ky) < sy) {
+			rc = pb_hodges_lehmann_ratio(x, nx, y, ny, level, out);
+		} else {
+			rc = pb_hodges_lehmann_ratio(lx, kx, ly, ky, level, out);
+			if (split)
+				*split = true;
+		}
+	}
+	free(all);
+	return rc;
+}
+
+int pb_ratio_estimate(enum pb_estimator e, double param, const double *x, size_t nx,
+                      const double *y, size_t ny, double level, struct pb_shift *out)
+{
+	switch (e) {
+	case PB_EST_HL:
+		return pb_hodges_lehmann_ratio(x, nx, y, ny, level, out);
+	case PB_EST_TRIMMED:
+		return pb_trimmed_ratio(x, nx, y, ny, param, level, out);
+	case PB_EST_BLOCK_MIN:
+		return pb_block_min_ratio(x, nx, y, ny, (size_t)param, level, out);
+	case PB_EST_LOW_MODE:
+		return pb_low_mode_ratio(x, nx, y, ny, level, out, NULL);
+	case PB_EST_BLOCK_MIN_OR_ALL: {
+		size_t block = (size_t)param;
+		if (block >= 1 && nx >= block && ny >= block) {
+			if (pb_block_min_ratio(x, nx, y, ny, block, level, out) != 0)
+				return -1;
+			if (out->ci_valid)
+				return 0;
+		}
+		return pb_hodges_lehmann_ratio(x, nx, y, ny, level, out);
+	}
+	}
+	return pb_fail("unknown estimator %d", (int)e);
+}
+
+int pb_seq_ratio(const double *x, size_t nx, const double *y, size_t ny, double level,
+                 struct pb_shift *out)
+{
+	return pb_ratio_estimate(PB_EST_BLOCK_MIN_OR_ALL, PB_SEQ_BLOCK, x, nx, y, ny, level, out);
+}
+
 /* ---- the sequential plan ---- */
 
 /* The smallest n per side at which [D(1), D(n^2)] reaches `level`, or 0

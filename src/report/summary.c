@@ -891,7 +891,17 @@ json_t *pb_summary_build(const struct pb_compare_file *f)
 	json_object_set_new(o, "glibc", glibc_section(&c));
 	double widest = 0;
 	json_object_set_new(o, "crossings", crossings_section(&c, &widest));
-	json_object_set_new(o, "trust", trust_section(&c, counts, widest));
+	json_t *trust = trust_section(&c, counts, widest);
+	json_object_set_new(o, "trust", trust);
+	/* The conclusion first: a run that cannot support one says so at once. */
+	if (json_is_true(json_object_get(trust, "too_noisy_to_conclude")))
+		json_array_insert_new(
+		    c.text, 1,
+		    json_sprintf("  Too noisy to conclude about libc at most sizes: %zu of %zu "
+		                 "comparisons cannot tell (\"how far to trust it\", below).",
+		                 counts[V_UNSURE],
+		                 counts[V_AHEAD] + counts[V_WITHIN] + counts[V_BEHIND] +
+		                     counts[V_UNSURE]));
 	json_object_set_new(o, "text", c.text);
 	free(c.mc);
 	return o;

@@ -62,7 +62,7 @@ def trim(src, dst):
     d["cases"] = out
     d.pop("summary", None)
     d.pop("auto_policy", None)
-    json.dump(d, open(dst, "w"), indent=1)
+    json.dump(d, open(dst, "w"), separators=(",", ":"))
 
 
 def edit(src):
@@ -87,7 +87,7 @@ def edit(src):
         if k["suite"] == "mem" and k["kernel"] == "libc":
             c["samples"] = [list(s) for s in best[(k["op"], k["cache_state"], k["size_bytes"])][1]]
             strip(c)
-    json.dump(w, open("within-noise.json", "w"), indent=1)
+    json.dump(w, open("within-noise.json", "w"), separators=(",", ":"))
     # too-noisy: every sample scaled by a random factor in 0.5..4
     t = json.loads(json.dumps(d))
     rng = random.Random(17)
@@ -96,7 +96,7 @@ def edit(src):
         strip(c)
     t["noise"]["steal_pct"] = 12.0
     t["noise"]["other_cpus_busy_pct"] = 90.0
-    json.dump(t, open("too-noisy.json", "w"), indent=1)
+    json.dump(t, open("too-noisy.json", "w"), separators=(",", ":"))
 
 
 if __name__ == "__main__":

@@ -173,10 +173,12 @@ static void size_list(char *buf, size_t len, const struct cmp *xs, size_t n, enu
 			continue;
 		char sz[24], item[160];
 		size_word(xs[i].size, sz, sizeof sz);
-		if (v == V_BEHIND)
-			snprintf(item, sizeof item, "%s (%s x%.2f, >=x%.2f)", sz,
-			         xs[i].best->kernel, xs[i].ratio, xs[i].ratio_least);
-		else if (v == V_AHEAD)
+		if (v == V_BEHIND) {
+			char r1[16], r2[16];
+			snprintf(item, sizeof item, "%s (%s x%s, >=x%s)", sz, xs[i].best->kernel,
+			         fmt_ratio(xs[i].ratio, r1, sizeof r1),
+			         fmt_ratio(xs[i].ratio_least, r2, sizeof r2));
+		} else if (v == V_AHEAD)
 			snprintf(item, sizeof item, "%s (x%.2f faster than %s)", sz,
 			         1 / xs[i].ratio, xs[i].best->kernel);
 		else if (v == V_UNSURE && isfinite(xs[i].bound))
@@ -727,12 +729,13 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 			best = m;
 	}
 	double msc = 0;
-	for (size_t i = 0; i < f->ncases; i++)
-		if (!strcmp(jstr(f->cases[i].key, "suite") ? jstr(f->cases[i].key, "suite") : "",
-		            "mem")) {
+	for (size_t i = 0; i < f->ncases; i++) {
+		const char *suite = jstr(f->cases[i].key, "suite");
+		if (suite && !strcmp(suite, "mem")) {
 			msc = ns_scale(c, &f->cases[i]);
 			break;
 		}
+	}
 	if (best && isfinite(fault_ns[0]) && msc > 0) {
 		double m = best->s.median * msc, lo = best->s.ci_lo * msc, hi = best->s.ci_hi * msc;
 		char t0[32], t1[32];
@@ -747,7 +750,7 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 
 /* ---- how far to trust the run --------------------------------------------- */
 
-static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT], double sc_widest)
+static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 {
 	const struct pb_compare_file *f = c->f;
 	json_t *o = json_object();
@@ -781,7 +784,7 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT], double
 			free(l);
 		}
 	}
-	(void)sc_widest;
+
 	const json_t *nz = json_object_get(f->doc, "noise");
 	const json_t *steal = json_object_get(nz, "steal_pct");
 	const json_t *busy = json_object_get(nz, "other_cpus_busy_pct");
@@ -891,7 +894,7 @@ json_t *pb_summary_build(const struct pb_compare_file *f)
 	json_object_set_new(o, "glibc", glibc_section(&c));
 	double widest = 0;
 	json_object_set_new(o, "crossings", crossings_section(&c, &widest));
-	json_t *trust = trust_section(&c, counts, widest);
+	json_t *trust = trust_section(&c, counts);
 	json_object_set_new(o, "trust", trust);
 	/* The conclusion first: a run that cannot support one says so at once. */
 	if (json_is_true(json_object_get(trust, "too_noisy_to_conclude")))

@@ -304,6 +304,44 @@ static void test_not_default_or_empty(void **state)
 	pb_compare_file_free(&f);
 }
 
+/* Cases at another placement (an offset grid's) do not enter the
+ * comparisons: the libc verdicts of the file are unchanged. */
+static void test_other_placement_ignored(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	json_t *a = load_summary("loses-large.json", &f);
+	json_t *doc = json_deep_copy(f.doc);
+	pb_compare_file_free(&f);
+	json_t *cases = json_object_get(doc, "cases");
+	size_t i, added = 0, n = json_array_size(cases);
+	for (i = 0; i < n; i++) {
+		json_t *c = json_array_get(cases, i);
+		json_t *key = json_object_get(c, "key");
+		if (strcmp(json_string_value(json_object_get(key, "suite")), "mem") ||
+		    strcmp(json_string_value(json_object_get(key, "kernel")), "libc"))
+			continue;
+		/* sse2 at offset 64, five times as fast as libc at offset 0 */
+		json_t *copy = json_deep_copy(c);
+		json_object_set_new(json_object_get(copy, "key"), "dst_offset_bytes",
+		                    json_integer(64));
+		json_object_set_new(json_object_get(copy, "key"), "kernel", json_string("sse2"));
+		size_t j;
+		json_t *smp;
+		json_array_foreach(json_object_get(copy, "samples"), j, smp) json_array_set_new(
+		    smp, 0, json_real(json_number_value(json_array_get(smp, 0)) / 5));
+		json_array_append_new(cases, copy);
+		added++;
+	}
+	assert_true(added > 0);
+	json_t *b = pb_summary_build_doc(doc);
+	assert_non_null(b);
+	assert_true(json_equal(json_object_get(a, "libc"), json_object_get(b, "libc")));
+	json_decref(doc);
+	json_decref(a);
+	json_decref(b);
+}
+
 int main(void)
 {
 	/* into tests/data/summary, found from this file's path (CMake
@@ -321,6 +359,7 @@ int main(void)
 	    cmocka_unit_test(test_too_noisy),
 	    cmocka_unit_test(test_doc_equals_file),
 	    cmocka_unit_test(test_not_default_or_empty),
+	    cmocka_unit_test(test_other_placement_ignored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

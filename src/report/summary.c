@@ -87,6 +87,7 @@ static const char *size_word(uint64_t n, char *buf, size_t len)
 static int collect(struct ctx *c)
 {
 	const struct pb_compare_file *f = c->f;
+	const json_t *first_key[PB_OP_COUNT] = {0}; /* per op */
 	c->mc = calloc(f->ncases ? f->ncases : 1, sizeof *c->mc);
 	if (!c->mc)
 		return pb_fail("out of memory");
@@ -107,6 +108,20 @@ static int collect(struct ctx *c)
 			continue;
 		if (m.op != PB_OP_MEMSET && m.op != PB_OP_MEMCPY)
 			continue;
+		/* One placement per op: its first case's (a grid's others are
+		 * left out, so kernels are compared where they ran alike). */
+		static const char *const place[] = {"dst_offset_bytes", "src_offset_bytes",
+		                                    "distance_bytes"};
+		bool same = true;
+		for (size_t p = 0; p < 3 && first_key[m.op]; p++) {
+			json_t *a = json_object_get(first_key[m.op], place[p]);
+			json_t *b = json_object_get(key, place[p]);
+			same &= (a == NULL && b == NULL) || (a && b && json_equal(a, b));
+		}
+		if (!same)
+			continue;
+		if (!first_key[m.op])
+			first_key[m.op] = key;
 		m.kernel = kern;
 		m.size = (uint64_t)json_integer_value(size);
 		if (pb_summarize(k->v, k->n, 0.95, &m.s) != 0)

@@ -40,6 +40,8 @@ struct ctx {
 	struct mcase *mc;
 	size_t nmc;
 	json_t *text; /* array of paragraphs */
+	/* sizes where libc is behind beyond the CIs, per op and state */
+	size_t behind[PB_OP_COUNT][PB_STATE_COUNT];
 };
 
 static void para(struct ctx *c, int indent, const char *fmt, ...)
@@ -264,6 +266,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 				                  .best = best};
 				judge(x);
 				counts[x->v]++;
+				c->behind[x->op][x->st] += x->v == V_BEHIND;
 				if (x->v == V_BEHIND &&
 				    (!worst || x->ratio_least > worst->ratio_least)) {
 					worst_v = *x;
@@ -478,21 +481,31 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 			     "the run cannot tell whether it sits near the crossing.",
 			     head, t >= max ? "above" : "below", s1, s2);
 		} else {
-			verdict = "consistent";
-			char upto[96] = "", from[128] = "";
-			if (lo_upto)
-				snprintf(upto, sizeof upto,
-				         "; the largest size where %s is faster beyond the CIs: %s",
-				         wl, size_word(lo_upto, s3, sizeof s3));
-			if (hi_from)
-				snprintf(from, sizeof from, "; %s from %s (%s)", wh,
-				         size_word(hi_from, s3, sizeof s3), r2);
-			else
-				snprintf(from, sizeof from,
-				         "; %s is not faster beyond the CIs at any "
-				         "size",
-				         wh);
-			para(c, 2, "%s: consistent with this run%s%s.", head, upto, from);
+			if (!lo_upto && !hi_from) {
+				verdict = "unresolved";
+				para(
+				    c, 2,
+				    "%s: the run cannot place it: at no size is either path faster "
+				    "beyond the CIs.",
+				    head);
+			} else {
+				verdict = "consistent";
+				char upto[96] = "", from[128] = "";
+				if (lo_upto)
+					snprintf(upto, sizeof upto,
+					         "; the largest size where %s is faster beyond the "
+					         "CIs: %s",
+					         wl, size_word(lo_upto, s3, sizeof s3));
+				if (hi_from)
+					snprintf(from, sizeof from, "; %s from %s (%s)", wh,
+					         size_word(hi_from, s3, sizeof s3), r2);
+				else
+					snprintf(from, sizeof from,
+					         "; %s is not faster beyond the CIs at any size",
+					         wh);
+				para(c, 2, "%s: not contradicted by this run%s%s.", head, upto,
+				     from);
+			}
 		}
 	}
 	json_object_set_new(o, "verdict", json_string(verdict));
@@ -546,18 +559,30 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		bool same = op == PB_OP_MEMSET ? t->rep_stosb == g->rep_stosb
 		                               : t->rep_movsb == g->rep_movsb &&
 		                                     t->non_temporal == g->non_temporal;
+		size_t behind = c->behind[op][st];
 		json_object_set_new(o, "env", json_string(t->line));
 		json_object_set_new(o, "current_is_closest", json_boolean(same));
 		json_object_set_new(o, "mismatch_octaves", jnum(t->mismatch_octaves));
-		if (same)
+		json_object_set_new(o, "libc_behind_sizes", json_integer((json_int_t)behind));
+		/* A new setting is worth naming only where libc lost beyond the
+		 * CIs: elsewhere the run gives no reason to move glibc. */
+		if (!same && !behind) {
+			para(c, 2,
+			     "%s %s: policy '%s'; libc is behind beyond the CIs at no size here: "
+			     "no reason from this run to move glibc's thresholds.",
+			     pb_op_name(op), pb_cache_state_name(st), policy);
+			same = true; /* nothing more to print */
+		} else if (same)
 			para(c, 2,
 			     "%s %s: policy '%s'; glibc's current thresholds are already the "
 			     "closest glibc setting to it.",
 			     pb_op_name(op), pb_cache_state_name(st), policy);
 		else
 			para(c, 2,
-			     "%s %s: policy '%s'; the closest glibc setting to it:", pb_op_name(op),
-			     pb_cache_state_name(st), policy);
+			     "%s %s: policy '%s' (libc behind at %zu size%s); the closest glibc "
+			     "setting to it:",
+			     pb_op_name(op), pb_cache_state_name(st), policy, behind,
+			     behind == 1 ? "" : "s");
 		if (!same)
 			para(c, 4, "%s", t->line);
 	} else {

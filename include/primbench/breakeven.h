@@ -102,6 +102,18 @@ struct pb_glibc_tunables {
 void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresholds *cur,
                          uint64_t range_lo, uint64_t range_hi, struct pb_glibc_tunables *out);
 
+/* The kind of path of glibc 2.36 x86-64 a kernel's code corresponds to
+ * (the classes the mapping above uses): its vector loop, rep movsb/stosb,
+ * non-temporal stores, or none (libc itself, kernels glibc has no path for:
+ * bytes, rbw, clzero, a memset non-temporal loop, ...). */
+enum pb_glibc_path {
+	PB_GLIBC_PATH_NONE,
+	PB_GLIBC_PATH_VECTOR,
+	PB_GLIBC_PATH_REP,
+	PB_GLIBC_PATH_NT,
+};
+enum pb_glibc_path pb_glibc_path_of(const struct pb_kernel *k);
+
 /* One crossing of two leading kernels. */
 struct pb_crossing {
 	const struct pb_kernel *below;   /* the faster one below size_bytes */

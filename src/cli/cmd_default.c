@@ -1,6 +1,7 @@
 /* cmd_default.c - the default suite: `primbench` with no subcommand, and
  * `make run`: the machine summary, then memset (value 0) and memcpy at
- * 64 B..32 MiB, hot and dram, every usable kernel, written to
+ * 64 B..32 MiB, hot and dram, every usable kernel, the kernel crossings and
+ * the run's summary (include/primbench/summary.h), written to
  * primbench-HOST-DATE.json. */
 #include <getopt.h>
 #include <stdio.h>
@@ -14,8 +15,11 @@ static void usage(FILE *f)
 	      "\n"
 	      "The default suite: machine summary, then memset (value 0) and memcpy at\n"
 	      "64 B, 256 B, 1 KiB, 4 KiB, 64 KiB, 1 MiB and 32 MiB, hot and dram, every\n"
-	      "usable kernel, the fastest marked per size. Writes primbench-HOST-DATE.json\n"
-	      "in the current directory (or -o FILE).\n"
+	      "usable kernel, the fastest marked per size; kernel crossings (syscall,\n"
+	      "fork, exec, page faults); then a summary of what the run found, each\n"
+	      "claim from its medians and 95% CIs (also in the JSON; 'primbench report\n"
+	      "FILE' prints it again). Writes primbench-HOST-DATE.json in the current\n"
+	      "directory (or -o FILE).\n"
 	      "\n"
 	      "  -o, --output FILE   where to write the JSON result\n"
 	      "  -f, --format F      print the result as text (default), json, csv,\n"

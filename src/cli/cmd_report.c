@@ -11,6 +11,7 @@
 #include "primbench/error.h"
 #include "primbench/format.h"
 #include "primbench/results.h"
+#include "primbench/summary.h"
 
 static void usage(FILE *f)
 {
@@ -18,7 +19,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Prints a result file (from -o of mem, syscall, xsave, cmd or the default\n"
 	      "run) in another format: every case with samples, its key, its median\n"
-	      "per call and the median's 95% CI, in the case's unit.\n"
+	      "per call and the median's 95% CI, in the case's unit; for a default\n"
+	      "run's file, as text, then the run's summary (what it found).\n"
 	      "\n"
 	      "  -f, --format F      text (default: aligned tables, 80 columns), json,\n"
 	      "                      csv (one row per case and statistic), markdown,\n"
@@ -82,6 +84,13 @@ int cmd_report(int argc, char **argv)
 	if (!m)
 		die_usage("report: out of memory");
 	int rc = pb_format_write(m, &file, fmt);
+	/* A default run's file ends with its summary, rebuilt from the file. */
+	if (rc == 0 && fmt == PB_FORMAT_TEXT && pb_summary_is_default_run(&file)) {
+		json_t *sum = pb_summary_build(&file);
+		if (sum)
+			pb_summary_print(m, sum);
+		json_decref(sum);
+	}
 	if (fclose(m) != 0 && rc == 0)
 		rc = pb_fail("out of memory");
 	pb_compare_file_free(&file);

@@ -24,6 +24,7 @@
 #include "primbench/memory.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
+#include "primbench/summary.h"
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
 
@@ -377,7 +378,7 @@ static void default_path(char *buf, size_t len, time_t now)
 /* The default run's short table of kernel crossings (issue 4): null, umask,
  * pipe, pipe-rtt, fork, exec-static, exec-dynamic, fault per 4 KiB page,
  * with a small budget each; cases go into the same result document. */
-static void run_syscall_table(json_t *doc, int cpu, uint64_t seed)
+static void run_syscall_table(json_t *doc, int cpu, const cpu_set_t *allowed, uint64_t seed)
 {
 	static const enum pb_sc_bench benches[] = {
 	    PB_SC_NULL, PB_SC_UMASK,       PB_SC_PIPE,         PB_SC_PIPE_RTT,
@@ -395,10 +396,14 @@ static void run_syscall_table(json_t *doc, int cpu, uint64_t seed)
 	for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
 		sp.selected[benches[i]] = true;
 	/* The measuring thread is bound to one CPU already; pipe-rtt's partner
-	 * goes to the next online one. */
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	if (cpu >= 0 && online > 1)
-		sp.peer_cpu = (int)((cpu + 1) % online);
+	 * goes to the next CPU the process was allowed before that (`taskset
+	 * -c 0 primbench` keeps it off the other CPUs: then it is skipped,
+	 * with a note). */
+	for (int i = 1; cpu >= 0 && i < CPU_SETSIZE && sp.peer_cpu < 0; i++) {
+		int c = (cpu + i) % CPU_SETSIZE;
+		if (c != cpu && CPU_ISSET(c, allowed))
+			sp.peer_cpu = c;
+	}
 	struct pb_syscall_result r;
 	if (pb_syscall_run(&sp, &r) != 0) {
 		printf("\nsyscall table not run: %s\n", pb_error());
@@ -654,6 +659,10 @@ int mem_cli_run(struct mem_cli *m)
 	pb_cache_detect(&caches, m->cache_override_bytes);
 	if (pb_timer_init() != 0)
 		die_usage("no usable clock: %s", pb_error());
+	cpu_set_t allowed; /* before pinning: where pipe-rtt's partner may go */
+	CPU_ZERO(&allowed);
+	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+		CPU_ZERO(&allowed);
 	int cpu = cli_pin_cpu(m->cpu);
 	if (m->cpu >= 0 && cpu != m->cpu)
 		die_usage("--cpu %d: cannot bind to it", m->cpu);
@@ -850,7 +859,7 @@ int mem_cli_run(struct mem_cli *m)
 	if (counting)
 		pb_counters_close(&counters);
 	if (m->syscall_table && !was_interrupted && !interrupted && status == PB_EXIT_OK)
-		run_syscall_table(doc, cpu, seed);
+		run_syscall_table(doc, cpu, &allowed, seed);
 	struct pb_noise noise;
 	pb_noise_end(&mark, &noise);
 	pb_results_finish(doc, &noise, was_interrupted);
@@ -867,6 +876,19 @@ int mem_cli_run(struct mem_cli *m)
 			                 "noise: HIGH: compare kernels within this run, not across "
 			                 "runs",
 			                 7);
+	}
+	/* The default run ends with what it found, from the document as it
+	 * will be written (include/primbench/summary.h): `report` prints the
+	 * same for the saved file. */
+	if (m->syscall_table && measured > 0 && status == PB_EXIT_OK) {
+		json_t *sum = pb_summary_build_doc(doc);
+		if (sum) {
+			if (m->format == PB_FORMAT_TEXT)
+				pb_summary_print(stdout, sum);
+			json_object_set_new(doc, "summary", sum);
+		} else {
+			warn("no summary: %s", pb_error());
+		}
 	}
 	if (measured == 0 && !was_interrupted && status == PB_EXIT_OK) {
 		cli_error("nothing was measured (see the notes above)");

@@ -678,6 +678,23 @@ static const struct kclass *kernel_class(const struct pb_kernel *k)
 	return NULL; /* no glibc path: "bytes", "rbw", "strided", ... */
 }
 
+enum pb_glibc_path pb_glibc_path_of(const struct pb_kernel *k)
+{
+	const struct kclass *kc = k ? kernel_class(k) : NULL;
+	if (!kc)
+		return PB_GLIBC_PATH_NONE;
+	switch (kc->c) {
+	case G_VEC:
+		return PB_GLIBC_PATH_VECTOR;
+	case G_REP:
+		return PB_GLIBC_PATH_REP;
+	case G_NT:
+		return PB_GLIBC_PATH_NT;
+	default:
+		return PB_GLIBC_PATH_NONE;
+	}
+}
+
 /* One setting of glibc's thresholds and how its bands follow from it. */
 struct gmodel {
 	enum pb_op op;

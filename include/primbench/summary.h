@@ -1,0 +1,64 @@
+/* primbench/summary.h - what a default run found, in words and numbers
+ * (issue 17; README "What the default run prints"; docs/results-schema.md
+ * "summary").
+ *
+ * Built from a loaded result file (include/primbench/compare.h), never
+ * from the state of a run, so `primbench report FILE` prints the same
+ * summary for a saved file as the run printed. Every figure is recomputed
+ * from the file's samples: medians and their 95% confidence intervals
+ * (include/primbench/stats.h), break-even switches and the glibc mapping
+ * (include/primbench/breakeven.h), the run's noise object.
+ *
+ * Rules (the text states them too):
+ * - libc against the fastest other kernel at one (op, cache state, size),
+ *   ticks per call, 95% CIs of the medians:
+ *   "ahead": libc's CI lies wholly below the other's;
+ *   "behind": libc's CI lies wholly above it (how much: the ratio of the
+ *   medians, and the least ratio the CIs allow, libc's CI low end over
+ *   the other's high end);
+ *   "within the noise": the CIs overlap and libc's CI high end is at most
+ *   PB_SUMMARY_NOISE_BOUND x the other's low end (the run rules out a
+ *   larger deficit);
+ *   "cannot tell": a CI is missing, or the CIs overlap but are too wide to
+ *   bound the deficit so.
+ * - glibc's threshold is "near" a measured switch between its paths when it
+ *   lies inside the sizes where the two kernels' CIs overlap around the
+ *   switch (struct pb_crossing's lo_bytes..hi_bytes).
+ * - The run is "too noisy to conclude" about libc when at least half of
+ *   its comparisons are "cannot tell".
+ */
+#ifndef PRIMBENCH_SUMMARY_H
+#define PRIMBENCH_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "primbench/compare.h"
+
+/* libc is within the noise when its CIs bound its deficit to this ratio. */
+#define PB_SUMMARY_NOISE_BOUND 1.10
+
+/* True when f was written by the default run (`primbench` or `primbench
+ * run`: its command_line has no subcommand, or "run"). */
+bool pb_summary_is_default_run(const struct pb_compare_file *f);
+
+/* The summary of f as a JSON object (docs/results-schema.md "summary"):
+ * "rules", "libc" (one object per comparison), "glibc" (per op and cache
+ * state), "crossings" (syscall cases, ns per op), "trust", and "text" (the
+ * paragraphs pb_summary_print prints; leading spaces are the indent).
+ * Sections without data are empty and the text says so. Returns NULL with
+ * pb_error() when f has neither mem cases of memset or memcpy nor syscall
+ * cases, or on allocation failure. */
+json_t *pb_summary_build(const struct pb_compare_file *f);
+
+/* The same from a result document in memory (a run's, before it is
+ * written): serialized and loaded as a file is. NULL with pb_error(). */
+json_t *pb_summary_build_doc(const json_t *doc);
+
+/* Prints the summary's "text" under a blank line, wrapped at 80 columns
+ * (continuation lines 2 spaces deeper than the paragraph's indent). */
+void pb_summary_print(FILE *out, const json_t *summary);
+
+#endif

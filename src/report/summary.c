@@ -1,0 +1,1006 @@
+/* summary.c - what a default run found (include/primbench/summary.h).
+ *
+ * Four sections, each built as JSON data and, beside it, paragraphs of
+ * text made from the same figures: libc against the fastest kernel,
+ * glibc's thresholds against the measured switches, the kernel crossings
+ * (syscall cases), and how far to trust the run.
+ */
+#define _GNU_SOURCE
+#include "primbench/summary.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/breakeven.h"
+#include "primbench/error.h"
+#include "primbench/kernels.h"
+#include "primbench/mem.h"
+#include "primbench/report.h"
+#include "primbench/sizes.h"
+#include "primbench/stats.h"
+
+#define LINE_WIDTH 80
+
+/* One usable mem case of the file: op memset or memcpy, a size > 0, no
+ * extent, read-back or replay; its per-call summary recomputed. */
+struct mcase {
+	enum pb_op op;
+	enum pb_cache_state st;
+	const char *kernel; /* borrowed from the document */
+	uint64_t size;
+	struct pb_summary s;
+};
+
+struct ctx {
+	const struct pb_compare_file *f;
+	struct mcase *mc;
+	size_t nmc;
+	json_t *text; /* array of paragraphs */
+	/* sizes where libc is behind beyond the CIs, per op and state */
+	size_t behind[PB_OP_COUNT][PB_STATE_COUNT];
+};
+
+static void para(struct ctx *c, int indent, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void para(struct ctx *c, int indent, const char *fmt, ...)
+{
+	char *body = NULL, *line = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return;
+	if (asprintf(&line, "%*s%s", indent, "", body) >= 0)
+		json_array_append_new(c->text, json_string(line));
+	free(line);
+	free(body);
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *jstr(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+/* A ratio with 3 significant figures at least: "1.42", "1.004". */
+static const char *fmt_ratio(double r, char *buf, size_t len)
+{
+	snprintf(buf, len, r < 1.1 && r > 0.9 ? "%.3f" : "%.2f", r);
+	return buf;
+}
+
+/* Sizes in the tables' style: "64", "4K", "32M". */
+static const char *size_word(uint64_t n, char *buf, size_t len)
+{
+	pb_format_size(n, buf, len);
+	return buf;
+}
+
+static int collect(struct ctx *c)
+{
+	const struct pb_compare_file *f = c->f;
+	const json_t *first_key[PB_OP_COUNT] = {0}; /* per op */
+	c->mc = calloc(f->ncases ? f->ncases : 1, sizeof *c->mc);
+	if (!c->mc)
+		return pb_fail("out of memory");
+	for (size_t i = 0; i < f->ncases; i++) {
+		const struct pb_compare_case *k = &f->cases[i];
+		const json_t *key = k->key;
+		const char *suite = jstr(key, "suite"), *op = jstr(key, "op");
+		const char *st = jstr(key, "cache_state"), *kern = jstr(key, "kernel");
+		json_t *size = json_object_get(key, "size_bytes");
+		struct mcase m = {0};
+		if (!suite || strcmp(suite, "mem") || !op || !st || !kern ||
+		    !json_is_integer(size) || json_integer_value(size) <= 0 ||
+		    json_integer_value(json_object_get(key, "extent_bytes")) != 0 ||
+		    json_is_true(json_object_get(key, "then_read")) ||
+		    json_object_get(key, "distribution") || k->n == 0)
+			continue;
+		if (pb_op_parse(op, &m.op) != 0 || pb_cache_state_parse(st, &m.st) != 0)
+			continue;
+		if (m.op != PB_OP_MEMSET && m.op != PB_OP_MEMCPY)
+			continue;
+		/* One placement per op: its first case's (a grid's others are
+		 * left out, so kernels are compared where they ran alike). */
+		static const char *const place[] = {"dst_offset_bytes", "src_offset_bytes",
+		                                    "distance_bytes"};
+		bool same = true;
+		for (size_t p = 0; p < 3 && first_key[m.op]; p++) {
+			json_t *a = json_object_get(first_key[m.op], place[p]);
+			json_t *b = json_object_get(key, place[p]);
+			same &= (a == NULL && b == NULL) || (a && b && json_equal(a, b));
+		}
+		if (!same)
+			continue;
+		if (!first_key[m.op])
+			first_key[m.op] = key;
+		m.kernel = kern;
+		m.size = (uint64_t)json_integer_value(size);
+		if (pb_summarize(k->v, k->n, 0.95, &m.s) != 0)
+			continue;
+		c->mc[c->nmc++] = m;
+	}
+	return 0;
+}
+
+static bool has_ci(const struct pb_summary *s)
+{
+	return s->ci_valid && isfinite(s->ci_lo) && isfinite(s->ci_hi) && s->ci_lo > 0;
+}
+
+/* ---- libc against the fastest other kernel -------------------------------- */
+
+enum verdict { V_AHEAD, V_WITHIN, V_BEHIND, V_UNSURE, V_COUNT };
+static const char *const verdict_names[] = {"ahead", "within_noise", "behind", "cannot_tell"};
+
+struct cmp {
+	enum pb_op op;
+	enum pb_cache_state st;
+	uint64_t size;
+	const struct mcase *libc, *best;
+	enum verdict v;
+	double ratio, ratio_least; /* libc / best: medians; CI ends (behind) */
+	double bound;              /* libc's CI high end / best's CI low end */
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void judge(struct cmp *x)
+{
+	const struct pb_summary *l = &x->libc->s, *b = &x->best->s;
+	x->ratio = l->median / b->median;
+	x->ratio_least = NAN;
+	x->bound = NAN;
+	if (!has_ci(l) || !has_ci(b)) {
+		x->v = V_UNSURE;
+		return;
+	}
+	x->bound = l->ci_hi / b->ci_lo;
+	if (l->ci_hi < b->ci_lo) {
+		x->v = V_AHEAD;
+	} else if (l->ci_lo > b->ci_hi) {
+		x->v = V_BEHIND;
+		x->ratio_least = l->ci_lo / b->ci_hi;
+	} else {
+		x->v = x->bound <= PB_SUMMARY_NOISE_BOUND ? V_WITHIN : V_UNSURE;
+	}
+}
+
+/* Appends to buf a list of the sizes of xs[] with verdict v. */
+static void size_list(char *buf, size_t len, const struct cmp *xs, size_t n, enum verdict v)
+{
+	size_t used = strlen(buf);
+	bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		if (xs[i].v != v)
+			continue;
+		char sz[24], item[160];
+		size_word(xs[i].size, sz, sizeof sz);
+		if (v == V_BEHIND) {
+			char r1[16], r2[16];
+			snprintf(item, sizeof item, "%s (%s x%s, >=x%s)", sz, xs[i].best->kernel,
+			         fmt_ratio(xs[i].ratio, r1, sizeof r1),
+			         fmt_ratio(xs[i].ratio_least, r2, sizeof r2));
+		} else if (v == V_AHEAD)
+			snprintf(item, sizeof item, "%s (x%.2f faster than %s)", sz,
+			         1 / xs[i].ratio, xs[i].best->kernel);
+		else if (v == V_UNSURE && isfinite(xs[i].bound))
+			snprintf(item, sizeof item, "%s (CIs allow x%.2f)", sz, xs[i].bound);
+		else if (v == V_UNSURE)
+			snprintf(item, sizeof item, "%s (no CI: under 6 samples)", sz);
+		else
+			snprintf(item, sizeof item, "%s", sz);
+		snprintf(buf + used, len - used, "%s%s", first ? "" : ", ", item);
+		used = strlen(buf);
+		first = false;
+	}
+}
+
+static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
+{
+	json_t *arr = json_array();
+	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
+	struct cmp *xs = calloc(c->nmc ? c->nmc : 1, sizeof *xs);
+	uint64_t *sizes = calloc(c->nmc ? c->nmc : 1, sizeof *sizes);
+	struct cmp worst_v;
+	const struct cmp *worst = NULL; /* a copy: xs is refilled per (op, state) */
+	if (!xs || !sizes) {
+		free(xs);
+		free(sizes);
+		return arr;
+	}
+	para(c, 0,
+	     "libc against the fastest other kernel at each size, in ticks per call. "
+	     "Within the noise: the 95%% CIs of the two medians overlap and bound "
+	     "libc's deficit to x%.2f. Behind at SIZE (KERNEL xR, >=xL): KERNEL is R "
+	     "times as fast by the medians, at least L by the CIs. Cannot tell: a CI "
+	     "is missing, or they overlap but allow libc to be more than x%.2f slower.",
+	     PB_SUMMARY_NOISE_BOUND, PB_SUMMARY_NOISE_BOUND);
+	size_t headline_at = json_array_size(c->text);
+	bool any = false;
+	for (size_t o = 0; o < 2; o++) {
+		for (int st = 0; st < PB_STATE_COUNT; st++) {
+			size_t ns = 0, nx = 0;
+			for (size_t i = 0; i < c->nmc; i++)
+				if (c->mc[i].op == ops[o] && c->mc[i].st == (enum pb_cache_state)st)
+					sizes[ns++] = c->mc[i].size;
+			qsort(sizes, ns, sizeof *sizes, cmp_u64);
+			for (size_t j = 0; j < ns; j++) {
+				if (j && sizes[j] == sizes[j - 1])
+					continue;
+				const struct mcase *libc = NULL, *best = NULL;
+				for (size_t i = 0; i < c->nmc; i++) {
+					const struct mcase *m = &c->mc[i];
+					if (m->op != ops[o] || m->st != (enum pb_cache_state)st ||
+					    m->size != sizes[j])
+						continue;
+					if (!strcmp(m->kernel, "libc")) {
+						if (!libc)
+							libc = m;
+					} else if (!best || m->s.median < best->s.median) {
+						best = m;
+					}
+				}
+				if (!libc || !best || !(libc->s.median > 0) ||
+				    !(best->s.median > 0))
+					continue;
+				struct cmp *x = &xs[nx++];
+				*x = (struct cmp){.op = ops[o],
+				                  .st = (enum pb_cache_state)st,
+				                  .size = sizes[j],
+				                  .libc = libc,
+				                  .best = best};
+				judge(x);
+				counts[x->v]++;
+				c->behind[x->op][x->st] += x->v == V_BEHIND;
+				if (x->v == V_BEHIND &&
+				    (!worst || x->ratio_least > worst->ratio_least)) {
+					worst_v = *x;
+					worst = &worst_v;
+				}
+				json_t *o2 = json_object();
+				json_object_set_new(o2, "op", json_string(pb_op_name(x->op)));
+				json_object_set_new(o2, "cache_state",
+				                    json_string(pb_cache_state_name(x->st)));
+				json_object_set_new(o2, "size_bytes",
+				                    json_integer((json_int_t)x->size));
+				json_object_set_new(o2, "verdict",
+				                    json_string(verdict_names[x->v]));
+				json_object_set_new(o2, "fastest_other", json_string(best->kernel));
+				json_object_set_new(o2, "libc_ticks",
+				                    json_pack("[o,o,o]", jnum(libc->s.median),
+				                              jnum(libc->s.ci_lo),
+				                              jnum(libc->s.ci_hi)));
+				json_object_set_new(o2, "fastest_ticks",
+				                    json_pack("[o,o,o]", jnum(best->s.median),
+				                              jnum(best->s.ci_lo),
+				                              jnum(best->s.ci_hi)));
+				json_object_set_new(o2, "ratio", jnum(x->ratio));
+				json_object_set_new(o2, "ratio_least", jnum(x->ratio_least));
+				json_object_set_new(o2, "ratio_bound", jnum(x->bound));
+				json_array_append_new(arr, o2);
+			}
+			if (!nx)
+				continue;
+			any = true;
+			char line[4096];
+			snprintf(line, sizeof line, "%s %s:", pb_op_name(ops[o]),
+			         pb_cache_state_name((enum pb_cache_state)st));
+			static const char *const heads[] = {"ahead at", "within the noise at",
+			                                    "behind at", "cannot tell at"};
+			static const enum verdict order[] = {V_WITHIN, V_BEHIND, V_AHEAD, V_UNSURE};
+			bool first = true;
+			for (size_t k = 0; k < 4; k++) {
+				size_t cnt = 0;
+				for (size_t i = 0; i < nx; i++)
+					cnt += xs[i].v == order[k];
+				if (!cnt)
+					continue;
+				size_t used = strlen(line);
+				snprintf(line + used, sizeof line - used, "%s %s ",
+				         first ? "" : ";", heads[order[k]]);
+				size_list(line, sizeof line, xs, nx, order[k]);
+				first = false;
+			}
+			para(c, 2, "%s.", line);
+		}
+	}
+	size_t total = 0;
+	for (int v = 0; v < V_COUNT; v++)
+		total += counts[v];
+	if (!any) {
+		para(c, 2, "no libc case beside another kernel's in this file: nothing to say.");
+	} else {
+		char w[256] = "";
+		if (worst) {
+			char sz[24];
+			snprintf(w, sizeof w,
+			         " Its largest deficit: %s %s %s, where %s is x%.2f "
+			         "as fast (at least x%.2f by the CIs).",
+			         pb_op_name(worst->op), pb_cache_state_name(worst->st),
+			         size_word(worst->size, sz, sizeof sz), worst->best->kernel,
+			         worst->ratio, worst->ratio_least);
+		}
+		para(c, 2,
+		     "In all: libc within the noise of the fastest kernel at %zu of %zu points, "
+		     "ahead at %zu, behind at %zu, cannot tell at %zu.%s",
+		     counts[V_WITHIN], total, counts[V_AHEAD], counts[V_BEHIND], counts[V_UNSURE],
+		     w);
+		/* the conclusion first, the sizes after it */
+		json_t *last = json_incref(json_array_get(c->text, json_array_size(c->text) - 1));
+		json_array_remove(c->text, json_array_size(c->text) - 1);
+		json_array_insert_new(c->text, headline_at, last);
+	}
+	free(xs);
+	free(sizes);
+	return arr;
+}
+
+/* ---- glibc's thresholds against the measured switches --------------------- */
+
+static bool glibc_value(const json_t *g, const char *k, uint64_t *out)
+{
+	const json_t *v = json_object_get(g, k);
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return false;
+	*out = (uint64_t)json_integer_value(v);
+	return true;
+}
+
+#define PATH_BIT(p) (1u << (p))
+
+/* The best case of (op, st, size) among kernels whose glibc path is in
+ * `paths` (PATH_BITs)
+ * (by name; a rep path is only rep_stosb or rep_movsb, glibc's own). */
+static const struct mcase *best_of_path(const struct ctx *c, enum pb_op op, enum pb_cache_state st,
+                                        uint64_t size, unsigned paths)
+{
+	const struct mcase *best = NULL;
+	for (size_t i = 0; i < c->nmc; i++) {
+		const struct mcase *m = &c->mc[i];
+		const struct pb_kernel *k;
+		if (m->op != op || m->st != st || m->size != size ||
+		    !(k = pb_kernel_find(op, m->kernel)))
+			continue;
+		enum pb_glibc_path path = pb_glibc_path_of(k);
+		if (!(paths & PATH_BIT(path)))
+			continue;
+		if (path == PB_GLIBC_PATH_REP && strcmp(m->kernel, "rep_stosb") &&
+		    strcmp(m->kernel, "rep_movsb"))
+			continue;
+		if (!best || m->s.median < best->s.median)
+			best = m;
+	}
+	return best;
+}
+
+/* Where glibc switches from path `lo` to path `hi` at threshold t (sizes
+ * above t take `hi`), against this run's (op, st): the largest size where
+ * lo's best kernel is faster beyond both CIs, the next size measured after
+ * it, and the smallest size where hi's is faster beyond both CIs. */
+static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
+                             const char *tname, uint64_t t, unsigned lo, unsigned hi,
+                             const char *wl, const char *wh)
+{
+	uint64_t *sizes = calloc(c->nmc ? c->nmc : 1, sizeof *sizes);
+	size_t ns = 0;
+	if (!sizes)
+		return NULL;
+	for (size_t i = 0; i < c->nmc; i++)
+		if (c->mc[i].op == op && c->mc[i].st == st)
+			sizes[ns++] = c->mc[i].size;
+	qsort(sizes, ns, sizeof *sizes, cmp_u64);
+	uint64_t lo_upto = 0, next = 0, hi_from = 0, min = 0, max = 0;
+	const struct mcase *lo_at = NULL, *hi_at = NULL, *lo_vs = NULL, *hi_vs = NULL;
+	size_t both = 0;
+	for (size_t j = 0; j < ns; j++) {
+		if (j && sizes[j] == sizes[j - 1])
+			continue;
+		const struct mcase *a = best_of_path(c, op, st, sizes[j], lo);
+		const struct mcase *b = best_of_path(c, op, st, sizes[j], hi);
+		if (!a || !b || !has_ci(&a->s) || !has_ci(&b->s))
+			continue;
+		if (!both++)
+			min = sizes[j];
+		max = sizes[j];
+		if (a->s.ci_hi < b->s.ci_lo) {
+			lo_upto = sizes[j];
+			lo_at = a;
+			lo_vs = b;
+			next = 0;
+			hi_from = 0;
+		} else if (!next && lo_upto) {
+			next = sizes[j];
+		}
+		if (b->s.ci_hi < a->s.ci_lo && !hi_from) {
+			hi_from = sizes[j];
+			hi_at = b;
+			hi_vs = a;
+		}
+	}
+	free(sizes);
+	char tb[32], s1[32], s2[32], s3[32], r1[64] = "", r2[64] = "";
+	pb_format_bytes_approx((double)t, tb, sizeof tb);
+	json_t *o = json_object();
+	json_object_set_new(o, "op", json_string(pb_op_name(op)));
+	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(st)));
+	json_object_set_new(o, "threshold", json_string(tname));
+	json_object_set_new(o, "threshold_bytes", json_integer((json_int_t)t));
+	const char *verdict;
+
+	char head[128];
+	snprintf(head, sizeof head, "%s %s, glibc's %s (%s)", pb_op_name(op),
+	         pb_cache_state_name(st), tname, tb);
+	if (both == 0) {
+		verdict = "no_data";
+		para(c, 2, "%s: no size with both a %s and a %s kernel and CIs: no comparison.",
+		     head, wl, wh);
+	} else {
+		char x1[16], x2[16];
+		if (lo_at)
+			snprintf(r1, sizeof r1, "%s x%s faster than %s", lo_at->kernel,
+			         fmt_ratio(lo_vs->s.median / lo_at->s.median, x1, sizeof x1),
+			         lo_vs->kernel);
+		if (hi_at)
+			snprintf(r2, sizeof r2, "%s x%s faster than %s", hi_at->kernel,
+			         fmt_ratio(hi_vs->s.median / hi_at->s.median, x2, sizeof x2),
+			         hi_vs->kernel);
+		size_word(min, s1, sizeof s1);
+		size_word(max, s2, sizeof s2);
+		if (t < lo_upto) {
+			verdict = "too_low";
+			para(c, 2,
+			     "%s: below this run's crossing: glibc uses %s above it, but %s is "
+			     "still "
+			     "faster beyond the CIs at %s (%s).",
+			     head, wh, wl, size_word(lo_upto, s3, sizeof s3), r1);
+		} else if (hi_from && t >= hi_from) {
+			verdict = "too_high";
+			para(c, 2,
+			     "%s: above this run's crossing: glibc keeps %s up to it, but %s is "
+			     "already faster beyond the CIs at %s (%s).",
+			     head, wl, wh, size_word(hi_from, s3, sizeof s3), r2);
+		} else if (t >= max || t < min) {
+			verdict = "outside_sizes";
+			para(c, 2,
+			     "%s: %s the sizes measured (%s to %s), none of which contradicts it; "
+			     "the run cannot tell whether it sits near the crossing.",
+			     head, t >= max ? "above" : "below", s1, s2);
+		} else {
+			if (!lo_upto && !hi_from) {
+				verdict = "unresolved";
+				para(
+				    c, 2,
+				    "%s: the run cannot place it: at no size is either path faster "
+				    "beyond the CIs.",
+				    head);
+			} else {
+				verdict = "consistent";
+				char upto[96] = "", from[128] = "";
+				if (lo_upto)
+					snprintf(upto, sizeof upto,
+					         "; the largest size where %s is faster beyond the "
+					         "CIs: %s",
+					         wl, size_word(lo_upto, s3, sizeof s3));
+				if (hi_from)
+					snprintf(from, sizeof from, "; %s from %s (%s)", wh,
+					         size_word(hi_from, s3, sizeof s3), r2);
+				else
+					snprintf(from, sizeof from,
+					         "; %s is not faster beyond the CIs at any size",
+					         wh);
+				para(c, 2, "%s: not contradicted by this run%s%s.", head, upto,
+				     from);
+			}
+		}
+	}
+	json_object_set_new(o, "verdict", json_string(verdict));
+	json_object_set_new(
+	    o, "lower_path",
+	    json_string(hi == PATH_BIT(PB_GLIBC_PATH_NT) ? "vector_or_rep" : "vector"));
+	json_object_set_new(o, "upper_path",
+	                    json_string(hi == PATH_BIT(PB_GLIBC_PATH_NT) ? "non_temporal" : "rep"));
+	json_object_set_new(o, "lower_faster_up_to_bytes",
+	                    lo_upto ? json_integer((json_int_t)lo_upto) : json_null());
+	json_object_set_new(o, "upper_faster_from_bytes",
+	                    hi_from ? json_integer((json_int_t)hi_from) : json_null());
+	return o;
+}
+
+static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
+                          const struct pb_glibc_thresholds *g)
+{
+	/* The cases of (op, st) as a mem result, as the run had them. */
+	struct pb_mem_result r = {0};
+	r.cases = calloc(c->nmc ? c->nmc : 1, sizeof *r.cases);
+	if (!r.cases)
+		return NULL;
+	for (size_t i = 0; i < c->nmc; i++) {
+		const struct mcase *m = &c->mc[i];
+		const struct pb_kernel *k;
+		if (m->op != op || m->st != st || !(k = pb_kernel_find(op, m->kernel)))
+			continue;
+		struct pb_mem_case *pc = &r.cases[r.n_cases++];
+		pc->op = op;
+		pc->kernel = k;
+		pc->size_bytes = m->size;
+		pc->state = st;
+		pc->n_samples = m->s.n;
+		pc->ticks_per_call = m->s;
+	}
+	struct pb_breakeven b;
+	int rc = r.n_cases ? pb_breakeven_compute(&r, op, st, g, &b) : 0;
+	free(r.cases);
+	if (rc <= 0)
+		return NULL;
+	json_t *o = json_object();
+	char policy[PB_POLICY_TEXT_MAX];
+	pb_policy_format(&b.policy, policy, sizeof policy);
+	json_object_set_new(o, "op", json_string(pb_op_name(op)));
+	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(st)));
+	json_object_set_new(o, "policy", json_string(policy));
+	json_object_set_new(o, "switches", json_integer((json_int_t)b.n_switches));
+	if (b.have_glibc && g && g->known) {
+		const struct pb_glibc_tunables *t = &b.glibc;
+		bool same = op == PB_OP_MEMSET ? t->rep_stosb == g->rep_stosb
+		                               : t->rep_movsb == g->rep_movsb &&
+		                                     t->non_temporal == g->non_temporal;
+		size_t behind = c->behind[op][st];
+		json_object_set_new(o, "env", json_string(t->line));
+		json_object_set_new(o, "current_is_closest", json_boolean(same));
+		json_object_set_new(o, "mismatch_octaves", jnum(t->mismatch_octaves));
+		json_object_set_new(o, "libc_behind_sizes", json_integer((json_int_t)behind));
+		/* A new setting is worth naming only where libc lost beyond the
+		 * CIs: elsewhere the run gives no reason to move glibc. */
+		if (!same && !behind) {
+			para(c, 2,
+			     "%s %s: policy '%s'; libc is behind beyond the CIs at no size here: "
+			     "no reason from this run to move glibc's thresholds.",
+			     pb_op_name(op), pb_cache_state_name(st), policy);
+			same = true; /* nothing more to print */
+		} else if (same)
+			para(c, 2,
+			     "%s %s: policy '%s'; glibc's current thresholds are already the "
+			     "closest glibc setting to it.",
+			     pb_op_name(op), pb_cache_state_name(st), policy);
+		else
+			para(c, 2,
+			     "%s %s: policy '%s' (libc behind at %zu size%s); the closest glibc "
+			     "setting to it:",
+			     pb_op_name(op), pb_cache_state_name(st), policy, behind,
+			     behind == 1 ? "" : "s");
+		if (!same)
+			para(c, 4, "%s", t->line);
+	} else {
+		para(c, 2, "%s %s: policy '%s'.", pb_op_name(op), pb_cache_state_name(st), policy);
+	}
+	pb_breakeven_free(&b);
+	return o;
+}
+
+static json_t *glibc_section(struct ctx *c)
+{
+	json_t *o = json_object(), *th = json_array(), *pol = json_array();
+	json_object_set_new(o, "thresholds", th);
+	json_object_set_new(o, "policies", pol);
+	const json_t *gl = json_object_get(c->f->machine, "glibc");
+	struct pb_glibc_thresholds g = {0};
+	g.known = glibc_value(gl, "x86_rep_movsb_threshold", &g.rep_movsb) &&
+	          glibc_value(gl, "x86_rep_stosb_threshold", &g.rep_stosb) &&
+	          glibc_value(gl, "x86_non_temporal_threshold", &g.non_temporal);
+	const char *ver = jstr(gl, "version");
+	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
+	if (!c->nmc) {
+		para(c, 0, "glibc's thresholds: no memset or memcpy cases to set them against.");
+		return o;
+	}
+	if (!g.known) {
+		para(c, 0,
+		     "glibc's thresholds are not in this file: nothing to set against "
+		     "the run.");
+	} else {
+		para(c, 0,
+		     "glibc %s's thresholds against this run (its kernels of each glibc path, "
+		     "the best per size; faster: beyond both 95%% CIs):",
+		     ver ? ver : "(version unknown)");
+		for (size_t o2 = 0; o2 < 2; o2++)
+			for (int st = 0; st < PB_STATE_COUNT; st++) {
+				bool have = false;
+				for (size_t i = 0; i < c->nmc && !have; i++)
+					have = c->mc[i].op == ops[o2] &&
+					       c->mc[i].st == (enum pb_cache_state)st;
+				if (!have)
+					continue;
+				json_t *x = threshold_one(
+				    c, ops[o2], (enum pb_cache_state)st,
+				    ops[o2] == PB_OP_MEMSET ? "x86_rep_stosb_threshold"
+				                            : "x86_rep_movsb_threshold",
+				    ops[o2] == PB_OP_MEMSET ? g.rep_stosb : g.rep_movsb,
+				    PATH_BIT(PB_GLIBC_PATH_VECTOR), PATH_BIT(PB_GLIBC_PATH_REP),
+				    "the vector loop", "rep");
+				if (x)
+					json_array_append_new(th, x);
+				if (ops[o2] != PB_OP_MEMCPY)
+					continue;
+				/* memcpy: from the non-temporal threshold on, glibc stops
+				 * rep movsb too (Intel; AMD: at the L2 size) and uses its
+				 * non-temporal loop; compared with the best cached path. */
+				x = threshold_one(c, ops[o2], (enum pb_cache_state)st,
+				                  "x86_non_temporal_threshold", g.non_temporal,
+				                  PATH_BIT(PB_GLIBC_PATH_VECTOR) |
+				                      PATH_BIT(PB_GLIBC_PATH_REP),
+				                  PATH_BIT(PB_GLIBC_PATH_NT),
+				                  "cached stores (vector or rep)", "non-temporal");
+				if (x)
+					json_array_append_new(th, x);
+			}
+	}
+	para(c, 0,
+	     "the policy --breakeven computes from this run (docs/breakeven.md) and the "
+	     "GLIBC_TUNABLES line closest to it:");
+	for (size_t o2 = 0; o2 < 2; o2++)
+		for (int st = 0; st < PB_STATE_COUNT; st++) {
+			json_t *x =
+			    policy_one(c, ops[o2], (enum pb_cache_state)st, g.known ? &g : NULL);
+			if (x)
+				json_array_append_new(pol, x);
+		}
+	return o;
+}
+
+/* ---- kernel crossings ----------------------------------------------------- */
+
+/* ns per value of case k, or 0 when it cannot be converted. */
+static double ns_scale(const struct ctx *c, const struct pb_compare_case *k)
+{
+	if (!strcmp(k->unit, "ns"))
+		return 1;
+	if (!strcmp(k->unit, "tsc_ticks") && c->f->tsc_hz > 0)
+		return 1e9 / c->f->tsc_hz;
+	return 0;
+}
+
+/* A time for prose, 4 significant figures: "176.7 ns", "5.195 us",
+ * "3.953 ms". */
+static const char *fmt_ns(double ns, char *buf, size_t len)
+{
+	if (ns >= 1e6)
+		snprintf(buf, len, "%.4g ms", ns / 1e6);
+	else if (ns >= 1e3)
+		snprintf(buf, len, "%.4g us", ns / 1e3);
+	else
+		snprintf(buf, len, "%.4g ns", ns);
+	return buf;
+}
+
+static json_t *crossings_section(struct ctx *c, double *widest_pct)
+{
+	json_t *arr = json_array();
+	const struct pb_compare_file *f = c->f;
+	char widest_name[128] = "";
+	double fault_ns[3] = {NAN, NAN, NAN};
+	bool any = false;
+	for (size_t i = 0; i < f->ncases; i++) {
+		const struct pb_compare_case *k = &f->cases[i];
+		const char *suite = jstr(k->key, "suite");
+		if (!suite || strcmp(suite, "syscall"))
+			continue;
+		if (!any)
+			para(c, 0,
+			     "kernel crossings (median ns per op, 95%% CI, the CI's half-width in "
+			     "%% of the median):");
+		any = true;
+		struct pb_summary s;
+		double sc = ns_scale(c, k);
+		char *group = NULL, *label = NULL;
+		pb_compare_key_name(k->key, &group, &label);
+		json_t *o = json_object();
+		json_object_set_new(o, "case", json_string(label ? label : "?"));
+		if (sc == 0 || pb_summarize(k->v, k->n, 0.95, &s) != 0) {
+			para(c, 2, "%s: no figure (unit '%s' without a TSC frequency).", label,
+			     k->unit);
+			json_array_append_new(arr, o);
+			free(group);
+			free(label);
+			continue;
+		}
+		double hw = has_ci(&s) ? 50 * (s.ci_hi - s.ci_lo) / s.median : NAN;
+		json_object_set_new(o, "ns_per_op", jnum(s.median * sc));
+		json_object_set_new(o, "ci_ns",
+		                    json_pack("[o,o]", jnum(has_ci(&s) ? s.ci_lo * sc : NAN),
+		                              jnum(has_ci(&s) ? s.ci_hi * sc : NAN)));
+		json_object_set_new(o, "ci_halfwidth_pct", jnum(hw));
+		json_array_append_new(arr, o);
+		char t0[32], t1[32], t2[32];
+		if (has_ci(&s))
+			para(c, 2, "%s: %s (%s to %s, +-%.1f%%)", label,
+			     fmt_ns(s.median * sc, t0, sizeof t0),
+			     fmt_ns(s.ci_lo * sc, t1, sizeof t1),
+			     fmt_ns(s.ci_hi * sc, t2, sizeof t2), hw);
+		else
+			para(c, 2, "%s: %s (no CI: under 6 samples)", label,
+			     fmt_ns(s.median * sc, t0, sizeof t0));
+		if (isfinite(hw) && hw > *widest_pct) {
+			*widest_pct = hw;
+			snprintf(widest_name, sizeof widest_name, "%s", label);
+		}
+		const char *bench = jstr(k->key, "benchmark");
+		json_t *pg = json_object_get(k->key, "page_bytes");
+		if (bench && !strcmp(bench, "fault") && json_integer_value(pg) == 4096 &&
+		    has_ci(&s)) {
+			fault_ns[0] = s.median * sc;
+			fault_ns[1] = s.ci_lo * sc;
+			fault_ns[2] = s.ci_hi * sc;
+		}
+		free(group);
+		free(label);
+	}
+	if (!any) {
+		para(c, 0, "kernel crossings: no syscall cases in this file.");
+		return arr;
+	}
+	if (widest_name[0])
+		para(c, 2,
+		     "The widest of these CIs is +-%.1f%% (%s): a difference between two of "
+		     "these figures smaller than their half-widths together is within this "
+		     "run's noise, and another run on this machine may move each by more "
+		     "than its CI (the CI covers this run's samples only).",
+		     *widest_pct, widest_name);
+	/* A page fault beside the fastest hot 4 KiB memset of the same run. */
+	const struct mcase *best = NULL;
+	for (size_t i = 0; i < c->nmc; i++) {
+		const struct mcase *m = &c->mc[i];
+		if (m->op == PB_OP_MEMSET && m->st == PB_STATE_HOT && m->size == 4096 &&
+		    has_ci(&m->s) && (!best || m->s.median < best->s.median))
+			best = m;
+	}
+	double msc = 0;
+	for (size_t i = 0; i < f->ncases; i++) {
+		const char *suite = jstr(f->cases[i].key, "suite");
+		if (suite && !strcmp(suite, "mem")) {
+			msc = ns_scale(c, &f->cases[i]);
+			break;
+		}
+	}
+	if (best && isfinite(fault_ns[0]) && msc > 0) {
+		double m = best->s.median * msc, lo = best->s.ci_lo * msc, hi = best->s.ci_hi * msc;
+		char t0[32], t1[32];
+		para(c, 2,
+		     "A page fault on a 4 KiB page (%s) costs as much as %.1f hot 4 KiB "
+		     "memsets by the fastest kernel (%s, %s; by the CIs %.1f to %.1f).",
+		     fmt_ns(fault_ns[0], t0, sizeof t0), fault_ns[0] / m, best->kernel,
+		     fmt_ns(m, t1, sizeof t1), fault_ns[1] / hi, fault_ns[2] / lo);
+	}
+	return arr;
+}
+
+/* ---- how far to trust the run --------------------------------------------- */
+
+static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
+{
+	const struct pb_compare_file *f = c->f;
+	json_t *o = json_object();
+	size_t samples = 0, noisy = 0, no_ci = 0, cases = 0;
+	long long migrations = 0, outliers = 0;
+	double widest = 0;
+	char widest_name[160] = "";
+	for (size_t i = 0; i < f->ncases; i++) {
+		const struct pb_compare_case *k = &f->cases[i];
+		const json_t *rec = json_array_get(json_object_get(f->doc, "cases"), k->index);
+		migrations += json_integer_value(json_object_get(rec, "migrations"));
+		outliers += json_integer_value(json_object_get(rec, "outliers"));
+		struct pb_summary s;
+		if (pb_summarize(k->v, k->n, 0.95, &s) != 0)
+			continue;
+		cases++;
+		samples += k->n;
+		if (s.median > 0 && (s.p90 - s.p10) / (2 * 1.2816 * s.median) > 0.2)
+			noisy++;
+		if (!has_ci(&s)) {
+			no_ci++;
+			continue;
+		}
+		double hw = s.median > 0 ? 50 * (s.ci_hi - s.ci_lo) / s.median : 0;
+		if (hw > widest) {
+			widest = hw;
+			char *g = NULL, *l = NULL;
+			pb_compare_key_name(k->key, &g, &l);
+			snprintf(widest_name, sizeof widest_name, "%s %s", g ? g : "", l ? l : "");
+			free(g);
+			free(l);
+		}
+	}
+
+	const json_t *nz = json_object_get(f->doc, "noise");
+	const json_t *steal = json_object_get(nz, "steal_pct");
+	const json_t *busy = json_object_get(nz, "other_cpus_busy_pct");
+	const json_t *ivcsw = json_object_get(nz, "involuntary_switches");
+	bool high = (json_is_number(steal) && json_number_value(steal) > 2) ||
+	            (json_is_number(busy) && json_number_value(busy) > 50);
+	size_t total = 0;
+	for (int v = 0; v < V_COUNT; v++)
+		total += counts[v];
+	bool too_noisy = total && 2 * counts[V_UNSURE] >= total;
+	json_object_set_new(o, "cases", json_integer((json_int_t)cases));
+	json_object_set_new(o, "samples", json_integer((json_int_t)samples));
+	json_object_set_new(o, "widest_ci_halfwidth_pct", jnum(widest));
+	json_object_set_new(o, "widest_ci_case", json_string(widest_name));
+	json_object_set_new(o, "noisy_cases", json_integer((json_int_t)noisy));
+	json_object_set_new(o, "cases_without_ci", json_integer((json_int_t)no_ci));
+	json_object_set_new(o, "migrations", json_integer(migrations));
+	json_object_set_new(o, "outliers", json_integer(outliers));
+	json_object_set_new(o, "high_noise", json_boolean(high));
+	json_object_set_new(o, "too_noisy_to_conclude", json_boolean(too_noisy));
+	json_object_set_new(o, "interrupted", json_boolean(f->interrupted));
+
+	para(c, 0, "how far to trust it:");
+	para(c, 2,
+	     "%zu samples in %zu cases; the widest 95%% CI of a median is +-%.1f%% (%s); %zu "
+	     "case%s vary by over 20%% (robust CV); %zu without a CI; %lld sample%s dropped "
+	     "for a CPU change; %lld outlier%s kept.",
+	     samples, cases, widest, widest_name[0] ? widest_name : "none", noisy,
+	     noisy == 1 ? "" : "s", no_ci, migrations, migrations == 1 ? "" : "s", outliers,
+	     outliers == 1 ? "" : "s");
+	if (json_is_number(steal) && json_is_number(busy))
+		para(c, 2,
+		     "During the run: steal %.1f%% of CPU time, the other CPUs %.0f%% busy, %lld "
+		     "involuntary context switches of the measuring thread%s",
+		     json_number_value(steal), json_number_value(busy),
+		     (long long)json_integer_value(ivcsw),
+		     high ? ": HIGH, so absolute figures may not repeat in another run; the "
+		            "ratios between kernels of this run are the figures to use."
+		          : ".");
+	else
+		para(c, 2,
+		     "The machine's noise during the run was not recorded (no /proc/stat "
+		     "figures in this file).");
+	if (f->interrupted)
+		para(c, 2, "The run was interrupted: this summary covers only what it measured.");
+	if (too_noisy)
+		para(c, 2,
+		     "Too noisy to conclude about libc: at %zu of %zu points the CIs are too "
+		     "wide to tell it from the fastest kernel. Run again on a quieter machine, "
+		     "or with a larger --budget.",
+		     counts[V_UNSURE], total);
+	return o;
+}
+
+/* ---- the whole ------------------------------------------------------------ */
+
+bool pb_summary_is_default_run(const struct pb_compare_file *f)
+{
+	const json_t *cl = json_object_get(f->doc, "command_line");
+	if (!json_is_array(cl) || json_array_size(cl) == 0)
+		return false;
+	if (json_array_size(cl) == 1)
+		return true;
+	const char *a = json_string_value(json_array_get(cl, 1));
+	return a && (!strcmp(a, "run") || a[0] == '-');
+}
+
+json_t *pb_summary_build(const struct pb_compare_file *f)
+{
+	struct ctx c = {.f = f};
+	if (collect(&c) != 0)
+		return NULL;
+	bool sc = false;
+	for (size_t i = 0; i < f->ncases && !sc; i++) {
+		const char *s = jstr(f->cases[i].key, "suite");
+		sc = s && !strcmp(s, "syscall");
+	}
+	if (!c.nmc && !sc) {
+		free(c.mc);
+		pb_fail("%s: no memset, memcpy or syscall cases to summarize", f->path);
+		return NULL;
+	}
+	c.text = json_array();
+	json_t *o = json_object();
+	json_t *rules = json_object();
+	json_object_set_new(
+	    rules, "within_noise",
+	    json_sprintf("the 95%% CIs of the two medians overlap and libc's CI high end is at "
+	                 "most %.2f x the other's low end",
+	                 PB_SUMMARY_NOISE_BOUND));
+	json_object_set_new(rules, "behind",
+	                    json_string("libc's CI lies wholly above the other's"));
+	json_object_set_new(rules, "ahead", json_string("libc's CI lies wholly below the other's"));
+	json_object_set_new(rules, "cannot_tell",
+	                    json_string("a CI is missing, or the CIs overlap but allow a larger "
+	                                "deficit"));
+	json_object_set_new(rules, "near",
+	                    json_string("glibc's threshold lies where the two kernels' CIs "
+	                                "overlap around the switch"));
+	json_object_set_new(rules, "too_noisy_to_conclude",
+	                    json_string("at least half of the libc comparisons cannot tell"));
+	json_object_set_new(o, "rules", rules);
+
+	para(&c, 0, "summary (every figure from this run's samples: medians, 95%% CIs):");
+	size_t counts[V_COUNT] = {0};
+	json_object_set_new(o, "libc", libc_section(&c, counts));
+	json_object_set_new(o, "glibc", glibc_section(&c));
+	double widest = 0;
+	json_object_set_new(o, "crossings", crossings_section(&c, &widest));
+	json_t *trust = trust_section(&c, counts);
+	json_object_set_new(o, "trust", trust);
+	/* The conclusion first: a run that cannot support one says so at once. */
+	if (json_is_true(json_object_get(trust, "too_noisy_to_conclude")))
+		json_array_insert_new(
+		    c.text, 1,
+		    json_sprintf("  Too noisy to conclude about libc at most sizes: %zu of %zu "
+		                 "comparisons cannot tell (\"how far to trust it\", below).",
+		                 counts[V_UNSURE],
+		                 counts[V_AHEAD] + counts[V_WITHIN] + counts[V_BEHIND] +
+		                     counts[V_UNSURE]));
+	json_object_set_new(o, "text", c.text);
+	free(c.mc);
+	return o;
+}
+
+json_t *pb_summary_build_doc(const json_t *doc)
+{
+	char *text = json_dumps(doc, JSON_COMPACT);
+	if (!text) {
+		pb_fail("out of memory");
+		return NULL;
+	}
+	struct pb_compare_file f;
+	json_t *s = NULL;
+	if (pb_compare_load_text(text, strlen(text), "this run", &f) == 0)
+		s = pb_summary_build(&f);
+	pb_compare_file_free(&f);
+	free(text);
+	return s;
+}
+
+/* A GLIBC_TUNABLES line longer than a line: cut after a ':' with a
+ * backslash, the rest at column 0, so a shell joins it again. */
+static void print_env_line(FILE *out, int indent, const char *s)
+{
+	int col = indent;
+	fprintf(out, "%*s", indent, "");
+	while (*s) {
+		const char *colon = strchr(s, ':');
+		size_t len = colon ? (size_t)(colon - s + 1) : strlen(s);
+		if (col > 0 && col + (int)len + 1 > LINE_WIDTH) {
+			fputs("\\\n", out);
+			col = 0;
+		}
+		fprintf(out, "%.*s", (int)len, s);
+		col += (int)len;
+		s += len;
+	}
+	fputc('\n', out);
+}
+
+void pb_summary_print(FILE *out, const json_t *summary)
+{
+	const json_t *text = json_object_get(summary, "text");
+	size_t i;
+	const json_t *p;
+	fputc('\n', out);
+	json_array_foreach(text, i, p)
+	{
+		const char *s = json_string_value(p);
+		if (!s)
+			continue;
+		int indent = (int)strspn(s, " ");
+		if (!strncmp(s + indent, "GLIBC_TUNABLES=", 15))
+			print_env_line(out, indent, s + indent);
+		else
+			pb_print_wrapped_at(out, indent, indent + 2, s + indent);
+	}
+}

@@ -1,0 +1,369 @@
+/* test_summary.c - the default run's summary (include/primbench/summary.h)
+ * says what recorded runs support and nothing more. Fixtures:
+ * tests/data/summary/ (README.md there: a real default run of this
+ * project's machine, trimmed, where libc loses at large sizes; a copy
+ * edited so libc is within the noise everywhere; one edited to be too
+ * noisy to conclude). Every claim is checked against the samples: a
+ * "behind" needs disjoint CIs, "within the noise" overlapping CIs that
+ * bound libc's deficit to PB_SUMMARY_NOISE_BOUND. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "primbench/compare.h"
+#include "primbench/error.h"
+#include "primbench/summary.h"
+
+static json_t *load_summary(const char *name, struct pb_compare_file *f)
+{
+	if (pb_compare_load(name, f) != 0)
+		fail_msg("%s: %s", name, pb_error());
+	json_t *s = pb_summary_build(f);
+	if (!s)
+		fail_msg("%s: %s", name, pb_error());
+	return s;
+}
+
+static char *printed(const json_t *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	pb_summary_print(m, s);
+	assert_int_equal(fclose(m), 0);
+	return text;
+}
+
+/* The paragraphs, unwrapped, one a line. */
+static char *joined(const json_t *s)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	const json_t *p;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	json_array_foreach(json_object_get(s, "text"), i, p)
+	    fprintf(m, "%s\n", json_string_value(p));
+	assert_int_equal(fclose(m), 0);
+	return text;
+}
+
+/* Every printed line fits in 80 columns. */
+static void check_width(const char *text)
+{
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		if (n > 80)
+			fail_msg("line over 80 columns: %.*s", (int)n, l);
+		l += n + (e != NULL);
+	}
+}
+
+static double at(const json_t *triple, size_t i)
+{
+	return json_number_value(json_array_get(triple, i));
+}
+
+/* Each libc verdict follows from its figures, by the stated rules. */
+static size_t check_libc(const json_t *s, const char *want_only, size_t *behind)
+{
+	const json_t *arr = json_object_get(s, "libc");
+	size_t i, n = 0;
+	const json_t *x;
+	*behind = 0;
+	json_array_foreach(arr, i, x)
+	{
+		const char *v = json_string_value(json_object_get(x, "verdict"));
+		const json_t *l = json_object_get(x, "libc_ticks");
+		const json_t *b = json_object_get(x, "fastest_ticks");
+		assert_non_null(v);
+		double llo = at(l, 1), lhi = at(l, 2), blo = at(b, 1), bhi = at(b, 2);
+		if (!strcmp(v, "behind")) {
+			(*behind)++;
+			assert_true(llo > bhi);
+			assert_true(json_number_value(json_object_get(x, "ratio_least")) > 1);
+		} else if (!strcmp(v, "ahead")) {
+			assert_true(lhi < blo);
+		} else if (!strcmp(v, "within_noise")) {
+			assert_true(llo <= bhi && blo <= lhi);
+			assert_true(lhi / blo <= PB_SUMMARY_NOISE_BOUND);
+		} else {
+			assert_string_equal(v, "cannot_tell");
+			assert_true(!(llo > bhi) && !(lhi < blo));
+			assert_true(lhi / blo > PB_SUMMARY_NOISE_BOUND);
+		}
+		if (want_only)
+			assert_string_equal(v, want_only);
+		n++;
+	}
+	return n;
+}
+
+/* glibc threshold verdicts agree with the sizes they give. */
+static void check_thresholds(const json_t *s)
+{
+	const json_t *arr = json_object_get(json_object_get(s, "glibc"), "thresholds");
+	size_t i;
+	const json_t *x;
+	assert_true(json_array_size(arr) > 0);
+	json_array_foreach(arr, i, x)
+	{
+		const char *v = json_string_value(json_object_get(x, "verdict"));
+		json_int_t t = json_integer_value(json_object_get(x, "threshold_bytes"));
+		const json_t *lo = json_object_get(x, "lower_faster_up_to_bytes");
+		const json_t *hi = json_object_get(x, "upper_faster_from_bytes");
+		assert_non_null(v);
+		if (!strcmp(v, "too_low"))
+			assert_true(json_integer_value(lo) > t);
+		else if (!strcmp(v, "too_high"))
+			assert_true(json_is_integer(hi) && json_integer_value(hi) <= t);
+		else if (!strcmp(v, "unresolved"))
+			assert_true(json_is_null(lo) && json_is_null(hi));
+		else if (!strcmp(v, "consistent") || !strcmp(v, "outside_sizes"))
+			assert_true((!json_is_integer(lo) || json_integer_value(lo) <= t) &&
+			            (!json_is_integer(hi) || json_integer_value(hi) > t));
+	}
+}
+
+static const json_t *find_libc(const json_t *s, const char *op, const char *st, json_int_t size)
+{
+	size_t i;
+	const json_t *x;
+	json_array_foreach(json_object_get(s, "libc"), i, x)
+	{
+		if (!strcmp(json_string_value(json_object_get(x, "op")), op) &&
+		    !strcmp(json_string_value(json_object_get(x, "cache_state")), st) &&
+		    json_integer_value(json_object_get(x, "size_bytes")) == size)
+			return x;
+	}
+	return NULL;
+}
+
+static bool trust_flag(const json_t *s, const char *k)
+{
+	return json_is_true(json_object_get(json_object_get(s, "trust"), k));
+}
+
+static void test_within_noise(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	json_t *s = load_summary("within-noise.json", &f);
+	size_t behind;
+	assert_int_equal(check_libc(s, "within_noise", &behind), 12);
+	check_thresholds(s);
+	char *t = printed(s);
+	check_width(t);
+	free(t);
+	t = joined(s);
+	assert_non_null(strstr(t, "within the noise of the fastest kernel at 12 of 12 points"));
+	assert_non_null(strstr(t, "ahead at 0, behind at 0, cannot tell at 0."));
+	static const char *const lines[] = {"memset hot", "memset dram", "memcpy hot",
+	                                    "memcpy dram"};
+	for (size_t k = 0; k < 4; k++) {
+		char want[96];
+		snprintf(want, sizeof want, "\n  %s: within the noise at 64, 4K, 1M.\n", lines[k]);
+		assert_non_null(strstr(t, want));
+	}
+	assert_null(strstr(t, "Too noisy"));
+	assert_false(trust_flag(s, "too_noisy_to_conclude"));
+	/* libc is the kernel of every policy: glibc's thresholds need no move */
+	size_t i;
+	const json_t *p;
+	json_array_foreach(json_object_get(json_object_get(s, "glibc"), "policies"), i, p)
+	    assert_true(json_is_true(json_object_get(p, "current_is_closest")));
+	assert_null(strstr(t, "GLIBC_TUNABLES="));
+	free(t);
+	json_decref(s);
+	pb_compare_file_free(&f);
+}
+
+static void test_loses_large(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	json_t *s = load_summary("loses-large.json", &f);
+	size_t behind;
+	assert_int_equal(check_libc(s, NULL, &behind), 12);
+	assert_true(behind > 0);
+	check_thresholds(s);
+	const json_t *x = find_libc(s, "memset", "dram", 1 << 20);
+	assert_non_null(x);
+	assert_string_equal(json_string_value(json_object_get(x, "verdict")), "behind");
+	assert_string_equal(json_string_value(json_object_get(x, "fastest_other")), "clzero");
+	x = find_libc(s, "memcpy", "dram", 1 << 20);
+	assert_non_null(x);
+	assert_string_equal(json_string_value(json_object_get(x, "verdict")), "behind");
+	char *t = printed(s);
+	check_width(t);
+	free(t);
+	t = joined(s);
+	assert_non_null(strstr(t, "1M (clzero x"));
+	assert_non_null(strstr(t, "Its largest deficit: memset dram 1M, where clzero is x"));
+	assert_null(strstr(t, "Too noisy"));
+	assert_false(trust_flag(s, "too_noisy_to_conclude"));
+	/* the machine was busy during the real run: said, not hidden */
+	assert_true(trust_flag(s, "high_noise"));
+	assert_non_null(strstr(t, "HIGH"));
+	/* kernel crossings: every syscall case, and the fault beside memset */
+	assert_int_equal(json_array_size(json_object_get(s, "crossings")), 9);
+	assert_non_null(strstr(t, "A page fault on a 4 KiB page ("));
+	/* the policy that moves glibc's thresholds, as --breakeven prints it */
+	assert_non_null(strstr(t, "GLIBC_TUNABLES=glibc.cpu.x86_rep_"));
+	free(t);
+	json_decref(s);
+	pb_compare_file_free(&f);
+}
+
+static void test_too_noisy(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	json_t *s = load_summary("too-noisy.json", &f);
+	size_t behind;
+	assert_int_equal(check_libc(s, NULL, &behind), 12);
+	check_thresholds(s);
+	const json_t *x;
+	size_t i, within = 0, unsure = 0;
+	json_array_foreach(json_object_get(s, "libc"), i, x)
+	{
+		const char *v = json_string_value(json_object_get(x, "verdict"));
+		within += !strcmp(v, "within_noise");
+		unsure += !strcmp(v, "cannot_tell");
+	}
+	assert_int_equal(within, 0);
+	assert_true(2 * unsure >= 12);
+	assert_true(trust_flag(s, "too_noisy_to_conclude"));
+	assert_true(trust_flag(s, "high_noise"));
+	char *t = printed(s);
+	check_width(t);
+	free(t);
+	t = joined(s);
+	/* said first, right under the title, and again with the noise */
+	const char *first = strstr(t, "Too noisy to conclude");
+	assert_non_null(first);
+	assert_true(first < strstr(t, "libc against the fastest"));
+	assert_non_null(strstr(first + 1, "Too noisy to conclude"));
+	assert_non_null(strstr(t, "steal 12.0%"));
+	/* no new glibc setting where libc was not shown to lose */
+	assert_null(strstr(t, "GLIBC_TUNABLES="));
+	assert_null(strstr(t, "within the noise at"));
+	free(t);
+	json_decref(s);
+	pb_compare_file_free(&f);
+}
+
+/* The run's summary (from its document) and report's (from the file) agree. */
+static void test_doc_equals_file(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	json_t *a = load_summary("loses-large.json", &f);
+	json_t *b = pb_summary_build_doc(f.doc);
+	assert_non_null(b);
+	assert_true(json_equal(a, b));
+	assert_true(pb_summary_is_default_run(&f));
+	json_decref(a);
+	json_decref(b);
+	pb_compare_file_free(&f);
+}
+
+static void test_not_default_or_empty(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	if (pb_compare_load("loses-large.json", &f) != 0)
+		fail_msg("%s", pb_error());
+	json_t *cl = json_object_get(f.doc, "command_line");
+	json_array_set_new(cl, 1, json_string("mem"));
+	assert_false(pb_summary_is_default_run(&f));
+	json_array_clear(cl);
+	json_array_append_new(cl, json_string("primbench"));
+	assert_true(pb_summary_is_default_run(&f));
+	pb_compare_file_free(&f);
+
+	/* nothing to summarize: NULL with a message */
+	static const char xs[] =
+	    "{\"schema\":\"primbench-result\",\"schema_version\":1,\"machine\":{},"
+	    "\"cases\":[{\"key\":{\"suite\":\"xsave\",\"instruction\":\"xsave64/xrstor64\","
+	    "\"upper_state\":\"clean\"},\"unit\":\"tsc_ticks\",\"samples\":[[10,1],[11,1]]}]}";
+	if (pb_compare_load_text(xs, strlen(xs), "x.json", &f) != 0)
+		fail_msg("%s", pb_error());
+	assert_null(pb_summary_build(&f));
+	assert_non_null(strstr(pb_error(), "no memset, memcpy or syscall cases"));
+	pb_compare_file_free(&f);
+}
+
+/* Cases at another placement (an offset grid's) do not enter the
+ * comparisons: the libc verdicts of the file are unchanged. */
+static void test_other_placement_ignored(void **state)
+{
+	(void)state;
+	struct pb_compare_file f;
+	json_t *a = load_summary("loses-large.json", &f);
+	json_t *doc = json_deep_copy(f.doc);
+	pb_compare_file_free(&f);
+	json_t *cases = json_object_get(doc, "cases");
+	size_t i, added = 0, n = json_array_size(cases);
+	for (i = 0; i < n; i++) {
+		json_t *c = json_array_get(cases, i);
+		json_t *key = json_object_get(c, "key");
+		if (strcmp(json_string_value(json_object_get(key, "suite")), "mem") ||
+		    strcmp(json_string_value(json_object_get(key, "kernel")), "libc"))
+			continue;
+		/* sse2 at offset 64, five times as fast as libc at offset 0 */
+		json_t *copy = json_deep_copy(c);
+		json_object_set_new(json_object_get(copy, "key"), "dst_offset_bytes",
+		                    json_integer(64));
+		json_object_set_new(json_object_get(copy, "key"), "kernel", json_string("sse2"));
+		size_t j;
+		json_t *smp;
+		json_array_foreach(json_object_get(copy, "samples"), j, smp) json_array_set_new(
+		    smp, 0, json_real(json_number_value(json_array_get(smp, 0)) / 5));
+		json_array_append_new(cases, copy);
+		added++;
+	}
+	assert_true(added > 0);
+	json_t *b = pb_summary_build_doc(doc);
+	assert_non_null(b);
+	assert_true(json_equal(json_object_get(a, "libc"), json_object_get(b, "libc")));
+	json_decref(doc);
+	json_decref(a);
+	json_decref(b);
+}
+
+int main(void)
+{
+	/* into tests/data/summary, found from this file's path (CMake
+	 * compiles with absolute source paths) */
+	char src[PATH_MAX], dir[PATH_MAX + 16];
+	snprintf(src, sizeof src, "%s", __FILE__);
+	snprintf(dir, sizeof dir, "%s/data/summary", dirname(src));
+	if (chdir(dir) != 0) {
+		perror(dir);
+		return 1;
+	}
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_within_noise),
+	    cmocka_unit_test(test_loses_large),
+	    cmocka_unit_test(test_too_noisy),
+	    cmocka_unit_test(test_doc_equals_file),
+	    cmocka_unit_test(test_not_default_or_empty),
+	    cmocka_unit_test(test_other_placement_ignored),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

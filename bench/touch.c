@@ -50,8 +50,9 @@ int main(int argc, char **argv)
 	}
 	if (n) {
 		double pages = (double)rounds * (double)(n / 4096);
-		fprintf(stderr, "touch: %.0f pages: %.1f ns/page touching, %.1f ns/page in munmap\n",
-		        pages, touch_ns / pages, unmap_ns / pages);
+		fprintf(stderr,
+		        "touch: %.0f pages: %.1f ns/page touching, %.1f ns/page in munmap\n", pages,
+		        touch_ns / pages, unmap_ns / pages);
 	}
 	return 0;
 }

@@ -8,10 +8,11 @@
  * (which frees the page); the loop also splits it on stderr with its own
  * clock_gettime: ns per page in the touch loop and in munmap.
  *
- * usage: touch MIB [ROUNDS]   (ROUNDS default 10)
+ * usage: touch MIB[K] [ROUNDS]   (ROUNDS default 10; a K suffix: KiB)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -24,13 +25,14 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-	long mib = argc > 1 ? atol(argv[1]) : -1;
+	char *end = "";
+	long mib = argc > 1 ? strtol(argv[1], &end, 10) : -1;
 	long rounds = argc > 2 ? atol(argv[2]) : 10;
-	if (mib < 0 || rounds < 1) {
-		fprintf(stderr, "usage: touch MIB [ROUNDS]\n");
+	if (mib < 0 || rounds < 1 || (*end && strcmp(end, "K") != 0)) {
+		fprintf(stderr, "usage: touch MIB[K] [ROUNDS]\n");
 		return 2;
 	}
-	size_t n = (size_t)mib << 20;
+	size_t n = (size_t)mib << (*end ? 10 : 20);
 	double touch_ns = 0, unmap_ns = 0;
 	for (long r = 0; r < rounds && n; r++) {
 		volatile char *p =

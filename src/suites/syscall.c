@@ -261,6 +261,19 @@ static int forker_start(struct forker *f, const char *path)
 	return 0;
 }
 
+static int forker_ask(const struct forker *f, uint64_t k, uint64_t *failed);
+
+/* Starts the helper and waits until it runs its own image (an answer to a
+ * request for 0 forks), so that its size is the helper's, not this
+ * process's copy before execve. */
+static int forker_start_ready(struct forker *f, const char *path)
+{
+	uint64_t failed = 0;
+	if (forker_start(f, path) != 0)
+		return -1;
+	return forker_ask(f, 0, &failed);
+}
+
 /* Asks for k forks; *failed gets the helper's count of failed ones. */
 static int forker_ask(const struct forker *f, uint64_t k, uint64_t *failed)
 {
@@ -299,7 +312,7 @@ int pb_syscall_check_fork_helper(size_t n, uint64_t *failed)
 	char path[4096];
 	struct forker f = {0};
 	if (pb_syscall_tool_path_named("primbench-forker", path, sizeof path) != 0 ||
-	    forker_start(&f, path) != 0)
+	    forker_start_ready(&f, path) != 0)
 		return -1;
 	int rc = forker_ask(&f, n, failed);
 	return forker_stop(&f) != 0 || rc != 0 ? -1 : 0;
@@ -730,7 +743,7 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 			continue;
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			if (cts[i].bench == PB_SC_FORK_HELPER)
-				rc = forker_start(&x.forker, x.exe_forker);
+				rc = forker_start_ready(&x.forker, x.exe_forker);
 			if (cts[i].bench == PB_SC_FORK || cts[i].bench == PB_SC_FORK_HELPER)
 				note_forked(r, cts[i].bench,
 				            cts[i].bench == PB_SC_FORK ? 0 : x.forker.pid);

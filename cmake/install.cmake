@@ -5,6 +5,7 @@
 #                                          directory, not the linker's path
 #                                          (nothing links against it)
 #   libexec/primbench/primbench-exit0-*    the syscall suite's exec targets
+#   libexec/primbench/primbench-forker     its fork-helper's small parent
 #   lib/libprimbench.a                     the library, static (below)
 #   include/primbench/*.h                  its public headers
 #   lib/pkgconfig/primbench.pc             cflags and libs for it
@@ -40,7 +41,7 @@ install(TARGETS primbench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS primbench_lib ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY include/primbench DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
-install(TARGETS primbench-exit0-static primbench-exit0-dynamic
+install(TARGETS primbench-exit0-static primbench-exit0-dynamic primbench-forker
   RUNTIME DESTINATION ${PB_INSTALL_TOOLS_DIR})
 if(TARGET primswitch)
   # A sanitizer build makes no libprimswitch.so (src/preload).

@@ -55,6 +55,21 @@ static void test_fork_status(void **state)
 	assert_int_equal(WEXITSTATUS(st), 7);
 }
 
+/* The fork-helper's parent forks on request and reports no failure; the
+ * size reader sees this process and refuses a process that is not there. */
+static void test_fork_helper(void **state)
+{
+	(void)state;
+	uint64_t failed = 99;
+	if (pb_syscall_check_fork_helper(3, &failed) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(failed, 0);
+	uint64_t rss = 0, vm = 0, maps = 0;
+	assert_int_equal(pb_proc_size(0, &rss, &vm, &maps), 0);
+	assert_true(rss > 0 && vm >= rss && maps > 0);
+	assert_int_equal(pb_proc_size((pid_t)0x7ffffff0, &rss, &vm, &maps), -1);
+}
+
 static void test_pipe_pair(void **state)
 {
 	(void)state;
@@ -129,8 +144,9 @@ static void test_select(void **state)
 	const char *bad[] = {"null", "nosuch"};
 	assert_int_equal(pb_syscall_select(bad, 2, sel), -1);
 	assert_string_equal(pb_error(), "unknown benchmark 'nosuch' (known: null, umask, getpid, "
-	                                "read, write, pipe, pipe-rtt, fork, exec-static, "
-	                                "exec-dynamic, spawn, fault, mmap, populate)");
+	                                "read, write, pipe, pipe-rtt, fork, fork-helper, "
+	                                "exec-static, exec-dynamic, spawn, fault, mmap, "
+	                                "populate)");
 }
 
 static void test_bad_cpu(void **state)
@@ -188,6 +204,9 @@ static void test_run_all_and_json(void **state)
 	}
 	for (int b = 0; b < PB_SC_COUNT; b++)
 		assert_true(seen[b]);
+	/* every fork figure says which process it forked, and its size */
+	assert_non_null(strstr(r.notes, "fork: forks primbench itself: VmRSS "));
+	assert_non_null(strstr(r.notes, "fork-helper: forks the helper primbench-forker: VmRSS "));
 
 	json_t *doc = json_object();
 	json_object_set_new(doc, "cases", json_array());
@@ -241,11 +260,11 @@ static void test_stop(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_tiny_programs), cmocka_unit_test(test_fork_status),
-	    cmocka_unit_test(test_pipe_pair),     cmocka_unit_test(test_fault_touches),
-	    cmocka_unit_test(test_smaps_parser),  cmocka_unit_test(test_select),
-	    cmocka_unit_test(test_bad_cpu),       cmocka_unit_test(test_run_all_and_json),
-	    cmocka_unit_test(test_stop),
+	    cmocka_unit_test(test_tiny_programs),    cmocka_unit_test(test_fork_status),
+	    cmocka_unit_test(test_fork_helper),      cmocka_unit_test(test_pipe_pair),
+	    cmocka_unit_test(test_fault_touches),    cmocka_unit_test(test_smaps_parser),
+	    cmocka_unit_test(test_select),           cmocka_unit_test(test_bad_cpu),
+	    cmocka_unit_test(test_run_all_and_json), cmocka_unit_test(test_stop),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "primbench/stats.h"
 
@@ -27,6 +28,7 @@ enum pb_sc_bench {
 	PB_SC_PIPE,         /* write then read 1 byte through a pipe, one process */
 	PB_SC_PIPE_RTT,     /* 1-byte round trip between two processes */
 	PB_SC_FORK,         /* fork + child _exit(0) + waitpid */
+	PB_SC_FORK_HELPER,  /* the same, forked by tools/forker.c's small process */
 	PB_SC_EXEC_STATIC,  /* fork + execve of the static tiny program + waitpid */
 	PB_SC_EXEC_DYNAMIC, /* the same, dynamically linked */
 	PB_SC_SPAWN,        /* posix_spawn of the dynamic one + waitpid */
@@ -77,6 +79,15 @@ uint64_t pb_thp_bytes_at(const void *addr);
  * -1 with pb_error() naming every place looked at. */
 int pb_syscall_tool_path(bool static_link, char *buf, size_t len);
 
+/* The same for any helper program of tools/ by its name, e.g.
+ * "primbench-forker" (the fork-helper's parent). */
+int pb_syscall_tool_path_named(const char *base, char *buf, size_t len);
+
+/* How large process `pid` (0: this one) is, for fork's price: VmRSS and
+ * VmSize from /proc/PID/status and the number of lines (mappings) of
+ * /proc/PID/maps. Returns 0, or -1 when they cannot be read. */
+int pb_proc_size(pid_t pid, uint64_t *rss_bytes, uint64_t *vm_bytes, uint64_t *mappings);
+
 struct pb_syscall_case {
 	enum pb_sc_bench bench;
 	char placement[32];  /* "cpu 0", "same cpu 0", "cpus 0,1", "unpinned" */
@@ -125,6 +136,10 @@ void pb_syscall_result_free(struct pb_syscall_result *r);
 int pb_syscall_check_pipe_pair(int cpu, int peer_cpu, size_t n, uint64_t *echoed);
 /* fork + child _exit(code) + waitpid: returns the status waitpid gave. */
 int pb_syscall_check_fork(int code);
+/* fork-helper: starts the helper (tools/forker.c), asks it for n forks,
+ * stops it; *failed gets the forks it reported failed. 0, or -1 with
+ * pb_error() when it could not be started or did not answer. */
+int pb_syscall_check_fork_helper(size_t n, uint64_t *failed);
 /* fork+execve (spawn: posix_spawn) of path: the status waitpid gave. */
 int pb_syscall_check_exec(const char *path, bool spawn);
 /* Maps `pages` fresh pages (huge: 2 MiB ones with MADV_HUGEPAGE), touches

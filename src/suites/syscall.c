@@ -42,6 +42,7 @@ static enum group group_of(enum pb_sc_bench b)
 	case PB_SC_PIPE_RTT:
 		return G_RTT;
 	case PB_SC_FORK:
+	case PB_SC_FORK_HELPER:
 	case PB_SC_EXEC_STATIC:
 	case PB_SC_EXEC_DYNAMIC:
 	case PB_SC_SPAWN:
@@ -59,11 +60,19 @@ struct echo {
 	int to, from; /* our ends: write to the child, read from it */
 };
 
+/* fork-helper's small parent (tools/forker.c): k on `to` asks for k forks,
+ * the count of failed ones comes back on `from`. */
+struct forker {
+	pid_t pid;
+	int to, from;
+};
+
 struct ctx {
 	int zero_fd, null_fd;
 	int pfd[2];
-	char exe_static[4096], exe_dynamic[4096];
+	char exe_static[4096], exe_dynamic[4096], exe_forker[4096];
 	struct echo echo[2]; /* pipe-rtt: same CPU, other CPU */
+	struct forker forker;
 	volatile sig_atomic_t *stop;
 };
 
@@ -213,6 +222,102 @@ static int wait_ok(pid_t pid)
 
 static char *const empty_env[] = {NULL};
 
+/* ---- fork-helper's parent ------------------------------------------- */
+
+/* Starts tools/forker.c (path) with a pipe on its fd 0 and one on its fd 1.
+ * It inherits this thread's CPU. */
+static int forker_start(struct forker *f, const char *path)
+{
+	int a[2], b[2];
+	if (pipe2(a, O_CLOEXEC) != 0)
+		return pb_fail("pipe: %s", strerror(errno));
+	if (pipe2(b, O_CLOEXEC) != 0) {
+		close(a[0]);
+		close(a[1]);
+		return pb_fail("pipe: %s", strerror(errno));
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		if (dup2(a[0], 0) == 0 && dup2(b[1], 1) == 1) {
+			char *argv[] = {(char *)path, NULL};
+			execve(path, argv, empty_env);
+		}
+		_exit(127);
+	}
+	int e = errno;
+	close(a[0]);
+	close(b[1]);
+	if (pid < 0) {
+		close(a[1]);
+		close(b[0]);
+		return pb_fail("fork: %s", strerror(e));
+	}
+	f->pid = pid;
+	f->to = a[1];
+	f->from = b[0];
+	return 0;
+}
+
+static int forker_ask(const struct forker *f, uint64_t k, uint64_t *failed);
+
+/* Starts the helper and waits until it runs its own image (an answer to a
+ * request for 0 forks), so that its size is the helper's, not this
+ * process's copy before execve. */
+static int forker_start_ready(struct forker *f, const char *path)
+{
+	uint64_t failed = 0;
+	if (forker_start(f, path) != 0)
+		return -1;
+	return forker_ask(f, 0, &failed);
+}
+
+/* Asks for k forks; *failed gets the helper's count of failed ones. */
+static int forker_ask(const struct forker *f, uint64_t k, uint64_t *failed)
+{
+	ssize_t w;
+	while ((w = write(f->to, &k, sizeof k)) < 0 && errno == EINTR)
+		;
+	size_t got = 0;
+	while (w == (ssize_t)sizeof k && got < sizeof *failed) {
+		ssize_t r = read(f->from, (char *)failed + got, sizeof *failed - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got == sizeof *failed ? 0 : pb_fail("fork-helper: the helper process went away");
+}
+
+static int forker_stop(struct forker *f)
+{
+	if (f->pid <= 0)
+		return 0;
+	close(f->to);
+	close(f->from);
+	int st = 0;
+	while (waitpid(f->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	f->pid = 0;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return pb_fail("fork-helper: the helper process failed (status 0x%x)", st);
+	return 0;
+}
+
+int pb_syscall_check_fork_helper(size_t n, uint64_t *failed)
+{
+	char path[4096];
+	struct forker f = {0};
+	if (pb_syscall_tool_path_named("primbench-forker", path, sizeof path) != 0 ||
+	    forker_start_ready(&f, path) != 0)
+		return -1;
+	int rc = forker_ask(&f, n, failed);
+	return forker_stop(&f) != 0 || rc != 0 ? -1 : 0;
+}
+
 /* Times k ops of ct; untimed set-up and clean-up around. Returns 0, or -1
  * with pb_error() when an op failed. */
 static int time_ops(struct ctx *x, struct contender *ct, size_t k, uint64_t *ticks,
@@ -283,6 +388,17 @@ static int time_ops(struct ctx *x, struct contender *ct, size_t k, uint64_t *tic
 		}
 		*ticks = pb_timer_end(t);
 		return bad ? pb_fail("fork: the child failed: %s", strerror(errno)) : 0;
+	case PB_SC_FORK_HELPER: {
+		uint64_t failed = 0;
+		t = pb_timer_begin();
+		bad = forker_ask(&x->forker, k, &failed);
+		*ticks = pb_timer_end(t);
+		if (bad)
+			return -1;
+		return failed ? pb_fail("fork-helper: %llu of %zu forks failed",
+		                        (unsigned long long)failed, k)
+		              : 0;
+	}
 	case PB_SC_EXEC_STATIC:
 	case PB_SC_EXEC_DYNAMIC: {
 		const char *path = ct->bench == PB_SC_EXEC_STATIC ? x->exe_static : x->exe_dynamic;
@@ -517,6 +633,21 @@ static struct pb_syscall_case *new_case(struct pb_syscall_result *r, enum pb_sc_
 	return c;
 }
 
+/* Which process fork and fork-helper fork, and how large it is: fork's
+ * price grows with the parent's mappings and resident pages. */
+static void note_forked(struct pb_syscall_result *r, enum pb_sc_bench b, pid_t pid)
+{
+	uint64_t rss = 0, vm = 0, maps = 0;
+	const char *who = b == PB_SC_FORK ? "primbench itself" : "the helper primbench-forker";
+	if (pb_proc_size(pid, &rss, &vm, &maps) != 0) {
+		note(r, "%s: forks %s (its size could not be read)", pb_syscall_bench_name(b), who);
+		return;
+	}
+	note(r, "%s: forks %s: VmRSS %.1f MiB, VmSize %.1f MiB, %llu mappings",
+	     pb_syscall_bench_name(b), who, (double)rss / (1 << 20), (double)vm / (1 << 20),
+	     (unsigned long long)maps);
+}
+
 static void ctx_close(struct ctx *x)
 {
 	if (x->zero_fd >= 0)
@@ -529,6 +660,7 @@ static void ctx_close(struct ctx *x)
 		close(x->pfd[1]);
 	for (int i = 0; i < 2; i++)
 		echo_stop(&x->echo[i], NULL);
+	forker_stop(&x->forker);
 }
 
 int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *r)
@@ -543,6 +675,9 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 		return -1;
 	if ((sel[PB_SC_EXEC_DYNAMIC] || sel[PB_SC_SPAWN]) &&
 	    pb_syscall_tool_path(false, x.exe_dynamic, sizeof x.exe_dynamic) != 0)
+		return -1;
+	if (sel[PB_SC_FORK_HELPER] &&
+	    pb_syscall_tool_path_named("primbench-forker", x.exe_forker, sizeof x.exe_forker) != 0)
 		return -1;
 	x.zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
 	x.null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -606,9 +741,20 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 		}
 		if (n == 0 || rc != 0)
 			continue;
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			if (cts[i].bench == PB_SC_FORK_HELPER)
+				rc = forker_start_ready(&x.forker, x.exe_forker);
+			if (cts[i].bench == PB_SC_FORK || cts[i].bench == PB_SC_FORK_HELPER)
+				note_forked(r, cts[i].bench,
+				            cts[i].bench == PB_SC_FORK ? 0 : x.forker.pid);
+		}
+		if (rc != 0)
+			continue;
 		if (p->progress)
 			p->progress(p->progress_ctx, pb_syscall_bench_name(cts[0].bench));
 		rc = run_group(p, &x, cts, n, &rng);
+		if (forker_stop(&x.forker) != 0 && rc == 0)
+			rc = -1;
 		for (size_t i = 0; i < 2; i++) {
 			uint64_t echoed = 0;
 			if (x.echo[i].pid > 0 && echo_stop(&x.echo[i], &echoed) != 0 && rc == 0)

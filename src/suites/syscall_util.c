@@ -21,8 +21,8 @@
 #define HUGE_BYTES (2ull << 20)
 
 static const char *const names[PB_SC_COUNT] = {
-    "null", "umask",       "getpid",       "read",  "write", "pipe", "pipe-rtt",
-    "fork", "exec-static", "exec-dynamic", "spawn", "fault", "mmap", "populate"};
+    "null",        "umask",       "getpid",       "read",  "write", "pipe", "pipe-rtt", "fork",
+    "fork-helper", "exec-static", "exec-dynamic", "spawn", "fault", "mmap", "populate"};
 
 static const char *const descs[PB_SC_COUNT] = {
     "syscall(SYS_getppid)",
@@ -33,6 +33,7 @@ static const char *const descs[PB_SC_COUNT] = {
     "write + read of 1 byte through a pipe, one process",
     "1-byte round trip between two processes",
     "fork + child _exit(0) + waitpid",
+    "fork + child _exit(0) + waitpid, by a small static helper process",
     "fork + execve(static tiny program) + waitpid",
     "fork + execve(dynamic tiny program) + waitpid",
     "posix_spawn(dynamic tiny program) + waitpid",
@@ -239,7 +240,12 @@ uint64_t pb_thp_bytes_at(const void *addr)
 
 int pb_syscall_tool_path(bool static_link, char *buf, size_t len)
 {
-	const char *base = static_link ? "primbench-exit0-static" : "primbench-exit0-dynamic";
+	return pb_syscall_tool_path_named(
+	    static_link ? "primbench-exit0-static" : "primbench-exit0-dynamic", buf, len);
+}
+
+int pb_syscall_tool_path_named(const char *base, char *buf, size_t len)
+{
 	char dirs[5][4096];
 	size_t nd = 0;
 	const char *env = getenv("PRIMBENCH_TOOLS_DIR");
@@ -269,8 +275,35 @@ int pb_syscall_tool_path(bool static_link, char *buf, size_t len)
 		snprintf(tried + used, sizeof tried - used, "%s%s", i ? ", " : "", dirs[i]);
 	}
 	buf[0] = '\0';
-	return pb_fail("tiny program '%s' not found (looked in %s; set PRIMBENCH_TOOLS_DIR)", base,
-	               tried);
+	return pb_fail("helper program '%s' not found (looked in %s; set PRIMBENCH_TOOLS_DIR)",
+	               base, tried);
+}
+
+int pb_proc_size(pid_t pid, uint64_t *rss_bytes, uint64_t *vm_bytes, uint64_t *mappings)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, pid ? "/proc/%d/status" : "/proc/self/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	unsigned long long rss = 0, vm = 0, maps = 0;
+	while (fgets(line, sizeof line, f)) {
+		sscanf(line, "VmRSS: %llu kB", &rss);
+		sscanf(line, "VmSize: %llu kB", &vm);
+	}
+	fclose(f);
+	snprintf(path, sizeof path, pid ? "/proc/%d/maps" : "/proc/self/maps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int ch;
+	while ((ch = getc(f)) != EOF)
+		maps += ch == '\n';
+	fclose(f);
+	*rss_bytes = rss << 10;
+	*vm_bytes = vm << 10;
+	*mappings = maps;
+	return rss && vm && maps ? 0 : -1;
 }
 
 /* ---- plumbing checks (tests) ---------------------------------------- */

@@ -612,7 +612,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Prints the library's lines once each, in the order they first came, a
+/* Prints the library's messages once each, in the order they first came, a
  * repeated one with its count ("35x "), after a line that says how many
  * there were; removes the file. Nothing when it is empty. */
 static void preload_log_report(const char *path)
@@ -632,6 +632,20 @@ static void preload_log_report(const char *path)
 	}
 	if (path[0])
 		unlink(path);
+	/* The library wraps its lines (a newline and 4 spaces for a space):
+	 * joined back, each message is one line again. */
+	size_t kept = 0;
+	for (size_t i = 0; text && i < size; i++) {
+		if (text[i] == '\n' && i + 4 < size && strncmp(text + i + 1, "    ", 4) == 0) {
+			text[kept++] = ' ';
+			i += 4;
+		} else {
+			text[kept++] = text[i];
+		}
+	}
+	size = kept;
+	if (text)
+		text[size] = '\0';
 	size_t n = 0;
 	for (size_t i = 0; text && i < size; i++)
 		n += text[i] == '\n';

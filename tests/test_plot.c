@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/plot.h"
@@ -223,6 +225,29 @@ static void test_grid(void **state)
 	pb_compare_file_free(&f);
 }
 
+/* Fresh-eyes review: with -n 3 there is no interval and so no verdict;
+ * the title says why instead of saying nothing. */
+static void test_cmd_too_few_runs(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/cmd_ab.json", &f);
+	json_t *ratio = json_object_get(json_object_get(f.doc, "ab"), "ratio");
+	assert_non_null(ratio);
+	json_object_set_new(ratio, "ci_lo", json_null());
+	json_object_set_new(ratio, "ci_hi", json_null());
+	json_object_set_new(json_object_get(f.doc, "ab"), "order", json_string("ABBAAB"));
+	struct pb_plot_input in = {"ab", &f};
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	if (!strstr(s, "; no 95% CI, no verdict: too few runs (3 and 3)"))
+		fail_msg("no 'too few runs' in the title:\n%s", s);
+	free(s);
+	pb_compare_file_free(&f);
+}
+
 static void test_cmd(void **state)
 {
 	(void)state;
@@ -234,6 +259,10 @@ static void test_cmd(void **state)
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "A: sleep 0.01\\nB: sleep 0.02\\nB/A (real): "));
+	/* the verdict in words beside its interval (README) */
+	assert_non_null(strstr(s, "95% CI ["));
+	assert_true(strstr(s, "]: B is slower") || strstr(s, "]: B is faster") ||
+	            strstr(s, "]: no difference proven"));
 	assert_non_null(strstr(s, "set xtics (\"A\" 1, \"B\" 2)"));
 	assert_non_null(strstr(s, "real (wall-clock) time per run, ms"));
 	/* Per side: its runs and its median bar. */
@@ -445,10 +474,15 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_mem_sweep),    cmocka_unit_test(test_before_after),
-	    cmocka_unit_test(test_grid),         cmocka_unit_test(test_cmd),
-	    cmocka_unit_test(test_refused),      cmocka_unit_test(test_breakeven_suffix),
-	    cmocka_unit_test(test_mixed_suites), cmocka_unit_test(test_replay),
+	    cmocka_unit_test(test_mem_sweep),
+	    cmocka_unit_test(test_before_after),
+	    cmocka_unit_test(test_grid),
+	    cmocka_unit_test(test_cmd),
+	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_breakeven_suffix),
+	    cmocka_unit_test(test_mixed_suites),
+	    cmocka_unit_test(test_replay),
+	    cmocka_unit_test(test_cmd_too_few_runs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1011,15 +1011,43 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 		/* The verdict of an A/B file. */
 		const json_t *ratio = get_path(f->doc, "ab", "ratio", NULL);
 		const json_t *est = json_object_get(ratio, "estimate");
+		const json_t *ab = json_object_get(f->doc, "ab");
 		if (fi == 0 && json_is_number(est)) {
-			const char *metric = key_str(json_object_get(f->doc, "ab"), "metric");
+			const char *metric = key_str(ab, "metric");
 			const json_t *lo = json_object_get(ratio, "ci_lo"),
 			             *hi = json_object_get(ratio, "ci_hi");
+			double l = json_number_value(lo), h = json_number_value(hi);
+			/* --until-verdict decided by its own procedure; the 95%
+			 * interval is for reference there (cmd says so). */
+			const char *seq = key_str(json_object_get(ab, "until_verdict"), "verdict");
+			char verdict[64];
+			if (seq)
+				snprintf(verdict, sizeof verdict, "until-verdict: %s", seq);
+			else
+				snprintf(verdict, sizeof verdict, "%s",
+				         l > 1   ? "B is slower"
+				         : h < 1 ? "B is faster"
+				                 : "no difference proven");
 			if (json_is_number(lo) && json_is_number(hi))
 				snprintf(subtitle + pos, sublen - pos,
-				         "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]",
-				         metric ? metric : "real", json_number_value(est),
-				         json_number_value(lo), json_number_value(hi));
+				         "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",
+				         metric ? metric : "real", json_number_value(est), l, h,
+				         verdict);
+			else {
+				/* The interval needs more runs (cmd says so too). */
+				const char *order = key_str(ab, "order");
+				size_t na = 0, nb = 0;
+				for (const char *c = order ? order : ""; *c; c++)
+					na += *c == 'A', nb += *c == 'B';
+				snprintf(
+				    subtitle + pos, sublen - pos,
+				    "\nB/A (%s): %.3f; no 95%% CI, no verdict: too few runs (%zu "
+				    "and %zu)",
+				    metric ? metric : "real", json_number_value(est), na, nb);
+			}
+		} else if (fi == 0 && ab) {
+			snprintf(subtitle + pos, sublen - pos,
+			         "\nB/A: no comparison (too few runs, or a figure of 0)");
 		}
 	}
 	fclose(tf);

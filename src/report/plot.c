@@ -13,15 +13,29 @@
 #include "primbench/results.h"
 #include "primbench/stats.h"
 
-/* Tableau 10: distinguishable, also for the common colour blindnesses
- * better than gnuplot's default cycle. One per kernel, cycling. */
+/* Tableau 20: Tableau 10, distinguishable also for the common colour
+ * blindnesses, then its ten light companions. One per kernel (a list has
+ * 15 memset kernels), cycling after 20. */
 static const char *const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+                                      "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+                                      "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5"};
 #define NCOLOURS (sizeof colours / sizeof colours[0])
-/* Per file: dash type and point type (before/after). */
+/* Per file: dash type (before/after); the cmd plot's point type. */
 static const int file_dash[] = {1, 2, 4, 5, 3};
 static const int file_point[] = {7, 5, 9, 13, 11};
 #define NFILESTYLES (sizeof file_dash / sizeof file_dash[0])
+/* Per kernel, with its colour: a point shape for each ten kernels (a
+ * light colour never shares a dark one's shape), filled in the first
+ * file, open in the others (gnuplot: the open shape is the filled one's
+ * number minus 1). Colour and shape together differ for 100 kernels. */
+static const int kernel_shape[] = {7, 5, 9, 13, 11};
+#define NSHAPES (sizeof kernel_shape / sizeof kernel_shape[0])
+
+static int kernel_point(size_t kernel, size_t file)
+{
+	return kernel_shape[kernel / 10 % NSHAPES] - (file > 0);
+}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -665,6 +679,14 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 	fputs("set ylabel ", g);
 	gp_str(g, u == PB_UNIT_NS_PER_CALL ? "ns per call over the batch (median, 95% CI)"
 	                                   : "TSC ticks per call over the batch (median, 95% CI)");
+	/* Kernel names side by side overlap beyond a few ("bytesgpr_unrolled"
+	 * in a half-width panel): slanted then. */
+	size_t label_chars = 0;
+	for (size_t ki = 0; ki < nks; ki++)
+		label_chars += strlen(m->kernels.v[ks[ki]]) + 2;
+	fputs(nks > 6 || label_chars > 40 ? "\nset xtics rotate by 45 right"
+	                                  : "\nset xtics norotate",
+	      g);
 	fputs("\nset yrange [0:*]\nset xrange [-0.6:", g);
 	fprintf(g, "%g]\nset xtics (", (double)nks - 0.4);
 	for (size_t ki = 0; ki < nks; ki++) {
@@ -805,7 +827,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 			        first ? "" : ",\\\n", name);
 			fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ",
 			        colours[s->kernel % NCOLOURS], file_dash[s->file % NFILESTYLES],
-			        file_point[s->file % NFILESTYLES]);
+			        kernel_point(s->kernel, s->file));
 			gp_str(g, title);
 			first = false;
 		}

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,6 +525,23 @@ static void assert_switches_are_policy(const struct pb_breakeven *b)
 		p += n + (e != NULL);
 	}
 	assert_int_equal(lines, b->n_switches);
+	/* No zero-width interval ("between 433 and 433 B"), and a bound that
+	 * is not the crossing says where it came from. */
+	for (const char *p = strstr(text, "between "); p; p = strstr(p + 1, "between ")) {
+		char lo[32], hi[32];
+		if (sscanf(p, "between %31s and %31s", lo, hi) == 2 && !strcmp(lo, hi))
+			fail_msg("a zero-width interval in:\n%s", text);
+	}
+	for (char *p = text; (p = strstr(p, "\n    ")) != NULL;) /* join wrapped lines */
+		memmove(p, p + 4, strlen(p + 4) + 1), *p = ' ';
+	for (size_t i = 0; i < b->n_switches; i++) {
+		const struct pb_crossing *x = &b->switches[i];
+		if (x->bound_how == PB_BOUND_CODE || x->bound_how == PB_BOUND_ASCENDING)
+			assert_non_null(strstr(text, "moved up from"));
+		if (x->bound_how == PB_BOUND_BANDS)
+			assert_non_null(
+			    strstr(text, "no crossing of their own: where their bands meet"));
+	}
 	for (size_t i = 0; i < b->n_switches; i++) {
 		char at[32], want[128];
 		pb_format_bytes_approx((double)b->switches[i].bound_bytes, at, sizeof at);
@@ -556,6 +574,63 @@ static void test_switch_is_the_crossing(void **state)
 	assert_int_equal(b.policy.n_bands, 2);
 	assert_int_equal(b.switches[0].flips, 3);
 	assert_true(b.switches[0].bound_bytes > 2048 && b.switches[0].bound_bytes < 4096);
+	assert_switches_are_policy(&b);
+	pb_breakeven_free(&b);
+}
+
+/* Fresh-eyes review: CIs apart at every measured size (A clearly faster
+ * up to 256 B, B from 512 B): the overlap "interval" is an interpolation
+ * between 256 and 512 B, a sliver the switch could fall outside of
+ * ("above 431 B (between 432 and 433 B)"). The line says the CIs overlap
+ * nowhere measured and gives the measured sizes around the crossing. */
+static void test_switch_no_measured_overlap(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (uint64_t n = 64; n <= 4096; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, n <= 256 ? 50 : 150, 0.03);
+		add(&s, PB_OP_MEMCPY, KB, n, 100, 0.03);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_switches, 1);
+	const struct pb_crossing *x = &b.switches[0];
+	assert_false(x->overlap_measured);
+	assert_int_equal(x->bound_how, PB_BOUND_CROSSING);
+	assert_true(x->bound_bytes >= 256 && x->bound_bytes < 512);
+	char *text = print_of(&b);
+	char want[160];
+	snprintf(want, sizeof want,
+	         "%s -> %s above %" PRIu64 " B (CIs overlap at no measured size; crossing", KA, KB,
+	         x->bound_bytes);
+	if (!strstr(text, want) || !strstr(text, "between 256 and 512 B)"))
+		fail_msg("no '%s ... between 256 and 512 B)' in:\n%s", want, text);
+	free(text);
+	assert_switches_are_policy(&b);
+	pb_breakeven_free(&b);
+}
+
+/* A switch that is not a crossing of its own says so ("avx512 -> libc
+ * above 511 B (between 362 and 469 B)": a bound at the bands' boundary,
+ * outside the overlap). strided runs gpr_unrolled's code up to 64 B, so
+ * it is a candidate from 128 B only: the bound is where the bands meet. */
+static void test_switch_at_band_boundary_says_so(void **state)
+{
+	(void)state;
+	struct synth s = {0};
+	for (uint64_t n = 16; n <= 4096; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, n <= 32 ? 50 : 150, 0.03);
+		add(&s, PB_OP_MEMCPY, KC, n, 100, 0.03);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_int_equal(b.n_switches, 1);
+	const struct pb_crossing *x = &b.switches[0];
+	assert_int_equal(x->bound_how, PB_BOUND_BANDS);
+	assert_true(x->bound_bytes == 64);
+	char *text = print_of(&b);
+	if (!strstr(text, "gpr_unrolled -> strided above 64 B (no crossing of their own: where "
+	                  "their\n    bands meet; first compared at 128 B;"))
+		fail_msg("the bound's origin is not said in:\n%s", text);
+	free(text);
 	assert_switches_are_policy(&b);
 	pb_breakeven_free(&b);
 }
@@ -855,9 +930,11 @@ static void test_print(void **state)
 	static const char *const expected[] = {
 	    "break-even, memcpy, hot (medians of ticks/call and their 95% CIs)\n",
 	    "leading kernels: libc rep_movsb avx512 avx512_nt\n",
-	    "  avx512 -> libc above 347 B (between 254 and 473 B)\n",
-	    "  libc -> rep_movsb above 12.9 KiB (between 10.7 and 15.6 KiB)\n",
-	    "  rep_movsb -> avx512_nt above 1.0 MiB (first compared at 2.0 MiB; up to",
+	    "  avx512 -> libc above 347 B (CIs overlap between 254 and 473 B)\n",
+	    "  libc -> rep_movsb above 12.9 KiB (CIs overlap at no measured size; crossing\n"
+	    "    between 8.0 and 16.0 KiB)\n",
+	    "  rep_movsb -> avx512_nt above 1.0 MiB (no crossing of their own: where their\n"
+	    "    bands meet; first compared at 2.0 MiB; up to 1.0 MiB avx512_nt runs avx512's\n",
 	    "  'avx512<=347,libc<=13224,rep_movsb<=1M,avx512_nt'\n",
 	    ("  GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2112:\\\n"
 	     "glibc.cpu.x86_non_temporal_threshold=1048577\n"),
@@ -885,6 +962,12 @@ static void test_json(void **state)
 	assert_int_equal(json_array_size(sw), 3);
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(sw, 2), "bound_bytes")),
 	                 MIB);
+	/* where each bound came from, as the text says it */
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sw, 0), "bound_from")),
+	                    "crossing");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(sw, 2), "bound_from")),
+	                    "bands_meet");
+	assert_true(json_is_false(json_object_get(json_array_get(sw, 1), "ci_overlap_measured")));
 	json_t *xs = json_object_get(o, "crossings");
 	assert_int_equal(json_array_size(xs), 3);
 	json_t *x = json_array_get(xs, 1);
@@ -935,6 +1018,8 @@ int main(void)
 		cmocka_unit_test(test_policy_too_many_bands),
 		cmocka_unit_test(test_switch_is_the_crossing),
 		cmocka_unit_test(test_switches_noisy),
+		cmocka_unit_test(test_switch_no_measured_overlap),
+		cmocka_unit_test(test_switch_at_band_boundary_says_so),
 #if defined(__x86_64__)
 		cmocka_unit_test(test_same_code_one_candidate),
 		cmocka_unit_test(test_glibc_same_code),

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/plot.h"
@@ -189,9 +191,10 @@ static void test_before_after(void **state)
 	assert_non_null(strstr(s, "title \"my \\\\ title\""));
 	assert_non_null(strstr(s, "title \"libc  after \\\"x\\\"\""));
 	/* A file's series share its dash type: 1 for the first, 2 for the
-	 * second; a kernel its colour. */
+	 * second, and filled points for the first, open ones after; a kernel
+	 * its colour and point shape. */
 	assert_non_null(strstr(s, "lc rgb \"#1f77b4\" dt 1 pt 7 ps 0.5 title \"libc  before\""));
-	assert_non_null(strstr(s, "lc rgb \"#1f77b4\" dt 2 pt 5 ps 0.5 title \"libc  after"));
+	assert_non_null(strstr(s, "lc rgb \"#1f77b4\" dt 2 pt 6 ps 0.5 title \"libc  after"));
 	assert_int_equal(count_dat(), 12);
 	free(s);
 	pb_compare_file_free(&a);
@@ -223,6 +226,115 @@ static void test_grid(void **state)
 	pb_compare_file_free(&f);
 }
 
+/* Fresh-eyes review: 15 memset kernels used to share colours and point
+ * types after the tenth (bytes and avx512 both orange circles). Each
+ * kernel's series has its own colour and shape pair, in each file. */
+static void test_many_kernels_distinct(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file a, b;
+	load("plot/mem_many.json", &a);
+	load("plot/mem_many.json", &b);
+	struct pb_plot_input in[2] = {{"x", &a}, {"y", &b}};
+	struct pb_plot_opts o = {"m.png", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	char seen[64][64];
+	size_t nseen = 0;
+	for (const char *p = s; (p = strstr(p, "with yerrorlines lw 1.5 lc rgb \"")) != NULL; p++) {
+		char colour[16], title[64];
+		int dt, pt;
+		if (sscanf(p,
+		           "with yerrorlines lw 1.5 lc rgb \"%15[^\"]\" dt %d pt %d ps 0.5 "
+		           "title \"%63[^\"]\"",
+		           colour, &dt, &pt, title) != 4)
+			fail_msg("unexpected series: %.120s", p);
+		assert_true(nseen < 64);
+		snprintf(seen[nseen], sizeof seen[nseen], "%s %d %d", colour, dt, pt);
+		for (size_t i = 0; i < nseen; i++)
+			if (!strcmp(seen[i], seen[nseen]))
+				fail_msg("'%s' shares colour, dash and point (%s)", title, seen[i]);
+		nseen++;
+	}
+	assert_int_equal(nseen, 30); /* 15 kernels x 2 files, one state */
+	/* within one file, colour and point alone tell the kernels apart */
+	for (size_t i = 0; i < nseen; i++)
+		for (size_t j = 0; j < i; j++) {
+			char ci[16], cj[16];
+			int di, dj, pi, pj;
+			sscanf(seen[i], "%15s %d %d", ci, &di, &pi);
+			sscanf(seen[j], "%15s %d %d", cj, &dj, &pj);
+			assert_false(di == dj && pi == pj && !strcmp(ci, cj));
+			if (di == dj && !strcmp(ci, cj))
+				fail_msg("two kernels of one file share colour %s", ci);
+		}
+	free(s);
+	pb_compare_file_free(&a);
+	pb_compare_file_free(&b);
+}
+
+/* Fresh-eyes review: 14 kernel names under a replay's bars overlapped
+ * ("bytesgpr_unrolled"); they are slanted, and every bar has its own
+ * colour. */
+static void test_replay_many_kernels(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/replay_many.json", &f);
+	struct pb_plot_input in = {"r", &f};
+	struct pb_plot_opts o = {"r.png", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set xtics rotate by 45 right"));
+	assert_non_null(strstr(s, "\"bytes\" 1, \"gpr_unrolled\" 2"));
+	free(s);
+	char *d = slurp("000.dat");
+	long colours[32];
+	size_t rows = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(d, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		double x, y, lo, hi;
+		assert_true(rows < 32);
+		assert_int_equal(
+		    sscanf(line, "%lf %lf %lf %lf %ld", &x, &y, &lo, &hi, &colours[rows]), 5);
+		for (size_t i = 0; i < rows; i++)
+			if (colours[i] == colours[rows])
+				fail_msg("bars %zu and %zu share colour %06lx", i, rows,
+				         colours[i]);
+		rows++;
+	}
+	assert_int_equal(rows, 14);
+	free(d);
+	pb_compare_file_free(&f);
+}
+
+/* Fresh-eyes review: with -n 3 there is no interval and so no verdict;
+ * the title says why instead of saying nothing. */
+static void test_cmd_too_few_runs(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/cmd_ab.json", &f);
+	json_t *ratio = json_object_get(json_object_get(f.doc, "ab"), "ratio");
+	assert_non_null(ratio);
+	json_object_set_new(ratio, "ci_lo", json_null());
+	json_object_set_new(ratio, "ci_hi", json_null());
+	json_object_set_new(json_object_get(f.doc, "ab"), "order", json_string("ABBAAB"));
+	struct pb_plot_input in = {"ab", &f};
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	if (!strstr(s, "; no 95% CI, no verdict: too few runs (3 and 3)"))
+		fail_msg("no 'too few runs' in the title:\n%s", s);
+	free(s);
+	pb_compare_file_free(&f);
+}
+
 static void test_cmd(void **state)
 {
 	(void)state;
@@ -234,6 +346,10 @@ static void test_cmd(void **state)
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "A: sleep 0.01\\nB: sleep 0.02\\nB/A (real): "));
+	/* the verdict in words beside its interval (README) */
+	assert_non_null(strstr(s, "95% CI ["));
+	assert_true(strstr(s, "]: B is slower") || strstr(s, "]: B is faster") ||
+	            strstr(s, "]: no difference proven"));
 	assert_non_null(strstr(s, "set xtics (\"A\" 1, \"B\" 2)"));
 	assert_non_null(strstr(s, "real (wall-clock) time per run, ms"));
 	/* Per side: its runs and its median bar. */
@@ -370,6 +486,7 @@ static void test_replay(void **state)
 	assert_non_null(strstr(s, "set title \"memcpy: replay of MemcpyGoogleA, dram"));
 	assert_non_null(strstr(s, "set ylabel \"ns per call over the batch (median, 95% CI)\""));
 	assert_non_null(strstr(s, "set xtics (\"auto\" 0, \"libc\" 1)"));
+	assert_non_null(strstr(s, "set xtics norotate")); /* two names fit */
 	assert_non_null(strstr(s, "with boxes"));
 	assert_non_null(strstr(s, "set label \"x1.00\" at 1,"));
 	assert_int_equal(count_dat(), 2);
@@ -445,10 +562,17 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_mem_sweep),    cmocka_unit_test(test_before_after),
-	    cmocka_unit_test(test_grid),         cmocka_unit_test(test_cmd),
-	    cmocka_unit_test(test_refused),      cmocka_unit_test(test_breakeven_suffix),
-	    cmocka_unit_test(test_mixed_suites), cmocka_unit_test(test_replay),
+	    cmocka_unit_test(test_mem_sweep),
+	    cmocka_unit_test(test_before_after),
+	    cmocka_unit_test(test_grid),
+	    cmocka_unit_test(test_cmd),
+	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_breakeven_suffix),
+	    cmocka_unit_test(test_mixed_suites),
+	    cmocka_unit_test(test_replay),
+	    cmocka_unit_test(test_cmd_too_few_runs),
+	    cmocka_unit_test(test_many_kernels_distinct),
+	    cmocka_unit_test(test_replay_many_kernels),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

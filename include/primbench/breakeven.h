@@ -133,6 +133,21 @@ struct pb_crossing {
 	/* Switches only: the policy's bound, bytes (`below` serves sizes up to
 	 * it): size_bytes rounded down, or moved as docs/breakeven.md says. */
 	uint64_t bound_bytes;
+	/* Switches only: how bound_bytes was placed; moved_from_bytes is the
+	 * bound before a move (PB_BOUND_CODE, PB_BOUND_ASCENDING). */
+	enum pb_bound_how {
+		PB_BOUND_CROSSING,  /* the middle crossing, rounded down */
+		PB_BOUND_BANDS,     /* no crossing of their own (even flips): where
+		                       the bands meet */
+		PB_BOUND_CODE,      /* moved to where `above` stops running
+		                       `below`'s code */
+		PB_BOUND_ASCENDING, /* moved above the previous switch's bound */
+	} bound_how;
+	uint64_t moved_from_bytes;
+	/* Switches only: the CIs overlap at a measured size in [lo_bytes,
+	 * hi_bytes] (false: they are apart at every measured size and the
+	 * interval is only an interpolation between two of them). */
+	bool overlap_measured;
 };
 
 struct pb_breakeven {

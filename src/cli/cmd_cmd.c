@@ -640,6 +640,59 @@ static int leftovers_wait(struct session *s, const struct pb_cmd_record *r)
 	return pb_cmd_wait_leftovers(&interrupted) < 0 ? 1 : 0;
 }
 
+/* The library's variables in primbench's own environment (or in --env
+ * and --vs-env) never apply by themselves (docs/preload.md, "primbench
+ * cmd"): without the library loaded by an option they do nothing, unless
+ * LD_PRELOAD loads it anyway; with it, cmd sets them from its options
+ * and drops the inherited ones. Either is said once, naming them. */
+static void inherited_library_vars(bool lib, char *const *env_a, char *const *env_b, bool record)
+{
+	static const char *const vars[] = {
+	    "PRIMBENCH_MEMSET",  "PRIMBENCH_MEMCPY",      "PRIMBENCH_MEMMOVE",
+	    "PRIMBENCH_ACCOUNT", "PRIMBENCH_ACCOUNT_DIR", "PRIMBENCH_ACCOUNT_SIZES",
+	};
+	char list[1024] = "";
+	size_t pos = 0;
+	int count = 0;
+	const char *preload = getenv("LD_PRELOAD");
+	for (int sd = 0; sd < 2; sd++)
+		for (size_t i = 0; (sd ? env_b : env_a) && (sd ? env_b : env_a)[i]; i++)
+			if (strncmp((sd ? env_b : env_a)[i], "LD_PRELOAD=", 11) == 0)
+				preload = (sd ? env_b : env_a)[i] + 11;
+	if (!lib && preload && strstr(preload, PB_PRELOAD_NAME))
+		return; /* loaded by hand: they apply */
+	for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++) {
+		if (record && v == 5)
+			continue; /* --record-distribution sets it as asked */
+		const char *val = getenv(vars[v]);
+		/* --env counts only without the library (with it, cmd refuses it) */
+		for (int sd = 0; !lib && sd < 2; sd++)
+			for (size_t i = 0; (sd ? env_b : env_a) && (sd ? env_b : env_a)[i]; i++) {
+				const char *e = (sd ? env_b : env_a)[i];
+				size_t len = strlen(vars[v]);
+				if (strncmp(e, vars[v], len) == 0 && e[len] == '=')
+					val = e + len + 1;
+			}
+		if (!val || !val[0] || pos + 1 >= sizeof list)
+			continue;
+		pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s='%s'",
+		                        count ? ", " : "", vars[v], val);
+		if (pos >= sizeof list)
+			pos = sizeof list - 1;
+		count++;
+	}
+	if (!count)
+		return;
+	if (lib)
+		warn("cmd: not passed on to the command: %s (cmd sets %s's variables from "
+		     "--memset, --memcpy, --memmove, --vs-... and --account only)",
+		     list, PB_PRELOAD_NAME);
+	else
+		warn("cmd: %s do%s nothing: %s is not loaded (--memset, --memcpy, --memmove "
+		     "or --account load it)",
+		     list, count == 1 ? "es" : "", PB_PRELOAD_NAME);
+}
+
 /* The library's lines of the whole session go to one file
  * (PRIMBENCH_PRELOAD_LOG, docs/preload.md), not to the command's stderr
  * (where a test suite that wants it empty would see them): `entry` is
@@ -664,7 +717,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Prints the library's lines once each, in the order they first came, a
+/* Prints the library's messages once each, in the order they first came, a
  * repeated one with its count ("35x "), after a line that says how many
  * there were; removes the file. Nothing when it is empty. */
 static void preload_log_report(const char *path)
@@ -684,6 +737,20 @@ static void preload_log_report(const char *path)
 	}
 	if (path[0])
 		unlink(path);
+	/* The library wraps its lines (a newline and 4 spaces for a space):
+	 * joined back, each message is one line again. */
+	size_t kept = 0;
+	for (size_t i = 0; text && i < size; i++) {
+		if (text[i] == '\n' && i + 4 < size && strncmp(text + i + 1, "    ", 4) == 0) {
+			text[kept++] = ' ';
+			i += 4;
+		} else {
+			text[kept++] = text[i];
+		}
+	}
+	size = kept;
+	if (text)
+		text[size] = '\0';
 	size_t n = 0;
 	for (size_t i = 0; text && i < size; i++)
 		n += text[i] == '\n';
@@ -1357,6 +1424,7 @@ int cmd_cmd(int argc, char **argv)
 		if (pb_preload_path(so, sizeof so) != 0)
 			die_usage("cmd: %s", pb_error());
 	}
+	inherited_library_vars(want_lib[0] || want_lib[1], env_a, env_b, record_dir != NULL);
 	if (account) {
 		const char *tmp = getenv("TMPDIR");
 		snprintf(acct_root, sizeof acct_root, "%s/primbench-acct-XXXXXX",

@@ -141,10 +141,54 @@ static void read_warned(void)
 	}
 }
 
-/* Writes the line (and a newline) to the log file, else stderr. */
+/* Wraps the line in place at LINE_WIDTH columns, at spaces, as the CLI
+ * does: a space becomes a newline and an indent of LINE_INDENT. A word too
+ * long for a line (a path) stays whole, so that joining "\n    " back into
+ * " " gives the line as built (primbench cmd joins the log's lines so). No
+ * room left in the buffer: the rest stays unwrapped. */
+#define LINE_WIDTH  80
+#define LINE_INDENT 4
+static void line_wrap(struct pb_sw_line *l)
+{
+	size_t brk[64]; /* the spaces that become line breaks */
+	unsigned nbrk = 0;
+	size_t start = 0, cand = 0; /* the line's first byte; a space on it */
+	bool have_cand = false;
+	for (size_t i = 0; i <= l->len; i++) {
+		if (i < l->len && l->buf[i] != ' ')
+			continue;
+		/* a word ends at i */
+		size_t width = (nbrk ? LINE_INDENT : 0) + i - start;
+		if (width > LINE_WIDTH && have_cand) {
+			if (nbrk == sizeof brk / sizeof brk[0] ||
+			    l->len + (nbrk + 1) * LINE_INDENT + 1 >= sizeof l->buf)
+				break;
+			brk[nbrk++] = cand;
+			start = cand + 1;
+		}
+		cand = i;
+		have_cand = i < l->len && i > start;
+	}
+	if (nbrk == 0)
+		return;
+	/* expand from the end: each break adds LINE_INDENT bytes */
+	size_t src = l->len, dst = l->len + nbrk * LINE_INDENT;
+	l->len = dst;
+	for (unsigned b = nbrk; b-- > 0;) {
+		while (src > brk[b] + 1)
+			l->buf[--dst] = l->buf[--src];
+		for (int k = 0; k < LINE_INDENT; k++)
+			l->buf[--dst] = ' ';
+		l->buf[--dst] = '\n';
+		src--; /* the space */
+	}
+}
+
+/* Writes the line and a newline in one write(2) to the log file, else
+ * stderr. */
 static void line_out(struct pb_sw_line *l)
 {
-	l->buf[l->len++] = '\n'; /* pb_sw_line_add keeps a byte free */
+	l->buf[l->len++] = '\n'; /* pb_sw_line_add and line_wrap keep a byte free */
 	int fd = -1;
 	if (log_path[0]) {
 		do
@@ -184,10 +228,12 @@ void pb_sw_line_write(struct pb_sw_line *l)
 		}
 	if (n_here < WARNED_MAX)
 		warned_here[n_here++] = h;
+	line_wrap(l);
 	line_out(l);
 }
 
-/* The debug lines: every process says them (they carry its pid). */
+/* The debug lines: every process says them (they carry its pid). Not
+ * wrapped: a record per process that primbench cmd and the tests read. */
 static void line_write_always(struct pb_sw_line *l)
 {
 	line_out(l);

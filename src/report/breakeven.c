@@ -514,6 +514,8 @@ static void switch_point(const struct grid *g, const struct band *lo, const stru
 	out->lo_open = out->hi_open = true;
 	out->lo_bytes = (double)g->sizes[lo->j0];
 	out->hi_bytes = (double)g->sizes[hi->j1];
+	out->bound_how = PB_BOUND_BANDS;
+	out->moved_from_bytes = fallback;
 	if (m == 0)
 		return;
 	size_t left = SIZE_MAX, right = m;
@@ -537,6 +539,7 @@ static void switch_point(const struct grid *g, const struct band *lo, const stru
 		out->hi_bytes = right > 0 ? overlap_start(g, b, a, idx[right], idx[right - 1])
 		                          : (double)g->sizes[idx[0]];
 	}
+	out->overlap_measured = left == SIZE_MAX || right == m || right > left + 1;
 	unsigned n = flips(g, a, b, idx, lo_i, hi_i, UINT_MAX, NULL, NULL, NULL);
 	out->flips = n;
 	if (n % 2 == 0)
@@ -551,6 +554,8 @@ static void switch_point(const struct grid *g, const struct band *lo, const stru
 		at = (double)g->sizes[j1] - 1;
 	out->size_bytes = exp2(x);
 	out->bound_bytes = (uint64_t)at;
+	out->moved_from_bytes = out->bound_bytes;
+	out->bound_how = PB_BOUND_CROSSING;
 	out->bracket_lo = g->sizes[j0];
 	out->bracket_hi = g->sizes[j1];
 }
@@ -594,12 +599,17 @@ static int recommend(const struct grid *g, enum pb_op op, const struct pb_gain_r
 		const struct pb_kernel *up = x->above;
 		if (x->bound_bytes < SIZE_MAX &&
 		    pb_kernel_code_at(up, (size_t)x->bound_bytes + 1) == x->below &&
-		    up->differs_from_bytes > 0)
+		    up->differs_from_bytes > 0) {
+			x->moved_from_bytes = x->bound_bytes;
+			x->bound_how = PB_BOUND_CODE;
 			x->bound_bytes = up->differs_from_bytes - 1;
+		}
 		/* Bounds ascend: a switch placed below the one before it (two
 		 * windows that overlap) moves to its own bands' boundary. */
 		if (i > 0 && x->bound_bytes <= p->bands[i - 1].max_bytes) {
 			uint64_t fb = band_bound(g, &b[i], &b[i + 1]);
+			x->moved_from_bytes = x->bound_bytes;
+			x->bound_how = PB_BOUND_ASCENDING;
 			x->bound_bytes =
 			    fb > p->bands[i - 1].max_bytes ? fb : p->bands[i - 1].max_bytes + 1;
 		}
@@ -1212,6 +1222,8 @@ static void fmt_interval(const struct pb_crossing *c, char *buf, size_t len)
 	if (c->lo_open || c->hi_open)
 		snprintf(buf, len, "from %s%s to %s%s", c->lo_open ? "below " : "", lo,
 		         c->hi_open ? "beyond " : "", hi);
+	else if (!strcmp(lo, hi))
+		snprintf(buf, len, "around %s", lo); /* narrower than the rounding */
 	else if (ul && uh && !strcmp(ul, uh))
 		snprintf(buf, len, "between %.*s and %s", (int)(ul - lo), lo, hi);
 	else
@@ -1243,23 +1255,62 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
 
 	fprintf(f, "where the recommended policy switches kernels (faster below -> faster\n"
-	           "above; in brackets the sizes where their CIs overlap: not a confidence\n"
+	           "above; in brackets the sizes where their CIs overlap, not a confidence\n"
 	           "interval of the switch):\n");
 	for (size_t i = 0; i < b->n_switches; i++) {
 		const struct pb_crossing *x = &b->switches[i];
-		char at[32], iv[128];
+		char at[32], from[32], iv[256];
 		pb_format_bytes_approx((double)x->bound_bytes, at, sizeof at);
-		fmt_interval(x, iv, sizeof iv);
+		pb_format_bytes_approx((double)x->moved_from_bytes, from, sizeof from);
+		size_t n = 0;
+		iv[0] = '\0';
+		if (x->bound_how == PB_BOUND_BANDS)
+			n += (size_t)snprintf(iv, sizeof iv,
+			                      "no crossing of their own: where their "
+			                      "bands meet; ");
+		else if (x->bound_how == PB_BOUND_CODE)
+			n += (size_t)snprintf(
+			    iv, sizeof iv,
+			    "moved up from %s, the crossing: %s runs %s's "
+			    "code up to %s; ",
+			    from, x->above->name,
+			    pb_kernel_code_at(x->above, (size_t)x->moved_from_bytes)->name, at);
+		else if (x->bound_how == PB_BOUND_ASCENDING)
+			n += (size_t)snprintf(
+			    iv, sizeof iv, "moved up from %s, below the switch before it; ", from);
 		if (x->lo_open && !x->hi_open && x->lo_bytes == x->hi_bytes) {
 			/* never compared below the switch: nothing overlapped */
 			char first[32];
 			pb_format_bytes_approx(x->hi_bytes, first, sizeof first);
-			snprintf(iv, sizeof iv, "first compared at %s", first);
+			snprintf(iv + n, sizeof iv - n, "first compared at %s", first);
+		} else if (x->overlap_measured) {
+			/* Where the bound is the crossing, it lies in the overlap
+			 * (a median crossing is inside where the CIs meet); only
+			 * interpolation and rounding may put it a byte outside. */
+			struct pb_crossing shown = *x;
+			if (x->bound_how == PB_BOUND_CROSSING) {
+				if (!shown.lo_open && shown.lo_bytes > (double)x->bound_bytes)
+					shown.lo_bytes = (double)x->bound_bytes;
+				if (!shown.hi_open && shown.hi_bytes < (double)x->bound_bytes + 1)
+					shown.hi_bytes = (double)x->bound_bytes + 1;
+			}
+			snprintf(iv + n, sizeof iv - n, "CIs overlap ");
+			n = strlen(iv);
+			fmt_interval(&shown, iv + n, sizeof iv - n);
+		} else if (x->bound_how == PB_BOUND_CROSSING) {
+			struct pb_crossing around = {.lo_bytes = (double)x->bracket_lo,
+			                             .hi_bytes = (double)x->bracket_hi};
+			snprintf(iv + n, sizeof iv - n,
+			         "CIs overlap at no measured size; crossing ");
+			n = strlen(iv);
+			fmt_interval(&around, iv + n, sizeof iv - n);
+		} else {
+			snprintf(iv + n, sizeof iv - n, "CIs overlap at no measured size");
 		}
 		const struct pb_kernel *code = pb_kernel_code_at(
 		    x->above, (size_t)(x->bound_bytes < SIZE_MAX ? x->bound_bytes : SIZE_MAX));
-		if (code != x->above) {
-			size_t n = strlen(iv);
+		if (code != x->above && x->bound_how != PB_BOUND_CODE) {
+			n = strlen(iv);
 			snprintf(iv + n, sizeof iv - n, "; up to %s %s runs %s's code", at,
 			         x->above->name, code->name);
 		}
@@ -1392,8 +1443,21 @@ static json_t *crossings_json(const struct pb_crossing *cs, size_t n, bool with_
 		json_t *x = json_object();
 		json_object_set_new(x, "below", json_string(c->below->name));
 		json_object_set_new(x, "above", json_string(c->above->name));
-		if (with_bound)
+		if (with_bound) {
+			static const char *const how[] = {
+			    [PB_BOUND_CROSSING] = "crossing",
+			    [PB_BOUND_BANDS] = "bands_meet",
+			    [PB_BOUND_CODE] = "same_code",
+			    [PB_BOUND_ASCENDING] = "ascending",
+			};
 			json_object_set_new(x, "bound_bytes", jsize(c->bound_bytes));
+			json_object_set_new(x, "bound_from", json_string(how[c->bound_how]));
+			if (c->bound_how == PB_BOUND_CODE || c->bound_how == PB_BOUND_ASCENDING)
+				json_object_set_new(x, "moved_from_bytes",
+				                    jsize(c->moved_from_bytes));
+			json_object_set_new(x, "ci_overlap_measured",
+			                    json_boolean(c->overlap_measured));
+		}
 		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
 		json_object_set_new(x, "bracket_bytes",
 		                    json_pack("[o,o]", jsize(c->bracket_lo), jsize(c->bracket_hi)));

@@ -390,7 +390,8 @@ int pb_output_reserve(const char *path)
 	snprintf(r->tmp, sizeof r->tmp, "%s/.primbench-XXXXXX", dir);
 	int fd = mkstemp(r->tmp);
 	if (fd < 0)
-		return pb_fail("cannot write '%s': %s", path, strerror(errno));
+		return pb_fail("cannot write '%s': cannot create a file in directory '%s': %s",
+		               path, dir, strerror(errno));
 	snprintf(r->target, sizeof r->target, "%s", target);
 	r->fd = fd;
 	r->owner = getpid();

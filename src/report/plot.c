@@ -13,15 +13,29 @@
 #include "primbench/results.h"
 #include "primbench/stats.h"
 
-/* Tableau 10: distinguishable, also for the common colour blindnesses
- * better than gnuplot's default cycle. One per kernel, cycling. */
+/* Tableau 20: Tableau 10, distinguishable also for the common colour
+ * blindnesses, then its ten light companions. One per kernel (a list has
+ * 15 memset kernels), cycling after 20. */
 static const char *const colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+                                      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+                                      "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+                                      "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5"};
 #define NCOLOURS (sizeof colours / sizeof colours[0])
-/* Per file: dash type and point type (before/after). */
+/* Per file: dash type (before/after); the cmd plot's point type. */
 static const int file_dash[] = {1, 2, 4, 5, 3};
 static const int file_point[] = {7, 5, 9, 13, 11};
 #define NFILESTYLES (sizeof file_dash / sizeof file_dash[0])
+/* Per kernel, with its colour: a point shape for each ten kernels (a
+ * light colour never shares a dark one's shape), filled in the first
+ * file, open in the others (gnuplot: the open shape is the filled one's
+ * number minus 1). Colour and shape together differ for 100 kernels. */
+static const int kernel_shape[] = {7, 5, 9, 13, 11};
+#define NSHAPES (sizeof kernel_shape / sizeof kernel_shape[0])
+
+static int kernel_point(size_t kernel, size_t file)
+{
+	return kernel_shape[kernel / 10 % NSHAPES] - (file > 0);
+}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -665,6 +679,14 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 	fputs("set ylabel ", g);
 	gp_str(g, u == PB_UNIT_NS_PER_CALL ? "ns per call over the batch (median, 95% CI)"
 	                                   : "TSC ticks per call over the batch (median, 95% CI)");
+	/* Kernel names side by side overlap beyond a few ("bytesgpr_unrolled"
+	 * in a half-width panel): slanted then. */
+	size_t label_chars = 0;
+	for (size_t ki = 0; ki < nks; ki++)
+		label_chars += strlen(m->kernels.v[ks[ki]]) + 2;
+	fputs(nks > 6 || label_chars > 40 ? "\nset xtics rotate by 45 right"
+	                                  : "\nset xtics norotate",
+	      g);
 	fputs("\nset yrange [0:*]\nset xrange [-0.6:", g);
 	fprintf(g, "%g]\nset xtics (", (double)nks - 0.4);
 	for (size_t ki = 0; ki < nks; ki++) {
@@ -805,7 +827,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 			        first ? "" : ",\\\n", name);
 			fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ",
 			        colours[s->kernel % NCOLOURS], file_dash[s->file % NFILESTYLES],
-			        file_point[s->file % NFILESTYLES]);
+			        kernel_point(s->kernel, s->file));
 			gp_str(g, title);
 			first = false;
 		}
@@ -1011,15 +1033,43 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 		/* The verdict of an A/B file. */
 		const json_t *ratio = get_path(f->doc, "ab", "ratio", NULL);
 		const json_t *est = json_object_get(ratio, "estimate");
+		const json_t *ab = json_object_get(f->doc, "ab");
 		if (fi == 0 && json_is_number(est)) {
-			const char *metric = key_str(json_object_get(f->doc, "ab"), "metric");
+			const char *metric = key_str(ab, "metric");
 			const json_t *lo = json_object_get(ratio, "ci_lo"),
 			             *hi = json_object_get(ratio, "ci_hi");
+			double l = json_number_value(lo), h = json_number_value(hi);
+			/* --until-verdict decided by its own procedure; the 95%
+			 * interval is for reference there (cmd says so). */
+			const char *seq = key_str(json_object_get(ab, "until_verdict"), "verdict");
+			char verdict[64];
+			if (seq)
+				snprintf(verdict, sizeof verdict, "until-verdict: %s", seq);
+			else
+				snprintf(verdict, sizeof verdict, "%s",
+				         l > 1   ? "B is slower"
+				         : h < 1 ? "B is faster"
+				                 : "no difference proven");
 			if (json_is_number(lo) && json_is_number(hi))
 				snprintf(subtitle + pos, sublen - pos,
-				         "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]",
-				         metric ? metric : "real", json_number_value(est),
-				         json_number_value(lo), json_number_value(hi));
+				         "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",
+				         metric ? metric : "real", json_number_value(est), l, h,
+				         verdict);
+			else {
+				/* The interval needs more runs (cmd says so too). */
+				const char *order = key_str(ab, "order");
+				size_t na = 0, nb = 0;
+				for (const char *c = order ? order : ""; *c; c++)
+					na += *c == 'A', nb += *c == 'B';
+				snprintf(
+				    subtitle + pos, sublen - pos,
+				    "\nB/A (%s): %.3f; no 95%% CI, no verdict: too few runs (%zu "
+				    "and %zu)",
+				    metric ? metric : "real", json_number_value(est), na, nb);
+			}
+		} else if (fi == 0 && ab) {
+			snprintf(subtitle + pos, sublen - pos,
+			         "\nB/A: no comparison (too few runs, or a figure of 0)");
 		}
 	}
 	fclose(tf);

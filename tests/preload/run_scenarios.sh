@@ -5,8 +5,9 @@
 #       constructor, 8 threads and a signal handler; the first call must
 #       have initialised it and the bootstrap kernel must have served the
 #       calls made meanwhile), threads, signal handlers, fork;
-#   (d) a bad policy, an unusable kernel, a bad accounting setting: one line
-#       on stderr each, the program's output and exit status unchanged;
+#   (d) a bad policy, an unusable kernel, a bad accounting setting: one
+#       message on stderr each, wrapped at 80 columns, the program's output
+#       and exit status unchanged;
 #   (e) the _chk forms with dstlen < n abort as glibc's do (same message);
 #   (f) a problem said once per command tree; PRIMBENCH_PRELOAD_LOG.
 # Exit: 0 every check passed, 1 otherwise.
@@ -82,14 +83,19 @@ expect_one_line() {
 		fail "$label: exit $rc, expected 3"
 	elif [ "$(cat "$tmp/out")" != ok ]; then
 		fail "$label: output changed"
-	elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
-		fail "$label: $(wc -l <"$tmp/err") lines on stderr, expected 1"
-	elif ! grep -qxF -- "$want" "$tmp/err"; then
+	elif [ "$(grep -cv '^    ' "$tmp/err")" -ne 1 ]; then
+		fail "$label: $(grep -cv '^    ' "$tmp/err") messages on stderr, expected 1"
+	elif awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/err"; then
+		fail "$label: a line wider than 80 columns"
+	elif [ "$(joined "$tmp/err")" != "$want" ]; then
 		fail "$label: stderr is not '$want'"
 	else
-		pass "$label: $(cat "$tmp/err")"
+		pass "$label: $(joined "$tmp/err")"
 	fi
 }
+# The library's lines are wrapped at 80 columns, continuation lines
+# indented by 4: joined, each message is one line again.
+joined() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    / /g' "$1"; }
 expect_one_line "unknown kernel" \
 	"primswitch: PRIMBENCH_MEMSET: bad policy 'nosuch': unknown kernel 'nosuch'; using libc's memset" \
 	PRIMBENCH_MEMSET=nosuch
@@ -126,7 +132,7 @@ fi
 # (PRIMBENCH_PRELOAD_WARNED); a new problem in a descendant still is.
 env LD_PRELOAD="$lib" PRIMBENCH_MEMCPY=AVX2 sh -c '"$1" exit 0; sh -c "\"$1\" exit 0"
 	PRIMBENCH_MEMSET=nosuch "$1" exit 0' sh "$probe" >"$tmp/out" 2>"$tmp/err"
-if [ "$(wc -l <"$tmp/err")" -eq 2 ] &&
+if [ "$(grep -cv '^    ' "$tmp/err")" -eq 2 ] &&
 	grep -q "^primswitch: PRIMBENCH_MEMCPY: bad policy 'AVX2'" "$tmp/err" &&
 	grep -q "^primswitch: PRIMBENCH_MEMSET: bad policy 'nosuch'" "$tmp/err" &&
 	[ "$(grep -c '^ok$' "$tmp/out")" -eq 3 ]; then
@@ -135,7 +141,7 @@ else
 	fail "a bad policy in a tree of 5 processes: not 2 lines (one per problem)"
 fi
 # PRIMBENCH_PRELOAD_LOG: every line goes to the file (appended, whole
-# lines), nothing to the programs' stderr. (An exit line from each probe;
+# messages, wrapped as on stderr; the debug lines are not), nothing to the programs' stderr. (An exit line from each probe;
 # a shell may leave with _exit, without one.)
 env LD_PRELOAD="$lib" PRIMBENCH_MEMCPY=AVX2 PRIMBENCH_PRELOAD_DEBUG=1 \
 	PRIMBENCH_PRELOAD_LOG="$tmp/log" sh -c '"$1" exit 0; "$1" exit 0; true' sh "$probe" \
@@ -143,7 +149,8 @@ env LD_PRELOAD="$lib" PRIMBENCH_MEMCPY=AVX2 PRIMBENCH_PRELOAD_DEBUG=1 \
 if [ ! -s "$tmp/err" ] && [ "$(grep -c ' ready ' "$tmp/log")" -eq 3 ] &&
 	[ "$(grep -c ' exits: ' "$tmp/log")" -ge 2 ] &&
 	[ "$(grep -c "bad policy 'AVX2'" "$tmp/log")" -eq 1 ] &&
-	[ "$(grep -vc '^primswitch: ' "$tmp/log")" -eq 0 ]; then
+	[ "$(grep -v '^    ' "$tmp/log" | grep -vc '^primswitch: ')" -eq 0 ] &&
+	! awk '!/^primswitch: pid / && length > 80 { bad = 1 } END { exit !bad }' "$tmp/log"; then
 	pass "PRIMBENCH_PRELOAD_LOG: $(wc -l <"$tmp/log") lines in the file, none on stderr"
 else
 	cp "$tmp/log" "$tmp/out"

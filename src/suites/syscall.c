@@ -89,11 +89,10 @@ static bool stopped(const struct ctx *x)
 	return x->stop && *x->stop;
 }
 
-/* ---- pipe-rtt's echo process ---------------------------------------- */
-
-static int echo_start(struct echo *e, int cpu, const struct echo *other)
+/* Two close-on-exec pipes, a and b, for a child's fd 0 and fd 1. Returns
+ * 0, or -1 with pb_error() (nothing left open). */
+static int pipe_pair(int a[2], int b[2])
 {
-	int a[2], b[2];
 	if (pipe2(a, O_CLOEXEC) != 0)
 		return pb_fail("pipe: %s", strerror(errno));
 	if (pipe2(b, O_CLOEXEC) != 0) {
@@ -101,6 +100,16 @@ static int echo_start(struct echo *e, int cpu, const struct echo *other)
 		close(a[1]);
 		return pb_fail("pipe: %s", strerror(errno));
 	}
+	return 0;
+}
+
+/* ---- pipe-rtt's echo process ---------------------------------------- */
+
+static int echo_start(struct echo *e, int cpu, const struct echo *other)
+{
+	int a[2], b[2];
+	if (pipe_pair(a, b) != 0)
+		return -1;
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(a[0]);
@@ -229,13 +238,8 @@ static char *const empty_env[] = {NULL};
 static int forker_start(struct forker *f, const char *path)
 {
 	int a[2], b[2];
-	if (pipe2(a, O_CLOEXEC) != 0)
-		return pb_fail("pipe: %s", strerror(errno));
-	if (pipe2(b, O_CLOEXEC) != 0) {
-		close(a[0]);
-		close(a[1]);
-		return pb_fail("pipe: %s", strerror(errno));
-	}
+	if (pipe_pair(a, b) != 0)
+		return -1;
 	pid_t pid = fork();
 	if (pid == 0) {
 		signal(SIGINT, SIG_IGN);

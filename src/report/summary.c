@@ -140,6 +140,26 @@ static bool has_ci(const struct pb_summary *s)
 
 /* ---- libc against the fastest other kernel -------------------------------- */
 
+/* Whether m's kernel runs another kernel's code at m's size (its table row's
+ * same_code_as below differs_from_bytes: avx512_nt below 1 MiB runs
+ * avx512) and that kernel was measured beside it: the two are one
+ * candidate there (as in break-even), named by the base kernel, so noise
+ * between identical code paths does not pick the name. */
+static bool runs_measured_base(const struct ctx *c, const struct mcase *m)
+{
+	const struct pb_kernel *k = pb_kernel_find(m->op, m->kernel);
+	const struct pb_kernel *code = k ? pb_kernel_code_at(k, (size_t)m->size) : NULL;
+	if (!code || code == k)
+		return false;
+	for (size_t i = 0; i < c->nmc; i++) {
+		const struct mcase *o = &c->mc[i];
+		if (o->op == m->op && o->st == m->st && o->size == m->size &&
+		    !strcmp(o->kernel, code->name))
+			return true;
+	}
+	return false;
+}
+
 enum verdict { V_AHEAD, V_WITHIN, V_BEHIND, V_UNSURE, V_COUNT };
 static const char *const verdict_names[] = {"ahead", "within_noise", "behind", "cannot_tell"};
 
@@ -251,6 +271,8 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 					if (!strcmp(m->kernel, "libc")) {
 						if (!libc)
 							libc = m;
+					} else if (runs_measured_base(c, m)) {
+						continue;
 					} else if (!best || m->s.median < best->s.median) {
 						best = m;
 					}

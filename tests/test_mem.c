@@ -2,6 +2,7 @@
  * (never speed). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -151,6 +152,81 @@ static void test_all_states(void **state)
 		if (c->state == PB_STATE_LLC)
 			assert_int_equal(c->working_set_bytes, 4 << 20);
 	}
+	pb_mem_result_free(&r);
+}
+
+/* A memset kernel that records what every call saw: which destinations,
+ * and how many calls found bytes other than the fill value there (a
+ * refill, or the arena's first contents). */
+#define SPY_MAX_PTRS 8
+static struct {
+	void *ptrs[SPY_MAX_PTRS];
+	size_t n_ptrs, calls, saw_other;
+} spy;
+
+static void *spy_memset(void *d, int c, size_t n)
+{
+	bool known = false;
+	for (size_t i = 0; i < spy.n_ptrs; i++)
+		known |= spy.ptrs[i] == d;
+	if (!known && spy.n_ptrs < SPY_MAX_PTRS)
+		spy.ptrs[spy.n_ptrs++] = d;
+	spy.calls++;
+	const unsigned char *b = d;
+	if (n && (b[0] != (unsigned char)c || b[n - 1] != (unsigned char)c))
+		spy.saw_other++;
+	return memset(d, c, n);
+}
+
+static const struct pb_kernel spy_kernel = {
+    .op = PB_OP_MEMSET, .name = "spy", .memset_fn = spy_memset, .description = "test"};
+
+/* repeat: one destination for every call, never refilled, so after the
+ * first call every call writes over its own value; hot: two destinations,
+ * refilled with prefill_value after every batch. */
+static void test_repeat_state(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {&spy_kernel};
+	uint64_t sizes[] = {4096};
+	enum pb_cache_state st[] = {PB_STATE_REPEAT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	p.value = 0x3c;
+	struct pb_mem_result r;
+	memset(&spy, 0, sizeof spy);
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 1);
+	assert_true(r.cases[0].n_samples + r.cases[0].migrations >= 6);
+	assert_true(spy.calls > 6);
+	assert_int_equal(spy.n_ptrs, 1);
+	assert_int_equal(spy.saw_other, 1); /* the arena's first contents only */
+	assert_int_equal(r.cases[0].prefill_value, 0x3c);
+	assert_int_equal(r.cases[0].working_set_bytes, 4096);
+	pb_mem_result_free(&r);
+
+	st[0] = PB_STATE_HOT;
+	memset(&spy, 0, sizeof spy);
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(spy.n_ptrs, 2);
+	assert_true(spy.saw_other > 6); /* every sample starts refilled */
+	assert_int_equal(r.cases[0].prefill_value, 0x3c ^ 0xA5);
+	pb_mem_result_free(&r);
+
+	/* memcpy: one source and one destination; the destination held the
+	 * previous copy (-1); an extent works there too. */
+	const struct pb_kernel *mk[1] = {pb_kernel_find(PB_OP_MEMCPY, "libc")};
+	st[0] = PB_STATE_REPEAT;
+	p = params(mk, 1, sizes, 1, st, 1);
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.cases[0].prefill_value, -1);
+	/* one slot per side: 4 KiB from a source offset of 2048 spans 2 pages */
+	assert_int_equal(r.cases[0].working_set_bytes, 2 * 8192);
+	pb_mem_result_free(&r);
+	p.extent_bytes = 4 * 4096;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 1);
+	assert_true(r.cases[0].n_samples > 0);
+	assert_int_equal(r.cases[0].batch_calls[0], 4);
 	pb_mem_result_free(&r);
 }
 
@@ -551,7 +627,10 @@ static void test_cache_state_names(void **state)
 	assert_int_equal(s, PB_STATE_DRAM);
 	assert_int_equal(pb_cache_state_parse("lukewarm", &s), -1);
 	assert_string_equal(pb_error(), "unknown cache state 'lukewarm' (known: hot, l2, llc, "
-	                                "dram, fault, fault-thp)");
+	                                "dram, fault, fault-thp, repeat)");
+	assert_int_equal(pb_cache_state_parse("repeat", &s), 0);
+	assert_int_equal(s, PB_STATE_REPEAT);
+	assert_string_equal(pb_cache_state_name(PB_STATE_REPEAT), "repeat");
 }
 
 static void test_units(void **state)
@@ -768,6 +847,7 @@ int main(void)
 	    cmocka_unit_test(test_extent),
 	    cmocka_unit_test(test_memmove_overlap),
 	    cmocka_unit_test(test_precision_stops_early),
+	    cmocka_unit_test(test_repeat_state),
 	    cmocka_unit_test(test_results_round_trip),
 	    cmocka_unit_test(test_results_bad_path),
 	    cmocka_unit_test(test_results_reserve_and_rescue),

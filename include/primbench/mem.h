@@ -14,7 +14,10 @@
  *   refilled with non-temporal stores and the used source slots flushed, so
  *   each call starts with its buffers out of cache.
  * - Destinations are refilled (untimed, between samples) with a value
- *   different from the one the kernel writes (prefill_value).
+ *   different from the one the kernel writes (prefill_value), except in
+ *   repeat: one destination (and one source) every call, back to back and
+ *   never refilled, so each call writes over the previous call's bytes, as
+ *   perf bench mem and lmbench's bw_mem do (docs/validation.md).
  */
 #ifndef PRIMBENCH_MEM_H
 #define PRIMBENCH_MEM_H
@@ -36,10 +39,12 @@ enum pb_cache_state {
 	PB_STATE_DRAM,      /* random slots of a set far larger than the LLC, evicted */
 	PB_STATE_FAULT,     /* freshly mapped, untouched 4 KiB pages every call */
 	PB_STATE_FAULT_THP, /* freshly mapped, untouched transparent huge pages */
+	PB_STATE_REPEAT,    /* one buffer (and source), back to back, never refilled:
+	                       the pattern of perf bench mem and lmbench bw_mem */
 	PB_STATE_COUNT
 };
 
-/* "hot", "l2", "llc", "dram", "fault", "fault-thp". */
+/* "hot", "l2", "llc", "dram", "fault", "fault-thp", "repeat". */
 const char *pb_cache_state_name(enum pb_cache_state s);
 /* Returns 0, or -1 with pb_error(): "unknown cache state 'lukewarm' (known: hot, l2, ...)". */
 int pb_cache_state_parse(const char *name, enum pb_cache_state *out);
@@ -134,7 +139,9 @@ struct pb_mem_case {
 	enum pb_cache_state state;
 	unsigned page_bytes; /* 4096, or 2 MiB for fault-thp */
 	int fill_value;      /* memset byte; -1 for memcpy and memmove */
-	int prefill_value;   /* what the destination held before each sample */
+	int prefill_value;   /* what the destination held before each sample; in
+	                        repeat the previous call's bytes: fill_value for
+	                        memset, -1 (the source's bytes) for memcpy/memmove */
 	bool then_read;
 	const struct pb_mem_replay *replay; /* a replay's case (size_bytes 0), else NULL */
 	/* samples: batch ticks with the timer overhead subtracted, and calls per batch */

@@ -513,7 +513,8 @@ int mem_cli_run(struct mem_cli *m)
 			          "--dst-offset, --src-offset, --distance, --extent, --then-read, "
 			          "--breakeven, --counters, --unit and --fastest do not apply");
 		for (size_t i = 0; i < nstates; i++)
-			if (states[i] == PB_STATE_FAULT || states[i] == PB_STATE_FAULT_THP)
+			if (states[i] == PB_STATE_FAULT || states[i] == PB_STATE_FAULT_THP ||
+			    states[i] == PB_STATE_REPEAT)
 				die_usage(
 				    "--distribution replays in the hot, l2, llc and dram states, "
 				    "not '%s'",
@@ -603,9 +604,12 @@ int mem_cli_run(struct mem_cli *m)
 				          (unsigned long long)m->extent_bytes,
 				          (long long)sizes.values[z]);
 		for (size_t i = 0; i < nstates; i++)
-			if (states[i] != PB_STATE_HOT && states[i] != PB_STATE_DRAM)
-				die_usage("--extent works with the hot and dram states, not '%s'",
-				          pb_cache_state_name(states[i]));
+			if (states[i] != PB_STATE_HOT && states[i] != PB_STATE_DRAM &&
+			    states[i] != PB_STATE_REPEAT)
+				die_usage(
+				    "--extent works with the hot, dram and repeat states, not "
+				    "'%s'",
+				    pb_cache_state_name(states[i]));
 	}
 	/* The fault states take the source from a separate prefaulted buffer:
 	 * an overlapping memmove cannot be placed there. */
@@ -777,14 +781,17 @@ int mem_cli_run(struct mem_cli *m)
 			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",
 			       m->scenario, op == PB_OP_MEMSET ? "memset 0" : "memcpy");
 		if (op == PB_OP_MEMSET) {
-			bool faulting = false; /* fresh pages are not pre-filled */
-			for (size_t si = 0; si < nstates; si++)
+			bool faulting = false, repeating = false; /* not pre-filled */
+			for (size_t si = 0; si < nstates; si++) {
 				faulting |= states[si] == PB_STATE_FAULT ||
 				            states[si] == PB_STATE_FAULT_THP;
+				repeating |= states[si] == PB_STATE_REPEAT;
+			}
 			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
-			       "sample\n%s",
+			       "sample\n%s%s",
 			       m->value & 0xff, pb_mem_prefill_value(op, m->value),
-			       faulting ? "(fault states: fresh pages, which read as zero)\n" : "");
+			       faulting ? "(fault states: fresh pages, which read as zero)\n" : "",
+			       repeating ? "(repeat: what the previous call wrote)\n" : "");
 			if (nplacements == 1 && placements[0].dst_offset_bytes)
 				printf("dst offset %llu bytes from a page boundary\n",
 				       (unsigned long long)placements[0].dst_offset_bytes);
@@ -811,7 +818,9 @@ int mem_cli_run(struct mem_cli *m)
 		for (size_t si = 0; si < nstates; si++) {
 			enum pb_unit u = m->unit_set   ? m->unit
 			                 : m->scenario ? PB_UNIT_TICKS_PER_PAGE
-			                 : states[si] == PB_STATE_HOT || states[si] == PB_STATE_L2
+			                 : states[si] == PB_STATE_HOT ||
+			                         states[si] == PB_STATE_L2 ||
+			                         states[si] == PB_STATE_REPEAT
 			                     ? PB_UNIT_TICKS_PER_CALL
 			                     : PB_UNIT_GB_S;
 			if (nplacements > 1) {

@@ -243,6 +243,8 @@ static const char *state_desc(enum pb_cache_state st)
 		return "fault (fresh, untouched 4 KiB pages every call)";
 	case PB_STATE_FAULT_THP:
 		return "fault-thp (fresh transparent huge pages every call)";
+	case PB_STATE_REPEAT:
+		return "repeat (1 buffer, calls back to back, never refilled)";
 	default:
 		return "?";
 	}

@@ -28,8 +28,8 @@
 #define FAULT_MAX_BATCH_BYTES (64ull << 20)
 #define HUGE_PAGE_BYTES       (2ull << 20)
 
-static const char *const state_names[PB_STATE_COUNT] = {"hot",  "l2",    "llc",
-                                                        "dram", "fault", "fault-thp"};
+static const char *const state_names[PB_STATE_COUNT] = {"hot",   "l2",        "llc",   "dram",
+                                                        "fault", "fault-thp", "repeat"};
 
 const char *pb_cache_state_name(enum pb_cache_state s)
 {
@@ -43,7 +43,8 @@ int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
 			*out = (enum pb_cache_state)s;
 			return 0;
 		}
-	return pb_fail("unknown cache state '%s' (known: hot, l2, llc, dram, fault, fault-thp)",
+	return pb_fail("unknown cache state '%s' (known: hot, l2, llc, dram, fault, fault-thp, "
+	               "repeat)",
 	               name);
 }
 
@@ -203,6 +204,8 @@ static uint64_t state_region_bytes(const struct pb_mem_params *p, enum pb_cache_
 	switch (st) {
 	case PB_STATE_HOT:
 		return 2 * max_slot;
+	case PB_STATE_REPEAT:
+		return max_slot;
 	case PB_STATE_L2:
 		return p->l2_bytes / 2 / sides;
 	case PB_STATE_LLC:
@@ -336,19 +339,23 @@ static int arena_set_group(struct arena *a, uint64_t n, const struct pb_mem_plac
 		a->ws_bytes = a->region_bytes * (a->copy ? 2 : 1);
 		return 0;
 	}
-	a->nslots = a->state == PB_STATE_HOT ? 2 : a->region_bytes / a->slot_bytes;
-	if (a->nslots < 2 || a->nslots * a->slot_bytes > a->region_bytes)
+	bool fixed = a->state == PB_STATE_HOT || a->state == PB_STATE_REPEAT;
+	a->nslots = a->state == PB_STATE_HOT      ? 2
+	            : a->state == PB_STATE_REPEAT ? 1
+	                                          : a->region_bytes / a->slot_bytes;
+	if (a->nslots < (a->state == PB_STATE_REPEAT ? 1u : 2u) ||
+	    a->nslots * a->slot_bytes > a->region_bytes)
 		return 1;
 	if (a->nslots > UINT32_MAX)
 		a->nslots = UINT32_MAX;
-	a->ws_bytes = (a->state == PB_STATE_HOT ? 2 * a->slot_bytes : a->region_bytes) *
+	a->ws_bytes = (fixed ? a->nslots * a->slot_bytes : a->region_bytes) *
 	              (a->copy && !pl->has_distance ? 2 : 1);
 	a->perm = malloc(a->nslots * sizeof *a->perm);
 	if (!a->perm)
 		return pb_fail("out of memory for %zu slots", a->nslots);
 	for (size_t i = 0; i < a->nslots; i++)
 		a->perm[i] = (uint32_t)i;
-	if (a->state != PB_STATE_HOT)
+	if (!fixed)
 		pb_shuffle_u32(a->perm, a->nslots, &a->rng);
 	a->next = 0;
 	return 0;
@@ -397,10 +404,13 @@ static int arena_pick(struct arena *a, size_t k, void **d, const void **s)
 }
 
 /* Untimed: puts back what the batch changed (temporal stores for the
- * cached states, non-temporal + flushes for dram); fault states unmap. */
+ * cached states, non-temporal + flushes for dram); fault states unmap;
+ * repeat leaves the previous call's bytes in place. */
 static void arena_restore(struct arena *a, size_t k, void **d, const void **s)
 {
 	size_t n = a->n;
+	if (a->state == PB_STATE_REPEAT)
+		return;
 	if (is_fault(a->state)) {
 		munmap(a->batch_map, a->batch_map_bytes);
 		a->batch_map = NULL;
@@ -629,7 +639,7 @@ static int take_sample(const struct pb_mem_params *p, struct arena *a, struct co
 			pb_fill_uncached(a->dst + a->dst_in_slot, a->prefill, p->extent_bytes);
 			if (src)
 				pb_flush_range(src, p->extent_bytes);
-		} else {
+		} else if (a->state != PB_STATE_REPEAT) {
 			memset(a->dst + a->dst_in_slot, a->prefill, p->extent_bytes);
 		}
 	} else {
@@ -818,8 +828,10 @@ static int check_params(const struct pb_mem_params *p)
 			               (unsigned long long)p->extent_bytes, (unsigned long long)n);
 	}
 	for (size_t i = 0; p->extent_bytes && i < p->n_states; i++)
-		if (p->states[i] != PB_STATE_HOT && p->states[i] != PB_STATE_DRAM)
-			return pb_fail("--extent works with the hot and dram states only, not '%s'",
+		if (p->states[i] != PB_STATE_HOT && p->states[i] != PB_STATE_DRAM &&
+		    p->states[i] != PB_STATE_REPEAT)
+			return pb_fail("--extent works with the hot, dram and repeat states only, "
+			               "not '%s'",
 			               pb_cache_state_name(p->states[i]));
 	return 0;
 }
@@ -971,8 +983,12 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					c->page_bytes = st == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES
 					                                         : PB_PAGE_BYTES;
 					c->fill_value = copy ? -1 : (p->value & 0xff);
-					/* Fresh pages read as zero. */
-					c->prefill_value = is_fault(st) ? 0 : prefill;
+					/* Fresh pages read as zero; repeat's destination
+					 * holds the previous call's bytes. */
+					c->prefill_value = is_fault(st) ? 0
+					                   : st == PB_STATE_REPEAT
+					                       ? (copy ? -1 : (p->value & 0xff))
+					                       : prefill;
 					c->then_read = p->then_read;
 					c->working_set_bytes =
 					    p->extent_bytes ? p->extent_bytes * (copy ? 2 : 1)

@@ -197,7 +197,7 @@ static const char *state_text(const char *state)
 	    {"dram", "random buffers, out of cache"},
 	    {"fault", "fresh 4 KiB pages every call"},
 	    {"fault-thp", "fresh huge pages every call"},
-	    {"repeat", "1 buffer, back to back, never refilled"},
+	    {"repeat", "the same buffer, never refilled"},
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		if (!strcmp(state, t[i][0]))

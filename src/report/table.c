@@ -244,7 +244,7 @@ static const char *state_desc(enum pb_cache_state st)
 	case PB_STATE_FAULT_THP:
 		return "fault-thp (fresh transparent huge pages every call)";
 	case PB_STATE_REPEAT:
-		return "repeat (1 buffer, calls back to back, never refilled)";
+		return "repeat (the same buffer every call, never refilled)";
 	default:
 		return "?";
 	}

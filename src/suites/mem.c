@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "memory/arena.h"
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"
@@ -22,11 +23,6 @@
 /* Most calls one batch may hold (bounds the pointer arrays). */
 #define MAX_BATCH_CALLS 16384u
 /* A batch aims to last this long at least, and far above step and overhead. */
-/* The dram working set is at least this large, and at least 4 x the LLC. */
-#define DRAM_MIN_WORKING_SET (256ull << 20)
-/* Fresh mappings one fault batch may create. */
-#define FAULT_MAX_BATCH_BYTES (64ull << 20)
-#define HUGE_PAGE_BYTES       (2ull << 20)
 
 static const char *const state_names[PB_STATE_COUNT] = {"hot",   "l2",        "llc",   "dram",
                                                         "fault", "fault-thp", "repeat"};
@@ -76,358 +72,6 @@ double pb_gb_per_s(double t, uint64_t n)
 static uint64_t round_up(uint64_t x, uint64_t to)
 {
 	return (x + to - 1) / to * to;
-}
-
-static void fill_pattern(uint8_t *p, size_t n, uint64_t *rng)
-{
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t r = pb_rng_next(rng);
-		memcpy(p + i, &r, 8);
-	}
-	for (; i < n; i++)
-		p[i] = (uint8_t)pb_rng_next(rng);
-}
-
-/* Where one (state, size, placement) group's calls write and read.
- *
- * Rotating states (hot, l2, llc, dram) divide a region into slots; each call
- * takes the next slot of a shuffled order. A slot holds the destination at
- * its page offset, and with a distance also the source (src = dst + D);
- * otherwise the source is at the same slot of a second region. Fault states
- * map fresh slots for every batch. */
-struct arena {
-	enum pb_cache_state state;
-	bool copy;
-	bool extent; /* one region, one pass per sample: no slots */
-	int prefill;
-	uint8_t *dst, *src;  /* regions (rotating states) */
-	size_t region_bytes; /* each region's mapping */
-	uint8_t *fault_src;  /* fault states: the (hot) source of memcpy */
-	size_t fault_src_bytes;
-	/* the group's layout */
-	uint64_t n;
-	struct pb_mem_placement pl;
-	size_t slot_bytes, nslots, ws_bytes;
-	uint64_t dst_in_slot, src_in_slot; /* byte offsets inside a slot */
-	uint32_t *perm;
-	size_t next;
-	uint64_t rng;
-	/* fault states: this batch's mapping */
-	uint8_t *batch_map;
-	size_t batch_map_bytes;
-	/* hot, distance from PB_MEM_FAR_DISTANCE_BYTES on: this group's two
-	 * slots of destinations, and their sources (far_src_map spans
-	 * far_dst + dst_in_slot + D over both slots) */
-	bool far;
-	uint8_t *far_dst, *far_src_map;
-	size_t far_dst_bytes, far_src_bytes;
-};
-
-static uint64_t abs_distance(const struct pb_mem_placement *pl)
-{
-	return pl->distance_bytes < 0 ? (uint64_t)-pl->distance_bytes
-	                              : (uint64_t)pl->distance_bytes;
-}
-
-/* Whether (st, pl) takes the far layout: two mappings at the distance. */
-static bool far_group(const struct pb_mem_params *p, enum pb_cache_state st,
-                      const struct pb_mem_placement *pl)
-{
-	return st == PB_STATE_HOT && p->op != PB_OP_MEMSET && pl->has_distance &&
-	       !p->extent_bytes && abs_distance(pl) >= PB_MEM_FAR_DISTANCE_BYTES;
-}
-
-static void far_unmap(struct arena *a)
-{
-	pb_unmap(a->far_dst, a->far_dst_bytes);
-	pb_unmap(a->far_src_map, a->far_src_bytes);
-	a->far_dst = a->far_src_map = NULL;
-	a->far_dst_bytes = a->far_src_bytes = 0;
-	a->far = false;
-}
-
-static bool is_fault(enum pb_cache_state st)
-{
-	return st == PB_STATE_FAULT || st == PB_STATE_FAULT_THP;
-}
-
-static void arena_free(struct arena *a)
-{
-	if (a->dst)
-		pb_unmap(a->dst, a->region_bytes);
-	if (a->src)
-		pb_unmap(a->src, a->region_bytes);
-	if (a->fault_src)
-		pb_unmap(a->fault_src, a->fault_src_bytes);
-	if (a->batch_map)
-		munmap(a->batch_map, a->batch_map_bytes);
-	far_unmap(a);
-	free(a->perm);
-	memset(a, 0, sizeof *a);
-}
-
-static uint64_t avail_bytes(void)
-{
-	return (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
-/* Bytes a slot needs for size n at placement pl, and where dst and src sit. */
-static uint64_t slot_layout(uint64_t n, const struct pb_mem_placement *pl, bool copy,
-                            uint64_t *dst_in, uint64_t *src_in)
-{
-	uint64_t need = pl->dst_offset_bytes + n;
-	*dst_in = pl->dst_offset_bytes;
-	*src_in = pl->src_offset_bytes;
-	if (copy && pl->has_distance) {
-		uint64_t d = pl->distance_bytes < 0 ? (uint64_t)-pl->distance_bytes
-		                                    : (uint64_t)pl->distance_bytes;
-		if (pl->distance_bytes < 0)
-			*dst_in += d;
-		*src_in = *dst_in + (uint64_t)pl->distance_bytes;
-		need = pl->dst_offset_bytes + d + n;
-	} else if (copy && pl->src_offset_bytes + n > need) {
-		need = pl->src_offset_bytes + n;
-	}
-	return need ? need : 1;
-}
-
-/* Region bytes the rotating state st needs for slots up to max_slot. */
-static uint64_t state_region_bytes(const struct pb_mem_params *p, enum pb_cache_state st,
-                                   uint64_t max_slot)
-{
-	/* l2 and llc: the whole working set (both regions for memcpy) is half
-	 * the level, so it stays there but not in the level above. */
-	unsigned sides = p->op != PB_OP_MEMSET ? 2 : 1;
-	if (p->extent_bytes)
-		return max_slot;
-	switch (st) {
-	case PB_STATE_HOT:
-		return 2 * max_slot;
-	case PB_STATE_REPEAT:
-		return max_slot;
-	case PB_STATE_L2:
-		return p->l2_bytes / 2 / sides;
-	case PB_STATE_LLC:
-		return p->llc_bytes / 2 / sides;
-	case PB_STATE_DRAM: {
-		uint64_t ws = 4 * p->llc_bytes;
-		if (ws < DRAM_MIN_WORKING_SET)
-			ws = DRAM_MIN_WORKING_SET;
-		if (ws < 8 * max_slot)
-			ws = 8 * max_slot;
-		return round_up(ws, HUGE_PAGE_BYTES);
-	}
-	default:
-		return 0;
-	}
-}
-
-/* Maps the state's regions, sized for slots up to max_slot bytes. */
-static int arena_init(struct arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
-                      int prefill, uint64_t max_slot, uint64_t seed)
-{
-	memset(a, 0, sizeof *a);
-	a->state = st;
-	a->copy = p->op != PB_OP_MEMSET;
-	a->extent = p->extent_bytes != 0;
-	a->prefill = prefill;
-	a->rng = seed | 1;
-	if (is_fault(st)) {
-		if (a->copy) {
-			a->fault_src_bytes = round_up(max_slot, PB_PAGE_BYTES);
-			a->fault_src = pb_map(a->fault_src_bytes, false, false);
-			if (!a->fault_src)
-				return -1;
-			fill_pattern(a->fault_src, a->fault_src_bytes, &a->rng);
-		}
-		return 0;
-	}
-	uint64_t bytes = round_up(state_region_bytes(p, st, max_slot), PB_PAGE_BYTES);
-	if (st == PB_STATE_L2 && !a->extent && bytes <= 2 * p->l1_bytes)
-		return pb_fail("its %llu KiB working set is not larger than twice the L1d",
-		               (unsigned long long)(bytes >> 10));
-	if (st == PB_STATE_LLC && !a->extent && bytes <= 2 * p->l2_bytes)
-		return pb_fail("its %llu KiB working set is not larger than twice the L2",
-		               (unsigned long long)(bytes >> 10));
-	uint64_t need = bytes * (a->copy ? 2u : 1u);
-	uint64_t avail = avail_bytes();
-	if (need > avail / 2)
-		return pb_fail(
-		    "needs %llu MiB of buffers, more than half the %llu MiB of free memory",
-		    (unsigned long long)(need >> 20), (unsigned long long)(avail >> 20));
-	a->region_bytes = bytes;
-	a->dst = pb_map(bytes, false, false);
-	if (!a->dst)
-		return -1;
-	if (a->copy) {
-		a->src = pb_map(bytes, false, false);
-		if (!a->src) {
-			arena_free(a);
-			return -1;
-		}
-		fill_pattern(a->src, bytes, &a->rng);
-		/* With a distance the source lives in the destination region:
-		 * the bytes between destinations stay random, each destination
-		 * range is refilled with prefill. */
-		fill_pattern(a->dst, bytes, &a->rng);
-	} else {
-		memset(a->dst, prefill, bytes);
-	}
-	if (st == PB_STATE_DRAM) {
-		pb_flush_range(a->dst, bytes);
-		if (a->copy)
-			pb_flush_range(a->src, bytes);
-	}
-	return 0;
-}
-
-/* Lays the region out in slots for size n at placement pl. Returns 1 when
- * the state cannot hold two slots (the group is skipped), 0, or -1. */
-static int arena_set_group(struct arena *a, uint64_t n, const struct pb_mem_placement *pl, bool far)
-{
-	a->n = n;
-	a->pl = *pl;
-	far_unmap(a);
-	if (far) {
-		/* Two slots of destinations, [A, A + 2 x slot); their sources
-		 * at dst + D, in a second mapping of just the pages they use. */
-		a->dst_in_slot = pl->dst_offset_bytes;
-		a->slot_bytes = round_up(pl->dst_offset_bytes + (n ? n : 1), PB_PAGE_BYTES);
-		int64_t d = pl->distance_bytes;
-		int64_t first = (int64_t)a->dst_in_slot + d; /* slot 0's source, from A */
-		int64_t lo = first >= 0 ? first / (int64_t)PB_PAGE_BYTES * (int64_t)PB_PAGE_BYTES
-		                        : -(int64_t)round_up((uint64_t)-first, PB_PAGE_BYTES);
-		int64_t hi = first + (int64_t)a->slot_bytes + (int64_t)n;
-		a->far_dst_bytes = 2 * a->slot_bytes;
-		a->far_src_bytes = round_up((uint64_t)(hi - lo), PB_PAGE_BYTES);
-		void *dp, *sp;
-		if (pb_map_pair(a->far_dst_bytes, lo, a->far_src_bytes, &dp, &sp) != 0) {
-			a->far_dst_bytes = a->far_src_bytes = 0;
-			return 1;
-		}
-		a->far_dst = dp;
-		a->far_src_map = sp;
-		a->far = true;
-		fill_pattern(a->far_dst, a->far_dst_bytes, &a->rng);
-		fill_pattern(a->far_src_map, a->far_src_bytes, &a->rng);
-		a->nslots = 2;
-		a->ws_bytes = a->far_dst_bytes + a->far_src_bytes;
-		free(a->perm);
-		a->perm = malloc(2 * sizeof *a->perm);
-		if (!a->perm)
-			return pb_fail("out of memory for 2 slots");
-		a->perm[0] = 0;
-		a->perm[1] = 1;
-		a->next = 0;
-		return 0;
-	}
-	uint64_t need = slot_layout(n, pl, a->copy, &a->dst_in_slot, &a->src_in_slot);
-	uint64_t page = a->state == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES : PB_PAGE_BYTES;
-	a->slot_bytes = round_up(need, page);
-	free(a->perm);
-	a->perm = NULL;
-	if (is_fault(a->state)) {
-		a->nslots = FAULT_MAX_BATCH_BYTES / a->slot_bytes;
-		if (a->nslots == 0)
-			a->nslots = 1;
-		a->ws_bytes = a->slot_bytes;
-		return 0;
-	}
-	if (a->extent) {
-		a->nslots = 1;
-		a->ws_bytes = a->region_bytes * (a->copy ? 2 : 1);
-		return 0;
-	}
-	bool fixed = a->state == PB_STATE_HOT || a->state == PB_STATE_REPEAT;
-	a->nslots = a->state == PB_STATE_HOT      ? 2
-	            : a->state == PB_STATE_REPEAT ? 1
-	                                          : a->region_bytes / a->slot_bytes;
-	if (a->nslots < (a->state == PB_STATE_REPEAT ? 1u : 2u) ||
-	    a->nslots * a->slot_bytes > a->region_bytes)
-		return 1;
-	if (a->nslots > UINT32_MAX)
-		a->nslots = UINT32_MAX;
-	a->ws_bytes = (fixed ? a->nslots * a->slot_bytes : a->region_bytes) *
-	              (a->copy && !pl->has_distance ? 2 : 1);
-	a->perm = malloc(a->nslots * sizeof *a->perm);
-	if (!a->perm)
-		return pb_fail("out of memory for %zu slots", a->nslots);
-	for (size_t i = 0; i < a->nslots; i++)
-		a->perm[i] = (uint32_t)i;
-	if (!fixed)
-		pb_shuffle_u32(a->perm, a->nslots, &a->rng);
-	a->next = 0;
-	return 0;
-}
-
-/* Fills the pointer arrays for a batch of k calls (untimed). */
-static int arena_pick(struct arena *a, size_t k, void **d, const void **s)
-{
-	if (is_fault(a->state)) {
-		a->batch_map_bytes = k * a->slot_bytes;
-		a->batch_map = pb_map(a->batch_map_bytes, a->state == PB_STATE_FAULT_THP, true);
-		if (!a->batch_map) {
-			a->batch_map_bytes = 0;
-			return -1;
-		}
-		for (size_t i = 0; i < k; i++) {
-			d[i] = a->batch_map + i * a->slot_bytes + a->dst_in_slot;
-			s[i] = a->copy ? a->fault_src + a->pl.src_offset_bytes : NULL;
-		}
-		return 0;
-	}
-	for (size_t i = 0; i < k; i++) {
-		if (a->next == a->nslots) {
-			if (a->state != PB_STATE_HOT)
-				pb_shuffle_u32(a->perm, a->nslots, &a->rng);
-			a->next = 0;
-		}
-		size_t slot = (size_t)a->perm[a->next++] * a->slot_bytes;
-		if (a->far) {
-			/* the source lies in far_src_map: same address arithmetic,
-			 * done on integers (the two are separate objects) */
-			d[i] = a->far_dst + slot + a->dst_in_slot;
-			s[i] = (const void *)(uintptr_t)((uintptr_t)d[i] +
-			                                 (uintptr_t)a->pl.distance_bytes);
-			continue;
-		}
-		d[i] = a->dst + slot + a->dst_in_slot;
-		if (!a->copy)
-			s[i] = NULL;
-		else if (a->pl.has_distance)
-			s[i] = a->dst + slot + a->src_in_slot;
-		else
-			s[i] = a->src + slot + a->src_in_slot;
-	}
-	return 0;
-}
-
-/* Untimed: puts back what the batch changed (temporal stores for the
- * cached states, non-temporal + flushes for dram); fault states unmap;
- * repeat leaves the previous call's bytes in place. */
-static void arena_restore(struct arena *a, size_t k, void **d, const void **s)
-{
-	size_t n = a->n;
-	if (a->state == PB_STATE_REPEAT)
-		return;
-	if (is_fault(a->state)) {
-		munmap(a->batch_map, a->batch_map_bytes);
-		a->batch_map = NULL;
-		a->batch_map_bytes = 0;
-		return;
-	}
-	if (a->state != PB_STATE_DRAM) {
-		size_t m = a->state == PB_STATE_HOT && k > 2 ? 2 : k;
-		for (size_t i = 0; i < m; i++)
-			memset(d[i], a->prefill, n);
-		return;
-	}
-	for (size_t i = 0; i < k; i++) {
-		pb_fill_uncached(d[i], a->prefill, n);
-		if (a->copy)
-			pb_flush_range(s[i], n);
-	}
 }
 
 /* AnonHugePages of the mapping that holds p, from /proc/self/smaps
@@ -531,219 +175,118 @@ static uint64_t time_extent(const struct pb_kernel *kr, uint8_t *dst, const uint
 	return ticks;
 }
 
-struct contender {
-	const struct pb_kernel *kernel;
-	size_t k;
-	struct pb_mem_case *c;
-	size_t cap;
-};
-
-int pb_mem_case_add_sample(struct pb_mem_case *c, size_t *cap_io, double ticks, double read,
-                           uint64_t calls)
+void pb_mem_case_take(struct pb_mem_case *c, struct pb_harness_samples *h)
 {
-	if (c->n_samples == *cap_io) {
-		size_t cap = *cap_io ? 2 * *cap_io : 64;
-		double *bt = realloc(c->batch_ticks, cap * sizeof *bt);
-		if (!bt)
-			return pb_fail("out of memory for samples");
-		c->batch_ticks = bt;
-		uint64_t *bc = realloc(c->batch_calls, cap * sizeof *bc);
-		if (!bc)
-			return pb_fail("out of memory for samples");
-		c->batch_calls = bc;
-		if (c->then_read) {
-			double *rt = realloc(c->read_ticks, cap * sizeof *rt);
-			if (!rt)
-				return pb_fail("out of memory for samples");
-			c->read_ticks = rt;
-		}
-		*cap_io = cap;
-	}
-	c->batch_ticks[c->n_samples] = ticks;
-	c->batch_calls[c->n_samples] = calls;
+	c->batch_ticks = h->ticks;
+	c->batch_calls = h->calls;
+	c->read_ticks = h->read_ticks;
+	h->ticks = h->read_ticks = NULL;
+	h->calls = NULL;
+	c->n_samples = h->n_samples;
+	c->migrations = (unsigned)h->migrations;
+	c->ticks_per_call = h->per_call;
+	c->outliers = h->outliers;
 	if (c->then_read)
-		c->read_ticks[c->n_samples] = read;
-	c->n_samples++;
-	return 0;
+		c->read_ticks_per_call = h->read_per_call;
 }
 
 #define note(r, ...) pb_note_append((r)->notes, sizeof(r)->notes, __VA_ARGS__)
 
-/* Per-call figures of a case's samples into a new array. */
-static double *per_call(const struct pb_mem_case *c, const double *ticks)
-{
-	double *v = malloc((c->n_samples ? c->n_samples : 1) * sizeof *v);
-	if (v)
-		for (size_t i = 0; i < c->n_samples; i++)
-			v[i] = ticks[i] / (double)c->batch_calls[i];
-	return v;
-}
+/* The harness's context for one group (include/primbench/harness.h). */
+struct group {
+	const struct pb_mem_params *p;
+	struct pb_arena *a;
+	struct pb_mem_case **cases; /* [n_kernels] */
+	void **d;
+	const void **s;
+};
 
-static int summarize_case(struct pb_mem_case *c)
+/* The batch callback: picks the slots, times k calls (or one pass over the
+ * extent) and puts back what they changed, all untimed but the calls and
+ * the read-back. Returns 0, or -1 on a mapping failure. */
+static int group_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_harness_phase phase,
+                       struct pb_harness_batch *out)
 {
-	if (c->n_samples == 0)
-		return 0;
-	double *v = per_call(c, c->batch_ticks);
-	if (!v)
-		return pb_fail("out of memory");
-	int rc = pb_summarize(v, c->n_samples, 0.95, &c->ticks_per_call);
-	size_t outliers = 0;
-	if (rc == 0)
-		rc = pb_count_outliers_mz(v, c->n_samples, 3.5, &outliers);
-	c->outliers = outliers;
-	free(v);
-	if (rc == 0 && c->then_read) {
-		v = per_call(c, c->read_ticks);
-		if (!v)
-			return pb_fail("out of memory");
-		rc = pb_summarize(v, c->n_samples, 0.95, &c->read_ticks_per_call);
-		free(v);
-	}
-	return rc;
-}
-
-/* Whether every case of the group has its CI half-width below the target. */
-static bool precise_enough(struct contender *cts, size_t nk, double precision)
-{
-	for (size_t i = 0; i < nk; i++) {
-		struct pb_mem_case *c = cts[i].c;
-		struct pb_summary s;
-		double *v = per_call(c, c->batch_ticks);
-		if (!v)
-			return false;
-		int rc = pb_summarize(v, c->n_samples, 0.95, &s);
-		free(v);
-		if (rc != 0 || !s.ci_valid || s.median <= 0 ||
-		    (s.ci_hi - s.ci_lo) / 2 > precision * s.median)
-			return false;
-	}
-	return true;
-}
-
-/* One sample of one contender. Returns 0, or -1 on a mapping failure. */
-static int take_sample(const struct pb_mem_params *p, struct arena *a, struct contender *ct,
-                       void **d, const void **s, bool keep)
-{
-	double read = 0;
-	int cpu0 = sched_getcpu();
-	uint64_t t;
-	size_t calls;
+	struct group *g = ctx;
+	const struct pb_mem_params *p = g->p;
+	struct pb_arena *a = g->a;
+	struct pb_mem_case *c = g->cases[i];
+	void **d = g->d;
+	const void **s = g->s;
+	bool keep = phase == PB_HARNESS_KEEP;
+	double *read = p->then_read && phase != PB_HARNESS_CALIBRATE ? &out->read_ticks : NULL;
+	(void)thread;
 	if (p->extent_bytes) {
-		calls = a->n ? (size_t)(p->extent_bytes / a->n) : (size_t)p->extent_bytes;
 		const uint8_t *src = a->copy ? (a->pl.has_distance ? a->dst + a->src_in_slot
 		                                                   : a->src + a->src_in_slot)
 		                             : NULL;
-		t = time_extent(ct->kernel, a->dst + a->dst_in_slot, src, p->value, a->n,
-		                p->extent_bytes, p->then_read ? &read : NULL);
-		if (a->state == PB_STATE_DRAM) {
-			pb_fill_uncached(a->dst + a->dst_in_slot, a->prefill, p->extent_bytes);
-			if (src)
-				pb_flush_range(src, p->extent_bytes);
-		} else if (a->state != PB_STATE_REPEAT) {
-			memset(a->dst + a->dst_in_slot, a->prefill, p->extent_bytes);
-		}
-	} else {
-		calls = ct->k;
-		if (arena_pick(a, calls, d, s) != 0)
-			return -1;
-		bool count = keep && p->counters && pb_counters_start(p->counters) == 0;
-		t = time_batch(ct->kernel, d, s, p->value, a->n, calls,
-		               p->then_read ? &read : NULL);
-		struct pb_counter_values cv;
-		if (count && pb_counters_stop(p->counters, &cv) == 0) {
-			ct->c->counted_calls += calls;
-			ct->c->cycles += cv.cycles;
-			ct->c->instructions += cv.instructions;
-			ct->c->cache_misses += cv.cache_misses;
-			ct->c->counters_multiplexed |= cv.multiplexed;
-		}
-		if (a->state == PB_STATE_FAULT_THP && ct->c->thp_bytes == 0 && keep)
-			ct->c->thp_bytes = thp_bytes_at(d[0]);
-		arena_restore(a, calls, d, s);
-	}
-	int cpu1 = sched_getcpu();
-	if (!keep)
-		return 0;
-	if (cpu0 != cpu1) {
-		/* A migration mixes two CPUs' caches and clocks: dropped, counted. */
-		ct->c->migrations++;
+		out->ticks = (double)time_extent(c->kernel, a->dst + a->dst_in_slot, src, p->value,
+		                                 a->n, p->extent_bytes, read);
+		pb_arena_restore_extent(a, src, p->extent_bytes);
 		return 0;
 	}
-	double overhead = pb_timer_info()->overhead_ticks;
-	double v = (double)t - overhead, rv = read - overhead;
-	return pb_mem_case_add_sample(ct->c, &ct->cap, v > 0 ? v : 0, rv > 0 ? rv : 0, calls);
-}
-
-/* Calibrates k per contender: the least of three single calls gives the
- * per-call estimate, and pb_batch_calls() scales it to pb_batch_target_ticks()
- * (suites/sampling.h). Each contender's first call is discarded (cold code
- * and TLB). */
-static int calibrate(const struct pb_mem_params *p, struct arena *a, struct contender *cts,
-                     void **d, const void **s)
-{
-	double target = pb_batch_target_ticks();
-	/* dram: no slot twice in a batch (it would be cached the second time);
-	 * fault: at most FAULT_MAX_BATCH_BYTES of fresh mappings per batch. */
-	size_t max_k = MAX_BATCH_CALLS;
-	if (a->state == PB_STATE_DRAM && a->nslots / 2 < max_k)
-		max_k = a->nslots / 2 ? a->nslots / 2 : 1;
-	if (is_fault(a->state) && a->nslots < max_k)
-		max_k = a->nslots;
-	for (size_t i = 0; i < p->n_kernels; i++) {
-		if (p->stop && *p->stop)
-			return 0;
-		if (p->extent_bytes) {
-			cts[i].k = p->extent_bytes / (a->n ? a->n : 1);
-			continue;
-		}
-		double best = INFINITY;
-		for (int rep = 0; rep < 4; rep++) {
-			if (arena_pick(a, 1, d, s) != 0)
-				return -1;
-			double t = (double)time_batch(cts[i].kernel, d, s, p->value, a->n, 1, NULL);
-			arena_restore(a, 1, d, s);
-			if (rep > 0 && t < best)
-				best = t;
-		}
-		cts[i].k = pb_batch_calls(best, target, max_k);
+	if (pb_arena_pick(a, k, d, s) != 0)
+		return -1;
+	bool count = keep && p->counters && pb_counters_start(p->counters) == 0;
+	out->ticks = (double)time_batch(c->kernel, d, s, p->value, a->n, k, read);
+	struct pb_counter_values cv;
+	if (count && pb_counters_stop(p->counters, &cv) == 0) {
+		c->counted_calls += k;
+		c->cycles += cv.cycles;
+		c->instructions += cv.instructions;
+		c->cache_misses += cv.cache_misses;
+		c->counters_multiplexed |= cv.multiplexed;
 	}
+	if (a->state == PB_STATE_FAULT_THP && c->thp_bytes == 0 && keep)
+		c->thp_bytes = thp_bytes_at(d[0]);
+	pb_arena_restore(a, k, d, s);
 	return 0;
 }
 
-/* One group: calibrate, warm up, then interleaved rounds. */
-static int run_group(const struct pb_mem_params *p, struct arena *a, struct contender *cts,
-                     void **d, const void **s, uint64_t *rng)
+/* One group on the harness: k calibrated per kernel (dram: no slot twice
+ * in a batch, it would be cached the second time; fault: at most
+ * FAULT_MAX_BATCH_BYTES of fresh mappings per batch; an extent: one pass),
+ * then its samples and summaries moved into the cases. */
+static int run_group(const struct pb_mem_params *p, struct group *g, uint64_t *rng)
 {
-	if (calibrate(p, a, cts, d, s) != 0)
-		return -1;
-	uint32_t *order = malloc(p->n_kernels * sizeof *order);
-	if (!order)
+	struct pb_arena *a = g->a;
+	size_t max_k = MAX_BATCH_CALLS;
+	if (a->state == PB_STATE_DRAM && a->nslots / 2 < max_k)
+		max_k = a->nslots / 2 ? a->nslots / 2 : 1;
+	if (pb_cache_state_is_fault(a->state) && a->nslots < max_k)
+		max_k = a->nslots;
+	struct pb_harness_contender *hc = calloc(p->n_kernels, sizeof *hc);
+	if (!hc)
 		return pb_fail("out of memory");
-	for (size_t i = 0; i < p->n_kernels; i++)
-		order[i] = (uint32_t)i;
-	int rc = 0;
-	double start = pb_monotonic_s();
-	size_t rounds = p->warmup_samples + p->max_samples;
-	for (size_t round = 0; round < rounds && rc == 0; round++) {
-		bool warm = round < p->warmup_samples;
-		size_t taken = round - (warm ? round : p->warmup_samples);
-		if (!warm && taken >= p->min_samples) {
-			if (pb_monotonic_s() - start >= p->budget_s)
-				break;
-			if (p->precision > 0 && precise_enough(cts, p->n_kernels, p->precision))
-				break;
-		}
-		if (p->stop && *p->stop)
-			break;
-		pb_shuffle_u32(order, p->n_kernels, rng);
-		for (size_t j = 0; j < p->n_kernels && rc == 0; j++) {
-			rc = take_sample(p, a, &cts[order[j]], d, s, !warm);
-			if (p->stop && *p->stop)
-				break;
-		}
+	for (size_t i = 0; i < p->n_kernels; i++) {
+		hc[i].max_k = max_k;
+		hc[i].fixed_k = p->extent_bytes ? p->extent_bytes / (a->n ? a->n : 1) : 0;
 	}
-	free(order);
-	return rc;
+	struct pb_harness_params hp = {
+	    .n_contenders = p->n_kernels,
+	    .contenders = hc,
+	    .time_batch = group_batch,
+	    .ctx = g,
+	    .read_back = p->then_read,
+	    .warmup_samples = p->warmup_samples,
+	    .min_samples = p->min_samples,
+	    .max_samples = p->max_samples,
+	    .budget_s = p->budget_s,
+	    .precision = p->precision,
+	    .stop = p->stop,
+	    .stop_check = PB_HARNESS_STOP_EACH_SAMPLE,
+	    .rng = rng,
+	    .overhead_ticks = pb_timer_info()->overhead_ticks,
+	};
+	struct pb_harness_result hr;
+	int rc = pb_harness_run(&hp, &hr);
+	free(hc);
+	if (rc != 0)
+		return -1;
+	for (size_t i = 0; i < p->n_kernels; i++)
+		pb_mem_case_take(g->cases[i], &hr.c[i]);
+	pb_harness_result_free(&hr);
+	return 0;
 }
 
 static bool same_op(const struct pb_mem_params *p, char *bad, size_t len)
@@ -788,7 +331,7 @@ static int check_params(const struct pb_mem_params *p)
 		const struct pb_mem_placement *pl = &p->placements[q];
 		if (!pl->has_distance || p->op == PB_OP_MEMSET)
 			continue;
-		uint64_t ad = abs_distance(pl);
+		uint64_t ad = pb_arena_abs_distance(pl);
 		unsigned bits = pb_user_address_bits();
 		if (ad >= (UINT64_C(1) << bits) - PB_PAGE_BYTES)
 			return pb_fail("distance %lld does not fit the %u-bit user address space",
@@ -806,7 +349,7 @@ static int check_params(const struct pb_mem_params *p)
 	}
 	/* The fault states' source is a separate prefaulted buffer. */
 	for (size_t i = 0; p->op == PB_OP_MEMMOVE && i < p->n_states; i++) {
-		if (!is_fault(p->states[i]))
+		if (!pb_cache_state_is_fault(p->states[i]))
 			continue;
 		for (size_t q = 0; q < p->n_placements; q++) {
 			const struct pb_mem_placement *pl = &p->placements[q];
@@ -898,19 +441,20 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			uint64_t di, si;
 			/* With an extent, the one slot holds the extent (and the
 			 * distance, when the source is in the same region). */
-			uint64_t need =
-			    slot_layout(p->extent_bytes ? p->extent_bytes : p->sizes_bytes[z],
-			                &p->placements[q], copy, &di, &si);
+			uint64_t need = pb_arena_slot_layout(p->extent_bytes ? p->extent_bytes
+			                                                     : p->sizes_bytes[z],
+			                                     &p->placements[q], copy, &di, &si);
 			need = round_up(need, PB_PAGE_BYTES);
 			if (need > max_slot)
 				max_slot = need;
-			if (!far_group(p, PB_STATE_HOT, &p->placements[q]) && need > max_dense_slot)
+			if (!pb_arena_far_group(p, PB_STATE_HOT, &p->placements[q]) &&
+			    need > max_dense_slot)
 				max_dense_slot = need;
 		}
 
 	size_t groups_total = p->n_states * p->n_sizes * p->n_placements, groups_done = 0;
 	r->cases = calloc(groups_total * p->n_kernels, sizeof *r->cases);
-	struct contender *cts = calloc(p->n_kernels, sizeof *cts);
+	struct pb_mem_case **cts = calloc(p->n_kernels, sizeof *cts);
 	void **d = malloc(MAX_BATCH_CALLS * sizeof *d);
 	const void **s = malloc(MAX_BATCH_CALLS * sizeof *s);
 	if (!r->cases || !cts || !d || !s) {
@@ -924,14 +468,15 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	int rc = 0;
 
 	for (size_t si = 0; si < p->n_states && rc == 0 && !r->interrupted; si++) {
-		struct arena a;
+		struct pb_arena a;
 		enum pb_cache_state st = p->states[si];
 		if (p->stop && *p->stop) {
 			r->interrupted = true;
 			break;
 		}
-		if (arena_init(&a, p, st, prefill, st == PB_STATE_HOT ? max_dense_slot : max_slot,
-		               pb_rng_next(&rng)) != 0) {
+		if (pb_arena_init(&a, p, st, prefill,
+		                  st == PB_STATE_HOT ? max_dense_slot : max_slot,
+		                  pb_rng_next(&rng)) != 0) {
 			note(r, "%s: skipped: %s", pb_cache_state_name(st), pb_error());
 			groups_done += p->n_sizes * p->n_placements;
 			continue;
@@ -943,8 +488,8 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					r->interrupted = true;
 					break;
 				}
-				bool far = far_group(p, st, &p->placements[q]);
-				int g = arena_set_group(&a, n, &p->placements[q], far);
+				bool far = pb_arena_far_group(p, st, &p->placements[q]);
+				int g = pb_arena_set_group(&a, n, &p->placements[q], far);
 				if (g < 0) {
 					rc = -1;
 					break;
@@ -985,7 +530,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					c->fill_value = copy ? -1 : (p->value & 0xff);
 					/* Fresh pages read as zero; repeat's destination
 					 * holds the previous call's bytes. */
-					c->prefill_value = is_fault(st) ? 0
+					c->prefill_value = pb_cache_state_is_fault(st) ? 0
 					                   : st == PB_STATE_REPEAT
 					                       ? (copy ? -1 : (p->value & 0xff))
 					                       : prefill;
@@ -993,22 +538,20 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					c->working_set_bytes =
 					    p->extent_bytes ? p->extent_bytes * (copy ? 2 : 1)
 					                    : a.ws_bytes;
-					cts[ki] =
-					    (struct contender){.kernel = p->kernels[ki], .c = c};
+					cts[ki] = c;
 				}
-				rc = run_group(p, &a, cts, d, s, &rng);
-				for (size_t ki = 0; ki < p->n_kernels && rc == 0; ki++)
-					rc = summarize_case(cts[ki].c);
+				struct group grp = {.p = p, .a = &a, .cases = cts, .d = d, .s = s};
+				rc = run_group(p, &grp, &rng);
 				/* The read-back loop's own speed beside each case's
 				 * read-back: within its noise, the read-back shows the
 				 * loop, not where the bytes sit. */
 				struct pb_summary loop;
 				if (rc == 0 && p->then_read && n > 0 && !r->interrupted &&
-				    cts[0].c->n_samples > 0 &&
+				    cts[0]->n_samples > 0 &&
 				    measure_read_loop(n, p->placements[q].dst_offset_bytes,
 				                      &loop) == 0) {
 					for (size_t ki = 0; ki < p->n_kernels; ki++) {
-						struct pb_mem_case *c = cts[ki].c;
+						struct pb_mem_case *c = cts[ki];
 						c->read_loop_ticks_per_call = loop;
 						c->read_loop_bound =
 						    c->n_samples > 0 &&
@@ -1017,7 +560,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					}
 				}
 				if (rc == 0 && st == PB_STATE_FAULT_THP && n > 0 &&
-				    cts[0].c->thp_bytes == 0)
+				    cts[0]->thp_bytes == 0)
 					note(r,
 					     "fault-thp: size %llu: no huge pages seen in "
 					     "/proc/self/smaps (THP off, or not available)",
@@ -1030,7 +573,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					break;
 			}
 		}
-		arena_free(&a);
+		pb_arena_free(&a);
 	}
 	free(cts);
 	free(d);

@@ -7,12 +7,11 @@
  * batch_calls random sizes, repeated `passes` times in a sample: a sequence
  * of thousands of calls is far longer than a predictor's history. */
 #define _GNU_SOURCE
-#include <math.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "memory/arena.h"
 #include "primbench/error.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"
@@ -20,12 +19,7 @@
 #include "primbench/timer.h"
 #include "suites/sampling.h"
 
-#define DRAM_MIN_WORKING_SET (256ull << 20)
-#define MAX_PASSES           256
-/* The source's window starts this far past a page boundary, so that
- * destination and source never share a page offset (no 4K aliasing of
- * loads with stores), as mem's default --src-offset. */
-#define SRC_PAGE_OFFSET 2048u
+#define MAX_PASSES 256
 
 const char *pb_replay_offsets_name(enum pb_replay_offsets o)
 {
@@ -41,138 +35,6 @@ int pb_replay_offsets_parse(const char *s, enum pb_replay_offsets *out)
 	else
 		return pb_fail("unknown offsets mode '%s' (known: random, aligned)", s);
 	return 0;
-}
-
-static uint64_t round_up(uint64_t x, uint64_t to)
-{
-	return (x + to - 1) / to * to;
-}
-
-/* One cache state's buffers and the batch's pointers into them. */
-struct replay_arena {
-	enum pb_cache_state state;
-	bool copy;
-	uint8_t *dst, *src;
-	size_t region_bytes, slot_bytes, nslots;
-	void **d;
-	const void **s;
-	uint64_t ws_bytes;
-};
-
-static void arena_free(struct replay_arena *a)
-{
-	if (a->dst)
-		pb_unmap(a->dst, a->region_bytes);
-	if (a->src)
-		pb_unmap(a->src, a->region_bytes);
-	a->dst = NULL;
-	a->src = NULL;
-}
-
-/* Maps the state's regions and points every call of the batch into them. */
-static int arena_init(struct replay_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
-                      const uint32_t *offs, size_t n, size_t need, int prefill, uint64_t *rng)
-{
-	unsigned sides = a->copy ? 2 : 1;
-	a->state = st;
-	a->slot_bytes = round_up(need, PB_PAGE_BYTES);
-	uint64_t bytes;
-	switch (st) {
-	case PB_STATE_HOT:
-		bytes = a->slot_bytes;
-		break;
-	case PB_STATE_L2:
-		bytes = p->l2_bytes / 2 / sides;
-		if (bytes <= 2 * p->l1_bytes)
-			return pb_fail("its %llu KiB working set is not larger than twice the L1d",
-			               (unsigned long long)(bytes >> 10));
-		break;
-	case PB_STATE_LLC:
-		bytes = p->llc_bytes / 2 / sides;
-		if (bytes <= 2 * p->l2_bytes)
-			return pb_fail("its %llu KiB working set is not larger than twice the L2",
-			               (unsigned long long)(bytes >> 10));
-		break;
-	case PB_STATE_DRAM:
-		bytes = 4 * p->llc_bytes;
-		if (bytes < DRAM_MIN_WORKING_SET)
-			bytes = DRAM_MIN_WORKING_SET;
-		if (bytes < 2 * n * a->slot_bytes)
-			bytes = 2 * n * a->slot_bytes;
-		break;
-	default:
-		return pb_fail("a replay cannot run in the %s state (hot, l2, llc, dram only)",
-		               pb_cache_state_name(st));
-	}
-	bytes = round_up(bytes, PB_PAGE_BYTES);
-	a->nslots = bytes / a->slot_bytes;
-	if (a->nslots == 0)
-		return pb_fail("its working set does not hold one call of the distribution");
-	uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-	if (bytes * sides > avail / 2)
-		return pb_fail("needs %llu MiB of buffers, more than half the %llu MiB of free "
-		               "memory",
-		               (unsigned long long)(bytes * sides >> 20),
-		               (unsigned long long)(avail >> 20));
-	a->region_bytes = bytes;
-	a->dst = pb_map(bytes, false, false);
-	if (!a->dst)
-		return -1;
-	memset(a->dst, prefill, bytes);
-	if (a->copy) {
-		a->src = pb_map(bytes, false, false);
-		if (!a->src) {
-			arena_free(a);
-			return -1;
-		}
-		for (size_t i = 0; i < bytes; i += 8) {
-			uint64_t r = pb_rng_next(rng);
-			memcpy(a->src + i, &r, 8);
-		}
-	}
-	if (st == PB_STATE_DRAM) {
-		pb_flush_range(a->dst, bytes);
-		if (a->copy)
-			pb_flush_range(a->src, bytes);
-	}
-	/* Slots: hot has one; l2 and llc cycle through all in a shuffled
-	 * order; dram gives every call of the batch its own slot. */
-	uint32_t *perm = malloc(a->nslots * sizeof *perm);
-	if (!perm) {
-		arena_free(a);
-		return pb_fail("out of memory");
-	}
-	for (size_t i = 0; i < a->nslots; i++)
-		perm[i] = (uint32_t)i;
-	pb_shuffle_u32(perm, a->nslots, rng);
-	for (size_t i = 0; i < n; i++) {
-		size_t slot = (size_t)perm[i % a->nslots] * a->slot_bytes;
-		a->d[i] = a->dst + slot + offs[2 * i];
-		a->s[i] = a->copy ? a->src + slot + SRC_PAGE_OFFSET + offs[2 * i + 1] : NULL;
-	}
-	free(perm);
-	size_t used = n < a->nslots ? n : a->nslots;
-	a->ws_bytes = (st == PB_STATE_HOT ? need : used * a->slot_bytes) * sides;
-	return 0;
-}
-
-/* Untimed: puts back what a sample changed. */
-static void arena_restore(struct replay_arena *a, const uint32_t *sizes, size_t n, int prefill)
-{
-	if (a->state == PB_STATE_DRAM) {
-		for (size_t i = 0; i < n; i++) {
-			pb_fill_uncached(a->d[i], prefill, sizes[i]);
-			if (a->copy)
-				pb_flush_range(a->s[i], sizes[i]);
-		}
-		return;
-	}
-	if (a->state == PB_STATE_HOT) {
-		memset(a->dst, prefill, a->slot_bytes);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		memset(a->d[i], prefill, sizes[i]);
 }
 
 /* One timed sample: `passes` passes over the batch. */
@@ -206,109 +68,87 @@ static uint64_t time_passes(const struct pb_kernel *kr, void *const *d, const vo
 	return ticks;
 }
 
-struct replay_ct {
-	const struct pb_kernel *kernel;
-	unsigned passes;
-	struct pb_mem_case *c;
-	size_t cap;
+/* The harness's context (include/primbench/harness.h): one state's
+ * arena and the drawn batch; kernels, or with policies one kernel per call
+ * and policy (ks[j * n + i]). */
+struct replay_group {
+	const struct pb_mem_params *p;
+	struct pb_replay_arena *a;
+	const uint32_t *sizes;
+	size_t n;
+	int prefill;
+	const struct pb_kernel *const *ks; /* policies only */
 };
 
-static int summarize(struct pb_mem_case *c)
+/* The batch callback: k passes over the batch by kernel i. */
+static int replay_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_harness_phase phase,
+                        struct pb_harness_batch *out)
 {
-	if (!c->n_samples)
-		return 0;
-	double *v = malloc(c->n_samples * sizeof *v);
-	if (!v)
-		return pb_fail("out of memory");
-	for (size_t i = 0; i < c->n_samples; i++)
-		v[i] = c->batch_ticks[i] / (double)c->batch_calls[i];
-	int rc = pb_summarize(v, c->n_samples, 0.95, &c->ticks_per_call);
-	if (rc == 0)
-		rc = pb_count_outliers_mz(v, c->n_samples, 3.5, &c->outliers);
-	free(v);
-	return rc;
+	const struct replay_group *g = ctx;
+	(void)thread;
+	(void)phase;
+	out->ticks = (double)time_passes(g->p->kernels[i], g->a->d, g->a->s, g->sizes, g->n,
+	                                 g->p->value, (unsigned)k);
+	return 0;
 }
 
-static bool precise_enough(struct replay_ct *cts, size_t nk, double precision)
+/* Untimed, after every batch: puts back what it changed. */
+static void replay_after(void *ctx, size_t i, size_t k)
 {
-	for (size_t i = 0; i < nk; i++) {
-		struct pb_mem_case *c = cts[i].c;
-		if (summarize(c) != 0)
-			return false;
-		const struct pb_summary *s = &c->ticks_per_call;
-		if (!s->ci_valid || s->median <= 0 ||
-		    (s->ci_hi - s->ci_lo) / 2 > precision * s->median)
-			return false;
-	}
-	return true;
+	const struct replay_group *g = ctx;
+	(void)i;
+	(void)k;
+	pb_replay_arena_restore(g->a, g->sizes, g->n, g->prefill);
 }
 
-/* Calibration, warm-up and the interleaved rounds of one state. */
-static int run_state(const struct pb_mem_params *p, struct replay_arena *a, struct replay_ct *cts,
-                     const uint32_t *sizes, size_t n, int prefill, uint64_t *rng)
+/* The harness's parameters for a replay: k is the passes over the batch
+ * (at most MAX_PASSES; dram 1: a second pass would find the batch's lines
+ * cached), each pass n calls; rounds cut only after a kept sample. */
+static struct pb_harness_params replay_harness(const struct pb_mem_params *p,
+                                               struct replay_group *g,
+                                               struct pb_harness_contender *hc, size_t nc,
+                                               uint64_t *rng)
 {
-	double target = pb_batch_target_ticks(), overhead = pb_timer_info()->overhead_ticks;
-	for (size_t i = 0; i < p->n_kernels; i++) {
-		/* The least of three single passes (after one discarded). */
-		double best = INFINITY;
-		for (int rep = 0; rep < 4; rep++) {
-			double t =
-			    (double)time_passes(cts[i].kernel, a->d, a->s, sizes, n, p->value, 1);
-			arena_restore(a, sizes, n, prefill);
-			if (rep > 0 && t < best)
-				best = t;
-		}
-		double per = best - overhead;
-		unsigned passes = per > 0 ? (unsigned)ceil(target / per) : MAX_PASSES;
-		if (passes < 1)
-			passes = 1;
-		if (passes > MAX_PASSES)
-			passes = MAX_PASSES;
-		/* dram: a second pass would find the batch's lines cached. */
-		cts[i].passes = a->state == PB_STATE_DRAM ? 1 : passes;
-	}
-	uint32_t *order = malloc(p->n_kernels * sizeof *order);
-	if (!order)
+	for (size_t i = 0; i < nc; i++)
+		hc[i] = (struct pb_harness_contender){
+		    .max_k = g->a->state == PB_STATE_DRAM ? 1 : MAX_PASSES};
+	return (struct pb_harness_params){
+	    .n_contenders = nc,
+	    .contenders = hc,
+	    .time_batch = replay_batch,
+	    .after_batch = replay_after,
+	    .ctx = g,
+	    .calls_per_k = g->n,
+	    .warmup_samples = p->warmup_samples,
+	    .min_samples = p->min_samples,
+	    .max_samples = p->max_samples,
+	    .budget_s = p->budget_s,
+	    .precision = p->precision,
+	    .stop = p->stop,
+	    .stop_check = PB_HARNESS_STOP_AFTER_KEPT,
+	    .rng = rng,
+	    .overhead_ticks = pb_timer_info()->overhead_ticks,
+	};
+}
+
+/* Calibration, warm-up and the interleaved rounds of one state, on the
+ * harness; the samples and summaries go into cases[0..n_kernels). */
+static int run_state(const struct pb_mem_params *p, struct replay_group *g,
+                     struct pb_mem_case *cases, uint64_t *rng)
+{
+	struct pb_harness_contender *hc = calloc(p->n_kernels, sizeof *hc);
+	if (!hc)
 		return pb_fail("out of memory");
+	struct pb_harness_params hp = replay_harness(p, g, hc, p->n_kernels, rng);
+	struct pb_harness_result hr;
+	int rc = pb_harness_run(&hp, &hr);
+	free(hc);
+	if (rc != 0)
+		return -1;
 	for (size_t i = 0; i < p->n_kernels; i++)
-		order[i] = (uint32_t)i;
-	int rc = 0;
-	double start = pb_monotonic_s();
-	size_t rounds = p->warmup_samples + p->max_samples;
-	for (size_t round = 0; round < rounds && rc == 0; round++) {
-		bool warm = round < p->warmup_samples;
-		size_t taken = warm ? 0 : round - p->warmup_samples;
-		if (!warm && taken >= p->min_samples) {
-			if (pb_monotonic_s() - start >= p->budget_s)
-				break;
-			if (p->precision > 0 && precise_enough(cts, p->n_kernels, p->precision))
-				break;
-		}
-		if (p->stop && *p->stop)
-			break;
-		pb_shuffle_u32(order, p->n_kernels, rng);
-		for (size_t j = 0; j < p->n_kernels && rc == 0; j++) {
-			struct replay_ct *ct = &cts[order[j]];
-			int cpu0 = sched_getcpu();
-			uint64_t t =
-			    time_passes(ct->kernel, a->d, a->s, sizes, n, p->value, ct->passes);
-			int cpu1 = sched_getcpu();
-			arena_restore(a, sizes, n, prefill);
-			if (warm)
-				continue;
-			if (cpu0 != cpu1) {
-				ct->c->migrations++;
-				continue;
-			}
-			double v = (double)t - overhead;
-			rc = pb_mem_case_add_sample(ct->c, &ct->cap, v > 0 ? v : 0, 0,
-			                            (uint64_t)n * ct->passes);
-			if (p->stop && *p->stop)
-				break;
-		}
-	}
-	free(order);
-	return rc;
+		pb_mem_case_take(&cases[i], &hr.c[i]);
+	pb_harness_result_free(&hr);
+	return 0;
 }
 
 int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
@@ -333,9 +173,8 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 	void **d = malloc(n * sizeof *d);
 	const void **s = malloc(n * sizeof *s);
 	r->cases = calloc(p->n_states * p->n_kernels, sizeof *r->cases);
-	struct replay_ct *cts = calloc(p->n_kernels, sizeof *cts);
 	int rc = 0;
-	if (!sizes || !offs || !d || !s || !r->cases || !cts)
+	if (!sizes || !offs || !d || !s || !r->cases)
 		rc = pb_fail("out of memory");
 	if (rc == 0)
 		rc = pb_distribution_draw(rp->dist, rp->seed, sizes, n, offs, window);
@@ -346,10 +185,10 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 		rp->batch_le_128 += sizes[i] <= 128;
 	}
 	/* Room for the largest size at the largest offset, the source's
-	 * window past SRC_PAGE_OFFSET. */
+	 * window past PB_REPLAY_SRC_PAGE_OFFSET. */
 	size_t need = rp->dist->max_bytes + window - 1;
 	if (copy)
-		need += SRC_PAGE_OFFSET;
+		need += PB_REPLAY_SRC_PAGE_OFFSET;
 	if (need == 0)
 		need = 1;
 	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
@@ -359,12 +198,13 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 			r->interrupted = true;
 			break;
 		}
-		struct replay_arena a = {.copy = copy, .d = d, .s = s};
-		if (arena_init(&a, p, st, offs, n, need, prefill, &rng) != 0) {
+		struct pb_replay_arena a = {.copy = copy, .d = d, .s = s};
+		if (pb_replay_arena_init(&a, p, st, offs, n, need, prefill, &rng) != 0) {
 			pb_note_append(r->notes, sizeof r->notes, "%s: skipped: %s",
 			               pb_cache_state_name(st), pb_error());
 			continue;
 		}
+		struct pb_mem_case *cases = &r->cases[r->n_cases];
 		for (size_t ki = 0; ki < p->n_kernels; ki++) {
 			struct pb_mem_case *c = &r->cases[r->n_cases++];
 			c->op = p->op;
@@ -373,15 +213,14 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 			c->page_bytes = PB_PAGE_BYTES;
 			c->fill_value = copy ? -1 : (p->value & 0xff);
 			c->prefill_value = prefill;
-			c->placement.src_offset_bytes = copy ? SRC_PAGE_OFFSET : 0;
+			c->placement.src_offset_bytes = copy ? PB_REPLAY_SRC_PAGE_OFFSET : 0;
 			c->replay = rp;
 			c->working_set_bytes = a.ws_bytes;
-			cts[ki] = (struct replay_ct){.kernel = p->kernels[ki], .c = c};
 		}
-		rc = run_state(p, &a, cts, sizes, n, prefill, &rng);
-		for (size_t ki = 0; ki < p->n_kernels && rc == 0; ki++)
-			rc = summarize(cts[ki].c);
-		arena_free(&a);
+		struct replay_group g = {
+		    .p = p, .a = &a, .sizes = sizes, .n = n, .prefill = prefill};
+		rc = run_state(p, &g, cases, &rng);
+		pb_replay_arena_free(&a);
 		if (p->stop && *p->stop)
 			r->interrupted = true;
 		if (p->progress)
@@ -391,7 +230,6 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 	free(offs);
 	free(d);
 	free(s);
-	free(cts);
 	if (rc != 0) {
 		pb_mem_result_free(r);
 		return -1;
@@ -428,6 +266,18 @@ static uint64_t time_policy(enum pb_op op, const struct pb_kernel *const *ks, vo
 	return ticks;
 }
 
+/* The batch callback of a policy: k passes, call c by kernel ks[i * n + c]. */
+static int policy_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_harness_phase phase,
+                        struct pb_harness_batch *out)
+{
+	const struct replay_group *g = ctx;
+	(void)thread;
+	(void)phase;
+	out->ticks = (double)time_policy(g->p->op, g->ks + i * g->n, g->a->d, g->a->s, g->sizes,
+	                                 g->n, g->p->value, (unsigned)k);
+	return 0;
+}
+
 int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *rp,
                            const struct pb_policy *pols, size_t np, struct pb_summary *out)
 {
@@ -445,16 +295,10 @@ int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *
 	void **d = malloc(n * sizeof *d);
 	const void **s = malloc(n * sizeof *s);
 	const struct pb_kernel **ks = malloc(np * n * sizeof *ks);
-	unsigned *passes = calloc(np, sizeof *passes);
-	double **v = calloc(np, sizeof *v);
-	size_t *nv = calloc(np, sizeof *nv);
-	uint32_t *order = malloc(np * sizeof *order);
+	struct pb_harness_contender *hc = calloc(np, sizeof *hc);
 	int rc = 0;
-	if (!sizes || !offs || !d || !s || !ks || !passes || !v || !nv || !order)
+	if (!sizes || !offs || !d || !s || !ks || !hc)
 		rc = pb_fail("out of memory");
-	for (size_t j = 0; rc == 0 && j < np; j++)
-		if (!(v[j] = malloc((p->max_samples + 1) * sizeof *v[j])))
-			rc = pb_fail("out of memory");
 	if (rc == 0)
 		rc = pb_distribution_draw(rp->dist, rp->seed, sizes, n, offs, window);
 	rp->batch_bytes = 0;
@@ -463,66 +307,37 @@ int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *
 		rp->batch_bytes += sizes[i];
 		rp->batch_le_128 += sizes[i] <= 128;
 	}
-	size_t need = rp->dist->max_bytes + window - 1 + (copy ? SRC_PAGE_OFFSET : 0);
+	size_t need = rp->dist->max_bytes + window - 1 + (copy ? PB_REPLAY_SRC_PAGE_OFFSET : 0);
 	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
-	struct replay_arena a = {.copy = copy, .d = d, .s = s};
+	struct pb_replay_arena a = {.copy = copy, .d = d, .s = s};
 	bool mapped = false;
 	if (rc == 0) {
-		rc = arena_init(&a, p, PB_STATE_HOT, offs, n, need ? need : 1, prefill, &rng);
+		rc = pb_replay_arena_init(&a, p, PB_STATE_HOT, offs, n, need ? need : 1, prefill,
+		                          &rng);
 		mapped = rc == 0;
 	}
-	double overhead = pb_timer_info()->overhead_ticks;
-	for (size_t j = 0; rc == 0 && j < np; j++) {
+	for (size_t j = 0; rc == 0 && j < np; j++)
 		for (size_t i = 0; i < n; i++)
 			ks[j * n + i] = pb_policy_pick(&pols[j], sizes[i]);
-		double best = INFINITY;
-		for (int rep = 0; rep < 4; rep++) {
-			double t =
-			    (double)time_policy(p->op, ks + j * n, d, s, sizes, n, p->value, 1);
-			arena_restore(&a, sizes, n, prefill);
-			if (rep > 0 && t < best)
-				best = t;
-		}
-		double per = best - overhead;
-		double want = per > 0 ? ceil(pb_batch_target_ticks() / per) : MAX_PASSES;
-		passes[j] = want < 1 ? 1 : want > MAX_PASSES ? MAX_PASSES : (unsigned)want;
-		order[j] = (uint32_t)j;
-	}
-	double start = pb_monotonic_s();
-	for (size_t round = 0; rc == 0 && round < p->warmup_samples + p->max_samples; round++) {
-		bool warm = round < p->warmup_samples;
-		if (!warm && round - p->warmup_samples >= p->min_samples &&
-		    pb_monotonic_s() - start >= p->budget_s)
-			break;
-		if (p->stop && *p->stop)
-			break;
-		pb_shuffle_u32(order, np, &rng);
-		for (size_t k = 0; k < np; k++) {
-			size_t j = order[k];
-			int cpu0 = sched_getcpu();
-			uint64_t t =
-			    time_policy(p->op, ks + j * n, d, s, sizes, n, p->value, passes[j]);
-			int cpu1 = sched_getcpu();
-			arena_restore(&a, sizes, n, prefill);
-			if (warm || cpu0 != cpu1)
-				continue;
-			double tv = (double)t - overhead;
-			v[j][nv[j]++] = (tv > 0 ? tv : 0) / ((double)n * passes[j]);
-		}
-	}
-	for (size_t j = 0; rc == 0 && j < np; j++) {
-		memset(&out[j], 0, sizeof out[j]);
-		if (nv[j] && pb_summarize(v[j], nv[j], 0.95, &out[j]) != 0)
-			rc = -1;
+	if (rc == 0) {
+		/* No precision stop, and rounds are never cut: as before the
+		 * harness; migrated samples are dropped (not reported). */
+		struct replay_group g = {
+		    .p = p, .a = &a, .sizes = sizes, .n = n, .prefill = prefill, .ks = ks};
+		struct pb_harness_params hp = replay_harness(p, &g, hc, np, &rng);
+		hp.time_batch = policy_batch;
+		hp.precision = 0;
+		hp.stop_check = PB_HARNESS_STOP_ROUND_START;
+		struct pb_harness_result hr;
+		rc = pb_harness_run(&hp, &hr);
+		for (size_t j = 0; rc == 0 && j < np; j++)
+			out[j] = hr.c[j].per_call;
+		if (rc == 0)
+			pb_harness_result_free(&hr);
 	}
 	if (mapped)
-		arena_free(&a);
-	for (size_t j = 0; v && j < np; j++)
-		free(v[j]);
-	free(v);
-	free(nv);
-	free(order);
-	free(passes);
+		pb_replay_arena_free(&a);
+	free(hc);
 	free(ks);
 	free(sizes);
 	free(offs);

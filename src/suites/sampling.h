@@ -1,36 +1,16 @@
-/* sampling.h - small pieces every suite's sampling loop shares (internal). */
+/* sampling.h - small helpers the suites share beside the harness
+ * (include/primbench/harness.h, implemented in harness.c; internal). */
 #ifndef PRIMBENCH_SUITES_SAMPLING_H
 #define PRIMBENCH_SUITES_SAMPLING_H
 
 #include <stddef.h>
-#include <stdint.h>
 
-/* xorshift64*: cheap, seeded, reproducible (Vigna 2016, "An experimental
- * exploration of Marsaglia's xorshift generators"). *state must not be 0. */
-uint64_t pb_rng_next(uint64_t *state);
-
-/* Fisher-Yates shuffle of a[0..n) with pb_rng_next. */
-void pb_shuffle_u32(uint32_t *a, size_t n, uint64_t *rng);
-
-/* The ticks one timed batch should last: at least 20 us, 1000 timer steps
- * and 200 timer overheads, so the timer's resolution and cost vanish in it
- * (docs/methodology.md "Calibration"). pb_timer_init() must have run. */
-double pb_batch_target_ticks(void);
-
-/* Calls per batch for an op whose least single timing (overhead included)
- * was best_ticks: target / (best - overhead), at least 1, at most max_calls
- * (Google Benchmark's iteration growth, in one step). */
-size_t pb_batch_calls(double best_ticks, double target_ticks, size_t max_calls);
+#include "primbench/harness.h"
 
 struct pb_mem_case;
-/* Appends one sample to a mem case (ticks of the batch, calls in it, and
- * with then_read the read-back ticks), growing its arrays; *cap is their
- * capacity. Returns 0, or -1 with pb_error() when memory runs out. */
-int pb_mem_case_add_sample(struct pb_mem_case *c, size_t *cap, double ticks, double read,
-                           uint64_t calls);
-
-/* CLOCK_MONOTONIC in seconds: for budgets, never for measurements. */
-double pb_monotonic_s(void);
+/* Moves a harness contender's samples and summaries into a mem case (mem.c;
+ * h's arrays become the case's, h's pointers NULL). */
+void pb_mem_case_take(struct pb_mem_case *c, struct pb_harness_samples *h);
 
 /* Appends one printf-style line to a notes buffer of `cap` bytes (dropped
  * when it does not fit). */

@@ -478,126 +478,79 @@ static int time_ops(struct ctx *x, struct contender *ct, size_t k, uint64_t *tic
 
 /* ---- samples, calibration, rounds ----------------------------------- */
 
-static int add_sample(struct pb_syscall_case *c, double ticks, uint64_t ops)
-{
-	if (c->n_samples == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 64;
-		double *bt = realloc(c->batch_ticks, cap * sizeof *bt);
-		if (!bt)
-			return pb_fail("out of memory for samples");
-		c->batch_ticks = bt;
-		uint64_t *bo = realloc(c->batch_ops, cap * sizeof *bo);
-		if (!bo)
-			return pb_fail("out of memory for samples");
-		c->batch_ops = bo;
-		c->cap = cap;
-	}
-	c->batch_ticks[c->n_samples] = ticks;
-	c->batch_ops[c->n_samples] = ops;
-	c->n_samples++;
-	return 0;
-}
+/* The harness's context for one group (include/primbench/harness.h). */
+struct sc_run {
+	struct ctx *x;
+	struct contender *cts;
+};
 
-static int take_sample(struct ctx *x, struct contender *ct, bool keep)
+/* The batch callback: k ops of contender i. A Ctrl-C from the terminal
+ * reaches the children too: an exec'd program or echo process killed by
+ * it is the interruption, not a failure (nothing kept: returns 1, and the
+ * harness sees the stop flag). */
+static int group_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_harness_phase phase,
+                       struct pb_harness_batch *out)
 {
+	struct sc_run *g = ctx;
+	struct contender *ct = &g->cts[i];
 	uint64_t ticks = 0, thp = 0;
-	bool want_thp =
-	    keep && ct->bench == PB_SC_FAULT && ct->variant == 1 && ct->c->thp_bytes == 0;
-	int cpu0 = sched_getcpu();
-	/* A Ctrl-C from the terminal reaches the children too: an exec'd
-	 * program or echo process killed by it is the interruption, not a
-	 * failure (the sample is dropped; the caller sees the stop flag). */
-	if (time_ops(x, ct, ct->k, &ticks, want_thp ? &thp : NULL) != 0)
-		return stopped(x) ? 0 : -1;
-	int cpu1 = sched_getcpu();
-	if (!keep)
-		return 0;
+	bool want_thp = phase == PB_HARNESS_KEEP && ct->bench == PB_SC_FAULT && ct->variant == 1 &&
+	                ct->c->thp_bytes == 0;
+	(void)thread;
+	if (time_ops(g->x, ct, k, &ticks, want_thp ? &thp : NULL) != 0)
+		return stopped(g->x) ? 1 : -1;
 	if (want_thp)
 		ct->c->thp_bytes = thp;
-	if (cpu0 != cpu1) {
-		/* A migration mixes two CPUs: dropped, counted. */
-		ct->c->migrations++;
-		return 0;
-	}
-	double v = (double)ticks - pb_timer_info()->overhead_ticks;
-	return add_sample(ct->c, v > 0 ? v : 0, ct->k);
-}
-
-/* k = target / (one op's cost): the least of three single ops after a
- * discarded first one, as the mem suite calibrates. */
-static int calibrate(struct ctx *x, struct contender *ct)
-{
-	double target = pb_batch_target_ticks();
-	double best = INFINITY;
-	for (int rep = 0; rep < 4; rep++) {
-		uint64_t t = 0;
-		if (time_ops(x, ct, 1, &t, NULL) != 0) {
-			if (!stopped(x))
-				return -1;
-			ct->k = 1; /* interrupted: the group stops before sampling */
-			return 0;
-		}
-		if (rep > 0 && (double)t < best)
-			best = (double)t;
-	}
-	ct->k = pb_batch_calls(best, target, ct->max_k);
+	out->ticks = (double)ticks;
 	return 0;
 }
 
-/* Interleaved rounds over cts[0..n): a shuffled order each round, one
- * warm-up round discarded, until every member has min_samples and the
- * group spent budget x n, or max_samples, or a stop. */
+/* Interleaved rounds over cts[0..n) on the harness: one warm-up round
+ * discarded, until every member has min_samples and the group spent budget
+ * x n, or max_samples, or a stop; then each case's samples and summary. */
 static int run_group(const struct pb_syscall_params *p, struct ctx *x, struct contender *cts,
                      size_t n, uint64_t *rng)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (stopped(x))
-			return 0;
-		if (calibrate(x, &cts[i]) != 0)
-			return -1;
-	}
-	size_t order[PB_SC_COUNT + 2];
+	struct pb_harness_contender hc[PB_SC_COUNT + 2];
 	for (size_t i = 0; i < n; i++)
-		order[i] = i;
-	double start = pb_monotonic_s(), budget = p->budget_s * (double)n;
-	for (size_t round = 0; round <= p->max_samples; round++) {
-		bool warm = round == 0;
-		if (!warm && round - 1 >= p->min_samples && pb_monotonic_s() - start >= budget)
-			break;
-		if (round == p->max_samples + 1)
-			break;
-		for (size_t i = n; i > 1; i--) {
-			size_t j = pb_rng_next(rng) % i, tmp = order[i - 1];
-			order[i - 1] = order[j];
-			order[j] = tmp;
-		}
-		for (size_t j = 0; j < n; j++) {
-			if (stopped(x))
-				return 0;
-			if (take_sample(x, &cts[order[j]], !warm) != 0)
-				return -1;
-		}
+		hc[i] = (struct pb_harness_contender){.max_k = cts[i].max_k};
+	struct sc_run g = {.x = x, .cts = cts};
+	struct pb_harness_params hp = {
+	    .n_contenders = n,
+	    .contenders = hc,
+	    .time_batch = group_batch,
+	    .ctx = &g,
+	    .warmup_samples = 1,
+	    .min_samples = p->min_samples,
+	    .max_samples = p->max_samples,
+	    .budget_s = p->budget_s * (double)n,
+	    .stop = p->stop,
+	    .stop_check = PB_HARNESS_STOP_EACH_SAMPLE,
+	    .rng = rng,
+	    .overhead_ticks = pb_timer_info()->overhead_ticks,
+	};
+	struct pb_harness_result hr;
+	if (pb_harness_run(&hp, &hr) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct pb_syscall_case *c = cts[i].c;
+		struct pb_harness_samples *h = &hr.c[i];
+		cts[i].k = h->k;
+		c->batch_ticks = h->ticks;
+		c->batch_ops = h->calls;
+		h->ticks = NULL;
+		h->calls = NULL;
+		c->n_samples = h->n_samples;
+		c->cap = h->cap;
+		c->migrations = (int)h->migrations;
+		c->ticks_per_op = h->per_call;
+		c->outliers = h->outliers;
+		c->cv = c->n_samples > 1 && c->ticks_per_op.mean > 0
+		            ? c->ticks_per_op.stddev / c->ticks_per_op.mean
+		            : 0;
 	}
+	pb_harness_result_free(&hr);
 	return 0;
-}
-
-static int summarize(struct pb_syscall_case *c)
-{
-	if (c->n_samples == 0)
-		return 0;
-	double *v = malloc(c->n_samples * sizeof *v);
-	if (!v)
-		return pb_fail("out of memory");
-	for (size_t i = 0; i < c->n_samples; i++)
-		v[i] = c->batch_ticks[i] / (double)c->batch_ops[i];
-	int rc = pb_summarize(v, c->n_samples, 0.95, &c->ticks_per_op);
-	if (rc == 0)
-		rc = pb_count_outliers_mz(v, c->n_samples, 3.5, &c->outliers);
-	c->cv = c->n_samples > 1 && c->ticks_per_op.mean > 0
-	            ? c->ticks_per_op.stddev / c->ticks_per_op.mean
-	            : 0;
-	free(v);
-	return rc;
 }
 
 #define note(r, ...) pb_note_append((r)->notes, sizeof(r)->notes, __VA_ARGS__)
@@ -765,7 +718,6 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 				rc = -1;
 		}
 		for (size_t i = 0; i < n && rc == 0; i++) {
-			rc = summarize(cts[i].c);
 			struct pb_syscall_case *c = cts[i].c;
 			if (c->bench == PB_SC_FAULT && c->page_bytes == HUGE_BYTES &&
 			    c->n_samples) {

@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "primbench/error.h"
+#include "primbench/harness.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
-#include "suites/sampling.h"
 
 #ifndef ARCH_GET_XCOMP_PERM
 #define ARCH_GET_XCOMP_PERM 0x1022
@@ -296,7 +296,6 @@ struct slot {
 	struct pb_xsave_case *c;
 	pair_loop_fn fn;
 	void *area;
-	size_t k, cap;
 };
 
 static uint64_t time_batch(const struct pb_xsave_info *info, struct slot *s, void *init_area,
@@ -307,6 +306,67 @@ static uint64_t time_batch(const struct pb_xsave_info *info, struct slot *s, voi
 	pb_stamp t0 = pb_timer_begin();
 	s->fn(s->area, s->c->rfbm, k);
 	return pb_timer_end(t0);
+}
+
+/* The harness's context (include/primbench/harness.h). */
+struct run {
+	const struct pb_xsave_info *info;
+	struct slot *slots;
+	void *init_area;
+};
+
+/* The batch callback: k pairs of slot i (its upper state set up first,
+ * untimed). */
+static int run_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_harness_phase phase,
+                     struct pb_harness_batch *out)
+{
+	const struct run *x = ctx;
+	(void)thread;
+	(void)phase;
+	out->ticks = (double)time_batch(x->info, &x->slots[i], x->init_area, k);
+	return 0;
+}
+
+/* Calibration (the least of three single pairs after a discarded one
+ * gives k), warm-up and interleaved rounds on the harness; the samples and
+ * summaries go into the slots' cases. */
+static int run_slots(const struct pb_xsave_params *p, struct run *x, size_t nslots)
+{
+	struct pb_harness_contender hc[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
+	for (size_t i = 0; i < nslots; i++)
+		hc[i] = (struct pb_harness_contender){.max_k = MAX_BATCH_PAIRS};
+	uint64_t rng = p->seed ? p->seed : 0x9e3779b97f4a7c15ull;
+	struct pb_harness_params hp = {
+	    .n_contenders = nslots,
+	    .contenders = hc,
+	    .time_batch = run_batch,
+	    .ctx = x,
+	    .warmup_samples = p->warmup_samples,
+	    .min_samples = p->min_samples,
+	    .max_samples = p->max_samples,
+	    .budget_s = p->budget_s,
+	    .stop = p->stop,
+	    .stop_check = PB_HARNESS_STOP_AFTER_KEPT,
+	    .rng = &rng,
+	    .overhead_ticks = pb_timer_info()->overhead_ticks,
+	};
+	struct pb_harness_result hr;
+	if (pb_harness_run(&hp, &hr) != 0)
+		return -1;
+	for (size_t i = 0; i < nslots; i++) {
+		struct pb_xsave_case *c = x->slots[i].c;
+		struct pb_harness_samples *h = &hr.c[i];
+		c->batch_ticks = h->ticks;
+		c->batch_calls = h->calls;
+		h->ticks = NULL;
+		h->calls = NULL;
+		c->n_samples = h->n_samples;
+		c->migrations = (unsigned)h->migrations;
+		c->ticks_per_op = h->per_call;
+		c->outliers = h->outliers;
+	}
+	pb_harness_result_free(&hr);
+	return 0;
 }
 
 int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
@@ -348,10 +408,7 @@ int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
 		s->c = c;
 		s->fn = loop_for(info, &c->v);
 		s->area = aligned_alloc(64, c->area_bytes);
-		s->cap = p->max_samples;
-		c->batch_ticks = calloc(s->cap, sizeof *c->batch_ticks);
-		c->batch_calls = calloc(s->cap, sizeof *c->batch_calls);
-		if (!s->area || !c->batch_ticks || !c->batch_calls) {
+		if (!s->area) {
 			rc = pb_fail("out of memory");
 			goto out;
 		}
@@ -360,79 +417,11 @@ int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r)
 			area_sync(s->area, c->rfbm);
 	}
 
-	/* Calibrate: the least of three single pairs (a first one discarded)
-	 * gives the per-pair estimate; k = target / estimate. */
-	double target = pb_batch_target_ticks();
-	for (size_t i = 0; i < nslots; i++) {
-		double best = INFINITY;
-		for (int rep = 0; rep < 4; rep++) {
-			double t = (double)time_batch(info, &slots[i], init_area, 1);
-			if (rep > 0 && t < best)
-				best = t;
-		}
-		slots[i].k = pb_batch_calls(best, target, MAX_BATCH_PAIRS);
-	}
-
-	/* Interleaved rounds, a fresh order each round. */
-	uint64_t rng = p->seed ? p->seed : 0x9e3779b97f4a7c15ull;
-	size_t order[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
-	for (size_t i = 0; i < nslots; i++)
-		order[i] = i;
-	double start = pb_monotonic_s();
-	for (size_t round = 0; round < p->warmup_samples + p->max_samples; round++) {
-		bool warm = round < p->warmup_samples;
-		size_t taken = warm ? 0 : round - p->warmup_samples;
-		if (!warm && taken >= p->min_samples && pb_monotonic_s() - start >= p->budget_s)
-			break;
-		if (p->stop && *p->stop)
-			break;
-		for (size_t i = nslots; i > 1; i--) {
-			size_t j = (size_t)(pb_rng_next(&rng) % i);
-			size_t t = order[i - 1];
-			order[i - 1] = order[j];
-			order[j] = t;
-		}
-		for (size_t j = 0; j < nslots; j++) {
-			struct slot *s = &slots[order[j]];
-			int cpu0 = sched_getcpu();
-			uint64_t t = time_batch(info, s, init_area, s->k);
-			if (warm)
-				continue;
-			if (sched_getcpu() != cpu0) {
-				s->c->migrations++;
-				continue;
-			}
-			double v = (double)t - pb_timer_info()->overhead_ticks;
-			struct pb_xsave_case *c = s->c;
-			if (c->n_samples < s->cap) {
-				c->batch_ticks[c->n_samples] = v > 0 ? v : 0;
-				c->batch_calls[c->n_samples] = s->k;
-				c->n_samples++;
-			}
-			if (p->stop && *p->stop)
-				break;
-		}
-	}
+	struct run x = {.info = info, .slots = slots, .init_area = init_area};
+	rc = run_slots(p, &x, nslots);
 	r->interrupted = p->stop && *p->stop;
-
-	for (size_t i = 0; i < nslots; i++) {
-		struct pb_xsave_case *c = slots[i].c;
-		if (!c->n_samples)
-			continue;
-		double *per = malloc(c->n_samples * sizeof *per);
-		if (!per) {
-			rc = pb_fail("out of memory");
-			goto out;
-		}
-		for (size_t j = 0; j < c->n_samples; j++)
-			per[j] = c->batch_ticks[j] / (double)c->batch_calls[j];
-		rc = pb_summarize(per, c->n_samples, 0.95, &c->ticks_per_op);
-		if (rc == 0)
-			rc = pb_count_outliers_mz(per, c->n_samples, 3.5, &c->outliers);
-		free(per);
-		if (rc != 0)
-			goto out;
-	}
+	if (rc != 0)
+		goto out;
 	pb_xsave_notes(r);
 out:
 	for (size_t i = 0; i < nslots; i++)

@@ -45,6 +45,7 @@
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
 #include "primbench/timer.h"
 
 #if !defined(__x86_64__)
@@ -64,15 +65,6 @@ int main(void)
 #define PROBE_BLOCK      256u /* bytes: the probes' size granule */
 #define MAX_CONTENDERS   64
 #define DEFAULT_BUDGET_S 12.0
-
-static volatile sig_atomic_t stop_flag, stop_signal;
-
-/* Asks the suite to stop after the current sample; exit 128 + sig. */
-static void on_signal(int sig)
-{
-	stop_flag = 1;
-	stop_signal = sig;
-}
 
 /* ---- the probes ---------------------------------------------------------
  * Each: 4 (AVX-512), 8 (AVX2) or 16 (SSE2) aligned vector stores per
@@ -563,19 +555,6 @@ static void print_machine(void)
 	pb_print_labelled(stdout, 9, "machine", line);
 }
 
-/* Binds the calling thread to CPU want, or to the CPU it runs on when
- * want < 0. Returns the CPU, or -1. */
-static int pin_cpu(int want)
-{
-	int cpu = want >= 0 ? want : sched_getcpu();
-	if (cpu < 0 || cpu >= CPU_SETSIZE)
-		return -1;
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
-}
-
 /* The contenders of a row: its probe (when any), then every usable
  * catalogue kernel of its op except `auto`, which dispatches to the others
  * by a policy (it is not a kernel of its own). Unusable ones go into
@@ -877,32 +856,25 @@ int main(int argc, char **argv)
 	parse_options(&o, argc, argv);
 	if (pb_cpu_hide_env_check() != 0)
 		die("%s", pb_error());
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (o.out_path && pb_results_check_path(o.out_path) != 0)
+	struct pb_session s;
+	struct pb_session_params sp = {
+	    .argc = argc,
+	    .argv = argv,
+	    .seed = o.seed,
+	    .pin = o.cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = o.cpu,
+	    .timer = true,
+	    .noise = true,
+	    .doc = o.out_path != NULL,
+	    .out_path = o.out_path,
+	};
+	if (pb_session_begin(&sp, &s) != 0)
 		die("%s", pb_error());
-
-	time_t started = time(NULL);
-	if (pb_timer_init() != 0)
-		die("no usable clock: %s", pb_error());
-	struct pb_cache_info caches;
-	pb_cache_detect(&caches, NULL);
-	int cpu = pin_cpu(o.cpu);
-	if (cpu < 0)
-		die("cannot bind to CPU %d", o.cpu >= 0 ? o.cpu : sched_getcpu());
-	uint64_t seed = o.seed;
-	if (!seed) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		seed = (((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^
-		        ((uint64_t)getpid() << 32)) &
-		       INT64_MAX;
-		seed = seed ? seed : 1;
-	}
+	if (s.cpu < 0)
+		die("cannot bind to CPU %d", sched_getcpu());
+	int cpu = s.cpu;
+	uint64_t seed = s.seed;
+	const struct pb_cache_info caches = s.caches;
 
 	const struct probe_set *ps = choose_probes();
 	if (check_probes(ps) != 0)
@@ -930,11 +902,7 @@ int main(int argc, char **argv)
 	                  "not core cycles");
 	fflush(stdout);
 
-	json_t *doc = o.out_path ? pb_results_new(argc, argv, started, &caches, cpu) : NULL;
-	if (o.out_path && !doc)
-		die("%s", pb_error());
-	struct pb_noise_mark mark;
-	pb_noise_begin(&mark, cpu);
+	json_t *doc = s.doc;
 	bool interrupted = false;
 	int status = 0;
 	for (size_t i = 0; i < NROWS && !interrupted; i++) {
@@ -975,7 +943,7 @@ int main(int argc, char **argv)
 		    .l2_bytes = caches.level[PB_CACHE_L2].size_bytes,
 		    .llc_bytes = caches.level[PB_CACHE_LLC].size_bytes,
 		    .seed = (seed + i) & INT64_MAX,
-		    .stop = &stop_flag,
+		    .stop = pb_session_stop_flag(&s),
 		};
 		if (isatty(STDERR_FILENO))
 			fprintf(stderr, "\rrow %zu/%zu: %s ...", i + 1, NROWS, rw->label);
@@ -988,7 +956,7 @@ int main(int argc, char **argv)
 		if (isatty(STDERR_FILENO))
 			fprintf(stderr, "\r\033[K");
 		rw->ran = true;
-		interrupted = rw->r.interrupted || stop_flag;
+		interrupted = rw->r.interrupted || pb_session_stopped(&s);
 		if (skipped[0]) {
 			size_t used = strlen(rw->r.notes);
 			snprintf(rw->r.notes + used, sizeof rw->r.notes - used, "%s", skipped);
@@ -1010,8 +978,7 @@ int main(int argc, char **argv)
 		if (doc)
 			pb_results_add_mem(doc, &rw->r);
 	}
-	struct pb_noise noise;
-	pb_noise_end(&mark, &noise);
+	const struct pb_noise noise = *pb_session_noise(&s);
 
 	size_t nshort = 0;
 	print_summary(ps->isa, &nshort);
@@ -1031,14 +998,13 @@ int main(int argc, char **argv)
 	}
 	if (doc) {
 		json_object_set_new(doc, "perf_targets", rows_json(ps->isa));
-		pb_results_finish(doc, &noise, interrupted);
-		if (pb_results_write(doc, o.out_path) != 0) {
+		pb_session_finish(&s, interrupted);
+		if (pb_session_write(&s, doc) != 0) {
 			fprintf(stderr, "perf-targets: %s\n", pb_error());
 			status = EXIT_USAGE;
 		} else {
 			printf("\nresults  %s\n", o.out_path);
 		}
-		json_decref(doc);
 	}
 	for (size_t i = 0; i < NROWS; i++)
 		if (rows[i].ran)
@@ -1047,8 +1013,11 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		fprintf(stderr,
 		        "perf-targets: interrupted; the rows above show what was measured\n");
-		return 128 + (stop_signal ? stop_signal : SIGINT);
+		status = pb_session_exit_status(&s);
+		pb_session_end(&s);
+		return status;
 	}
+	pb_session_end(&s);
 	if (status == 0 && o.strict && nshort)
 		status = EXIT_SHORT;
 	return status;

@@ -89,11 +89,9 @@ int cli_write_results(const json_t *doc, const char *path);
  * (the reader closed it, `| head` quit): printing stopped, not the work. */
 bool cli_stdout_gone(void);
 
-/* Binds the calling thread to CPU `want`, or (want < 0) to the CPU it runs
- * on, with hwloc. Returns the CPU, or -1 when the binding failed. */
-int cli_pin_cpu(int want);
-
-/* Installs `handler` for SIGINT, SIGTERM and SIGHUP without SA_RESTART
+/* (cmd only, until it runs in a pb_session: include/primbench/session.h
+ * does this for every other measuring subcommand.)
+ * Installs `handler` for SIGINT, SIGTERM and SIGHUP without SA_RESTART
  * (a blocking wait4 or read returns EINTR, so the suite sees its stop
  * flag at once), and ignores SIGPIPE (main() already does, for every
  * subcommand: a reader that quits must not cost the work). Exit status after a stop: 128 + the

@@ -1,7 +1,6 @@
 /* cli_util.c - option values and CPU binding shared by the subcommands. */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
-#include <hwloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,32 +60,6 @@ bool cli_stdout_gone(void)
 	/* A pipe's write end polls POLLERR once its last reader closed. */
 	struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
-}
-
-int cli_pin_cpu(int want)
-{
-	hwloc_topology_t topo;
-	int cpu = -1;
-	if (hwloc_topology_init(&topo) != 0)
-		return -1;
-	if (hwloc_topology_load(topo) == 0) {
-		hwloc_bitmap_t set = hwloc_bitmap_alloc();
-		int rc = -1;
-		if (set && want >= 0) {
-			hwloc_bitmap_only(set, (unsigned)want);
-			rc = 0;
-		} else if (set) {
-			rc = hwloc_get_last_cpu_location(topo, set, HWLOC_CPUBIND_THREAD);
-		}
-		if (rc == 0) {
-			hwloc_bitmap_singlify(set);
-			if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
-				cpu = hwloc_bitmap_first(set);
-		}
-		hwloc_bitmap_free(set);
-	}
-	hwloc_topology_destroy(topo);
-	return cpu;
 }
 
 int cli_write_results(const json_t *doc, const char *path)

@@ -159,7 +159,128 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t w
 	return -1;
 }
 
-int cmd_plot(int argc, char **argv)
+/* --script-only DIR: the gnuplot script and its data in DIR, naming the
+ * picture by an absolute path so that running it in DIR writes where -o
+ * said. Exits 2 on failure. */
+static void write_script(const struct pb_plot_input *in, size_t n, struct pb_plot_opts *po,
+                         const char *output, const char *script_dir)
+{
+	if (mkdir(script_dir, 0777) != 0 && errno != EEXIST)
+		die_usage("plot: cannot make '%s': %s", script_dir, strerror(errno));
+	char abs[PATH_MAX * 2];
+	char cwd[PATH_MAX];
+	if (output[0] != '/' && getcwd(cwd, sizeof cwd))
+		snprintf(abs, sizeof abs, "%s/%s", cwd, output);
+	else
+		snprintf(abs, sizeof abs, "%s", output);
+	po->output = abs;
+	if (pb_plot_write(in, n, po, script_dir) != 0)
+		die_usage("plot: %s", pb_error());
+	printf("script: %s/%s (run: cd %s && gnuplot %s)\n", script_dir, PB_PLOT_SCRIPT, script_dir,
+	       PB_PLOT_SCRIPT);
+}
+
+/* The file at path, whole, in *data (malloc'd) and *len; *len 0 when it
+ * cannot be read. */
+static void read_whole(const char *path, char **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0;
+	*data = NULL;
+	*len = 0;
+	while (f) {
+		if (*len == cap) {
+			char *nd = realloc(*data, cap = cap ? 2 * cap : 1 << 16);
+			if (!nd)
+				break;
+			*data = nd;
+		}
+		size_t got = fread(*data + *len, 1, cap - *len, f);
+		*len += got;
+		if (got == 0)
+			break;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Draws the picture with gnuplot in a temporary directory and puts it,
+ * whole, at output. Returns the exit status (the error printed). */
+static int render(const char *gnuplot, const struct pb_plot_input *in, size_t n,
+                  struct pb_plot_opts *po, const char *output)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char dir[PATH_MAX];
+	if (tmpdir && *tmpdir)
+		snprintf(dir, sizeof dir, "%s/primbench-plot-XXXXXX", tmpdir);
+	else
+		snprintf(dir, sizeof dir, "%s", "/tmp/primbench-plot-XXXXXX");
+	if (!mkdtemp(dir))
+		die_usage("plot: cannot make a temporary directory '%s': %s", dir, strerror(errno));
+	char picture[PATH_MAX + 48];
+	char picname[32];
+	snprintf(picname, sizeof picname, "picture%s", output + strlen(output) - 4);
+	snprintf(picture, sizeof picture, "%s/%s", dir, picname);
+	po->output = picname;
+	char why[300] = "";
+	int status = PB_EXIT_OK;
+	if (pb_plot_write(in, n, po, dir) != 0) {
+		snprintf(why, sizeof why, "%s", pb_error());
+		status = PB_EXIT_USAGE;
+	} else if (run_gnuplot(gnuplot, dir, why, sizeof why) != 0) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "gnuplot failed (%s)", why);
+		snprintf(why, sizeof why, "%.299s", msg);
+		status = PB_EXIT_USAGE;
+	}
+	if (status == PB_EXIT_OK) {
+		/* The picture, whole, at its place. */
+		char *data;
+		size_t len;
+		read_whole(picture, &data, &len);
+		if (len == 0) {
+			snprintf(why, sizeof why, "gnuplot wrote no picture");
+			status = PB_EXIT_USAGE;
+		} else if (pb_write_file_whole(output, data, len) != 0) {
+			snprintf(why, sizeof why, "%s", pb_error());
+			status = PB_EXIT_USAGE;
+		}
+		free(data);
+	}
+	remove_tree(dir);
+	if (status != PB_EXIT_OK)
+		cli_error("%s", why);
+	else
+		printf("plot: %s\n", output);
+	return status;
+}
+
+/* What the picture leaves out, per file. */
+static void print_notes(const struct pb_compare_file *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *note = pb_plot_note(&files[i]);
+		if (note) {
+			char *line = NULL;
+			if (asprintf(&line, "note: %s", note) > 0)
+				pb_print_wrapped(stdout, line, 6);
+			free(line);
+		}
+		free(note);
+	}
+}
+
+/* The command line of plot. */
+struct plot_args {
+	const char *output, *script_dir;
+	struct pb_plot_opts po;
+	const char **labels;
+	size_t nlabels;
+};
+
+/* Parses argv into a (optind left at the first file). Returns false after
+ * --help; exits 2 on bad input. */
+static bool parse_options(int argc, char **argv, struct plot_args *a)
 {
 	static const struct option opts[] = {
 	    {"output", required_argument, NULL, 'o'},
@@ -170,56 +291,81 @@ int cmd_plot(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {0, 0, 0, 0},
 	};
-	const char *output = NULL, *script_dir = NULL;
-	struct pb_plot_opts po = {NULL, PB_UNIT_GB_S, NULL};
-	const char **labels = calloc((size_t)argc + 1, sizeof *labels);
-	size_t nlabels = 0;
-	if (!labels)
+	*a = (struct plot_args){.po = {NULL, PB_UNIT_GB_S, NULL}};
+	a->labels = calloc((size_t)argc + 1, sizeof *a->labels);
+	if (!a->labels)
 		die_usage("out of memory");
 	opterr = 0;
 	int c;
 	while ((c = cli_getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			output = cli_output_path(optarg);
+			a->output = cli_output_path(optarg);
 			break;
 		case 'u':
-			if (pb_unit_parse(optarg, &po.unit) != 0)
+			if (pb_unit_parse(optarg, &a->po.unit) != 0)
 				die_usage("plot: %s", pb_error());
 			break;
 		case 't':
-			po.title = optarg;
+			a->po.title = optarg;
 			break;
 		case 'l':
-			labels[nlabels++] = optarg;
+			a->labels[a->nlabels++] = optarg;
 			break;
 		case 's':
 			if (!*optarg)
 				die_usage("plot: empty directory in '--script-only'");
-			script_dir = optarg;
+			a->script_dir = optarg;
 			break;
 		case 'h':
 			usage(stdout);
-			free(labels);
-			return PB_EXIT_OK;
+			free(a->labels);
+			return false;
 		default:
 			die_bad_option("plot", argv, c);
 		}
 	}
-	size_t n = (size_t)(argc - optind);
+	return true;
+}
+
+/* The operands and -o against each other; reserves -o. */
+static void check_args(struct plot_args *a, size_t n)
+{
 	if (n == 0)
 		die_usage("plot: no result file (try 'primbench plot --help')");
-	if (!output && !script_dir)
+	if (!a->output && !a->script_dir)
 		die_usage("plot: no output: give -o FILE.svg or -o FILE.png");
-	if (nlabels > n)
-		die_usage("plot: %zu --label for %zu file%s", nlabels, n, pb_plural(n));
-	if (!output)
-		output = "primbench.svg";
-	size_t olen = strlen(output);
-	if (olen < 5 || (strcmp(output + olen - 4, ".svg") && strcmp(output + olen - 4, ".png")))
-		die_usage("plot: output '%s' must end in .svg or .png", output);
-	if (!script_dir && pb_output_reserve(output) != 0)
+	if (a->nlabels > n)
+		die_usage("plot: %zu --label for %zu file%s", a->nlabels, n, pb_plural(n));
+	if (!a->output)
+		a->output = "primbench.svg";
+	size_t olen = strlen(a->output);
+	if (olen < 5 ||
+	    (strcmp(a->output + olen - 4, ".svg") && strcmp(a->output + olen - 4, ".png")))
+		die_usage("plot: output '%s' must end in .svg or .png", a->output);
+	if (!a->script_dir && pb_output_reserve(a->output) != 0)
 		die_usage("plot: %s", pb_error());
+}
+
+/* The gnuplot to run, into path; exits 2 when there is none. */
+static void need_gnuplot(char *path, size_t len)
+{
+	if (find_gnuplot(path, len) == 0)
+		return;
+	const char *env = getenv("PRIMBENCH_GNUPLOT");
+	if (env && *env)
+		die_usage("plot: PRIMBENCH_GNUPLOT '%s' is not an executable program", env);
+	die_usage("plot: gnuplot not found on PATH (install the Debian package "
+	          "gnuplot-nox, or set PRIMBENCH_GNUPLOT)");
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_args a;
+	if (!parse_options(argc, argv, &a))
+		return PB_EXIT_OK;
+	size_t n = (size_t)(argc - optind);
+	check_args(&a, n);
 
 	struct pb_compare_file *files = calloc(n, sizeof *files);
 	struct pb_plot_input *in = calloc(n, sizeof *in);
@@ -229,8 +375,8 @@ int cmd_plot(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		if (pb_compare_load(argv[optind + (int)i], &files[i]) != 0)
 			die_usage("plot: %s", pb_error());
-		own[i] = i < nlabels ? NULL : default_label(argv[optind + (int)i]);
-		in[i] = (struct pb_plot_input){i < nlabels ? labels[i] : own[i], &files[i]};
+		own[i] = i < a.nlabels ? NULL : default_label(argv[optind + (int)i]);
+		in[i] = (struct pb_plot_input){i < a.nlabels ? a.labels[i] : own[i], &files[i]};
 	}
 
 	/* Bad input before a missing gnuplot; named by path. */
@@ -243,102 +389,16 @@ int cmd_plot(int argc, char **argv)
 		die_usage("plot: %s", pb_error());
 	free(byname);
 	char gnuplot[PATH_MAX];
-	if (!script_dir && find_gnuplot(gnuplot, sizeof gnuplot) != 0) {
-		const char *env = getenv("PRIMBENCH_GNUPLOT");
-		if (env && *env)
-			die_usage("plot: PRIMBENCH_GNUPLOT '%s' is not an executable program", env);
-		die_usage("plot: gnuplot not found on PATH (install the Debian package "
-		          "gnuplot-nox, or set PRIMBENCH_GNUPLOT)");
-	}
+	if (!a.script_dir)
+		need_gnuplot(gnuplot, sizeof gnuplot);
 
 	int status = PB_EXIT_OK;
-	if (script_dir) {
-		if (mkdir(script_dir, 0777) != 0 && errno != EEXIST)
-			die_usage("plot: cannot make '%s': %s", script_dir, strerror(errno));
-		/* The script names the picture by an absolute path, so that
-		 * running it in DIR writes where -o said. */
-		char abs[PATH_MAX * 2];
-		char cwd[PATH_MAX];
-		if (output[0] != '/' && getcwd(cwd, sizeof cwd))
-			snprintf(abs, sizeof abs, "%s/%s", cwd, output);
-		else
-			snprintf(abs, sizeof abs, "%s", output);
-		po.output = abs;
-		if (pb_plot_write(in, n, &po, script_dir) != 0)
-			die_usage("plot: %s", pb_error());
-		printf("script: %s/%s (run: cd %s && gnuplot %s)\n", script_dir, PB_PLOT_SCRIPT,
-		       script_dir, PB_PLOT_SCRIPT);
-	} else {
-		char tmpl[] = "/tmp/primbench-plot-XXXXXX";
-		const char *tmpdir = getenv("TMPDIR");
-		char dir[PATH_MAX];
-		if (tmpdir && *tmpdir)
-			snprintf(dir, sizeof dir, "%s/primbench-plot-XXXXXX", tmpdir);
-		else
-			snprintf(dir, sizeof dir, "%s", tmpl);
-		if (!mkdtemp(dir))
-			die_usage("plot: cannot make a temporary directory '%s': %s", dir,
-			          strerror(errno));
-		char picture[PATH_MAX + 48];
-		char picname[32];
-		snprintf(picname, sizeof picname, "picture%s", output + olen - 4);
-		snprintf(picture, sizeof picture, "%s/%s", dir, picname);
-		po.output = picname;
-		char why[300] = "";
-		if (pb_plot_write(in, n, &po, dir) != 0) {
-			snprintf(why, sizeof why, "%s", pb_error());
-			status = PB_EXIT_USAGE;
-		} else if (run_gnuplot(gnuplot, dir, why, sizeof why) != 0) {
-			char msg[400];
-			snprintf(msg, sizeof msg, "gnuplot failed (%s)", why);
-			snprintf(why, sizeof why, "%.299s", msg);
-			status = PB_EXIT_USAGE;
-		}
-		if (status == PB_EXIT_OK) {
-			/* The picture, whole, at its place. */
-			FILE *f = fopen(picture, "rb");
-			char *data = NULL;
-			size_t len = 0, cap = 0;
-			while (f) {
-				if (len == cap) {
-					char *nd = realloc(data, cap = cap ? 2 * cap : 1 << 16);
-					if (!nd)
-						break;
-					data = nd;
-				}
-				size_t got = fread(data + len, 1, cap - len, f);
-				len += got;
-				if (got == 0)
-					break;
-			}
-			if (!f || len == 0) {
-				snprintf(why, sizeof why, "gnuplot wrote no picture");
-				status = PB_EXIT_USAGE;
-			} else if (pb_write_file_whole(output, data, len) != 0) {
-				snprintf(why, sizeof why, "%s", pb_error());
-				status = PB_EXIT_USAGE;
-			}
-			if (f)
-				fclose(f);
-			free(data);
-		}
-		remove_tree(dir);
-		if (status != PB_EXIT_OK)
-			cli_error("%s", why);
-		else
-			printf("plot: %s\n", output);
-	}
-	/* What the picture leaves out, per file. */
-	for (size_t i = 0; status == PB_EXIT_OK && i < n; i++) {
-		char *note = pb_plot_note(&files[i]);
-		if (note) {
-			char *line = NULL;
-			if (asprintf(&line, "note: %s", note) > 0)
-				pb_print_wrapped(stdout, line, 6);
-			free(line);
-		}
-		free(note);
-	}
+	if (a.script_dir)
+		write_script(in, n, &a.po, a.output, a.script_dir);
+	else
+		status = render(gnuplot, in, n, &a.po, a.output);
+	if (status == PB_EXIT_OK)
+		print_notes(files, n);
 	for (size_t i = 0; i < n; i++) {
 		pb_compare_file_free(&files[i]);
 		free(own[i]);
@@ -346,6 +406,6 @@ int cmd_plot(int argc, char **argv)
 	free(files);
 	free(in);
 	free(own);
-	free(labels);
+	free(a.labels);
 	return status;
 }

@@ -15,6 +15,7 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
 
@@ -24,14 +25,6 @@
 
 /* Declared in cli.h once the command is in main.c's table. */
 int cmd_syscall(int argc, char **argv);
-
-static volatile sig_atomic_t interrupted, interrupted_by;
-
-static void on_signal(int sig)
-{
-	interrupted = 1;
-	interrupted_by = sig;
-}
 
 /* The coefficient of variation a normal distribution with this p10..p90
  * range would have: (p90 - p10) / (2 x 1.2816 x median). Unlike stddev /
@@ -134,7 +127,16 @@ void cli_syscall_print_table(const struct pb_syscall_result *r)
 	                                              : "nanoseconds (no invariant TSC)");
 }
 
-int cmd_syscall(int argc, char **argv)
+/* What the command line asked for. */
+struct syscall_opts {
+	struct pb_syscall_params p;
+	struct cli_format fmt;
+	const char *cpu_arg, *out;
+	bool want_list;
+};
+
+/* Parses argv into o. Returns false after --help; exits 2 on bad input. */
+static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 {
 	static const struct option opts[] = {
 	    {"list", no_argument, 0, 'l'},
@@ -149,188 +151,216 @@ int cmd_syscall(int argc, char **argv)
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
-	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
-	struct pb_syscall_params p = {
-	    .cpu = -1, .peer_cpu = -1, .budget_s = 1.0, .min_samples = 11, .max_samples = 1001};
-	const char *cpu_arg = NULL, *out = NULL;
-	bool want_list = false;
+	*o = (struct syscall_opts){
+	    .fmt = {.fmt = PB_FORMAT_TEXT},
+	    .p = {.cpu = -1,
+	          .peer_cpu = -1,
+	          .budget_s = 1.0,
+	          .min_samples = 11,
+	          .max_samples = 1001},
+	};
 	opterr = 0;
 	int opt;
 	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);
-			return PB_EXIT_OK;
+			return false;
 		case 'f':
-			fmt.fmt = cli_parse_format(optarg);
+			o->fmt.fmt = cli_parse_format(optarg);
 			break;
 		case 'q':
 			cli_quiet = true;
 			break;
 		case 'l':
-			want_list = true;
+			o->want_list = true;
 			break;
 		case 'c':
-			cpu_arg = optarg;
+			o->cpu_arg = optarg;
 			break;
 		case 'b':
-			p.budget_s = cli_parse_seconds("--budget", optarg);
+			o->p.budget_s = cli_parse_seconds("--budget", optarg);
 			break;
 		case 'm':
-			p.min_samples = cli_parse_count("sample count", optarg, 1, 100000);
+			o->p.min_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case 'M':
-			p.max_samples = cli_parse_count("sample count", optarg, 1, 100000);
+			o->p.max_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case 's':
-			p.seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
+			o->p.seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
 			break;
 		case 'o':
-			out = cli_output_path(optarg);
+			o->out = cli_output_path(optarg);
 			break;
 		default:
 			die_bad_option("syscall", argv, opt);
 		}
 	}
-	if (want_list) {
-		list();
-		return PB_EXIT_OK;
-	}
-	if (pb_syscall_select((const char *const *)argv + optind, (size_t)(argc - optind),
-	                      p.selected) != 0)
-		die_usage("%s", pb_error());
-	if (p.min_samples > p.max_samples)
-		die_usage("--min-samples %zu is more than --max-samples %zu", p.min_samples,
-		          p.max_samples);
-	if (out && pb_output_reserve(out) != 0)
-		die_usage("%s", pb_error());
+	return true;
+}
 
-	/* The CPU and pipe-rtt's partner, from the CPUs allowed before pinning. */
-	int allowed[CPU_SETSIZE];
-	size_t nallowed = pb_syscall_allowed_cpus(allowed, CPU_SETSIZE);
-	int cpu = cpu_arg ? pb_syscall_parse_cpu(cpu_arg, NULL) : sched_getcpu();
-	if (cpu < 0 && cpu_arg)
-		die_usage("%s", pb_error());
-	if (cpu >= 0 && pb_syscall_pin(cpu) != 0) {
-		if (cpu_arg)
-			die_usage("%s", pb_error());
-		cpu = -1;
-	}
-	for (size_t i = 0; i < nallowed && cpu >= 0; i++)
-		if (allowed[i] != cpu && (p.peer_cpu < 0 || allowed[i] > cpu)) {
-			p.peer_cpu = allowed[i];
-			if (allowed[i] > cpu)
+/* pipe-rtt's partner: the first CPU allowed before pinning above cpu, else
+ * the first other one; -1 when there is none. */
+static int peer_cpu(const cpu_set_t *allowed, int cpu)
+{
+	int peer = -1;
+	for (int c = 0; c < CPU_SETSIZE && cpu >= 0; c++)
+		if (CPU_ISSET(c, allowed) && c != cpu && (peer < 0 || c > cpu)) {
+			peer = c;
+			if (c > cpu)
 				break;
 		}
-	p.cpu = cpu;
+	return peer;
+}
 
-	cli_on_stop_signals(on_signal);
-
-	if (pb_timer_init() != 0)
-		die_usage("no usable clock: %s", pb_error());
-	if (!p.seed) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		p.seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec;
-		p.seed = p.seed ? p.seed : 1;
-	}
-	p.stop = &interrupted;
-	struct progress_state ps = {0};
-	for (int b = 0; b < PB_SC_COUNT; b++)
-		ps.total += p.selected[b];
-	cli_progress_start(&ps.line, "syscall");
-	p.progress = progress;
-	p.progress_ctx = &ps;
-
-	time_t started = time(NULL);
-	json_t *doc = NULL;
-	if (out || fmt.fmt != PB_FORMAT_TEXT) {
-		struct pb_cache_info caches;
-		pb_cache_detect(&caches, NULL);
-		doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
-		json_object_set_new(doc, "seed", json_integer((json_int_t)(p.seed & INT64_MAX)));
-	}
-	cli_format_begin(&fmt);
-	struct pb_noise_mark mark;
-	pb_noise_begin(&mark, cpu);
-	struct pb_syscall_result r;
-	if (pb_syscall_run(&p, &r) != 0) {
-		json_decref(doc);
-		die_usage("%s", pb_error());
-	}
-	struct pb_noise noise;
-	pb_noise_end(&mark, &noise);
-	cli_progress_done(&ps.line);
-
-	cli_syscall_print_table(&r);
-	if (r.notes[0]) {
+/* The notes and the noise line under the table. */
+static void print_notes_and_noise(const struct pb_syscall_result *r, const struct pb_noise *noise)
+{
+	if (r->notes[0]) {
 		putchar('\n');
-		char *copy = strdup(r.notes), *save = NULL;
+		char *copy = strdup(r->notes), *save = NULL;
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 			pb_print_wrapped(stdout, l, 2);
 		free(copy);
 	}
-	if (noise.valid) {
+	if (noise->valid) {
 		char line[256];
 		snprintf(line, sizeof line,
 		         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
 		         "context switches of the measuring thread",
-		         noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches);
+		         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches);
 		putchar('\n');
 		pb_print_wrapped(stdout, line, 7);
 	}
 	fflush(stdout);
-	/* One warning line: benchmarks whose samples spread widely, or a
-	 * machine busy with something else. */
+}
+
+/* One warning line: benchmarks whose samples spread widely, or a machine
+ * busy with something else. */
+static void warn_noisy(const struct pb_syscall_result *r, const struct pb_noise *noise)
+{
 	char noisy[160] = "";
 	size_t nnoisy = 0;
-	for (size_t i = 0; i < r.n_cases; i++)
-		if (robust_cv(&r.cases[i]) > NOISY_CV) {
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (robust_cv(&r->cases[i]) > NOISY_CV) {
 			size_t used = strlen(noisy);
-			const char *nm = pb_syscall_bench_name(r.cases[i].bench);
+			const char *nm = pb_syscall_bench_name(r->cases[i].bench);
 			if (used && strstr(noisy, nm))
 				continue;
 			if (nnoisy++ < 4)
 				snprintf(noisy + used, sizeof noisy - used, "%s%s",
 				         used ? ", " : "", nm);
 		}
-	bool busy = noise.valid && (noise.steal_pct > 2 || noise.other_busy_pct > 50);
-	if (nnoisy || busy) {
-		char why[256] = "";
-		if (nnoisy)
-			snprintf(why, sizeof why,
-			         "samples vary by over %.0f%% (robust CV) for %s%s", 100 * NOISY_CV,
-			         noisy, nnoisy > 4 ? ", ..." : "");
-		if (busy) {
-			size_t used = strlen(why);
-			snprintf(why + used, sizeof why - used,
-			         "%ssteal %.1f%%, other CPUs %.0f%% busy", used ? "; " : "",
-			         noise.steal_pct, noise.other_busy_pct);
-		}
-		warn("noisy machine: %s", why);
+	bool busy = noise->valid && (noise->steal_pct > 2 || noise->other_busy_pct > 50);
+	if (!nnoisy && !busy)
+		return;
+	char why[256] = "";
+	if (nnoisy)
+		snprintf(why, sizeof why, "samples vary by over %.0f%% (robust CV) for %s%s",
+		         100 * NOISY_CV, noisy, nnoisy > 4 ? ", ..." : "");
+	if (busy) {
+		size_t used = strlen(why);
+		snprintf(why + used, sizeof why - used, "%ssteal %.1f%%, other CPUs %.0f%% busy",
+		         used ? "; " : "", noise->steal_pct, noise->other_busy_pct);
 	}
+	warn("noisy machine: %s", why);
+}
 
+/* Records r in the session's document (when there is one), writes it to
+ * -o and prints it in -f's format. Returns the exit status. */
+static int write_results(struct pb_session *s, struct cli_format *fmt,
+                         const struct pb_syscall_result *r)
+{
+	if (!s->doc)
+		return PB_EXIT_OK;
 	int status = PB_EXIT_OK;
-	if (doc) {
-		pb_results_add_syscall(doc, &r);
-		pb_results_finish(doc, &noise, r.interrupted || interrupted);
-		if (out)
-			status = cli_write_results(doc, out);
-		if (cli_format_end(&fmt, doc) != 0) {
+	pb_results_add_syscall(s->doc, r);
+	pb_session_finish(s, r->interrupted || pb_session_stopped(s));
+	if (s->out_path) {
+		if (pb_session_write(s, s->doc) != 0) {
 			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
+		} else {
+			printf("\nresults: %s\n", s->out_path);
 		}
-		json_decref(doc);
 	}
+	if (cli_format_end(fmt, s->doc) != 0) {
+		cli_error("%s", pb_error());
+		status = PB_EXIT_USAGE;
+	}
+	return status;
+}
+
+int cmd_syscall(int argc, char **argv)
+{
+	struct syscall_opts o;
+	if (!parse_options(argc, argv, &o))
+		return PB_EXIT_OK;
+	if (o.want_list) {
+		list();
+		return PB_EXIT_OK;
+	}
+	struct pb_syscall_params *p = &o.p;
+	if (pb_syscall_select((const char *const *)argv + optind, (size_t)(argc - optind),
+	                      p->selected) != 0)
+		die_usage("%s", pb_error());
+	if (p->min_samples > p->max_samples)
+		die_usage("--min-samples %zu is more than --max-samples %zu", p->min_samples,
+		          p->max_samples);
+	int want_cpu = o.cpu_arg ? pb_syscall_parse_cpu(o.cpu_arg, NULL) : -1;
+	if (want_cpu < 0 && o.cpu_arg)
+		die_usage("%s", pb_error());
+
+	struct pb_session s;
+	struct pb_session_params sp = {
+	    .argc = cli_argc,
+	    .argv = cli_argv,
+	    .seed = p->seed,
+	    .pin = o.cpu_arg ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = want_cpu,
+	    .timer = true,
+	    .noise = true,
+	    .doc = o.out || o.fmt.fmt != PB_FORMAT_TEXT,
+	    .record_seed = true,
+	    .out_path = o.out,
+	};
+	if (pb_session_begin(&sp, &s) != 0)
+		die_usage("%s", pb_error());
+	/* The CPU and pipe-rtt's partner, from the CPUs allowed before pinning. */
+	p->cpu = s.cpu;
+	p->peer_cpu = peer_cpu(&s.allowed, s.cpu);
+	p->seed = s.seed;
+	p->stop = pb_session_stop_flag(&s);
+	struct progress_state ps = {0};
+	for (int b = 0; b < PB_SC_COUNT; b++)
+		ps.total += p->selected[b];
+	cli_progress_start(&ps.line, "syscall");
+	p->progress = progress;
+	p->progress_ctx = &ps;
+
+	cli_format_begin(&o.fmt);
+	struct pb_syscall_result r;
+	if (pb_syscall_run(p, &r) != 0)
+		die_usage("%s", pb_error());
+	const struct pb_noise *noise = pb_session_noise(&s);
+	cli_progress_done(&ps.line);
+
+	cli_syscall_print_table(&r);
+	print_notes_and_noise(&r, noise);
+	warn_noisy(&r, noise);
+	int status = write_results(&s, &o.fmt, &r);
+	bool stopped = r.interrupted || pb_session_stopped(&s);
 	pb_syscall_result_free(&r);
-	if (r.interrupted || interrupted) {
+	if (stopped) {
 		fflush(stdout);
-		if (out && status == PB_EXIT_OK)
-			cli_error("interrupted; what was measured is in %s", out);
+		if (o.out && status == PB_EXIT_OK)
+			cli_error("interrupted; what was measured is in %s", o.out);
 		else
 			cli_error("interrupted; the %s above shows what was measured",
-			          fmt.fmt == PB_FORMAT_TEXT ? "table" : "result");
-		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+			          o.fmt.fmt == PB_FORMAT_TEXT ? "table" : "result");
+		status = pb_session_exit_status(&s);
 	}
+	pb_session_end(&s);
 	return status;
 }

@@ -34,17 +34,10 @@
 #include "primbench/mem.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/timer.h"
 #include "primbench/tune.h"
-
-static volatile sig_atomic_t interrupted, interrupted_by;
-
-static void on_signal(int sig)
-{
-	interrupted = 1;
-	interrupted_by = sig;
-}
 
 static void usage(FILE *f)
 {
@@ -188,7 +181,8 @@ struct run {
  * break-even policy. Returns 0, or the exit status of a failure. */
 static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
                    const struct pb_gain_rule *rule, const struct pb_cache_info *caches,
-                   uint64_t seed, bool verbose, const struct pb_glibc_thresholds *g)
+                   uint64_t seed, bool verbose, const struct pb_glibc_thresholds *g,
+                   struct pb_session *s)
 {
 	struct pb_mem_placement place = {.dst_offset_bytes = 0, .src_offset_bytes = 2048};
 	uint64_t *sizes = calloc(run->sizes.count, sizeof *sizes);
@@ -215,7 +209,7 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
 	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
 	    .seed = seed,
-	    .stop = &interrupted,
+	    .stop = pb_session_stop_flag(s),
 	    .progress = progress,
 	    .progress_ctx = ctx,
 	};
@@ -231,7 +225,7 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	}
 	run->have_result = true;
 	if (run->result.interrupted)
-		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+		return pb_session_exit_status(s);
 	if (verbose) {
 		printf("\n");
 		pb_print_mem_table(stdout, &run->result, run->op, run->state,
@@ -346,7 +340,8 @@ static int make_parent_dirs(const char *path)
  * the found policy's; otherwise it stays. Returns 0, or an exit status. */
 static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel **ks, size_t nk,
                                 const struct pb_distribution *dist, double budget,
-                                const struct pb_cache_info *caches, uint64_t seed)
+                                const struct pb_cache_info *caches, uint64_t seed,
+                                struct pb_session *s)
 {
 	struct pb_policy *cands = calloc(nk + 1, sizeof *cands);
 	struct pb_summary *sum = calloc(nk + 1, sizeof *sum);
@@ -371,7 +366,7 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
 	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
 	    .seed = seed,
-	    .stop = &interrupted,
+	    .stop = pb_session_stop_flag(s),
 	};
 	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum) != 0) {
 		cli_error("%s", pb_error());
@@ -379,10 +374,10 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 		free(sum);
 		return PB_EXIT_USAGE;
 	}
-	if (interrupted) {
+	if (pb_session_stopped(s)) {
 		free(cands);
 		free(sum);
-		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+		return pb_session_exit_status(s);
 	}
 	char line[600];
 	snprintf(line, sizeof line,
@@ -428,7 +423,79 @@ enum {
 	OPT_DIST
 };
 
-int cmd_tune(int argc, char **argv)
+/* What the command line asked for. */
+struct tune_opts {
+	bool want[PB_OP_COUNT];
+	uint64_t split, max_size; /* split 0: from the LLC (choose_split) */
+	struct pb_gain_rule rule;
+	unsigned per_octave;
+	double budget;
+	const char *out_path;
+	bool dry_run, verbose;
+	int want_cpu;
+	const char *dist_arg;
+};
+
+/* --ops LIST into want[]; exits 2 on a bad name or an empty list. */
+static void parse_ops(const char *arg, bool want[PB_OP_COUNT])
+{
+	for (int op = 0; op < PB_OP_COUNT; op++)
+		want[op] = false;
+	char *list = strdup(arg), *save = NULL;
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		enum pb_op op;
+		if (pb_op_parse(t, &op) != 0)
+			die_usage("tune: bad --ops '%s': %s", arg, pb_error());
+		want[op] = true;
+	}
+	free(list);
+	if (!want[0] && !want[1] && !want[2])
+		die_usage("tune: bad --ops '%s': no op", arg);
+}
+
+/* --split, --max-size, --large-from, --min-gain, --min-gain-large: the
+ * options with a size or a percentage. Returns false for another opt. */
+static bool parse_bound_option(int c, const char *arg, struct tune_opts *o)
+{
+	switch (c) {
+	case OPT_SPLIT:
+	case OPT_MAX: {
+		uint64_t v;
+		if (pb_parse_size(arg, &v) != 0)
+			die_usage("tune: %s", pb_error());
+		if (v < 64 || v > (1ull << 30))
+			die_usage("tune: bad --%s '%s' (64 to 1G)",
+			          c == OPT_SPLIT ? "split" : "max-size", arg);
+		*(c == OPT_SPLIT ? &o->split : &o->max_size) = v;
+		return true;
+	}
+	case OPT_LARGE_FROM:
+		if (pb_parse_size(arg, &o->rule.large_from_bytes) != 0)
+			die_usage("tune: bad --large-from: %s", pb_error());
+		/* the hot run starts at 16 B: something must lie below */
+		if (o->rule.large_from_bytes < 32 || o->rule.large_from_bytes > (1ull << 30))
+			die_usage("tune: bad --large-from '%s' (32 to 1G)", arg);
+		return true;
+	case OPT_GAIN:
+	case OPT_GAIN_LARGE: {
+		char *end;
+		errno = 0;
+		double v = strtod(arg, &end);
+		if (end != arg && *end == '%')
+			end++;
+		if (errno || end == arg || *end || !(v >= 0 && v <= 100))
+			die_usage("tune: bad --%s '%s' (a percentage, 0 to 100)",
+			          c == OPT_GAIN ? "min-gain" : "min-gain-large", arg);
+		*(c == OPT_GAIN ? &o->rule.small : &o->rule.large) = v / 100;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* Parses argv into o. Returns false after --help; exits 2 on bad input. */
+static bool parse_options(int argc, char **argv, struct tune_opts *o)
 {
 	static const struct option opts[] = {
 	    {"ops", required_argument, 0, OPT_OPS},
@@ -449,80 +516,37 @@ int cmd_tune(int argc, char **argv)
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
-	bool want[PB_OP_COUNT] = {true, true, true};
-	uint64_t split = 0, max_size = 64ull << 20;
-	struct pb_gain_rule rule = {.small = 0.10, .large = 0.03, .large_from_bytes = 16384};
-	unsigned per_octave = 2;
-	double budget = 0.1;
-	const char *out_path = NULL;
-	bool dry_run = false, verbose = false;
-	int want_cpu = -1;
-	const char *dist_arg = NULL;
+	*o = (struct tune_opts){
+	    .want = {true, true, true},
+	    .max_size = 64ull << 20,
+	    .rule = {.small = 0.10, .large = 0.03, .large_from_bytes = 16384},
+	    .per_octave = 2,
+	    .budget = 0.1,
+	    .want_cpu = -1,
+	};
 	opterr = 0;
 	int c;
 	while ((c = cli_getopt_long(argc, argv, ":o:nvqh", opts, NULL)) != -1) {
+		if (parse_bound_option(c, optarg, o))
+			continue;
 		switch (c) {
-		case OPT_OPS: {
-			for (int op = 0; op < PB_OP_COUNT; op++)
-				want[op] = false;
-			char *list = strdup(optarg), *save = NULL;
-			for (char *t = strtok_r(list, ",", &save); t;
-			     t = strtok_r(NULL, ",", &save)) {
-				enum pb_op op;
-				if (pb_op_parse(t, &op) != 0)
-					die_usage("tune: bad --ops '%s': %s", optarg, pb_error());
-				want[op] = true;
-			}
-			free(list);
-			if (!want[0] && !want[1] && !want[2])
-				die_usage("tune: bad --ops '%s': no op", optarg);
+		case OPT_OPS:
+			parse_ops(optarg, o->want);
 			break;
-		}
-		case OPT_SPLIT:
-		case OPT_MAX: {
-			uint64_t v;
-			if (pb_parse_size(optarg, &v) != 0)
-				die_usage("tune: %s", pb_error());
-			if (v < 64 || v > (1ull << 30))
-				die_usage("tune: bad --%s '%s' (64 to 1G)",
-				          c == OPT_SPLIT ? "split" : "max-size", optarg);
-			*(c == OPT_SPLIT ? &split : &max_size) = v;
-			break;
-		}
-		case OPT_LARGE_FROM:
-			if (pb_parse_size(optarg, &rule.large_from_bytes) != 0)
-				die_usage("tune: bad --large-from: %s", pb_error());
-			/* the hot run starts at 16 B: something must lie below */
-			if (rule.large_from_bytes < 32 || rule.large_from_bytes > (1ull << 30))
-				die_usage("tune: bad --large-from '%s' (32 to 1G)", optarg);
-			break;
-		case OPT_GAIN:
-		case OPT_GAIN_LARGE: {
-			char *end;
-			errno = 0;
-			double v = strtod(optarg, &end);
-			if (end != optarg && *end == '%')
-				end++;
-			if (errno || end == optarg || *end || !(v >= 0 && v <= 100))
-				die_usage("tune: bad --%s '%s' (a percentage, 0 to 100)",
-				          c == OPT_GAIN ? "min-gain" : "min-gain-large", optarg);
-			*(c == OPT_GAIN ? &rule.small : &rule.large) = v / 100;
-			break;
-		}
 		case OPT_PER_OCTAVE:
-			per_octave = (unsigned)cli_parse_count("--per-octave", optarg, 1, 8);
+			o->per_octave = (unsigned)cli_parse_count("--per-octave", optarg, 1, 8);
 			break;
 		case OPT_BUDGET:
-			budget = cli_parse_seconds("--budget", optarg);
+			o->budget = cli_parse_seconds("--budget", optarg);
 			break;
 		case 'o':
-			out_path = cli_output_path(optarg);
+			o->out_path = cli_output_path(optarg);
 			break;
 		case 'n':
-			dry_run = true;
+			o->dry_run = true;
 			break;
 		case 'v':
-			verbose = true;
+			o->verbose = true;
 			break;
 		case 'q':
 			cli_quiet = true;
@@ -531,14 +555,14 @@ int cmd_tune(int argc, char **argv)
 			cli_hide_features(optarg);
 			break;
 		case OPT_CPU:
-			want_cpu = (int)cli_parse_count("--cpu", optarg, 0, 4095);
+			o->want_cpu = (int)cli_parse_count("--cpu", optarg, 0, 4095);
 			break;
 		case OPT_DIST:
-			dist_arg = optarg;
+			o->dist_arg = optarg;
 			break;
 		case 'h':
 			usage(stdout);
-			return PB_EXIT_OK;
+			return false;
 		default:
 			die_bad_option("tune", argv, c);
 		}
@@ -546,275 +570,349 @@ int cmd_tune(int argc, char **argv)
 	if (optind < argc)
 		die_usage("tune: unexpected argument '%s' (try 'primbench tune --help')",
 		          argv[optind]);
+	return true;
+}
 
-	struct pb_distribution dist = {0};
-	if (dist_arg && pb_distribution_find(dist_arg, &dist) != 0)
-		die_usage("tune: %s", pb_error());
-
-	char path[PB_AUTO_PATH_MAX];
-	if (out_path)
-		snprintf(path, sizeof path, "%s", out_path);
-	else if (!dry_run && pb_auto_path(path, sizeof path) != 0)
+/* The policy file's path (empty for a dry run without -o); with a file to
+ * write, its directory made or checked and the old file read (the ops not
+ * tuned now keep its policies). Exits 2 on failure. */
+static void prepare_policy_file(const struct tune_opts *o, char path[PB_AUTO_PATH_MAX],
+                                struct pb_auto_file *old, bool *have_old)
+{
+	*have_old = false;
+	if (o->out_path)
+		snprintf(path, PB_AUTO_PATH_MAX, "%s", o->out_path);
+	else if (!o->dry_run && pb_auto_path(path, PB_AUTO_PATH_MAX) != 0)
 		die_usage("tune: %s; say -o FILE", pb_error());
-	else if (dry_run && !out_path)
+	else if (o->dry_run && !o->out_path)
 		path[0] = '\0';
-	struct pb_auto_file old;
-	bool have_old = false;
-	if (path[0] && !dry_run) {
-		/* The default place's directories are made (~/.config/primbench);
-		 * a -o FILE's directory must exist, as for every -o. */
-		if ((!out_path && make_parent_dirs(path) != 0) || pb_output_reserve(path) != 0)
-			die_usage("tune: %s", pb_error());
-		/* An existing file must read and parse before anything is
-		 * measured: the ops not tuned now keep its policies. Every
-		 * kernel of the table is accepted, as auto accepts it
-		 * (pb_auto_setup): a line naming a kernel hidden now or of
-		 * another CPU is kept as it was, not an error. */
-		int got = pb_auto_file_read(path, (pb_features)-1, &old);
-		if (got < 0)
-			die_usage("tune: %s (fix or remove it)", pb_error());
-		have_old = got > 0;
-	}
+	if (!path[0] || o->dry_run)
+		return;
+	/* The default place's directories are made (~/.config/primbench); a
+	 * -o FILE's directory must exist, as for every -o. */
+	if ((!o->out_path && make_parent_dirs(path) != 0) || pb_output_reserve(path) != 0)
+		die_usage("tune: %s", pb_error());
+	/* An existing file must read and parse before anything is measured:
+	 * the ops not tuned now keep its policies. Every kernel of the table
+	 * is accepted, as auto accepts it (pb_auto_setup): a line naming a
+	 * kernel hidden now or of another CPU is kept as it was, not an
+	 * error. */
+	int got = pb_auto_file_read(path, (pb_features)-1, old);
+	if (got < 0)
+		die_usage("tune: %s (fix or remove it)", pb_error());
+	*have_old = got > 0;
+}
 
-	struct pb_cache_info caches;
-	pb_cache_detect(&caches, NULL);
-	if (!split) {
-		/* glibc's reasoning for its non-temporal threshold
-		 * (dl-cacheinfo.h: 3/4 of the shared cache): below it a buffer
-		 * may well be cached; above it, it rarely is. */
-		uint64_t llc = caches.level[PB_CACHE_LLC].size_bytes;
-		split = llc ? llc / 4 * 3 : 8ull << 20;
-		if (split < 64)
-			split = 64;
-		if (split >= max_size)
-			split = max_size / 2;
+/* --split when not given: glibc's reasoning for its non-temporal threshold
+ * (dl-cacheinfo.h: 3/4 of the shared cache): below it a buffer may well be
+ * cached; above it, it rarely is. Exits 2 when it is not below --max-size. */
+static void choose_split(struct tune_opts *o, const struct pb_cache_info *caches)
+{
+	if (!o->split) {
+		uint64_t llc = caches->level[PB_CACHE_LLC].size_bytes;
+		o->split = llc ? llc / 4 * 3 : 8ull << 20;
+		if (o->split < 64)
+			o->split = 64;
+		if (o->split >= o->max_size)
+			o->split = o->max_size / 2;
 	}
-	if (split >= max_size)
+	if (o->split >= o->max_size)
 		die_usage("tune: --split must be below --max-size");
-	if (pb_timer_init() != 0)
-		die_usage("no usable clock: %s", pb_error());
-	int cpu = cli_pin_cpu(want_cpu);
-	if (want_cpu >= 0 && cpu != want_cpu)
-		die_usage("--cpu %d: cannot bind to it", want_cpu);
-	cli_on_stop_signals(on_signal);
+}
 
+/* The first lines: the CPU, the ranges, the budget and the rule. */
+static void print_plan(const struct tune_opts *o, const struct pb_cpu_ident *id)
+{
+	char ssplit[32], smax[32], slarge[32];
+	pb_format_size(o->split, ssplit, sizeof ssplit);
+	pb_format_size(o->max_size, smax, sizeof smax);
+	pb_format_size(o->rule.large_from_bytes, slarge, sizeof slarge);
+	char from[160];
+	if (o->rule.large_from_bytes < o->split)
+		snprintf(from, sizeof from, "hot 16..%s, hot and dram together %s..%s", slarge,
+		         slarge, ssplit);
+	else
+		snprintf(from, sizeof from, "hot 16..%s", ssplit);
+	printf("tune: %s\n  policy from %s,\n  dram above %s to %s; sizes per octave: %u; "
+	       "budget %g s per size;\n"
+	       "  bands kept where they win by over %g%% (from %s on: %g%%)\n",
+	       id->brand[0] ? id->brand : id->vendor, from, ssplit, smax, o->per_octave, o->budget,
+	       o->rule.small * 100, slarge, o->rule.large * 100);
+}
+
+/* A tuning in progress: the options, the session, the candidates, and what
+ * the ops found (the file's policies, glibc's closest settings). */
+struct tune_ctx {
+	const struct tune_opts *o;
+	struct pb_session *s;
 	struct pb_glibc_thresholds glibc;
-	pb_glibc_thresholds_read(&glibc);
-
-	struct pb_cpu_ident id;
-	pb_cpu_ident(&id);
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec;
-
-	{
-		char ssplit[32], smax[32], slarge[32];
-		pb_format_size(split, ssplit, sizeof ssplit);
-		pb_format_size(max_size, smax, sizeof smax);
-		pb_format_size(rule.large_from_bytes, slarge, sizeof slarge);
-		char from[160];
-		if (rule.large_from_bytes < split)
-			snprintf(from, sizeof from, "hot 16..%s, hot and dram together %s..%s",
-			         slarge, slarge, ssplit);
-		else
-			snprintf(from, sizeof from, "hot 16..%s", ssplit);
-		printf("tune: %s\n  policy from %s,\n  dram above %s to %s; sizes per octave: %u; "
-		       "budget %g s per size;\n"
-		       "  bands kept where they win by over %g%% (from %s on: %g%%)\n",
-		       id.brand[0] ? id.brand : id.vendor, from, ssplit, smax, per_octave, budget,
-		       rule.small * 100, slarge, rule.large * 100);
-	}
-	struct pb_auto_file file = {0};
-	snprintf(file.cpu, sizeof file.cpu, "%s", id.brand);
+	const struct pb_kernel **ks;
+	size_t nk;
+	struct pb_distribution dist;
+	struct pb_auto_file file;
 	char settings[8][96];
-	size_t nsettings = 0;
+	size_t nsettings;
+};
+
+/* The sizes of op's two runs: hot 16..split; dram the hot sizes from
+ * --large-from on (they may live in either state: their policy is the best
+ * over both), then above the split. Returns whether the two overlap. */
+static bool make_runs(const struct tune_opts *o, enum pb_op op, struct run *hot, struct run *dram)
+{
+	*hot = (struct run){.op = op, .state = PB_STATE_HOT};
+	*dram = (struct run){.op = op, .state = PB_STATE_DRAM};
+	make_sizes(16, o->split, o->per_octave, &hot->sizes);
+	struct pb_size_list above;
+	make_sizes(o->split * 2, o->max_size, o->per_octave, &above);
+	dram->sizes.values = calloc(hot->sizes.count + above.count, sizeof *dram->sizes.values);
+	if (!dram->sizes.values)
+		die_usage("tune: out of memory");
+	for (size_t i = 0; i < hot->sizes.count; i++)
+		if ((uint64_t)hot->sizes.values[i] >= o->rule.large_from_bytes)
+			dram->sizes.values[dram->sizes.count++] = hot->sizes.values[i];
+	for (size_t i = 0; i < above.count; i++)
+		dram->sizes.values[dram->sizes.count++] = above.values[i];
+	pb_size_list_free(&above);
+	return o->rule.large_from_bytes < o->split && dram->sizes.count > 0 &&
+	       (uint64_t)dram->sizes.values[0] <= o->split;
+}
+
+/* Prints op's policies: hot, both states together (when timed), dram and
+ * the merged one. */
+static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const struct run *hot,
+                              const struct run *dram, const struct pb_policy *both_policy,
+                              const struct pb_policy *merged)
+{
+	const struct tune_opts *o = t->o;
+	char a[PB_POLICY_TEXT_MAX], b[PB_POLICY_TEXT_MAX], m[PB_POLICY_TEXT_MAX];
+	pb_policy_format(&hot->be.policy, a, sizeof a);
+	pb_policy_format(&dram->be.policy, b, sizeof b);
+	pb_policy_format(merged, m, sizeof m);
+	char ssplit[32], smax[32];
+	pb_format_size(o->split, ssplit, sizeof ssplit);
+	pb_format_size(o->max_size, smax, sizeof smax);
+	printf("\n%s (%zu kernel%s)\n", pb_op_name(op), t->nk, pb_plural(t->nk));
+	print_policy("hot, 16..", ssplit, a);
+	char label[96];
+	if (both_policy) {
+		char sfrom[32], both[PB_POLICY_TEXT_MAX];
+		pb_format_size(o->rule.large_from_bytes, sfrom, sizeof sfrom);
+		pb_policy_format(both_policy, both, sizeof both);
+		snprintf(label, sizeof label, "hot and dram together, %s..%s", sfrom, ssplit);
+		print_policy(label, "", both);
+	}
+	snprintf(label, sizeof label, "dram (serves above %s to %s)", ssplit, smax);
+	print_policy(label, "", b);
+	print_policy("policy", "", m);
+}
+
+/* glibc's closest settings to policy: printed, and kept for the
+ * GLIBC_TUNABLES line at the end. */
+static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
+                       const struct pb_glibc_thresholds *g)
+{
+	struct pb_glibc_tunables tun;
+	pb_glibc_map_policy(policy, g, 16, t->o->max_size, &tun);
+	/* the settings of tun.line, one "name=value" each */
+	const char *eq = strchr(tun.line, '=');
+	char words[512] = "";
+	for (const char *q = eq ? eq + 1 : ""; *q;) {
+		size_t n = strcspn(q, ":");
+		if (t->nsettings < sizeof t->settings / sizeof t->settings[0])
+			snprintf(t->settings[t->nsettings++], sizeof t->settings[0], "%.*s", (int)n,
+			         q);
+		size_t used = strlen(words);
+		snprintf(words + used, sizeof words - used, "%s%.*s", used ? ", " : "", (int)n, q);
+		q += n + (q[n] == ':');
+	}
+	char line[700];
+	snprintf(line, sizeof line,
+	         "glibc's closest: %s (its bands still differ from the policy "
+	         "over %.1f of the %.1f octaves timed)",
+	         words[0] ? words : "(none)", tun.mismatch_octaves,
+	         __builtin_log2((double)t->o->max_size / 16.0));
+	pb_print_wrapped_at(stdout, 2, 4, line);
+}
+
+/* Tunes op: its hot and dram runs, the policy of both together, the merged
+ * policy into t->file, then --distribution and glibc's line. Returns the
+ * exit status. */
+static int tune_op(struct tune_ctx *t, enum pb_op op)
+{
+	const struct tune_opts *o = t->o;
 	size_t nk_cap;
 	const struct pb_kernel *all = pb_kernels(&nk_cap);
-	const struct pb_kernel **ks = calloc(nk_cap, sizeof *ks);
-	int status = PB_EXIT_OK;
-	for (int op = 0; op < PB_OP_COUNT && status == PB_EXIT_OK; op++) {
-		if (!want[op])
-			continue;
-		size_t nk = 0;
-		for (size_t i = 0; i < nk_cap; i++)
-			if (candidate(&all[i], (enum pb_op)op))
-				ks[nk++] = &all[i];
-		const struct pb_glibc_thresholds *g =
-		    glibc.known && op != PB_OP_MEMMOVE ? &glibc : NULL;
-		struct run hot = {.op = (enum pb_op)op, .state = PB_STATE_HOT};
-		struct run dram = {.op = (enum pb_op)op, .state = PB_STATE_DRAM};
-		make_sizes(16, split, per_octave, &hot.sizes);
-		/* dram: the hot sizes from --large-from on (they may live in
-		 * either state: their policy is the best over both), then
-		 * above the split */
-		struct pb_size_list above;
-		make_sizes(split * 2, max_size, per_octave, &above);
-		dram.sizes.values =
-		    calloc(hot.sizes.count + above.count, sizeof *dram.sizes.values);
-		if (!dram.sizes.values)
-			die_usage("tune: out of memory");
-		for (size_t i = 0; i < hot.sizes.count; i++)
-			if ((uint64_t)hot.sizes.values[i] >= rule.large_from_bytes)
-				dram.sizes.values[dram.sizes.count++] = hot.sizes.values[i];
-		for (size_t i = 0; i < above.count; i++)
-			dram.sizes.values[dram.sizes.count++] = above.values[i];
-		pb_size_list_free(&above);
-		uint64_t both_from = rule.large_from_bytes;
-		bool have_both = both_from < split && dram.sizes.count > 0 &&
-		                 (uint64_t)dram.sizes.values[0] <= split;
-		status =
-		    measure(&hot, ks, nk, budget, &rule, &caches, seed + (uint64_t)op, verbose, g);
-		if (status == PB_EXIT_OK)
-			status = measure(&dram, ks, nk, budget, &rule, &caches,
-			                 seed + 3 + (uint64_t)op, verbose, g);
-		struct pb_policy both_policy;
-		if (status == PB_EXIT_OK && have_both &&
-		    both_run(&hot, &dram, both_from, split, &rule, verbose, &both_policy) != 0)
-			have_both = false;
-		if (status == PB_EXIT_OK) {
-			struct pb_policy low, merged;
-			low = hot.be.policy;
-			if (have_both &&
-			    pb_tune_merge(&hot.be.policy, &both_policy, both_from - 1, &low) != 0)
-				die_usage("tune: %s", pb_error());
-			if (pb_tune_merge(&low, &dram.be.policy, split, &merged) != 0)
-				die_usage("tune: %s", pb_error());
-			file.policy[op] = merged;
-			file.set[op] = true;
-			char a[PB_POLICY_TEXT_MAX], b[PB_POLICY_TEXT_MAX], m[PB_POLICY_TEXT_MAX];
-			pb_policy_format(&hot.be.policy, a, sizeof a);
-			pb_policy_format(&dram.be.policy, b, sizeof b);
-			pb_policy_format(&merged, m, sizeof m);
-			char ssplit[32], smax[32];
-			pb_format_size(split, ssplit, sizeof ssplit);
-			pb_format_size(max_size, smax, sizeof smax);
-			printf("\n%s (%zu kernel%s)\n", pb_op_name((enum pb_op)op), nk,
-			       pb_plural(nk));
-			print_policy("hot, 16..", ssplit, a);
-			char label[96];
-			if (have_both) {
-				char sfrom[32], both[PB_POLICY_TEXT_MAX];
-				pb_format_size(both_from, sfrom, sizeof sfrom);
-				pb_policy_format(&both_policy, both, sizeof both);
-				snprintf(label, sizeof label, "hot and dram together, %s..%s",
-				         sfrom, ssplit);
-				print_policy(label, "", both);
-			}
-			snprintf(label, sizeof label, "dram (serves above %s to %s)", ssplit, smax);
-			print_policy(label, "", b);
-			print_policy("policy", "", m);
-			if (dist_arg) {
-				status = tune_on_distribution(&merged, ks, nk, &dist, budget,
-				                              &caches, seed + 6 + (uint64_t)op);
-				file.policy[op] = merged;
-			}
-			if (g) {
-				struct pb_glibc_tunables t;
-				pb_glibc_map_policy(&merged, g, 16, max_size, &t);
-				/* the settings of t.line, one "name=value" each */
-				const char *eq = strchr(t.line, '=');
-				char words[512] = "";
-				for (const char *q = eq ? eq + 1 : ""; *q;) {
-					size_t n = strcspn(q, ":");
-					if (nsettings < sizeof settings / sizeof settings[0])
-						snprintf(settings[nsettings++], sizeof settings[0],
-						         "%.*s", (int)n, q);
-					size_t used = strlen(words);
-					snprintf(words + used, sizeof words - used, "%s%.*s",
-					         used ? ", " : "", (int)n, q);
-					q += n + (q[n] == ':');
-				}
-				char line[700];
-				snprintf(
-				    line, sizeof line,
-				    "glibc's closest: %s (its bands still differ from the policy "
-				    "over %.1f of the %.1f octaves timed)",
-				    words[0] ? words : "(none)", t.mismatch_octaves,
-				    __builtin_log2((double)max_size / 16.0));
-				pb_print_wrapped_at(stdout, 2, 4, line);
-			}
+	t->nk = 0;
+	for (size_t i = 0; i < nk_cap; i++)
+		if (candidate(&all[i], op))
+			t->ks[t->nk++] = &all[i];
+	const struct pb_glibc_thresholds *g =
+	    t->glibc.known && op != PB_OP_MEMMOVE ? &t->glibc : NULL;
+	struct run hot, dram;
+	bool have_both = make_runs(o, op, &hot, &dram);
+	uint64_t seed = t->s->seed;
+	int status = measure(&hot, t->ks, t->nk, o->budget, &o->rule, &t->s->caches,
+	                     seed + (uint64_t)op, o->verbose, g, t->s);
+	if (status == PB_EXIT_OK)
+		status = measure(&dram, t->ks, t->nk, o->budget, &o->rule, &t->s->caches,
+		                 seed + 3 + (uint64_t)op, o->verbose, g, t->s);
+	struct pb_policy both_policy;
+	if (status == PB_EXIT_OK && have_both &&
+	    both_run(&hot, &dram, o->rule.large_from_bytes, o->split, &o->rule, o->verbose,
+	             &both_policy) != 0)
+		have_both = false;
+	if (status == PB_EXIT_OK) {
+		struct pb_policy low = hot.be.policy, merged;
+		if (have_both && pb_tune_merge(&hot.be.policy, &both_policy,
+		                               o->rule.large_from_bytes - 1, &low) != 0)
+			die_usage("tune: %s", pb_error());
+		if (pb_tune_merge(&low, &dram.be.policy, o->split, &merged) != 0)
+			die_usage("tune: %s", pb_error());
+		t->file.policy[op] = merged;
+		t->file.set[op] = true;
+		print_op_policies(t, op, &hot, &dram, have_both ? &both_policy : NULL, &merged);
+		if (o->dist_arg) {
+			status = tune_on_distribution(&merged, t->ks, t->nk, &t->dist, o->budget,
+			                              &t->s->caches, seed + 6 + (uint64_t)op, t->s);
+			t->file.policy[op] = merged;
 		}
-		run_free(&hot);
-		run_free(&dram);
+		if (g)
+			note_glibc(t, &merged, g);
 	}
-	free(ks);
-	pb_distribution_free(&dist);
-	if (status != PB_EXIT_OK) {
-		if (interrupted)
-			cli_error("interrupted; no policy file written");
-		return status;
-	}
+	run_free(&hot);
+	run_free(&dram);
+	return status;
+}
 
-	if (nsettings) {
-		/* One shell word, continued with backslash-newline (POSIX 2.2.1),
-		 * so that every line fits in 80 columns and it still pastes. */
-		printf("\nglibc closest to these policies (paste into a shell):\nexport "
-		       "GLIBC_TUNABLES=");
-		for (size_t i = 0; i < nsettings; i++)
-			printf("%s%s\n", settings[i], i + 1 < nsettings ? ":\\" : "");
-	}
-	printf("\n");
-	if (dry_run) {
-		printf("dry run: no policy file written\n");
-		return PB_EXIT_OK;
-	}
-	/* An op not tuned now keeps what the file had. */
-	if (have_old)
-		for (int op = 0; op < PB_OP_COUNT; op++)
-			if (!file.set[op] && old.set[op]) {
-				file.policy[op] = old.policy[op];
-				file.set[op] = true;
-			}
+/* The comment at the head of the policy file: when, where, how. */
+static void policy_comment(const struct tune_ctx *t, const struct pb_cpu_ident *id, char *comment,
+                           size_t len)
+{
+	const struct tune_opts *o = t->o;
 	char when[64];
 	time_t now = time(NULL);
 	struct tm tm;
 	localtime_r(&now, &tm);
 	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S %z", &tm);
-	char comment[1536];
 	char ranges[256];
-	if (rule.large_from_bytes < split)
+	if (o->rule.large_from_bytes < o->split)
 		snprintf(ranges, sizeof ranges,
 		         "each op: below %llu bytes the policy of its hot run, up to %llu\n"
 		         "bytes the one best over hot and dram together, above it its dram\n"
 		         "run's",
-		         (unsigned long long)rule.large_from_bytes, (unsigned long long)split);
+		         (unsigned long long)o->rule.large_from_bytes,
+		         (unsigned long long)o->split);
 	else
 		snprintf(ranges, sizeof ranges,
 		         "each op: the policy of its hot run up to %llu bytes, of its dram\n"
 		         "run above",
-		         (unsigned long long)split);
-	snprintf(comment, sizeof comment,
+		         (unsigned long long)o->split);
+	snprintf(comment, len,
 	         "primbench auto policy (include/primbench/auto.h), written by primbench tune\n"
 	         "%s on %s, primbench %s\n"
 	         "%s; bands kept where they win by over %g%%\n"
 	         "(from %llu bytes on: %g%%), beyond both CIs",
-	         when, id.brand[0] ? id.brand : id.vendor, PB_VERSION_STRING, ranges,
-	         rule.small * 100, (unsigned long long)rule.large_from_bytes, rule.large * 100);
-	if (dist_arg) {
+	         when, id->brand[0] ? id->brand : id->vendor, PB_VERSION_STRING, ranges,
+	         o->rule.small * 100, (unsigned long long)o->rule.large_from_bytes,
+	         o->rule.large * 100);
+	if (o->dist_arg) {
 		size_t used = strlen(comment);
-		snprintf(comment + used, sizeof comment - used,
+		snprintf(comment + used, len - used,
 		         "\nthen, on the distribution %s, a kernel serving its sizes where it\n"
 		         "beat that policy beyond both CIs",
-		         dist.name);
+		         t->dist.name);
 	}
-	{
-		/* which lines this describes: the ops tuned now, not those kept */
-		char tuned[64] = "", kept[64] = "";
-		for (int op = 0; op < PB_OP_COUNT; op++) {
-			char *list = want[op] ? tuned : file.set[op] ? kept : NULL;
-			if (list)
-				snprintf(list + strlen(list), sizeof tuned - strlen(list), "%s%s",
-				         list[0] ? ", " : "", pb_op_name((enum pb_op)op));
+	/* which lines this describes: the ops tuned now, not those kept */
+	char tuned[64] = "", kept[64] = "";
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		char *list = o->want[op] ? tuned : t->file.set[op] ? kept : NULL;
+		if (list)
+			snprintf(list + strlen(list), sizeof tuned - strlen(list), "%s%s",
+			         list[0] ? ", " : "", pb_op_name((enum pb_op)op));
+	}
+	size_t used = strlen(comment);
+	snprintf(comment + used, len - used,
+	         "\ntuned now: %s (up to %llu bytes, %u sizes per octave, budget %g s)%s%s%s",
+	         tuned, (unsigned long long)o->max_size, o->per_octave, o->budget,
+	         kept[0] ? ";\nkept from the file as it was: " : "", kept,
+	         kept[0] ? " (not described above)" : "");
+}
+
+/* The GLIBC_TUNABLES line of every op's closest settings: one shell word,
+ * continued with backslash-newline (POSIX 2.2.1), so that every line fits
+ * in 80 columns and it still pastes. */
+static void print_glibc_tunables(const struct tune_ctx *t)
+{
+	if (!t->nsettings)
+		return;
+	printf("\nglibc closest to these policies (paste into a shell):\nexport "
+	       "GLIBC_TUNABLES=");
+	for (size_t i = 0; i < t->nsettings; i++)
+		printf("%s%s\n", t->settings[i], i + 1 < t->nsettings ? ":\\" : "");
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	struct tune_opts o;
+	if (!parse_options(argc, argv, &o))
+		return PB_EXIT_OK;
+	struct tune_ctx t = {.o = &o};
+	if (o.dist_arg && pb_distribution_find(o.dist_arg, &t.dist) != 0)
+		die_usage("tune: %s", pb_error());
+	char path[PB_AUTO_PATH_MAX];
+	struct pb_auto_file old;
+	bool have_old;
+	prepare_policy_file(&o, path, &old, &have_old);
+
+	struct pb_session s;
+	struct pb_session_params sp = {
+	    .pin = o.want_cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = o.want_cpu,
+	    .timer = true,
+	};
+	if (pb_session_begin(&sp, &s) != 0)
+		die_usage("%s", pb_error());
+	t.s = &s;
+	choose_split(&o, &s.caches);
+	pb_glibc_thresholds_read(&t.glibc);
+	struct pb_cpu_ident id;
+	pb_cpu_ident(&id);
+	print_plan(&o, &id);
+	snprintf(t.file.cpu, sizeof t.file.cpu, "%s", id.brand);
+	size_t nk_cap;
+	pb_kernels(&nk_cap);
+	t.ks = calloc(nk_cap, sizeof *t.ks);
+	int status = PB_EXIT_OK;
+	for (int op = 0; op < PB_OP_COUNT && status == PB_EXIT_OK; op++)
+		if (o.want[op])
+			status = tune_op(&t, (enum pb_op)op);
+	free(t.ks);
+	if (status != PB_EXIT_OK) {
+		if (pb_session_stopped(&s))
+			cli_error("interrupted; no policy file written");
+		pb_distribution_free(&t.dist);
+		pb_session_end(&s);
+		return status;
+	}
+	print_glibc_tunables(&t);
+	printf("\n");
+	if (o.dry_run) {
+		printf("dry run: no policy file written\n");
+		pb_distribution_free(&t.dist);
+		pb_session_end(&s);
+		return PB_EXIT_OK;
+	}
+	/* An op not tuned now keeps what the file had. */
+	for (int op = 0; have_old && op < PB_OP_COUNT; op++)
+		if (!t.file.set[op] && old.set[op]) {
+			t.file.policy[op] = old.policy[op];
+			t.file.set[op] = true;
 		}
-		size_t used = strlen(comment);
-		snprintf(
-		    comment + used, sizeof comment - used,
-		    "\ntuned now: %s (up to %llu bytes, %u sizes per octave, budget %g s)%s%s%s",
-		    tuned, (unsigned long long)max_size, per_octave, budget,
-		    kept[0] ? ";\nkept from the file as it was: " : "", kept,
-		    kept[0] ? " (not described above)" : "");
-	}
-	char *text = pb_auto_file_text(&file, comment);
+	char comment[1536];
+	policy_comment(&t, &id, comment, sizeof comment);
+	pb_distribution_free(&t.dist);
+	pb_session_end(&s);
+	char *text = pb_auto_file_text(&t.file, comment);
 	if (!text || pb_write_file_whole(path, text, strlen(text)) != 0) {
 		free(text);
 		die_usage("tune: %s", pb_error());

@@ -20,6 +20,7 @@
 #include "primbench/mem.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
@@ -30,14 +31,6 @@ int cmd_xsave(int argc, char **argv);
 
 #define SWEEP_SIZES "256..64K/4"
 #define SWEEP_DESC  "256 B..64 KiB"
-
-static volatile sig_atomic_t interrupted, interrupted_by;
-
-static void on_signal(int sig)
-{
-	interrupted = 1;
-	interrupted_by = sig;
-}
 
 static void usage(FILE *f)
 {
@@ -217,7 +210,8 @@ static const struct pb_xsave_case *best_dirty_pair(const struct pb_xsave_result 
 static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
                          const struct pb_size_list *sizes, const uint64_t *size_bytes,
                          const struct pb_cache_info *caches, double budget, size_t min_samples,
-                         size_t max_samples, uint64_t seed, json_t *doc)
+                         size_t max_samples, uint64_t seed, volatile sig_atomic_t *stop,
+                         json_t *doc)
 {
 	static const char *const simd_names[] = {"avx512", "avx2", "sse2"};
 	const char *rep_name = op == PB_OP_MEMSET ? "rep_stosb" : "rep_movsb";
@@ -256,7 +250,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
 	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
 	    .seed = seed,
-	    .stop = &interrupted,
+	    .stop = stop,
 	};
 	struct pb_mem_result mr;
 	if (pb_mem_run(&p, &mr) != 0) {
@@ -332,17 +326,27 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	return ok;
 }
 
-int cmd_xsave(int argc, char **argv)
-{
-	cli_on_stop_signals(on_signal);
+/* What the command line asked for. */
+struct xsave_opts {
+	double budget, mem_budget;
+	size_t min_samples, max_samples;
+	uint64_t seed;
+	bool do_breakeven;
+	int want_cpu;
+	const char *out;
+	struct cli_format fmt;
+};
 
-	double budget = 1.0, mem_budget = 0.05;
-	size_t min_samples = 11, max_samples = 201;
-	uint64_t seed = 0;
-	bool do_breakeven = true;
-	int want_cpu = -1;
-	const char *out = NULL;
-	struct cli_format fmt = {.fmt = PB_FORMAT_TEXT};
+/* Parses argv into o. Returns false after --help; exits 2 on bad input. */
+static bool parse_options(int argc, char **argv, struct xsave_opts *o)
+{
+	*o = (struct xsave_opts){.budget = 1.0,
+	                         .mem_budget = 0.05,
+	                         .min_samples = 11,
+	                         .max_samples = 201,
+	                         .do_breakeven = true,
+	                         .want_cpu = -1,
+	                         .fmt = {.fmt = PB_FORMAT_TEXT}};
 	opterr = 0;
 	int opt;
 	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", options, NULL)) != -1) {
@@ -351,66 +355,146 @@ int cmd_xsave(int argc, char **argv)
 			cli_quiet = true;
 			break;
 		case 'f':
-			fmt.fmt = cli_parse_format(optarg);
+			o->fmt.fmt = cli_parse_format(optarg);
 			break;
 		case OPT_BUDGET:
-			budget = cli_parse_seconds("--budget", optarg);
+			o->budget = cli_parse_seconds("--budget", optarg);
 			break;
 		case OPT_MEM_BUDGET:
-			mem_budget = cli_parse_seconds("--mem-budget", optarg);
+			o->mem_budget = cli_parse_seconds("--mem-budget", optarg);
 			break;
 		case OPT_CPU:
-			want_cpu = pb_syscall_parse_cpu(optarg, NULL);
-			if (want_cpu < 0)
+			o->want_cpu = pb_syscall_parse_cpu(optarg, NULL);
+			if (o->want_cpu < 0)
 				die_usage("%s", pb_error());
 			break;
 		case OPT_NO_BE:
-			do_breakeven = false;
+			o->do_breakeven = false;
 			break;
 		case OPT_MIN:
-			min_samples = cli_parse_count("sample count", optarg, 1, 100000);
+			o->min_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case OPT_MAX:
-			max_samples = cli_parse_count("sample count", optarg, 1, 100000);
+			o->max_samples = cli_parse_count("sample count", optarg, 1, 100000);
 			break;
 		case OPT_SEED:
-			seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
+			o->seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
 			break;
 		case 'o':
-			out = cli_output_path(optarg);
+			o->out = cli_output_path(optarg);
 			break;
 		case 'h':
 			usage(stdout);
-			return PB_EXIT_OK;
+			return false;
 		default:
 			die_bad_option("xsave", argv, opt);
 		}
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	if (min_samples > max_samples)
-		die_usage("--min-samples %zu is more than --max-samples %zu", min_samples,
-		          max_samples);
-	if (out && pb_output_reserve(out) != 0)
-		die_usage("%s", pb_error());
-	if (!seed) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec;
-		seed = (seed & INT64_MAX) ? (seed & INT64_MAX) : 1;
+	if (o->min_samples > o->max_samples)
+		die_usage("--min-samples %zu is more than --max-samples %zu", o->min_samples,
+		          o->max_samples);
+	return true;
+}
+
+/* The break-even lines after the pairs: the hot memset and memcpy sweeps
+ * against the cheapest dirty pair of r. Returns the exit status so far. */
+static int run_breakeven(const struct xsave_opts *o, struct pb_session *s,
+                         const struct pb_xsave_result *r)
+{
+	const struct pb_xsave_case *pair = best_dirty_pair(r);
+	printf("\nbreak-even, hot, " SWEEP_DESC " (4 sizes per octave): smallest size from "
+	       "which\nbest SIMD + one save+restore < rep at that and every larger "
+	       "size\n");
+	if (!pair) {
+		printf("no dirty xsave-family pair measured: no break-even line\n");
+		return PB_EXIT_OK;
 	}
+	struct pb_size_list sizes;
+	if (pb_parse_size_list(SWEEP_SIZES, 0, 1000, &sizes) != 0)
+		die_usage("%s", pb_error());
+	uint64_t *sb = calloc(sizes.count, sizeof *sb);
+	for (size_t z = 0; z < sizes.count; z++)
+		sb[z] = (uint64_t)sizes.values[z];
+	printf("pair: %s, dirty, median %.1f ticks (%.1f ns)\n", pb_xsave_insn_name(pair->v.insn),
+	       pair->ticks_per_op.median, pb_ticks_to_ns(pair->ticks_per_op.median));
+	fflush(stdout);
+	int status = PB_EXIT_OK;
+	enum pb_op ops[2] = {PB_OP_MEMSET, PB_OP_MEMCPY};
+	for (int i = 0; i < 2 && !pb_session_stopped(s); i++) {
+		if (!breakeven_op(ops[i], pair, &sizes, sb, &s->caches, o->mem_budget,
+		                  o->min_samples, o->max_samples, s->seed + 1 + (uint64_t)i,
+		                  pb_session_stop_flag(s), s->doc)) {
+			if (!pb_session_stopped(s))
+				status = PB_EXIT_USAGE;
+			break;
+		}
+		fflush(stdout);
+	}
+	free(sb);
+	pb_size_list_free(&sizes);
+	return status;
+}
 
-	time_t started = time(NULL);
-	struct pb_cache_info caches;
-	pb_cache_detect(&caches, NULL);
-	if (pb_timer_init() != 0)
-		die_usage("no usable clock: %s", pb_error());
-	int cpu = cli_pin_cpu(want_cpu);
-	if (want_cpu >= 0 && cpu != want_cpu)
-		die_usage("--cpu %d: cannot bind to it", want_cpu);
-	cli_format_begin(&fmt);
-	pb_print_machine_summary(stdout, &caches);
+/* The noise line, the result file and -f's output. */
+static int finish(struct pb_session *s, struct cli_format *fmt, size_t measured, int status)
+{
+	pb_session_finish(s, pb_session_stopped(s));
+	const struct pb_noise *noise = pb_session_noise(s);
+	if (noise->valid) {
+		char line[256];
+		snprintf(line, sizeof line,
+		         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld "
+		         "involuntary "
+		         "context switches of the measuring thread (pinned to CPU %d)",
+		         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches,
+		         s->cpu);
+		putchar('\n');
+		pb_print_wrapped(stdout, line, 7);
+	}
+	if (measured == 0 && !pb_session_stopped(s) && status == PB_EXIT_OK) {
+		cli_error("nothing was measured (see the notes above)");
+		return PB_EXIT_USAGE;
+	}
+	if (s->out_path) {
+		if (pb_session_write(s, s->doc) != 0) {
+			cli_error("%s", pb_error());
+			status = PB_EXIT_USAGE;
+		} else {
+			printf("\nresults: %s\n", s->out_path);
+			status = PB_EXIT_OK;
+		}
+	}
+	if (cli_format_end(fmt, s->doc) != 0) {
+		cli_error("%s", pb_error());
+		status = PB_EXIT_USAGE;
+	}
+	return status;
+}
 
+int cmd_xsave(int argc, char **argv)
+{
+	struct xsave_opts o;
+	if (!parse_options(argc, argv, &o))
+		return PB_EXIT_OK;
+	struct pb_session s;
+	struct pb_session_params sp = {
+	    .argc = cli_argc,
+	    .argv = cli_argv,
+	    .seed = o.seed,
+	    .pin = o.want_cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = o.want_cpu,
+	    .timer = true,
+	    .noise = true,
+	    .doc = true,
+	    .record_seed = true,
+	    .out_path = o.out,
+	};
+	if (pb_session_begin(&sp, &s) != 0)
+		die_usage("%s", pb_error());
+	cli_format_begin(&o.fmt);
+	pb_print_machine_summary(stdout, &s.caches);
 	struct pb_xsave_info info;
 	pb_xsave_detect(&info);
 	const char *arch_why = NULL;
@@ -418,101 +502,41 @@ int cmd_xsave(int argc, char **argv)
 		print_state(&info);
 	fflush(stdout);
 
-	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
-	json_object_set_new(doc, "seed", json_integer((json_int_t)seed));
-	struct pb_noise_mark mark;
-	pb_noise_begin(&mark, cpu);
-	int status = PB_EXIT_OK;
 	struct pb_xsave_params xp = {
-	    .budget_s = budget,
-	    .min_samples = min_samples,
-	    .max_samples = max_samples,
+	    .budget_s = o.budget,
+	    .min_samples = o.min_samples,
+	    .max_samples = o.max_samples,
 	    .warmup_samples = 1,
-	    .seed = seed,
-	    .stop = &interrupted,
+	    .seed = s.seed,
+	    .stop = pb_session_stop_flag(&s),
 	};
 	struct pb_xsave_result r;
-	size_t measured = 0;
 	if (pb_xsave_run(&xp, &r) != 0) {
 		cli_error("%s", pb_error());
-		json_decref(doc);
+		pb_session_end(&s);
 		return PB_EXIT_USAGE;
 	}
 	print_table(&r);
 	fflush(stdout);
-	pb_results_add_xsave(doc, &r);
+	pb_results_add_xsave(s.doc, &r);
+	size_t measured = 0;
 	for (size_t i = 0; i < r.n_cases; i++)
 		measured += r.cases[i].n_samples > 0;
-
-	if (do_breakeven && !interrupted) {
-		const struct pb_xsave_case *pair = best_dirty_pair(&r);
-		printf("\nbreak-even, hot, " SWEEP_DESC " (4 sizes per octave): smallest size from "
-		       "which\nbest SIMD + one save+restore < rep at that and every larger "
-		       "size\n");
-		if (!pair) {
-			printf("no dirty xsave-family pair measured: no break-even line\n");
-		} else {
-			struct pb_size_list sizes;
-			if (pb_parse_size_list(SWEEP_SIZES, 0, 1000, &sizes) != 0)
-				die_usage("%s", pb_error());
-			uint64_t *sb = calloc(sizes.count, sizeof *sb);
-			for (size_t z = 0; z < sizes.count; z++)
-				sb[z] = (uint64_t)sizes.values[z];
-			printf("pair: %s, dirty, median %.1f ticks (%.1f ns)\n",
-			       pb_xsave_insn_name(pair->v.insn), pair->ticks_per_op.median,
-			       pb_ticks_to_ns(pair->ticks_per_op.median));
-			fflush(stdout);
-			enum pb_op ops[2] = {PB_OP_MEMSET, PB_OP_MEMCPY};
-			for (int o = 0; o < 2 && !interrupted; o++) {
-				if (!breakeven_op(ops[o], pair, &sizes, sb, &caches, mem_budget,
-				                  min_samples, max_samples, seed + 1 + (uint64_t)o,
-				                  doc)) {
-					if (!interrupted)
-						status = PB_EXIT_USAGE;
-					break;
-				}
-				fflush(stdout);
-			}
-			free(sb);
-			pb_size_list_free(&sizes);
-		}
-	}
+	int status = PB_EXIT_OK;
+	if (o.do_breakeven && !pb_session_stopped(&s))
+		status = run_breakeven(&o, &s, &r);
 	pb_xsave_result_free(&r);
-
-	struct pb_noise noise;
-	pb_noise_end(&mark, &noise);
-	pb_results_finish(doc, &noise, interrupted != 0);
-	if (noise.valid) {
-		char line[256];
-		snprintf(line, sizeof line,
-		         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld "
-		         "involuntary "
-		         "context switches of the measuring thread (pinned to CPU %d)",
-		         noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches, cpu);
-		putchar('\n');
-		pb_print_wrapped(stdout, line, 7);
-	}
-	if (measured == 0 && !interrupted && status == PB_EXIT_OK) {
-		cli_error("nothing was measured (see the notes above)");
-		status = PB_EXIT_USAGE;
-	} else {
-		if (out)
-			status = cli_write_results(doc, out);
-		if (cli_format_end(&fmt, doc) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-		}
-	}
-	json_decref(doc);
-	if (interrupted) {
+	status = finish(&s, &o.fmt, measured, status);
+	if (pb_session_stopped(&s)) {
 		fflush(stdout);
-		if (out && status == PB_EXIT_OK)
-			cli_error("interrupted; what was measured is in %s", out);
+		if (o.out && status == PB_EXIT_OK)
+			cli_error("interrupted; what was measured is in %s", o.out);
 		else
 			cli_error("interrupted; the %s above show%s what was measured",
-			          fmt.fmt == PB_FORMAT_TEXT ? "tables" : "result",
-			          fmt.fmt == PB_FORMAT_TEXT ? "" : "s");
-		return 128 + (interrupted_by ? interrupted_by : SIGINT);
+			          o.fmt.fmt == PB_FORMAT_TEXT ? "tables" : "result",
+			          o.fmt.fmt == PB_FORMAT_TEXT ? "" : "s");
+		status = pb_session_exit_status(&s);
 	}
+	pb_session_end(&s);
 	return status;
 }

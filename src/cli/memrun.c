@@ -23,6 +23,7 @@
 #include "primbench/mem.h"
 #include "primbench/memory.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/summary.h"
 #include "primbench/syscall.h"
@@ -35,15 +36,6 @@
  * calls lasts far above the timer's 10 ns step, few enough that the
  * sizes, offsets and pointers (20 bytes a call) stay in L1 and L2. */
 #define REPLAY_BATCH_CALLS 4096
-
-static volatile sig_atomic_t interrupted, interrupted_by;
-
-/* Sets the flag the suite polls between samples; exit status 128 + sig. */
-static void on_signal(int sig)
-{
-	interrupted = 1;
-	interrupted_by = sig;
-}
 
 const struct option mem_cli_options[] = {
     {"kernels", required_argument, 0, MEM_CLI_OPT_BASE + 0},
@@ -380,7 +372,8 @@ static void default_path(char *buf, size_t len, time_t now)
  * buffers by then) and fork-helper (of a small helper), exec-static,
  * exec-dynamic, fault per 4 KiB page, with a small budget each; cases go
  * into the same result document. The notes say what each fork forked. */
-static void run_syscall_table(json_t *doc, int cpu, const cpu_set_t *allowed, uint64_t seed)
+static void run_syscall_table(json_t *doc, int cpu, const cpu_set_t *allowed, uint64_t seed,
+                              volatile sig_atomic_t *stop)
 {
 	static const enum pb_sc_bench benches[] = {
 	    PB_SC_NULL,        PB_SC_UMASK,       PB_SC_PIPE,         PB_SC_PIPE_RTT, PB_SC_FORK,
@@ -393,7 +386,7 @@ static void run_syscall_table(json_t *doc, int cpu, const cpu_set_t *allowed, ui
 	    .min_samples = 11,
 	    .max_samples = 201,
 	    .seed = seed ^ 0x5bd1e995,
-	    .stop = &interrupted,
+	    .stop = stop,
 	};
 	for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
 		sp.selected[benches[i]] = true;
@@ -447,14 +440,32 @@ static void note_distribution_op(const struct mem_cli *m, const struct pb_distri
 	}
 }
 
-int mem_cli_run(struct mem_cli *m)
-{
-	/* Signals first: a Ctrl-C during set-up still ends in an orderly way. */
-	cli_on_stop_signals(on_signal);
-	const char *hook = getenv("PRIMBENCH_TEST_SIGINT_AFTER");
-	if (hook && *hook)
-		sigint_after = atol(hook);
+/* What a run measures, checked and resolved before anything is measured:
+ * every usage error exits 2 while it is built (mem_plan_make). */
+struct mem_plan {
+	struct pb_size_list sizes;
+	uint64_t *size_bytes;
+	enum pb_cache_state states[PB_STATE_COUNT];
+	size_t nstates;
+	/* --distribution: a replay draws its sizes and offsets from it */
+	bool replaying;
+	struct pb_distribution dist;
+	struct pb_mem_replay replay;
+	/* the placement grid: dst offsets x (src offsets or distances) */
+	struct pb_size_list dsts, srcs, dists;
+	bool use_distance;
+	bool move; /* memmove alone: any distance (|distance| < size overlaps) */
+	struct pb_mem_placement *placements;
+	size_t nplacements;
+	const struct pb_kernel **kernels[PB_OP_COUNT];
+	size_t nkernels[PB_OP_COUNT];
+	char skipped[PB_OP_COUNT][2048]; /* "op/name not run: why" lines */
+	bool breakeven;                  /* asked for, or implied by a fine size sweep */
+};
 
+/* Options that contradict each other, whatever the sizes. */
+static void check_options(const struct mem_cli *m)
+{
 	if (m->min_samples > m->max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", m->min_samples,
 		          m->max_samples);
@@ -466,21 +477,21 @@ int mem_cli_run(struct mem_cli *m)
 		if (m->ops[o] == PB_OP_MEMSET && m->src_offset_set && m->nops == 1)
 			die_usage("--src-offset applies to memcpy and memmove only");
 	}
+}
 
-	/* Sizes and states are checked before anything is measured. */
-	struct pb_size_list sizes;
-	if (pb_parse_size_list(m->sizes_arg, 0, MAX_SIZES, &sizes) != 0)
+/* --sizes and --cache. */
+static void plan_sizes_and_states(const struct mem_cli *m, struct mem_plan *pl)
+{
+	if (pb_parse_size_list(m->sizes_arg, 0, MAX_SIZES, &pl->sizes) != 0)
 		die_usage("%s", pb_error());
-	uint64_t *size_bytes = calloc(sizes.count, sizeof *size_bytes);
-	for (size_t i = 0; i < sizes.count; i++) {
-		if ((uint64_t)sizes.values[i] > MAX_SIZE_BYTES)
+	pl->size_bytes = calloc(pl->sizes.count, sizeof *pl->size_bytes);
+	for (size_t i = 0; i < pl->sizes.count; i++) {
+		if ((uint64_t)pl->sizes.values[i] > MAX_SIZE_BYTES)
 			die_usage(
 			    "size %lld in '--sizes %s' is larger than the limit of 4 GiB per call",
-			    (long long)sizes.values[i], m->sizes_arg);
-		size_bytes[i] = (uint64_t)sizes.values[i];
+			    (long long)pl->sizes.values[i], m->sizes_arg);
+		pl->size_bytes[i] = (uint64_t)pl->sizes.values[i];
 	}
-	enum pb_cache_state states[PB_STATE_COUNT];
-	size_t nstates = 0;
 	for (const char *p = m->cache_arg;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -490,75 +501,54 @@ int mem_cli_run(struct mem_cli *m)
 		if (pb_cache_state_parse(name, &st) != 0)
 			die_usage("%s", pb_error());
 		bool dup = false;
-		for (size_t i = 0; i < nstates; i++)
-			dup |= states[i] == st;
+		for (size_t i = 0; i < pl->nstates; i++)
+			dup |= pl->states[i] == st;
 		if (!dup)
-			states[nstates++] = st;
+			pl->states[pl->nstates++] = st;
 		if (!comma)
 			break;
 		p = comma + 1;
 	}
+}
 
-	/* A replay draws its sizes and offsets from a distribution. */
-	struct pb_distribution dist = {0};
-	struct pb_mem_replay replay = {.batch_calls = REPLAY_BATCH_CALLS, .seed = 1};
-	bool replaying = m->distribution_arg != NULL;
-	if (!replaying && (m->offsets_arg || m->batch_calls))
+/* --distribution, --offsets, --batch. */
+static void plan_replay(const struct mem_cli *m, struct mem_plan *pl)
+{
+	pl->replay = (struct pb_mem_replay){.batch_calls = REPLAY_BATCH_CALLS, .seed = 1};
+	pl->replaying = m->distribution_arg != NULL;
+	if (!pl->replaying && (m->offsets_arg || m->batch_calls))
 		die_usage("--offsets and --batch apply to --distribution only");
-	if (replaying) {
-		if (m->sizes_set || m->dst_offset_set || m->src_offset_set || m->distances_arg ||
-		    m->extent_bytes || m->then_read || m->breakeven || m->scenario || m->counters ||
-		    m->unit_set || m->fastest_tables)
-			die_usage("--distribution draws sizes and offsets itself: --sizes, "
-			          "--dst-offset, --src-offset, --distance, --extent, --then-read, "
-			          "--breakeven, --counters, --unit and --fastest do not apply");
-		for (size_t i = 0; i < nstates; i++)
-			if (states[i] == PB_STATE_FAULT || states[i] == PB_STATE_FAULT_THP ||
-			    states[i] == PB_STATE_REPEAT)
-				die_usage(
-				    "--distribution replays in the hot, l2, llc and dram states, "
-				    "not '%s'",
-				    pb_cache_state_name(states[i]));
-		if (m->offsets_arg && pb_replay_offsets_parse(m->offsets_arg, &replay.offsets) != 0)
-			die_usage("%s", pb_error());
-		if (m->batch_calls)
-			replay.batch_calls = m->batch_calls;
-		if (m->seed_set)
-			replay.seed = m->seed;
-		if (pb_distribution_find(m->distribution_arg, &dist) != 0)
-			die_usage("%s", pb_error());
-		note_distribution_op(m, &dist);
-		replay.dist = &dist;
-	}
+	if (!pl->replaying)
+		return;
+	if (m->sizes_set || m->dst_offset_set || m->src_offset_set || m->distances_arg ||
+	    m->extent_bytes || m->then_read || m->breakeven || m->scenario || m->counters ||
+	    m->unit_set || m->fastest_tables)
+		die_usage("--distribution draws sizes and offsets itself: --sizes, "
+		          "--dst-offset, --src-offset, --distance, --extent, --then-read, "
+		          "--breakeven, --counters, --unit and --fastest do not apply");
+	for (size_t i = 0; i < pl->nstates; i++)
+		if (pl->states[i] == PB_STATE_FAULT || pl->states[i] == PB_STATE_FAULT_THP ||
+		    pl->states[i] == PB_STATE_REPEAT)
+			die_usage("--distribution replays in the hot, l2, llc and dram states, "
+			          "not '%s'",
+			          pb_cache_state_name(pl->states[i]));
+	if (m->offsets_arg && pb_replay_offsets_parse(m->offsets_arg, &pl->replay.offsets) != 0)
+		die_usage("%s", pb_error());
+	if (m->batch_calls)
+		pl->replay.batch_calls = m->batch_calls;
+	if (m->seed_set)
+		pl->replay.seed = m->seed;
+	if (pb_distribution_find(m->distribution_arg, &pl->dist) != 0)
+		die_usage("%s", pb_error());
+	note_distribution_op(m, &pl->dist);
+	pl->replay.dist = &pl->dist;
+}
 
-	/* The placement grid: dst offsets x (src offsets or distances). */
-	struct pb_size_list dsts, srcs = {0}, dists = {0};
-	if (pb_parse_size_list(m->dst_offsets_arg, 0, 4096, &dsts) != 0)
-		die_usage("--dst-offset: %s", pb_error());
-	bool use_distance = m->distances_arg != NULL;
-	if (use_distance && m->src_offset_set)
-		die_usage("--distance cannot be combined with --src-offset");
-	/* memmove takes any distance (|distance| < size overlaps: the point);
-	 * memcpy's buffers must not overlap. */
-	bool move = m->nops == 1 && m->ops[0] == PB_OP_MEMMOVE;
-	if (use_distance) {
-		if (m->nops != 1 || m->ops[0] == PB_OP_MEMSET)
-			die_usage("--distance applies to memcpy and memmove only");
-		if (pb_parse_size_list(m->distances_arg, 1, 4096, &dists) != 0)
-			die_usage("--distance: %s", pb_error());
-	} else if (pb_parse_size_list(m->src_offsets_arg, 0, 4096, &srcs) != 0) {
-		die_usage("--src-offset: %s", pb_error());
-	}
-	for (size_t i = 0; i < dsts.count; i++)
-		if (dsts.values[i] >= 4096)
-			die_usage("bad --dst-offset %lld: bytes from a page boundary, 0 to 4095",
-			          (long long)dsts.values[i]);
-	for (size_t i = 0; i < srcs.count; i++)
-		if (srcs.values[i] >= 4096)
-			die_usage("bad --src-offset %lld: bytes from a page boundary, 0 to 4095",
-			          (long long)srcs.values[i]);
-	for (size_t i = 0; i < dists.count; i++) {
-		int64_t dd = dists.values[i];
+/* Each --distance against the address space, the states and the sizes. */
+static void check_distances(const struct mem_cli *m, const struct mem_plan *pl)
+{
+	for (size_t i = 0; i < pl->dists.count; i++) {
+		int64_t dd = pl->dists.values[i];
 		/* Beyond 4 GiB the hot state maps just the two slots' pages, at
 		 * any distance the user address space holds (mem.h). */
 		uint64_t ad = dd < 0 ? (uint64_t)-dd : (uint64_t)dd;
@@ -566,79 +556,474 @@ int mem_cli_run(struct mem_cli *m)
 		if (ad >= (UINT64_C(1) << bits) - PB_PAGE_BYTES)
 			die_usage("bad --distance %lld: beyond the %u-bit user address space",
 			          (long long)dd, bits);
-		for (size_t si = 0; ad > (uint64_t)PB_MEM_DENSE_DISTANCE_MAX_BYTES && si < nstates;
-		     si++)
-			if (states[si] != PB_STATE_HOT)
+		for (size_t si = 0;
+		     ad > (uint64_t)PB_MEM_DENSE_DISTANCE_MAX_BYTES && si < pl->nstates; si++)
+			if (pl->states[si] != PB_STATE_HOT)
 				die_usage(
 				    "--distance %lld: beyond 4 GiB the hot state only, not '%s'",
-				    (long long)dd, pb_cache_state_name(states[si]));
+				    (long long)dd, pb_cache_state_name(pl->states[si]));
 		if (ad > (uint64_t)PB_MEM_DENSE_DISTANCE_MAX_BYTES && m->extent_bytes)
 			die_usage("--distance %lld: beyond 4 GiB --extent does not apply",
 			          (long long)dd);
-		for (size_t z = 0; z < sizes.count && !move; z++)
-			if ((dd < 0 ? -dd : dd) < sizes.values[z])
+		for (size_t z = 0; z < pl->sizes.count && !pl->move; z++)
+			if ((dd < 0 ? -dd : dd) < pl->sizes.values[z])
 				die_usage(
 				    "--distance %lld overlaps a copy of %lld bytes (memcpy needs "
 				    "|distance| >= size; overlapping moves are memmove's)",
-				    (long long)dd, (long long)sizes.values[z]);
+				    (long long)dd, (long long)pl->sizes.values[z]);
 	}
-	size_t nsecond = use_distance ? dists.count : srcs.count;
-	if (dsts.count * nsecond > 4096)
-		die_usage("the offset grid has %zu placements; at most 4096", dsts.count * nsecond);
-	size_t nplacements = dsts.count * nsecond;
-	struct pb_mem_placement *placements = calloc(nplacements, sizeof *placements);
-	for (size_t i = 0, k = 0; i < dsts.count; i++)
-		for (size_t j = 0; j < nsecond; j++, k++) {
-			placements[k].dst_offset_bytes = (uint64_t)dsts.values[i];
-			if (use_distance) {
-				placements[k].has_distance = true;
-				placements[k].distance_bytes = dists.values[j];
-			} else {
-				placements[k].src_offset_bytes = (uint64_t)srcs.values[j];
-			}
-		}
+}
+
+/* --extent against the sizes and states; the fault states against an
+ * overlapping memmove. */
+static void check_extent_and_fault_moves(const struct mem_cli *m, const struct mem_plan *pl)
+{
 	if (m->extent_bytes) {
-		for (size_t z = 0; z < sizes.count; z++)
-			if (sizes.values[z] == 0 || m->extent_bytes % (uint64_t)sizes.values[z])
+		for (size_t z = 0; z < pl->sizes.count; z++)
+			if (pl->sizes.values[z] == 0 ||
+			    m->extent_bytes % (uint64_t)pl->sizes.values[z])
 				die_usage("--extent %llu is not a multiple of size %lld",
 				          (unsigned long long)m->extent_bytes,
-				          (long long)sizes.values[z]);
-		for (size_t i = 0; i < nstates; i++)
-			if (states[i] != PB_STATE_HOT && states[i] != PB_STATE_DRAM &&
-			    states[i] != PB_STATE_REPEAT)
+				          (long long)pl->sizes.values[z]);
+		for (size_t i = 0; i < pl->nstates; i++)
+			if (pl->states[i] != PB_STATE_HOT && pl->states[i] != PB_STATE_DRAM &&
+			    pl->states[i] != PB_STATE_REPEAT)
 				die_usage(
 				    "--extent works with the hot, dram and repeat states, not "
 				    "'%s'",
-				    pb_cache_state_name(states[i]));
+				    pb_cache_state_name(pl->states[i]));
 	}
 	/* The fault states take the source from a separate prefaulted buffer:
 	 * an overlapping memmove cannot be placed there. */
-	for (size_t i = 0; move && i < nstates; i++) {
-		if (states[i] != PB_STATE_FAULT && states[i] != PB_STATE_FAULT_THP)
+	for (size_t i = 0; pl->move && i < pl->nstates; i++) {
+		if (pl->states[i] != PB_STATE_FAULT && pl->states[i] != PB_STATE_FAULT_THP)
 			continue;
-		for (size_t j = 0; j < dists.count; j++)
-			for (size_t z = 0; z < sizes.count; z++)
-				if ((dists.values[j] < 0 ? -dists.values[j] : dists.values[j]) <
-				    sizes.values[z])
+		for (size_t j = 0; j < pl->dists.count; j++)
+			for (size_t z = 0; z < pl->sizes.count; z++) {
+				int64_t dd = pl->dists.values[j];
+				if ((dd < 0 ? -dd : dd) < pl->sizes.values[z])
 					die_usage(
 					    "--distance %lld overlaps a move of %lld bytes, "
 					    "which the '%s' state cannot place (its source is "
 					    "a separate buffer)",
-					    (long long)dists.values[j], (long long)sizes.values[z],
-					    pb_cache_state_name(states[i]));
+					    (long long)dd, (long long)pl->sizes.values[z],
+					    pb_cache_state_name(pl->states[i]));
+			}
 	}
+}
 
+/* --dst-offset, --src-offset, --distance: the placement grid. */
+static void plan_placements(const struct mem_cli *m, struct mem_plan *pl)
+{
+	if (pb_parse_size_list(m->dst_offsets_arg, 0, 4096, &pl->dsts) != 0)
+		die_usage("--dst-offset: %s", pb_error());
+	pl->use_distance = m->distances_arg != NULL;
+	if (pl->use_distance && m->src_offset_set)
+		die_usage("--distance cannot be combined with --src-offset");
+	/* memmove takes any distance (|distance| < size overlaps: the point);
+	 * memcpy's buffers must not overlap. */
+	pl->move = m->nops == 1 && m->ops[0] == PB_OP_MEMMOVE;
+	if (pl->use_distance) {
+		if (m->nops != 1 || m->ops[0] == PB_OP_MEMSET)
+			die_usage("--distance applies to memcpy and memmove only");
+		if (pb_parse_size_list(m->distances_arg, 1, 4096, &pl->dists) != 0)
+			die_usage("--distance: %s", pb_error());
+	} else if (pb_parse_size_list(m->src_offsets_arg, 0, 4096, &pl->srcs) != 0) {
+		die_usage("--src-offset: %s", pb_error());
+	}
+	for (size_t i = 0; i < pl->dsts.count; i++)
+		if (pl->dsts.values[i] >= 4096)
+			die_usage("bad --dst-offset %lld: bytes from a page boundary, 0 to 4095",
+			          (long long)pl->dsts.values[i]);
+	for (size_t i = 0; i < pl->srcs.count; i++)
+		if (pl->srcs.values[i] >= 4096)
+			die_usage("bad --src-offset %lld: bytes from a page boundary, 0 to 4095",
+			          (long long)pl->srcs.values[i]);
+	check_distances(m, pl);
+	size_t nsecond = pl->use_distance ? pl->dists.count : pl->srcs.count;
+	if (pl->dsts.count * nsecond > 4096)
+		die_usage("the offset grid has %zu placements; at most 4096",
+		          pl->dsts.count * nsecond);
+	pl->nplacements = pl->dsts.count * nsecond;
+	pl->placements = calloc(pl->nplacements, sizeof *pl->placements);
+	for (size_t i = 0, k = 0; i < pl->dsts.count; i++)
+		for (size_t j = 0; j < nsecond; j++, k++) {
+			struct pb_mem_placement *p = &pl->placements[k];
+			p->dst_offset_bytes = (uint64_t)pl->dsts.values[i];
+			if (pl->use_distance) {
+				p->has_distance = true;
+				p->distance_bytes = pl->dists.values[j];
+			} else {
+				p->src_offset_bytes = (uint64_t)pl->srcs.values[j];
+			}
+		}
+	check_extent_and_fault_moves(m, pl);
+}
+
+/* --kernels, per op. */
+static void plan_kernels(const struct mem_cli *m, struct mem_plan *pl)
+{
 	size_t nk_cap;
 	pb_kernels(&nk_cap);
-	const struct pb_kernel **kernels[PB_OP_COUNT] = {0};
-	size_t nkernels[PB_OP_COUNT] = {0};
-	char skipped[PB_OP_COUNT][2048];
 	for (size_t o = 0; o < m->nops; o++)
-		kernels[o] = calloc(nk_cap, sizeof *kernels[o]);
-	resolve_kernels(m, kernels, nkernels, nk_cap, skipped);
+		pl->kernels[o] = calloc(nk_cap, sizeof *pl->kernels[o]);
+	resolve_kernels(m, pl->kernels, pl->nkernels, nk_cap, pl->skipped);
 	for (size_t o = 0; o < m->nops; o++)
-		if (nkernels[o] == 0 && !m->kernels_arg)
+		if (pl->nkernels[o] == 0 && !m->kernels_arg)
 			die_usage("no usable %s kernel on this machine", pb_op_name(m->ops[o]));
+}
+
+/* Checks the options and builds the plan; exits 2 on a usage error. */
+static void mem_plan_make(const struct mem_cli *m, struct mem_plan *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	check_options(m);
+	/* Sizes and states are checked before anything is measured. */
+	plan_sizes_and_states(m, pl);
+	plan_replay(m, pl);
+	plan_placements(m, pl);
+	plan_kernels(m, pl);
+	if (m->breakeven && pl->sizes.count < 2)
+		die_usage("--breakeven needs at least two sizes");
+	pl->breakeven =
+	    !pl->replaying && (m->breakeven || (pl->sizes.count >= 8 && pl->nplacements == 1));
+}
+
+static void mem_plan_free(const struct mem_cli *m, struct mem_plan *pl)
+{
+	for (size_t o = 0; o < m->nops; o++)
+		free(pl->kernels[o]);
+	free(pl->size_bytes);
+	free(pl->placements);
+	pb_size_list_free(&pl->sizes);
+	pb_size_list_free(&pl->dsts);
+	pb_size_list_free(&pl->srcs);
+	pb_size_list_free(&pl->dists);
+	pb_distribution_free(&pl->dist);
+}
+
+/* A run in progress: the plan, the session (signals, seed, CPU, document)
+ * and what the ops have found so far. */
+struct mem_run {
+	struct mem_cli *m;
+	struct mem_plan *pl;
+	struct pb_session s;
+	struct pb_counters counters;
+	bool counting;
+	struct pb_glibc_thresholds glibc;
+	struct cli_progress progress_line;
+	size_t measured;      /* cases with samples */
+	bool was_interrupted; /* a suite stopped early */
+	int status;
+};
+
+/* --counters: opens them, or says (and records) why the machine has none. */
+static void open_counters(struct mem_run *run)
+{
+	if (!run->m->counters)
+		return;
+	run->counting = pb_counters_open(&run->counters) == 0;
+	json_t *hc = json_object();
+	json_object_set_new(hc, "available", json_boolean(run->counting));
+	if (!run->counting) {
+		json_object_set_new(hc, "reason", json_string(run->counters.reason));
+		printf("\n");
+		pb_print_wrapped(stdout, run->counters.reason, 6);
+	}
+	json_object_set_new(run->s.doc, "counters", hc);
+}
+
+/* The suite's parameters for the o-th op. */
+static struct pb_mem_params op_params(struct mem_run *run, size_t o)
+{
+	const struct mem_cli *m = run->m;
+	const struct mem_plan *pl = run->pl;
+	const struct pb_cache_info *caches = &run->s.caches;
+	return (struct pb_mem_params){
+	    .op = m->ops[o],
+	    .kernels = pl->kernels[o],
+	    .n_kernels = pl->nkernels[o],
+	    .sizes_bytes = pl->size_bytes,
+	    .n_sizes = pl->sizes.count,
+	    .states = pl->states,
+	    .n_states = pl->nstates,
+	    .placements = pl->placements,
+	    .n_placements = pl->nplacements,
+	    .extent_bytes = m->extent_bytes,
+	    .then_read = m->then_read,
+	    .precision = m->precision,
+	    .warmup_samples = m->warmup_samples,
+	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
+	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
+	    .value = m->value,
+	    .budget_s = m->budget_s,
+	    .min_samples = m->min_samples,
+	    .max_samples = m->max_samples,
+	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
+	    .seed = run->s.seed + o,
+	    .stop = pb_session_stop_flag(&run->s),
+	    .counters = run->counting ? &run->counters : NULL,
+	    .progress = progress,
+	    .progress_ctx = &run->progress_line,
+	};
+}
+
+/* auto among the kernels of op: its policy is installed before the run and
+ * recorded in doc["auto_policy"]. Returns whether it is there. */
+static bool note_auto(struct mem_run *run, size_t o)
+{
+	bool has_auto = false;
+	for (size_t i = 0; i < run->pl->nkernels[o]; i++)
+		has_auto |= !strcmp(run->pl->kernels[o][i]->name, "auto");
+	if (!has_auto)
+		return false;
+	enum pb_op op = run->m->ops[o];
+	cli_auto_setup();
+	json_t *ap = json_object_get(run->s.doc, "auto_policy");
+	if (!ap) {
+		ap = json_object();
+		json_object_set_new(run->s.doc, "auto_policy", ap);
+	}
+	json_object_set_new(ap, pb_op_name(op), cli_auto_json(op));
+	return true;
+}
+
+/* The lines above an op's tables: the value, the placement, the extent. */
+static void print_op_header(const struct mem_run *run, enum pb_op op)
+{
+	const struct mem_cli *m = run->m;
+	const struct mem_plan *pl = run->pl;
+	const struct pb_mem_placement *pl0 = &pl->placements[0];
+	if (m->scenario)
+		printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n", m->scenario,
+		       op == PB_OP_MEMSET ? "memset 0" : "memcpy");
+	if (op == PB_OP_MEMSET) {
+		bool faulting = false, repeating = false; /* not pre-filled */
+		for (size_t si = 0; si < pl->nstates; si++) {
+			faulting |= pl->states[si] == PB_STATE_FAULT ||
+			            pl->states[si] == PB_STATE_FAULT_THP;
+			repeating |= pl->states[si] == PB_STATE_REPEAT;
+		}
+		printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
+		       "sample\n%s%s",
+		       m->value & 0xff, pb_mem_prefill_value(op, m->value),
+		       faulting ? "(fault states: fresh pages, which read as zero)\n" : "",
+		       repeating ? "(repeat: what the previous call wrote)\n" : "");
+		if (pl->nplacements == 1 && pl0->dst_offset_bytes)
+			printf("dst offset %llu bytes from a page boundary\n",
+			       (unsigned long long)pl0->dst_offset_bytes);
+	} else if (pl->nplacements == 1 && !pl->use_distance) {
+		printf("\n%s: dst offset %llu, src offset %llu bytes from a page "
+		       "boundary\n",
+		       pb_op_name(op), (unsigned long long)pl0->dst_offset_bytes,
+		       (unsigned long long)pl0->src_offset_bytes);
+	} else if (pl->nplacements == 1) {
+		long long dd = (long long)pl0->distance_bytes;
+		printf("\n%s: dst offset %llu bytes from a page boundary, src = dst %s "
+		       "%lld\n",
+		       pb_op_name(op), (unsigned long long)pl0->dst_offset_bytes,
+		       dd < 0 ? "-" : "+", dd < 0 ? -dd : dd);
+		if (op == PB_OP_MEMMOVE)
+			printf("sizes above %lld overlap: %s\n", dd < 0 ? -dd : dd,
+			       dd < 0   ? "dst above src, a backward copy"
+			       : dd > 0 ? "dst below src, a forward copy"
+			                : "dst = src");
+	}
+	if (m->extent_bytes)
+		printf("each sample: consecutive calls covering an extent of %llu bytes\n",
+		       (unsigned long long)m->extent_bytes);
+}
+
+/* --breakeven for one state: the crossings printed and doc["breakeven"]. */
+static void print_breakeven(struct mem_run *run, const struct pb_mem_result *r, enum pb_op op,
+                            enum pb_cache_state st)
+{
+	/* glibc's tunables are mapped for memset and memcpy (breakeven.c's
+	 * kernel classes); its memmove is its memcpy, but the memmove rows
+	 * are not classified. */
+	const struct pb_glibc_thresholds *g =
+	    run->glibc.known && op != PB_OP_MEMMOVE ? &run->glibc : NULL;
+	pb_print_breakeven(stdout, r, op, st, g);
+	json_t *be = pb_breakeven_json(r, op, st, g);
+	if (!be)
+		return;
+	json_t *arr = json_object_get(run->s.doc, "breakeven");
+	if (!arr) {
+		arr = json_array();
+		json_object_set_new(run->s.doc, "breakeven", arr);
+	}
+	json_array_append_new(arr, be);
+}
+
+/* The tables of one state: one grid per size when there are several
+ * placements, else the table and what was asked for beside it. */
+static void print_state_tables(struct mem_run *run, const struct pb_mem_result *r, enum pb_op op,
+                               enum pb_cache_state st)
+{
+	const struct mem_cli *m = run->m;
+	const struct mem_plan *pl = run->pl;
+	enum pb_unit u = m->unit_set   ? m->unit
+	                 : m->scenario ? PB_UNIT_TICKS_PER_PAGE
+	                 : st == PB_STATE_HOT || st == PB_STATE_L2 || st == PB_STATE_REPEAT
+	                     ? PB_UNIT_TICKS_PER_CALL
+	                     : PB_UNIT_GB_S;
+	if (pl->nplacements > 1) {
+		for (size_t z = 0; z < pl->sizes.count; z++) {
+			pb_print_mem_grid(stdout, r, op, st, pl->size_bytes[z], u);
+			if (m->then_read)
+				pb_print_mem_readback_grid(stdout, r, op, st, pl->size_bytes[z], u);
+		}
+		return;
+	}
+	pb_print_mem_table(stdout, r, op, st, u);
+	if (m->then_read)
+		pb_print_mem_readback(stdout, r, op, st, u);
+	if (m->fastest_tables)
+		pb_print_mem_fastest(stdout, r, op, st);
+	if (run->counting)
+		pb_print_mem_counters(stdout, r, op, st);
+	if (pl->breakeven)
+		print_breakeven(run, r, op, st);
+}
+
+/* Runs the o-th op, prints its tables and adds its cases to the document.
+ * Returns false when the run must stop (an error, or interrupted). */
+static bool run_op(struct mem_run *run, size_t o)
+{
+	struct mem_plan *pl = run->pl;
+	enum pb_op op = run->m->ops[o];
+	struct pb_mem_params p = op_params(run, o);
+	cli_progress_start(&run->progress_line, pb_op_name(op));
+	bool has_auto = note_auto(run, o);
+	struct pb_mem_result r;
+	if (pl->replaying ? pb_mem_replay_run(&p, &pl->replay, &r) != 0 : pb_mem_run(&p, &r) != 0) {
+		cli_error("%s", pb_error());
+		run->status = PB_EXIT_USAGE;
+		return false;
+	}
+	if (pl->skipped[o][0]) {
+		size_t used = strlen(r.notes);
+		snprintf(r.notes + used, sizeof r.notes - used, "%s", pl->skipped[o]);
+	}
+	if (has_auto) {
+		printf("\n");
+		cli_auto_print(stdout, op);
+	}
+	if (pl->replaying) {
+		if (op == PB_OP_MEMSET)
+			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
+			       "sample\n",
+			       run->m->value & 0xff, pb_mem_prefill_value(op, run->m->value));
+		for (size_t si = 0; si < pl->nstates; si++)
+			pb_print_mem_replay(stdout, &r, pl->states[si]);
+	} else {
+		print_op_header(run, op);
+		for (size_t si = 0; si < pl->nstates; si++)
+			print_state_tables(run, &r, op, pl->states[si]);
+	}
+	pb_print_mem_quality(stdout, &r);
+	fflush(stdout);
+	pb_results_add_mem(run->s.doc, &r);
+	for (size_t i = 0; i < r.n_cases; i++)
+		run->measured += r.cases[i].n_samples > 0;
+	run->was_interrupted = r.interrupted;
+	pb_mem_result_free(&r);
+	return !run->was_interrupted;
+}
+
+/* The noise line (and the warning when it was high). */
+static void print_noise(const struct pb_noise *noise, int cpu)
+{
+	if (!noise->valid)
+		return;
+	char line[256];
+	snprintf(line, sizeof line,
+	         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
+	         "context switches of the measuring thread (pinned to CPU %d)",
+	         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches, cpu);
+	putchar('\n');
+	pb_print_wrapped(stdout, line, 7);
+	if (noise->steal_pct > 2 || noise->other_busy_pct > 50)
+		pb_print_wrapped(stdout,
+		                 "noise: HIGH: compare kernels within this run, not across "
+		                 "runs",
+		                 7);
+}
+
+/* The default run ends with what it found, from the document as it will be
+ * written (include/primbench/summary.h): `report` prints the same for the
+ * saved file. */
+static void add_summary(struct mem_run *run)
+{
+	json_t *sum = pb_summary_build_doc(run->s.doc);
+	if (!sum) {
+		warn("no summary: %s", pb_error());
+		return;
+	}
+	if (run->m->format == PB_FORMAT_TEXT)
+		pb_summary_print(stdout, sum);
+	json_object_set_new(run->s.doc, "summary", sum);
+}
+
+/* Writes the result file (when there is a path) and the -f output. */
+static void write_results(struct mem_run *run, struct cli_format *fmt)
+{
+	if (run->measured == 0 && !run->was_interrupted && run->status == PB_EXIT_OK) {
+		cli_error("nothing was measured (see the notes above)");
+		run->status = PB_EXIT_USAGE;
+		return;
+	}
+	if (run->s.out_path) {
+		if (pb_session_write(&run->s, run->s.doc) != 0) {
+			cli_error("%s", pb_error());
+			run->status = PB_EXIT_USAGE;
+		} else {
+			printf("\nresults: %s\n", run->s.out_path);
+			run->status = PB_EXIT_OK;
+		}
+	}
+	if (cli_format_end(fmt, run->s.doc) != 0) {
+		cli_error("%s", pb_error());
+		run->status = PB_EXIT_USAGE;
+	}
+}
+
+/* Measures every op of the plan (and the default run's syscall table),
+ * prints, and writes the results. */
+static void mem_measure(struct mem_run *run)
+{
+	const struct mem_cli *m = run->m;
+	struct cli_format fmt = {.fmt = m->format};
+	cli_format_begin(&fmt);
+	if (m->machine_summary)
+		pb_print_machine_summary(stdout, &run->s.caches);
+	fflush(stdout);
+	if (run->pl->breakeven)
+		pb_glibc_thresholds_read(&run->glibc);
+	open_counters(run);
+	for (size_t o = 0; o < m->nops; o++)
+		if (run->pl->nkernels[o] != 0 && !run_op(run, o))
+			break;
+	if (run->counting)
+		pb_counters_close(&run->counters);
+	bool stopped = run->was_interrupted || pb_session_stopped(&run->s);
+	if (m->syscall_table && !stopped && run->status == PB_EXIT_OK)
+		run_syscall_table(run->s.doc, run->s.cpu, &run->s.allowed, run->s.seed,
+		                  pb_session_stop_flag(&run->s));
+	pb_session_finish(&run->s, run->was_interrupted);
+	print_noise(pb_session_noise(&run->s), run->s.cpu);
+	if (m->syscall_table && run->measured > 0 && run->status == PB_EXIT_OK)
+		add_summary(run);
+	write_results(run, &fmt);
+}
+
+int mem_cli_run(struct mem_cli *m)
+{
+	const char *hook = getenv("PRIMBENCH_TEST_SIGINT_AFTER");
+	if (hook && *hook)
+		sigint_after = atol(hook);
+	struct mem_plan pl;
+	mem_plan_make(m, &pl);
 
 	char path[4096] = "";
 	time_t started = time(NULL);
@@ -648,289 +1033,37 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("empty output path in '-o'");
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
-	if (path[0] && pb_output_reserve(path) != 0)
+
+	struct mem_run run = {.m = m, .pl = &pl, .status = PB_EXIT_OK};
+	struct pb_session_params sp = {
+	    .argc = cli_argc,
+	    .argv = cli_argv,
+	    .seed = m->seed, /* always recorded, so any run's order can be replayed */
+	    .pin = m->cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = m->cpu,
+	    .timer = true,
+	    .noise = true,
+	    .doc = true,
+	    .record_seed = true,
+	    .cache_override_bytes = m->cache_override_bytes,
+	    .out_path = path[0] ? path : NULL,
+	    .started = started,
+	};
+	if (pb_session_begin(&sp, &run.s) != 0)
 		die_usage("%s", pb_error());
-
-	/* The seed is always recorded, so any run's order can be replayed. */
-	uint64_t seed = m->seed;
-	if (!seed) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^ (uint64_t)ts.tv_nsec ^
-		       ((uint64_t)getpid() << 32);
-		seed = seed ? seed : 1;
-	}
-
-	struct pb_cache_info caches;
-	pb_cache_detect(&caches, m->cache_override_bytes);
-	if (pb_timer_init() != 0)
-		die_usage("no usable clock: %s", pb_error());
-	cpu_set_t allowed; /* before pinning: where pipe-rtt's partner may go */
-	CPU_ZERO(&allowed);
-	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-		CPU_ZERO(&allowed);
-	int cpu = cli_pin_cpu(m->cpu);
-	if (m->cpu >= 0 && cpu != m->cpu)
-		die_usage("--cpu %d: cannot bind to it", m->cpu);
-	struct cli_format fmt = {.fmt = m->format};
-	cli_format_begin(&fmt);
-	if (m->machine_summary)
-		pb_print_machine_summary(stdout, &caches);
-	fflush(stdout);
-
-	/* Break-even analysis: asked for, or implied by a fine size sweep. */
-	if (m->breakeven && sizes.count < 2)
-		die_usage("--breakeven needs at least two sizes");
-	bool breakeven = !replaying && (m->breakeven || (sizes.count >= 8 && nplacements == 1));
-	struct pb_glibc_thresholds glibc = {0};
-	if (breakeven)
-		pb_glibc_thresholds_read(&glibc);
-
-	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, cpu);
-	struct cli_progress progress_line;
-	/* Hardware counters, on request; where the machine has none, say so. */
-	struct pb_counters counters = {0};
-	bool counting = false;
-	if (m->counters) {
-		counting = pb_counters_open(&counters) == 0;
-		json_t *hc = json_object();
-		json_object_set_new(hc, "available", json_boolean(counting));
-		if (!counting) {
-			json_object_set_new(hc, "reason", json_string(counters.reason));
-			printf("\n");
-			pb_print_wrapped(stdout, counters.reason, 6);
-		}
-		json_object_set_new(doc, "counters", hc);
-	}
-	json_object_set_new(doc, "seed", json_integer((json_int_t)(seed & INT64_MAX)));
-	struct pb_noise_mark mark;
-	pb_noise_begin(&mark, cpu);
-	bool was_interrupted = false;
-	size_t measured = 0;
-	int status = PB_EXIT_OK;
-	for (size_t o = 0; o < m->nops && !was_interrupted; o++) {
-		enum pb_op op = m->ops[o];
-		if (nkernels[o] == 0)
-			continue;
-		struct pb_mem_params p = {
-		    .op = op,
-		    .kernels = kernels[o],
-		    .n_kernels = nkernels[o],
-		    .sizes_bytes = size_bytes,
-		    .n_sizes = sizes.count,
-		    .states = states,
-		    .n_states = nstates,
-		    .placements = placements,
-		    .n_placements = nplacements,
-		    .extent_bytes = m->extent_bytes,
-		    .then_read = m->then_read,
-		    .precision = m->precision,
-		    .warmup_samples = m->warmup_samples,
-		    .l1_bytes = caches.level[PB_CACHE_L1D].size_bytes,
-		    .l2_bytes = caches.level[PB_CACHE_L2].size_bytes,
-		    .value = m->value,
-		    .budget_s = m->budget_s,
-		    .min_samples = m->min_samples,
-		    .max_samples = m->max_samples,
-		    .llc_bytes = caches.level[PB_CACHE_LLC].size_bytes,
-		    .seed = (seed & INT64_MAX) + o,
-		    .stop = &interrupted,
-		    .counters = counting ? &counters : NULL,
-		    .progress = progress,
-		    .progress_ctx = &progress_line,
-		};
-		cli_progress_start(&progress_line, pb_op_name(op));
-		bool has_auto = false;
-		for (size_t i = 0; i < nkernels[o]; i++)
-			has_auto |= !strcmp(kernels[o][i]->name, "auto");
-		if (has_auto) {
-			/* Before the run: auto dispatches by the installed policy. */
-			cli_auto_setup();
-			json_t *ap = json_object_get(doc, "auto_policy");
-			if (!ap) {
-				ap = json_object();
-				json_object_set_new(doc, "auto_policy", ap);
-			}
-			json_object_set_new(ap, pb_op_name(op), cli_auto_json(op));
-		}
-		struct pb_mem_result r;
-		if (replaying ? pb_mem_replay_run(&p, &replay, &r) != 0 : pb_mem_run(&p, &r) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-			break;
-		}
-		if (skipped[o][0]) {
-			size_t used = strlen(r.notes);
-			snprintf(r.notes + used, sizeof r.notes - used, "%s", skipped[o]);
-		}
-		if (has_auto) {
-			printf("\n");
-			cli_auto_print(stdout, op);
-		}
-		if (replaying) {
-			if (op == PB_OP_MEMSET)
-				printf(
-				    "\nmemset value 0x%02x; destinations held 0x%02x before each "
-				    "sample\n",
-				    m->value & 0xff, pb_mem_prefill_value(op, m->value));
-			for (size_t si = 0; si < nstates; si++)
-				pb_print_mem_replay(stdout, &r, states[si]);
-			goto tables_done;
-		}
-		if (m->scenario)
-			printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n",
-			       m->scenario, op == PB_OP_MEMSET ? "memset 0" : "memcpy");
-		if (op == PB_OP_MEMSET) {
-			bool faulting = false, repeating = false; /* not pre-filled */
-			for (size_t si = 0; si < nstates; si++) {
-				faulting |= states[si] == PB_STATE_FAULT ||
-				            states[si] == PB_STATE_FAULT_THP;
-				repeating |= states[si] == PB_STATE_REPEAT;
-			}
-			printf("\nmemset value 0x%02x; destinations held 0x%02x before each "
-			       "sample\n%s%s",
-			       m->value & 0xff, pb_mem_prefill_value(op, m->value),
-			       faulting ? "(fault states: fresh pages, which read as zero)\n" : "",
-			       repeating ? "(repeat: what the previous call wrote)\n" : "");
-			if (nplacements == 1 && placements[0].dst_offset_bytes)
-				printf("dst offset %llu bytes from a page boundary\n",
-				       (unsigned long long)placements[0].dst_offset_bytes);
-		} else if (nplacements == 1 && !use_distance) {
-			printf("\n%s: dst offset %llu, src offset %llu bytes from a page "
-			       "boundary\n",
-			       pb_op_name(op), (unsigned long long)placements[0].dst_offset_bytes,
-			       (unsigned long long)placements[0].src_offset_bytes);
-		} else if (nplacements == 1) {
-			long long dd = (long long)placements[0].distance_bytes;
-			printf("\n%s: dst offset %llu bytes from a page boundary, src = dst %s "
-			       "%lld\n",
-			       pb_op_name(op), (unsigned long long)placements[0].dst_offset_bytes,
-			       dd < 0 ? "-" : "+", dd < 0 ? -dd : dd);
-			if (op == PB_OP_MEMMOVE)
-				printf("sizes above %lld overlap: %s\n", dd < 0 ? -dd : dd,
-				       dd < 0   ? "dst above src, a backward copy"
-				       : dd > 0 ? "dst below src, a forward copy"
-				                : "dst = src");
-		}
-		if (m->extent_bytes)
-			printf("each sample: consecutive calls covering an extent of %llu bytes\n",
-			       (unsigned long long)m->extent_bytes);
-		for (size_t si = 0; si < nstates; si++) {
-			enum pb_unit u = m->unit_set   ? m->unit
-			                 : m->scenario ? PB_UNIT_TICKS_PER_PAGE
-			                 : states[si] == PB_STATE_HOT ||
-			                         states[si] == PB_STATE_L2 ||
-			                         states[si] == PB_STATE_REPEAT
-			                     ? PB_UNIT_TICKS_PER_CALL
-			                     : PB_UNIT_GB_S;
-			if (nplacements > 1) {
-				for (size_t z = 0; z < sizes.count; z++) {
-					pb_print_mem_grid(stdout, &r, op, states[si], size_bytes[z],
-					                  u);
-					if (m->then_read)
-						pb_print_mem_readback_grid(
-						    stdout, &r, op, states[si], size_bytes[z], u);
-				}
-				continue;
-			}
-			pb_print_mem_table(stdout, &r, op, states[si], u);
-			if (m->then_read)
-				pb_print_mem_readback(stdout, &r, op, states[si], u);
-			if (m->fastest_tables)
-				pb_print_mem_fastest(stdout, &r, op, states[si]);
-			if (counting)
-				pb_print_mem_counters(stdout, &r, op, states[si]);
-			if (breakeven) {
-				/* glibc's tunables are mapped for memset and memcpy
-				 * (breakeven.c's kernel classes); its memmove is its
-				 * memcpy, but the memmove rows are not classified. */
-				const struct pb_glibc_thresholds *g =
-				    glibc.known && op != PB_OP_MEMMOVE ? &glibc : NULL;
-				pb_print_breakeven(stdout, &r, op, states[si], g);
-				json_t *be = pb_breakeven_json(&r, op, states[si], g);
-				if (be) {
-					json_t *arr = json_object_get(doc, "breakeven");
-					if (!arr) {
-						arr = json_array();
-						json_object_set_new(doc, "breakeven", arr);
-					}
-					json_array_append_new(arr, be);
-				}
-			}
-		}
-	tables_done:
-		pb_print_mem_quality(stdout, &r);
+	mem_measure(&run);
+	bool stopped = run.was_interrupted || pb_session_stopped(&run.s);
+	int status = stopped ? pb_session_exit_status(&run.s) : run.status;
+	pb_session_end(&run.s);
+	mem_plan_free(m, &pl);
+	if (stopped) {
 		fflush(stdout);
-		pb_results_add_mem(doc, &r);
-		for (size_t i = 0; i < r.n_cases; i++)
-			measured += r.cases[i].n_samples > 0;
-		was_interrupted = r.interrupted;
-		pb_mem_result_free(&r);
-	}
-	if (counting)
-		pb_counters_close(&counters);
-	if (m->syscall_table && !was_interrupted && !interrupted && status == PB_EXIT_OK)
-		run_syscall_table(doc, cpu, &allowed, seed);
-	struct pb_noise noise;
-	pb_noise_end(&mark, &noise);
-	pb_results_finish(doc, &noise, was_interrupted);
-	if (noise.valid) {
-		char line[256];
-		snprintf(line, sizeof line,
-		         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
-		         "context switches of the measuring thread (pinned to CPU %d)",
-		         noise.steal_pct, noise.other_busy_pct, noise.involuntary_switches, cpu);
-		putchar('\n');
-		pb_print_wrapped(stdout, line, 7);
-		if (noise.steal_pct > 2 || noise.other_busy_pct > 50)
-			pb_print_wrapped(stdout,
-			                 "noise: HIGH: compare kernels within this run, not across "
-			                 "runs",
-			                 7);
-	}
-	/* The default run ends with what it found, from the document as it
-	 * will be written (include/primbench/summary.h): `report` prints the
-	 * same for the saved file. */
-	if (m->syscall_table && measured > 0 && status == PB_EXIT_OK) {
-		json_t *sum = pb_summary_build_doc(doc);
-		if (sum) {
-			if (m->format == PB_FORMAT_TEXT)
-				pb_summary_print(stdout, sum);
-			json_object_set_new(doc, "summary", sum);
-		} else {
-			warn("no summary: %s", pb_error());
-		}
-	}
-	if (measured == 0 && !was_interrupted && status == PB_EXIT_OK) {
-		cli_error("nothing was measured (see the notes above)");
-		status = PB_EXIT_USAGE;
-	} else {
-		if (path[0])
-			status = cli_write_results(doc, path);
-		if (cli_format_end(&fmt, doc) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-		}
-	}
-	json_decref(doc);
-	for (size_t o = 0; o < m->nops; o++)
-		free(kernels[o]);
-	free(size_bytes);
-	free(placements);
-	pb_size_list_free(&sizes);
-	pb_size_list_free(&dsts);
-	pb_size_list_free(&srcs);
-	pb_size_list_free(&dists);
-	pb_distribution_free(&dist);
-	if (was_interrupted || interrupted) {
-		fflush(stdout);
-		if (path[0] && status == PB_EXIT_OK)
+		if (path[0] && run.status == PB_EXIT_OK)
 			cli_error("interrupted; what was measured is in %s", path);
 		else
 			cli_error("interrupted; the %s above show%s what was measured",
 			          m->format == PB_FORMAT_TEXT ? "tables" : "result",
 			          m->format == PB_FORMAT_TEXT ? "" : "s");
-		return 128 + (interrupted_by ? interrupted_by : SIGINT);
 	}
 	return status;
 }

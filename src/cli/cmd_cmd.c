@@ -489,11 +489,17 @@ static void print_ab(const struct session *s, const struct ab_result *ab, const 
 	else
 		printf("  ratio B/A %.4f (Hodges-Lehmann; too few runs for a %.2f%% CI)\n",
 		       ab->ratio.estimate, 100 * ab->ratio.level);
+	const struct pb_verdict_rule rule = {.null = 1, .u = &ab->u};
+	bool different = pb_verdict(&ab->ratio, &rule) == PB_VERDICT_DIFFERENT;
 	if (ab->ratio.ci_valid && !s->until_verdict)
 		printf("  verdict: %s\n",
-		       ab->ratio.lo > 1   ? "B is slower (the ratio's interval lies above 1)"
-		       : ab->ratio.hi < 1 ? "B is faster (the ratio's interval lies below 1)"
-		                          : "no difference proven (the interval contains 1)");
+		       different && ab->ratio.lo > 1
+		           ? "B is slower (the ratio's interval lies above 1)"
+		       : different ? "B is faster (the ratio's interval lies below 1)"
+		       : ab->ratio.lo > 1 || ab->ratio.hi < 1
+		           ? "no difference proven (the interval excludes 1, the Mann-Whitney "
+		             "test does not: p >= 0.05)"
+		           : "no difference proven (the interval contains 1)");
 	printf("  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
 	       ab->u.exact ? "exact" : "normal approximation");
 	if (ab->t_valid) {

@@ -89,6 +89,11 @@ int cli_write_results(const json_t *doc, const char *path);
  * (the reader closed it, `| head` quit): printing stopped, not the work. */
 bool cli_stdout_gone(void);
 
+/* --cpu LIST: CPU numbers and ranges separated by commas ("1", "0,2-3")
+ * into the cpu_set_t *cpus, each an online CPU a process can be pinned to
+ * here. 0, or -1 with pb_error(). */
+int cli_parse_cpus(const char *list, void *cpus);
+
 /* Binds the calling thread to CPU `want`, or (want < 0) to the CPU it runs
  * on, with hwloc. Returns the CPU, or -1 when the binding failed. */
 int cli_pin_cpu(int want);

@@ -10,8 +10,8 @@
  * (include/primbench/twosample.h). A difference counts as shown when the
  * ratio's interval excludes 1 and p < 1 - level (the interval is the
  * inversion of the same rank-sum test, so the two agree except at the edge,
- * where requiring both is the conservative choice); otherwise the table
- * prints "~".
+ * where requiring both is the conservative choice; pb_verdict, the rule
+ * `cmd` uses too); otherwise the table prints "~".
  *
  * A cmd case's samples are the real (wall-clock) times of its runs: those
  * are what is compared (not user, sys or the other figures of a run).

@@ -176,16 +176,34 @@ struct pb_seq_plan {
  * with max_n runs per side ("--max-runs N is too few for ..."). */
 int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out);
 
+/* The one verdict rule of primbench: `cmd` (its A/B verdict line and
+ * every look of --until-verdict) and `compare` (a row's delta, or "~")
+ * decide with pb_verdict(). */
 enum pb_verdict {
-	PB_VERDICT_NONE,       /* the interval neither excludes 1 nor lies in the margin */
-	PB_VERDICT_DIFFERENT,  /* the ratio's interval excludes 1 */
-	PB_VERDICT_EQUIVALENT, /* the interval lies inside [1 - margin, 1 + margin] */
+	PB_VERDICT_NONE,       /* the interval neither excludes null nor lies in the margin */
+	PB_VERDICT_DIFFERENT,  /* the interval excludes null (y above x when lo > null) */
+	PB_VERDICT_EQUIVALENT, /* the interval lies inside [null - margin, null + margin] */
 };
-/* The verdict for a ratio interval (pb_seq_ratio at the plan's
- * level_per_look). margin: e.g. 0.01 for --equivalence 1%; 0 disables it.
- * An interval inside the margin is EQUIVALENT even when it excludes 1 (a
- * difference, but smaller than the margin that was declared not to
- * matter); no interval (ci_valid false) is NONE. */
+struct pb_verdict_rule {
+	double null;   /* no difference: 1 for a ratio y / x, 0 for a shift y - x */
+	double margin; /* for EQUIVALENT, e.g. 0.01 for --equivalence 1%; 0: never */
+	/* when set, DIFFERENT also needs the rank-sum test of the same values
+	 * to reject: u->p < 1 - level of the interval. The interval is that
+	 * test inverted, so they agree except at the edge (and with ties, whose
+	 * p is conditional on the tie pattern), where requiring both is the
+	 * conservative choice. NULL: the interval alone (the looks of
+	 * --until-verdict, whose interval is of block minima at the look's
+	 * level, not the inversion of a test on every run). */
+	const struct pb_utest *u;
+};
+/* The verdict for an interval s of y against x. No interval (ci_valid
+ * false) is NONE. An interval inside the margin is EQUIVALENT even when it
+ * excludes null (a difference, but smaller than the margin that was
+ * declared not to matter). */
+enum pb_verdict pb_verdict(const struct pb_shift *s, const struct pb_verdict_rule *rule);
+/* pb_verdict for a ratio interval with a margin and the interval alone:
+ * the rule of a look of --until-verdict (pb_seq_ratio at the plan's
+ * level_per_look). */
 enum pb_verdict pb_verdict_of(const struct pb_shift *ratio, double margin);
 const char *pb_verdict_name(enum pb_verdict v); /* "none", "different", "equivalent" */
 

@@ -89,6 +89,11 @@ int cli_write_results(const json_t *doc, const char *path);
  * (the reader closed it, `| head` quit): printing stopped, not the work. */
 bool cli_stdout_gone(void);
 
+/* --cpu LIST: CPU numbers and ranges separated by commas ("1", "0,2-3")
+ * into the cpu_set_t *cpus, each an online CPU a process can be pinned to
+ * here. 0, or -1 with pb_error(). */
+int cli_parse_cpus(const char *list, void *cpus);
+
 /* (cmd only, until it runs in a pb_session: include/primbench/session.h
  * does this for every other measuring subcommand.)
  * Installs `handler` for SIGINT, SIGTERM and SIGHUP without SA_RESTART

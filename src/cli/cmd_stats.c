@@ -4,7 +4,8 @@
  *
  * The ministat block matches ministat (FreeBSD's, Debian's 20150715) byte
  * for byte on ordinary data: the same options, legend, ASCII plot, table
- * and verdict, with ministat's quirks kept on purpose:
+ * and verdict, with ministat's quirks kept on purpose (the arithmetic is
+ * src/stats/ministat.c, include/primbench/ministat.h; the plot is here):
  *
  *   - the median is the upper middle value for an even count (ministat's
  *     points[n / 2]; `primbench run` and docs/statistics.md average the
@@ -38,57 +39,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
 #include "cli/cli.h"
 #include "primbench/error.h"
+#include "primbench/ministat.h"
 #include "primbench/twosample.h"
 
-#define MAX_SETS    7 /* ministat's symbols */
-#define MIN_VALUES  3
-#define PLOT_WIDTH  74
-#define T_TABLE_MAX 100 /* degrees of freedom with their own row */
+#define MAX_SETS   7 /* ministat's symbols */
+#define MIN_VALUES 3
+#define PLOT_WIDTH 74
 /* The Hodges-Lehmann shift needs every pairwise difference in memory (8
  * bytes each): at most this many values of a set enter it (print_extra). */
 #define MAX_SHIFT_VALUES 2000
 
 static const char symbol[MAX_SETS + 1] = {' ', 'x', '+', '*', '%', '#', '@', 'O'};
 
-/* ministat's confidence levels (also the level of the distribution-free
- * interval printed after its block) and the t quantile its column holds. */
-static const struct {
-	double pct, quantile;
-} levels[] = {{80, 0.90}, {90, 0.95}, {95, 0.975}, {98, 0.99}, {99, 0.995}, {99.5, 0.999}};
-#define NLEVELS (sizeof levels / sizeof levels[0])
-
-/* The entries where ministat's t table is not the exact quantile rounded
- * to 3 decimals (all in its 99.5 column), found by running ministat on
- * data whose pooled standard error is 1. */
-static const struct {
-	int df;
-	double t;
-} t_table_exceptions[] = {{7, 4.782},  {8, 4.499},  {9, 4.296},
-                          {10, 4.143}, {11, 4.024}, {12, 3.929}};
-
-static double ministat_t(double df, size_t level)
-{
-	if (level == NLEVELS - 1)
-		for (size_t i = 0; i < sizeof t_table_exceptions / sizeof t_table_exceptions[0];
-		     i++)
-			if (df == t_table_exceptions[i].df)
-				return t_table_exceptions[i].t;
-	double q = levels[level].quantile;
-	double t = df > T_TABLE_MAX ? gsl_cdf_ugaussian_Pinv(q) : gsl_cdf_tdist_Pinv(q, df);
-	return round(t * 1000) / 1000;
-}
-
 struct dataset {
 	const char *name;
 	double *v; /* sorted */
 	size_t n, cap;
-	double sum, mean, sd, median;
+	struct pb_ministat_vitals vit;
+	double mean, sd, median; /* vit's, for the plot */
 };
 
 static void usage(FILE *f)
@@ -201,7 +171,6 @@ static void read_set(FILE *f, struct dataset *ds, size_t column, const char *del
 			die_usage("stats: %s:%zu:%s '%s' is not a finite number", ds->name, lineno,
 			          where, shown(t, tok, sizeof tok));
 		add_value(ds, v);
-		ds->sum += v; /* in file order, as ministat: the same mean to the bit */
 	}
 	int e = errno;
 	if (ferror(f))
@@ -210,10 +179,12 @@ static void read_set(FILE *f, struct dataset *ds, size_t column, const char *del
 	if (ds->n < MIN_VALUES)
 		die_usage("stats: %s: needs at least %d values, has %zu", ds->name, MIN_VALUES,
 		          ds->n);
-	gsl_sort(ds->v, 1, ds->n);
-	ds->mean = ds->sum / (double)ds->n;
-	ds->sd = gsl_stats_sd_m(ds->v, 1, ds->n, ds->mean);
-	ds->median = ds->v[ds->n / 2];
+	struct pb_ministat_vitals vit;
+	pb_ministat_vitals(ds->v, ds->n, &vit);
+	ds->vit = vit;
+	ds->mean = vit.mean;
+	ds->sd = vit.sd;
+	ds->median = vit.median;
 }
 
 /* ---- ministat's ASCII plot ---- */
@@ -337,19 +308,17 @@ static void print_vitals(const struct dataset *ds, size_t set)
 /* ministat's Relative(): the second set against the first. */
 static void print_relative(const struct dataset *x, const struct dataset *y, size_t level)
 {
-	struct pb_ttest t;
-	if (pb_ttest_pooled(x->v, x->n, y->v, y->n, levels[level].pct / 100, &t) != 0)
+	struct pb_ministat_relative r;
+	if (pb_ministat_relative(x->v, x->n, &x->vit, y->v, y->n, &y->vit, level, &r) != 0)
 		die_usage("stats: %s", pb_error());
-	double e =
-	    ministat_t(t.df, level) * t.pooled_sd * sqrt(1.0 / (double)x->n + 1.0 / (double)y->n);
-	double d = y->mean - x->mean; /* the means of the table (ministat's sums) */
-	if (fabs(d) > e) {
-		printf("Difference at %.1f%% confidence\n", levels[level].pct);
-		printf("\t%g +/- %g\n", d, e);
-		printf("\t%g%% +/- %g%%\n", d * 100 / x->mean, e * 100 / x->mean);
-		printf("\t(Student's t, pooled s = %g)\n", t.pooled_sd);
+	double pct = pb_ministat_level_pct(level);
+	if (r.significant) {
+		printf("Difference at %.1f%% confidence\n", pct);
+		printf("\t%g +/- %g\n", r.diff, r.half_width);
+		printf("\t%g%% +/- %g%%\n", r.pct, r.pct_half_width);
+		printf("\t(Student's t, pooled s = %g)\n", r.pooled_sd);
 	} else {
-		printf("No difference proven at %.1f%% confidence\n", levels[level].pct);
+		printf("No difference proven at %.1f%% confidence\n", pct);
 	}
 }
 
@@ -399,10 +368,10 @@ static size_t parse_level(const char *arg)
 {
 	char *end;
 	double v = strtod(arg, &end);
-	for (size_t i = 0; end != arg && !*end && i < NLEVELS; i++)
-		if (v == levels[i].pct)
-			return i;
-	die_usage("stats: bad -c '%s' (80, 90, 95, 98, 99 or 99.5, as in ministat)", arg);
+	int i = end != arg && !*end ? pb_ministat_level_index(v) : -1;
+	if (i < 0)
+		die_usage("stats: bad -c '%s' (80, 90, 95, 98, 99 or 99.5, as in ministat)", arg);
+	return (size_t)i;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -500,7 +469,7 @@ int cmd_stats(int argc, char **argv)
 			print_relative(&ds[0], &ds[s], level);
 	}
 	if (extra && !no_tests && nsets > 1) {
-		double lv = levels[level].pct;
+		double lv = pb_ministat_level_pct(level);
 		printf("\nNot in ministat: Hodges-Lehmann shift [%.*f%% CI] and Mann-Whitney U "
 		       "p-value\n",
 		       lv == floor(lv) ? 0 : 1, lv);

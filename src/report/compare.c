@@ -1169,8 +1169,8 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_file
 			row->pct_hi = 100 * s->hi / row->sa.median;
 		}
 	}
-	double null = row->ratio ? 1 : 0;
-	row->significant = s->ci_valid && (s->lo > null || s->hi < null) && row->u.p < 1 - level;
+	const struct pb_verdict_rule rule = {.null = row->ratio ? 1 : 0, .u = &row->u};
+	row->significant = pb_verdict(s, &rule) == PB_VERDICT_DIFFERENT;
 	/* The medians' own change, as the delta is: it can lie outside the
 	 * delta's interval (bimodal samples). */
 	row->pct_medians = NAN;

@@ -860,15 +860,21 @@ int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out)
 	}
 }
 
-enum pb_verdict pb_verdict_of(const struct pb_shift *ratio, double margin)
+enum pb_verdict pb_verdict(const struct pb_shift *s, const struct pb_verdict_rule *rule)
 {
-	if (!ratio->ci_valid)
+	if (!s->ci_valid)
 		return PB_VERDICT_NONE;
-	if (margin > 0 && ratio->lo >= 1.0 - margin && ratio->hi <= 1.0 + margin)
+	double null = rule->null, margin = rule->margin;
+	if (margin > 0 && s->lo >= null - margin && s->hi <= null + margin)
 		return PB_VERDICT_EQUIVALENT;
-	if (ratio->lo > 1.0 || ratio->hi < 1.0)
+	if ((s->lo > null || s->hi < null) && (!rule->u || rule->u->p < 1 - s->level))
 		return PB_VERDICT_DIFFERENT;
 	return PB_VERDICT_NONE;
+}
+
+enum pb_verdict pb_verdict_of(const struct pb_shift *ratio, double margin)
+{
+	return pb_verdict(ratio, &(struct pb_verdict_rule){.null = 1.0, .margin = margin});
 }
 
 const char *pb_verdict_name(enum pb_verdict v)

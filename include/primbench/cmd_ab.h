@@ -1,0 +1,268 @@
+/* primbench/cmd_ab.h - the engine of `primbench cmd`: one command timed N
+ * times, or two (or two environments) A/B in ABBA order, optionally until
+ * a verdict (docs/methodology.md, "The cmd suite"). The CLI
+ * (src/cli/cmd_cmd.c) parses options; src/report/cmd_ab_text.c prints
+ * (the "report" section below); everything between is here:
+ *
+ *   pb_cmd_ab_env_setup   the preload library's environment of each side
+ *                         (LD_PRELOAD, policies, --account directories), a
+ *                         test run of the library under it
+ *   pb_cmd_ab_run         warm-ups, counted runs in ABBA order, the looks
+ *                         of --until-verdict and when to stop
+ *   pb_cmd_ab_stats       B against A: medians, Hodges-Lehmann ratio,
+ *                         Mann-Whitney, Student's t
+ *
+ * Warm-ups are W per side, in the same ABBA order, never counted: their
+ * accounting files are removed, not kept. A run that fails (non-zero exit
+ * or a signal) stops the session unless ignore_failure; a run interrupted
+ * (*stop raised) is not recorded.
+ */
+#ifndef PRIMBENCH_CMD_AB_H
+#define PRIMBENCH_CMD_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "primbench/cmd.h"
+#include "primbench/profile.h"
+#include "primbench/twosample.h"
+
+/* Lines for the user during the run, and progress. Each may be NULL. */
+enum pb_cmd_ab_msg { PB_CMD_AB_ERROR, PB_CMD_AB_WARNING };
+struct pb_cmd_ab_hooks {
+	void *ctx;
+	/* before each run: runs done so far and their total (0: until a
+	 * verdict) */
+	void (*progress)(void *ctx, size_t done, size_t total);
+	/* an error line ("run A1 exited with status 1 ...") or a warning
+	 * (processes left running; the library's variables), unprefixed */
+	void (*message)(void *ctx, enum pb_cmd_ab_msg kind, const char *text);
+	/* --profile: before the profiled runs of a side */
+	void (*profiling)(void *ctx, int side);
+};
+
+/* ---- what a side runs ---- */
+
+/* The argv of a command given as words (line NULL: the words after the
+ * options, NULL-terminated) or as one line (--vs, --prepare): with shell,
+ * {"/bin/sh", "-c", the words joined by spaces or the line}; else the
+ * words, or the line split as a shell would (pb_cmd_split, no shell run).
+ * Returns the argv (valid until pb_cmd_ab_argv_free(a)), or NULL with
+ * pb_error(). */
+struct pb_cmd_ab_argv {
+	char **split;  /* pb_cmd_split's words, or NULL */
+	char *joined;  /* the words joined for sh -c, or NULL */
+	char *sh_c[4]; /* /bin/sh -c SCRIPT */
+};
+char *const *pb_cmd_ab_argv(struct pb_cmd_ab_argv *a, char *const *words, const char *line,
+                            bool shell);
+void pb_cmd_ab_argv_free(struct pb_cmd_ab_argv *a);
+
+/* ---- the preload library's environment (docs/preload.md) ---- */
+
+#define PB_CMD_AB_ENV_EXTRA 12 /* entries pb_cmd_ab_env_setup may append */
+struct pb_cmd_ab_env {
+	/* in: --memset, --memcpy, --memmove per side (B's NULL: A's); the
+	 * account mode (0 off, 1 counts, 2 ticks); --record-distribution */
+	const char *policy[2][3];
+	int account;
+	bool record;
+	/* out */
+	bool lib[2];               /* the side loads libprimswitch.so */
+	char acct_root[4096];      /* --account: the session's directory, else "" */
+	char acct_dir[2][2][4200]; /* per side: [0] counted runs' files, [1] each run's */
+	char log_env[4200];        /* "PRIMBENCH_PRELOAD_LOG=PATH" */
+	bool use_log;              /* a side has log_env */
+	char *owned[2][8];         /* allocated entries of the sides' environments */
+};
+
+/* Appends the library's variables to env[sd][0..nenv[sd]) (each array with
+ * room for PB_CMD_AB_ENV_EXTRA more and a NULL) for each side that loads
+ * it: LD_PRELOAD first (then what --env or the environment gave), the
+ * policies ("NAME" unsets the others), the accounting variables, the log
+ * file; then runs the tiny dynamic test program under side[sd] (whose
+ * env_set is env[sd]): the library must load and accept every setting.
+ * Warns (hooks) about PRIMBENCH_* variables inherited or set by --env that
+ * will not apply. Returns 0, or -1 with pb_error(); either way
+ * pb_cmd_ab_env_free removes what it made. */
+int pb_cmd_ab_env_setup(struct pb_cmd_ab_env *e, int nsides, char **env[2], size_t nenv[2],
+                        const struct pb_cmd_spec side[2], const struct pb_cmd_ab_hooks *hooks);
+/* Creates the session's log file (when a side uses it), once the session
+ * will run. */
+void pb_cmd_ab_env_start_log(struct pb_cmd_ab_env *e);
+/* --account: the files of the run just finished join the counted runs'
+ * when keep, else are removed (a warm-up, an interrupted or profiled run),
+ * so the table and the CPU time cover the same runs. */
+void pb_cmd_ab_env_settle(const struct pb_cmd_ab_env *e, int side, bool keep);
+/* Prints the library's messages of the session once each, in the order they
+ * first came, a repeated one with its count ("35x "), after a line that
+ * says how many there were; removes the file. Nothing when it is empty. */
+void pb_cmd_ab_env_report_log(struct pb_cmd_ab_env *e, FILE *f);
+/* Removes the --account directories and frees what setup allocated. */
+void pb_cmd_ab_env_free(struct pb_cmd_ab_env *e);
+
+/* ---- the runs ---- */
+
+struct pb_cmd_ab_params {
+	int nsides;                        /* 1, or 2 for A/B */
+	struct pb_cmd_spec side[2];        /* what runs, A and B */
+	const struct pb_cmd_spec *prepare; /* run untimed before every run, or NULL */
+	const struct pb_cmd_ab_env *env;   /* for the accounting files, or NULL */
+	size_t warmup;                     /* per side, before the counted runs */
+	size_t runs;                       /* counted, per side (not with until_verdict) */
+	bool until_verdict;                /* nsides 2: looks up to max_runs per side */
+	size_t max_runs;
+	double budget_s;    /* until_verdict: stop after this long; 0 never */
+	double equivalence; /* the looks' margin; 0 none */
+	int metric;         /* the verdict's figure (pb_cmd_metric_value) */
+	bool ignore_failure;
+	bool wait_children;    /* for the leftovers warning's wording */
+	bool shell;            /* for the failure message's wording */
+	const char *cpus_text; /* --cpu as given, for the report; or NULL */
+	volatile int *stop;    /* raised by a signal handler */
+	struct pb_cmd_ab_hooks hooks;
+};
+
+/* B against A on one metric, in its unit (ns or counts). */
+struct pb_cmd_ab_stats {
+	bool valid;
+	bool nonpositive; /* a run's figure was 0: no ratio */
+	size_t na, nb;
+	double med_a, med_b;
+	struct pb_shift ratio; /* Hodges-Lehmann on every run, or a look's */
+	struct pb_utest u;
+	struct pb_ttest t;
+	bool t_valid;
+};
+
+enum pb_cmd_ab_end {
+	PB_CMD_AB_DONE,         /* every run made (or a look ended the session) */
+	PB_CMD_AB_FAILED,       /* a run (or --prepare) failed, not ignored */
+	PB_CMD_AB_CANNOT_START, /* a program could not be executed */
+	PB_CMD_AB_INTERRUPTED,  /* *stop was raised */
+};
+
+struct pb_cmd_ab_result {
+	struct pb_cmd_record *recs; /* every run in order, warm-ups included */
+	size_t nrecs, caprecs;
+	size_t counted[2], warm[2];
+	size_t leftover_runs; /* runs that left processes running */
+	long leftover_max;    /* the most one left */
+	enum pb_cmd_ab_end end;
+	/* until_verdict */
+	struct pb_seq_plan plan;
+	size_t looks;                   /* looks done */
+	enum pb_verdict verdict;        /* of the last look */
+	struct pb_cmd_ab_stats look_ab; /* the last look's */
+	const char *ended_by;           /* "verdict", "budget", "zero-metric", "max-runs"; NULL */
+	json_t *looks_json;             /* [{runs_per_side, ratio, ci_lo, ci_hi, verdict}] */
+};
+
+/* Runs the session. Returns 0 (the end in r->end), or -1 with pb_error()
+ * when until_verdict has no plan for max_runs. Free r with
+ * pb_cmd_ab_result_free. */
+int pb_cmd_ab_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r);
+void pb_cmd_ab_result_free(struct pb_cmd_ab_result *r);
+
+/* The values of metric of the counted runs of side among recs[0..n), in
+ * order, into out (room for n). Returns their number. */
+size_t pb_cmd_ab_values(const struct pb_cmd_record *recs, size_t n, int side, int metric,
+                        double *out);
+/* B against A at level: look, the ratio of an --until-verdict look
+ * (pb_seq_ratio), else the Hodges-Lehmann ratio of every run. */
+void pb_cmd_ab_stats(const struct pb_cmd_record *recs, size_t n, int metric, double level,
+                     bool look, struct pb_cmd_ab_stats *out);
+/* The verdict of the fixed-size session: pb_verdict on the ratio, with the
+ * Mann-Whitney test (as `compare`). */
+enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab);
+
+/* ---- --profile: after the timed runs, runs under perf record ---- */
+
+struct pb_cmd_ab_profile {
+	const char *perf; /* the program (PRIMBENCH_PERF, else "perf") */
+	size_t runs, top; /* profiled runs per side; symbols shown */
+	/* set up by pb_cmd_ab_profile_setup */
+	const char *event; /* "cycles", or "cpu-clock" without counters */
+	char hw_why[256];  /* why no hardware counters */
+	char dir[4096];
+	/* per side, after pb_cmd_ab_profile_run */
+	struct pb_profile prof[2];
+	bool have[2];
+	int exit_code[2];
+};
+/* The event and a directory, and a test record. 0, or -1 with pb_error(). */
+int pb_cmd_ab_profile_setup(struct pb_cmd_ab_profile *pr);
+/* The profiled runs, A then B (perf's sampling perturbs timing: after the
+ * timed ones), while *end is PB_CMD_AB_DONE; hooks->profiling before each
+ * side. *end becomes PB_CMD_AB_INTERRUPTED when stopped; a side perf
+ * failed on is said (hooks->message) and left without a profile. Then
+ * removes the directory. */
+void pb_cmd_ab_profile_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_profile *pr,
+                           enum pb_cmd_ab_end *end);
+void pb_cmd_ab_profile_free(struct pb_cmd_ab_profile *pr);
+
+/* ---- the report (src/report/cmd_ab_text.c) ---- */
+
+/* What runs: each side's command and the environment entries of its key. */
+void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
+/* The counted runs that failed, and in *counted how many were counted. */
+size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted);
+/* How the runs were made, the table of runs, the summaries per side, run 1
+ * against the rest, runs that left processes, failures kept. */
+void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
+                            const struct pb_cmd_ab_result *r, const char *tu, double div);
+/* --account tables, --record-distribution, --profile tables (the sides
+ * of prof that have a profile), their JSON in acct_json and prof_json per side.
+ * Returns -1 when the distributions could not be written, else 0. */
+int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
+                           const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
+                           const char *record_dir, json_t *acct_json[2], json_t *prof_json[2]);
+/* Adds the session to a result document: a case per side (with its
+ * accounting and profile objects, when not NULL), "ab" for two sides, a
+ * note for failed runs kept. */
+void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
+                       const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
+                       json_t *acct_json[2], json_t *prof_json[2]);
+/* The time unit of the tables: s, ms or us, from the median real time. */
+void pb_cmd_ab_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div);
+/* Every run (a long session: the first 20 and the last 10), one line each. */
+void pb_cmd_ab_print_runs(FILE *fp, const struct pb_cmd_ab_params *p,
+                          const struct pb_cmd_ab_result *r, const char *tu, double div);
+/* min/median/mean/sd and the median's 95% CI per figure for one side; buf
+ * has room for r->nrecs values. */
+void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r, int side, const char *tu, double div,
+                             double *buf);
+/* Run 1 of a side against the rest (is it an outlier?). */
+void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
+                               const struct pb_cmd_ab_result *r, int side, double *buf);
+/* B against A: medians, ratio, the verdict (pb_cmd_ab_verdict), Mann-Whitney
+ * and ministat's t block. */
+void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
+                        const struct pb_cmd_ab_stats *ab, const char *tu, double div);
+/* How --until-verdict ended (r->ended_by set); true when by a verdict. */
+bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
+                                   const struct pb_cmd_ab_result *r);
+/* --profile: one side's profile (how it was sampled, then the table), and
+ * as JSON. */
+void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_profile *pr, int side, bool preload);
+json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int side, bool preload);
+/* --account: one side's accounting files (counted runs) as a table, and as
+ * JSON in *out (NULL when nothing could be read: then an error line on
+ * stderr). tsc_hz 0: no ticks. */
+void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r, int side, double tsc_hz,
+                             json_t **out);
+/* --record-distribution DIR: side A's exact sizes files as distribution
+ * files in DIR (include/primbench/record.h). 0, or -1 after an error line
+ * on stderr. */
+int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir);
+/* The result document's "ab" object (docs/results-schema.md). */
+json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                       const struct pb_cmd_ab_stats *ab);
+
+#endif

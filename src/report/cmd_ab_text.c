@@ -1,0 +1,681 @@
+/* cmd_ab_text.c - `primbench cmd`'s report: the tables of runs and
+ * figures, B against A, the end of --until-verdict, and the "ab" object of
+ * the result document (include/primbench/cmd_ab.h, docs/results-schema.md). */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "primbench/accounting.h"
+#include "primbench/cmd_ab.h"
+#include "primbench/error.h"
+#include "primbench/record.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+#include "primbench/stats.h"
+#include "primbench/timer.h"
+
+static const char *side_label(const struct pb_cmd_ab_params *p, int side)
+{
+	return p->nsides == 1 ? "" : (side ? "B" : "A");
+}
+
+/* The time unit for a table: s, ms or us, from a typical real time. */
+static void time_unit(double typical_ns, const char **name, double *div)
+{
+	if (typical_ns >= 1e9) {
+		*name = "s";
+		*div = 1e9;
+	} else if (typical_ns >= 1e6) {
+		*name = "ms";
+		*div = 1e6;
+	} else {
+		*name = "us";
+		*div = 1e3;
+	}
+}
+
+void pb_cmd_ab_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div)
+{
+	double *v = malloc((r->nrecs + 1) * sizeof *v);
+	size_t k = 0;
+	for (size_t i = 0; v && i < r->nrecs; i++)
+		v[k++] = r->recs[i].run.wall_ns;
+	struct pb_summary sum;
+	double t = (v && k && pb_summarize(v, k, 0.95, &sum) == 0) ? sum.median : 1e9;
+	free(v);
+	time_unit(t, name, div);
+}
+
+/* A count in at most `width` columns: plain while it fits, then M or G
+ * (10^6, 10^9) with as many decimals as fit. */
+static void fmt_count(char *buf, size_t len, double v, int width)
+{
+	snprintf(buf, len, "%.0f", v);
+	for (int scale = 0; scale < 2 && (int)strlen(buf) > width; scale++)
+		for (int dec = 2; dec >= 0; dec--) {
+			snprintf(buf, len, "%.*f%c", dec, v / (scale ? 1e9 : 1e6),
+			         scale ? 'G' : 'M');
+			if ((int)strlen(buf) <= width)
+				break;
+		}
+}
+
+/* The resolution of a time figure's clock, ns (fmt_time). */
+static double figure_resolution_ns(int figure)
+{
+	return figure == PB_CMD_REAL ? 1 : 1000;
+}
+
+void pb_cmd_ab_print_runs(FILE *fp, const struct pb_cmd_ab_params *p,
+                          const struct pb_cmd_ab_result *r, const char *tu, double div)
+{
+	bool any_failed = false;
+	for (size_t i = 0; i < r->nrecs; i++)
+		any_failed |= r->recs[i].run.exit_code != 0;
+	/* 5 + 3 x 10 + 9 + 2 x 8 + 2 x 7 = 74 columns, + 5 for exit = 79. */
+	fprintf(fp, "%5s %9s %9s %9s %8s %7s %7s %6s %6s%s\n", "run", "real", "user", "sys",
+	        "maxrss", "minflt", "majflt", "vcsw", "ivcsw", any_failed ? " exit" : "");
+	fprintf(fp, "%5s %9s %9s %9s %8s\n", "", tu, tu, tu, "KiB");
+	/* A long session: the first 20 and the last 10 runs (all are in -o). */
+	const size_t head = 20, tail = 10;
+	bool cut = r->nrecs > head + tail + 10;
+	for (size_t i = 0; i < r->nrecs; i++) {
+		if (cut && i == head) {
+			fprintf(fp, "  ... %zu run%s not shown; -o FILE keeps them all\n",
+			        r->nrecs - head - tail, pb_plural(r->nrecs - head - tail));
+			i = r->nrecs - tail;
+		}
+		const struct pb_cmd_record *rec = &r->recs[i];
+		char label[16], t[3][24], c[5][16];
+		snprintf(label, sizeof label, "%s%s%zu", rec->warmup ? "w" : "",
+		         side_label(p, rec->side), rec->index);
+		pb_format_time(t[0], sizeof t[0], rec->run.wall_ns / div, div,
+		               figure_resolution_ns(PB_CMD_REAL));
+		pb_format_time(t[1], sizeof t[1], rec->run.user_ns / div, div,
+		               figure_resolution_ns(PB_CMD_USER));
+		pb_format_time(t[2], sizeof t[2], rec->run.sys_ns / div, div,
+		               figure_resolution_ns(PB_CMD_SYS));
+		fmt_count(c[0], sizeof c[0], (double)rec->run.max_rss_kib, 8);
+		fmt_count(c[1], sizeof c[1], (double)rec->run.minflt, 7);
+		fmt_count(c[2], sizeof c[2], (double)rec->run.majflt, 7);
+		fmt_count(c[3], sizeof c[3], (double)rec->run.nvcsw, 6);
+		fmt_count(c[4], sizeof c[4], (double)rec->run.nivcsw, 6);
+		fprintf(fp, "%5s %9s %9s %9s %8s %7s %7s %6s %6s", label, t[0], t[1], t[2], c[0],
+		        c[1], c[2], c[3], c[4]);
+		if (any_failed) {
+			if (rec->run.term_signal)
+				fprintf(fp, " sig%d", rec->run.term_signal);
+			else
+				fprintf(fp, " %4d", rec->run.exit_code);
+		}
+		fputc('\n', fp);
+	}
+}
+
+/* min/median/mean/sd and the median's 95% CI per figure for one side;
+ * the time figures in tu. */
+void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r, int side, const char *tu, double div,
+                             double *buf)
+{
+	fprintf(fp, "\n%-11s %8s %8s %8s %8s  %s\n",
+	        p->nsides == 1 ? "figure"
+	        : side         ? "B figure"
+	                       : "A figure",
+	        "min", "median", "mean", "sd", "median 95% CI");
+	for (int f = 0; f < PB_CMD_NFIGURES; f++) {
+		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, side, f, buf);
+		struct pb_summary sum;
+		if (k == 0 || pb_summarize(buf, k, 0.95, &sum) != 0)
+			continue;
+		bool is_time = f <= PB_CMD_SYS;
+		double d = is_time ? div : 1;
+		char name[24], v[4][24], ci[48];
+		snprintf(name, sizeof name, "%s%s%s", pb_cmd_figure_name((enum pb_cmd_figure)f),
+		         is_time || f == PB_CMD_MAXRSS ? " " : "",
+		         is_time              ? tu
+		         : f == PB_CMD_MAXRSS ? "KiB"
+		                              : "");
+		const double vals[4] = {sum.min, sum.median, sum.mean, sum.stddev};
+		for (int i = 0; i < 4; i++) {
+			if (isnan(vals[i]))
+				snprintf(v[i], sizeof v[i], "n/a");
+			else if (is_time)
+				/* mean and sd: one decimal more than the clock */
+				pb_format_time(v[i], sizeof v[i], vals[i] / d, d,
+				               figure_resolution_ns(f) / (i < 2 ? 1 : 10));
+			else if (i < 2)
+				fmt_count(v[i], sizeof v[i], vals[i], 8);
+			else
+				snprintf(v[i], sizeof v[i], vals[i] < 1e6 ? "%.1f" : "%.3g",
+				         vals[i]);
+		}
+		if (!sum.ci_valid)
+			snprintf(ci, sizeof ci, "n<6");
+		else if (is_time)
+			snprintf(ci, sizeof ci, "%.4g..%.4g", sum.ci_lo / d, sum.ci_hi / d);
+		else
+			snprintf(ci, sizeof ci, "%.6g..%.6g", sum.ci_lo, sum.ci_hi);
+		fprintf(fp, "%-11s %8s %8s %8s %8s  %s\n", name, v[0], v[1], v[2], v[3], ci);
+	}
+}
+
+/* Run 1 of each side against the rest (case T1). */
+void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
+                               const struct pb_cmd_ab_result *r, int side, double *buf)
+{
+	size_t k = pb_cmd_ab_values(r->recs, r->nrecs, side, PB_CMD_REAL, buf);
+	double ratio;
+	bool out = pb_cmd_first_run_outlier(buf, k, &ratio);
+	if (k < 2 || isnan(ratio))
+		return;
+	char line[320], later[64];
+	if (k == 2)
+		snprintf(later, sizeof later, "run 2");
+	else
+		snprintf(later, sizeof later, "the median of runs 2-%zu", k);
+	snprintf(line, sizeof line, "%s%srun 1 took %.2fx %s%s", p->nsides == 1 ? "" : "side ",
+	         p->nsides == 1 ? ""
+	         : side         ? "B: "
+	                        : "A: ",
+	         ratio, later,
+	         out ? ": an outlier (beyond 3 IQR of the later runs; a cold cache or first "
+	               "load?). It is counted; --warmup 1 would exclude it."
+	             : (k < 4 ? " (too few runs to call it an outlier)" : ", not an outlier"));
+	pb_print_wrapped(fp, line, 2);
+}
+
+/* ministat's block for y against x (FreeBSD ministat(1) layout). */
+static void print_ministat(FILE *fp, const struct pb_ttest *t)
+{
+	if (!t->significant) {
+		fprintf(fp, "No difference proven at %.1f%% confidence\n", 100 * t->level);
+		return;
+	}
+	fprintf(fp, "Difference at %.1f%% confidence\n", 100 * t->level);
+	fprintf(fp, "\t%g +/- %g\n", t->diff, t->half_width);
+	fprintf(fp, "\t%g%% +/- %g%%\n", t->pct, t->pct_half_width);
+	fprintf(fp, "\t(Student's t, pooled s = %g)\n", t->pooled_sd);
+}
+
+void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
+                        const struct pb_cmd_ab_stats *ab, const char *tu, double div)
+{
+	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
+	bool is_time = p->metric <= PB_CMD_SYS || p->metric == PB_CMD_NFIGURES;
+	double d = is_time ? div : 1;
+	fprintf(fp, "\nB vs A on %s (%zu and %zu runs, ABBA order)%s:\n", mname, ab->na, ab->nb,
+	        p->until_verdict ? "; 95% figures, for reference only" : "");
+	if (!ab->valid) {
+		pb_print_wrapped(fp,
+		                 ab->nonpositive
+		                     ? "  no comparison: some runs have 0 for this figure (below "
+		                       "the kernel's accounting resolution?): use --metric real or "
+		                       "user+sys"
+		                     : "  no comparison: too few runs",
+		                 4);
+		return;
+	}
+	fprintf(fp, "  median A %.4g %s, B %.4g %s: difference %+.4g %s (%+.2f%%)\n", ab->med_a / d,
+	        is_time ? tu : "", ab->med_b / d, is_time ? tu : "", (ab->med_b - ab->med_a) / d,
+	        is_time ? tu : "", 100 * (ab->med_b / ab->med_a - 1));
+	if (ab->ratio.ci_valid)
+		fprintf(fp, "  ratio B/A %.4f, %.2f%% CI [%.4f, %.4f] (Hodges-Lehmann, log %s)\n",
+		        ab->ratio.estimate, 100 * ab->ratio.level, ab->ratio.lo, ab->ratio.hi,
+		        mname);
+	else
+		fprintf(fp, "  ratio B/A %.4f (Hodges-Lehmann; too few runs for a %.2f%% CI)\n",
+		        ab->ratio.estimate, 100 * ab->ratio.level);
+	bool different = pb_cmd_ab_verdict(ab) == PB_VERDICT_DIFFERENT;
+	if (ab->ratio.ci_valid && !p->until_verdict)
+		fprintf(fp, "  verdict: %s\n",
+		        different && ab->ratio.lo > 1
+		            ? "B is slower (the ratio's interval lies above 1)"
+		        : different ? "B is faster (the ratio's interval lies below 1)"
+		        : ab->ratio.lo > 1 || ab->ratio.hi < 1
+		            ? "no difference proven (the interval excludes 1, the Mann-Whitney "
+		              "test does not: p >= 0.05)"
+		            : "no difference proven (the interval contains 1)");
+	fprintf(fp, "  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
+	        ab->u.exact ? "exact" : "normal approximation");
+	if (ab->t_valid) {
+		/* In the table's unit: the t block scales with its data (the
+		 * percentages and the verdict do not change). */
+		struct pb_ttest t = ab->t;
+		t.diff /= d;
+		t.half_width /= d;
+		t.pooled_sd /= d;
+		t.mean_x /= d;
+		t.mean_y /= d;
+		fprintf(fp, "  ministat's test (Student's t on the means, in %s):\n",
+		        is_time ? tu : "counts");
+		fflush(fp);
+		print_ministat(fp, &t);
+	}
+}
+
+/* How --until-verdict ended, a paragraph; returns whether by a verdict. */
+bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
+                                   const struct pb_cmd_ab_result *r)
+{
+	char line[1024];
+	const struct pb_seq_plan *plan = &r->plan;
+	const struct pb_shift *ratio = &r->look_ab.ratio;
+	bool by_verdict = strcmp(r->ended_by, "verdict") == 0;
+	fputc('\n', fp);
+	if (by_verdict)
+		snprintf(line, sizeof line,
+		         "until-verdict: ended by a verdict at look %zu of %zu (%zu runs per "
+		         "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f] (Hodges-Lehmann on the "
+		         "minima of every %d runs of a side once they give an interval at this "
+		         "level, before that on every run). Each look tests at %.2f%% (Bonferroni "
+		         "over %zu looks), so the chance of a false verdict is at most 5%%. "
+		         "Margin: +-%.1f%%.",
+		         r->looks, plan->nlooks, r->counted[0],
+		         r->verdict == PB_VERDICT_DIFFERENT
+		             ? (ratio->lo > 1 ? "B is slower" : "B is faster")
+		         : (ratio->lo > 1 || ratio->hi < 1)
+		             ? "equivalent: B differs, but by less than the margin"
+		             : "equivalent: no difference beyond the margin",
+		         ratio->estimate, 100 * plan->level_per_look, ratio->lo, ratio->hi,
+		         PB_SEQ_BLOCK, 100 * plan->level_per_look, plan->nlooks,
+		         100 * p->equivalence);
+	else
+		snprintf(line, sizeof line,
+		         "until-verdict: no verdict: stopped by %s after %zu runs per side (%zu of "
+		         "%zu looks done; each at %.2f%%, Bonferroni)",
+		         strcmp(r->ended_by, "budget") == 0        ? "--budget"
+		         : strcmp(r->ended_by, "zero-metric") == 0 ? "runs whose figure is 0"
+		                                                   : "--max-runs",
+		         r->counted[0], r->looks, plan->nlooks, 100 * plan->level_per_look);
+	pb_print_wrapped(fp, line, 2);
+	return by_verdict;
+}
+
+static json_t *until_verdict_json(const struct pb_cmd_ab_params *p,
+                                  const struct pb_cmd_ab_result *r)
+{
+	json_t *seq = json_object();
+	json_object_set_new(seq, "method", json_string("bonferroni-fixed-looks"));
+	json_object_set_new(seq, "estimator", json_string(PB_SEQ_METHOD));
+	json_object_set_new(seq, "alpha", pb_json_number(r->plan.alpha));
+	json_object_set_new(seq, "level_per_look", pb_json_number(r->plan.level_per_look));
+	json_t *ln = json_array();
+	for (size_t i = 0; i < r->plan.nlooks; i++)
+		json_array_append_new(ln, json_integer((json_int_t)r->plan.look_n[i]));
+	json_object_set_new(seq, "schedule", ln);
+	json_object_set_new(seq, "equivalence", pb_json_number(p->equivalence));
+	json_object_set_new(seq, "looks", json_incref(r->looks_json));
+	json_object_set_new(seq, "ended_by", r->ended_by ? json_string(r->ended_by) : json_null());
+	json_object_set_new(seq, "verdict", json_string(pb_verdict_name(r->verdict)));
+	return seq;
+}
+
+json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                       const struct pb_cmd_ab_stats *ab)
+{
+	json_t *abj = json_object();
+	json_object_set_new(abj, "metric",
+	                    json_string(pb_cmd_figure_name((enum pb_cmd_figure)p->metric)));
+	char *order = malloc(r->nrecs + 1);
+	for (size_t i = 0; order && i < r->nrecs; i++)
+		order[i] = r->recs[i].side ? 'B' : 'A';
+	if (order) {
+		order[r->nrecs] = 0;
+		json_object_set_new(abj, "order", json_string(order));
+		free(order);
+	}
+	if (ab->valid) {
+		json_object_set_new(abj, "median_a", pb_json_number(ab->med_a));
+		json_object_set_new(abj, "median_b", pb_json_number(ab->med_b));
+		json_object_set_new(abj, "difference_of_medians",
+		                    pb_json_number(ab->med_b - ab->med_a));
+		json_t *rj = json_object();
+		json_object_set_new(rj, "method", json_string("hodges-lehmann-log"));
+		json_object_set_new(rj, "estimate", pb_json_number(ab->ratio.estimate));
+		json_object_set_new(rj, "level", pb_json_number(ab->ratio.level));
+		json_object_set_new(rj, "ci_lo", pb_json_number(ab->ratio.lo));
+		json_object_set_new(rj, "ci_hi", pb_json_number(ab->ratio.hi));
+		json_object_set_new(abj, "ratio", rj);
+		json_object_set_new(abj, "mann_whitney",
+		                    json_pack("{s:o,s:o,s:b}", "u", pb_json_number(ab->u.u_x), "p",
+		                              pb_json_number(ab->u.p), "exact", ab->u.exact));
+		if (ab->t_valid)
+			json_object_set_new(abj, "student_t",
+			                    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b}", "level",
+			                              pb_json_number(ab->t.level), "difference",
+			                              pb_json_number(ab->t.diff), "half_width",
+			                              pb_json_number(ab->t.half_width), "percent",
+			                              pb_json_number(ab->t.pct), "pooled_sd",
+			                              pb_json_number(ab->t.pooled_sd),
+			                              "significant", ab->t.significant));
+	}
+	if (p->until_verdict)
+		json_object_set_new(abj, "until_verdict", until_verdict_json(p, r));
+	return abj;
+}
+
+/* ---- --account, --record-distribution ---- */
+
+/* An error line through the hooks. */
+static void say(const struct pb_cmd_ab_params *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const struct pb_cmd_ab_params *p, const char *fmt, ...)
+{
+	if (!p->hooks.message)
+		return;
+	char *text;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	p->hooks.message(p->hooks.ctx, PB_CMD_AB_ERROR, text);
+	free(text);
+}
+
+/* The accounting files of one side (counted runs only) as a table, and
+ * as JSON in *out (NULL when nothing could be read). */
+void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r, int sd, double tsc_hz, json_t **out)
+{
+	*out = NULL;
+	struct pb_acct_total *t = calloc(1, sizeof *t);
+	if (!t)
+		return;
+	double cpu_s = 0;
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].side == sd && !r->recs[i].warmup)
+			cpu_s += (r->recs[i].run.user_ns + r->recs[i].run.sys_ns) * 1e-9;
+	if (pb_acct_read_dir(p->env->acct_dir[sd][0], t) < 0) {
+		say(p, "--account: %s", pb_error());
+		free(t);
+		return;
+	}
+	fprintf(fp, "\n%s", p->nsides == 1 ? "" : sd ? "B " : "A ");
+	fflush(fp);
+	pb_acct_print(fp, t, tsc_hz, cpu_s,
+	              (p->nsides == 2 && sd == 0) ? PB_ACCT_PRINT_NO_CAVEATS : 0);
+	*out = pb_acct_json(t, tsc_hz, cpu_s);
+	free(t);
+}
+
+/* --record-distribution DIR: side A's exact sizes files (counted runs
+ * only) as distribution files in DIR (include/primbench/record.h).
+ * Returns 0, or -1 after one error line. */
+int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir)
+{
+	struct pb_acct_total *t = calloc(1, sizeof *t);
+	struct pb_size_record *r = calloc(1, sizeof *r);
+	int rc = -1;
+	if (!t || !r) {
+		say(p, "--record-distribution: out of memory");
+	} else if (pb_acct_read_dir(p->env->acct_dir[0][0], t) < 0 ||
+	           pb_record_read_dir(p->env->acct_dir[0][0], r) < 0) {
+		say(p, "--record-distribution: %s", pb_error());
+	} else {
+		fprintf(fp, "\nrecorded distributions (from %llu sizes files%s):\n",
+		        (unsigned long long)r->files, r->skipped ? ", some skipped" : "");
+		if (r->skipped)
+			pb_print_wrapped(fp, r->skip_note, 2);
+		int n = pb_record_write(dir, r, t, fp);
+		if (n < 0)
+			say(p, "--record-distribution: %s", pb_error());
+		else if (n == 0)
+			fprintf(
+			    fp,
+			    "no memset, memcpy or memmove call of at most 4096 bytes was seen: no "
+			    "file written\n");
+		rc = n < 0 ? -1 : 0;
+	}
+	free(t);
+	free(r);
+	return rc;
+}
+
+/* ---- --profile ---- */
+
+/* A number from a /proc/sys file, or INT_MIN. */
+static int proc_int(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+	if (!f)
+		return INT_MIN;
+	if (fscanf(f, "%d", &v) != 1)
+		v = INT_MIN;
+	fclose(f);
+	return v;
+}
+
+/* One side's profile: what was sampled, how, then the table. */
+void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_profile *pr, int sd, bool preload)
+{
+	const struct pb_profile *prof = &pr->prof[sd];
+	const char *event = pr->event, *hw_why = pr->hw_why;
+	size_t runs = pr->runs;
+	int exit_code = pr->exit_code[sd];
+	char line[1024], para[64] = "unknown", kptr[64] = "unknown";
+	int pv = proc_int("/proc/sys/kernel/perf_event_paranoid");
+	int kv = proc_int("/proc/sys/kernel/kptr_restrict");
+	if (pv != INT_MIN)
+		snprintf(para, sizeof para, "%d", pv);
+	if (kv != INT_MIN)
+		snprintf(kptr, sizeof kptr, "%d", kv);
+	bool sw = strcmp(event, "cycles") != 0;
+	static const char prefix[] = "hardware performance counters not available here: ";
+	if (strncmp(hw_why, prefix, sizeof prefix - 1) == 0)
+		hw_why += sizeof prefix - 1;
+	snprintf(line, sizeof line,
+	         "%sprofile: %zu run%s under perf record -e %s (%s%s%s), %" PRIu64
+	         " samples%s; perf_event_paranoid %s, kptr_restrict %s, %s",
+	         p->nsides == 1 ? ""
+	         : sd           ? "B "
+	                        : "A ",
+	         runs, runs == 1 ? "" : "s", prof->event[0] ? prof->event : event,
+	         sw ? "the software clock; no hardware cycles" : "hardware core cycles",
+	         sw && hw_why[0] ? ", " : "", sw ? hw_why : "", prof->samples,
+	         prof->lost ? " (some lost)" : "", para, kptr,
+	         geteuid() == 0 ? "as root" : "not root");
+	fputc('\n', fp);
+	pb_print_wrapped(fp, line, 2);
+	if (exit_code != 0) {
+		snprintf(line, sizeof line, "the profiled run exited with status %d", exit_code);
+		pb_print_wrapped(fp, line, 2);
+	}
+	pb_profile_print(fp, &pr->prof[sd], pr->top, preload, 2);
+}
+
+json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int sd, bool preload)
+{
+	const char *event = pr->event, *hw_why = pr->hw_why;
+	json_t *o = pb_profile_json(&pr->prof[sd], 30);
+	bool sw = strcmp(event, "cycles") != 0;
+	int pv = proc_int("/proc/sys/kernel/perf_event_paranoid");
+	int kv = proc_int("/proc/sys/kernel/kptr_restrict");
+	json_object_set_new(o, "event_requested", json_string(event));
+	json_object_set_new(o, "event_kind", json_string(sw ? "software" : "hardware"));
+	json_object_set_new(o, "no_hardware_reason", sw ? json_string(hw_why) : json_null());
+	json_object_set_new(o, "perf_event_paranoid",
+	                    pv == INT_MIN ? json_null() : json_integer(pv));
+	json_object_set_new(o, "kptr_restrict", kv == INT_MIN ? json_null() : json_integer(kv));
+	json_object_set_new(o, "root", json_boolean(geteuid() == 0));
+	json_object_set_new(o, "preload", json_boolean(preload));
+	return o;
+}
+
+/* ---- the session ---- */
+
+/* "a b 'c d'": the argv as one would type it, for the report. */
+static void format_argv(char *const *argv, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; argv && argv[i] && used + 1 < len; i++) {
+		const char *a = argv[i];
+		bool quote = !a[0] || strpbrk(a, " \t\n'\"\\$`|&;<>(){}*?[]#~") != NULL;
+		int w;
+		if (!quote)
+			w = snprintf(buf + used, len - used, "%s%s", i ? " " : "", a);
+		else if (!strchr(a, '\''))
+			w = snprintf(buf + used, len - used, "%s'%s'", i ? " " : "", a);
+		else
+			w = snprintf(buf + used, len - used, "%s\"%s\"", i ? " " : "", a);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* What runs, first: with --show-output its output follows. */
+void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p)
+{
+	char line[1024];
+	for (int sd = 0; sd < p->nsides; sd++) {
+		const struct pb_cmd_spec *spec = &p->side[sd];
+		format_argv(spec->argv, line, sizeof line);
+		char head[1200];
+		snprintf(head, sizeof head, "%s%s",
+		         p->nsides == 1 ? "command: "
+		         : sd           ? "B: "
+		                        : "A: ",
+		         line);
+		pb_print_wrapped(fp, head, p->nsides == 1 ? 9 : 3);
+		for (size_t i = 0; spec->env_set && spec->env_set[i]; i++)
+			if (pb_cmd_env_in_key(spec->env_set[i])) {
+				/* a long value (a path) is cut at 80 columns */
+				char env_line[4200];
+				snprintf(env_line, sizeof env_line, "env %s", spec->env_set[i]);
+				pb_print_wrapped_at(fp, 3, 7, env_line);
+			}
+	}
+	fflush(fp);
+}
+
+/* The counted runs that failed (kept by --ignore-failure), of how many. */
+size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted)
+{
+	size_t failed = 0;
+	*counted = 0;
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (!r->recs[i].warmup) {
+			(*counted)++;
+			failed += r->recs[i].run.exit_code != 0;
+		}
+	return failed;
+}
+
+/* The runs and their figures: tables, run 1, left-over processes, failures. */
+void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
+                            const struct pb_cmd_ab_result *r, const char *tu, double div)
+{
+	char line[1024];
+	const size_t *n = r->counted, *w = r->warm;
+	snprintf(line, sizeof line,
+	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
+	         "(real) and wait4() (the rest)%s%s%s%s",
+	         n[0] + n[1], n[0] + n[1] == 1 ? "" : "s", p->nsides == 2 ? " in ABBA order" : "",
+	         w[0] + w[1], w[0] + w[1] == 1 ? "" : "s",
+	         p->side[0].show_output ? "shown" : "to /dev/null",
+	         p->shell ? "; through /bin/sh -c" : "",
+	         p->wait_children ? "; each run until its last descendant exited "
+	                            "(--wait-children)"
+	                          : "",
+	         p->cpus_text ? "; pinned to CPUs " : "", p->cpus_text ? p->cpus_text : "");
+	pb_print_wrapped(fp, line, 0);
+	fputc('\n', fp);
+	double *buf = malloc((r->nrecs + 1) * sizeof *buf);
+	if (!buf)
+		return;
+	if (r->nrecs)
+		pb_cmd_ab_print_runs(fp, p, r, tu, div);
+	for (int sd = 0; sd < p->nsides; sd++)
+		if (r->counted[sd])
+			pb_cmd_ab_print_summary(fp, p, r, sd, tu, div, buf);
+	if (r->nrecs)
+		fputc('\n', fp);
+	for (int sd = 0; sd < p->nsides; sd++)
+		pb_cmd_ab_print_first_run(fp, p, r, sd, buf);
+	free(buf);
+	if (r->leftover_runs) {
+		snprintf(line, sizeof line,
+		         "%zu of %zu runs left processes running when the command exited (at "
+		         "most %ld): %s",
+		         r->leftover_runs, r->nrecs, r->leftover_max,
+		         p->wait_children ? "each run lasted until they exited, their CPU time "
+		                            "included (--wait-children)"
+		                          : "waited for untimed before the next run; their time "
+		                            "is in no figure (--wait-children times them)");
+		pb_print_wrapped(fp, line, 2);
+	}
+	size_t counted, failed = pb_cmd_ab_failed_runs(r, &counted);
+	if (failed && p->ignore_failure) {
+		snprintf(line, sizeof line,
+		         "%zu of %zu counted runs failed (non-zero exit or a signal: the exit "
+		         "column); --ignore-failure kept them in the statistics.",
+		         failed, counted);
+		pb_print_wrapped(fp, line, 2);
+	}
+}
+
+/* What the options added: accounting, distributions, profiles. */
+int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
+                           const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
+                           const char *record_dir, json_t *acct_json[2], json_t *prof_json[2])
+{
+	if (p->env->account) {
+		double hz = 0;
+		if (p->env->account == 2 && pb_timer_init() == 0 &&
+		    pb_timer_info()->clock == PB_CLOCK_TSC)
+			hz = pb_timer_info()->hz;
+		for (int sd = 0; sd < p->nsides; sd++)
+			pb_cmd_ab_print_account(fp, p, r, sd, hz, &acct_json[sd]);
+	}
+	/* A distribution that cannot be written is an environment error. */
+	int rc = record_dir ? pb_cmd_ab_record(fp, p, record_dir) : 0;
+	for (int sd = 0; sd < p->nsides; sd++)
+		if (prof->have[sd]) {
+			pb_cmd_ab_print_profile(fp, p, prof, sd, p->env->lib[sd]);
+			prof_json[sd] = pb_cmd_ab_profile_json(prof, sd, p->env->lib[sd]);
+		}
+	if (p->nsides == 2 && prof->have[0] && prof->have[1]) {
+		fprintf(fp, "\nprofile, B vs A: samples and share of all samples per family\n");
+		pb_profile_print_vs(fp, &prof->prof[0], &prof->prof[1],
+		                    p->env->lib[0] || p->env->lib[1]);
+	}
+	return rc;
+}
+
+void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
+                       const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
+                       json_t *acct_json[2], json_t *prof_json[2])
+{
+	json_t *cases = json_object_get(doc, "cases");
+	for (int sd = 0; cases && sd < p->nsides; sd++) {
+		json_t *c = pb_cmd_case_json(&p->side[sd], p->shell, sd, r->recs, r->nrecs);
+		if (c && acct_json[sd])
+			json_object_set(c, "accounting", acct_json[sd]);
+		if (c && prof_json[sd])
+			json_object_set(c, "profile", prof_json[sd]);
+		if (c)
+			json_array_append_new(cases, c);
+	}
+	if (p->nsides == 2)
+		json_object_set_new(doc, "ab", pb_cmd_ab_json(p, r, ab));
+	size_t counted, failed = pb_cmd_ab_failed_runs(r, &counted);
+	if (failed && p->ignore_failure) {
+		char line[200];
+		snprintf(line, sizeof line,
+		         "%zu of %zu counted runs failed; --ignore-failure kept them", failed,
+		         counted);
+		json_array_append_new(json_object_get(doc, "notes"), json_string(line));
+	}
+}

@@ -1,0 +1,263 @@
+/* test_cmd_ab.c - the engine of `primbench cmd` (include/primbench/cmd_ab.h)
+ * with harmless commands (/bin/true, /bin/false): ABBA order, runs counted
+ * per side, warm-ups run but not counted, failures, the progress and message
+ * hooks, --until-verdict's looks, the argv of a side, and the statistics
+ * and verdict on made-up runs. Never a speed threshold. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "primbench/cmd_ab.h"
+
+static char *true_argv[] = {"/bin/true", NULL};
+static char *false_argv[] = {"/bin/false", NULL};
+
+struct seen {
+	size_t progress, last_total;
+	size_t errors, warnings;
+	char last_error[256];
+};
+
+static void on_progress(void *ctx, size_t done, size_t total)
+{
+	struct seen *s = ctx;
+	assert_int_equal(done, s->progress); /* before each run: the runs so far */
+	s->progress++;
+	s->last_total = total;
+}
+
+static void on_message(void *ctx, enum pb_cmd_ab_msg kind, const char *text)
+{
+	struct seen *s = ctx;
+	if (kind == PB_CMD_AB_ERROR) {
+		s->errors++;
+		snprintf(s->last_error, sizeof s->last_error, "%s", text);
+	} else {
+		s->warnings++;
+	}
+}
+
+static struct pb_cmd_ab_params params(struct seen *s, int nsides, char **a, char **b)
+{
+	struct pb_cmd_ab_params p = {.nsides = nsides, .runs = 4, .metric = PB_CMD_REAL};
+	p.side[0].argv = a;
+	p.side[1].argv = b;
+	p.hooks =
+	    (struct pb_cmd_ab_hooks){.ctx = s, .progress = on_progress, .message = on_message};
+	return p;
+}
+
+static void test_abba_warmup(void **state)
+{
+	(void)state;
+	struct seen s = {0};
+	struct pb_cmd_ab_params p = params(&s, 2, true_argv, true_argv);
+	p.warmup = 1;
+	struct pb_cmd_ab_result r;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.end, PB_CMD_AB_DONE);
+	assert_int_equal(r.nrecs, 10);
+	assert_int_equal(r.counted[0], 4);
+	assert_int_equal(r.counted[1], 4);
+	assert_int_equal(r.warm[0], 1);
+	assert_int_equal(r.warm[1], 1);
+	/* warm-ups first (A, B), then ABBA blocks: AB BA AB BA */
+	static const int side[10] = {0, 1, 0, 1, 1, 0, 0, 1, 1, 0};
+	size_t index[2] = {0, 0};
+	for (size_t i = 0; i < r.nrecs; i++) {
+		assert_int_equal(r.recs[i].side, side[i]);
+		assert_int_equal(r.recs[i].warmup, i < 2);
+		assert_int_equal(r.recs[i].position, i);
+		if (i == 2)
+			index[0] = index[1] = 0;
+		assert_int_equal(r.recs[i].index, ++index[side[i]]);
+		assert_int_equal(r.recs[i].run.exit_code, 0);
+	}
+	assert_int_equal(s.progress, 10);
+	assert_int_equal(s.last_total, 10);
+	assert_int_equal(s.errors, 0);
+	assert_null(r.ended_by);
+	/* the warm-ups are not among the values */
+	double v[10];
+	assert_int_equal(pb_cmd_ab_values(r.recs, r.nrecs, 0, PB_CMD_REAL, v), 4);
+	assert_int_equal(pb_cmd_ab_values(r.recs, r.nrecs, 1, PB_CMD_USER, v), 4);
+	struct pb_cmd_ab_stats ab;
+	pb_cmd_ab_stats(r.recs, r.nrecs, PB_CMD_REAL, 0.95, false, &ab);
+	assert_true(ab.valid);
+	assert_int_equal(ab.na, 4);
+	assert_int_equal(ab.nb, 4);
+	assert_true(ab.t_valid);
+	pb_cmd_ab_result_free(&r);
+}
+
+static void test_one_side(void **state)
+{
+	(void)state;
+	struct seen s = {0};
+	struct pb_cmd_ab_params p = params(&s, 1, true_argv, NULL);
+	p.runs = 3;
+	struct pb_cmd_ab_result r;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.nrecs, 3);
+	assert_int_equal(r.counted[0], 3);
+	assert_int_equal(r.counted[1], 0);
+	for (size_t i = 0; i < r.nrecs; i++)
+		assert_int_equal(r.recs[i].side, 0);
+	struct pb_cmd_ab_stats ab;
+	pb_cmd_ab_stats(r.recs, r.nrecs, PB_CMD_REAL, 0.95, false, &ab);
+	assert_false(ab.valid); /* no B */
+	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_NONE);
+	pb_cmd_ab_result_free(&r);
+}
+
+static void test_failure(void **state)
+{
+	(void)state;
+	struct seen s = {0};
+	struct pb_cmd_ab_params p = params(&s, 2, true_argv, false_argv);
+	struct pb_cmd_ab_result r;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.end, PB_CMD_AB_FAILED);
+	assert_int_equal(r.nrecs, 2); /* A1, then B1 failed: recorded, the session stops */
+	assert_int_equal(s.errors, 1);
+	assert_string_equal(s.last_error, "run B1 exited with status 1 (see --show-output; or -i)");
+	pb_cmd_ab_result_free(&r);
+
+	struct seen s2 = {0};
+	p = params(&s2, 2, true_argv, false_argv);
+	p.ignore_failure = true;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.end, PB_CMD_AB_DONE);
+	assert_int_equal(r.nrecs, 8);
+	assert_int_equal(s2.errors, 0);
+	size_t counted;
+	assert_int_equal(pb_cmd_ab_failed_runs(&r, &counted), 4);
+	assert_int_equal(counted, 8);
+	pb_cmd_ab_result_free(&r);
+}
+
+static void test_prepare_fails(void **state)
+{
+	(void)state;
+	struct seen s = {0};
+	struct pb_cmd_ab_params p = params(&s, 1, true_argv, NULL);
+	struct pb_cmd_spec prep = {.argv = false_argv};
+	p.prepare = &prep;
+	struct pb_cmd_ab_result r;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.end, PB_CMD_AB_FAILED);
+	assert_int_equal(r.nrecs, 0);
+	assert_string_equal(s.last_error, "--prepare command failed (exit status 1)");
+	pb_cmd_ab_result_free(&r);
+}
+
+static void test_until_verdict(void **state)
+{
+	(void)state;
+	struct seen s = {0};
+	struct pb_cmd_ab_params p = params(&s, 2, true_argv, true_argv);
+	p.until_verdict = true;
+	p.max_runs = 6;
+	p.equivalence = 0.01;
+	struct pb_cmd_ab_result r;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.end, PB_CMD_AB_DONE);
+	assert_non_null(r.ended_by); /* a verdict, or the last look */
+	assert_int_equal(s.last_total, 0);
+	assert_true(r.plan.nlooks >= 1);
+	assert_true(r.looks >= 1 && r.looks <= r.plan.nlooks);
+	assert_int_equal(json_array_size(r.looks_json), r.looks);
+	assert_int_equal(r.counted[0], r.counted[1]);
+	assert_int_equal(r.counted[0], r.plan.look_n[r.looks - 1]);
+	if (strcmp(r.ended_by, "verdict") == 0)
+		assert_int_not_equal(r.verdict, PB_VERDICT_NONE);
+	else
+		assert_string_equal(r.ended_by, "max-runs");
+	pb_cmd_ab_result_free(&r);
+	p.max_runs = 2; /* no plan reaches 95% with 2 runs per side */
+	assert_int_equal(pb_cmd_ab_run(&p, &r), -1);
+	pb_cmd_ab_result_free(&r);
+}
+
+/* Made-up runs: real times of A and B. */
+static void recs_of(struct pb_cmd_record *recs, const double *a, const double *b, size_t n)
+{
+	for (size_t i = 0; i < 2 * n; i++) {
+		int side = pb_cmd_abba_side(i);
+		memset(&recs[i], 0, sizeof recs[i]);
+		recs[i].side = side;
+		recs[i].run.wall_ns = side ? b[i / 2] : a[i / 2];
+	}
+}
+
+static void test_stats_verdict(void **state)
+{
+	(void)state;
+	double a[10], b[10];
+	struct pb_cmd_record recs[20];
+	struct pb_cmd_ab_stats ab;
+	for (int i = 0; i < 10; i++) {
+		a[i] = 1e6 + 1e3 * i;
+		b[i] = 2 * a[i];
+	}
+	recs_of(recs, a, b, 10); /* clear loss: B takes twice as long */
+	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
+	assert_true(ab.valid && ab.ratio.lo > 1);
+	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_DIFFERENT);
+	recs_of(recs, b, a, 10); /* clear win */
+	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
+	assert_true(ab.ratio.hi < 1);
+	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_DIFFERENT);
+	recs_of(recs, a, a, 10); /* overlap */
+	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
+	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_NONE);
+	recs_of(recs, a, b, 2); /* too few runs for an interval */
+	pb_cmd_ab_stats(recs, 4, PB_CMD_REAL, 0.95, false, &ab);
+	assert_true(ab.valid && !ab.ratio.ci_valid);
+	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_NONE);
+	a[0] = 0; /* a figure of 0: no ratio */
+	recs_of(recs, a, b, 10);
+	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
+	assert_false(ab.valid);
+	assert_true(ab.nonpositive);
+}
+
+static void test_argv(void **state)
+{
+	(void)state;
+	struct pb_cmd_ab_argv a;
+	char *words[] = {"echo", "a b", NULL};
+	char *const *v = pb_cmd_ab_argv(&a, words, NULL, false);
+	assert_ptr_equal(v, words);
+	pb_cmd_ab_argv_free(&a);
+	v = pb_cmd_ab_argv(&a, words, NULL, true);
+	assert_string_equal(v[0], "/bin/sh");
+	assert_string_equal(v[1], "-c");
+	assert_string_equal(v[2], "echo a b");
+	assert_null(v[3]);
+	pb_cmd_ab_argv_free(&a);
+	v = pb_cmd_ab_argv(&a, NULL, "gzip -c 'a b'", false);
+	assert_string_equal(v[0], "gzip");
+	assert_string_equal(v[2], "a b");
+	assert_null(v[3]);
+	pb_cmd_ab_argv_free(&a);
+	assert_null(pb_cmd_ab_argv(&a, NULL, "a | b", false));
+	pb_cmd_ab_argv_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_abba_warmup),   cmocka_unit_test(test_one_side),
+	    cmocka_unit_test(test_failure),       cmocka_unit_test(test_prepare_fails),
+	    cmocka_unit_test(test_until_verdict), cmocka_unit_test(test_stats_verdict),
+	    cmocka_unit_test(test_argv),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -89,20 +89,6 @@ int cli_write_results(const json_t *doc, const char *path);
  * (the reader closed it, `| head` quit): printing stopped, not the work. */
 bool cli_stdout_gone(void);
 
-/* --cpu LIST: CPU numbers and ranges separated by commas ("1", "0,2-3")
- * into the cpu_set_t *cpus, each an online CPU a process can be pinned to
- * here. 0, or -1 with pb_error(). */
-int cli_parse_cpus(const char *list, void *cpus);
-
-/* (cmd only, until it runs in a pb_session: include/primbench/session.h
- * does this for every other measuring subcommand.)
- * Installs `handler` for SIGINT, SIGTERM and SIGHUP without SA_RESTART
- * (a blocking wait4 or read returns EINTR, so the suite sees its stop
- * flag at once), and ignores SIGPIPE (main() already does, for every
- * subcommand: a reader that quits must not cost the work). Exit status after a stop: 128 + the
- * signal. */
-void cli_on_stop_signals(void (*handler)(int));
-
 /* Applies --hide-features LIST (exits 2 on an unknown feature name). */
 void cli_hide_features(const char *list);
 

@@ -73,16 +73,6 @@ int cli_write_results(const json_t *doc, const char *path)
 	return PB_EXIT_OK;
 }
 
-void cli_on_stop_signals(void (*handler)(int))
-{
-	struct sigaction sa = {0};
-	sa.sa_handler = handler;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 const char *cli_output_path(const char *arg)
 {
 	if (!arg[0])
@@ -204,49 +194,4 @@ void cli_check_output_not_input(const char *cmd, const char *out, char **inputs,
 	for (size_t i = 0; i < n; i++)
 		if (stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
 			die_usage("%s: -o %s would overwrite the input %s", cmd, out, inputs[i]);
-}
-
-/* --cpu LIST: CPU numbers and ranges separated by commas ("1", "0,2-3"),
- * each an online CPU that a process can be pinned to here (tried on this
- * thread, whose own CPUs are then put back: `taskset -c 0 primbench cmd
- * --cpu 1` is fine). */
-int cli_parse_cpus(const char *list, void *cpus)
-{
-	cpu_set_t *set = cpus, saved;
-	if (sched_getaffinity(0, sizeof saved, &saved) != 0)
-		return pb_fail("cannot read this process's CPUs: %s", strerror(errno));
-	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	CPU_ZERO(set);
-	const char *p = list;
-	for (;;) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			return pb_fail("expected a CPU number or a range such as 0-3");
-		unsigned long lo = strtoul(p, &end, 10), hi = lo;
-		if (*end == '-') {
-			p = end + 1;
-			if (*p < '0' || *p > '9')
-				return pb_fail("expected a CPU number after '-'");
-			hi = strtoul(p, &end, 10);
-		}
-		if (hi < lo)
-			return pb_fail("range %lu-%lu runs backwards", lo, hi);
-		for (unsigned long c = lo; c <= hi; c++) {
-			cpu_set_t one;
-			CPU_ZERO(&one);
-			if (c < CPU_SETSIZE)
-				CPU_SET(c, &one);
-			if (c >= CPU_SETSIZE || sched_setaffinity(0, sizeof one, &one) != 0) {
-				sched_setaffinity(0, sizeof saved, &saved);
-				return pb_fail("no CPU %lu to pin to (%ld online)", c, ncpus);
-			}
-			CPU_SET(c, set);
-		}
-		sched_setaffinity(0, sizeof saved, &saved);
-		if (*end == '\0')
-			return 0;
-		if (*end != ',')
-			return pb_fail("unexpected '%c'", *end);
-		p = end + 1;
-	}
 }

@@ -23,16 +23,12 @@
 #include "primbench/policy.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
 #include "primbench/timer.h"
 
-static volatile int interrupted;
-static volatile sig_atomic_t interrupted_by;
-
-static void on_signal(int sig)
-{
-	interrupted++; /* a second signal: SIGKILL (pb_cmd_run_once) */
-	interrupted_by = sig;
-}
+/* The run's session (include/primbench/session.h): the stop signals (a
+ * second one kills the command: pb_cmd_run_once), the result document. */
+static struct pb_session sess;
 
 static void usage(FILE *f)
 {
@@ -208,7 +204,7 @@ static void parse_long_option(struct options *o, int opt)
 		o->p.wait_children = true;
 		break;
 	case 1012:
-		if (cli_parse_cpus(optarg, &o->cpus) != 0)
+		if (pb_session_parse_cpus(optarg, &o->cpus) != 0)
 			die_usage("cmd: --cpu %s: %s", optarg, pb_error());
 		o->p.cpus_text = optarg;
 		break;
@@ -492,31 +488,34 @@ static void session_setup(struct options *o)
 		warn("cmd: only %s loads libprimswitch.so and pays for it; add e.g. --memcpy libc",
 		     o->env.lib[0] ? "A" : "B");
 	pb_cmd_ab_env_start_log(&o->env);
-	cli_on_stop_signals(on_signal);
+	/* primbench's own thread stays unpinned: --cpu pins the command. The
+	 * output file was reserved by check_options. */
+	struct pb_session_params sp = {
+	    .argc = cli_argc, .argv = cli_argv, .pin = PB_SESSION_PIN_NONE, .doc = true};
+	if (pb_session_begin(&sp, &sess) != 0) {
+		pb_cmd_ab_env_free(&o->env);
+		die_usage("cmd: %s", pb_error());
+	}
 	cli_format_begin(&o->fmt);
 }
 
 static int signal_status(void)
 {
-	return 128 + (interrupted_by ? interrupted_by : SIGINT);
+	return pb_session_exit_status(&sess);
 }
 
 /* The result document: to -o and/or standard output (-f). */
 static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
                          const struct pb_cmd_ab_stats *ab, json_t *acct_json[2],
-                         json_t *prof_json[2], time_t started, int status)
+                         json_t *prof_json[2], int status)
 {
-	struct pb_cache_info caches;
-	pb_cache_detect(&caches, NULL);
-	json_t *doc = pb_results_new(cli_argc, cli_argv, started, &caches, -1);
-	if (doc)
-		pb_cmd_ab_doc_add(doc, &o->p, r, ab, acct_json, prof_json);
+	json_t *doc = sess.doc;
 	if (!doc) {
 		cli_error("%s", pb_error());
 		return status;
 	}
-	struct pb_noise noise = {0};
-	pb_results_finish(doc, &noise, status >= 128);
+	pb_cmd_ab_doc_add(doc, &o->p, r, ab, acct_json, prof_json);
+	pb_session_finish(&sess, status >= 128); /* no noise window: cmd times whole runs */
 	int wrc = o->out ? cli_write_results(doc, o->out) : PB_EXIT_OK;
 	if (wrc != PB_EXIT_OK && status == PB_EXIT_OK)
 		status = wrc;
@@ -525,12 +524,11 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
 		if (status == PB_EXIT_OK)
 			status = PB_EXIT_USAGE;
 	}
-	json_decref(doc);
 	return status;
 }
 
 /* Everything after the runs: the profiled runs, the report, the file. */
-static int report(struct options *o, const struct pb_cmd_ab_result *r, time_t started, int status)
+static int report(struct options *o, const struct pb_cmd_ab_result *r, int status)
 {
 	enum pb_cmd_ab_end end = status == PB_EXIT_OK ? PB_CMD_AB_DONE : PB_CMD_AB_FAILED;
 	if (o->profile)
@@ -538,7 +536,7 @@ static int report(struct options *o, const struct pb_cmd_ab_result *r, time_t st
 	if (end == PB_CMD_AB_INTERRUPTED)
 		status = signal_status();
 	/* What the profiled runs left running, before the report. */
-	if (pb_cmd_wait_leftovers(&interrupted) < 0 && status < 128)
+	if (pb_cmd_wait_leftovers(pb_session_stop_flag(&sess)) < 0 && status < 128)
 		status = signal_status();
 	if (run_line.on)
 		fputs("\r\033[K", stderr);
@@ -561,7 +559,7 @@ static int report(struct options *o, const struct pb_cmd_ab_result *r, time_t st
 			status = PB_EXIT_CHECK_FAILED;
 	}
 	if (o->out || o->fmt.fmt != PB_FORMAT_TEXT)
-		status = write_results(o, r, &ab, acct_json, prof_json, started, status);
+		status = write_results(o, r, &ab, acct_json, prof_json, status);
 	for (int sd = 0; sd < 2; sd++) {
 		json_decref(acct_json[sd]);
 		json_decref(prof_json[sd]);
@@ -587,7 +585,6 @@ int cmd_cmd(int argc, char **argv)
 	                    .prof = {.runs = 1, .top = 15},
 	                    .fmt = {.fmt = PB_FORMAT_TEXT}};
 	o.p.metric = PB_CMD_REAL;
-	o.p.stop = &interrupted;
 	o.p.hooks = (struct pb_cmd_ab_hooks){
 	    .ctx = &o, .progress = on_progress, .message = on_message, .profiling = on_profiling};
 	o.env_a = calloc((size_t)argc + PB_CMD_AB_ENV_EXTRA + 4, sizeof *o.env_a);
@@ -603,9 +600,9 @@ int cmd_cmd(int argc, char **argv)
 	build_sides(argv, &o);
 	check_programs(&o);
 	session_setup(&o);
+	o.p.stop = pb_session_stop_flag(&sess);
 	pb_cmd_ab_print_commands(stdout, &o.p);
 
-	time_t started = time(NULL);
 	cli_progress_start(&run_line, "primbench cmd");
 	struct pb_cmd_ab_result r;
 	if (pb_cmd_ab_run(&o.p, &r) != 0)
@@ -620,12 +617,13 @@ int cmd_cmd(int argc, char **argv)
 		cli_progress_done(&run_line);
 		pb_cmd_ab_env_report_log(&o.env, stderr);
 	} else {
-		status = report(&o, &r, started, status);
+		status = report(&o, &r, status);
 		if (status >= 128)
 			cli_error("interrupted; the finished runs are in the tables%s",
 			          o.out ? " and the file" : "");
 	}
 	pb_cmd_ab_result_free(&r);
 	free_options(&o);
+	pb_session_end(&sess);
 	return status;
 }

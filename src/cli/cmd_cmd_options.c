@@ -1,0 +1,405 @@
+/* cmd_cmd_options.c - `primbench cmd`'s options: the help text, parsing
+ * (getopt_long), the checks across options, and the sides A and B they
+ * describe (cli/cmd_cmd.h). Exits 2 with one error line on bad input. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cmd_cmd.h"
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/policy.h"
+#include "primbench/session.h"
+
+void cmd_usage(FILE *f)
+{
+	fputs("usage: primbench cmd [OPTIONS] [--] COMMAND [ARGS...]\n"
+	      "\n"
+	      "Runs COMMAND N times directly (posix_spawn, no shell) and reports, per run,\n"
+	      "what wait4() saw: real (wall), user and sys time, max RSS, page faults and\n"
+	      "context switches; then min/median/mean/sd of each. The command's output goes\n"
+	      "to /dev/null, its input comes from /dev/null.\n"
+	      "\n"
+	      "  -n, --runs N           counted runs (per side with --vs/--vs-env) [10]\n"
+	      "  -w, --warmup W         runs before them, shown but not counted [0]\n"
+	      "  -p, --prepare CMD      run CMD before every run, untimed (split into words\n"
+	      "                         like --vs)\n"
+	      "      --cwd DIR          run in DIR\n"
+	      "  -e, --env NAME=VALUE   set in the command's environment (repeatable)\n"
+	      "      --shell            run COMMAND, --vs and --prepare through /bin/sh -c\n"
+	      "      --show-output      let the command write to this terminal\n"
+	      "      --wait-children    a run lasts until every process it started has\n"
+	      "                         exited, their CPU time included (else: those\n"
+	      "                         left running are waited for untimed, with a\n"
+	      "                         warning)\n"
+	      "      --cpu LIST         pin the command and every process it starts to\n"
+	      "                         these CPUs (e.g. 1 or 0,2-3; sched_setaffinity)\n"
+	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
+	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
+	      "  -f, --format F         print the result as text (default), json, csv,\n"
+	      "                         markdown or benchfmt (docs/formats.md)\n"
+	      "  -q, --quiet            no progress line on stderr\n"
+	      "\n"
+	      "Swapping memset/memcpy/memmove inside the command (libprimswitch.so):\n"
+	      "      --memset POLICY    e.g. avx2, or 'rep_stosb<=2K,avx512' (quote it);\n"
+	      "      --memcpy POLICY    also --memmove; for both sides, and --vs-memset,\n"
+	      "                         --vs-memcpy, --vs-memmove for B (docs/preload.md)\n"
+	      "      --account[=ticks]  count calls, bytes and sizes per primitive over\n"
+	      "                         every process; ticks: sampled time too\n"
+	      "      --record-distribution DIR  with --account: write each primitive's\n"
+	      "                         exact call sizes 0..4096 as DIR/memcpy.csv etc.\n"
+	      "                         (replay: mem memcpy --distribution DIR/memcpy.csv)\n"
+	      "                         and larger calls per log2 bucket in\n"
+	      "                         DIR/memcpy.large.csv; not with --vs\n"
+	      "\n"
+	      "Where the command spends its time (perf, package linux-perf; docs/profile.md):\n"
+	      "      --profile          after the timed runs, one more run per side under\n"
+	      "                         perf record: its top symbols and the share of the\n"
+	      "                         primitive families (kernel page clearing and\n"
+	      "                         copying, libc's and primbench's memset/memcpy)\n"
+	      "      --profile-runs N   profiled runs per side, summed [1]\n"
+	      "      --profile-top N    symbols shown per side [15]\n"
+	      "\n"
+	      "A/B (alternating A and B in ABBA blocks, so drift hits both alike):\n"
+	      "      --vs 'COMMAND B'   B: split into words like a shell would (quotes,\n"
+	      "                         $VAR), never run through one\n"
+	      "      --vs-env NAME=VALUE  B: A's command with this in its environment\n"
+	      "                         (repeatable; combines with --vs)\n"
+	      "  -m, --metric FIG       the figure the verdict is on: real, user, sys or\n"
+	      "                         user+sys [real]\n"
+	      "      --until-verdict    alternate until the 95% CI of B/A excludes 1, or\n"
+	      "                         lies within --equivalence, or a limit is reached\n"
+	      "                         (Bonferroni over a fixed schedule of looks)\n"
+	      "      --equivalence P%   margin for 'no difference' [1%; 0 disables]\n"
+	      "      --max-runs N       runs per side for --until-verdict [60]\n"
+	      "      --budget SECONDS   stop --until-verdict after this long\n"
+	      "\n"
+	      "examples:\n"
+	      "  primbench cmd -n 10 -- gzip -9 -k -c big.bin\n"
+	      "  primbench cmd --vs 'gzip -6 -c big.bin' -- gzip -9 -c big.bin\n"
+	      "  primbench cmd --until-verdict --prepare 'make clean' --vs 'make CC=clang' \\\n"
+	      "      -- make CC=gcc\n"
+	      "  primbench cmd --vs-env GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1 \\\n"
+	      "      -- ./my-program\n"
+	      "  primbench cmd -n 5 --profile --memset libc --vs-memset avx512_nt -- ./prog\n"
+	      "exit status: 0 ok; 1 a run failed, or --until-verdict ended without a\n"
+	      "verdict; 2 bad usage or a command that cannot start; 128 + signal when\n"
+	      "interrupted (130 Ctrl-C, 143 SIGTERM; a second signal kills the command).\n",
+	      f);
+}
+
+static void check_env_arg(const char *opt, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		die_usage("cmd: bad %s '%s' (expected NAME=VALUE)", opt, arg);
+	for (const char *p = arg; p < eq; p++)
+		if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		      (p > arg && *p >= '0' && *p <= '9')))
+			die_usage("cmd: bad %s '%s' (not a variable name before '=')", opt, arg);
+}
+
+static double parse_budget(const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0) || v > 7 * 86400.0)
+		die_usage("cmd: bad --budget '%s' (seconds, more than 0, at most 604800)", arg);
+	return v;
+}
+
+static double parse_percent(const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (errno || end == arg || *end || !(v >= 0) || v >= 50)
+		die_usage("cmd: bad --equivalence '%s' (a percentage in [0, 50), e.g. 1%%)", arg);
+	return v / 100;
+}
+
+/* The options without a letter (--memset ... --cpu). */
+static void parse_long_option(struct options *o, int opt)
+{
+	switch (opt) {
+	case 1000:
+	case 1001:
+	case 1002:
+	case 1003:
+	case 1004:
+	case 1005: {
+		int side = opt >= 1003, op = (opt - 1000) % 3;
+		static const enum pb_op ops[3] = {PB_OP_MEMSET, PB_OP_MEMCPY, PB_OP_MEMMOVE};
+		struct pb_policy pol;
+		if (pb_policy_parse(ops[op], optarg, pb_cpu_features(), &pol) != 0)
+			die_usage("cmd: --%s%s: %s", side ? "vs-" : "", pb_op_name(ops[op]),
+			          pb_error());
+		o->env.policy[side][op] = optarg;
+		break;
+	}
+	case 1006:
+		if (!optarg || strcmp(optarg, "counts") == 0 || strcmp(optarg, "1") == 0)
+			o->env.account = 1;
+		else if (strcmp(optarg, "ticks") == 0)
+			o->env.account = 2;
+		else
+			die_usage("cmd: bad --account '%s' (counts or ticks)", optarg);
+		break;
+	case 1007:
+		o->profile = true;
+		break;
+	case 1008:
+		o->prof.runs = cli_parse_count("--profile-runs", optarg, 1, 1000);
+		o->profile_opts = true;
+		break;
+	case 1009:
+		o->prof.top = cli_parse_count("--profile-top", optarg, 1, 1000);
+		o->profile_opts = true;
+		break;
+	case 1010:
+		if (!optarg[0])
+			die_usage("cmd: empty directory in '--record-distribution'");
+		o->record_dir = optarg;
+		break;
+	case 1011:
+		o->p.wait_children = true;
+		break;
+	case 1012:
+		if (pb_session_parse_cpus(optarg, &o->cpus) != 0)
+			die_usage("cmd: --cpu %s: %s", optarg, pb_error());
+		o->p.cpus_text = optarg;
+		break;
+	}
+}
+
+/* The options into *o; true for --help (printed). */
+bool cmd_parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option opts[] = {
+	    {"runs", required_argument, 0, 'n'},
+	    {"warmup", required_argument, 0, 'w'},
+	    {"prepare", required_argument, 0, 'p'},
+	    {"cwd", required_argument, 0, 'C'},
+	    {"env", required_argument, 0, 'e'},
+	    {"shell", no_argument, 0, 'S'},
+	    {"show-output", no_argument, 0, 'O'},
+	    {"ignore-failure", no_argument, 0, 'i'},
+	    {"output", required_argument, 0, 'o'},
+	    {"format", required_argument, 0, 'f'},
+	    {"quiet", no_argument, 0, 'q'},
+	    {"vs", required_argument, 0, 'v'},
+	    {"vs-env", required_argument, 0, 'V'},
+	    {"metric", required_argument, 0, 'm'},
+	    {"until-verdict", no_argument, 0, 'u'},
+	    {"equivalence", required_argument, 0, 'E'},
+	    {"max-runs", required_argument, 0, 'M'},
+	    {"budget", required_argument, 0, 'b'},
+	    {"help", no_argument, 0, 'h'},
+	    {"memset", required_argument, 0, 1000},
+	    {"memcpy", required_argument, 0, 1001},
+	    {"memmove", required_argument, 0, 1002},
+	    {"vs-memset", required_argument, 0, 1003},
+	    {"vs-memcpy", required_argument, 0, 1004},
+	    {"vs-memmove", required_argument, 0, 1005},
+	    {"account", optional_argument, 0, 1006},
+	    {"profile", no_argument, 0, 1007},
+	    {"profile-runs", required_argument, 0, 1008},
+	    {"profile-top", required_argument, 0, 1009},
+	    {"record-distribution", required_argument, 0, 1010},
+	    {"wait-children", no_argument, 0, 1011},
+	    {"cpu", required_argument, 0, 1012},
+	    {0, 0, 0, 0},
+	};
+	opterr = 0;
+	int opt;
+	while ((opt = cli_getopt_long(argc, argv, "+:hn:w:p:e:io:m:f:q", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			cmd_usage(stdout);
+			return true;
+		case 'n':
+			o->p.runs = cli_parse_count("run count", optarg, 1, 1000000);
+			o->runs_given = true;
+			break;
+		case 'w':
+			o->p.warmup = cli_parse_count("warm-up count", optarg, 0, 1000000);
+			break;
+		case 'p':
+			o->prepare = optarg;
+			break;
+		case 'C':
+			o->cwd = optarg;
+			break;
+		case 'e':
+			check_env_arg("--env", optarg);
+			o->env_a[o->nenv_a++] = optarg;
+			break;
+		case 'S':
+			o->p.shell = true;
+			break;
+		case 'O':
+			o->show_output = true;
+			break;
+		case 'i':
+			o->p.ignore_failure = true;
+			break;
+		case 'o':
+			o->out = cli_output_path(optarg);
+			break;
+		case 'f':
+			o->fmt.fmt = cli_parse_format(optarg);
+			break;
+		case 'q':
+			cli_quiet = true;
+			break;
+		case 'v':
+			o->vs = optarg;
+			break;
+		case 'V':
+			check_env_arg("--vs-env", optarg);
+			o->vs_env[o->nvs_env++] = optarg;
+			break;
+		case 'm':
+			o->p.metric = pb_cmd_parse_figure(optarg);
+			if (o->p.metric < 0)
+				die_usage("cmd: --metric: %s", pb_error());
+			break;
+		case 'u':
+			o->p.until_verdict = true;
+			break;
+		case 'E':
+			o->p.equivalence = parse_percent(optarg);
+			o->equiv_given = true;
+			break;
+		case 'M':
+			o->p.max_runs = cli_parse_count("--max-runs", optarg, 2, 100000);
+			o->max_given = true;
+			break;
+		case 'b':
+			o->p.budget_s = parse_budget(optarg);
+			o->budget_given = true;
+			break;
+		case 1000 ... 1012:
+			parse_long_option(o, opt);
+			break;
+		default:
+			die_bad_option("cmd", argv, opt);
+		}
+	}
+	return false;
+}
+
+/* What the options cannot be together, and what must exist. */
+void cmd_check_options(int argc, char **argv, struct options *o)
+{
+	if (optind >= argc)
+		die_usage("cmd: no command given (usage: primbench cmd [OPTIONS] -- COMMAND "
+		          "[ARGS...])");
+	if (!argv[optind][0])
+		die_usage("cmd: the command is an empty string");
+	bool vs_policy = o->env.policy[1][0] || o->env.policy[1][1] || o->env.policy[1][2];
+	o->p.nsides = (o->vs || o->nvs_env || vs_policy) ? 2 : 1;
+	if (o->record_dir) {
+		struct stat rst;
+		if (!o->env.account)
+			die_usage("cmd: --record-distribution needs --account");
+		if (o->p.nsides == 2)
+			die_usage("cmd: --record-distribution records one command: not with --vs, "
+			          "--vs-env or --vs-memset/--vs-memcpy/--vs-memmove");
+		if (stat(o->record_dir, &rst) == 0 && !S_ISDIR(rst.st_mode))
+			die_usage("cmd: --record-distribution: '%s' is not a directory",
+			          o->record_dir);
+		cli_check_output_dir("--record-distribution", o->record_dir);
+	}
+	if (o->p.until_verdict && o->p.nsides == 1)
+		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
+	if (!o->p.until_verdict && (o->budget_given || o->max_given || o->equiv_given))
+		die_usage("cmd: --budget, --max-runs and --equivalence go with --until-verdict");
+	if (o->profile_opts && !o->profile)
+		die_usage("cmd: --profile-runs and --profile-top go with --profile");
+	if (o->p.until_verdict && o->runs_given)
+		die_usage("cmd: -n and --until-verdict do not go together (use --max-runs)");
+	if (o->p.metric >= PB_CMD_MAXRSS && o->p.metric < PB_CMD_NFIGURES && o->p.nsides == 2)
+		die_usage("cmd: --metric %s: the verdict is on a time (real, user, sys, user+sys)",
+		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric));
+	if (o->cwd) {
+		struct stat st;
+		if (stat(o->cwd, &st) != 0 || !S_ISDIR(st.st_mode))
+			die_usage("cmd: --cwd '%s': not a directory", o->cwd);
+	}
+	if (o->out && pb_output_reserve(o->out) != 0)
+		die_usage("%s", pb_error());
+}
+
+/* Side A: the words after the options, or sh -c "those words"; B: --vs,
+ * else A's command, with --vs-env over A's --env; --prepare with the
+ * user's --env only (no library for the preparation). */
+void cmd_build_sides(char **argv, struct options *o)
+{
+	struct pb_cmd_spec *a = &o->p.side[0], *b = &o->p.side[1], *pr = &o->prepare_spec;
+	a->argv = pb_cmd_ab_argv(&o->argv[0], argv + optind, NULL, o->p.shell);
+	if (!a->argv)
+		die_usage("%s", pb_error());
+	a->env_set = o->env_a;
+	a->cwd = o->cwd;
+	a->show_output = o->show_output;
+	a->wait_children = o->p.wait_children;
+	a->cpus = o->p.cpus_text ? &o->cpus : NULL;
+	if (o->p.nsides == 2) {
+		*b = *a;
+		if (o->vs && !(b->argv = pb_cmd_ab_argv(&o->argv[1], NULL, o->vs, o->p.shell)))
+			die_usage("cmd: --vs %s", pb_error());
+		size_t k = 0;
+		for (size_t i = 0; i < o->nenv_a; i++)
+			o->env_b[k++] = o->env_a[i];
+		for (size_t i = 0; i < o->nvs_env; i++)
+			o->env_b[k++] = o->vs_env[i];
+		b->env_set = o->env_b;
+	}
+	if (!o->prepare)
+		return;
+	if (!(pr->argv = pb_cmd_ab_argv(&o->argv[2], NULL, o->prepare, o->p.shell)))
+		die_usage("cmd: --prepare %s", pb_error());
+	/* The user's --env only: no library for the preparation. */
+	char **env_user = calloc(o->nenv_a + 1, sizeof *env_user);
+	if (!env_user)
+		die_usage("out of memory");
+	memcpy(env_user, o->env_a, o->nenv_a * sizeof *env_user);
+	pr->env_set = env_user;
+	pr->cwd = o->cwd;
+	pr->show_output = o->show_output;
+	o->p.prepare = pr;
+}
+
+/* Every program must be startable before anything is timed. */
+void cmd_check_programs(struct options *o)
+{
+	struct pb_seq_plan plan;
+	if (o->p.until_verdict && pb_seq_plan_make(o->p.max_runs, 0.05, &plan) != 0)
+		die_usage("cmd: %s", pb_error());
+	if (pb_cmd_check(&o->p.side[0]) != 0)
+		die_usage("cmd: %s", pb_error());
+	if (o->p.nsides == 2 && pb_cmd_check(&o->p.side[1]) != 0)
+		die_usage("cmd: --vs: %s", pb_error());
+	if (o->p.prepare && pb_cmd_check(o->p.prepare) != 0)
+		die_usage("cmd: --prepare: %s", pb_error());
+	/* perf: PRIMBENCH_PERF names another program (tests use a stand-in). */
+	const char *perf = getenv("PRIMBENCH_PERF");
+	o->prof.perf = perf && perf[0] ? perf : "perf";
+	if (o->profile) {
+		char *pargv[] = {(char *)o->prof.perf, NULL};
+		struct pb_cmd_spec ps = {.argv = pargv};
+		if (pb_cmd_check(&ps) != 0)
+			die_usage("cmd: --profile: %s (perf is in the Debian package linux-perf)",
+			          pb_error());
+	}
+}

@@ -1,6 +1,6 @@
 /* test_placement.c - thread placement plans on synthetic hwloc topologies
  * (exact CPUs for compact and scatter), CPU lists, and pinning on this
- * machine.
+ * machine; --mem-node parsing and memory binding.
  *
  * The main topology, T64 = "package:2 numa:2 core:8 pu:2": 2 packages of
  * 2 NUMA nodes of 8 cores of 2 PUs; 32 cores, 64 PUs. hwloc numbers a
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 #include <hwloc.h>
@@ -475,6 +476,143 @@ static void test_pin_synthetic_refused(void **state)
 	hwloc_topology_destroy(t);
 }
 
+/* ---- --mem-node ---------------------------------------------------------------- */
+
+static void expect_mem_node_error(hwloc_topology_t t, const char *text, const char *want)
+{
+	struct pb_mem_node m;
+	if (pb_mem_node_parse(t, text, &m) == 0)
+		fail_msg("--mem-node '%s' accepted", text);
+	if (strcmp(pb_error(), want) != 0)
+		fail_msg("--mem-node '%s': error '%s', want '%s'", text, pb_error(), want);
+}
+
+static void test_mem_node_parse(void **state)
+{
+	(void)state;
+	hwloc_topology_t t = load_synthetic(T64, 0);
+	struct pb_mem_node m;
+	char buf[32];
+	assert_int_equal(pb_mem_node_parse(t, "local", &m), 0);
+	assert_int_equal(m.kind, PB_MEM_NODE_LOCAL);
+	assert_string_equal(pb_mem_node_describe(&m, buf, sizeof buf), "local");
+	assert_int_equal(pb_mem_node_parse(t, "interleave", &m), 0);
+	assert_int_equal(m.kind, PB_MEM_NODE_INTERLEAVE);
+	assert_string_equal(pb_mem_node_describe(&m, buf, sizeof buf), "interleave");
+	assert_int_equal(pb_mem_node_parse(t, "3", &m), 0);
+	assert_int_equal(m.kind, PB_MEM_NODE_FIXED);
+	assert_int_equal(m.node, 3);
+	assert_string_equal(pb_mem_node_describe(&m, buf, sizeof buf), "node 3");
+
+	expect_mem_node_error(t, "4", "no NUMA node 4 (nodes: 0-3)");
+	expect_mem_node_error(t, "65535", "no NUMA node 65535 (nodes: 0-3)");
+	static const char *const bad[] = {"",   "x",   "-1",  "+1",    " 1",
+	                                  "1x", "1,2", "0-1", "Local", "99999999999"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char want[100];
+		snprintf(want, sizeof want,
+		         "bad memory node '%s' (local, interleave or a node number)", bad[i]);
+		expect_mem_node_error(t, bad[i], want);
+	}
+	hwloc_topology_destroy(t);
+
+	/* Nodes 2 and 3 exist but are not allowed (a cgroup's cpuset.mems). */
+	t = load_synthetic(T64, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_bitmap_t nodes = hwloc_bitmap_alloc();
+	hwloc_bitmap_set_range(nodes, 0, 1);
+	assert_int_equal(hwloc_topology_allow(t, hwloc_topology_get_topology_cpuset(t), nodes,
+	                                      HWLOC_ALLOW_FLAG_CUSTOM),
+	                 0);
+	hwloc_bitmap_free(nodes);
+	assert_int_equal(pb_mem_node_parse(t, "1", &m), 0);
+	expect_mem_node_error(t, "2", "NUMA node 2 not available to this process (allowed: 0,1)");
+	hwloc_topology_destroy(t);
+}
+
+/* Binding through a synthetic topology falls back with a note (hwloc would
+ * do nothing and report success); local never binds. */
+static void test_membind_synthetic_falls_back(void **state)
+{
+	(void)state;
+	hwloc_topology_t t = load_synthetic(T64, 0);
+	static char area[8192];
+	char note[200];
+	struct pb_mem_node m = {.kind = PB_MEM_NODE_FIXED, .node = 3};
+	assert_int_equal(pb_membind_area(t, &m, area, sizeof area, note, sizeof note),
+	                 PB_MEMBIND_FALLBACK);
+	assert_string_equal(note, "no memory binding to node 3: the topology is not this "
+	                          "machine's; the kernel's default policy");
+	m.kind = PB_MEM_NODE_INTERLEAVE;
+	assert_int_equal(pb_membind_thread(t, &m, note, sizeof note), PB_MEMBIND_FALLBACK);
+	assert_string_equal(note, "no memory interleaving: the topology is not this machine's; "
+	                          "the kernel's default policy");
+	assert_int_equal(pb_membind_thread(t, &m, NULL, 0), PB_MEMBIND_FALLBACK);
+	m.kind = PB_MEM_NODE_LOCAL;
+	assert_int_equal(pb_membind_area(t, &m, area, sizeof area, note, sizeof note),
+	                 PB_MEMBIND_FIRST_TOUCH);
+	assert_string_equal(note, "");
+	assert_int_equal(pb_membind_thread(t, &m, note, sizeof note), PB_MEMBIND_FIRST_TOUCH);
+	hwloc_topology_destroy(t);
+}
+
+/* This machine: bound (then hwloc reads the policy back) or a fallback
+ * with a note; never an abort. */
+static void test_membind_this_machine(void **state)
+{
+	(void)state;
+	hwloc_topology_t t = pb_placement_topology();
+	assert_non_null(t);
+	unsigned node = (unsigned)hwloc_bitmap_first(hwloc_topology_get_allowed_nodeset(t));
+	char text[16], note[200];
+	snprintf(text, sizeof text, "%u", node);
+	struct pb_mem_node m;
+	assert_int_equal(pb_mem_node_parse(NULL, text, &m), 0);
+	assert_int_equal(pb_mem_node_parse(NULL, "65535", &m), -1);
+	assert_non_null(strstr(pb_error(), "no NUMA node 65535 (nodes: "));
+	assert_int_equal(pb_mem_node_parse(NULL, text, &m), 0);
+
+	size_t bytes = 1 << 20;
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	hwloc_nodeset_t got = hwloc_bitmap_alloc();
+	hwloc_membind_policy_t policy;
+	for (int k = 0; k < 2; k++) {
+		m.kind = k == 0 ? PB_MEM_NODE_FIXED : PB_MEM_NODE_INTERLEAVE;
+		enum pb_membind_status st = pb_membind_area(NULL, &m, p, bytes, note, sizeof note);
+		if (st == PB_MEMBIND_BOUND) {
+			assert_string_equal(note, "");
+			assert_int_equal(hwloc_get_area_membind(t, p, bytes, got, &policy,
+			                                        HWLOC_MEMBIND_BYNODESET),
+			                 0);
+			assert_int_equal(policy,
+			                 k == 0 ? HWLOC_MEMBIND_BIND : HWLOC_MEMBIND_INTERLEAVE);
+			assert_true(hwloc_bitmap_isset(got, node));
+		} else {
+			assert_int_equal(st, PB_MEMBIND_FALLBACK);
+			assert_non_null(strstr(note, "the kernel's default policy"));
+		}
+	}
+	memset(p, 1, bytes);
+	munmap(p, bytes);
+
+	m.kind = PB_MEM_NODE_FIXED;
+	enum pb_membind_status st = pb_membind_thread(NULL, &m, note, sizeof note);
+	if (st == PB_MEMBIND_BOUND) {
+		assert_int_equal(hwloc_get_membind(t, got, &policy,
+		                                   HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET),
+		                 0);
+		assert_int_equal(policy, HWLOC_MEMBIND_BIND);
+		assert_true(hwloc_bitmap_isset(got, node));
+		/* Back to the default policy for the tests that follow. */
+		hwloc_set_membind(t, hwloc_topology_get_allowed_nodeset(t), HWLOC_MEMBIND_DEFAULT,
+		                  HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET);
+	} else {
+		assert_int_equal(st, PB_MEMBIND_FALLBACK);
+		assert_non_null(strstr(note, "the kernel's default policy"));
+	}
+	hwloc_bitmap_free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +629,9 @@ int main(void)
 	    cmocka_unit_test(test_describe),
 	    cmocka_unit_test(test_this_machine),
 	    cmocka_unit_test(test_pin_synthetic_refused),
+	    cmocka_unit_test(test_mem_node_parse),
+	    cmocka_unit_test(test_membind_synthetic_falls_back),
+	    cmocka_unit_test(test_membind_this_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,4 +121,55 @@ int pb_placement_describe(const struct pb_placement_plan *plan, char *buf, size_
 int pb_placement_pin_thread(struct hwloc_topology *topo, const struct pb_placement_plan *plan,
                             unsigned thread);
 
+/* ---- memory placement (--mem-node) ---------------------------------------- */
+
+enum pb_mem_node_kind {
+	PB_MEM_NODE_LOCAL,      /* the node of the thread's CPU (first touch) */
+	PB_MEM_NODE_FIXED,      /* one node, by OS index */
+	PB_MEM_NODE_INTERLEAVE, /* pages round-robin over every node */
+};
+
+struct pb_mem_node {
+	enum pb_mem_node_kind kind;
+	unsigned node; /* OS index of the node, for PB_MEM_NODE_FIXED */
+};
+
+/* Parses --mem-node: "local", "interleave", or the OS index of a NUMA node
+ * of `topo` (NULL: this machine) in its allowed nodeset (the cgroup's
+ * cpuset.mems on Linux). Returns 0, or -1 with pb_error(): "no NUMA node 3
+ * (nodes: 0,1)", "NUMA node 1 not available to this process (allowed:
+ * 0)", "bad memory node 'x' (local, interleave or a node number)". */
+int pb_mem_node_parse(struct hwloc_topology *topo, const char *text, struct pb_mem_node *out);
+
+/* "local", "interleave", "node 2" into buf. Returns buf. */
+const char *pb_mem_node_describe(const struct pb_mem_node *m, char *buf, size_t len);
+
+/* What a binding call did. Never an abort: a machine or kernel without
+ * NUMA support (or a topology that is not this machine's) falls back to
+ * the kernel's default policy, and the note says so for the caller to
+ * report. */
+enum pb_membind_status {
+	PB_MEMBIND_BOUND,       /* the policy is set (the system call succeeded) */
+	PB_MEMBIND_FIRST_TOUCH, /* local: nothing to set; pages go where the
+	                           pinned thread first writes them */
+	PB_MEMBIND_FALLBACK,    /* not supported here: default policy, see note */
+};
+
+/* Binds the pages of [addr, addr + bytes) (hwloc_set_area_membind with
+ * HWLOC_MEMBIND_BYNODESET: mbind(2) on Linux): fixed = HWLOC_MEMBIND_BIND
+ * to that node, interleave = HWLOC_MEMBIND_INTERLEAVE over every allowed
+ * node (hwloc_topology_get_allowed_nodeset),
+ * local = nothing (first touch by the pinned thread puts the pages on its
+ * node). Call before the pages are first touched: a binding moves no page
+ * that exists already (no HWLOC_MEMBIND_MIGRATE). note (may be NULL) gets
+ * one line on fallback ("memory binding to node 1 failed (Function not
+ * implemented): the kernel's default policy"), "" otherwise. */
+enum pb_membind_status pb_membind_area(struct hwloc_topology *topo, const struct pb_mem_node *m,
+                                       void *addr, size_t bytes, char *note, size_t note_len);
+
+/* The same for the calling thread's future allocations (hwloc_set_membind
+ * with HWLOC_MEMBIND_THREAD: set_mempolicy(2) on Linux). */
+enum pb_membind_status pb_membind_thread(struct hwloc_topology *topo, const struct pb_mem_node *m,
+                                         char *note, size_t note_len);
+
 #endif

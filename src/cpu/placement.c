@@ -513,3 +513,130 @@ int pb_placement_pin_thread(struct hwloc_topology *topo, const struct pb_placeme
 		return pb_fail("cannot pin thread %u to CPU %u: %s", thread, cpu, strerror(err));
 	return 0;
 }
+
+/* ---- memory placement ----------------------------------------------------- */
+
+int pb_mem_node_parse(struct hwloc_topology *topo, const char *text, struct pb_mem_node *out)
+{
+	if (strcmp(text, "local") == 0) {
+		*out = (struct pb_mem_node){.kind = PB_MEM_NODE_LOCAL};
+		return 0;
+	}
+	if (strcmp(text, "interleave") == 0) {
+		*out = (struct pb_mem_node){.kind = PB_MEM_NODE_INTERLEAVE};
+		return 0;
+	}
+	const char *end = text;
+	unsigned long node;
+	if (!read_number(&end, &node) || *end || node > PB_CPU_NUMBER_MAX)
+		return pb_fail("bad memory node '%s' (local, interleave or a node number)", text);
+	topo = topo_or_real(topo);
+	if (!topo)
+		return -1;
+	char list[160] = "";
+	struct text t = {list, sizeof list, 0};
+	if (!hwloc_get_numanode_obj_by_os_index(topo, (unsigned)node)) {
+		put_set(&t, hwloc_topology_get_topology_nodeset(topo));
+		return pb_fail("no NUMA node %lu (nodes: %s)", node, list[0] ? list : "none");
+	}
+	hwloc_const_nodeset_t allowed = hwloc_topology_get_allowed_nodeset(topo);
+	if (!hwloc_bitmap_isset(allowed, (unsigned)node)) {
+		put_set(&t, allowed);
+		return pb_fail("NUMA node %lu not available to this process (allowed: %s)", node,
+		               list[0] ? list : "none");
+	}
+	*out = (struct pb_mem_node){.kind = PB_MEM_NODE_FIXED, .node = (unsigned)node};
+	return 0;
+}
+
+const char *pb_mem_node_describe(const struct pb_mem_node *m, char *buf, size_t len)
+{
+	if (m->kind == PB_MEM_NODE_FIXED)
+		snprintf(buf, len, "node %u", m->node);
+	else
+		snprintf(buf, len, "%s",
+		         m->kind == PB_MEM_NODE_INTERLEAVE ? "interleave" : "local");
+	return buf;
+}
+
+__attribute__((format(printf, 3, 4))) static enum pb_membind_status
+fallback(char *note, size_t note_len, const char *fmt, ...)
+{
+	if (note && note_len) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(note, note_len, fmt, ap);
+		va_end(ap);
+	}
+	return PB_MEMBIND_FALLBACK;
+}
+
+/* addr NULL: the calling thread's policy; else the area's (bytes 0: hwloc
+ * binds nothing and succeeds). */
+static enum pb_membind_status membind(hwloc_topology_t topo, const struct pb_mem_node *m,
+                                      void *addr, size_t bytes, char *note, size_t note_len)
+{
+	if (note && note_len)
+		note[0] = '\0';
+	if (m->kind == PB_MEM_NODE_LOCAL)
+		return PB_MEMBIND_FIRST_TOUCH;
+	char to[48];
+	if (m->kind == PB_MEM_NODE_INTERLEAVE)
+		snprintf(to, sizeof to, "memory interleaving");
+	else
+		snprintf(to, sizeof to, "memory binding to node %u", m->node);
+	topo = topo_or_real(topo);
+	if (!topo)
+		return fallback(note, note_len, "no %s (%s): the kernel's default policy", to,
+		                pb_error());
+	/* hwloc's binding calls on another machine's topology do nothing and
+	 * report success: say so rather than "bound". */
+	if (!hwloc_topology_is_thissystem(topo))
+		return fallback(note, note_len,
+		                "no %s: the topology is not this machine's; the kernel's default "
+		                "policy",
+		                to);
+	const struct hwloc_topology_membind_support *sup =
+	    hwloc_topology_get_support(topo)->membind;
+	bool can_call = addr ? sup->set_area_membind : sup->set_thisthread_membind;
+	bool can_policy =
+	    m->kind == PB_MEM_NODE_INTERLEAVE ? sup->interleave_membind : sup->bind_membind;
+	if (!can_call || !can_policy)
+		return fallback(note, note_len,
+		                "no %s: not supported here (no NUMA support in this kernel or "
+		                "hwloc); the kernel's default policy",
+		                to);
+	hwloc_nodeset_t nodes = hwloc_bitmap_alloc();
+	if (!nodes)
+		return fallback(note, note_len, "no %s: out of memory", to);
+	hwloc_membind_policy_t policy;
+	if (m->kind == PB_MEM_NODE_INTERLEAVE) {
+		hwloc_bitmap_copy(nodes, hwloc_topology_get_allowed_nodeset(topo));
+		policy = HWLOC_MEMBIND_INTERLEAVE;
+	} else {
+		hwloc_bitmap_only(nodes, m->node);
+		policy = HWLOC_MEMBIND_BIND;
+	}
+	int rc =
+	    addr ? hwloc_set_area_membind(topo, addr, bytes, nodes, policy, HWLOC_MEMBIND_BYNODESET)
+	         : hwloc_set_membind(topo, nodes, policy,
+	                             HWLOC_MEMBIND_THREAD | HWLOC_MEMBIND_BYNODESET);
+	int err = errno;
+	hwloc_bitmap_free(nodes);
+	if (rc != 0)
+		return fallback(note, note_len, "%s failed (%s): the kernel's default policy", to,
+		                strerror(err));
+	return PB_MEMBIND_BOUND;
+}
+
+enum pb_membind_status pb_membind_area(struct hwloc_topology *topo, const struct pb_mem_node *m,
+                                       void *addr, size_t bytes, char *note, size_t note_len)
+{
+	return membind(topo, m, addr, bytes, note, note_len);
+}
+
+enum pb_membind_status pb_membind_thread(struct hwloc_topology *topo, const struct pb_mem_node *m,
+                                         char *note, size_t note_len)
+{
+	return membind(topo, m, NULL, 0, note, note_len);
+}

@@ -18,6 +18,7 @@
 #define assert_near(a, b)                                                                          \
 	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (1 + fabs((double)(b))))
 
+#include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
@@ -1013,6 +1014,62 @@ static void test_threads_mem_node(void **state)
 	assert_string_equal(pb_mem_node_text(PB_MEM_NODE_LOCAL, 0, buf, sizeof buf), "local");
 }
 
+/* A threaded run's document: threads, placement and mem_node in every
+ * key (1, null, "local" for the 1-thread case), each thread's figures
+ * beside the N-thread case, and compare reads the keys apart. */
+static void test_threads_results(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {256};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	p.threads = 2;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2);
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, (uint64_t[PB_CACHE_LEVELS]){0});
+	char *argv[] = {"primbench", "mem", "memset"};
+	json_t *doc = pb_results_new(3, argv, 0, &caches, 0);
+	assert_int_equal(pb_results_add_mem(doc, &r), 0);
+	struct pb_noise noise = {0};
+	pb_results_finish(doc, &noise, false);
+	json_t *cases = json_object_get(doc, "cases");
+	json_t *k1 = json_object_get(json_array_get(cases, 0), "key");
+	json_t *k2 = json_object_get(json_array_get(cases, 1), "key");
+	assert_int_equal(json_integer_value(json_object_get(k1, "threads")), 1);
+	assert_true(json_is_null(json_object_get(k1, "placement")));
+	assert_string_equal(json_string_value(json_object_get(k1, "mem_node")), "local");
+	assert_null(json_object_get(json_array_get(cases, 0), "per_thread"));
+	assert_int_equal(json_integer_value(json_object_get(k2, "threads")), 2);
+	assert_string_equal(json_string_value(json_object_get(k2, "placement")), "compact");
+	assert_string_equal(json_string_value(json_object_get(k2, "mem_node")), "local");
+	json_t *pt = json_object_get(json_array_get(cases, 1), "per_thread");
+	assert_int_equal(json_array_size(pt), 2);
+	for (size_t t = 0; t < 2; t++) {
+		json_t *o = json_array_get(pt, t);
+		assert_int_equal(json_integer_value(json_object_get(o, "thread")), t);
+		assert_int_equal(json_array_size(json_object_get(o, "samples")),
+		                 r.cases[1].n_samples);
+		assert_non_null(json_object_get(o, "per_call"));
+	}
+	json_t *dv = json_object_get(json_array_get(cases, 1), "median_derived");
+	assert_true(json_is_number(json_object_get(dv, "efficiency")));
+
+	char *text = json_dumps(doc, 0);
+	struct pb_compare_file f;
+	assert_int_equal(pb_compare_load_text(text, strlen(text), "t.json", &f), 0);
+	assert_int_equal(pb_compare_name(&f, 1), 0);
+	assert_int_equal(f.ncases, 2);
+	assert_string_equal(f.cases[0].label, "libc 256");
+	assert_string_equal(f.cases[1].label, "libc 256 x2");
+	pb_compare_file_free(&f);
+	free(text);
+	json_decref(doc);
+	pb_mem_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1043,6 +1100,7 @@ int main(void)
 	    cmocka_unit_test(test_threads_share),
 	    cmocka_unit_test(test_threads_stop),
 	    cmocka_unit_test(test_threads_mem_node),
+	    cmocka_unit_test(test_threads_results),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -1172,6 +1172,71 @@ static void test_output_is_input(void **state)
 	free(cmd);
 }
 
+/* Issue 21: threads, placement and mem_node in the mem key. A file
+ * without them (written before) reads as before and matches the 1-thread
+ * cases of a file with them (threads 1, placement null, mem_node
+ * "local"); an N-thread case is a case of its own, named "x2", "scatter",
+ * "mem=node 1" where not the default. */
+static json_t *threaded_key(const char *kernel, long size, int threads, const char *placement,
+                            const char *node)
+{
+	json_t *k = mem_key(kernel, size);
+	json_object_set_new(k, "threads", json_integer(threads));
+	json_object_set_new(k, "placement", placement ? json_string(placement) : json_null());
+	json_object_set_new(k, "mem_node", json_string(node));
+	return k;
+}
+
+static void test_threads_keys(void **state)
+{
+	(void)state;
+	double v[6] = {10, 10.5, 11, 9.5, 10, 10.25};
+	json_t *old = doc_new();
+	add_case(old, mem_key("libc", 64), "tsc_ticks", v, 6);
+	add_case(old, mem_key("libc", 4096), "tsc_ticks", v, 6);
+	json_t *neu = doc_new();
+	add_case(neu, threaded_key("libc", 64, 1, NULL, "local"), "tsc_ticks", v, 6);
+	add_case(neu, threaded_key("libc", 64, 2, "compact", "local"), "tsc_ticks", v, 6);
+	add_case(neu, threaded_key("libc", 64, 2, "scatter", "node 1"), "tsc_ticks", v, 6);
+	add_case(neu, threaded_key("libc", 4096, 1, NULL, "local"), "tsc_ticks", v, 6);
+	struct pb_compare_file f[2];
+	load_doc(old, "old.json", &f[0]);
+	load_doc(neu, "new.json", &f[1]);
+	assert_int_equal(pb_compare_name(f, 2), 0);
+	/* the old file: its canonical keys and names as before */
+	assert_string_equal(f[0].cases[0].label, "libc 64");
+	assert_null(strstr(f[0].cases[0].canon, "threads"));
+	assert_string_equal(f[1].cases[0].label, "libc 64");
+	assert_string_equal(f[1].cases[0].canon, f[0].cases[0].canon);
+	assert_string_equal(f[1].cases[1].label, "libc 64 x2");
+	assert_string_equal(f[1].cases[2].label, "libc 64 x2 scatter mem=node 1");
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 2); /* libc 64 and 4K, one thread */
+	assert_int_equal(r.nonly_a, 0);
+	assert_int_equal(r.nonly_b, 2);
+	assert_string_equal(r.only_b[0]->label, "libc 64 x2");
+	pb_compare_result_free(&r);
+	/* the new file with itself: every case its own row */
+	assert_int_equal(pb_compare_run(&f[1], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 4);
+	pb_compare_result_free(&r);
+	pb_compare_file_free(&f[0]);
+	pb_compare_file_free(&f[1]);
+
+	/* threads 1 written and absent are one key: twice in a file is refused */
+	json_t *dup = doc_new();
+	add_case(dup, mem_key("libc", 64), "tsc_ticks", v, 6);
+	add_case(dup, threaded_key("libc", 64, 1, NULL, "local"), "tsc_ticks", v, 6);
+	char *text = json_dumps(dup, 0);
+	struct pb_compare_file g;
+	assert_int_equal(pb_compare_load_text(text, strlen(text), "dup.json", &g), -1);
+	assert_non_null(strstr(pb_error(), "the same key as cases[0]"));
+	pb_compare_file_free(&g);
+	free(text);
+	json_decref(dup);
+}
+
 int main(void)
 {
 	/* into tests/data/compare, found from this file's path (CMake compiles
@@ -1200,6 +1265,7 @@ int main(void)
 	    cmocka_unit_test(test_nothing_in_both),
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_output_is_input),
+	    cmocka_unit_test(test_threads_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,16 @@
 /* test_harness.c - invariants of the measuring harness (never speed), with
  * fake contenders whose batch callback returns synthetic tick counts:
  * calibration's k, warm-up, sample bounds, budget, precision and stop-flag
- * stops, shuffled rounds that depend on the seed, migrations, summaries. */
+ * stops, shuffled rounds that depend on the seed, migrations, summaries;
+ * and with 2 and 3 threads the start barrier, the span of a sample, the
+ * stop flag, migrations, failures and pinning. */
+#define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "primbench/error.h"
 #include "primbench/harness.h"
 #include "primbench/stats.h"
 
@@ -227,11 +233,8 @@ static void test_sample_bounds_and_budget(void **state)
 	assert_true(r.c[0].n_samples <= 1000);
 	assert_false(r.interrupted);
 	pb_harness_result_free(&r);
-	/* bad bounds and threads */
+	/* bad bounds */
 	p.min_samples = 0;
-	assert_int_equal(pb_harness_run(&p, &r), -1);
-	p.min_samples = 2;
-	p.threads = 2;
 	assert_int_equal(pb_harness_run(&p, &r), -1);
 }
 
@@ -435,6 +438,283 @@ static void test_summaries(void **state)
 	pb_harness_result_free(&r);
 }
 
+/* ---- threads > 1 ------------------------------------------------------- */
+
+#define MAXT    3
+#define MAXS    64 /* batches per thread the log holds */
+#define BASE    1000000ull
+#define SKEW    13 /* thread t's batch begins t x SKEW ticks after thread 0's */
+#define SLOWER  5  /* and lasts t x SLOWER ticks longer */
+#define PER_ONE 10.0
+
+/* A fake contender run by N workers at once: every field a worker writes is
+ * its own (slot t) or atomic; violations are counted and checked by the
+ * test's thread (cmocka asserts only there). */
+struct tfake {
+	unsigned threads;
+	atomic_size_t done;        /* batches of the sampling phases finished */
+	atomic_size_t early;       /* a batch began before the previous sample ended */
+	atomic_size_t bad_thread;  /* thread index >= threads */
+	atomic_size_t cal_not_0;   /* calibration on a thread other than 0 */
+	size_t n[MAXT];            /* sampling batches per thread */
+	size_t cal[MAXT];          /* calibration batches per thread */
+	size_t seen_k[MAXT][MAXS]; /* each batch's k */
+	size_t migrate_at;         /* > 0: thread 1's n-th kept batch changes its CPU */
+	size_t stop_at;            /* > 0: thread 0's n-th kept batch raises the flag */
+	size_t fail_at;            /* > 0: thread 2's n-th kept batch fails */
+	volatile sig_atomic_t *stop;
+};
+
+static _Thread_local int thread_cpu; /* the fake CPU of each worker */
+
+static int thread_cpu_query(void)
+{
+	return thread_cpu;
+}
+
+static int tfake_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_harness_phase phase,
+                       struct pb_harness_batch *out)
+{
+	struct tfake *f = ctx;
+	(void)i;
+	if (thread >= f->threads) {
+		atomic_fetch_add(&f->bad_thread, 1);
+		return 0;
+	}
+	if (phase == PB_HARNESS_CALIBRATE) {
+		if (thread != 0)
+			atomic_fetch_add(&f->cal_not_0, 1);
+		f->cal[thread]++;
+		out->begin_stamp = BASE;
+		out->ticks = OVERHEAD + PER_ONE;
+		return 0;
+	}
+	size_t j = f->n[thread]++;
+	/* the end barrier: every thread finished sample j - 1 before any
+	 * begins sample j */
+	if (atomic_load(&f->done) < j * f->threads)
+		atomic_fetch_add(&f->early, 1);
+	if (j < MAXS)
+		f->seen_k[thread][j] = k;
+	out->begin_stamp = BASE * (j + 1) + SKEW * thread;
+	out->ticks = OVERHEAD + PER_ONE * (double)k + SLOWER * thread;
+	if (phase == PB_HARNESS_KEEP) {
+		if (thread == 1 && f->migrate_at && j + 1 == f->migrate_at)
+			thread_cpu++;
+		if (thread == 0 && f->stop_at && j + 1 == f->stop_at)
+			*f->stop = 1;
+		if (thread == 2 && f->fail_at && j + 1 == f->fail_at) {
+			atomic_fetch_add(&f->done, 1);
+			return pb_fail("thread 2 failed on purpose");
+		}
+	}
+	atomic_fetch_add(&f->done, 1);
+	return 0;
+}
+
+static struct pb_harness_params tparams(struct tfake *f, unsigned threads, uint64_t *rng)
+{
+	f->threads = threads;
+	cts[0] = (struct pb_harness_contender){.max_k = 1u << 20};
+	return (struct pb_harness_params){
+	    .n_contenders = 1,
+	    .contenders = cts,
+	    .time_batch = tfake_batch,
+	    .ctx = f,
+	    .warmup_samples = 1,
+	    .min_samples = 8,
+	    .max_samples = 8,
+	    .budget_s = 1e9,
+	    .stop_check = PB_HARNESS_STOP_EACH_SAMPLE,
+	    .rng = rng,
+	    .overhead_ticks = OVERHEAD,
+	    .target_ticks = TARGET,
+	    .cpu_now = thread_cpu_query,
+	    .threads = threads,
+	};
+}
+
+/* The barrier and the span: every thread's batch ran once per sample,
+ * never ahead of the others; indices 0..N-1; calibration on thread 0
+ * alone; the sample spans first begin .. last end, covers each thread's
+ * own span and counts k x N calls. */
+static void threads_barrier_and_span(unsigned n)
+{
+	static struct tfake f;
+	memset(&f, 0, sizeof f);
+	uint64_t rng = 1;
+	struct pb_harness_params p = tparams(&f, n, &rng);
+	struct pb_harness_result r;
+	assert_int_equal(pb_harness_run(&p, &r), 0);
+	assert_false(r.interrupted);
+	assert_int_equal(r.threads, n);
+	assert_non_null(r.thread_cpus);
+	assert_int_equal(atomic_load(&f.bad_thread), 0);
+	assert_int_equal(atomic_load(&f.early), 0);
+	assert_int_equal(atomic_load(&f.cal_not_0), 0);
+	assert_int_equal(f.cal[0], 4);
+	const struct pb_harness_samples *c = &r.c[0];
+	assert_int_equal(c->k, 100); /* ceil(TARGET / PER_ONE), one thread's */
+	assert_int_equal(c->n_samples, 8);
+	for (unsigned t = 0; t < n; t++) {
+		assert_int_equal(f.n[t], 1 + 8); /* warm-up + kept: once per sample */
+		for (size_t j = 0; j < f.n[t]; j++)
+			assert_int_equal(f.seen_k[t][j], 100);
+	}
+	assert_non_null(c->thread_ticks);
+	assert_non_null(c->thread_per_call);
+	for (size_t j = 0; j < c->n_samples; j++) {
+		assert_int_equal(c->calls[j], 100 * n);
+		/* last end - first begin - overhead */
+		double span = (double)(SKEW + SLOWER) * (n - 1) + PER_ONE * 100;
+		assert_true(fabs(c->ticks[j] - span) < 1e-9);
+		for (unsigned t = 0; t < n; t++) {
+			double own = c->thread_ticks[j * n + t];
+			assert_true(fabs(own - (PER_ONE * 100 + SLOWER * t)) < 1e-9);
+			assert_true(c->ticks[j] >= own);
+		}
+	}
+	for (unsigned t = 0; t < n; t++)
+		assert_true(fabs(c->thread_per_call[t].median - (PER_ONE + SLOWER * t / 100.0)) <
+		            1e-9);
+	assert_true(c->per_call.median <
+	            PER_ONE); /* N threads' calls over one span: an aggregate */
+	pb_harness_result_free(&r);
+}
+
+static void test_threads_2(void **state)
+{
+	(void)state;
+	threads_barrier_and_span(2);
+}
+
+static void test_threads_3(void **state)
+{
+	(void)state;
+	threads_barrier_and_span(3);
+}
+
+/* A stop flag raised mid-run (thread 0's 4th kept batch) stops every
+ * worker at the next sample: the run returns interrupted, with the 4
+ * samples so far, and no thread ran a batch after them. */
+static void test_threads_stop(void **state)
+{
+	(void)state;
+	static struct tfake f;
+	memset(&f, 0, sizeof f);
+	volatile sig_atomic_t stop = 0;
+	f.stop = &stop;
+	f.stop_at = 1 + 4; /* the warm-up, then 4 kept */
+	uint64_t rng = 1;
+	struct pb_harness_params p = tparams(&f, 3, &rng);
+	p.max_samples = 1000;
+	p.stop = &stop;
+	struct pb_harness_result r;
+	assert_int_equal(pb_harness_run(&p, &r), 0);
+	assert_true(r.interrupted);
+	assert_int_equal(r.c[0].n_samples, 4);
+	for (unsigned t = 0; t < 3; t++)
+		assert_int_equal(f.n[t], 5);
+	assert_non_null(r.c[0].thread_per_call);
+	pb_harness_result_free(&r);
+}
+
+/* Any worker migrated: the sample is dropped and counted. */
+static void test_threads_migration(void **state)
+{
+	(void)state;
+	static struct tfake f;
+	memset(&f, 0, sizeof f);
+	f.migrate_at = 1 + 3;
+	uint64_t rng = 1;
+	struct pb_harness_params p = tparams(&f, 2, &rng);
+	struct pb_harness_result r;
+	assert_int_equal(pb_harness_run(&p, &r), 0);
+	assert_int_equal(r.c[0].migrations, 1);
+	assert_int_equal(r.c[0].n_samples, 7);
+	pb_harness_result_free(&r);
+}
+
+/* A worker's failure ends the run with its message. */
+static void test_threads_failure(void **state)
+{
+	(void)state;
+	static struct tfake f;
+	memset(&f, 0, sizeof f);
+	f.fail_at = 1 + 2;
+	uint64_t rng = 1;
+	struct pb_harness_params p = tparams(&f, 3, &rng);
+	struct pb_harness_result r;
+	assert_int_equal(pb_harness_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "thread 2 failed on purpose"));
+}
+
+/* Pinning: the pin callback is called once on every worker, with its
+ * index; a CPU list pins for real (here three threads on one CPU: an
+ * oversubscribed run works), and a bad CPU fails the run. */
+static atomic_uint pinned_mask;
+static int pin_record(void *ctx, unsigned thread)
+{
+	(void)ctx;
+	atomic_fetch_or(&pinned_mask, 1u << thread);
+	return 0;
+}
+
+static void test_threads_pinning(void **state)
+{
+	(void)state;
+	static struct tfake f;
+	memset(&f, 0, sizeof f);
+	uint64_t rng = 1;
+	struct pb_harness_params p = tparams(&f, 3, &rng);
+	p.pinning.pin = pin_record;
+	struct pb_harness_result r;
+	atomic_store(&pinned_mask, 0);
+	assert_int_equal(pb_harness_run(&p, &r), 0);
+	assert_int_equal(atomic_load(&pinned_mask), 7);
+	pb_harness_result_free(&r);
+
+	int cpu = sched_getcpu();
+	int cpus[3] = {cpu, cpu, cpu};
+	memset(&f, 0, sizeof f);
+	p = tparams(&f, 3, &rng);
+	p.cpu_now = NULL; /* sched_getcpu: pinned, nobody migrates */
+	p.pinning.cpus = cpus;
+	assert_int_equal(pb_harness_run(&p, &r), 0);
+	assert_int_equal(r.c[0].n_samples, 8);
+	assert_int_equal(r.c[0].migrations, 0);
+	for (unsigned t = 0; t < 3; t++)
+		assert_int_equal(r.thread_cpus[t], cpu);
+	pb_harness_result_free(&r);
+
+	cpus[1] = -1;
+	memset(&f, 0, sizeof f);
+	p = tparams(&f, 3, &rng);
+	p.pinning.cpus = cpus;
+	assert_int_equal(pb_harness_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "cannot pin thread 1"));
+}
+
+/* pb_harness_on_threads: every index once, each on its own thread. */
+static int on_thread_fn(void *ctx, unsigned thread)
+{
+	atomic_uint *mask = ctx;
+	atomic_fetch_or(mask, 1u << thread);
+	return thread == 5 ? pb_fail("thread %u says no", thread) : 0;
+}
+
+static void test_on_threads(void **state)
+{
+	(void)state;
+	atomic_uint mask = 0;
+	assert_int_equal(pb_harness_on_threads(3, NULL, on_thread_fn, &mask), 0);
+	assert_int_equal(atomic_load(&mask), 7);
+	atomic_store(&mask, 0);
+	assert_int_equal(pb_harness_on_threads(6, NULL, on_thread_fn, &mask), -1);
+	assert_string_equal(pb_error(), "thread 5 says no");
+	assert_int_equal(atomic_load(&mask), 63);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +726,13 @@ int main(void)
 	    cmocka_unit_test(test_rounds_shuffled),
 	    cmocka_unit_test(test_migrations),
 	    cmocka_unit_test(test_summaries),
+	    cmocka_unit_test(test_threads_2),
+	    cmocka_unit_test(test_threads_3),
+	    cmocka_unit_test(test_threads_stop),
+	    cmocka_unit_test(test_threads_migration),
+	    cmocka_unit_test(test_threads_failure),
+	    cmocka_unit_test(test_threads_pinning),
+	    cmocka_unit_test(test_on_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

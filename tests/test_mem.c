@@ -2,6 +2,7 @@
  * (never speed). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #define assert_near(a, b)                                                                          \
 	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (1 + fabs((double)(b))))
 
+#include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
@@ -829,6 +831,245 @@ static void test_results_symlink_and_special(void **state)
 	rmdir(dir);
 }
 
+/* Threads: with thread_counts {2} (and 3, oversubscribed on a 2-CPU
+ * machine) the 1-thread case is run too, each count its own case; the
+ * N-thread cases carry N CPUs, each thread's ticks and per-call summary,
+ * k x N calls per sample; efficiency is derived from the 1-thread case. */
+static void check_thread_cases(enum pb_op op, unsigned threads)
+{
+	const struct pb_kernel *ks[1] = {pb_kernel_find(op, "libc")};
+	uint64_t sizes[] = {64, 4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_DRAM};
+	struct pb_mem_params p = params(ks, 1, sizes, 2, st, 2);
+	unsigned counts[] = {threads};
+	p.thread_counts = counts;
+	p.n_thread_counts = 1;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_false(r.interrupted);
+	assert_int_equal(r.n_cases, 2 * 2 * 2); /* states x {1, N} x sizes */
+	size_t seen[2] = {0};
+	for (size_t i = 0; i < r.n_cases; i++) {
+		const struct pb_mem_case *c = &r.cases[i];
+		/* state by state, the 1-thread count first */
+		assert_int_equal(c->state, st[i / 4]);
+		assert_int_equal(c->threads, (i % 4) < 2 ? 1 : threads);
+		assert_int_equal(c->size_bytes, sizes[i % 2]);
+		assert_int_equal(c->mem_node, PB_MEM_NODE_LOCAL);
+		assert_true(c->n_samples + c->migrations >= 6 && c->n_samples <= 8);
+		assert_true(c->n_samples > 0);
+		if (c->threads == 1) {
+			seen[0]++;
+			assert_null(c->thread_placement);
+			assert_null(c->thread_cpus);
+			assert_null(c->thread_batch_ticks);
+			assert_null(c->thread_ticks_per_call);
+			assert_near(pb_mem_efficiency(&r, c), 1);
+			continue;
+		}
+		seen[1]++;
+		assert_string_equal(c->thread_placement, "compact");
+		assert_non_null(c->thread_cpus);
+		assert_non_null(c->thread_batch_ticks);
+		assert_non_null(c->thread_ticks_per_call);
+		for (unsigned t = 0; t < threads; t++) {
+			assert_true(c->thread_cpus[t] >= 0);
+			assert_int_equal(c->thread_ticks_per_call[t].n, c->n_samples);
+		}
+		for (size_t j = 0; j < c->n_samples; j++) {
+			/* calls = k x N, with the same k every sample */
+			assert_int_equal(c->batch_calls[j] % threads, 0);
+			assert_int_equal(c->batch_calls[j], c->batch_calls[0]);
+			/* the span covers every thread's own batch */
+			for (unsigned t = 0; t < threads; t++)
+				assert_true(c->batch_ticks[j] + 1e-9 >=
+				            c->thread_batch_ticks[j * threads + t]);
+		}
+		double e = pb_mem_efficiency(&r, c);
+		assert_true(isfinite(e) && e > 0);
+	}
+	assert_int_equal(seen[0], 4);
+	assert_int_equal(seen[1], 4);
+	pb_mem_result_free(&r);
+}
+
+static void test_threads_memset(void **state)
+{
+	(void)state;
+	check_thread_cases(PB_OP_MEMSET, 2);
+}
+
+static void test_threads_memcpy(void **state)
+{
+	(void)state;
+	check_thread_cases(PB_OP_MEMCPY, 2);
+}
+
+static void test_threads_oversubscribed(void **state)
+{
+	(void)state;
+	check_thread_cases(PB_OP_MEMSET, 3);
+}
+
+/* llc: each of N threads rotates through its share, the one-thread set /
+ * N; hot: its own two buffers, as one thread's. */
+static void test_threads_share(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_LLC};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 2);
+	p.llc_bytes = 16 << 20;
+	p.threads = 2; /* counts {1, 2} */
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 4);
+	assert_int_equal(r.cases[0].threads, 1);
+	assert_int_equal(r.cases[1].threads, 2);
+	assert_int_equal(r.cases[1].working_set_bytes, r.cases[0].working_set_bytes);
+	assert_int_equal(r.cases[2].state, PB_STATE_LLC);
+	assert_int_equal(r.cases[2].working_set_bytes, 8 << 20);
+	assert_int_equal(r.cases[3].working_set_bytes, 4 << 20);
+	pb_mem_result_free(&r);
+}
+
+/* The stop flag raised after the first group: the run ends interrupted
+ * with the cases so far (the harness stops its workers, test_harness). */
+static void stop_after_first(void *ctx, size_t done, size_t total)
+{
+	(void)done;
+	(void)total;
+	*(volatile sig_atomic_t *)ctx = 1;
+}
+
+static void test_threads_stop(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {64, 128};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	volatile sig_atomic_t stop = 0;
+	struct pb_mem_params p = params(ks, 1, sizes, 2, st, 1);
+	p.threads = 2;
+	p.stop = &stop;
+	p.progress = stop_after_first;
+	p.progress_ctx = (void *)&stop;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_true(r.interrupted);
+	assert_int_equal(r.n_cases, 1);
+	assert_true(r.cases[0].n_samples > 0);
+	pb_mem_result_free(&r);
+}
+
+/* A memory node other than local: the hook binds every region of every
+ * thread, on that thread, before its first touch; without a hook, or with
+ * then_read on threads, or a thread count of 0: refused. */
+static atomic_uint bind_calls, bind_threads;
+static int fake_bind(void *ctx, unsigned thread, void *addr, size_t bytes)
+{
+	(void)ctx;
+	if (addr && bytes > 0) /* cmocka asserts only on the test's thread */
+		atomic_fetch_add(&bind_calls, 1);
+	atomic_fetch_or(&bind_threads, 1u << thread);
+	return 0;
+}
+
+static void test_threads_mem_node(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMCPY, "libc")};
+	uint64_t sizes[] = {64};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	p.threads = 2;
+	p.mem_node = PB_MEM_NODE_INTERLEAVE;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "memory node 'interleave' needs a binding hook"));
+	p.bind_memory = fake_bind;
+	atomic_store(&bind_calls, 0);
+	atomic_store(&bind_threads, 0);
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2);
+	assert_int_equal(atomic_load(&bind_calls), 2 + 2 * 2); /* dst and src, 1 + 2 threads */
+	assert_int_equal(atomic_load(&bind_threads), 3);
+	assert_int_equal(r.cases[1].mem_node, PB_MEM_NODE_INTERLEAVE);
+	pb_mem_result_free(&r);
+
+	p = params(ks, 1, sizes, 1, st, 1);
+	p.threads = 2;
+	p.then_read = true;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "one thread only"));
+	unsigned zero[] = {0};
+	p.then_read = false;
+	p.thread_counts = zero;
+	p.n_thread_counts = 1;
+	assert_int_equal(pb_mem_run(&p, &r), -1);
+	assert_non_null(strstr(pb_error(), "thread count of 0"));
+	char buf[32];
+	assert_string_equal(pb_mem_node_text(PB_MEM_NODE_INDEX, 3, buf, sizeof buf), "node 3");
+	assert_string_equal(pb_mem_node_text(PB_MEM_NODE_LOCAL, 0, buf, sizeof buf), "local");
+}
+
+/* A threaded run's document: threads, placement and mem_node in every
+ * key (1, null, "local" for the 1-thread case), each thread's figures
+ * beside the N-thread case, and compare reads the keys apart. */
+static void test_threads_results(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {256};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	p.threads = 2;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2);
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, (uint64_t[PB_CACHE_LEVELS]){0});
+	char *argv[] = {"primbench", "mem", "memset"};
+	json_t *doc = pb_results_new(3, argv, 0, &caches, 0);
+	assert_int_equal(pb_results_add_mem(doc, &r), 0);
+	struct pb_noise noise = {0};
+	pb_results_finish(doc, &noise, false);
+	json_t *cases = json_object_get(doc, "cases");
+	json_t *k1 = json_object_get(json_array_get(cases, 0), "key");
+	json_t *k2 = json_object_get(json_array_get(cases, 1), "key");
+	assert_int_equal(json_integer_value(json_object_get(k1, "threads")), 1);
+	assert_true(json_is_null(json_object_get(k1, "placement")));
+	assert_string_equal(json_string_value(json_object_get(k1, "mem_node")), "local");
+	assert_null(json_object_get(json_array_get(cases, 0), "per_thread"));
+	assert_int_equal(json_integer_value(json_object_get(k2, "threads")), 2);
+	assert_string_equal(json_string_value(json_object_get(k2, "placement")), "compact");
+	assert_string_equal(json_string_value(json_object_get(k2, "mem_node")), "local");
+	json_t *pt = json_object_get(json_array_get(cases, 1), "per_thread");
+	assert_int_equal(json_array_size(pt), 2);
+	for (size_t t = 0; t < 2; t++) {
+		json_t *o = json_array_get(pt, t);
+		assert_int_equal(json_integer_value(json_object_get(o, "thread")), t);
+		assert_int_equal(json_array_size(json_object_get(o, "samples")),
+		                 r.cases[1].n_samples);
+		assert_non_null(json_object_get(o, "per_call"));
+	}
+	json_t *dv = json_object_get(json_array_get(cases, 1), "median_derived");
+	assert_true(json_is_number(json_object_get(dv, "efficiency")));
+
+	char *text = json_dumps(doc, 0);
+	struct pb_compare_file f;
+	assert_int_equal(pb_compare_load_text(text, strlen(text), "t.json", &f), 0);
+	assert_int_equal(pb_compare_name(&f, 1), 0);
+	assert_int_equal(f.ncases, 2);
+	assert_string_equal(f.cases[0].label, "libc 256");
+	assert_string_equal(f.cases[1].label, "libc 256 x2");
+	pb_compare_file_free(&f);
+	free(text);
+	json_decref(doc);
+	pb_mem_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -853,6 +1094,13 @@ int main(void)
 	    cmocka_unit_test(test_results_reserve_and_rescue),
 	    cmocka_unit_test(test_quality_plurals),
 	    cmocka_unit_test(test_results_symlink_and_special),
+	    cmocka_unit_test(test_threads_memset),
+	    cmocka_unit_test(test_threads_memcpy),
+	    cmocka_unit_test(test_threads_oversubscribed),
+	    cmocka_unit_test(test_threads_share),
+	    cmocka_unit_test(test_threads_stop),
+	    cmocka_unit_test(test_threads_mem_node),
+	    cmocka_unit_test(test_threads_results),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -33,18 +33,30 @@
  *     ticks (95%), outliers by modified z-score > 3.5 (Iglewicz and Hoaglin),
  *     and with read_back the per-call read-back ticks.
  *
- * Many cores (not implemented: `threads` must be 0 or 1). One contender on
- * N threads needs no second loop: with threads = N the harness would start N
- * workers pinned by the caller's CPU list, each calling the same batch
- * callback with its thread index (`thread`: the callback keeps per-thread
- * buffers in its ctx), released together by a start barrier after the
- * untimed set-up of every thread; every worker reports the begin and end
- * stamps of its batch in struct pb_harness_batch (fields to add), and the
- * sample becomes the span first begin .. last end, with k x calls_per_k x N
- * calls, so that the aggregate is total bytes over that span. Per-thread
- * spans would be kept beside it (the slowest thread's share). Calibration,
- * rounds, stopping, migration (any thread migrated: dropped) and the
- * summary stay as they are.
+ * Many cores (threads = N > 1). One contender on N threads needs no second
+ * loop: the harness starts N workers once per run (pthreads, joined before
+ * it returns), each pinned first (pinning.pin, else pinning.cpus, else not
+ * at all), and drives them sample by sample: every worker waits at a start
+ * barrier, calls the same batch callback with its own thread index (the
+ * callback keeps per-thread buffers in its ctx) and waits at an end
+ * barrier. Each worker's batch reports the stamp its timed calls began at
+ * (begin_stamp) beside their ticks, so the sample is the span first begin
+ * .. last end over the N threads, with k x calls_per_k x N calls: total
+ * bytes over that span is the aggregate. Each thread's own ticks are kept
+ * beside it (thread_ticks, thread_per_call). With N threads:
+ *  - calibration runs on worker 0 alone (the others wait at the barriers):
+ *    k is the one-thread k, so each thread's batch lasts at least the
+ *    target however the threads contend;
+ *  - a sample is dropped and counted in `migrations` when any worker's two
+ *    CPU queries differ; dropped silently when any callback returns 1; a
+ *    callback's -1 ends the run with that worker's pb_error();
+ *  - read_ticks of a sample is the slowest thread's read-back;
+ *  - after_batch runs on the calling thread once the workers are done;
+ *  - the stop flag is read by the calling thread where it is read with one
+ *    thread: a raised flag stops every worker before the next sample; the
+ *    samples so far are kept, summarized and the workers joined.
+ * The batch callback must then be safe to run on N threads at once (each
+ * on its own thread's data).
  */
 #ifndef PRIMBENCH_HARNESS_H
 #define PRIMBENCH_HARNESS_H
@@ -66,12 +78,15 @@ enum pb_harness_phase {
 /* What one timed batch reports: raw ticks from pb_timer_begin/end, timer
  * overhead included (the harness subtracts it). */
 struct pb_harness_batch {
-	double ticks;      /* the k calls */
-	double read_ticks; /* read-back of what they wrote (read_back only) */
+	double ticks;         /* the k calls */
+	double read_ticks;    /* read-back of what they wrote (read_back only) */
+	uint64_t begin_stamp; /* threads > 1, required: the pb_stamp from which
+	                         `ticks` were counted (pb_timer_begin's); the calls
+	                         ended at begin_stamp + ticks */
 };
 
 /* Times one batch of k calls of contender `contender` on thread `thread`
- * (always 0 today) and fills *out. Untimed set-up and restore around the
+ * (0..threads-1; always 0 with one thread) and fills *out. Untimed set-up and restore around the
  * timed loop may happen inside, within the CPU-migration window. Returns 0;
  * 1 when nothing was timed and the sample is to be dropped silently (e.g.
  * a child killed by the same Ctrl-C: the stop flag is checked next); -1
@@ -94,6 +109,18 @@ struct pb_harness_contender {
 	size_t fixed_k; /* > 0: this k, without calibration (mem's extent) */
 };
 
+/* Pins the calling thread, worker `thread` of a run (e.g. the placement
+ * module's plan). Returns 0, or -1 with pb_error(). */
+typedef int (*pb_harness_pin_fn)(void *pin_ctx, unsigned thread);
+
+/* Where workers run (threads > 1, and pb_harness_on_threads). */
+struct pb_harness_pinning {
+	pb_harness_pin_fn pin; /* NULL, or pins worker t (used instead of cpus) */
+	void *pin_ctx;
+	const int *cpus; /* NULL, or [threads]: worker t on CPU cpus[t]
+	                    (pthread_setaffinity_np); neither: not pinned */
+};
+
 struct pb_harness_params {
 	size_t n_contenders;
 	const struct pb_harness_contender *contenders; /* [n_contenders] */
@@ -113,7 +140,8 @@ struct pb_harness_params {
 	double overhead_ticks; /* subtracted from every batch: pb_timer_info()'s */
 	double target_ticks;   /* ticks a batch should last; 0: pb_batch_target_ticks() */
 	int (*cpu_now)(void);  /* NULL: sched_getcpu (tests inject their own) */
-	unsigned threads;      /* 0 or 1 (see the header comment for N) */
+	unsigned threads;      /* 0 or 1: the calling thread; N > 1: N workers (top) */
+	struct pb_harness_pinning pinning; /* threads > 1: where the workers run */
 };
 
 /* One contender's outcome. Arrays hold n_samples kept samples (capacity
@@ -128,12 +156,20 @@ struct pb_harness_samples {
 	struct pb_summary per_call; /* ticks per call (zero when no samples) */
 	size_t outliers;            /* per-call values with modified z-score > 3.5 */
 	struct pb_summary read_per_call; /* read-back ticks per call (read_back only) */
+	/* threads > 1 (else NULL): each thread's own batch ticks, overhead
+	 * subtracted, sample j's thread t at [j x threads + t]; and each
+	 * thread's per-call summary over them (k x calls_per_k calls each) */
+	double *thread_ticks;
+	struct pb_summary *thread_per_call; /* [threads] */
 };
 
 struct pb_harness_result {
 	size_t n_contenders;
 	struct pb_harness_samples *c; /* [n_contenders] */
 	bool interrupted;             /* the stop flag was set when the run ended */
+	unsigned threads;             /* 1, or the workers of each sample */
+	int *thread_cpus;             /* threads > 1: [threads], the CPU each worker was on
+	                                 once pinned (cpu_now); else NULL */
 };
 
 /* Runs the contenders (see the top of this file). On success returns 0 with
@@ -143,6 +179,14 @@ struct pb_harness_result {
 int pb_harness_run(const struct pb_harness_params *p, struct pb_harness_result *r);
 
 void pb_harness_result_free(struct pb_harness_result *r);
+
+/* Runs fn(ctx, t) for t = 0..n-1 at once, each on a thread of its own
+ * pinned as a run's worker t would be (pinning may be NULL: not pinned),
+ * and joins them: per-thread set-up, such as buffers allocated and first
+ * touched by the thread that will use them. Returns 0, or -1 with the
+ * pb_error() of the first thread (lowest t) that failed. */
+int pb_harness_on_threads(unsigned n, const struct pb_harness_pinning *pinning,
+                          int (*fn)(void *ctx, unsigned thread), void *ctx);
 
 /* ---- the pieces the harness is built from, shared with suites -------- */
 

@@ -18,6 +18,21 @@
  *   repeat: one destination (and one source) every call, back to back and
  *   never refilled, so each call writes over the previous call's bytes, as
  *   perf bench mem and lmbench's bw_mem do (docs/validation.md).
+ * - Threads (threads / thread_counts): each count of threads is a group of
+ *   its own, and the 1-thread count is always run too, on the calling
+ *   thread exactly as without threads. With N > 1, N workers (the harness's,
+ *   include/primbench/harness.h) each own an arena allocated and first
+ *   touched by that worker, once pinned, all N at once; a sample starts
+ *   them at a barrier, every thread runs its k calls on its own buffers and
+ *   the sample is the span from the first begin to the last end, with
+ *   k x N calls: its ticks per call give the aggregate (size / ticks per
+ *   call). Every cache state means the same per thread: hot and repeat:
+ *   its own buffers, as one thread's; l2: the L2 set per thread (an L2 per
+ *   core); llc: its share of the LLC set, the one-thread set / N; dram:
+ *   the one-thread set per thread, cut when N of them (both regions of a
+ *   copy) would exceed half the free memory, but never below the
+ *   one-thread set / N (together the threads still rotate through at
+ *   least 4 x the LLC) nor 8 slots. k is calibrated on one thread.
  */
 #ifndef PRIMBENCH_MEM_H
 #define PRIMBENCH_MEM_H
@@ -73,6 +88,15 @@ struct pb_mem_placement {
 	int64_t distance_bytes; /* src - dst in bytes */
 };
 
+/* Where each thread's buffers live. */
+enum pb_mem_node {
+	PB_MEM_NODE_LOCAL,      /* first touch by the pinned thread: its CPU's node */
+	PB_MEM_NODE_INDEX,      /* on node mem_node_index (bound by bind_memory) */
+	PB_MEM_NODE_INTERLEAVE, /* interleaved over the nodes (bound by bind_memory) */
+};
+/* "local", "interleave" or "node N" into buf; returns buf. */
+const char *pb_mem_node_text(enum pb_mem_node node, unsigned index, char *buf, size_t len);
+
 struct pb_mem_params {
 	enum pb_op op;
 	const struct pb_kernel *const *kernels; /* all must be usable */
@@ -103,6 +127,34 @@ struct pb_mem_params {
 	/* Called after each group; may be NULL. */
 	void (*progress)(void *ctx, size_t groups_done, size_t groups_total);
 	void *progress_ctx;
+	/* Threads (the top of this file). With all of these zero, one thread,
+	 * as ever. The counts run: thread_counts[0..n_thread_counts) when
+	 * given, else {threads} (0 means 1); 1 is always added, each count
+	 * runs once, in ascending order. Not with then_read; counters count
+	 * the 1-thread cases only. */
+	unsigned threads;
+	const unsigned *thread_counts;
+	size_t n_thread_counts;
+	/* Worker t's CPU: cpus[t] ([the largest count]), or with cpus NULL the
+	 * t-th CPU the process may use (sched_getaffinity), wrapping past the
+	 * last (oversubscribed); pin, when set, pins instead (the placement
+	 * module: returns 0, or -1 with pb_error()). The 1-thread case runs on
+	 * the calling thread, wherever the caller pinned it. */
+	const int *cpus;
+	int (*pin)(void *pin_ctx, unsigned thread);
+	void *pin_ctx;
+	const char *thread_placement; /* the key's placement for N > 1: "compact"
+	                                 (NULL) or "scatter"; pin does it */
+	/* Memory node of every thread's buffers. LOCAL needs nothing: each
+	 * thread first-touches its own. The others need bind_memory, called
+	 * by the thread on each region it maps, before it touches it (the
+	 * placement module's hook; returns 0, or -1 with pb_error()); not in
+	 * the fault states nor with a distance from PB_MEM_FAR_DISTANCE_BYTES
+	 * on (their mappings are first-touched only). */
+	enum pb_mem_node mem_node;
+	unsigned mem_node_index;
+	int (*bind_memory)(void *bind_ctx, unsigned thread, void *addr, size_t bytes);
+	void *bind_ctx;
 };
 
 /* Replay of a call-size distribution (pb_mem_replay_run): the batch every
@@ -144,6 +196,10 @@ struct pb_mem_case {
 	                        memset, -1 (the source's bytes) for memcpy/memmove */
 	bool then_read;
 	const struct pb_mem_replay *replay; /* a replay's case (size_bytes 0), else NULL */
+	unsigned threads;                   /* 1 (0 reads as 1), or N threads at once */
+	const char *thread_placement;       /* N > 1: "compact" or "scatter"; else NULL */
+	enum pb_mem_node mem_node;
+	unsigned mem_node_index;
 	/* samples: batch ticks with the timer overhead subtracted, and calls per batch */
 	size_t n_samples;
 	double *batch_ticks;
@@ -166,6 +222,13 @@ struct pb_mem_case {
 	 * counted): totals, user space only (include/primbench/counters.h) */
 	uint64_t counted_calls, cycles, instructions, cache_misses;
 	bool counters_multiplexed;
+	/* threads > 1 (else NULL): batch_ticks are the span of the N threads
+	 * and batch_calls k x N; beside them, the CPU each worker ran on, each
+	 * thread's own batch ticks (sample j's thread t at [j x threads + t])
+	 * and each thread's per-call summary over them */
+	int *thread_cpus;
+	double *thread_batch_ticks;
+	struct pb_summary *thread_ticks_per_call;
 };
 
 struct pb_mem_result {
@@ -177,6 +240,13 @@ struct pb_mem_result {
 	 * widest loads usable here, chosen at run time) */
 	const char *read_loop;
 };
+
+/* Efficiency of a case: its aggregate over N x the aggregate of the
+ * 1-thread case of the same run with the same key otherwise (same kernel,
+ * size, placement, state, ...): the 1-thread median ticks per call over N x
+ * this case's. 1 for a 1-thread case; NaN when either has no samples or
+ * there is no such case. */
+double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case *c);
 
 /* Runs the suite. Returns 0 (also when interrupted: result->interrupted),
  * or -1 with pb_error() on bad parameters or when buffers cannot be mapped.

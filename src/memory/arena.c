@@ -168,9 +168,57 @@ static uint64_t state_region_bytes(const struct pb_mem_params *p, enum pb_cache_
 	}
 }
 
-/* Maps the state's regions, sized for slots up to max_slot bytes. */
-int pb_arena_init(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
-                  int prefill, uint64_t max_slot, uint64_t seed)
+/* dram, threads > 1: the one-thread set per thread, cut to fit N of them
+ * in half the free memory, never below the set / N nor 8 slots. */
+static uint64_t dram_thread_bytes(const struct pb_mem_params *p, uint64_t max_slot,
+                                  unsigned threads)
+{
+	unsigned sides = p->op != PB_OP_MEMSET ? 2 : 1;
+	uint64_t per = round_up(dram_bytes(p, 8 * max_slot), HUGE_PAGE_BYTES);
+	uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t cap = avail / 2 / threads / sides / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
+	uint64_t floor = round_up((dram_bytes(p, 0) + threads - 1) / threads, HUGE_PAGE_BYTES);
+	if (floor < round_up(8 * max_slot, HUGE_PAGE_BYTES))
+		floor = round_up(8 * max_slot, HUGE_PAGE_BYTES);
+	if (per > cap)
+		per = cap > floor ? cap : floor;
+	return per;
+}
+
+int pb_arena_region_bytes(const struct pb_mem_params *p, enum pb_cache_state st, uint64_t max_slot,
+                          unsigned threads, uint64_t *out)
+{
+	bool copy = p->op != PB_OP_MEMSET;
+	*out = 0;
+	if (threads < 1)
+		threads = 1;
+	if (pb_cache_state_is_fault(st))
+		return 0;
+	uint64_t bytes = state_region_bytes(p, st, max_slot);
+	if (threads > 1 && !p->extent_bytes && st == PB_STATE_LLC)
+		bytes /= threads; /* its share of the shared level */
+	if (threads > 1 && !p->extent_bytes && st == PB_STATE_DRAM)
+		bytes = dram_thread_bytes(p, max_slot, threads);
+	bytes = round_up(bytes, PB_PAGE_BYTES);
+	if (!p->extent_bytes && level_check(p, st, bytes) != 0)
+		return -1;
+	if (memory_check(bytes * (copy ? 2u : 1u) * threads) != 0)
+		return -1;
+	*out = bytes;
+	return 0;
+}
+
+/* Binds a region just mapped, before its first touch (non-local nodes). */
+static int bind_region(const struct pb_mem_params *p, unsigned thread, void *addr, size_t bytes)
+{
+	if (p->mem_node == PB_MEM_NODE_LOCAL || !p->bind_memory)
+		return 0;
+	return p->bind_memory(p->bind_ctx, thread, addr, bytes);
+}
+
+int pb_arena_init_sized(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
+                        int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
+                        unsigned thread)
 {
 	memset(a, 0, sizeof *a);
 	a->state = st;
@@ -188,18 +236,17 @@ int pb_arena_init(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cac
 		}
 		return 0;
 	}
-	uint64_t bytes = round_up(state_region_bytes(p, st, max_slot), PB_PAGE_BYTES);
-	if (!a->extent && level_check(p, st, bytes) != 0)
-		return -1;
-	if (memory_check(bytes * (a->copy ? 2u : 1u)) != 0)
-		return -1;
 	a->region_bytes = bytes;
 	a->dst = pb_map(bytes, false, false);
 	if (!a->dst)
 		return -1;
+	if (bind_region(p, thread, a->dst, bytes) != 0) {
+		pb_arena_free(a);
+		return -1;
+	}
 	if (a->copy) {
 		a->src = pb_map(bytes, false, false);
-		if (!a->src) {
+		if (!a->src || bind_region(p, thread, a->src, bytes) != 0) {
 			pb_arena_free(a);
 			return -1;
 		}
@@ -217,6 +264,17 @@ int pb_arena_init(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cac
 			pb_flush_range(a->src, bytes);
 	}
 	return 0;
+}
+
+/* Maps the state's regions, sized for slots up to max_slot bytes. */
+int pb_arena_init(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
+                  int prefill, uint64_t max_slot, uint64_t seed)
+{
+	uint64_t bytes;
+	memset(a, 0, sizeof *a);
+	if (pb_arena_region_bytes(p, st, max_slot, 1, &bytes) != 0)
+		return -1;
+	return pb_arena_init_sized(a, p, st, prefill, max_slot, bytes, seed, 0);
 }
 
 /* Lays the region out in slots for size n at placement pl. Returns 1 when

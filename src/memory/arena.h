@@ -87,6 +87,21 @@ uint64_t pb_arena_slot_layout(uint64_t n, const struct pb_mem_placement *pl, boo
 int pb_arena_init(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
                   int prefill, uint64_t max_slot, uint64_t seed);
 
+/* pb_arena_init in two steps, for `threads` threads each with an arena of
+ * its own (include/primbench/mem.h says what each state gives a thread).
+ * pb_arena_region_bytes, once: each thread's region bytes, and the checks
+ * (level; all threads' buffers within half the free memory); with one
+ * thread the figure and checks of pb_arena_init. Returns 0, or -1 with
+ * pb_error(). */
+int pb_arena_region_bytes(const struct pb_mem_params *p, enum pb_cache_state st, uint64_t max_slot,
+                          unsigned threads, uint64_t *out);
+/* Then on each thread, pinned: maps regions of `bytes` (from above), binds
+ * them with p->bind_memory (thread `thread`) when the node is not local,
+ * and fills them, so their pages are first touched by that thread. */
+int pb_arena_init_sized(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
+                        int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
+                        unsigned thread);
+
 /* Lays the region out in slots for size n at placement pl (far: two slots
  * in the far layout). Returns 1 when the state cannot hold the slots (the
  * group is skipped; with far, pb_error() says why), 0, or -1 with pb_error(). */

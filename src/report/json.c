@@ -95,6 +95,35 @@ json_t *pb_json_summary(const struct pb_summary *s)
 	return o;
 }
 
+/* Each thread of an N-thread case: its CPU, its own batch ticks (one
+ * value per sample of `samples`, for calls / N calls), their per-call
+ * summary and its median's ns per call and GB/s. */
+static json_t *per_thread_json(const struct pb_mem_case *c, unsigned nt)
+{
+	json_t *arr = json_array();
+	for (unsigned t = 0; t < nt; t++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "thread", json_integer(t));
+		json_object_set_new(o, "cpu", json_integer(c->thread_cpus[t]));
+		json_t *v = json_array();
+		for (size_t j = 0; c->thread_batch_ticks && j < c->n_samples; j++)
+			json_array_append_new(v, pb_json_number(c->thread_batch_ticks[j * nt + t]));
+		json_object_set_new(o, "samples", v);
+		if (c->n_samples && c->thread_ticks_per_call) {
+			const struct pb_summary *s = &c->thread_ticks_per_call[t];
+			json_object_set_new(o, "per_call", pb_json_summary(s));
+			json_t *dv = json_object();
+			json_object_set_new(dv, "ns_per_call",
+			                    pb_json_number(pb_ticks_to_ns(s->median)));
+			json_object_set_new(dv, "gb_per_s",
+			                    pb_json_number(pb_gb_per_s(s->median, c->size_bytes)));
+			json_object_set_new(o, "median_derived", dv);
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 {
 	json_t *cases = json_object_get(doc, "cases");
@@ -129,6 +158,18 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(key, "fill_value",
 		                    c->fill_value < 0 ? json_null() : json_integer(c->fill_value));
 		json_object_set_new(key, "then_read", json_boolean(c->then_read));
+		/* Threads: 1, placement null and mem_node "local" are what a file
+		 * without these fields means (compare reads them alike). */
+		unsigned nt = c->threads > 1 ? c->threads : 1;
+		char node[32];
+		json_object_set_new(key, "threads", json_integer(nt));
+		json_object_set_new(
+		    key, "placement",
+		    nt > 1 ? json_string(c->thread_placement ? c->thread_placement : "compact")
+		           : json_null());
+		json_object_set_new(key, "mem_node",
+		                    json_string(pb_mem_node_text(c->mem_node, c->mem_node_index,
+		                                                 node, sizeof node)));
 		if (c->replay) {
 			/* A replay: the distribution, the seed and offsets mode that
 			 * drew the batch, and its length are part of the key. */
@@ -193,8 +234,13 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			                    pb_json_number(pb_bytes_per_tick(med, c->size_bytes)));
 			json_object_set_new(dv, "gb_per_s",
 			                    pb_json_number(pb_gb_per_s(med, c->size_bytes)));
+			if (nt > 1)
+				json_object_set_new(dv, "efficiency",
+				                    pb_json_number(pb_mem_efficiency(r, c)));
 			json_object_set_new(o, "median_derived", dv);
 		}
+		if (nt > 1 && c->thread_cpus)
+			json_object_set_new(o, "per_thread", per_thread_json(c, nt));
 		if (c->then_read && c->n_samples) {
 			json_t *rs = json_array();
 			for (size_t j = 0; j < c->n_samples; j++)

@@ -106,6 +106,9 @@ static int collect(struct ctx *c)
 		    json_is_true(json_object_get(key, "then_read")) ||
 		    json_object_get(key, "distribution") || k->n == 0)
 			continue;
+		/* one thread's cases only (N threads' aggregates are not a kernel's speed) */
+		if (json_integer_value(json_object_get(key, "threads")) > 1)
+			continue;
 		if (pb_op_parse(op, &m.op) != 0 || pb_cache_state_parse(st, &m.st) != 0)
 			continue;
 		if (m.op != PB_OP_MEMSET && m.op != PB_OP_MEMCPY)

@@ -4,6 +4,7 @@
 #include "primbench/harness.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,6 +88,262 @@ void pb_note_append(char *notes, size_t cap, const char *fmt, ...)
 	notes[used + 1] = '\0';
 }
 
+/* ---- worker threads (threads > 1) -------------------------------------- */
+
+/* Pins the calling thread as worker t. */
+static int pin_self(const struct pb_harness_pinning *pn, unsigned t)
+{
+	if (!pn)
+		return 0;
+	if (pn->pin)
+		return pn->pin(pn->pin_ctx, t);
+	if (!pn->cpus)
+		return 0;
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (pn->cpus[t] < 0 || pn->cpus[t] >= CPU_SETSIZE)
+		return pb_fail("cannot pin thread %u to CPU %d: no such CPU", t, pn->cpus[t]);
+	CPU_SET(pn->cpus[t], &set);
+	int e = pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+	if (e)
+		return pb_fail("cannot pin thread %u to CPU %d: %s", t, pn->cpus[t], strerror(e));
+	return 0;
+}
+
+/* The N workers of one run. The calling thread writes a command, both
+ * sides meet at `start`, the workers act, and all meet at `end` (except
+ * after QUIT, where the workers return). */
+enum pool_cmd { POOL_READY, POOL_BATCH, POOL_QUIT };
+
+struct pool;
+struct worker {
+	struct pool *pool;
+	pthread_t tid;
+	unsigned t;
+	int cpu;       /* cpu_now() once pinned */
+	int rc;        /* pinning's, then each batch callback's */
+	bool migrated; /* the batch's two CPU queries differed */
+	struct pb_harness_batch b;
+	char error[512]; /* its pb_error() when rc < 0 */
+};
+
+struct pool {
+	const struct pb_harness_params *p;
+	unsigned n;
+	struct worker *w;
+	pthread_barrier_t start, end;
+	/* the gate: workers wait for it once, until every one was created */
+	pthread_mutex_t gate_mu;
+	pthread_cond_t gate_cv;
+	bool gate_open, gate_abort;
+	/* the command (written before `start`, read after it) */
+	enum pool_cmd cmd;
+	size_t contender, k;
+	enum pb_harness_phase phase;
+	bool only0; /* calibration: worker 0 alone */
+};
+
+static int cpu_now(const struct pb_harness_params *p);
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *pl = w->pool;
+	const struct pb_harness_params *p = pl->p;
+	w->rc = pin_self(&p->pinning, w->t);
+	if (w->rc < 0)
+		snprintf(w->error, sizeof w->error, "%s", pb_error());
+	w->cpu = cpu_now(p);
+	pthread_mutex_lock(&pl->gate_mu);
+	while (!pl->gate_open)
+		pthread_cond_wait(&pl->gate_cv, &pl->gate_mu);
+	bool abort_now = pl->gate_abort;
+	pthread_mutex_unlock(&pl->gate_mu);
+	if (abort_now)
+		return NULL;
+	for (;;) {
+		pthread_barrier_wait(&pl->start);
+		if (pl->cmd == POOL_QUIT)
+			return NULL;
+		if (pl->cmd == POOL_BATCH) {
+			w->rc = 0;
+			w->migrated = false;
+			w->b = (struct pb_harness_batch){0};
+			if (!pl->only0 || w->t == 0) {
+				int cpu0 = cpu_now(p);
+				w->rc = p->time_batch(p->ctx, pl->contender, w->t, pl->k, pl->phase,
+				                      &w->b);
+				if (w->rc < 0)
+					snprintf(w->error, sizeof w->error, "%s", pb_error());
+				w->migrated = cpu_now(p) != cpu0;
+			}
+		}
+		pthread_barrier_wait(&pl->end);
+	}
+}
+
+/* One command for every worker; returns when all are done with it. */
+static void pool_round(struct pool *pl, enum pool_cmd cmd)
+{
+	pl->cmd = cmd;
+	pthread_barrier_wait(&pl->start);
+	if (cmd != POOL_QUIT)
+		pthread_barrier_wait(&pl->end);
+}
+
+static void open_gate(struct pool *pl, bool abort_now)
+{
+	pthread_mutex_lock(&pl->gate_mu);
+	pl->gate_open = true;
+	pl->gate_abort = abort_now;
+	pthread_cond_broadcast(&pl->gate_cv);
+	pthread_mutex_unlock(&pl->gate_mu);
+}
+
+/* Joins created workers and frees the pool (barriers when `barriers`). */
+static void pool_free(struct pool *pl, unsigned created, bool barriers)
+{
+	for (unsigned t = 0; t < created; t++)
+		pthread_join(pl->w[t].tid, NULL);
+	if (barriers) {
+		pthread_barrier_destroy(&pl->start);
+		pthread_barrier_destroy(&pl->end);
+	}
+	pthread_mutex_destroy(&pl->gate_mu);
+	pthread_cond_destroy(&pl->gate_cv);
+	free(pl->w);
+	free(pl);
+}
+
+/* Starts p->threads workers, pinned, and waits until each is ready.
+ * Returns the pool, or NULL with pb_error(). */
+static struct pool *pool_start(const struct pb_harness_params *p)
+{
+	struct pool *pl = calloc(1, sizeof *pl);
+	struct worker *w = calloc(p->threads, sizeof *w);
+	if (!pl || !w) {
+		free(pl);
+		free(w);
+		pb_fail("out of memory for %u threads", p->threads);
+		return NULL;
+	}
+	pl->p = p;
+	pl->n = p->threads;
+	pl->w = w;
+	pthread_mutex_init(&pl->gate_mu, NULL);
+	pthread_cond_init(&pl->gate_cv, NULL);
+	unsigned created = 0;
+	int e = 0;
+	for (; created < pl->n; created++) {
+		w[created] = (struct worker){.pool = pl, .t = created};
+		e = pthread_create(&w[created].tid, NULL, worker_main, &w[created]);
+		if (e)
+			break;
+	}
+	bool barriers = false;
+	if (!e) {
+		e = pthread_barrier_init(&pl->start, NULL, pl->n + 1);
+		if (!e) {
+			e = pthread_barrier_init(&pl->end, NULL, pl->n + 1);
+			if (e)
+				pthread_barrier_destroy(&pl->start);
+		}
+		barriers = !e;
+	}
+	open_gate(pl, !barriers);
+	if (!barriers) {
+		pool_free(pl, created, false);
+		pb_fail("cannot start %u threads: %s", p->threads, strerror(e));
+		return NULL;
+	}
+	pool_round(pl, POOL_READY);
+	for (unsigned t = 0; t < pl->n; t++)
+		if (w[t].rc < 0) {
+			char msg[512];
+			snprintf(msg, sizeof msg, "%s", w[t].error);
+			pool_round(pl, POOL_QUIT);
+			pool_free(pl, pl->n, true);
+			pb_fail("%s", msg);
+			return NULL;
+		}
+	return pl;
+}
+
+static void pool_stop(struct pool *pl)
+{
+	if (!pl)
+		return;
+	pool_round(pl, POOL_QUIT);
+	pool_free(pl, pl->n, true);
+}
+
+/* One batch on the workers (worker 0 alone with only0). Returns the first
+ * failing worker's -1 (pb_error() set), 1 when any returned 1, else 0. */
+static int pool_batch(struct pool *pl, size_t i, size_t k, enum pb_harness_phase phase, bool only0)
+{
+	pl->contender = i;
+	pl->k = k;
+	pl->phase = phase;
+	pl->only0 = only0;
+	pool_round(pl, POOL_BATCH);
+	int rc = 0;
+	for (unsigned t = 0; t < pl->n; t++) {
+		if (pl->w[t].rc < 0)
+			return pb_fail("%s", pl->w[t].error);
+		if (pl->w[t].rc > 0)
+			rc = 1;
+	}
+	return rc;
+}
+
+struct on_threads {
+	const struct pb_harness_pinning *pinning;
+	int (*fn)(void *ctx, unsigned thread);
+	void *ctx;
+	unsigned t;
+	int rc;
+	pthread_t tid;
+	char error[512];
+};
+
+static void *on_thread_main(void *arg)
+{
+	struct on_threads *o = arg;
+	o->rc = pin_self(o->pinning, o->t);
+	if (o->rc == 0)
+		o->rc = o->fn(o->ctx, o->t);
+	if (o->rc != 0)
+		snprintf(o->error, sizeof o->error, "%s", pb_error());
+	return NULL;
+}
+
+int pb_harness_on_threads(unsigned n, const struct pb_harness_pinning *pinning,
+                          int (*fn)(void *ctx, unsigned thread), void *ctx)
+{
+	struct on_threads *o = calloc(n ? n : 1, sizeof *o);
+	if (!o)
+		return pb_fail("out of memory for %u threads", n);
+	unsigned created = 0;
+	int e = 0;
+	for (; created < n; created++) {
+		o[created] =
+		    (struct on_threads){.pinning = pinning, .fn = fn, .ctx = ctx, .t = created};
+		e = pthread_create(&o[created].tid, NULL, on_thread_main, &o[created]);
+		if (e)
+			break;
+	}
+	for (unsigned t = 0; t < created; t++)
+		pthread_join(o[t].tid, NULL);
+	int rc = 0;
+	if (e)
+		rc = pb_fail("cannot start %u threads: %s", n, strerror(e));
+	for (unsigned t = 0; t < created && rc == 0; t++)
+		if (o[t].rc != 0)
+			rc = pb_fail("%s", o[t].error);
+	free(o);
+	return rc;
+}
+
 /* ---- the harness ------------------------------------------------------ */
 
 static bool stopped(const struct pb_harness_params *p)
@@ -99,8 +356,9 @@ static int cpu_now(const struct pb_harness_params *p)
 	return p->cpu_now ? p->cpu_now() : sched_getcpu();
 }
 
+/* Stores one kept sample; thread_ticks: NULL, or the threads' own ticks. */
 static int add_sample(const struct pb_harness_params *p, struct pb_harness_samples *c, double ticks,
-                      double read_ticks, uint64_t calls)
+                      double read_ticks, uint64_t calls, const double *thread_ticks)
 {
 	if (c->n_samples == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 64;
@@ -118,8 +376,17 @@ static int add_sample(const struct pb_harness_params *p, struct pb_harness_sampl
 				return pb_fail("out of memory for samples");
 			c->read_ticks = rt;
 		}
+		if (thread_ticks) {
+			double *tt = realloc(c->thread_ticks, cap * p->threads * sizeof *tt);
+			if (!tt)
+				return pb_fail("out of memory for samples");
+			c->thread_ticks = tt;
+		}
 		c->cap = cap;
 	}
+	if (thread_ticks)
+		memcpy(c->thread_ticks + c->n_samples * p->threads, thread_ticks,
+		       p->threads * sizeof *thread_ticks);
 	c->ticks[c->n_samples] = ticks;
 	c->calls[c->n_samples] = calls;
 	if (p->read_back)
@@ -141,7 +408,8 @@ static double *per_call(const struct pb_harness_samples *c, const double *ticks)
 
 /* k for every contender: fixed, or from the least of three single calls
  * after a discarded one. Stops early (k left 0) when the flag is set. */
-static int calibrate(const struct pb_harness_params *p, struct pb_harness_result *r)
+static int calibrate(const struct pb_harness_params *p, struct pool *pl,
+                     struct pb_harness_result *r)
 {
 	double target = p->target_ticks > 0 ? p->target_ticks : pb_batch_target_ticks();
 	for (size_t i = 0; i < p->n_contenders; i++) {
@@ -156,7 +424,13 @@ static int calibrate(const struct pb_harness_params *p, struct pb_harness_result
 		size_t k = 0;
 		for (int rep = 0; rep < 4 && k == 0; rep++) {
 			struct pb_harness_batch b = {0};
-			int rc = p->time_batch(p->ctx, i, 0, 1, PB_HARNESS_CALIBRATE, &b);
+			int rc;
+			if (pl) { /* worker 0 alone */
+				rc = pool_batch(pl, i, 1, PB_HARNESS_CALIBRATE, true);
+				b = pl->w[0].b;
+			} else {
+				rc = p->time_batch(p->ctx, i, 0, 1, PB_HARNESS_CALIBRATE, &b);
+			}
 			if (rc < 0)
 				return -1;
 			if (rc > 0) {
@@ -196,7 +470,56 @@ static int take_sample(const struct pb_harness_params *p, struct pb_harness_samp
 	double v = b.ticks - p->overhead_ticks, rv = b.read_ticks - p->overhead_ticks;
 	uint64_t calls = (uint64_t)c->k * (p->calls_per_k ? p->calls_per_k : 1);
 	*kept = true;
-	return add_sample(p, c, v > 0 ? v : 0, rv > 0 ? rv : 0, calls);
+	return add_sample(p, c, v > 0 ? v : 0, rv > 0 ? rv : 0, calls, NULL);
+}
+
+static double at_least_0(double v)
+{
+	return v > 0 ? v : 0;
+}
+
+/* take_sample on the workers: the span first begin .. last end, with
+ * k x calls_per_k x N calls, and each thread's own ticks beside it. */
+static int take_pool_sample(const struct pb_harness_params *p, struct pool *pl,
+                            struct pb_harness_samples *c, size_t i, bool warm, bool *kept)
+{
+	*kept = false;
+	int rc = pool_batch(pl, i, c->k, warm ? PB_HARNESS_WARMUP : PB_HARNESS_KEEP, false);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (p->after_batch)
+		p->after_batch(p->ctx, i, c->k);
+	if (warm)
+		return 0;
+	bool migrated = false;
+	for (unsigned t = 0; t < pl->n; t++)
+		migrated |= pl->w[t].migrated;
+	if (migrated) {
+		c->migrations++;
+		return 0;
+	}
+	double *own = malloc(pl->n * sizeof *own);
+	if (!own)
+		return pb_fail("out of memory for samples");
+	uint64_t first = pl->w[0].b.begin_stamp, last = first;
+	double read = 0;
+	for (unsigned t = 0; t < pl->n; t++) {
+		const struct pb_harness_batch *b = &pl->w[t].b;
+		uint64_t end = b->begin_stamp + (uint64_t)llround(b->ticks > 0 ? b->ticks : 0);
+		if (b->begin_stamp < first)
+			first = b->begin_stamp;
+		if (end > last)
+			last = end;
+		own[t] = at_least_0(b->ticks - p->overhead_ticks);
+		if (b->read_ticks > read)
+			read = b->read_ticks;
+	}
+	uint64_t calls = (uint64_t)c->k * (p->calls_per_k ? p->calls_per_k : 1) * pl->n;
+	*kept = true;
+	rc = add_sample(p, c, at_least_0((double)(last - first) - p->overhead_ticks),
+	                at_least_0(read - p->overhead_ticks), calls, own);
+	free(own);
+	return rc;
 }
 
 /* Whether every contender's CI half-width is at most precision x median. */
@@ -219,7 +542,8 @@ static bool precise_enough(const struct pb_harness_params *p, const struct pb_ha
 
 /* Warm-up rounds, then kept rounds until a bound, the budget, the
  * precision or the stop flag. */
-static int run_rounds(const struct pb_harness_params *p, struct pb_harness_result *r)
+static int run_rounds(const struct pb_harness_params *p, struct pool *pl,
+                      struct pb_harness_result *r)
 {
 	size_t n = p->n_contenders;
 	uint32_t *order = malloc((n ? n : 1) * sizeof *order);
@@ -243,7 +567,8 @@ static int run_rounds(const struct pb_harness_params *p, struct pb_harness_resul
 		pb_shuffle_u32(order, n, p->rng);
 		for (size_t j = 0; j < n && rc == 0; j++) {
 			bool kept;
-			rc = take_sample(p, &r->c[order[j]], order[j], warm, &kept);
+			rc = pl ? take_pool_sample(p, pl, &r->c[order[j]], order[j], warm, &kept)
+			        : take_sample(p, &r->c[order[j]], order[j], warm, &kept);
 			bool check = p->stop_check == PB_HARNESS_STOP_EACH_SAMPLE ||
 			             (p->stop_check == PB_HARNESS_STOP_AFTER_KEPT && kept);
 			if (check && stopped(p))
@@ -272,6 +597,22 @@ static int summarize(const struct pb_harness_params *p, struct pb_harness_sample
 		rc = pb_summarize(v, c->n_samples, 0.95, &c->read_per_call);
 		free(v);
 	}
+	if (rc == 0 && c->thread_ticks) {
+		/* each thread's own span over its own k x calls_per_k calls */
+		unsigned n = p->threads;
+		c->thread_per_call = calloc(n, sizeof *c->thread_per_call);
+		v = malloc(c->n_samples * sizeof *v);
+		if (!c->thread_per_call || !v) {
+			free(v);
+			return pb_fail("out of memory");
+		}
+		for (unsigned t = 0; t < n && rc == 0; t++) {
+			for (size_t j = 0; j < c->n_samples; j++)
+				v[j] = c->thread_ticks[j * n + t] / (double)(c->calls[j] / n);
+			rc = pb_summarize(v, c->n_samples, 0.95, &c->thread_per_call[t]);
+		}
+		free(v);
+	}
 	return rc;
 }
 
@@ -282,8 +623,6 @@ int pb_harness_run(const struct pb_harness_params *p, struct pb_harness_result *
 		return pb_fail("harness: no batch callback, contenders or rng");
 	if (p->min_samples < 1 || p->max_samples < p->min_samples)
 		return pb_fail("bad sample bounds");
-	if (p->threads > 1)
-		return pb_fail("harness: %u threads: one thread only so far", p->threads);
 	for (size_t i = 0; i < p->n_contenders; i++)
 		if (!p->contenders[i].fixed_k && p->contenders[i].max_k < 1)
 			return pb_fail("harness: contender %zu has no max_k", i);
@@ -291,9 +630,25 @@ int pb_harness_run(const struct pb_harness_params *p, struct pb_harness_result *
 	if (!r->c)
 		return pb_fail("out of memory");
 	r->n_contenders = p->n_contenders;
-	int rc = calibrate(p, r);
+	r->threads = p->threads > 1 ? p->threads : 1;
+	struct pool *pl = NULL;
+	if (p->threads > 1) {
+		r->thread_cpus = malloc(p->threads * sizeof *r->thread_cpus);
+		pl = r->thread_cpus ? pool_start(p) : NULL;
+		if (!pl) {
+			if (!r->thread_cpus)
+				pb_fail("out of memory");
+			pb_harness_result_free(r);
+			return -1;
+		}
+		for (unsigned t = 0; t < p->threads; t++)
+			r->thread_cpus[t] = pl->w[t].cpu;
+	}
+	int rc = calibrate(p, pl, r);
 	if (rc == 0)
-		rc = run_rounds(p, r);
+		rc = run_rounds(p, pl, r);
+	/* every worker stops here, also on a stop flag or a failure */
+	pool_stop(pl);
 	for (size_t i = 0; i < p->n_contenders && rc == 0; i++)
 		rc = summarize(p, &r->c[i]);
 	r->interrupted = stopped(p);
@@ -310,7 +665,10 @@ void pb_harness_result_free(struct pb_harness_result *r)
 		free(r->c[i].ticks);
 		free(r->c[i].read_ticks);
 		free(r->c[i].calls);
+		free(r->c[i].thread_ticks);
+		free(r->c[i].thread_per_call);
 	}
 	free(r->c);
+	free(r->thread_cpus);
 	memset(r, 0, sizeof *r);
 }

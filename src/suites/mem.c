@@ -107,7 +107,7 @@ static volatile uint64_t read_sink;
 
 /* One timed batch; *read_ticks gets the read-back time when asked. */
 static uint64_t time_batch(const struct pb_kernel *kr, void **d, const void **s, int value,
-                           size_t n, size_t k, double *read_ticks)
+                           size_t n, size_t k, double *read_ticks, uint64_t *begin)
 {
 	pb_stamp t;
 	uint64_t ticks;
@@ -130,6 +130,7 @@ static uint64_t time_batch(const struct pb_kernel *kr, void **d, const void **s,
 			fn(d[i], s[i], n);
 		ticks = pb_timer_end(t);
 	}
+	*begin = t;
 	if (read_ticks) {
 		uint64_t sum = 0;
 		t = pb_timer_begin();
@@ -143,7 +144,7 @@ static uint64_t time_batch(const struct pb_kernel *kr, void **d, const void **s,
 
 /* One timed pass over an extent: consecutive n-byte calls from base. */
 static uint64_t time_extent(const struct pb_kernel *kr, uint8_t *dst, const uint8_t *src, int value,
-                            size_t n, uint64_t extent, double *read_ticks)
+                            size_t n, uint64_t extent, double *read_ticks, uint64_t *begin)
 {
 	pb_stamp t;
 	uint64_t ticks;
@@ -167,6 +168,7 @@ static uint64_t time_extent(const struct pb_kernel *kr, uint8_t *dst, const uint
 			fn(dst + o, src + o, n);
 		ticks = pb_timer_end(t);
 	}
+	*begin = t;
 	if (read_ticks) {
 		t = pb_timer_begin();
 		read_sink = read_back(dst, extent);
@@ -188,6 +190,10 @@ void pb_mem_case_take(struct pb_mem_case *c, struct pb_harness_samples *h)
 	c->outliers = h->outliers;
 	if (c->then_read)
 		c->read_ticks_per_call = h->read_per_call;
+	c->thread_batch_ticks = h->thread_ticks;
+	c->thread_ticks_per_call = h->thread_per_call;
+	h->thread_ticks = NULL;
+	h->thread_per_call = NULL;
 }
 
 #define note(r, ...) pb_note_append((r)->notes, sizeof(r)->notes, __VA_ARGS__)
@@ -195,9 +201,11 @@ void pb_mem_case_take(struct pb_mem_case *c, struct pb_harness_samples *h)
 /* The harness's context for one group (include/primbench/harness.h). */
 struct group {
 	const struct pb_mem_params *p;
-	struct pb_arena *a;
+	unsigned threads;
+	const int *cpus;            /* [threads] when threads > 1 */
+	struct pb_arena *a;         /* [threads]: each thread's own */
 	struct pb_mem_case **cases; /* [n_kernels] */
-	void **d;
+	void **d;                   /* [threads x MAX_BATCH_CALLS] */
 	const void **s;
 };
 
@@ -209,26 +217,27 @@ static int group_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_h
 {
 	struct group *g = ctx;
 	const struct pb_mem_params *p = g->p;
-	struct pb_arena *a = g->a;
+	struct pb_arena *a = &g->a[thread];
 	struct pb_mem_case *c = g->cases[i];
-	void **d = g->d;
-	const void **s = g->s;
+	void **d = g->d + (size_t)thread * MAX_BATCH_CALLS;
+	const void **s = g->s + (size_t)thread * MAX_BATCH_CALLS;
 	bool keep = phase == PB_HARNESS_KEEP;
 	double *read = p->then_read && phase != PB_HARNESS_CALIBRATE ? &out->read_ticks : NULL;
-	(void)thread;
 	if (p->extent_bytes) {
 		const uint8_t *src = a->copy ? (a->pl.has_distance ? a->dst + a->src_in_slot
 		                                                   : a->src + a->src_in_slot)
 		                             : NULL;
 		out->ticks = (double)time_extent(c->kernel, a->dst + a->dst_in_slot, src, p->value,
-		                                 a->n, p->extent_bytes, read);
+		                                 a->n, p->extent_bytes, read, &out->begin_stamp);
 		pb_arena_restore_extent(a, src, p->extent_bytes);
 		return 0;
 	}
 	if (pb_arena_pick(a, k, d, s) != 0)
 		return -1;
-	bool count = keep && p->counters && pb_counters_start(p->counters) == 0;
-	out->ticks = (double)time_batch(c->kernel, d, s, p->value, a->n, k, read);
+	/* the counters are the calling thread's: 1-thread cases only */
+	bool count = keep && p->counters && g->threads == 1 && pb_counters_start(p->counters) == 0;
+	out->ticks =
+	    (double)time_batch(c->kernel, d, s, p->value, a->n, k, read, &out->begin_stamp);
 	struct pb_counter_values cv;
 	if (count && pb_counters_stop(p->counters, &cv) == 0) {
 		c->counted_calls += k;
@@ -237,7 +246,7 @@ static int group_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_h
 		c->cache_misses += cv.cache_misses;
 		c->counters_multiplexed |= cv.multiplexed;
 	}
-	if (a->state == PB_STATE_FAULT_THP && c->thp_bytes == 0 && keep)
+	if (a->state == PB_STATE_FAULT_THP && c->thp_bytes == 0 && keep && thread == 0)
 		c->thp_bytes = thp_bytes_at(d[0]);
 	pb_arena_restore(a, k, d, s);
 	return 0;
@@ -277,16 +286,27 @@ static int run_group(const struct pb_mem_params *p, struct group *g, uint64_t *r
 	    .stop_check = PB_HARNESS_STOP_EACH_SAMPLE,
 	    .rng = rng,
 	    .overhead_ticks = pb_timer_info()->overhead_ticks,
+	    .threads = g->threads,
+	    .pinning = {.pin = p->pin, .pin_ctx = p->pin_ctx, .cpus = g->cpus},
 	};
 	struct pb_harness_result hr;
 	int rc = pb_harness_run(&hp, &hr);
 	free(hc);
 	if (rc != 0)
 		return -1;
-	for (size_t i = 0; i < p->n_kernels; i++)
+	for (size_t i = 0; i < p->n_kernels && rc == 0; i++) {
 		pb_mem_case_take(g->cases[i], &hr.c[i]);
+		if (hr.thread_cpus) {
+			int *cpus = malloc(g->threads * sizeof *cpus);
+			if (!cpus)
+				rc = pb_fail("out of memory");
+			else
+				memcpy(cpus, hr.thread_cpus, g->threads * sizeof *cpus);
+			g->cases[i]->thread_cpus = cpus;
+		}
+	}
 	pb_harness_result_free(&hr);
-	return 0;
+	return rc;
 }
 
 static bool same_op(const struct pb_mem_params *p, char *bad, size_t len)
@@ -364,6 +384,24 @@ static int check_params(const struct pb_mem_params *p)
 					               (unsigned long long)p->sizes_bytes[z]);
 		}
 	}
+	/* Other nodes are bound by a hook on the regions a thread maps; the
+	 * fault states' and the far layout's mappings are not bound. */
+	if (p->mem_node != PB_MEM_NODE_LOCAL) {
+		char node[32];
+		pb_mem_node_text(p->mem_node, p->mem_node_index, node, sizeof node);
+		if (!p->bind_memory)
+			return pb_fail("memory node '%s' needs a binding hook (none given)", node);
+		for (size_t i = 0; i < p->n_states; i++)
+			if (pb_cache_state_is_fault(p->states[i]))
+				return pb_fail("memory node '%s': not in the %s state (its pages "
+				               "are fresh every call)",
+				               node, pb_cache_state_name(p->states[i]));
+		for (size_t q = 0; q < p->n_placements; q++)
+			if (pb_arena_far_group(p, PB_STATE_HOT, &p->placements[q]))
+				return pb_fail("memory node '%s': not with a distance beyond "
+				               "64 MiB",
+				               node);
+	}
 	for (size_t i = 0; p->extent_bytes && i < p->n_sizes; i++) {
 		uint64_t n = p->sizes_bytes[i];
 		if (n == 0 || p->extent_bytes % n != 0)
@@ -422,11 +460,170 @@ static bool within_loop_noise(const struct pb_summary *rd, const struct pb_summa
 	return rd->median <= 1.05 * loop->median;
 }
 
+/* The thread counts to run (mem.h): 1, then the others ascending, each
+ * once, in a malloc'd *out. Returns 0, or -1 with pb_error(). */
+static int thread_counts(const struct pb_mem_params *p, unsigned **out, size_t *n)
+{
+	size_t given = p->thread_counts ? p->n_thread_counts : 1;
+	unsigned *c = malloc((given + 1) * sizeof *c);
+	if (!c)
+		return pb_fail("out of memory");
+	size_t k = 0;
+	c[k++] = 1;
+	for (size_t i = 0; i < given; i++) {
+		unsigned t = p->thread_counts ? p->thread_counts[i] : (p->threads ? p->threads : 1);
+		if (t == 0) {
+			free(c);
+			return pb_fail("a thread count of 0");
+		}
+		size_t j = 0;
+		while (j < k && c[j] < t)
+			j++;
+		if (j < k && c[j] == t)
+			continue;
+		memmove(c + j + 1, c + j, (k - j) * sizeof *c);
+		c[j] = t;
+		k++;
+	}
+	*out = c;
+	*n = k;
+	return 0;
+}
+
+/* Worker t's CPU when the caller gave none: the t-th CPU the process may
+ * use, wrapping past the last. Malloc'd [n], or NULL with pb_error(). */
+static int *default_cpus(unsigned n)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return pb_fail("cannot read the CPUs this process may use: %s", strerror(errno)),
+		       NULL;
+	int allowed[CPU_SETSIZE], count = 0;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			allowed[count++] = cpu;
+	int *cpus = malloc(n * sizeof *cpus);
+	if (!cpus || count == 0) {
+		free(cpus);
+		return pb_fail("out of memory"), NULL;
+	}
+	for (unsigned t = 0; t < n; t++)
+		cpus[t] = allowed[t % (unsigned)count];
+	return cpus;
+}
+
+/* One state's arenas for `threads` threads, each allocated and first
+ * touched by its own pinned worker, all at once. */
+struct arena_setup {
+	const struct pb_mem_params *p;
+	struct pb_arena *as;
+	enum pb_cache_state st;
+	int prefill;
+	uint64_t max_slot, bytes;
+	const uint64_t *seeds;
+	/* pb_arena_set_group on every thread */
+	uint64_t n;
+	const struct pb_mem_placement *pl;
+	bool far;
+	int *g;
+	char (*why)[256];
+};
+
+static int arena_setup_one(void *ctx, unsigned t)
+{
+	struct arena_setup *x = ctx;
+	return pb_arena_init_sized(&x->as[t], x->p, x->st, x->prefill, x->max_slot, x->bytes,
+	                           x->seeds[t], t);
+}
+
+static int arenas_init(struct arena_setup *x, unsigned threads,
+                       const struct pb_harness_pinning *pinning, uint64_t *rng)
+{
+	if (threads == 1)
+		return pb_arena_init(&x->as[0], x->p, x->st, x->prefill, x->max_slot,
+		                     pb_rng_next(rng));
+	uint64_t *seeds = malloc(threads * sizeof *seeds);
+	if (!seeds)
+		return pb_fail("out of memory");
+	for (unsigned t = 0; t < threads; t++)
+		seeds[t] = pb_rng_next(rng);
+	x->seeds = seeds;
+	int rc = pb_arena_region_bytes(x->p, x->st, x->max_slot, threads, &x->bytes);
+	if (rc == 0)
+		rc = pb_harness_on_threads(threads, pinning, arena_setup_one, x);
+	free(seeds);
+	x->seeds = NULL;
+	return rc;
+}
+
+static int set_group_one(void *ctx, unsigned t)
+{
+	struct arena_setup *x = ctx;
+	x->g[t] = pb_arena_set_group(&x->as[t], x->n, x->pl, x->far);
+	if (x->g[t] == 1)
+		snprintf(x->why[t], sizeof x->why[t], "%s", pb_error());
+	return x->g[t] < 0 ? -1 : 0;
+}
+
+/* pb_arena_set_group on every thread's arena (each on its thread: a far
+ * layout's mappings are first touched there): -1, 1 when any thread
+ * cannot hold the slots (pb_error() says why), or 0. */
+static int arenas_set_group(struct arena_setup *x, unsigned threads,
+                            const struct pb_harness_pinning *pinning)
+{
+	if (threads == 1)
+		return pb_arena_set_group(&x->as[0], x->n, x->pl, x->far);
+	int *g = calloc(threads, sizeof *g);
+	char(*why)[256] = calloc(threads, sizeof *why);
+	int rc = -1;
+	if (!g || !why) {
+		pb_fail("out of memory");
+	} else {
+		x->g = g;
+		x->why = why;
+		rc = pb_harness_on_threads(threads, pinning, set_group_one, x);
+		for (unsigned t = 0; t < threads && rc == 0; t++)
+			if (g[t] == 1) {
+				pb_fail("%s", why[t]);
+				rc = 1;
+			}
+	}
+	free(g);
+	free(why);
+	return rc;
+}
+
+static void arenas_free(struct pb_arena *as, unsigned threads)
+{
+	for (unsigned t = 0; as && t < threads; t++)
+		pb_arena_free(&as[t]);
+	free(as);
+}
+
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 {
 	memset(r, 0, sizeof *r);
 	if (check_params(p) != 0)
 		return -1;
+	unsigned *counts = NULL;
+	size_t n_counts = 0;
+	if (thread_counts(p, &counts, &n_counts) != 0)
+		return -1;
+	unsigned most = counts[n_counts - 1];
+	if (most > 1 && p->then_read) {
+		free(counts);
+		return pb_fail("then_read works with one thread only");
+	}
+	int *cpus = NULL;
+	if (most > 1) {
+		cpus = p->cpus ? NULL : default_cpus(most);
+		if (!p->cpus && !cpus) {
+			free(counts);
+			return -1;
+		}
+	}
+	struct pb_harness_pinning pinning = {
+	    .pin = p->pin, .pin_ctx = p->pin_ctx, .cpus = p->cpus ? p->cpus : cpus};
 	read_back = pb_read_back_pick(&r->read_loop);
 	if (!p->then_read)
 		r->read_loop = NULL;
@@ -452,137 +649,228 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 				max_dense_slot = need;
 		}
 
-	size_t groups_total = p->n_states * p->n_sizes * p->n_placements, groups_done = 0;
+	size_t groups_total = p->n_states * n_counts * p->n_sizes * p->n_placements,
+	       groups_done = 0;
 	r->cases = calloc(groups_total * p->n_kernels, sizeof *r->cases);
 	struct pb_mem_case **cts = calloc(p->n_kernels, sizeof *cts);
-	void **d = malloc(MAX_BATCH_CALLS * sizeof *d);
-	const void **s = malloc(MAX_BATCH_CALLS * sizeof *s);
+	void **d = malloc(most * MAX_BATCH_CALLS * sizeof *d);
+	const void **s = malloc(most * MAX_BATCH_CALLS * sizeof *s);
 	if (!r->cases || !cts || !d || !s) {
 		free(cts);
 		free(d);
 		free(s);
+		free(counts);
+		free(cpus);
 		pb_mem_result_free(r);
 		return pb_fail("out of memory");
 	}
 	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
 	int rc = 0;
 
-	for (size_t si = 0; si < p->n_states && rc == 0 && !r->interrupted; si++) {
-		struct pb_arena a;
-		enum pb_cache_state st = p->states[si];
-		if (p->stop && *p->stop) {
-			r->interrupted = true;
-			break;
-		}
-		if (pb_arena_init(&a, p, st, prefill,
-		                  st == PB_STATE_HOT ? max_dense_slot : max_slot,
-		                  pb_rng_next(&rng)) != 0) {
-			note(r, "%s: skipped: %s", pb_cache_state_name(st), pb_error());
-			groups_done += p->n_sizes * p->n_placements;
-			continue;
-		}
-		for (size_t zi = 0; zi < p->n_sizes && rc == 0 && !r->interrupted; zi++) {
-			uint64_t n = p->sizes_bytes[zi];
-			for (size_t q = 0; q < p->n_placements && rc == 0; q++) {
-				if (p->stop && *p->stop) {
-					r->interrupted = true;
-					break;
-				}
-				bool far = pb_arena_far_group(p, st, &p->placements[q]);
-				int g = pb_arena_set_group(&a, n, &p->placements[q], far);
-				if (g < 0) {
-					rc = -1;
-					break;
-				}
-				groups_done++;
-				if (g == 1 && far) {
-					note(r, "%s: size %llu at distance %lld skipped: %s",
-					     pb_cache_state_name(st), (unsigned long long)n,
-					     (long long)p->placements[q].distance_bytes,
-					     pb_error());
-					continue;
-				}
-				if (g == 1) {
-					if (q == 0)
-						note(r,
-						     "%s: size %llu skipped: the %llu KiB working "
-						     "set "
-						     "does not hold two of them",
-						     pb_cache_state_name(st), (unsigned long long)n,
-						     (unsigned long long)(a.region_bytes >> 10));
-					continue;
-				}
-				for (size_t ki = 0; ki < p->n_kernels; ki++) {
-					struct pb_mem_case *c = &r->cases[r->n_cases++];
-					c->op = p->op;
-					c->kernel = p->kernels[ki];
-					c->size_bytes = n;
-					c->placement = p->placements[q];
-					if (!copy) {
-						c->placement.src_offset_bytes = 0;
-						c->placement.has_distance = false;
-						c->placement.distance_bytes = 0;
-					}
-					c->extent_bytes = p->extent_bytes;
-					c->state = st;
-					c->page_bytes = st == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES
-					                                         : PB_PAGE_BYTES;
-					c->fill_value = copy ? -1 : (p->value & 0xff);
-					/* Fresh pages read as zero; repeat's destination
-					 * holds the previous call's bytes. */
-					c->prefill_value = pb_cache_state_is_fault(st) ? 0
-					                   : st == PB_STATE_REPEAT
-					                       ? (copy ? -1 : (p->value & 0xff))
-					                       : prefill;
-					c->then_read = p->then_read;
-					c->working_set_bytes =
-					    p->extent_bytes ? p->extent_bytes * (copy ? 2 : 1)
-					                    : a.ws_bytes;
-					cts[ki] = c;
-				}
-				struct group grp = {.p = p, .a = &a, .cases = cts, .d = d, .s = s};
-				rc = run_group(p, &grp, &rng);
-				/* The read-back loop's own speed beside each case's
-				 * read-back: within its noise, the read-back shows the
-				 * loop, not where the bytes sit. */
-				struct pb_summary loop;
-				if (rc == 0 && p->then_read && n > 0 && !r->interrupted &&
-				    cts[0]->n_samples > 0 &&
-				    measure_read_loop(n, p->placements[q].dst_offset_bytes,
-				                      &loop) == 0) {
-					for (size_t ki = 0; ki < p->n_kernels; ki++) {
-						struct pb_mem_case *c = cts[ki];
-						c->read_loop_ticks_per_call = loop;
-						c->read_loop_bound =
-						    c->n_samples > 0 &&
-						    within_loop_noise(&c->read_ticks_per_call,
-						                      &loop);
-					}
-				}
-				if (rc == 0 && st == PB_STATE_FAULT_THP && n > 0 &&
-				    cts[0]->thp_bytes == 0)
-					note(r,
-					     "fault-thp: size %llu: no huge pages seen in "
-					     "/proc/self/smaps (THP off, or not available)",
-					     (unsigned long long)n);
-				if (p->stop && *p->stop)
-					r->interrupted = true;
-				if (p->progress)
-					p->progress(p->progress_ctx, groups_done, groups_total);
-				if (r->interrupted)
-					break;
+	for (size_t si = 0; si < p->n_states && rc == 0 && !r->interrupted; si++)
+		for (size_t ti = 0; ti < n_counts && rc == 0 && !r->interrupted; ti++) {
+			enum pb_cache_state st = p->states[si];
+			unsigned nt = counts[ti];
+			/* "llc", or "llc, 2 threads" */
+			char what[64];
+			if (nt > 1)
+				snprintf(what, sizeof what, "%s, %u threads",
+				         pb_cache_state_name(st), nt);
+			else
+				snprintf(what, sizeof what, "%s", pb_cache_state_name(st));
+			if (p->stop && *p->stop) {
+				r->interrupted = true;
+				break;
 			}
+			struct pb_arena *as = calloc(nt, sizeof *as);
+			if (!as) {
+				rc = pb_fail("out of memory");
+				break;
+			}
+			struct arena_setup x = {
+			    .p = p,
+			    .as = as,
+			    .st = st,
+			    .prefill = prefill,
+			    .max_slot = st == PB_STATE_HOT ? max_dense_slot : max_slot,
+			};
+			if (arenas_init(&x, nt, &pinning, &rng) != 0) {
+				note(r, "%s: skipped: %s", what, pb_error());
+				groups_done += p->n_sizes * p->n_placements;
+				arenas_free(as, nt);
+				continue;
+			}
+			struct pb_arena *a = &as[0];
+			for (size_t zi = 0; zi < p->n_sizes && rc == 0 && !r->interrupted; zi++) {
+				uint64_t n = p->sizes_bytes[zi];
+				for (size_t q = 0; q < p->n_placements && rc == 0; q++) {
+					if (p->stop && *p->stop) {
+						r->interrupted = true;
+						break;
+					}
+					bool far = pb_arena_far_group(p, st, &p->placements[q]);
+					x.n = n;
+					x.pl = &p->placements[q];
+					x.far = far;
+					int g = arenas_set_group(&x, nt, &pinning);
+					if (g < 0) {
+						rc = -1;
+						break;
+					}
+					groups_done++;
+					if (g == 1 && far) {
+						note(r,
+						     "%s: size %llu at distance %lld skipped: %s",
+						     what, (unsigned long long)n,
+						     (long long)p->placements[q].distance_bytes,
+						     pb_error());
+						continue;
+					}
+					if (g == 1) {
+						if (q == 0)
+							note(r,
+							     "%s: size %llu skipped: the %llu KiB "
+							     "working "
+							     "set "
+							     "does not hold two of them",
+							     what, (unsigned long long)n,
+							     (unsigned long long)(a->region_bytes >>
+							                          10));
+						continue;
+					}
+					for (size_t ki = 0; ki < p->n_kernels; ki++) {
+						struct pb_mem_case *c = &r->cases[r->n_cases++];
+						c->op = p->op;
+						c->kernel = p->kernels[ki];
+						c->size_bytes = n;
+						c->placement = p->placements[q];
+						if (!copy) {
+							c->placement.src_offset_bytes = 0;
+							c->placement.has_distance = false;
+							c->placement.distance_bytes = 0;
+						}
+						c->extent_bytes = p->extent_bytes;
+						c->state = st;
+						c->page_bytes = st == PB_STATE_FAULT_THP
+						                    ? HUGE_PAGE_BYTES
+						                    : PB_PAGE_BYTES;
+						c->fill_value = copy ? -1 : (p->value & 0xff);
+						/* Fresh pages read as zero; repeat's
+						 * destination holds the previous call's
+						 * bytes. */
+						c->prefill_value =
+						    pb_cache_state_is_fault(st) ? 0
+						    : st == PB_STATE_REPEAT
+						        ? (copy ? -1 : (p->value & 0xff))
+						        : prefill;
+						c->then_read = p->then_read;
+						c->working_set_bytes =
+						    p->extent_bytes
+						        ? p->extent_bytes * (copy ? 2 : 1)
+						        : a->ws_bytes;
+						c->threads = nt;
+						c->thread_placement = nt == 1 ? NULL
+						                      : p->thread_placement
+						                          ? p->thread_placement
+						                          : "compact";
+						c->mem_node = p->mem_node;
+						c->mem_node_index = p->mem_node_index;
+						cts[ki] = c;
+					}
+					struct group grp = {.p = p,
+					                    .threads = nt,
+					                    .cpus = pinning.cpus,
+					                    .a = as,
+					                    .cases = cts,
+					                    .d = d,
+					                    .s = s};
+					rc = run_group(p, &grp, &rng);
+					/* The read-back loop's own speed beside each
+					 * case's read-back: within its noise, the
+					 * read-back shows the loop, not where the bytes
+					 * sit. */
+					struct pb_summary loop;
+					if (rc == 0 && p->then_read && n > 0 && !r->interrupted &&
+					    cts[0]->n_samples > 0 &&
+					    measure_read_loop(n, p->placements[q].dst_offset_bytes,
+					                      &loop) == 0) {
+						for (size_t ki = 0; ki < p->n_kernels; ki++) {
+							struct pb_mem_case *c = cts[ki];
+							c->read_loop_ticks_per_call = loop;
+							c->read_loop_bound =
+							    c->n_samples > 0 &&
+							    within_loop_noise(
+							        &c->read_ticks_per_call, &loop);
+						}
+					}
+					if (rc == 0 && st == PB_STATE_FAULT_THP && n > 0 &&
+					    cts[0]->thp_bytes == 0)
+						note(r,
+						     "fault-thp: size %llu: no huge pages seen in "
+						     "/proc/self/smaps (THP off, or not available)",
+						     (unsigned long long)n);
+					if (p->stop && *p->stop)
+						r->interrupted = true;
+					if (p->progress)
+						p->progress(p->progress_ctx, groups_done,
+						            groups_total);
+					if (r->interrupted)
+						break;
+				}
+			}
+			arenas_free(as, nt);
 		}
-		pb_arena_free(&a);
-	}
 	free(cts);
 	free(d);
 	free(s);
+	free(counts);
+	free(cpus);
 	if (rc != 0) {
 		pb_mem_result_free(r);
 		return -1;
 	}
 	return 0;
+}
+
+/* Whether a and b have the same key but for the threads and placement. */
+static bool same_but_threads(const struct pb_mem_case *a, const struct pb_mem_case *b)
+{
+	return a->op == b->op && a->kernel == b->kernel && a->size_bytes == b->size_bytes &&
+	       a->placement.dst_offset_bytes == b->placement.dst_offset_bytes &&
+	       a->placement.src_offset_bytes == b->placement.src_offset_bytes &&
+	       a->placement.has_distance == b->placement.has_distance &&
+	       a->placement.distance_bytes == b->placement.distance_bytes &&
+	       a->extent_bytes == b->extent_bytes && a->state == b->state &&
+	       a->page_bytes == b->page_bytes && a->fill_value == b->fill_value &&
+	       a->then_read == b->then_read && a->replay == b->replay &&
+	       a->mem_node == b->mem_node && a->mem_node_index == b->mem_node_index;
+}
+
+double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case *c)
+{
+	unsigned n = c->threads > 1 ? c->threads : 1;
+	if (c->n_samples == 0 || !(c->ticks_per_call.median > 0))
+		return NAN;
+	if (n == 1)
+		return 1;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *one = &r->cases[i];
+		if (one->threads > 1 || !same_but_threads(one, c))
+			continue;
+		if (one->n_samples == 0)
+			return NAN;
+		return one->ticks_per_call.median / ((double)n * c->ticks_per_call.median);
+	}
+	return NAN;
+}
+
+const char *pb_mem_node_text(enum pb_mem_node node, unsigned index, char *buf, size_t len)
+{
+	if (node == PB_MEM_NODE_INDEX)
+		snprintf(buf, len, "node %u", index);
+	else
+		snprintf(buf, len, "%s", node == PB_MEM_NODE_INTERLEAVE ? "interleave" : "local");
+	return buf;
 }
 
 void pb_mem_result_free(struct pb_mem_result *r)
@@ -593,6 +881,9 @@ void pb_mem_result_free(struct pb_mem_result *r)
 		free(r->cases[i].batch_ticks);
 		free(r->cases[i].batch_calls);
 		free(r->cases[i].read_ticks);
+		free(r->cases[i].thread_cpus);
+		free(r->cases[i].thread_batch_ticks);
+		free(r->cases[i].thread_ticks_per_call);
 	}
 	free(r->cases);
 	r->cases = NULL;

@@ -890,6 +890,29 @@ static void check_thread_cases(enum pb_op op, unsigned threads)
 	}
 	assert_int_equal(seen[0], 4);
 	assert_int_equal(seen[1], 4);
+	/* The tables: the state table shows the 1-thread cases only; the
+	 * threads table has one column per count and the efficiency. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	pb_print_mem_table(f, &r, op, PB_STATE_HOT, PB_UNIT_TICKS_PER_CALL);
+	long one_table = ftell(f);
+	pb_print_mem_threads(f, &r, op, PB_STATE_DRAM, 4096);
+	fclose(f);
+	char head[32];
+	snprintf(head, sizeof head, "%u thr", threads);
+	assert_non_null(strstr(text, "aggregate GB/s"));
+	assert_non_null(strstr(text + one_table, "1 thr"));
+	assert_non_null(strstr(text + one_table, head));
+	assert_non_null(strstr(text + one_table, "efficiency"));
+	assert_non_null(strstr(text, "4K per call, by threads"));
+	/* one libc row in the state table, not one per count */
+	const char *row = strstr(text, "\nlibc");
+	assert_non_null(row);
+	assert_true(strstr(row + 1, "\nlibc") == NULL ||
+	            strstr(row + 1, "\nlibc") > text + one_table);
+	free(text);
 	pb_mem_result_free(&r);
 }
 
@@ -1010,7 +1033,7 @@ static void test_threads_mem_node(void **state)
 	assert_int_equal(pb_mem_run(&p, &r), -1);
 	assert_non_null(strstr(pb_error(), "thread count of 0"));
 	char buf[32];
-	assert_string_equal(pb_mem_node_text(PB_MEM_NODE_INDEX, 3, buf, sizeof buf), "node 3");
+	assert_string_equal(pb_mem_node_text(PB_MEM_NODE_FIXED, 3, buf, sizeof buf), "node 3");
 	assert_string_equal(pb_mem_node_text(PB_MEM_NODE_LOCAL, 0, buf, sizeof buf), "local");
 }
 

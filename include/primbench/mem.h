@@ -45,6 +45,7 @@
 #include "primbench/counters.h"
 #include "primbench/distribution.h"
 #include "primbench/kernels.h"
+#include "primbench/placement.h"
 #include "primbench/stats.h"
 
 enum pb_cache_state {
@@ -88,14 +89,12 @@ struct pb_mem_placement {
 	int64_t distance_bytes; /* src - dst in bytes */
 };
 
-/* Where each thread's buffers live. */
-enum pb_mem_node {
-	PB_MEM_NODE_LOCAL,      /* first touch by the pinned thread: its CPU's node */
-	PB_MEM_NODE_INDEX,      /* on node mem_node_index (bound by bind_memory) */
-	PB_MEM_NODE_INTERLEAVE, /* interleaved over the nodes (bound by bind_memory) */
-};
-/* "local", "interleave" or "node N" into buf; returns buf. */
-const char *pb_mem_node_text(enum pb_mem_node node, unsigned index, char *buf, size_t len);
+/* Where each thread's buffers live (primbench/placement.h):
+ * PB_MEM_NODE_LOCAL, first touch by the pinned thread (its CPU's node);
+ * PB_MEM_NODE_FIXED, node mem_node_index; PB_MEM_NODE_INTERLEAVE, over
+ * the nodes (the last two bound by bind_memory). "local", "interleave" or
+ * "node N" into buf; returns buf. */
+const char *pb_mem_node_text(enum pb_mem_node_kind node, unsigned index, char *buf, size_t len);
 
 struct pb_mem_params {
 	enum pb_op op;
@@ -151,7 +150,7 @@ struct pb_mem_params {
 	 * placement module's hook; returns 0, or -1 with pb_error()); not in
 	 * the fault states nor with a distance from PB_MEM_FAR_DISTANCE_BYTES
 	 * on (their mappings are first-touched only). */
-	enum pb_mem_node mem_node;
+	enum pb_mem_node_kind mem_node;
 	unsigned mem_node_index;
 	int (*bind_memory)(void *bind_ctx, unsigned thread, void *addr, size_t bytes);
 	void *bind_ctx;
@@ -198,7 +197,7 @@ struct pb_mem_case {
 	const struct pb_mem_replay *replay; /* a replay's case (size_bytes 0), else NULL */
 	unsigned threads;                   /* 1 (0 reads as 1), or N threads at once */
 	const char *thread_placement;       /* N > 1: "compact" or "scatter"; else NULL */
-	enum pb_mem_node mem_node;
+	enum pb_mem_node_kind mem_node;
 	unsigned mem_node_index;
 	/* samples: batch ticks with the timer overhead subtracted, and calls per batch */
 	size_t n_samples;

@@ -24,6 +24,15 @@ int pb_unit_parse(const char *name, enum pb_unit *out);
 /* A median in ticks/call converted to unit u at size n. */
 double pb_unit_value(enum pb_unit u, double ticks_per_call, uint64_t size_bytes);
 
+/* The N-thread cases of (op, st) at one size (mem.h "Threads"): three
+ * blocks with thread counts as columns: aggregate GB/s (every thread's
+ * bytes over the span first start .. last end), the median thread's own
+ * GB/s, and efficiency = aggregate / (N x the 1-thread figure of the same
+ * run). Prints nothing when the size has one thread count. The other
+ * table printers show the 1-thread cases only. */
+void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                          enum pb_cache_state st, uint64_t size_bytes);
+
 /* The table of one (op, cache state) in r (nothing when r has none): rows
  * are kernels in catalogue order, columns sizes, cells the median in `unit`;
  * per column '*' marks the fastest and '=' every kernel whose 95% CI of the

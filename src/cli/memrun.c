@@ -22,12 +22,14 @@
 #include "primbench/fingerprint.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"
+#include "primbench/placement.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/summary.h"
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
+#include "primbench/tsc_sync.h"
 
 /* Largest size per call: the dram state needs 8 of them per buffer set. */
 #define MAX_SIZE_BYTES (4ull << 30)
@@ -65,6 +67,9 @@ const struct option mem_cli_options[] = {
     {"distribution", required_argument, 0, MEM_CLI_OPT_BASE + 24},
     {"offsets", required_argument, 0, MEM_CLI_OPT_BASE + 25},
     {"batch", required_argument, 0, MEM_CLI_OPT_BASE + 26},
+    {"threads", required_argument, 0, MEM_CLI_OPT_BASE + 27},
+    {"placement", required_argument, 0, MEM_CLI_OPT_BASE + 28},
+    {"mem-node", required_argument, 0, MEM_CLI_OPT_BASE + 29},
     {"output", required_argument, 0, 'o'},
     {"format", required_argument, 0, 'f'},
     {"quiet", no_argument, 0, 'q'},
@@ -192,9 +197,23 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->counters = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 23:
-		m->cpu = pb_syscall_parse_cpu(arg, NULL);
-		if (m->cpu < 0)
-			die_usage("%s", pb_error());
+		/* a list (0,2-3, all) is for --threads: checked by the plan */
+		m->cpu_list = arg;
+		m->cpu = -1;
+		if (arg[strspn(arg, "0123456789")] == '\0') {
+			m->cpu = pb_syscall_parse_cpu(arg, NULL);
+			if (m->cpu < 0)
+				die_usage("%s", pb_error());
+		}
+		return true;
+	case MEM_CLI_OPT_BASE + 27:
+		m->threads_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 28:
+		m->placement_arg = arg;
+		return true;
+	case MEM_CLI_OPT_BASE + 29:
+		m->mem_node_arg = arg;
 		return true;
 	case MEM_CLI_OPT_BASE + 20:
 		m->warmup_samples = cli_parse_count("warm-up count", arg, 0, 1000);
@@ -461,6 +480,15 @@ struct mem_plan {
 	size_t nkernels[PB_OP_COUNT];
 	char skipped[PB_OP_COUNT][2048]; /* "op/name not run: why" lines */
 	bool breakeven;                  /* asked for, or implied by a fine size sweep */
+	/* --threads: the counts (1 first), where each thread runs (the
+	 * placement module's plan for the largest count), the memory node */
+	bool threaded;
+	unsigned *thread_counts;
+	size_t n_thread_counts;
+	struct pb_placement_plan tplan;
+	int *cpus;
+	struct pb_mem_node node;
+	char plan_text[256];
 };
 
 /* Options that contradict each other, whatever the sizes. */
@@ -673,6 +701,79 @@ static void plan_kernels(const struct mem_cli *m, struct mem_plan *pl)
 			die_usage("no usable %s kernel on this machine", pb_op_name(m->ops[o]));
 }
 
+#define MAX_THREADS 4096
+
+/* --threads, --placement, --cpu LIST, --mem-node (issue 21). */
+static void plan_threads(const struct mem_cli *m, struct mem_plan *pl)
+{
+	enum pb_placement placement = PB_PLACEMENT_COMPACT;
+	if (m->placement_arg && pb_placement_parse(m->placement_arg, &placement) != 0)
+		die_usage("%s", pb_error());
+	pl->node.kind = PB_MEM_NODE_LOCAL;
+	if (m->mem_node_arg && pb_mem_node_parse(NULL, m->mem_node_arg, &pl->node) != 0)
+		die_usage("%s", pb_error());
+	if (!m->threads_arg) {
+		if (m->placement_arg || (m->mem_node_arg && pl->node.kind != PB_MEM_NODE_LOCAL))
+			die_usage("--placement and --mem-node apply to --threads");
+		if (m->cpu_list && m->cpu < 0)
+			die_usage("--cpu %s: a list of CPUs is for --threads (one thread: --cpu N)",
+			          m->cpu_list);
+		return;
+	}
+	if (pl->replaying)
+		die_usage("--distribution replays on one thread: not with --threads");
+	if (m->then_read)
+		die_usage("--then-read times one thread's read-back: not with --threads");
+	struct pb_placement_plan probe;
+	if (pb_placement_plan(NULL, m->cpu_list, placement, 1, &probe) != 0)
+		die_usage("--cpu: %s", pb_error());
+	unsigned ncpus = probe.n_cpus;
+	pb_placement_plan_free(&probe);
+	struct pb_size_list l = {0};
+	if (!strcmp(m->threads_arg, "all")) {
+		l.values = calloc(1, sizeof *l.values);
+		l.values[0] = ncpus;
+		l.count = 1;
+	} else if (pb_parse_size_list(m->threads_arg, 1, MAX_THREADS, &l) != 0) {
+		die_usage("--threads: %s", pb_error());
+	}
+	pl->thread_counts = calloc(l.count + 1, sizeof *pl->thread_counts);
+	unsigned most = 1;
+	for (size_t i = 0; i < l.count; i++) {
+		if (l.values[i] < 1 || l.values[i] > MAX_THREADS)
+			die_usage("--threads %s: a count from 1 to %d, or all", m->threads_arg,
+			          MAX_THREADS);
+		pl->thread_counts[pl->n_thread_counts++] = (unsigned)l.values[i];
+		if ((unsigned)l.values[i] > most)
+			most = (unsigned)l.values[i];
+	}
+	pb_size_list_free(&l);
+	if (pb_placement_plan(NULL, m->cpu_list, placement, most, &pl->tplan) != 0)
+		die_usage("--cpu: %s", pb_error());
+	pl->cpus = calloc(most, sizeof *pl->cpus);
+	for (unsigned t = 0; t < most; t++)
+		pl->cpus[t] = (int)pl->tplan.threads[t].os_cpu;
+	pb_placement_describe(&pl->tplan, pl->plan_text, sizeof pl->plan_text);
+	pl->threaded = true;
+}
+
+/* bind_memory: the placement module binds each thread's regions to
+ * --mem-node's node(s); a machine that cannot is noted once. */
+static int bind_memory(void *ctx, unsigned thread, void *addr, size_t bytes)
+{
+	(void)thread;
+	const struct mem_plan *pl = ctx;
+	char note[256] = "";
+	static bool noted;
+	if (pb_membind_area(NULL, &pl->node, addr, bytes, note, sizeof note) ==
+	        PB_MEMBIND_FALLBACK &&
+	    !noted) {
+		noted = true;
+		warn("--mem-node: %s", note);
+	}
+	return 0;
+}
+
 /* Checks the options and builds the plan; exits 2 on a usage error. */
 static void mem_plan_make(const struct mem_cli *m, struct mem_plan *pl)
 {
@@ -683,6 +784,7 @@ static void mem_plan_make(const struct mem_cli *m, struct mem_plan *pl)
 	plan_replay(m, pl);
 	plan_placements(m, pl);
 	plan_kernels(m, pl);
+	plan_threads(m, pl);
 	if (m->breakeven && pl->sizes.count < 2)
 		die_usage("--breakeven needs at least two sizes");
 	pl->breakeven =
@@ -695,6 +797,10 @@ static void mem_plan_free(const struct mem_cli *m, struct mem_plan *pl)
 		free(pl->kernels[o]);
 	free(pl->size_bytes);
 	free(pl->placements);
+	free(pl->thread_counts);
+	free(pl->cpus);
+	if (pl->threaded)
+		pb_placement_plan_free(&pl->tplan);
 	pb_size_list_free(&pl->sizes);
 	pb_size_list_free(&pl->dsts);
 	pb_size_list_free(&pl->srcs);
@@ -765,6 +871,14 @@ static struct pb_mem_params op_params(struct mem_run *run, size_t o)
 	    .counters = run->counting ? &run->counters : NULL,
 	    .progress = progress,
 	    .progress_ctx = &run->progress_line,
+	    .thread_counts = pl->thread_counts,
+	    .n_thread_counts = pl->n_thread_counts,
+	    .cpus = pl->cpus,
+	    .thread_placement = pl->threaded ? pb_placement_name(pl->tplan.placement) : NULL,
+	    .mem_node = pl->node.kind,
+	    .mem_node_index = pl->node.node,
+	    .bind_memory = pl->node.kind != PB_MEM_NODE_LOCAL ? bind_memory : NULL,
+	    .bind_ctx = (void *)pl,
 	};
 }
 
@@ -876,6 +990,8 @@ static void print_state_tables(struct mem_run *run, const struct pb_mem_result *
 		return;
 	}
 	pb_print_mem_table(stdout, r, op, st, u);
+	for (size_t z = 0; pl->threaded && z < pl->sizes.count; z++)
+		pb_print_mem_threads(stdout, r, op, st, pl->size_bytes[z]);
 	if (m->then_read)
 		pb_print_mem_readback(stdout, r, op, st, u);
 	if (m->fastest_tables)
@@ -990,6 +1106,59 @@ static void write_results(struct mem_run *run, struct cli_format *fmt)
 
 /* Measures every op of the plan (and the default run's syscall table),
  * prints, and writes the results. */
+/* With --threads: where the threads run, whether one clock serves them
+ * (the TSC check: an aggregate spans stamps of several CPUs), and the
+ * same in doc["threads"]. */
+static void print_threads_plan(struct mem_run *run)
+{
+	const struct mem_plan *pl = run->pl;
+	char node[64];
+	pb_mem_node_describe(&pl->node, node, sizeof node);
+	printf("\nthreads   %s; memory %s\n", pl->plan_text, node);
+	if (pl->tplan.oversubscribed)
+		printf("          oversubscribed: more threads than CPUs, so threads share "
+		       "CPUs\n");
+	unsigned cpus[MAX_THREADS], n = 0;
+	for (unsigned t = 0; t < pl->tplan.n_threads && n < MAX_THREADS; t++) {
+		bool seen = false;
+		for (unsigned i = 0; i < n; i++)
+			seen |= cpus[i] == pl->tplan.threads[t].os_cpu;
+		if (!seen)
+			cpus[n++] = pl->tplan.threads[t].os_cpu;
+	}
+	struct pb_tsc_sync ts;
+	json_t *tj = json_object();
+	json_t *cj = json_array();
+	for (unsigned t = 0; t < pl->tplan.n_threads; t++)
+		json_array_append_new(cj, json_integer(pl->tplan.threads[t].os_cpu));
+	json_object_set_new(tj, "placement", json_string(pb_placement_name(pl->tplan.placement)));
+	json_object_set_new(tj, "cpus", cj);
+	json_object_set_new(tj, "mem_node", json_string(node));
+	json_object_set_new(tj, "oversubscribed", json_boolean(pl->tplan.oversubscribed));
+	if (pb_tsc_sync_check(cpus, n, 2000, &ts) == 0) {
+		if (n < 2)
+			printf("tsc       one CPU: one clock\n");
+		else if (ts.measured)
+			printf("tsc       %s across the threads' CPUs: largest offset %.0f ticks, "
+			       "bound +-%.0f\n",
+			       ts.synchronized ? "synchronized" : "NOT synchronized",
+			       ts.max_abs_offset_ticks, ts.bound_ticks);
+		if (ts.note[0])
+			pb_print_wrapped(stdout, ts.note, 10);
+		json_t *sj = json_object();
+		json_object_set_new(sj, "invariant", json_boolean(ts.invariant));
+		json_object_set_new(sj, "measured", json_boolean(ts.measured));
+		json_object_set_new(sj, "synchronized", json_boolean(ts.synchronized));
+		json_object_set_new(sj, "max_abs_offset_ticks", json_real(ts.max_abs_offset_ticks));
+		json_object_set_new(sj, "bound_ticks", json_real(ts.bound_ticks));
+		json_object_set_new(tj, "tsc_sync", sj);
+	} else {
+		printf("tsc       not checked: %s\n", pb_error());
+	}
+	json_object_set_new(run->s.doc, "threads", tj);
+	fflush(stdout);
+}
+
 static void mem_measure(struct mem_run *run)
 {
 	const struct mem_cli *m = run->m;
@@ -1001,6 +1170,8 @@ static void mem_measure(struct mem_run *run)
 	if (run->pl->breakeven)
 		pb_glibc_thresholds_read(&run->glibc);
 	open_counters(run);
+	if (run->pl->threaded)
+		print_threads_plan(run);
 	for (size_t o = 0; o < m->nops; o++)
 		if (run->pl->nkernels[o] != 0 && !run_op(run, o))
 			break;
@@ -1039,8 +1210,10 @@ int mem_cli_run(struct mem_cli *m)
 	    .argc = cli_argc,
 	    .argv = cli_argv,
 	    .seed = m->seed, /* always recorded, so any run's order can be replayed */
-	    .pin = m->cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
-	    .cpu = m->cpu,
+	    /* with --threads the calling thread runs the 1-thread cases on
+	     * the plan's first CPU */
+	    .pin = pl.threaded || m->cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = pl.threaded ? pl.cpus[0] : m->cpu,
 	    .timer = true,
 	    .noise = true,
 	    .doc = true,

@@ -24,11 +24,15 @@ struct mem_cli {
 	const char *distances_arg; /* signed; NULL: none */
 	uint64_t extent_bytes;     /* 0: none */
 	bool then_read;
-	bool breakeven;     /* print crossings and a recommended policy */
-	bool counters;      /* hardware counters (cycles, instructions, misses) */
-	bool syscall_table; /* the default run's short syscall table */
-	int cpu;            /* --cpu N, or -1: the CPU the run starts on */
-	double precision;   /* target CI half-width / median; 0: off */
+	bool breakeven;            /* print crossings and a recommended policy */
+	bool counters;             /* hardware counters (cycles, instructions, misses) */
+	bool syscall_table;        /* the default run's short syscall table */
+	int cpu;                   /* --cpu N, or -1: the CPU the run starts on */
+	const char *cpu_list;      /* --cpu LIST with --threads: the CPUs threads use */
+	const char *threads_arg;   /* --threads LIST (1..8, 1,2,3, all); NULL: one */
+	const char *placement_arg; /* --placement compact|scatter */
+	const char *mem_node_arg;  /* --mem-node local|interleave|N */
+	double precision;          /* target CI half-width / median; 0: off */
 	size_t warmup_samples;
 	const char *scenario; /* "clear_page", "copy_page" or NULL */
 	int value;

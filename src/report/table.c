@@ -153,9 +153,11 @@ void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text)
 	fputc('\n', f);
 }
 
+/* The one-thread cases: the N-thread ones have their own table
+ * (pb_print_mem_threads). */
 static bool matches(const struct pb_mem_case *c, enum pb_op op, enum pb_cache_state st)
 {
-	return c->op == op && c->state == st && c->n_samples > 0;
+	return c->op == op && c->state == st && c->n_samples > 0 && c->threads <= 1;
 }
 
 /* Distinct sizes and kernels of (op, st), in first-seen order. */
@@ -734,4 +736,117 @@ void pb_print_mem_counters(FILE *f, const struct pb_mem_result *r, enum pb_op op
 		        (double)c->cycles / calls, (double)c->instructions / calls,
 		        (double)c->cache_misses / calls, c->counters_multiplexed ? " (mux)" : "");
 	}
+}
+
+/* The thread counts of (op, st, size n) in r, ascending; returns how many. */
+static size_t thread_counts(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                            uint64_t n, unsigned *out, size_t cap)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		unsigned t = c->threads ? c->threads : 1;
+		if (c->op != op || c->state != st || c->size_bytes != n)
+			continue;
+		size_t j = 0;
+		while (j < m && out[j] < t)
+			j++;
+		if ((j < m && out[j] == t) || m == cap)
+			continue;
+		memmove(out + j + 1, out + j, (m - j) * sizeof *out);
+		out[j] = t;
+		m++;
+	}
+	return m;
+}
+
+static const struct pb_mem_case *find_threads(const struct pb_mem_result *r, enum pb_op op,
+                                              enum pb_cache_state st, const struct pb_kernel *k,
+                                              uint64_t n, unsigned t)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (c->op == op && c->state == st && c->kernel == k && c->size_bytes == n &&
+		    (c->threads ? c->threads : 1) == t && c->n_samples > 0)
+			return c;
+	}
+	return NULL;
+}
+
+/* The median over threads of each thread's own GB/s (per-thread figure). */
+static double per_thread_gb_s(const struct pb_mem_case *c)
+{
+	if (!c->thread_ticks_per_call || c->threads < 2)
+		return pb_gb_per_s(c->ticks_per_call.median, c->size_bytes);
+	double v[64];
+	size_t m = c->threads < 64 ? c->threads : 64;
+	for (size_t t = 0; t < m; t++)
+		v[t] = pb_gb_per_s(c->thread_ticks_per_call[t].median, c->size_bytes);
+	for (size_t i = 1; i < m; i++)
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double x = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+		}
+	return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+}
+
+#define MAX_THREAD_COLUMNS 16
+
+void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                          enum pb_cache_state st, uint64_t size_bytes)
+{
+	unsigned t[MAX_THREAD_COLUMNS];
+	size_t nt = thread_counts(r, op, st, size_bytes, t, MAX_THREAD_COLUMNS);
+	if (nt < 2)
+		return;
+	struct grid g;
+	if (grid_build(&g, r, op, st) != 0) {
+		grid_free(&g);
+		return;
+	}
+	char sz[24];
+	pb_format_size(size_bytes, sz, sizeof sz);
+	fprintf(f, "\n%s, %s, %s per call, by threads\n", pb_op_name(op), pb_cache_state_name(st),
+	        sz);
+	fprintf(f, "aggregate GB/s (10^9 B/s: every thread's bytes over the span from the\n"
+	           "first start to the last end), higher is better; per thread: the median\n"
+	           "thread's own GB/s; eff: aggregate / (N x the 1-thread figure)\n");
+	int nw = kernel_column(&g);
+	const char *titles[3] = {"aggregate GB/s", "per-thread GB/s", "efficiency"};
+	for (int block = 0; block < 3; block++) {
+		size_t from = block == 0 ? 0 : 1;
+		fprintf(f, "%s%s\n", block ? "\n" : "", titles[block]);
+		fprintf(f, "%-*s", nw, "kernel");
+		for (size_t j = from; j < nt; j++) {
+			char h[24];
+			snprintf(h, sizeof h, "%u thr", t[j]);
+			fprintf(f, "%*s", CELL_WIDTH, h);
+		}
+		fputc('\n', f);
+		for (size_t i = 0; i < g.nkernels; i++) {
+			const struct pb_mem_case *one =
+			    find_threads(r, op, st, g.kernels[i], size_bytes, 1);
+			fprintf(f, "%-*s", nw, g.kernels[i]->name);
+			for (size_t j = from; j < nt; j++) {
+				const struct pb_mem_case *c =
+				    find_threads(r, op, st, g.kernels[i], size_bytes, t[j]);
+				double v = NAN;
+				if (c && block == 0)
+					v = pb_gb_per_s(c->ticks_per_call.median, size_bytes);
+				else if (c && block == 1)
+					v = per_thread_gb_s(c);
+				else if (c && one)
+					v = pb_mem_efficiency(r, c);
+				char s[24];
+				if (isfinite(v))
+					pb_format_sig3(s, sizeof s, v);
+				else
+					snprintf(s, sizeof s, "-");
+				fprintf(f, "%*s", CELL_WIDTH, s);
+			}
+			fputc('\n', f);
+		}
+	}
+	grid_free(&g);
 }

@@ -864,9 +864,9 @@ double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case
 	return NAN;
 }
 
-const char *pb_mem_node_text(enum pb_mem_node node, unsigned index, char *buf, size_t len)
+const char *pb_mem_node_text(enum pb_mem_node_kind node, unsigned index, char *buf, size_t len)
 {
-	if (node == PB_MEM_NODE_INDEX)
+	if (node == PB_MEM_NODE_FIXED)
 		snprintf(buf, len, "node %u", index);
 	else
 		snprintf(buf, len, "%s", node == PB_MEM_NODE_INTERLEAVE ? "interleave" : "local");

@@ -36,6 +36,21 @@ rc=$?
 grep -q '"interrupted": true' out.json || fail "hook: result not marked interrupted"
 grep -q '"size_bytes": 256' out.json && fail "hook: the third group was started"
 
+# Threads: Ctrl-C during a threaded run stops every worker (no process or
+# thread left behind: the wait returns), exit 130, and the file keeps the
+# cases measured so far.
+rm -f out.json stdout.txt stderr.txt
+"$bin" mem memset --kernels libc,bytes --sizes 64..32M --cache hot,dram --threads 1..3 \
+	--budget 5 -o out.json >stdout.txt 2>stderr.txt &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "threads: exit status $rc, expected 130"
+grep -q '"interrupted": true' out.json || fail "threads: result not marked interrupted"
+grep -q '"kernel": "libc"' out.json || fail "threads: no measured case kept"
+
 # cmd: SIGINT to primbench alone (not its process group): the running
 # command is sent SIGTERM, not counted; the finished runs are kept.
 rm -f out.json stdout.txt stderr.txt
@@ -51,4 +66,4 @@ grep -q '"real_ns"' out.json || fail "cmd: no finished run kept"
 grep -q 'interrupted' stderr.txt || fail "cmd: no message on stderr"
 grep -q '^ *1 ' stdout.txt || fail "cmd: no run table"
 command -v pgrep >/dev/null && pgrep -f 'sleep 0.3' >/dev/null && fail "cmd: the command was left running"
-echo "3 passed, 0 failed"
+echo "4 passed, 0 failed"

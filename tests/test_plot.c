@@ -3,7 +3,8 @@
  * were measured): the values against the suite's own median_derived
  * figures, the cache marks with their sources, the break-even arrows,
  * the heat map of a grid, the A/B scatter and its verdict, replays as
- * bars, files with other suites beside mem, and the input it refuses. */
+ * bars, files with other suites beside mem, a 1-thread file against the
+ * script it drew before threads, and the input it refuses. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -171,6 +172,81 @@ static void test_mem_sweep(void **state)
 	s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set logscale y 10"));
 	assert_non_null(strstr(s, "set ylabel \"ns per call (median, 95% CI)\""));
+	free(s);
+	pb_compare_file_free(&f);
+}
+
+/* Every file pb_plot_write() wrote, sorted by name, each after a line
+ * "==> NAME <==" (what `for f in *; do ...; cat "$f"; done` prints). */
+static char *dump_dir(void)
+{
+	struct dirent **names;
+	int nn = scandir(dir, &names, NULL, alphasort);
+	assert_true(nn >= 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	for (int i = 0; i < nn; i++) {
+		if (names[i]->d_name[0] != '.') {
+			char *text = slurp(names[i]->d_name);
+			assert_non_null(text);
+			fprintf(f, "==> %s <==\n%s", names[i]->d_name, text);
+			free(text);
+		}
+		free(names[i]);
+	}
+	free(names);
+	fclose(f);
+	return out;
+}
+
+/* A 1-thread file draws exactly as before threads were plotted:
+ * plot/mem_sweep.golden is the script and data the code before them wrote
+ * (its README); a new file whose keys say threads 1, placement null,
+ * mem_node "local" draws no scaling panel and no "1 thread" either. */
+static void test_one_thread_unchanged(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/mem_sweep.json", &f);
+	struct pb_plot_input in = {"sweep", &f};
+	struct pb_plot_opts o = {"/tmp/out.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *got = dump_dir();
+	FILE *g = fopen("plot/mem_sweep.golden", "r");
+	assert_non_null(g);
+	char *want = calloc(1, 1 << 20);
+	want[fread(want, 1, (1 << 20) - 1, g)] = '\0';
+	fclose(g);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	pb_compare_file_free(&f);
+
+	/* mem_threads.json without its 2-thread cases */
+	json_error_t err;
+	json_t *doc = json_load_file("plot/mem_threads.json", 0, &err);
+	assert_non_null(doc);
+	json_t *cases = json_object_get(doc, "cases");
+	for (size_t i = json_array_size(cases); i-- > 0;)
+		if (json_integer_value(json_object_get(
+		        json_object_get(json_array_get(cases, i), "key"), "threads")) != 1)
+			json_array_remove(cases, i);
+	assert_int_equal(json_array_size(cases), 8);
+	char *text = json_dumps(doc, 0);
+	json_decref(doc);
+	assert_int_equal(pb_compare_load_text(text, strlen(text), "one.json", &f), 0);
+	free(text);
+	clean();
+	in.file = &f;
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set multiplot layout 1,2"));
+	assert_non_null(strstr(s, "set title \"memset, hot (the same buffers every call)\""));
+	assert_null(strstr(s, "1 thread"));
+	assert_null(strstr(s, "# scaling"));
+	assert_int_equal(count_dat(), 4);
 	free(s);
 	pb_compare_file_free(&f);
 }
@@ -573,6 +649,7 @@ int main(void)
 	    cmocka_unit_test(test_cmd_too_few_runs),
 	    cmocka_unit_test(test_many_kernels_distinct),
 	    cmocka_unit_test(test_replay_many_kernels),
+	    cmocka_unit_test(test_one_thread_unchanged),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,7 +3,8 @@
  * were measured): the values against the suite's own median_derived
  * figures, the cache marks with their sources, the break-even arrows,
  * the heat map of a grid, the A/B scatter and its verdict, replays as
- * bars, files with other suites beside mem, and the input it refuses. */
+ * bars, files with other suites beside mem, the scaling panels of a
+ * threaded run, and the input it refuses. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -171,6 +172,266 @@ static void test_mem_sweep(void **state)
 	s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set logscale y 10"));
 	assert_non_null(strstr(s, "set ylabel \"ns per call (median, 95% CI)\""));
+	free(s);
+	pb_compare_file_free(&f);
+}
+
+/* Every file pb_plot_write() wrote, sorted by name, each after a line
+ * "==> NAME <==" (what `for f in *; do ...; cat "$f"; done` prints). */
+static char *dump_dir(void)
+{
+	struct dirent **names;
+	int nn = scandir(dir, &names, NULL, alphasort);
+	assert_true(nn >= 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	for (int i = 0; i < nn; i++) {
+		if (names[i]->d_name[0] != '.') {
+			char *text = slurp(names[i]->d_name);
+			assert_non_null(text);
+			fprintf(f, "==> %s <==\n%s", names[i]->d_name, text);
+			free(text);
+		}
+		free(names[i]);
+	}
+	free(names);
+	fclose(f);
+	return out;
+}
+
+/* A 1-thread file draws exactly as before threads were plotted:
+ * plot/mem_sweep.golden is the script and data the code before them wrote
+ * (its README); a new file whose keys say threads 1, placement null,
+ * mem_node "local" draws no scaling panel and no "1 thread" either. */
+static void test_one_thread_unchanged(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/mem_sweep.json", &f);
+	struct pb_plot_input in = {"sweep", &f};
+	struct pb_plot_opts o = {"/tmp/out.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *got = dump_dir();
+	FILE *g = fopen("plot/mem_sweep.golden", "r");
+	assert_non_null(g);
+	char *want = calloc(1, 1 << 20);
+	want[fread(want, 1, (1 << 20) - 1, g)] = '\0';
+	fclose(g);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	pb_compare_file_free(&f);
+
+	/* mem_threads.json without its 2-thread cases */
+	json_error_t err;
+	json_t *doc = json_load_file("plot/mem_threads.json", 0, &err);
+	assert_non_null(doc);
+	json_t *cases = json_object_get(doc, "cases");
+	for (size_t i = json_array_size(cases); i-- > 0;)
+		if (json_integer_value(json_object_get(
+		        json_object_get(json_array_get(cases, i), "key"), "threads")) != 1)
+			json_array_remove(cases, i);
+	assert_int_equal(json_array_size(cases), 8);
+	char *text = json_dumps(doc, 0);
+	json_decref(doc);
+	assert_int_equal(pb_compare_load_text(text, strlen(text), "one.json", &f), 0);
+	free(text);
+	clean();
+	in.file = &f;
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set multiplot layout 1,2"));
+	assert_non_null(strstr(s, "set title \"memset, hot (the same buffers every call)\""));
+	assert_null(strstr(s, "1 thread"));
+	assert_null(strstr(s, "# scaling"));
+	assert_int_equal(count_dat(), 4);
+	free(s);
+	pb_compare_file_free(&f);
+}
+
+/* The case of mem_threads.json with this kernel, state, size, threads. */
+static const json_t *threads_case(const struct pb_compare_file *f, const char *kernel,
+                                  const char *st, long long size, long long threads)
+{
+	const json_t *cases = json_object_get(f->doc, "cases");
+	for (size_t i = 0; i < json_array_size(cases); i++) {
+		const json_t *c = json_array_get(cases, i), *k = json_object_get(c, "key");
+		if (!strcmp(json_string_value(json_object_get(k, "kernel")), kernel) &&
+		    !strcmp(json_string_value(json_object_get(k, "cache_state")), st) &&
+		    json_integer_value(json_object_get(k, "size_bytes")) == size &&
+		    json_integer_value(json_object_get(k, "threads")) == threads)
+			return c;
+	}
+	fail_msg("no case %s %s %lld x%lld", kernel, st, size, threads);
+	return NULL;
+}
+
+static double derived(const json_t *c, const char *field)
+{
+	return json_number_value(json_object_get(json_object_get(c, "median_derived"), field));
+}
+
+/* A threaded run (mem_threads.json: libc and rep_stosb, 4K and 1M, hot and
+ * dram, 1 and 2 threads): the size panels keep to the 1-thread cases and
+ * say so; a scaling panel per state and size, threads on x, one series
+ * per kernel of the aggregate GB/s (the suite's own figure) with its ideal
+ * line N x the 1-thread GB/s, dashed in the kernel's colour. */
+static void test_scaling(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_compare_file f;
+	load("plot/mem_threads.json", &f);
+	struct pb_plot_input in = {"threads", &f};
+	struct pb_plot_opts o = {"/tmp/t.svg", PB_UNIT_GB_S, NULL};
+	if (pb_plot_write(&in, 1, &o, dir) != 0)
+		fail_msg("%s", pb_error());
+	assert_null(pb_plot_note(&f));
+	char *s = slurp(PB_PLOT_SCRIPT);
+	/* 2 size panels, 4 scaling panels; a data file per kernel in each */
+	assert_non_null(strstr(s, "set multiplot layout 3,2"));
+	assert_int_equal(count_dat(), 2 * 2 + 4 * 2);
+	assert_non_null(
+	    strstr(s, "set title \"memset, hot (the same buffers every call), 1 thread\""));
+	assert_non_null(
+	    strstr(s, "set title \"memset, dram (random buffers, out of cache), 1 thread\""));
+	const char *states[] = {"hot", "dram"}, *kernels[] = {"libc", "rep_stosb"},
+	           *colour[] = {"#1f77b4", "#ff7f0e"};
+	const long long sizes[] = {4096, 1 << 20};
+	/* The size panels: the 1-thread GB/s at 4K and 1M, nothing else. */
+	for (size_t k = 0; k < 2; k++) {
+		char name[8];
+		dat_of(s, kernels[k], name); /* hot, the first panel */
+		char *d = slurp(name);
+		double x[2], y[2], lo, hi;
+		assert_int_equal(sscanf(strchr(d, '\n') + 1, "%lf %lf %lf %lf\n%lf %lf", &x[0],
+		                        &y[0], &lo, &hi, &x[1], &y[1]),
+		                 6);
+		for (size_t i = 0; i < 2; i++) {
+			assert_true(x[i] == (double)sizes[i]);
+			double want =
+			    derived(threads_case(&f, kernels[k], "hot", sizes[i], 1), "gb_per_s");
+			assert_true(fabs(y[i] - want) <= 1e-5 * want);
+		}
+		free(d);
+	}
+	size_t panel = 0;
+	for (size_t st = 0; st < 2; st++)
+		for (size_t z = 0; z < 2; z++) {
+			char want[256];
+			snprintf(want, sizeof want, "\n# scaling %zu: memset, %s, %s\n", ++panel,
+			         states[st], z ? "1M" : "4K");
+			const char *p = strstr(s, want);
+			if (!p) {
+				fail_msg("no '%s' in\n%s", want, s);
+				return; /* fail_msg is not marked noreturn */
+			}
+			const char *end = strstr(p + 1, "\n# ");
+			end = end ? end : p + strlen(p);
+			snprintf(want, sizeof want,
+			         "set title \"memset %s, %s (%s): aggregate GB/s by threads\"",
+			         z ? "1M" : "4K", states[st],
+			         st ? "random buffers, out of cache"
+			            : "the same buffers every call");
+			const char *t = strstr(p, want);
+			assert_true(t && t < end);
+			t = strstr(p, "set xtics norotate (\"1\" 1, \"2\" 2)\n");
+			assert_true(t && t < end);
+			t = strstr(p, "set xrange [0.75:2.25]\n");
+			assert_true(t && t < end);
+			t = strstr(p,
+			           "set ylabel \"aggregate GB/s, 10^9 bytes/s (median, 95% CI)\"");
+			assert_true(t && t < end);
+			for (size_t k = 0; k < 2; k++) {
+				const json_t *one =
+				    threads_case(&f, kernels[k], states[st], sizes[z], 1);
+				const json_t *two =
+				    threads_case(&f, kernels[k], states[st], sizes[z], 2);
+				/* the series and its ideal line: one data file, same colour */
+				char title[128];
+				snprintf(title, sizeof title,
+				         "title \"%s (2 threads: %.0f%% of ideal)\"", kernels[k],
+				         100 * derived(two, "efficiency"));
+				const char *q = strstr(p, title);
+				if (!q || q > end)
+					fail_msg("no '%s' in panel %zu", title, panel);
+				while (strncmp(q, ".dat\"", 5))
+					q--;
+				char name[8];
+				memcpy(name, q - 3, 7);
+				name[7] = '\0';
+				char clause[160];
+				snprintf(clause, sizeof clause,
+				         "\"%s\" using 1:2:3:4 with yerrorlines lw 1.5 lc rgb "
+				         "\"%s\" dt 1 "
+				         "pt 7",
+				         name, colour[k]);
+				assert_non_null(strstr(p, clause));
+				snprintf(
+				    clause, sizeof clause,
+				    "\"%s\" using 1:5 with lines lw 1 lc rgb \"%s\" dt 2 notitle",
+				    name, colour[k]);
+				t = strstr(p, clause);
+				assert_true(t && t < end);
+				/* rows: threads, value, lo, hi, ideal = N x the 1-thread GB/s */
+				char *d = slurp(name);
+				assert_string_equal(strtok(d, "\n"), "# threads value lo hi ideal");
+				double g1 = derived(one, "gb_per_s"), g2 = derived(two, "gb_per_s");
+				for (int n = 1; n <= 2; n++) {
+					double x, y, lo, hi, ideal;
+					assert_int_equal(sscanf(strtok(NULL, "\n"),
+					                        "%lf %lf %lf %lf %lf", &x, &y, &lo,
+					                        &hi, &ideal),
+					                 5);
+					assert_true(x == n);
+					assert_true(lo <= y && y <= hi);
+					double want_y = n == 1 ? g1 : g2;
+					assert_true(fabs(y - want_y) <= 1e-5 * want_y);
+					assert_true(fabs(ideal - n * g1) <= 1e-5 * n * g1);
+				}
+				assert_null(strtok(NULL, "\n"));
+				free(d);
+			}
+		}
+	free(s);
+
+	/* Other units: a scaling panel stays a throughput (bytes/tick when
+	 * asked for, else GB/s) while the size panels take the unit. */
+	clean();
+	o.unit = PB_UNIT_NS_PER_CALL;
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set ylabel \"ns per call (median, 95% CI)\""));
+	assert_non_null(strstr(s, "aggregate GB/s by threads"));
+	free(s);
+	clean();
+	o.unit = PB_UNIT_BYTES_PER_TICK;
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "aggregate bytes/tick by threads"));
+	assert_non_null(strstr(s, "set ylabel \"aggregate bytes per TSC tick (median, 95% CI)\""));
+	free(s);
+
+	/* Placement and memory node not the defaults: said under the title;
+	 * the 1-thread cases of that node still join the panel. */
+	const json_t *cases = json_object_get(f.doc, "cases");
+	for (size_t i = 0; i < json_array_size(cases); i++) {
+		json_t *k = json_object_get(json_array_get(cases, i), "key");
+		json_object_set_new(k, "mem_node", json_string("node 1"));
+		if (json_integer_value(json_object_get(k, "threads")) == 2)
+			json_object_set_new(k, "placement", json_string("scatter"));
+	}
+	clean();
+	o.unit = PB_UNIT_GB_S;
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(
+	    strstr(s, "aggregate GB/s by threads\\nplacement scatter, memory node 1\""));
+	assert_int_equal(count_dat(), 12);
+	char name[8];
+	dat_of(s, "libc (2 threads: 48% of ideal)", name);
 	free(s);
 	pb_compare_file_free(&f);
 }
@@ -573,6 +834,8 @@ int main(void)
 	    cmocka_unit_test(test_cmd_too_few_runs),
 	    cmocka_unit_test(test_many_kernels_distinct),
 	    cmocka_unit_test(test_replay_many_kernels),
+	    cmocka_unit_test(test_one_thread_unchanged),
+	    cmocka_unit_test(test_scaling),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

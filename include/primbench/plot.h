@@ -17,6 +17,18 @@
  *    (top-level "breakeven": where its recommended policy switches kernel)
  *    are marked at the bottom, labelled "below|above". Size 0 is left out
  *    (a log axis has no 0).
+ *  - mem cases run on N > 1 threads (key "threads"; absent means 1): the
+ *    size panels above keep to the 1-thread cases (and say "1 thread" in
+ *    their titles when a file has others); a scaling panel per (op, cache
+ *    state, size, memory node, placement): x = threads (integer tics; a
+ *    log2 axis beyond 16), y = the aggregate throughput (GB/s, or
+ *    bytes/tick with that unit: an N-thread case's time per call is the
+ *    span over all threads' calls), per kernel and file the median with
+ *    its 95% CI at 1 thread and at each N, and the ideal line N x the
+ *    file's own 1-thread figure, dashed in the kernel's colour; the key
+ *    gives the efficiency at the most threads (aggregate / (N x 1
+ *    thread), as median_derived.efficiency), the title the placement
+ *    and memory node when they are not "compact" and "local".
  *  - mem alignment grids (one op, state and size measured at several
  *    destination offsets): a heat map per file, kernels against offsets,
  *    colour = the median in the unit.

@@ -237,6 +237,7 @@ struct series {
 	char *variant;
 	struct point *p;
 	size_t n, cap;
+	double one; /* scaling: the 1-thread figure of the file (x = 1), else NAN */
 };
 
 struct panel {
@@ -286,8 +287,24 @@ struct replay_panel {
 	size_t n, cap;
 };
 
+/* A scaling panel (mem --threads, issue 21): the N-thread cases of one op,
+ * state, size, memory node and placement, x = threads, y = aggregate
+ * throughput; its series (mem_plot.sseries) add the 1-thread case of the
+ * same file and key (x = 1), also the reference of the ideal N x 1. */
+struct scaling {
+	char *op, *state, *node, *placement;
+	long long size;
+	bool variants; /* series differ by more than kernel and file */
+};
+
 struct mem_plot {
 	struct names kernels;
+	struct scaling *scalings;
+	size_t nscalings, capscalings;
+	struct series *sseries;
+	size_t nsseries, capsseries;
+	bool threads; /* some case ran on N > 1 threads: the size panels say
+	                 "1 thread" */
 	struct replay_panel *replays;
 	size_t nreplays, capreplays;
 	struct panel *panels;
@@ -299,9 +316,24 @@ struct mem_plot {
 	size_t zero_sizes; /* cases of size 0, not drawn (pb_plot_note says so) */
 };
 
+/* Threads of a mem case: absent means 1 (docs/results-schema.md). */
+static long long key_threads(const json_t *key)
+{
+	long long t;
+	return key_ll(key, "threads", &t) && t > 1 ? t : 1;
+}
+
+/* Where a mem case's buffers were: absent means "local". */
+static const char *key_node(const json_t *key)
+{
+	const char *s = key_str(key, "mem_node");
+	return s ? s : "local";
+}
+
 /* What tells apart cases of one op, state, kernel and size besides the
- * destination offset: the source's place, extent, fill value, read-back,
- * page size. "" when all are the defaults of a plain sweep. */
+ * destination offset and threads: the source's place, extent, fill value,
+ * read-back, page size, memory node. "" when all are the defaults of a
+ * plain sweep. */
 static char *variant_text(const json_t *key)
 {
 	char buf[160] = "";
@@ -318,12 +350,15 @@ static char *variant_text(const json_t *key)
 	if (json_is_true(json_object_get(key, "then_read")))
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " then-read");
 	if (key_ll(key, "page_bytes", &v) && v != 4096)
-		snprintf(buf + pos, sizeof buf - pos, " pages %lld", v);
+		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " pages %lld", v);
+	if (strcmp(key_node(key), "local") && pos < sizeof buf)
+		snprintf(buf + pos, sizeof buf - pos, " memory %s", key_node(key));
 	return xstrdup(buf[0] == ' ' ? buf + 1 : buf);
 }
 
 /* Whether the case sits in an alignment grid: another case of the same
- * file, op, state, kernel and size at another destination offset. */
+ * file, op, state, kernel, size and threads at another destination
+ * offset. */
 static bool in_grid(const struct pb_compare_file *f, size_t i)
 {
 	const json_t *a = f->cases[i].key;
@@ -334,7 +369,8 @@ static bool in_grid(const struct pb_compare_file *f, size_t i)
 		const json_t *b = f->cases[j].key;
 		long long sb, db;
 		if (j == i || !key_ll(b, "size_bytes", &sb) || sb != sa ||
-		    !key_ll(b, "dst_offset_bytes", &db) || db == da)
+		    !key_ll(b, "dst_offset_bytes", &db) || db == da ||
+		    key_threads(a) != key_threads(b))
 			continue;
 		const char *fa[] = {"suite", "op", "cache_state", "kernel"};
 		bool same = true;
@@ -398,7 +434,7 @@ static struct series *series_for(struct mem_plot *m, size_t file, size_t kernel,
 	}
 	GROW(m->series, m->nseries, m->capseries);
 	struct series *s = &m->series[m->nseries++];
-	*s = (struct series){file, kernel, panel, xstrdup(variant), NULL, 0, 0};
+	*s = (struct series){file, kernel, panel, xstrdup(variant), NULL, 0, 0, NAN};
 	return s;
 }
 
@@ -417,6 +453,12 @@ static struct grid *grid_for(struct mem_plot *m, size_t file, const char *op, co
 	return g;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
 static int cmp_point(const void *a, const void *b)
 {
 	const struct point *p = a, *q = b;
@@ -428,6 +470,163 @@ static int cmp_point(const void *a, const void *b)
 static enum pb_unit replay_unit(enum pb_unit asked)
 {
 	return asked == PB_UNIT_TICKS_PER_CALL ? PB_UNIT_TICKS_PER_CALL : PB_UNIT_NS_PER_CALL;
+}
+
+/* A case's median (y) and 95% CI (lo, hi; the median alone without one)
+ * in unit u at size bytes; lo is the lower figure on the axis. */
+static void case_value(enum pb_unit u, const struct pb_summary *sum, double hz, double size,
+                       struct point *p)
+{
+	p->y = convert(u, sum->median, hz, size);
+	p->lo = p->hi = p->y;
+	if (sum->ci_valid) {
+		double a = convert(u, sum->ci_lo, hz, size);
+		double b = convert(u, sum->ci_hi, hz, size);
+		p->lo = higher_is_better(u) ? b : a;
+		p->hi = higher_is_better(u) ? a : b;
+	}
+}
+
+/* Scaling panels draw a throughput: the N-thread "per call" is the span
+ * over every thread's calls, not the time of a call. bytes/tick when
+ * asked for, else GB/s. */
+static enum pb_unit scaling_unit(enum pb_unit asked)
+{
+	return asked == PB_UNIT_BYTES_PER_TICK ? PB_UNIT_BYTES_PER_TICK : PB_UNIT_GB_S;
+}
+
+static size_t scaling_index(struct mem_plot *m, const char *op, const char *state, long long size,
+                            const char *node, const char *placement)
+{
+	for (size_t i = 0; i < m->nscalings; i++) {
+		const struct scaling *sc = &m->scalings[i];
+		if (sc->size == size && !strcmp(sc->op, op) && !strcmp(sc->state, state) &&
+		    !strcmp(sc->node, node) && !strcmp(sc->placement, placement))
+			return i;
+	}
+	GROW(m->scalings, m->nscalings, m->capscalings);
+	m->scalings[m->nscalings] = (struct scaling){
+	    xstrdup(op), xstrdup(state), xstrdup(node), xstrdup(placement), size, false};
+	return m->nscalings++;
+}
+
+static struct series *scaling_series_for(struct mem_plot *m, size_t file, size_t kernel,
+                                         size_t panel, const char *variant)
+{
+	for (size_t i = 0; i < m->nsseries; i++) {
+		struct series *s = &m->sseries[i];
+		if (s->file == file && s->kernel == kernel && s->panel == panel &&
+		    !strcmp(s->variant, variant))
+			return s;
+	}
+	GROW(m->sseries, m->nsseries, m->capsseries);
+	struct series *s = &m->sseries[m->nsseries++];
+	*s = (struct series){file, kernel, panel, xstrdup(variant), NULL, 0, 0, NAN};
+	return s;
+}
+
+/* A scaling series' variant: variant_text and the destination offset (an
+ * alignment grid run on N threads has a series per offset). */
+static char *scaling_variant(const json_t *key)
+{
+	char *v = variant_text(key), *out = NULL;
+	long long dst = 0;
+	if (!key_ll(key, "dst_offset_bytes", &dst) || dst == 0)
+		return v;
+	if (asprintf(&out, "%s%sdst+%lld", v, v[0] ? " " : "", dst) < 0) {
+		fputs("primbench: out of memory\n", stderr);
+		abort();
+	}
+	free(v);
+	return out;
+}
+
+/* An N-thread sweep case (N > 1) into its scaling panel. */
+static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_compare_file *f,
+                       const json_t *key, const struct pb_summary *sum, double hz,
+                       enum pb_unit unit)
+{
+	long long size = 0;
+	key_ll(key, "size_bytes", &size);
+	enum pb_unit u = scaling_unit(unit);
+	if (!(hz > 0) && u == PB_UNIT_GB_S)
+		return pb_fail("%s: no timer.hz: cannot give %s", f->path, pb_unit_name(u));
+	struct point p;
+	case_value(u, sum, hz, (double)size, &p);
+	if (size <= 0 || !isfinite(p.y)) {
+		m->zero_sizes++;
+		return 0;
+	}
+	const char *placement = key_str(key, "placement");
+	size_t pi = scaling_index(m, key_str(key, "op"), key_str(key, "cache_state"), size,
+	                          key_node(key), placement ? placement : "compact");
+	char *variant = scaling_variant(key);
+	struct series *s =
+	    scaling_series_for(m, fi, name_index(&m->kernels, key_str(key, "kernel")), pi, variant);
+	free(variant);
+	p.x = (double)key_threads(key);
+	GROW(s->p, s->n, s->cap);
+	s->p[s->n++] = p;
+	return 0;
+}
+
+/* The 1-thread cases into the scaling panels of their op, state, size and
+ * memory node (every placement's): the point at x = 1 and the reference
+ * of the ideal line. After every N-thread case is in. */
+static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, size_t n,
+                          enum pb_unit unit)
+{
+	enum pb_unit u = scaling_unit(unit);
+	for (size_t fi = 0; fi < n && m->nscalings; fi++) {
+		const struct pb_compare_file *f = in[fi].file;
+		for (size_t i = 0; i < f->ncases; i++) {
+			const struct pb_compare_case *c = &f->cases[i];
+			if (case_kind(c->key) != CASE_SWEEP || key_threads(c->key) > 1)
+				continue;
+			const char *op = key_str(c->key, "op"),
+			           *state = key_str(c->key, "cache_state");
+			long long size = 0;
+			key_ll(c->key, "size_bytes", &size);
+			double hz = unit_hz(f, c->unit);
+			struct pb_summary sum;
+			bool have = false;
+			struct point p = {1, NAN, NAN, NAN};
+			for (size_t pi = 0; pi < m->nscalings; pi++) {
+				const struct scaling *sc = &m->scalings[pi];
+				if (sc->size != size || strcmp(sc->op, op) ||
+				    strcmp(sc->state, state) || strcmp(sc->node, key_node(c->key)))
+					continue;
+				if (!have) {
+					if (!(hz > 0) && u == PB_UNIT_GB_S)
+						return pb_fail("%s: no timer.hz: cannot give %s",
+						               f->path, pb_unit_name(u));
+					if (pb_summarize(c->v, c->n, 0.95, &sum) != 0)
+						return -1;
+					case_value(u, &sum, hz, (double)size, &p);
+					have = true;
+				}
+				if (!isfinite(p.y))
+					break;
+				char *variant = scaling_variant(c->key);
+				struct series *s = scaling_series_for(
+				    m, fi, name_index(&m->kernels, key_str(c->key, "kernel")), pi,
+				    variant);
+				free(variant);
+				GROW(s->p, s->n, s->cap);
+				s->p[s->n++] = p;
+				s->one = p.y;
+			}
+		}
+	}
+	for (size_t i = 0; i < m->nsseries; i++) {
+		struct series *s = &m->sseries[i];
+		qsort(s->p, s->n, sizeof *s->p, cmp_point);
+		for (size_t j = 0; j < m->nsseries; j++)
+			if (m->sseries[j].panel == s->panel &&
+			    strcmp(m->sseries[j].variant, s->variant))
+				m->scalings[s->panel].variants = true;
+	}
+	return 0;
 }
 
 static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_t n,
@@ -475,14 +674,16 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				    (struct bar){fi, name_index(&m->kernels, kernel), y, lo, hi};
 				continue;
 			}
-			double y = convert(unit, sum.median, hz, (double)size);
-			double lo = y, hi = y;
-			if (sum.ci_valid) {
-				double a = convert(unit, sum.ci_lo, hz, (double)size);
-				double b = convert(unit, sum.ci_hi, hz, (double)size);
-				lo = higher_is_better(unit) ? b : a;
-				hi = higher_is_better(unit) ? a : b;
+			if (key_threads(c->key) > 1) {
+				/* Aggregates: the scaling panels, not the size panels. */
+				m->threads = true;
+				if (scaling_add(m, fi, f, c->key, &sum, hz, unit) != 0)
+					return -1;
+				continue;
 			}
+			struct point pt;
+			case_value(unit, &sum, hz, (double)size, &pt);
+			double y = pt.y, lo = pt.lo, hi = pt.hi;
 			size_t k = name_index(&m->kernels, kernel);
 			if (in_grid(f, i)) {
 				struct grid *g = grid_for(m, fi, op, state, size);
@@ -513,7 +714,7 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 			    strcmp(m->series[j].variant, s->variant))
 				m->panels[s->panel].variants = true;
 	}
-	return 0;
+	return scaling_attach(m, in, n, unit);
 }
 
 static void mem_free(struct mem_plot *m)
@@ -544,6 +745,18 @@ static void mem_free(struct mem_plot *m)
 		free(m->replays[i].b);
 	}
 	free(m->replays);
+	for (size_t i = 0; i < m->nscalings; i++) {
+		free(m->scalings[i].op);
+		free(m->scalings[i].state);
+		free(m->scalings[i].node);
+		free(m->scalings[i].placement);
+	}
+	free(m->scalings);
+	for (size_t i = 0; i < m->nsseries; i++) {
+		free(m->sseries[i].variant);
+		free(m->sseries[i].p);
+	}
+	free(m->sseries);
 }
 
 /* The x tics of a log2 size axis: every power of 4 (64, 256, 1K, ...)
@@ -761,6 +974,118 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 	return 0;
 }
 
+/* One scaling panel: per kernel and file, the aggregate throughput (median,
+ * 95% CI) against threads, points and lines, and the ideal N x the
+ * 1-thread figure of the same file, dashed in the same colour. The key
+ * gives each series' efficiency at its most threads (aggregate over N x
+ * 1 thread, as median_derived.efficiency). Data: threads value lo hi
+ * ideal. */
+static int scaling_script(FILE *g, const struct mem_plot *m, size_t si,
+                          const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
+                          const char *dir, size_t *ndata)
+{
+	const struct scaling *sc = &m->scalings[si];
+	enum pb_unit u = scaling_unit(o->unit);
+	/* The thread counts drawn, ascending. */
+	double *ts = NULL;
+	size_t nts = 0, capts = 0;
+	for (size_t i = 0; i < m->nsseries; i++) {
+		const struct series *s = &m->sseries[i];
+		for (size_t j = 0; s->panel == si && j < s->n; j++) {
+			size_t k = 0;
+			while (k < nts && ts[k] != s->p[j].x)
+				k++;
+			if (k < nts)
+				continue;
+			GROW(ts, nts, capts);
+			ts[nts++] = s->p[j].x;
+		}
+	}
+	qsort(ts, nts, sizeof *ts, cmp_double);
+	double tmax = nts ? ts[nts - 1] : 1;
+	char sz[32];
+	size_label(sz, sizeof sz, (double)sc->size);
+	fprintf(g, "\n# scaling %zu: %s, %s, %s\n", si + 1, sc->op, sc->state, sz);
+	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
+	      "set autoscale\n",
+	      g);
+	char title[512];
+	int len = snprintf(title, sizeof title, "%s %s, %s (%s): aggregate %s by threads", sc->op,
+	                   sz, sc->state, state_text(sc->state), pb_unit_name(u));
+	bool placed = strcmp(sc->placement, "compact") != 0, node = strcmp(sc->node, "local") != 0;
+	if ((placed || node) && len > 0 && (size_t)len < sizeof title)
+		snprintf(title + len, sizeof title - (size_t)len, "\n%s%s%s%s%s",
+		         placed ? "placement " : "", placed ? sc->placement : "",
+		         placed && node ? ", " : "", node ? "memory " : "", node ? sc->node : "");
+	fputs("set tmargin\nset title ", g);
+	gp_str(g, title);
+	fputs(" offset 0,0\n", g);
+	/* Counts doubling to many threads: a log axis keeps 1, 2, 4 apart. */
+	bool log = tmax > 16;
+	if (log)
+		fprintf(g, "set logscale x 2\nset xrange [%g:%g]\n", 1 / 1.15, tmax * 1.15);
+	else {
+		double pad = fmax(0.25, 0.05 * (tmax - 1));
+		fprintf(g, "set xrange [%g:%g]\n", 1 - pad, tmax + pad);
+	}
+	size_t step = nts > 16 ? (nts + 15) / 16 : 1;
+	fputs("set xtics norotate (", g);
+	for (size_t i = 0; i < nts; i += step)
+		fprintf(g, "%s\"%.0f\" %.0f", i ? ", " : "", ts[i], ts[i]);
+	fputs(")\nset yrange [0:*]\nset ylabel ", g);
+	gp_str(g, u == PB_UNIT_GB_S ? "aggregate GB/s, 10^9 bytes/s (median, 95% CI)"
+	                            : "aggregate bytes per TSC tick (median, 95% CI)");
+	fputs("\nset xlabel \"threads at once, each on its own buffers; dashed: ideal, N x the "
+	      "1-thread figure\"\n",
+	      g);
+	fputs("set key below Left reverse samplen 3 width 2 height 1.5 font \",9\"\n", g);
+	free(ts);
+	fputs("plot \\\n", g);
+	bool first = true;
+	for (size_t i = 0; i < m->nsseries; i++) {
+		const struct series *s = &m->sseries[i];
+		if (s->panel != si || s->n == 0)
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
+		struct outfile d;
+		FILE *df = out_open(&d);
+		bool ideal = isfinite(s->one);
+		fputs(ideal ? "# threads value lo hi ideal\n" : "# threads value lo hi\n", df);
+		for (size_t j = 0; j < s->n; j++) {
+			const struct point *p = &s->p[j];
+			fprintf(df, "%.0f %.6g %.6g %.6g", p->x, p->y, p->lo, p->hi);
+			if (ideal)
+				fprintf(df, " %.6g", p->x * s->one);
+			fputc('\n', df);
+		}
+		if (out_close(&d, dir, name) != 0)
+			return -1;
+		const struct point *top = &s->p[s->n - 1];
+		char eff[64] = "";
+		if (ideal && top->x > 1 && s->one > 0)
+			snprintf(eff, sizeof eff, " (%.0f threads: %.0f%% of ideal)", top->x,
+			         100 * top->y / (top->x * s->one));
+		char stitle[320];
+		snprintf(stitle, sizeof stitle, "%s%s%s%s%s%s", m->kernels.v[s->kernel],
+		         sc->variants && s->variant[0] ? " " : "", sc->variants ? s->variant : "",
+		         n > 1 ? "  " : "", n > 1 ? in[s->file].label : "", eff);
+		const char *col = colours[s->kernel % NCOLOURS];
+		fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
+		        first ? "" : ",\\\n", name);
+		fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.6 title ", col,
+		        file_dash[s->file % NFILESTYLES], kernel_point(s->kernel, s->file));
+		gp_str(g, stitle);
+		if (ideal)
+			fprintf(
+			    g, ",\\\n  \"%s\" using 1:5 with lines lw 1 lc rgb \"%s\" dt 2 notitle",
+			    name, col);
+		first = false;
+	}
+	fputs("\n", g);
+	return 0;
+}
+
 static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *in, size_t n,
                       const struct pb_plot_opts *o, const char *dir, size_t *ndata)
 {
@@ -774,8 +1099,8 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 		/* The cache names (top axis, two lines each) sit in a wider top
 		 * margin, the panel title above them: gnuplot does not make
 		 * room for two-line tic labels itself. */
-		fprintf(g, "set tmargin 6\nset title \"%s, %s (%s)\" offset 0,1.8\n", pa->op,
-		        pa->state, state_text(pa->state));
+		fprintf(g, "set tmargin 6\nset title \"%s, %s (%s)%s\" offset 0,1.8\n", pa->op,
+		        pa->state, state_text(pa->state), m->threads ? ", 1 thread" : "");
 		double lo = pa->xmin, hi = pa->xmax;
 		if (hi <= lo)
 			hi = lo * 2;
@@ -834,6 +1159,9 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 		}
 		fputs("\n", g);
 	}
+	for (size_t si = 0; si < m->nscalings; si++)
+		if (scaling_script(g, m, si, in, n, o, dir, ndata) != 0)
+			return -1;
 	for (size_t gi = 0; gi < m->ngrids; gi++) {
 		struct grid *gr = &m->grids[gi];
 		/* Offsets (x) and kernels (y) of this grid, in order. */
@@ -1190,7 +1518,7 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 			mem_free(&m);
 			return -1;
 		}
-		panels = m.npanels + m.ngrids + m.nreplays;
+		panels = m.npanels + m.nscalings + m.ngrids + m.nreplays;
 		if (panels == 0) {
 			mem_free(&m);
 			return pb_fail("%s: no mem case with a size above 0 to plot",

@@ -582,6 +582,44 @@ static void threads_barrier_and_span(unsigned n)
 	pb_harness_result_free(&r);
 }
 
+/* thread_after: each worker's untimed restore runs only once every
+ * worker of the sample has finished its timed calls (no restore overlaps
+ * another thread's timed region), once per batch and thread. */
+static atomic_size_t after_seen_timed_short, after_calls;
+static int tfake_after(void *ctx, size_t i, unsigned thread)
+{
+	struct tfake *f = ctx;
+	(void)i;
+	(void)thread;
+	size_t done = atomic_load(&f->done);
+	atomic_fetch_add(&after_calls, 1);
+	/* sampling batches so far (calibration's do not count): every
+	 * thread's of this sample are done before any restore of it, and no
+	 * thread's next batch begins before every restore is over */
+	if (done % f->threads != 0)
+		atomic_fetch_add(&after_seen_timed_short, 1);
+	return 0;
+}
+
+static void test_threads_after(void **state)
+{
+	(void)state;
+	static struct tfake f;
+	memset(&f, 0, sizeof f);
+	atomic_store(&after_seen_timed_short, 0);
+	atomic_store(&after_calls, 0);
+	uint64_t rng = 1;
+	struct pb_harness_params p = tparams(&f, 3, &rng);
+	p.thread_after = tfake_after;
+	struct pb_harness_result r;
+	assert_int_equal(pb_harness_run(&p, &r), 0);
+	assert_int_equal(r.c[0].n_samples, 8);
+	assert_int_equal(atomic_load(&after_seen_timed_short), 0);
+	/* 4 calibration batches on thread 0, then 9 samples x 3 threads */
+	assert_int_equal(atomic_load(&after_calls), 4 + 9 * 3);
+	pb_harness_result_free(&r);
+}
+
 static void test_threads_2(void **state)
 {
 	(void)state;
@@ -727,6 +765,7 @@ int main(void)
 	    cmocka_unit_test(test_migrations),
 	    cmocka_unit_test(test_summaries),
 	    cmocka_unit_test(test_threads_2),
+	    cmocka_unit_test(test_threads_after),
 	    cmocka_unit_test(test_threads_3),
 	    cmocka_unit_test(test_threads_stop),
 	    cmocka_unit_test(test_threads_migration),

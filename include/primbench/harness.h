@@ -97,6 +97,12 @@ typedef int (*pb_harness_batch_fn)(void *ctx, size_t contender, unsigned thread,
 /* Untimed, after the second CPU query of every batch (calibration's too). */
 typedef void (*pb_harness_after_fn)(void *ctx, size_t contender, size_t k);
 
+/* threads > 1: untimed, run by every worker on its own thread once every
+ * worker has finished its timed calls (so one thread's restore never
+ * overlaps another's timed calls), before the sample ends. Returns 0, or
+ * -1 with pb_error(), which ends the run. */
+typedef int (*pb_harness_thread_after_fn)(void *ctx, size_t contender, unsigned thread);
+
 /* When the stop flag is read inside a round (it is always read before one). */
 enum pb_harness_stop_check {
 	PB_HARNESS_STOP_EACH_SAMPLE, /* after every sample (mem, syscall) */
@@ -125,16 +131,17 @@ struct pb_harness_params {
 	size_t n_contenders;
 	const struct pb_harness_contender *contenders; /* [n_contenders] */
 	pb_harness_batch_fn time_batch;
-	pb_harness_after_fn after_batch; /* NULL: none */
-	void *ctx;                       /* passed to both */
-	uint64_t calls_per_k;            /* calls one unit of k stands for (replay: the
-	                                    batch's calls per pass); 0 means 1 */
-	bool read_back;                  /* keep and summarize read_ticks */
-	size_t warmup_samples;           /* rounds discarded first */
-	size_t min_samples, max_samples; /* kept rounds: 1 <= min <= max */
-	double budget_s;                 /* seconds of rounds, once min_samples are in */
-	double precision;                /* > 0: stop when every CI half-width <= this x median */
-	volatile sig_atomic_t *stop;     /* NULL or a flag set e.g. by SIGINT */
+	pb_harness_after_fn after_batch;         /* NULL: none */
+	pb_harness_thread_after_fn thread_after; /* NULL: none (threads > 1 only) */
+	void *ctx;                               /* passed to both */
+	uint64_t calls_per_k;                    /* calls one unit of k stands for (replay: the
+	                                            batch's calls per pass); 0 means 1 */
+	bool read_back;                          /* keep and summarize read_ticks */
+	size_t warmup_samples;                   /* rounds discarded first */
+	size_t min_samples, max_samples;         /* kept rounds: 1 <= min <= max */
+	double budget_s;                         /* seconds of rounds, once min_samples are in */
+	double precision;            /* > 0: stop when every CI half-width <= this x median */
+	volatile sig_atomic_t *stop; /* NULL or a flag set e.g. by SIGINT */
 	enum pb_harness_stop_check stop_check;
 	uint64_t *rng;         /* the suite's xorshift state (pb_rng_next), advanced */
 	double overhead_ticks; /* subtracted from every batch: pb_timer_info()'s */

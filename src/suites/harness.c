@@ -132,6 +132,7 @@ struct pool {
 	unsigned n;
 	struct worker *w;
 	pthread_barrier_t start, end;
+	pthread_barrier_t timed; /* the workers alone: every timed region is over */
 	/* the gate: workers wait for it once, until every one was created */
 	pthread_mutex_t gate_mu;
 	pthread_cond_t gate_cv;
@@ -177,6 +178,14 @@ static void *worker_main(void *arg)
 					snprintf(w->error, sizeof w->error, "%s", pb_error());
 				w->migrated = cpu_now(p) != cpu0;
 			}
+			if (p->thread_after) {
+				pthread_barrier_wait(&pl->timed);
+				if (w->rc >= 0 && (!pl->only0 || w->t == 0) &&
+				    p->thread_after(p->ctx, pl->contender, w->t) < 0) {
+					w->rc = -1;
+					snprintf(w->error, sizeof w->error, "%s", pb_error());
+				}
+			}
 		}
 		pthread_barrier_wait(&pl->end);
 	}
@@ -208,6 +217,7 @@ static void pool_free(struct pool *pl, unsigned created, bool barriers)
 	if (barriers) {
 		pthread_barrier_destroy(&pl->start);
 		pthread_barrier_destroy(&pl->end);
+		pthread_barrier_destroy(&pl->timed);
 	}
 	pthread_mutex_destroy(&pl->gate_mu);
 	pthread_cond_destroy(&pl->gate_cv);
@@ -247,6 +257,13 @@ static struct pool *pool_start(const struct pb_harness_params *p)
 			e = pthread_barrier_init(&pl->end, NULL, pl->n + 1);
 			if (e)
 				pthread_barrier_destroy(&pl->start);
+		}
+		if (!e) {
+			e = pthread_barrier_init(&pl->timed, NULL, pl->n);
+			if (e) {
+				pthread_barrier_destroy(&pl->start);
+				pthread_barrier_destroy(&pl->end);
+			}
 		}
 		barriers = !e;
 	}

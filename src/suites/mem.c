@@ -209,6 +209,7 @@ struct group {
 	struct pb_mem_case **cases; /* [n_kernels] */
 	void **d;                   /* [threads x MAX_BATCH_CALLS] */
 	const void **s;
+	size_t *k_last; /* [threads]: the calls to restore (threads > 1) */
 };
 
 /* The batch callback: picks the slots, times k calls (or one pass over the
@@ -231,7 +232,10 @@ static int group_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_h
 		                             : NULL;
 		out->ticks = (double)time_extent(c->kernel, a->dst + a->dst_in_slot, src, p->value,
 		                                 a->n, p->extent_bytes, read, &out->begin_stamp);
-		pb_arena_restore_extent(a, src, p->extent_bytes);
+		if (g->threads > 1)
+			g->k_last[thread] = k; /* restored by group_after, after every thread */
+		else
+			pb_arena_restore_extent(a, src, p->extent_bytes);
 		return 0;
 	}
 	if (pb_arena_pick(a, k, d, s) != 0)
@@ -250,7 +254,31 @@ static int group_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_h
 	}
 	if (a->state == PB_STATE_FAULT_THP && c->thp_bytes == 0 && keep && thread == 0)
 		c->thp_bytes = thp_bytes_at(d[0]);
-	pb_arena_restore(a, k, d, s);
+	if (g->threads > 1)
+		g->k_last[thread] = k; /* restored by group_after, after every thread */
+	else
+		pb_arena_restore(a, k, d, s);
+	return 0;
+}
+
+/* N threads: each thread puts back what its batch changed once every
+ * thread's timed calls are over (harness.h thread_after), so a refill's
+ * stores never share the memory bus with another thread's timed calls. */
+static int group_after(void *ctx, size_t i, unsigned thread)
+{
+	(void)i;
+	struct group *g = ctx;
+	const struct pb_mem_params *p = g->p;
+	struct pb_arena *a = &g->a[thread];
+	if (p->extent_bytes) {
+		const uint8_t *src = a->copy ? (a->pl.has_distance ? a->dst + a->src_in_slot
+		                                                   : a->src + a->src_in_slot)
+		                             : NULL;
+		pb_arena_restore_extent(a, src, p->extent_bytes);
+		return 0;
+	}
+	pb_arena_restore(a, g->k_last[thread], g->d + (size_t)thread * MAX_BATCH_CALLS,
+	                 g->s + (size_t)thread * MAX_BATCH_CALLS);
 	return 0;
 }
 
@@ -289,6 +317,7 @@ static int run_group(const struct pb_mem_params *p, struct group *g, uint64_t *r
 	    .n_contenders = p->n_kernels,
 	    .contenders = hc,
 	    .time_batch = group_batch,
+	    .thread_after = g->threads > 1 ? group_after : NULL,
 	    .ctx = g,
 	    .read_back = p->then_read,
 	    .warmup_samples = p->warmup_samples,
@@ -677,10 +706,12 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	struct pb_mem_case **cts = calloc(p->n_kernels, sizeof *cts);
 	void **d = malloc(most * MAX_BATCH_CALLS * sizeof *d);
 	const void **s = malloc(most * MAX_BATCH_CALLS * sizeof *s);
-	if (!r->cases || !cts || !d || !s) {
+	size_t *k_last = calloc(most, sizeof *k_last);
+	if (!r->cases || !cts || !d || !s || !k_last) {
 		free(cts);
 		free(d);
 		free(s);
+		free(k_last);
 		free(counts);
 		free(cpus);
 		pb_mem_result_free(r);
@@ -805,7 +836,8 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					                    .a = as,
 					                    .cases = cts,
 					                    .d = d,
-					                    .s = s};
+					                    .s = s,
+					                    .k_last = k_last};
 					rc = run_group(p, &grp, &rng);
 					/* The read-back loop's own speed beside each
 					 * case's read-back: within its noise, the
@@ -845,6 +877,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	free(cts);
 	free(d);
 	free(s);
+	free(k_last);
 	free(counts);
 	free(cpus);
 	if (rc != 0) {

@@ -1139,8 +1139,8 @@ static void print_threads_plan(struct mem_run *run)
 		if (n < 2)
 			printf("tsc       one CPU: one clock\n");
 		else if (ts.measured)
-			printf("tsc       %s across the threads' CPUs: largest offset %.0f ticks, "
-			       "bound +-%.0f\n",
+			printf("tsc       %s: largest offset between CPUs %.0f ticks, bound "
+			       "+-%.0f\n",
 			       ts.synchronized ? "synchronized" : "NOT synchronized",
 			       ts.max_abs_offset_ticks, ts.bound_ticks);
 		if (ts.note[0])

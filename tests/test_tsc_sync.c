@@ -57,7 +57,7 @@ static void check_pair(const struct pb_tsc_pair *p)
 static void test_pair(void **state)
 {
 	(void)state;
-	unsigned a, b;
+	unsigned a = 0, b = 0;
 	if (!two_cpus(&a, &b))
 		skip();
 	struct pb_tsc_pair p;
@@ -82,7 +82,7 @@ static void test_pair(void **state)
 static void test_set(void **state)
 {
 	(void)state;
-	unsigned cpus[3];
+	unsigned cpus[3] = {0, 0, 0};
 	if (!two_cpus(&cpus[0], &cpus[1]))
 		skip();
 	cpus[2] = cpus[0]; /* a repeat of the first: skipped */

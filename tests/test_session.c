@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "primbench/error.h"
+#include "primbench/results.h"
 #include "primbench/session.h"
 
 static char *argv0[] = {"test_session", NULL};
@@ -241,6 +242,30 @@ static void test_bad_cpu(void **state)
 	pb_session_end(&s);
 }
 
+/* The noise window: CPUs counted as the run's own (worker threads) are not
+ * "other CPUs"; when every CPU is the run's, no_other_cpus says so. */
+static void test_noise_exclude(void **state)
+{
+	(void)state;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	static struct pb_noise_mark m; /* 16 KiB */
+	struct pb_noise out;
+	pb_noise_begin(&m, 0);
+	usleep(50000); /* a few jiffies */
+	pb_noise_end(&m, &out);
+	if (!out.valid)
+		skip(); /* no /proc/stat */
+	assert_int_equal(out.no_other_cpus, n <= 1);
+	pb_noise_begin(&m, 0);
+	for (long c = 0; c < n; c++)
+		pb_noise_exclude(&m, (int)c);
+	pb_noise_exclude(&m, -1);     /* ignored */
+	pb_noise_exclude(&m, 100000); /* ignored */
+	usleep(50000);
+	pb_noise_end(&m, &out);
+	assert_true(out.no_other_cpus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +276,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_reserve_fails_early, make_dir, remove_dir),
 	    cmocka_unit_test(test_pin_allowed_cpu),
 	    cmocka_unit_test(test_bad_cpu),
+	    cmocka_unit_test(test_noise_exclude),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,6 +105,10 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s);
  * once a stop signal came. */
 volatile sig_atomic_t *pb_session_stop_flag(struct pb_session *s);
 
+/* Counts CPU `cpu` as the run's own in the noise window (a worker
+ * thread's CPU), not as another CPU whose load is noise. */
+void pb_session_noise_exclude(struct pb_session *s, int cpu);
+
 /* True once a stop signal came. */
 bool pb_session_stopped(const struct pb_session *s);
 

@@ -1052,11 +1052,15 @@ static void print_noise(const struct pb_noise *noise, int cpu)
 {
 	if (!noise->valid)
 		return;
-	char line[256];
+	char line[256], others[64];
+	if (noise->no_other_cpus)
+		snprintf(others, sizeof others, "no other CPUs (the run's threads used them all)");
+	else
+		snprintf(others, sizeof others, "other CPUs %.0f%% busy", noise->other_busy_pct);
 	snprintf(line, sizeof line,
-	         "noise: steal %.1f%% of CPU time, other CPUs %.0f%% busy, %ld involuntary "
-	         "context switches of the measuring thread (pinned to CPU %d)",
-	         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches, cpu);
+	         "noise: steal %.1f%% of CPU time, %s, %ld involuntary context switches of the "
+	         "measuring thread (pinned to CPU %d)",
+	         noise->steal_pct, others, noise->involuntary_switches, cpu);
 	putchar('\n');
 	pb_print_wrapped(stdout, line, 7);
 	if (noise->steal_pct > 2 || noise->other_busy_pct > 50)
@@ -1112,6 +1116,9 @@ static void write_results(struct mem_run *run, struct cli_format *fmt)
 static void print_threads_plan(struct mem_run *run)
 {
 	const struct mem_plan *pl = run->pl;
+	/* the workers' CPUs are the run's, not noise */
+	for (unsigned t = 0; t < pl->tplan.n_threads; t++)
+		pb_session_noise_exclude(&run->s, (int)pl->tplan.threads[t].os_cpu);
 	char node[64];
 	pb_mem_node_describe(&pl->node, node, sizeof node);
 	printf("\nthreads   %s; memory %s\n", pl->plan_text, node);

@@ -291,7 +291,11 @@ void pb_results_finish(json_t *doc, const struct pb_noise *n, bool interrupted)
 	json_t *o = json_object();
 	if (n->valid) {
 		json_object_set_new(o, "steal_pct", pb_json_number(n->steal_pct));
-		json_object_set_new(o, "other_cpus_busy_pct", pb_json_number(n->other_busy_pct));
+		if (n->no_other_cpus)
+			json_object_set_new(o, "no_other_cpus", json_true());
+		else
+			json_object_set_new(o, "other_cpus_busy_pct",
+			                    pb_json_number(n->other_busy_pct));
 	}
 	json_object_set_new(o, "voluntary_switches", json_integer(n->voluntary_switches));
 	json_object_set_new(o, "involuntary_switches", json_integer(n->involuntary_switches));

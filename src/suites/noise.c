@@ -2,7 +2,10 @@
  * the other CPUs' load from /proc/stat (proc(5)), and this thread's context
  * switches from getrusage(RUSAGE_THREAD). */
 #define _GNU_SOURCE
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -24,6 +27,13 @@ static int parse_cpu_line(const char *line, unsigned long long *total, unsigned 
 	return 0;
 }
 
+static bool bit(const uint64_t *set, int cpu)
+{
+	return cpu >= 0 && cpu < PB_NOISE_MAX_CPUS && (set[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* Totals of all CPUs, and of each CPU (the run's own are left out when the
+ * window ends: pb_noise_exclude may come after pb_noise_begin). */
 static void read_stat(struct pb_noise_mark *m)
 {
 	FILE *f = fopen("/proc/stat", "r");
@@ -31,7 +41,8 @@ static void read_stat(struct pb_noise_mark *m)
 	if (!f)
 		return;
 	char line[512];
-	m->total_other = m->idle_other = 0;
+	m->idle_beyond = m->total_beyond = 0;
+	memset(m->present, 0, sizeof m->present);
 	while (fgets(line, sizeof line, f)) {
 		if (strncmp(line, "cpu", 3) != 0)
 			break;
@@ -42,13 +53,17 @@ static void read_stat(struct pb_noise_mark *m)
 			m->total = t;
 			m->steal = s;
 			m->ok = true;
-		} else {
-			int cpu = -1;
-			sscanf(line + 3, "%d", &cpu);
-			if (cpu != m->pinned_cpu) {
-				m->total_other += t;
-				m->idle_other += i;
-			}
+			continue;
+		}
+		int cpu = -1;
+		sscanf(line + 3, "%d", &cpu);
+		if (cpu >= 0 && cpu < PB_NOISE_MAX_CPUS) {
+			m->cpu_total[cpu] = t;
+			m->cpu_idle[cpu] = i;
+			m->present[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+		} else if (cpu != m->pinned_cpu) {
+			m->total_beyond += t;
+			m->idle_beyond += i;
 		}
 	}
 	fclose(f);
@@ -66,20 +81,39 @@ void pb_noise_begin(struct pb_noise_mark *m, int pinned_cpu)
 	}
 }
 
+void pb_noise_exclude(struct pb_noise_mark *m, int cpu)
+{
+	if (cpu >= 0 && cpu < PB_NOISE_MAX_CPUS)
+		m->mine[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+}
+
 void pb_noise_end(const struct pb_noise_mark *m, struct pb_noise *out)
 {
-	struct pb_noise_mark e;
 	memset(out, 0, sizeof *out);
-	e.pinned_cpu = m->pinned_cpu;
-	read_stat(&e);
-	if (m->ok && e.ok && e.total > m->total) {
+	struct pb_noise_mark *e = calloc(1, sizeof *e); /* 16 KiB: not on the stack */
+	if (e) {
+		e->pinned_cpu = m->pinned_cpu;
+		read_stat(e);
+	}
+	if (e && m->ok && e->ok && e->total > m->total) {
 		out->valid = true;
 		out->steal_pct =
-		    100.0 * (double)(e.steal - m->steal) / (double)(e.total - m->total);
-		unsigned long long t = e.total_other - m->total_other;
-		unsigned long long i = e.idle_other - m->idle_other;
+		    100.0 * (double)(e->steal - m->steal) / (double)(e->total - m->total);
+		unsigned long long t = e->total_beyond - m->total_beyond;
+		unsigned long long i = e->idle_beyond - m->idle_beyond;
+		bool any = e->total_beyond > 0;
+		for (int c = 0; c < PB_NOISE_MAX_CPUS; c++) {
+			if (c == m->pinned_cpu || bit(m->mine, c) || !bit(m->present, c) ||
+			    !bit(e->present, c))
+				continue;
+			any = true;
+			t += e->cpu_total[c] - m->cpu_total[c];
+			i += e->cpu_idle[c] - m->cpu_idle[c];
+		}
 		out->other_busy_pct = t ? 100.0 * (double)(t - i) / (double)t : 0;
+		out->no_other_cpus = !any;
 	}
+	free(e);
 	struct rusage ru;
 	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
 		out->voluntary_switches = ru.ru_nvcsw - m->nvcsw;

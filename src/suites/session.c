@@ -228,3 +228,8 @@ void pb_session_end(struct pb_session *s)
 			active = NULL;
 	}
 }
+
+void pb_session_noise_exclude(struct pb_session *s, int cpu)
+{
+	pb_noise_exclude(&s->mark, cpu);
+}

@@ -105,7 +105,15 @@ int cli_getopt_long(int argc, char **argv, const char *optstring, const struct o
 	/* "--sizes --budget 0.01": getopt took "--budget" as the value. Only
 	 * a value given as a word of its own ("--sizes=--budget" is meant). */
 	if (opt == -1 || opt == '?' || opt == ':' || !optarg || optind < 2 ||
-	    optarg != argv[optind - 1] || strncmp(optarg, "--", 2) != 0 || !optarg[2])
+	    optarg != argv[optind - 1])
+		return opt;
+	/* "--placement -o x": a short option of this command, not a value
+	 * (a negative number such as "--distance -8192" stays a value) */
+	if (optarg[0] == '-' && optarg[1] && optarg[1] != '-' && optarg[1] != ':' && !optarg[2] &&
+	    strchr(optstring, optarg[1]))
+		die_usage("%s: %s needs a value ('%s' is an option)", argv[0], argv[optind - 2],
+		          optarg);
+	if (strncmp(optarg, "--", 2) != 0 || !optarg[2])
 		return opt;
 	size_t len = strcspn(optarg + 2, "=");
 	for (const struct option *o = longopts; o && o->name; o++)

@@ -729,6 +729,21 @@ static void plan_threads(const struct mem_cli *m, struct mem_plan *pl)
 		die_usage("--cpu: %s", pb_error());
 	unsigned ncpus = probe.n_cpus;
 	pb_placement_plan_free(&probe);
+	/* counts: 4, 1,2,3 or 1..8 (doubling): decimal digits only */
+	const char *ta = m->threads_arg;
+	bool ok = strcmp(ta, "all") == 0 || (ta[0] >= '0' && ta[0] <= '9');
+	for (const char *c = ta; ok && strcmp(ta, "all") && *c; c++)
+		ok = (*c >= '0' && *c <= '9') || *c == ',' || (c[0] == '.' && c[1] == '.') ||
+		     (c[0] == '.' && c > ta && c[-1] == '.');
+	if (!ok)
+		die_usage("bad --threads '%s' (counts such as 4, 1,2,3 or 1..8, or all)", ta);
+	if (pl->nplacements > 1)
+		die_usage("--threads times one placement: not with a grid of --dst-offset, "
+		          "--src-offset or --distance values");
+	for (size_t z = 0; z < pl->sizes.count; z++)
+		if (pl->size_bytes[z] == 0)
+			die_usage("--threads: size 0 moves no bytes, so it has no aggregate "
+			          "bandwidth");
 	struct pb_size_list l = {0};
 	if (!strcmp(m->threads_arg, "all")) {
 		l.values = calloc(1, sizeof *l.values);
@@ -1121,10 +1136,18 @@ static void print_threads_plan(struct mem_run *run)
 		pb_session_noise_exclude(&run->s, (int)pl->tplan.threads[t].os_cpu);
 	char node[64];
 	pb_mem_node_describe(&pl->node, node, sizeof node);
-	printf("\nthreads   %s; memory %s\n", pl->plan_text, node);
-	if (pl->tplan.oversubscribed)
-		printf("          oversubscribed: more threads than CPUs, so threads share "
-		       "CPUs\n");
+	char line[512];
+	snprintf(line, sizeof line, "%s; memory %s", pl->plan_text, node);
+	/* "threads   " then the text wrapped at 80 columns under itself */
+	size_t len = strlen(line), cut = len;
+	if (10 + len > 80)
+		for (cut = 70; cut > 0 && line[cut] != ' '; cut--)
+			;
+	if (cut == 0)
+		cut = len;
+	printf("\nthreads   %.*s\n", (int)cut, line);
+	if (cut < len)
+		pb_print_wrapped_at(stdout, 10, 10, line + cut + 1);
 	unsigned cpus[MAX_THREADS], n = 0;
 	for (unsigned t = 0; t < pl->tplan.n_threads && n < MAX_THREADS; t++) {
 		bool seen = false;
@@ -1150,8 +1173,11 @@ static void print_threads_plan(struct mem_run *run)
 			       "+-%.0f\n",
 			       ts.synchronized ? "synchronized" : "NOT synchronized",
 			       ts.max_abs_offset_ticks, ts.bound_ticks);
-		if (ts.note[0])
-			pb_print_wrapped(stdout, ts.note, 10);
+		if (ts.note[0] && n >= 2) {
+			char nl[256];
+			snprintf(nl, sizeof nl, "          %s", ts.note);
+			pb_print_wrapped(stdout, nl, 10);
+		}
 		json_t *sj = json_object();
 		json_object_set_new(sj, "invariant", json_boolean(ts.invariant));
 		json_object_set_new(sj, "measured", json_boolean(ts.measured));

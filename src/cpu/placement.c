@@ -472,7 +472,7 @@ int pb_placement_describe(const struct pb_placement_plan *plan, char *buf, size_
 	put_set(&t, cpus);
 	put(&t, " (core%s ", n_cores == 1 ? "" : "s");
 	put_set(&t, cores);
-	if (plan->smt_shared)
+	if (plan->smt_shared && n_cpus > n_cores)
 		put(&t, ", SMT siblings shared");
 	if (n_nodes > 0) {
 		put(&t, "; node%s ", n_nodes == 1 ? "" : "s");
@@ -480,7 +480,8 @@ int pb_placement_describe(const struct pb_placement_plan *plan, char *buf, size_
 	}
 	put(&t, ")");
 	if (plan->oversubscribed)
-		put(&t, ", oversubscribed: %u threads on %u cpus", plan->n_threads, plan->n_cpus);
+		put(&t, ", oversubscribed: %u threads on %u cpu%s", plan->n_threads, plan->n_cpus,
+		    plan->n_cpus == 1 ? "" : "s");
 out:
 	hwloc_bitmap_free(cpus);
 	hwloc_bitmap_free(cores);

@@ -651,6 +651,44 @@ static void arenas_free(struct pb_arena *as, unsigned threads)
 	free(as);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* N threads: the share of each sample's span (first begin .. last end) in
+ * which not every thread was running its calls, span - the longest
+ * thread's own ticks, as a median over the samples; above 10% the
+ * aggregate understates what the threads did together, and the run's
+ * notes say so. */
+static void note_skew(struct pb_mem_result *r, const struct pb_mem_case *c)
+{
+	if (c->threads < 2 || !c->thread_batch_ticks || c->n_samples == 0)
+		return;
+	double *f = malloc(c->n_samples * sizeof *f);
+	if (!f)
+		return;
+	for (size_t j = 0; j < c->n_samples; j++) {
+		double longest = 0;
+		for (unsigned t = 0; t < c->threads; t++)
+			if (c->thread_batch_ticks[j * c->threads + t] > longest)
+				longest = c->thread_batch_ticks[j * c->threads + t];
+		f[j] =
+		    c->batch_ticks[j] > 0 ? (c->batch_ticks[j] - longest) / c->batch_ticks[j] : 0;
+	}
+	qsort(f, c->n_samples, sizeof *f, cmp_double);
+	double med = f[c->n_samples / 2];
+	free(f);
+	if (med > 0.10)
+		note(r,
+		     "%s %s %s %llu, %u threads: the threads' start skew is %.0f%% of a "
+		     "sample's span (median): the aggregate understates them; larger sizes "
+		     "or --extent make samples longer",
+		     pb_op_name(c->op), c->kernel->name, pb_cache_state_name(c->state),
+		     (unsigned long long)c->size_bytes, c->threads, 100 * med);
+}
+
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -839,6 +877,9 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					                    .s = s,
 					                    .k_last = k_last};
 					rc = run_group(p, &grp, &rng);
+					for (size_t ki = 0; rc == 0 && nt > 1 && ki < p->n_kernels;
+					     ki++)
+						note_skew(r, cts[ki]);
 					/* The read-back loop's own speed beside each
 					 * case's read-back: within its noise, the
 					 * read-back shows the loop, not where the bytes

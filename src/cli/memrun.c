@@ -1005,6 +1005,9 @@ static void print_state_tables(struct mem_run *run, const struct pb_mem_result *
 		return;
 	}
 	pb_print_mem_table(stdout, r, op, st, u);
+	if (pl->threaded && m->unit_set && u != PB_UNIT_GB_S)
+		printf("\n(the threads tables are in GB/s whatever --unit says: an aggregate "
+		       "is bytes\nover a span, not a time per call)\n");
 	for (size_t z = 0; pl->threaded && z < pl->sizes.count; z++)
 		pb_print_mem_threads(stdout, r, op, st, pl->size_bytes[z]);
 	if (m->then_read)

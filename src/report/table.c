@@ -814,38 +814,49 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	           "thread's own GB/s; eff: aggregate / (N x the 1-thread figure)\n");
 	int nw = kernel_column(&g);
 	const char *titles[3] = {"aggregate GB/s", "per-thread GB/s", "efficiency"};
+	/* as many count columns as fit 80 columns; more go in another row of
+	 * the block, as the size tables do */
+	size_t per_row = (size_t)(LINE_WIDTH - nw) / CELL_WIDTH;
+	if (per_row < 1)
+		per_row = 1;
 	for (int block = 0; block < 3; block++) {
 		size_t from = block == 0 ? 0 : 1;
 		fprintf(f, "%s%s\n", block ? "\n" : "", titles[block]);
-		fprintf(f, "%-*s", nw, "kernel");
-		for (size_t j = from; j < nt; j++) {
-			char h[24];
-			snprintf(h, sizeof h, "%u thr", t[j]);
-			fprintf(f, "%*s", CELL_WIDTH, h);
-		}
-		fputc('\n', f);
-		for (size_t i = 0; i < g.nkernels; i++) {
-			const struct pb_mem_case *one =
-			    find_threads(r, op, st, g.kernels[i], size_bytes, 1);
-			fprintf(f, "%-*s", nw, g.kernels[i]->name);
-			for (size_t j = from; j < nt; j++) {
-				const struct pb_mem_case *c =
-				    find_threads(r, op, st, g.kernels[i], size_bytes, t[j]);
-				double v = NAN;
-				if (c && block == 0)
-					v = pb_gb_per_s(c->ticks_per_call.median, size_bytes);
-				else if (c && block == 1)
-					v = per_thread_gb_s(c);
-				else if (c && one)
-					v = pb_mem_efficiency(r, c);
-				char s[24];
-				if (isfinite(v))
-					pb_format_sig3(s, sizeof s, v);
-				else
-					snprintf(s, sizeof s, "-");
-				fprintf(f, "%*s", CELL_WIDTH, s);
+		for (size_t first = from; first < nt; first += per_row) {
+			size_t last = first + per_row < nt ? first + per_row : nt;
+			if (first > from)
+				fputc('\n', f);
+			fprintf(f, "%-*s", nw, "kernel");
+			for (size_t j = first; j < last; j++) {
+				char h[24];
+				snprintf(h, sizeof h, "%u thr", t[j]);
+				fprintf(f, "%*s", CELL_WIDTH, h);
 			}
 			fputc('\n', f);
+			for (size_t i = 0; i < g.nkernels; i++) {
+				const struct pb_mem_case *one =
+				    find_threads(r, op, st, g.kernels[i], size_bytes, 1);
+				fprintf(f, "%-*s", nw, g.kernels[i]->name);
+				for (size_t j = first; j < last; j++) {
+					const struct pb_mem_case *c =
+					    find_threads(r, op, st, g.kernels[i], size_bytes, t[j]);
+					double v = NAN;
+					if (c && block == 0)
+						v = pb_gb_per_s(c->ticks_per_call.median,
+						                size_bytes);
+					else if (c && block == 1)
+						v = per_thread_gb_s(c);
+					else if (c && one)
+						v = pb_mem_efficiency(r, c);
+					char s[24];
+					if (isfinite(v))
+						pb_format_sig3(s, sizeof s, v);
+					else
+						snprintf(s, sizeof s, "-");
+					fprintf(f, "%*s", CELL_WIDTH, s);
+				}
+				fputc('\n', f);
+			}
 		}
 	}
 	grid_free(&g);

@@ -44,6 +44,11 @@ struct pb_cmd_ab_hooks {
 	void (*profiling)(void *ctx, int side);
 };
 
+/* Formats a message (printf-style) and passes it to h->message with its
+ * kind; nothing when h or h->message is NULL or memory runs out. */
+void pb_cmd_ab_say(const struct pb_cmd_ab_hooks *h, enum pb_cmd_ab_msg kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* ---- what a side runs ---- */
 
 /* The argv of a command given as words (line NULL: the words after the

@@ -1141,16 +1141,8 @@ static void print_threads_plan(struct mem_run *run)
 	pb_mem_node_describe(&pl->node, node, sizeof node);
 	char line[512];
 	snprintf(line, sizeof line, "%s; memory %s", pl->plan_text, node);
-	/* "threads   " then the text wrapped at 80 columns under itself */
-	size_t len = strlen(line), cut = len;
-	if (10 + len > 80)
-		for (cut = 70; cut > 0 && line[cut] != ' '; cut--)
-			;
-	if (cut == 0)
-		cut = len;
-	printf("\nthreads   %.*s\n", (int)cut, line);
-	if (cut < len)
-		pb_print_wrapped_at(stdout, 10, 10, line + cut + 1);
+	putchar('\n');
+	pb_print_labelled(stdout, 10, "threads", line);
 	unsigned cpus[MAX_THREADS], n = 0;
 	for (unsigned t = 0; t < pl->tplan.n_threads && n < MAX_THREADS; t++) {
 		bool seen = false;
@@ -1176,11 +1168,8 @@ static void print_threads_plan(struct mem_run *run)
 			       "+-%.0f\n",
 			       ts.synchronized ? "synchronized" : "NOT synchronized",
 			       ts.max_abs_offset_ticks, ts.bound_ticks);
-		if (ts.note[0] && n >= 2) {
-			char nl[256];
-			snprintf(nl, sizeof nl, "          %s", ts.note);
-			pb_print_wrapped(stdout, nl, 10);
-		}
+		if (ts.note[0] && n >= 2)
+			pb_print_labelled(stdout, 10, "", ts.note);
 		json_t *sj = json_object();
 		json_object_set_new(sj, "invariant", json_boolean(ts.invariant));
 		json_object_set_new(sj, "measured", json_boolean(ts.measured));

@@ -363,24 +363,6 @@ json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_
 
 /* ---- --account, --record-distribution ---- */
 
-/* An error line through the hooks. */
-static void say(const struct pb_cmd_ab_params *p, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(const struct pb_cmd_ab_params *p, const char *fmt, ...)
-{
-	if (!p->hooks.message)
-		return;
-	char *text;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	p->hooks.message(p->hooks.ctx, PB_CMD_AB_ERROR, text);
-	free(text);
-}
-
 /* The accounting files of one side (counted runs only) as a table, and
  * as JSON in *out (NULL when nothing could be read). */
 void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
@@ -395,7 +377,7 @@ void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
 		if (r->recs[i].side == sd && !r->recs[i].warmup)
 			cpu_s += (r->recs[i].run.user_ns + r->recs[i].run.sys_ns) * 1e-9;
 	if (pb_acct_read_dir(p->env->acct_dir[sd][0], t) < 0) {
-		say(p, "--account: %s", pb_error());
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--account: %s", pb_error());
 		free(t);
 		return;
 	}
@@ -416,10 +398,10 @@ int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir
 	struct pb_size_record *r = calloc(1, sizeof *r);
 	int rc = -1;
 	if (!t || !r) {
-		say(p, "--record-distribution: out of memory");
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--record-distribution: out of memory");
 	} else if (pb_acct_read_dir(p->env->acct_dir[0][0], t) < 0 ||
 	           pb_record_read_dir(p->env->acct_dir[0][0], r) < 0) {
-		say(p, "--record-distribution: %s", pb_error());
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--record-distribution: %s", pb_error());
 	} else {
 		fprintf(fp, "\nrecorded distributions (from %llu sizes files%s):\n",
 		        (unsigned long long)r->files, r->skipped ? ", some skipped" : "");
@@ -427,7 +409,8 @@ int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir
 			pb_print_wrapped(fp, r->skip_note, 2);
 		int n = pb_record_write(dir, r, t, fp);
 		if (n < 0)
-			say(p, "--record-distribution: %s", pb_error());
+			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--record-distribution: %s",
+			              pb_error());
 		else if (n == 0)
 			fprintf(
 			    fp,

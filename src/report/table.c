@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
@@ -778,17 +780,14 @@ static double per_thread_gb_s(const struct pb_mem_case *c)
 {
 	if (!c->thread_ticks_per_call || c->threads < 2)
 		return pb_gb_per_s(c->ticks_per_call.median, c->size_bytes);
-	double v[64];
-	size_t m = c->threads < 64 ? c->threads : 64;
-	for (size_t t = 0; t < m; t++)
+	double *v = malloc(c->threads * sizeof *v);
+	if (!v)
+		return NAN;
+	for (unsigned t = 0; t < c->threads; t++)
 		v[t] = pb_gb_per_s(c->thread_ticks_per_call[t].median, c->size_bytes);
-	for (size_t i = 1; i < m; i++)
-		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double x = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = x;
-		}
-	return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+	double m = gsl_stats_median(v, 1, c->threads);
+	free(v);
+	return m;
 }
 
 #define MAX_THREAD_COLUMNS 16

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,7 @@
 #include "primbench/stats.h"
 #include "primbench/syscall.h"
 
-static void say(const struct pb_cmd_ab_hooks *h, enum pb_cmd_ab_msg kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(const struct pb_cmd_ab_hooks *h, enum pb_cmd_ab_msg kind, const char *fmt, ...)
+void pb_cmd_ab_say(const struct pb_cmd_ab_hooks *h, enum pb_cmd_ab_msg kind, const char *fmt, ...)
 {
 	if (!h || !h->message)
 		return;
@@ -204,12 +203,13 @@ static void inherited_library_vars(bool lib, char **env[2], const size_t nenv[2]
 	if (!count)
 		return;
 	if (lib)
-		say(hooks, PB_CMD_AB_WARNING,
-		    "cmd: not passed on to the command: %s (cmd sets %s's variables from "
-		    "--memset, --memcpy, --memmove, --vs-... and --account only)",
-		    list, PB_PRELOAD_NAME);
+		pb_cmd_ab_say(hooks, PB_CMD_AB_WARNING,
+		              "cmd: not passed on to the command: %s (cmd sets %s's variables from "
+		              "--memset, --memcpy, --memmove, --vs-... and --account only)",
+		              list, PB_PRELOAD_NAME);
 	else
-		say(hooks, PB_CMD_AB_WARNING,
+		pb_cmd_ab_say(
+		    hooks, PB_CMD_AB_WARNING,
 		    "cmd: %s do%s nothing: %s is not loaded (--memset, --memcpy, --memmove "
 		    "or --account load it)",
 		    list, count == 1 ? "es" : "", PB_PRELOAD_NAME);
@@ -473,34 +473,30 @@ void pb_cmd_ab_env_report_log(struct pb_cmd_ab_env *e, FILE *f)
 	free(text);
 }
 
-/* Removes the --account directory tree (two levels: root/SIDE/files). */
+/* nftw(3) callback: removes each entry, the directories after their
+ * contents (FTW_DEPTH). */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Removes a temporary directory and everything in it (the --account tree
+ * root/SIDE/files, the --profile directory); symbolic links are not
+ * followed. */
+static void remove_tree(const char *dir)
+{
+	if (dir[0])
+		nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Removes the --account directory tree. */
 static void acct_cleanup(const char *root)
 {
-	if (!root[0])
-		return;
-	DIR *d = opendir(root);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char sub[4400];
-		snprintf(sub, sizeof sub, "%s/%s", root, e->d_name);
-		DIR *d2 = opendir(sub);
-		struct dirent *f;
-		while (d2 && (f = readdir(d2))) {
-			if (f->d_name[0] == '.')
-				continue;
-			char file[4700];
-			snprintf(file, sizeof file, "%s/%s", sub, f->d_name);
-			unlink(file);
-		}
-		if (d2)
-			closedir(d2);
-		rmdir(sub);
-	}
-	if (d)
-		closedir(d);
-	rmdir(root);
+	remove_tree(root);
 }
 
 void pb_cmd_ab_env_free(struct pb_cmd_ab_env *e)
@@ -552,13 +548,14 @@ static int leftovers_wait(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_res
 	if (rec->run.leftovers > r->leftover_max)
 		r->leftover_max = rec->run.leftovers;
 	if (r->leftover_runs == 1)
-		say(&p->hooks, PB_CMD_AB_WARNING,
-		    "%srun %s%zu left %ld process%s running when it exited; %s",
-		    rec->warmup ? "warm-up " : "", side_name(p, rec->side), rec->index,
-		    rec->run.leftovers, rec->run.leftovers == 1 ? "" : "es",
-		    p->wait_children ? "the run lasted until the last one exited (--wait-children)"
-		                     : "each run's are waited for, untimed, before the next "
-		                       "(--wait-children times them)");
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_WARNING,
+		              "%srun %s%zu left %ld process%s running when it exited; %s",
+		              rec->warmup ? "warm-up " : "", side_name(p, rec->side), rec->index,
+		              rec->run.leftovers, rec->run.leftovers == 1 ? "" : "es",
+		              p->wait_children
+		                  ? "the run lasted until the last one exited (--wait-children)"
+		                  : "each run's are waited for, untimed, before the next "
+		                    "(--wait-children times them)");
 	if (p->wait_children)
 		return 0;
 	return pb_cmd_wait_leftovers(p->stop) < 0 ? 1 : 0;
@@ -570,15 +567,15 @@ static enum pb_cmd_ab_end prepare_run(const struct pb_cmd_ab_params *p)
 	struct pb_cmd_run pr;
 	int rc = pb_cmd_run_once(p->prepare, &pr, p->stop);
 	if (rc < 0) {
-		say(&p->hooks, PB_CMD_AB_ERROR, "--prepare: %s", pb_error());
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--prepare: %s", pb_error());
 		return PB_CMD_AB_CANNOT_START;
 	}
 	if (rc == 1)
 		return PB_CMD_AB_INTERRUPTED;
 	if (pr.exit_code != 0) {
-		say(&p->hooks, PB_CMD_AB_ERROR, "--prepare command failed (%s %d)",
-		    pr.term_signal ? "signal" : "exit status",
-		    pr.term_signal ? pr.term_signal : pr.exit_code);
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--prepare command failed (%s %d)",
+		              pr.term_signal ? "signal" : "exit status",
+		              pr.term_signal ? pr.term_signal : pr.exit_code);
 		return PB_CMD_AB_FAILED;
 	}
 	return PB_CMD_AB_DONE;
@@ -596,8 +593,8 @@ static void say_failed(const struct pb_cmd_ab_params *p, const struct pb_cmd_rec
 		         rec->run.exit_code == 127 && p->shell   ? " (the shell's 'not found')"
 		         : rec->run.exit_code == 126 && p->shell ? " (the shell's 'cannot execute')"
 		                                                 : "");
-	say(&p->hooks, PB_CMD_AB_ERROR, "%srun %s%zu %s (see --show-output; or -i)",
-	    rec->warmup ? "warm-up " : "", side_name(p, rec->side), rec->index, what);
+	pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%srun %s%zu %s (see --show-output; or -i)",
+	              rec->warmup ? "warm-up " : "", side_name(p, rec->side), rec->index, what);
 }
 
 /* Runs one (after --prepare); PB_CMD_AB_DONE when the session goes on. */
@@ -614,14 +611,14 @@ static enum pb_cmd_ab_end one_run(const struct pb_cmd_ab_params *p, struct pb_cm
 	int rc = pb_cmd_run_once(&p->side[side], &rec.run, p->stop);
 	pb_cmd_ab_env_settle(p->env, side, rc == 0 && !warmup);
 	if (rc < 0) {
-		say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
 		return PB_CMD_AB_CANNOT_START;
 	}
 	if (rc == 1)
 		return PB_CMD_AB_INTERRUPTED;
 	rec.index = warmup ? ++r->warm[side] : ++r->counted[side];
 	if (add_rec(r, &rec) != 0) {
-		say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
 		return PB_CMD_AB_CANNOT_START;
 	}
 	if (rec.run.leftovers > 0 && leftovers_wait(p, r, &rec) != 0)
@@ -764,20 +761,7 @@ enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab)
 /* Removes the --profile directory and what is left in it. */
 static void prof_cleanup(char *dir)
 {
-	if (!dir[0])
-		return;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.' && (!e->d_name[1] || !strcmp(e->d_name, "..")))
-			continue;
-		char file[4400];
-		snprintf(file, sizeof file, "%s/%s", dir, e->d_name);
-		unlink(file);
-	}
-	if (d)
-		closedir(d);
-	rmdir(dir);
+	remove_tree(dir);
 	dir[0] = 0;
 }
 
@@ -816,11 +800,11 @@ void pb_cmd_ab_profile_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_pr
 		if (rc == 1)
 			*end = PB_CMD_AB_INTERRUPTED;
 		else if (rc < 0)
-			say(&p->hooks, PB_CMD_AB_ERROR, "--profile: %s%s",
-			    p->nsides == 1 ? ""
-			    : sd           ? "B: "
-			                   : "A: ",
-			    pb_error());
+			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--profile: %s%s",
+			              p->nsides == 1 ? ""
+			              : sd           ? "B: "
+			                             : "A: ",
+			              pb_error());
 		else
 			pr->have[sd] = true;
 	}

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "memory/arena.h"
 #include "primbench/error.h"
 #include "primbench/memory.h"
@@ -651,12 +653,6 @@ static void arenas_free(struct pb_arena *as, unsigned threads)
 	free(as);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* N threads: the share of each sample's span (first begin .. last end) in
  * which not every thread was running its calls, span - the longest
  * thread's own ticks, as a median over the samples; above 10% the
@@ -677,8 +673,7 @@ static void note_skew(struct pb_mem_result *r, const struct pb_mem_case *c)
 		f[j] =
 		    c->batch_ticks[j] > 0 ? (c->batch_ticks[j] - longest) / c->batch_ticks[j] : 0;
 	}
-	qsort(f, c->n_samples, sizeof *f, cmp_double);
-	double med = f[c->n_samples / 2];
+	double med = gsl_stats_median(f, 1, c->n_samples);
 	free(f);
 	if (med > 0.10)
 		note(r,
@@ -962,11 +957,7 @@ double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case
 
 const char *pb_mem_node_text(enum pb_mem_node_kind node, unsigned index, char *buf, size_t len)
 {
-	if (node == PB_MEM_NODE_FIXED)
-		snprintf(buf, len, "node %u", index);
-	else
-		snprintf(buf, len, "%s", node == PB_MEM_NODE_INTERLEAVE ? "interleave" : "local");
-	return buf;
+	return pb_mem_node_describe(&(struct pb_mem_node){.kind = node, .node = index}, buf, len);
 }
 
 void pb_mem_result_free(struct pb_mem_result *r)

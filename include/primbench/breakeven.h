@@ -41,7 +41,7 @@
 #include <stdio.h>
 
 #include "primbench/kernels.h"
-#include "primbench/mem.h"
+#include "primbench/mem_result.h"
 #include "primbench/policy.h"
 
 /* glibc's thresholds as it runs here (from `ld.so --list-diagnostics`:

@@ -6,23 +6,8 @@
 
 #include <stdio.h>
 
-#include "primbench/mem.h"
-
-enum pb_unit {
-	PB_UNIT_TICKS_PER_CALL, /* median TSC ticks per call (lower is better) */
-	PB_UNIT_TICKS_PER_PAGE, /* ... per 4096 bytes */
-	PB_UNIT_NS_PER_CALL,    /* nanoseconds per call */
-	PB_UNIT_BYTES_PER_TICK, /* bytes per TSC tick (higher is better) */
-	PB_UNIT_GB_S,           /* 1e9 bytes per second (higher is better) */
-	PB_UNIT_COUNT
-};
-
-/* "ticks/call", "ticks/page", "ns/call", "bytes/tick", "GB/s". */
-const char *pb_unit_name(enum pb_unit u);
-/* Returns 0, or -1 with pb_error(): "unknown unit 'x' (known: ...)". */
-int pb_unit_parse(const char *name, enum pb_unit *out);
-/* A median in ticks/call converted to unit u at size n. */
-double pb_unit_value(enum pb_unit u, double ticks_per_call, uint64_t size_bytes);
+#include "primbench/mem_result.h"
+#include "primbench/units.h"
 
 /* The N-thread cases of (op, st) at one size (mem.h "Threads"): three
  * blocks with thread counts as columns: aggregate GB/s (every thread's

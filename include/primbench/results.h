@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "primbench/cpu.h"
-#include "primbench/mem.h"
+#include "primbench/mem_result.h"
 
 #define PB_RESULTS_SCHEMA         "primbench-result"
 #define PB_RESULTS_SCHEMA_VERSION 1

@@ -16,6 +16,7 @@
 #include "primbench/fingerprint.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
+#include "primbench/units.h"
 
 #ifndef PB_BUILD_FLAGS
 #define PB_BUILD_FLAGS ""

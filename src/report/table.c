@@ -14,44 +14,6 @@
 #define NAME_WIDTH 13
 #define CELL_WIDTH 9 /* value (7) + marker (1) + space */
 
-static const char *const unit_names[PB_UNIT_COUNT] = {"ticks/call", "ticks/page", "ns/call",
-                                                      "bytes/tick", "GB/s"};
-
-const char *pb_unit_name(enum pb_unit u)
-{
-	return u < PB_UNIT_COUNT ? unit_names[u] : "?";
-}
-
-int pb_unit_parse(const char *name, enum pb_unit *out)
-{
-	for (int u = 0; u < PB_UNIT_COUNT; u++)
-		if (!strcmp(name, unit_names[u])) {
-			*out = (enum pb_unit)u;
-			return 0;
-		}
-	return pb_fail("unknown unit '%s' (known: ticks/call, ticks/page, ns/call, bytes/tick, "
-	               "GB/s)",
-	               name);
-}
-
-double pb_unit_value(enum pb_unit u, double t, uint64_t n)
-{
-	switch (u) {
-	case PB_UNIT_TICKS_PER_CALL:
-		return t;
-	case PB_UNIT_TICKS_PER_PAGE:
-		return pb_ticks_per_page(t, n);
-	case PB_UNIT_NS_PER_CALL:
-		return pb_ticks_to_ns(t);
-	case PB_UNIT_BYTES_PER_TICK:
-		return pb_bytes_per_tick(t, n);
-	case PB_UNIT_GB_S:
-		return pb_gb_per_s(t, n);
-	default:
-		return NAN;
-	}
-}
-
 void pb_print_wrapped(FILE *f, const char *text, int indent)
 {
 	int col = 0;

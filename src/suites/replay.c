@@ -21,22 +21,6 @@
 
 #define MAX_PASSES 256
 
-const char *pb_replay_offsets_name(enum pb_replay_offsets o)
-{
-	return o == PB_OFFSETS_ALIGNED ? "aligned" : "random";
-}
-
-int pb_replay_offsets_parse(const char *s, enum pb_replay_offsets *out)
-{
-	if (!strcmp(s, "random"))
-		*out = PB_OFFSETS_RANDOM;
-	else if (!strcmp(s, "aligned"))
-		*out = PB_OFFSETS_ALIGNED;
-	else
-		return pb_fail("unknown offsets mode '%s' (known: random, aligned)", s);
-	return 0;
-}
-
 /* One timed sample: `passes` passes over the batch. */
 static uint64_t time_passes(const struct pb_kernel *kr, void *const *d, const void *const *s,
                             const uint32_t *sz, size_t n, int value, unsigned passes)

@@ -1,0 +1,99 @@
+/* mem_result.c - the mem suite's cases and results as data
+ * (include/primbench/mem_result.h). */
+#include "primbench/mem_result.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+
+static const char *const state_names[PB_STATE_COUNT] = {"hot",   "l2",        "llc",   "dram",
+                                                        "fault", "fault-thp", "repeat"};
+
+const char *pb_cache_state_name(enum pb_cache_state s)
+{
+	return s < PB_STATE_COUNT ? state_names[s] : "?";
+}
+
+int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
+{
+	for (int s = 0; s < PB_STATE_COUNT; s++)
+		if (!strcmp(name, state_names[s])) {
+			*out = (enum pb_cache_state)s;
+			return 0;
+		}
+	return pb_fail("unknown cache state '%s' (known: hot, l2, llc, dram, fault, fault-thp, "
+	               "repeat)",
+	               name);
+}
+
+const char *pb_replay_offsets_name(enum pb_replay_offsets o)
+{
+	return o == PB_OFFSETS_ALIGNED ? "aligned" : "random";
+}
+
+int pb_replay_offsets_parse(const char *s, enum pb_replay_offsets *out)
+{
+	if (!strcmp(s, "random"))
+		*out = PB_OFFSETS_RANDOM;
+	else if (!strcmp(s, "aligned"))
+		*out = PB_OFFSETS_ALIGNED;
+	else
+		return pb_fail("unknown offsets mode '%s' (known: random, aligned)", s);
+	return 0;
+}
+
+/* Whether a and b have the same key but for the threads and placement. */
+static bool same_but_threads(const struct pb_mem_case *a, const struct pb_mem_case *b)
+{
+	return a->op == b->op && a->kernel == b->kernel && a->size_bytes == b->size_bytes &&
+	       a->placement.dst_offset_bytes == b->placement.dst_offset_bytes &&
+	       a->placement.src_offset_bytes == b->placement.src_offset_bytes &&
+	       a->placement.has_distance == b->placement.has_distance &&
+	       a->placement.distance_bytes == b->placement.distance_bytes &&
+	       a->extent_bytes == b->extent_bytes && a->state == b->state &&
+	       a->page_bytes == b->page_bytes && a->fill_value == b->fill_value &&
+	       a->then_read == b->then_read && a->replay == b->replay &&
+	       a->mem_node == b->mem_node && a->mem_node_index == b->mem_node_index;
+}
+
+double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case *c)
+{
+	unsigned n = c->threads > 1 ? c->threads : 1;
+	if (c->n_samples == 0 || !(c->ticks_per_call.median > 0))
+		return NAN;
+	if (n == 1)
+		return 1;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *one = &r->cases[i];
+		if (one->threads > 1 || !same_but_threads(one, c))
+			continue;
+		if (one->n_samples == 0)
+			return NAN;
+		return one->ticks_per_call.median / ((double)n * c->ticks_per_call.median);
+	}
+	return NAN;
+}
+
+const char *pb_mem_node_text(enum pb_mem_node_kind node, unsigned index, char *buf, size_t len)
+{
+	return pb_mem_node_describe(&(struct pb_mem_node){.kind = node, .node = index}, buf, len);
+}
+
+void pb_mem_result_free(struct pb_mem_result *r)
+{
+	if (!r->cases)
+		return;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		free(r->cases[i].batch_ticks);
+		free(r->cases[i].batch_calls);
+		free(r->cases[i].read_ticks);
+		free(r->cases[i].thread_cpus);
+		free(r->cases[i].thread_batch_ticks);
+		free(r->cases[i].thread_ticks_per_call);
+	}
+	free(r->cases);
+	r->cases = NULL;
+	r->n_cases = 0;
+}

@@ -1,7 +1,7 @@
 /* primbench/cmd_ab.h - the engine of `primbench cmd`: one command timed N
  * times, or two (or two environments) A/B in ABBA order, optionally until
  * a verdict (docs/methodology.md, "The cmd suite"). The CLI
- * (src/cli/cmd_cmd.c) parses options; src/report/cmd_ab_text.c prints
+ * (src/cli/cmd_cmd.c) parses options; src/suites/cmd_ab_text.c prints
  * (the "report" section below); everything between is here:
  *
  *   pb_cmd_ab_env_setup   the preload library's environment of each side
@@ -209,7 +209,7 @@ void pb_cmd_ab_profile_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_pr
                            enum pb_cmd_ab_end *end);
 void pb_cmd_ab_profile_free(struct pb_cmd_ab_profile *pr);
 
-/* ---- the report (src/report/cmd_ab_text.c) ---- */
+/* ---- the report (src/suites/cmd_ab_text.c) ---- */
 
 /* What runs: each side's command and the environment entries of its key. */
 void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);

@@ -1,5 +1,6 @@
-/* json_syscall.c - the syscall suite's cases in a result document (schema
- * v1, docs/results-schema.md; the layout of the mem cases, src/report/json.c). */
+/* syscall_json.c - the syscall suite's cases in a result document (schema
+ * v1, docs/results-schema.md; the layout of the mem cases, written by
+ * src/results/json.c's pb_json_add_samples). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>

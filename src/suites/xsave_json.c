@@ -1,5 +1,5 @@
-/* json_xsave.c - the xsave suite's cases in a result document (schema v1,
- * the same samples/per_call layout as the mem cases in json.c). */
+/* xsave_json.c - the xsave suite's cases in a result document (schema v1,
+ * the same samples/per_call layout as the mem cases in src/results/json.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

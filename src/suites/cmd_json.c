@@ -1,4 +1,4 @@
-/* json_cmd.c - the cmd suite's cases in a result document (schema v1,
+/* cmd_json.c - the cmd suite's cases in a result document (schema v1,
  * docs/results-schema.md, "A cmd case"). */
 #define _GNU_SOURCE
 #include <math.h>

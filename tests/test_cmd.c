@@ -17,6 +17,7 @@
 
 #include "primbench/cmd.h"
 #include "primbench/error.h"
+#include "primbench/stats.h"
 
 static void test_split(void **state)
 {
@@ -61,19 +62,19 @@ static void test_first_run(void **state)
 	(void)state;
 	double ratio;
 	const double cold[] = {2.0, 1.0, 1.01, 0.99, 1.0, 1.02, 0.98};
-	assert_true(pb_cmd_first_run_outlier(cold, 7, &ratio));
+	assert_true(pb_first_outlier(cold, 7, &ratio));
 	assert_float_equal(ratio, 2.0, 1e-9);
 	const double warm[] = {1.01, 1.0, 1.01, 0.99, 1.0, 1.02, 0.98};
-	assert_false(pb_cmd_first_run_outlier(warm, 7, &ratio));
+	assert_false(pb_first_outlier(warm, 7, &ratio));
 	/* Too few later runs to call it: the ratio is still given. */
 	const double few[] = {3.0, 1.0, 1.0};
-	assert_false(pb_cmd_first_run_outlier(few, 3, &ratio));
+	assert_false(pb_first_outlier(few, 3, &ratio));
 	assert_float_equal(ratio, 3.0, 1e-9);
 	/* All later runs equal (IQR 0): more than 10% off is an outlier. */
 	const double flat[] = {1.2, 1.0, 1.0, 1.0, 1.0};
-	assert_true(pb_cmd_first_run_outlier(flat, 5, &ratio));
+	assert_true(pb_first_outlier(flat, 5, &ratio));
 	const double one[] = {1.0};
-	assert_false(pb_cmd_first_run_outlier(one, 1, &ratio));
+	assert_false(pb_first_outlier(one, 1, &ratio));
 }
 
 static void test_figures(void **state)

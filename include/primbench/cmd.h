@@ -131,13 +131,6 @@ void pb_cmd_free_words(char **words);
  * drift hits both sides alike over every 4 runs. Returns 0 for A, 1 for B. */
 int pb_cmd_abba_side(size_t i);
 
-/* Is run 1 (x[0]) an outlier against runs 2..n (x[1..n))? Yes when it lies
- * outside Tukey's far-out fences of x[1..n) (Q1 - 3 IQR, Q3 + 3 IQR) or,
- * when the IQR is 0, differs from their median by more than 10%. Needs
- * n >= 4 (3 later runs); returns false otherwise. *ratio gets x[0] /
- * median(x[1..n)) (NaN when n < 2). */
-bool pb_cmd_first_run_outlier(const double *x, size_t n, double *ratio);
-
 /* One run as a session records it: which side (0 = A, 1 = B), whether it
  * was a warm-up, its 1-based number among the side's runs of that kind, and
  * its position in the whole session (0-based, warm-ups included). */
@@ -159,10 +152,13 @@ bool pb_cmd_env_in_key(const char *entry);
  * runs of `side` among recs[0..n): key {suite "cmd", argv, shell, cwd,
  * env, side "A"/"B"}, unit "ns", samples [[real_ns, 1], ...] of the
  * counted runs, per_call (summary of real), figures (a summary per figure),
- * runs (every run, warm-ups flagged) and first_run. argv is what was
- * executed (with --shell: /bin/sh -c ...). New reference, NULL with
- * pb_error(). */
+ * runs (every run, warm-ups flagged) and first_run {ratio_to_later_median:
+ * first_ratio, outlier: first_outlier}, the caller's pb_first_outlier
+ * (include/primbench/stats.h) of the counted runs' real times. argv is
+ * what was executed (with --shell: /bin/sh -c ...). New reference, NULL
+ * with pb_error(). */
 json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
-                         const struct pb_cmd_record *recs, size_t n);
+                         const struct pb_cmd_record *recs, size_t n, double first_ratio,
+                         bool first_outlier);
 
 #endif

@@ -43,4 +43,12 @@ int pb_count_outliers(const double *x, size_t n, size_t *out_count, double *out_
  * Returns 0, or -1 with pb_error() when n == 0 or allocation fails. */
 int pb_count_outliers_mz(const double *x, size_t n, double threshold, size_t *out_count);
 
+/* Is the first value x[0] (a command's run 1) an outlier against the later
+ * ones x[1..n)? Yes when it lies outside Tukey's far-out fences of x[1..n)
+ * (Q1 - 3 IQR, Q3 + 3 IQR: Tukey, "Exploratory Data Analysis", 1977) or,
+ * when the IQR is 0, differs from their median by more than 10%. Needs
+ * n >= 4 (3 later values); returns false otherwise. *ratio gets x[0] /
+ * median(x[1..n)) (NaN when n < 2 or that median is <= 0). */
+bool pb_first_outlier(const double *x, size_t n, double *ratio);
+
 #endif

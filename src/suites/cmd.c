@@ -19,9 +19,6 @@
 #include <unistd.h>
 #include <wordexp.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
 #include "primbench/cmd.h"
 #include "primbench/error.h"
 
@@ -497,31 +494,4 @@ int pb_cmd_abba_side(size_t i)
 {
 	size_t block = i / 2, pos = i % 2;
 	return (int)((block % 2 == 0) ? pos : 1 - pos);
-}
-
-bool pb_cmd_first_run_outlier(const double *x, size_t n, double *ratio)
-{
-	*ratio = NAN;
-	if (n < 2)
-		return false;
-	size_t m = n - 1;
-	double *rest = malloc(m * sizeof *rest);
-	if (!rest)
-		return false;
-	memcpy(rest, x + 1, m * sizeof *rest);
-	gsl_sort(rest, 1, m);
-	double med = gsl_stats_median_from_sorted_data(rest, 1, m);
-	*ratio = med > 0 ? x[0] / med : NAN;
-	bool out = false;
-	if (n >= 4) {
-		double q1 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.25);
-		double q3 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.75);
-		double iqr = q3 - q1;
-		if (iqr > 0)
-			out = x[0] > q3 + 3 * iqr || x[0] < q1 - 3 * iqr;
-		else
-			out = fabs(x[0] - med) > 0.10 * fabs(med);
-	}
-	free(rest);
-	return out;
 }

@@ -172,7 +172,7 @@ void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
 {
 	size_t k = pb_cmd_ab_values(r->recs, r->nrecs, side, PB_CMD_REAL, buf);
 	double ratio;
-	bool out = pb_cmd_first_run_outlier(buf, k, &ratio);
+	bool out = pb_first_outlier(buf, k, &ratio);
 	if (k < 2 || isnan(ratio))
 		return;
 	char line[320], later[64];
@@ -642,8 +642,13 @@ void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
                        json_t *acct_json[2], json_t *prof_json[2])
 {
 	json_t *cases = json_object_get(doc, "cases");
-	for (int sd = 0; cases && sd < p->nsides; sd++) {
-		json_t *c = pb_cmd_case_json(&p->side[sd], p->shell, sd, r->recs, r->nrecs);
+	double *real = malloc((r->nrecs ? r->nrecs : 1) * sizeof *real);
+	for (int sd = 0; cases && real && sd < p->nsides; sd++) {
+		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_REAL, real);
+		double ratio;
+		bool outlier = pb_first_outlier(real, k, &ratio);
+		json_t *c =
+		    pb_cmd_case_json(&p->side[sd], p->shell, sd, r->recs, r->nrecs, ratio, outlier);
 		if (c && acct_json[sd])
 			json_object_set(c, "accounting", acct_json[sd]);
 		if (c && prof_json[sd])
@@ -651,6 +656,7 @@ void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
 		if (c)
 			json_array_append_new(cases, c);
 	}
+	free(real);
 	if (p->nsides == 2)
 		json_object_set_new(doc, "ab", pb_cmd_ab_json(p, r, ab));
 	size_t counted, failed = pb_cmd_ab_failed_runs(r, &counted);

@@ -83,7 +83,8 @@ static json_t *run_json(const struct pb_cmd_record *r)
 }
 
 json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
-                         const struct pb_cmd_record *recs, size_t n)
+                         const struct pb_cmd_record *recs, size_t n, double first_ratio,
+                         bool first_outlier)
 {
 	double *v = malloc((n ? n : 1) * sizeof *v);
 	if (!v) {
@@ -134,15 +135,9 @@ json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
 			}
 		}
 		json_object_set_new(o, "figures", figs);
-		size_t k = 0;
-		for (size_t i = 0; i < n; i++)
-			if (recs[i].side == side && !recs[i].warmup)
-				v[k++] = recs[i].run.wall_ns;
-		double ratio;
-		bool outlier = pb_cmd_first_run_outlier(v, k, &ratio);
 		json_t *fr = json_object();
-		json_object_set_new(fr, "ratio_to_later_median", pb_json_number(ratio));
-		json_object_set_new(fr, "outlier", json_boolean(outlier));
+		json_object_set_new(fr, "ratio_to_later_median", pb_json_number(first_ratio));
+		json_object_set_new(fr, "outlier", json_boolean(first_outlier));
 		json_object_set_new(o, "first_run", fr);
 	}
 	json_object_set_new(o, "runs", runs);

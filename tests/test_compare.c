@@ -49,22 +49,22 @@ static const char *data(const char *name)
 	return name;
 }
 
-static void load_ok(const char *name, struct pb_compare_file *f)
+static void load_ok(const char *name, struct pb_results_file *f)
 {
-	if (pb_compare_load(data(name), f) != 0)
+	if (pb_results_load(data(name), f) != 0)
 		fail_msg("%s: %s", name, pb_error());
 }
 
 /* The error of loading a bad file; it starts with the path. */
 static void load_fails(const char *name, const char *want)
 {
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	const char *path = data(name);
-	assert_int_equal(pb_compare_load(path, &f), -1);
+	assert_int_equal(pb_results_load(path, &f), -1);
 	assert_int_equal(strncmp(pb_error(), path, strlen(path)), 0);
 	assert_contains(pb_error(), want);
 	assert_null(strchr(pb_error(), '\n'));
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* Text of pb_compare_print; every line <= 80 columns. */
@@ -128,11 +128,11 @@ static void add_case(json_t *doc, json_t *key, const char *unit, const double *v
 	    json_pack("{s:o, s:s, s:o}", "key", key, "unit", unit, "samples", samples));
 }
 
-static void load_doc(json_t *doc, const char *name, struct pb_compare_file *f)
+static void load_doc(json_t *doc, const char *name, struct pb_results_file *f)
 {
 	char *text = json_dumps(doc, 0);
 	assert_non_null(text);
-	if (pb_compare_load_text(text, strlen(text), name, f) != 0)
+	if (pb_results_load_text(text, strlen(text), name, f) != 0)
 		fail_msg("%s: %s", name, pb_error());
 	free(text);
 	json_decref(doc);
@@ -153,11 +153,11 @@ static double *spread(double m, double step, size_t n)
 static void test_load_real_files(void **state)
 {
 	(void)state;
-	struct pb_compare_file f[3];
+	struct pb_results_file f[3];
 	load_ok("mem_a.json", &f[0]);
 	load_ok("sys_a.json", &f[1]);
 	load_ok("xsave.json", &f[2]);
-	assert_int_equal(pb_compare_name(f, 3), 0);
+	assert_int_equal(pb_results_name(f, 3), 0);
 	assert_int_equal(f[0].ncases, 6);
 	assert_int_equal(f[0].cases[0].n, 20);
 	assert_string_equal(f[0].cases[0].unit, "tsc_ticks");
@@ -176,7 +176,7 @@ static void test_load_real_files(void **state)
 	assert_string_equal(f[2].cases[0].group, "xsave");
 	assert_string_equal(f[2].cases[0].label, "fxsave64/fxrstor64 clean");
 	for (int i = 0; i < 3; i++)
-		pb_compare_file_free(&f[i]);
+		pb_results_file_free(&f[i]);
 }
 
 static void test_bad_input(void **state)
@@ -234,25 +234,25 @@ static void test_bad_input(void **state)
 	    {"{\"schema\": ", "x.json: invalid JSON at line 1, column 11: "},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		struct pb_compare_file f;
+		struct pb_results_file f;
 		assert_int_equal(
-		    pb_compare_load_text(bad[i].text, strlen(bad[i].text), "x.json", &f), -1);
+		    pb_results_load_text(bad[i].text, strlen(bad[i].text), "x.json", &f), -1);
 		assert_contains(pb_error(), bad[i].want);
-		pb_compare_file_free(&f);
+		pb_results_file_free(&f);
 	}
-	struct pb_compare_file f;
-	assert_int_equal(pb_compare_load_text("", 0, "x.json", &f), -1);
+	struct pb_results_file f;
+	assert_int_equal(pb_results_load_text("", 0, "x.json", &f), -1);
 	assert_string_equal(pb_error(), "x.json: empty file");
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 static void test_matching_and_case_sets(void **state)
 {
 	(void)state;
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_ok("mem_a.json", &f[0]);
 	load_ok("mem_b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.nhw, 0);
@@ -303,17 +303,17 @@ static void test_matching_and_case_sets(void **state)
 	}
 	assert_close(r.gm[0].ratio, 1, 1e-12);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 }
 
 static void test_hardware_refused(void **state)
 {
 	(void)state;
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_ok("mem_a.json", &f[0]);
 	load_ok("other_hw.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), -1);
 	assert_contains(pb_error(), "other_hw.json: different hardware from ");
@@ -331,17 +331,17 @@ static void test_hardware_refused(void **state)
 	assert_contains(text, "differs: cpu.model 167 -> 143 (hardware; --force)\n");
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 }
 
 static void test_software_differs(void **state)
 {
 	(void)state;
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_ok("mem_a.json", &f[0]);
 	load_ok("sw_diff.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	const char *fields[] = {"kernel", "kernel_version", "mitigations.cmdline",
@@ -361,8 +361,8 @@ static void test_software_differs(void **state)
 	                      "v0.2-3-gabcdef0\n");
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 
 	/* Usable features as sets; vulnerabilities entry by entry. */
 	json_t *ma = json_pack("{s:{s:[s,s,s]}, s:{s:{s:s, s:s}}}", "features", "usable", "sse2",
@@ -413,10 +413,10 @@ static void test_tilde_rule(void **state)
 	const double zb[] = {9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19};
 	add_case(da, mem_key("zero", 0), "tsc_ticks", za, 11);
 	add_case(db, mem_key("zero", 0), "tsc_ticks", zb, 11);
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(da, "a.json", &f[0]);
 	load_doc(db, "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 4);
@@ -473,8 +473,8 @@ static void test_tilde_rule(void **state)
 	assert_contains(text, "delta 99.9% CI");
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 	free(a);
 	free(faster);
 }
@@ -500,10 +500,10 @@ static void test_geomean(void **state)
 	json_t *k = json_pack("{s:s, s:[s], s:s}", "suite", "cmd", "argv", "true", "side", "A");
 	add_case(da, k, "ns", a3, 21);
 	add_case(db, json_deep_copy(k), "ns", b1, 21);
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(da, "a.json", &f[0]);
 	load_doc(db, "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.ngm, 2);
@@ -530,8 +530,8 @@ static void test_geomean(void **state)
 	                      "memset hot: z 0");
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 	free(a1);
 	free(b1);
 	free(a2);
@@ -543,11 +543,11 @@ static void test_units(void **state)
 {
 	(void)state;
 	/* The fixture in ns against ticks: converted with timer.hz. */
-	struct pb_compare_file f[3];
+	struct pb_results_file f[3];
 	load_ok("mem_b.json", &f[0]);
 	load_ok("ns.json", &f[1]);
 	load_ok("no_samples.json", &f[2]);
-	assert_int_equal(pb_compare_name(f, 3), 0);
+	assert_int_equal(pb_results_name(f, 3), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 6);
@@ -575,23 +575,23 @@ static void test_units(void **state)
 	                            "libc 64");
 	pb_compare_result_free(&r);
 	for (int i = 0; i < 3; i++)
-		pb_compare_file_free(&f[i]);
+		pb_results_file_free(&f[i]);
 
 	/* Units that cannot be converted; ticks without timer.hz. */
 	const double v[] = {1, 2, 3, 4, 5, 6};
 	json_t *da = doc_new(), *db = doc_new();
 	add_case(da, mem_key("k", 64), "tsc_ticks", v, 6);
 	add_case(db, mem_key("k", 64), "bytes", v, 6);
-	struct pb_compare_file g[2];
+	struct pb_results_file g[2];
 	load_doc(da, "a.json", &g[0]);
 	load_doc(db, "b.json", &g[1]);
-	assert_int_equal(pb_compare_name(g, 2), 0);
+	assert_int_equal(pb_results_name(g, 2), 0);
 	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), -1);
 	assert_string_equal(pb_error(), "b.json: case 'memset hot: k 64' is in 'bytes' there and "
 	                                "in 'tsc_ticks' in a.json: cannot compare");
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&g[0]);
-	pb_compare_file_free(&g[1]);
+	pb_results_file_free(&g[0]);
+	pb_results_file_free(&g[1]);
 
 	da = doc_new();
 	db = doc_new();
@@ -600,12 +600,12 @@ static void test_units(void **state)
 	add_case(db, mem_key("k", 64), "ns", v, 6);
 	load_doc(da, "a.json", &g[0]);
 	load_doc(db, "b.json", &g[1]);
-	assert_int_equal(pb_compare_name(g, 2), 0);
+	assert_int_equal(pb_results_name(g, 2), 0);
 	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), -1);
 	assert_contains(pb_error(), "a.json: case 'memset hot: k 64' needs tsc_ticks converted");
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&g[0]);
-	pb_compare_file_free(&g[1]);
+	pb_results_file_free(&g[0]);
+	pb_results_file_free(&g[1]);
 
 	/* Ticks of TSCs 10% apart: both converted to ns. */
 	da = doc_new();
@@ -616,14 +616,14 @@ static void test_units(void **state)
 	add_case(db, mem_key("k", 64), "tsc_ticks", v, 6);
 	load_doc(da, "a.json", &g[0]);
 	load_doc(db, "b.json", &g[1]);
-	assert_int_equal(pb_compare_name(g, 2), 0);
+	assert_int_equal(pb_results_name(g, 2), 0);
 	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), 0);
 	assert_string_equal(r.rows[0].unit, "ns");
 	assert_close(r.rows[0].sa.median, 3.5 / 2.0, 1e-12);
 	assert_close(r.rows[0].sb.median, 3.5 / 2.2, 1e-12);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&g[0]);
-	pb_compare_file_free(&g[1]);
+	pb_results_file_free(&g[0]);
+	pb_results_file_free(&g[1]);
 }
 
 static void test_thinning(void **state)
@@ -634,10 +634,10 @@ static void test_thinning(void **state)
 	json_t *da = doc_new(), *db = doc_new();
 	add_case(da, mem_key("k", 64), "tsc_ticks", a, n);
 	add_case(db, mem_key("k", 64), "tsc_ticks", b, n);
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(da, "a.json", &f[0]);
 	load_doc(db, "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_true(r.rows[0].thinned);
@@ -647,8 +647,8 @@ static void test_thinning(void **state)
 	assert_int_equal(r.nnotes, 1);
 	assert_contains(r.notes[0], "2000 evenly spaced order statistics");
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 	free(a);
 	free(b);
 }
@@ -700,7 +700,7 @@ static void test_names(void **state)
 		json_t *k = json_loads(cases[i].key, 0, NULL);
 		assert_non_null(k);
 		char *g, *l;
-		pb_compare_key_name(k, &g, &l);
+		pb_results_key_name(k, &g, &l);
 		assert_string_equal(g, cases[i].group);
 		assert_string_equal(l, cases[i].label);
 		free(g);
@@ -720,10 +720,10 @@ static void test_names(void **state)
 	add_case(da, json_deep_copy(k2), "ns", v, 6);
 	add_case(db, k2, "ns", v, 6);
 	add_case(db, k1, "ns", v, 6);
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(da, "a.json", &f[0]);
 	load_doc(db, "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	assert_string_equal(f[0].cases[0].label, "make (in /src/one)");
 	assert_string_equal(f[0].cases[1].label, "make (in /src/two)");
 	assert_string_equal(f[1].cases[0].label, "make (in /src/two)");
@@ -733,8 +733,8 @@ static void test_names(void **state)
 	assert_int_equal(r.nrows, 2);
 	assert_ptr_equal(r.rows[0].b, &f[1].cases[1]);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 
 	/* A field the name leaves out: numbered in order of first appearance,
 	 * the first file's first (whatever the keys' canonical order). */
@@ -747,7 +747,7 @@ static void test_names(void **state)
 	add_case(db, m2, "tsc_ticks", v, 6);
 	load_doc(da, "a.json", &f[0]);
 	load_doc(db, "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	assert_string_equal(f[0].cases[0].label, "libc 64 #1");
 	assert_string_equal(f[1].cases[0].label, "libc 64 #2");
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
@@ -758,8 +758,8 @@ static void test_names(void **state)
 	                                "hot: libc 64 #2 (new), whose keys differ in zz_extra; "
 	                                "cases match on the whole key");
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 }
 
 /* cmd results of `cmd --vs-env`, before and after: the B sides differ in
@@ -795,10 +795,10 @@ static void test_cmd_names(void **state)
 	add_case(db, a, "ns", v, 6);
 	add_case(db, b2, "ns", v, 6);
 	add_case(db, l2, "ns", v, 6);
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(da, "before.json", &f[0]);
 	load_doc(db, "after.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	for (size_t i = 0; i < 3; i++)
 		print_message("%s: %s | %s: %s\n", f[0].cases[i].group, f[0].cases[i].label,
 		              f[1].cases[i].group, f[1].cases[i].label);
@@ -827,8 +827,8 @@ static void test_cmd_names(void **state)
 	assert_contains(text, "cmd: the real (wall-clock) time of a run, not user or sys");
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 	free(wa);
 	free(wb);
 }
@@ -856,11 +856,11 @@ static void test_width(void **state)
 	json_t *g = json_pack("{s:s, s:s}", "suite", "a-suite-with-a-name-far-too-long", "x", "y");
 	add_case(da, json_deep_copy(g), "ns", v, 6);
 	add_case(db, g, "ns", v, 6);
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(da, "a-result-file-in-a-directory-with-a-long-name/and-a-long-file-name.json",
 	         &f[0]);
 	load_doc(db, "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	json_object_set_new((json_t *)f[1].machine, "kernel",
 	                    json_string("6.1.0-20-amd64-with-a-local-version-string-that-is-"
 	                                "longer-than-a-line-of-eighty-columns-by-itself"));
@@ -880,8 +880,8 @@ static void test_width(void **state)
 	assert_contains(text, "\nticks                3.50e-3         1.25e9         +4e13% 1\n");
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 }
 
 /* A file in the synthetic documents' machine with one mem case per
@@ -906,10 +906,10 @@ static void test_medians_outside(void **state)
 		a[i] = i < 11 ? 100 + 0.01 * (double)i : 110 + 0.01 * (double)i;
 		b[i] = i < 10 ? 100.5 + 0.01 * (double)i : 110.5 + 0.01 * (double)i;
 	}
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(mem_doc("bimodal", a, 21), "a.json", &f[0]);
 	load_doc(mem_doc("bimodal", b, 21), "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	const struct pb_compare_row *row = &r.rows[0];
@@ -928,8 +928,8 @@ static void test_medians_outside(void **state)
 	assert_null(strstr(text, "cmd:"));
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 
 	/* Unimodal: the medians' change is inside; no mark, no legend line. */
 	double *u = spread(100, 0.001, 21), *w = spread(110, 0.001, 21);
@@ -937,7 +937,7 @@ static void test_medians_outside(void **state)
 	load_doc(mem_doc("plain", w, 21), "b.json", &f[1]);
 	free(u);
 	free(w);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_true(r.rows[0].pct_medians >= r.rows[0].pct_lo);
 	assert_true(r.rows[0].pct_medians <= r.rows[0].pct_hi);
@@ -952,8 +952,8 @@ static void test_medians_outside(void **state)
 	assert_null(strstr(text, "]*"));
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 
 	/* Judged on the figures as printed: medians 1.000 and 1.004 print as
 	 * 1.00 and 1.00 (no change seen), against an interval of about
@@ -966,7 +966,7 @@ static void test_medians_outside(void **state)
 	}
 	load_doc(mem_doc("rounded", c, 11), "a.json", &f[0]);
 	load_doc(mem_doc("rounded", d, 11), "b.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_true(r.rows[0].pct_medians >= r.rows[0].pct_lo);
 	text = print_text(&r);
@@ -974,8 +974,8 @@ static void test_medians_outside(void **state)
 	                      "[+0.4, +0.4]*   0.000\n");
 	free(text);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 }
 
 /* No case in both files: what each has, and why nothing matched. */
@@ -1013,10 +1013,10 @@ static void test_profiles(void **state)
 	json_object_set_new(json_array_get(ca, 0), "profile", profile_obj(0.05, 0.074, false));
 	json_object_set_new(json_array_get(cb, 0), "profile", profile_obj(0.034, 0, true));
 	json_object_set_new(json_array_get(ca, 1), "profile", profile_obj(0.05, 0.074, false));
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(da, "pa.json", &f[0]);
 	load_doc(db, "pb.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	char *text = print_text(&r);
@@ -1039,19 +1039,19 @@ static void test_profiles(void **state)
 	assert_null(json_object_get(json_array_get(json_object_get(j, "cases"), 1), "profile"));
 	json_decref(j);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 }
 
 static void test_nothing_in_both(void **state)
 {
 	(void)state;
-	struct pb_compare_file f[3];
+	struct pb_results_file f[3];
 	load_ok("mem_a.json", &f[0]);
 	load_ok("sys_a.json", &f[1]);
 	const double v[] = {1, 2, 3, 4, 5, 6};
 	load_doc(mem_doc("other", v, 6), "other.json", &f[2]);
-	assert_int_equal(pb_compare_name(f, 3), 0);
+	assert_int_equal(pb_results_name(f, 3), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 0);
@@ -1073,7 +1073,7 @@ static void test_nothing_in_both(void **state)
 	free(text);
 	pb_compare_result_free(&r);
 	for (int i = 0; i < 3; i++)
-		pb_compare_file_free(&f[i]);
+		pb_results_file_free(&f[i]);
 }
 
 /* ---- the command line (the primbench binary next to this test) ---- */
@@ -1199,10 +1199,10 @@ static void test_threads_keys(void **state)
 	add_case(neu, threaded_key("libc", 64, 2, "compact", "local"), "tsc_ticks", v, 6);
 	add_case(neu, threaded_key("libc", 64, 2, "scatter", "node 1"), "tsc_ticks", v, 6);
 	add_case(neu, threaded_key("libc", 4096, 1, NULL, "local"), "tsc_ticks", v, 6);
-	struct pb_compare_file f[2];
+	struct pb_results_file f[2];
 	load_doc(old, "old.json", &f[0]);
 	load_doc(neu, "new.json", &f[1]);
-	assert_int_equal(pb_compare_name(f, 2), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	/* the old file: its canonical keys and names as before */
 	assert_string_equal(f[0].cases[0].label, "libc 64");
 	assert_null(strstr(f[0].cases[0].canon, "threads"));
@@ -1221,18 +1221,18 @@ static void test_threads_keys(void **state)
 	assert_int_equal(pb_compare_run(&f[1], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 4);
 	pb_compare_result_free(&r);
-	pb_compare_file_free(&f[0]);
-	pb_compare_file_free(&f[1]);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 
 	/* threads 1 written and absent are one key: twice in a file is refused */
 	json_t *dup = doc_new();
 	add_case(dup, mem_key("libc", 64), "tsc_ticks", v, 6);
 	add_case(dup, threaded_key("libc", 64, 1, NULL, "local"), "tsc_ticks", v, 6);
 	char *text = json_dumps(dup, 0);
-	struct pb_compare_file g;
-	assert_int_equal(pb_compare_load_text(text, strlen(text), "dup.json", &g), -1);
+	struct pb_results_file g;
+	assert_int_equal(pb_results_load_text(text, strlen(text), "dup.json", &g), -1);
 	assert_non_null(strstr(pb_error(), "the same key as cases[0]"));
-	pb_compare_file_free(&g);
+	pb_results_file_free(&g);
 	free(text);
 	json_decref(dup);
 }

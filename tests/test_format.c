@@ -30,7 +30,7 @@
 static const char *const fixtures[] = {"mem.json", "syscall.json", "xsave.json", "cmd.json"};
 #define NFIX (sizeof fixtures / sizeof fixtures[0])
 
-static char *render(const struct pb_compare_file *f, enum pb_format fmt)
+static char *render(const struct pb_results_file *f, enum pb_format fmt)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -42,14 +42,14 @@ static char *render(const struct pb_compare_file *f, enum pb_format fmt)
 	return text;
 }
 
-static void load(const char *name, struct pb_compare_file *f)
+static void load(const char *name, struct pb_results_file *f)
 {
-	if (pb_compare_load(name, f) != 0)
+	if (pb_results_load(name, f) != 0)
 		fail_msg("%s: %s", name, pb_error());
 	assert_true(f->ncases > 0);
 }
 
-static const json_t *case_json(const struct pb_compare_file *f, size_t i)
+static const json_t *case_json(const struct pb_results_file *f, size_t i)
 {
 	return json_array_get(json_object_get(f->doc, "cases"), f->cases[i].index);
 }
@@ -73,7 +73,7 @@ static void test_json_round_trip(void **state)
 {
 	(void)state;
 	for (size_t k = 0; k < NFIX; k++) {
-		struct pb_compare_file f;
+		struct pb_results_file f;
 		load(fixtures[k], &f);
 		char *text = render(&f, PB_FORMAT_JSON);
 		json_error_t err;
@@ -83,7 +83,7 @@ static void test_json_round_trip(void **state)
 		assert_true(json_equal(back, f.doc));
 		json_decref(back);
 		free(text);
-		pb_compare_file_free(&f);
+		pb_results_file_free(&f);
 	}
 }
 
@@ -133,7 +133,7 @@ static void test_csv_round_trip(void **state)
 	(void)state;
 	static char hdr[64][256], rec[64][256];
 	for (size_t k = 0; k < NFIX; k++) {
-		struct pb_compare_file f;
+		struct pb_results_file f;
 		load(fixtures[k], &f);
 		char *text = render(&f, PB_FORMAT_CSV);
 		const char *p = text;
@@ -204,7 +204,7 @@ static void test_csv_round_trip(void **state)
 		assert_int_equal(rows, want);
 		assert_int_equal(seen_median, f.ncases);
 		free(text);
-		pb_compare_file_free(&f);
+		pb_results_file_free(&f);
 	}
 }
 
@@ -223,7 +223,7 @@ static void test_tables(void **state)
 {
 	(void)state;
 	for (size_t k = 0; k < NFIX; k++) {
-		struct pb_compare_file f;
+		struct pb_results_file f;
 		load(fixtures[k], &f);
 		char *text = render(&f, PB_FORMAT_TEXT);
 		char *md = render(&f, PB_FORMAT_MARKDOWN);
@@ -252,7 +252,7 @@ static void test_tables(void **state)
 		/* both: every case's label and median */
 		for (size_t i = 0; i < f.ncases; i++) {
 			char *g, *l, med[32], row[512];
-			pb_compare_key_name(f.cases[i].key, &g, &l);
+			pb_results_key_name(f.cases[i].key, &g, &l);
 			double v = json_number_value(json_object_get(
 			    json_object_get(case_json(&f, i), "per_call"), "median"));
 			/* cmd runs: in s, ms or us by the file's longest median,
@@ -262,7 +262,7 @@ static void test_tables(void **state)
 				double longest = 0;
 				for (size_t j = 0; j < f.ncases; j++) {
 					char *gj, *lj;
-					pb_compare_key_name(f.cases[j].key, &gj, &lj);
+					pb_results_key_name(f.cases[j].key, &gj, &lj);
 					if (!strncmp(gj, "cmd", 3))
 						longest = fmax(longest,
 						               json_number_value(json_object_get(
@@ -287,7 +287,7 @@ static void test_tables(void **state)
 		}
 		free(text);
 		free(md);
-		pb_compare_file_free(&f);
+		pb_results_file_free(&f);
 	}
 }
 
@@ -311,7 +311,7 @@ static void test_benchfmt(void **state)
 	            REG_EXTENDED | REG_NOSUB),
 	    0);
 	for (size_t k = 0; k < NFIX; k++) {
-		struct pb_compare_file f;
+		struct pb_results_file f;
 		load(fixtures[k], &f);
 		char *text = render(&f, PB_FORMAT_BENCHFMT);
 		size_t results = 0, configs = 0, samples = 0;
@@ -347,7 +347,7 @@ static void test_benchfmt(void **state)
 		assert_true(has_goos);
 		assert_true(has_ns);
 		free(text);
-		pb_compare_file_free(&f);
+		pb_results_file_free(&f);
 	}
 	regfree(&config);
 	regfree(&result);
@@ -358,7 +358,7 @@ static void test_benchfmt(void **state)
 static void test_benchfmt_values(void **state)
 {
 	(void)state;
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("mem.json", &f);
 	char *text = render(&f, PB_FORMAT_BENCHFMT);
 	double hz = json_number_value(json_object_get(json_object_get(f.machine, "timer"), "hz"));
@@ -385,7 +385,7 @@ static void test_benchfmt_values(void **state)
 		}
 	}
 	free(text);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 int main(void)

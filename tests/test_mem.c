@@ -1081,13 +1081,13 @@ static void test_threads_results(void **state)
 	assert_true(json_is_number(json_object_get(dv, "efficiency")));
 
 	char *text = json_dumps(doc, 0);
-	struct pb_compare_file f;
-	assert_int_equal(pb_compare_load_text(text, strlen(text), "t.json", &f), 0);
-	assert_int_equal(pb_compare_name(&f, 1), 0);
+	struct pb_results_file f;
+	assert_int_equal(pb_results_load_text(text, strlen(text), "t.json", &f), 0);
+	assert_int_equal(pb_results_name(&f, 1), 0);
 	assert_int_equal(f.ncases, 2);
 	assert_string_equal(f.cases[0].label, "libc 256");
 	assert_string_equal(f.cases[1].label, "libc 256 x2");
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 	free(text);
 	json_decref(doc);
 	pb_mem_result_free(&r);

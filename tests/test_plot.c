@@ -96,9 +96,9 @@ static void dat_of(const char *script, const char *title, char *name)
 	name[7] = '\0';
 }
 
-static void load(const char *path, struct pb_compare_file *f)
+static void load(const char *path, struct pb_results_file *f)
 {
-	if (pb_compare_load(path, f) != 0)
+	if (pb_results_load(path, f) != 0)
 		fail_msg("%s", pb_error());
 }
 
@@ -106,7 +106,7 @@ static void test_mem_sweep(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/mem_sweep.json", &f);
 	struct pb_plot_input in = {"sweep", &f};
 	struct pb_plot_opts o = {"/tmp/out.svg", PB_UNIT_GB_S, NULL};
@@ -173,7 +173,7 @@ static void test_mem_sweep(void **state)
 	assert_non_null(strstr(s, "set logscale y 10"));
 	assert_non_null(strstr(s, "set ylabel \"ns per call (median, 95% CI)\""));
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* Every file pb_plot_write() wrote, sorted by name, each after a line
@@ -208,7 +208,7 @@ static void test_one_thread_unchanged(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/mem_sweep.json", &f);
 	struct pb_plot_input in = {"sweep", &f};
 	struct pb_plot_opts o = {"/tmp/out.svg", PB_UNIT_GB_S, NULL};
@@ -222,7 +222,7 @@ static void test_one_thread_unchanged(void **state)
 	assert_string_equal(got, want);
 	free(got);
 	free(want);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 
 	/* mem_threads.json without its 2-thread cases */
 	json_error_t err;
@@ -236,7 +236,7 @@ static void test_one_thread_unchanged(void **state)
 	assert_int_equal(json_array_size(cases), 8);
 	char *text = json_dumps(doc, 0);
 	json_decref(doc);
-	assert_int_equal(pb_compare_load_text(text, strlen(text), "one.json", &f), 0);
+	assert_int_equal(pb_results_load_text(text, strlen(text), "one.json", &f), 0);
 	free(text);
 	clean();
 	in.file = &f;
@@ -248,11 +248,11 @@ static void test_one_thread_unchanged(void **state)
 	assert_null(strstr(s, "# scaling"));
 	assert_int_equal(count_dat(), 4);
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* The case of mem_threads.json with this kernel, state, size, threads. */
-static const json_t *threads_case(const struct pb_compare_file *f, const char *kernel,
+static const json_t *threads_case(const struct pb_results_file *f, const char *kernel,
                                   const char *st, long long size, long long threads)
 {
 	const json_t *cases = json_object_get(f->doc, "cases");
@@ -282,7 +282,7 @@ static void test_scaling(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/mem_threads.json", &f);
 	struct pb_plot_input in = {"threads", &f};
 	struct pb_plot_opts o = {"/tmp/t.svg", PB_UNIT_GB_S, NULL};
@@ -433,14 +433,14 @@ static void test_scaling(void **state)
 	char name[8];
 	dat_of(s, "libc (2 threads: 48% of ideal)", name);
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 static void test_before_after(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file a, b;
+	struct pb_results_file a, b;
 	load("plot/mem_sweep.json", &a);
 	load("plot/mem_sweep.json", &b);
 	struct pb_plot_input in[2] = {{"before", &a}, {"after \"x\"", &b}};
@@ -458,15 +458,15 @@ static void test_before_after(void **state)
 	assert_non_null(strstr(s, "lc rgb \"#1f77b4\" dt 2 pt 6 ps 0.5 title \"libc  after"));
 	assert_int_equal(count_dat(), 12);
 	free(s);
-	pb_compare_file_free(&a);
-	pb_compare_file_free(&b);
+	pb_results_file_free(&a);
+	pb_results_file_free(&b);
 }
 
 static void test_grid(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/mem_grid.json", &f);
 	struct pb_plot_input in = {"grid", &f};
 	struct pb_plot_opts o = {"g.svg", PB_UNIT_GB_S, NULL};
@@ -484,7 +484,7 @@ static void test_grid(void **state)
 	assert_int_equal(rows, 2 * 8); /* 2 kernels x offsets 0..7 */
 	free(d);
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* Fresh-eyes review: 15 memset kernels used to share colours and point
@@ -494,7 +494,7 @@ static void test_many_kernels_distinct(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file a, b;
+	struct pb_results_file a, b;
 	load("plot/mem_many.json", &a);
 	load("plot/mem_many.json", &b);
 	struct pb_plot_input in[2] = {{"x", &a}, {"y", &b}};
@@ -531,8 +531,8 @@ static void test_many_kernels_distinct(void **state)
 				fail_msg("two kernels of one file share colour %s", ci);
 		}
 	free(s);
-	pb_compare_file_free(&a);
-	pb_compare_file_free(&b);
+	pb_results_file_free(&a);
+	pb_results_file_free(&b);
 }
 
 /* Fresh-eyes review: 14 kernel names under a replay's bars overlapped
@@ -542,7 +542,7 @@ static void test_replay_many_kernels(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/replay_many.json", &f);
 	struct pb_plot_input in = {"r", &f};
 	struct pb_plot_opts o = {"r.png", PB_UNIT_GB_S, NULL};
@@ -570,7 +570,7 @@ static void test_replay_many_kernels(void **state)
 	}
 	assert_int_equal(rows, 14);
 	free(d);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* Fresh-eyes review: with -n 3 there is no interval and so no verdict;
@@ -579,7 +579,7 @@ static void test_cmd_too_few_runs(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/cmd_ab.json", &f);
 	json_t *ratio = json_object_get(json_object_get(f.doc, "ab"), "ratio");
 	assert_non_null(ratio);
@@ -593,14 +593,14 @@ static void test_cmd_too_few_runs(void **state)
 	if (!strstr(s, "; no 95% CI, no verdict: too few runs (3 and 3)"))
 		fail_msg("no 'too few runs' in the title:\n%s", s);
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 static void test_cmd(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/cmd_ab.json", &f);
 	struct pb_plot_input in = {"ab", &f};
 	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
@@ -634,7 +634,7 @@ static void test_cmd(void **state)
 	assert_int_equal(rows, 6);
 	free(d);
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* A break-even policy with suffixed bounds, as tune writes them: the
@@ -643,7 +643,7 @@ static void test_breakeven_suffix(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/mem_sweep.json", &f);
 	json_t *be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
 	json_object_set_new(be, "policy", json_string("avx2<=1K,rep_stosb<=16K,libc"));
@@ -671,7 +671,7 @@ static void test_breakeven_suffix(void **state)
 	s = slurp(PB_PLOT_SCRIPT);
 	assert_null(strstr(s, "graph 0.07"));
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* Files with mem cases beside other suites (the default run's syscall
@@ -689,7 +689,7 @@ static void test_mixed_suites(void **state)
 	                        "set title \"memset, hot (the same buffers every call)\""};
 	for (size_t i = 0; i < 2; i++) {
 		clean();
-		struct pb_compare_file f;
+		struct pb_results_file f;
 		load(paths[i], &f);
 		struct pb_plot_input in = {"label", &f};
 		assert_int_equal(pb_plot_check(&in, 1), 0);
@@ -705,26 +705,26 @@ static void test_mixed_suites(void **state)
 		assert_non_null(note);
 		assert_string_equal(note, notes[i]);
 		free(note);
-		pb_compare_file_free(&f);
+		pb_results_file_free(&f);
 	}
 	/* Nothing left out: no note. */
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/mem_sweep.json", &f);
 	assert_null(pb_plot_note(&f));
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 	/* A mem case without its key fields is refused, by path. */
 	const char *bad = "{\"schema\": \"primbench-result\", \"schema_version\": 1, "
 	                  "\"machine\": {}, \"cases\": [{\"key\": {\"suite\": \"mem\", "
 	                  "\"op\": \"memset\"}, \"unit\": \"tsc_ticks\", \"samples\": "
 	                  "[[10, 1], [11, 1], [12, 1]]}]}";
-	if (pb_compare_load_text(bad, strlen(bad), "dir/bad.json", &f) != 0)
+	if (pb_results_load_text(bad, strlen(bad), "dir/bad.json", &f) != 0)
 		fail_msg("%s", pb_error());
 	struct pb_plot_input in = {"bad", &f};
 	struct pb_plot_opts o = {"m.svg", PB_UNIT_GB_S, NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
 	assert_string_equal(pb_error(), "dir/bad.json: cases[0]: a mem key needs op, cache_state, "
 	                                "kernel and size_bytes");
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* A replay (mem --distribution): per state a panel of bars, one per
@@ -733,7 +733,7 @@ static void test_replay(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	load("plot/replay.json", &f);
 	struct pb_plot_input in = {"replay", &f};
 	struct pb_plot_opts o = {"r.png", PB_UNIT_GB_S, NULL};
@@ -763,7 +763,7 @@ static void test_replay(void **state)
 		long colour;
 		assert_int_equal(sscanf(line, "%lf %lf %lf %lf %ld", &x, &y, &lo, &hi, &colour), 5);
 		assert_true(lo <= y && y <= hi);
-		const struct pb_compare_case *c = &f.cases[rows]; /* auto, then libc */
+		const struct pb_results_case *c = &f.cases[rows]; /* auto, then libc */
 		struct pb_summary sum;
 		assert_int_equal(pb_summarize(c->v, c->n, 0.95, &sum), 0);
 		double want = sum.median / f.tsc_hz * 1e9;
@@ -783,14 +783,14 @@ static void test_replay(void **state)
 	assert_non_null(strstr(s, "title \"after\""));
 	assert_int_equal(count_dat(), 4);
 	free(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 static void test_refused(void **state)
 {
 	(void)state;
 	clean();
-	struct pb_compare_file m, c, sys;
+	struct pb_results_file m, c, sys;
 	load("plot/mem_sweep.json", &m);
 	load("plot/cmd_ab.json", &c);
 	load("compare/sys_a.json", &sys);
@@ -806,9 +806,9 @@ static void test_refused(void **state)
 	assert_string_equal(pb_error(), "s: no mem or cmd cases to plot (suite 'syscall')");
 	assert_int_equal(pb_plot_check(in, 0), -1);
 	assert_int_equal(count_dat(), 0);
-	pb_compare_file_free(&m);
-	pb_compare_file_free(&c);
-	pb_compare_file_free(&sys);
+	pb_results_file_free(&m);
+	pb_results_file_free(&c);
+	pb_results_file_free(&sys);
 }
 
 int main(void)

@@ -27,9 +27,9 @@
 #include "primbench/kernels.h"
 #include "primbench/summary.h"
 
-static json_t *load_summary(const char *name, struct pb_compare_file *f)
+static json_t *load_summary(const char *name, struct pb_results_file *f)
 {
-	if (pb_compare_load(name, f) != 0)
+	if (pb_results_load(name, f) != 0)
 		fail_msg("%s: %s", name, pb_error());
 	json_t *s = pb_summary_build(f);
 	if (!s)
@@ -172,7 +172,7 @@ static bool trust_flag(const json_t *s, const char *k)
 static void test_within_noise(void **state)
 {
 	(void)state;
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	json_t *s = load_summary("within-noise.json", &f);
 	size_t behind;
 	assert_int_equal(check_libc(s, "within_noise", &behind), 12);
@@ -200,13 +200,13 @@ static void test_within_noise(void **state)
 	assert_null(strstr(t, "GLIBC_TUNABLES="));
 	free(t);
 	json_decref(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 static void test_loses_large(void **state)
 {
 	(void)state;
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	json_t *s = load_summary("loses-large.json", &f);
 	size_t behind;
 	assert_int_equal(check_libc(s, NULL, &behind), 12);
@@ -237,13 +237,13 @@ static void test_loses_large(void **state)
 	assert_non_null(strstr(t, "GLIBC_TUNABLES=glibc.cpu.x86_rep_"));
 	free(t);
 	json_decref(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 static void test_too_noisy(void **state)
 {
 	(void)state;
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	json_t *s = load_summary("too-noisy.json", &f);
 	size_t behind;
 	assert_int_equal(check_libc(s, NULL, &behind), 12);
@@ -275,14 +275,14 @@ static void test_too_noisy(void **state)
 	assert_null(strstr(t, "within the noise at"));
 	free(t);
 	json_decref(s);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* The run's summary (from its document) and report's (from the file) agree. */
 static void test_doc_equals_file(void **state)
 {
 	(void)state;
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	json_t *a = load_summary("loses-large.json", &f);
 	json_t *b = pb_summary_build_doc(f.doc);
 	assert_non_null(b);
@@ -290,14 +290,14 @@ static void test_doc_equals_file(void **state)
 	assert_true(pb_summary_is_default_run(&f));
 	json_decref(a);
 	json_decref(b);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 static void test_not_default_or_empty(void **state)
 {
 	(void)state;
-	struct pb_compare_file f;
-	if (pb_compare_load("loses-large.json", &f) != 0)
+	struct pb_results_file f;
+	if (pb_results_load("loses-large.json", &f) != 0)
 		fail_msg("%s", pb_error());
 	json_t *cl = json_object_get(f.doc, "command_line");
 	json_array_set_new(cl, 1, json_string("mem"));
@@ -305,18 +305,18 @@ static void test_not_default_or_empty(void **state)
 	json_array_clear(cl);
 	json_array_append_new(cl, json_string("primbench"));
 	assert_true(pb_summary_is_default_run(&f));
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 
 	/* nothing to summarize: NULL with a message */
 	static const char xs[] =
 	    "{\"schema\":\"primbench-result\",\"schema_version\":1,\"machine\":{},"
 	    "\"cases\":[{\"key\":{\"suite\":\"xsave\",\"instruction\":\"xsave64/xrstor64\","
 	    "\"upper_state\":\"clean\"},\"unit\":\"tsc_ticks\",\"samples\":[[10,1],[11,1]]}]}";
-	if (pb_compare_load_text(xs, strlen(xs), "x.json", &f) != 0)
+	if (pb_results_load_text(xs, strlen(xs), "x.json", &f) != 0)
 		fail_msg("%s", pb_error());
 	assert_null(pb_summary_build(&f));
 	assert_non_null(strstr(pb_error(), "no memset, memcpy or syscall cases"));
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 }
 
 /* Cases at another placement (an offset grid's) do not enter the
@@ -324,10 +324,10 @@ static void test_not_default_or_empty(void **state)
 static void test_other_placement_ignored(void **state)
 {
 	(void)state;
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	json_t *a = load_summary("loses-large.json", &f);
 	json_t *doc = json_deep_copy(f.doc);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 	json_t *cases = json_object_get(doc, "cases");
 	size_t i, added = 0, n = json_array_size(cases);
 	for (i = 0; i < n; i++) {

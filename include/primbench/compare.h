@@ -1,10 +1,9 @@
 /* primbench/compare.h - comparing result files (`primbench compare`,
  * README "compare", docs/results-schema.md "compare output").
  *
- * A file is loaded and checked whole (schema "primbench-result" v1, every
- * case a key object, a unit and [value, calls] samples); cases match on the
- * canonical JSON of their key (json_dumps with JSON_SORT_KEYS |
- * JSON_COMPACT). For each case in both files: the median per call of each
+ * Files are read and their cases named by the results module's reader
+ * (include/primbench/reader.h); cases match on the canonical JSON of their
+ * key. For each case in both files: the median per call of each
  * side with its confidence interval, the Hodges-Lehmann estimate of the
  * ratio new / old with its interval, and the Mann-Whitney U test's p
  * (include/primbench/twosample.h). A difference counts as shown when the
@@ -31,6 +30,7 @@
 
 #include <jansson.h>
 
+#include "primbench/reader.h"
 #include "primbench/stats.h"
 #include "primbench/twosample.h"
 
@@ -38,60 +38,6 @@
  * cost is nx * ny): a larger sample is reduced to this many evenly spaced
  * order statistics, with a note. */
 #define PB_COMPARE_MAX_SAMPLES 2000
-
-struct pb_compare_case {
-	json_t *key;      /* borrowed from the document */
-	char *canon;      /* canonical JSON of key */
-	char *group;      /* "memset hot", "syscall", "xsave", "cmd A", ... */
-	char *label;      /* "avx2 4K", "null cpu 1", ...; unique with group */
-	const char *unit; /* borrowed: "tsc_ticks", "ns", ... */
-	double *v;        /* per-call values (value / calls), in unit */
-	size_t n;
-	size_t index; /* position in the file's cases array */
-};
-
-struct pb_compare_file {
-	char *path;
-	json_t *doc;
-	const json_t *machine;
-	double tsc_hz; /* machine.timer.hz, 0 when missing */
-	bool interrupted;
-	struct pb_compare_case *cases; /* those with samples, in file order */
-	size_t ncases;
-	size_t *order;  /* indices of cases sorted by canon (for matching) */
-	char **skipped; /* names of cases without samples */
-	size_t nskipped;
-};
-
-/* Reads and checks a result file. Errors (-1, pb_error()) start with the
- * path: "PATH: cannot read: No such file or directory", "PATH: invalid JSON
- * at line 3, column 14: ... (truncated?)", "PATH: not a primbench result
- * (schema 'x')", "PATH: case 4 (memset hot: libc 64): samples[2] is not a
- * [value, calls] pair", "PATH: case 1 (memset hot: bytes 64): samples[3] is
- * -5: a time cannot be negative" (0 is accepted: suites clamp at 0), ...
- * Free with pb_compare_file_free (also after a
- * failure). */
-int pb_compare_load(const char *path, struct pb_compare_file *f);
-/* The same from text in memory; `name` stands for the path in messages. */
-int pb_compare_load_text(const char *text, size_t len, const char *name, struct pb_compare_file *f);
-void pb_compare_file_free(struct pb_compare_file *f);
-
-/* Gives every case of the files its group and label (from its key and
- * the other keys of the files, so a key has the same name in every file),
- * making labels of distinct keys distinct: where two would clash, each
- * shows what tells it apart (cmd: the env entries not common to all, as
- * "X=1 ./prog", the argv words that differ, " (in DIR)" for the working
- * directory; keys of no known suite: the field=value that differ), and
- * labels that still clash get " #1", " #2", ... in order of first
- * appearance (the first file's cases first). 0 or -1. */
-int pb_compare_name(struct pb_compare_file *files, size_t nfiles);
-
-/* A short readable name of a key, group and label: mem "memset hot" /
- * "avx2 4K" (non-default offsets, distance, extent, value, read-back
- * appended), syscall "syscall" / "fault 2M cpu 1", xsave "xsave" /
- * "xsaveopt dirty", cmd "cmd A" / the argv (abbreviated past 40
- * characters), others the suite / "field=value ...". Malloc'd. */
-void pb_compare_key_name(const json_t *key, char **group, char **label);
 
 /* One field that differs between two machines. */
 struct pb_compare_diff {
@@ -110,7 +56,7 @@ void pb_compare_diffs_free(struct pb_compare_diff *d, size_t n);
 
 /* One case in both files. */
 struct pb_compare_row {
-	const struct pb_compare_case *a, *b;
+	const struct pb_results_case *a, *b;
 	const char *unit;         /* the unit compared in: a's, b's or "ns" */
 	struct pb_summary sa, sb; /* per-call summaries, median CI at level */
 	bool ratio;               /* all values > 0: shift is the HL ratio */
@@ -140,7 +86,7 @@ struct pb_compare_geomean {
 };
 
 struct pb_compare_result {
-	const struct pb_compare_file *fa, *fb;
+	const struct pb_results_file *fa, *fb;
 	double level;
 	struct pb_compare_diff *hw, *sw;
 	size_t nhw, nsw;
@@ -148,19 +94,19 @@ struct pb_compare_result {
 	size_t nrows;
 	struct pb_compare_geomean *gm;
 	size_t ngm;
-	const struct pb_compare_case **only_a, **only_b;
+	const struct pb_results_case **only_a, **only_b;
 	size_t nonly_a, nonly_b;
 	char **notes;
 	size_t nnotes;
 };
 
 /* Compares fb with fa (the baseline) at confidence `level` (e.g. 0.95).
- * Files must have been named (pb_compare_name). Different hardware fails
+ * Files must have been named (pb_results_name). Different hardware fails
  * (-1, "different hardware from A: cpu.model 143 vs 167; use --force")
  * unless force; the differences are in r->hw either way. A unit mismatch
  * that cannot be converted fails. Free r with pb_compare_result_free (also
  * after a failure). */
-int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_file *fb, double level,
+int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r);
 void pb_compare_result_free(struct pb_compare_result *r);
 

@@ -4,7 +4,7 @@
  * benchmark data format (golang.org/design/14313-benchmark-format), which
  * benchstat reads. docs/formats.md documents each and the unit mapping.
  *
- * Every writer works on a loaded result file (pb_compare_load), so each
+ * Every writer works on a loaded result file (pb_results_load), so each
  * format covers every kind of case (mem, syscall, xsave, cmd, and kinds
  * added later): the key's fields, the unit, the samples and the per-call
  * summary that every case carries.
@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 
-#include "primbench/compare.h"
+#include "primbench/reader.h"
 
 enum pb_format {
 	PB_FORMAT_TEXT,
@@ -50,6 +50,6 @@ const char *pb_format_name(enum pb_format fmt);
  * Cases without samples are skipped (as in compare). Returns 0, or -1 with
  * pb_error() on allocation failure; errors of the stream f are the
  * caller's to check (ferror). */
-int pb_format_write(FILE *f, const struct pb_compare_file *r, enum pb_format fmt);
+int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt);
 
 #endif

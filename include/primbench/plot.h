@@ -5,8 +5,8 @@
  * is the caller's business (src/cli/cmd_plot.c), so the script can be
  * tested, and kept, without gnuplot.
  *
- * What is drawn, from files loaded and checked by pb_compare_load()
- * (include/primbench/compare.h):
+ * What is drawn, from files loaded and checked by pb_results_load()
+ * (include/primbench/reader.h):
  *  - mem results: one panel per (op, cache state); in each, one line per
  *    kernel (colour per kernel, the same in every panel) and per file (dash
  *    and point type per file, for before/after), x = bytes per call on a
@@ -44,14 +44,14 @@
  * are not drawn: a file with mem cases beside them (the default run's,
  * with syscall cases; xsave's, with its break-even sweep) draws its mem
  * cases, and pb_plot_note() says what was left out. Errors name a file by
- * its path (pb_compare_file.path), never by its label.
+ * its path (pb_results_file.path), never by its label.
  */
 #ifndef PRIMBENCH_PLOT_H
 #define PRIMBENCH_PLOT_H
 
 #include <stddef.h>
 
-#include "primbench/compare.h"
+#include "primbench/reader.h"
 #include "primbench/report.h"
 
 /* The name of the script pb_plot_write() writes in its directory. */
@@ -59,7 +59,7 @@
 
 struct pb_plot_input {
 	const char *label;                  /* legend name, e.g. "before" */
-	const struct pb_compare_file *file; /* loaded with pb_compare_load() */
+	const struct pb_results_file *file; /* loaded with pb_results_load() */
 };
 
 struct pb_plot_opts {
@@ -81,7 +81,7 @@ int pb_plot_check(const struct pb_plot_input *in, size_t n);
 /* What pb_plot_write() leaves out of f: "PATH: not drawn: 10 syscall
  * cases (plot draws mem and cmd results); 2 mem cases of size 0 (a log
  * axis has no 0)". Malloc'd; NULL when everything is drawn. */
-char *pb_plot_note(const struct pb_compare_file *f);
+char *pb_plot_note(const struct pb_results_file *f);
 
 /* Writes dir/PB_PLOT_SCRIPT and its data files (dir/NNN.dat, read by the
  * script relative to dir: run gnuplot with dir as its working directory).

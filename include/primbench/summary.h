@@ -2,7 +2,7 @@
  * (issue 17; README "What the default run prints"; docs/results-schema.md
  * "summary").
  *
- * Built from a loaded result file (include/primbench/compare.h), never
+ * Built from a loaded result file (include/primbench/reader.h), never
  * from the state of a run, so `primbench report FILE` prints the same
  * summary for a saved file as the run printed. Every figure is recomputed
  * from the file's samples: medians and their 95% confidence intervals
@@ -35,14 +35,14 @@
 
 #include <jansson.h>
 
-#include "primbench/compare.h"
+#include "primbench/reader.h"
 
 /* libc is within the noise when its CIs bound its deficit to this ratio. */
 #define PB_SUMMARY_NOISE_BOUND 1.10
 
 /* True when f was written by the default run (`primbench` or `primbench
  * run`: its command_line has no subcommand, or "run"). */
-bool pb_summary_is_default_run(const struct pb_compare_file *f);
+bool pb_summary_is_default_run(const struct pb_results_file *f);
 
 /* The summary of f as a JSON object (docs/results-schema.md "summary"):
  * "rules", "libc" (one object per comparison), "glibc" (per op and cache
@@ -51,7 +51,7 @@ bool pb_summary_is_default_run(const struct pb_compare_file *f);
  * Sections without data are empty and the text says so. Returns NULL with
  * pb_error() when f has neither mem cases of memset or memcpy nor syscall
  * cases, or on allocation failure. */
-json_t *pb_summary_build(const struct pb_compare_file *f);
+json_t *pb_summary_build(const struct pb_results_file *f);
 
 /* The same from a result document in memory (a run's, before it is
  * written): serialized and loaded as a file is. NULL with pb_error(). */

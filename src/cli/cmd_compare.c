@@ -71,7 +71,7 @@ static void set_level(double *level, char *given, size_t len, const char *opt, c
 
 /* Exits 2 when `out` is (a link to) one of the inputs: writing the
  * comparison would replace a result file it was made from. */
-static json_t *file_json(const struct pb_compare_file *f)
+static json_t *file_json(const struct pb_results_file *f)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "path", json_string(f->path));
@@ -84,18 +84,18 @@ static json_t *file_json(const struct pb_compare_file *f)
 	return o;
 }
 
-static void free_all(struct pb_compare_file *files, struct pb_compare_result *res, size_t n)
+static void free_all(struct pb_results_file *files, struct pb_compare_result *res, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		pb_compare_result_free(&res[i]);
-		pb_compare_file_free(&files[i]);
+		pb_results_file_free(&files[i]);
 	}
 	free(res);
 	free(files);
 }
 
 /* Frees everything, then exits 2 with the library's message. */
-static _Noreturn void die_input(struct pb_compare_file *files, struct pb_compare_result *res,
+static _Noreturn void die_input(struct pb_results_file *files, struct pb_compare_result *res,
                                 size_t n)
 {
 	char msg[1024];
@@ -156,14 +156,14 @@ int cmd_compare(int argc, char **argv)
 	if (out)
 		cli_check_output_not_input("compare", out, argv + optind, nfiles);
 
-	struct pb_compare_file *files = calloc(nfiles, sizeof *files);
+	struct pb_results_file *files = calloc(nfiles, sizeof *files);
 	struct pb_compare_result *res = calloc(nfiles, sizeof *res);
 	if (!files || !res)
 		die_usage("compare: out of memory");
 	for (size_t i = 0; i < nfiles; i++)
-		if (pb_compare_load(argv[optind + (int)i], &files[i]) != 0)
+		if (pb_results_load(argv[optind + (int)i], &files[i]) != 0)
 			die_input(files, res, nfiles);
-	if (pb_compare_name(files, nfiles) != 0)
+	if (pb_results_name(files, nfiles) != 0)
 		die_input(files, res, nfiles);
 	/* Every pair is checked before anything is printed. */
 	for (size_t i = 1; i < nfiles; i++)

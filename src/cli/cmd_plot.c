@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "primbench/compare.h"
+#include "primbench/reader.h"
 #include "primbench/error.h"
 #include "primbench/plot.h"
 #include "primbench/report.h"
@@ -260,7 +260,7 @@ static int render(const char *gnuplot, const struct pb_plot_input *in, size_t n,
 }
 
 /* What the picture leaves out, per file. */
-static void print_notes(const struct pb_compare_file *files, size_t n)
+static void print_notes(const struct pb_results_file *files, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		char *note = pb_plot_note(&files[i]);
@@ -371,13 +371,13 @@ int cmd_plot(int argc, char **argv)
 	size_t n = (size_t)(argc - optind);
 	check_args(&a, n);
 
-	struct pb_compare_file *files = calloc(n, sizeof *files);
+	struct pb_results_file *files = calloc(n, sizeof *files);
 	struct pb_plot_input *in = calloc(n, sizeof *in);
 	char **own = calloc(n, sizeof *own);
 	if (!files || !in || !own)
 		die_usage("out of memory");
 	for (size_t i = 0; i < n; i++) {
-		if (pb_compare_load(argv[optind + (int)i], &files[i]) != 0)
+		if (pb_results_load(argv[optind + (int)i], &files[i]) != 0)
 			die_usage("plot: %s", pb_error());
 		own[i] = i < a.nlabels ? NULL : default_label(argv[optind + (int)i]);
 		in[i] = (struct pb_plot_input){i < a.nlabels ? a.labels[i] : own[i], &files[i]};
@@ -404,7 +404,7 @@ int cmd_plot(int argc, char **argv)
 	if (status == PB_EXIT_OK)
 		print_notes(files, n);
 	for (size_t i = 0; i < n; i++) {
-		pb_compare_file_free(&files[i]);
+		pb_results_file_free(&files[i]);
 		free(own[i]);
 	}
 	free(files);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "primbench/compare.h"
+#include "primbench/reader.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
 #include "primbench/results.h"
@@ -71,11 +71,11 @@ int cmd_report(int argc, char **argv)
 		die_usage("report: %s", pb_error());
 	if (out)
 		cli_check_output_not_input("report", out, argv + optind, 1);
-	struct pb_compare_file file;
-	if (pb_compare_load(in, &file) != 0) {
+	struct pb_results_file file;
+	if (pb_results_load(in, &file) != 0) {
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", pb_error());
-		pb_compare_file_free(&file);
+		pb_results_file_free(&file);
 		die_usage("report: %s", msg);
 	}
 	char *text = NULL;
@@ -93,7 +93,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (fclose(m) != 0 && rc == 0)
 		rc = pb_fail("out of memory");
-	pb_compare_file_free(&file);
+	pb_results_file_free(&file);
 	if (rc != 0) {
 		free(text);
 		die_usage("report: %s", pb_error());

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "primbench/compare.h"
+#include "primbench/reader.h"
 #include "primbench/error.h"
 
 bool cli_quiet;
@@ -102,12 +102,12 @@ int cli_format_end(struct cli_format *f, const json_t *doc)
 	char *text = json_dumps(doc, JSON_COMPACT);
 	if (!text)
 		return pb_fail("out of memory");
-	struct pb_compare_file file;
-	int rc = pb_compare_load_text(text, strlen(text), "(this run)", &file);
+	struct pb_results_file file;
+	int rc = pb_results_load_text(text, strlen(text), "(this run)", &file);
 	free(text);
 	if (rc == 0)
 		rc = pb_format_write(stdout, &file, f->fmt);
-	pb_compare_file_free(&file);
+	pb_results_file_free(&file);
 	/* a write error on stdout is reported once, by main's finish(); a
 	 * reader that went away is none */
 	if (rc != 0 && cli_stdout_gone())

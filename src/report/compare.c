@@ -1,7 +1,7 @@
 /* compare.c - result files side by side (include/primbench/compare.h):
- * loading and checking, naming cases, matching them on their key, the
- * machine check, the two-sample figures, the benchstat-style table and the
- * JSON of a comparison (docs/results-schema.md "compare output").
+ * matching the cases the reader loaded and named (include/primbench/
+ * reader.h) on their key, the machine check, the two-sample figures, the
+ * benchstat-style table and the JSON of a comparison (docs/results-schema.md "compare output").
  */
 #define _GNU_SOURCE
 #include "primbench/compare.h"
@@ -18,900 +18,28 @@
 #include "primbench/profile.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
-#include "primbench/sizes.h"
+#include "primbench/xalloc.h"
 
 #define LINE_WIDTH 80
 #define NAME_WIDTH 20 /* the case column; longer labels get a line of their own */
-#define LABEL_MAX  40 /* argv and generic labels are abbreviated past this */
 #define LIST_MAX   8  /* names listed in "only in" and "skipped" lines */
 
 /* TSC frequencies further apart than this make ticks incomparable. */
 #define HZ_TOLERANCE 0.001
-
-/* ---- small helpers ------------------------------------------------------ */
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s ? s : "");
-	if (!p) {
-		fputs("primbench: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *p = NULL;
-	int n = vasprintf(&p, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fputs("primbench: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fputs("primbench: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-/* A growing list of strings. */
-struct strv {
-	char **v;
-	size_t n, cap;
-};
-
-static void strv_push(struct strv *s, char *str)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 8;
-		char **nv = realloc(s->v, s->cap * sizeof *nv);
-		if (!nv) {
-			fputs("primbench: out of memory\n", stderr);
-			abort();
-		}
-		s->v = nv;
-	}
-	s->v[s->n++] = str;
-}
-
-/* The object at a dotted path ("cpu.model"), or NULL. */
-static const json_t *get_path(const json_t *o, const char *path)
-{
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", path);
-	char *save = NULL;
-	for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
-		o = json_is_object(o) ? json_object_get(o, t) : NULL;
-	return o;
-}
-
-static char *printable(const char *s, bool ascii);
-
-/* A JSON value as text for a person: strings bare (control characters
- * escaped: they come from a file), numbers as written. */
-static char *value_text(const json_t *v)
-{
-	if (!v)
-		return xstrdup("(missing)");
-	if (json_is_string(v))
-		return printable(json_string_value(v), false);
-	if (json_is_integer(v))
-		return xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	if (json_is_real(v))
-		return xasprintf("%.10g", json_real_value(v));
-	char *s = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
-	char *r = xstrdup(s ? s : "?");
-	free(s);
-	return r;
-}
-
-/* s with control bytes (and, with `ascii`, every byte outside printable
- * ASCII) written as \n, \t, \r or \xNN, so that a name or a message stays
- * on one line and sends nothing to the terminal. Malloc'd. */
-static char *printable(const char *s, bool ascii)
-{
-	size_t n = strlen(s);
-	char *out = xcalloc(4 * n + 1, 1), *o = out;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\n' || *p == '\t' || *p == '\r') {
-			*o++ = '\\';
-			*o++ = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
-		} else if (*p < 0x20 || *p == 0x7f || (ascii && *p > 0x7f)) {
-			o += sprintf(o, "\\x%02x", *p);
-		} else {
-			*o++ = (char)*p;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
-/* ---- names -------------------------------------------------------------- */
-
-static const char *key_str(const json_t *key, const char *field)
-{
-	return json_string_value(json_object_get(key, field));
-}
-
-static bool key_int(const json_t *key, const char *field, long long *out)
-{
-	const json_t *v = json_object_get(key, field);
-	if (!json_is_integer(v))
-		return false;
-	*out = (long long)json_integer_value(v);
-	return true;
-}
-
-static void abbreviate(char *s, size_t max)
-{
-	if (strlen(s) > max)
-		strcpy(s + max - 3, "...");
-}
 
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static char *size_text(long long bytes)
-{
-	char buf[32];
-	if (bytes < 0)
-		return xasprintf("%lld", bytes);
-	pb_format_size((uint64_t)bytes, buf, sizeof buf);
-	return xstrdup(buf);
-}
-
-static bool mem_name(const json_t *key, char **group, char **label)
-{
-	const char *op = key_str(key, "op"), *kernel = key_str(key, "kernel");
-	const char *state = key_str(key, "cache_state");
-	long long size, v;
-	/* a replay (mem --distribution) names its distribution, not a size */
-	const char *dist = key_str(key, "distribution");
-	if (!op || !kernel || !state || (!dist && !key_int(key, "size_bytes", &size)))
-		return false;
-	*group = xasprintf("%s %s", op, state);
-	char *sz = dist ? xasprintf("dist=%s", dist) : size_text(size);
-	char buf[256];
-	int n = snprintf(buf, sizeof buf, "%s %s", kernel, sz);
-	free(sz);
-#define ADD(...)                                                                                   \
-	do {                                                                                       \
-		if (n >= 0 && (size_t)n < sizeof buf)                                              \
-			n += snprintf(buf + n, sizeof buf - (size_t)n, __VA_ARGS__);               \
-	} while (0)
-	if (key_int(key, "dst_offset_bytes", &v) && v != 0)
-		ADD(" dst+%lld", v);
-	if (key_int(key, "src_offset_bytes", &v) && v != 2048)
-		ADD(" src+%lld", v);
-	if (key_int(key, "distance_bytes", &v))
-		ADD(" dist%+lld", v);
-	if (key_int(key, "extent_bytes", &v) && v != 0) {
-		char *e = size_text(v);
-		ADD(" ext=%s", e);
-		free(e);
-	}
-	if (key_int(key, "fill_value", &v) && v != 0)
-		ADD(" v=0x%02llx", v);
-	if (key_int(key, "page_bytes", &v) && v != 4096 && strcmp(state, "fault-thp") != 0) {
-		char *p = size_text(v);
-		ADD(" page=%s", p);
-		free(p);
-	}
-	if (json_is_true(json_object_get(key, "then_read")))
-		ADD(" +read");
-	if (dist && key_int(key, "seed", &v) && v != 1)
-		ADD(" seed=%lld", v);
-	if (dist && key_str(key, "offsets") && strcmp(key_str(key, "offsets"), "random") != 0)
-		ADD(" %s", key_str(key, "offsets"));
-	if (key_int(key, "threads", &v) && v != 1)
-		ADD(" x%lld", v);
-	if (key_str(key, "placement") && strcmp(key_str(key, "placement"), "compact") != 0)
-		ADD(" %s", key_str(key, "placement"));
-	if (key_str(key, "mem_node") && strcmp(key_str(key, "mem_node"), "local") != 0)
-		ADD(" mem=%s", key_str(key, "mem_node"));
-#undef ADD
-	*label = xstrdup(buf);
-	return true;
-}
-
-static bool syscall_name(const json_t *key, char **group, char **label)
-{
-	const char *bench = key_str(key, "benchmark"), *place = key_str(key, "placement");
-	long long page;
-	if (!bench)
-		return false;
-	char *pg = key_int(key, "page_bytes", &page) ? size_text(page) : NULL;
-	*group = xstrdup("syscall");
-	*label = xasprintf("%s%s%s%s%s", bench, pg ? " " : "", pg ? pg : "", place ? " " : "",
-	                   place ? place : "");
-	free(pg);
-	return true;
-}
-
-static bool xsave_name(const json_t *key, char **group, char **label)
-{
-	const char *insn = key_str(key, "instruction"), *upper = key_str(key, "upper_state");
-	if (!insn)
-		return false;
-	*group = xstrdup("xsave");
-	*label = xasprintf("%s%s%s", insn, upper ? " " : "", upper ? upper : "");
-	return true;
-}
-
-/* Appends text to a malloc'd string. */
-static void append(char **s, const char *text)
-{
-	char *n = xasprintf("%s%s", *s, text);
-	free(*s);
-	*s = n;
-}
-
-/* The argv of a cmd key as one line, not abbreviated: words joined by
- * spaces; --shell's ["/bin/sh", "-c", "TEXT"] as "sh: TEXT". */
-static char *cmd_argv_text(const json_t *key)
-{
-	const json_t *argv = json_object_get(key, "argv");
-	size_t first = 0;
-	const char *c1 = json_string_value(json_array_get(argv, 1));
-	char *l = xstrdup("");
-	if (json_is_true(json_object_get(key, "shell")) && json_array_size(argv) >= 3 && c1 &&
-	    !strcmp(c1, "-c")) {
-		append(&l, "sh:");
-		first = 2;
-	}
-	for (size_t i = first; i < json_array_size(argv); i++) {
-		char *t = value_text(json_array_get(argv, i));
-		if (*l)
-			append(&l, " ");
-		append(&l, t);
-		free(t);
-	}
-	return l;
-}
-
-static bool cmd_name(const json_t *key, char **group, char **label)
-{
-	if (!json_is_array(json_object_get(key, "argv")))
-		return false;
-	const char *side = key_str(key, "side");
-	*group = side ? xasprintf("cmd %s", side) : xstrdup("cmd");
-	char *l = cmd_argv_text(key);
-	abbreviate(l, LABEL_MAX);
-	*label = l;
-	return true;
-}
-
-/* Any other key: "field=value" for every field but the suite, in name
- * order, not abbreviated. */
-static char *generic_text(const json_t *key)
-{
-	const char *suite = key_str(key, "suite");
-	char *l = xstrdup("");
-	size_t nk = json_object_size(key), i = 0;
-	const char **names = xcalloc(nk, sizeof *names);
-	for (void *it = json_object_iter((json_t *)key); it;
-	     it = json_object_iter_next((json_t *)key, it))
-		names[i++] = json_object_iter_key(it);
-	qsort(names, nk, sizeof *names, cmp_str);
-	for (i = 0; i < nk; i++) {
-		if (!strcmp(names[i], "suite") && suite)
-			continue;
-		char *t = value_text(json_object_get(key, names[i]));
-		char *item = xasprintf("%s%s=%s", *l ? " " : "", names[i], t);
-		append(&l, item);
-		free(item);
-		free(t);
-	}
-	free(names);
-	return l;
-}
-
-/* Any other key: the suite, then field=value for the rest in key order. */
-static void generic_name(const json_t *key, char **group, char **label)
-{
-	const char *suite = key_str(key, "suite");
-	*group = xstrdup(suite ? suite : "?");
-	char *l = generic_text(key);
-	abbreviate(l, LABEL_MAX);
-	*label = l;
-}
-
-/* The name of a key; *generic tells whether it is generic_name's (no
- * name of the suite's own, or the key lacks a field that one needs). */
-static void key_name(const json_t *key, char **group, char **label, bool *generic)
-{
-	const char *suite = key_str(key, "suite");
-	*group = *label = NULL;
-	bool ok = false;
-	if (suite && !strcmp(suite, "mem"))
-		ok = mem_name(key, group, label);
-	else if (suite && !strcmp(suite, "syscall"))
-		ok = syscall_name(key, group, label);
-	else if (suite && !strcmp(suite, "xsave"))
-		ok = xsave_name(key, group, label);
-	else if (suite && !strcmp(suite, "cmd"))
-		ok = cmd_name(key, group, label);
-	if (!ok) {
-		free(*group);
-		free(*label);
-		generic_name(key, group, label);
-	}
-	if (generic)
-		*generic = !ok;
-	/* Names come from the file: nothing in them may break a line. */
-	char *g = printable(*group, false), *l = printable(*label, false);
-	free(*group);
-	free(*label);
-	*group = g;
-	*label = l;
-}
-
-void pb_compare_key_name(const json_t *key, char **group, char **label)
-{
-	key_name(key, group, label, NULL);
-}
-
-static char *full_name(const struct pb_compare_case *c)
-{
-	return xasprintf("%s: %s", c->group, c->label);
-}
-
-/* ---- loading -------------------------------------------------------------- */
-
-static int cmp_canon(const void *pa, const void *pb, void *ctx)
-{
-	const struct pb_compare_case *cs = ctx;
-	return strcmp(cs[*(const size_t *)pa].canon, cs[*(const size_t *)pb].canon);
-}
-
-static int fail_case(const char *name, size_t i, const json_t *key, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail_case(const char *name, size_t i, const json_t *key, const char *fmt, ...)
-{
-	char what[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
-	va_end(ap);
-	if (!json_is_object(key))
-		return pb_fail("%s: cases[%zu]: %s", name, i, what);
-	char *g, *l;
-	pb_compare_key_name(key, &g, &l);
-	pb_fail("%s: cases[%zu] (%s: %s): %s", name, i, g, l, what);
-	free(g);
-	free(l);
-	return -1;
-}
-
-/* The text cases match on: the key, sorted and compact, without the mem
- * fields that only say the default (threads 1, placement null, mem_node
- * "local"), so that a file written before they existed matches a newer
- * one's 1-thread cases. NULL when it cannot be encoded. */
-static char *canonical_key(const json_t *key)
-{
-	const char *suite = key_str(key, "suite");
-	if (!suite || strcmp(suite, "mem") != 0)
-		return json_dumps(key, JSON_SORT_KEYS | JSON_COMPACT);
-	json_t *k = json_copy((json_t *)key);
-	if (!k)
-		return NULL;
-	long long threads;
-	if (key_int(k, "threads", &threads) && threads == 1)
-		json_object_del(k, "threads");
-	if (json_is_null(json_object_get(k, "placement")))
-		json_object_del(k, "placement");
-	if (key_str(k, "mem_node") && !strcmp(key_str(k, "mem_node"), "local"))
-		json_object_del(k, "mem_node");
-	char *canon = json_dumps(k, JSON_SORT_KEYS | JSON_COMPACT);
-	json_decref(k);
-	return canon;
-}
-
-static int load_case(struct pb_compare_file *f, const json_t *c, size_t i, struct strv *skipped)
-{
-	const char *name = f->path;
-	if (!json_is_object(c))
-		return fail_case(name, i, NULL, "not an object");
-	json_t *key = json_object_get(c, "key");
-	if (!json_is_object(key))
-		return fail_case(name, i, NULL, "no 'key' object");
-	const json_t *samples = json_object_get(c, "samples");
-	if (json_is_null(samples))
-		samples = NULL;
-	if (samples && !json_is_array(samples))
-		return fail_case(name, i, key, "'samples' is not an array");
-	if (!samples || json_array_size(samples) == 0) {
-		char *g, *l;
-		pb_compare_key_name(key, &g, &l);
-		strv_push(skipped, xasprintf("%s: %s", g, l));
-		free(g);
-		free(l);
-		return 0;
-	}
-	const char *unit = json_string_value(json_object_get(c, "unit"));
-	if (!unit || !*unit)
-		return fail_case(name, i, key, "no 'unit'");
-	struct pb_compare_case *cc = &f->cases[f->ncases];
-	cc->n = json_array_size(samples);
-	cc->v = xcalloc(cc->n, sizeof *cc->v);
-	for (size_t j = 0; j < cc->n; j++) {
-		const json_t *s = json_array_get(samples, j);
-		const json_t *val = json_array_get(s, 0), *calls = json_array_get(s, 1);
-		if (!json_is_array(s) || json_array_size(s) != 2 || !json_is_number(val) ||
-		    !json_is_number(calls)) {
-			free(cc->v);
-			cc->v = NULL;
-			return fail_case(name, i, key, "samples[%zu] is not a [value, calls] pair",
-			                 j);
-		}
-		double v = json_number_value(val), n = json_number_value(calls);
-		if (!isfinite(v) || !(n >= 1) || !isfinite(n)) {
-			free(cc->v);
-			cc->v = NULL;
-			return fail_case(name, i, key, "samples[%zu] has calls %g (must be >= 1)",
-			                 j, n);
-		}
-		/* A time cannot be negative: every suite clamps a sample at 0
-		 * after subtracting the timer's overhead (0 is a real reading:
-		 * a batch below the timer's resolution). */
-		if (v < 0) {
-			free(cc->v);
-			cc->v = NULL;
-			return fail_case(name, i, key,
-			                 "samples[%zu] is %g: a time cannot be negative", j, v);
-		}
-		cc->v[j] = v / n;
-	}
-	cc->key = key;
-	cc->canon = canonical_key(key);
-	if (!cc->canon) {
-		free(cc->v);
-		cc->v = NULL;
-		return fail_case(name, i, key, "key cannot be encoded");
-	}
-	cc->unit = unit;
-	cc->index = i;
-	f->ncases++;
-	return 0;
-}
-
-static int check_doc(struct pb_compare_file *f)
-{
-	const char *name = f->path;
-	const json_t *doc = f->doc;
-	if (!json_is_object(doc))
-		return pb_fail("%s: not a primbench result (the top level is not an object)", name);
-	const json_t *schema = json_object_get(doc, "schema");
-	if (!schema)
-		return pb_fail("%s: not a primbench result (no 'schema' field)", name);
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), PB_RESULTS_SCHEMA)) {
-		char *t = value_text(schema);
-		pb_fail("%s: not a primbench result (schema '%s', expected '%s')", name, t,
-		        PB_RESULTS_SCHEMA);
-		free(t);
-		return -1;
-	}
-	const json_t *ver = json_object_get(doc, "schema_version");
-	if (!json_is_integer(ver) || json_integer_value(ver) != PB_RESULTS_SCHEMA_VERSION) {
-		char *t = value_text(ver);
-		pb_fail("%s: schema_version %s is not supported (this primbench reads %d)", name, t,
-		        PB_RESULTS_SCHEMA_VERSION);
-		free(t);
-		return -1;
-	}
-	f->machine = json_object_get(doc, "machine");
-	if (!json_is_object(f->machine))
-		return pb_fail("%s: no 'machine' object", name);
-	const json_t *cases = json_object_get(doc, "cases");
-	if (!json_is_array(cases))
-		return pb_fail("%s: no 'cases' array", name);
-	const json_t *hz = get_path(f->machine, "timer.hz");
-	f->tsc_hz = json_is_number(hz) && json_number_value(hz) > 0 ? json_number_value(hz) : 0;
-	f->interrupted = json_is_true(json_object_get(doc, "interrupted"));
-
-	size_t n = json_array_size(cases);
-	f->cases = xcalloc(n, sizeof *f->cases);
-	struct strv skipped = {0};
-	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0; i++)
-		rc = load_case(f, json_array_get(cases, i), i, &skipped);
-	f->skipped = skipped.v;
-	f->nskipped = skipped.n;
-	if (rc != 0)
-		return -1;
-
-	f->order = xcalloc(f->ncases, sizeof *f->order);
-	for (size_t i = 0; i < f->ncases; i++)
-		f->order[i] = i;
-	qsort_r(f->order, f->ncases, sizeof *f->order, cmp_canon, f->cases);
-	for (size_t i = 1; i < f->ncases; i++) {
-		const struct pb_compare_case *p = &f->cases[f->order[i - 1]];
-		const struct pb_compare_case *c = &f->cases[f->order[i]];
-		if (!strcmp(p->canon, c->canon)) {
-			size_t lo = p->index < c->index ? p->index : c->index;
-			size_t hi = p->index < c->index ? c->index : p->index;
-			return fail_case(name, hi, c->key, "the same key as cases[%zu]", lo);
-		}
-	}
-	return 0;
-}
-
-int pb_compare_load_text(const char *text, size_t len, const char *name, struct pb_compare_file *f)
-{
-	memset(f, 0, sizeof *f);
-	f->path = xstrdup(name);
-	if (len == 0)
-		return pb_fail("%s: empty file", name);
-	json_error_t err;
-	f->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-	if (!f->doc) {
-		/* jansson reads to the end before it notices a missing close. */
-		bool at_end = err.position >= 0 && (size_t)err.position >= len;
-		/* jansson quotes the bad token: bytes of the file. */
-		char *msg = printable(err.text, true);
-		abbreviate(msg, 60);
-		pb_fail("%s: invalid JSON at line %d, column %d: %s%s", name, err.line, err.column,
-		        msg, at_end ? " (truncated file?)" : "");
-		free(msg);
-		return -1;
-	}
-	return check_doc(f);
-}
-
-int pb_compare_load(const char *path, struct pb_compare_file *f)
-{
-	memset(f, 0, sizeof *f);
-	FILE *fp = fopen(path, "rb");
-	if (!fp) {
-		f->path = xstrdup(path);
-		return pb_fail("%s: cannot read: %s", path, strerror(errno));
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	int rc = 0;
-	while (buf) {
-		if (len == cap) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (!buf) {
-		f->path = xstrdup(path);
-		rc = pb_fail("%s: out of memory", path);
-	} else if (ferror(fp)) {
-		f->path = xstrdup(path);
-		rc = pb_fail("%s: cannot read: %s", path, strerror(errno));
-	}
-	fclose(fp);
-	if (rc == 0)
-		rc = pb_compare_load_text(buf, len, path, f);
-	free(buf);
-	return rc;
-}
-
-void pb_compare_file_free(struct pb_compare_file *f)
-{
-	for (size_t i = 0; i < f->ncases; i++) {
-		free(f->cases[i].v);
-		free(f->cases[i].canon);
-		free(f->cases[i].group);
-		free(f->cases[i].label);
-	}
-	free(f->cases);
-	free(f->order);
-	for (size_t i = 0; i < f->nskipped; i++)
-		free(f->skipped[i]);
-	free(f->skipped);
-	json_decref(f->doc);
-	free(f->path);
-	memset(f, 0, sizeof *f);
-}
-
-/* ---- naming -------------------------------------------------------------- */
-
 static bool same(const json_t *a, const json_t *b)
 {
 	return (!a && !b) || (a && b && json_equal((json_t *)a, (json_t *)b));
 }
 
-static bool in_array(const json_t *arr, const json_t *v)
+static char *full_name(const struct pb_results_case *c)
 {
-	for (size_t i = 0; i < json_array_size(arr); i++)
-		if (json_equal(json_array_get(arr, i), (json_t *)v))
-			return true;
-	return false;
-}
-
-/* A case and where it first appears: files in order, cases in file order
- * (so the baseline's cases come first). */
-struct named {
-	struct pb_compare_case *c;
-	size_t pos;
-};
-
-static int cmp_named(const void *pa, const void *pb)
-{
-	const struct named *na = pa, *nb = pb;
-	const struct pb_compare_case *a = na->c, *b = nb->c;
-	int c = strcmp(a->group, b->group);
-	if (!c)
-		c = strcmp(a->label, b->label);
-	if (!c)
-		c = strcmp(a->canon, b->canon);
-	return c ? c : (na->pos > nb->pos) - (na->pos < nb->pos);
-}
-
-static bool is_cmd_key(const json_t *key)
-{
-	const char *suite = key_str(key, "suite");
-	return suite && !strcmp(suite, "cmd") && json_is_array(json_object_get(key, "argv"));
-}
-
-/* The text that tells the cmd key keys[i] apart from the others of
- * keys[0..n) (which share its name): the env entries not in every one of
- * them, before the command as a shell would show them ("X=1 ./prog"),
- * the whole argv, and " (in DIR)" when the working directories differ. */
-static char *cmd_full_text(const json_t *const *keys, size_t n, size_t i)
-{
-	char *s = xstrdup("");
-	const json_t *env = json_object_get(keys[i], "env");
-	for (size_t e = 0; e < json_array_size(env); e++) {
-		const json_t *entry = json_array_get(env, e);
-		bool everywhere = true;
-		for (size_t j = 0; j < n && everywhere; j++)
-			everywhere = in_array(json_object_get(keys[j], "env"), entry);
-		if (everywhere)
-			continue;
-		char *t = value_text(entry);
-		append(&s, t);
-		append(&s, " ");
-		free(t);
-	}
-	char *argv = cmd_argv_text(keys[i]);
-	append(&s, argv);
-	free(argv);
-	/* null or missing: primbench's own directory, "." */
-	const char *cwd = key_str(keys[i], "cwd");
-	bool cwd_differs = false;
-	for (size_t j = 0; j < n; j++) {
-		const char *other = key_str(keys[j], "cwd");
-		cwd_differs |= (cwd == NULL) != (other == NULL) || (cwd && strcmp(cwd, other));
-	}
-	if (cwd_differs) {
-		char *item = xasprintf(" (in %s)", cwd ? cwd : ".");
-		append(&s, item);
-		free(item);
-	}
-	return s;
-}
-
-static bool is_part_sep(char c)
-{
-	return c && strchr(" =/,:.;", c);
-}
-
-/* s cut to at most `max` characters around s[start..end), the part that
- * tells it apart: before it, the first word (the program) and "... " and
- * the words just before the part, or "..." and the characters just before
- * it (from a separator on); after it, the rest or "...". NULL when the
- * part does not fit. */
-static char *elide(const char *s, size_t start, size_t end, size_t max)
-{
-	size_t len = strlen(s), part = end - start, tail = len - end;
-	size_t lead = start ? 3 : 0; /* at least "..." before the part */
-	bool whole_tail = part + tail + lead <= max;
-	size_t tail_cost = whole_tail ? tail : tail ? 3 : 0;
-	if (part + tail_cost + lead > max)
-		return NULL;
-	size_t room = max - part - tail_cost; /* for what comes before the part */
-	size_t w = strcspn(s, " ");           /* the first word */
-	char *out;
-	if (start <= room) {
-		out = xasprintf("%.*s", (int)start, s);
-	} else if (w < start && w + 5 <= room) {
-		size_t c = start - (room - w - 5); /* "WORD ... " then context */
-		while (c < start && s[c - 1] != ' ')
-			c++;
-		out = xasprintf("%.*s ... %.*s", (int)w, s, (int)(start - c), s + c);
-	} else {
-		size_t c = start - (room - 3);
-		while (c < start && !is_part_sep(s[c - 1]))
-			c++;
-		out = xasprintf("...%.*s", (int)(start - c), s + c);
-	}
-	char *p = xasprintf("%.*s", (int)part, s + start);
-	append(&out, p);
-	free(p);
-	if (tail)
-		append(&out, whole_tail ? s + end : "...");
-	return out;
-}
-
-/* Labels of at most `max` characters for the distinct texts full[0..n),
- * each keeping what differs from the others (whole words if they fit, else
- * the differing parts between separators such as '=' and '/'). Labels may
- * still coincide (the caller numbers those). */
-static void distinct_labels(char *const *full, size_t n, size_t max, char **out)
-{
-	size_t cp = strlen(full[0]), minlen = cp;
-	for (size_t i = 1; i < n; i++) {
-		size_t k = 0;
-		while (k < cp && full[i][k] == full[0][k])
-			k++;
-		cp = k;
-		minlen = strlen(full[i]) < minlen ? strlen(full[i]) : minlen;
-	}
-	size_t cs = 0, len0 = strlen(full[0]);
-	while (cs < minlen - cp) {
-		bool all = true;
-		for (size_t i = 1; i < n && all; i++)
-			all = full[i][strlen(full[i]) - 1 - cs] == full[0][len0 - 1 - cs];
-		if (!all)
-			break;
-		cs++;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const char *s = full[i];
-		size_t len = strlen(s);
-		out[i] = NULL;
-		if (len <= max) {
-			out[i] = xstrdup(s);
-			continue;
-		}
-		/* whole words, then parts of words */
-		for (int level = 0; level < 2 && !out[i]; level++) {
-			size_t a = cp, e = len - cs;
-			while (a > 0 && (level ? !is_part_sep(s[a - 1]) : s[a - 1] != ' '))
-				a--;
-			while (e < len && (level ? !is_part_sep(s[e]) : s[e] != ' '))
-				e++;
-			out[i] = elide(s, a, e, max);
-		}
-		if (!out[i]) /* the differing part alone is too long: its start */
-			out[i] = xasprintf("%s%.*s...", cp ? "..." : "",
-			                   (int)(max - 3 - (cp ? 3 : 0)), s + cp);
-	}
-}
-
-/* Names distinct keys that share a name: first by what tells them apart
- * (cmd: env entries, argv words, the directory; other suites without a
- * name of their own: the fields), then, where labels still coincide, " #1",
- * " #2", ... in order of first appearance, so the baseline's come first
- * (only that without tell_apart). run[0..n) holds one name, sorted by key
- * then position. */
-static void rename_run(struct named *run, size_t n, bool tell_apart)
-{
-	/* The distinct keys, at the first position of each. */
-	const json_t **keys = xcalloc(n, sizeof *keys);
-	size_t *first = xcalloc(n, sizeof *first), *of = xcalloc(n, sizeof *of);
-	size_t r = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || strcmp(run[i].c->canon, run[i - 1].c->canon)) {
-			keys[r] = run[i].c->key;
-			first[r++] = run[i].pos;
-		} else if (run[i].pos < first[r - 1]) {
-			first[r - 1] = run[i].pos;
-		}
-		of[i] = r - 1;
-	}
-	char **full = xcalloc(r, sizeof *full), **label = xcalloc(r, sizeof *label);
-	bool cmd = true, generic = true;
-	for (size_t k = 0; k < r; k++) {
-		char *g, *l;
-		bool gen;
-		key_name(keys[k], &g, &l, &gen);
-		cmd &= is_cmd_key(keys[k]);
-		generic &= gen;
-		free(g);
-		free(l);
-	}
-	for (size_t k = 0; k < r; k++)
-		full[k] = cmd       ? cmd_full_text(keys, r, k)
-		          : generic ? generic_text(keys[k])
-		                    : xstrdup(run[0].c->label);
-	bool differ = true; /* the full texts tell every key apart */
-	for (size_t k = 0; k < r && differ; k++)
-		for (size_t j = k + 1; j < r && differ; j++)
-			differ = strcmp(full[k], full[j]) != 0;
-	if (tell_apart && differ && (cmd || generic)) {
-		distinct_labels(full, r, LABEL_MAX, label);
-	} else {
-		for (size_t k = 0; k < r; k++)
-			label[k] = xstrdup(run[0].c->label);
-	}
-	for (size_t k = 0; k < r; k++) {
-		char *p = printable(label[k], false);
-		free(label[k]);
-		label[k] = p;
-	}
-	/* Labels still shared: numbered in order of first appearance. */
-	char **final = xcalloc(r, sizeof *final);
-	for (size_t k = 0; k < r; k++) {
-		size_t same_before = 0, same_total = 0;
-		for (size_t j = 0; j < r; j++) {
-			if (strcmp(label[j], label[k]))
-				continue;
-			same_total++;
-			same_before += first[j] < first[k];
-		}
-		final[k] = same_total > 1 ? xasprintf("%s #%zu", label[k], same_before + 1)
-		                          : xstrdup(label[k]);
-	}
-	for (size_t i = 0; i < n; i++) {
-		free(run[i].c->label);
-		run[i].c->label = xstrdup(final[of[i]]);
-	}
-	for (size_t k = 0; k < r; k++) {
-		free(full[k]);
-		free(label[k]);
-		free(final[k]);
-	}
-	free(full);
-	free(label);
-	free(final);
-	free(keys);
-	free(first);
-	free(of);
-}
-
-int pb_compare_name(struct pb_compare_file *files, size_t nfiles)
-{
-	size_t total = 0;
-	for (size_t i = 0; i < nfiles; i++)
-		total += files[i].ncases;
-	struct named *all = xcalloc(total, sizeof *all);
-	size_t k = 0;
-	for (size_t i = 0; i < nfiles; i++)
-		for (size_t j = 0; j < files[i].ncases; j++) {
-			struct pb_compare_case *c = &files[i].cases[j];
-			free(c->group);
-			free(c->label);
-			pb_compare_key_name(c->key, &c->group, &c->label);
-			all[k].c = c;
-			all[k].pos = k;
-			k++;
-		}
-	/* Runs of one name with more than one key; a second pass numbers any
-	 * name the first made clash with another (not seen in practice). */
-	for (int pass = 0; pass < 2; pass++) {
-		qsort(all, total, sizeof *all, cmp_named);
-		for (size_t s = 0; s < total;) {
-			size_t e = s + 1, distinct = 1;
-			while (e < total && !strcmp(all[e].c->group, all[s].c->group) &&
-			       !strcmp(all[e].c->label, all[s].c->label)) {
-				if (strcmp(all[e].c->canon, all[e - 1].c->canon))
-					distinct++;
-				e++;
-			}
-			if (distinct > 1)
-				rename_run(all + s, e - s, pass == 0);
-			s = e;
-		}
-	}
-	free(all);
-	return 0;
+	return pb_xasprintf("%s: %s", c->group, c->label);
 }
 
 /* ---- machines ------------------------------------------------------------ */
@@ -966,27 +94,27 @@ static void scalar_diff(struct pb_compare_diff **d, size_t *n, size_t *cap, cons
                         const json_t *a, const json_t *b)
 {
 	if (!same(a, b))
-		diff_push(d, n, cap, xstrdup(field), value_text(a), value_text(b));
+		diff_push(d, n, cap, pb_xstrdup(field), pb_json_text(a), pb_json_text(b));
 }
 
 /* The elements of a not in b, space-separated ("(none)" when none). */
 static char *set_minus(const json_t *a, const json_t *b)
 {
-	char *s = xstrdup("");
+	char *s = pb_xstrdup("");
 	size_t i;
 	const json_t *e;
 	json_array_foreach(a, i, e)
 	{
-		if (in_array(b, e))
+		if (pb_json_array_has(b, e))
 			continue;
-		char *t = value_text(e);
+		char *t = pb_json_text(e);
 		if (*s)
-			append(&s, " ");
-		append(&s, t);
+			pb_xappend(&s, " ");
+		pb_xappend(&s, t);
 		free(t);
 	}
 	if (!*s)
-		append(&s, "(none)");
+		pb_xappend(&s, "(none)");
 	return s;
 }
 
@@ -995,8 +123,8 @@ int pb_compare_hardware_diffs(const json_t *ma, const json_t *mb, struct pb_comp
 	size_t n = 0, cap = 0;
 	*out = NULL;
 	for (size_t i = 0; i < sizeof hardware_fields / sizeof *hardware_fields; i++)
-		scalar_diff(out, &n, &cap, hardware_fields[i], get_path(ma, hardware_fields[i]),
-		            get_path(mb, hardware_fields[i]));
+		scalar_diff(out, &n, &cap, hardware_fields[i], pb_json_path(ma, hardware_fields[i]),
+		            pb_json_path(mb, hardware_fields[i]));
 	return (int)n;
 }
 
@@ -1006,14 +134,14 @@ int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_comp
 	*out = NULL;
 	for (size_t i = 0; i < sizeof software_fields / sizeof *software_fields; i++) {
 		const char *field = software_fields[i];
-		const json_t *a = get_path(ma, field), *b = get_path(mb, field);
+		const json_t *a = pb_json_path(ma, field), *b = pb_json_path(mb, field);
 		if (same(a, b))
 			continue;
 		if (!strcmp(field, "mitigations.vulnerabilities") && json_is_object(a) &&
 		    json_is_object(b)) {
 			/* Entry by entry, in name order. */
 			size_t na = json_object_size(a), nb = json_object_size(b), k = 0;
-			const char **names = xcalloc(na + nb, sizeof *names);
+			const char **names = pb_xcalloc(na + nb, sizeof *names);
 			for (void *it = json_object_iter((json_t *)a); it;
 			     it = json_object_iter_next((json_t *)a, it))
 				names[k++] = json_object_iter_key(it);
@@ -1023,7 +151,7 @@ int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_comp
 					names[k++] = json_object_iter_key(it);
 			qsort(names, k, sizeof *names, cmp_str);
 			for (size_t j = 0; j < k; j++) {
-				char *f = xasprintf("%s.%s", field, names[j]);
+				char *f = pb_xasprintf("%s.%s", field, names[j]);
 				scalar_diff(out, &n, &cap, f, json_object_get(a, names[j]),
 				            json_object_get(b, names[j]));
 				free(f);
@@ -1037,8 +165,8 @@ int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_comp
 				free(only_b);
 				continue;
 			}
-			diff_push(out, &n, &cap, xstrdup("features.usable (not in both)"), only_a,
-			          only_b);
+			diff_push(out, &n, &cap, pb_xstrdup("features.usable (not in both)"),
+			          only_a, only_b);
 		} else {
 			scalar_diff(out, &n, &cap, field, a, b);
 		}
@@ -1058,12 +186,12 @@ void pb_compare_diffs_free(struct pb_compare_diff *d, size_t n)
 
 /* ---- comparing ----------------------------------------------------------- */
 
-static const struct pb_compare_case *find_case(const struct pb_compare_file *f, const char *canon)
+static const struct pb_results_case *find_case(const struct pb_results_file *f, const char *canon)
 {
 	size_t lo = 0, hi = f->ncases;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct pb_compare_case *c = &f->cases[f->order[mid]];
+		const struct pb_results_case *c = &f->cases[f->order[mid]];
 		int r = strcmp(canon, c->canon);
 		if (!r)
 			return c;
@@ -1084,10 +212,10 @@ static int cmp_double(const void *a, const void *b)
 /* Values in the unit compared in (scaled by `scale`), and a copy reduced to
  * at most PB_COMPARE_MAX_SAMPLES evenly spaced order statistics for the
  * two-sample figures. */
-static void prepare(const struct pb_compare_case *c, double scale, double **all, double **few,
+static void prepare(const struct pb_results_case *c, double scale, double **all, double **few,
                     size_t *nfew)
 {
-	*all = xcalloc(c->n, sizeof **all);
+	*all = pb_xcalloc(c->n, sizeof **all);
 	for (size_t i = 0; i < c->n; i++)
 		(*all)[i] = c->v[i] * scale;
 	if (c->n <= PB_COMPARE_MAX_SAMPLES) {
@@ -1095,11 +223,11 @@ static void prepare(const struct pb_compare_case *c, double scale, double **all,
 		*nfew = c->n;
 		return;
 	}
-	double *sorted = xcalloc(c->n, sizeof *sorted);
+	double *sorted = pb_xcalloc(c->n, sizeof *sorted);
 	memcpy(sorted, *all, c->n * sizeof *sorted);
 	qsort(sorted, c->n, sizeof *sorted, cmp_double);
 	size_t m = PB_COMPARE_MAX_SAMPLES;
-	*few = xcalloc(m, sizeof **few);
+	*few = pb_xcalloc(m, sizeof **few);
 	pb_order_statistics(sorted, c->n, *few, m);
 	*nfew = m;
 	free(sorted);
@@ -1113,10 +241,10 @@ static bool all_positive(const double *v, size_t n)
 	return true;
 }
 
-static int compare_case(struct pb_compare_row *row, const struct pb_compare_file *fa,
-                        const struct pb_compare_file *fb, double level, size_t *converted)
+static int compare_case(struct pb_compare_row *row, const struct pb_results_file *fa,
+                        const struct pb_results_file *fb, double level, size_t *converted)
 {
-	const struct pb_compare_case *a = row->a, *b = row->b;
+	const struct pb_results_case *a = row->a, *b = row->b;
 	double sa = 1, sb = 1;
 	row->unit = a->unit;
 	bool ticks_a = !strcmp(a->unit, "tsc_ticks"), ticks_b = !strcmp(b->unit, "tsc_ticks");
@@ -1135,7 +263,7 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_file
 		return -1;
 	}
 	if (convert) {
-		const struct pb_compare_file *f = NULL;
+		const struct pb_results_file *f = NULL;
 		if (ticks_a && !(fa->tsc_hz > 0))
 			f = fa;
 		else if (ticks_b && !(fb->tsc_hz > 0))
@@ -1211,20 +339,20 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_file
 	return 0;
 }
 
-static void list_note(struct strv *notes, const char *head, const char *const *names, size_t n)
+static void list_note(struct pb_strv *notes, const char *head, const char *const *names, size_t n)
 {
-	char *s = xasprintf("%s %zu case%s: ", head, n, n == 1 ? "" : "s");
+	char *s = pb_xasprintf("%s %zu case%s: ", head, n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && i < LIST_MAX; i++) {
 		if (i)
-			append(&s, "; ");
-		append(&s, names[i]);
+			pb_xappend(&s, "; ");
+		pb_xappend(&s, names[i]);
 	}
 	if (n > LIST_MAX) {
-		char *more = xasprintf("; and %zu more", n - LIST_MAX);
-		append(&s, more);
+		char *more = pb_xasprintf("; and %zu more", n - LIST_MAX);
+		pb_xappend(&s, more);
 		free(more);
 	}
-	strv_push(notes, s);
+	pb_strv_push(notes, s);
 }
 
 /* The key fields whose values differ, comma-separated ("env", "cwd,
@@ -1232,7 +360,7 @@ static void list_note(struct strv *notes, const char *head, const char *const *n
 static char *fields_differing(const json_t *ka, const json_t *kb)
 {
 	size_t na = json_object_size(ka), nb = json_object_size(kb), k = 0;
-	const char **names = xcalloc(na + nb, sizeof *names);
+	const char **names = pb_xcalloc(na + nb, sizeof *names);
 	for (void *it = json_object_iter((json_t *)ka); it;
 	     it = json_object_iter_next((json_t *)ka, it))
 		names[k++] = json_object_iter_key(it);
@@ -1241,13 +369,13 @@ static char *fields_differing(const json_t *ka, const json_t *kb)
 		if (!json_object_get(ka, json_object_iter_key(it)))
 			names[k++] = json_object_iter_key(it);
 	qsort(names, k, sizeof *names, cmp_str);
-	char *s = xstrdup("");
+	char *s = pb_xstrdup("");
 	for (size_t i = 0; i < k; i++) {
 		if (same(json_object_get(ka, names[i]), json_object_get(kb, names[i])))
 			continue;
 		if (*s)
-			append(&s, ", ");
-		append(&s, names[i]);
+			pb_xappend(&s, ", ");
+		pb_xappend(&s, names[i]);
 	}
 	free(names);
 	return s;
@@ -1256,26 +384,27 @@ static char *fields_differing(const json_t *ka, const json_t *kb)
 /* Cases in only one file each that a person would take for the same case
  * (the same name before it was made distinct: `cmd --vs-env X=1` before,
  * `--vs-env X=2` after): a note says they are not compared, and why. */
-static void near_misses(const struct pb_compare_result *r, struct strv *notes)
+static void near_misses(const struct pb_compare_result *r, struct pb_strv *notes)
 {
 	size_t found = 0;
 	for (size_t i = 0; i < r->nonly_a; i++) {
 		char *ga, *la;
-		pb_compare_key_name(r->only_a[i]->key, &ga, &la);
+		pb_results_key_name(r->only_a[i]->key, &ga, &la);
 		for (size_t j = 0; j < r->nonly_b; j++) {
 			char *gb, *lb;
-			pb_compare_key_name(r->only_b[j]->key, &gb, &lb);
+			pb_results_key_name(r->only_b[j]->key, &gb, &lb);
 			if (!strcmp(ga, gb) && !strcmp(la, lb)) {
 				if (found++ < LIST_MAX) {
 					char *f =
 					    fields_differing(r->only_a[i]->key, r->only_b[j]->key);
-					strv_push(
+					pb_strv_push(
 					    notes,
-					    xasprintf("not compared: %s: %s (old) and %s: %s "
-					              "(new), whose keys differ in %s; cases "
-					              "match on the whole key",
-					              r->only_a[i]->group, r->only_a[i]->label,
-					              r->only_b[j]->group, r->only_b[j]->label, f));
+					    pb_xasprintf("not compared: %s: %s (old) and %s: %s "
+					                 "(new), whose keys differ in %s; cases "
+					                 "match on the whole key",
+					                 r->only_a[i]->group, r->only_a[i]->label,
+					                 r->only_b[j]->group, r->only_b[j]->label,
+					                 f));
 					free(f);
 				}
 			}
@@ -1286,10 +415,11 @@ static void near_misses(const struct pb_compare_result *r, struct strv *notes)
 		free(la);
 	}
 	if (found > LIST_MAX)
-		strv_push(notes, xasprintf("not compared: %zu more such pairs", found - LIST_MAX));
+		pb_strv_push(notes,
+		             pb_xasprintf("not compared: %zu more such pairs", found - LIST_MAX));
 }
 
-int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_file *fb, double level,
+int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -1300,11 +430,11 @@ int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_fil
 		return pb_fail("confidence level %g is not between 0 and 1", level);
 	r->nhw = (size_t)pb_compare_hardware_diffs(fa->machine, fb->machine, &r->hw);
 	if (r->nhw && !force) {
-		char *s = xstrdup("");
+		char *s = pb_xstrdup("");
 		for (size_t i = 0; i < r->nhw; i++) {
-			char *item = xasprintf("%s%s %s vs %s", i ? ", " : "", r->hw[i].field,
-			                       r->hw[i].a, r->hw[i].b);
-			append(&s, item);
+			char *item = pb_xasprintf("%s%s %s vs %s", i ? ", " : "", r->hw[i].field,
+			                          r->hw[i].a, r->hw[i].b);
+			pb_xappend(&s, item);
 			free(item);
 		}
 		pb_fail("%s: different hardware from %s: %s; use --force", fb->path, fa->path, s);
@@ -1313,32 +443,33 @@ int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_fil
 	}
 	r->nsw = (size_t)pb_compare_software_diffs(fa->machine, fb->machine, &r->sw);
 
-	struct strv notes = {0};
-	const struct pb_compare_file *both[2] = {fa, fb};
+	struct pb_strv notes = {0};
+	const struct pb_results_file *both[2] = {fa, fb};
 	for (int i = 0; i < 2; i++) {
 		if (i == 1 && fb == fa)
 			break;
 		if (both[i]->interrupted)
-			strv_push(&notes, xasprintf("%s: the run was interrupted (its cases are "
-			                            "what it measured)",
-			                            both[i]->path));
+			pb_strv_push(&notes,
+			             pb_xasprintf("%s: the run was interrupted (its cases are "
+			                          "what it measured)",
+			                          both[i]->path));
 		if (both[i]->nskipped) {
-			char *head = xasprintf("%s: skipped (no samples):", both[i]->path);
+			char *head = pb_xasprintf("%s: skipped (no samples):", both[i]->path);
 			list_note(&notes, head, (const char *const *)both[i]->skipped,
 			          both[i]->nskipped);
 			free(head);
 		}
 	}
 
-	r->rows = xcalloc(fa->ncases, sizeof *r->rows);
-	r->only_a = xcalloc(fa->ncases, sizeof *r->only_a);
-	r->only_b = xcalloc(fb->ncases, sizeof *r->only_b);
-	bool *used = xcalloc(fb->ncases, sizeof *used);
+	r->rows = pb_xcalloc(fa->ncases, sizeof *r->rows);
+	r->only_a = pb_xcalloc(fa->ncases, sizeof *r->only_a);
+	r->only_b = pb_xcalloc(fb->ncases, sizeof *r->only_b);
+	bool *used = pb_xcalloc(fb->ncases, sizeof *used);
 	size_t converted = 0, thinned = 0;
 	int rc = 0;
 	for (size_t i = 0; i < fa->ncases && rc == 0; i++) {
-		const struct pb_compare_case *a = &fa->cases[i];
-		const struct pb_compare_case *b = find_case(fb, a->canon);
+		const struct pb_results_case *a = &fa->cases[i];
+		const struct pb_results_case *b = find_case(fb, a->canon);
 		if (!b) {
 			r->only_a[r->nonly_a++] = a;
 			continue;
@@ -1364,19 +495,21 @@ int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_fil
 		return -1;
 	}
 	if (converted)
-		strv_push(&notes, xasprintf("%zu case%s compared in ns: tsc_ticks converted with "
-		                            "each file's machine.timer.hz (%.3f and %.3f MHz)",
-		                            converted, converted == 1 ? "" : "s", fa->tsc_hz / 1e6,
-		                            fb->tsc_hz / 1e6));
+		pb_strv_push(&notes,
+		             pb_xasprintf("%zu case%s compared in ns: tsc_ticks converted with "
+		                          "each file's machine.timer.hz (%.3f and %.3f MHz)",
+		                          converted, converted == 1 ? "" : "s", fa->tsc_hz / 1e6,
+		                          fb->tsc_hz / 1e6));
 	if (thinned)
-		strv_push(&notes, xasprintf("%zu case%s with more than %d samples on a side: the "
-		                            "delta, its interval and p use %d evenly spaced "
-		                            "order statistics of that side",
-		                            thinned, thinned == 1 ? "" : "s",
-		                            PB_COMPARE_MAX_SAMPLES, PB_COMPARE_MAX_SAMPLES));
+		pb_strv_push(&notes,
+		             pb_xasprintf("%zu case%s with more than %d samples on a side: the "
+		                          "delta, its interval and p use %d evenly spaced "
+		                          "order statistics of that side",
+		                          thinned, thinned == 1 ? "" : "s", PB_COMPARE_MAX_SAMPLES,
+		                          PB_COMPARE_MAX_SAMPLES));
 
 	/* Geometric means per unit, units in order of first appearance. */
-	r->gm = xcalloc(r->nrows, sizeof *r->gm);
+	r->gm = pb_xcalloc(r->nrows, sizeof *r->gm);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct pb_compare_row *row = &r->rows[i];
 		size_t g = 0;
@@ -1392,8 +525,8 @@ int pb_compare_run(const struct pb_compare_file *fa, const struct pb_compare_fil
 	}
 	/* The rows the geometric means leave out (a median of 0 has no
 	 * logarithm), by name. */
-	const char **left = xcalloc(r->nrows + 1, sizeof *left);
-	char **owned = xcalloc(r->nrows + 1, sizeof *owned);
+	const char **left = pb_xcalloc(r->nrows + 1, sizeof *left);
+	char **owned = pb_xcalloc(r->nrows + 1, sizeof *owned);
 	size_t nleft = 0;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!(r->rows[i].sa.median > 0 && r->rows[i].sb.median > 0))
@@ -1667,21 +800,21 @@ static bool print_group(FILE *f, const struct pb_compare_result *r, const char *
 	return marked;
 }
 
-static void print_names(FILE *f, const char *head, const struct pb_compare_case *const *cases,
+static void print_names(FILE *f, const char *head, const struct pb_results_case *const *cases,
                         size_t n)
 {
 	/* The head (with a path in it) goes into the wrapped text, not the
 	 * label: a long path is then cut at 80 columns like any long word. */
-	char *s = xasprintf("%s %zu case%s:", head, n, n == 1 ? "" : "s");
+	char *s = pb_xasprintf("%s %zu case%s:", head, n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n && i < LIST_MAX; i++) {
-		char *item =
-		    xasprintf(" %s: %s%s", cases[i]->group, cases[i]->label, i + 1 < n ? ";" : "");
-		append(&s, item);
+		char *item = pb_xasprintf(" %s: %s%s", cases[i]->group, cases[i]->label,
+		                          i + 1 < n ? ";" : "");
+		pb_xappend(&s, item);
 		free(item);
 	}
 	if (n > LIST_MAX) {
-		char *more = xasprintf(" and %zu more", n - LIST_MAX);
-		append(&s, more);
+		char *more = pb_xasprintf(" and %zu more", n - LIST_MAX);
+		pb_xappend(&s, more);
 		free(more);
 	}
 	pb_print_wrapped_at(f, 0, 4, s);
@@ -1690,14 +823,14 @@ static void print_names(FILE *f, const char *head, const struct pb_compare_case 
 
 /* "mem cases (6)" or "6 mem and 2 cmd cases" of a file's cases with
  * samples, suites in order of first appearance; "no cases with samples". */
-static char *suites_text(const struct pb_compare_file *fl)
+static char *suites_text(const struct pb_results_file *fl)
 {
 	if (!fl->ncases)
-		return xstrdup("no cases with samples");
-	const char **suite = xcalloc(fl->ncases, sizeof *suite);
-	size_t *count = xcalloc(fl->ncases, sizeof *count), ns = 0;
+		return pb_xstrdup("no cases with samples");
+	const char **suite = pb_xcalloc(fl->ncases, sizeof *suite);
+	size_t *count = pb_xcalloc(fl->ncases, sizeof *count), ns = 0;
 	for (size_t i = 0; i < fl->ncases; i++) {
-		const char *name = key_str(fl->cases[i].key, "suite");
+		const char *name = pb_key_str(fl->cases[i].key, "suite");
 		name = name ? name : "(no suite)";
 		size_t k = 0;
 		while (k < ns && strcmp(suite[k], name))
@@ -1706,31 +839,31 @@ static char *suites_text(const struct pb_compare_file *fl)
 			suite[ns++] = name;
 		count[k]++;
 	}
-	char *s = xstrdup("");
+	char *s = pb_xstrdup("");
 	for (size_t k = 0; k < ns; k++) {
-		char *item = xasprintf("%s%zu %s",
-		                       k == 0       ? ""
-		                       : k + 1 < ns ? ", "
-		                                    : " and ",
-		                       count[k], suite[k]);
-		char *p = printable(item, true);
-		append(&s, p);
+		char *item = pb_xasprintf("%s%zu %s",
+		                          k == 0       ? ""
+		                          : k + 1 < ns ? ", "
+		                                       : " and ",
+		                          count[k], suite[k]);
+		char *p = pb_printable(item, true);
+		pb_xappend(&s, p);
 		free(p);
 		free(item);
 	}
-	append(&s, fl->ncases == 1 ? " case" : " cases");
+	pb_xappend(&s, fl->ncases == 1 ? " case" : " cases");
 	free(suite);
 	free(count);
 	return s;
 }
 
 /* Whether the two files have a suite in common (among cases with samples). */
-static bool suites_overlap(const struct pb_compare_file *fa, const struct pb_compare_file *fb)
+static bool suites_overlap(const struct pb_results_file *fa, const struct pb_results_file *fb)
 {
 	for (size_t i = 0; i < fa->ncases; i++)
 		for (size_t j = 0; j < fb->ncases; j++) {
-			const char *a = key_str(fa->cases[i].key, "suite");
-			const char *b = key_str(fb->cases[j].key, "suite");
+			const char *a = pb_key_str(fa->cases[i].key, "suite");
+			const char *b = pb_key_str(fb->cases[j].key, "suite");
 			if ((!a && !b) || (a && b && !strcmp(a, b)))
 				return true;
 		}
@@ -1742,17 +875,17 @@ static char *nothing_matched(const struct pb_compare_result *r)
 {
 	char *ta = suites_text(r->fa), *tb = suites_text(r->fb), *s;
 	if (!r->fa->ncases || !r->fb->ncases)
-		s = xasprintf("no cases in both files: %s has %s, %s has %s.", r->fa->path, ta,
-		              r->fb->path, tb);
+		s = pb_xasprintf("no cases in both files: %s has %s, %s has %s.", r->fa->path, ta,
+		                 r->fb->path, tb);
 	else if (!suites_overlap(r->fa, r->fb))
-		s = xasprintf("no cases in both files: %s has %s, %s has %s; cases match only "
-		              "within a suite, on their whole key.",
-		              r->fa->path, ta, r->fb->path, tb);
+		s = pb_xasprintf("no cases in both files: %s has %s, %s has %s; cases match only "
+		                 "within a suite, on their whole key.",
+		                 r->fa->path, ta, r->fb->path, tb);
 	else
-		s = xasprintf("no cases in both files: %s has %s, %s has %s, but no key is in "
-		              "both (cases match on their whole key: the lists below show each "
-		              "file's).",
-		              r->fa->path, ta, r->fb->path, tb);
+		s = pb_xasprintf("no cases in both files: %s has %s, %s has %s, but no key is in "
+		                 "both (cases match on their whole key: the lists below show each "
+		                 "file's).",
+		                 r->fa->path, ta, r->fb->path, tb);
 	free(ta);
 	free(tb);
 	return s;
@@ -1766,35 +899,35 @@ static char *legend_text(const struct pb_compare_result *r)
 		const struct pb_compare_row *row = &r->rows[i];
 		const char *name;
 		ticks |= !strcmp(row->unit, "tsc_ticks");
-		cmd |= is_cmd_key(row->a->key);
+		cmd |= pb_results_key_is_cmd(row->a->key);
 		scaled |= ns_display(row->unit, fmin(row->sa.median, row->sb.median), &name) != 1;
 	}
-	char *units = xstrdup("");
+	char *units = pb_xstrdup("");
 	if (ticks)
-		append(&units, "ticks: TSC ticks");
+		pb_xappend(&units, "ticks: TSC ticks");
 	if (scaled)
-		append(&units, *units ? "; times in the header's unit, ns, us, ms or s"
-		                      : "times in the header's unit, ns, us, ms or s");
+		pb_xappend(&units, *units ? "; times in the header's unit, ns, us, ms or s"
+		                          : "times in the header's unit, ns, us, ms or s");
 	if (cmd)
-		append(&units, *units
-		                   ? "; cmd: the real (wall-clock) time of a run, not user or sys"
-		                   : "cmd: the real (wall-clock) time of a run, not user or sys");
+		pb_xappend(&units,
+		           *units ? "; cmd: the real (wall-clock) time of a run, not user or sys"
+		                  : "cmd: the real (wall-clock) time of a run, not user or sys");
 	char lv[32], alpha[32];
 	level_text(lv, sizeof lv, r->level);
 	snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
-	char *legend =
-	    xasprintf("old, new: median per call%s%s%s +- the half-width of its %s "
-	              "confidence interval in %% of it (?: too few samples). delta: new/old - 1, "
-	              "the Hodges-Lehmann estimate, with its %s interval; ~: no difference shown "
-	              "(the interval includes 0 or p >= %s). p: Mann-Whitney U test, two-sided. "
-	              "geomean: of the medians; delta new/old.",
-	              *units ? " (" : "", units, *units ? ")" : "", lv, lv, alpha);
+	char *legend = pb_xasprintf(
+	    "old, new: median per call%s%s%s +- the half-width of its %s "
+	    "confidence interval in %% of it (?: too few samples). delta: new/old - 1, "
+	    "the Hodges-Lehmann estimate, with its %s interval; ~: no difference shown "
+	    "(the interval includes 0 or p >= %s). p: Mann-Whitney U test, two-sided. "
+	    "geomean: of the medians; delta new/old.",
+	    *units ? " (" : "", units, *units ? ")" : "", lv, lv, alpha);
 	free(units);
 	return legend;
 }
 
 /* The "profile" object (cmd --profile) of a case in its file, or NULL. */
-static const json_t *case_profile(const struct pb_compare_file *f, const struct pb_compare_case *c)
+static const json_t *case_profile(const struct pb_results_file *f, const struct pb_results_case *c)
 {
 	return json_object_get(json_array_get(json_object_get(f->doc, "cases"), c->index),
 	                       "profile");
@@ -1851,18 +984,18 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 	pb_print_labelled(f, 5, "old:", r->fa->path);
 	pb_print_labelled(f, 5, "new:", r->fb->path);
 	for (size_t i = 0; i < r->nhw; i++) {
-		char *t = xasprintf("%s %s -> %s (hardware; --force)", r->hw[i].field, r->hw[i].a,
-		                    r->hw[i].b);
+		char *t = pb_xasprintf("%s %s -> %s (hardware; --force)", r->hw[i].field,
+		                       r->hw[i].a, r->hw[i].b);
 		pb_print_labelled(f, 9, "differs:", t);
 		free(t);
 	}
 	for (size_t i = 0; i < r->nsw; i++) {
-		char *t = xasprintf("%s %s -> %s", r->sw[i].field, r->sw[i].a, r->sw[i].b);
+		char *t = pb_xasprintf("%s %s -> %s", r->sw[i].field, r->sw[i].a, r->sw[i].b);
 		pb_print_labelled(f, 9, "differs:", t);
 		free(t);
 	}
 
-	bool *done = xcalloc(r->nrows, sizeof *done), marked = false;
+	bool *done = pb_xcalloc(r->nrows, sizeof *done), marked = false;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!done[i])
 			marked |= print_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
@@ -1898,12 +1031,12 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 	if (r->nonly_a || r->nonly_b)
 		fputc('\n', f);
 	if (r->nonly_a) {
-		char *h = xasprintf("only in %s:", r->fa->path);
+		char *h = pb_xasprintf("only in %s:", r->fa->path);
 		print_names(f, h, r->only_a, r->nonly_a);
 		free(h);
 	}
 	if (r->nonly_b) {
-		char *h = xasprintf("only in %s:", r->fb->path);
+		char *h = pb_xasprintf("only in %s:", r->fb->path);
 		print_names(f, h, r->only_b, r->nonly_b);
 		free(h);
 	}
@@ -1943,7 +1076,7 @@ static json_t *side_json(const struct pb_summary *s)
 	return o;
 }
 
-static json_t *names_json(const struct pb_compare_case *const *cases, size_t n)
+static json_t *names_json(const struct pb_results_case *const *cases, size_t n)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++) {

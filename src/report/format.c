@@ -39,7 +39,7 @@ const char *pb_format_name(enum pb_format fmt)
 
 /* ---- reading the document ------------------------------------------------ */
 
-static const json_t *case_json(const struct pb_compare_file *r, const struct pb_compare_case *c)
+static const json_t *case_json(const struct pb_results_file *r, const struct pb_results_case *c)
 {
 	return json_array_get(json_object_get(r->doc, "cases"), c->index);
 }
@@ -108,15 +108,15 @@ struct row {
 	const json_t *per_call, *derived;
 };
 
-static struct row *rows_of(const struct pb_compare_file *r)
+static struct row *rows_of(const struct pb_results_file *r)
 {
 	struct row *rows = calloc(r->ncases + 1, sizeof *rows);
 	if (!rows)
 		return NULL;
 	for (size_t i = 0; i < r->ncases; i++) {
-		const struct pb_compare_case *c = &r->cases[i];
+		const struct pb_results_case *c = &r->cases[i];
 		const json_t *cj = case_json(r, c);
-		pb_compare_key_name(c->key, &rows[i].group, &rows[i].label);
+		pb_results_key_name(c->key, &rows[i].group, &rows[i].label);
 		rows[i].unit = c->unit;
 		const char *suite = str(c->key, "suite");
 		rows[i].per = !strcmp(suite, "cmd")       ? "run"
@@ -259,7 +259,7 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 	free(cs);
 }
 
-static int write_tables(FILE *f, const struct pb_compare_file *r, bool markdown)
+static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 {
 	struct row *rows = rows_of(r);
 	if (!rows)
@@ -353,7 +353,7 @@ static const char *derived_unit(const char *name, const char *unit)
 	return unit;
 }
 
-static int write_csv(FILE *f, const struct pb_compare_file *r)
+static int write_csv(FILE *f, const struct pb_results_file *r)
 {
 	/* the union of the key fields, first-seen order */
 	json_t *fields = json_array();
@@ -380,10 +380,10 @@ static int write_csv(FILE *f, const struct pb_compare_file *r)
 	static const char *const stats[] = {"n",   "min",  "p10",    "median", "p90",
 	                                    "max", "mean", "stddev", "ci_lo",  "ci_hi"};
 	for (size_t i = 0; i < r->ncases; i++) {
-		const struct pb_compare_case *c = &r->cases[i];
+		const struct pb_results_case *c = &r->cases[i];
 		const json_t *cj = case_json(r, c);
 		char *group, *label;
-		pb_compare_key_name(c->key, &group, &label);
+		pb_results_key_name(c->key, &group, &label);
 		size_t nk = nf;
 		char **kv = calloc(nf + 1, sizeof *kv);
 		if (!kv) {
@@ -474,7 +474,7 @@ static void name_value(FILE *f, const char *s)
 	}
 }
 
-static int write_benchfmt(FILE *f, const struct pb_compare_file *r)
+static int write_benchfmt(FILE *f, const struct pb_results_file *r)
 {
 	const json_t *m = r->machine;
 	const json_t *pb = json_object_get(r->doc, "primbench");
@@ -499,7 +499,7 @@ static int write_benchfmt(FILE *f, const struct pb_compare_file *r)
 	fputc('\n', f);
 	const json_t *cases = json_object_get(r->doc, "cases");
 	for (size_t i = 0; i < r->ncases; i++) {
-		const struct pb_compare_case *c = &r->cases[i];
+		const struct pb_results_case *c = &r->cases[i];
 		const json_t *samples = json_object_get(json_array_get(cases, c->index), "samples");
 		const char *suite = str(c->key, "suite");
 		double size = num(c->key, "size_bytes");
@@ -545,7 +545,7 @@ static int write_benchfmt(FILE *f, const struct pb_compare_file *r)
 	return 0;
 }
 
-int pb_format_write(FILE *f, const struct pb_compare_file *r, enum pb_format fmt)
+int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt)
 {
 	int rc = 0;
 	switch (fmt) {

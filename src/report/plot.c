@@ -12,6 +12,7 @@
 #include "primbench/policy.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
+#include "primbench/xalloc.h"
 
 /* Tableau 20: Tableau 10, distinguishable also for the common colour
  * blindnesses, then its ten light companions. One per kernel (a list has
@@ -37,31 +38,11 @@ static int kernel_point(size_t kernel, size_t file)
 	return kernel_shape[kernel / 10 % NSHAPES] - (file > 0);
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("primbench: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-	if (!d) {
-		fputs("primbench: out of memory\n", stderr);
-		abort();
-	}
-	return d;
-}
-
 #define GROW(arr, n, cap)                                                                          \
 	do {                                                                                       \
 		if ((n) == (cap)) {                                                                \
 			(cap) = (cap) ? 2 * (cap) : 8;                                             \
-			(arr) = xrealloc((arr), (cap) * sizeof *(arr));                            \
+			(arr) = pb_xrealloc((arr), (cap) * sizeof *(arr));                         \
 		}                                                                                  \
 	} while (0)
 
@@ -135,20 +116,6 @@ static int out_close(struct outfile *o, const char *dir, const char *name)
 
 /* ---- reading cases -------------------------------------------------- */
 
-static const char *key_str(const json_t *key, const char *field)
-{
-	return json_string_value(json_object_get(key, field));
-}
-
-static bool key_ll(const json_t *key, const char *field, long long *out)
-{
-	const json_t *v = json_object_get(key, field);
-	if (!json_is_integer(v))
-		return false;
-	*out = json_integer_value(v);
-	return true;
-}
-
 static const json_t *get_path(const json_t *o, const char *a, const char *b, const char *c)
 {
 	o = json_object_get(o, a);
@@ -161,7 +128,7 @@ static const json_t *get_path(const json_t *o, const char *a, const char *b, con
 
 /* Ticks per second of a case's unit: the file's TSC for "tsc_ticks", 1e9
  * for "ns" (the clock_gettime fallback, docs/results-schema.md). */
-static double unit_hz(const struct pb_compare_file *f, const char *unit)
+static double unit_hz(const struct pb_results_file *f, const char *unit)
 {
 	if (!strcmp(unit, "ns"))
 		return 1e9;
@@ -271,7 +238,7 @@ static size_t name_index(struct names *s, const char *name)
 		if (!strcmp(s->v[i], name))
 			return i;
 	GROW(s->v, s->n, s->cap);
-	s->v[s->n] = xstrdup(name);
+	s->v[s->n] = pb_xstrdup(name);
 	return s->n++;
 }
 
@@ -320,13 +287,13 @@ struct mem_plot {
 static long long key_threads(const json_t *key)
 {
 	long long t;
-	return key_ll(key, "threads", &t) && t > 1 ? t : 1;
+	return pb_key_int(key, "threads", &t) && t > 1 ? t : 1;
 }
 
 /* Where a mem case's buffers were: absent means "local". */
 static const char *key_node(const json_t *key)
 {
-	const char *s = key_str(key, "mem_node");
+	const char *s = pb_key_str(key, "mem_node");
 	return s ? s : "local";
 }
 
@@ -339,43 +306,43 @@ static char *variant_text(const json_t *key)
 	char buf[160] = "";
 	size_t pos = 0;
 	long long v;
-	if (key_ll(key, "distance_bytes", &v))
+	if (pb_key_int(key, "distance_bytes", &v))
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " distance %lld", v);
-	if (key_ll(key, "src_offset_bytes", &v) && v != 2048)
+	if (pb_key_int(key, "src_offset_bytes", &v) && v != 2048)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " src+%lld", v);
-	if (key_ll(key, "extent_bytes", &v) && v > 0)
+	if (pb_key_int(key, "extent_bytes", &v) && v > 0)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " extent %lld", v);
-	if (key_ll(key, "fill_value", &v) && v != 0)
+	if (pb_key_int(key, "fill_value", &v) && v != 0)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " value 0x%02llx", v);
 	if (json_is_true(json_object_get(key, "then_read")))
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " then-read");
-	if (key_ll(key, "page_bytes", &v) && v != 4096)
+	if (pb_key_int(key, "page_bytes", &v) && v != 4096)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " pages %lld", v);
 	if (strcmp(key_node(key), "local") && pos < sizeof buf)
 		snprintf(buf + pos, sizeof buf - pos, " memory %s", key_node(key));
-	return xstrdup(buf[0] == ' ' ? buf + 1 : buf);
+	return pb_xstrdup(buf[0] == ' ' ? buf + 1 : buf);
 }
 
 /* Whether the case sits in an alignment grid: another case of the same
  * file, op, state, kernel, size and threads at another destination
  * offset. */
-static bool in_grid(const struct pb_compare_file *f, size_t i)
+static bool in_grid(const struct pb_results_file *f, size_t i)
 {
 	const json_t *a = f->cases[i].key;
 	long long sa, da;
-	if (!key_ll(a, "size_bytes", &sa) || !key_ll(a, "dst_offset_bytes", &da))
+	if (!pb_key_int(a, "size_bytes", &sa) || !pb_key_int(a, "dst_offset_bytes", &da))
 		return false;
 	for (size_t j = 0; j < f->ncases; j++) {
 		const json_t *b = f->cases[j].key;
 		long long sb, db;
-		if (j == i || !key_ll(b, "size_bytes", &sb) || sb != sa ||
-		    !key_ll(b, "dst_offset_bytes", &db) || db == da ||
+		if (j == i || !pb_key_int(b, "size_bytes", &sb) || sb != sa ||
+		    !pb_key_int(b, "dst_offset_bytes", &db) || db == da ||
 		    key_threads(a) != key_threads(b))
 			continue;
 		const char *fa[] = {"suite", "op", "cache_state", "kernel"};
 		bool same = true;
 		for (size_t k = 0; k < 4 && same; k++) {
-			const char *x = key_str(a, fa[k]), *y = key_str(b, fa[k]);
+			const char *x = pb_key_str(a, fa[k]), *y = pb_key_str(b, fa[k]);
 			same = x && y && !strcmp(x, y);
 		}
 		if (same)
@@ -390,12 +357,12 @@ enum case_kind { CASE_SWEEP, CASE_REPLAY, CASE_CMD, CASE_OTHER };
 
 static enum case_kind case_kind(const json_t *key)
 {
-	const char *suite = key_str(key, "suite");
+	const char *suite = pb_key_str(key, "suite");
 	if (suite && !strcmp(suite, "cmd"))
 		return CASE_CMD;
 	if (!suite || strcmp(suite, "mem"))
 		return CASE_OTHER;
-	return key_str(key, "distribution") ? CASE_REPLAY : CASE_SWEEP;
+	return pb_key_str(key, "distribution") ? CASE_REPLAY : CASE_SWEEP;
 }
 
 static struct replay_panel *replay_for(struct mem_plot *m, const char *op, const char *dist,
@@ -408,7 +375,7 @@ static struct replay_panel *replay_for(struct mem_plot *m, const char *op, const
 	}
 	GROW(m->replays, m->nreplays, m->capreplays);
 	struct replay_panel *r = &m->replays[m->nreplays++];
-	*r = (struct replay_panel){xstrdup(op), xstrdup(dist), xstrdup(state), NULL, 0, 0};
+	*r = (struct replay_panel){pb_xstrdup(op), pb_xstrdup(dist), pb_xstrdup(state), NULL, 0, 0};
 	return r;
 }
 
@@ -419,7 +386,7 @@ static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
 			return i;
 	GROW(m->panels, m->npanels, m->cappanels);
 	m->panels[m->npanels] =
-	    (struct panel){xstrdup(op), xstrdup(state), INFINITY, -INFINITY, false};
+	    (struct panel){pb_xstrdup(op), pb_xstrdup(state), INFINITY, -INFINITY, false};
 	return m->npanels++;
 }
 
@@ -434,7 +401,7 @@ static struct series *series_for(struct mem_plot *m, size_t file, size_t kernel,
 	}
 	GROW(m->series, m->nseries, m->capseries);
 	struct series *s = &m->series[m->nseries++];
-	*s = (struct series){file, kernel, panel, xstrdup(variant), NULL, 0, 0, NAN};
+	*s = (struct series){file, kernel, panel, pb_xstrdup(variant), NULL, 0, 0, NAN};
 	return s;
 }
 
@@ -449,7 +416,7 @@ static struct grid *grid_for(struct mem_plot *m, size_t file, const char *op, co
 	}
 	GROW(m->grids, m->ngrids, m->capgrids);
 	struct grid *g = &m->grids[m->ngrids++];
-	*g = (struct grid){file, xstrdup(op), xstrdup(state), size, NULL, 0, 0};
+	*g = (struct grid){file, pb_xstrdup(op), pb_xstrdup(state), size, NULL, 0, 0};
 	return g;
 }
 
@@ -506,7 +473,8 @@ static size_t scaling_index(struct mem_plot *m, const char *op, const char *stat
 	}
 	GROW(m->scalings, m->nscalings, m->capscalings);
 	m->scalings[m->nscalings] = (struct scaling){
-	    xstrdup(op), xstrdup(state), xstrdup(node), xstrdup(placement), size, false};
+	    pb_xstrdup(op), pb_xstrdup(state), pb_xstrdup(node), pb_xstrdup(placement), size,
+	    false};
 	return m->nscalings++;
 }
 
@@ -521,7 +489,7 @@ static struct series *scaling_series_for(struct mem_plot *m, size_t file, size_t
 	}
 	GROW(m->sseries, m->nsseries, m->capsseries);
 	struct series *s = &m->sseries[m->nsseries++];
-	*s = (struct series){file, kernel, panel, xstrdup(variant), NULL, 0, 0, NAN};
+	*s = (struct series){file, kernel, panel, pb_xstrdup(variant), NULL, 0, 0, NAN};
 	return s;
 }
 
@@ -531,7 +499,7 @@ static char *scaling_variant(const json_t *key)
 {
 	char *v = variant_text(key), *out = NULL;
 	long long dst = 0;
-	if (!key_ll(key, "dst_offset_bytes", &dst) || dst == 0)
+	if (!pb_key_int(key, "dst_offset_bytes", &dst) || dst == 0)
 		return v;
 	if (asprintf(&out, "%s%sdst+%lld", v, v[0] ? " " : "", dst) < 0) {
 		fputs("primbench: out of memory\n", stderr);
@@ -542,12 +510,12 @@ static char *scaling_variant(const json_t *key)
 }
 
 /* An N-thread sweep case (N > 1) into its scaling panel. */
-static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_compare_file *f,
+static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_results_file *f,
                        const json_t *key, const struct pb_summary *sum, double hz,
                        enum pb_unit unit)
 {
 	long long size = 0;
-	key_ll(key, "size_bytes", &size);
+	pb_key_int(key, "size_bytes", &size);
 	enum pb_unit u = scaling_unit(unit);
 	if (!(hz > 0) && u == PB_UNIT_GB_S)
 		return pb_fail("%s: no timer.hz: cannot give %s", f->path, pb_unit_name(u));
@@ -557,12 +525,12 @@ static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_compare_fi
 		m->zero_sizes++;
 		return 0;
 	}
-	const char *placement = key_str(key, "placement");
-	size_t pi = scaling_index(m, key_str(key, "op"), key_str(key, "cache_state"), size,
+	const char *placement = pb_key_str(key, "placement");
+	size_t pi = scaling_index(m, pb_key_str(key, "op"), pb_key_str(key, "cache_state"), size,
 	                          key_node(key), placement ? placement : "compact");
 	char *variant = scaling_variant(key);
-	struct series *s =
-	    scaling_series_for(m, fi, name_index(&m->kernels, key_str(key, "kernel")), pi, variant);
+	struct series *s = scaling_series_for(
+	    m, fi, name_index(&m->kernels, pb_key_str(key, "kernel")), pi, variant);
 	free(variant);
 	p.x = (double)key_threads(key);
 	GROW(s->p, s->n, s->cap);
@@ -578,15 +546,15 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 {
 	enum pb_unit u = scaling_unit(unit);
 	for (size_t fi = 0; fi < n && m->nscalings; fi++) {
-		const struct pb_compare_file *f = in[fi].file;
+		const struct pb_results_file *f = in[fi].file;
 		for (size_t i = 0; i < f->ncases; i++) {
-			const struct pb_compare_case *c = &f->cases[i];
+			const struct pb_results_case *c = &f->cases[i];
 			if (case_kind(c->key) != CASE_SWEEP || key_threads(c->key) > 1)
 				continue;
-			const char *op = key_str(c->key, "op"),
-			           *state = key_str(c->key, "cache_state");
+			const char *op = pb_key_str(c->key, "op"),
+			           *state = pb_key_str(c->key, "cache_state");
 			long long size = 0;
-			key_ll(c->key, "size_bytes", &size);
+			pb_key_int(c->key, "size_bytes", &size);
 			double hz = unit_hz(f, c->unit);
 			struct pb_summary sum;
 			bool have = false;
@@ -609,8 +577,8 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 					break;
 				char *variant = scaling_variant(c->key);
 				struct series *s = scaling_series_for(
-				    m, fi, name_index(&m->kernels, key_str(c->key, "kernel")), pi,
-				    variant);
+				    m, fi, name_index(&m->kernels, pb_key_str(c->key, "kernel")),
+				    pi, variant);
 				free(variant);
 				GROW(s->p, s->n, s->cap);
 				s->p[s->n++] = p;
@@ -633,18 +601,18 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
                        enum pb_unit unit)
 {
 	for (size_t fi = 0; fi < n; fi++) {
-		const struct pb_compare_file *f = in[fi].file;
+		const struct pb_results_file *f = in[fi].file;
 		for (size_t i = 0; i < f->ncases; i++) {
-			const struct pb_compare_case *c = &f->cases[i];
+			const struct pb_results_case *c = &f->cases[i];
 			enum case_kind kind = case_kind(c->key);
 			if (kind != CASE_SWEEP && kind != CASE_REPLAY)
 				continue; /* said by pb_plot_note() */
-			const char *op = key_str(c->key, "op"),
-			           *state = key_str(c->key, "cache_state"),
-			           *kernel = key_str(c->key, "kernel");
+			const char *op = pb_key_str(c->key, "op"),
+			           *state = pb_key_str(c->key, "cache_state"),
+			           *kernel = pb_key_str(c->key, "kernel");
 			long long size = 0, dst = 0;
 			if (kind == CASE_SWEEP &&
-			    (!op || !state || !kernel || !key_ll(c->key, "size_bytes", &size)))
+			    (!op || !state || !kernel || !pb_key_int(c->key, "size_bytes", &size)))
 				return pb_fail("%s: cases[%zu]: a mem key needs op, cache_state, "
 				               "kernel and size_bytes",
 				               f->path, c->index);
@@ -652,7 +620,7 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				return pb_fail("%s: cases[%zu]: a replay key needs op, cache_state "
 				               "and kernel",
 				               f->path, c->index);
-			key_ll(c->key, "dst_offset_bytes", &dst);
+			pb_key_int(c->key, "dst_offset_bytes", &dst);
 			double hz = unit_hz(f, c->unit);
 			enum pb_unit u = kind == CASE_REPLAY ? replay_unit(unit) : unit;
 			if (!(hz > 0) && u != PB_UNIT_TICKS_PER_CALL &&
@@ -664,7 +632,7 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				return -1;
 			if (kind == CASE_REPLAY) {
 				/* Per call over the batch: ns/call (or ticks). */
-				const char *dist = key_str(c->key, "distribution");
+				const char *dist = pb_key_str(c->key, "distribution");
 				struct replay_panel *r = replay_for(m, op, dist, state);
 				GROW(r->b, r->n, r->cap);
 				double y = convert(u, sum.median, hz, 0);
@@ -784,7 +752,7 @@ static void size_tics(FILE *g, double lo, double hi)
 /* The first file's L1d, L2 and LLC as dotted vertical lines inside the
  * panel's sizes, named above the plot (top axis tics: never over the
  * data); those outside it go into `off`, to be said in words. */
-static void cache_marks(FILE *g, const struct pb_compare_file *f, double lo, double hi, char *off,
+static void cache_marks(FILE *g, const struct pb_results_file *f, double lo, double hi, char *off,
                         size_t offlen)
 {
 	static const char *const levels[] = {"L1d", "L2", "LLC"};
@@ -826,7 +794,7 @@ static void cache_marks(FILE *g, const struct pb_compare_file *f, double lo, dou
  * so bounds with suffixes ("avx512<=24M", as tune writes them) are sizes;
  * kernels of any machine are accepted. A policy that does not parse
  * (a kernel this build lacks) gives no marks. */
-static size_t breakeven_marks(FILE *g, const struct pb_compare_file *f, const char *op,
+static size_t breakeven_marks(FILE *g, const struct pb_results_file *f, const char *op,
                               const char *state, double lo, double hi)
 {
 	const json_t *be = json_object_get(f->doc, "breakeven");
@@ -836,8 +804,8 @@ static size_t breakeven_marks(FILE *g, const struct pb_compare_file *f, const ch
 		return 0;
 	for (size_t i = 0; i < json_array_size(be); i++) {
 		const json_t *e = json_array_get(be, i);
-		const char *eop = key_str(e, "op"), *est = key_str(e, "cache_state");
-		const char *text = key_str(e, "policy");
+		const char *eop = pb_key_str(e, "op"), *est = pb_key_str(e, "cache_state");
+		const char *text = pb_key_str(e, "policy");
 		struct pb_policy pol;
 		if (!eop || !est || !text || strcmp(eop, op) || strcmp(est, state) ||
 		    pb_policy_parse(pop, text, (pb_features)-1, &pol) != 0)
@@ -1280,7 +1248,7 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 	double vmax = 0;
 	for (size_t fi = 0; fi < n; fi++)
 		for (size_t i = 0; i < in[fi].file->ncases; i++) {
-			const struct pb_compare_case *c = &in[fi].file->cases[i];
+			const struct pb_results_case *c = &in[fi].file->cases[i];
 			for (size_t j = 0; j < c->n; j++)
 				vmax = fmax(vmax, c->v[j]);
 		}
@@ -1300,10 +1268,10 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 	struct outfile plot;
 	FILE *pf = out_open(&plot);
 	for (size_t fi = 0; fi < n; fi++) {
-		const struct pb_compare_file *f = in[fi].file;
+		const struct pb_results_file *f = in[fi].file;
 		for (size_t i = 0; i < f->ncases; i++) {
-			const struct pb_compare_case *c = &f->cases[i];
-			const char *side = key_str(c->key, "side");
+			const struct pb_results_case *c = &f->cases[i];
+			const char *side = pb_key_str(c->key, "side");
 			char *cmd = argv_text(c->key, 60);
 			if (fi == 0)
 				pos += (size_t)snprintf(subtitle + pos, sublen - pos, "\n%s: %s",
@@ -1364,13 +1332,14 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 		const json_t *est = json_object_get(ratio, "estimate");
 		const json_t *ab = json_object_get(f->doc, "ab");
 		if (fi == 0 && json_is_number(est)) {
-			const char *metric = key_str(ab, "metric");
+			const char *metric = pb_key_str(ab, "metric");
 			const json_t *lo = json_object_get(ratio, "ci_lo"),
 			             *hi = json_object_get(ratio, "ci_hi");
 			double l = json_number_value(lo), h = json_number_value(hi);
 			/* --until-verdict decided by its own procedure; the 95%
 			 * interval is for reference there (cmd says so). */
-			const char *seq = key_str(json_object_get(ab, "until_verdict"), "verdict");
+			const char *seq =
+			    pb_key_str(json_object_get(ab, "until_verdict"), "verdict");
 			char verdict[64];
 			if (seq)
 				snprintf(verdict, sizeof verdict, "until-verdict: %s", seq);
@@ -1386,7 +1355,7 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 				         verdict);
 			else {
 				/* The interval needs more runs (cmd says so too). */
-				const char *order = key_str(ab, "order");
+				const char *order = pb_key_str(ab, "order");
 				size_t na = 0, nb = 0;
 				for (const char *c = order ? order : ""; *c; c++)
 					na += *c == 'A', nb += *c == 'B';
@@ -1414,7 +1383,7 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 
 /* "mem" when f has mem cases to draw (sweeps, grids, replays), "cmd"
  * when it has cmd cases, else NULL with the first other suite in *other. */
-static const char *suite_of(const struct pb_compare_file *f, const char **other)
+static const char *suite_of(const struct pb_results_file *f, const char **other)
 {
 	const char *suite = NULL;
 	*other = NULL;
@@ -1423,14 +1392,14 @@ static const char *suite_of(const struct pb_compare_file *f, const char **other)
 		if (k != CASE_OTHER)
 			suite = suite ? suite : k == CASE_CMD ? "cmd" : "mem";
 		else if (!*other) {
-			const char *s = key_str(f->cases[i].key, "suite");
+			const char *s = pb_key_str(f->cases[i].key, "suite");
 			*other = s ? s : "?";
 		}
 	}
 	return suite;
 }
 
-char *pb_plot_note(const struct pb_compare_file *f)
+char *pb_plot_note(const struct pb_results_file *f)
 {
 	const char *other, *kind = suite_of(f, &other);
 	struct names suites = {0};
@@ -1440,14 +1409,14 @@ char *pb_plot_note(const struct pb_compare_file *f)
 		enum case_kind k = case_kind(key);
 		long long size;
 		if (kind && k != CASE_OTHER && (k == CASE_CMD) == !strcmp(kind, "cmd")) {
-			if (k == CASE_SWEEP && key_ll(key, "size_bytes", &size) && size <= 0 &&
+			if (k == CASE_SWEEP && pb_key_int(key, "size_bytes", &size) && size <= 0 &&
 			    !in_grid(f, i))
 				zero++;
 			continue;
 		}
-		const char *s = key_str(key, "suite");
+		const char *s = pb_key_str(key, "suite");
 		size_t had = suites.n, j = name_index(&suites, s ? s : "?");
-		count = xrealloc(count, suites.cap * sizeof *count);
+		count = pb_xrealloc(count, suites.cap * sizeof *count);
 		if (suites.n > had)
 			count[j] = 0;
 		count[j]++;

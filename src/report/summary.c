@@ -37,7 +37,7 @@ struct mcase {
 };
 
 struct ctx {
-	const struct pb_compare_file *f;
+	const struct pb_results_file *f;
 	struct mcase *mc;
 	size_t nmc;
 	json_t *text; /* array of paragraphs */
@@ -89,13 +89,13 @@ static const char *size_word(uint64_t n, char *buf, size_t len)
 
 static int collect(struct ctx *c)
 {
-	const struct pb_compare_file *f = c->f;
+	const struct pb_results_file *f = c->f;
 	const json_t *first_key[PB_OP_COUNT] = {0}; /* per op */
 	c->mc = calloc(f->ncases ? f->ncases : 1, sizeof *c->mc);
 	if (!c->mc)
 		return pb_fail("out of memory");
 	for (size_t i = 0; i < f->ncases; i++) {
-		const struct pb_compare_case *k = &f->cases[i];
+		const struct pb_results_case *k = &f->cases[i];
 		const json_t *key = k->key;
 		const char *suite = jstr(key, "suite"), *op = jstr(key, "op");
 		const char *st = jstr(key, "cache_state"), *kern = jstr(key, "kernel");
@@ -691,7 +691,7 @@ static json_t *glibc_section(struct ctx *c)
 /* ---- kernel crossings ----------------------------------------------------- */
 
 /* ns per value of case k, or 0 when it cannot be converted. */
-static double ns_scale(const struct ctx *c, const struct pb_compare_case *k)
+static double ns_scale(const struct ctx *c, const struct pb_results_case *k)
 {
 	if (!strcmp(k->unit, "ns"))
 		return 1;
@@ -716,12 +716,12 @@ static const char *fmt_ns(double ns, char *buf, size_t len)
 static json_t *crossings_section(struct ctx *c, double *widest_pct)
 {
 	json_t *arr = json_array();
-	const struct pb_compare_file *f = c->f;
+	const struct pb_results_file *f = c->f;
 	char widest_name[128] = "";
 	double fault_ns[3] = {NAN, NAN, NAN};
 	bool any = false;
 	for (size_t i = 0; i < f->ncases; i++) {
-		const struct pb_compare_case *k = &f->cases[i];
+		const struct pb_results_case *k = &f->cases[i];
 		const char *suite = jstr(k->key, "suite");
 		if (!suite || strcmp(suite, "syscall"))
 			continue;
@@ -733,7 +733,7 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 		struct pb_summary s;
 		double sc = ns_scale(c, k);
 		char *group = NULL, *label = NULL;
-		pb_compare_key_name(k->key, &group, &label);
+		pb_results_key_name(k->key, &group, &label);
 		json_t *o = json_object();
 		json_object_set_new(o, "case", json_string(label ? label : "?"));
 		if (sc == 0 || pb_summarize(k->v, k->n, 0.95, &s) != 0) {
@@ -818,14 +818,14 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 
 static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 {
-	const struct pb_compare_file *f = c->f;
+	const struct pb_results_file *f = c->f;
 	json_t *o = json_object();
 	size_t samples = 0, noisy = 0, no_ci = 0, cases = 0;
 	long long migrations = 0, outliers = 0;
 	double widest = 0;
 	char widest_name[160] = "";
 	for (size_t i = 0; i < f->ncases; i++) {
-		const struct pb_compare_case *k = &f->cases[i];
+		const struct pb_results_case *k = &f->cases[i];
 		const json_t *rec = json_array_get(json_object_get(f->doc, "cases"), k->index);
 		migrations += json_integer_value(json_object_get(rec, "migrations"));
 		outliers += json_integer_value(json_object_get(rec, "outliers"));
@@ -844,7 +844,7 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 		if (hw > widest) {
 			widest = hw;
 			char *g = NULL, *l = NULL;
-			pb_compare_key_name(k->key, &g, &l);
+			pb_results_key_name(k->key, &g, &l);
 			snprintf(widest_name, sizeof widest_name, "%s %s", g ? g : "", l ? l : "");
 			free(g);
 			free(l);
@@ -907,7 +907,7 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 
 /* ---- the whole ------------------------------------------------------------ */
 
-bool pb_summary_is_default_run(const struct pb_compare_file *f)
+bool pb_summary_is_default_run(const struct pb_results_file *f)
 {
 	const json_t *cl = json_object_get(f->doc, "command_line");
 	if (!json_is_array(cl) || json_array_size(cl) == 0)
@@ -918,7 +918,7 @@ bool pb_summary_is_default_run(const struct pb_compare_file *f)
 	return a && (!strcmp(a, "run") || a[0] == '-');
 }
 
-json_t *pb_summary_build(const struct pb_compare_file *f)
+json_t *pb_summary_build(const struct pb_results_file *f)
 {
 	struct ctx c = {.f = f};
 	if (collect(&c) != 0)
@@ -983,11 +983,11 @@ json_t *pb_summary_build_doc(const json_t *doc)
 		pb_fail("out of memory");
 		return NULL;
 	}
-	struct pb_compare_file f;
+	struct pb_results_file f;
 	json_t *s = NULL;
-	if (pb_compare_load_text(text, strlen(text), "this run", &f) == 0)
+	if (pb_results_load_text(text, strlen(text), "this run", &f) == 0)
 		s = pb_summary_build(&f);
-	pb_compare_file_free(&f);
+	pb_results_file_free(&f);
 	free(text);
 	return s;
 }

@@ -1,0 +1,101 @@
+/* primbench/reader.h - the one reader of result files (schema
+ * "primbench-result" v1, docs/results-schema.md): what `compare`, `report`,
+ * `plot` and `format` read results with. Part of the results module.
+ *
+ * A file is loaded and checked whole (schema name and version, a machine
+ * object, every case a key object, a unit and [value, calls] samples);
+ * each case gets its per-call values (value / calls) and the canonical
+ * JSON of its key (json_dumps with JSON_SORT_KEYS | JSON_COMPACT, without
+ * the mem fields that only say the default), on which cases of different
+ * files match. pb_results_name gives every case a readable group and
+ * label.
+ */
+#ifndef PRIMBENCH_READER_H
+#define PRIMBENCH_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct pb_results_case {
+	json_t *key;      /* borrowed from the document */
+	char *canon;      /* canonical JSON of key */
+	char *group;      /* "memset hot", "syscall", "xsave", "cmd A", ... */
+	char *label;      /* "avx2 4K", "null cpu 1", ...; unique with group */
+	const char *unit; /* borrowed: "tsc_ticks", "ns", ... */
+	double *v;        /* per-call values (value / calls), in unit */
+	size_t n;
+	size_t index; /* position in the file's cases array */
+};
+
+struct pb_results_file {
+	char *path;
+	json_t *doc;
+	const json_t *machine;
+	double tsc_hz; /* machine.timer.hz, 0 when missing */
+	bool interrupted;
+	struct pb_results_case *cases; /* those with samples, in file order */
+	size_t ncases;
+	size_t *order;  /* indices of cases sorted by canon (for matching) */
+	char **skipped; /* names of cases without samples */
+	size_t nskipped;
+};
+
+/* Reads and checks a result file. Errors (-1, pb_error()) start with the
+ * path: "PATH: cannot read: No such file or directory", "PATH: invalid JSON
+ * at line 3, column 14: ... (truncated?)", "PATH: not a primbench result
+ * (schema 'x')", "PATH: case 4 (memset hot: libc 64): samples[2] is not a
+ * [value, calls] pair", "PATH: case 1 (memset hot: bytes 64): samples[3] is
+ * -5: a time cannot be negative" (0 is accepted: suites clamp at 0), ...
+ * Free with pb_results_file_free (also after a
+ * failure). */
+int pb_results_load(const char *path, struct pb_results_file *f);
+/* The same from text in memory; `name` stands for the path in messages. */
+int pb_results_load_text(const char *text, size_t len, const char *name, struct pb_results_file *f);
+void pb_results_file_free(struct pb_results_file *f);
+
+/* Gives every case of the files its group and label (from its key and
+ * the other keys of the files, so a key has the same name in every file),
+ * making labels of distinct keys distinct: where two would clash, each
+ * shows what tells it apart (cmd: the env entries not common to all, as
+ * "X=1 ./prog", the argv words that differ, " (in DIR)" for the working
+ * directory; keys of no known suite: the field=value that differ), and
+ * labels that still clash get " #1", " #2", ... in order of first
+ * appearance (the first file's cases first). 0 or -1. */
+int pb_results_name(struct pb_results_file *files, size_t nfiles);
+
+/* A short readable name of a key, group and label: mem "memset hot" /
+ * "avx2 4K" (non-default offsets, distance, extent, value, read-back
+ * appended), syscall "syscall" / "fault 2M cpu 1", xsave "xsave" /
+ * "xsaveopt dirty", cmd "cmd A" / the argv (abbreviated past 40
+ * characters), others the suite / "field=value ...". Malloc'd. */
+void pb_results_key_name(const json_t *key, char **group, char **label);
+
+/* Whether key is a cmd case's (suite "cmd" with an argv array). */
+bool pb_results_key_is_cmd(const json_t *key);
+
+/* ---- reading keys and machine objects (for every consumer) ---- */
+
+/* The string field `field` of an object, or NULL (missing, not a string). */
+const char *pb_key_str(const json_t *key, const char *field);
+/* The integer field `field` into *out: true, or false (missing, not an
+ * integer; *out untouched). */
+bool pb_key_int(const json_t *key, const char *field, long long *out);
+/* Whether the array arr holds a value equal to v (json_equal). */
+bool pb_json_array_has(const json_t *arr, const json_t *v);
+/* The value at a dotted path of objects ("cpu.model", at most 127
+ * characters), or NULL. */
+const json_t *pb_json_path(const json_t *o, const char *path);
+/* A JSON value as text for a person: strings bare (control characters
+ * escaped as pb_printable does: they come from a file), integers as
+ * written, reals "%.10g", others compact JSON, "(missing)" for NULL.
+ * Malloc'd (aborts when out of memory). */
+char *pb_json_text(const json_t *v);
+/* s with control bytes (and, with `ascii`, every byte outside printable
+ * ASCII) written as \n, \t, \r or \xNN, so that a name or a message
+ * stays on one line and sends nothing to the terminal. Malloc'd (aborts
+ * when out of memory). */
+char *pb_printable(const char *s, bool ascii);
+
+#endif

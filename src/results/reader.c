@@ -1,0 +1,826 @@
+/* reader.c - the one reader of result files (include/primbench/reader.h):
+ * loading and checking, the canonical key, and naming the cases of every
+ * suite (each key's own name, then labels told apart across files).
+ */
+#define _GNU_SOURCE
+#include "primbench/reader.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/results.h"
+#include "primbench/sizes.h"
+#include "primbench/xalloc.h"
+
+#define LABEL_MAX 40 /* argv and generic labels are abbreviated past this */
+
+/* ---- reading keys ----------------------------------------------------- */
+
+const char *pb_key_str(const json_t *key, const char *field)
+{
+	return json_string_value(json_object_get(key, field));
+}
+
+bool pb_key_int(const json_t *key, const char *field, long long *out)
+{
+	const json_t *v = json_object_get(key, field);
+	if (!json_is_integer(v))
+		return false;
+	*out = (long long)json_integer_value(v);
+	return true;
+}
+
+const json_t *pb_json_path(const json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ".", &save); t && o; t = strtok_r(NULL, ".", &save))
+		o = json_is_object(o) ? json_object_get(o, t) : NULL;
+	return o;
+}
+
+char *pb_json_text(const json_t *v)
+{
+	if (!v)
+		return pb_xstrdup("(missing)");
+	if (json_is_string(v))
+		return pb_printable(json_string_value(v), false);
+	if (json_is_integer(v))
+		return pb_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	if (json_is_real(v))
+		return pb_xasprintf("%.10g", json_real_value(v));
+	char *s = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY);
+	char *r = pb_xstrdup(s ? s : "?");
+	free(s);
+	return r;
+}
+
+char *pb_printable(const char *s, bool ascii)
+{
+	size_t n = strlen(s);
+	char *out = pb_xcalloc(4 * n + 1, 1), *o = out;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\n' || *p == '\t' || *p == '\r') {
+			*o++ = '\\';
+			*o++ = *p == '\n' ? 'n' : *p == '\t' ? 't' : 'r';
+		} else if (*p < 0x20 || *p == 0x7f || (ascii && *p > 0x7f)) {
+			o += sprintf(o, "\\x%02x", *p);
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static void abbreviate(char *s, size_t max)
+{
+	if (strlen(s) > max)
+		strcpy(s + max - 3, "...");
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static char *size_text(long long bytes)
+{
+	char buf[32];
+	if (bytes < 0)
+		return pb_xasprintf("%lld", bytes);
+	pb_format_size((uint64_t)bytes, buf, sizeof buf);
+	return pb_xstrdup(buf);
+}
+
+static bool mem_name(const json_t *key, char **group, char **label)
+{
+	const char *op = pb_key_str(key, "op"), *kernel = pb_key_str(key, "kernel");
+	const char *state = pb_key_str(key, "cache_state");
+	long long size, v;
+	/* a replay (mem --distribution) names its distribution, not a size */
+	const char *dist = pb_key_str(key, "distribution");
+	if (!op || !kernel || !state || (!dist && !pb_key_int(key, "size_bytes", &size)))
+		return false;
+	*group = pb_xasprintf("%s %s", op, state);
+	char *sz = dist ? pb_xasprintf("dist=%s", dist) : size_text(size);
+	char buf[256];
+	int n = snprintf(buf, sizeof buf, "%s %s", kernel, sz);
+	free(sz);
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		if (n >= 0 && (size_t)n < sizeof buf)                                              \
+			n += snprintf(buf + n, sizeof buf - (size_t)n, __VA_ARGS__);               \
+	} while (0)
+	if (pb_key_int(key, "dst_offset_bytes", &v) && v != 0)
+		ADD(" dst+%lld", v);
+	if (pb_key_int(key, "src_offset_bytes", &v) && v != 2048)
+		ADD(" src+%lld", v);
+	if (pb_key_int(key, "distance_bytes", &v))
+		ADD(" dist%+lld", v);
+	if (pb_key_int(key, "extent_bytes", &v) && v != 0) {
+		char *e = size_text(v);
+		ADD(" ext=%s", e);
+		free(e);
+	}
+	if (pb_key_int(key, "fill_value", &v) && v != 0)
+		ADD(" v=0x%02llx", v);
+	if (pb_key_int(key, "page_bytes", &v) && v != 4096 && strcmp(state, "fault-thp") != 0) {
+		char *p = size_text(v);
+		ADD(" page=%s", p);
+		free(p);
+	}
+	if (json_is_true(json_object_get(key, "then_read")))
+		ADD(" +read");
+	if (dist && pb_key_int(key, "seed", &v) && v != 1)
+		ADD(" seed=%lld", v);
+	if (dist && pb_key_str(key, "offsets") && strcmp(pb_key_str(key, "offsets"), "random") != 0)
+		ADD(" %s", pb_key_str(key, "offsets"));
+	if (pb_key_int(key, "threads", &v) && v != 1)
+		ADD(" x%lld", v);
+	if (pb_key_str(key, "placement") && strcmp(pb_key_str(key, "placement"), "compact") != 0)
+		ADD(" %s", pb_key_str(key, "placement"));
+	if (pb_key_str(key, "mem_node") && strcmp(pb_key_str(key, "mem_node"), "local") != 0)
+		ADD(" mem=%s", pb_key_str(key, "mem_node"));
+#undef ADD
+	*label = pb_xstrdup(buf);
+	return true;
+}
+
+static bool syscall_name(const json_t *key, char **group, char **label)
+{
+	const char *bench = pb_key_str(key, "benchmark"), *place = pb_key_str(key, "placement");
+	long long page;
+	if (!bench)
+		return false;
+	char *pg = pb_key_int(key, "page_bytes", &page) ? size_text(page) : NULL;
+	*group = pb_xstrdup("syscall");
+	*label = pb_xasprintf("%s%s%s%s%s", bench, pg ? " " : "", pg ? pg : "", place ? " " : "",
+	                      place ? place : "");
+	free(pg);
+	return true;
+}
+
+static bool xsave_name(const json_t *key, char **group, char **label)
+{
+	const char *insn = pb_key_str(key, "instruction"), *upper = pb_key_str(key, "upper_state");
+	if (!insn)
+		return false;
+	*group = pb_xstrdup("xsave");
+	*label = pb_xasprintf("%s%s%s", insn, upper ? " " : "", upper ? upper : "");
+	return true;
+}
+
+/* The argv of a cmd key as one line, not abbreviated: words joined by
+ * spaces; --shell's ["/bin/sh", "-c", "TEXT"] as "sh: TEXT". */
+static char *cmd_argv_text(const json_t *key)
+{
+	const json_t *argv = json_object_get(key, "argv");
+	size_t first = 0;
+	const char *c1 = json_string_value(json_array_get(argv, 1));
+	char *l = pb_xstrdup("");
+	if (json_is_true(json_object_get(key, "shell")) && json_array_size(argv) >= 3 && c1 &&
+	    !strcmp(c1, "-c")) {
+		pb_xappend(&l, "sh:");
+		first = 2;
+	}
+	for (size_t i = first; i < json_array_size(argv); i++) {
+		char *t = pb_json_text(json_array_get(argv, i));
+		if (*l)
+			pb_xappend(&l, " ");
+		pb_xappend(&l, t);
+		free(t);
+	}
+	return l;
+}
+
+static bool cmd_name(const json_t *key, char **group, char **label)
+{
+	if (!json_is_array(json_object_get(key, "argv")))
+		return false;
+	const char *side = pb_key_str(key, "side");
+	*group = side ? pb_xasprintf("cmd %s", side) : pb_xstrdup("cmd");
+	char *l = cmd_argv_text(key);
+	abbreviate(l, LABEL_MAX);
+	*label = l;
+	return true;
+}
+
+/* Any other key: "field=value" for every field but the suite, in name
+ * order, not abbreviated. */
+static char *generic_text(const json_t *key)
+{
+	const char *suite = pb_key_str(key, "suite");
+	char *l = pb_xstrdup("");
+	size_t nk = json_object_size(key), i = 0;
+	const char **names = pb_xcalloc(nk, sizeof *names);
+	for (void *it = json_object_iter((json_t *)key); it;
+	     it = json_object_iter_next((json_t *)key, it))
+		names[i++] = json_object_iter_key(it);
+	qsort(names, nk, sizeof *names, cmp_str);
+	for (i = 0; i < nk; i++) {
+		if (!strcmp(names[i], "suite") && suite)
+			continue;
+		char *t = pb_json_text(json_object_get(key, names[i]));
+		char *item = pb_xasprintf("%s%s=%s", *l ? " " : "", names[i], t);
+		pb_xappend(&l, item);
+		free(item);
+		free(t);
+	}
+	free(names);
+	return l;
+}
+
+/* Any other key: the suite, then field=value for the rest in key order. */
+static void generic_name(const json_t *key, char **group, char **label)
+{
+	const char *suite = pb_key_str(key, "suite");
+	*group = pb_xstrdup(suite ? suite : "?");
+	char *l = generic_text(key);
+	abbreviate(l, LABEL_MAX);
+	*label = l;
+}
+
+/* The name of a key; *generic tells whether it is generic_name's (no
+ * name of the suite's own, or the key lacks a field that one needs). */
+static void key_name(const json_t *key, char **group, char **label, bool *generic)
+{
+	const char *suite = pb_key_str(key, "suite");
+	*group = *label = NULL;
+	bool ok = false;
+	if (suite && !strcmp(suite, "mem"))
+		ok = mem_name(key, group, label);
+	else if (suite && !strcmp(suite, "syscall"))
+		ok = syscall_name(key, group, label);
+	else if (suite && !strcmp(suite, "xsave"))
+		ok = xsave_name(key, group, label);
+	else if (suite && !strcmp(suite, "cmd"))
+		ok = cmd_name(key, group, label);
+	if (!ok) {
+		free(*group);
+		free(*label);
+		generic_name(key, group, label);
+	}
+	if (generic)
+		*generic = !ok;
+	/* Names come from the file: nothing in them may break a line. */
+	char *g = pb_printable(*group, false), *l = pb_printable(*label, false);
+	free(*group);
+	free(*label);
+	*group = g;
+	*label = l;
+}
+
+void pb_results_key_name(const json_t *key, char **group, char **label)
+{
+	key_name(key, group, label, NULL);
+}
+
+/* ---- loading -------------------------------------------------------------- */
+
+static int cmp_canon(const void *pa, const void *pb, void *ctx)
+{
+	const struct pb_results_case *cs = ctx;
+	return strcmp(cs[*(const size_t *)pa].canon, cs[*(const size_t *)pb].canon);
+}
+
+static int fail_case(const char *name, size_t i, const json_t *key, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail_case(const char *name, size_t i, const json_t *key, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (!json_is_object(key))
+		return pb_fail("%s: cases[%zu]: %s", name, i, what);
+	char *g, *l;
+	pb_results_key_name(key, &g, &l);
+	pb_fail("%s: cases[%zu] (%s: %s): %s", name, i, g, l, what);
+	free(g);
+	free(l);
+	return -1;
+}
+
+/* The text cases match on: the key, sorted and compact, without the mem
+ * fields that only say the default (threads 1, placement null, mem_node
+ * "local"), so that a file written before they existed matches a newer
+ * one's 1-thread cases. NULL when it cannot be encoded. */
+static char *canonical_key(const json_t *key)
+{
+	const char *suite = pb_key_str(key, "suite");
+	if (!suite || strcmp(suite, "mem") != 0)
+		return json_dumps(key, JSON_SORT_KEYS | JSON_COMPACT);
+	json_t *k = json_copy((json_t *)key);
+	if (!k)
+		return NULL;
+	long long threads;
+	if (pb_key_int(k, "threads", &threads) && threads == 1)
+		json_object_del(k, "threads");
+	if (json_is_null(json_object_get(k, "placement")))
+		json_object_del(k, "placement");
+	if (pb_key_str(k, "mem_node") && !strcmp(pb_key_str(k, "mem_node"), "local"))
+		json_object_del(k, "mem_node");
+	char *canon = json_dumps(k, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(k);
+	return canon;
+}
+
+static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struct pb_strv *skipped)
+{
+	const char *name = f->path;
+	if (!json_is_object(c))
+		return fail_case(name, i, NULL, "not an object");
+	json_t *key = json_object_get(c, "key");
+	if (!json_is_object(key))
+		return fail_case(name, i, NULL, "no 'key' object");
+	const json_t *samples = json_object_get(c, "samples");
+	if (json_is_null(samples))
+		samples = NULL;
+	if (samples && !json_is_array(samples))
+		return fail_case(name, i, key, "'samples' is not an array");
+	if (!samples || json_array_size(samples) == 0) {
+		char *g, *l;
+		pb_results_key_name(key, &g, &l);
+		pb_strv_push(skipped, pb_xasprintf("%s: %s", g, l));
+		free(g);
+		free(l);
+		return 0;
+	}
+	const char *unit = json_string_value(json_object_get(c, "unit"));
+	if (!unit || !*unit)
+		return fail_case(name, i, key, "no 'unit'");
+	struct pb_results_case *cc = &f->cases[f->ncases];
+	cc->n = json_array_size(samples);
+	cc->v = pb_xcalloc(cc->n, sizeof *cc->v);
+	for (size_t j = 0; j < cc->n; j++) {
+		const json_t *s = json_array_get(samples, j);
+		const json_t *val = json_array_get(s, 0), *calls = json_array_get(s, 1);
+		if (!json_is_array(s) || json_array_size(s) != 2 || !json_is_number(val) ||
+		    !json_is_number(calls)) {
+			free(cc->v);
+			cc->v = NULL;
+			return fail_case(name, i, key, "samples[%zu] is not a [value, calls] pair",
+			                 j);
+		}
+		double v = json_number_value(val), n = json_number_value(calls);
+		if (!isfinite(v) || !(n >= 1) || !isfinite(n)) {
+			free(cc->v);
+			cc->v = NULL;
+			return fail_case(name, i, key, "samples[%zu] has calls %g (must be >= 1)",
+			                 j, n);
+		}
+		/* A time cannot be negative: every suite clamps a sample at 0
+		 * after subtracting the timer's overhead (0 is a real reading:
+		 * a batch below the timer's resolution). */
+		if (v < 0) {
+			free(cc->v);
+			cc->v = NULL;
+			return fail_case(name, i, key,
+			                 "samples[%zu] is %g: a time cannot be negative", j, v);
+		}
+		cc->v[j] = v / n;
+	}
+	cc->key = key;
+	cc->canon = canonical_key(key);
+	if (!cc->canon) {
+		free(cc->v);
+		cc->v = NULL;
+		return fail_case(name, i, key, "key cannot be encoded");
+	}
+	cc->unit = unit;
+	cc->index = i;
+	f->ncases++;
+	return 0;
+}
+
+static int check_doc(struct pb_results_file *f)
+{
+	const char *name = f->path;
+	const json_t *doc = f->doc;
+	if (!json_is_object(doc))
+		return pb_fail("%s: not a primbench result (the top level is not an object)", name);
+	const json_t *schema = json_object_get(doc, "schema");
+	if (!schema)
+		return pb_fail("%s: not a primbench result (no 'schema' field)", name);
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), PB_RESULTS_SCHEMA)) {
+		char *t = pb_json_text(schema);
+		pb_fail("%s: not a primbench result (schema '%s', expected '%s')", name, t,
+		        PB_RESULTS_SCHEMA);
+		free(t);
+		return -1;
+	}
+	const json_t *ver = json_object_get(doc, "schema_version");
+	if (!json_is_integer(ver) || json_integer_value(ver) != PB_RESULTS_SCHEMA_VERSION) {
+		char *t = pb_json_text(ver);
+		pb_fail("%s: schema_version %s is not supported (this primbench reads %d)", name, t,
+		        PB_RESULTS_SCHEMA_VERSION);
+		free(t);
+		return -1;
+	}
+	f->machine = json_object_get(doc, "machine");
+	if (!json_is_object(f->machine))
+		return pb_fail("%s: no 'machine' object", name);
+	const json_t *cases = json_object_get(doc, "cases");
+	if (!json_is_array(cases))
+		return pb_fail("%s: no 'cases' array", name);
+	const json_t *hz = pb_json_path(f->machine, "timer.hz");
+	f->tsc_hz = json_is_number(hz) && json_number_value(hz) > 0 ? json_number_value(hz) : 0;
+	f->interrupted = json_is_true(json_object_get(doc, "interrupted"));
+
+	size_t n = json_array_size(cases);
+	f->cases = pb_xcalloc(n, sizeof *f->cases);
+	struct pb_strv skipped = {0};
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = load_case(f, json_array_get(cases, i), i, &skipped);
+	f->skipped = skipped.v;
+	f->nskipped = skipped.n;
+	if (rc != 0)
+		return -1;
+
+	f->order = pb_xcalloc(f->ncases, sizeof *f->order);
+	for (size_t i = 0; i < f->ncases; i++)
+		f->order[i] = i;
+	qsort_r(f->order, f->ncases, sizeof *f->order, cmp_canon, f->cases);
+	for (size_t i = 1; i < f->ncases; i++) {
+		const struct pb_results_case *p = &f->cases[f->order[i - 1]];
+		const struct pb_results_case *c = &f->cases[f->order[i]];
+		if (!strcmp(p->canon, c->canon)) {
+			size_t lo = p->index < c->index ? p->index : c->index;
+			size_t hi = p->index < c->index ? c->index : p->index;
+			return fail_case(name, hi, c->key, "the same key as cases[%zu]", lo);
+		}
+	}
+	return 0;
+}
+
+int pb_results_load_text(const char *text, size_t len, const char *name, struct pb_results_file *f)
+{
+	memset(f, 0, sizeof *f);
+	f->path = pb_xstrdup(name);
+	if (len == 0)
+		return pb_fail("%s: empty file", name);
+	json_error_t err;
+	f->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	if (!f->doc) {
+		/* jansson reads to the end before it notices a missing close. */
+		bool at_end = err.position >= 0 && (size_t)err.position >= len;
+		/* jansson quotes the bad token: bytes of the file. */
+		char *msg = pb_printable(err.text, true);
+		abbreviate(msg, 60);
+		pb_fail("%s: invalid JSON at line %d, column %d: %s%s", name, err.line, err.column,
+		        msg, at_end ? " (truncated file?)" : "");
+		free(msg);
+		return -1;
+	}
+	return check_doc(f);
+}
+
+int pb_results_load(const char *path, struct pb_results_file *f)
+{
+	memset(f, 0, sizeof *f);
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		f->path = pb_xstrdup(path);
+		return pb_fail("%s: cannot read: %s", path, strerror(errno));
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	int rc = 0;
+	while (buf) {
+		if (len == cap) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, cap - len, fp);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (!buf) {
+		f->path = pb_xstrdup(path);
+		rc = pb_fail("%s: out of memory", path);
+	} else if (ferror(fp)) {
+		f->path = pb_xstrdup(path);
+		rc = pb_fail("%s: cannot read: %s", path, strerror(errno));
+	}
+	fclose(fp);
+	if (rc == 0)
+		rc = pb_results_load_text(buf, len, path, f);
+	free(buf);
+	return rc;
+}
+
+void pb_results_file_free(struct pb_results_file *f)
+{
+	for (size_t i = 0; i < f->ncases; i++) {
+		free(f->cases[i].v);
+		free(f->cases[i].canon);
+		free(f->cases[i].group);
+		free(f->cases[i].label);
+	}
+	free(f->cases);
+	free(f->order);
+	for (size_t i = 0; i < f->nskipped; i++)
+		free(f->skipped[i]);
+	free(f->skipped);
+	json_decref(f->doc);
+	free(f->path);
+	memset(f, 0, sizeof *f);
+}
+
+/* ---- naming -------------------------------------------------------------- */
+
+bool pb_json_array_has(const json_t *arr, const json_t *v)
+{
+	for (size_t i = 0; i < json_array_size(arr); i++)
+		if (json_equal(json_array_get(arr, i), (json_t *)v))
+			return true;
+	return false;
+}
+
+/* A case and where it first appears: files in order, cases in file order
+ * (so the baseline's cases come first). */
+struct named {
+	struct pb_results_case *c;
+	size_t pos;
+};
+
+static int cmp_named(const void *pa, const void *pb)
+{
+	const struct named *na = pa, *nb = pb;
+	const struct pb_results_case *a = na->c, *b = nb->c;
+	int c = strcmp(a->group, b->group);
+	if (!c)
+		c = strcmp(a->label, b->label);
+	if (!c)
+		c = strcmp(a->canon, b->canon);
+	return c ? c : (na->pos > nb->pos) - (na->pos < nb->pos);
+}
+
+bool pb_results_key_is_cmd(const json_t *key)
+{
+	const char *suite = pb_key_str(key, "suite");
+	return suite && !strcmp(suite, "cmd") && json_is_array(json_object_get(key, "argv"));
+}
+
+/* The text that tells the cmd key keys[i] apart from the others of
+ * keys[0..n) (which share its name): the env entries not in every one of
+ * them, before the command as a shell would show them ("X=1 ./prog"),
+ * the whole argv, and " (in DIR)" when the working directories differ. */
+static char *cmd_full_text(const json_t *const *keys, size_t n, size_t i)
+{
+	char *s = pb_xstrdup("");
+	const json_t *env = json_object_get(keys[i], "env");
+	for (size_t e = 0; e < json_array_size(env); e++) {
+		const json_t *entry = json_array_get(env, e);
+		bool everywhere = true;
+		for (size_t j = 0; j < n && everywhere; j++)
+			everywhere = pb_json_array_has(json_object_get(keys[j], "env"), entry);
+		if (everywhere)
+			continue;
+		char *t = pb_json_text(entry);
+		pb_xappend(&s, t);
+		pb_xappend(&s, " ");
+		free(t);
+	}
+	char *argv = cmd_argv_text(keys[i]);
+	pb_xappend(&s, argv);
+	free(argv);
+	/* null or missing: primbench's own directory, "." */
+	const char *cwd = pb_key_str(keys[i], "cwd");
+	bool cwd_differs = false;
+	for (size_t j = 0; j < n; j++) {
+		const char *other = pb_key_str(keys[j], "cwd");
+		cwd_differs |= (cwd == NULL) != (other == NULL) || (cwd && strcmp(cwd, other));
+	}
+	if (cwd_differs) {
+		char *item = pb_xasprintf(" (in %s)", cwd ? cwd : ".");
+		pb_xappend(&s, item);
+		free(item);
+	}
+	return s;
+}
+
+static bool is_part_sep(char c)
+{
+	return c && strchr(" =/,:.;", c);
+}
+
+/* s cut to at most `max` characters around s[start..end), the part that
+ * tells it apart: before it, the first word (the program) and "... " and
+ * the words just before the part, or "..." and the characters just before
+ * it (from a separator on); after it, the rest or "...". NULL when the
+ * part does not fit. */
+static char *elide(const char *s, size_t start, size_t end, size_t max)
+{
+	size_t len = strlen(s), part = end - start, tail = len - end;
+	size_t lead = start ? 3 : 0; /* at least "..." before the part */
+	bool whole_tail = part + tail + lead <= max;
+	size_t tail_cost = whole_tail ? tail : tail ? 3 : 0;
+	if (part + tail_cost + lead > max)
+		return NULL;
+	size_t room = max - part - tail_cost; /* for what comes before the part */
+	size_t w = strcspn(s, " ");           /* the first word */
+	char *out;
+	if (start <= room) {
+		out = pb_xasprintf("%.*s", (int)start, s);
+	} else if (w < start && w + 5 <= room) {
+		size_t c = start - (room - w - 5); /* "WORD ... " then context */
+		while (c < start && s[c - 1] != ' ')
+			c++;
+		out = pb_xasprintf("%.*s ... %.*s", (int)w, s, (int)(start - c), s + c);
+	} else {
+		size_t c = start - (room - 3);
+		while (c < start && !is_part_sep(s[c - 1]))
+			c++;
+		out = pb_xasprintf("...%.*s", (int)(start - c), s + c);
+	}
+	char *p = pb_xasprintf("%.*s", (int)part, s + start);
+	pb_xappend(&out, p);
+	free(p);
+	if (tail)
+		pb_xappend(&out, whole_tail ? s + end : "...");
+	return out;
+}
+
+/* Labels of at most `max` characters for the distinct texts full[0..n),
+ * each keeping what differs from the others (whole words if they fit, else
+ * the differing parts between separators such as '=' and '/'). Labels may
+ * still coincide (the caller numbers those). */
+static void distinct_labels(char *const *full, size_t n, size_t max, char **out)
+{
+	size_t cp = strlen(full[0]), minlen = cp;
+	for (size_t i = 1; i < n; i++) {
+		size_t k = 0;
+		while (k < cp && full[i][k] == full[0][k])
+			k++;
+		cp = k;
+		minlen = strlen(full[i]) < minlen ? strlen(full[i]) : minlen;
+	}
+	size_t cs = 0, len0 = strlen(full[0]);
+	while (cs < minlen - cp) {
+		bool all = true;
+		for (size_t i = 1; i < n && all; i++)
+			all = full[i][strlen(full[i]) - 1 - cs] == full[0][len0 - 1 - cs];
+		if (!all)
+			break;
+		cs++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *s = full[i];
+		size_t len = strlen(s);
+		out[i] = NULL;
+		if (len <= max) {
+			out[i] = pb_xstrdup(s);
+			continue;
+		}
+		/* whole words, then parts of words */
+		for (int level = 0; level < 2 && !out[i]; level++) {
+			size_t a = cp, e = len - cs;
+			while (a > 0 && (level ? !is_part_sep(s[a - 1]) : s[a - 1] != ' '))
+				a--;
+			while (e < len && (level ? !is_part_sep(s[e]) : s[e] != ' '))
+				e++;
+			out[i] = elide(s, a, e, max);
+		}
+		if (!out[i]) /* the differing part alone is too long: its start */
+			out[i] = pb_xasprintf("%s%.*s...", cp ? "..." : "",
+			                      (int)(max - 3 - (cp ? 3 : 0)), s + cp);
+	}
+}
+
+/* Names distinct keys that share a name: first by what tells them apart
+ * (cmd: env entries, argv words, the directory; other suites without a
+ * name of their own: the fields), then, where labels still coincide, " #1",
+ * " #2", ... in order of first appearance, so the baseline's come first
+ * (only that without tell_apart). run[0..n) holds one name, sorted by key
+ * then position. */
+static void rename_run(struct named *run, size_t n, bool tell_apart)
+{
+	/* The distinct keys, at the first position of each. */
+	const json_t **keys = pb_xcalloc(n, sizeof *keys);
+	size_t *first = pb_xcalloc(n, sizeof *first), *of = pb_xcalloc(n, sizeof *of);
+	size_t r = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || strcmp(run[i].c->canon, run[i - 1].c->canon)) {
+			keys[r] = run[i].c->key;
+			first[r++] = run[i].pos;
+		} else if (run[i].pos < first[r - 1]) {
+			first[r - 1] = run[i].pos;
+		}
+		of[i] = r - 1;
+	}
+	char **full = pb_xcalloc(r, sizeof *full), **label = pb_xcalloc(r, sizeof *label);
+	bool cmd = true, generic = true;
+	for (size_t k = 0; k < r; k++) {
+		char *g, *l;
+		bool gen;
+		key_name(keys[k], &g, &l, &gen);
+		cmd &= pb_results_key_is_cmd(keys[k]);
+		generic &= gen;
+		free(g);
+		free(l);
+	}
+	for (size_t k = 0; k < r; k++)
+		full[k] = cmd       ? cmd_full_text(keys, r, k)
+		          : generic ? generic_text(keys[k])
+		                    : pb_xstrdup(run[0].c->label);
+	bool differ = true; /* the full texts tell every key apart */
+	for (size_t k = 0; k < r && differ; k++)
+		for (size_t j = k + 1; j < r && differ; j++)
+			differ = strcmp(full[k], full[j]) != 0;
+	if (tell_apart && differ && (cmd || generic)) {
+		distinct_labels(full, r, LABEL_MAX, label);
+	} else {
+		for (size_t k = 0; k < r; k++)
+			label[k] = pb_xstrdup(run[0].c->label);
+	}
+	for (size_t k = 0; k < r; k++) {
+		char *p = pb_printable(label[k], false);
+		free(label[k]);
+		label[k] = p;
+	}
+	/* Labels still shared: numbered in order of first appearance. */
+	char **final = pb_xcalloc(r, sizeof *final);
+	for (size_t k = 0; k < r; k++) {
+		size_t same_before = 0, same_total = 0;
+		for (size_t j = 0; j < r; j++) {
+			if (strcmp(label[j], label[k]))
+				continue;
+			same_total++;
+			same_before += first[j] < first[k];
+		}
+		final[k] = same_total > 1 ? pb_xasprintf("%s #%zu", label[k], same_before + 1)
+		                          : pb_xstrdup(label[k]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(run[i].c->label);
+		run[i].c->label = pb_xstrdup(final[of[i]]);
+	}
+	for (size_t k = 0; k < r; k++) {
+		free(full[k]);
+		free(label[k]);
+		free(final[k]);
+	}
+	free(full);
+	free(label);
+	free(final);
+	free(keys);
+	free(first);
+	free(of);
+}
+
+int pb_results_name(struct pb_results_file *files, size_t nfiles)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		total += files[i].ncases;
+	struct named *all = pb_xcalloc(total, sizeof *all);
+	size_t k = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		for (size_t j = 0; j < files[i].ncases; j++) {
+			struct pb_results_case *c = &files[i].cases[j];
+			free(c->group);
+			free(c->label);
+			pb_results_key_name(c->key, &c->group, &c->label);
+			all[k].c = c;
+			all[k].pos = k;
+			k++;
+		}
+	/* Runs of one name with more than one key; a second pass numbers any
+	 * name the first made clash with another (not seen in practice). */
+	for (int pass = 0; pass < 2; pass++) {
+		qsort(all, total, sizeof *all, cmp_named);
+		for (size_t s = 0; s < total;) {
+			size_t e = s + 1, distinct = 1;
+			while (e < total && !strcmp(all[e].c->group, all[s].c->group) &&
+			       !strcmp(all[e].c->label, all[s].c->label)) {
+				if (strcmp(all[e].c->canon, all[e - 1].c->canon))
+					distinct++;
+				e++;
+			}
+			if (distinct > 1)
+				rename_run(all + s, e - s, pass == 0);
+			s = e;
+		}
+	}
+	free(all);
+	return 0;
+}

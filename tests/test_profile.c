@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "primbench/error.h"
-#include "primbench/profile.h"
+#include "primbench/profile_text.h"
 
 static char *slurp(const char *name, size_t *len)
 {

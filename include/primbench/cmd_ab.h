@@ -186,6 +186,25 @@ enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab);
 
 /* ---- --profile: after the timed runs, runs under perf record ---- */
 
+/* One side's profile: `runs` times, `prepare` (may be NULL) then `perf
+ * record -e EVENT -o DIR/N.data -- ARGV` with the spec's environment and
+ * directory (its output to /dev/null; children followed by inheritance),
+ * each file read with `perf report` (include/primbench/profile.h) and the
+ * profiles merged into
+ * *out. `perf` is the program to run (a name looked up in PATH, or a
+ * path). Returns 0; 1 when *stop became non-zero (no profile); -1 with
+ * pb_error() ("perf record failed (exit status 255): Error: ...", quoting
+ * perf's first error line) when perf failed or its text did not parse.
+ * *exit_code gets the last profiled run's exit status (perf record exits
+ * with its command's). */
+int pb_profile_run(const char *perf, const char *event, const char *dir,
+                   const struct pb_cmd_spec *side, const struct pb_cmd_spec *prepare, size_t runs,
+                   volatile int *stop, struct pb_profile *out, int *exit_code);
+
+/* Whether `perf record -e EVENT` works here: records /bin/true into a
+ * file of dir. 0, or -1 with pb_error() quoting perf's error line. */
+int pb_profile_check(const char *perf, const char *event, const char *dir);
+
 struct pb_cmd_ab_profile {
 	const char *perf; /* the program (PRIMBENCH_PERF, else "perf") */
 	size_t runs, top; /* profiled runs per side; symbols shown */

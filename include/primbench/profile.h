@@ -27,6 +27,10 @@
  * docs/profile.md): each has fnmatch(3) globs for the symbol and for the
  * dso's base name (kernel families: any [k] sample). A sample belongs to the
  * first family that matches, or to none.
+ *
+ * Part of the results module (a profile is part of a cmd case). Running
+ * perf: include/primbench/cmd_ab.h (src/suites/profile_run.c); the text:
+ * include/primbench/profile_text.h.
  */
 #ifndef PRIMBENCH_PROFILE_H
 #define PRIMBENCH_PROFILE_H
@@ -34,7 +38,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <jansson.h>
 
@@ -138,40 +141,5 @@ json_t *pb_profile_json(const struct pb_profile *p, size_t top);
  * wrote it: 0, or -1 when the object has no such family or it was not
  * counted. */
 int pb_profile_json_share(const json_t *profile, const char *family, double *share);
-
-/* The profile as text, every line within 80 columns: the first `top`
- * symbols (samples, % of all samples, binary: "[kernel]" or the dso's base
- * name, symbol), then one line per family (samples, %; "-" when not
- * counted; the primbench families only when `preload` or when they have
- * samples), then why kernel families are not counted, if so, and which
- * binaries had no symbols. Each line starts with `indent` spaces. */
-void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool preload, int indent);
-
-/* The families of two profiles side by side: A's and B's samples and
- * share, and the change of the share in percentage points (B - A); then,
- * for a clock event (cpu-clock, task-clock), the CPU time one sample
- * stands for. */
-void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_profile *b,
-                         bool preload);
-
-/* ---- running perf (src/suites/profile_run.c) ---- */
-
-/* One side's profile: `runs` times, `prepare` (may be NULL) then `perf
- * record -e EVENT -o DIR/N.data -- ARGV` with the spec's environment and
- * directory (its output to /dev/null; children followed by inheritance),
- * each file read with `perf report` (above) and the profiles merged into
- * *out. `perf` is the program to run (a name looked up in PATH, or a
- * path). Returns 0; 1 when *stop became non-zero (no profile); -1 with
- * pb_error() ("perf record failed (exit status 255): Error: ...", quoting
- * perf's first error line) when perf failed or its text did not parse.
- * *exit_code gets the last profiled run's exit status (perf record exits
- * with its command's). */
-int pb_profile_run(const char *perf, const char *event, const char *dir,
-                   const struct pb_cmd_spec *side, const struct pb_cmd_spec *prepare, size_t runs,
-                   volatile int *stop, struct pb_profile *out, int *exit_code);
-
-/* Whether `perf record -e EVENT` works here: records /bin/true into a
- * file of dir. 0, or -1 with pb_error() quoting perf's error line. */
-int pb_profile_check(const char *perf, const char *event, const char *dir);
 
 #endif

@@ -14,6 +14,7 @@
 #include "primbench/accounting.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/error.h"
+#include "primbench/profile_text.h"
 #include "primbench/record.h"
 #include "primbench/report.h"
 #include "primbench/results.h"

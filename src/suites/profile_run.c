@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "primbench/cmd.h"
+#include "primbench/cmd_ab.h"
 #include "primbench/error.h"
 #include "primbench/profile.h"
 

@@ -28,25 +28,6 @@ struct pb_noise {
 	bool no_other_cpus; /* every CPU was the run's own: other_busy_pct says nothing */
 };
 
-/* Snapshot at the start; pb_noise_end() turns it into the figures above. */
-#define PB_NOISE_MAX_CPUS 1024
-struct pb_noise_mark {
-	unsigned long long total, steal;
-	unsigned long long cpu_total[PB_NOISE_MAX_CPUS], cpu_idle[PB_NOISE_MAX_CPUS];
-	unsigned long long idle_beyond, total_beyond; /* CPUs from PB_NOISE_MAX_CPUS on */
-	int pinned_cpu;
-	uint64_t present[PB_NOISE_MAX_CPUS / 64]; /* CPUs /proc/stat listed */
-	uint64_t mine[PB_NOISE_MAX_CPUS / 64];    /* more CPUs of the run (threads) */
-	long nvcsw, nivcsw;
-	bool ok;
-};
-void pb_noise_begin(struct pb_noise_mark *m, int pinned_cpu);
-/* Counts CPU `cpu` as the run's own (a worker thread's), not as another
- * CPU; call before pb_noise_end. CPUs from PB_NOISE_MAX_CPUS on are
- * ignored. */
-void pb_noise_exclude(struct pb_noise_mark *m, int cpu);
-void pb_noise_end(const struct pb_noise_mark *m, struct pb_noise *out);
-
 /* A new document with schema, version, build, command line, start time and
  * machine fingerprint (CPU identity, features detected/hidden/usable,
  * caches with every source, timer). Returns NULL with pb_error(). */

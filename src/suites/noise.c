@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "primbench/results.h"
+#include "primbench/session.h"
 
 /* Sums one /proc/stat "cpu" line: total jiffies, steal, idle+iowait. */
 static int parse_cpu_line(const char *line, unsigned long long *total, unsigned long long *steal,

@@ -38,6 +38,11 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
  * doc["notes"]. Returns 0 or -1 with pb_error(). */
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r);
 
+/* Appends each non-empty line of text (lines end at '\n') to the array
+ * `notes` (a document's "notes"), `prefix` before each ("xsave: ", or "").
+ * Returns 0, or -1 with pb_error() when out of memory. */
+int pb_results_add_notes(json_t *notes, const char *prefix, const char *text);
+
 /* A number for a result document: null for NaN and infinity (which jansson
  * cannot encode). New reference. */
 json_t *pb_json_number(double v);

@@ -280,9 +280,23 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
 		json_array_append_new(cases, o);
 	}
-	char *copy = strdup(r->notes), *save = NULL;
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		json_array_append_new(notes, json_string(line));
+	return pb_results_add_notes(notes, "", r->notes);
+}
+
+int pb_results_add_notes(json_t *notes, const char *prefix, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+	if (!copy)
+		return pb_fail("out of memory");
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *item;
+		if (asprintf(&item, "%s%s", prefix, line) < 0) {
+			free(copy);
+			return pb_fail("out of memory");
+		}
+		json_array_append_new(notes, json_string(item));
+		free(item);
+	}
 	free(copy);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "results/names.h"
 
 static const char *const state_names[PB_STATE_COUNT] = {"hot",   "l2",        "llc",   "dram",
                                                         "fault", "fault-thp", "repeat"};
@@ -18,14 +19,11 @@ const char *pb_cache_state_name(enum pb_cache_state s)
 
 int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
 {
-	for (int s = 0; s < PB_STATE_COUNT; s++)
-		if (!strcmp(name, state_names[s])) {
-			*out = (enum pb_cache_state)s;
-			return 0;
-		}
-	return pb_fail("unknown cache state '%s' (known: hot, l2, llc, dram, fault, fault-thp, "
-	               "repeat)",
-	               name);
+	int s = pb_name_index(state_names, PB_STATE_COUNT, name, "cache state");
+	if (s < 0)
+		return -1;
+	*out = (enum pb_cache_state)s;
+	return 0;
 }
 
 const char *pb_replay_offsets_name(enum pb_replay_offsets o)

@@ -3,10 +3,9 @@
 #include "primbench/units.h"
 
 #include <math.h>
-#include <string.h>
 
-#include "primbench/error.h"
 #include "primbench/timer.h"
+#include "results/names.h"
 
 /* "ticks/page" is per 4096 bytes (README "units"), whatever the page size
  * of the machine. */
@@ -22,14 +21,11 @@ const char *pb_unit_name(enum pb_unit u)
 
 int pb_unit_parse(const char *name, enum pb_unit *out)
 {
-	for (int u = 0; u < PB_UNIT_COUNT; u++)
-		if (!strcmp(name, unit_names[u])) {
-			*out = (enum pb_unit)u;
-			return 0;
-		}
-	return pb_fail("unknown unit '%s' (known: ticks/call, ticks/page, ns/call, bytes/tick, "
-	               "GB/s)",
-	               name);
+	int u = pb_name_index(unit_names, PB_UNIT_COUNT, name, "unit");
+	if (u < 0)
+		return -1;
+	*out = (enum pb_unit)u;
+	return 0;
 }
 
 double pb_unit_value(enum pb_unit u, double t, uint64_t n)

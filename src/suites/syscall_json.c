@@ -56,11 +56,5 @@ int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
 		json_array_append_new(cases, o);
 	}
-	char *copy = strdup(r->notes), *save = NULL;
-	if (!copy)
-		return pb_fail("out of memory");
-	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		json_array_append_new(notes, json_string(line));
-	free(copy);
-	return 0;
+	return pb_results_add_notes(notes, "", r->notes);
 }

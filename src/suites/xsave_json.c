@@ -77,14 +77,5 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
 		json_array_append_new(cases, o);
 	}
-	char line[sizeof r->notes];
-	const char *p = r->notes;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		snprintf(line, sizeof line, "xsave: %.*s", (int)len, p);
-		json_array_append_new(notes, json_string(line));
-		p += len + (nl ? 1 : 0);
-	}
-	return 0;
+	return pb_results_add_notes(notes, "xsave: ", r->notes);
 }

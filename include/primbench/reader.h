@@ -87,6 +87,10 @@ bool pb_json_array_has(const json_t *arr, const json_t *v);
 /* The value at a dotted path of objects ("cpu.model", at most 127
  * characters), or NULL. */
 const json_t *pb_json_path(const json_t *o, const char *path);
+/* The field names of object a and of object b (NULL: none) not in a, in
+ * strcmp order: n of them in a malloc'd array (free it; the names are
+ * borrowed from the objects). Aborts when out of memory. */
+const char **pb_json_field_names(const json_t *a, const json_t *b, size_t *n);
 /* A JSON value as text for a person: strings bare (control characters
  * escaped as pb_printable does: they come from a file), integers as
  * written, reals "%.10g", others compact JSON, "(missing)" for NULL.

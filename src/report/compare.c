@@ -27,11 +27,6 @@
 /* TSC frequencies further apart than this make ticks incomparable. */
 #define HZ_TOLERANCE 0.001
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static bool same(const json_t *a, const json_t *b)
 {
 	return (!a && !b) || (a && b && json_equal((json_t *)a, (json_t *)b));
@@ -140,16 +135,8 @@ int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_comp
 		if (!strcmp(field, "mitigations.vulnerabilities") && json_is_object(a) &&
 		    json_is_object(b)) {
 			/* Entry by entry, in name order. */
-			size_t na = json_object_size(a), nb = json_object_size(b), k = 0;
-			const char **names = pb_xcalloc(na + nb, sizeof *names);
-			for (void *it = json_object_iter((json_t *)a); it;
-			     it = json_object_iter_next((json_t *)a, it))
-				names[k++] = json_object_iter_key(it);
-			for (void *it = json_object_iter((json_t *)b); it;
-			     it = json_object_iter_next((json_t *)b, it))
-				if (!json_object_get(a, json_object_iter_key(it)))
-					names[k++] = json_object_iter_key(it);
-			qsort(names, k, sizeof *names, cmp_str);
+			size_t k;
+			const char **names = pb_json_field_names(a, b, &k);
 			for (size_t j = 0; j < k; j++) {
 				char *f = pb_xasprintf("%s.%s", field, names[j]);
 				scalar_diff(out, &n, &cap, f, json_object_get(a, names[j]),
@@ -359,16 +346,8 @@ static void list_note(struct pb_strv *notes, const char *head, const char *const
  * env"), in name order. */
 static char *fields_differing(const json_t *ka, const json_t *kb)
 {
-	size_t na = json_object_size(ka), nb = json_object_size(kb), k = 0;
-	const char **names = pb_xcalloc(na + nb, sizeof *names);
-	for (void *it = json_object_iter((json_t *)ka); it;
-	     it = json_object_iter_next((json_t *)ka, it))
-		names[k++] = json_object_iter_key(it);
-	for (void *it = json_object_iter((json_t *)kb); it;
-	     it = json_object_iter_next((json_t *)kb, it))
-		if (!json_object_get(ka, json_object_iter_key(it)))
-			names[k++] = json_object_iter_key(it);
-	qsort(names, k, sizeof *names, cmp_str);
+	size_t k;
+	const char **names = pb_json_field_names(ka, kb, &k);
 	char *s = pb_xstrdup("");
 	for (size_t i = 0; i < k; i++) {
 		if (same(json_object_get(ka, names[i]), json_object_get(kb, names[i])))

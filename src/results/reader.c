@@ -46,6 +46,27 @@ const json_t *pb_json_path(const json_t *o, const char *path)
 	return o;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char **pb_json_field_names(const json_t *a, const json_t *b, size_t *n)
+{
+	size_t k = 0;
+	const char **names = pb_xcalloc(json_object_size(a) + json_object_size(b), sizeof *names);
+	for (void *it = json_object_iter((json_t *)a); it;
+	     it = json_object_iter_next((json_t *)a, it))
+		names[k++] = json_object_iter_key(it);
+	for (void *it = json_object_iter((json_t *)b); it;
+	     it = json_object_iter_next((json_t *)b, it))
+		if (!json_object_get(a, json_object_iter_key(it)))
+			names[k++] = json_object_iter_key(it);
+	qsort(names, k, sizeof *names, cmp_str);
+	*n = k;
+	return names;
+}
+
 char *pb_json_text(const json_t *v)
 {
 	if (!v)
@@ -86,11 +107,6 @@ static void abbreviate(char *s, size_t max)
 {
 	if (strlen(s) > max)
 		strcpy(s + max - 3, "...");
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static char *size_text(long long bytes)
@@ -221,13 +237,9 @@ static char *generic_text(const json_t *key)
 {
 	const char *suite = pb_key_str(key, "suite");
 	char *l = pb_xstrdup("");
-	size_t nk = json_object_size(key), i = 0;
-	const char **names = pb_xcalloc(nk, sizeof *names);
-	for (void *it = json_object_iter((json_t *)key); it;
-	     it = json_object_iter_next((json_t *)key, it))
-		names[i++] = json_object_iter_key(it);
-	qsort(names, nk, sizeof *names, cmp_str);
-	for (i = 0; i < nk; i++) {
+	size_t nk;
+	const char **names = pb_json_field_names(key, NULL, &nk);
+	for (size_t i = 0; i < nk; i++) {
 		if (!strcmp(names[i], "suite") && suite)
 			continue;
 		char *t = pb_json_text(json_object_get(key, names[i]));

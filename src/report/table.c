@@ -194,6 +194,27 @@ static bool ci_overlap(const struct pb_summary *a, const struct pb_summary *b)
 	return a->ci_lo <= b->ci_hi && b->ci_lo <= a->ci_hi;
 }
 
+/* The mark of case c in a column whose fastest is best: '*' on best
+ * itself, '=' when their 95% CIs of the median overlap (not
+ * distinguishable), else ' '. */
+static char cell_mark(const struct pb_mem_case *c, const struct pb_mem_case *best)
+{
+	if (c == best)
+		return '*';
+	return ci_overlap(&c->ticks_per_call, &best->ticks_per_call) ? '=' : ' ';
+}
+
+/* A cell `width` columns wide: v right-aligned in width - 2, its mark and
+ * a space; the row's last cell without trailing blanks. */
+static void put_cell(FILE *f, int width, const char *v, char mark, bool last)
+{
+	fprintf(f, "%*s", width - 2, v);
+	if (mark != ' ' || !last)
+		fputc(mark, f);
+	if (!last)
+		fputc(' ', f);
+}
+
 static const char *state_desc(enum pb_cache_state st)
 {
 	switch (st) {
@@ -333,17 +354,9 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 					pb_format_sig3(
 					    v, sizeof v,
 					    pb_unit_value(unit, c->ticks_per_call.median, n));
-					if (c == best)
-						mark = '*';
-					else if (ci_overlap(&c->ticks_per_call,
-					                    &best->ticks_per_call))
-						mark = '=';
+					mark = cell_mark(c, best);
 				}
-				fprintf(f, "%*s", cw - 2, v);
-				if (mark != ' ' || k + 1 < last)
-					fputc(mark, f);
-				if (k + 1 < last)
-					fputc(' ', f);
+				put_cell(f, cw, v, mark, k + 1 == last);
 			}
 			fputc('\n', f);
 		}
@@ -447,18 +460,11 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 					zero_cells = true;
 				}
 				bool rankable = isfinite(val) && val != 0;
-				if (rankable && c == b)
-					mark = '*';
-				else if (rankable &&
-				         ci_overlap(&c->ticks_per_call, &b->ticks_per_call))
-					mark = '=';
+				if (rankable)
+					mark = cell_mark(c, b);
 				char v[24];
 				pb_format_sig3(v, sizeof v, val);
-				fprintf(f, "%*s", CELL_WIDTH - 2, v);
-				if (mark != ' ' || j + 1 < last)
-					fputc(mark, f);
-				if (j + 1 < last)
-					fputc(' ', f);
+				put_cell(f, CELL_WIDTH, v, mark, j + 1 == last);
 			}
 			fputc('\n', f);
 		}

@@ -1,8 +1,8 @@
 /* primbench/cmd_ab.h - the engine of `primbench cmd`: one command timed N
  * times, or two (or two environments) A/B in ABBA order, optionally until
  * a verdict (docs/methodology.md, "The cmd suite"). The CLI
- * (src/cli/cmd_cmd.c) parses options; src/suites/cmd_ab_text.c prints
- * (the "report" section below); everything between is here:
+ * (src/cli/cmd_cmd.c) parses options; src/cli/cmd_ab_text.c prints
+ * (declared in src/cli/cmd_cmd.h); everything between is here:
  *
  *   pb_cmd_ab_env_setup   the preload library's environment of each side
  *                         (LD_PRELOAD, policies, --account directories), a
@@ -183,6 +183,8 @@ void pb_cmd_ab_stats(const struct pb_cmd_record *recs, size_t n, int metric, dou
 /* The verdict of the fixed-size session: pb_verdict on the ratio, with the
  * Mann-Whitney test (as `compare`). */
 enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab);
+/* The counted runs that failed, and in *counted how many were counted. */
+size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted);
 
 /* ---- --profile: after the timed runs, runs under perf record ---- */
 
@@ -227,66 +229,5 @@ int pb_cmd_ab_profile_setup(struct pb_cmd_ab_profile *pr);
 void pb_cmd_ab_profile_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_profile *pr,
                            enum pb_cmd_ab_end *end);
 void pb_cmd_ab_profile_free(struct pb_cmd_ab_profile *pr);
-
-/* ---- the report (src/suites/cmd_ab_text.c) ---- */
-
-/* What runs: each side's command and the environment entries of its key. */
-void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
-/* The counted runs that failed, and in *counted how many were counted. */
-size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted);
-/* How the runs were made, the table of runs, the summaries per side, run 1
- * against the rest, runs that left processes, failures kept. */
-void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
-                            const struct pb_cmd_ab_result *r, const char *tu, double div);
-/* --account tables, --record-distribution, --profile tables (the sides
- * of prof that have a profile), their JSON in acct_json and prof_json per side.
- * Returns -1 when the distributions could not be written, else 0. */
-int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
-                           const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
-                           const char *record_dir, json_t *acct_json[2], json_t *prof_json[2]);
-/* Adds the session to a result document: a case per side (with its
- * accounting and profile objects, when not NULL), "ab" for two sides, a
- * note for failed runs kept. */
-void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
-                       const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
-                       json_t *acct_json[2], json_t *prof_json[2]);
-/* The time unit of the tables: s, ms or us, from the median real time. */
-void pb_cmd_ab_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div);
-/* Every run (a long session: the first 20 and the last 10), one line each. */
-void pb_cmd_ab_print_runs(FILE *fp, const struct pb_cmd_ab_params *p,
-                          const struct pb_cmd_ab_result *r, const char *tu, double div);
-/* min/median/mean/sd and the median's 95% CI per figure for one side; buf
- * has room for r->nrecs values. */
-void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_result *r, int side, const char *tu, double div,
-                             double *buf);
-/* Run 1 of a side against the rest (is it an outlier?). */
-void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
-                               const struct pb_cmd_ab_result *r, int side, double *buf);
-/* B against A: medians, ratio, the verdict (pb_cmd_ab_verdict), Mann-Whitney
- * and ministat's t block. */
-void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
-                        const struct pb_cmd_ab_stats *ab, const char *tu, double div);
-/* How --until-verdict ended (r->ended_by set); true when by a verdict. */
-bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
-                                   const struct pb_cmd_ab_result *r);
-/* --profile: one side's profile (how it was sampled, then the table), and
- * as JSON. */
-void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_profile *pr, int side, bool preload);
-json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int side, bool preload);
-/* --account: one side's accounting files (counted runs) as a table, and as
- * JSON in *out (NULL when nothing could be read: then an error line on
- * stderr). tsc_hz 0: no ticks. */
-void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_result *r, int side, double tsc_hz,
-                             json_t **out);
-/* --record-distribution DIR: side A's exact sizes files as distribution
- * files in DIR (include/primbench/record.h). 0, or -1 after an error line
- * on stderr. */
-int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir);
-/* The result document's "ab" object (docs/results-schema.md). */
-json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
-                       const struct pb_cmd_ab_stats *ab);
 
 #endif

@@ -41,4 +41,63 @@ void cmd_build_sides(char **argv, struct options *o);
 /* Every program found and executable before the first run (exits 2). */
 void cmd_check_programs(struct options *o);
 
+/* ---- the report (cmd_ab_text.c): the session's text and result document ---- */
+
+/* What runs: each side's command and the environment entries of its key. */
+void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
+/* How the runs were made, the table of runs, the summaries per side, run 1
+ * against the rest, runs that left processes, failures kept. */
+void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
+                            const struct pb_cmd_ab_result *r, const char *tu, double div);
+/* --account tables, --record-distribution, --profile tables (the sides
+ * of prof that have a profile), their JSON in acct_json and prof_json per side.
+ * Returns -1 when the distributions could not be written, else 0. */
+int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
+                           const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
+                           const char *record_dir, json_t *acct_json[2], json_t *prof_json[2]);
+/* Adds the session to a result document: a case per side (with its
+ * accounting and profile objects, when not NULL), "ab" for two sides, a
+ * note for failed runs kept. */
+void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
+                       const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
+                       json_t *acct_json[2], json_t *prof_json[2]);
+/* The time unit of the tables: s, ms or us, from the median real time. */
+void pb_cmd_ab_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div);
+/* Every run (a long session: the first 20 and the last 10), one line each. */
+void pb_cmd_ab_print_runs(FILE *fp, const struct pb_cmd_ab_params *p,
+                          const struct pb_cmd_ab_result *r, const char *tu, double div);
+/* min/median/mean/sd and the median's 95% CI per figure for one side; buf
+ * has room for r->nrecs values. */
+void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r, int side, const char *tu, double div,
+                             double *buf);
+/* Run 1 of a side against the rest (is it an outlier?). */
+void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
+                               const struct pb_cmd_ab_result *r, int side, double *buf);
+/* B against A: medians, ratio, the verdict (pb_cmd_ab_verdict), Mann-Whitney
+ * and ministat's t block. */
+void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
+                        const struct pb_cmd_ab_stats *ab, const char *tu, double div);
+/* How --until-verdict ended (r->ended_by set); true when by a verdict. */
+bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
+                                   const struct pb_cmd_ab_result *r);
+/* --profile: one side's profile (how it was sampled, then the table), and
+ * as JSON. */
+void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_profile *pr, int side, bool preload);
+json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int side, bool preload);
+/* --account: one side's accounting files (counted runs) as a table, and as
+ * JSON in *out (NULL when nothing could be read: then an error line on
+ * stderr). tsc_hz 0: no ticks. */
+void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r, int side, double tsc_hz,
+                             json_t **out);
+/* --record-distribution DIR: side A's exact sizes files as distribution
+ * files in DIR (include/primbench/record.h). 0, or -1 after an error line
+ * on stderr. */
+int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir);
+/* The result document's "ab" object (docs/results-schema.md). */
+json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                       const struct pb_cmd_ab_stats *ab);
+
 #endif

@@ -817,3 +817,16 @@ void pb_cmd_ab_profile_free(struct pb_cmd_ab_profile *pr)
 	pb_profile_free(&pr->prof[0]);
 	pb_profile_free(&pr->prof[1]);
 }
+
+/* The counted runs that failed (kept by --ignore-failure), of how many. */
+size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted)
+{
+	size_t failed = 0;
+	*counted = 0;
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (!r->recs[i].warmup) {
+			(*counted)++;
+			failed += r->recs[i].run.exit_code != 0;
+		}
+	return failed;
+}

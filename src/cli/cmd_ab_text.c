@@ -1,6 +1,6 @@
 /* cmd_ab_text.c - `primbench cmd`'s report: the tables of runs and
  * figures, B against A, the end of --until-verdict, and the "ab" object of
- * the result document (include/primbench/cmd_ab.h, docs/results-schema.md). */
+ * the result document (src/cli/cmd_cmd.h, docs/results-schema.md). */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <limits.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cmd_cmd.h"
 #include "primbench/accounting.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/error.h"
@@ -542,19 +543,6 @@ void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p)
 			}
 	}
 	fflush(fp);
-}
-
-/* The counted runs that failed (kept by --ignore-failure), of how many. */
-size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted)
-{
-	size_t failed = 0;
-	*counted = 0;
-	for (size_t i = 0; i < r->nrecs; i++)
-		if (!r->recs[i].warmup) {
-			(*counted)++;
-			failed += r->recs[i].run.exit_code != 0;
-		}
-	return failed;
 }
 
 /* The runs and their figures: tables, run 1, left-over processes, failures. */

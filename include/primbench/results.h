@@ -38,6 +38,14 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
  * doc["notes"]. Returns 0 or -1 with pb_error(). */
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r);
 
+/* Adds the quality fields of a timed case to o: thp_bytes_seen (only when
+ * thp_bytes_seen is not NULL: the fault cases with huge pages), migrations
+ * (samples dropped: the thread changed CPU) and outliers (modified z-score
+ * > 3.5, kept); then appends o to the array `cases` (o's reference moves
+ * there). */
+void pb_results_append_case(json_t *cases, json_t *o, const uint64_t *thp_bytes_seen,
+                            json_int_t migrations, size_t outliers);
+
 /* Appends each non-empty line of text (lines end at '\n') to the array
  * `notes` (a document's "notes"), `prefix` before each ("xsave: ", or "").
  * Returns 0, or -1 with pb_error() when out of memory. */

@@ -273,14 +273,21 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			                    json_boolean(c->counters_multiplexed));
 			json_object_set_new(o, "counters", hc);
 		}
-		if (c->state == PB_STATE_FAULT_THP)
-			json_object_set_new(o, "thp_bytes_seen",
-			                    json_integer((json_int_t)c->thp_bytes));
-		json_object_set_new(o, "migrations", json_integer(c->migrations));
-		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
-		json_array_append_new(cases, o);
+		pb_results_append_case(cases, o,
+		                       c->state == PB_STATE_FAULT_THP ? &c->thp_bytes : NULL,
+		                       c->migrations, c->outliers);
 	}
 	return pb_results_add_notes(notes, "", r->notes);
+}
+
+void pb_results_append_case(json_t *cases, json_t *o, const uint64_t *thp_bytes_seen,
+                            json_int_t migrations, size_t outliers)
+{
+	if (thp_bytes_seen)
+		json_object_set_new(o, "thp_bytes_seen", json_integer((json_int_t)*thp_bytes_seen));
+	json_object_set_new(o, "migrations", json_integer(migrations));
+	json_object_set_new(o, "outliers", json_integer((json_int_t)outliers));
+	json_array_append_new(cases, o);
 }
 
 int pb_results_add_notes(json_t *notes, const char *prefix, const char *text)

@@ -49,12 +49,10 @@ int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 			json_object_set_new(o, "median_derived", dv);
 			json_object_set_new(o, "cv", pb_json_number(c->cv));
 		}
-		if (c->bench == PB_SC_FAULT && c->page_bytes > 4096u)
-			json_object_set_new(o, "thp_bytes_seen",
-			                    json_integer((json_int_t)c->thp_bytes));
-		json_object_set_new(o, "migrations", json_integer(c->migrations));
-		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
-		json_array_append_new(cases, o);
+		pb_results_append_case(
+		    cases, o,
+		    c->bench == PB_SC_FAULT && c->page_bytes > 4096u ? &c->thp_bytes : NULL,
+		    c->migrations, c->outliers);
 	}
 	return pb_results_add_notes(notes, "", r->notes);
 }

@@ -73,9 +73,7 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 			                    pb_json_number(pb_ticks_to_ns(c->ticks_per_op.median)));
 			json_object_set_new(o, "median_derived", dv);
 		}
-		json_object_set_new(o, "migrations", json_integer(c->migrations));
-		json_object_set_new(o, "outliers", json_integer((json_int_t)c->outliers));
-		json_array_append_new(cases, o);
+		pb_results_append_case(cases, o, NULL, c->migrations, c->outliers);
 	}
 	return pb_results_add_notes(notes, "xsave: ", r->notes);
 }

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "primbench/reader.h"
 #include "primbench/error.h"
 #include "primbench/plot.h"
+#include "primbench/reader.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 

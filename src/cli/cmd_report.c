@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "primbench/reader.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
+#include "primbench/reader.h"
 #include "primbench/results.h"
 #include "primbench/summary.h"
 

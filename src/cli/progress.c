@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "primbench/reader.h"
 #include "primbench/error.h"
+#include "primbench/reader.h"
 
 bool cli_quiet;
 

@@ -19,10 +19,10 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
-#include "primbench/units.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
 #include "primbench/stats.h"
+#include "primbench/units.h"
 
 #define LINE_WIDTH 80
 

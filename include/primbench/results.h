@@ -38,6 +38,11 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
  * doc["notes"]. Returns 0 or -1 with pb_error(). */
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r);
 
+/* A document's "cases" and "notes" arrays, for a suite's writer to append
+ * to. 0, or -1 with pb_error() "not a result document" when either is
+ * missing or not an array. */
+int pb_results_arrays(json_t *doc, json_t **cases, json_t **notes);
+
 /* Adds the quality fields of a timed case to o: thp_bytes_seen (only when
  * thp_bytes_seen is not NULL: the fault cases with huge pages), migrations
  * (samples dropped: the thread changed CPU) and outliers (modified z-score

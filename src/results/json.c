@@ -125,12 +125,20 @@ static json_t *per_thread_json(const struct pb_mem_case *c, unsigned nt)
 	return arr;
 }
 
+int pb_results_arrays(json_t *doc, json_t **cases, json_t **notes)
+{
+	*cases = json_object_get(doc, "cases");
+	*notes = json_object_get(doc, "notes");
+	if (!json_is_array(*cases) || !json_is_array(*notes))
+		return pb_fail("not a result document");
+	return 0;
+}
+
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 {
-	json_t *cases = json_object_get(doc, "cases");
-	json_t *notes = json_object_get(doc, "notes");
-	if (!cases || !notes)
-		return pb_fail("not a result document");
+	json_t *cases, *notes;
+	if (pb_results_arrays(doc, &cases, &notes) != 0)
+		return -1;
 	if (r->read_loop)
 		json_object_set_new(doc, "read_loop", json_string(r->read_loop));
 	for (size_t i = 0; i < r->n_cases; i++) {

@@ -13,10 +13,9 @@
 
 int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 {
-	json_t *cases = json_object_get(doc, "cases");
-	json_t *notes = json_object_get(doc, "notes");
-	if (!json_is_array(cases) || !json_is_array(notes))
-		return pb_fail("not a result document");
+	json_t *cases, *notes;
+	if (pb_results_arrays(doc, &cases, &notes) != 0)
+		return -1;
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_syscall_case *c = &r->cases[i];
 		json_t *o = json_object();

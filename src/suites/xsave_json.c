@@ -27,10 +27,9 @@ static json_t *hex(uint64_t v)
 
 int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 {
-	json_t *cases = json_object_get(doc, "cases");
-	json_t *notes = json_object_get(doc, "notes");
-	if (!cases || !notes)
-		return pb_fail("not a result document");
+	json_t *cases, *notes;
+	if (pb_results_arrays(doc, &cases, &notes) != 0)
+		return -1;
 	const struct pb_xsave_info *in = &r->info;
 	json_t *x = json_object();
 	json_object_set_new(x, "xcr0", hex(in->xcr0));

@@ -15,7 +15,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-#include "memory/arena.h"
+#include "suites/arena.h"
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"

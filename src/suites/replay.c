@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "memory/arena.h"
+#include "suites/arena.h"
 #include "primbench/error.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"

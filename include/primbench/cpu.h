@@ -74,6 +74,13 @@ struct pb_cpu_ident {
 };
 void pb_cpu_ident(struct pb_cpu_ident *out);
 
+/* The identity the CPU itself reports (x86: cpuid), nothing read from
+ * /proc/cpuinfo: vendor, brand, family, model, stepping and hypervisor
+ * where the architecture can tell, "" / 0 elsewhere (online_cpus 0). No
+ * allocation and no stdio, so it is safe inside a preloaded program's
+ * first call (src/kernels/autopolicy.c). Never fails. */
+void pb_cpu_ident_arch(struct pb_cpu_ident *out);
+
 /* ---- caches -------------------------------------------------------- */
 
 enum pb_cache_level { PB_CACHE_L1D, PB_CACHE_L2, PB_CACHE_LLC, PB_CACHE_LEVELS };

@@ -2,7 +2,7 @@
  * CPU itself: microcode, kernel command line and mitigations, transparent
  * huge pages, the cpufreq governor, and glibc with the thresholds its
  * string functions use on this CPU. Readers take their paths as parameters
- * (tests point them at fixtures); pb_fingerprint_json() (fingerprint.c)
+ * (tests point them at fixtures); pb_fingerprint_json() (src/machine/machine.c)
  * puts the results together.
  */
 #define _GNU_SOURCE

@@ -144,23 +144,9 @@ WRAPPERS(PB_ACCT_MEMPCPY, mempcpy_counts, mempcpy_ticks, CPY_PARAMS, CPY_CALL)
 WRAPPERS(PB_ACCT_MEMMOVE, memmove_counts, memmove_ticks, (void *dst, const void *src, size_t n),
          (pb_sw_impl.move(dst, src, n)))
 
-const struct pb_sw_entries pb_sw_entries_counts = {
-    .memset = memset_counts,
-    .bzero = bzero_counts,
-    .explicit_bzero = explicit_bzero_counts,
-    .memcpy = memcpy_counts,
-    .mempcpy = mempcpy_counts,
-    .memmove = memmove_counts,
-};
+const struct pb_sw_entries pb_sw_entries_counts = PB_SW_ENTRIES(counts);
 
-const struct pb_sw_entries pb_sw_entries_ticks = {
-    .memset = memset_ticks,
-    .bzero = bzero_ticks,
-    .explicit_bzero = explicit_bzero_ticks,
-    .memcpy = memcpy_ticks,
-    .mempcpy = mempcpy_ticks,
-    .memmove = memmove_ticks,
-};
+const struct pb_sw_entries pb_sw_entries_ticks = PB_SW_ENTRIES(ticks);
 
 /* ---- the timer ------------------------------------------------------------ */
 

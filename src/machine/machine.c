@@ -243,14 +243,9 @@ static void print_glibc_view(FILE *f)
  * measures read jitter and inherits the kernel's figure, nothing more. */
 static void print_clocksource(FILE *f)
 {
-	char cs[64] = "";
-	FILE *p = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
-	if (p) {
-		if (!fgets(cs, sizeof cs, p))
-			cs[0] = '\0';
-		fclose(p);
-	}
-	cs[strcspn(cs, "\n")] = '\0';
+	char cs[64];
+	pb_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", cs,
+	             sizeof cs);
 	if (!cs[0])
 		return;
 	field(f, "clocksource", "%s (the kernel's)%s", cs,

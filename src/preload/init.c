@@ -419,13 +419,11 @@ static bool setup_op(enum pb_op op, pb_features have)
 /* "primswitch: NAME: 'VALUE' WHY": a setting refused. */
 static void setting_refused(const char *name, const char *value, const char *why)
 {
+	const char *const parts[] = {name, ": '", value, "' ", why};
 	struct pb_sw_line l;
 	LINE_START(l);
-	pb_sw_line_add(&l, name);
-	pb_sw_line_add(&l, ": '");
-	pb_sw_line_add(&l, value);
-	pb_sw_line_add(&l, "' ");
-	pb_sw_line_add(&l, why);
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		pb_sw_line_add(&l, parts[i]);
 	pb_sw_line_write(&l);
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "primbench/error.h"
+#include "primbench/fingerprint.h"
 #include "primbench/io.h"
 #include "primbench/memory.h"
 #include "primbench/syscall.h"
@@ -141,15 +142,10 @@ int pb_syscall_parse_cpu(const char *arg, const char *online_text)
 	char online[256] = "";
 	if (online_text) {
 		snprintf(online, sizeof online, "%s", online_text);
+		online[strcspn(online, "\n")] = '\0';
 	} else {
-		FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-		if (f) {
-			if (!fgets(online, sizeof online, f))
-				online[0] = '\0';
-			fclose(f);
-		}
+		pb_read_line("/sys/devices/system/cpu/online", online, sizeof online);
 	}
-	online[strcspn(online, "\n")] = '\0';
 	if (online[0] && !in_cpu_list(online, cpu))
 		return pb_fail("--cpu %ld: no such CPU (online: %s)", cpu, online);
 	int cpus[CPU_SETSIZE];

@@ -35,12 +35,17 @@
 #define INFO_INDENT    16
 #define SUMMARY_INDENT 10
 
-/* "  label       text" (or "label     text" at indent 10), the text
- * word-wrapped under itself. */
-static void vwrapped(FILE *f, int indent, const char *label, const char *fmt, va_list ap)
+/* "  label       text" (INFO_INDENT) or "label     text" (SUMMARY_INDENT),
+ * the text word-wrapped under itself. */
+static void wrapped(FILE *f, int indent, const char *label, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void wrapped(FILE *f, int indent, const char *label, const char *fmt, ...)
 {
 	char text[1024], lab[64];
+	va_list ap;
+	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
 	if (indent == INFO_INDENT)
 		snprintf(lab, sizeof lab, "  %s", label);
 	else
@@ -48,25 +53,9 @@ static void vwrapped(FILE *f, int indent, const char *label, const char *fmt, va
 	pb_print_labelled(f, indent, lab, text);
 }
 
-static void field(FILE *f, const char *label, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void field(FILE *f, const char *label, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwrapped(f, INFO_INDENT, label, fmt, ap);
-	va_end(ap);
-}
-
-static void summary_line(FILE *f, const char *label, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void summary_line(FILE *f, const char *label, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwrapped(f, SUMMARY_INDENT, label, fmt, ap);
-	va_end(ap);
-}
+/* A field of the full listing, a line of the summary. */
+#define field(f, ...)        wrapped(f, INFO_INDENT, __VA_ARGS__)
+#define summary_line(f, ...) wrapped(f, SUMMARY_INDENT, __VA_ARGS__)
 
 /* The hypervisor's product for a cpuid 0x40000000 signature. */
 static const char *hypervisor_name(const char *sig)

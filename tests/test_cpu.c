@@ -18,6 +18,8 @@
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/latency.h"
+#include "primbench/machine.h"
 
 #define GIB (PB_MIB * 1024)
 

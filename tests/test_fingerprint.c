@@ -22,6 +22,7 @@
 
 #include "primbench/cpu.h"
 #include "primbench/fingerprint.h"
+#include "primbench/machine.h"
 
 #define NVALUES(a) (sizeof(a) / sizeof((a)[0]))
 

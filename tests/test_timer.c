@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -129,6 +130,37 @@ static void test_choose_hz(void **state)
 	assert_non_null(strstr(d, "exist but are zero"));
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The shared overhead measurement's median is the sorted middle (odd and
+ * even counts), and the quick start's clock and figures. */
+static void test_overhead_median_and_quick(void **state)
+{
+	(void)state;
+	static uint64_t v[1000], sorted[1000];
+	for (size_t n = 1; n <= 1000; n += n < 8 ? 1 : 331) {
+		double m = pb_timer_overhead_measure(v, n);
+		memcpy(sorted, v, n * sizeof *v);
+		qsort(sorted, n, sizeof *v, cmp_u64);
+		double want = n % 2 ? (double)sorted[n / 2]
+		                    : ((double)sorted[n / 2 - 1] + (double)sorted[n / 2]) / 2;
+		assert_true(m == want);
+	}
+	assert_int_equal(pb_timer_init(), 0);
+	struct pb_timer_quick q;
+	pb_timer_init_quick(&q);
+	/* the quick start does not calibrate: it takes the TSC whenever the
+	 * full init does (and also where only calibration refused it) */
+	if (pb_timer_info()->clock == PB_CLOCK_TSC)
+		assert_true(q.tsc);
+	assert_true(q.overhead_ticks >= 0);
+	assert_true(q.tsc ? q.hz >= 0 : q.hz == 1e9);
+}
+
 /* Last: hiding invariant_tsc is permanent for this process. */
 static void test_fallback_when_hidden(void **state)
 {
@@ -156,6 +188,7 @@ int main(void)
 	    cmocka_unit_test(test_ticks_to_ns),
 	    cmocka_unit_test(test_hw_counters_probe_answers),
 	    cmocka_unit_test(test_choose_hz),
+	    cmocka_unit_test(test_overhead_median_and_quick),
 	    cmocka_unit_test(test_fallback_when_hidden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

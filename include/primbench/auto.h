@@ -8,7 +8,7 @@
  *      written by `primbench tune` from the break-even finder's measurements
  *      on this machine;
  *   2. else the built-in default: the first row of the table in
- *      src/util/autopolicy.c (one row per CPU vendor and vector width) whose
+ *      src/kernels/autopolicy.c (one row per CPU vendor and vector width) whose
  *      kernels are all usable here.
  *
  * Policy file format (text; docs/performance.md "auto and tune"):

@@ -74,6 +74,13 @@ struct pb_cpu_ident {
 };
 void pb_cpu_ident(struct pb_cpu_ident *out);
 
+/* The identity the CPU itself reports (x86: cpuid), nothing read from
+ * /proc/cpuinfo: vendor, brand, family, model, stepping and hypervisor
+ * where the architecture can tell, "" / 0 elsewhere (online_cpus 0). No
+ * allocation and no stdio, so it is safe inside a preloaded program's
+ * first call (src/kernels/autopolicy.c). Never fails. */
+void pb_cpu_ident_arch(struct pb_cpu_ident *out);
+
 /* ---- caches -------------------------------------------------------- */
 
 enum pb_cache_level { PB_CACHE_L1D, PB_CACHE_L2, PB_CACHE_LLC, PB_CACHE_LEVELS };
@@ -129,23 +136,5 @@ int pb_cache_override_check(enum pb_cache_level level, uint64_t bytes);
  * smaller than --l1-size 64 KiB"). NULL is fine. Returns 0, or -1 with
  * pb_error() set. */
 int pb_cache_overrides_check(const uint64_t override_bytes[PB_CACHE_LEVELS]);
-
-/* ---- latency sweep ------------------------------------------------- */
-
-/* One point of a pointer-chase sweep: a random cyclic chain through one
- * pointer per cache line of a size_bytes buffer (transparent huge pages
- * requested, so TLB misses stay small next to cache misses). */
-struct pb_latency_point {
-	uint64_t size_bytes;
-	double ticks_per_load; /* timer ticks per dependent load (median of rounds) */
-	double ns_per_load;
-};
-
-/* Measures load-to-use latency at two sizes per octave from min_bytes to
- * max_bytes (both rounded to whole lines; at most max_points points). Uses
- * the timer (pb_timer_init() is called). About 0.1-0.4 s for 4 KiB..128 MiB.
- * Returns the number of points, or -1 with pb_error() set. */
-int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
-                           int max_points);
 
 #endif

@@ -1,8 +1,9 @@
-/* primbench/fingerprint.h - the machine as text: the short summary that
- * opens a default run, and the full `primbench info` listing. Every line
- * they print is at most PB_TEXT_WIDTH columns (README: the output pastes
- * into an email). And the machine as data: the `machine` object of every
- * result (docs/results-schema.md) with its fingerprint_hash.
+/* primbench/fingerprint.h - the text width and helpers of the machine
+ * listings (include/primbench/machine.h prints them; every line at most
+ * PB_TEXT_WIDTH columns, README: the output pastes into an email), the
+ * fingerprint_hash of a machine object (docs/results-schema.md), and the
+ * system facts behind it (src/cpu/sysinfo.c). Module cpu: nothing here
+ * needs the timer.
  */
 #ifndef PRIMBENCH_FINGERPRINT_H
 #define PRIMBENCH_FINGERPRINT_H
@@ -18,17 +19,6 @@
 /* Text lines are at most this many columns. */
 #define PB_TEXT_WIDTH 80
 
-/* cpu, kernel, features, caches with sources (and the note of any level
- * that fell back), timer, glibc's string thresholds: one field each,
- * wrapped at PB_TEXT_WIDTH. Calls pb_timer_init() (once per process,
- * ~0.2 s). `c` comes from pb_cache_detect(). */
-void pb_print_machine_summary(FILE *f, const struct pb_cache_info *c);
-
-/* The full listing of `primbench info`: identity, every feature (yes / no /
- * hidden), each cache level with every source's figure and the notes of
- * rejected ones, the timer's figures, and whether hardware counters work. */
-void pb_print_machine_info(FILE *f, const struct pb_cache_info *c);
-
 /* Prints `label` padded with spaces to `indent` columns (a label that
  * fills the column or more gets one space after it), then `text` wrapped at
  * spaces so no line passes PB_TEXT_WIDTH columns, continuation lines
@@ -40,19 +30,7 @@ void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
 /* Bytes in IEC units for prose: "48 KiB", "480 MiB", "1.5 MiB", "100 B". */
 void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len);
 
-/* ---- the machine object of a result ------------------------------------ */
-
-/* The complete `machine` object of a result document (every field in
- * docs/results-schema.md, `machine`): CPU identity and microcode, features,
- * caches with every source, timer, kernel (release, version, command line),
- * mitigations, transparent huge pages, cpufreq governor, glibc and its
- * thresholds, compiler, build flags and primbench version, hostname,
- * pinned_cpu, and fingerprint_hash. Calls pb_timer_init(); runs the
- * dynamic loader twice (ld.so --list-diagnostics, --list-tunables; a few
- * ms). `caches` comes from pb_cache_detect(). A figure that cannot be read
- * is "unknown" (or null where the schema says so): never fails. Returns a
- * new reference. */
-json_t *pb_fingerprint_json(const struct pb_cache_info *caches, int pinned_cpu);
+/* ---- the fingerprint_hash of a machine object -------------------------- */
 
 /* Hex digits in a fingerprint_hash. */
 #define PB_FINGERPRINT_HASH_LEN 16

@@ -61,6 +61,20 @@ int pb_timer_init(void);
 /* The figures measured by pb_timer_init(); it must have been called. */
 const struct pb_timer_info *pb_timer_info(void);
 
+/* The clock for a process that cannot afford pb_timer_init() (its 0.1 s
+ * of calibration, qsort and static tables): the preload library's
+ * accounting (docs/preload.md). pb_timer_init_quick() chooses the TSC when
+ * this build reads one and cpu reports invariant_tsc usable (not hidden),
+ * else CLOCK_MONOTONIC_RAW, as pb_timer_begin/end then read; it does not
+ * calibrate, allocate or call stdio. Never fails. */
+struct pb_timer_quick {
+	bool tsc;              /* the TSC; false: CLOCK_MONOTONIC_RAW, ticks are ns */
+	double overhead_ticks; /* median ticks of an empty begin+end, over 101 pairs */
+	double hz;             /* TSC: cpuid leaf 0x15, else 0x16, 0 when neither
+	                          states it; the clock: 1e9 */
+};
+void pb_timer_init_quick(struct pb_timer_quick *out);
+
 typedef uint64_t pb_stamp;
 
 /* Start of a timed region. */

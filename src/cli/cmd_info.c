@@ -11,6 +11,8 @@
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/latency.h"
+#include "primbench/machine.h"
 #include "primbench/sizes.h"
 #include "primbench/timer.h"
 

@@ -16,7 +16,7 @@
 
 #include "cli/cli.h"
 #include "primbench/error.h"
-#include "primbench/fingerprint.h"
+#include "primbench/machine.h"
 #include "primbench/mem.h"
 #include "primbench/report.h"
 #include "primbench/results.h"

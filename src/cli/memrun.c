@@ -20,6 +20,7 @@
 #include "primbench/distribution.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/machine.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"
 #include "primbench/placement.h"

@@ -254,10 +254,15 @@ void pb_cpu_ident_from_proc(struct pb_cpu_ident *out)
 	fclose(f);
 }
 
+void pb_cpu_ident_arch(struct pb_cpu_ident *out)
+{
+	*out = (struct pb_cpu_ident){0};
+	pb_arch_ident(out);
+}
+
 void pb_cpu_ident(struct pb_cpu_ident *out)
 {
-	memset(out, 0, sizeof *out);
-	pb_arch_ident(out);
+	pb_cpu_ident_arch(out);
 	if (!out->vendor[0] || !out->brand[0])
 		pb_cpu_ident_from_proc(out);
 	if (!out->vendor[0])

@@ -2,7 +2,7 @@
  * CPU itself: microcode, kernel command line and mitigations, transparent
  * huge pages, the cpufreq governor, and glibc with the thresholds its
  * string functions use on this CPU. Readers take their paths as parameters
- * (tests point them at fixtures); pb_fingerprint_json() (fingerprint.c)
+ * (tests point them at fixtures); pb_fingerprint_json() (src/machine/machine.c)
  * puts the results together.
  */
 #define _GNU_SOURCE
@@ -23,6 +23,7 @@
 #endif
 
 #include "primbench/fingerprint.h"
+#include "primbench/io.h"
 
 /* ---- small files --------------------------------------------------------- */
 
@@ -441,28 +442,8 @@ static char *run_capture(const char *path, const char *arg, char *why, size_t wh
 		snprintf(why, why_len, "cannot run '%s %s': %s", path, arg, strerror(rc));
 		return NULL;
 	}
-	size_t used = 0, cap = 16384;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (cap - used < 4096 && cap < CAPTURE_MAX) {
-			char *b = realloc(buf, cap * 2);
-			if (!b) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = b;
-			cap *= 2;
-		}
-		if (cap - used <= 1)
-			break; /* enough: the figures come long before this */
-		ssize_t r = read(fds[0], buf + used, cap - used - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		used += (size_t)r;
-	}
+	/* at most CAPTURE_MAX - 1 bytes: the figures come long before */
+	char *buf = pb_read_fd_all(fds[0], CAPTURE_MAX - 1, NULL);
 	close(fds[0]); /* a child still writing gets SIGPIPE */
 	int status = -1;
 	while (waitpid(pid, &status, 0) < 0)
@@ -474,7 +455,6 @@ static char *run_capture(const char *path, const char *arg, char *why, size_t wh
 		snprintf(why, why_len, "out of memory reading '%s %s'", path, arg);
 		return NULL;
 	}
-	buf[used] = '\0';
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		if (status != -1 && WIFEXITED(status))
 			snprintf(why, why_len, "'%s %s' exited with status %d", path, arg,

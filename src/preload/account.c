@@ -33,15 +33,10 @@
 #include "counter.h"
 #include "preload.h"
 #include "primbench/timer.h"
-#include "timer/timer_internal.h"
 
 struct pb_acct_file *pb_sw_acct;
 struct pb_acct_sizes_file *pb_sw_sizes;
 struct pb_sw_acct_config pb_sw_acct_config;
-
-/* The switch src/timer/<arch>/tsc.c's pb_timer_begin/end read (timer.c,
- * which sets it in libprimbench, is not in this library). */
-int pb_timer_use_tsc;
 
 /* ---- counting ------------------------------------------------------------- */
 
@@ -149,54 +144,18 @@ WRAPPERS(PB_ACCT_MEMPCPY, mempcpy_counts, mempcpy_ticks, CPY_PARAMS, CPY_CALL)
 WRAPPERS(PB_ACCT_MEMMOVE, memmove_counts, memmove_ticks, (void *dst, const void *src, size_t n),
          (pb_sw_impl.move(dst, src, n)))
 
-const struct pb_sw_entries pb_sw_entries_counts = {
-    .memset = memset_counts,
-    .bzero = bzero_counts,
-    .explicit_bzero = explicit_bzero_counts,
-    .memcpy = memcpy_counts,
-    .mempcpy = mempcpy_counts,
-    .memmove = memmove_counts,
-};
+const struct pb_sw_entries pb_sw_entries_counts = PB_SW_ENTRIES(counts);
 
-const struct pb_sw_entries pb_sw_entries_ticks = {
-    .memset = memset_ticks,
-    .bzero = bzero_ticks,
-    .explicit_bzero = explicit_bzero_ticks,
-    .memcpy = memcpy_ticks,
-    .mempcpy = mempcpy_ticks,
-    .memmove = memmove_ticks,
-};
+const struct pb_sw_entries pb_sw_entries_ticks = PB_SW_ENTRIES(ticks);
 
 /* ---- the timer ------------------------------------------------------------ */
 
-#define OVERHEAD_PAIRS 101
-
 void pb_sw_acct_measure_timer(void)
 {
-	pb_timer_use_tsc = pb_tsc_arch_present() && (pb_cpu_features() & PB_F(INVARIANT_TSC));
-	uint64_t t[OVERHEAD_PAIRS];
-	for (int i = 0; i < 8; i++) /* warm-up: code and TLB */
-		(void)pb_timer_end(pb_timer_begin());
-	for (int i = 0; i < OVERHEAD_PAIRS; i++) {
-		pb_stamp s = pb_timer_begin();
-		t[i] = pb_timer_end(s);
-	}
-	for (int i = 1; i < OVERHEAD_PAIRS; i++) { /* insertion sort: no qsort, no malloc */
-		uint64_t v = t[i];
-		int j = i;
-		for (; j > 0 && t[j - 1] > v; j--)
-			t[j] = t[j - 1];
-		t[j] = v;
-	}
-	pb_sw_acct_config.overhead_ticks = t[OVERHEAD_PAIRS / 2];
-	if (pb_timer_use_tsc) {
-		double hz15, hz16;
-		char leaves[160];
-		pb_tsc_cpuid_freq(&hz15, &hz16, leaves, sizeof leaves);
-		pb_sw_acct_config.tsc_hz = hz15 > 0 ? hz15 : hz16;
-	} else {
-		pb_sw_acct_config.tsc_hz = 1e9; /* CLOCK_MONOTONIC_RAW: ticks are ns */
-	}
+	struct pb_timer_quick q;
+	pb_timer_init_quick(&q);
+	pb_sw_acct_config.overhead_ticks = (uint64_t)q.overhead_ticks;
+	pb_sw_acct_config.tsc_hz = q.hz;
 }
 
 /* ---- the file ------------------------------------------------------------- */

@@ -416,6 +416,17 @@ static bool setup_op(enum pb_op op, pb_features have)
 
 /* ---- accounting ------------------------------------------------------------ */
 
+/* "primswitch: NAME: 'VALUE' WHY": a setting refused. */
+static void setting_refused(const char *name, const char *value, const char *why)
+{
+	const char *const parts[] = {name, ": '", value, "' ", why};
+	struct pb_sw_line l;
+	LINE_START(l);
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		pb_sw_line_add(&l, parts[i]);
+	pb_sw_line_write(&l);
+}
+
 static void acct_warning(const char *what, const char *detail, int err)
 {
 	struct pb_sw_line l;
@@ -463,12 +474,8 @@ static uint32_t sample_setting(void)
 	for (; *p >= '0' && *p <= '9' && n <= SAMPLE_MAX; p++)
 		n = n * 10 + (uint64_t)(*p - '0');
 	if (*p || n < 1 || n > SAMPLE_MAX) {
-		struct pb_sw_line l;
-		LINE_START(l);
-		pb_sw_line_add(&l, "PRIMBENCH_ACCOUNT_SAMPLE: '");
-		pb_sw_line_add(&l, v);
-		pb_sw_line_add(&l, "' is not a count from 1 to 1073741824; sampling 1 call in 64");
-		pb_sw_line_write(&l);
+		setting_refused("PRIMBENCH_ACCOUNT_SAMPLE", v,
+		                "is not a count from 1 to 1073741824; sampling 1 call in 64");
 		return SAMPLE_DEFAULT;
 	}
 	return (uint32_t)n;
@@ -514,12 +521,7 @@ static const struct pb_sw_entries *setup_accounting(void)
 	} else if (!strcmp(mode, "ticks")) {
 		c->ticks = true;
 	} else {
-		struct pb_sw_line l;
-		LINE_START(l);
-		pb_sw_line_add(&l, "PRIMBENCH_ACCOUNT: '");
-		pb_sw_line_add(&l, mode);
-		pb_sw_line_add(&l, "' is not 0, 1 or ticks; accounting off");
-		pb_sw_line_write(&l);
+		setting_refused("PRIMBENCH_ACCOUNT", mode, "is not 0, 1 or ticks; accounting off");
 		return NULL;
 	}
 	c->sample_every = c->ticks ? sample_setting() : 0;

@@ -81,6 +81,15 @@ struct pb_sw_entries {
 	pb_memmove_fn memmove;
 };
 
+/* The entries named <primitive>_<suffix> (memset_cold, ..., memmove_cold):
+ * an initializer of struct pb_sw_entries. */
+#define PB_SW_ENTRIES(suffix)                                                                      \
+	{                                                                                          \
+		.memset = memset_##suffix, .bzero = bzero_##suffix,                                \
+		.explicit_bzero = explicit_bzero_##suffix, .memcpy = memcpy_##suffix,              \
+		.mempcpy = mempcpy_##suffix, .memmove = memmove_##suffix,                          \
+	}
+
 /* Publishes the entries of every primitive (release stores): `e`, or
  * pb_sw_impl's functions when e is NULL. */
 PB_HIDDEN void pb_sw_publish(const struct pb_sw_entries *e);

@@ -104,14 +104,7 @@ static void *memmove_cold(void *dst, const void *src, size_t n)
 	return pb_boot_memmove(dst, src, n);
 }
 
-static struct pb_sw_entries entry = {
-    .memset = memset_cold,
-    .bzero = bzero_cold,
-    .explicit_bzero = explicit_bzero_cold,
-    .memcpy = memcpy_cold,
-    .mempcpy = mempcpy_cold,
-    .memmove = memmove_cold,
-};
+static struct pb_sw_entries entry = PB_SW_ENTRIES(cold);
 
 /* ---- initialisation and publication -------------------------------------- */
 

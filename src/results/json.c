@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "primbench/error.h"
-#include "primbench/fingerprint.h"
+#include "primbench/machine.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
 #include "primbench/units.h"

@@ -128,12 +128,21 @@ static u128 binomial(size_t m, size_t n)
 }
 
 /* cdf[u] = P(U <= u) for u = 0..umax, sizes m and n (both <= EXACT_MAX_N,
- * umax <= m * n). Returns 0, or -1 with pb_error() when out of memory. */
-static int exact_cdf(size_t m, size_t n, size_t umax, double *cdf)
+ * umax <= m * n), in a new array of umax + 1 the caller frees. NULL with
+ * pb_error() when out of memory. */
+static double *exact_cdf(size_t m, size_t n, size_t umax)
 {
+	double *cdf = malloc((umax + 1) * sizeof *cdf);
+	if (!cdf) {
+		pb_fail("out of memory for the distribution of U");
+		return NULL;
+	}
 	u128 *c = calloc(umax + 1, sizeof *c);
-	if (!c)
-		return pb_fail("out of memory for the distribution of U (%zu x %zu)", m, n);
+	if (!c) {
+		pb_fail("out of memory for the distribution of U (%zu x %zu)", m, n);
+		free(cdf);
+		return NULL;
+	}
 	if (m > n) { /* the product over the smaller size is cheaper */
 		size_t t = m;
 		m = n;
@@ -152,7 +161,7 @@ static int exact_cdf(size_t m, size_t n, size_t umax, double *cdf)
 		cdf[u] = (double)(sum / total);
 	}
 	free(c);
-	return 0;
+	return cdf;
 }
 
 /* ---- the exact conditional distribution with ties ---- */
@@ -260,13 +269,9 @@ static int hl_rank(size_t m, size_t n, double level, size_t *k_out, double *cove
 	double cov = NAN;
 	if (n <= EXACT_MAX_N) {
 		/* coverage(k) = 1 - 2 F(k-1) falls with k. */
-		double *cdf = malloc((kmax + 1) * sizeof *cdf);
+		double *cdf = exact_cdf(m, n, kmax);
 		if (!cdf)
-			return pb_fail("out of memory for the distribution of U");
-		if (exact_cdf(m, n, kmax, cdf) != 0) {
-			free(cdf);
 			return -1;
-		}
 		while (k < kmax && 1.0 - 2.0 * cdf[k] >= level - COVERAGE_SLACK)
 			k++;
 		if (k > 0)
@@ -348,13 +353,9 @@ int pb_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, stru
 		/* P(U >= u) = P(U <= mn - u) by symmetry; u is a whole number. */
 		double u = fmin(out->u_x, mn - out->u_x);
 		size_t umax = (size_t)u;
-		double *cdf = malloc((umax + 1) * sizeof *cdf);
+		double *cdf = exact_cdf(nx, ny, umax);
 		if (!cdf)
-			return pb_fail("out of memory for the distribution of U");
-		if (exact_cdf(nx, ny, umax, cdf) != 0) {
-			free(cdf);
 			return -1;
-		}
 		out->p = fmin(1.0, 2.0 * cdf[umax]);
 		out->exact = true;
 		free(cdf);

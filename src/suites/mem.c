@@ -15,10 +15,10 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-#include "memory/arena.h"
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"
+#include "suites/arena.h"
 #include "suites/readback.h"
 #include "suites/sampling.h"
 
@@ -139,6 +139,19 @@ static uint64_t time_extent(const struct pb_kernel *kr, uint8_t *dst, const uint
 		*read_ticks = (double)pb_timer_end(t);
 	}
 	return ticks;
+}
+
+void pb_mem_harness_sampling(struct pb_harness_params *hp, const struct pb_mem_params *p,
+                             uint64_t *rng)
+{
+	hp->warmup_samples = p->warmup_samples;
+	hp->min_samples = p->min_samples;
+	hp->max_samples = p->max_samples;
+	hp->budget_s = p->budget_s;
+	hp->precision = p->precision;
+	hp->stop = p->stop;
+	hp->rng = rng;
+	hp->overhead_ticks = pb_timer_info()->overhead_ticks;
 }
 
 void pb_mem_case_take(struct pb_mem_case *c, struct pb_harness_samples *h)
@@ -282,15 +295,7 @@ static int run_group(const struct pb_mem_params *p, struct group *g, uint64_t *r
 	    .thread_after = g->threads > 1 ? group_after : NULL,
 	    .ctx = g,
 	    .read_back = p->then_read,
-	    .warmup_samples = p->warmup_samples,
-	    .min_samples = p->min_samples,
-	    .max_samples = p->max_samples,
-	    .budget_s = p->budget_s,
-	    .precision = p->precision,
-	    .stop = p->stop,
 	    .stop_check = PB_HARNESS_STOP_EACH_SAMPLE,
-	    .rng = rng,
-	    .overhead_ticks = pb_timer_info()->overhead_ticks,
 	    .threads = g->threads,
 	    .pinning = {.pin = p->pin, .pin_ctx = p->pin_ctx, .cpus = g->cpus},
 	    /* N threads: the span of a sample holds the threads' start skew
@@ -302,6 +307,7 @@ static int run_group(const struct pb_mem_params *p, struct group *g, uint64_t *r
 	    .target_ticks =
 	        threaded_run(p) ? PB_MEM_THREAD_BATCH_FACTOR * pb_batch_target_ticks() : 0,
 	};
+	pb_mem_harness_sampling(&hp, p, rng);
 	struct pb_harness_result hr;
 	int rc = pb_harness_run(&hp, &hr);
 	free(hc);
@@ -700,18 +706,10 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	void **d = malloc(most * MAX_BATCH_CALLS * sizeof *d);
 	const void **s = malloc(most * MAX_BATCH_CALLS * sizeof *s);
 	size_t *k_last = calloc(most, sizeof *k_last);
-	if (!r->cases || !cts || !d || !s || !k_last) {
-		free(cts);
-		free(d);
-		free(s);
-		free(k_last);
-		free(counts);
-		free(cpus);
-		pb_mem_result_free(r);
-		return pb_fail("out of memory");
-	}
 	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
 	int rc = 0;
+	if (!r->cases || !cts || !d || !s || !k_last)
+		rc = pb_fail("out of memory"); /* the loops below do not start */
 
 	for (size_t si = 0; si < p->n_states && rc == 0 && !r->interrupted; si++)
 		for (size_t ti = 0; ti < n_counts && rc == 0 && !r->interrupted; ti++) {

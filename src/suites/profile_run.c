@@ -2,6 +2,7 @@
  * --profile` (include/primbench/profile.h, docs/profile.md). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,39 +11,21 @@
 
 #include "primbench/cmd_ab.h"
 #include "primbench/error.h"
+#include "primbench/io.h"
 #include "primbench/profile.h"
 
 /* The whole of a file, NUL-terminated (NULL with pb_error()). */
 static char *read_all(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		pb_fail("cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n + 1 < cap)
-			break;
-		char *nb = realloc(buf, cap * 2);
-		if (!nb) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	fclose(f);
-	if (!buf) {
+	char *buf = pb_read_fd_all(fd, 0, len);
+	close(fd);
+	if (!buf)
 		pb_fail("out of memory");
-		return NULL;
-	}
-	buf[n] = 0;
-	*len = n;
 	return buf;
 }
 

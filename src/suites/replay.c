@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "memory/arena.h"
 #include "primbench/error.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"
 #include "primbench/policy.h"
 #include "primbench/timer.h"
+#include "suites/arena.h"
 #include "suites/sampling.h"
 
 #define MAX_PASSES 256
@@ -96,23 +96,17 @@ static struct pb_harness_params replay_harness(const struct pb_mem_params *p,
 	for (size_t i = 0; i < nc; i++)
 		hc[i] = (struct pb_harness_contender){
 		    .max_k = g->a->state == PB_STATE_DRAM ? 1 : MAX_PASSES};
-	return (struct pb_harness_params){
+	struct pb_harness_params hp = {
 	    .n_contenders = nc,
 	    .contenders = hc,
 	    .time_batch = replay_batch,
 	    .after_batch = replay_after,
 	    .ctx = g,
 	    .calls_per_k = g->n,
-	    .warmup_samples = p->warmup_samples,
-	    .min_samples = p->min_samples,
-	    .max_samples = p->max_samples,
-	    .budget_s = p->budget_s,
-	    .precision = p->precision,
-	    .stop = p->stop,
 	    .stop_check = PB_HARNESS_STOP_AFTER_KEPT,
-	    .rng = rng,
-	    .overhead_ticks = pb_timer_info()->overhead_ticks,
 	};
+	pb_mem_harness_sampling(&hp, p, rng);
+	return hp;
 }
 
 /* Calibration, warm-up and the interleaved rounds of one state, on the
@@ -133,6 +127,24 @@ static int run_state(const struct pb_mem_params *p, struct replay_group *g,
 		pb_mem_case_take(&cases[i], &hr.c[i]);
 	pb_harness_result_free(&hr);
 	return 0;
+}
+
+/* Unless rc is already non-zero: draws the batch's n sizes and offsets
+ * (offs: 2n) from rp's distribution and seed. Sets rp->batch_bytes and
+ * rp->batch_le_128 (0 when nothing was drawn). Returns rc, or the draw's
+ * -1 with pb_error(). */
+static int draw_batch(struct pb_mem_replay *rp, uint32_t *sizes, uint32_t *offs, size_t n,
+                      uint32_t window, int rc)
+{
+	if (rc == 0)
+		rc = pb_distribution_draw(rp->dist, rp->seed, sizes, n, offs, window);
+	rp->batch_bytes = 0;
+	rp->batch_le_128 = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		rp->batch_bytes += sizes[i];
+		rp->batch_le_128 += sizes[i] <= 128;
+	}
+	return rc;
 }
 
 int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
@@ -160,14 +172,7 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 	int rc = 0;
 	if (!sizes || !offs || !d || !s || !r->cases)
 		rc = pb_fail("out of memory");
-	if (rc == 0)
-		rc = pb_distribution_draw(rp->dist, rp->seed, sizes, n, offs, window);
-	rp->batch_bytes = 0;
-	rp->batch_le_128 = 0;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		rp->batch_bytes += sizes[i];
-		rp->batch_le_128 += sizes[i] <= 128;
-	}
+	rc = draw_batch(rp, sizes, offs, n, window, rc);
 	/* Room for the largest size at the largest offset, the source's
 	 * window past PB_REPLAY_SRC_PAGE_OFFSET. */
 	size_t need = rp->dist->max_bytes + window - 1;
@@ -283,14 +288,7 @@ int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *
 	int rc = 0;
 	if (!sizes || !offs || !d || !s || !ks || !hc)
 		rc = pb_fail("out of memory");
-	if (rc == 0)
-		rc = pb_distribution_draw(rp->dist, rp->seed, sizes, n, offs, window);
-	rp->batch_bytes = 0;
-	rp->batch_le_128 = 0;
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		rp->batch_bytes += sizes[i];
-		rp->batch_le_128 += sizes[i] <= 128;
-	}
+	rc = draw_batch(rp, sizes, offs, n, window, rc);
 	size_t need = rp->dist->max_bytes + window - 1 + (copy ? PB_REPLAY_SRC_PAGE_OFFSET : 0);
 	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
 	struct pb_replay_arena a = {.copy = copy, .d = d, .s = s};

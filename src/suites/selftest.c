@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -325,6 +326,15 @@ static int check_example(struct run *r)
 	return 0;
 }
 
+/* p + pow2_deltas[i], or SIZE_MAX when the delta would take it below 0. */
+static size_t pow2_plus(size_t p, size_t i)
+{
+	long delta = pow2_deltas[i];
+	if (delta < 0 && (size_t)-delta > p)
+		return SIZE_MAX;
+	return delta < 0 ? p - (size_t)-delta : p + (size_t)delta;
+}
+
 /* Case M6's correctness input, at the level's offsets: n = 0..512 at every
  * dst - src in -128..128 (at the guard pages too: every shift, or with
  * all_guards false the edge_shift ones), then sizes 2^k + pow2_deltas up
@@ -340,10 +350,7 @@ static int run_overlap(struct run *r, struct offsets near_offs, struct offsets f
 				return 1;
 	for (size_t p = 1; p <= FAR_SIZE_MAX; p *= 2) {
 		for (size_t i = 0; i < COUNT(pow2_deltas); i++) {
-			long delta = pow2_deltas[i];
-			if (delta < 0 && (size_t)-delta > p)
-				continue;
-			size_t n = delta < 0 ? p - (size_t)-delta : p + (size_t)delta;
+			size_t n = pow2_plus(p, i);
 			if (n > FAR_SIZE_MAX)
 				continue;
 			for (size_t j = 0; j < COUNT(far_shifts); j++)
@@ -403,10 +410,7 @@ static int sweep_pow2(struct run *r, size_t above, size_t max, struct offsets of
 {
 	for (size_t p = 1; p <= max; p *= 2) {
 		for (size_t i = 0; i < COUNT(pow2_deltas); i++) {
-			long delta = pow2_deltas[i];
-			if (delta < 0 && (size_t)-delta > p)
-				continue;
-			size_t n = delta < 0 ? p - (size_t)-delta : p + (size_t)delta;
+			size_t n = pow2_plus(p, i);
 			if (n > above && n <= max && sweep(r, n, offs, offs))
 				return 1;
 		}

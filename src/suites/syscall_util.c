@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "primbench/error.h"
+#include "primbench/fingerprint.h"
+#include "primbench/io.h"
 #include "primbench/memory.h"
 #include "primbench/syscall.h"
 
@@ -140,15 +142,10 @@ int pb_syscall_parse_cpu(const char *arg, const char *online_text)
 	char online[256] = "";
 	if (online_text) {
 		snprintf(online, sizeof online, "%s", online_text);
+		online[strcspn(online, "\n")] = '\0';
 	} else {
-		FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-		if (f) {
-			if (!fgets(online, sizeof online, f))
-				online[0] = '\0';
-			fclose(f);
-		}
+		pb_read_line("/sys/devices/system/cpu/online", online, sizeof online);
 	}
-	online[strcspn(online, "\n")] = '\0';
 	if (online[0] && !in_cpu_list(online, cpu))
 		return pb_fail("--cpu %ld: no such CPU (online: %s)", cpu, online);
 	int cpus[CPU_SETSIZE];
@@ -199,30 +196,10 @@ uint64_t pb_thp_bytes_at(const void *addr)
 	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (len + 1 == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + len, cap - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
+	char *buf = pb_read_fd_all(fd, 0, NULL);
 	close(fd);
 	if (!buf)
 		return 0;
-	buf[len] = '\0';
 	uint64_t v = pb_smaps_anon_huge_bytes(buf, (uintptr_t)addr);
 	free(buf);
 	return v;

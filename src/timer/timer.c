@@ -20,8 +20,6 @@
 #include "primbench/timer.h"
 #include "timer/timer_internal.h"
 
-int pb_timer_use_tsc;
-
 static struct pb_timer_info info;
 static bool initialized;
 static double ns_per_tick = 1.0;
@@ -144,9 +142,7 @@ double pb_timer_choose_hz(double hz15, double hz16, const char *leaves, double c
 static double measure_overhead(void)
 {
 	static uint64_t d[OVERHEAD_PAIRS];
-	for (int i = 0; i < OVERHEAD_PAIRS; i++)
-		d[i] = pb_timer_end(pb_timer_begin());
-	return median_u64(d, OVERHEAD_PAIRS);
+	return pb_timer_overhead_measure(d, OVERHEAD_PAIRS);
 }
 
 static uint64_t gcd_u64(uint64_t a, uint64_t b)

@@ -1,5 +1,6 @@
-/* timer_internal.h - what src/timer/<arch>/tsc.c provides to timer.c, and
- * the test-only reset. Nothing outside src/timer and its tests includes it.
+/* timer_internal.h - what src/timer/<arch>/tsc.c and overhead.c provide to
+ * timer.c, and the test-only reset. Nothing outside src/timer and its tests
+ * includes it (tests/check_layers.py checks).
  */
 #ifndef PRIMBENCH_TIMER_INTERNAL_H
 #define PRIMBENCH_TIMER_INTERNAL_H
@@ -23,6 +24,13 @@ static inline uint64_t pb_clock_raw_ns(void)
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/* ---- in overhead.c (also linked into the preload library) ---- */
+
+/* Times `pairs` empty begin/end pairs (after a few untimed ones) into
+ * scratch[0..pairs) and returns their median in ticks (reorders scratch;
+ * pairs >= 1). No allocation. */
+double pb_timer_overhead_measure(uint64_t *scratch, size_t pairs);
 
 /* ---- provided by src/timer/<arch>/tsc.c ---- */
 

@@ -14,9 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "primbench/cpu.h"
 #include "primbench/error.h"
-
-#include "cpu/cpu_arch.h"
 
 /* The built-in defaults, tried in order; the first whose vendor matches
  * and whose policy parses with this machine's usable kernels serves.
@@ -58,8 +57,8 @@ void pb_auto_default(enum pb_op op, pb_features have, struct pb_policy *out, con
 {
 	/* The architecture's own identification (cpuid): no /proc/cpuinfo
 	 * stream, which would allocate inside a preloaded program's first call. */
-	struct pb_cpu_ident id = {0};
-	pb_arch_ident(&id);
+	struct pb_cpu_ident id;
+	pb_cpu_ident_arch(&id);
 	size_t n = sizeof defaults / sizeof defaults[0];
 	for (size_t i = 0; i < n; i++) {
 		if (defaults[i].vendor && strcmp(defaults[i].vendor, id.vendor) != 0)

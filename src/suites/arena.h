@@ -10,8 +10,8 @@
  * fresh mappings in the fault states, a far mapping for large distances);
  * a replay points its batch of calls into the slots once, at their drawn
  * offsets. */
-#ifndef PRIMBENCH_MEMORY_ARENA_H
-#define PRIMBENCH_MEMORY_ARENA_H
+#ifndef PRIMBENCH_SUITES_ARENA_H
+#define PRIMBENCH_SUITES_ARENA_H
 
 #include <stdbool.h>
 #include <stddef.h>

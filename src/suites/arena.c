@@ -1,7 +1,7 @@
 /* arena.c - where the mem and replay suites' calls write and read, per
- * cache state (memory/arena.h). */
+ * cache state (suites/arena.h). */
 #define _GNU_SOURCE
-#include "memory/arena.h"
+#include "suites/arena.h"
 
 #include <stdio.h>
 #include <stdlib.h>

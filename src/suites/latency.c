@@ -18,8 +18,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/latency.h"
 #include "primbench/timer.h"
 
 #define LINE_BYTES  64

@@ -14,6 +14,7 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/text.h"
 
 #include "cli/cli.h"
 

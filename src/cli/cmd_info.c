@@ -12,6 +12,7 @@
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 #define SWEEP_MIN_BYTES     (4ull << 10)
@@ -86,7 +87,7 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 	for (int i = 0; i < n; i++) {
 		char sz[32], row[64], marks[1 + PB_CACHE_LEVELS][48];
 		int nmarks = 0;
-		pb_format_bytes_iec(pts[i].size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, pts[i].size_bytes, PB_BYTES_IEC);
 		snprintf(row, sizeof row, "  %10s %10.1f %12.1f", sz, pts[i].ns_per_load,
 		         pts[i].ticks_per_load);
 		for (int j = 0; j < i; j++) {
@@ -100,7 +101,8 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 		while (next_level < PB_CACHE_LEVELS &&
 		       pts[i].size_bytes > c->level[next_level].size_bytes) {
 			char lv[32];
-			pb_format_bytes_iec(c->level[next_level].size_bytes, lv, sizeof lv);
+			pb_format_bytes(lv, sizeof lv, c->level[next_level].size_bytes,
+			                PB_BYTES_IEC);
 			snprintf(marks[nmarks++], sizeof marks[0], "(past %s %s)",
 			         pb_cache_level_name((enum pb_cache_level)next_level), lv);
 			next_level++;
@@ -164,7 +166,7 @@ int cmd_info(int argc, char **argv)
 	uint64_t ram = ram_bytes();
 	if (latency_max) {
 		char sz[32];
-		pb_format_bytes_iec(latency_max, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, latency_max, PB_BYTES_IEC);
 		if (latency_max < SWEEP_MIN_BYTES)
 			die_usage("--latency: the sweep needs at least 4K (got %s)", sz);
 		if (latency_max > SWEEP_MAX_BYTES)

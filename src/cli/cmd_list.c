@@ -11,6 +11,7 @@
 #include "primbench/fingerprint.h"
 #include "primbench/kernels.h"
 #include "primbench/report.h"
+#include "primbench/text.h"
 
 /* Descriptions are indented under the id. */
 #define DESC_INDENT 4
@@ -116,7 +117,7 @@ static int list_distributions(void)
 		snprintf(path, sizeof path, "%s/%s.csv", pb_distribution_dir(), names[i]);
 		if (pb_distribution_load(path, &d) != 0) {
 			printf("%-20s unreadable: see below\n", names[i]);
-			pb_print_wrapped(stdout, pb_error(), 4);
+			pb_print_wrapped_at(stdout, 0, 4, pb_error());
 			continue;
 		}
 		char sizes[32];
@@ -254,7 +255,7 @@ int cmd_list(int argc, char **argv)
 		char text[600];
 		snprintf(text, sizeof text, "note: auto cannot run: %s", pb_error());
 		printf("\n");
-		pb_print_wrapped(stdout, text, 6);
+		pb_print_wrapped_at(stdout, 0, 6, text);
 	}
 	if (pb_cpu_features_hidden()) {
 		printf("\n");

@@ -19,6 +19,7 @@
 #include "primbench/plot.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/text.h"
 
 extern char **environ;
 
@@ -267,7 +268,7 @@ static void print_notes(const struct pb_compare_file *files, size_t n)
 		if (note) {
 			char *line = NULL;
 			if (asprintf(&line, "note: %s", note) > 0)
-				pb_print_wrapped(stdout, line, 6);
+				pb_print_wrapped_at(stdout, 0, 6, line);
 			free(line);
 		}
 		free(note);

@@ -15,6 +15,7 @@
 #include "primbench/kernels.h"
 #include "primbench/report.h"
 #include "primbench/selftest.h"
+#include "primbench/text.h"
 
 static void usage(FILE *f)
 {

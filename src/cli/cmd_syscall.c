@@ -17,6 +17,7 @@
 #include "primbench/results.h"
 #include "primbench/session.h"
 #include "primbench/syscall.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 /* A benchmark whose per-op samples vary more than this (stddev / mean) is
@@ -221,7 +222,7 @@ static void print_notes_and_noise(const struct pb_syscall_result *r, const struc
 		putchar('\n');
 		char *copy = strdup(r->notes), *save = NULL;
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			pb_print_wrapped(stdout, l, 2);
+			pb_print_wrapped_at(stdout, 0, 2, l);
 		free(copy);
 	}
 	if (noise->valid) {
@@ -231,7 +232,7 @@ static void print_notes_and_noise(const struct pb_syscall_result *r, const struc
 		         "context switches of the measuring thread",
 		         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches);
 		putchar('\n');
-		pb_print_wrapped(stdout, line, 7);
+		pb_print_wrapped_at(stdout, 0, 7, line);
 	}
 	fflush(stdout);
 }

@@ -36,6 +36,7 @@
 #include "primbench/results.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tune.h"
 
@@ -291,7 +292,7 @@ static void run_free(struct run *r)
 static void print_policy(const char *label, const char *label2, const char *policy)
 {
 	int col = printf("  %s%s:", label, label2);
-	if (col + 1 + (int)strlen(policy) <= 80) {
+	if (col + 1 + (int)strlen(policy) <= PB_TEXT_WIDTH) {
 		printf(" %s\n", policy);
 		return;
 	}
@@ -300,7 +301,7 @@ static void print_policy(const char *label, const char *label2, const char *poli
 	for (const char *p = policy; *p;) {
 		size_t n = strcspn(p, ",");
 		size_t item = n + (p[n] == ',');
-		if (col > 4 && col + (int)item > 80) {
+		if (col > 4 && col + (int)item > PB_TEXT_WIDTH) {
 			printf("\n    ");
 			col = 4;
 		}
@@ -624,9 +625,9 @@ static void choose_split(struct tune_opts *o, const struct pb_cache_info *caches
 static void print_plan(const struct tune_opts *o, const struct pb_cpu_ident *id)
 {
 	char ssplit[32], smax[32], slarge[32];
-	pb_format_size(o->split, ssplit, sizeof ssplit);
-	pb_format_size(o->max_size, smax, sizeof smax);
-	pb_format_size(o->rule.large_from_bytes, slarge, sizeof slarge);
+	pb_format_bytes(ssplit, sizeof ssplit, o->split, PB_BYTES_EXACT);
+	pb_format_bytes(smax, sizeof smax, o->max_size, PB_BYTES_EXACT);
+	pb_format_bytes(slarge, sizeof slarge, o->rule.large_from_bytes, PB_BYTES_EXACT);
 	char from[160];
 	if (o->rule.large_from_bytes < o->split)
 		snprintf(from, sizeof from, "hot 16..%s, hot and dram together %s..%s", slarge,
@@ -689,14 +690,14 @@ static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const str
 	pb_policy_format(&dram->be.policy, b, sizeof b);
 	pb_policy_format(merged, m, sizeof m);
 	char ssplit[32], smax[32];
-	pb_format_size(o->split, ssplit, sizeof ssplit);
-	pb_format_size(o->max_size, smax, sizeof smax);
+	pb_format_bytes(ssplit, sizeof ssplit, o->split, PB_BYTES_EXACT);
+	pb_format_bytes(smax, sizeof smax, o->max_size, PB_BYTES_EXACT);
 	printf("\n%s (%zu kernel%s)\n", pb_op_name(op), t->nk, pb_plural(t->nk));
 	print_policy("hot, 16..", ssplit, a);
 	char label[96];
 	if (both_policy) {
 		char sfrom[32], both[PB_POLICY_TEXT_MAX];
-		pb_format_size(o->rule.large_from_bytes, sfrom, sizeof sfrom);
+		pb_format_bytes(sfrom, sizeof sfrom, o->rule.large_from_bytes, PB_BYTES_EXACT);
 		pb_policy_format(both_policy, both, sizeof both);
 		snprintf(label, sizeof label, "hot and dram together, %s..%s", sfrom, ssplit);
 		print_policy(label, "", both);

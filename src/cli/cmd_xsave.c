@@ -23,6 +23,7 @@
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/syscall.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
 
@@ -89,28 +90,6 @@ static const struct option options[] = {
     {0, 0, 0, 0},
 };
 
-/* "label     text" with text wrapped at 80 columns under itself. */
-static void labelled(const char *label, const char *text)
-{
-	int col = printf("%-9s", label);
-	for (const char *p = text; *p;) {
-		const char *sp = strchr(p, ' ');
-		int len = sp ? (int)(sp - p) : (int)strlen(p);
-		if (col > 10 && col + 1 + len > 80) {
-			printf("\n%10s", "");
-			col = 10;
-		} else {
-			putchar(' ');
-			col++;
-		}
-		col += printf("%.*s", len, p);
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	putchar('\n');
-}
-
 static void print_state(const struct pb_xsave_info *in)
 {
 	char line[1280], list[768];
@@ -123,10 +102,10 @@ static void print_state(const struct pb_xsave_info *in)
 	pb_xsave_format_mask(in->xcr0, list, sizeof list);
 	snprintf(line, sizeof line, "0x%llx: %s", (unsigned long long)in->xcr0, list);
 	putchar('\n');
-	labelled("xcr0", line);
+	pb_print_labelled(stdout, 10, "xcr0", line);
 	snprintf(line, sizeof line, "xsaveopt %s, xsavec %s, xsaves %s (CPL 0 only)",
 	         in->xsaveopt ? "yes" : "no", in->xsavec ? "yes" : "no", in->xsaves ? "yes" : "no");
-	labelled("cpu", line);
+	pb_print_labelled(stdout, 10, "cpu", line);
 	pb_xsave_format_mask(in->rfbm, list, sizeof list);
 	snprintf(line, sizeof line, "0x%llx (EDX:EAX of every xsave pair): %s%s",
 	         (unsigned long long)in->rfbm, list,
@@ -136,14 +115,14 @@ static void print_state(const struct pb_xsave_info *in)
 	               "would fault), "
 	               "so no pair moves the 8 KiB of tiles"
 	             : "");
-	labelled("rfbm", line);
+	pb_print_labelled(stdout, 10, "rfbm", line);
 	snprintf(line, sizeof line,
 	         "%u B for all of XCR0 (cpuid 0xD.0:EBX); for the rfbm: standard %u B, "
 	         "compacted %u B (xsavec); with supervisor state %u B (0xD.1:EBX, "
 	         "xsaves); "
 	         "fxsave 512 B; buffers 64-byte aligned",
 	         in->size_xcr0, in->size_standard, in->size_compacted, in->size_xss);
-	labelled("area", line);
+	pb_print_labelled(stdout, 10, "area", line);
 }
 
 static void print_table(const struct pb_xsave_result *r)
@@ -175,7 +154,7 @@ static void print_table(const struct pb_xsave_result *r)
 		snprintf(copy, sizeof copy, "%s", r->notes);
 		char *save = NULL;
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			pb_print_wrapped(stdout, l, 2);
+			pb_print_wrapped_at(stdout, 0, 2, l);
 	}
 	size_t outl = 0, n = 0;
 	unsigned mig = 0;
@@ -300,7 +279,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 		         (unsigned long long)size_bytes[at], which[at]->name, simd[at], pm,
 		         rep_name, repm[at]);
 	}
-	pb_print_wrapped(stdout, line, 8);
+	pb_print_wrapped_at(stdout, 0, 8, line);
 	json_t *be = json_object();
 	json_object_set_new(be, "op", json_string(pb_op_name(op)));
 	json_object_set_new(be, "pair", json_string(pb_xsave_insn_name(pair->v.insn)));
@@ -451,7 +430,7 @@ static int finish(struct pb_session *s, struct cli_format *fmt, size_t measured,
 		         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches,
 		         s->cpu);
 		putchar('\n');
-		pb_print_wrapped(stdout, line, 7);
+		pb_print_wrapped_at(stdout, 0, 7, line);
 	}
 	if (measured == 0 && !pb_session_stopped(s) && status == PB_EXIT_OK) {
 		cli_error("nothing was measured (see the notes above)");

@@ -28,6 +28,7 @@
 #include "primbench/sizes.h"
 #include "primbench/summary.h"
 #include "primbench/syscall.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tsc_sync.h"
 
@@ -430,7 +431,7 @@ static void run_syscall_table(json_t *doc, int cpu, const cpu_set_t *allowed, ui
 		int n = e ? (int)(e - l) : (int)strlen(l);
 		char line[512];
 		snprintf(line, sizeof line, "note: %.*s", n, l);
-		pb_print_wrapped(stdout, line, 6);
+		pb_print_wrapped_at(stdout, 0, 6, line);
 		l += n + (e != NULL);
 	}
 	pb_results_add_syscall(doc, &r);
@@ -849,7 +850,7 @@ static void open_counters(struct mem_run *run)
 	if (!run->counting) {
 		json_object_set_new(hc, "reason", json_string(run->counters.reason));
 		printf("\n");
-		pb_print_wrapped(stdout, run->counters.reason, 6);
+		pb_print_wrapped_at(stdout, 0, 6, run->counters.reason);
 	}
 	json_object_set_new(run->s.doc, "counters", hc);
 }
@@ -1080,12 +1081,11 @@ static void print_noise(const struct pb_noise *noise, int cpu)
 	         "measuring thread (pinned to CPU %d)",
 	         noise->steal_pct, others, noise->involuntary_switches, cpu);
 	putchar('\n');
-	pb_print_wrapped(stdout, line, 7);
+	pb_print_wrapped_at(stdout, 0, 7, line);
 	if (noise->steal_pct > 2 || noise->other_busy_pct > 50)
-		pb_print_wrapped(stdout,
-		                 "noise: HIGH: compare kernels within this run, not across "
-		                 "runs",
-		                 7);
+		pb_print_wrapped_at(stdout, 0, 7,
+		                    "noise: HIGH: compare kernels within this run, not across "
+		                    "runs");
 }
 
 /* The default run ends with what it found, from the document as it will be

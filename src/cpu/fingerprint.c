@@ -16,6 +16,7 @@
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 /* Set by CMake (CMakeLists.txt); these fallbacks keep a build without them
@@ -30,93 +31,8 @@
 #define PB_BUILD_FLAGS ""
 #endif
 
-void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-	if (bytes < 1024) {
-		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
-		return;
-	}
-	int u = 0;
-	uint64_t div = 1024;
-	while (u < 3 && bytes >= div * 1024) {
-		div *= 1024;
-		u++;
-	}
-	if (bytes % div == 0) {
-		snprintf(buf, len, "%llu %s", (unsigned long long)(bytes / div), units[u]);
-		return;
-	}
-	/* Two decimals at most, trailing zeros dropped: "1.5 MiB", "181.38 MiB". */
-	char num[32];
-	snprintf(num, sizeof num, "%.2f", (double)bytes / (double)div);
-	size_t n = strlen(num);
-	while (n > 0 && num[n - 1] == '0')
-		num[--n] = '\0';
-	if (n > 0 && num[n - 1] == '.')
-		num[--n] = '\0';
-	snprintf(buf, len, "%s %s", num, units[u]);
-}
-
 #define INFO_INDENT    16
 #define SUMMARY_INDENT 10
-
-/* A unit after a number ("4 x 16 B", "0.1 ppm"): kept on the number's line. */
-static bool is_unit(const char *p)
-{
-	static const char *const units[] = {"B",  "KiB", "MiB", "GiB", "TiB",
-	                                    "ns", "ms",  "ppm", "MHz", "GHz"};
-	size_t n = strcspn(p, " ");
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (n == strlen(units[i]) && !strncmp(p, units[i], n))
-			return true;
-	return false;
-}
-
-void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
-{
-	if (indent < 0)
-		indent = 0;
-	if (indent > PB_TEXT_WIDTH - 20)
-		indent = PB_TEXT_WIDTH - 20; /* leave room for the text */
-	const char *p = text;
-	while (*p == ' ')
-		p++;
-	if (!*p) { /* no text: the label alone, without trailing blanks */
-		size_t n = strlen(label);
-		while (n > 0 && label[n - 1] == ' ')
-			n--;
-		fprintf(f, "%.*s\n", (int)n, label);
-		return;
-	}
-	int col = fprintf(f, "%-*s", indent, label);
-	if (col < 0)
-		return;
-	/* Text on this line already (past the indent, or a label filling it up
-	 * to its last column): the next word needs a space before it. */
-	size_t lab = strlen(label);
-	bool used = col > indent || (lab > 0 && lab == (size_t)indent && label[lab - 1] != ' ');
-	while (*p) {
-		int w = (int)strcspn(p, " ");
-		while (p[w] == ' ' && p[w + 1] && is_unit(p + w + 1))
-			w += 1 + (int)strcspn(p + w + 1, " ");
-		int room = PB_TEXT_WIDTH - col - (used ? 1 : 0);
-		if (w > room && col > indent) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-			used = false;
-			continue;
-		}
-		if (w > room)
-			w = room; /* longer than a whole line: cut, the rest goes below */
-		col += fprintf(f, "%s%.*s", used ? " " : "", w, p);
-		used = true;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
 
 /* "  label       text" (or "label     text" at indent 10), the text
  * word-wrapped under itself. */
@@ -224,7 +140,7 @@ static void print_glibc_summary(FILE *f)
 	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
 		if (!g.diag.known[shown[i]])
 			continue;
-		pb_format_bytes_iec(g.diag.value[shown[i]], sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, g.diag.value[shown[i]], PB_BYTES_IEC);
 		/* "x86_rep_movsb_threshold" -> "rep_movsb" */
 		const char *name = pb_glibc_figure_name(shown[i]) + 4;
 		int n = (int)(strlen(name) - strlen("_threshold"));
@@ -274,7 +190,7 @@ void pb_print_machine_summary(FILE *f, const struct pb_cache_info *c)
 
 	used = 0;
 	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
-		pb_format_bytes_iec(c->level[l].size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, c->level[l].size_bytes, PB_BYTES_IEC);
 		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s %s (%s), ",
 		                         pb_cache_level_name((enum pb_cache_level)l), sz,
 		                         pb_cache_source_name(c->level[l].source));
@@ -307,7 +223,7 @@ static void print_glibc_view(FILE *f)
 		char sz[32];
 		uint64_t v = g.diag.value[i];
 		const char *name = pb_glibc_figure_name((enum pb_glibc_figure)i) + 4;
-		pb_format_bytes_iec(v, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, v, PB_BYTES_IEC);
 		if (v % 1024 == 0 || v < 1024)
 			fprintf(f, "  %-24s %s\n", name, sz);
 		else
@@ -356,7 +272,8 @@ static void print_caches(FILE *f, const struct pb_cache_info *c)
 		for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
 			enum pb_cache_source s = shown[i];
 			if (li->by_source_bytes[s])
-				pb_format_bytes_iec(li->by_source_bytes[s], sz, sizeof sz);
+				pb_format_bytes(sz, sizeof sz, li->by_source_bytes[s],
+				                PB_BYTES_IEC);
 			else
 				snprintf(sz, sizeof sz, "none");
 			used += (size_t)snprintf(
@@ -364,7 +281,7 @@ static void print_caches(FILE *f, const struct pb_cache_info *c)
 			    pb_cache_source_name(s), sz,
 			    li->by_source_bytes[s] && !li->plausible[s] ? " (rejected)" : "");
 		}
-		pb_format_bytes_iec(li->size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, li->size_bytes, PB_BYTES_IEC);
 		if (li->source == PB_SRC_FALLBACK)
 			field(f, pb_cache_level_name((enum pb_cache_level)l),
 			      "%s, a fallback: no source is plausible", sz);
@@ -441,7 +358,7 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	else
 		field(f, "hypervisor", "no");
 	field(f, "online cpus", "%d", id.online_cpus);
-	pb_format_bytes_iec(ram_bytes(), sz, sizeof sz);
+	pb_format_bytes(sz, sizeof sz, ram_bytes(), PB_BYTES_IEC);
 	field(f, "memory", "%s", sz);
 	if (uname(&u) == 0)
 		field(f, "kernel", "%s %s %s", u.sysname, u.release, u.machine);

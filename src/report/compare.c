@@ -19,8 +19,8 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 
-#define LINE_WIDTH 80
 #define NAME_WIDTH 20 /* the case column; longer labels get a line of their own */
 #define LABEL_MAX  40 /* argv and generic labels are abbreviated past this */
 #define LIST_MAX   8  /* names listed in "only in" and "skipped" lines */
@@ -169,7 +169,7 @@ static char *size_text(long long bytes)
 	char buf[32];
 	if (bytes < 0)
 		return xasprintf("%lld", bytes);
-	pb_format_size((uint64_t)bytes, buf, sizeof buf);
+	pb_format_bytes(buf, sizeof buf, (uint64_t)bytes, PB_BYTES_EXACT);
 	return xstrdup(buf);
 }
 
@@ -1541,7 +1541,7 @@ static void put_line(FILE *f, const char *fmt, ...)
  * the interval. */
 #define ROW_FMT  "%-*s %7s +-%-4s %7s +-%-4s %7s %-15s %5s"
 #define CI_WIDTH 15
-_Static_assert(NAME_WIDTH + 1 + 14 + 1 + 14 + 1 + 7 + 1 + CI_WIDTH + 1 + 5 <= LINE_WIDTH,
+_Static_assert(NAME_WIDTH + 1 + 14 + 1 + 14 + 1 + 7 + 1 + CI_WIDTH + 1 + 5 <= PB_TEXT_WIDTH,
                "a table row fits in 80 columns");
 
 /* Times in ns print in the unit that suits their size: ns, us, ms or s

@@ -73,15 +73,12 @@ static void usage(FILE *f)
 	      f);
 }
 
-enum { OPT_BUDGET = 256, OPT_MEM_BUDGET, OPT_NO_BE, OPT_MIN, OPT_MAX, OPT_SEED, OPT_CPU };
+enum { OPT_MEM_BUDGET = 256, OPT_NO_BE, OPT_CPU };
 
 static const struct option options[] = {
-    {"budget", required_argument, 0, OPT_BUDGET},
+    CLI_SAMPLING_OPTIONS,
     {"mem-budget", required_argument, 0, OPT_MEM_BUDGET},
     {"no-breakeven", no_argument, 0, OPT_NO_BE},
-    {"min-samples", required_argument, 0, OPT_MIN},
-    {"max-samples", required_argument, 0, OPT_MAX},
-    {"seed", required_argument, 0, OPT_SEED},
     {"cpu", required_argument, 0, OPT_CPU},
     {"output", required_argument, 0, 'o'},
     {"format", required_argument, 0, 'f'},
@@ -307,73 +304,51 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 
 /* What the command line asked for. */
 struct xsave_opts {
-	double budget, mem_budget;
-	size_t min_samples, max_samples;
-	uint64_t seed;
+	struct cli_sampling samp;
+	double mem_budget;
 	bool do_breakeven;
 	int want_cpu;
 	const char *out;
 	struct cli_format fmt;
 };
 
+/* xsave's own options into o (struct xsave_opts). */
+static bool xsave_option(int opt, const char *arg, void *ctx)
+{
+	struct xsave_opts *o = ctx;
+	switch (opt) {
+	case OPT_MEM_BUDGET:
+		o->mem_budget = cli_parse_seconds("--mem-budget", arg);
+		return true;
+	case OPT_CPU:
+		o->want_cpu = pb_syscall_parse_cpu(arg, NULL);
+		if (o->want_cpu < 0)
+			die_usage("%s", pb_error());
+		return true;
+	case OPT_NO_BE:
+		o->do_breakeven = false;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Parses argv into o. Returns false after --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 {
-	*o = (struct xsave_opts){.budget = 1.0,
+	*o = (struct xsave_opts){.samp = {.budget_s = 1.0, .min_samples = 11, .max_samples = 201},
 	                         .mem_budget = 0.05,
-	                         .min_samples = 11,
-	                         .max_samples = 201,
 	                         .do_breakeven = true,
 	                         .want_cpu = -1,
 	                         .fmt = {.fmt = PB_FORMAT_TEXT}};
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", options, NULL)) != -1) {
-		switch (opt) {
-		case 'q': /* as every suite takes it; xsave draws no progress line */
-			cli_quiet = true;
-			break;
-		case 'f':
-			o->fmt.fmt = cli_parse_format(optarg);
-			break;
-		case OPT_BUDGET:
-			o->budget = cli_parse_seconds("--budget", optarg);
-			break;
-		case OPT_MEM_BUDGET:
-			o->mem_budget = cli_parse_seconds("--mem-budget", optarg);
-			break;
-		case OPT_CPU:
-			o->want_cpu = pb_syscall_parse_cpu(optarg, NULL);
-			if (o->want_cpu < 0)
-				die_usage("%s", pb_error());
-			break;
-		case OPT_NO_BE:
-			o->do_breakeven = false;
-			break;
-		case OPT_MIN:
-			o->min_samples = cli_parse_count("sample count", optarg, 1, 100000);
-			break;
-		case OPT_MAX:
-			o->max_samples = cli_parse_count("sample count", optarg, 1, 100000);
-			break;
-		case OPT_SEED:
-			o->seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
-			break;
-		case 'o':
-			o->out = cli_output_path(optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return false;
-		default:
-			die_bad_option("xsave", argv, opt);
-		}
-	}
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
-	if (o->min_samples > o->max_samples)
-		die_usage("--min-samples %zu is more than --max-samples %zu", o->min_samples,
-		          o->max_samples);
+	/* -q as every suite takes it; xsave draws no progress line */
+	const struct cli_common common = {
+	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp};
+	if (!cli_parse_options("xsave", argc, argv, ":ho:f:q", options, xsave_option, o, &common,
+	                       usage))
+		return false;
+	cli_no_operands("xsave", options, argc, argv);
+	cli_sampling_check(&o->samp);
 	return true;
 }
 
@@ -403,8 +378,8 @@ static int run_breakeven(const struct xsave_opts *o, struct pb_session *s,
 	enum pb_op ops[2] = {PB_OP_MEMSET, PB_OP_MEMCPY};
 	for (int i = 0; i < 2 && !pb_session_stopped(s); i++) {
 		if (!breakeven_op(ops[i], pair, &sizes, sb, &s->caches, o->mem_budget,
-		                  o->min_samples, o->max_samples, s->seed + 1 + (uint64_t)i,
-		                  pb_session_stop_flag(s), s->doc)) {
+		                  o->samp.min_samples, o->samp.max_samples,
+		                  s->seed + 1 + (uint64_t)i, pb_session_stop_flag(s), s->doc)) {
 			if (!pb_session_stopped(s))
 				status = PB_EXIT_USAGE;
 			break;
@@ -436,20 +411,7 @@ static int finish(struct pb_session *s, struct cli_format *fmt, size_t measured,
 		cli_error("nothing was measured (see the notes above)");
 		return PB_EXIT_USAGE;
 	}
-	if (s->out_path) {
-		if (pb_session_write(s, s->doc) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-		} else {
-			printf("\nresults: %s\n", s->out_path);
-			status = PB_EXIT_OK;
-		}
-	}
-	if (cli_format_end(fmt, s->doc) != 0) {
-		cli_error("%s", pb_error());
-		status = PB_EXIT_USAGE;
-	}
-	return status;
+	return cli_session_output(s, fmt, status);
 }
 
 int cmd_xsave(int argc, char **argv)
@@ -461,7 +423,7 @@ int cmd_xsave(int argc, char **argv)
 	struct pb_session_params sp = {
 	    .argc = cli_argc,
 	    .argv = cli_argv,
-	    .seed = o.seed,
+	    .seed = o.samp.seed,
 	    .pin = o.want_cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
 	    .cpu = o.want_cpu,
 	    .timer = true,
@@ -482,9 +444,9 @@ int cmd_xsave(int argc, char **argv)
 	fflush(stdout);
 
 	struct pb_xsave_params xp = {
-	    .budget_s = o.budget,
-	    .min_samples = o.min_samples,
-	    .max_samples = o.max_samples,
+	    .budget_s = o.samp.budget_s,
+	    .min_samples = o.samp.min_samples,
+	    .max_samples = o.samp.max_samples,
 	    .warmup_samples = 1,
 	    .seed = s.seed,
 	    .stop = pb_session_stop_flag(&s),

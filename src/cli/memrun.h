@@ -13,6 +13,8 @@
 #include "primbench/kernels.h"
 #include "primbench/report.h"
 
+#include "cli/cli.h"
+
 struct mem_cli {
 	enum pb_op ops[PB_OP_COUNT];
 	size_t nops;
@@ -42,10 +44,8 @@ struct mem_cli {
 	bool unit_set;       /* else ticks/call for hot, GB/s for dram */
 	bool fastest_tables; /* also print the fastest-per-size tables */
 	bool machine_summary;
-	double budget_s;
-	size_t min_samples, max_samples;
+	struct cli_sampling samp; /* --budget, --min-samples, --max-samples, --seed */
 	uint64_t cache_override_bytes[PB_CACHE_LEVELS];
-	uint64_t seed;
 	bool seed_set;
 	/* --distribution NAME|FILE: replay it (pb_mem_replay_run) instead of
 	 * --sizes; --offsets, --batch */

@@ -79,13 +79,24 @@ struct cli_sampling {
 	size_t min_samples, max_samples;
 	uint64_t seed;
 };
-enum { CLI_OPT_BUDGET = 0x4000, CLI_OPT_MIN_SAMPLES, CLI_OPT_MAX_SAMPLES, CLI_OPT_SEED };
+enum {
+	CLI_OPT_BUDGET = 0x4000,
+	CLI_OPT_MIN_SAMPLES,
+	CLI_OPT_MAX_SAMPLES,
+	CLI_OPT_SEED,
+	CLI_OPT_HIDE_FEATURES
+};
 #define CLI_SAMPLING_OPTIONS                                                                       \
 	{"budget", required_argument, 0, CLI_OPT_BUDGET},                                          \
 	    {"min-samples", required_argument, 0, CLI_OPT_MIN_SAMPLES},                            \
 	    {"max-samples", required_argument, 0, CLI_OPT_MAX_SAMPLES},                            \
 	{                                                                                          \
 		"seed", required_argument, 0, CLI_OPT_SEED                                         \
+	}
+/* --hide-features LIST (cli_hide_features), taken by cli_parse_options. */
+#define CLI_HIDE_FEATURES_OPTION                                                                   \
+	{                                                                                          \
+		"hide-features", required_argument, 0, CLI_OPT_HIDE_FEATURES                       \
 	}
 /* One sampling option into s: true, or false when opt is none of them. */
 bool cli_sampling_option(int opt, const char *arg, struct cli_sampling *s);
@@ -105,7 +116,8 @@ struct cli_common {
 /* The one option loop of a subcommand (opterr off, cli_getopt_long over
  * optstring, which starts with ':', and longopts). Each option goes to
  * own(opt, optarg, ctx) first; one it does not take: -h/--help prints
- * usage(stdout) and returns false; -q/--quiet sets cli_quiet; -o and -f as
+ * usage(stdout) and returns false; -q/--quiet sets cli_quiet;
+ * --hide-features (CLI_HIDE_FEATURES_OPTION) hides them; -o and -f as
  * `common` says (may be NULL); anything else (an unknown option, a missing
  * value) exits 2 with die_bad_option(cmd). Returns true, optind at the
  * first operand. */

@@ -55,6 +55,8 @@ bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optst
 			return false;
 		} else if (opt == 'q') {
 			cli_quiet = true;
+		} else if (opt == CLI_OPT_HIDE_FEATURES) {
+			cli_hide_features(optarg);
 		} else if (opt == 'o' && common && common->out_path) {
 			*common->out_path = cli_output_path(optarg);
 		} else if (opt == 'f' && common && common->fmt) {

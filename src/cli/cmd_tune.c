@@ -419,7 +419,6 @@ enum {
 	OPT_MAX,
 	OPT_PER_OCTAVE,
 	OPT_BUDGET,
-	OPT_HIDE,
 	OPT_CPU,
 	OPT_DIST
 };
@@ -495,6 +494,39 @@ static bool parse_bound_option(int c, const char *arg, struct tune_opts *o)
 	}
 }
 
+/* tune's own options into o (struct tune_opts). */
+static bool tune_option(int c, const char *arg, void *ctx)
+{
+	struct tune_opts *o = ctx;
+	if (parse_bound_option(c, arg, o))
+		return true;
+	switch (c) {
+	case OPT_OPS:
+		parse_ops(arg, o->want);
+		return true;
+	case OPT_PER_OCTAVE:
+		o->per_octave = (unsigned)cli_parse_count("--per-octave", arg, 1, 8);
+		return true;
+	case OPT_BUDGET:
+		o->budget = cli_parse_seconds("--budget", arg);
+		return true;
+	case 'n':
+		o->dry_run = true;
+		return true;
+	case 'v':
+		o->verbose = true;
+		return true;
+	case OPT_CPU:
+		o->want_cpu = (int)cli_parse_count("--cpu", arg, 0, 4095);
+		return true;
+	case OPT_DIST:
+		o->dist_arg = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Parses argv into o. Returns false after --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct tune_opts *o)
 {
@@ -510,7 +542,7 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    {"output", required_argument, 0, 'o'},
 	    {"dry-run", no_argument, 0, 'n'},
 	    {"verbose", no_argument, 0, 'v'},
-	    {"hide-features", required_argument, 0, OPT_HIDE},
+	    CLI_HIDE_FEATURES_OPTION,
 	    {"cpu", required_argument, 0, OPT_CPU},
 	    {"distribution", required_argument, 0, OPT_DIST},
 	    {"quiet", no_argument, 0, 'q'},
@@ -525,49 +557,9 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    .budget = 0.1,
 	    .want_cpu = -1,
 	};
-	opterr = 0;
-	int c;
-	while ((c = cli_getopt_long(argc, argv, ":o:nvqh", opts, NULL)) != -1) {
-		if (parse_bound_option(c, optarg, o))
-			continue;
-		switch (c) {
-		case OPT_OPS:
-			parse_ops(optarg, o->want);
-			break;
-		case OPT_PER_OCTAVE:
-			o->per_octave = (unsigned)cli_parse_count("--per-octave", optarg, 1, 8);
-			break;
-		case OPT_BUDGET:
-			o->budget = cli_parse_seconds("--budget", optarg);
-			break;
-		case 'o':
-			o->out_path = cli_output_path(optarg);
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'q':
-			cli_quiet = true;
-			break;
-		case OPT_HIDE:
-			cli_hide_features(optarg);
-			break;
-		case OPT_CPU:
-			o->want_cpu = (int)cli_parse_count("--cpu", optarg, 0, 4095);
-			break;
-		case OPT_DIST:
-			o->dist_arg = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return false;
-		default:
-			die_bad_option("tune", argv, c);
-		}
-	}
+	const struct cli_common common = {.out_path = &o->out_path};
+	if (!cli_parse_options("tune", argc, argv, ":o:nvqh", opts, tune_option, o, &common, usage))
+		return false;
 	if (optind < argc)
 		die_usage("tune: unexpected argument '%s' (try 'primbench tune --help')",
 		          argv[optind]);

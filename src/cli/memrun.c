@@ -48,7 +48,7 @@ const struct option mem_cli_options[] = {
     {"l1-size", required_argument, 0, MEM_CLI_OPT_BASE + 6},
     {"l2-size", required_argument, 0, MEM_CLI_OPT_BASE + 7},
     {"llc-size", required_argument, 0, MEM_CLI_OPT_BASE + 8},
-    {"hide-features", required_argument, 0, MEM_CLI_OPT_BASE + 9},
+    CLI_HIDE_FEATURES_OPTION,
     {"unit", required_argument, 0, MEM_CLI_OPT_BASE + 11},
     {"dst-offset", required_argument, 0, MEM_CLI_OPT_BASE + 12},
     {"src-offset", required_argument, 0, MEM_CLI_OPT_BASE + 13},
@@ -123,9 +123,6 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->cache_override_bytes[lvl] = v;
 		return true;
 	}
-	case MEM_CLI_OPT_BASE + 9:
-		cli_hide_features(arg);
-		return true;
 	case MEM_CLI_OPT_BASE + 24:
 		m->distribution_arg = arg;
 		return true;

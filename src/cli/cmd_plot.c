@@ -283,6 +283,31 @@ struct plot_args {
 	size_t nlabels;
 };
 
+/* One of plot's own options into a (struct plot_args). */
+static bool plot_option(int c, const char *arg, void *ctx)
+{
+	struct plot_args *a = ctx;
+	switch (c) {
+	case 'u':
+		if (pb_unit_parse(arg, &a->po.unit) != 0)
+			die_usage("plot: %s", pb_error());
+		return true;
+	case 't':
+		a->po.title = arg;
+		return true;
+	case 'l':
+		a->labels[a->nlabels++] = arg;
+		return true;
+	case 's':
+		if (!*arg)
+			die_usage("plot: empty directory in '--script-only'");
+		a->script_dir = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Parses argv into a (optind left at the first file). Returns false after
  * --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct plot_args *a)
@@ -300,35 +325,10 @@ static bool parse_options(int argc, char **argv, struct plot_args *a)
 	a->labels = calloc((size_t)argc + 1, sizeof *a->labels);
 	if (!a->labels)
 		die_usage("out of memory");
-	opterr = 0;
-	int c;
-	while ((c = cli_getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			a->output = cli_output_path(optarg);
-			break;
-		case 'u':
-			if (pb_unit_parse(optarg, &a->po.unit) != 0)
-				die_usage("plot: %s", pb_error());
-			break;
-		case 't':
-			a->po.title = optarg;
-			break;
-		case 'l':
-			a->labels[a->nlabels++] = optarg;
-			break;
-		case 's':
-			if (!*optarg)
-				die_usage("plot: empty directory in '--script-only'");
-			a->script_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			free(a->labels);
-			return false;
-		default:
-			die_bad_option("plot", argv, c);
-		}
+	const struct cli_common common = {.out_path = &a->output};
+	if (!cli_parse_options("plot", argc, argv, ":o:h", opts, plot_option, a, &common, usage)) {
+		free(a->labels);
+		return false;
 	}
 	return true;
 }

@@ -86,22 +86,28 @@ enum {
 	CLI_OPT_SEED,
 	CLI_OPT_HIDE_FEATURES
 };
-#define CLI_SAMPLING_OPTIONS                                                                       \
-	{"budget", required_argument, 0, CLI_OPT_BUDGET},                                          \
-	    {"min-samples", required_argument, 0, CLI_OPT_MIN_SAMPLES},                            \
-	    {"max-samples", required_argument, 0, CLI_OPT_MAX_SAMPLES},                            \
-	{                                                                                          \
-		"seed", required_argument, 0, CLI_OPT_SEED                                         \
-	}
+/* clang-format off */
+#define CLI_SAMPLING_OPTIONS                                             \
+	{"budget", required_argument, 0, CLI_OPT_BUDGET},                \
+	{"min-samples", required_argument, 0, CLI_OPT_MIN_SAMPLES},      \
+	{"max-samples", required_argument, 0, CLI_OPT_MAX_SAMPLES},      \
+	{"seed", required_argument, 0, CLI_OPT_SEED}
 /* --hide-features LIST (cli_hide_features), taken by cli_parse_options. */
-#define CLI_HIDE_FEATURES_OPTION                                                                   \
-	{                                                                                          \
-		"hide-features", required_argument, 0, CLI_OPT_HIDE_FEATURES                       \
-	}
+#define CLI_HIDE_FEATURES_OPTION {"hide-features", required_argument, 0, CLI_OPT_HIDE_FEATURES}
+/* clang-format on */
 /* One sampling option into s: true, or false when opt is none of them. */
 bool cli_sampling_option(int opt, const char *arg, struct cli_sampling *s);
 /* After the options: exits 2 when --min-samples is more than --max-samples. */
 void cli_sampling_check(const struct cli_sampling *s);
+
+/* The rows of the options cli_parse_options takes by their codes, for a
+ * subcommand's getopt_long table: spelled once here. */
+/* clang-format off */
+#define CLI_OUTPUT_OPTION {"output", required_argument, 0, 'o'}
+#define CLI_FORMAT_OPTION {"format", required_argument, 0, 'f'}
+#define CLI_QUIET_OPTION  {"quiet", no_argument, 0, 'q'}
+#define CLI_HELP_OPTION   {"help", no_argument, 0, 'h'}
+/* clang-format on */
 
 /* The options the subcommands spell alike, for cli_parse_options: -o FILE
  * (cli_output_path) into *out_path, -f F (cli_parse_format) into fmt->fmt,

@@ -44,8 +44,8 @@ int cmd_account(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"buckets", no_argument, 0, 'B'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_OUTPUT_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	int flags = 0;

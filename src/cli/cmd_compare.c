@@ -143,8 +143,8 @@ int cmd_compare(int argc, char **argv)
 	    {"confidence", required_argument, 0, 'c'},
 	    {"alpha", required_argument, 0, 'a'},
 	    {"force", no_argument, 0, 'f'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_OUTPUT_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	struct compare_opts o = {.level = 0.95, .argv = argv};

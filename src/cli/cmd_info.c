@@ -152,7 +152,7 @@ int cmd_info(int argc, char **argv)
 	    {"l2-size", required_argument, NULL, OPT_L2},
 	    {"llc-size", required_argument, NULL, OPT_LLC},
 	    {"latency", optional_argument, NULL, OPT_LATENCY},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
 	struct info_opts o = {0};

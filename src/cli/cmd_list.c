@@ -167,7 +167,7 @@ int cmd_list(int argc, char **argv)
 	    CLI_HIDE_FEATURES_OPTION,
 	    {"op", required_argument, NULL, OPT_OP},
 	    {"distributions", no_argument, NULL, OPT_DIST},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
 	struct list_opts o = {.distributions = false};

@@ -313,12 +313,12 @@ static bool plot_option(int c, const char *arg, void *ctx)
 static bool parse_options(int argc, char **argv, struct plot_args *a)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
+	    CLI_OUTPUT_OPTION,
 	    {"unit", required_argument, NULL, 'u'},
 	    {"title", required_argument, NULL, 't'},
 	    {"label", required_argument, NULL, 'l'},
 	    {"script-only", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	*a = (struct plot_args){.po = {NULL, PB_UNIT_GB_S, NULL}};

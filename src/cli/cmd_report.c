@@ -48,9 +48,9 @@ static bool report_option(int opt, const char *arg, void *fmt)
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"format", required_argument, 0, 'f'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_FORMAT_OPTION,
+	    CLI_OUTPUT_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	enum pb_format fmt = PB_FORMAT_TEXT;

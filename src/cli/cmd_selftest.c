@@ -168,7 +168,7 @@ int cmd_selftest(int argc, char **argv)
 	    {"kernels", required_argument, NULL, OPT_KERNELS},
 	    {"standard", no_argument, NULL, OPT_STANDARD},
 	    {"full", no_argument, NULL, OPT_FULL},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
 	struct selftest_opts o = {.level = PB_SELFTEST_QUICK, .argv = argv};

@@ -423,7 +423,7 @@ int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"no-extra", no_argument, 0, 'X'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	struct stats_opts o = {

@@ -160,10 +160,10 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	    {"list", no_argument, 0, 'l'},
 	    {"cpu", required_argument, 0, 'c'},
 	    CLI_SAMPLING_OPTIONS,
-	    {"output", required_argument, 0, 'o'},
-	    {"format", required_argument, 0, 'f'},
-	    {"quiet", no_argument, 0, 'q'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_OUTPUT_OPTION,
+	    CLI_FORMAT_OPTION,
+	    CLI_QUIET_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	*o = (struct syscall_opts){

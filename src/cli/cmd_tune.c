@@ -537,14 +537,14 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    {"max-size", required_argument, 0, OPT_MAX},
 	    {"per-octave", required_argument, 0, OPT_PER_OCTAVE},
 	    {"budget", required_argument, 0, OPT_BUDGET},
-	    {"output", required_argument, 0, 'o'},
+	    CLI_OUTPUT_OPTION,
 	    {"dry-run", no_argument, 0, 'n'},
 	    {"verbose", no_argument, 0, 'v'},
 	    CLI_HIDE_FEATURES_OPTION,
 	    {"cpu", required_argument, 0, OPT_CPU},
 	    {"distribution", required_argument, 0, OPT_DIST},
-	    {"quiet", no_argument, 0, 'q'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_QUIET_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	*o = (struct tune_opts){

@@ -80,10 +80,10 @@ static const struct option options[] = {
     {"mem-budget", required_argument, 0, OPT_MEM_BUDGET},
     {"no-breakeven", no_argument, 0, OPT_NO_BE},
     {"cpu", required_argument, 0, OPT_CPU},
-    {"output", required_argument, 0, 'o'},
-    {"format", required_argument, 0, 'f'},
-    {"quiet", no_argument, 0, 'q'},
-    {"help", no_argument, 0, 'h'},
+    CLI_OUTPUT_OPTION,
+    CLI_FORMAT_OPTION,
+    CLI_QUIET_OPTION,
+    CLI_HELP_OPTION,
     {0, 0, 0, 0},
 };
 

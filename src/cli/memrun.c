@@ -68,10 +68,10 @@ const struct option mem_cli_options[] = {
     {"threads", required_argument, 0, MEM_CLI_OPT_BASE + 27},
     {"placement", required_argument, 0, MEM_CLI_OPT_BASE + 28},
     {"mem-node", required_argument, 0, MEM_CLI_OPT_BASE + 29},
-    {"output", required_argument, 0, 'o'},
-    {"format", required_argument, 0, 'f'},
-    {"quiet", no_argument, 0, 'q'},
-    {"help", no_argument, 0, 'h'},
+    CLI_OUTPUT_OPTION,
+    CLI_FORMAT_OPTION,
+    CLI_QUIET_OPTION,
+    CLI_HELP_OPTION,
     {0, 0, 0, 0},
 };
 

@@ -46,6 +46,7 @@
 #include "primbench/mem.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 #if !defined(__x86_64__)

@@ -18,6 +18,7 @@
 
 #include "primbench/breakeven.h"
 #include "primbench/error.h"
+#include "primbench/text.h"
 
 #include "hide_profile.h"
 
@@ -544,7 +545,7 @@ static void assert_switches_are_policy(const struct pb_breakeven *b)
 	}
 	for (size_t i = 0; i < b->n_switches; i++) {
 		char at[32], want[128];
-		pb_format_bytes_approx((double)b->switches[i].bound_bytes, at, sizeof at);
+		pb_format_bytes(at, sizeof at, b->switches[i].bound_bytes, PB_BYTES_PROSE);
 		snprintf(want, sizeof want, "%s -> %s above %s (", b->switches[i].below->name,
 		         b->switches[i].above->name, at);
 		if (!strstr(text, want))

@@ -20,6 +20,7 @@
 #include "primbench/fingerprint.h"
 #include "primbench/latency.h"
 #include "primbench/machine.h"
+#include "primbench/text.h"
 
 #define GIB (PB_MIB * 1024)
 
@@ -393,15 +394,15 @@ static void test_format_bytes(void **state)
 {
 	(void)state;
 	char b[32];
-	pb_format_bytes_iec(48 * PB_KIB, b, sizeof b);
+	pb_format_bytes(b, sizeof b, 48 * PB_KIB, PB_BYTES_IEC);
 	assert_string_equal(b, "48 KiB");
-	pb_format_bytes_iec(480 * PB_MIB, b, sizeof b);
+	pb_format_bytes(b, sizeof b, 480 * PB_MIB, PB_BYTES_IEC);
 	assert_string_equal(b, "480 MiB");
-	pb_format_bytes_iec(1536 * PB_KIB, b, sizeof b);
+	pb_format_bytes(b, sizeof b, 1536 * PB_KIB, PB_BYTES_IEC);
 	assert_string_equal(b, "1.5 MiB");
-	pb_format_bytes_iec(100, b, sizeof b);
+	pb_format_bytes(b, sizeof b, 100, PB_BYTES_IEC);
 	assert_string_equal(b, "100 B");
-	pb_format_bytes_iec(24 * GIB, b, sizeof b);
+	pb_format_bytes(b, sizeof b, 24 * GIB, PB_BYTES_IEC);
 	assert_string_equal(b, "24 GiB");
 }
 

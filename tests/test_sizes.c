@@ -12,6 +12,7 @@
 
 #include "primbench/error.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 
 #define KIB (UINT64_C(1) << 10)
 #define MIB (UINT64_C(1) << 20)
@@ -172,7 +173,7 @@ static void test_size_errors(void **state)
 static void check_format(uint64_t bytes, const char *expected)
 {
 	char buf[32];
-	pb_format_size(bytes, buf, sizeof buf);
+	pb_format_bytes(buf, sizeof buf, bytes, PB_BYTES_EXACT);
 	assert_string_equal(buf, expected);
 	/* Every label parses back to the same number. */
 	ok_size(buf, bytes);
@@ -205,9 +206,9 @@ static void test_format_truncates(void **state)
 {
 	(void)state;
 	char buf[3] = {'x', 'x', 'x'};
-	pb_format_size(1536, buf, sizeof buf);
+	pb_format_bytes(buf, sizeof buf, 1536, PB_BYTES_EXACT);
 	assert_string_equal(buf, "15");
-	pb_format_size(4096, buf, 0); /* writes nothing */
+	pb_format_bytes(buf, 0, 4096, PB_BYTES_EXACT); /* writes nothing */
 	assert_string_equal(buf, "15");
 }
 

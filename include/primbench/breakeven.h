@@ -212,7 +212,4 @@ json_t *pb_breakeven_json(const struct pb_mem_result *r, enum pb_op op, enum pb_
                           const struct pb_glibc_thresholds *g);
 json_t *pb_breakeven_to_json(const struct pb_breakeven *b);
 
-/* Sizes with a fraction for prose: "1.9 KiB", "24.1 MiB", "390 B". */
-void pb_format_bytes_approx(double bytes, char *buf, size_t len);
-
 #endif

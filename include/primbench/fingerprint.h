@@ -15,20 +15,7 @@
 #include <stdio.h>
 
 #include "primbench/cpu.h"
-
-/* Text lines are at most this many columns. */
-#define PB_TEXT_WIDTH 80
-
-/* Prints `label` padded with spaces to `indent` columns (a label that
- * fills the column or more gets one space after it), then `text` wrapped at
- * spaces so no line passes PB_TEXT_WIDTH columns, continuation lines
- * indented by `indent` spaces, then a newline. A word too long for a whole
- * line is cut. Tabs and newlines in text are not special: pass plain
- * words. */
-void pb_print_labelled(FILE *f, int indent, const char *label, const char *text);
-
-/* Bytes in IEC units for prose: "48 KiB", "480 MiB", "1.5 MiB", "100 B". */
-void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len);
+#include "primbench/text.h" /* PB_TEXT_WIDTH, pb_print_labelled */
 
 /* ---- the fingerprint_hash of a machine object -------------------------- */
 

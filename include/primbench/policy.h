@@ -53,7 +53,7 @@ struct pb_policy {
 int pb_policy_parse(enum pb_op op, const char *text, pb_features have, struct pb_policy *out);
 
 /* Writes p in the grammar with compact sizes ("rep_stosb<=2K,avx512<=24M,
- * avx512_nt", bare kernel names; sizes by pb_format_size, exact), so that
+ * avx512_nt", bare kernel names; sizes by pb_format_bytes, exact), so that
  * parsing the text gives p back. Returns the length written (without the
  * NUL), or -1 with pb_error() when len is too small (buf then holds a
  * truncated, terminated text, when len > 0). */

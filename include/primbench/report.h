@@ -57,15 +57,6 @@ static inline const char *pb_plural(unsigned long long n)
 	return n == 1 ? "" : "s";
 }
 
-/* Prints text wrapped at 80 columns at spaces, continuation lines indented
- * by `indent` spaces, and a newline. */
-void pb_print_wrapped(FILE *f, const char *text, int indent);
-
-/* Prints text wrapped at 80 columns at spaces: the first line after
- * `first` spaces, continuation lines after `indent`; a word longer than a
- * line (a long path) is cut; then a newline. */
-void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text);
-
 /* Three significant figures in at most 7 characters ("0.52", "12.3",
  * "4096", "1.58e7": large counts in e-notation so they cannot be read as
  * sizes such as "16M"); "-" for NaN, "inf" for infinity. */

@@ -35,8 +35,7 @@ int pb_parse_size_list(const char *text, int allow_negative, size_t max_count,
                        struct pb_size_list *out);
 void pb_size_list_free(struct pb_size_list *l);
 
-/* Formats bytes compactly and exactly for table headers: "64", "4K",
- * "1M", "32M", "1536" (only exact multiples get a suffix). */
-void pb_format_size(uint64_t bytes, char *buf, size_t len);
+/* The inverse, the text of a size: pb_format_bytes(PB_BYTES_EXACT) in
+ * primbench/text.h. */
 
 #endif

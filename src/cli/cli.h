@@ -16,6 +16,8 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -63,6 +65,76 @@ struct option;
 int cli_getopt_long(int argc, char **argv, const char *optstring, const struct option *longopts,
                     int *longindex);
 
+/* An option of a subcommand's own: handles opt (getopt_long's value; arg
+ * its value, NULL when it has none) into ctx and returns true, or returns
+ * false when opt is not one it takes. */
+typedef bool (*cli_option_fn)(int opt, const char *arg, void *ctx);
+
+/* The sampling options of the measuring subcommands (syscall, xsave,
+ * mem): --budget SECONDS (cli_parse_seconds), --min-samples N and
+ * --max-samples N (1..100000), --seed N. Put CLI_SAMPLING_OPTIONS in the
+ * subcommand's option table and the defaults in the struct. */
+struct cli_sampling {
+	double budget_s;
+	size_t min_samples, max_samples;
+	uint64_t seed;
+};
+enum {
+	CLI_OPT_BUDGET = 0x4000,
+	CLI_OPT_MIN_SAMPLES,
+	CLI_OPT_MAX_SAMPLES,
+	CLI_OPT_SEED,
+	CLI_OPT_HIDE_FEATURES
+};
+/* clang-format off */
+#define CLI_SAMPLING_OPTIONS                                             \
+	{"budget", required_argument, 0, CLI_OPT_BUDGET},                \
+	{"min-samples", required_argument, 0, CLI_OPT_MIN_SAMPLES},      \
+	{"max-samples", required_argument, 0, CLI_OPT_MAX_SAMPLES},      \
+	{"seed", required_argument, 0, CLI_OPT_SEED}
+/* --hide-features LIST (cli_hide_features), taken by cli_parse_options. */
+#define CLI_HIDE_FEATURES_OPTION {"hide-features", required_argument, 0, CLI_OPT_HIDE_FEATURES}
+/* clang-format on */
+/* One sampling option into s: true, or false when opt is none of them. */
+bool cli_sampling_option(int opt, const char *arg, struct cli_sampling *s);
+/* After the options: exits 2 when --min-samples is more than --max-samples. */
+void cli_sampling_check(const struct cli_sampling *s);
+
+/* The rows of the options cli_parse_options takes by their codes, for a
+ * subcommand's getopt_long table: spelled once here. */
+/* clang-format off */
+#define CLI_OUTPUT_OPTION {"output", required_argument, 0, 'o'}
+#define CLI_FORMAT_OPTION {"format", required_argument, 0, 'f'}
+#define CLI_QUIET_OPTION  {"quiet", no_argument, 0, 'q'}
+#define CLI_HELP_OPTION   {"help", no_argument, 0, 'h'}
+/* clang-format on */
+
+/* The options the subcommands spell alike, for cli_parse_options: -o FILE
+ * (cli_output_path) into *out_path, -f F (cli_parse_format) into fmt->fmt,
+ * the sampling options into *sampling; a NULL member: the subcommand does
+ * not take it here. */
+struct cli_common {
+	const char **out_path;
+	struct cli_format *fmt;
+	struct cli_sampling *sampling;
+};
+
+/* The one option loop of a subcommand (opterr off, cli_getopt_long over
+ * optstring, which starts with ':', and longopts). Each option goes to
+ * own(opt, optarg, ctx) first; one it does not take: -h/--help prints
+ * usage(stdout) and returns false; -q/--quiet sets cli_quiet;
+ * --hide-features (CLI_HIDE_FEATURES_OPTION) hides them; -o and -f as
+ * `common` says (may be NULL); anything else (an unknown option, a missing
+ * value) exits 2 with die_bad_option(cmd). Returns true, optind at the
+ * first operand. */
+bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optstring,
+                       const struct option *longopts, cli_option_fn own, void *ctx,
+                       const struct cli_common *common, void (*usage)(FILE *f));
+
+/* For a subcommand that takes no operand, after its options: the first
+ * operand exits 2 (cli_die_unexpected). */
+void cli_no_operands(const char *cmd, const struct option *longopts, int argc, char **argv);
+
 /* A whole number in [lo, hi]; exits 2 with "bad WHAT 'ARG' (...)". */
 size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 
@@ -84,6 +156,15 @@ void cli_check_output_not_input(const char *cmd, const char *out, char **inputs,
 /* Writes doc whole to path and prints "results: PATH"; on failure one
  * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */
 int cli_write_results(const json_t *doc, const char *path);
+
+/* The end of a measuring session's output: writes s's document to its -o
+ * path (pb_session_write, then "results: PATH") and prints it in -f's
+ * format (cli_format_end), one error line for each failure. status is the
+ * exit status so far: returns PB_EXIT_USAGE after a failure, else
+ * PB_EXIT_OK once the file is written (what was measured is kept), else
+ * status. */
+struct pb_session;
+int cli_session_output(struct pb_session *s, struct cli_format *fmt, int status);
 
 /* True when standard output is a pipe or socket that nobody reads any more
  * (the reader closed it, `| head` quit): printing stopped, not the work. */

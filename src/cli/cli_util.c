@@ -14,6 +14,8 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
+#include "primbench/text.h"
 
 #include "cli/cli.h"
 
@@ -34,6 +36,69 @@ _Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts
 				    cmd, arg, prev, prev, arg);
 	}
 	die_usage("%s: unexpected argument '%s'", cmd, arg);
+}
+
+bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optstring,
+                       const struct option *longopts, cli_option_fn own, void *ctx,
+                       const struct cli_common *common, void (*usage)(FILE *f))
+{
+	opterr = 0;
+	int opt;
+	while ((opt = cli_getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (own && own(opt, optarg, ctx))
+			continue;
+		if (common && common->sampling &&
+		    cli_sampling_option(opt, optarg, common->sampling))
+			continue;
+		if (opt == 'h') {
+			usage(stdout);
+			return false;
+		} else if (opt == 'q') {
+			cli_quiet = true;
+		} else if (opt == CLI_OPT_HIDE_FEATURES) {
+			cli_hide_features(optarg);
+		} else if (opt == 'o' && common && common->out_path) {
+			*common->out_path = cli_output_path(optarg);
+		} else if (opt == 'f' && common && common->fmt) {
+			common->fmt->fmt = cli_parse_format(optarg);
+		} else {
+			die_bad_option(cmd, argv, opt);
+		}
+	}
+	return true;
+}
+
+bool cli_sampling_option(int opt, const char *arg, struct cli_sampling *s)
+{
+	switch (opt) {
+	case CLI_OPT_BUDGET:
+		s->budget_s = cli_parse_seconds("--budget", arg);
+		return true;
+	case CLI_OPT_MIN_SAMPLES:
+		s->min_samples = cli_parse_count("sample count", arg, 1, 100000);
+		return true;
+	case CLI_OPT_MAX_SAMPLES:
+		s->max_samples = cli_parse_count("sample count", arg, 1, 100000);
+		return true;
+	case CLI_OPT_SEED:
+		s->seed = cli_parse_count("seed", arg, 0, SIZE_MAX);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void cli_sampling_check(const struct cli_sampling *s)
+{
+	if (s->min_samples > s->max_samples)
+		die_usage("--min-samples %zu is more than --max-samples %zu", s->min_samples,
+		          s->max_samples);
+}
+
+void cli_no_operands(const char *cmd, const struct option *longopts, int argc, char **argv)
+{
+	if (optind < argc)
+		cli_die_unexpected(cmd, longopts, argv[optind]);
 }
 
 size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi)
@@ -71,6 +136,24 @@ int cli_write_results(const json_t *doc, const char *path)
 	}
 	printf("\nresults: %s\n", path);
 	return PB_EXIT_OK;
+}
+
+int cli_session_output(struct pb_session *s, struct cli_format *fmt, int status)
+{
+	if (s->out_path) {
+		if (pb_session_write(s, s->doc) != 0) {
+			cli_error("%s", pb_error());
+			status = PB_EXIT_USAGE;
+		} else {
+			printf("\nresults: %s\n", s->out_path);
+			status = PB_EXIT_OK;
+		}
+	}
+	if (cli_format_end(fmt, s->doc) != 0) {
+		cli_error("%s", pb_error());
+		status = PB_EXIT_USAGE;
+	}
+	return status;
 }
 
 const char *cli_output_path(const char *arg)

@@ -20,6 +20,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 static const char *side_label(const struct pb_cmd_ab_params *p, int side)
@@ -190,7 +191,7 @@ void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
 	         out ? ": an outlier (beyond 3 IQR of the later runs; a cold cache or first "
 	               "load?). It is counted; --warmup 1 would exclude it."
 	             : (k < 4 ? " (too few runs to call it an outlier)" : ", not an outlier"));
-	pb_print_wrapped(fp, line, 2);
+	pb_print_wrapped_at(fp, 0, 2, line);
 }
 
 /* ministat's block for y against x (FreeBSD ministat(1) layout). */
@@ -215,13 +216,12 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 	fprintf(fp, "\nB vs A on %s (%zu and %zu runs, ABBA order)%s:\n", mname, ab->na, ab->nb,
 	        p->until_verdict ? "; 95% figures, for reference only" : "");
 	if (!ab->valid) {
-		pb_print_wrapped(fp,
-		                 ab->nonpositive
-		                     ? "  no comparison: some runs have 0 for this figure (below "
-		                       "the kernel's accounting resolution?): use --metric real or "
-		                       "user+sys"
-		                     : "  no comparison: too few runs",
-		                 4);
+		pb_print_wrapped_at(
+		    fp, 0, 4,
+		    ab->nonpositive ? "  no comparison: some runs have 0 for this figure (below "
+		                      "the kernel's accounting resolution?): use --metric real or "
+		                      "user+sys"
+		                    : "  no comparison: too few runs");
 		return;
 	}
 	fprintf(fp, "  median A %.4g %s, B %.4g %s: difference %+.4g %s (%+.2f%%)\n", ab->med_a / d,
@@ -296,7 +296,7 @@ bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
 		         : strcmp(r->ended_by, "zero-metric") == 0 ? "runs whose figure is 0"
 		                                                   : "--max-runs",
 		         r->counted[0], r->looks, plan->nlooks, 100 * plan->level_per_look);
-	pb_print_wrapped(fp, line, 2);
+	pb_print_wrapped_at(fp, 0, 2, line);
 	return by_verdict;
 }
 
@@ -408,7 +408,7 @@ int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir
 		fprintf(fp, "\nrecorded distributions (from %llu sizes files%s):\n",
 		        (unsigned long long)r->files, r->skipped ? ", some skipped" : "");
 		if (r->skipped)
-			pb_print_wrapped(fp, r->skip_note, 2);
+			pb_print_wrapped_at(fp, 0, 2, r->skip_note);
 		int n = pb_record_write(dir, r, t, fp);
 		if (n < 0)
 			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "--record-distribution: %s",
@@ -471,10 +471,10 @@ void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
 	         prof->lost ? " (some lost)" : "", para, kptr,
 	         geteuid() == 0 ? "as root" : "not root");
 	fputc('\n', fp);
-	pb_print_wrapped(fp, line, 2);
+	pb_print_wrapped_at(fp, 0, 2, line);
 	if (exit_code != 0) {
 		snprintf(line, sizeof line, "the profiled run exited with status %d", exit_code);
-		pb_print_wrapped(fp, line, 2);
+		pb_print_wrapped_at(fp, 0, 2, line);
 	}
 	pb_profile_print(fp, &pr->prof[sd], pr->top, preload, 2);
 }
@@ -533,7 +533,7 @@ void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p)
 		         : sd           ? "B: "
 		                        : "A: ",
 		         line);
-		pb_print_wrapped(fp, head, p->nsides == 1 ? 9 : 3);
+		pb_print_wrapped_at(fp, 0, p->nsides == 1 ? 9 : 3, head);
 		for (size_t i = 0; spec->env_set && spec->env_set[i]; i++)
 			if (pb_cmd_env_in_key(spec->env_set[i])) {
 				/* a long value (a path) is cut at 80 columns */
@@ -562,7 +562,7 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	                            "(--wait-children)"
 	                          : "",
 	         p->cpus_text ? "; pinned to CPUs " : "", p->cpus_text ? p->cpus_text : "");
-	pb_print_wrapped(fp, line, 0);
+	pb_print_wrapped_at(fp, 0, 0, line);
 	fputc('\n', fp);
 	double *buf = malloc((r->nrecs + 1) * sizeof *buf);
 	if (!buf)
@@ -586,7 +586,7 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 		                            "included (--wait-children)"
 		                          : "waited for untimed before the next run; their time "
 		                            "is in no figure (--wait-children times them)");
-		pb_print_wrapped(fp, line, 2);
+		pb_print_wrapped_at(fp, 0, 2, line);
 	}
 	size_t counted, failed = pb_cmd_ab_failed_runs(r, &counted);
 	if (failed && p->ignore_failure) {
@@ -594,7 +594,7 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 		         "%zu of %zu counted runs failed (non-zero exit or a signal: the exit "
 		         "column); --ignore-failure kept them in the statistics.",
 		         failed, counted);
-		pb_print_wrapped(fp, line, 2);
+		pb_print_wrapped_at(fp, 0, 2, line);
 	}
 }
 

@@ -31,33 +31,29 @@ static void usage(FILE *f)
 	      f);
 }
 
+static bool account_option(int opt, const char *arg, void *flags)
+{
+	(void)arg;
+	if (opt != 'B')
+		return false;
+	*(int *)flags |= PB_ACCT_PRINT_BUCKETS;
+	return true;
+}
+
 int cmd_account(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"buckets", no_argument, 0, 'B'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_OUTPUT_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	int flags = 0;
 	const char *out = NULL;
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return PB_EXIT_OK;
-		case 'B':
-			flags |= PB_ACCT_PRINT_BUCKETS;
-			break;
-		case 'o':
-			out = cli_output_path(optarg);
-			break;
-		default:
-			die_bad_option("account", argv, opt);
-		}
-	}
+	const struct cli_common common = {.out_path = &out};
+	if (!cli_parse_options("account", argc, argv, ":ho:", opts, account_option, &flags, &common,
+	                       usage))
+		return PB_EXIT_OK;
 	if (optind != argc - 1)
 		die_usage("account: needs one directory (usage: primbench account DIR)");
 	const char *dir = argv[optind];

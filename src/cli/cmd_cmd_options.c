@@ -181,6 +181,78 @@ static void parse_long_option(struct options *o, int opt)
 	}
 }
 
+/* --env or --vs-env VAR=VALUE (getopt's optarg, not a copy: the list
+ * keeps argv's strings) appended to list[*n]. */
+static void add_env(const char *opt, char **list, size_t *n)
+{
+	check_env_arg(opt, optarg);
+	list[(*n)++] = optarg;
+}
+
+/* One of cmd's own options into o (struct options). */
+static bool cmd_option(int opt, const char *arg, void *ctx)
+{
+	struct options *o = ctx;
+	switch (opt) {
+	case 'n':
+		o->p.runs = cli_parse_count("run count", arg, 1, 1000000);
+		o->runs_given = true;
+		return true;
+	case 'w':
+		o->p.warmup = cli_parse_count("warm-up count", arg, 0, 1000000);
+		return true;
+	case 'p':
+		o->prepare = arg;
+		return true;
+	case 'C':
+		o->cwd = arg;
+		return true;
+	case 'e':
+		add_env("--env", o->env_a, &o->nenv_a);
+		return true;
+	case 'S':
+		o->p.shell = true;
+		return true;
+	case 'O':
+		o->show_output = true;
+		return true;
+	case 'i':
+		o->p.ignore_failure = true;
+		return true;
+	case 'v':
+		o->vs = arg;
+		return true;
+	case 'V':
+		add_env("--vs-env", o->vs_env, &o->nvs_env);
+		return true;
+	case 'm':
+		o->p.metric = pb_cmd_parse_figure(arg);
+		if (o->p.metric < 0)
+			die_usage("cmd: --metric: %s", pb_error());
+		return true;
+	case 'u':
+		o->p.until_verdict = true;
+		return true;
+	case 'E':
+		o->p.equivalence = parse_percent(arg);
+		o->equiv_given = true;
+		return true;
+	case 'M':
+		o->p.max_runs = cli_parse_count("--max-runs", arg, 2, 100000);
+		o->max_given = true;
+		return true;
+	case 'b':
+		o->p.budget_s = parse_budget(arg);
+		o->budget_given = true;
+		return true;
+	case 1000 ... 1012:
+		parse_long_option(o, opt);
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The options into *o; true for --help (printed). */
 bool cmd_parse_options(int argc, char **argv, struct options *o)
 {
@@ -193,9 +265,9 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    {"shell", no_argument, 0, 'S'},
 	    {"show-output", no_argument, 0, 'O'},
 	    {"ignore-failure", no_argument, 0, 'i'},
-	    {"output", required_argument, 0, 'o'},
-	    {"format", required_argument, 0, 'f'},
-	    {"quiet", no_argument, 0, 'q'},
+	    CLI_OUTPUT_OPTION,
+	    CLI_FORMAT_OPTION,
+	    CLI_QUIET_OPTION,
 	    {"vs", required_argument, 0, 'v'},
 	    {"vs-env", required_argument, 0, 'V'},
 	    {"metric", required_argument, 0, 'm'},
@@ -203,7 +275,7 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    {"equivalence", required_argument, 0, 'E'},
 	    {"max-runs", required_argument, 0, 'M'},
 	    {"budget", required_argument, 0, 'b'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_HELP_OPTION,
 	    {"memset", required_argument, 0, 1000},
 	    {"memcpy", required_argument, 0, 1001},
 	    {"memmove", required_argument, 0, 1002},
@@ -219,83 +291,9 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    {"cpu", required_argument, 0, 1012},
 	    {0, 0, 0, 0},
 	};
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, "+:hn:w:p:e:io:m:f:q", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			cmd_usage(stdout);
-			return true;
-		case 'n':
-			o->p.runs = cli_parse_count("run count", optarg, 1, 1000000);
-			o->runs_given = true;
-			break;
-		case 'w':
-			o->p.warmup = cli_parse_count("warm-up count", optarg, 0, 1000000);
-			break;
-		case 'p':
-			o->prepare = optarg;
-			break;
-		case 'C':
-			o->cwd = optarg;
-			break;
-		case 'e':
-			check_env_arg("--env", optarg);
-			o->env_a[o->nenv_a++] = optarg;
-			break;
-		case 'S':
-			o->p.shell = true;
-			break;
-		case 'O':
-			o->show_output = true;
-			break;
-		case 'i':
-			o->p.ignore_failure = true;
-			break;
-		case 'o':
-			o->out = cli_output_path(optarg);
-			break;
-		case 'f':
-			o->fmt.fmt = cli_parse_format(optarg);
-			break;
-		case 'q':
-			cli_quiet = true;
-			break;
-		case 'v':
-			o->vs = optarg;
-			break;
-		case 'V':
-			check_env_arg("--vs-env", optarg);
-			o->vs_env[o->nvs_env++] = optarg;
-			break;
-		case 'm':
-			o->p.metric = pb_cmd_parse_figure(optarg);
-			if (o->p.metric < 0)
-				die_usage("cmd: --metric: %s", pb_error());
-			break;
-		case 'u':
-			o->p.until_verdict = true;
-			break;
-		case 'E':
-			o->p.equivalence = parse_percent(optarg);
-			o->equiv_given = true;
-			break;
-		case 'M':
-			o->p.max_runs = cli_parse_count("--max-runs", optarg, 2, 100000);
-			o->max_given = true;
-			break;
-		case 'b':
-			o->p.budget_s = parse_budget(optarg);
-			o->budget_given = true;
-			break;
-		case 1000 ... 1012:
-			parse_long_option(o, opt);
-			break;
-		default:
-			die_bad_option("cmd", argv, opt);
-		}
-	}
-	return false;
+	const struct cli_common common = {.out_path = &o->out, .fmt = &o->fmt};
+	return !cli_parse_options("cmd", argc, argv, "+:hn:w:p:e:io:m:f:q", opts, cmd_option, o,
+	                          &common, cmd_usage);
 }
 
 /* What the options cannot be together, and what must exist. */

@@ -104,50 +104,57 @@ static _Noreturn void die_input(struct pb_results_file *files, struct pb_compare
 	die_usage("compare: %s", msg);
 }
 
+/* What compare's options asked for. */
+struct compare_opts {
+	double level;
+	char level_given[256]; /* "-c 99": the option that set it */
+	bool force;
+	char **argv; /* getopt's, for the option word as typed */
+};
+
+static bool compare_option(int opt, const char *arg, void *ctx)
+{
+	struct compare_opts *o = ctx;
+	switch (opt) {
+	case 'c': {
+		/* the option's word: before a separate value, or with it */
+		const char *word =
+		    o->argv[optind - 1] == arg ? o->argv[optind - 2] : o->argv[optind - 1];
+		set_level(&o->level, o->level_given, sizeof o->level_given,
+		          strncmp(word, "--", 2) == 0 ? "--confidence" : "-c", arg,
+		          parse_confidence(arg));
+		return true;
+	}
+	case 'a':
+		set_level(&o->level, o->level_given, sizeof o->level_given, "--alpha", arg,
+		          parse_alpha(arg));
+		return true;
+	case 'f':
+		o->force = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"confidence", required_argument, 0, 'c'},
 	    {"alpha", required_argument, 0, 'a'},
 	    {"force", no_argument, 0, 'f'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_OUTPUT_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
-	double level = 0.95;
-	char level_given[256] = ""; /* "-c 99": the option that set it */
-	bool force = false;
+	struct compare_opts o = {.level = 0.95, .argv = argv};
 	const char *out = NULL;
-	opterr = 0;
-	int opt;
-	int li = -1; /* the long option's index, -1 for a short one */
-	while ((opt = cli_getopt_long(argc, argv, ":hc:o:", opts, &li)) != -1) {
-		const char *name = li >= 0 ? opts[li].name : NULL;
-		li = -1;
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return PB_EXIT_OK;
-		case 'c':
-			set_level(&level, level_given, sizeof level_given,
-			          name ? "--confidence" : "-c", optarg, parse_confidence(optarg));
-			break;
-		case 'a':
-			set_level(&level, level_given, sizeof level_given, "--alpha", optarg,
-			          parse_alpha(optarg));
-			break;
-		case 'f':
-			force = true;
-			break;
-		case 'o':
-			if (!optarg[0])
-				die_usage("compare: empty output path in '-o'");
-			out = optarg;
-			break;
-		default:
-			die_bad_option("compare", argv, opt);
-		}
-	}
+	const struct cli_common common = {.out_path = &out};
+	if (!cli_parse_options("compare", argc, argv, ":hc:o:", opts, compare_option, &o, &common,
+	                       usage))
+		return PB_EXIT_OK;
+	const double level = o.level;
+	const bool force = o.force;
 	size_t nfiles = (size_t)(argc - optind);
 	if (nfiles < 2)
 		die_usage("compare: needs at least two result files, got %zu (see --help)", nfiles);

@@ -44,8 +44,8 @@ int cmd_default(int argc, char **argv)
 	m.default_out_path = true;
 	m.syscall_table = true;
 	/* More time per group than `mem`: the whole suite still ends in ~30 s here. */
-	m.budget_s = 2.0;
-	m.max_samples = 401;
+	m.samp.budget_s = 2.0;
+	m.samp.max_samples = 401;
 	if (!mem_cli_parse(&m, "run", argc, argv, usage))
 		return PB_EXIT_OK;
 	if (optind < argc)

@@ -14,6 +14,7 @@
 #include "primbench/latency.h"
 #include "primbench/machine.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 #define SWEEP_MIN_BYTES     (4ull << 10)
@@ -88,7 +89,7 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 	for (int i = 0; i < n; i++) {
 		char sz[32], row[64], marks[1 + PB_CACHE_LEVELS][48];
 		int nmarks = 0;
-		pb_format_bytes_iec(pts[i].size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, pts[i].size_bytes, PB_BYTES_IEC);
 		snprintf(row, sizeof row, "  %10s %10.1f %12.1f", sz, pts[i].ns_per_load,
 		         pts[i].ticks_per_load);
 		for (int j = 0; j < i; j++) {
@@ -102,7 +103,8 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 		while (next_level < PB_CACHE_LEVELS &&
 		       pts[i].size_bytes > c->level[next_level].size_bytes) {
 			char lv[32];
-			pb_format_bytes_iec(c->level[next_level].size_bytes, lv, sizeof lv);
+			pb_format_bytes(lv, sizeof lv, c->level[next_level].size_bytes,
+			                PB_BYTES_IEC);
 			snprintf(marks[nmarks++], sizeof marks[0], "(past %s %s)",
 			         pb_cache_level_name((enum pb_cache_level)next_level), lv);
 			next_level++;
@@ -112,53 +114,57 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 	return PB_EXIT_OK;
 }
 
+enum { OPT_L1 = 256, OPT_L2, OPT_LLC, OPT_LATENCY };
+
+/* What info's options asked for. */
+struct info_opts {
+	uint64_t override[PB_CACHE_LEVELS];
+	bool latency;
+	uint64_t latency_max;
+};
+
+static bool info_option(int opt, const char *arg, void *ctx)
+{
+	struct info_opts *o = ctx;
+	switch (opt) {
+	case OPT_L1:
+		o->override[PB_CACHE_L1D] = parse_size_opt("--l1-size", arg);
+		return true;
+	case OPT_L2:
+		o->override[PB_CACHE_L2] = parse_size_opt("--l2-size", arg);
+		return true;
+	case OPT_LLC:
+		o->override[PB_CACHE_LLC] = parse_size_opt("--llc-size", arg);
+		return true;
+	case OPT_LATENCY:
+		o->latency = true;
+		if (arg)
+			o->latency_max = parse_size_opt("--latency", arg);
+		return true;
+	default:
+		return false;
+	}
+}
+
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_L1 = 256, OPT_L2, OPT_LLC, OPT_HIDE, OPT_LATENCY };
 	static const struct option longopts[] = {
-	    {"hide-features", required_argument, NULL, OPT_HIDE},
+	    CLI_HIDE_FEATURES_OPTION,
 	    {"l1-size", required_argument, NULL, OPT_L1},
 	    {"l2-size", required_argument, NULL, OPT_L2},
 	    {"llc-size", required_argument, NULL, OPT_LLC},
 	    {"latency", optional_argument, NULL, OPT_LATENCY},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
-	uint64_t override[PB_CACHE_LEVELS] = {0};
-	bool latency = false;
-	uint64_t latency_max = 0;
-
-	opterr = 0;
+	struct info_opts o = {0};
 	optind = 1;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_HIDE:
-			cli_hide_features(optarg);
-			break;
-		case OPT_L1:
-			override[PB_CACHE_L1D] = parse_size_opt("--l1-size", optarg);
-			break;
-		case OPT_L2:
-			override[PB_CACHE_L2] = parse_size_opt("--l2-size", optarg);
-			break;
-		case OPT_LLC:
-			override[PB_CACHE_LLC] = parse_size_opt("--llc-size", optarg);
-			break;
-		case OPT_LATENCY:
-			latency = true;
-			if (optarg)
-				latency_max = parse_size_opt("--latency", optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return PB_EXIT_OK;
-		default:
-			die_bad_option("info", argv, opt);
-		}
-	}
-	if (optind < argc)
-		cli_die_unexpected("info", longopts, argv[optind]);
+	if (!cli_parse_options("info", argc, argv, ":h", longopts, info_option, &o, NULL, usage))
+		return PB_EXIT_OK;
+	cli_no_operands("info", longopts, argc, argv);
+	uint64_t *override = o.override;
+	bool latency = o.latency;
+	uint64_t latency_max = o.latency_max;
 
 	/* Every option is checked before anything is printed. */
 	if (pb_cache_overrides_check(override) != 0)
@@ -166,7 +172,7 @@ int cmd_info(int argc, char **argv)
 	uint64_t ram = ram_bytes();
 	if (latency_max) {
 		char sz[32];
-		pb_format_bytes_iec(latency_max, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, latency_max, PB_BYTES_IEC);
 		if (latency_max < SWEEP_MIN_BYTES)
 			die_usage("--latency: the sweep needs at least 4K (got %s)", sz);
 		if (latency_max > SWEEP_MAX_BYTES)

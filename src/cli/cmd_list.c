@@ -11,6 +11,7 @@
 #include "primbench/fingerprint.h"
 #include "primbench/kernels.h"
 #include "primbench/report.h"
+#include "primbench/text.h"
 
 /* Descriptions are indented under the id. */
 #define DESC_INDENT 4
@@ -116,7 +117,7 @@ static int list_distributions(void)
 		snprintf(path, sizeof path, "%s/%s.csv", pb_distribution_dir(), names[i]);
 		if (pb_distribution_load(path, &d) != 0) {
 			printf("%-20s unreadable: see below\n", names[i]);
-			pb_print_wrapped(stdout, pb_error(), 4);
+			pb_print_wrapped_at(stdout, 0, 4, pb_error());
 			continue;
 		}
 		char sizes[32];
@@ -132,49 +133,52 @@ static int list_distributions(void)
 	return PB_EXIT_OK;
 }
 
+enum { OPT_OP = 256, OPT_DIST };
+
+/* What list's options asked for: the ops shown, or the distributions. */
+struct list_opts {
+	bool only[PB_OP_COUNT];
+	bool distributions;
+};
+
+static bool list_option(int opt, const char *arg, void *ctx)
+{
+	struct list_opts *o = ctx;
+	switch (opt) {
+	case OPT_OP: {
+		enum pb_op op;
+		if (pb_op_parse(arg, &op) != 0)
+			die_usage("%s", pb_error());
+		for (unsigned i = 0; i < PB_OP_COUNT; i++)
+			o->only[i] = i == (unsigned)op;
+		return true;
+	}
+	case OPT_DIST:
+		o->distributions = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
-	enum { OPT_HIDE = 256, OPT_OP, OPT_DIST };
-	bool distributions = false;
 	static const struct option longopts[] = {
-	    {"hide-features", required_argument, NULL, OPT_HIDE},
+	    CLI_HIDE_FEATURES_OPTION,
 	    {"op", required_argument, NULL, OPT_OP},
 	    {"distributions", no_argument, NULL, OPT_DIST},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
-	bool only[PB_OP_COUNT];
+	struct list_opts o = {.distributions = false};
 	for (unsigned op = 0; op < PB_OP_COUNT; op++)
-		only[op] = true;
-
-	opterr = 0;
+		o.only[op] = true;
 	optind = 1;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_HIDE:
-			cli_hide_features(optarg);
-			break;
-		case OPT_OP: {
-			enum pb_op op;
-			if (pb_op_parse(optarg, &op) != 0)
-				die_usage("%s", pb_error());
-			for (unsigned o = 0; o < PB_OP_COUNT; o++)
-				only[o] = o == (unsigned)op;
-			break;
-		}
-		case OPT_DIST:
-			distributions = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return PB_EXIT_OK;
-		default:
-			die_bad_option("list", argv, opt);
-		}
-	}
-	if (optind < argc)
-		die_usage("list: unexpected argument '%s'", argv[optind]);
+	if (!cli_parse_options("list", argc, argv, ":h", longopts, list_option, &o, NULL, usage))
+		return PB_EXIT_OK;
+	cli_no_operands("list", longopts, argc, argv);
+	const bool *only = o.only;
+	bool distributions = o.distributions;
 	if (distributions)
 		return list_distributions();
 
@@ -254,7 +258,7 @@ int cmd_list(int argc, char **argv)
 		char text[600];
 		snprintf(text, sizeof text, "note: auto cannot run: %s", pb_error());
 		printf("\n");
-		pb_print_wrapped(stdout, text, 6);
+		pb_print_wrapped_at(stdout, 0, 6, text);
 	}
 	if (pb_cpu_features_hidden()) {
 		printf("\n");

@@ -19,6 +19,7 @@
 #include "primbench/reader.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/text.h"
 
 extern char **environ;
 
@@ -267,7 +268,7 @@ static void print_notes(const struct pb_results_file *files, size_t n)
 		if (note) {
 			char *line = NULL;
 			if (asprintf(&line, "note: %s", note) > 0)
-				pb_print_wrapped(stdout, line, 6);
+				pb_print_wrapped_at(stdout, 0, 6, line);
 			free(line);
 		}
 		free(note);
@@ -282,52 +283,52 @@ struct plot_args {
 	size_t nlabels;
 };
 
+/* One of plot's own options into a (struct plot_args). */
+static bool plot_option(int c, const char *arg, void *ctx)
+{
+	struct plot_args *a = ctx;
+	switch (c) {
+	case 'u':
+		if (pb_unit_parse(arg, &a->po.unit) != 0)
+			die_usage("plot: %s", pb_error());
+		return true;
+	case 't':
+		a->po.title = arg;
+		return true;
+	case 'l':
+		a->labels[a->nlabels++] = arg;
+		return true;
+	case 's':
+		if (!*arg)
+			die_usage("plot: empty directory in '--script-only'");
+		a->script_dir = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Parses argv into a (optind left at the first file). Returns false after
  * --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct plot_args *a)
 {
 	static const struct option opts[] = {
-	    {"output", required_argument, NULL, 'o'},
+	    CLI_OUTPUT_OPTION,
 	    {"unit", required_argument, NULL, 'u'},
 	    {"title", required_argument, NULL, 't'},
 	    {"label", required_argument, NULL, 'l'},
 	    {"script-only", required_argument, NULL, 's'},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	*a = (struct plot_args){.po = {NULL, PB_UNIT_GB_S, NULL}};
 	a->labels = calloc((size_t)argc + 1, sizeof *a->labels);
 	if (!a->labels)
 		die_usage("out of memory");
-	opterr = 0;
-	int c;
-	while ((c = cli_getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			a->output = cli_output_path(optarg);
-			break;
-		case 'u':
-			if (pb_unit_parse(optarg, &a->po.unit) != 0)
-				die_usage("plot: %s", pb_error());
-			break;
-		case 't':
-			a->po.title = optarg;
-			break;
-		case 'l':
-			a->labels[a->nlabels++] = optarg;
-			break;
-		case 's':
-			if (!*optarg)
-				die_usage("plot: empty directory in '--script-only'");
-			a->script_dir = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			free(a->labels);
-			return false;
-		default:
-			die_bad_option("plot", argv, c);
-		}
+	const struct cli_common common = {.out_path = &a->output};
+	if (!cli_parse_options("plot", argc, argv, ":o:h", opts, plot_option, a, &common, usage)) {
+		free(a->labels);
+		return false;
 	}
 	return true;
 }

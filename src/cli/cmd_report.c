@@ -36,34 +36,29 @@ static void usage(FILE *f)
 	      f);
 }
 
+static bool report_option(int opt, const char *arg, void *fmt)
+{
+	if (opt != 'f')
+		return false;
+	if (pb_format_parse(arg, fmt) != 0)
+		die_usage("report: %s", pb_error());
+	return true;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-	    {"format", required_argument, 0, 'f'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_FORMAT_OPTION,
+	    CLI_OUTPUT_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	enum pb_format fmt = PB_FORMAT_TEXT;
 	const char *out = NULL;
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":hf:o:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return PB_EXIT_OK;
-		case 'f':
-			if (pb_format_parse(optarg, &fmt) != 0)
-				die_usage("report: %s", pb_error());
-			break;
-		case 'o':
-			out = cli_output_path(optarg);
-			break;
-		default:
-			die_bad_option("report", argv, opt);
-		}
-	}
+	const struct cli_common common = {.out_path = &out};
+	if (!cli_parse_options("report", argc, argv, ":hf:o:", opts, report_option, &fmt, &common,
+	                       usage))
+		return PB_EXIT_OK;
 	if (argc - optind != 1)
 		die_usage("report: needs one result file, got %d (see --help)", argc - optind);
 	const char *in = argv[optind];

@@ -15,6 +15,7 @@
 #include "primbench/kernels.h"
 #include "primbench/report.h"
 #include "primbench/selftest.h"
+#include "primbench/text.h"
 
 static void usage(FILE *f)
 {
@@ -128,49 +129,56 @@ static void choose(const char *list, const struct pb_kernel *t, size_t count, bo
 	free(copy);
 }
 
+enum { OPT_KERNELS = 256, OPT_STANDARD, OPT_FULL };
+
+/* What selftest's options asked for. */
+struct selftest_opts {
+	enum pb_selftest_level level;
+	const char *kernels;
+	const char *level_opt; /* --standard and --full exclude each other */
+	char **argv;           /* getopt's, for the option word as typed */
+};
+
+static bool selftest_option(int opt, const char *arg, void *ctx)
+{
+	struct selftest_opts *o = ctx;
+	switch (opt) {
+	case OPT_KERNELS:
+		o->kernels = arg;
+		return true;
+	case OPT_STANDARD:
+	case OPT_FULL: {
+		const char *word = o->argv[optind - 1];
+		if (o->level_opt && strcmp(o->level_opt, word) != 0)
+			die_usage("selftest: %s and %s exclude each other (choose one)",
+			          o->level_opt, word);
+		o->level_opt = word;
+		o->level = opt == OPT_FULL ? PB_SELFTEST_FULL : PB_SELFTEST_STANDARD;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
 int cmd_selftest(int argc, char **argv)
 {
-	enum { OPT_HIDE = 256, OPT_KERNELS, OPT_STANDARD, OPT_FULL };
 	static const struct option longopts[] = {
-	    {"hide-features", required_argument, NULL, OPT_HIDE},
+	    CLI_HIDE_FEATURES_OPTION,
 	    {"kernels", required_argument, NULL, OPT_KERNELS},
 	    {"standard", no_argument, NULL, OPT_STANDARD},
 	    {"full", no_argument, NULL, OPT_FULL},
-	    {"help", no_argument, NULL, 'h'},
+	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
-	enum pb_selftest_level level = PB_SELFTEST_QUICK;
-	const char *kernels = NULL;
-	const char *level_opt = NULL; /* --standard and --full exclude each other */
-
-	opterr = 0;
+	struct selftest_opts o = {.level = PB_SELFTEST_QUICK, .argv = argv};
 	optind = 1;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_HIDE:
-			cli_hide_features(optarg);
-			break;
-		case OPT_KERNELS:
-			kernels = optarg;
-			break;
-		case OPT_STANDARD:
-		case OPT_FULL:
-			if (level_opt && strcmp(level_opt, argv[optind - 1]) != 0)
-				die_usage("selftest: %s and %s exclude each other (choose one)",
-				          level_opt, argv[optind - 1]);
-			level_opt = argv[optind - 1];
-			level = opt == OPT_FULL ? PB_SELFTEST_FULL : PB_SELFTEST_STANDARD;
-			break;
-		case 'h':
-			usage(stdout);
-			return PB_EXIT_OK;
-		default:
-			die_bad_option("selftest", argv, opt);
-		}
-	}
-	if (optind < argc)
-		cli_die_unexpected("selftest", longopts, argv[optind]);
+	if (!cli_parse_options("selftest", argc, argv, ":h", longopts, selftest_option, &o, NULL,
+	                       usage))
+		return PB_EXIT_OK;
+	cli_no_operands("selftest", longopts, argc, argv);
+	enum pb_selftest_level level = o.level;
+	const char *kernels = o.kernels;
 
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);

@@ -374,57 +374,67 @@ static size_t parse_level(const char *arg)
 	return (size_t)i;
 }
 
+/* What stats's options (ministat's) asked for. */
+struct stats_opts {
+	bool no_plot, no_tests, no_legend, separate, extra;
+	size_t column, level, width;
+	const char *delim;
+};
+
+static bool stats_option(int opt, const char *arg, void *ctx)
+{
+	struct stats_opts *o = ctx;
+	switch (opt) {
+	case 'A':
+		o->no_plot = true;
+		return true;
+	case 'C':
+		o->column = cli_parse_count("-C column", arg, 1, 1000000);
+		return true;
+	case 'c':
+		o->level = parse_level(arg);
+		return true;
+	case 'd':
+		if (!arg[0])
+			die_usage("stats: -d needs at least one delimiter");
+		o->delim = arg;
+		return true;
+	case 'n':
+		o->no_plot = o->no_tests = true;
+		return true;
+	case 'q': /* ministat's -q: no plot, no legend (not cli_quiet) */
+		o->no_plot = o->no_legend = true;
+		return true;
+	case 's':
+		o->separate = true;
+		return true;
+	case 'w':
+		o->width = cli_parse_count("-w width", arg, 10, 1000);
+		return true;
+	case 'X':
+		o->extra = false;
+		return true;
+	default:
+		return false;
+	}
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"no-extra", no_argument, 0, 'X'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
-	bool no_plot = false, no_tests = false, no_legend = false, separate = false;
-	bool extra = true;
-	size_t column = 1, level = 2, width = PLOT_WIDTH;
-	const char *delim = " \t";
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":AC:c:d:hnqsw:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'A':
-			no_plot = true;
-			break;
-		case 'C':
-			column = cli_parse_count("-C column", optarg, 1, 1000000);
-			break;
-		case 'c':
-			level = parse_level(optarg);
-			break;
-		case 'd':
-			if (!optarg[0])
-				die_usage("stats: -d needs at least one delimiter");
-			delim = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return PB_EXIT_OK;
-		case 'n':
-			no_plot = no_tests = true;
-			break;
-		case 'q':
-			no_plot = no_legend = true;
-			break;
-		case 's':
-			separate = true;
-			break;
-		case 'w':
-			width = cli_parse_count("-w width", optarg, 10, 1000);
-			break;
-		case 'X':
-			extra = false;
-			break;
-		default:
-			die_bad_option("stats", argv, opt);
-		}
-	}
+	struct stats_opts o = {
+	    .extra = true, .column = 1, .level = 2, .width = PLOT_WIDTH, .delim = " \t"};
+	if (!cli_parse_options("stats", argc, argv, ":AC:c:d:hnqsw:", opts, stats_option, &o, NULL,
+	                       usage))
+		return PB_EXIT_OK;
+	const bool no_plot = o.no_plot, no_tests = o.no_tests, no_legend = o.no_legend;
+	const bool separate = o.separate, extra = o.extra;
+	const size_t column = o.column, level = o.level, width = o.width;
+	const char *delim = o.delim;
 	size_t nsets = argc > optind ? (size_t)(argc - optind) : 1;
 	if (nsets > MAX_SETS)
 		die_usage("stats: %zu files; at most %d (ministat's symbols x + * %% # @ O)", nsets,

@@ -17,6 +17,7 @@
 #include "primbench/results.h"
 #include "primbench/session.h"
 #include "primbench/syscall.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 /* A benchmark whose per-op samples vary more than this (stddev / mean) is
@@ -130,10 +131,27 @@ void cli_syscall_print_table(const struct pb_syscall_result *r)
 /* What the command line asked for. */
 struct syscall_opts {
 	struct pb_syscall_params p;
+	struct cli_sampling samp;
 	struct cli_format fmt;
 	const char *cpu_arg, *out;
 	bool want_list;
 };
+
+/* syscall's own options into o (struct syscall_opts). */
+static bool syscall_option(int opt, const char *arg, void *ctx)
+{
+	struct syscall_opts *o = ctx;
+	switch (opt) {
+	case 'l':
+		o->want_list = true;
+		return true;
+	case 'c':
+		o->cpu_arg = arg;
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* Parses argv into o. Returns false after --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct syscall_opts *o)
@@ -141,63 +159,22 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	static const struct option opts[] = {
 	    {"list", no_argument, 0, 'l'},
 	    {"cpu", required_argument, 0, 'c'},
-	    {"budget", required_argument, 0, 'b'},
-	    {"min-samples", required_argument, 0, 'm'},
-	    {"max-samples", required_argument, 0, 'M'},
-	    {"seed", required_argument, 0, 's'},
-	    {"output", required_argument, 0, 'o'},
-	    {"format", required_argument, 0, 'f'},
-	    {"quiet", no_argument, 0, 'q'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_SAMPLING_OPTIONS,
+	    CLI_OUTPUT_OPTION,
+	    CLI_FORMAT_OPTION,
+	    CLI_QUIET_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	*o = (struct syscall_opts){
 	    .fmt = {.fmt = PB_FORMAT_TEXT},
-	    .p = {.cpu = -1,
-	          .peer_cpu = -1,
-	          .budget_s = 1.0,
-	          .min_samples = 11,
-	          .max_samples = 1001},
+	    .p = {.cpu = -1, .peer_cpu = -1},
 	};
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return false;
-		case 'f':
-			o->fmt.fmt = cli_parse_format(optarg);
-			break;
-		case 'q':
-			cli_quiet = true;
-			break;
-		case 'l':
-			o->want_list = true;
-			break;
-		case 'c':
-			o->cpu_arg = optarg;
-			break;
-		case 'b':
-			o->p.budget_s = cli_parse_seconds("--budget", optarg);
-			break;
-		case 'm':
-			o->p.min_samples = cli_parse_count("sample count", optarg, 1, 100000);
-			break;
-		case 'M':
-			o->p.max_samples = cli_parse_count("sample count", optarg, 1, 100000);
-			break;
-		case 's':
-			o->p.seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
-			break;
-		case 'o':
-			o->out = cli_output_path(optarg);
-			break;
-		default:
-			die_bad_option("syscall", argv, opt);
-		}
-	}
-	return true;
+	o->samp = (struct cli_sampling){.budget_s = 1.0, .min_samples = 11, .max_samples = 1001};
+	const struct cli_common common = {
+	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp};
+	return cli_parse_options("syscall", argc, argv, ":ho:f:q", opts, syscall_option, o, &common,
+	                         usage);
 }
 
 /* pipe-rtt's partner: the first CPU allowed before pinning above cpu, else
@@ -221,7 +198,7 @@ static void print_notes_and_noise(const struct pb_syscall_result *r, const struc
 		putchar('\n');
 		char *copy = strdup(r->notes), *save = NULL;
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			pb_print_wrapped(stdout, l, 2);
+			pb_print_wrapped_at(stdout, 0, 2, l);
 		free(copy);
 	}
 	if (noise->valid) {
@@ -231,7 +208,7 @@ static void print_notes_and_noise(const struct pb_syscall_result *r, const struc
 		         "context switches of the measuring thread",
 		         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches);
 		putchar('\n');
-		pb_print_wrapped(stdout, line, 7);
+		pb_print_wrapped_at(stdout, 0, 7, line);
 	}
 	fflush(stdout);
 }
@@ -274,22 +251,9 @@ static int write_results(struct pb_session *s, struct cli_format *fmt,
 {
 	if (!s->doc)
 		return PB_EXIT_OK;
-	int status = PB_EXIT_OK;
 	pb_results_add_syscall(s->doc, r);
 	pb_session_finish(s, r->interrupted || pb_session_stopped(s));
-	if (s->out_path) {
-		if (pb_session_write(s, s->doc) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-		} else {
-			printf("\nresults: %s\n", s->out_path);
-		}
-	}
-	if (cli_format_end(fmt, s->doc) != 0) {
-		cli_error("%s", pb_error());
-		status = PB_EXIT_USAGE;
-	}
-	return status;
+	return cli_session_output(s, fmt, PB_EXIT_OK);
 }
 
 int cmd_syscall(int argc, char **argv)
@@ -305,9 +269,11 @@ int cmd_syscall(int argc, char **argv)
 	if (pb_syscall_select((const char *const *)argv + optind, (size_t)(argc - optind),
 	                      p->selected) != 0)
 		die_usage("%s", pb_error());
-	if (p->min_samples > p->max_samples)
-		die_usage("--min-samples %zu is more than --max-samples %zu", p->min_samples,
-		          p->max_samples);
+	cli_sampling_check(&o.samp);
+	p->budget_s = o.samp.budget_s;
+	p->min_samples = o.samp.min_samples;
+	p->max_samples = o.samp.max_samples;
+	p->seed = o.samp.seed;
 	int want_cpu = o.cpu_arg ? pb_syscall_parse_cpu(o.cpu_arg, NULL) : -1;
 	if (want_cpu < 0 && o.cpu_arg)
 		die_usage("%s", pb_error());

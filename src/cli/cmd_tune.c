@@ -36,6 +36,7 @@
 #include "primbench/results.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tune.h"
 
@@ -177,6 +178,26 @@ struct run {
 	bool have_be;
 };
 
+/* The sampling every tune measurement shares: 11..201 samples after one
+ * warm-up, the detected cache sizes, the session's stop flag. */
+static struct pb_mem_params tune_mem_params(enum pb_op op, double budget,
+                                            const struct pb_cache_info *caches, uint64_t seed,
+                                            struct pb_session *s)
+{
+	return (struct pb_mem_params){
+	    .op = op,
+	    .budget_s = budget,
+	    .min_samples = 11,
+	    .max_samples = 201,
+	    .warmup_samples = 1,
+	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
+	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
+	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
+	    .seed = seed,
+	    .stop = pb_session_stop_flag(s),
+	};
+}
+
 /* Times op's candidates at run->sizes in run->state; computes the
  * break-even policy. Returns 0, or the exit status of a failure. */
 static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
@@ -190,29 +211,18 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 		sizes[i] = (uint64_t)run->sizes.values[i];
 	char ctx[64];
 	snprintf(ctx, sizeof ctx, "%s %s", pb_op_name(run->op), pb_cache_state_name(run->state));
-	struct pb_mem_params p = {
-	    .op = run->op,
-	    .kernels = ks,
-	    .n_kernels = nk,
-	    .sizes_bytes = sizes,
-	    .n_sizes = run->sizes.count,
-	    .states = &run->state,
-	    .n_states = 1,
-	    .placements = &place,
-	    .n_placements = 1,
-	    .value = 0,
-	    .budget_s = budget,
-	    .min_samples = 11,
-	    .max_samples = 201,
-	    .warmup_samples = 1,
-	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
-	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
-	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
-	    .seed = seed,
-	    .stop = pb_session_stop_flag(s),
-	    .progress = progress,
-	    .progress_ctx = ctx,
-	};
+	struct pb_mem_params p = tune_mem_params(run->op, budget, caches, seed, s);
+	p.kernels = ks;
+	p.n_kernels = nk;
+	p.sizes_bytes = sizes;
+	p.n_sizes = run->sizes.count;
+	p.states = &run->state;
+	p.n_states = 1;
+	p.placements = &place;
+	p.n_placements = 1;
+	p.value = 0;
+	p.progress = progress;
+	p.progress_ctx = ctx;
 	char label[80];
 	snprintf(label, sizeof label, "tune: %s", ctx);
 	cli_progress_start(&progress_line, label);
@@ -291,7 +301,7 @@ static void run_free(struct run *r)
 static void print_policy(const char *label, const char *label2, const char *policy)
 {
 	int col = printf("  %s%s:", label, label2);
-	if (col + 1 + (int)strlen(policy) <= 80) {
+	if (col + 1 + (int)strlen(policy) <= PB_TEXT_WIDTH) {
 		printf(" %s\n", policy);
 		return;
 	}
@@ -300,7 +310,7 @@ static void print_policy(const char *label, const char *label2, const char *poli
 	for (const char *p = policy; *p;) {
 		size_t n = strcspn(p, ",");
 		size_t item = n + (p[n] == ',');
-		if (col > 4 && col + (int)item > 80) {
+		if (col > 4 && col + (int)item > PB_TEXT_WIDTH) {
 			printf("\n    ");
 			col = 4;
 		}
@@ -356,18 +366,7 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 			die_usage("tune: %s", pb_error());
 	}
 	struct pb_mem_replay rp = {.dist = dist, .seed = 1, .batch_calls = 4096};
-	struct pb_mem_params p = {
-	    .op = policy->op,
-	    .budget_s = budget * 10,
-	    .min_samples = 11,
-	    .max_samples = 201,
-	    .warmup_samples = 1,
-	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
-	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
-	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
-	    .seed = seed,
-	    .stop = pb_session_stop_flag(s),
-	};
+	struct pb_mem_params p = tune_mem_params(policy->op, budget * 10, caches, seed, s);
 	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum) != 0) {
 		cli_error("%s", pb_error());
 		free(cands);
@@ -418,7 +417,6 @@ enum {
 	OPT_MAX,
 	OPT_PER_OCTAVE,
 	OPT_BUDGET,
-	OPT_HIDE,
 	OPT_CPU,
 	OPT_DIST
 };
@@ -494,6 +492,39 @@ static bool parse_bound_option(int c, const char *arg, struct tune_opts *o)
 	}
 }
 
+/* tune's own options into o (struct tune_opts). */
+static bool tune_option(int c, const char *arg, void *ctx)
+{
+	struct tune_opts *o = ctx;
+	if (parse_bound_option(c, arg, o))
+		return true;
+	switch (c) {
+	case OPT_OPS:
+		parse_ops(arg, o->want);
+		return true;
+	case OPT_PER_OCTAVE:
+		o->per_octave = (unsigned)cli_parse_count("--per-octave", arg, 1, 8);
+		return true;
+	case OPT_BUDGET:
+		o->budget = cli_parse_seconds("--budget", arg);
+		return true;
+	case 'n':
+		o->dry_run = true;
+		return true;
+	case 'v':
+		o->verbose = true;
+		return true;
+	case OPT_CPU:
+		o->want_cpu = (int)cli_parse_count("--cpu", arg, 0, 4095);
+		return true;
+	case OPT_DIST:
+		o->dist_arg = arg;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Parses argv into o. Returns false after --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct tune_opts *o)
 {
@@ -506,14 +537,14 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    {"max-size", required_argument, 0, OPT_MAX},
 	    {"per-octave", required_argument, 0, OPT_PER_OCTAVE},
 	    {"budget", required_argument, 0, OPT_BUDGET},
-	    {"output", required_argument, 0, 'o'},
+	    CLI_OUTPUT_OPTION,
 	    {"dry-run", no_argument, 0, 'n'},
 	    {"verbose", no_argument, 0, 'v'},
-	    {"hide-features", required_argument, 0, OPT_HIDE},
+	    CLI_HIDE_FEATURES_OPTION,
 	    {"cpu", required_argument, 0, OPT_CPU},
 	    {"distribution", required_argument, 0, OPT_DIST},
-	    {"quiet", no_argument, 0, 'q'},
-	    {"help", no_argument, 0, 'h'},
+	    CLI_QUIET_OPTION,
+	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
 	*o = (struct tune_opts){
@@ -524,49 +555,9 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    .budget = 0.1,
 	    .want_cpu = -1,
 	};
-	opterr = 0;
-	int c;
-	while ((c = cli_getopt_long(argc, argv, ":o:nvqh", opts, NULL)) != -1) {
-		if (parse_bound_option(c, optarg, o))
-			continue;
-		switch (c) {
-		case OPT_OPS:
-			parse_ops(optarg, o->want);
-			break;
-		case OPT_PER_OCTAVE:
-			o->per_octave = (unsigned)cli_parse_count("--per-octave", optarg, 1, 8);
-			break;
-		case OPT_BUDGET:
-			o->budget = cli_parse_seconds("--budget", optarg);
-			break;
-		case 'o':
-			o->out_path = cli_output_path(optarg);
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'q':
-			cli_quiet = true;
-			break;
-		case OPT_HIDE:
-			cli_hide_features(optarg);
-			break;
-		case OPT_CPU:
-			o->want_cpu = (int)cli_parse_count("--cpu", optarg, 0, 4095);
-			break;
-		case OPT_DIST:
-			o->dist_arg = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return false;
-		default:
-			die_bad_option("tune", argv, c);
-		}
-	}
+	const struct cli_common common = {.out_path = &o->out_path};
+	if (!cli_parse_options("tune", argc, argv, ":o:nvqh", opts, tune_option, o, &common, usage))
+		return false;
 	if (optind < argc)
 		die_usage("tune: unexpected argument '%s' (try 'primbench tune --help')",
 		          argv[optind]);
@@ -624,9 +615,9 @@ static void choose_split(struct tune_opts *o, const struct pb_cache_info *caches
 static void print_plan(const struct tune_opts *o, const struct pb_cpu_ident *id)
 {
 	char ssplit[32], smax[32], slarge[32];
-	pb_format_size(o->split, ssplit, sizeof ssplit);
-	pb_format_size(o->max_size, smax, sizeof smax);
-	pb_format_size(o->rule.large_from_bytes, slarge, sizeof slarge);
+	pb_format_bytes(ssplit, sizeof ssplit, o->split, PB_BYTES_EXACT);
+	pb_format_bytes(smax, sizeof smax, o->max_size, PB_BYTES_EXACT);
+	pb_format_bytes(slarge, sizeof slarge, o->rule.large_from_bytes, PB_BYTES_EXACT);
 	char from[160];
 	if (o->rule.large_from_bytes < o->split)
 		snprintf(from, sizeof from, "hot 16..%s, hot and dram together %s..%s", slarge,
@@ -689,14 +680,14 @@ static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const str
 	pb_policy_format(&dram->be.policy, b, sizeof b);
 	pb_policy_format(merged, m, sizeof m);
 	char ssplit[32], smax[32];
-	pb_format_size(o->split, ssplit, sizeof ssplit);
-	pb_format_size(o->max_size, smax, sizeof smax);
+	pb_format_bytes(ssplit, sizeof ssplit, o->split, PB_BYTES_EXACT);
+	pb_format_bytes(smax, sizeof smax, o->max_size, PB_BYTES_EXACT);
 	printf("\n%s (%zu kernel%s)\n", pb_op_name(op), t->nk, pb_plural(t->nk));
 	print_policy("hot, 16..", ssplit, a);
 	char label[96];
 	if (both_policy) {
 		char sfrom[32], both[PB_POLICY_TEXT_MAX];
-		pb_format_size(o->rule.large_from_bytes, sfrom, sizeof sfrom);
+		pb_format_bytes(sfrom, sizeof sfrom, o->rule.large_from_bytes, PB_BYTES_EXACT);
 		pb_policy_format(both_policy, both, sizeof both);
 		snprintf(label, sizeof label, "hot and dram together, %s..%s", sfrom, ssplit);
 		print_policy(label, "", both);

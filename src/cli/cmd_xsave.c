@@ -23,6 +23,7 @@
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/syscall.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
 
@@ -72,44 +73,19 @@ static void usage(FILE *f)
 	      f);
 }
 
-enum { OPT_BUDGET = 256, OPT_MEM_BUDGET, OPT_NO_BE, OPT_MIN, OPT_MAX, OPT_SEED, OPT_CPU };
+enum { OPT_MEM_BUDGET = 256, OPT_NO_BE, OPT_CPU };
 
 static const struct option options[] = {
-    {"budget", required_argument, 0, OPT_BUDGET},
+    CLI_SAMPLING_OPTIONS,
     {"mem-budget", required_argument, 0, OPT_MEM_BUDGET},
     {"no-breakeven", no_argument, 0, OPT_NO_BE},
-    {"min-samples", required_argument, 0, OPT_MIN},
-    {"max-samples", required_argument, 0, OPT_MAX},
-    {"seed", required_argument, 0, OPT_SEED},
     {"cpu", required_argument, 0, OPT_CPU},
-    {"output", required_argument, 0, 'o'},
-    {"format", required_argument, 0, 'f'},
-    {"quiet", no_argument, 0, 'q'},
-    {"help", no_argument, 0, 'h'},
+    CLI_OUTPUT_OPTION,
+    CLI_FORMAT_OPTION,
+    CLI_QUIET_OPTION,
+    CLI_HELP_OPTION,
     {0, 0, 0, 0},
 };
-
-/* "label     text" with text wrapped at 80 columns under itself. */
-static void labelled(const char *label, const char *text)
-{
-	int col = printf("%-9s", label);
-	for (const char *p = text; *p;) {
-		const char *sp = strchr(p, ' ');
-		int len = sp ? (int)(sp - p) : (int)strlen(p);
-		if (col > 10 && col + 1 + len > 80) {
-			printf("\n%10s", "");
-			col = 10;
-		} else {
-			putchar(' ');
-			col++;
-		}
-		col += printf("%.*s", len, p);
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	putchar('\n');
-}
 
 static void print_state(const struct pb_xsave_info *in)
 {
@@ -123,10 +99,10 @@ static void print_state(const struct pb_xsave_info *in)
 	pb_xsave_format_mask(in->xcr0, list, sizeof list);
 	snprintf(line, sizeof line, "0x%llx: %s", (unsigned long long)in->xcr0, list);
 	putchar('\n');
-	labelled("xcr0", line);
+	pb_print_labelled(stdout, 10, "xcr0", line);
 	snprintf(line, sizeof line, "xsaveopt %s, xsavec %s, xsaves %s (CPL 0 only)",
 	         in->xsaveopt ? "yes" : "no", in->xsavec ? "yes" : "no", in->xsaves ? "yes" : "no");
-	labelled("cpu", line);
+	pb_print_labelled(stdout, 10, "cpu", line);
 	pb_xsave_format_mask(in->rfbm, list, sizeof list);
 	snprintf(line, sizeof line, "0x%llx (EDX:EAX of every xsave pair): %s%s",
 	         (unsigned long long)in->rfbm, list,
@@ -136,14 +112,14 @@ static void print_state(const struct pb_xsave_info *in)
 	               "would fault), "
 	               "so no pair moves the 8 KiB of tiles"
 	             : "");
-	labelled("rfbm", line);
+	pb_print_labelled(stdout, 10, "rfbm", line);
 	snprintf(line, sizeof line,
 	         "%u B for all of XCR0 (cpuid 0xD.0:EBX); for the rfbm: standard %u B, "
 	         "compacted %u B (xsavec); with supervisor state %u B (0xD.1:EBX, "
 	         "xsaves); "
 	         "fxsave 512 B; buffers 64-byte aligned",
 	         in->size_xcr0, in->size_standard, in->size_compacted, in->size_xss);
-	labelled("area", line);
+	pb_print_labelled(stdout, 10, "area", line);
 }
 
 static void print_table(const struct pb_xsave_result *r)
@@ -175,7 +151,7 @@ static void print_table(const struct pb_xsave_result *r)
 		snprintf(copy, sizeof copy, "%s", r->notes);
 		char *save = NULL;
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			pb_print_wrapped(stdout, l, 2);
+			pb_print_wrapped_at(stdout, 0, 2, l);
 	}
 	size_t outl = 0, n = 0;
 	unsigned mig = 0;
@@ -300,7 +276,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 		         (unsigned long long)size_bytes[at], which[at]->name, simd[at], pm,
 		         rep_name, repm[at]);
 	}
-	pb_print_wrapped(stdout, line, 8);
+	pb_print_wrapped_at(stdout, 0, 8, line);
 	json_t *be = json_object();
 	json_object_set_new(be, "op", json_string(pb_op_name(op)));
 	json_object_set_new(be, "pair", json_string(pb_xsave_insn_name(pair->v.insn)));
@@ -328,73 +304,51 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 
 /* What the command line asked for. */
 struct xsave_opts {
-	double budget, mem_budget;
-	size_t min_samples, max_samples;
-	uint64_t seed;
+	struct cli_sampling samp;
+	double mem_budget;
 	bool do_breakeven;
 	int want_cpu;
 	const char *out;
 	struct cli_format fmt;
 };
 
+/* xsave's own options into o (struct xsave_opts). */
+static bool xsave_option(int opt, const char *arg, void *ctx)
+{
+	struct xsave_opts *o = ctx;
+	switch (opt) {
+	case OPT_MEM_BUDGET:
+		o->mem_budget = cli_parse_seconds("--mem-budget", arg);
+		return true;
+	case OPT_CPU:
+		o->want_cpu = pb_syscall_parse_cpu(arg, NULL);
+		if (o->want_cpu < 0)
+			die_usage("%s", pb_error());
+		return true;
+	case OPT_NO_BE:
+		o->do_breakeven = false;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Parses argv into o. Returns false after --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 {
-	*o = (struct xsave_opts){.budget = 1.0,
+	*o = (struct xsave_opts){.samp = {.budget_s = 1.0, .min_samples = 11, .max_samples = 201},
 	                         .mem_budget = 0.05,
-	                         .min_samples = 11,
-	                         .max_samples = 201,
 	                         .do_breakeven = true,
 	                         .want_cpu = -1,
 	                         .fmt = {.fmt = PB_FORMAT_TEXT}};
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", options, NULL)) != -1) {
-		switch (opt) {
-		case 'q': /* as every suite takes it; xsave draws no progress line */
-			cli_quiet = true;
-			break;
-		case 'f':
-			o->fmt.fmt = cli_parse_format(optarg);
-			break;
-		case OPT_BUDGET:
-			o->budget = cli_parse_seconds("--budget", optarg);
-			break;
-		case OPT_MEM_BUDGET:
-			o->mem_budget = cli_parse_seconds("--mem-budget", optarg);
-			break;
-		case OPT_CPU:
-			o->want_cpu = pb_syscall_parse_cpu(optarg, NULL);
-			if (o->want_cpu < 0)
-				die_usage("%s", pb_error());
-			break;
-		case OPT_NO_BE:
-			o->do_breakeven = false;
-			break;
-		case OPT_MIN:
-			o->min_samples = cli_parse_count("sample count", optarg, 1, 100000);
-			break;
-		case OPT_MAX:
-			o->max_samples = cli_parse_count("sample count", optarg, 1, 100000);
-			break;
-		case OPT_SEED:
-			o->seed = cli_parse_count("seed", optarg, 0, SIZE_MAX);
-			break;
-		case 'o':
-			o->out = cli_output_path(optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return false;
-		default:
-			die_bad_option("xsave", argv, opt);
-		}
-	}
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
-	if (o->min_samples > o->max_samples)
-		die_usage("--min-samples %zu is more than --max-samples %zu", o->min_samples,
-		          o->max_samples);
+	/* -q as every suite takes it; xsave draws no progress line */
+	const struct cli_common common = {
+	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp};
+	if (!cli_parse_options("xsave", argc, argv, ":ho:f:q", options, xsave_option, o, &common,
+	                       usage))
+		return false;
+	cli_no_operands("xsave", options, argc, argv);
+	cli_sampling_check(&o->samp);
 	return true;
 }
 
@@ -424,8 +378,8 @@ static int run_breakeven(const struct xsave_opts *o, struct pb_session *s,
 	enum pb_op ops[2] = {PB_OP_MEMSET, PB_OP_MEMCPY};
 	for (int i = 0; i < 2 && !pb_session_stopped(s); i++) {
 		if (!breakeven_op(ops[i], pair, &sizes, sb, &s->caches, o->mem_budget,
-		                  o->min_samples, o->max_samples, s->seed + 1 + (uint64_t)i,
-		                  pb_session_stop_flag(s), s->doc)) {
+		                  o->samp.min_samples, o->samp.max_samples,
+		                  s->seed + 1 + (uint64_t)i, pb_session_stop_flag(s), s->doc)) {
 			if (!pb_session_stopped(s))
 				status = PB_EXIT_USAGE;
 			break;
@@ -451,26 +405,13 @@ static int finish(struct pb_session *s, struct cli_format *fmt, size_t measured,
 		         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches,
 		         s->cpu);
 		putchar('\n');
-		pb_print_wrapped(stdout, line, 7);
+		pb_print_wrapped_at(stdout, 0, 7, line);
 	}
 	if (measured == 0 && !pb_session_stopped(s) && status == PB_EXIT_OK) {
 		cli_error("nothing was measured (see the notes above)");
 		return PB_EXIT_USAGE;
 	}
-	if (s->out_path) {
-		if (pb_session_write(s, s->doc) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-		} else {
-			printf("\nresults: %s\n", s->out_path);
-			status = PB_EXIT_OK;
-		}
-	}
-	if (cli_format_end(fmt, s->doc) != 0) {
-		cli_error("%s", pb_error());
-		status = PB_EXIT_USAGE;
-	}
-	return status;
+	return cli_session_output(s, fmt, status);
 }
 
 int cmd_xsave(int argc, char **argv)
@@ -482,7 +423,7 @@ int cmd_xsave(int argc, char **argv)
 	struct pb_session_params sp = {
 	    .argc = cli_argc,
 	    .argv = cli_argv,
-	    .seed = o.seed,
+	    .seed = o.samp.seed,
 	    .pin = o.want_cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
 	    .cpu = o.want_cpu,
 	    .timer = true,
@@ -503,9 +444,9 @@ int cmd_xsave(int argc, char **argv)
 	fflush(stdout);
 
 	struct pb_xsave_params xp = {
-	    .budget_s = o.budget,
-	    .min_samples = o.min_samples,
-	    .max_samples = o.max_samples,
+	    .budget_s = o.samp.budget_s,
+	    .min_samples = o.samp.min_samples,
+	    .max_samples = o.samp.max_samples,
 	    .warmup_samples = 1,
 	    .seed = s.seed,
 	    .stop = pb_session_stop_flag(&s),

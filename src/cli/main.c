@@ -12,6 +12,7 @@
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/report.h"
+#include "primbench/text.h"
 
 struct command {
 	const char *name;

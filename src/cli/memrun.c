@@ -29,6 +29,7 @@
 #include "primbench/sizes.h"
 #include "primbench/summary.h"
 #include "primbench/syscall.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tsc_sync.h"
 
@@ -44,14 +45,11 @@ const struct option mem_cli_options[] = {
     {"kernels", required_argument, 0, MEM_CLI_OPT_BASE + 0},
     {"sizes", required_argument, 0, MEM_CLI_OPT_BASE + 1},
     {"cache", required_argument, 0, MEM_CLI_OPT_BASE + 2},
-    {"budget", required_argument, 0, MEM_CLI_OPT_BASE + 3},
-    {"min-samples", required_argument, 0, MEM_CLI_OPT_BASE + 4},
-    {"max-samples", required_argument, 0, MEM_CLI_OPT_BASE + 5},
+    CLI_SAMPLING_OPTIONS,
     {"l1-size", required_argument, 0, MEM_CLI_OPT_BASE + 6},
     {"l2-size", required_argument, 0, MEM_CLI_OPT_BASE + 7},
     {"llc-size", required_argument, 0, MEM_CLI_OPT_BASE + 8},
-    {"hide-features", required_argument, 0, MEM_CLI_OPT_BASE + 9},
-    {"seed", required_argument, 0, MEM_CLI_OPT_BASE + 10},
+    CLI_HIDE_FEATURES_OPTION,
     {"unit", required_argument, 0, MEM_CLI_OPT_BASE + 11},
     {"dst-offset", required_argument, 0, MEM_CLI_OPT_BASE + 12},
     {"src-offset", required_argument, 0, MEM_CLI_OPT_BASE + 13},
@@ -71,10 +69,10 @@ const struct option mem_cli_options[] = {
     {"threads", required_argument, 0, MEM_CLI_OPT_BASE + 27},
     {"placement", required_argument, 0, MEM_CLI_OPT_BASE + 28},
     {"mem-node", required_argument, 0, MEM_CLI_OPT_BASE + 29},
-    {"output", required_argument, 0, 'o'},
-    {"format", required_argument, 0, 'f'},
-    {"quiet", no_argument, 0, 'q'},
-    {"help", no_argument, 0, 'h'},
+    CLI_OUTPUT_OPTION,
+    CLI_FORMAT_OPTION,
+    CLI_QUIET_OPTION,
+    CLI_HELP_OPTION,
     {0, 0, 0, 0},
 };
 
@@ -87,9 +85,7 @@ void mem_cli_defaults(struct mem_cli *m)
 	m->src_offsets_arg = "2048"; /* dst - src = 2048 mod 4096: no 4K aliasing */
 	m->warmup_samples = 1;
 	m->cpu = -1;
-	m->budget_s = 0.5;
-	m->min_samples = 11;
-	m->max_samples = 201;
+	m->samp = (struct cli_sampling){.budget_s = 0.5, .min_samples = 11, .max_samples = 201};
 }
 
 static uint64_t parse_size_or_die(const char *what, const char *arg)
@@ -102,6 +98,10 @@ static uint64_t parse_size_or_die(const char *what, const char *arg)
 
 bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 {
+	if (cli_sampling_option(opt, arg, &m->samp)) {
+		m->seed_set |= opt == CLI_OPT_SEED;
+		return true;
+	}
 	switch (opt) {
 	case MEM_CLI_OPT_BASE + 0:
 		m->kernels_arg = arg;
@@ -114,15 +114,6 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->cache_arg = arg;
 		m->cache_set = true;
 		return true;
-	case MEM_CLI_OPT_BASE + 3:
-		m->budget_s = cli_parse_seconds("--budget", arg);
-		return true;
-	case MEM_CLI_OPT_BASE + 4:
-		m->min_samples = cli_parse_count("sample count", arg, 1, 100000);
-		return true;
-	case MEM_CLI_OPT_BASE + 5:
-		m->max_samples = cli_parse_count("sample count", arg, 1, 100000);
-		return true;
 	case MEM_CLI_OPT_BASE + 6:
 	case MEM_CLI_OPT_BASE + 7:
 	case MEM_CLI_OPT_BASE + 8: {
@@ -133,13 +124,6 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->cache_override_bytes[lvl] = v;
 		return true;
 	}
-	case MEM_CLI_OPT_BASE + 9:
-		cli_hide_features(arg);
-		return true;
-	case MEM_CLI_OPT_BASE + 10:
-		m->seed = cli_parse_count("seed", arg, 0, SIZE_MAX);
-		m->seed_set = true;
-		return true;
 	case MEM_CLI_OPT_BASE + 24:
 		m->distribution_arg = arg;
 		return true;
@@ -245,21 +229,16 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 	}
 }
 
+static bool mem_option(int opt, const char *arg, void *m)
+{
+	return mem_cli_common_option(m, opt, arg);
+}
+
 bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
                    void (*usage)(FILE *f))
 {
-	opterr = 0;
-	int opt;
-	while ((opt = cli_getopt_long(argc, argv, ":ho:f:q", mem_cli_options, NULL)) != -1) {
-		if (mem_cli_common_option(m, opt, optarg))
-			continue;
-		if (opt == 'h') {
-			usage(stdout);
-			return false;
-		}
-		die_bad_option(cmd, argv, opt);
-	}
-	return true;
+	return cli_parse_options(cmd, argc, argv, ":ho:f:q", mem_cli_options, mem_option, m, NULL,
+	                         usage);
 }
 
 /* Adds k to out[] unless there; exits 2 when it cannot run here. */
@@ -431,7 +410,7 @@ static void run_syscall_table(json_t *doc, int cpu, const cpu_set_t *allowed, ui
 		int n = e ? (int)(e - l) : (int)strlen(l);
 		char line[512];
 		snprintf(line, sizeof line, "note: %.*s", n, l);
-		pb_print_wrapped(stdout, line, 6);
+		pb_print_wrapped_at(stdout, 0, 6, line);
 		l += n + (e != NULL);
 	}
 	pb_results_add_syscall(doc, &r);
@@ -495,9 +474,7 @@ struct mem_plan {
 /* Options that contradict each other, whatever the sizes. */
 static void check_options(const struct mem_cli *m)
 {
-	if (m->min_samples > m->max_samples)
-		die_usage("--min-samples %zu is more than --max-samples %zu", m->min_samples,
-		          m->max_samples);
+	cli_sampling_check(&m->samp);
 	if (pb_cache_overrides_check(m->cache_override_bytes) != 0)
 		die_usage("%s", pb_error());
 	for (size_t o = 0; o < m->nops; o++) {
@@ -566,7 +543,7 @@ static void plan_replay(const struct mem_cli *m, struct mem_plan *pl)
 	if (m->batch_calls)
 		pl->replay.batch_calls = m->batch_calls;
 	if (m->seed_set)
-		pl->replay.seed = m->seed;
+		pl->replay.seed = m->samp.seed;
 	if (pb_distribution_find(m->distribution_arg, &pl->dist) != 0)
 		die_usage("%s", pb_error());
 	note_distribution_op(m, &pl->dist);
@@ -850,7 +827,7 @@ static void open_counters(struct mem_run *run)
 	if (!run->counting) {
 		json_object_set_new(hc, "reason", json_string(run->counters.reason));
 		printf("\n");
-		pb_print_wrapped(stdout, run->counters.reason, 6);
+		pb_print_wrapped_at(stdout, 0, 6, run->counters.reason);
 	}
 	json_object_set_new(run->s.doc, "counters", hc);
 }
@@ -878,9 +855,9 @@ static struct pb_mem_params op_params(struct mem_run *run, size_t o)
 	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
 	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
 	    .value = m->value,
-	    .budget_s = m->budget_s,
-	    .min_samples = m->min_samples,
-	    .max_samples = m->max_samples,
+	    .budget_s = m->samp.budget_s,
+	    .min_samples = m->samp.min_samples,
+	    .max_samples = m->samp.max_samples,
 	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
 	    .seed = run->s.seed + o,
 	    .stop = pb_session_stop_flag(&run->s),
@@ -1081,12 +1058,11 @@ static void print_noise(const struct pb_noise *noise, int cpu)
 	         "measuring thread (pinned to CPU %d)",
 	         noise->steal_pct, others, noise->involuntary_switches, cpu);
 	putchar('\n');
-	pb_print_wrapped(stdout, line, 7);
+	pb_print_wrapped_at(stdout, 0, 7, line);
 	if (noise->steal_pct > 2 || noise->other_busy_pct > 50)
-		pb_print_wrapped(stdout,
-		                 "noise: HIGH: compare kernels within this run, not across "
-		                 "runs",
-		                 7);
+		pb_print_wrapped_at(stdout, 0, 7,
+		                    "noise: HIGH: compare kernels within this run, not across "
+		                    "runs");
 }
 
 /* The default run ends with what it found, from the document as it will be
@@ -1112,19 +1088,7 @@ static void write_results(struct mem_run *run, struct cli_format *fmt)
 		run->status = PB_EXIT_USAGE;
 		return;
 	}
-	if (run->s.out_path) {
-		if (pb_session_write(&run->s, run->s.doc) != 0) {
-			cli_error("%s", pb_error());
-			run->status = PB_EXIT_USAGE;
-		} else {
-			printf("\nresults: %s\n", run->s.out_path);
-			run->status = PB_EXIT_OK;
-		}
-	}
-	if (cli_format_end(fmt, run->s.doc) != 0) {
-		cli_error("%s", pb_error());
-		run->status = PB_EXIT_USAGE;
-	}
+	run->status = cli_session_output(&run->s, fmt, run->status);
 }
 
 /* Measures every op of the plan (and the default run's syscall table),
@@ -1235,7 +1199,7 @@ int mem_cli_run(struct mem_cli *m)
 	struct pb_session_params sp = {
 	    .argc = cli_argc,
 	    .argv = cli_argv,
-	    .seed = m->seed, /* always recorded, so any run's order can be replayed */
+	    .seed = m->samp.seed, /* always recorded, so any run's order can be replayed */
 	    /* with --threads the calling thread runs the 1-thread cases on
 	     * the plan's first CPU */
 	    .pin = pl.threaded || m->cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,

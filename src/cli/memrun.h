@@ -13,6 +13,8 @@
 #include "primbench/kernels.h"
 #include "primbench/report.h"
 
+#include "cli/cli.h"
+
 struct mem_cli {
 	enum pb_op ops[PB_OP_COUNT];
 	size_t nops;
@@ -42,10 +44,8 @@ struct mem_cli {
 	bool unit_set;       /* else ticks/call for hot, GB/s for dram */
 	bool fastest_tables; /* also print the fastest-per-size tables */
 	bool machine_summary;
-	double budget_s;
-	size_t min_samples, max_samples;
+	struct cli_sampling samp; /* --budget, --min-samples, --max-samples, --seed */
 	uint64_t cache_override_bytes[PB_CACHE_LEVELS];
-	uint64_t seed;
 	bool seed_set;
 	/* --distribution NAME|FILE: replay it (pb_mem_replay_run) instead of
 	 * --sizes; --offsets, --batch */
@@ -65,8 +65,9 @@ void mem_cli_defaults(struct mem_cli *m);
 bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
                    void (*usage)(FILE *f));
 
-/* Parses the options both `mem` and the default run take. Returns true
- * when opt was one of them (optarg consumed); exits 2 on a bad value. */
+/* Parses the options both `mem` and the default run take (but
+ * --hide-features, which cli_parse_options takes). Returns true when opt
+ * was one of them (optarg consumed); exits 2 on a bad value. */
 bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg);
 
 /* The getopt_long table of `mem` and the default run: the common options

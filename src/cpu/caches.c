@@ -39,6 +39,7 @@
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/text.h"
 
 static const char *const source_names[PB_SRC_COUNT] = {
     [PB_SRC_CPUID] = "cpuid", [PB_SRC_SYSFS] = "sysfs",       [PB_SRC_SYSCONF] = "sysconf",
@@ -90,7 +91,7 @@ bool pb_cache_plausible(enum pb_cache_level level, uint64_t bytes, uint64_t lowe
 		return true;
 	case PB_CACHE_L2:
 		if (bytes < lower_bytes) {
-			pb_format_bytes_iec(lower_bytes, a, sizeof a);
+			pb_format_bytes(a, sizeof a, lower_bytes, PB_BYTES_IEC);
 			snprintf(why, why_len, "smaller than L1d (%s)", a);
 			return false;
 		}
@@ -101,12 +102,12 @@ bool pb_cache_plausible(enum pb_cache_level level, uint64_t bytes, uint64_t lowe
 		return true;
 	case PB_CACHE_LLC: {
 		if (bytes < lower_bytes) {
-			pb_format_bytes_iec(lower_bytes, a, sizeof a);
+			pb_format_bytes(a, sizeof a, lower_bytes, PB_BYTES_IEC);
 			snprintf(why, why_len, "smaller than L2 (%s)", a);
 			return false;
 		}
 		if (ram_bytes && bytes > ram_bytes / PB_LLC_RAM_DIVISOR) {
-			pb_format_bytes_iec(ram_bytes, a, sizeof a);
+			pb_format_bytes(a, sizeof a, ram_bytes, PB_BYTES_IEC);
 			snprintf(why, why_len, "more than RAM/8 (RAM %s)", a);
 			return false;
 		}
@@ -115,7 +116,7 @@ bool pb_cache_plausible(enum pb_cache_level level, uint64_t bytes, uint64_t lowe
 		if (limit < PB_LLC_FLOOR_BYTES)
 			limit = PB_LLC_FLOOR_BYTES;
 		if (bytes > limit) {
-			pb_format_bytes_iec(limit, b, sizeof b);
+			pb_format_bytes(b, sizeof b, limit, PB_BYTES_IEC);
 			snprintf(why, why_len,
 			         "more than 32 MiB per online CPU (%d CPU%s; limit %s)", cpus,
 			         cpus == 1 ? "" : "s", b);
@@ -199,7 +200,7 @@ static uint64_t choose_level(struct pb_cache_level_info *li, enum pb_cache_level
 		enum pb_cache_source s = priority[i];
 		if (done[i] || by_source[s] == 0 || li->plausible[s])
 			continue;
-		pb_format_bytes_iec(by_source[s], sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, by_source[s], PB_BYTES_IEC);
 		note_add(rejected, sizeof rejected, "%s%s (%s", rejected[0] ? "; " : "", sz,
 		         source_names[s]);
 		for (size_t j = i + 1; j < N_PRIORITY; j++) {
@@ -235,7 +236,7 @@ static uint64_t choose_level(struct pb_cache_level_info *li, enum pb_cache_level
 		for (size_t i = 0; i < N_PRIORITY; i++) {
 			enum pb_cache_source s = priority[i];
 			if (li->plausible[s] && by_source[s] != li->size_bytes) {
-				pb_format_bytes_iec(by_source[s], sz, sizeof sz);
+				pb_format_bytes(sz, sizeof sz, by_source[s], PB_BYTES_IEC);
 				note_add(tail, sizeof tail, "%s%s says %s", tail[0] ? "; " : "",
 				         source_names[s], sz);
 			}
@@ -244,7 +245,7 @@ static uint64_t choose_level(struct pb_cache_level_info *li, enum pb_cache_level
 		li->by_source_bytes[PB_SRC_FALLBACK] = detected;
 		li->plausible[PB_SRC_FALLBACK] = true;
 		li->size_bytes = detected;
-		pb_format_bytes_iec(detected, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, detected, PB_BYTES_IEC);
 		snprintf(tail, sizeof tail, "real size unknown, fallback %s (%s)", sz,
 		         override_options[level]);
 	}
@@ -272,13 +273,13 @@ void pb_cache_choose(struct pb_cache_info *out, const uint64_t bytes[PB_CACHE_LE
 		char sz[32];
 		const char *sep = li->note[0] ? "; " : "";
 		if (l > 0 && li->size_bytes < out->level[l - 1].size_bytes) {
-			pb_format_bytes_iec(out->level[l - 1].size_bytes, sz, sizeof sz);
+			pb_format_bytes(sz, sizeof sz, out->level[l - 1].size_bytes, PB_BYTES_IEC);
 			note_add(li->note, sizeof li->note, "%s%s is smaller than %s (%s)", sep,
 			         override_options[l], level_names[l - 1], sz);
 			sep = "; ";
 		}
 		if (l + 1 < PB_CACHE_LEVELS && li->size_bytes > out->level[l + 1].size_bytes) {
-			pb_format_bytes_iec(out->level[l + 1].size_bytes, sz, sizeof sz);
+			pb_format_bytes(sz, sizeof sz, out->level[l + 1].size_bytes, PB_BYTES_IEC);
 			note_add(li->note, sizeof li->note, "%s%s is larger than %s (%s)", sep,
 			         override_options[l], level_names[l + 1], sz);
 		}
@@ -292,13 +293,13 @@ int pb_cache_override_check(enum pb_cache_level level, uint64_t bytes)
 	char a[32], b[32];
 	if ((unsigned)level >= PB_CACHE_LEVELS)
 		return pb_fail("unknown cache level %d", (int)level);
-	pb_format_bytes_iec(bytes, a, sizeof a);
+	pb_format_bytes(a, sizeof a, bytes, PB_BYTES_IEC);
 	if (bytes < PB_OVERRIDE_MIN_BYTES)
 		return pb_fail("%s %s is too small for a cache (at least 1 KiB)",
 		               override_options[level], a);
 	uint64_t ram = ram_bytes();
 	if (ram && bytes > ram) {
-		pb_format_bytes_iec(ram, b, sizeof b);
+		pb_format_bytes(b, sizeof b, ram, PB_BYTES_IEC);
 		return pb_fail("%s %s is more than this machine's RAM (%s)",
 		               override_options[level], a, b);
 	}
@@ -318,8 +319,8 @@ int pb_cache_overrides_check(const uint64_t override_bytes[PB_CACHE_LEVELS])
 			if (override_bytes[hi] && override_bytes[lo] &&
 			    override_bytes[hi] < override_bytes[lo]) {
 				char a[32], b[32];
-				pb_format_bytes_iec(override_bytes[hi], a, sizeof a);
-				pb_format_bytes_iec(override_bytes[lo], b, sizeof b);
+				pb_format_bytes(a, sizeof a, override_bytes[hi], PB_BYTES_IEC);
+				pb_format_bytes(b, sizeof b, override_bytes[lo], PB_BYTES_IEC);
 				return pb_fail("%s %s is smaller than %s %s", override_options[hi],
 				               a, override_options[lo], b);
 			}

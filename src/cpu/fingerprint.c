@@ -1,5 +1,4 @@
-/* fingerprint.c - the text helpers the machine listings and other text
- * use (IEC byte sizes, a labelled wrapped field), and the fingerprint_hash
+/* fingerprint.c - the fingerprint_hash
  * of a machine object (docs/results-schema.md). The machine object and
  * listings themselves are in src/machine/machine.c.
  */
@@ -12,91 +11,7 @@
 
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
-
-void pb_format_bytes_iec(uint64_t bytes, char *buf, size_t len)
-{
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-	if (bytes < 1024) {
-		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
-		return;
-	}
-	int u = 0;
-	uint64_t div = 1024;
-	while (u < 3 && bytes >= div * 1024) {
-		div *= 1024;
-		u++;
-	}
-	if (bytes % div == 0) {
-		snprintf(buf, len, "%llu %s", (unsigned long long)(bytes / div), units[u]);
-		return;
-	}
-	/* Two decimals at most, trailing zeros dropped: "1.5 MiB", "181.38 MiB". */
-	char num[32];
-	snprintf(num, sizeof num, "%.2f", (double)bytes / (double)div);
-	size_t n = strlen(num);
-	while (n > 0 && num[n - 1] == '0')
-		num[--n] = '\0';
-	if (n > 0 && num[n - 1] == '.')
-		num[--n] = '\0';
-	snprintf(buf, len, "%s %s", num, units[u]);
-}
-
-/* A unit after a number ("4 x 16 B", "0.1 ppm"): kept on the number's line. */
-static bool is_unit(const char *p)
-{
-	static const char *const units[] = {"B",  "KiB", "MiB", "GiB", "TiB",
-	                                    "ns", "ms",  "ppm", "MHz", "GHz"};
-	size_t n = strcspn(p, " ");
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (n == strlen(units[i]) && !strncmp(p, units[i], n))
-			return true;
-	return false;
-}
-
-void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
-{
-	if (indent < 0)
-		indent = 0;
-	if (indent > PB_TEXT_WIDTH - 20)
-		indent = PB_TEXT_WIDTH - 20; /* leave room for the text */
-	const char *p = text;
-	while (*p == ' ')
-		p++;
-	if (!*p) { /* no text: the label alone, without trailing blanks */
-		size_t n = strlen(label);
-		while (n > 0 && label[n - 1] == ' ')
-			n--;
-		fprintf(f, "%.*s\n", (int)n, label);
-		return;
-	}
-	int col = fprintf(f, "%-*s", indent, label);
-	if (col < 0)
-		return;
-	/* Text on this line already (past the indent, or a label filling it up
-	 * to its last column): the next word needs a space before it. */
-	size_t lab = strlen(label);
-	bool used = col > indent || (lab > 0 && lab == (size_t)indent && label[lab - 1] != ' ');
-	while (*p) {
-		int w = (int)strcspn(p, " ");
-		while (p[w] == ' ' && p[w + 1] && is_unit(p + w + 1))
-			w += 1 + (int)strcspn(p + w + 1, " ");
-		int room = PB_TEXT_WIDTH - col - (used ? 1 : 0);
-		if (w > room && col > indent) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-			used = false;
-			continue;
-		}
-		if (w > room)
-			w = room; /* longer than a whole line: cut, the rest goes below */
-		col += fprintf(f, "%s%.*s", used ? " " : "", w, p);
-		used = true;
-		p += w;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
+#include "primbench/text.h"
 
 /* ---- fingerprint_hash --------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/machine.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 /* Set by CMake (CMakeLists.txt); these fallbacks keep a build without them
@@ -130,7 +131,7 @@ static void print_glibc_summary(FILE *f)
 	for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
 		if (!g.diag.known[shown[i]])
 			continue;
-		pb_format_bytes_iec(g.diag.value[shown[i]], sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, g.diag.value[shown[i]], PB_BYTES_IEC);
 		/* "x86_rep_movsb_threshold" -> "rep_movsb" */
 		const char *name = pb_glibc_figure_name(shown[i]) + 4;
 		int n = (int)(strlen(name) - strlen("_threshold"));
@@ -180,7 +181,7 @@ void pb_print_machine_summary(FILE *f, const struct pb_cache_info *c)
 
 	used = 0;
 	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
-		pb_format_bytes_iec(c->level[l].size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, c->level[l].size_bytes, PB_BYTES_IEC);
 		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s %s (%s), ",
 		                         pb_cache_level_name((enum pb_cache_level)l), sz,
 		                         pb_cache_source_name(c->level[l].source));
@@ -213,7 +214,7 @@ static void print_glibc_view(FILE *f)
 		char sz[32];
 		uint64_t v = g.diag.value[i];
 		const char *name = pb_glibc_figure_name((enum pb_glibc_figure)i) + 4;
-		pb_format_bytes_iec(v, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, v, PB_BYTES_IEC);
 		if (v % 1024 == 0 || v < 1024)
 			fprintf(f, "  %-24s %s\n", name, sz);
 		else
@@ -257,7 +258,8 @@ static void print_caches(FILE *f, const struct pb_cache_info *c)
 		for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
 			enum pb_cache_source s = shown[i];
 			if (li->by_source_bytes[s])
-				pb_format_bytes_iec(li->by_source_bytes[s], sz, sizeof sz);
+				pb_format_bytes(sz, sizeof sz, li->by_source_bytes[s],
+				                PB_BYTES_IEC);
 			else
 				snprintf(sz, sizeof sz, "none");
 			used += (size_t)snprintf(
@@ -265,7 +267,7 @@ static void print_caches(FILE *f, const struct pb_cache_info *c)
 			    pb_cache_source_name(s), sz,
 			    li->by_source_bytes[s] && !li->plausible[s] ? " (rejected)" : "");
 		}
-		pb_format_bytes_iec(li->size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, li->size_bytes, PB_BYTES_IEC);
 		if (li->source == PB_SRC_FALLBACK)
 			field(f, pb_cache_level_name((enum pb_cache_level)l),
 			      "%s, a fallback: no source is plausible", sz);
@@ -342,7 +344,7 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	else
 		field(f, "hypervisor", "no");
 	field(f, "online cpus", "%d", id.online_cpus);
-	pb_format_bytes_iec(ram_bytes(), sz, sizeof sz);
+	pb_format_bytes(sz, sizeof sz, ram_bytes(), PB_BYTES_IEC);
 	field(f, "memory", "%s", sz);
 	if (uname(&u) == 0)
 		field(f, "kernel", "%s %s %s", u.sysname, u.release, u.machine);

@@ -31,6 +31,7 @@
 #include "preload.h"
 #include "primbench/auto.h"
 #include "primbench/error.h"
+#include "primbench/text.h"
 
 struct pb_sw_libc pb_sw_libc;
 
@@ -141,12 +142,11 @@ static void read_warned(void)
 	}
 }
 
-/* Wraps the line in place at LINE_WIDTH columns, at spaces, as the CLI
+/* Wraps the line in place at PB_TEXT_WIDTH columns, at spaces, as the CLI
  * does: a space becomes a newline and an indent of LINE_INDENT. A word too
  * long for a line (a path) stays whole, so that joining "\n    " back into
  * " " gives the line as built (primbench cmd joins the log's lines so). No
  * room left in the buffer: the rest stays unwrapped. */
-#define LINE_WIDTH  80
 #define LINE_INDENT 4
 static void line_wrap(struct pb_sw_line *l)
 {
@@ -159,7 +159,7 @@ static void line_wrap(struct pb_sw_line *l)
 			continue;
 		/* a word ends at i */
 		size_t width = (nbrk ? LINE_INDENT : 0) + i - start;
-		if (width > LINE_WIDTH && have_cand) {
+		if (width > PB_TEXT_WIDTH && have_cand) {
 			if (nbrk == sizeof brk / sizeof brk[0] ||
 			    l->len + (nbrk + 1) * LINE_INDENT + 1 >= sizeof l->buf)
 				break;

@@ -21,8 +21,7 @@
 #include "primbench/error.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
-
-#define LINE_WIDTH 80
+#include "primbench/text.h"
 
 /* The fields a reader checks before trusting the rest. */
 #define HEAD_BYTES (offsetof(struct pb_acct_file, size_bytes) + sizeof(uint32_t))
@@ -337,22 +336,6 @@ static void fmt_3(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.2f %s", v, unit);
 }
 
-static void fmt_bytes(char *buf, size_t len, double v)
-{
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-	if (v < 1024) {
-		snprintf(buf, len, "%.0f B", v);
-		return;
-	}
-	int u = 0;
-	v /= 1024;
-	while (v >= 1023.95 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	fmt_3(buf, len, v, units[u]);
-}
-
 static void fmt_time(char *buf, size_t len, double s)
 {
 	if (isnan(s))
@@ -521,7 +504,7 @@ static void print_prim_row(FILE *f, const char *name, uint64_t calls, uint64_t b
 {
 	char c[32], b[32], m[32], tk[32], tm[32], sh[32];
 	fmt_count(c, sizeof c, calls);
-	fmt_bytes(b, sizeof b, (double)bytes);
+	pb_format_bytes(b, sizeof b, (double)bytes, PB_BYTES_FIG3);
 	double mean = calls ? (double)bytes / (double)calls : NAN;
 	if (isnan(mean)) {
 		snprintf(m, sizeof m, "-");
@@ -529,7 +512,7 @@ static void print_prim_row(FILE *f, const char *name, uint64_t calls, uint64_t b
 		pb_format_sig3(m, sizeof m - 2, mean);
 		strcat(m, " B");
 	} else {
-		fmt_bytes(m, sizeof m, mean);
+		pb_format_bytes(m, sizeof m, mean, PB_BYTES_FIG3);
 	}
 	bool lower = e->calls_unestimated > 0;
 	pb_format_sig3(tk, sizeof tk, e->ticks);
@@ -557,7 +540,7 @@ static void print_sizes(FILE *f, const struct pb_acct_total *t, int p, int flags
 			uint64_t a, z;
 			pb_acct_bucket_range((unsigned)r, &a, &z);
 			char sa[24], sz[24];
-			pb_format_size(a, sa, sizeof sa);
+			pb_format_bytes(sa, sizeof sa, a, PB_BYTES_EXACT);
 			if (r == 0)
 				snprintf(label, sizeof label, "0");
 			else if (r == 1)
@@ -565,7 +548,7 @@ static void print_sizes(FILE *f, const struct pb_acct_total *t, int p, int flags
 			else if (r == 64)
 				snprintf(label, sizeof label, ">=%s", sa);
 			else if (r > 11) {
-				pb_format_size(z + 1, sz, sizeof sz);
+				pb_format_bytes(sz, sizeof sz, z + 1, PB_BYTES_EXACT);
 				snprintf(label, sizeof label, "%s..%s-1", sa, sz);
 			} else {
 				snprintf(label, sizeof label, "%s..%" PRIu64, sa, z);

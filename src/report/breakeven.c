@@ -20,8 +20,7 @@
 
 #include "primbench/error.h"
 #include "primbench/sizes.h"
-
-#define LINE_WIDTH 80
+#include "primbench/text.h"
 
 /* ---- the grid of one (op, state) --------------------------------------- */
 
@@ -842,8 +841,8 @@ static void add_note(struct pb_glibc_tunables *t, const char *fmt, ...)
 static void fmt_band(uint64_t a, uint64_t b, char *buf, size_t len)
 {
 	char x[32], y[32];
-	pb_format_bytes_approx((double)a, x, sizeof x);
-	pb_format_bytes_approx((double)b, y, sizeof y);
+	pb_format_bytes(x, sizeof x, a, PB_BYTES_PROSE);
+	pb_format_bytes(y, sizeof y, b, PB_BYTES_PROSE);
 	if (a == 0)
 		snprintf(buf, len, "up to %s", y);
 	else if (b == UINT64_MAX)
@@ -1195,29 +1194,12 @@ void pb_breakeven_free(struct pb_breakeven *b)
 
 /* ---- text ----------------------------------------------------------------- */
 
-void pb_format_bytes_approx(double bytes, char *buf, size_t len)
-{
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-	int u = 0;
-	double v = bytes;
-	while (u < 6 && v >= 1024) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, len, "%.0f B", v);
-	else if (v < 99.95)
-		snprintf(buf, len, "%.1f %s", v, units[u]);
-	else
-		snprintf(buf, len, "%.0f %s", v, units[u]);
-}
-
 /* "between 1.7 and 2.2 KiB", "from below 64 B to 2.2 KiB", ... */
 static void fmt_interval(const struct pb_crossing *c, char *buf, size_t len)
 {
 	char lo[32], hi[32];
-	pb_format_bytes_approx(c->lo_bytes, lo, sizeof lo);
-	pb_format_bytes_approx(c->hi_bytes, hi, sizeof hi);
+	pb_format_bytes(lo, sizeof lo, c->lo_bytes, PB_BYTES_PROSE);
+	pb_format_bytes(hi, sizeof hi, c->hi_bytes, PB_BYTES_PROSE);
 	const char *ul = strchr(lo, ' '), *uh = strchr(hi, ' ');
 	if (c->lo_open || c->hi_open)
 		snprintf(buf, len, "from %s%s to %s%s", c->lo_open ? "below " : "", lo,
@@ -1235,7 +1217,7 @@ static void fmt_value(uint64_t v, char *buf, size_t len)
 	fmt_threshold(v, buf, len);
 	if (v < PB_GLIBC_NT_MAX) {
 		char h[32];
-		pb_format_bytes_approx((double)v, h, sizeof h);
+		pb_format_bytes(h, sizeof h, v, PB_BYTES_PROSE);
 		size_t n = strlen(buf);
 		snprintf(buf + n, len - n, " (%s)", h);
 	}
@@ -1250,8 +1232,8 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	for (size_t i = 0; i < b->n_leading && len < (int)sizeof line; i++)
 		len += snprintf(line + len, sizeof line - (size_t)len, " %s", b->leading[i]->name);
 	pb_print_wrapped_at(f, 0, 17, line);
-	pb_format_bytes_approx((double)b->min_size, a, sizeof a);
-	pb_format_bytes_approx((double)b->max_size, c, sizeof c);
+	pb_format_bytes(a, sizeof a, b->min_size, PB_BYTES_PROSE);
+	pb_format_bytes(c, sizeof c, b->max_size, PB_BYTES_PROSE);
 	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
 
 	fprintf(f, "where the recommended policy switches kernels (faster below -> faster\n"
@@ -1260,8 +1242,8 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	for (size_t i = 0; i < b->n_switches; i++) {
 		const struct pb_crossing *x = &b->switches[i];
 		char at[32], from[32], iv[256];
-		pb_format_bytes_approx((double)x->bound_bytes, at, sizeof at);
-		pb_format_bytes_approx((double)x->moved_from_bytes, from, sizeof from);
+		pb_format_bytes(at, sizeof at, x->bound_bytes, PB_BYTES_PROSE);
+		pb_format_bytes(from, sizeof from, x->moved_from_bytes, PB_BYTES_PROSE);
 		size_t n = 0;
 		iv[0] = '\0';
 		if (x->bound_how == PB_BOUND_BANDS)
@@ -1281,7 +1263,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		if (x->lo_open && !x->hi_open && x->lo_bytes == x->hi_bytes) {
 			/* never compared below the switch: nothing overlapped */
 			char first[32];
-			pb_format_bytes_approx(x->hi_bytes, first, sizeof first);
+			pb_format_bytes(first, sizeof first, x->hi_bytes, PB_BYTES_PROSE);
 			snprintf(iv + n, sizeof iv - n, "first compared at %s", first);
 		} else if (x->overlap_measured) {
 			/* Where the bound is the crossing, it lies in the overlap
@@ -1335,8 +1317,8 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	/* Long policies break after commas; a short one stays one line. */
 	const char *p = policy;
 	const char *quote = "'";
-	while (strlen(p) > LINE_WIDTH - 4) {
-		const char *cut = p + LINE_WIDTH - 5;
+	while (strlen(p) > PB_TEXT_WIDTH - 4) {
+		const char *cut = p + PB_TEXT_WIDTH - 5;
 		while (cut > p && *cut != ',')
 			cut--;
 		if (cut == p)

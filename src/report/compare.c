@@ -18,9 +18,9 @@
 #include "primbench/profile.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/text.h"
 #include "primbench/xalloc.h"
 
-#define LINE_WIDTH 80
 #define NAME_WIDTH 20 /* the case column; longer labels get a line of their own */
 #define LIST_MAX   8  /* names listed in "only in" and "skipped" lines */
 
@@ -653,7 +653,7 @@ static void put_line(FILE *f, const char *fmt, ...)
  * the interval. */
 #define ROW_FMT  "%-*s %7s +-%-4s %7s +-%-4s %7s %-15s %5s"
 #define CI_WIDTH 15
-_Static_assert(NAME_WIDTH + 1 + 14 + 1 + 14 + 1 + 7 + 1 + CI_WIDTH + 1 + 5 <= LINE_WIDTH,
+_Static_assert(NAME_WIDTH + 1 + 14 + 1 + 14 + 1 + 7 + 1 + CI_WIDTH + 1 + 5 <= PB_TEXT_WIDTH,
                "a table row fits in 80 columns");
 
 /* Times in ns print in the unit that suits their size: ns, us, ms or s

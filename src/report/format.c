@@ -12,6 +12,7 @@
 
 #include "primbench/error.h"
 #include "primbench/report.h"
+#include "primbench/text.h"
 
 static const char *const names[] = {
     [PB_FORMAT_TEXT] = "text",         [PB_FORMAT_JSON] = "json",         [PB_FORMAT_CSV] = "csv",
@@ -231,7 +232,7 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 	}
 	fprintf(f, "%s (%s per %s)\n", rows[a].group, unit, rows[a].per);
 	size_t base = wl + 2 + wn + 2 + wm + 2 + wc;
-	bool split = derived && base + 2 + wns + 2 + wg > 80;
+	bool split = derived && base + 2 + wns + 2 + wg > PB_TEXT_WIDTH;
 	for (int part = 0; part < (split ? 2 : 1); part++) {
 		if (part == 1)
 			fprintf(f, "\n%s, derived from the median\n", rows[a].group);

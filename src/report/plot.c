@@ -12,6 +12,7 @@
 #include "primbench/policy.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
+#include "primbench/text.h"
 #include "primbench/xalloc.h"
 
 /* Tableau 20: Tableau 10, distinguishable also for the common colour
@@ -65,21 +66,6 @@ static void gp_str(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
-}
-
-/* "64", "1K", "1.5K", "32M": binary, as the CLI's sizes. */
-static void size_label(char *out, size_t len, double bytes)
-{
-	static const char *const suffix[] = {"", "K", "M", "G", "T"};
-	int i = 0;
-	while (bytes >= 1024 && i < 4) {
-		bytes /= 1024;
-		i++;
-	}
-	if (bytes == floor(bytes))
-		snprintf(out, len, "%.0f%s", bytes, suffix[i]);
-	else
-		snprintf(out, len, "%.3g%s", bytes, suffix[i]);
 }
 
 struct outfile {
@@ -737,13 +723,13 @@ static void size_tics(FILE *g, double lo, double hi)
 		if (x < lo / 1.0001)
 			continue;
 		char l[32];
-		size_label(l, sizeof l, x);
+		pb_format_bytes(l, sizeof l, x, PB_BYTES_SHORT);
 		fprintf(g, "%s\"%s\" %.0f", first ? "" : ", ", l, x);
 		first = false;
 	}
 	if (first) {
 		char l[32];
-		size_label(l, sizeof l, lo);
+		pb_format_bytes(l, sizeof l, lo, PB_BYTES_SHORT);
 		fprintf(g, "\"%s\" %.0f", l, lo);
 	}
 	fputs(")\n", g);
@@ -766,7 +752,7 @@ static void cache_marks(FILE *g, const struct pb_results_file *f, double lo, dou
 			continue;
 		double x = (double)json_integer_value(sz);
 		char l[32];
-		size_label(l, sizeof l, x);
+		pb_format_bytes(l, sizeof l, x, PB_BYTES_SHORT);
 		char text[96];
 		snprintf(text, sizeof text, "%s %s\n(%s)", levels[i], l, src ? src : "?");
 		if (x < lo || x > hi) {
@@ -972,7 +958,7 @@ static int scaling_script(FILE *g, const struct mem_plot *m, size_t si,
 	qsort(ts, nts, sizeof *ts, cmp_double);
 	double tmax = nts ? ts[nts - 1] : 1;
 	char sz[32];
-	size_label(sz, sizeof sz, (double)sc->size);
+	pb_format_bytes(sz, sizeof sz, (double)sc->size, PB_BYTES_SHORT);
 	fprintf(g, "\n# scaling %zu: %s, %s, %s\n", si + 1, sc->op, sc->state, sz);
 	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
 	      "set autoscale\n",
@@ -1184,7 +1170,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 			return -1;
 		}
 		char sz[32], title[256];
-		size_label(sz, sizeof sz, (double)gr->size);
+		pb_format_bytes(sz, sizeof sz, (double)gr->size, PB_BYTES_SHORT);
 		snprintf(title, sizeof title, "%s %s, %s: median %s by destination offset%s%s",
 		         gr->op, sz, gr->state, pb_unit_name(o->unit), n > 1 ? " - " : "",
 		         n > 1 ? in[gr->file].label : "");

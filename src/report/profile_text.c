@@ -7,6 +7,7 @@
 
 #include "primbench/profile_text.h"
 #include "primbench/report.h"
+#include "primbench/text.h"
 
 /* ---- text ---------------------------------------------------------------- */
 
@@ -73,8 +74,8 @@ void pb_profile_print(FILE *f, const struct pb_profile *p, size_t top, bool prel
 		        "");
 		return;
 	}
-	/* indent + 9 + 1 + 6 + 2 + 18 + 1 + symbol <= 80 */
-	int symw = 80 - indent - 37;
+	/* indent + 9 + 1 + 6 + 2 + 18 + 1 + symbol <= PB_TEXT_WIDTH */
+	int symw = PB_TEXT_WIDTH - indent - 37;
 	if (symw < 20)
 		symw = 20;
 	fprintf(f, "%*s%9s %6s  %-18s %s\n", indent, "", "samples", "%", "binary", "symbol");

@@ -15,6 +15,7 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/text.h"
 
 static const char *const family_names[PB_ACCT_NFAM] = {"memset", "memcpy", "memmove"};
 
@@ -211,7 +212,7 @@ int pb_record_write(const char *dir, const struct pb_size_record *r, const struc
 		         (unsigned long long)bytes, pct(o.le_128_calls, calls), path,
 		         PB_ACCT_SIZES_MAX, pct(o.csv_calls, calls), pct(o.csv_bytes, bytes), lpath,
 		         (unsigned long long)o.large_calls);
-		pb_print_wrapped(f, line, 2);
+		pb_print_wrapped_at(f, 0, 2, line);
 		written++;
 	}
 	return written;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "primbench/report.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 static bool overlap(const struct pb_summary *a, const struct pb_summary *b)
@@ -49,7 +50,7 @@ void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_s
 	         rp->offsets == PB_OFFSETS_RANDOM ? " (dst, src: 0..63)" : " (dst, src: 0)",
 	         100.0 * (double)rp->batch_le_128 / n, 100.0 * d->share_le_128,
 	         (double)rp->batch_bytes / n, d->mean_bytes);
-	pb_print_wrapped(f, line, 7);
+	pb_print_wrapped_at(f, 0, 7, line);
 	fprintf(f, "medians per call; x libc = libc's ns/call over the kernel's (> 1: faster)\n");
 	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
 	fprintf(f, "%-*s %10s %11s %11s %8s %7s\n", nw, "kernel", "ns/call", "ticks/call",

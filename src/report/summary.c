@@ -22,9 +22,8 @@
 #include "primbench/report.h"
 #include "primbench/sizes.h"
 #include "primbench/stats.h"
+#include "primbench/text.h"
 #include "primbench/units.h"
-
-#define LINE_WIDTH 80
 
 /* One usable mem case of the file: op memset or memcpy, a size > 0, no
  * extent, read-back or replay; its per-call summary recomputed. */
@@ -83,7 +82,7 @@ static const char *fmt_ratio(double r, char *buf, size_t len)
 /* Sizes in the tables' style: "64", "4K", "32M". */
 static const char *size_word(uint64_t n, char *buf, size_t len)
 {
-	pb_format_size(n, buf, len);
+	pb_format_bytes(buf, len, n, PB_BYTES_EXACT);
 	return buf;
 }
 
@@ -460,7 +459,7 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 	}
 	free(sizes);
 	char tb[32], s1[32], s2[32], s3[32], r1[64] = "", r2[64] = "";
-	pb_format_bytes_approx((double)t, tb, sizeof tb);
+	pb_format_bytes(tb, sizeof tb, (double)t, PB_BYTES_PROSE);
 	json_t *o = json_object();
 	json_object_set_new(o, "op", json_string(pb_op_name(op)));
 	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(st)));
@@ -1001,7 +1000,7 @@ static void print_env_line(FILE *out, int indent, const char *s)
 	while (*s) {
 		const char *colon = strchr(s, ':');
 		size_t len = colon ? (size_t)(colon - s + 1) : strlen(s);
-		if (col > 0 && col + (int)len + 1 > LINE_WIDTH) {
+		if (col > 0 && col + (int)len + 1 > PB_TEXT_WIDTH) {
 			fputs("\\\n", out);
 			col = 0;
 		}

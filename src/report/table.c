@@ -8,33 +8,11 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
-#define LINE_WIDTH 80
 #define NAME_WIDTH 13
 #define CELL_WIDTH 9 /* value (7) + marker (1) + space */
-
-void pb_print_wrapped(FILE *f, const char *text, int indent)
-{
-	int col = 0;
-	for (const char *p = text; *p;) {
-		const char *sp = strchr(p, ' ');
-		int len = sp ? (int)(sp - p) : (int)strlen(p);
-		if (col > indent && col + 1 + len > LINE_WIDTH) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > 0) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", len, p);
-		col += len;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
 
 void pb_format_sig3(char *buf, size_t len, double v)
 {
@@ -83,38 +61,6 @@ void pb_format_time(char *buf, size_t len, double v, double div, double resoluti
 		snprintf(buf, len, "%.*f", dec, v);
 	else
 		snprintf(buf, len, "%.4g", v);
-}
-
-void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text)
-{
-	int col = first;
-	fprintf(f, "%*s", first, "");
-	bool line_start = true;
-	for (const char *p = text; *p;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		const char *sp = strchr(p, ' ');
-		int len = sp ? (int)(sp - p) : (int)strlen(p);
-		/* A word longer than a line (a long path) is cut. */
-		if (len > LINE_WIDTH - indent)
-			len = line_start ? LINE_WIDTH - col : LINE_WIDTH - indent;
-		if (!line_start && col + 1 + len > LINE_WIDTH) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-			line_start = true;
-		}
-		if (!line_start) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", len, p);
-		col += len;
-		line_start = false;
-		p += len;
-	}
-	fputc('\n', f);
 }
 
 /* The one-thread cases: the N-thread ones have their own table
@@ -295,7 +241,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		return;
 	}
 	char sz[24];
-	pb_format_size(n, sz, sizeof sz);
+	pb_format_bytes(sz, sizeof sz, n, PB_BYTES_EXACT);
 	const struct pb_mem_case *c0 = rows[0];
 	const char *axis = c0->placement.has_distance ? "dst offset, src - dst distance"
 	                   : op != PB_OP_MEMSET       ? "dst/src offset"
@@ -319,7 +265,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		if ((int)strlen(lab) + 1 > lw)
 			lw = (int)strlen(lab) + 1;
 	}
-	size_t per_table = (size_t)((LINE_WIDTH - lw) / cw);
+	size_t per_table = (size_t)((PB_TEXT_WIDTH - lw) / cw);
 	for (size_t first = 0; first < g.nkernels; first += per_table) {
 		size_t last = first + per_table < g.nkernels ? first + per_table : g.nkernels;
 		fprintf(f, "%-*s", lw, "placement");
@@ -426,7 +372,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	        higher_better ? "higher" : "lower");
 	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
 	int nw = kernel_column(&g);
-	size_t per_table = (size_t)(LINE_WIDTH - nw) / CELL_WIDTH;
+	size_t per_table = (size_t)(PB_TEXT_WIDTH - nw) / CELL_WIDTH;
 	bool per_byte = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ||
 	                unit == PB_UNIT_TICKS_PER_PAGE;
 	bool zero_cells = false;
@@ -435,7 +381,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		fprintf(f, "%-*s", nw, "kernel");
 		for (size_t j = first; j < last; j++) {
 			char sz[24];
-			pb_format_size(g.sizes[j], sz, sizeof sz);
+			pb_format_bytes(sz, sizeof sz, g.sizes[j], PB_BYTES_EXACT);
 			fprintf(f, "%*s%s", CELL_WIDTH - 1, sz, j + 1 < last ? " " : "");
 		}
 		fputc('\n', f);
@@ -523,7 +469,7 @@ static void print_read_loop(FILE *f, const struct pb_mem_result *r, enum pb_op o
 			continue;
 		last = c->size_bytes;
 		char sz[24], v[24];
-		pb_format_size(c->size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, c->size_bytes, PB_BYTES_EXACT);
 		pb_format_sig3(v, sizeof v, c->read_loop_ticks_per_call.median);
 		len += snprintf(line + len, sizeof line - (size_t)len, " %s %s,", sz, v);
 	}
@@ -549,7 +495,7 @@ static void print_read_loop(FILE *f, const struct pb_mem_result *r, enum pb_op o
 		    (only_size != UINT64_MAX && c->size_bytes != only_size))
 			continue;
 		char sz[24];
-		pb_format_size(c->size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, c->size_bytes, PB_BYTES_EXACT);
 		if (only_size != UINT64_MAX && c->placement.has_distance)
 			len += snprintf(line + len, sizeof line - (size_t)len, " %s (%llu %+lld),",
 			                c->kernel->name,
@@ -603,7 +549,7 @@ void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	for (size_t j = 0; j < g.nsizes; j++) {
 		const struct pb_mem_case *b = fastest(r, op, st, g.sizes[j]);
 		char sz[24], v[4][24];
-		pb_format_size(g.sizes[j], sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, g.sizes[j], PB_BYTES_EXACT);
 		double t = b->ticks_per_call.median;
 		pb_format_sig3(v[0], sizeof v[0], t);
 		/* size 0: no bytes, no per-byte figure ("-") */
@@ -653,14 +599,14 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 		if (worst_c->replay)
 			snprintf(sz, sizeof sz, "%.16s", worst_c->replay->dist->name);
 		else
-			pb_format_size(worst_c->size_bytes, sz, sizeof sz);
+			pb_format_bytes(sz, sizeof sz, worst_c->size_bytes, PB_BYTES_EXACT);
 		snprintf(line + len, sizeof line - (size_t)len,
 		         "; widest 95%% CI of a median: +-%.1f%% (%s/%s %s %s)", worst,
 		         pb_op_name(worst_c->op), worst_c->kernel->name, sz,
 		         pb_cache_state_name(worst_c->state));
 	}
 	fputc('\n', f);
-	pb_print_wrapped(f, line, 8);
+	pb_print_wrapped_at(f, 0, 8, line);
 	if (no_ci)
 		fprintf(f, "note: %zu case%s had fewer than 6 samples: no 95%% CI\n", no_ci,
 		        no_ci == 1 ? "" : "s");
@@ -677,7 +623,7 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 		const char *e = strchr(l, '\n');
 		int n = e ? (int)(e - l) : (int)strlen(l);
 		snprintf(line, sizeof line, "note: %.*s", n, l);
-		pb_print_wrapped(f, line, 6);
+		pb_print_wrapped_at(f, 0, 6, line);
 		l += n + (e != NULL);
 	}
 	if (r->interrupted)
@@ -700,7 +646,7 @@ void pb_print_mem_counters(FILE *f, const struct pb_mem_result *r, enum pb_op op
 			        "instructions", "cache misses");
 		any = true;
 		char sz[24];
-		pb_format_size(c->size_bytes, sz, sizeof sz);
+		pb_format_bytes(sz, sizeof sz, c->size_bytes, PB_BYTES_EXACT);
 		double calls = (double)c->counted_calls;
 		fprintf(f, "%-13.13s %8s %12.1f %12.1f %12.2f%s\n", c->kernel->name, sz,
 		        (double)c->cycles / calls, (double)c->instructions / calls,
@@ -773,7 +719,7 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		return;
 	}
 	char sz[24];
-	pb_format_size(size_bytes, sz, sizeof sz);
+	pb_format_bytes(sz, sizeof sz, size_bytes, PB_BYTES_EXACT);
 	fprintf(f, "\n%s, %s, %s per call, by threads\n", pb_op_name(op), pb_cache_state_name(st),
 	        sz);
 	fprintf(f, "aggregate GB/s (10^9 B/s: every thread's bytes over the span from the\n"
@@ -783,7 +729,7 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	const char *titles[3] = {"aggregate GB/s", "per-thread GB/s", "efficiency"};
 	/* as many count columns as fit 80 columns; more go in another row of
 	 * the block, as the size tables do */
-	size_t per_row = (size_t)(LINE_WIDTH - nw) / CELL_WIDTH;
+	size_t per_row = (size_t)(PB_TEXT_WIDTH - nw) / CELL_WIDTH;
 	if (per_row < 1)
 		per_row = 1;
 	for (int block = 0; block < 3; block++) {

@@ -16,6 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
+#include "primbench/text.h"
 #include "primbench/xalloc.h"
 
 #define LABEL_MAX 40 /* argv and generic labels are abbreviated past this */
@@ -114,7 +115,7 @@ static char *size_text(long long bytes)
 	char buf[32];
 	if (bytes < 0)
 		return pb_xasprintf("%lld", bytes);
-	pb_format_size((uint64_t)bytes, buf, sizeof buf);
+	pb_format_bytes(buf, sizeof buf, (uint64_t)bytes, PB_BYTES_EXACT);
 	return pb_xstrdup(buf);
 }
 

@@ -16,10 +16,10 @@
 #include "primbench/counters.h"
 #include "primbench/error.h"
 #include "primbench/preload.h"
-#include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
 #include "primbench/syscall.h"
+#include "primbench/text.h"
 
 void pb_cmd_ab_say(const struct pb_cmd_ab_hooks *h, enum pb_cmd_ab_msg kind, const char *fmt, ...)
 {
@@ -465,7 +465,7 @@ void pb_cmd_ab_env_report_log(struct pb_cmd_ab_env *e, FILE *f)
 		         "primbench: cmd: what %s said in the runs (%zu line%s, %zu "
 		         "distinct):",
 		         PB_PRELOAD_NAME, k, k == 1 ? "" : "s", distinct);
-		pb_print_wrapped(f, head, 2);
+		pb_print_wrapped_at(f, 0, 2, head);
 		print_distinct(f, line, k);
 	}
 	free(sorted);

@@ -384,18 +384,3 @@ void pb_size_list_free(struct pb_size_list *l)
 	l->values = NULL;
 	l->count = 0;
 }
-
-void pb_format_size(uint64_t bytes, char *buf, size_t len)
-{
-	static const char units[] = "KMGTPE";
-	int unit = -1;
-	uint64_t v = bytes;
-	while (v != 0 && unit < 5 && v % 1024 == 0) {
-		v /= 1024;
-		unit++;
-	}
-	if (unit < 0)
-		snprintf(buf, len, "%" PRIu64, bytes);
-	else
-		snprintf(buf, len, "%" PRIu64 "%c", v, units[unit]);
-}

@@ -1,0 +1,172 @@
+/* text.c - the line width, the byte-count formatter and the word wrapper
+ * (include/primbench/text.h). A leaf: libc only. */
+#include "primbench/text.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- byte counts ---------------------------------------------------------- */
+
+/* How each style writes a number: the row of a style. */
+static const struct {
+	bool iec;         /* " KiB" after a space (and " B"), or "K" against it */
+	bool exact;       /* a suffix only on an exact multiple */
+	bool three_figs;  /* at most three significant figures */
+	int max_decimals; /* and at most this many decimals */
+	bool trim;        /* trailing zeros (and a lone '.') dropped */
+	int max_unit;     /* the largest unit: 4 T, 6 E */
+} styles[] = {
+    [PB_BYTES_EXACT] = {false, true, false, 0, false, 6},
+    [PB_BYTES_SHORT] = {false, false, true, 2, true, 4},
+    [PB_BYTES_IEC] = {true, false, false, 2, true, 4},
+    [PB_BYTES_PROSE] = {true, false, true, 1, false, 6},
+    [PB_BYTES_FIG3] = {true, false, true, 2, false, 6},
+};
+
+static const char *const short_units[] = {"", "K", "M", "G", "T", "P", "E"};
+static const char *const iec_units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+
+/* v (>= 1, below 1024 but for rounding) with the decimals of style s. */
+static void number(char *num, size_t len, double v, int s)
+{
+	int dec = styles[s].max_decimals;
+	if (styles[s].three_figs) {
+		/* the bounds are where rounding adds a digit: 9.995 prints "10.0" */
+		int figs = v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2;
+		if (figs < dec)
+			dec = figs;
+	}
+	snprintf(num, len, "%.*f", dec, v);
+	if (styles[s].trim && strchr(num, '.')) {
+		size_t n = strlen(num);
+		while (num[n - 1] == '0')
+			num[--n] = '\0';
+		if (num[n - 1] == '.')
+			num[--n] = '\0';
+	}
+}
+
+void pb_format_bytes(char *buf, size_t len, double bytes, enum pb_bytes_style style)
+{
+	int s = (int)style;
+	if (s < 0 || (size_t)s >= sizeof styles / sizeof styles[0])
+		s = PB_BYTES_EXACT;
+	if (!(bytes > 0))
+		bytes = 0; /* and NaN */
+	const char *const *units = styles[s].iec ? iec_units : short_units;
+	const char *sep = styles[s].iec ? " " : "";
+	const int max_unit = styles[s].max_unit;
+	int u = 0;
+	if (styles[s].exact) {
+		/* 2^64 and up (UINT64_MAX as a double) saturate */
+		uint64_t v = bytes >= 0x1p64 ? UINT64_MAX : (uint64_t)bytes;
+		while (v != 0 && u < max_unit && v % 1024 == 0) {
+			v /= 1024;
+			u++;
+		}
+		snprintf(buf, len, "%" PRIu64 "%s%s", v, u ? sep : "", u ? units[u] : "");
+		return;
+	}
+	double v = bytes;
+	while (u < max_unit && v >= 1024) {
+		v /= 1024;
+		u++;
+	}
+	char num[48];
+	if (u == 0) {
+		snprintf(num, sizeof num, "%.0f", v); /* whole bytes */
+	} else {
+		number(num, sizeof num, v, s);
+		if (u < max_unit && strtod(num, NULL) >= 1024) { /* 1023.96 KiB: "1.00 MiB" */
+			v /= 1024;
+			u++;
+			number(num, sizeof num, v, s);
+		}
+	}
+	snprintf(buf, len, "%s%s%s", num, sep, units[u]);
+}
+
+/* ---- the wrapper ---------------------------------------------------------- */
+
+/* A unit after a number ("4 x 16 B", "0.1 ppm"): kept on the number's line. */
+static bool is_unit(const char *p)
+{
+	static const char *const units[] = {"B",  "KiB", "MiB", "GiB", "TiB",
+	                                    "ns", "ms",  "ppm", "MHz", "GHz"};
+	size_t n = strcspn(p, " ");
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (n == strlen(units[i]) && !strncmp(p, units[i], n))
+			return true;
+	return false;
+}
+
+/* The words of p, the cursor at column col on a line that has a word on it
+ * already (used) or only blanks; continuation lines at indent. */
+static void wrap_words(FILE *f, int col, int indent, bool used, const char *p, bool glue_units)
+{
+	if (indent < 0)
+		indent = 0;
+	if (indent > PB_TEXT_WIDTH - 20)
+		indent = PB_TEXT_WIDTH - 20; /* leave room for the text */
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		int w = (int)strcspn(p, " ");
+		while (glue_units && p[w] == ' ' && p[w + 1] && is_unit(p + w + 1))
+			w += 1 + (int)strcspn(p + w + 1, " ");
+		int room = PB_TEXT_WIDTH - col - (used ? 1 : 0);
+		/* A new line when the word fits a whole one, or at least gets
+		 * more room there. */
+		if (w > room && ((used && w <= PB_TEXT_WIDTH - indent) ||
+		                 (col > indent && (used || room < 1)))) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+			used = false;
+			continue;
+		}
+		if (w > room)
+			w = room < 1 ? 1 : room; /* longer than a line: cut, the rest below */
+		col += fprintf(f, "%s%.*s", used ? " " : "", w, p);
+		used = true;
+		p += w;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text)
+{
+	if (first < 0)
+		first = 0;
+	fprintf(f, "%*s", first, "");
+	wrap_words(f, first, indent, false, text, false);
+}
+
+void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
+{
+	if (indent < 0)
+		indent = 0;
+	if (indent > PB_TEXT_WIDTH - 20)
+		indent = PB_TEXT_WIDTH - 20;
+	const char *p = text;
+	while (*p == ' ')
+		p++;
+	if (!*p) { /* no text: the label alone, without trailing blanks */
+		size_t n = strlen(label);
+		while (n > 0 && label[n - 1] == ' ')
+			n--;
+		fprintf(f, "%.*s\n", (int)n, label);
+		return;
+	}
+	int col = fprintf(f, "%-*s", indent, label);
+	if (col < 0)
+		return;
+	/* Text on this line already (past the indent, or a label filling it up
+	 * to its last column): the next word needs a space before it. */
+	size_t lab = strlen(label);
+	bool used = col > indent || (lab > 0 && lab == (size_t)indent && label[lab - 1] != ' ');
+	wrap_words(f, col, indent, used, p, true);
+}

@@ -21,6 +21,23 @@
 #define PB_KF_AUTO_INLINE 1u /* auto_inline */
 #define PB_KF_NOT_TUNED   2u /* !tune_candidate */
 
+/* Defines DP<op>DS for memset, memcpy and memmove, each returning
+ * TP<op>TS(its arguments): a set of entry points that forward to another
+ * set (libc.c, none/auto_none.c, the preload library's bootstrap). */
+#define PB_FORWARD_OPS(dp, ds, tp, ts)                                                             \
+	void *dp##memset##ds(void *dst, int c, size_t n)                                           \
+	{                                                                                          \
+		return tp##memset##ts(dst, c, n);                                                  \
+	}                                                                                          \
+	void *dp##memcpy##ds(void *restrict dst, const void *restrict src, size_t n)               \
+	{                                                                                          \
+		return tp##memcpy##ts(dst, src, n);                                                \
+	}                                                                                          \
+	void *dp##memmove##ds(void *dst, const void *src, size_t n)                                \
+	{                                                                                          \
+		return tp##memmove##ts(dst, src, n);                                               \
+	}
+
 #define PB_MEMSET(name, fn, ...)  void *fn(void *dst, int c, size_t n);
 #define PB_MEMCPY(name, fn, ...)  void *fn(void *restrict dst, const void *restrict src, size_t n);
 #define PB_MEMMOVE(name, fn, ...) void *fn(void *dst, const void *src, size_t n);

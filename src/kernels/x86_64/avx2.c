@@ -124,61 +124,17 @@ AVX2 void *pb_memcpy_avx2_nt(void *restrict dst, const void *restrict src, size_
 	return dst;
 }
 
-/* ---- memmove ----
- *
- * Up to 4W every block loads before it stores (copy_upto128): any overlap.
- * Above, the loop (memcpy's copy_x8, all eight loads of a step before
- * its stores) goes forward (dst <= src, or no overlap) or backward
- * (dst inside the source), and every block the loop does not cover is
- * loaded before the loop and stored after it: the loop may overwrite
- * source bytes those blocks read. The loop itself only reads source bytes
- * no earlier store of it reached, because it runs in the safe direction. */
+/* ---- memmove: the memcpy ladder (copy_upto128: every block loads before it
+ * stores, so any overlap), then move_bulk (vec_blocks.h) ---- */
 AVX2 void *pb_memmove_avx2(void *dst, const void *src, size_t n)
 {
-	uint8_t *d = dst, *end = d + n;
+	uint8_t *d = dst;
 	const uint8_t *s = src;
 
 	if (n <= 4 * W) {
 		copy_upto128(d, s, n);
 		return dst;
 	}
-	if (!pb_move_backward(d, s, n)) {
-		/* Head: 64 bytes at d; tail: 4W ending at the end. */
-		__m256i h0 = vload(s), h1 = vload(s + W);
-		__m256i t0 = vload(s + n - 4 * W), t1 = vload(s + n - 3 * W);
-		__m256i t2 = vload(s + n - 2 * W), t3 = vload(s + n - W);
-		uint8_t *p = pb_next_line(d);
-		for (; end - p > 8 * W; p += 8 * W)
-			copy_x8(p, s + (p - d));
-		if (end - p > 4 * W)
-			copy_x4(p, s + (p - d), false);
-		vstore(end - 4 * W, t0);
-		vstore(end - 3 * W, t1);
-		vstore(end - 2 * W, t2);
-		vstore(end - W, t3);
-		vstore(d, h0);
-		vstore(d + W, h1);
-		return dst;
-	}
-	/* Backward. Head: 4W at d; tail: 64 bytes ending at the end. The loop
-	 * runs down from the last line boundary at or below the end, so
-	 * [that boundary, end) lies in the tail block. */
-	__m256i h0 = vload(s), h1 = vload(s + W), h2 = vload(s + 2 * W), h3 = vload(s + 3 * W);
-	__m256i t0 = vload(s + n - 2 * W), t1 = vload(s + n - W);
-	uint8_t *p = (uint8_t *)((uintptr_t)end & ~(uintptr_t)(PB_LINE_BYTES - 1));
-	while (p - d > 8 * W) {
-		p -= 8 * W;
-		copy_x8(p, s + (p - d));
-	}
-	if (p - d > 4 * W) {
-		p -= 4 * W;
-		copy_x4(p, s + (p - d), false);
-	}
-	vstore(end - 2 * W, t0);
-	vstore(end - W, t1);
-	vstore(d, h0);
-	vstore(d + W, h1);
-	vstore(d + 2 * W, h2);
-	vstore(d + 3 * W, h3);
+	move_bulk(d, s, n);
 	return dst;
 }

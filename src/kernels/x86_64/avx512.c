@@ -156,51 +156,15 @@ AVX512 void *pb_memcpy_avx512_nt(void *restrict dst, const void *restrict src, s
 	return dst;
 }
 
-/* ---- memmove ----
- *
- * Up to 8W the memcpy ladder: every block loads before it stores, so any
- * overlap is fine. Above, the loop goes forward (dst <= src, or no
- * overlap) or backward (dst inside the source), and the blocks the loop
- * does not cover are loaded before the loop and stored after it: the loop
- * may overwrite source bytes they read. The loop itself only reads source
- * bytes no earlier store of it reached, because it runs in the safe
- * direction. */
+/* ---- memmove: the memcpy ladder (copy_upto512: every block loads before it
+ * stores, so any overlap), then move_bulk (vec_blocks.h) ---- */
 AVX512 void *pb_memmove_avx512(void *dst, const void *src, size_t n)
 {
-	uint8_t *d = dst, *end = d + n;
+	uint8_t *d = dst;
 	const uint8_t *s = src;
 
 	if (copy_upto512(d, s, n))
 		return dst;
-	if (!pb_move_backward(d, s, n)) {
-		/* Head: one vector at d; tail: 4W ending at the end. */
-		__m512i h = vload(s);
-		__m512i t0 = vload(s + n - 4 * W), t1 = vload(s + n - 3 * W);
-		__m512i t2 = vload(s + n - 2 * W), t3 = vload(s + n - W);
-		uint8_t *p = pb_next_line(d);
-		for (; end - p > 4 * W; p += 4 * W)
-			copy_x4(p, s + (p - d), false);
-		vstore(end - 4 * W, t0);
-		vstore(end - 3 * W, t1);
-		vstore(end - 2 * W, t2);
-		vstore(end - W, t3);
-		vstore(d, h);
-		return dst;
-	}
-	/* Backward. Head: 4W at d; tail: one vector ending at the end. The
-	 * loop runs down from the last line boundary at or below the end, so
-	 * [that boundary, end) lies in the tail block. */
-	__m512i h0 = vload(s), h1 = vload(s + W), h2 = vload(s + 2 * W), h3 = vload(s + 3 * W);
-	__m512i t = vload(s + n - W);
-	uint8_t *p = (uint8_t *)((uintptr_t)end & ~(uintptr_t)(PB_LINE_BYTES - 1));
-	while (p - d > 4 * W) {
-		p -= 4 * W;
-		copy_x4(p, s + (p - d), false);
-	}
-	vstore(end - W, t);
-	vstore(d, h0);
-	vstore(d + W, h1);
-	vstore(d + 2 * W, h2);
-	vstore(d + 3 * W, h3);
+	move_bulk(d, s, n);
 	return dst;
 }

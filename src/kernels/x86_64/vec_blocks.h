@@ -155,6 +155,22 @@ VINLINE void prefetch_x4(const uint8_t *q)
 	}
 }
 
+/* The temporal copy loop from the line-aligned p while more than 4W bytes
+ * are left before end: COPY_STEP vectors per step (8: then at most one
+ * step of 4); source at s + (p - d). */
+VINLINE void copy_loop(uint8_t *p, const uint8_t *end, const uint8_t *d, const uint8_t *s)
+{
+#if COPY_STEP == 8
+	for (; end - p > 8 * W; p += 8 * W)
+		copy_x8(p, s + (p - d));
+	if (end - p > 4 * W)
+		copy_x4(p, s + (p - d), false);
+#else
+	for (; end - p > 4 * W; p += 4 * W)
+		copy_x4(p, s + (p - d), false);
+#endif
+}
+
 /* ---- the bulk paths (n >= 4W): head block, line loop, tail block ---- */
 
 /* memset: the 64-byte head at d, 4W per step from the first line boundary
@@ -172,8 +188,7 @@ VINLINE void set_bulk(uint8_t *d, size_t n, VEC v, bool nt)
 		_mm_sfence();
 }
 
-/* memcpy: as set_bulk. Temporal: COPY_STEP vectors per step (8: then at
- * most one step of 4). Streaming: 4W per step, each step prefetching the
+/* memcpy: as set_bulk. Temporal: copy_loop. Streaming: 4W per step, each step prefetching the
  * source PB_NT_PREFETCH_AHEAD_BYTES ahead (blocks.h) until that point
  * reaches the source's end, then one sfence. */
 VINLINE void copy_bulk(uint8_t *d, const uint8_t *s, size_t n, bool nt)
@@ -191,17 +206,74 @@ VINLINE void copy_bulk(uint8_t *d, const uint8_t *s, size_t n, bool nt)
 		for (; end - p > 4 * W; p += 4 * W)
 			copy_x4(p, s + (p - d), true);
 	} else {
-#if COPY_STEP == 8
-		for (; end - p > 8 * W; p += 8 * W)
-			copy_x8(p, s + (p - d));
-		if (end - p > 4 * W)
-			copy_x4(p, s + (p - d), false);
-#else
-		for (; end - p > 4 * W; p += 4 * W)
-			copy_x4(p, s + (p - d), false);
-#endif
+		copy_loop(p, end, d, s);
 	}
 	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
 	if (nt)
 		_mm_sfence();
 }
+
+#if W >= 32
+/* memmove above its ladder (n > 4W): the loop goes forward (dst <=
+ * src, or no overlap) or backward (dst inside the source), and every block
+ * the loop does not cover is loaded before the loop and stored after it:
+ * the loop may overwrite source bytes those blocks read. The loop itself
+ * (copy_x8, copy_x4: all loads of a step before its stores) only reads
+ * source bytes no earlier store of it reached, because it runs in the
+ * safe direction. The 64-byte blocks are 64 / W vectors (1 or 2). */
+VINLINE void move_bulk(uint8_t *d, const uint8_t *s, size_t n)
+{
+	uint8_t *end = d + n;
+	if (!pb_move_backward(d, s, n)) {
+		/* Head: 64 bytes at d; tail: 4W ending at the end. */
+		VEC h0 = vload(s);
+#if W == 32
+		VEC h1 = vload(s + W);
+#endif
+		VEC t0 = vload(s + n - 4 * W), t1 = vload(s + n - 3 * W);
+		VEC t2 = vload(s + n - 2 * W), t3 = vload(s + n - W);
+		copy_loop(pb_next_line(d), end, d, s);
+		vstore(end - 4 * W, t0);
+		vstore(end - 3 * W, t1);
+		vstore(end - 2 * W, t2);
+		vstore(end - W, t3);
+		vstore(d, h0);
+#if W == 32
+		vstore(d + W, h1);
+#endif
+		return;
+	}
+	/* Backward. Head: 4W at d; tail: 64 bytes ending at the end. The loop
+	 * runs down from the last line boundary at or below the end, so
+	 * [that boundary, end) lies in the tail block. */
+	VEC h0 = vload(s), h1 = vload(s + W), h2 = vload(s + 2 * W), h3 = vload(s + 3 * W);
+	VEC t0 = vload(s + n - 64);
+#if W == 32
+	VEC t1 = vload(s + n - W);
+#endif
+	uint8_t *p = (uint8_t *)((uintptr_t)end & ~(uintptr_t)(PB_LINE_BYTES - 1));
+#if COPY_STEP == 8
+	while (p - d > 8 * W) {
+		p -= 8 * W;
+		copy_x8(p, s + (p - d));
+	}
+	if (p - d > 4 * W) {
+		p -= 4 * W;
+		copy_x4(p, s + (p - d), false);
+	}
+#else
+	while (p - d > 4 * W) {
+		p -= 4 * W;
+		copy_x4(p, s + (p - d), false);
+	}
+#endif
+	vstore(end - 64, t0);
+#if W == 32
+	vstore(end - W, t1);
+#endif
+	vstore(d, h0);
+	vstore(d + W, h1);
+	vstore(d + 2 * W, h2);
+	vstore(d + 3 * W, h3);
+}
+#endif

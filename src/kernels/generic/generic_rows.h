@@ -61,18 +61,12 @@ PB_MEMMOVE("gpr_unrolled", pb_memmove_gpr_unrolled, 0, NULL, 0, PB_STORE_SCALAR,
            "by overlap; no alignment step",
            "Linux arch/x86/lib/memmove_64.S (its forward and backward register loops)")
 
-PB_MEMSET("auto", pb_memset_auto, 0, NULL, 0, PB_STORE_CALL, 0, PB_GLIBC_PATH_NONE, NULL,
-          PB_KF_NOT_TUNED,
-          "dispatches each call by size to the kernel of the auto policy (primbench tune's file, "
-          "else the built-in default for this CPU)",
-          "include/primbench/auto.h; policy from primbench tune (break-even finder)")
-PB_MEMCPY("auto", pb_memcpy_auto, 0, NULL, 0, PB_STORE_CALL, 0, PB_GLIBC_PATH_NONE, NULL,
-          PB_KF_NOT_TUNED,
-          "dispatches each call by size to the kernel of the auto policy (primbench tune's file, "
-          "else the built-in default for this CPU)",
-          "include/primbench/auto.h; policy from primbench tune (break-even finder)")
-PB_MEMMOVE("auto", pb_memmove_auto, 0, NULL, 0, PB_STORE_CALL, 0, PB_GLIBC_PATH_NONE, NULL,
-           PB_KF_NOT_TUNED,
-           "dispatches each call by size to the kernel of the auto policy (primbench tune's "
-           "file, else the built-in default for this CPU)",
-           "include/primbench/auto.h; policy from primbench tune (break-even finder)")
+/* The auto rows: the same fields for every op after the function. */
+#define PB_AUTO_ROW_FIELDS                                                                         \
+	0, NULL, 0, PB_STORE_CALL, 0, PB_GLIBC_PATH_NONE, NULL, PB_KF_NOT_TUNED,                   \
+	    "dispatches each call by size to the kernel of the auto policy (primbench tune's "     \
+	    "file, else the built-in default for this CPU)",                                       \
+	    "include/primbench/auto.h; policy from primbench tune (break-even finder)"
+PB_MEMSET("auto", pb_memset_auto, PB_AUTO_ROW_FIELDS)
+PB_MEMCPY("auto", pb_memcpy_auto, PB_AUTO_ROW_FIELDS)
+PB_MEMMOVE("auto", pb_memmove_auto, PB_AUTO_ROW_FIELDS)

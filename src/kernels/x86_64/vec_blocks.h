@@ -2,7 +2,9 @@
  * width, written once for every width (after LLVM libc's memory_utils:
  * block, head_tail, loop_and_tail; generic/blocks.h has the word blocks).
  *
- * Included by sse2.c, avx2.c and avx512.c, each after defining:
+ * Included by sse2.c, avx2.c and avx512.c, after blocks.h (PB_LINE_BYTES,
+ * PB_STORE_ORDER, pb_next_line, pb_move_backward, the NT constants) and
+ * <immintrin.h> or <emmintrin.h> (prefetch, sfence), each after defining:
  *   VEC           the vector type (__m128i, __m256i, __m512i)
  *   W             its width in bytes (16, 32, 64)
  *   ISA           the function attribute that enables it (empty for SSE2)

@@ -70,7 +70,7 @@ AVX2 void *pb_memset_avx2(void *dst, int c, size_t n)
 		set_head_tail_x2(d, n, v);
 		return dst;
 	}
-	set_bulk(d, n, v, false);
+	set_bulk_t(d, n, v);
 	return dst;
 }
 
@@ -78,7 +78,7 @@ AVX2 void *pb_memset_avx2_nt(void *dst, int c, size_t n)
 {
 	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memset_avx2(dst, c, n);
-	set_bulk(dst, n, _mm256_set1_epi8((char)c), true);
+	set_bulk_nt(dst, n, _mm256_set1_epi8((char)c));
 	return dst;
 }
 
@@ -112,7 +112,7 @@ AVX2 void *pb_memcpy_avx2(void *restrict dst, const void *restrict src, size_t n
 		copy_upto128(dst, src, n);
 		return dst;
 	}
-	copy_bulk(dst, src, n, false);
+	copy_bulk_t(dst, src, n);
 	return dst;
 }
 
@@ -120,7 +120,7 @@ AVX2 void *pb_memcpy_avx2_nt(void *restrict dst, const void *restrict src, size_
 {
 	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memcpy_avx2(dst, src, n);
-	copy_bulk(dst, src, n, true);
+	copy_bulk_nt(dst, src, n);
 	return dst;
 }
 

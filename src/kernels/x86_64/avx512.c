@@ -84,7 +84,7 @@ AVX512 void *pb_memset_avx512(void *dst, int c, size_t n)
 		set_head_tail_x2(d + n - 4 * W, 4 * W, v);
 		return dst;
 	}
-	set_bulk(d, n, v, false);
+	set_bulk_t(d, n, v);
 	return dst;
 }
 
@@ -92,7 +92,7 @@ AVX512 void *pb_memset_avx512_nt(void *dst, int c, size_t n)
 {
 	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memset_avx512(dst, c, n);
-	set_bulk(dst, n, _mm512_set1_epi8((char)c), true);
+	set_bulk_nt(dst, n, _mm512_set1_epi8((char)c));
 	return dst;
 }
 
@@ -144,7 +144,7 @@ static inline __attribute__((always_inline)) AVX512 bool copy_upto512(uint8_t *d
 AVX512 void *pb_memcpy_avx512(void *restrict dst, const void *restrict src, size_t n)
 {
 	if (!copy_upto512(dst, src, n))
-		copy_bulk(dst, src, n, false);
+		copy_bulk_t(dst, src, n);
 	return dst;
 }
 
@@ -152,7 +152,7 @@ AVX512 void *pb_memcpy_avx512_nt(void *restrict dst, const void *restrict src, s
 {
 	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memcpy_avx512(dst, src, n);
-	copy_bulk(dst, src, n, true);
+	copy_bulk_nt(dst, src, n);
 	return dst;
 }
 

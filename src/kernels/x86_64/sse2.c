@@ -56,7 +56,7 @@ void *pb_memset_sse2(void *dst, int c, size_t n)
 		set_upto64(dst, n, c);
 		return dst;
 	}
-	set_bulk(dst, n, _mm_set1_epi8((char)c), false);
+	set_bulk_t(dst, n, _mm_set1_epi8((char)c));
 	return dst;
 }
 
@@ -64,7 +64,7 @@ void *pb_memset_sse2_nt(void *dst, int c, size_t n)
 {
 	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memset_sse2(dst, c, n);
-	set_bulk(dst, n, _mm_set1_epi8((char)c), true);
+	set_bulk_nt(dst, n, _mm_set1_epi8((char)c));
 	return dst;
 }
 
@@ -87,7 +87,7 @@ void *pb_memcpy_sse2(void *restrict dst, const void *restrict src, size_t n)
 		copy_upto64(dst, src, n);
 		return dst;
 	}
-	copy_bulk(dst, src, n, false);
+	copy_bulk_t(dst, src, n);
 	return dst;
 }
 
@@ -95,6 +95,6 @@ void *pb_memcpy_sse2_nt(void *restrict dst, const void *restrict src, size_t n)
 {
 	if (n <= PB_NT_THRESHOLD_BYTES)
 		return pb_memcpy_sse2(dst, src, n);
-	copy_bulk(dst, src, n, true);
+	copy_bulk_nt(dst, src, n);
 	return dst;
 }

@@ -16,10 +16,12 @@
  *                 two steps of 4 before their stores) or 4
  * No include guard: one width per translation unit.
  *
- * Temporal and streaming kernels come from the same source: the bulk
- * functions take `nt` and every caller passes a constant, so after
- * inlining (always_inline) each kernel has its own store instruction and
- * no branch on it. The loops store whole lines from the first line
+ * Temporal and streaming kernels come from the same source: the line
+ * loops (vec_lines.h) are read twice, once with aligned temporal stores
+ * (functions *_t) and once with streaming stores (*_nt). Not one function
+ * with a flag: clang merges the two stores of `if (nt) stream else store`
+ * into one plain store before the flag is known, dropping the
+ * non-temporal hint. The loops store whole lines from the first line
  * boundary after d (aligned stores) and put a compiler barrier after each
  * line (PB_STORE_ORDER, blocks.h), so that the stores of one line stay
  * consecutive.
@@ -37,15 +39,6 @@ VINLINE VEC vload(const uint8_t *s)
 VINLINE void vstore(uint8_t *d, VEC v)
 {
 	STOREU(d, v);
-}
-
-/* The aligned store of the bulk loops: streaming when nt. */
-VINLINE void vput(uint8_t *p, VEC v, bool nt)
-{
-	if (nt)
-		STREAM(p, v);
-	else
-		STOREA(p, v);
 }
 
 /* ---- blocks ---- */
@@ -107,44 +100,6 @@ VINLINE void copy_block64(uint8_t *d, const uint8_t *s)
 #endif
 }
 
-/* ---- the bulk loops' steps: 4W bytes at the line-aligned p ---- */
-
-/* After the k-th aligned store (1-based) from a line boundary: the barrier
- * when it ends a line. */
-#define LINE_DONE(k)                                                                               \
-	do {                                                                                       \
-		if ((k)*W % PB_LINE_BYTES == 0)                                                    \
-			PB_STORE_ORDER();                                                          \
-	} while (0)
-
-VINLINE void put_x4(uint8_t *p, VEC a, VEC b, VEC e, VEC f, bool nt)
-{
-	vput(p, a, nt);
-	LINE_DONE(1);
-	vput(p + W, b, nt);
-	LINE_DONE(2);
-	vput(p + 2 * W, e, nt);
-	LINE_DONE(3);
-	vput(p + 3 * W, f, nt);
-	LINE_DONE(4);
-}
-
-/* 4W bytes from q: the four loads, then the stores. */
-VINLINE void copy_x4(uint8_t *p, const uint8_t *q, bool nt)
-{
-	VEC a = vload(q), b = vload(q + W), e = vload(q + 2 * W), f = vload(q + 3 * W);
-	put_x4(p, a, b, e, f, nt);
-}
-
-/* 8W bytes from q, temporal: all eight loads, then the stores. */
-VINLINE void copy_x8(uint8_t *p, const uint8_t *q)
-{
-	VEC a = vload(q), b = vload(q + W), e = vload(q + 2 * W), f = vload(q + 3 * W);
-	VEC g = vload(q + 4 * W), h = vload(q + 5 * W), i = vload(q + 6 * W), j = vload(q + 7 * W);
-	put_x4(p, a, b, e, f, false);
-	put_x4(p + 4 * W, g, h, i, j, false);
-}
-
 /* Every line of the 4W bytes at q into L2 (prefetcht1). */
 VINLINE void prefetch_x4(const uint8_t *q)
 {
@@ -157,70 +112,32 @@ VINLINE void prefetch_x4(const uint8_t *q)
 	}
 }
 
-/* The temporal copy loop from the line-aligned p while more than 4W bytes
- * are left before end: COPY_STEP vectors per step (8: then at most one
- * step of 4); source at s + (p - d). */
-VINLINE void copy_loop(uint8_t *p, const uint8_t *end, const uint8_t *d, const uint8_t *s)
-{
-#if COPY_STEP == 8
-	for (; end - p > 8 * W; p += 8 * W)
-		copy_x8(p, s + (p - d));
-	if (end - p > 4 * W)
-		copy_x4(p, s + (p - d), false);
-#else
-	for (; end - p > 4 * W; p += 4 * W)
-		copy_x4(p, s + (p - d), false);
-#endif
-}
+/* After the k-th aligned store (1-based) from a line boundary: the barrier
+ * when it ends a line. */
+#define LINE_DONE(k)                                                                               \
+	do {                                                                                       \
+		if ((k)*W % PB_LINE_BYTES == 0)                                                    \
+			PB_STORE_ORDER();                                                          \
+	} while (0)
 
-/* ---- the bulk paths (n >= 4W): head block, line loop, tail block ---- */
-
-/* memset: the 64-byte head at d, 4W per step from the first line boundary
- * after d, 4W ending at the end; streaming stores and one sfence when nt. */
-VINLINE void set_bulk(uint8_t *d, size_t n, VEC v, bool nt)
-{
-	uint8_t *end = d + n;
-	set_block64(d, v);
-	uint8_t *p = pb_next_line(d);
-	for (; end - p > 4 * W; p += 4 * W)
-		put_x4(p, v, v, v, v, nt);
-	set_head_tail_x2(end - 4 * W, 4 * W, v);
-	/* Streaming stores are weakly ordered: fence once, before returning. */
-	if (nt)
-		_mm_sfence();
-}
-
-/* memcpy: as set_bulk. Temporal: copy_loop. Streaming: 4W per step, each step prefetching the
- * source PB_NT_PREFETCH_AHEAD_BYTES ahead (blocks.h) until that point
- * reaches the source's end, then one sfence. */
-VINLINE void copy_bulk(uint8_t *d, const uint8_t *s, size_t n, bool nt)
-{
-	uint8_t *end = d + n;
-	copy_block64(d, s);
-	uint8_t *p = pb_next_line(d);
-	if (nt) {
-		/* Every line it prefetches lies inside the source. */
-		for (; end - p > 4 * W + PB_NT_PREFETCH_AHEAD_BYTES; p += 4 * W) {
-			const uint8_t *q = s + (p - d);
-			prefetch_x4(q + PB_NT_PREFETCH_AHEAD_BYTES);
-			copy_x4(p, q, true);
-		}
-		for (; end - p > 4 * W; p += 4 * W)
-			copy_x4(p, s + (p - d), true);
-	} else {
-		copy_loop(p, end, d, s);
-	}
-	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
-	if (nt)
-		_mm_sfence();
-}
+/* The line loops and bulk paths: put_x4_t, copy_x4_t, copy_x8_t,
+ * copy_loop_t, set_bulk_t, copy_bulk_t (temporal), then the same with
+ * _nt (streaming; no copy_x8 or copy_loop). */
+// clang-format off
+#define NT 0
+#include "vec_lines.h"
+#undef NT
+#define NT 1
+#include "vec_lines.h"
+#undef NT
+// clang-format on
 
 #if W >= 32
 /* memmove above its ladder (n > 4W): the loop goes forward (dst <=
  * src, or no overlap) or backward (dst inside the source), and every block
  * the loop does not cover is loaded before the loop and stored after it:
  * the loop may overwrite source bytes those blocks read. The loop itself
- * (copy_x8, copy_x4: all loads of a step before its stores) only reads
+ * (copy_x8_t, copy_x4_t: all loads of a step before its stores) only reads
  * source bytes no earlier store of it reached, because it runs in the
  * safe direction. The 64-byte blocks are 64 / W vectors (1 or 2). */
 VINLINE void move_bulk(uint8_t *d, const uint8_t *s, size_t n)
@@ -234,7 +151,7 @@ VINLINE void move_bulk(uint8_t *d, const uint8_t *s, size_t n)
 #endif
 		VEC t0 = vload(s + n - 4 * W), t1 = vload(s + n - 3 * W);
 		VEC t2 = vload(s + n - 2 * W), t3 = vload(s + n - W);
-		copy_loop(pb_next_line(d), end, d, s);
+		copy_loop_t(pb_next_line(d), end, d, s);
 		vstore(end - 4 * W, t0);
 		vstore(end - 3 * W, t1);
 		vstore(end - 2 * W, t2);
@@ -257,16 +174,16 @@ VINLINE void move_bulk(uint8_t *d, const uint8_t *s, size_t n)
 #if COPY_STEP == 8
 	while (p - d > 8 * W) {
 		p -= 8 * W;
-		copy_x8(p, s + (p - d));
+		copy_x8_t(p, s + (p - d));
 	}
 	if (p - d > 4 * W) {
 		p -= 4 * W;
-		copy_x4(p, s + (p - d), false);
+		copy_x4_t(p, s + (p - d));
 	}
 #else
 	while (p - d > 4 * W) {
 		p -= 4 * W;
-		copy_x4(p, s + (p - d), false);
+		copy_x4_t(p, s + (p - d));
 	}
 #endif
 	vstore(end - 64, t0);

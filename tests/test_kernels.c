@@ -3,7 +3,8 @@
  * over case M6's overlaps), one cmocka test per kernel ("memset/avx2");
  * kernels this CPU cannot run are skipped, not passed. Then case M6's
  * literal example for every memmove kernel, broken memmove kernels that
- * the selftest must reject, the table itself and the lookup errors.
+ * the selftest must reject, the table itself, the rows' properties and the
+ * lookup errors.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -417,11 +418,106 @@ static void test_same_code(void **state)
 	}
 }
 
+/* The widest vector register the features imply, bytes: 64 (AVX-512F),
+ * 32 (AVX2), 16 (SSE2), 0 (none). */
+static unsigned widest_vector(pb_features f)
+{
+	if (f & PB_F(AVX512F))
+		return 64;
+	if (f & PB_F(AVX2))
+		return 32;
+	if (f & PB_F(SSE2))
+		return 16;
+	return 0;
+}
+
+/* The rows' properties agree with one another, with `requires` and with
+ * same_code_as (struct pb_kernel, primbench/kernels.h). */
+static void test_properties(void **state)
+{
+	(void)state;
+	size_t count, n_inline[PB_OP_COUNT] = {0}, n_glibc_rep[PB_OP_COUNT] = {0};
+	size_t n_avx512[PB_OP_COUNT] = {0}, n_rep[PB_OP_COUNT] = {0};
+	const struct pb_kernel *t = pb_kernels(&count);
+	for (size_t i = 0; i < count; i++) {
+		const struct pb_kernel *k = &t[i];
+		print_message("%s/%s\n", pb_op_name(k->op), k->name);
+		n_avx512[k->op] += (k->requires & PB_F(AVX512F)) != 0;
+		n_rep[k->op] += k->store == PB_STORE_REP;
+		/* Vector width: only vector and non-temporal stores have one, and
+		 * it is the widest register the row's features give. */
+		if (k->store == PB_STORE_VECTOR)
+			assert_true(k->vector_bytes > 0);
+		if (k->store != PB_STORE_VECTOR && k->store != PB_STORE_NT)
+			assert_int_equal(k->vector_bytes, 0);
+		if (k->vector_bytes)
+			assert_int_equal(k->vector_bytes, widest_vector(k->requires));
+		/* A non-temporal row is its temporal base up to the threshold
+		 * (blocks.h's PB_NT_THRESHOLD_BYTES, 1 MiB), with the same
+		 * registers; and every row with that bound is non-temporal. */
+		bool nt_bound = k->same_code_as && k->differs_from_bytes == (1u << 20) + 1;
+		assert_int_equal(k->store == PB_STORE_NT, nt_bound);
+		if (k->store == PB_STORE_NT) {
+			const struct pb_kernel *base = pb_kernel_find(k->op, k->same_code_as);
+			assert_non_null(base);
+			assert_int_equal(base->vector_bytes, k->vector_bytes);
+			assert_int_equal(base->store,
+			                 k->vector_bytes ? PB_STORE_VECTOR : PB_STORE_SCALAR);
+		}
+		/* The glibc path follows the store kind; mapped paths say so. */
+		switch (k->glibc) {
+		case PB_GLIBC_PATH_REP:
+			assert_int_equal(k->store, PB_STORE_REP);
+			n_glibc_rep[k->op] += !k->glibc_note;
+			break;
+		case PB_GLIBC_PATH_NT:
+			assert_int_equal(k->store, PB_STORE_NT);
+			assert_true(k->glibc_note || k->vector_bytes); /* glibc's loop is vector */
+			break;
+		case PB_GLIBC_PATH_VECTOR:
+			assert_true(k->store == PB_STORE_VECTOR ||
+			            (k->store == PB_STORE_SCALAR && k->glibc_note));
+			break;
+		case PB_GLIBC_PATH_ANY:
+			assert_int_equal(k->store, PB_STORE_CALL);
+			break;
+		case PB_GLIBC_PATH_NONE:
+			break;
+		}
+		if (k->op == PB_OP_MEMMOVE) /* the model covers memset and memcpy */
+			assert_int_equal(k->glibc, PB_GLIBC_PATH_NONE);
+		if (k->op == PB_OP_MEMSET && k->store == PB_STORE_NT) /* glibc 2.36 */
+			assert_int_equal(k->glibc, PB_GLIBC_PATH_NONE);
+		/* auto may inline only a tuned vector kernel its AVX-512 entry
+		 * can reach (src/kernels/x86_64/auto_x86.c: the entry exists
+		 * where avx512f and avx512bw do), one per op. */
+		if (k->auto_inline) {
+			n_inline[k->op]++;
+			assert_int_equal(k->store, PB_STORE_VECTOR);
+			assert_true(k->tune_candidate);
+			assert_int_equal(k->requires & (PB_F(AVX512F) | PB_F(AVX512BW)),
+			                 PB_F(AVX512F) | PB_F(AVX512BW));
+		}
+		/* auto is never a candidate of its own policy. */
+		if (!strcmp(k->name, "auto"))
+			assert_false(k->tune_candidate);
+	}
+	for (unsigned op = 0; op < PB_OP_COUNT; op++) {
+		/* One inline kernel per op where the table has AVX-512 rows (the
+		 * x86-64 build); none elsewhere (the generic build). */
+		assert_int_equal(n_inline[op], n_avx512[op] ? 1 : 0);
+		/* glibc's own rep kernel (cmd_xsave.c's break-even), where the
+		 * table has rep rows; the glibc model covers memset and memcpy. */
+		if (op != PB_OP_MEMMOVE)
+			assert_int_equal(n_glibc_rep[op], n_rep[op] ? 1 : 0);
+	}
+}
+
 int main(void)
 {
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);
-	size_t n_tests = count + 9;
+	size_t n_tests = count + 10;
 	struct CMUnitTest *tests = calloc(n_tests, sizeof *tests);
 	char(*names)[48] = calloc(count, sizeof *names);
 	if (!tests || !names)
@@ -441,6 +537,7 @@ int main(void)
 	tests[count + 6] = (struct CMUnitTest)cmocka_unit_test(test_memmove_example);
 	tests[count + 7] = (struct CMUnitTest)cmocka_unit_test(test_memmove_rejects);
 	tests[count + 8] = (struct CMUnitTest)cmocka_unit_test(test_same_code);
+	tests[count + 9] = (struct CMUnitTest)cmocka_unit_test(test_properties);
 	int failed = _cmocka_run_group_tests("kernels", tests, n_tests, NULL, NULL);
 	free(names);
 	free(tests);

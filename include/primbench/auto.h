@@ -33,6 +33,16 @@
 #include "primbench/kernels.h"
 #include "primbench/policy.h"
 
+/* Auto's dispatch, as its readers (tune, xsave) must know it:
+ * - PB_AUTO_SMALL_MAX: the largest size, bytes, whose calls auto's entry
+ *   may run itself, without the dispatch, when the policy's kernel for
+ *   that size is a row with auto_inline (avx512: the AVX-512 entry of
+ *   src/kernels/x86_64/auto_x86.c).
+ * - PB_AUTO_DISPATCH_TICKS: what the dispatch costs a call of any other
+ *   kernel, TSC ticks (measured: ~4 ticks a call, docs/performance.md). */
+#define PB_AUTO_SMALL_MAX      512
+#define PB_AUTO_DISPATCH_TICKS 4.0
+
 /* The auto kernels (rows "memset/auto", "memcpy/auto", "memmove/auto").
  * Until a policy is installed they dispatch every size to gpr_unrolled
  * (portable and correct). */

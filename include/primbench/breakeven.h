@@ -103,15 +103,10 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
                          uint64_t range_lo, uint64_t range_hi, struct pb_glibc_tunables *out);
 
 /* The kind of path of glibc 2.36 x86-64 a kernel's code corresponds to
- * (the classes the mapping above uses): its vector loop, rep movsb/stosb,
- * non-temporal stores, or none (libc itself, kernels glibc has no path for:
- * bytes, rbw, clzero, a memset non-temporal loop, ...). */
-enum pb_glibc_path {
-	PB_GLIBC_PATH_NONE,
-	PB_GLIBC_PATH_VECTOR,
-	PB_GLIBC_PATH_REP,
-	PB_GLIBC_PATH_NT,
-};
+ * (the classes the mapping above uses; the row's glibc field,
+ * primbench/kernels.h): its vector loop, rep movsb/stosb, non-temporal
+ * stores, or none (libc itself, kernels glibc has no path for: bytes, rbw,
+ * clzero, a memset non-temporal loop, ...). Never PB_GLIBC_PATH_ANY. */
 enum pb_glibc_path pb_glibc_path_of(const struct pb_kernel *k);
 
 /* One crossing of two leading kernels. */

@@ -11,8 +11,11 @@
  * from the blocks in generic/blocks.h, add one row to that directory's
  * *_rows.h (when its small sizes call another row's function, name that
  * row and the first size where it differs: same_code_as,
- * differs_from_bytes; tests/test_kernels.c lists them), and run `make test` (the correctness sweep,
- * src/suites/ selftest.c, picks up every row by itself).
+ * differs_from_bytes; tests/test_kernels.c lists them), give its
+ * properties (store kind, vector width, glibc path, flags: struct
+ * pb_kernel), and run `make test` (the correctness sweep, src/suites/
+ * selftest.c, picks up every row by itself; tests/test_kernels.c checks
+ * the properties agree).
  */
 #ifndef PRIMBENCH_KERNELS_H
 #define PRIMBENCH_KERNELS_H
@@ -33,6 +36,31 @@ typedef void *(*pb_memset_fn)(void *dst, int c, size_t n);
 typedef void *(*pb_memcpy_fn)(void *restrict dst, const void *restrict src, size_t n);
 typedef void *(*pb_memmove_fn)(void *dst, const void *src, size_t n);
 
+/* How a kernel's own code (at sizes from its differs_from_bytes up) writes
+ * the bulk of the destination. Names after the instruction classes of the
+ * Intel SDM and glibc's string functions (vector, non-temporal, rep). */
+enum pb_store_kind {
+	PB_STORE_SCALAR, /* general-purpose registers, 8 bytes or less a store */
+	PB_STORE_VECTOR, /* SIMD registers, temporal (cached) stores */
+	PB_STORE_NT,     /* non-temporal (streaming) stores: movntdq, vmovntdq, movnti */
+	PB_STORE_REP,    /* x86 string instructions: rep stos, rep movs */
+	PB_STORE_LINE,   /* a whole-cache-line zeroing instruction (AMD clzero) */
+	PB_STORE_CALL,   /* another implementation, chosen at run time (libc, auto) */
+};
+
+/* The path of glibc 2.36's x86-64 string functions a kernel's own code
+ * corresponds to (the classes of the glibc model, src/report/breakeven.c):
+ * its vector loop, rep movsb/stosb, its non-temporal loop, any path (the C
+ * library itself), or none. The model covers memset and memcpy: memmove
+ * rows say NONE. */
+enum pb_glibc_path {
+	PB_GLIBC_PATH_NONE,
+	PB_GLIBC_PATH_VECTOR,
+	PB_GLIBC_PATH_REP,
+	PB_GLIBC_PATH_NT,
+	PB_GLIBC_PATH_ANY,
+};
+
 struct pb_kernel {
 	enum pb_op op;
 	const char *name;         /* "avx512_nt" */
@@ -50,8 +78,28 @@ struct pb_kernel {
 	 * size. */
 	const char *same_code_as;
 	size_t differs_from_bytes;
-	const char *description; /* one line */
-	const char *source;      /* where the idea comes from */
+	/* The properties the readers of the table (break-even, tune, xsave,
+	 * the glibc model, auto) use instead of matching names; each is read
+	 * from the kernel's source, like same_code_as, and tests/
+	 * test_kernels.c checks they agree with one another and with
+	 * `requires`. */
+	enum pb_store_kind store; /* of the kernel's own code */
+	unsigned vector_bytes;    /* bytes per store of that code: 16 (SSE2), 32 (AVX2),
+	                           * 64 (AVX-512); 0 for no vector stores */
+	enum pb_glibc_path glibc; /* glibc 2.36's path for the kernel's own code */
+	const char *glibc_note;   /* NULL when glibc has this path as such; else
+	                           * why it maps to it, or why not ("glibc has rep
+	                           * stosb, not rep stosq: mapped to it") */
+	bool auto_inline;         /* auto's entry may run this kernel's small-size
+	                           * path (up to PB_AUTO_SMALL_MAX, auto.h) without
+	                           * its dispatch: avx512 (the AVX-512 entry of
+	                           * src/kernels/x86_64/auto_x86.c) */
+	bool tune_candidate;      /* `primbench tune` may name it in a policy: not
+	                           * auto itself, not the kernels that only
+	                           * demonstrate a technique (bytes, strided, rbw,
+	                           * clzero; src/cli/cmd_tune.c) */
+	const char *description;  /* one line */
+	const char *source;       /* where the idea comes from */
 };
 
 const char *pb_op_name(enum pb_op op); /* "memset", "memcpy", "memmove" */

@@ -87,17 +87,25 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* Kernels the policy may name: every usable one of op but auto (the
- * policy is auto's) and the kernels that only demonstrate a technique. */
+/* Kernels the policy may name: every usable one of op whose row says
+ * tune_candidate (not auto, whose policy it is, nor the kernels that only
+ * demonstrate a technique; primbench/kernels.h). */
 static bool candidate(const struct pb_kernel *k, enum pb_op op)
 {
-	static const char *const skip[] = {"auto", "bytes", "strided", "rbw", "clzero"};
-	if (k->op != op || !pb_kernel_usable(k, pb_cpu_features(), NULL, 0))
-		return false;
-	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
-		if (!strcmp(k->name, skip[i]))
-			return false;
-	return true;
+	return k->op == op && k->tune_candidate && pb_kernel_usable(k, pb_cpu_features(), NULL, 0);
+}
+
+/* The usable kernel of op auto may run without its dispatch (auto_inline:
+ * avx512), or NULL. */
+static const struct pb_kernel *inline_kernel(enum pb_op op)
+{
+	size_t nk;
+	const struct pb_kernel *t = pb_kernels(&nk);
+	for (size_t i = 0; i < nk; i++)
+		if (t[i].op == op && t[i].auto_inline &&
+		    pb_kernel_usable(&t[i], pb_cpu_features(), NULL, 0))
+			return &t[i];
+	return NULL;
 }
 
 /* Sizes lo..hi at n per octave (the size grammar's a..b/n). */
@@ -130,21 +138,21 @@ static double median_at(const struct pb_mem_result *r, const struct pb_kernel *k
 	return NAN;
 }
 
-/* auto serves sizes up to 512 bytes that avx512 serves without a dispatch
- * (src/kernels/x86_64/auto_x86.c); any other kernel there costs the
- * dispatch, ~4 TSC ticks a call here (docs/performance.md). A hot band of
- * such sizes keeps its kernel only where it beats avx512 by more than
- * that at some measured size of the band; otherwise avx512 takes it. */
-#define DISPATCH_TICKS 4.0
+/* auto serves sizes up to PB_AUTO_SMALL_MAX that its inline kernel
+ * (avx512) serves without a dispatch (auto.h); any other kernel there
+ * costs the dispatch, PB_AUTO_DISPATCH_TICKS a call. A hot band of such
+ * sizes keeps its kernel only where it beats the inline kernel by more
+ * than that at some measured size of the band; otherwise the inline
+ * kernel takes it. */
 static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
 {
-	const struct pb_kernel *fast = pb_kernel_find(p->op, "avx512");
-	if (!fast || !pb_kernel_usable(fast, pb_cpu_features(), NULL, 0))
+	const struct pb_kernel *fast = inline_kernel(p->op);
+	if (!fast)
 		return;
 	uint64_t lo = 0;
 	for (size_t b = 0; b < p->n_bands; lo = p->bands[b].max_bytes + 1, b++) {
 		struct pb_policy_band *band = &p->bands[b];
-		if (band->max_bytes > 512 || band->kernel == fast)
+		if (band->max_bytes > PB_AUTO_SMALL_MAX || band->kernel == fast)
 			continue;
 		/* A kernel that runs avx512's code over the whole band
 		 * (same_code_as: avx512_nt up to 1 MiB) is avx512 there. */
@@ -159,7 +167,7 @@ static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
 			    c->size_bytes < lo || c->size_bytes > band->max_bytes)
 				continue;
 			/* NAN (avx512 not measured there): no evidence that it wins */
-			wins = c->ticks_per_call.median + DISPATCH_TICKS <
+			wins = c->ticks_per_call.median + PB_AUTO_DISPATCH_TICKS <
 			       median_at(r, fast, c->size_bytes);
 		}
 		if (!wins)

@@ -180,6 +180,28 @@ static const struct pb_xsave_case *best_dirty_pair(const struct pb_xsave_result 
 	return best;
 }
 
+#define PB_XSAVE_MAX_SIMD 8
+
+/* The kernels of op the break-even compares, from the table's properties:
+ * the usable temporal vector kernels (store kind VECTOR), widest first, in
+ * ks (at most PB_XSAVE_MAX_SIMD); glibc's own rep kernel (glibc path REP,
+ * no note: rep_stosb, rep_movsb) in *rep, or NULL. Returns their count. */
+static size_t simd_kernels(enum pb_op op, const struct pb_kernel **ks, const struct pb_kernel **rep)
+{
+	size_t nt, nk = 0;
+	const struct pb_kernel *t = pb_kernels(&nt);
+	for (unsigned width = 64; width >= 16; width /= 2)
+		for (size_t i = 0; i < nt && nk < PB_XSAVE_MAX_SIMD; i++)
+			if (t[i].op == op && t[i].store == PB_STORE_VECTOR &&
+			    t[i].vector_bytes == width &&
+			    pb_kernel_usable(&t[i], pb_cpu_features(), NULL, 0))
+				ks[nk++] = &t[i];
+	for (size_t i = 0; i < nt && !*rep; i++)
+		if (t[i].op == op && t[i].glibc == PB_GLIBC_PATH_REP && !t[i].glibc_note)
+			*rep = &t[i];
+	return nk;
+}
+
 /* Runs the hot sweep for op with the usable SIMD kernels and rep, prints
  * the break-even line, records it in doc. Returns false when interrupted
  * or failed. */
@@ -189,16 +211,9 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
                          size_t max_samples, uint64_t seed, volatile sig_atomic_t *stop,
                          json_t *doc)
 {
-	static const char *const simd_names[] = {"avx512", "avx2", "sse2"};
-	const char *rep_name = op == PB_OP_MEMSET ? "rep_stosb" : "rep_movsb";
-	const struct pb_kernel *ks[4];
-	size_t nk = 0;
-	for (size_t i = 0; i < 3; i++) {
-		const struct pb_kernel *k = pb_kernel_find(op, simd_names[i]);
-		if (k && pb_kernel_usable(k, pb_cpu_features(), NULL, 0))
-			ks[nk++] = k;
-	}
-	const struct pb_kernel *rep = pb_kernel_find(op, rep_name);
+	const struct pb_kernel *ks[PB_XSAVE_MAX_SIMD + 1], *rep = NULL;
+	size_t nk = simd_kernels(op, ks, &rep);
+	const char *rep_name = rep ? rep->name : "rep kernel";
 	if (!nk || !rep) {
 		printf("%s: no usable SIMD kernel or no %s: no break-even\n", pb_op_name(op),
 		       rep_name);

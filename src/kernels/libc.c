@@ -17,17 +17,5 @@ static void *(*volatile libc_memset)(void *, int, size_t) = memset;
 static void *(*volatile libc_memcpy)(void *restrict, const void *restrict, size_t) = memcpy;
 static void *(*volatile libc_memmove)(void *, const void *, size_t) = memmove;
 
-void *pb_memset_libc(void *dst, int c, size_t n)
-{
-	return libc_memset(dst, c, n);
-}
-
-void *pb_memcpy_libc(void *restrict dst, const void *restrict src, size_t n)
-{
-	return libc_memcpy(dst, src, n);
-}
-
-void *pb_memmove_libc(void *dst, const void *src, size_t n)
-{
-	return libc_memmove(dst, src, n);
-}
+/* pb_memset_libc, pb_memcpy_libc, pb_memmove_libc */
+PB_FORWARD_OPS(pb_, _libc, libc_, )

@@ -22,7 +22,8 @@
 #undef PB_MEMCPY
 #undef PB_MEMMOVE
 
-#define ROW(op_, name_, set_fn, cpy_fn, move_fn, requires_, same_, differs_, description_, source_)                 \
+#define ROW(op_, set_fn, cpy_fn, move_fn, name_, fn_, requires_, same_, differs_, store_,          \
+            vector_, glibc_, note_, flags_, description_, source_)                                 \
 	{.op = op_,                                                                                \
 	 .name = name_,                                                                            \
 	 .requires = requires_,                                                                    \
@@ -31,34 +32,40 @@
 	 .memmove_fn = move_fn,                                                                    \
 	 .same_code_as = same_,                                                                    \
 	 .differs_from_bytes = differs_,                                                           \
+	 .store = store_,                                                                          \
+	 .vector_bytes = vector_,                                                                  \
+	 .glibc = glibc_,                                                                          \
+	 .glibc_note = note_,                                                                      \
+	 .auto_inline = ((flags_) & PB_KF_AUTO_INLINE) != 0,                                       \
+	 .tune_candidate = ((flags_) & PB_KF_NOT_TUNED) == 0,                                      \
 	 .description = description_,                                                              \
 	 .source = source_},
 
+/* A row's function is its second argument. */
+#define FN_OF(name_, fn_, ...) fn_
+
 static const struct pb_kernel table[] = {
-#define PB_MEMSET(name, fn, requires, same, differs, description, source)                                         \
-	ROW(PB_OP_MEMSET, name, fn, NULL, NULL, requires, same, differs, description, source)
-#define PB_MEMCPY(name, fn, requires, same, differs, description, source)
-#define PB_MEMMOVE(name, fn, requires, same, differs, description, source)
+#define PB_MEMSET(...) ROW(PB_OP_MEMSET, FN_OF(__VA_ARGS__), NULL, NULL, __VA_ARGS__)
+#define PB_MEMCPY(...)
+#define PB_MEMMOVE(...)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET
 #undef PB_MEMCPY
 #undef PB_MEMMOVE
 
-#define PB_MEMSET(name, fn, requires, same, differs, description, source)
-#define PB_MEMCPY(name, fn, requires, same, differs, description, source)                                         \
-	ROW(PB_OP_MEMCPY, name, NULL, fn, NULL, requires, same, differs, description, source)
-#define PB_MEMMOVE(name, fn, requires, same, differs, description, source)
+#define PB_MEMSET(...)
+#define PB_MEMCPY(...) ROW(PB_OP_MEMCPY, NULL, FN_OF(__VA_ARGS__), NULL, __VA_ARGS__)
+#define PB_MEMMOVE(...)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET
 #undef PB_MEMCPY
 #undef PB_MEMMOVE
 
-#define PB_MEMSET(name, fn, requires, same, differs, description, source)
-#define PB_MEMCPY(name, fn, requires, same, differs, description, source)
-#define PB_MEMMOVE(name, fn, requires, same, differs, description, source)                                        \
-	ROW(PB_OP_MEMMOVE, name, NULL, NULL, fn, requires, same, differs, description, source)
+#define PB_MEMSET(...)
+#define PB_MEMCPY(...)
+#define PB_MEMMOVE(...) ROW(PB_OP_MEMMOVE, NULL, NULL, FN_OF(__VA_ARGS__), __VA_ARGS__)
 #include "kernels/generic/generic_rows.h"
 #include "arch_rows.h"
 #undef PB_MEMSET

@@ -643,65 +643,27 @@ enum gclass { G_VEC, G_REP, G_NT, G_NONE, G_ANY };
 static const char *const gclass_words[] = {"its vector loop", "rep movsb", "non-temporal stores",
                                            "nothing", "anything"};
 
-struct kclass {
-	enum pb_op op;
-	const char *name;
-	enum gclass c;
-	const char *note; /* NULL: glibc has this path as such */
-};
-
-static const struct kclass kclasses[] = {
-    {PB_OP_MEMSET, "libc", G_ANY, NULL},
-    {PB_OP_MEMSET, "rep_stosb", G_REP, NULL},
-    {PB_OP_MEMSET, "rep_stosq", G_REP, "glibc has rep stosb, not rep stosq: mapped to it"},
-    {PB_OP_MEMSET, "sse2", G_VEC, NULL},
-    {PB_OP_MEMSET, "avx2", G_VEC, NULL},
-    {PB_OP_MEMSET, "avx512", G_VEC, NULL},
-    {PB_OP_MEMSET, "gpr_unrolled", G_VEC,
-     "glibc has no 64-bit-register loop: mapped to its vector loop"},
-    {PB_OP_MEMSET, "sse2_nt", G_NONE, "glibc 2.36 memset has no non-temporal path"},
-    {PB_OP_MEMSET, "avx2_nt", G_NONE, "glibc 2.36 memset has no non-temporal path"},
-    {PB_OP_MEMSET, "avx512_nt", G_NONE, "glibc 2.36 memset has no non-temporal path"},
-    {PB_OP_MEMSET, "movnti", G_NONE, "glibc 2.36 memset has no non-temporal path"},
-    {PB_OP_MEMSET, "clzero", G_NONE, "glibc never uses clzero"},
-    {PB_OP_MEMCPY, "libc", G_ANY, NULL},
-    {PB_OP_MEMCPY, "rep_movsb", G_REP, NULL},
-    {PB_OP_MEMCPY, "rep_movsq", G_REP, "glibc has rep movsb, not rep movsq: mapped to it"},
-    {PB_OP_MEMCPY, "sse2", G_VEC, NULL},
-    {PB_OP_MEMCPY, "avx2", G_VEC, NULL},
-    {PB_OP_MEMCPY, "avx512", G_VEC, NULL},
-    {PB_OP_MEMCPY, "gpr_unrolled", G_VEC,
-     "glibc has no 64-bit-register loop: mapped to its vector loop"},
-    {PB_OP_MEMCPY, "sse2_nt", G_NT, NULL},
-    {PB_OP_MEMCPY, "avx2_nt", G_NT, NULL},
-    {PB_OP_MEMCPY, "avx512_nt", G_NT, NULL},
-    {PB_OP_MEMCPY, "movnti", G_NT,
-     "glibc's non-temporal loop stores vectors (vmovntdq), not movnti: mapped to it"},
-};
-
-static const struct kclass *kernel_class(const struct pb_kernel *k)
+/* The class of the glibc model k's own code has (its row's glibc path,
+ * primbench/kernels.h); G_NONE for kernels glibc has no path for. */
+static enum gclass kernel_class(const struct pb_kernel *k)
 {
-	for (size_t i = 0; i < sizeof kclasses / sizeof kclasses[0]; i++)
-		if (kclasses[i].op == k->op && !strcmp(kclasses[i].name, k->name))
-			return &kclasses[i];
-	return NULL; /* no glibc path: "bytes", "rbw", "strided", ... */
+	switch (k->glibc) {
+	case PB_GLIBC_PATH_VECTOR:
+		return G_VEC;
+	case PB_GLIBC_PATH_REP:
+		return G_REP;
+	case PB_GLIBC_PATH_NT:
+		return G_NT;
+	case PB_GLIBC_PATH_ANY:
+		return G_ANY;
+	default:
+		return G_NONE;
+	}
 }
 
 enum pb_glibc_path pb_glibc_path_of(const struct pb_kernel *k)
 {
-	const struct kclass *kc = k ? kernel_class(k) : NULL;
-	if (!kc)
-		return PB_GLIBC_PATH_NONE;
-	switch (kc->c) {
-	case G_VEC:
-		return PB_GLIBC_PATH_VECTOR;
-	case G_REP:
-		return PB_GLIBC_PATH_REP;
-	case G_NT:
-		return PB_GLIBC_PATH_NT;
-	default:
-		return PB_GLIBC_PATH_NONE;
-	}
+	return !k || k->glibc == PB_GLIBC_PATH_ANY ? PB_GLIBC_PATH_NONE : k->glibc;
 }
 
 /* One setting of glibc's thresholds and how its bands follow from it. */
@@ -735,13 +697,13 @@ struct mapctx {
  * row's code there (avx512_nt up to 1 MiB) has that row's class. */
 static enum gclass want_class(const struct mapctx *c, uint64_t n)
 {
-	const struct kclass *kc =
+	enum gclass kc =
 	    kernel_class(pb_kernel_code_at(pb_policy_pick(c->p, (size_t)n), (size_t)n));
-	if (!kc || kc->c == G_NONE)
+	if (kc == G_NONE)
 		return G_ANY;
-	if (kc->c == G_ANY)
+	if (kc == G_ANY)
 		return c->cur_known ? gmodel_class(&c->cur, n) : G_ANY;
-	return kc->c;
+	return kc;
 }
 
 static void add_point(uint64_t *pts, size_t *n, uint64_t v)
@@ -998,8 +960,7 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 				continue;
 			const struct pb_kernel *k =
 			    pb_kernel_code_at(pb_policy_pick(p, (size_t)a), (size_t)a);
-			const struct kclass *kc = kernel_class(k);
-			if (!kc || kc->c == G_NONE)
+			if (kernel_class(k) == G_NONE)
 				out->no_path_octaves += log2((double)b) - log2((double)a);
 		}
 	}
@@ -1029,21 +990,22 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 		/* A band wholly below where its kernel's own code starts runs
 		 * another row's code: that row's path is what glibc must match. */
 		const struct pb_kernel *k = p->bands[i].kernel;
-		const struct kclass *kc =
-		    kernel_class(p->bands[i].max_bytes < SIZE_MAX
-		                     ? pb_kernel_code_at(k, (size_t)p->bands[i].max_bytes)
-		                     : k);
+		const struct pb_kernel *code =
+		    p->bands[i].max_bytes < SIZE_MAX
+		        ? pb_kernel_code_at(k, (size_t)p->bands[i].max_bytes)
+		        : k;
+		enum gclass kc = kernel_class(code);
 		fmt_band(lo, p->bands[i].max_bytes, band, sizeof band);
-		if (!kc)
+		if (code->glibc_note)
+			add_note(out, "%s (%s): %s", k->name, band, code->glibc_note);
+		else if (kc == G_NONE)
 			add_note(out, "%s (%s): glibc has no such path", k->name, band);
-		else if (kc->note)
-			add_note(out, "%s (%s): %s", k->name, band, kc->note);
-		if (kc && kc->c == G_VEC && !kc->note) {
+		if (kc == G_VEC && !code->glibc_note) {
 			if (vec_kernel && strcmp(vec_kernel, k->name))
 				mixed_vec = true;
 			vec_kernel = k->name;
 		}
-		has_libc |= kc && kc->c == G_ANY;
+		has_libc |= kc == G_ANY;
 	}
 	if (mixed_vec)
 		add_note(out,

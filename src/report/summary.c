@@ -390,7 +390,8 @@ static bool glibc_value(const json_t *g, const char *k, uint64_t *out)
 
 /* The best case of (op, st, size) among kernels whose glibc path is in
  * `paths` (PATH_BITs)
- * (by name; a rep path is only rep_stosb or rep_movsb, glibc's own). */
+ * (a rep path only by a kernel whose row has no glibc note: rep_stosb or
+ * rep_movsb, glibc's own). */
 static const struct mcase *best_of_path(const struct ctx *c, enum pb_op op, enum pb_cache_state st,
                                         uint64_t size, unsigned paths)
 {
@@ -404,8 +405,7 @@ static const struct mcase *best_of_path(const struct ctx *c, enum pb_op op, enum
 		enum pb_glibc_path path = pb_glibc_path_of(k);
 		if (!(paths & PATH_BIT(path)))
 			continue;
-		if (path == PB_GLIBC_PATH_REP && strcmp(m->kernel, "rep_stosb") &&
-		    strcmp(m->kernel, "rep_movsb"))
+		if (path == PB_GLIBC_PATH_REP && k->glibc_note)
 			continue;
 		if (!best || m->s.median < best->s.median)
 			best = m;

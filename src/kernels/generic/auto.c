@@ -25,7 +25,6 @@
 #include "primbench/error.h"
 
 #include "auto_internal.h"
-#include "blocks.h"
 
 #include "protos.h"
 
@@ -100,17 +99,14 @@ int pb_auto_install(const struct pb_policy *p)
 	}
 	t->max[p->n_bands - 1] = UINT64_MAX;
 	t->n = p->n_bands;
-	/* The small sizes the entry point may run itself: those a band of
-	 * avx512 serves (avx512_nt below its non-temporal threshold runs the
-	 * same code). auto_internal.h. */
+	/* The small sizes the entry point may run itself: those where the
+	 * band's code is a row with auto_inline (avx512; avx512_nt below its
+	 * non-temporal threshold runs the same code). auto_internal.h. */
 	uint8_t *small = pb_auto_small_avx512[p->op];
 	for (size_t n = 0, b = 0; n <= PB_AUTO_SMALL_MAX; n++) {
 		while ((uint64_t)n > p->bands[b].max_bytes)
 			b++;
-		const char *kn = p->bands[b].kernel->name;
-		small[n] =
-		    !strcmp(kn, "avx512") || (!strcmp(kn, "avx512_nt") && p->op != PB_OP_MEMMOVE &&
-		                              n <= PB_NT_THRESHOLD_BYTES);
+		small[n] = pb_kernel_code_at(p->bands[b].kernel, n)->auto_inline;
 	}
 	ip->op = p->op;
 	ip->n_bands = p->n_bands;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "primbench/auto.h"
 #include "primbench/kernels.h"
 #include "primbench/policy.h"
 
@@ -41,13 +42,13 @@ void *pb_auto_memset_dispatch(void *dst, int c, size_t n);
 void *pb_auto_memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n);
 void *pb_auto_memmove_dispatch(void *dst, const void *src, size_t n);
 
-/* Per op and size n <= PB_AUTO_SMALL_MAX: 1 when the band serving n is
- * avx512 (or avx512_nt, the same code below its non-temporal threshold),
- * whose path for n is its small-size ladder (masked vector up to 64 bytes,
- * head and tail vectors up to 512): an entry point compiled for AVX-512
- * may run that ladder (or jump straight to avx512) instead of dispatching.
- * All 0 until pb_auto_install. */
-#define PB_AUTO_SMALL_MAX 512
+/* Per op and size n <= PB_AUTO_SMALL_MAX (auto.h): 1 when the code the
+ * band serving n runs at n is a row with auto_inline (avx512; avx512_nt
+ * runs it below its non-temporal threshold), whose path for n is its
+ * small-size ladder (masked vector up to 64 bytes, head and tail vectors
+ * up to 512): an entry point compiled for AVX-512 may run that ladder (or
+ * jump straight to avx512) instead of dispatching. All 0 until
+ * pb_auto_install. */
 extern uint8_t pb_auto_small_avx512[PB_OP_COUNT][PB_AUTO_SMALL_MAX + 1];
 
 #endif

@@ -130,17 +130,36 @@ static inline void pb_set_head_tail16(uint8_t *d, size_t n, uint64_t v)
 	pb_store64(d + n - 8, v);
 }
 
+/* One 64-byte line of words at d, stored by PUT(address, word): pb_store64,
+ * or a streaming store (movnti.c), so temporal and streaming lines come
+ * from this one source. PB_PUT_WORDS64 stores w0..w7 in address order;
+ * PB_SET_LINE64 stores v eight times; PB_COPY_LINE64 loads the eight words
+ * at s, then stores them. d and s are evaluated more than once. */
+#define PB_PUT_WORDS64(d, PUT, w0, w1, w2, w3, w4, w5, w6, w7)                                     \
+	do {                                                                                       \
+		PUT((d), w0);                                                                      \
+		PUT((d) + 8, w1);                                                                  \
+		PUT((d) + 16, w2);                                                                 \
+		PUT((d) + 24, w3);                                                                 \
+		PUT((d) + 32, w4);                                                                 \
+		PUT((d) + 40, w5);                                                                 \
+		PUT((d) + 48, w6);                                                                 \
+		PUT((d) + 56, w7);                                                                 \
+	} while (0)
+#define PB_SET_LINE64(d, v, PUT) PB_PUT_WORDS64(d, PUT, v, v, v, v, v, v, v, v)
+#define PB_COPY_LINE64(d, s, PUT)                                                                  \
+	do {                                                                                       \
+		uint64_t w0_ = pb_load64(s), w1_ = pb_load64((s) + 8), w2_ = pb_load64((s) + 16),  \
+		         w3_ = pb_load64((s) + 24), w4_ = pb_load64((s) + 32),                     \
+		         w5_ = pb_load64((s) + 40), w6_ = pb_load64((s) + 48),                     \
+		         w7_ = pb_load64((s) + 56);                                                \
+		PB_PUT_WORDS64(d, PUT, w0_, w1_, w2_, w3_, w4_, w5_, w6_, w7_);                    \
+	} while (0)
+
 /* One 64-byte block: eight word stores. */
 static inline void pb_set_block64(uint8_t *d, uint64_t v)
 {
-	pb_store64(d, v);
-	pb_store64(d + 8, v);
-	pb_store64(d + 16, v);
-	pb_store64(d + 24, v);
-	pb_store64(d + 32, v);
-	pb_store64(d + 40, v);
-	pb_store64(d + 48, v);
-	pb_store64(d + 56, v);
+	PB_SET_LINE64(d, v, pb_store64);
 }
 
 /* 32 <= n <= 64: 32 bytes at the head, 32 ending at the end. */
@@ -197,17 +216,7 @@ static inline void pb_copy_head_tail16(uint8_t *d, const uint8_t *s, size_t n)
 /* One 64-byte block: eight word loads, then eight word stores. */
 static inline void pb_copy_block64(uint8_t *d, const uint8_t *s)
 {
-	uint64_t w0 = pb_load64(s), w1 = pb_load64(s + 8), w2 = pb_load64(s + 16),
-	         w3 = pb_load64(s + 24), w4 = pb_load64(s + 32), w5 = pb_load64(s + 40),
-	         w6 = pb_load64(s + 48), w7 = pb_load64(s + 56);
-	pb_store64(d, w0);
-	pb_store64(d + 8, w1);
-	pb_store64(d + 16, w2);
-	pb_store64(d + 24, w3);
-	pb_store64(d + 32, w4);
-	pb_store64(d + 40, w5);
-	pb_store64(d + 48, w6);
-	pb_store64(d + 56, w7);
+	PB_COPY_LINE64(d, s, pb_store64);
 }
 
 /* 32 <= n <= 64. */

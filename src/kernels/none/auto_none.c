@@ -6,17 +6,5 @@
 /* After protos.h: the rows become prototypes. */
 #include "generic_rows.h"
 
-void *pb_memset_auto(void *dst, int c, size_t n)
-{
-	return pb_auto_memset_dispatch(dst, c, n);
-}
-
-void *pb_memcpy_auto(void *restrict dst, const void *restrict src, size_t n)
-{
-	return pb_auto_memcpy_dispatch(dst, src, n);
-}
-
-void *pb_memmove_auto(void *dst, const void *src, size_t n)
-{
-	return pb_auto_memmove_dispatch(dst, src, n);
-}
+/* pb_memset_auto, pb_memcpy_auto, pb_memmove_auto */
+PB_FORWARD_OPS(pb_, _auto, pb_auto_, _dispatch)

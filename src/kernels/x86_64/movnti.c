@@ -5,7 +5,8 @@
  * (temporal). Above: a temporal 64-byte head block at d, whole lines of
  * eight movnti from the first line boundary after d (a line written whole
  * by one thread's streaming stores goes to memory in one piece), a
- * temporal 64-byte tail block ending at the end, and one sfence.
+ * temporal 64-byte tail block ending at the end, and one sfence. The
+ * streaming lines are blocks.h's, with movnti as their store.
  */
 #include <emmintrin.h>
 #include <stdint.h>
@@ -31,16 +32,8 @@ PB_NO_VECTORIZE void *pb_memset_movnti(void *dst, int c, size_t n)
 		return pb_memset_gpr_unrolled(dst, c, n);
 	pb_set_block64(d, v);
 	uint8_t *p = pb_next_line(d);
-	for (; end - p > 64; p += 64) {
-		stream64(p, v);
-		stream64(p + 8, v);
-		stream64(p + 16, v);
-		stream64(p + 24, v);
-		stream64(p + 32, v);
-		stream64(p + 40, v);
-		stream64(p + 48, v);
-		stream64(p + 56, v);
-	}
+	for (; end - p > 64; p += 64)
+		PB_SET_LINE64(p, v, stream64);
 	pb_set_block64(end - 64, v);
 	/* Streaming stores are weakly ordered: fence once, before returning. */
 	_mm_sfence();
@@ -58,17 +51,7 @@ PB_NO_VECTORIZE void *pb_memcpy_movnti(void *restrict dst, const void *restrict 
 	uint8_t *p = pb_next_line(d);
 	for (; end - p > 64; p += 64) {
 		const uint8_t *q = s + (p - d);
-		uint64_t w0 = pb_load64(q), w1 = pb_load64(q + 8), w2 = pb_load64(q + 16),
-		         w3 = pb_load64(q + 24), w4 = pb_load64(q + 32), w5 = pb_load64(q + 40),
-		         w6 = pb_load64(q + 48), w7 = pb_load64(q + 56);
-		stream64(p, w0);
-		stream64(p + 8, w1);
-		stream64(p + 16, w2);
-		stream64(p + 24, w3);
-		stream64(p + 32, w4);
-		stream64(p + 40, w5);
-		stream64(p + 48, w6);
-		stream64(p + 56, w7);
+		PB_COPY_LINE64(p, q, stream64);
 	}
 	pb_copy_block64(end - 64, s + n - 64);
 	_mm_sfence();

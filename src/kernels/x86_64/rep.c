@@ -42,11 +42,15 @@ void *pb_memset_rep_stosq(void *dst, int c, size_t n)
 	return dst;
 }
 
+/* rep movsb: n bytes from s to d, forward (DF = 0). */
+static inline void movsb_forward(void *d, const void *s, size_t n)
+{
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+}
+
 void *pb_memcpy_rep_movsb(void *restrict dst, const void *restrict src, size_t n)
 {
-	void *d = dst;
-	const void *s = src;
-	__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+	movsb_forward(dst, src, n);
 	return dst;
 }
 
@@ -62,25 +66,21 @@ void *pb_memcpy_rep_movsq(void *restrict dst, const void *restrict src, size_t n
 
 void *pb_memmove_rep_movsb(void *dst, const void *src, size_t n)
 {
-	void *d = dst;
-	const void *s = src;
 	if (!pb_move_backward(dst, src, n)) {
-		__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+		movsb_forward(dst, src, n);
 		return dst;
 	}
 	/* n >= 1 here; rdi and rsi point at the last byte. */
-	d = (uint8_t *)dst + n - 1;
-	s = (const uint8_t *)src + n - 1;
+	void *d = (uint8_t *)dst + n - 1;
+	const void *s = (const uint8_t *)src + n - 1;
 	__asm__ volatile("std\n\trep movsb\n\tcld" : "+D"(d), "+S"(s), "+c"(n) : : "memory", "cc");
 	return dst;
 }
 
 void *pb_memmove_rep_movsb_fwd_movsq_bwd(void *dst, const void *src, size_t n)
 {
-	void *d = dst;
-	const void *s = src;
 	if (!pb_move_backward(dst, src, n)) {
-		__asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+		movsb_forward(dst, src, n);
 		return dst;
 	}
 	if (n < 8) {
@@ -91,8 +91,8 @@ void *pb_memmove_rep_movsb_fwd_movsq_bwd(void *dst, const void *src, size_t n)
 	 * loaded before anything is stored, cover [0, 8). */
 	uint64_t head = pb_load64(src);
 	size_t words = n / 8;
-	d = (uint8_t *)dst + n - 8;
-	s = (const uint8_t *)src + n - 8;
+	void *d = (uint8_t *)dst + n - 8;
+	const void *s = (const uint8_t *)src + n - 8;
 	__asm__ volatile("std\n\trep movsq\n\tcld"
 	                 : "+D"(d), "+S"(s), "+c"(words)
 	                 :

@@ -12,17 +12,5 @@
 #include "kernels/generic/generic_rows.h"
 #include "preload.h"
 
-void *pb_boot_memset(void *dst, int c, size_t n)
-{
-	return pb_memset_bytes(dst, c, n);
-}
-
-void *pb_boot_memcpy(void *restrict dst, const void *restrict src, size_t n)
-{
-	return pb_memcpy_bytes(dst, src, n);
-}
-
-void *pb_boot_memmove(void *dst, const void *src, size_t n)
-{
-	return pb_memmove_bytes(dst, src, n);
-}
+/* pb_boot_memset, pb_boot_memcpy, pb_boot_memmove */
+PB_FORWARD_OPS(pb_boot_, , pb_, _bytes)

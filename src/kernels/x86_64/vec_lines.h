@@ -1,0 +1,104 @@
+/* vec_lines.h - the line loops and bulk paths of vec_blocks.h for one kind
+ * of aligned store: read twice by vec_blocks.h, with NT 0 (STOREA,
+ * temporal; functions named *_t) and NT 1 (STREAM, non-temporal; *_nt).
+ * No include guard. The bulk paths need n >= 4W.
+ */
+#if NT
+#define PUT(p, v) STREAM(p, v)
+#define SFX(f)    f##_nt
+#else
+#define PUT(p, v) STOREA(p, v)
+#define SFX(f)    f##_t
+#endif
+
+/* 4W bytes at the line-aligned p, in address order, a barrier after each
+ * line. */
+VINLINE void SFX(put_x4)(uint8_t *p, VEC a, VEC b, VEC e, VEC f)
+{
+	PUT(p, a);
+	LINE_DONE(1);
+	PUT(p + W, b);
+	LINE_DONE(2);
+	PUT(p + 2 * W, e);
+	LINE_DONE(3);
+	PUT(p + 3 * W, f);
+	LINE_DONE(4);
+}
+
+/* 4W bytes from q: the four loads, then the stores. */
+VINLINE void SFX(copy_x4)(uint8_t *p, const uint8_t *q)
+{
+	VEC a = vload(q), b = vload(q + W), e = vload(q + 2 * W), f = vload(q + 3 * W);
+	SFX(put_x4)(p, a, b, e, f);
+}
+
+#if !NT
+/* 8W bytes from q: all eight loads, then the stores. */
+VINLINE void copy_x8_t(uint8_t *p, const uint8_t *q)
+{
+	VEC a = vload(q), b = vload(q + W), e = vload(q + 2 * W), f = vload(q + 3 * W);
+	VEC g = vload(q + 4 * W), h = vload(q + 5 * W), i = vload(q + 6 * W), j = vload(q + 7 * W);
+	put_x4_t(p, a, b, e, f);
+	put_x4_t(p + 4 * W, g, h, i, j);
+}
+
+/* The copy loop from the line-aligned p while more than 4W bytes are left
+ * before end: COPY_STEP vectors per step (8: then at most one step of 4);
+ * source at s + (p - d). */
+VINLINE void copy_loop_t(uint8_t *p, const uint8_t *end, const uint8_t *d, const uint8_t *s)
+{
+#if COPY_STEP == 8
+	for (; end - p > 8 * W; p += 8 * W)
+		copy_x8_t(p, s + (p - d));
+	if (end - p > 4 * W)
+		copy_x4_t(p, s + (p - d));
+#else
+	for (; end - p > 4 * W; p += 4 * W)
+		copy_x4_t(p, s + (p - d));
+#endif
+}
+#endif
+
+/* memset: the 64-byte head at d, 4W per step from the first line boundary
+ * after d, 4W ending at the end (streaming: then one sfence). */
+VINLINE void SFX(set_bulk)(uint8_t *d, size_t n, VEC v)
+{
+	set_block64(d, v); /* first: it may share the caller's stores at d */
+	uint8_t *end = d + n, *p = pb_next_line(d);
+	for (; end - p > 4 * W; p += 4 * W)
+		SFX(put_x4)(p, v, v, v, v);
+	set_head_tail_x2(end - 4 * W, 4 * W, v);
+#if NT
+	/* Streaming stores are weakly ordered: fence once, before returning. */
+	_mm_sfence();
+#endif
+}
+
+/* memcpy: as set_bulk. Temporal: copy_loop_t. Streaming: 4W per step, each
+ * step prefetching the source PB_NT_PREFETCH_AHEAD_BYTES ahead (blocks.h)
+ * until that point reaches the source's end, then one sfence. */
+VINLINE void SFX(copy_bulk)(uint8_t *d, const uint8_t *s, size_t n)
+{
+	uint8_t *end = d + n;
+	copy_block64(d, s);
+	uint8_t *p = pb_next_line(d);
+#if NT
+	/* Every line it prefetches lies inside the source. */
+	for (; end - p > 4 * W + PB_NT_PREFETCH_AHEAD_BYTES; p += 4 * W) {
+		const uint8_t *q = s + (p - d);
+		prefetch_x4(q + PB_NT_PREFETCH_AHEAD_BYTES);
+		copy_x4_nt(p, q);
+	}
+	for (; end - p > 4 * W; p += 4 * W)
+		copy_x4_nt(p, s + (p - d));
+#else
+	copy_loop_t(p, end, d, s);
+#endif
+	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
+#if NT
+	_mm_sfence();
+#endif
+}
+
+#undef PUT
+#undef SFX

@@ -130,35 +130,24 @@ struct cli_store {
 /* offsetof(type, member), which fails to compile unless the member is a
  * ctype (the type the store kind writes). */
 #define CLI_AT(type, member, ctype) _Generic(((type *)0)->member, ctype : offsetof(type, member))
-/* The rows of a table of struct cli_store, by kind. */
-#define CLI_STORE_FLAG(opt, type, member, value)                                                   \
-	{                                                                                          \
-		(opt), (value) ? CLI_STORE_TRUE : CLI_STORE_FALSE, CLI_AT(type, member, bool), 0,  \
-		    NULL, 0, 0                                                                     \
-	}
-#define CLI_STORE_ARG(opt, type, member)                                                           \
-	{                                                                                          \
-		(opt), CLI_STORE_STRING, CLI_AT(type, member, const char *), 0, NULL, 0, 0         \
-	}
-#define CLI_STORE_NUMBER(opt, type, member, what, lo, hi)                                          \
-	{                                                                                          \
-		(opt), CLI_STORE_COUNT, CLI_AT(type, member, size_t), 0, (what), (lo), (hi)        \
-	}
-#define CLI_STORE_TIME(opt, type, member, what)                                                    \
-	{                                                                                          \
-		(opt), CLI_STORE_SECONDS, CLI_AT(type, member, double), 0, (what), 0, 0            \
-	}
-/* The same, and the bool member `set` made true with it. */
-#define CLI_STORE_ARG_SET(opt, type, member, set)                                                  \
-	{                                                                                          \
-		(opt), CLI_STORE_STRING, CLI_AT(type, member, const char *),                       \
-		    CLI_AT(type, set, bool) + 1, NULL, 0, 0                                        \
-	}
-#define CLI_STORE_NUMBER_SET(opt, type, member, set, what, lo, hi)                                 \
-	{                                                                                          \
-		(opt), CLI_STORE_COUNT, CLI_AT(type, member, size_t), CLI_AT(type, set, bool) + 1, \
-		    (what), (lo), (hi)                                                             \
-	}
+/* The rows of a table of struct cli_store, by kind; the _SET ones also make
+ * the bool member `set` true. */
+/* clang-format off */
+#define CLI_STORE_FLAG(opt, type, member, value) \
+	{(opt), (value) ? CLI_STORE_TRUE : CLI_STORE_FALSE, CLI_AT(type, member, bool), 0, NULL, 0, 0}
+#define CLI_STORE_ARG(opt, type, member) \
+	{(opt), CLI_STORE_STRING, CLI_AT(type, member, const char *), 0, NULL, 0, 0}
+#define CLI_STORE_NUMBER(opt, type, member, what, lo, hi) \
+	{(opt), CLI_STORE_COUNT, CLI_AT(type, member, size_t), 0, (what), (lo), (hi)}
+#define CLI_STORE_TIME(opt, type, member, what) \
+	{(opt), CLI_STORE_SECONDS, CLI_AT(type, member, double), 0, (what), 0, 0}
+#define CLI_STORE_ARG_SET(opt, type, member, set) \
+	{(opt), CLI_STORE_STRING, CLI_AT(type, member, const char *), CLI_AT(type, set, bool) + 1, \
+	 NULL, 0, 0}
+#define CLI_STORE_NUMBER_SET(opt, type, member, set, what, lo, hi) \
+	{(opt), CLI_STORE_COUNT, CLI_AT(type, member, size_t), CLI_AT(type, set, bool) + 1, \
+	 (what), (lo), (hi)}
+/* clang-format on */
 
 /* The options the subcommands spell alike, for cli_parse_options: -o FILE
  * (cli_output_path) into *out_path, -f F (cli_parse_format) into fmt->fmt,
@@ -173,9 +162,9 @@ struct cli_common {
 };
 
 /* The one option loop of a subcommand (opterr off, cli_getopt_long over
- * optstring, which starts with ':', and longopts). Each option that is a
- * row of common->stores is stored into ctx; any other goes to
- * own(opt, optarg, ctx) (may be NULL) first; one it does not take: -h/--help prints
+ * optstring, which starts with ':', and longopts). An option that is a row
+ * of common->stores is stored into ctx; any other goes to own(opt, optarg,
+ * ctx) (own may be NULL) first; one it does not take: -h/--help prints
  * usage(stdout) and returns false; -q/--quiet sets cli_quiet;
  * --hide-features (CLI_HIDE_FEATURES_OPTION) hides them; -o and -f as
  * `common` says (may be NULL); anything else (an unknown option, a missing

@@ -12,19 +12,8 @@
 static const char *const state_names[PB_STATE_COUNT] = {"hot",   "l2",        "llc",   "dram",
                                                         "fault", "fault-thp", "repeat"};
 
-const char *pb_cache_state_name(enum pb_cache_state s)
-{
-	return s < PB_STATE_COUNT ? state_names[s] : "?";
-}
-
-int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
-{
-	int s = pb_name_index(state_names, PB_STATE_COUNT, name, "cache state");
-	if (s < 0)
-		return -1;
-	*out = (enum pb_cache_state)s;
-	return 0;
-}
+PB_NAME_FUNCTIONS(enum pb_cache_state, pb_cache_state_name, pb_cache_state_parse, state_names,
+                  PB_STATE_COUNT, "cache state")
 
 const char *pb_replay_offsets_name(enum pb_replay_offsets o)
 {

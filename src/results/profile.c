@@ -11,6 +11,8 @@
 #include "primbench/error.h"
 #include "primbench/profile.h"
 #include "primbench/results.h"
+#include "primbench/text.h"
+#include "primbench/xalloc.h"
 
 /* The families, first match wins. Kernel: the x86_64 page and user-copy
  * routines (arch/x86/lib/clear_page_64.S, copy_page_64.S, copy_user_64.S);
@@ -47,18 +49,13 @@ const struct pb_prof_family pb_prof_families[PB_PROF_NFAMILIES] = {
                            "libprimswitch.so*", "*memcpy* *memmove* *mempcpy*", true},
 };
 
+static const char *const prof_kind_names[] = {
+    [PB_PROF_KERNEL] = "kernel", [PB_PROF_LIBRARY] = "library", [PB_PROF_PROGRAM] = "program"};
+
 const char *pb_prof_kind_name(enum pb_prof_kind k)
 {
-	switch (k) {
-	case PB_PROF_KERNEL:
-		return "kernel";
-	case PB_PROF_LIBRARY:
-		return "library";
-	case PB_PROF_PROGRAM:
-		return "program";
-	default:
-		return "unknown";
-	}
+	return pb_enum_name(prof_kind_names, sizeof prof_kind_names / sizeof *prof_kind_names, k,
+	                    "unknown");
 }
 
 /* Whether s matches one of the space-separated globs. */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -676,41 +677,24 @@ static void mem_free(struct mem_plot *m)
 	for (size_t i = 0; i < m->kernels.n; i++)
 		free(m->kernels.v[i]);
 	free(m->kernels.v);
-	for (size_t i = 0; i < m->npanels; i++) {
-		free(m->panels[i].op);
-		free(m->panels[i].state);
-	}
-	free(m->panels);
-	for (size_t i = 0; i < m->nseries; i++) {
-		free(m->series[i].variant);
-		free(m->series[i].p);
-	}
-	free(m->series);
-	for (size_t i = 0; i < m->ngrids; i++) {
-		free(m->grids[i].op);
-		free(m->grids[i].state);
-		free(m->grids[i].c);
-	}
-	free(m->grids);
-	for (size_t i = 0; i < m->nreplays; i++) {
-		free(m->replays[i].op);
-		free(m->replays[i].dist);
-		free(m->replays[i].state);
-		free(m->replays[i].b);
-	}
-	free(m->replays);
-	for (size_t i = 0; i < m->nscalings; i++) {
-		free(m->scalings[i].op);
-		free(m->scalings[i].state);
-		free(m->scalings[i].node);
-		free(m->scalings[i].placement);
-	}
-	free(m->scalings);
-	for (size_t i = 0; i < m->nsseries; i++) {
-		free(m->sseries[i].variant);
-		free(m->sseries[i].p);
-	}
-	free(m->sseries);
+	/* the members each struct owns */
+	static const size_t panel[] = {offsetof(struct panel, op), offsetof(struct panel, state)};
+	static const size_t series[] = {offsetof(struct series, variant),
+	                                offsetof(struct series, p)};
+	static const size_t grid[] = {offsetof(struct grid, op), offsetof(struct grid, state),
+	                              offsetof(struct grid, c)};
+	static const size_t replay[] = {
+	    offsetof(struct replay_panel, op), offsetof(struct replay_panel, dist),
+	    offsetof(struct replay_panel, state), offsetof(struct replay_panel, b)};
+	static const size_t scaling[] = {
+	    offsetof(struct scaling, op), offsetof(struct scaling, state),
+	    offsetof(struct scaling, node), offsetof(struct scaling, placement)};
+	PB_FREE_STRUCTS(m->panels, m->npanels, panel);
+	PB_FREE_STRUCTS(m->series, m->nseries, series);
+	PB_FREE_STRUCTS(m->grids, m->ngrids, grid);
+	PB_FREE_STRUCTS(m->replays, m->nreplays, replay);
+	PB_FREE_STRUCTS(m->scalings, m->nscalings, scaling);
+	PB_FREE_STRUCTS(m->sseries, m->nsseries, series);
 }
 
 /* The x tics of a log2 size axis: every power of 4 (64, 256, 1K, ...)

@@ -3,10 +3,12 @@
 #include "primbench/mem_result.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/xalloc.h"
 #include "results/names.h"
 
 static const char *const state_names[PB_STATE_COUNT] = {"hot",   "l2",        "llc",   "dram",
@@ -72,15 +74,13 @@ void pb_mem_result_free(struct pb_mem_result *r)
 {
 	if (!r->cases)
 		return;
-	for (size_t i = 0; i < r->n_cases; i++) {
-		free(r->cases[i].batch_ticks);
-		free(r->cases[i].batch_calls);
-		free(r->cases[i].read_ticks);
-		free(r->cases[i].thread_cpus);
-		free(r->cases[i].thread_batch_ticks);
-		free(r->cases[i].thread_ticks_per_call);
-	}
-	free(r->cases);
+	static const size_t owned[] = {offsetof(struct pb_mem_case, batch_ticks),
+	                               offsetof(struct pb_mem_case, batch_calls),
+	                               offsetof(struct pb_mem_case, read_ticks),
+	                               offsetof(struct pb_mem_case, thread_cpus),
+	                               offsetof(struct pb_mem_case, thread_batch_ticks),
+	                               offsetof(struct pb_mem_case, thread_ticks_per_call)};
+	PB_FREE_STRUCTS(r->cases, r->n_cases, owned);
 	r->cases = NULL;
 	r->n_cases = 0;
 }

@@ -152,14 +152,8 @@ static int add_row(struct pb_profile *p, size_t *cap, const char *dso, const cha
 				p->syms[i].addresses += addresses;
 			return 0;
 		}
-	if (p->nsyms == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		struct pb_prof_symbol *n = realloc(p->syms, c * sizeof *n);
-		if (!n)
-			return pb_fail("out of memory");
-		p->syms = n;
-		*cap = c;
-	}
+	if (pb_grow(&p->syms, cap, p->nsyms, sizeof *p->syms, 64) != 0)
+		return pb_fail("out of memory");
 	struct pb_prof_symbol *s = &p->syms[p->nsyms];
 	s->dso = strdup(dso);
 	s->symbol = strdup(sym);

@@ -84,3 +84,11 @@ void pb_mem_result_free(struct pb_mem_result *r)
 	r->cases = NULL;
 	r->n_cases = 0;
 }
+
+int pb_mem_result_end(struct pb_mem_result *r, int rc)
+{
+	if (rc == 0)
+		return 0;
+	pb_mem_result_free(r);
+	return -1;
+}

@@ -219,11 +219,7 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 	free(offs);
 	free(d);
 	free(s);
-	if (rc != 0) {
-		pb_mem_result_free(r);
-		return -1;
-	}
-	return 0;
+	return pb_mem_result_end(r, rc);
 }
 
 /* One timed sample of a policy: `passes` passes, call i by kernel ks[i]. */

@@ -377,17 +377,19 @@ static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
 	return m->npanels++;
 }
 
-static struct series *series_for(struct mem_plot *m, size_t file, size_t kernel, size_t panel,
-                                 const char *variant)
+/* The series of file, kernel, panel and variant in the list v[0..*n)
+ * (m->series or m->sseries), added when new. */
+static struct series *series_in(struct series **v, size_t *n, size_t *cap, size_t file,
+                                size_t kernel, size_t panel, const char *variant)
 {
-	for (size_t i = 0; i < m->nseries; i++) {
-		struct series *s = &m->series[i];
+	for (size_t i = 0; i < *n; i++) {
+		struct series *s = &(*v)[i];
 		if (s->file == file && s->kernel == kernel && s->panel == panel &&
 		    !strcmp(s->variant, variant))
 			return s;
 	}
-	GROW(m->series, m->nseries, m->capseries);
-	struct series *s = &m->series[m->nseries++];
+	GROW(*v, *n, *cap);
+	struct series *s = &(*v)[(*n)++];
 	*s = (struct series){file, kernel, panel, pb_xstrdup(variant), NULL, 0, 0, NAN};
 	return s;
 }
@@ -405,6 +407,12 @@ static struct grid *grid_for(struct mem_plot *m, size_t file, const char *op, co
 	struct grid *g = &m->grids[m->ngrids++];
 	*g = (struct grid){file, pb_xstrdup(op), pb_xstrdup(state), size, NULL, 0, 0};
 	return g;
+static struct series *series_for(struct mem_plot *m, size_t file, size_t kernel, size_t panel,
+                                 const char *variant)
+{
+	return series_in(&m->series, &m->nseries, &m->capseries, file, kernel, panel, variant);
+}
+
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -468,16 +476,7 @@ static size_t scaling_index(struct mem_plot *m, const char *op, const char *stat
 static struct series *scaling_series_for(struct mem_plot *m, size_t file, size_t kernel,
                                          size_t panel, const char *variant)
 {
-	for (size_t i = 0; i < m->nsseries; i++) {
-		struct series *s = &m->sseries[i];
-		if (s->file == file && s->kernel == kernel && s->panel == panel &&
-		    !strcmp(s->variant, variant))
-			return s;
-	}
-	GROW(m->sseries, m->nsseries, m->capsseries);
-	struct series *s = &m->sseries[m->nsseries++];
-	*s = (struct series){file, kernel, panel, pb_xstrdup(variant), NULL, 0, 0, NAN};
-	return s;
+	return series_in(&m->sseries, &m->nsseries, &m->capsseries, file, kernel, panel, variant);
 }
 
 /* A scaling series' variant: variant_text and the destination offset (an

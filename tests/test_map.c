@@ -18,6 +18,7 @@
 #include "primbench/error.h"
 #include "primbench/map.h"
 #include "primbench/pages.h"
+#include "primbench/reader.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
 
@@ -211,12 +212,36 @@ static void test_run_errors(void **state)
 	assert_int_equal(pb_map_run(&p, &r), -1);
 }
 
+/* compare, report and the reader name a map case by its key. */
+static void test_key_name(void **state)
+{
+	(void)state;
+	json_t *key = json_pack("{s:s, s:s, s:i, s:s, s:i, s:i}", "suite", "map", "fault",
+	                        "populate", "page_bytes", 2097152, "page_source", "THP", "threads",
+	                        4, "region_bytes", 1 << 30);
+	char *group, *label;
+	pb_results_key_name(key, &group, &label);
+	assert_string_equal(group, "map populate");
+	assert_string_equal(label, "2M THP 4 threads");
+	free(group);
+	free(label);
+	json_object_set_new(key, "page_bytes", json_integer(4096));
+	json_object_set_new(key, "page_source", json_string("4K"));
+	json_object_set_new(key, "threads", json_integer(1));
+	pb_results_key_name(key, &group, &label);
+	assert_string_equal(label, "4K 1 thread");
+	free(group);
+	free(label);
+	json_decref(key);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_split),         cmocka_unit_test(test_figures),
 	    cmocka_unit_test(test_cap_and_modes), cmocka_unit_test(test_run_demand),
 	    cmocka_unit_test(test_run_populate),  cmocka_unit_test(test_run_errors),
+	    cmocka_unit_test(test_key_name),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

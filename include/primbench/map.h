@@ -66,8 +66,9 @@ struct pb_map_case {
 	double *ticks;              /* [n_samples] span of a sample, overhead subtracted */
 	uint64_t *calls;            /* [n_samples] pages of the sample */
 	struct pb_summary per_page; /* ticks per page (valid when n_samples > 0) */
-	uint64_t thp_bytes;         /* THP: AnonHugePages of the region after the
-	                               first sample (0: no huge page was used) */
+	uint64_t thp_bytes;         /* THP: the least AnonHugePages of the region
+	                               after any sample (warm-up included; bytes
+	                               < `bytes`: some faults fell back to 4K) */
 	size_t migrations, outliers;
 };
 

@@ -118,14 +118,19 @@ static void after_batch(void *vctx, size_t contender, size_t k)
 	struct run_ctx *x = vctx;
 	struct slot *s = &x->slots[contender];
 	struct pb_map_case *c = s->c;
-	if (c->source == PB_PAGES_THP && !s->thp_checked) {
-		s->thp_checked = true;
+	if (c->source == PB_PAGES_THP) {
+		/* the least AnonHugePages of any sample: a round whose faults
+		 * fell back to 4K pages (no free 2 MiB block) shows here */
+		uint64_t seen = 0;
 		if (c->fault == PB_MAP_DEMAND)
-			c->thp_bytes = pb_thp_bytes_at(s->region.p);
+			seen = pb_thp_bytes_at(s->region.p);
 		else
 			for (unsigned t = 0; t < x->threads; t++)
 				if (s->slices[t].p)
-					c->thp_bytes += pb_thp_bytes_at(s->slices[t].p);
+					seen += pb_thp_bytes_at(s->slices[t].p);
+		if (!s->thp_checked || seen < c->thp_bytes)
+			c->thp_bytes = seen;
+		s->thp_checked = true;
 	}
 	if (c->fault == PB_MAP_DEMAND) {
 		pb_pages_unmap(&s->region);
@@ -297,12 +302,15 @@ int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r)
 			return -1;
 		}
 		for (size_t i = 0; i < p->n_page_sizes; i++)
-			if (cs[i].source == PB_PAGES_THP && cs[i].n_samples && cs[i].thp_bytes == 0)
-				note(r,
-				     "2M pages, %u threads: THP gave no huge pages (AnonHugePages "
-				     "0 in "
-				     "/proc/self/smaps): these are 4K faults\n",
-				     cs[i].threads);
+			if (cs[i].source == PB_PAGES_THP && cs[i].n_samples &&
+			    cs[i].thp_bytes < cs[i].bytes)
+				note(
+				    r,
+				    "2M pages, %u threads: in some round THP gave only %llu MiB of "
+				    "huge pages for %llu MiB (AnonHugePages in /proc/self/smaps): "
+				    "the rest were 4K faults\n",
+				    cs[i].threads, (unsigned long long)(cs[i].thp_bytes >> 20),
+				    (unsigned long long)(cs[i].bytes >> 20));
 		if (r->interrupted)
 			break;
 	}

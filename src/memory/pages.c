@@ -87,20 +87,22 @@ const char *pb_pages_source_name(enum pb_page_source s)
 	}
 }
 
-/* The first line of sysfs_mm/rel into buf (newline dropped); false when
- * unreadable. */
+/* The first line of sysfs_mm/rel into buf (newline dropped, cut to
+ * len - 1 bytes); false when unreadable. */
 static bool read_line(const char *sysfs_mm, const char *rel, char *buf, size_t len)
 {
 	char path[512];
 	snprintf(path, sizeof path, "%s/%s", sysfs_mm, rel);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	bool ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
+	char *text = pb_read_fd_all(fd, 4096, NULL); /* sysfs values are one short line */
+	close(fd);
+	if (!text)
+		return false;
+	snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+	free(text);
+	return true;
 }
 
 int pb_pages_probe_at(const char *sysfs_mm, size_t page_bytes, struct pb_pages_avail *out)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "primbench/pages.h"
 #include "primbench/stats.h"
 
 enum pb_sc_bench {
@@ -64,12 +65,8 @@ size_t pb_syscall_allowed_cpus(int *cpus, size_t cap);
  * pb_error(). */
 int pb_syscall_pin(int cpu);
 
-/* AnonHugePages (bytes) of the mapping of smaps `text` (proc(5) format)
- * that contains `addr`; 0 when none, or the mapping is not there. */
-uint64_t pb_smaps_anon_huge_bytes(const char *text, uintptr_t addr);
-
-/* The same from /proc/self/smaps. */
-uint64_t pb_thp_bytes_at(const void *addr);
+/* pb_smaps_anon_huge_bytes and pb_thp_bytes_at (AnonHugePages of a
+ * mapping) are the memory module's: primbench/pages.h. */
 
 /* Where the tiny exec targets are ("primbench-exit0-static" and
  * "-dynamic"): $PRIMBENCH_TOOLS_DIR, then tools/ next to the running

@@ -238,6 +238,7 @@ int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
+int cmd_mem_map(int argc, char **argv); /* `mem map`: cmd_mem_map.c */
 int cmd_tune(int argc, char **argv);
 int cmd_xsave(int argc, char **argv);
 int cmd_syscall(int argc, char **argv);

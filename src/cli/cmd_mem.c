@@ -10,6 +10,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: primbench mem memset|memcpy|memmove|clear_page|copy_page [OPTIONS]\n"
+	      "       primbench mem map [OPTIONS]   (page faults at scale: mem map --help)\n"
 	      "\n"
 	      "Times kernels at each size and cache state, interleaved, and prints one\n"
 	      "table per cache state (rows: kernels, columns: sizes, cells: medians).\n"
@@ -81,6 +82,8 @@ static void usage(FILE *f)
 
 int cmd_mem(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "map"))
+		return cmd_mem_map(argc - 1, argv + 1); /* its own options (cmd_mem_map.c) */
 	struct mem_cli m;
 	mem_cli_defaults(&m);
 	if (!mem_cli_parse(&m, "mem", argc, argv, usage))

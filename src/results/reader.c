@@ -188,6 +188,23 @@ static bool syscall_name(const json_t *key, char **group, char **label)
 	return true;
 }
 
+/* mem map (map.h): group "map demand", label "2M THP 4 threads". */
+static bool map_name(const json_t *key, char **group, char **label)
+{
+	const char *fault = pb_key_str(key, "fault"), *src = pb_key_str(key, "page_source");
+	long long page, threads;
+	if (!fault || !src || !pb_key_int(key, "page_bytes", &page) ||
+	    !pb_key_int(key, "threads", &threads))
+		return false;
+	char *pg = size_text(page);
+	*group = pb_xasprintf("map %s", fault);
+	bool base = !strcmp(src, "4K"); /* the source of 4K pages says nothing more */
+	*label = pb_xasprintf("%s%s%s %lld thread%s", pg, base ? "" : " ", base ? "" : src, threads,
+	                      threads == 1 ? "" : "s");
+	free(pg);
+	return true;
+}
+
 static bool xsave_name(const json_t *key, char **group, char **label)
 {
 	const char *insn = pb_key_str(key, "instruction"), *upper = pb_key_str(key, "upper_state");
@@ -277,6 +294,8 @@ static void key_name(const json_t *key, char **group, char **label, bool *generi
 		ok = syscall_name(key, group, label);
 	else if (suite && !strcmp(suite, "xsave"))
 		ok = xsave_name(key, group, label);
+	else if (suite && !strcmp(suite, "map"))
+		ok = map_name(key, group, label);
 	else if (suite && !strcmp(suite, "cmd"))
 		ok = cmd_name(key, group, label);
 	if (!ok) {

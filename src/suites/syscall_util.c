@@ -173,38 +173,6 @@ int pb_syscall_pin(int cpu)
 	return 0;
 }
 
-uint64_t pb_smaps_anon_huge_bytes(const char *text, uintptr_t addr)
-{
-	bool inside = false;
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		unsigned long lo, hi;
-		char tail;
-		/* A mapping's header: "lo-hi perms offset dev inode [path]". */
-		if (sscanf(line, "%lx-%lx%c", &lo, &hi, &tail) == 3 && tail == ' ') {
-			inside = addr >= lo && addr < hi;
-		} else if (inside && sscanf(line, "AnonHugePages: %lu kB", &lo) == 1) {
-			return (uint64_t)lo << 10;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
-uint64_t pb_thp_bytes_at(const void *addr)
-{
-	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	char *buf = pb_read_fd_all(fd, 0, NULL);
-	close(fd);
-	if (!buf)
-		return 0;
-	uint64_t v = pb_smaps_anon_huge_bytes(buf, (uintptr_t)addr);
-	free(buf);
-	return v;
-}
-
 #ifndef PB_TOOLS_DIR
 #define PB_TOOLS_DIR ""
 #endif

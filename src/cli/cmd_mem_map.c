@@ -1,0 +1,274 @@
+/* cmd_mem_map.c - `primbench mem map [OPTIONS]`: map a region of 4K, 2M or
+ * 1G pages and fault it, on N threads (include/primbench/map.h). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "primbench/error.h"
+#include "primbench/map.h"
+#include "primbench/pages.h"
+#include "primbench/placement.h"
+#include "primbench/results.h"
+#include "primbench/session.h"
+#include "primbench/sizes.h"
+#include "primbench/text.h"
+#include "primbench/timer.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench mem map [OPTIONS]\n"
+	      "\n"
+	      "Maps a region and faults every page of it, each round a fresh region\n"
+	      "(munmap not timed): the kernel's page clearing seen from user space.\n"
+	      "Reports GB/s, ns per 4 KiB and ns per page for each page size and\n"
+	      "thread count (docs/methodology.md \"mem map\").\n"
+	      "\n"
+	      "  --size BYTES        region per round, all threads together (default\n"
+	      "                      1G; at most half of MemAvailable)\n"
+	      "  --pages LIST        4K, 2M, 1G (default 4K,2M,1G); 2M and 1G from\n"
+	      "                      hugetlbfs when pages are reserved, 2M else from THP;\n"
+	      "                      a size not available is skipped with one line\n"
+	      "  --fault MODE        demand (default: one write per page) or populate\n"
+	      "                      (the kernel faults the pages at map time)\n"
+	      "  --populate          the same as --fault populate\n"
+	      "  --threads LIST      thread counts, each faulting its own slice at once:\n"
+	      "                      4, 1,2,4 or 1..8 (default 1)\n"
+	      "  --placement P       compact (default) or scatter\n"
+	      "  --cpu LIST          the CPUs to use (one thread: --cpu N pins it)\n"
+	      "  --rounds N          kept rounds per case (default 5)\n"
+	      "  --warmup N          rounds per case run and discarded first (1)\n"
+	      "  --seed N            seed for the interleaving order\n"
+	      "  -o, --output FILE   write the results as JSON (schema v1)\n"
+	      "  -f, --format F      text (default), json, csv, markdown or benchfmt\n"
+	      "  -q, --quiet         no progress line on stderr\n",
+	      f);
+}
+
+enum {
+	OPT_SIZE = 0x5000,
+	OPT_PAGES,
+	OPT_FAULT,
+	OPT_POPULATE,
+	OPT_THREADS,
+	OPT_PLACEMENT,
+	OPT_CPU,
+	OPT_ROUNDS,
+	OPT_WARMUP,
+};
+
+struct map_opts {
+	const char *size_arg, *pages_arg, *fault_arg, *threads_arg, *placement_arg, *cpu_arg;
+	const char *out;
+	size_t rounds, warmup;
+	bool populate;
+	struct cli_sampling samp;
+	struct cli_format fmt;
+};
+
+static bool map_option(int opt, const char *arg, void *ctx)
+{
+	struct map_opts *o = ctx;
+	switch (opt) {
+	case OPT_SIZE:
+		o->size_arg = arg;
+		return true;
+	case OPT_PAGES:
+		o->pages_arg = arg;
+		return true;
+	case OPT_FAULT:
+		o->fault_arg = arg;
+		return true;
+	case OPT_POPULATE:
+		o->populate = true;
+		return true;
+	case OPT_THREADS:
+		o->threads_arg = arg;
+		return true;
+	case OPT_PLACEMENT:
+		o->placement_arg = arg;
+		return true;
+	case OPT_CPU:
+		o->cpu_arg = arg;
+		return true;
+	case OPT_ROUNDS:
+		o->rounds = cli_parse_count("--rounds", arg, 1, 100000);
+		return true;
+	case OPT_WARMUP:
+		o->warmup = cli_parse_count("--warmup", arg, 0, 1000);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int pin_worker(void *ctx, unsigned thread)
+{
+	return pb_placement_pin_thread(NULL, ctx, thread);
+}
+
+static void print_table(const struct pb_map_params *p, const struct pb_map_result *r)
+{
+	char sz[32];
+	pb_format_bytes(sz, sizeof sz, (double)p->bytes, PB_BYTES_EXACT);
+	printf("mem map: %s per round, %s, %zu rounds (median; spread: p10..p90)\n\n", sz,
+	       p->fault == PB_MAP_POPULATE ? "populated at map time" : "demand faults", p->rounds);
+	printf("%-5s %-9s %7s %8s %9s %11s %9s\n", "pages", "source", "threads", "GB/s", "ns/4KiB",
+	       "ns/page", "spread");
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_map_case *c = &r->cases[i];
+		if (c->skip[0] || c->n_samples == 0)
+			continue;
+		struct pb_map_figures f;
+		pb_map_figures_of(c->page_bytes, pb_ticks_to_ns(c->per_page.median), &f);
+		const struct pb_summary *s = &c->per_page;
+		char spread[16] = "-";
+		if (s->median > 0)
+			snprintf(spread, sizeof spread, "%.1f%%",
+			         100 * (s->p90 - s->p10) / s->median);
+		printf("%-5s %-9s %7u %8.2f %9.1f %11.1f %9s\n", pb_pages_name(c->page_bytes),
+		       pb_pages_source_name(c->source), c->threads, f.gb_per_s, f.ns_per_4k,
+		       f.ns_per_page, spread);
+	}
+	bool first = true;
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].skip[0] && strstr(r->cases[i].skip, "threads")) {
+			if (first)
+				putchar('\n');
+			first = false;
+			pb_print_wrapped_at(stdout, 0, 2, r->cases[i].skip);
+		}
+	if (r->notes[0]) {
+		putchar('\n');
+		char *copy = strdup(r->notes), *save = NULL;
+		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			pb_print_wrapped_at(stdout, 0, 2, l);
+		free(copy);
+	}
+	fflush(stdout);
+}
+
+int cmd_mem_map(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"size", required_argument, 0, OPT_SIZE},
+	    {"pages", required_argument, 0, OPT_PAGES},
+	    {"fault", required_argument, 0, OPT_FAULT},
+	    {"populate", no_argument, 0, OPT_POPULATE},
+	    {"threads", required_argument, 0, OPT_THREADS},
+	    {"placement", required_argument, 0, OPT_PLACEMENT},
+	    {"cpu", required_argument, 0, OPT_CPU},
+	    {"rounds", required_argument, 0, OPT_ROUNDS},
+	    {"warmup", required_argument, 0, OPT_WARMUP},
+	    {"seed", required_argument, 0, CLI_OPT_SEED},
+	    CLI_OUTPUT_OPTION,
+	    CLI_FORMAT_OPTION,
+	    CLI_QUIET_OPTION,
+	    CLI_HELP_OPTION,
+	    {0, 0, 0, 0},
+	};
+	struct map_opts o = {.rounds = 5, .warmup = 1, .fmt = {.fmt = PB_FORMAT_TEXT}};
+	const struct cli_common common = {.out_path = &o.out, .fmt = &o.fmt, .sampling = &o.samp};
+	if (!cli_parse_options("map", argc, argv, ":ho:f:q", opts, map_option, &o, &common, usage))
+		return PB_EXIT_OK;
+	cli_no_operands("map", opts, argc, argv);
+
+	struct pb_map_params p = {.rounds = o.rounds, .warmup = o.warmup};
+	uint64_t size = PB_MAP_DEFAULT_BYTES;
+	if (o.size_arg && pb_parse_size(o.size_arg, &size) != 0)
+		die_usage("map: --size: %s", pb_error());
+	if (size == 0 || size > SIZE_MAX / 2)
+		die_usage("map: bad --size '%s' (4K to half the memory)", o.size_arg);
+	if (pb_pages_parse(o.pages_arg ? o.pages_arg : "4K,2M,1G", p.page_sizes, &p.n_page_sizes) !=
+	    0)
+		die_usage("map: --pages: %s", pb_error());
+	p.fault = o.populate ? PB_MAP_POPULATE : PB_MAP_DEMAND;
+	if (o.fault_arg) {
+		if (pb_map_fault_parse(o.fault_arg, &p.fault) != 0)
+			die_usage("map: --fault: %s", pb_error());
+		if (o.populate && p.fault != PB_MAP_POPULATE)
+			die_usage("map: --populate and --fault %s disagree", o.fault_arg);
+	}
+	struct pb_size_list tl = {0};
+	if (pb_parse_size_list(o.threads_arg ? o.threads_arg : "1", 0, 64, &tl) != 0)
+		die_usage("map: --threads: %s", pb_error());
+	unsigned counts[64], max_threads = 1;
+	for (size_t i = 0; i < tl.count; i++) {
+		if (tl.values[i] < 1 || tl.values[i] > PB_MAP_MAX_THREADS)
+			die_usage("map: --threads %s: a count from 1 to %d", o.threads_arg,
+			          PB_MAP_MAX_THREADS);
+		counts[i] = (unsigned)tl.values[i];
+		if (counts[i] > max_threads)
+			max_threads = counts[i];
+	}
+	p.threads = counts;
+	p.n_threads = tl.count;
+	pb_size_list_free(&tl);
+	enum pb_placement placement = PB_PLACEMENT_COMPACT;
+	if (o.placement_arg && pb_placement_parse(o.placement_arg, &placement) != 0)
+		die_usage("map: --placement: %s", pb_error());
+	struct pb_placement_plan plan = {0};
+	if (pb_placement_plan(NULL, o.cpu_arg, placement, max_threads, &plan) != 0)
+		die_usage("map: %s", pb_error());
+	p.pinning = (struct pb_harness_pinning){.pin = pin_worker, .pin_ctx = &plan};
+
+	bool capped;
+	uint64_t avail = pb_map_mem_available();
+	p.bytes = pb_map_size_cap((size_t)size, avail, &capped);
+
+	struct pb_session s;
+	struct pb_session_params sp = {
+	    .argc = cli_argc,
+	    .argv = cli_argv,
+	    .seed = o.samp.seed,
+	    .pin = PB_SESSION_PIN_CPU,
+	    .cpu = (int)plan.threads[0].os_cpu, /* the one-thread case runs here */
+	    .timer = true,
+	    .noise = true,
+	    .doc = o.out || o.fmt.fmt != PB_FORMAT_TEXT,
+	    .record_seed = true,
+	    .out_path = o.out,
+	};
+	if (pb_session_begin(&sp, &s) != 0)
+		die_usage("map: %s", pb_error());
+	p.seed = s.seed;
+	p.stop = pb_session_stop_flag(&s);
+	cli_format_begin(&o.fmt);
+	char capline[160] = "";
+	if (capped) {
+		char a[32], b[32];
+		pb_format_bytes(a, sizeof a, (double)size, PB_BYTES_EXACT);
+		pb_format_bytes(b, sizeof b, (double)p.bytes, PB_BYTES_EXACT);
+		snprintf(capline, sizeof capline,
+		         "--size %s is more than half of MemAvailable: %s per round", a, b);
+		printf("%s\n", capline);
+	}
+	struct cli_progress line;
+	cli_progress_start(&line, "mem map");
+	struct pb_map_result r;
+	if (pb_map_run(&p, &r) != 0)
+		die_usage("map: %s", pb_error());
+	cli_progress_done(&line);
+	print_table(&p, &r);
+	int status = PB_EXIT_OK;
+	if (s.doc) {
+		pb_results_add_map(s.doc, &r);
+		json_t *cases, *notes;
+		if (capline[0] && pb_results_arrays(s.doc, &cases, &notes) == 0)
+			pb_results_add_notes(notes, "map: ", capline);
+		pb_session_finish(&s, r.interrupted || pb_session_stopped(&s));
+		status = cli_session_output(&s, &o.fmt, PB_EXIT_OK);
+	}
+	bool stopped = r.interrupted || pb_session_stopped(&s);
+	pb_map_result_free(&r);
+	pb_placement_plan_free(&plan);
+	if (stopped) {
+		cli_error("interrupted; what was measured is above");
+		status = pb_session_exit_status(&s);
+	}
+	pb_session_end(&s);
+	return status;
+}

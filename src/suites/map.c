@@ -1,0 +1,366 @@
+/* map.c - `primbench mem map`: mapping and faulting regions of 4K, 2M and
+ * 1G pages on N threads (primbench/map.h). */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+#include "primbench/harness.h"
+#include "primbench/map.h"
+#include "primbench/pages.h"
+#include "primbench/results.h"
+#include "primbench/stats.h"
+#include "primbench/timer.h"
+#include "primbench/xalloc.h"
+
+const char *pb_map_fault_name(enum pb_map_fault f)
+{
+	return f == PB_MAP_POPULATE ? "populate" : "demand";
+}
+
+int pb_map_fault_parse(const char *text, enum pb_map_fault *out)
+{
+	if (!strcmp(text, "demand"))
+		*out = PB_MAP_DEMAND;
+	else if (!strcmp(text, "populate"))
+		*out = PB_MAP_POPULATE;
+	else
+		return pb_fail("unknown fault mode '%s' (demand or populate)", text);
+	return 0;
+}
+
+bool pb_map_split(size_t bytes, size_t page_bytes, unsigned threads, uint64_t *pages,
+                  size_t *mapped)
+{
+	uint64_t per_thread = threads ? bytes / page_bytes / threads : 0;
+	*pages = per_thread * threads;
+	*mapped = (size_t)*pages * page_bytes;
+	return *pages > 0;
+}
+
+void pb_map_figures_of(size_t page_bytes, double ns_per_page, struct pb_map_figures *out)
+{
+	out->ns_per_page = ns_per_page;
+	out->ns_per_4k = ns_per_page * 4096.0 / (double)page_bytes;
+	out->gb_per_s = ns_per_page > 0 ? (double)page_bytes / ns_per_page : NAN;
+}
+
+size_t pb_map_size_cap(size_t want, uint64_t mem_available, bool *capped)
+{
+	*capped = mem_available > 0 && want > mem_available / 2;
+	return *capped ? (size_t)(mem_available / 2) : want;
+}
+
+uint64_t pb_map_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return 0;
+	char line[256];
+	unsigned long long kb = 0;
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f))
+		found = sscanf(line, "MemAvailable: %llu kB", &kb) == 1;
+	fclose(f);
+	return found ? (uint64_t)kb << 10 : 0;
+}
+
+/* One contender of a harness run: a case and its regions. */
+struct slot {
+	struct pb_map_case *c;
+	struct pb_pages_region region;  /* demand: the whole region, mapped untimed */
+	struct pb_pages_region *slices; /* populate: [threads], mapped in the batch */
+	bool thp_checked;
+};
+
+struct run_ctx {
+	struct slot *slots;
+	unsigned threads;
+	int failed; /* after_batch could not map the next region: pb_error() */
+};
+
+static int time_batch(void *vctx, size_t contender, unsigned thread, size_t k,
+                      enum pb_harness_phase phase, struct pb_harness_batch *out)
+{
+	(void)k;
+	(void)phase;
+	struct run_ctx *x = vctx;
+	if (x->failed)
+		return -1;
+	struct slot *s = &x->slots[contender];
+	const struct pb_map_case *c = s->c;
+	size_t slice = c->bytes / x->threads;
+	pb_stamp t;
+	if (c->fault == PB_MAP_DEMAND) {
+		uint8_t *p = s->region.p + (size_t)thread * slice;
+		t = pb_timer_begin();
+		pb_pages_touch(p, slice, c->page_bytes);
+		out->ticks = (double)pb_timer_end(t);
+	} else {
+		t = pb_timer_begin();
+		int rc = pb_pages_map(slice, c->page_bytes, c->source, true, &s->slices[thread]);
+		out->ticks = (double)pb_timer_end(t);
+		if (rc != 0)
+			return -1;
+	}
+	out->begin_stamp = t;
+	return 0;
+}
+
+/* Untimed: the THP check after the first sample, munmap, and (demand) the
+ * next sample's fresh region. */
+static void after_batch(void *vctx, size_t contender, size_t k)
+{
+	(void)k;
+	struct run_ctx *x = vctx;
+	struct slot *s = &x->slots[contender];
+	struct pb_map_case *c = s->c;
+	if (c->source == PB_PAGES_THP) {
+		/* the least AnonHugePages of any sample: a round whose faults
+		 * fell back to 4K pages (no free 2 MiB block) shows here */
+		uint64_t seen = 0;
+		if (c->fault == PB_MAP_DEMAND)
+			seen = pb_thp_bytes_at(s->region.p);
+		else
+			for (unsigned t = 0; t < x->threads; t++)
+				if (s->slices[t].p)
+					seen += pb_thp_bytes_at(s->slices[t].p);
+		if (!s->thp_checked || seen < c->thp_bytes)
+			c->thp_bytes = seen;
+		s->thp_checked = true;
+	}
+	if (c->fault == PB_MAP_DEMAND) {
+		pb_pages_unmap(&s->region);
+		if (!x->failed &&
+		    pb_pages_map(c->bytes, c->page_bytes, c->source, false, &s->region))
+			x->failed = 1;
+	} else {
+		for (unsigned t = 0; t < x->threads; t++)
+			pb_pages_unmap(&s->slices[t]);
+	}
+}
+
+static void free_slots(struct slot *slots, size_t n, unsigned threads)
+{
+	for (size_t i = 0; i < n; i++) {
+		pb_pages_unmap(&slots[i].region);
+		if (slots[i].slices)
+			for (unsigned t = 0; t < threads; t++)
+				pb_pages_unmap(&slots[i].slices[t]);
+		free(slots[i].slices);
+	}
+	free(slots);
+}
+
+/* The cases of one thread count that are not skipped, on the harness. */
+static int run_count(const struct pb_map_params *p, struct pb_map_case *cases, size_t n,
+                     unsigned threads, uint64_t *rng, bool *interrupted)
+{
+	struct slot *slots = pb_xcalloc(n, sizeof *slots);
+	struct pb_harness_contender *con = pb_xcalloc(n, sizeof *con);
+	size_t m = 0;
+	int rc = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (cases[i].skip[0])
+			continue;
+		struct slot *s = &slots[m];
+		s->c = &cases[i];
+		con[m].max_k = con[m].fixed_k = 1;
+		if (cases[i].fault == PB_MAP_DEMAND) {
+			if (pb_pages_map(cases[i].bytes, cases[i].page_bytes, cases[i].source,
+			                 false, &s->region) != 0)
+				goto out;
+		} else {
+			s->slices = pb_xcalloc(threads, sizeof *s->slices);
+		}
+		m++;
+	}
+	if (m == 0) {
+		rc = 0;
+		goto out;
+	}
+	struct run_ctx x = {.slots = slots, .threads = threads};
+	struct pb_harness_params hp = {
+	    .n_contenders = m,
+	    .contenders = con,
+	    .time_batch = time_batch,
+	    .after_batch = after_batch,
+	    .ctx = &x,
+	    .warmup_samples = p->warmup,
+	    .min_samples = p->rounds,
+	    .max_samples = p->rounds,
+	    .budget_s = 1e9, /* the rounds decide, not time */
+	    .stop = p->stop,
+	    .stop_check = PB_HARNESS_STOP_EACH_SAMPLE,
+	    .rng = rng,
+	    .overhead_ticks = pb_timer_info()->overhead_ticks,
+	    .threads = threads,
+	    .pinning = p->pinning,
+	};
+	struct pb_harness_result hr;
+	if (pb_harness_run(&hp, &hr) != 0)
+		goto out;
+	*interrupted = *interrupted || hr.interrupted;
+	for (size_t j = 0; j < m; j++) {
+		struct pb_harness_samples *hs = &hr.c[j];
+		struct pb_map_case *c = slots[j].c;
+		c->n_samples = hs->n_samples;
+		c->migrations = hs->migrations;
+		c->ticks = hs->ticks; /* taken over */
+		hs->ticks = NULL;
+		c->calls = pb_xcalloc(c->n_samples ? c->n_samples : 1, sizeof *c->calls);
+		double *per = pb_xcalloc(c->n_samples ? c->n_samples : 1, sizeof *per);
+		for (size_t i = 0; i < c->n_samples; i++) {
+			c->calls[i] = c->pages;
+			per[i] = c->ticks[i] / (double)c->pages;
+		}
+		if (c->n_samples) {
+			pb_summarize(per, c->n_samples, 0.95, &c->per_page);
+			pb_count_outliers_mz(per, c->n_samples, 3.5, &c->outliers);
+		}
+		free(per);
+	}
+	pb_harness_result_free(&hr);
+	rc = 0;
+out:
+	free_slots(slots, n, threads);
+	free(con);
+	return rc;
+}
+
+static void note(struct pb_map_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note(struct pb_map_result *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->notes);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->notes + used, sizeof r->notes - used, fmt, ap);
+	va_end(ap);
+}
+
+int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r)
+{
+	memset(r, 0, sizeof *r);
+	if (p->bytes == 0 || p->n_page_sizes == 0 || p->n_page_sizes > PB_PAGE_SIZES_MAX ||
+	    p->n_threads == 0 || p->rounds == 0)
+		return pb_fail("map: bad parameters (size, page sizes, threads and rounds needed)");
+	for (size_t t = 0; t < p->n_threads; t++)
+		if (p->threads[t] < 1 || p->threads[t] > PB_MAP_MAX_THREADS)
+			return pb_fail("map: --threads %u: a count from 1 to %d", p->threads[t],
+			               PB_MAP_MAX_THREADS);
+	const char *mm = p->sysfs_mm ? p->sysfs_mm : "/sys/kernel/mm";
+	struct pb_pages_avail avail[PB_PAGE_SIZES_MAX];
+	for (size_t i = 0; i < p->n_page_sizes; i++) {
+		if (pb_pages_probe_at(mm, p->page_sizes[i], &avail[i]) != 0)
+			return -1;
+		if (avail[i].source == PB_PAGES_NONE) {
+			char line[320];
+			pb_pages_skip_line(p->page_sizes[i], line, sizeof line);
+			note(r, "%s\n", line);
+		}
+	}
+	r->n_cases = p->n_threads * p->n_page_sizes;
+	r->cases = pb_xcalloc(r->n_cases, sizeof *r->cases);
+	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+	for (size_t t = 0; t < p->n_threads; t++) {
+		struct pb_map_case *cs = &r->cases[t * p->n_page_sizes];
+		for (size_t i = 0; i < p->n_page_sizes; i++) {
+			struct pb_map_case *c = &cs[i];
+			const struct pb_pages_avail *a = &avail[i];
+			c->page_bytes = p->page_sizes[i];
+			c->source = a->source;
+			c->threads = p->threads[t];
+			c->fault = p->fault;
+			const char *name = pb_pages_name(c->page_bytes);
+			if (a->source == PB_PAGES_NONE) {
+				pb_pages_skip_line(c->page_bytes, c->skip, sizeof c->skip);
+				continue;
+			}
+			size_t want = p->bytes;
+			if (a->source == PB_PAGES_HUGETLB && want / c->page_bytes > a->free_pages) {
+				want = (size_t)a->free_pages * c->page_bytes;
+				if (t == 0)
+					note(r,
+					     "%s pages: %llu free in the hugetlbfs pool: the "
+					     "region is "
+					     "%llu MiB\n",
+					     name, (unsigned long long)a->free_pages,
+					     (unsigned long long)(want >> 20));
+			}
+			if (!pb_map_split(want, c->page_bytes, c->threads, &c->pages, &c->bytes))
+				snprintf(c->skip, sizeof c->skip,
+				         "%s pages, %u threads: skipped: the region holds fewer "
+				         "%s pages than threads",
+				         name, c->threads, name);
+		}
+		if (run_count(p, cs, p->n_page_sizes, p->threads[t], &rng, &r->interrupted) != 0) {
+			pb_map_result_free(r);
+			return -1;
+		}
+		for (size_t i = 0; i < p->n_page_sizes; i++)
+			if (cs[i].source == PB_PAGES_THP && cs[i].n_samples &&
+			    cs[i].thp_bytes < cs[i].bytes)
+				note(
+				    r,
+				    "2M pages, %u threads: in some round THP gave only %llu MiB of "
+				    "huge pages for %llu MiB (AnonHugePages in /proc/self/smaps): "
+				    "the rest were 4K faults\n",
+				    cs[i].threads, (unsigned long long)(cs[i].thp_bytes >> 20),
+				    (unsigned long long)(cs[i].bytes >> 20));
+		if (r->interrupted)
+			break;
+	}
+	return 0;
+}
+
+void pb_map_result_free(struct pb_map_result *r)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		free(r->cases[i].ticks);
+		free(r->cases[i].calls);
+	}
+	free(r->cases);
+	memset(r, 0, sizeof *r);
+}
+
+int pb_results_add_map(json_t *doc, const struct pb_map_result *r)
+{
+	json_t *cases, *notes;
+	if (pb_results_arrays(doc, &cases, &notes) != 0)
+		return -1;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_map_case *c = &r->cases[i];
+		if (c->skip[0] || c->n_samples == 0)
+			continue; /* the skip line is among the notes */
+		json_t *o = json_object();
+		json_t *key = json_object();
+		json_object_set_new(key, "suite", json_string("map"));
+		json_object_set_new(key, "fault", json_string(pb_map_fault_name(c->fault)));
+		json_object_set_new(key, "page_bytes", json_integer((json_int_t)c->page_bytes));
+		json_object_set_new(key, "page_source",
+		                    json_string(pb_pages_source_name(c->source)));
+		json_object_set_new(key, "threads", json_integer(c->threads));
+		json_object_set_new(key, "region_bytes", json_integer((json_int_t)c->bytes));
+		json_object_set_new(o, "key", key);
+		json_object_set_new(o, "pages", json_integer((json_int_t)c->pages));
+		pb_json_add_samples(o, c->ticks, c->calls, c->n_samples, &c->per_page);
+		struct pb_map_figures f;
+		pb_map_figures_of(c->page_bytes, pb_ticks_to_ns(c->per_page.median), &f);
+		json_t *dv = json_object();
+		json_object_set_new(dv, "ns_per_page", pb_json_number(f.ns_per_page));
+		json_object_set_new(dv, "ns_per_4k_page", pb_json_number(f.ns_per_4k));
+		json_object_set_new(dv, "gb_per_s", pb_json_number(f.gb_per_s));
+		json_object_set_new(o, "median_derived", dv);
+		pb_results_append_case(cases, o, c->source == PB_PAGES_THP ? &c->thp_bytes : NULL,
+		                       (json_int_t)c->migrations, c->outliers);
+	}
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].skip[0] && strstr(r->cases[i].skip, "threads"))
+			if (pb_results_add_notes(notes, "map: ", r->cases[i].skip) != 0)
+				return -1;
+	return pb_results_add_notes(notes, "map: ", r->notes);
+}

@@ -3,8 +3,9 @@
  * reports.
  *
  * Traps handled here:
- *   - prefetchers: the chain visits the buffer's lines in one random cycle
- *     (Sattolo's algorithm), so no stride or stream is there to learn;
+ *   - prefetchers: the chain visits the buffer's lines in a uniformly
+ *     random order (pb_chase_order), within and across pages, so no
+ *     stride or stream is there to learn;
  *   - TLB misses: the buffer asks for transparent huge pages, so up to a
  *     few hundred MiB the jumps are the caches', not the page walker's
  *     (without THP a jump near the STLB reach, a few MiB, is the TLB's);
@@ -20,41 +21,45 @@
 
 #include "primbench/error.h"
 #include "primbench/latency.h"
+#include "primbench/syscall.h" /* pb_thp_bytes_at */
 #include "primbench/timer.h"
 
-#define LINE_BYTES  64
-#define HUGE_BYTES  (2u << 20)
-#define WARM_LOADS  16384
-#define ROUND_LOADS 16384
-#define ROUNDS      5
-#define MAX_BYTES   (1ull << 34) /* 16 GiB: a guard against a typo, not a limit */
+#define LINE_BYTES   64
+#define HUGE_BYTES   (2u << 20)
+#define WARM_LOADS   16384
+#define DEFAULT_SEED 0x9E3779B97F4A7C15ull
 
 static uint64_t rng_next(uint64_t *s)
 {
-	/* xorshift64*: enough randomness to hide a pattern from prefetchers. */
+	/* xorshift64* (Vigna, "An experimental exploration of Marsaglia's
+	 * xorshift generators, scrambled", 2016): enough randomness to hide a
+	 * pattern from prefetchers. */
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
 	*s ^= *s >> 27;
 	return *s * 0x2545F4914F6CDD1Dull;
 }
 
-/* Links lines[0..n) of buf into one random cycle; returns its start. */
-static void **build_chain(char *buf, uint32_t *order, size_t n, uint64_t *seed)
+void pb_chase_order(uint32_t *order, size_t n, uint64_t *seed)
 {
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
-	/* Sattolo: a uniformly random permutation with a single cycle. */
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = (size_t)(rng_next(seed) % i);
-		uint32_t t = order[i];
-		order[i] = order[j];
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(rng_next(seed) % i); /* 0..i-1 */
+		uint32_t t = order[i - 1];
+		order[i - 1] = order[j];
 		order[j] = t;
 	}
+}
+
+void **pb_chase_build(char *buf, size_t n, size_t stride, uint32_t *order, uint64_t *seed)
+{
+	pb_chase_order(order, n, seed);
 	for (size_t i = 0; i < n; i++) {
-		void **p = (void **)(buf + (size_t)order[i] * LINE_BYTES);
-		*p = buf + (size_t)order[(i + 1) % n] * LINE_BYTES;
+		void **p = (void **)(buf + (size_t)order[i] * stride);
+		*p = buf + (size_t)order[(i + 1) % n] * stride;
 	}
-	return (void **)(buf + (size_t)order[0] * LINE_BYTES);
+	return (void **)(buf + (size_t)order[0] * stride);
 }
 
 static void **chase(void **p, size_t loads)
@@ -70,12 +75,33 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
-                           int max_points)
+/* One point: warm the chain, then the timed rounds. */
+static void **measure(void **p, uint64_t size, struct pb_latency_point *out)
 {
-	if (min_bytes < 2 * LINE_BYTES)
-		min_bytes = 2 * LINE_BYTES;
-	if (max_bytes < min_bytes || max_bytes > MAX_BYTES || max_points <= 0)
+	double overhead = pb_timer_info()->overhead_ticks, sorted[PB_LATENCY_ROUNDS];
+	p = chase(p, WARM_LOADS);
+	for (int r = 0; r < PB_LATENCY_ROUNDS; r++) {
+		pb_stamp s = pb_timer_begin();
+		p = chase(p, PB_LATENCY_ROUND_LOADS);
+		double t = (double)pb_timer_end(s) - overhead;
+		out->round_ticks[r] = t > 0 ? t : 0;
+		sorted[r] = out->round_ticks[r] / PB_LATENCY_ROUND_LOADS;
+	}
+	qsort(sorted, PB_LATENCY_ROUNDS, sizeof sorted[0], cmp_double);
+	out->size_bytes = size;
+	out->round_loads = PB_LATENCY_ROUND_LOADS;
+	out->ticks_per_load = sorted[PB_LATENCY_ROUNDS / 2];
+	out->ns_per_load = pb_ticks_to_ns(out->ticks_per_load);
+	return p;
+}
+
+int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_point *out,
+                     struct pb_latency_info *info)
+{
+	uint64_t min_bytes = prm->min_bytes, max_bytes = prm->max_bytes;
+	if (min_bytes < PB_LATENCY_MIN_BYTES)
+		min_bytes = PB_LATENCY_MIN_BYTES;
+	if (max_bytes < min_bytes || max_bytes > PB_LATENCY_MAX_BYTES || prm->max_points <= 0)
 		return pb_fail("bad latency sweep range %llu..%llu", (unsigned long long)min_bytes,
 		               (unsigned long long)max_bytes);
 	if (pb_timer_init() != 0)
@@ -95,34 +121,36 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
 		return pb_fail("out of memory for the latency sweep");
 	}
 
-	uint64_t seed = 0x9E3779B97F4A7C15ull;
+	uint64_t seed = prm->seed ? prm->seed : DEFAULT_SEED;
 	int count = 0;
 	void **volatile sink;
-	for (uint64_t pow = 1; pow <= max_bytes && count < max_points; pow *= 2) {
+	for (uint64_t pow = 1; pow <= max_bytes && count < prm->max_points; pow *= 2) {
 		/* Two points per octave: 2^k and 1.5 * 2^k. */
 		uint64_t sizes[2] = {pow, pow + pow / 2};
-		for (int k = 0; k < 2 && count < max_points; k++) {
+		for (int k = 0; k < 2 && count < prm->max_points; k++) {
 			uint64_t size = sizes[k] / LINE_BYTES * LINE_BYTES;
 			if (size < min_bytes || size > max_bytes)
 				continue;
-			void **p = build_chain(buf, order, (size_t)(size / LINE_BYTES), &seed);
-			p = chase(p, WARM_LOADS);
-			double per_load[ROUNDS];
-			for (int r = 0; r < ROUNDS; r++) {
-				pb_stamp s = pb_timer_begin();
-				p = chase(p, ROUND_LOADS);
-				per_load[r] = (double)pb_timer_end(s) / ROUND_LOADS;
-			}
-			sink = p;
-			qsort(per_load, ROUNDS, sizeof per_load[0], cmp_double);
-			out[count].size_bytes = size;
-			out[count].ticks_per_load = per_load[ROUNDS / 2];
-			out[count].ns_per_load = pb_ticks_to_ns(per_load[ROUNDS / 2]);
+			void **p = pb_chase_build(buf, (size_t)(size / LINE_BYTES), LINE_BYTES,
+			                          order, &seed);
+			sink = measure(p, size, &out[count]);
 			count++;
 		}
 	}
 	(void)sink;
+	if (info) {
+		info->buffer_bytes = map_bytes;
+		info->thp_bytes = pb_thp_bytes_at(buf);
+	}
 	free(order);
 	munmap(map, map_bytes + HUGE_BYTES);
 	return count;
+}
+
+int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
+                           int max_points)
+{
+	struct pb_latency_params p = {
+	    .min_bytes = min_bytes, .max_bytes = max_bytes, .max_points = max_points};
+	return pb_latency_sweep(&p, out, NULL);
 }

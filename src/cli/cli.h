@@ -3,7 +3,8 @@
  *
  * Adding a subcommand: write src/cli/cmd_NAME.c with
  * `int cmd_NAME(int argc, char **argv)` (argv[0] is "NAME"; parse with
- * getopt_long; return an exit status), declare it below, add a row to
+ * cli_parse_options, the options that only store a value as rows of struct
+ * cli_store; return an exit status), declare it below, add a row to
  * commands[] in main.c, a section to README.md, and golden cases to
  * tests/cli/cases.
  *
@@ -109,19 +110,62 @@ void cli_sampling_check(const struct cli_sampling *s);
 #define CLI_HELP_OPTION   {"help", no_argument, 0, 'h'}
 /* clang-format on */
 
+/* An option of a subcommand's own that only stores its value, for a
+ * table in place of a callback's cases: the member at byte offset `at` of
+ * the subcommand's option struct (cli_parse_options's ctx) is set as kind
+ * says, and with it the bool at offset given - 1 (given 0: none) to true. */
+enum cli_store_kind {
+	CLI_STORE_TRUE,    /* no value; the member: bool */
+	CLI_STORE_FALSE,   /* no value; the member: bool */
+	CLI_STORE_STRING,  /* the value (argv's string); the member: const char * */
+	CLI_STORE_COUNT,   /* cli_parse_count(what, value, lo, hi); the member: size_t */
+	CLI_STORE_SECONDS, /* cli_parse_seconds(what, value); the member: double */
+};
+struct cli_store {
+	int opt; /* getopt_long's value; 0 ends the table */
+	enum cli_store_kind kind;
+	size_t at, given;
+	const char *what; /* COUNT and SECONDS: the option's name in the error */
+	size_t lo, hi;    /* COUNT: the range */
+};
+/* offsetof(type, member), which fails to compile unless the member is a
+ * ctype (the type the store kind writes). */
+#define CLI_AT(type, member, ctype) _Generic(((type *)0)->member, ctype : offsetof(type, member))
+/* The rows of a table of struct cli_store, by kind; the _SET ones also make
+ * the bool member `set` true. */
+/* clang-format off */
+#define CLI_STORE_FLAG(opt, type, member, value) \
+	{(opt), (value) ? CLI_STORE_TRUE : CLI_STORE_FALSE, CLI_AT(type, member, bool), 0, NULL, 0, 0}
+#define CLI_STORE_ARG(opt, type, member) \
+	{(opt), CLI_STORE_STRING, CLI_AT(type, member, const char *), 0, NULL, 0, 0}
+#define CLI_STORE_NUMBER(opt, type, member, what, lo, hi) \
+	{(opt), CLI_STORE_COUNT, CLI_AT(type, member, size_t), 0, (what), (lo), (hi)}
+#define CLI_STORE_TIME(opt, type, member, what) \
+	{(opt), CLI_STORE_SECONDS, CLI_AT(type, member, double), 0, (what), 0, 0}
+#define CLI_STORE_ARG_SET(opt, type, member, set) \
+	{(opt), CLI_STORE_STRING, CLI_AT(type, member, const char *), CLI_AT(type, set, bool) + 1, \
+	 NULL, 0, 0}
+#define CLI_STORE_NUMBER_SET(opt, type, member, set, what, lo, hi) \
+	{(opt), CLI_STORE_COUNT, CLI_AT(type, member, size_t), CLI_AT(type, set, bool) + 1, \
+	 (what), (lo), (hi)}
+/* clang-format on */
+
 /* The options the subcommands spell alike, for cli_parse_options: -o FILE
  * (cli_output_path) into *out_path, -f F (cli_parse_format) into fmt->fmt,
  * the sampling options into *sampling; a NULL member: the subcommand does
- * not take it here. */
+ * not take it here. stores: the subcommand's own options that only store
+ * a value (ending with a row whose opt is 0; NULL: none), into ctx. */
 struct cli_common {
 	const char **out_path;
 	struct cli_format *fmt;
 	struct cli_sampling *sampling;
+	const struct cli_store *stores;
 };
 
 /* The one option loop of a subcommand (opterr off, cli_getopt_long over
- * optstring, which starts with ':', and longopts). Each option goes to
- * own(opt, optarg, ctx) first; one it does not take: -h/--help prints
+ * optstring, which starts with ':', and longopts). An option that is a row
+ * of common->stores is stored into ctx; any other goes to own(opt, optarg,
+ * ctx) (own may be NULL) first; one it does not take: -h/--help prints
  * usage(stdout) and returns false; -q/--quiet sets cli_quiet;
  * --hide-features (CLI_HIDE_FEATURES_OPTION) hides them; -o and -f as
  * `common` says (may be NULL); anything else (an unknown option, a missing

@@ -38,6 +38,36 @@ _Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts
 	die_usage("%s: unexpected argument '%s'", cmd, arg);
 }
 
+/* opt stored into ctx as its row of stores says: true, or false when no
+ * row has it. */
+static bool store_option(const struct cli_store *s, int opt, const char *arg, void *ctx)
+{
+	for (; s && s->opt; s++) {
+		if (s->opt != opt)
+			continue;
+		char *at = (char *)ctx + s->at;
+		switch (s->kind) {
+		case CLI_STORE_TRUE:
+		case CLI_STORE_FALSE:
+			*(bool *)at = s->kind == CLI_STORE_TRUE;
+			break;
+		case CLI_STORE_STRING:
+			*(const char **)at = arg;
+			break;
+		case CLI_STORE_COUNT:
+			*(size_t *)at = cli_parse_count(s->what, arg, s->lo, s->hi);
+			break;
+		case CLI_STORE_SECONDS:
+			*(double *)at = cli_parse_seconds(s->what, arg);
+			break;
+		}
+		if (s->given)
+			*(bool *)((char *)ctx + s->given - 1) = true;
+		return true;
+	}
+	return false;
+}
+
 bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optstring,
                        const struct option *longopts, cli_option_fn own, void *ctx,
                        const struct cli_common *common, void (*usage)(FILE *f))
@@ -45,6 +75,8 @@ bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optst
 	opterr = 0;
 	int opt;
 	while ((opt = cli_getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (common && store_option(common->stores, opt, optarg, ctx))
+			continue;
 		if (own && own(opt, optarg, ctx))
 			continue;
 		if (common && common->sampling &&

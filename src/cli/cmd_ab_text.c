@@ -15,6 +15,7 @@
 #include "primbench/accounting.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/error.h"
+#include "primbench/io.h"
 #include "primbench/profile_text.h"
 #include "primbench/record.h"
 #include "primbench/report.h"
@@ -427,19 +428,6 @@ int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir
 
 /* ---- --profile ---- */
 
-/* A number from a /proc/sys file, or INT_MIN. */
-static int proc_int(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v;
-	if (!f)
-		return INT_MIN;
-	if (fscanf(f, "%d", &v) != 1)
-		v = INT_MIN;
-	fclose(f);
-	return v;
-}
-
 /* One side's profile: what was sampled, how, then the table. */
 void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
                              const struct pb_cmd_ab_profile *pr, int sd, bool preload)
@@ -449,8 +437,8 @@ void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
 	size_t runs = pr->runs;
 	int exit_code = pr->exit_code[sd];
 	char line[1024], para[64] = "unknown", kptr[64] = "unknown";
-	int pv = proc_int("/proc/sys/kernel/perf_event_paranoid");
-	int kv = proc_int("/proc/sys/kernel/kptr_restrict");
+	int pv = pb_read_int_file("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
+	int kv = pb_read_int_file("/proc/sys/kernel/kptr_restrict", INT_MIN);
 	if (pv != INT_MIN)
 		snprintf(para, sizeof para, "%d", pv);
 	if (kv != INT_MIN)
@@ -484,8 +472,8 @@ json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int sd, bool 
 	const char *event = pr->event, *hw_why = pr->hw_why;
 	json_t *o = pb_profile_json(&pr->prof[sd], 30);
 	bool sw = strcmp(event, "cycles") != 0;
-	int pv = proc_int("/proc/sys/kernel/perf_event_paranoid");
-	int kv = proc_int("/proc/sys/kernel/kptr_restrict");
+	int pv = pb_read_int_file("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
+	int kv = pb_read_int_file("/proc/sys/kernel/kptr_restrict", INT_MIN);
 	json_object_set_new(o, "event_requested", json_string(event));
 	json_object_set_new(o, "event_kind", json_string(sw ? "software" : "hardware"));
 	json_object_set_new(o, "no_hardware_reason", sw ? json_string(hw_why) : json_null());

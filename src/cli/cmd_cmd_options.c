@@ -154,24 +154,10 @@ static void parse_long_option(struct options *o, int opt)
 		else
 			die_usage("cmd: bad --account '%s' (counts or ticks)", optarg);
 		break;
-	case 1007:
-		o->profile = true;
-		break;
-	case 1008:
-		o->prof.runs = cli_parse_count("--profile-runs", optarg, 1, 1000);
-		o->profile_opts = true;
-		break;
-	case 1009:
-		o->prof.top = cli_parse_count("--profile-top", optarg, 1, 1000);
-		o->profile_opts = true;
-		break;
 	case 1010:
 		if (!optarg[0])
 			die_usage("cmd: empty directory in '--record-distribution'");
 		o->record_dir = optarg;
-		break;
-	case 1011:
-		o->p.wait_children = true;
 		break;
 	case 1012:
 		if (pb_session_parse_cpus(optarg, &o->cpus) != 0)
@@ -194,33 +180,8 @@ static bool cmd_option(int opt, const char *arg, void *ctx)
 {
 	struct options *o = ctx;
 	switch (opt) {
-	case 'n':
-		o->p.runs = cli_parse_count("run count", arg, 1, 1000000);
-		o->runs_given = true;
-		return true;
-	case 'w':
-		o->p.warmup = cli_parse_count("warm-up count", arg, 0, 1000000);
-		return true;
-	case 'p':
-		o->prepare = arg;
-		return true;
-	case 'C':
-		o->cwd = arg;
-		return true;
 	case 'e':
 		add_env("--env", o->env_a, &o->nenv_a);
-		return true;
-	case 'S':
-		o->p.shell = true;
-		return true;
-	case 'O':
-		o->show_output = true;
-		return true;
-	case 'i':
-		o->p.ignore_failure = true;
-		return true;
-	case 'v':
-		o->vs = arg;
 		return true;
 	case 'V':
 		add_env("--vs-env", o->vs_env, &o->nvs_env);
@@ -230,16 +191,9 @@ static bool cmd_option(int opt, const char *arg, void *ctx)
 		if (o->p.metric < 0)
 			die_usage("cmd: --metric: %s", pb_error());
 		return true;
-	case 'u':
-		o->p.until_verdict = true;
-		return true;
 	case 'E':
 		o->p.equivalence = parse_percent(arg);
 		o->equiv_given = true;
-		return true;
-	case 'M':
-		o->p.max_runs = cli_parse_count("--max-runs", arg, 2, 100000);
-		o->max_given = true;
 		return true;
 	case 'b':
 		o->p.budget_s = parse_budget(arg);
@@ -291,7 +245,28 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    {"cpu", required_argument, 0, 1012},
 	    {0, 0, 0, 0},
 	};
-	const struct cli_common common = {.out_path = &o->out, .fmt = &o->fmt};
+	/* the options that only store their value; cmd_option takes the rest */
+	static const struct cli_store stores[] = {
+	    CLI_STORE_NUMBER_SET('n', struct options, p.runs, runs_given, "run count", 1, 1000000),
+	    CLI_STORE_NUMBER('w', struct options, p.warmup, "warm-up count", 0, 1000000),
+	    CLI_STORE_ARG('p', struct options, prepare),
+	    CLI_STORE_ARG('C', struct options, cwd),
+	    CLI_STORE_FLAG('S', struct options, p.shell, true),
+	    CLI_STORE_FLAG('O', struct options, show_output, true),
+	    CLI_STORE_FLAG('i', struct options, p.ignore_failure, true),
+	    CLI_STORE_ARG('v', struct options, vs),
+	    CLI_STORE_FLAG('u', struct options, p.until_verdict, true),
+	    CLI_STORE_NUMBER_SET('M', struct options, p.max_runs, max_given, "--max-runs", 2,
+	                         100000),
+	    CLI_STORE_FLAG(1007, struct options, profile, true),
+	    CLI_STORE_NUMBER_SET(1008, struct options, prof.runs, profile_opts, "--profile-runs", 1,
+	                         1000),
+	    CLI_STORE_NUMBER_SET(1009, struct options, prof.top, profile_opts, "--profile-top", 1,
+	                         1000),
+	    CLI_STORE_FLAG(1011, struct options, p.wait_children, true),
+	    {0},
+	};
+	const struct cli_common common = {.out_path = &o->out, .fmt = &o->fmt, .stores = stores};
 	return !cli_parse_options("cmd", argc, argv, "+:hn:w:p:e:io:m:f:q", opts, cmd_option, o,
 	                          &common, cmd_usage);
 }

@@ -129,9 +129,6 @@ static bool compare_option(int opt, const char *arg, void *ctx)
 		set_level(&o->level, o->level_given, sizeof o->level_given, "--alpha", arg,
 		          parse_alpha(arg));
 		return true;
-	case 'f':
-		o->force = true;
-		return true;
 	default:
 		return false;
 	}
@@ -149,7 +146,11 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct compare_opts o = {.level = 0.95, .argv = argv};
 	const char *out = NULL;
-	const struct cli_common common = {.out_path = &out};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_FLAG('f', struct compare_opts, force, true),
+	    {0},
+	};
+	const struct cli_common common = {.out_path = &out, .stores = stores};
 	if (!cli_parse_options("compare", argc, argv, ":hc:o:", opts, compare_option, &o, &common,
 	                       usage))
 		return PB_EXIT_OK;

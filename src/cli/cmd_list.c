@@ -153,9 +153,6 @@ static bool list_option(int opt, const char *arg, void *ctx)
 			o->only[i] = i == (unsigned)op;
 		return true;
 	}
-	case OPT_DIST:
-		o->distributions = true;
-		return true;
 	default:
 		return false;
 	}
@@ -173,8 +170,13 @@ int cmd_list(int argc, char **argv)
 	struct list_opts o = {.distributions = false};
 	for (unsigned op = 0; op < PB_OP_COUNT; op++)
 		o.only[op] = true;
+	static const struct cli_store stores[] = {
+	    CLI_STORE_FLAG(OPT_DIST, struct list_opts, distributions, true),
+	    {0},
+	};
+	const struct cli_common common = {.stores = stores};
 	optind = 1;
-	if (!cli_parse_options("list", argc, argv, ":h", longopts, list_option, &o, NULL, usage))
+	if (!cli_parse_options("list", argc, argv, ":h", longopts, list_option, &o, &common, usage))
 		return PB_EXIT_OK;
 	cli_no_operands("list", longopts, argc, argv);
 	const bool *only = o.only;

@@ -292,9 +292,6 @@ static bool plot_option(int c, const char *arg, void *ctx)
 		if (pb_unit_parse(arg, &a->po.unit) != 0)
 			die_usage("plot: %s", pb_error());
 		return true;
-	case 't':
-		a->po.title = arg;
-		return true;
 	case 'l':
 		a->labels[a->nlabels++] = arg;
 		return true;
@@ -325,7 +322,11 @@ static bool parse_options(int argc, char **argv, struct plot_args *a)
 	a->labels = calloc((size_t)argc + 1, sizeof *a->labels);
 	if (!a->labels)
 		die_usage("out of memory");
-	const struct cli_common common = {.out_path = &a->output};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_ARG('t', struct plot_args, po.title),
+	    {0},
+	};
+	const struct cli_common common = {.out_path = &a->output, .stores = stores};
 	if (!cli_parse_options("plot", argc, argv, ":o:h", opts, plot_option, a, &common, usage)) {
 		free(a->labels);
 		return false;

@@ -139,13 +139,12 @@ struct selftest_opts {
 	char **argv;           /* getopt's, for the option word as typed */
 };
 
+/* --standard, --full (no value) into o (struct selftest_opts). */
 static bool selftest_option(int opt, const char *arg, void *ctx)
 {
+	(void)arg;
 	struct selftest_opts *o = ctx;
 	switch (opt) {
-	case OPT_KERNELS:
-		o->kernels = arg;
-		return true;
 	case OPT_STANDARD:
 	case OPT_FULL: {
 		const char *word = o->argv[optind - 1];
@@ -172,8 +171,13 @@ int cmd_selftest(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct selftest_opts o = {.level = PB_SELFTEST_QUICK, .argv = argv};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_ARG(OPT_KERNELS, struct selftest_opts, kernels),
+	    {0},
+	};
+	const struct cli_common common = {.stores = stores};
 	optind = 1;
-	if (!cli_parse_options("selftest", argc, argv, ":h", longopts, selftest_option, &o, NULL,
+	if (!cli_parse_options("selftest", argc, argv, ":h", longopts, selftest_option, &o, &common,
 	                       usage))
 		return PB_EXIT_OK;
 	cli_no_operands("selftest", longopts, argc, argv);

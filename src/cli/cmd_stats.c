@@ -385,12 +385,6 @@ static bool stats_option(int opt, const char *arg, void *ctx)
 {
 	struct stats_opts *o = ctx;
 	switch (opt) {
-	case 'A':
-		o->no_plot = true;
-		return true;
-	case 'C':
-		o->column = cli_parse_count("-C column", arg, 1, 1000000);
-		return true;
 	case 'c':
 		o->level = parse_level(arg);
 		return true;
@@ -405,15 +399,6 @@ static bool stats_option(int opt, const char *arg, void *ctx)
 	case 'q': /* ministat's -q: no plot, no legend (not cli_quiet) */
 		o->no_plot = o->no_legend = true;
 		return true;
-	case 's':
-		o->separate = true;
-		return true;
-	case 'w':
-		o->width = cli_parse_count("-w width", arg, 10, 1000);
-		return true;
-	case 'X':
-		o->extra = false;
-		return true;
 	default:
 		return false;
 	}
@@ -426,10 +411,19 @@ int cmd_stats(int argc, char **argv)
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_FLAG('A', struct stats_opts, no_plot, true),
+	    CLI_STORE_NUMBER('C', struct stats_opts, column, "-C column", 1, 1000000),
+	    CLI_STORE_FLAG('s', struct stats_opts, separate, true),
+	    CLI_STORE_NUMBER('w', struct stats_opts, width, "-w width", 10, 1000),
+	    CLI_STORE_FLAG('X', struct stats_opts, extra, false),
+	    {0},
+	};
+	const struct cli_common common = {.stores = stores};
 	struct stats_opts o = {
 	    .extra = true, .column = 1, .level = 2, .width = PLOT_WIDTH, .delim = " \t"};
-	if (!cli_parse_options("stats", argc, argv, ":AC:c:d:hnqsw:", opts, stats_option, &o, NULL,
-	                       usage))
+	if (!cli_parse_options("stats", argc, argv, ":AC:c:d:hnqsw:", opts, stats_option, &o,
+	                       &common, usage))
 		return PB_EXIT_OK;
 	const bool no_plot = o.no_plot, no_tests = o.no_tests, no_legend = o.no_legend;
 	const bool separate = o.separate, extra = o.extra;

@@ -137,22 +137,6 @@ struct syscall_opts {
 	bool want_list;
 };
 
-/* syscall's own options into o (struct syscall_opts). */
-static bool syscall_option(int opt, const char *arg, void *ctx)
-{
-	struct syscall_opts *o = ctx;
-	switch (opt) {
-	case 'l':
-		o->want_list = true;
-		return true;
-	case 'c':
-		o->cpu_arg = arg;
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Parses argv into o. Returns false after --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 {
@@ -166,15 +150,19 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_FLAG('l', struct syscall_opts, want_list, true),
+	    CLI_STORE_ARG('c', struct syscall_opts, cpu_arg),
+	    {0},
+	};
 	*o = (struct syscall_opts){
 	    .fmt = {.fmt = PB_FORMAT_TEXT},
 	    .p = {.cpu = -1, .peer_cpu = -1},
 	};
 	o->samp = (struct cli_sampling){.budget_s = 1.0, .min_samples = 11, .max_samples = 1001};
 	const struct cli_common common = {
-	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp};
-	return cli_parse_options("syscall", argc, argv, ":ho:f:q", opts, syscall_option, o, &common,
-	                         usage);
+	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
+	return cli_parse_options("syscall", argc, argv, ":ho:f:q", opts, NULL, o, &common, usage);
 }
 
 /* pipe-rtt's partner: the first CPU allowed before pinning above cpu, else

@@ -513,20 +513,8 @@ static bool tune_option(int c, const char *arg, void *ctx)
 	case OPT_PER_OCTAVE:
 		o->per_octave = (unsigned)cli_parse_count("--per-octave", arg, 1, 8);
 		return true;
-	case OPT_BUDGET:
-		o->budget = cli_parse_seconds("--budget", arg);
-		return true;
-	case 'n':
-		o->dry_run = true;
-		return true;
-	case 'v':
-		o->verbose = true;
-		return true;
 	case OPT_CPU:
 		o->want_cpu = (int)cli_parse_count("--cpu", arg, 0, 4095);
-		return true;
-	case OPT_DIST:
-		o->dist_arg = arg;
 		return true;
 	default:
 		return false;
@@ -563,7 +551,14 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    .budget = 0.1,
 	    .want_cpu = -1,
 	};
-	const struct cli_common common = {.out_path = &o->out_path};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_TIME(OPT_BUDGET, struct tune_opts, budget, "--budget"),
+	    CLI_STORE_FLAG('n', struct tune_opts, dry_run, true),
+	    CLI_STORE_FLAG('v', struct tune_opts, verbose, true),
+	    CLI_STORE_ARG(OPT_DIST, struct tune_opts, dist_arg),
+	    {0},
+	};
+	const struct cli_common common = {.out_path = &o->out_path, .stores = stores};
 	if (!cli_parse_options("tune", argc, argv, ":o:nvqh", opts, tune_option, o, &common, usage))
 		return false;
 	if (optind < argc)

@@ -332,16 +332,10 @@ static bool xsave_option(int opt, const char *arg, void *ctx)
 {
 	struct xsave_opts *o = ctx;
 	switch (opt) {
-	case OPT_MEM_BUDGET:
-		o->mem_budget = cli_parse_seconds("--mem-budget", arg);
-		return true;
 	case OPT_CPU:
 		o->want_cpu = pb_syscall_parse_cpu(arg, NULL);
 		if (o->want_cpu < 0)
 			die_usage("%s", pb_error());
-		return true;
-	case OPT_NO_BE:
-		o->do_breakeven = false;
 		return true;
 	default:
 		return false;
@@ -357,8 +351,13 @@ static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 	                         .want_cpu = -1,
 	                         .fmt = {.fmt = PB_FORMAT_TEXT}};
 	/* -q as every suite takes it; xsave draws no progress line */
+	static const struct cli_store stores[] = {
+	    CLI_STORE_TIME(OPT_MEM_BUDGET, struct xsave_opts, mem_budget, "--mem-budget"),
+	    CLI_STORE_FLAG(OPT_NO_BE, struct xsave_opts, do_breakeven, false),
+	    {0},
+	};
 	const struct cli_common common = {
-	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp};
+	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
 	if (!cli_parse_options("xsave", argc, argv, ":ho:f:q", options, xsave_option, o, &common,
 	                       usage))
 		return false;

@@ -96,24 +96,15 @@ static uint64_t parse_size_or_die(const char *what, const char *arg)
 	return v;
 }
 
-bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
+/* The options of mem_cli_options that do more than store a value. */
+static bool mem_option(int opt, const char *arg, void *ctx)
 {
+	struct mem_cli *m = ctx;
 	if (cli_sampling_option(opt, arg, &m->samp)) {
 		m->seed_set |= opt == CLI_OPT_SEED;
 		return true;
 	}
 	switch (opt) {
-	case MEM_CLI_OPT_BASE + 0:
-		m->kernels_arg = arg;
-		return true;
-	case MEM_CLI_OPT_BASE + 1:
-		m->sizes_arg = arg;
-		m->sizes_set = true;
-		return true;
-	case MEM_CLI_OPT_BASE + 2:
-		m->cache_arg = arg;
-		m->cache_set = true;
-		return true;
 	case MEM_CLI_OPT_BASE + 6:
 	case MEM_CLI_OPT_BASE + 7:
 	case MEM_CLI_OPT_BASE + 8: {
@@ -124,38 +115,15 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->cache_override_bytes[lvl] = v;
 		return true;
 	}
-	case MEM_CLI_OPT_BASE + 24:
-		m->distribution_arg = arg;
-		return true;
-	case MEM_CLI_OPT_BASE + 25:
-		m->offsets_arg = arg;
-		return true;
-	case MEM_CLI_OPT_BASE + 26:
-		m->batch_calls = cli_parse_count("--batch", arg, 1, 1 << 20);
-		return true;
 	case MEM_CLI_OPT_BASE + 11:
 		if (pb_unit_parse(arg, &m->unit) != 0)
 			die_usage("%s", pb_error());
 		m->unit_set = true;
 		return true;
-	case MEM_CLI_OPT_BASE + 12:
-		m->dst_offsets_arg = arg;
-		m->dst_offset_set = true;
-		return true;
-	case MEM_CLI_OPT_BASE + 13:
-		m->src_offsets_arg = arg;
-		m->src_offset_set = true;
-		return true;
-	case MEM_CLI_OPT_BASE + 16:
-		m->distances_arg = arg;
-		return true;
 	case MEM_CLI_OPT_BASE + 17:
 		m->extent_bytes = parse_size_or_die("--extent", arg);
 		if (m->extent_bytes == 0)
 			die_usage("bad --extent '%s': must be more than 0", arg);
-		return true;
-	case MEM_CLI_OPT_BASE + 18:
-		m->then_read = true;
 		return true;
 	case MEM_CLI_OPT_BASE + 19: {
 		/* A plain decimal percentage: "1%", "0.5%". */
@@ -175,12 +143,6 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->precision = v / 100;
 		return true;
 	}
-	case MEM_CLI_OPT_BASE + 21:
-		m->breakeven = true;
-		return true;
-	case MEM_CLI_OPT_BASE + 22:
-		m->counters = true;
-		return true;
 	case MEM_CLI_OPT_BASE + 23:
 		/* a list (0,2-3, all) is for --threads: checked by the plan */
 		m->cpu_list = arg;
@@ -191,18 +153,6 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 				die_usage("%s", pb_error());
 		}
 		return true;
-	case MEM_CLI_OPT_BASE + 27:
-		m->threads_arg = arg;
-		return true;
-	case MEM_CLI_OPT_BASE + 28:
-		m->placement_arg = arg;
-		return true;
-	case MEM_CLI_OPT_BASE + 29:
-		m->mem_node_arg = arg;
-		return true;
-	case MEM_CLI_OPT_BASE + 20:
-		m->warmup_samples = cli_parse_count("warm-up count", arg, 0, 1000);
-		return true;
 	case MEM_CLI_OPT_BASE + 14: {
 		uint64_t v;
 		if (pb_parse_size(arg, &v) != 0 || v > 255)
@@ -211,9 +161,6 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 		m->value_set = true;
 		return true;
 	}
-	case MEM_CLI_OPT_BASE + 15:
-		m->fastest_tables = true;
-		return true;
 	case 'o':
 		m->out_path = arg;
 		m->default_out_path = false;
@@ -229,16 +176,37 @@ bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg)
 	}
 }
 
-static bool mem_option(int opt, const char *arg, void *m)
-{
-	return mem_cli_common_option(m, opt, arg);
-}
-
 bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
                    void (*usage)(FILE *f))
 {
-	return cli_parse_options(cmd, argc, argv, ":ho:f:q", mem_cli_options, mem_option, m, NULL,
-	                         usage);
+	/* the options of mem_cli_options that only store a value */
+	static const struct cli_store stores[] = {
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 0, struct mem_cli, kernels_arg),
+	    CLI_STORE_ARG_SET(MEM_CLI_OPT_BASE + 1, struct mem_cli, sizes_arg, sizes_set),
+	    CLI_STORE_ARG_SET(MEM_CLI_OPT_BASE + 2, struct mem_cli, cache_arg, cache_set),
+	    CLI_STORE_ARG_SET(MEM_CLI_OPT_BASE + 12, struct mem_cli, dst_offsets_arg,
+	                      dst_offset_set),
+	    CLI_STORE_ARG_SET(MEM_CLI_OPT_BASE + 13, struct mem_cli, src_offsets_arg,
+	                      src_offset_set),
+	    CLI_STORE_FLAG(MEM_CLI_OPT_BASE + 15, struct mem_cli, fastest_tables, true),
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 16, struct mem_cli, distances_arg),
+	    CLI_STORE_FLAG(MEM_CLI_OPT_BASE + 18, struct mem_cli, then_read, true),
+	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 20, struct mem_cli, warmup_samples, "warm-up count",
+	                     0, 1000),
+	    CLI_STORE_FLAG(MEM_CLI_OPT_BASE + 21, struct mem_cli, breakeven, true),
+	    CLI_STORE_FLAG(MEM_CLI_OPT_BASE + 22, struct mem_cli, counters, true),
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 24, struct mem_cli, distribution_arg),
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 25, struct mem_cli, offsets_arg),
+	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 26, struct mem_cli, batch_calls, "--batch", 1,
+	                     1 << 20),
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 27, struct mem_cli, threads_arg),
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 28, struct mem_cli, placement_arg),
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 29, struct mem_cli, mem_node_arg),
+	    {0},
+	};
+	const struct cli_common common = {.stores = stores};
+	return cli_parse_options(cmd, argc, argv, ":ho:f:q", mem_cli_options, mem_option, m,
+	                         &common, usage);
 }
 
 /* Adds k to out[] unless there; exits 2 when it cannot run here. */

@@ -65,11 +65,6 @@ void mem_cli_defaults(struct mem_cli *m);
 bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
                    void (*usage)(FILE *f));
 
-/* Parses the options both `mem` and the default run take (but
- * --hide-features, which cli_parse_options takes). Returns true when opt
- * was one of them (optarg consumed); exits 2 on a bad value. */
-bool mem_cli_common_option(struct mem_cli *m, int opt, const char *arg);
-
 /* The getopt_long table of `mem` and the default run: the common options
  * (codes >= MEM_CLI_OPT_BASE), -o/--output, -f/--format, -q/--quiet,
  * -h/--help; optstring ":ho:f:q". */

@@ -18,6 +18,7 @@
 #include "primbench/counters.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/io.h"
 #include "timer/counters_internal.h"
 
 #define READ_FORMAT                                                                                \
@@ -189,14 +190,7 @@ void pb_counters_explain(int err, const char *event, int paranoid, bool guest, c
 
 static int read_paranoid(void)
 {
-	int v = PB_PARANOID_UNKNOWN;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	if (!f)
-		return PB_PARANOID_UNKNOWN;
-	if (fscanf(f, "%d", &v) != 1)
-		v = PB_PARANOID_UNKNOWN;
-	fclose(f);
-	return v;
+	return pb_read_int_file("/proc/sys/kernel/perf_event_paranoid", PB_PARANOID_UNKNOWN);
 }
 
 static bool disabled_by_env(void)

@@ -1,7 +1,9 @@
-/* io.c - reading the whole of a file descriptor (include/primbench/io.h). */
+/* io.c - reading the whole of a file descriptor, and a number from a file
+ * (include/primbench/io.h). */
 #include "primbench/io.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -38,4 +40,16 @@ char *pb_read_fd_all(int fd, size_t max_bytes, size_t *len)
 	if (len)
 		*len = used;
 	return buf;
+}
+
+int pb_read_int_file(const char *path, int fallback)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+	if (!f)
+		return fallback;
+	if (fscanf(f, "%d", &v) != 1)
+		v = fallback;
+	fclose(f);
+	return v;
 }

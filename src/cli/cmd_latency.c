@@ -294,9 +294,6 @@ static bool latency_option(int opt, const char *arg, void *ctx)
 	case OPT_MAX:
 		o->max = cli_parse_size_opt("--max", arg);
 		return true;
-	case OPT_CPU:
-		o->cpu_arg = arg;
-		return true;
 	default:
 		return false;
 	}
@@ -315,7 +312,11 @@ int cmd_latency(int argc, char **argv)
 	};
 	struct latency_opts o = {.min = SWEEP_MIN_BYTES};
 	optind = 1;
-	const struct cli_common common = {.out_path = &o.out};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_ARG(OPT_CPU, struct latency_opts, cpu_arg),
+	    {0},
+	};
+	const struct cli_common common = {.out_path = &o.out, .stores = stores};
 	if (!cli_parse_options("latency", argc, argv, ":ho:q", longopts, latency_option, &o,
 	                       &common, usage))
 		return PB_EXIT_OK;

@@ -13,10 +13,12 @@
 
 #include <cmocka.h>
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "primbench/cpu.h"
+#include "primbench/kernels.h"
 #include "primbench/latency.h"
 #include "primbench/results.h"
 
@@ -150,6 +152,60 @@ static void test_sweep_and_cases(void **state)
 	json_decref(doc);
 }
 
+/* Loaded latency on small sizes: level 0 has no load, level 1 (when a
+ * second CPU is allowed) has some; the cases carry the load's keys. */
+static void test_loaded(void **state)
+{
+	(void)state;
+	const struct pb_kernel *k = pb_kernel_find(PB_OP_COUNT, "memcpy/libc");
+	assert_non_null(k);
+	cpu_set_t set;
+	int other = -1, here = sched_getcpu();
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		for (int c = 0; c < CPU_SETSIZE && other < 0; c++)
+			if (CPU_ISSET(c, &set) && c != here)
+				other = c;
+	struct pb_loaded_params p = {
+	    .chase_bytes = 1 << 20,
+	    .kernel = k,
+	    .load_bytes = 4 << 20,
+	    .call_bytes = 64 << 10,
+	    .load_cpus = &other,
+	    .n_load = other >= 0 ? 1 : 0,
+	};
+	struct pb_loaded_point pts[2];
+	int n = pb_latency_loaded(&p, pts);
+	assert_int_equal(n, p.n_load + 1);
+	assert_int_equal(pts[0].threads, 0);
+	assert_true(pts[0].load_bytes_per_s == 0);
+	assert_true(pts[0].chase.ns_per_load > 0);
+	if (n == 2) {
+		assert_int_equal(pts[1].threads, 1);
+		assert_true(pts[1].load_bytes_per_s > 0);
+	}
+	struct pb_cache_info c;
+	assert_int_equal(pb_cache_detect(&c, NULL), 0);
+	char *argv[] = {"primbench", "latency", NULL};
+	json_t *doc = pb_results_new(2, argv, 0, &c, -1);
+	assert_int_equal(pb_results_add_loaded(doc, &p, pts, n), 0);
+	json_t *last = json_array_get(json_object_get(doc, "cases"), (size_t)n - 1);
+	json_t *key = json_object_get(last, "key");
+	assert_string_equal(json_string_value(json_object_get(key, "load_kernel")), "memcpy/libc");
+	assert_int_equal(json_integer_value(json_object_get(key, "load_threads")), n - 1);
+	assert_int_equal(json_integer_value(json_object_get(key, "size_bytes")), 1 << 20);
+	assert_true(json_is_number(
+	    json_object_get(json_object_get(last, "median_derived"), "load_gb_per_s")));
+	json_decref(doc);
+
+	/* Not a memcpy or memset kernel; a buffer smaller than two calls. */
+	p.kernel = pb_kernel_find(PB_OP_COUNT, "memmove/libc");
+	assert_non_null(p.kernel);
+	assert_int_equal(pb_latency_loaded(&p, pts), -1);
+	p.kernel = k;
+	p.load_bytes = p.call_bytes;
+	assert_int_equal(pb_latency_loaded(&p, pts), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +213,7 @@ int main(void)
 	    cmocka_unit_test(test_chain_single_cycle),
 	    cmocka_unit_test(test_order_random),
 	    cmocka_unit_test(test_sweep_and_cases),
+	    cmocka_unit_test(test_loaded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

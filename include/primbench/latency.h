@@ -78,4 +78,48 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
 int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int n,
                            const struct pb_latency_info *info);
 
+/* ---- loaded latency ------------------------------------------------------ */
+
+struct pb_kernel;
+
+/* What a loaded-latency run asks for: the chase over chase_bytes on the
+ * calling thread (pinned by the caller), while 0, 1, ..., n_load threads
+ * run `kernel` in a loop, each pinned to its CPU of load_cpus. */
+struct pb_loaded_params {
+	uint64_t chase_bytes;           /* the chase's working set (past the LLC) */
+	const struct pb_kernel *kernel; /* a memset or memcpy row of the table */
+	uint64_t load_bytes;            /* each load thread's buffer (memcpy: half
+	                                   source, half destination) */
+	uint64_t call_bytes;            /* bytes per kernel call */
+	const int *load_cpus;
+	int n_load;    /* 0..PB_LATENCY_MAX_LOAD */
+	uint64_t seed; /* 0: the default */
+};
+
+#define PB_LATENCY_MAX_LOAD 64
+
+/* One load level: the chase's point and what the load threads did while
+ * it ran. */
+struct pb_loaded_point {
+	int threads; /* load threads running */
+	struct pb_latency_point chase;
+	double load_bytes_per_s; /* all load threads' bytes (per call: call_bytes,
+	                            memcpy's copied bytes, not read + write) over
+	                            the chase's wall time */
+};
+
+/* Runs the levels 0..n_load (out has n_load + 1 entries): for each, starts
+ * that many load threads, waits until each has made a call, then times the
+ * chase as pb_latency_sweep does one point, counting the load's bytes over
+ * the same window; stops and joins the threads. Returns the number of
+ * levels, or -1 with pb_error() (a bad size, a kernel that is not memset
+ * or memcpy, no memory, a thread that cannot start or be pinned). */
+int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *out);
+
+/* One case per level, as pb_results_add_latency, the key adding
+ * load_threads and load_kernel ("memcpy/avx2") and median_derived adding
+ * load_gb_per_s. */
+int pb_results_add_loaded(json_t *doc, const struct pb_loaded_params *p,
+                          const struct pb_loaded_point *pts, int n);
+
 #endif

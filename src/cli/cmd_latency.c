@@ -4,8 +4,10 @@
  * and a check of those sizes against the curve's steps. `info --latency`
  * (its old form) runs the same table through cli_latency_table.
  */
+#define _GNU_SOURCE
 #include <getopt.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "cli/cli.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/kernels.h"
 #include "primbench/latency.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
@@ -30,7 +33,8 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: primbench latency [--min SIZE] [--max SIZE] [--cpu N] [-o FILE] [-q]\n\n"
+	fputs("usage: primbench latency [--min SIZE] [--max SIZE] [--cpu N] [-o FILE] [-q]\n"
+	      "       primbench latency --load N [--load-kernel K] [--max SIZE] [--cpu N] ...\n\n"
 	      "Measures load-to-use latency with a pointer chase: one dependent load per\n"
 	      "cache line of a buffer, the lines in a random order within and across pages\n"
 	      "(THP requested), at two sizes per octave. Prints the curve with the cache\n"
@@ -41,6 +45,12 @@ static void usage(FILE *f)
 	      "                at most 16G and a quarter of RAM)\n"
 	      "  --cpu N       pin to CPU N (default: the CPU it starts on)\n"
 	      "  -o FILE       also write the curve as a result file (suite \"latency\")\n"
+	      "  --load N      loaded latency instead: the chase over --max (default 256M)\n"
+	      "                while 0, 1, ..., N threads on other CPUs run the load kernel\n"
+	      "                in a loop; latency against the load's aggregate GB/s\n"
+	      "  --load-kernel K\n"
+	      "                the load: a memcpy or memset kernel (default memcpy/libc;\n"
+	      "                'primbench list'), 1 MiB a call over 64 MiB per thread\n"
 	      "  -q            no progress line\n"
 	      "  -h, --help    this text\n\n"
 	      "'primbench info --latency[=MAX]' is the old form; it still works.\n",
@@ -269,10 +279,97 @@ int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_par
 /* What the command line asked for. */
 struct latency_opts {
 	uint64_t min, max;
-	const char *cpu_arg, *out;
+	const char *cpu_arg, *out, *load_kernel;
+	size_t load;
+	bool load_set;
 };
 
-enum { OPT_MIN = 256, OPT_MAX, OPT_CPU };
+enum { OPT_MIN = 256, OPT_MAX, OPT_CPU, OPT_LOAD, OPT_LOAD_KERNEL };
+
+#define LOADED_DEFAULT_BYTES (256ull << 20)
+#define LOAD_BUFFER_BYTES    (64ull << 20)
+#define LOAD_CALL_BYTES      (1ull << 20)
+
+/* The loaded-latency table: one row per load level. */
+static void print_loaded(const struct pb_loaded_params *p, const struct pb_loaded_point *pts, int n)
+{
+	char sz[32], cpus[128] = "", head[400];
+	size_t used = 0;
+	for (int i = 0; i < p->n_load && used < sizeof cpus; i++)
+		used += (size_t)snprintf(cpus + used, sizeof cpus - used, "%s%d", i ? "," : "",
+		                         p->load_cpus[i]);
+	pb_format_bytes(sz, sizeof sz, p->chase_bytes, PB_BYTES_IEC);
+	snprintf(head, sizeof head,
+	         "loaded latency (the chase over %s, random lines, THP requested; load: "
+	         "%s/%s, 1 MiB a call, on CPU%s %s; load GB/s: the bytes its calls "
+	         "copied or set, all threads, over the chase's time)",
+	         sz, pb_op_name(p->kernel->op), p->kernel->name, p->n_load == 1 ? "" : "s",
+	         p->n_load ? cpus : "(none)");
+	putchar('\n');
+	pb_print_wrapped_at(stdout, 0, 0, head);
+	printf("  %12s %10s %12s %10s\n", "load threads", "ns/load", "ticks/load", "load GB/s");
+	for (int i = 0; i < n; i++)
+		printf("  %12d %10.1f %12.1f %10.2f\n", pts[i].threads, pts[i].chase.ns_per_load,
+		       pts[i].chase.ticks_per_load, pts[i].load_bytes_per_s / 1e9);
+}
+
+/* The loaded run on session s: load CPUs from the CPUs allowed before
+ * pinning, other than s's. Returns an exit status. */
+static int run_loaded(struct pb_session *s, const struct latency_opts *o)
+{
+	const struct pb_kernel *k =
+	    pb_kernel_find(PB_OP_COUNT, o->load_kernel ? o->load_kernel : "memcpy/libc");
+	char why[200];
+	if (!k) {
+		cli_error("--load-kernel: %s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	if (k->op == PB_OP_MEMMOVE) {
+		cli_error("--load-kernel: %s/%s: a memcpy or memset kernel, please",
+		          pb_op_name(k->op), k->name);
+		return PB_EXIT_USAGE;
+	}
+	if (!pb_kernel_usable(k, pb_cpu_features(), why, sizeof why)) {
+		cli_error("--load-kernel %s: not usable here: %s", k->name, why);
+		return PB_EXIT_USAGE;
+	}
+	int cpus[PB_LATENCY_MAX_LOAD], n = 0;
+	for (int c = 0; c < CPU_SETSIZE && n < (int)o->load; c++)
+		if (CPU_ISSET(c, &s->allowed) && c != s->cpu)
+			cpus[n++] = c;
+	if (n < (int)o->load) {
+		cli_error("--load %zu: only %d other CPU%s to run the load on", o->load, n,
+		          n == 1 ? "" : "s");
+		return PB_EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++)
+		pb_session_noise_exclude(s, cpus[i]);
+	struct pb_loaded_params p = {
+	    .chase_bytes = o->max ? o->max : cli_latency_max("--max", LOADED_DEFAULT_BYTES, NULL),
+	    .kernel = k,
+	    .load_bytes = LOAD_BUFFER_BYTES,
+	    .call_bytes = LOAD_CALL_BYTES,
+	    .load_cpus = cpus,
+	    .n_load = n,
+	};
+	struct pb_loaded_point pts[PB_LATENCY_MAX_LOAD + 1];
+	int levels = pb_latency_loaded(&p, pts);
+	if (levels < 0) {
+		cli_error("%s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	print_loaded(&p, pts, levels);
+	if (!o->out)
+		return PB_EXIT_OK;
+	int added = pb_results_add_loaded(s->doc, &p, pts, levels);
+	pb_session_finish(s, pb_session_stopped(s));
+	if (added != 0 || pb_session_write(s, s->doc) != 0) {
+		cli_error("%s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	printf("results: %s\n", o->out);
+	return PB_EXIT_OK;
+}
 
 uint64_t cli_parse_size_opt(const char *opt, const char *text)
 {
@@ -305,6 +402,8 @@ int cmd_latency(int argc, char **argv)
 	    {"min", required_argument, NULL, OPT_MIN},
 	    {"max", required_argument, NULL, OPT_MAX},
 	    {"cpu", required_argument, NULL, OPT_CPU},
+	    {"load", required_argument, NULL, OPT_LOAD},
+	    {"load-kernel", required_argument, NULL, OPT_LOAD_KERNEL},
 	    CLI_OUTPUT_OPTION,
 	    CLI_QUIET_OPTION,
 	    CLI_HELP_OPTION,
@@ -314,6 +413,9 @@ int cmd_latency(int argc, char **argv)
 	optind = 1;
 	static const struct cli_store stores[] = {
 	    CLI_STORE_ARG(OPT_CPU, struct latency_opts, cpu_arg),
+	    CLI_STORE_ARG(OPT_LOAD_KERNEL, struct latency_opts, load_kernel),
+	    CLI_STORE_NUMBER_SET(OPT_LOAD, struct latency_opts, load, load_set, "--load", 0,
+	                         PB_LATENCY_MAX_LOAD),
 	    {0},
 	};
 	const struct cli_common common = {.out_path = &o.out, .stores = stores};
@@ -331,6 +433,8 @@ int cmd_latency(int argc, char **argv)
 		pb_format_bytes(b, sizeof b, o.max, PB_BYTES_IEC);
 		die_usage("--min %s is more than --max %s", a, b);
 	}
+	if (o.load_kernel && !o.load_set)
+		die_usage("--load-kernel needs --load N");
 	int want_cpu = o.cpu_arg ? pb_syscall_parse_cpu(o.cpu_arg, NULL) : -1;
 	if (want_cpu < 0 && o.cpu_arg)
 		die_usage("%s", pb_error());
@@ -349,6 +453,11 @@ int cmd_latency(int argc, char **argv)
 	if (pb_session_begin(&sp, &s) != 0) {
 		pb_session_end(&s);
 		die_usage("%s", pb_error());
+	}
+	if (o.load_set) {
+		int st = run_loaded(&s, &o);
+		pb_session_end(&s);
+		return st;
 	}
 	uint64_t max = o.max ? o.max : cli_latency_max("--max", 0, &s.caches);
 	if (o.min > max) {

@@ -15,11 +15,17 @@
  *     which leaves the buffer as cached as it can be; a short chase then
  *     warms it before the timed rounds.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "primbench/error.h"
+#include "primbench/kernels.h"
 #include "primbench/latency.h"
 #include "primbench/syscall.h" /* pb_thp_bytes_at */
 #include "primbench/timer.h"
@@ -153,4 +159,156 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
 	struct pb_latency_params p = {
 	    .min_bytes = min_bytes, .max_bytes = max_bytes, .max_points = max_points};
 	return pb_latency_sweep(&p, out, NULL);
+}
+
+/* ---- loaded latency ------------------------------------------------------ */
+
+/* One load thread: runs the kernel over its buffer until told to stop. */
+struct load_thread {
+	pthread_t tid;
+	int cpu;
+	const struct pb_kernel *k;
+	char *buf;
+	size_t buf_bytes, call_bytes;
+	_Atomic uint64_t bytes; /* done so far */
+	_Atomic int stop, failed;
+};
+
+static void *load_main(void *arg)
+{
+	struct load_thread *t = arg;
+	if (pb_syscall_pin(t->cpu) != 0) {
+		atomic_store(&t->failed, 1);
+		return NULL;
+	}
+	size_t half = t->buf_bytes / 2;
+	size_t span = t->k->op == PB_OP_MEMCPY ? half : t->buf_bytes;
+	size_t off = 0;
+	while (!atomic_load_explicit(&t->stop, memory_order_relaxed)) {
+		if (off + t->call_bytes > span)
+			off = 0;
+		if (t->k->op == PB_OP_MEMCPY)
+			t->k->memcpy_fn(t->buf + half + off, t->buf + off, t->call_bytes);
+		else
+			t->k->memset_fn(t->buf + off, 0x5a, t->call_bytes);
+		off += t->call_bytes;
+		atomic_fetch_add_explicit(&t->bytes, t->call_bytes, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t load_bytes_sum(struct load_thread *t, int n)
+{
+	uint64_t b = 0;
+	for (int i = 0; i < n; i++)
+		b += atomic_load(&t[i].bytes);
+	return b;
+}
+
+/* Stops and joins threads t[0..n). */
+static void load_stop(struct load_thread *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		atomic_store(&t[i].stop, 1);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i].tid, NULL);
+}
+
+/* Starts n threads and waits until each has made a call (or failed). */
+static int load_start(struct load_thread *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		atomic_store(&t[i].stop, 0);
+		atomic_store(&t[i].failed, 0);
+		atomic_store(&t[i].bytes, 0);
+		if (pthread_create(&t[i].tid, NULL, load_main, &t[i]) != 0) {
+			load_stop(t, i);
+			return pb_fail("cannot start a load thread");
+		}
+	}
+	for (int i = 0; i < n; i++)
+		while (!atomic_load(&t[i].bytes) && !atomic_load(&t[i].failed))
+			sched_yield();
+	for (int i = 0; i < n; i++)
+		if (atomic_load(&t[i].failed)) {
+			load_stop(t, n);
+			return pb_fail("cannot pin a load thread to CPU %d", t[i].cpu);
+		}
+	return 0;
+}
+
+int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *out)
+{
+	const struct pb_kernel *k = p->kernel;
+	if (!k || (k->op != PB_OP_MEMCPY && k->op != PB_OP_MEMSET))
+		return pb_fail("the load kernel must be a memset or memcpy kernel");
+	if (p->n_load < 0 || p->n_load > PB_LATENCY_MAX_LOAD)
+		return pb_fail("bad number of load threads %d (0..%d)", p->n_load,
+		               PB_LATENCY_MAX_LOAD);
+	if (p->chase_bytes < PB_LATENCY_MIN_BYTES || p->chase_bytes > PB_LATENCY_MAX_BYTES ||
+	    p->call_bytes == 0 || p->load_bytes < 2 * p->call_bytes)
+		return pb_fail("bad loaded-latency sizes");
+	if (pb_timer_init() != 0)
+		return -1;
+
+	size_t chase = (size_t)(p->chase_bytes / LINE_BYTES * LINE_BYTES);
+	size_t map_bytes = (chase + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+	char *map = mmap(NULL, map_bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+	                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint32_t *order = malloc(chase / LINE_BYTES * sizeof *order);
+	struct load_thread *t = calloc((size_t)(p->n_load ? p->n_load : 1), sizeof *t);
+	int rc = -1;
+	if (map == MAP_FAILED || !order || !t) {
+		pb_fail("out of memory for the loaded latency run");
+		goto out;
+	}
+	char *buf = (char *)(((uintptr_t)map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	madvise(buf, map_bytes, MADV_HUGEPAGE);
+	for (int i = 0; i < p->n_load; i++) {
+		t[i].cpu = p->load_cpus[i];
+		t[i].k = k;
+		t[i].buf_bytes = (size_t)p->load_bytes;
+		t[i].call_bytes = (size_t)p->call_bytes;
+		t[i].buf = mmap(NULL, t[i].buf_bytes, PROT_READ | PROT_WRITE,
+		                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t[i].buf == MAP_FAILED) {
+			t[i].buf = NULL;
+			pb_fail("out of memory for a load thread's buffer");
+			goto out;
+		}
+		memset(t[i].buf, 1, t[i].buf_bytes); /* fault it in before timing */
+	}
+	uint64_t seed = p->seed ? p->seed : DEFAULT_SEED;
+	void **chain = pb_chase_build(buf, chase / LINE_BYTES, LINE_BYTES, order, &seed);
+	void **volatile sink;
+	for (int level = 0; level <= p->n_load; level++) {
+		if (load_start(t, level) != 0)
+			goto out;
+		uint64_t b0 = load_bytes_sum(t, level);
+		double t0 = now_s();
+		sink = chain = measure(chain, chase, &out[level].chase);
+		double t1 = now_s();
+		uint64_t b1 = load_bytes_sum(t, level);
+		load_stop(t, level);
+		out[level].threads = level;
+		out[level].load_bytes_per_s = t1 > t0 ? (double)(b1 - b0) / (t1 - t0) : 0;
+	}
+	(void)sink;
+	rc = p->n_load + 1;
+out:
+	for (int i = 0; t && i < p->n_load; i++)
+		if (t[i].buf)
+			munmap(t[i].buf, t[i].buf_bytes);
+	free(t);
+	free(order);
+	if (map != MAP_FAILED)
+		munmap(map, map_bytes + HUGE_BYTES);
+	return rc;
 }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,13 @@ static void test_sweep_and_cases(void **state)
 		assert_true(pts[i].ns_per_load > 0);
 	}
 	assert_int_equal(info.buffer_bytes, 2u << 20);
+	assert_false(info.interrupted);
+	/* A stop flag already set: nothing measured, and said so. */
+	volatile sig_atomic_t stop = 1;
+	p.stop = &stop;
+	assert_int_equal(pb_latency_sweep(&p, pts, &info), 0);
+	assert_true(info.interrupted);
+	p.stop = NULL;
 	/* A bad range, and too few points allowed. */
 	p.min_bytes = 1 << 20;
 	assert_int_equal(pb_latency_sweep(&p, pts, NULL), -1);

@@ -8,6 +8,8 @@
 #define PRIMBENCH_LATENCY_H
 
 #include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,19 +50,23 @@ struct pb_latency_params {
 	uint64_t min_bytes, max_bytes; /* rounded to whole lines; min at least 128 */
 	int max_points;                /* capacity of the output */
 	uint64_t seed;                 /* 0: a fixed default (the same chains each run) */
+	volatile sig_atomic_t *stop;   /* NULL, or non-zero to stop before the next size
+	                                  (pb_session_stop_flag) */
 };
 
 /* What a sweep saw besides its points. */
 struct pb_latency_info {
 	uint64_t buffer_bytes; /* the mapping the chains were built in */
 	uint64_t thp_bytes;    /* its AnonHugePages after the largest chain */
+	bool interrupted;      /* *stop ended the sweep early */
 };
 
 /* Measures load-to-use latency at two sizes per octave (2^k and 1.5 *
  * 2^k) from min_bytes to max_bytes, PB_LATENCY_ROUNDS rounds of
  * PB_LATENCY_ROUND_LOADS loads each after a warm-up chase. Uses the timer
  * (pb_timer_init() is called). About 0.1-0.4 s for 4 KiB..128 MiB.
- * Returns the number of points written to out (at most p->max_points), or
+ * Returns the number of points written to out (at most p->max_points; fewer
+ * when *p->stop became non-zero, info->interrupted then true), or
  * -1 with pb_error() set (a range outside 128 B..16 GiB, min > max, no
  * memory). info may be NULL. */
 int pb_latency_sweep(const struct pb_latency_params *p, struct pb_latency_point *out,

@@ -213,8 +213,7 @@ static void print_check(const struct pb_cache_info *c, const struct pb_latency_p
 			snprintf(text, sizeof text,
 			         "%s says %s, rejected as implausible (src/cpu/caches.c): %s%s%s",
 			         pb_cache_source_name((enum pb_cache_source)s), sz, verdict,
-			         nst ? "; the curve's last step, to memory, is at " : "",
-			         nst ? t : "");
+			         nst ? "; the curve's last step is at " : "", nst ? t : "");
 			pb_print_labelled(stdout, 16, "", text);
 		}
 	}
@@ -290,6 +289,13 @@ enum { OPT_MIN = 256, OPT_MAX, OPT_CPU, OPT_LOAD, OPT_LOAD_KERNEL };
 #define LOAD_BUFFER_BYTES    (64ull << 20)
 #define LOAD_CALL_BYTES      (1ull << 20)
 
+/* 256 MiB, or a quarter of RAM when that is less. */
+static uint64_t loaded_default_bytes(void)
+{
+	uint64_t ram = ram_bytes();
+	return ram && LOADED_DEFAULT_BYTES > ram / 4 ? ram / 4 / 64 * 64 : LOADED_DEFAULT_BYTES;
+}
+
 /* The loaded-latency table: one row per load level. */
 static void print_loaded(const struct pb_loaded_params *p, const struct pb_loaded_point *pts, int n)
 {
@@ -345,7 +351,7 @@ static int run_loaded(struct pb_session *s, const struct latency_opts *o)
 	for (int i = 0; i < n; i++)
 		pb_session_noise_exclude(s, cpus[i]);
 	struct pb_loaded_params p = {
-	    .chase_bytes = o->max ? o->max : cli_latency_max("--max", LOADED_DEFAULT_BYTES, NULL),
+	    .chase_bytes = o->max ? o->max : loaded_default_bytes(),
 	    .kernel = k,
 	    .load_bytes = LOAD_BUFFER_BYTES,
 	    .call_bytes = LOAD_CALL_BYTES,
@@ -469,8 +475,10 @@ int cmd_latency(int argc, char **argv)
 			printf("latency on CPU %d\n", s.cpu);
 		fflush(stdout);
 	}
-	struct pb_latency_params p = {
-	    .min_bytes = o.min, .max_bytes = max, .max_points = SWEEP_MAX_POINTS};
+	struct pb_latency_params p = {.min_bytes = o.min,
+	                              .max_bytes = max,
+	                              .max_points = SWEEP_MAX_POINTS,
+	                              .stop = pb_session_stop_flag(&s)};
 	struct pb_latency_point pts[SWEEP_MAX_POINTS];
 	struct pb_latency_info info;
 	int n = cli_latency_table(&s.caches, &p, pts, &info);
@@ -489,6 +497,13 @@ int cmd_latency(int argc, char **argv)
 		} else {
 			printf("results: %s\n", o.out);
 		}
+	}
+	if (n >= 0 && info.interrupted) {
+		if (o.out && status == PB_EXIT_OK)
+			cli_error("interrupted; what was measured is in %s", o.out);
+		else
+			cli_error("interrupted; the table above shows what was measured");
+		status = pb_session_exit_status(&s);
 	}
 	pb_session_end(&s);
 	return status;

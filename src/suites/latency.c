@@ -129,6 +129,7 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 
 	uint64_t seed = prm->seed ? prm->seed : DEFAULT_SEED;
 	int count = 0;
+	bool stopped = false;
 	void **volatile sink;
 	for (uint64_t pow = 1; pow <= max_bytes && count < prm->max_points; pow *= 2) {
 		/* Two points per octave: 2^k and 1.5 * 2^k. */
@@ -137,6 +138,10 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 			uint64_t size = sizes[k] / LINE_BYTES * LINE_BYTES;
 			if (size < min_bytes || size > max_bytes)
 				continue;
+			if (prm->stop && *prm->stop) {
+				stopped = true;
+				break;
+			}
 			void **p = pb_chase_build(buf, (size_t)(size / LINE_BYTES), LINE_BYTES,
 			                          order, &seed);
 			sink = measure(p, size, &out[count]);
@@ -147,6 +152,7 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 	if (info) {
 		info->buffer_bytes = map_bytes;
 		info->thp_bytes = pb_thp_bytes_at(buf);
+		info->interrupted = stopped;
 	}
 	free(order);
 	munmap(map, map_bytes + HUGE_BYTES);

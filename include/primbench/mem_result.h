@@ -159,4 +159,9 @@ double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case
 /* Frees the samples of every case and the cases; r is then empty. */
 void pb_mem_result_free(struct pb_mem_result *result);
 
+/* The end of a run that fills a result (the mem and replay suites): rc 0
+ * returns 0; otherwise frees the result as pb_mem_result_free does (a run
+ * that failed leaves nothing half-made) and returns -1. */
+int pb_mem_result_end(struct pb_mem_result *result, int rc);
+
 #endif

@@ -43,6 +43,11 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r);
  * missing or not an array. */
 int pb_results_arrays(json_t *doc, json_t **cases, json_t **notes);
 
+/* A new case key, {"suite": SUITE} ("mem", "syscall", "xsave", "cmd"):
+ * every key names its suite first (docs/results-schema.md); the suite's
+ * writer adds the rest. New reference. */
+json_t *pb_results_key(const char *suite);
+
 /* Adds the quality fields of a timed case to o: thp_bytes_seen (only when
  * thp_bytes_seen is not NULL: the fault cases with huge pages), migrations
  * (samples dropped: the thread changed CPU) and outliers (modified z-score
@@ -59,6 +64,18 @@ int pb_results_add_notes(json_t *notes, const char *prefix, const char *text);
 /* A number for a result document: null for NaN and infinity (which jansson
  * cannot encode). New reference. */
 json_t *pb_json_number(double v);
+
+/* One member of an object for pb_json_set_members: its name and its value
+ * (a new reference, or NULL: then nothing is set, as json_object_set_new
+ * does). */
+struct pb_json_member {
+	const char *name;
+	json_t *value;
+};
+
+/* Sets the members m[0..n) in o, in that order (o takes their values):
+ * the table-driven form of a run of json_object_set_new calls. */
+void pb_json_set_members(json_t *o, const struct pb_json_member *m, size_t n);
 
 /* A summary as the cases' `per_call` object: n, min, p10, median, p90,
  * max, mean, stddev, and ci_level/ci_lo/ci_hi when the CI is valid. */

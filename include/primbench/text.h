@@ -67,4 +67,9 @@ void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text);
  * line. No text: the label alone, without trailing blanks. */
 void pb_print_labelled(FILE *f, int indent, const char *label, const char *text);
 
+/* The name of value v of an enum from a table indexed by the enum
+ * (designated initializers: names[v]): names[v] when v < n and names[v] is
+ * set, else `unknown` (a value out of range, or a hole in the table). */
+const char *pb_enum_name(const char *const *names, size_t n, unsigned v, const char *unknown);
+
 #endif

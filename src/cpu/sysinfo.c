@@ -24,6 +24,7 @@
 
 #include "primbench/fingerprint.h"
 #include "primbench/io.h"
+#include "primbench/xalloc.h"
 
 /* ---- small files --------------------------------------------------------- */
 
@@ -327,14 +328,8 @@ static void tunable_line(const char *line, size_t n, void *arg)
 		}
 	if (range)
 		end = range;
-	if (ts->n == ts->cap) {
-		size_t cap = ts->cap ? ts->cap * 2 : 64;
-		struct tunable *t = realloc(ts->t, cap * sizeof *t);
-		if (!t)
-			return;
-		ts->t = t;
-		ts->cap = cap;
-	}
+	if (pb_grow(&ts->t, &ts->cap, ts->n, sizeof *ts->t, 64) != 0)
+		return;
 	char *name = strndup(line, (size_t)(colon - line));
 	char *value = dup_trimmed(v, (size_t)(end - v));
 	if (!name || !value) {

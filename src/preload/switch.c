@@ -39,6 +39,14 @@ extern void __chk_fail(void) __attribute__((noreturn));
 #define CHK_FAIL() abort()
 #endif
 
+/* The _FORTIFY_SOURCE check of the __*_chk entry points: writing n bytes
+ * into a destination of dstlen bytes fails as glibc's own do. */
+static inline void check_len(size_t n, size_t dstlen)
+{
+	if (__builtin_expect(dstlen < n, 0))
+		CHK_FAIL();
+}
+
 struct pb_sw_impl pb_sw_impl;
 struct pb_policy pb_sw_policy[PB_OP_COUNT];
 uint64_t pb_sw_boot_calls;
@@ -202,36 +210,31 @@ PB_EXPORT void explicit_bzero(void *dst, size_t n)
 
 PB_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t dstlen)
 {
-	if (__builtin_expect(dstlen < n, 0))
-		CHK_FAIL();
+	check_len(n, dstlen);
 	return LOAD(memset)(dst, c, n);
 }
 
 PB_EXPORT void *__memcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dstlen)
 {
-	if (__builtin_expect(dstlen < n, 0))
-		CHK_FAIL();
+	check_len(n, dstlen);
 	return LOAD(memcpy)(dst, src, n);
 }
 
 PB_EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dstlen)
 {
-	if (__builtin_expect(dstlen < n, 0))
-		CHK_FAIL();
+	check_len(n, dstlen);
 	return LOAD(memmove)(dst, src, n);
 }
 
 PB_EXPORT void *__mempcpy_chk(void *restrict dst, const void *restrict src, size_t n, size_t dstlen)
 {
-	if (__builtin_expect(dstlen < n, 0))
-		CHK_FAIL();
+	check_len(n, dstlen);
 	return (char *)LOAD(mempcpy)(dst, src, n) + n;
 }
 
 PB_EXPORT void __explicit_bzero_chk(void *dst, size_t n, size_t dstlen)
 {
-	if (__builtin_expect(dstlen < n, 0))
-		CHK_FAIL();
+	check_len(n, dstlen);
 	LOAD(explicit_bzero)(dst, 0, n);
 	__asm__ volatile("" ::"r"(dst) : "memory");
 }

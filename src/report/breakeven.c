@@ -21,6 +21,7 @@
 #include "primbench/error.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
+#include "primbench/xalloc.h"
 
 /* ---- the grid of one (op, state) --------------------------------------- */
 
@@ -211,14 +212,8 @@ struct crossings {
 
 static int crossings_add(struct crossings *c, const struct pb_crossing *x)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		struct pb_crossing *v = realloc(c->v, cap * sizeof *v);
-		if (!v)
-			return pb_fail("out of memory computing break-even points");
-		c->v = v;
-		c->cap = cap;
-	}
+	if (pb_grow(&c->v, &c->cap, c->n, sizeof *c->v, 16) != 0)
+		return pb_fail("out of memory computing break-even points");
 	c->v[c->n++] = *x;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,19 @@ static int kernel_point(size_t kernel, size_t file)
 		}                                                                                  \
 	} while (0)
 
+/* Appends x to arr[0..n) unless it is there already (a list of the
+ * distinct values, in order of first appearance). */
+#define ADD_UNIQUE(arr, n, cap, x)                                                                 \
+	do {                                                                                       \
+		size_t j_ = 0;                                                                     \
+		while (j_ < (n) && (arr)[j_] != (x))                                               \
+			j_++;                                                                      \
+		if (j_ == (n)) {                                                                   \
+			GROW(arr, n, cap);                                                         \
+			(arr)[(n)++] = (x);                                                        \
+		}                                                                                  \
+	} while (0)
+
 /* ---- text output ---------------------------------------------------- */
 
 /* A gnuplot double-quoted string: backslash and quote escaped, control
@@ -72,6 +86,7 @@ struct outfile {
 	char *text;
 	size_t len;
 	FILE *f;
+	char name[32]; /* a data file's: data_open */
 };
 
 static FILE *out_open(struct outfile *o)
@@ -84,6 +99,14 @@ static FILE *out_open(struct outfile *o)
 		abort();
 	}
 	return o->f;
+}
+
+/* Opens the next numbered data file of a plot, "000.dat", "001.dat", ...
+ * (counted by *ndata), its name in o->name. */
+static FILE *data_open(struct outfile *o, size_t *ndata)
+{
+	snprintf(o->name, sizeof o->name, "%03zu.dat", (*ndata)++);
+	return out_open(o);
 }
 
 static int out_close(struct outfile *o, const char *dir, const char *name)
@@ -376,19 +399,27 @@ static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
 	return m->npanels++;
 }
 
-static struct series *series_for(struct mem_plot *m, size_t file, size_t kernel, size_t panel,
-                                 const char *variant)
+/* The series of file, kernel, panel and variant in the list v[0..*n)
+ * (m->series or m->sseries), added when new. */
+static struct series *series_in(struct series **v, size_t *n, size_t *cap, size_t file,
+                                size_t kernel, size_t panel, const char *variant)
 {
-	for (size_t i = 0; i < m->nseries; i++) {
-		struct series *s = &m->series[i];
+	for (size_t i = 0; i < *n; i++) {
+		struct series *s = &(*v)[i];
 		if (s->file == file && s->kernel == kernel && s->panel == panel &&
 		    !strcmp(s->variant, variant))
 			return s;
 	}
-	GROW(m->series, m->nseries, m->capseries);
-	struct series *s = &m->series[m->nseries++];
+	GROW(*v, *n, *cap);
+	struct series *s = &(*v)[(*n)++];
 	*s = (struct series){file, kernel, panel, pb_xstrdup(variant), NULL, 0, 0, NAN};
 	return s;
+}
+
+static struct series *series_for(struct mem_plot *m, size_t file, size_t kernel, size_t panel,
+                                 const char *variant)
+{
+	return series_in(&m->series, &m->nseries, &m->capseries, file, kernel, panel, variant);
 }
 
 static struct grid *grid_for(struct mem_plot *m, size_t file, const char *op, const char *state,
@@ -464,19 +495,21 @@ static size_t scaling_index(struct mem_plot *m, const char *op, const char *stat
 	return m->nscalings++;
 }
 
+/* Sorts s's points by x. True when a series of v[0..n) in s's panel has
+ * another variant (the panel's legend then names the variants). */
+static bool series_sort(struct series *s, const struct series *v, size_t n)
+{
+	qsort(s->p, s->n, sizeof *s->p, cmp_point);
+	for (size_t j = 0; j < n; j++)
+		if (v[j].panel == s->panel && strcmp(v[j].variant, s->variant))
+			return true;
+	return false;
+}
+
 static struct series *scaling_series_for(struct mem_plot *m, size_t file, size_t kernel,
                                          size_t panel, const char *variant)
 {
-	for (size_t i = 0; i < m->nsseries; i++) {
-		struct series *s = &m->sseries[i];
-		if (s->file == file && s->kernel == kernel && s->panel == panel &&
-		    !strcmp(s->variant, variant))
-			return s;
-	}
-	GROW(m->sseries, m->nsseries, m->capsseries);
-	struct series *s = &m->sseries[m->nsseries++];
-	*s = (struct series){file, kernel, panel, pb_xstrdup(variant), NULL, 0, 0, NAN};
-	return s;
+	return series_in(&m->sseries, &m->nsseries, &m->capsseries, file, kernel, panel, variant);
 }
 
 /* A scaling series' variant: variant_text and the destination offset (an
@@ -572,14 +605,9 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 			}
 		}
 	}
-	for (size_t i = 0; i < m->nsseries; i++) {
-		struct series *s = &m->sseries[i];
-		qsort(s->p, s->n, sizeof *s->p, cmp_point);
-		for (size_t j = 0; j < m->nsseries; j++)
-			if (m->sseries[j].panel == s->panel &&
-			    strcmp(m->sseries[j].variant, s->variant))
-				m->scalings[s->panel].variants = true;
-	}
+	for (size_t i = 0; i < m->nsseries; i++)
+		if (series_sort(&m->sseries[i], m->sseries, m->nsseries))
+			m->scalings[m->sseries[i].panel].variants = true;
 	return 0;
 }
 
@@ -660,14 +688,9 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 			pa->xmax = fmax(pa->xmax, (double)size);
 		}
 	}
-	for (size_t i = 0; i < m->nseries; i++) {
-		struct series *s = &m->series[i];
-		qsort(s->p, s->n, sizeof *s->p, cmp_point);
-		for (size_t j = 0; j < m->nseries; j++)
-			if (m->series[j].panel == s->panel &&
-			    strcmp(m->series[j].variant, s->variant))
-				m->panels[s->panel].variants = true;
-	}
+	for (size_t i = 0; i < m->nseries; i++)
+		if (series_sort(&m->series[i], m->series, m->nseries))
+			m->panels[m->series[i].panel].variants = true;
 	return scaling_attach(m, in, n, unit);
 }
 
@@ -676,41 +699,24 @@ static void mem_free(struct mem_plot *m)
 	for (size_t i = 0; i < m->kernels.n; i++)
 		free(m->kernels.v[i]);
 	free(m->kernels.v);
-	for (size_t i = 0; i < m->npanels; i++) {
-		free(m->panels[i].op);
-		free(m->panels[i].state);
-	}
-	free(m->panels);
-	for (size_t i = 0; i < m->nseries; i++) {
-		free(m->series[i].variant);
-		free(m->series[i].p);
-	}
-	free(m->series);
-	for (size_t i = 0; i < m->ngrids; i++) {
-		free(m->grids[i].op);
-		free(m->grids[i].state);
-		free(m->grids[i].c);
-	}
-	free(m->grids);
-	for (size_t i = 0; i < m->nreplays; i++) {
-		free(m->replays[i].op);
-		free(m->replays[i].dist);
-		free(m->replays[i].state);
-		free(m->replays[i].b);
-	}
-	free(m->replays);
-	for (size_t i = 0; i < m->nscalings; i++) {
-		free(m->scalings[i].op);
-		free(m->scalings[i].state);
-		free(m->scalings[i].node);
-		free(m->scalings[i].placement);
-	}
-	free(m->scalings);
-	for (size_t i = 0; i < m->nsseries; i++) {
-		free(m->sseries[i].variant);
-		free(m->sseries[i].p);
-	}
-	free(m->sseries);
+	/* the members each struct owns */
+	static const size_t panel[] = {offsetof(struct panel, op), offsetof(struct panel, state)};
+	static const size_t series[] = {offsetof(struct series, variant),
+	                                offsetof(struct series, p)};
+	static const size_t grid[] = {offsetof(struct grid, op), offsetof(struct grid, state),
+	                              offsetof(struct grid, c)};
+	static const size_t replay[] = {
+	    offsetof(struct replay_panel, op), offsetof(struct replay_panel, dist),
+	    offsetof(struct replay_panel, state), offsetof(struct replay_panel, b)};
+	static const size_t scaling[] = {
+	    offsetof(struct scaling, op), offsetof(struct scaling, state),
+	    offsetof(struct scaling, node), offsetof(struct scaling, placement)};
+	PB_FREE_STRUCTS(m->panels, m->npanels, panel);
+	PB_FREE_STRUCTS(m->series, m->nseries, series);
+	PB_FREE_STRUCTS(m->grids, m->ngrids, grid);
+	PB_FREE_STRUCTS(m->replays, m->nreplays, replay);
+	PB_FREE_STRUCTS(m->scalings, m->nscalings, scaling);
+	PB_FREE_STRUCTS(m->sseries, m->nsseries, series);
 }
 
 /* The x tics of a log2 size axis: every power of 4 (64, 256, 1K, ...)
@@ -825,15 +831,8 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
                          const char *dir, size_t *ndata)
 {
 	size_t *ks = NULL, nks = 0, capks = 0;
-	for (size_t i = 0; i < r->n; i++) {
-		size_t j = 0;
-		while (j < nks && ks[j] != r->b[i].kernel)
-			j++;
-		if (j == nks) {
-			GROW(ks, nks, capks);
-			ks[nks++] = r->b[i].kernel;
-		}
-	}
+	for (size_t i = 0; i < r->n; i++)
+		ADD_UNIQUE(ks, nks, capks, r->b[i].kernel);
 	enum pb_unit u = replay_unit(o->unit);
 	fprintf(g, "\n# replay: %s, %s, %s\n", r->op, r->dist, r->state);
 	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
@@ -873,10 +872,8 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 		for (size_t i = 0; i < r->n; i++)
 			if (r->b[i].file == fi && !strcmp(m->kernels.v[r->b[i].kernel], "libc"))
 				libc = r->b[i].y;
-		char name[32];
-		snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
 		struct outfile d;
-		FILE *df = out_open(&d);
+		FILE *df = data_open(&d, ndata);
 		fputs("# x value lo hi colour\n", df);
 		size_t rows = 0;
 		for (size_t ki = 0; ki < nks; ki++)
@@ -899,7 +896,7 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 					    x, b->hi);
 				}
 			}
-		if (out_close(&d, dir, name) != 0) {
+		if (out_close(&d, dir, d.name) != 0) {
 			fclose(pf);
 			free(plot.text);
 			free(ks);
@@ -908,7 +905,7 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 		if (rows == 0)
 			continue;
 		fprintf(pf, "%s  \"%s\" using 1:2:5 with boxes lc rgb variable fs %s ",
-		        first ? "" : ",\\\n", name, fi == 0 ? "solid 0.7" : "pattern 4");
+		        first ? "" : ",\\\n", d.name, fi == 0 ? "solid 0.7" : "pattern 4");
 		if (n > 1) {
 			fputs("title ", pf);
 			gp_str(pf, in[fi].label);
@@ -918,7 +915,7 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 		fprintf(pf,
 		        ",\\\n  \"%s\" using 1:2:3:4 with yerrorbars lc rgb \"black\" pt 0 "
 		        "notitle",
-		        name);
+		        d.name);
 		first = false;
 	}
 	fclose(pf);
@@ -1000,10 +997,8 @@ static int scaling_script(FILE *g, const struct mem_plot *m, size_t si,
 		const struct series *s = &m->sseries[i];
 		if (s->panel != si || s->n == 0)
 			continue;
-		char name[32];
-		snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
 		struct outfile d;
-		FILE *df = out_open(&d);
+		FILE *df = data_open(&d, ndata);
 		bool ideal = isfinite(s->one);
 		fputs(ideal ? "# threads value lo hi ideal\n" : "# threads value lo hi\n", df);
 		for (size_t j = 0; j < s->n; j++) {
@@ -1013,7 +1008,7 @@ static int scaling_script(FILE *g, const struct mem_plot *m, size_t si,
 				fprintf(df, " %.6g", p->x * s->one);
 			fputc('\n', df);
 		}
-		if (out_close(&d, dir, name) != 0)
+		if (out_close(&d, dir, d.name) != 0)
 			return -1;
 		const struct point *top = &s->p[s->n - 1];
 		char eff[64] = "";
@@ -1026,14 +1021,14 @@ static int scaling_script(FILE *g, const struct mem_plot *m, size_t si,
 		         n > 1 ? "  " : "", n > 1 ? in[s->file].label : "", eff);
 		const char *col = colours[s->kernel % NCOLOURS];
 		fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
-		        first ? "" : ",\\\n", name);
+		        first ? "" : ",\\\n", d.name);
 		fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.6 title ", col,
 		        file_dash[s->file % NFILESTYLES], kernel_point(s->kernel, s->file));
 		gp_str(g, stitle);
 		if (ideal)
 			fprintf(
 			    g, ",\\\n  \"%s\" using 1:5 with lines lw 1 lc rgb \"%s\" dt 2 notitle",
-			    name, col);
+			    d.name, col);
 		first = false;
 	}
 	fputs("\n", g);
@@ -1088,15 +1083,13 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 			struct series *s = &m->series[si];
 			if (s->panel != pi || s->n == 0)
 				continue;
-			char name[32];
-			snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
 			struct outfile d;
-			FILE *df = out_open(&d);
+			FILE *df = data_open(&d, ndata);
 			fputs("# bytes value lo hi\n", df);
 			for (size_t j = 0; j < s->n; j++)
 				fprintf(df, "%.0f %.6g %.6g %.6g\n", s->p[j].x, s->p[j].y,
 				        s->p[j].lo, s->p[j].hi);
-			if (out_close(&d, dir, name) != 0)
+			if (out_close(&d, dir, d.name) != 0)
 				return -1;
 			char title[256];
 			snprintf(title, sizeof title, "%s%s%s%s%s", m->kernels.v[s->kernel],
@@ -1104,7 +1097,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 			         pa->variants ? s->variant : "", n > 1 ? "  " : "",
 			         n > 1 ? in[s->file].label : "");
 			fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
-			        first ? "" : ",\\\n", name);
+			        first ? "" : ",\\\n", d.name);
 			fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ",
 			        colours[s->kernel % NCOLOURS], file_dash[s->file % NFILESTYLES],
 			        kernel_point(s->kernel, s->file));
@@ -1123,20 +1116,8 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 		size_t noffs = 0, capoffs = 0;
 		size_t *ks = NULL, nks = 0, capks = 0;
 		for (size_t i = 0; i < gr->n; i++) {
-			size_t j = 0;
-			while (j < noffs && offs[j] != gr->c[i].dst)
-				j++;
-			if (j == noffs) {
-				GROW(offs, noffs, capoffs);
-				offs[noffs++] = gr->c[i].dst;
-			}
-			j = 0;
-			while (j < nks && ks[j] != gr->c[i].kernel)
-				j++;
-			if (j == nks) {
-				GROW(ks, nks, capks);
-				ks[nks++] = gr->c[i].kernel;
-			}
+			ADD_UNIQUE(offs, noffs, capoffs, gr->c[i].dst);
+			ADD_UNIQUE(ks, nks, capks, gr->c[i].kernel);
 		}
 		for (size_t i = 1; i < noffs; i++)
 			for (size_t j = i; j > 0 && offs[j - 1] > offs[j]; j--) {
@@ -1144,10 +1125,8 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 				offs[j] = offs[j - 1];
 				offs[j - 1] = t;
 			}
-		char name[32];
-		snprintf(name, sizeof name, "%03zu.dat", (*ndata)++);
 		struct outfile d;
-		FILE *df = out_open(&d);
+		FILE *df = data_open(&d, ndata);
 		fputs("# offset_index kernel_index value\n", df);
 		for (size_t ki = 0; ki < nks; ki++) {
 			for (size_t oi = 0; oi < noffs; oi++) {
@@ -1164,7 +1143,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 			}
 			fputc('\n', df);
 		}
-		if (out_close(&d, dir, name) != 0) {
+		if (out_close(&d, dir, d.name) != 0) {
 			free(offs);
 			free(ks);
 			return -1;
@@ -1198,7 +1177,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 		fputs("\nset palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", "
 		      "3 \"#5ec962\", 4 \"#fde725\")\n",
 		      g);
-		fprintf(g, "plot \"%s\" using 1:2:3 with image notitle\n", name);
+		fprintf(g, "plot \"%s\" using 1:2:3 with image notitle\n", d.name);
 		fputs("unset cblabel\n", g);
 		free(offs);
 		free(ks);

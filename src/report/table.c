@@ -607,18 +607,23 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 	}
 	fputc('\n', f);
 	pb_print_wrapped_at(f, 0, 8, line);
-	if (no_ci)
-		fprintf(f, "note: %zu case%s had fewer than 6 samples: no 95%% CI\n", no_ci,
-		        no_ci == 1 ? "" : "s");
-	if (noisy)
-		fprintf(f, "warning: noisy: %zu case%s by over 20%% (robust CV of the samples)\n",
-		        noisy, noisy == 1 ? " varies" : "s vary");
-	if (migrations)
-		fprintf(f, "note: %u sample%s saw the thread change CPU (dropped)\n", migrations,
-		        migrations == 1 ? "" : "s");
-	if (outliers)
-		fprintf(f, "note: %zu sample%s had a modified z-score over 3.5 (outliers, kept)\n",
-		        outliers, outliers == 1 ? "" : "s");
+	/* "LEAD: N ONE|MANY REST", each when its count is not 0 */
+	const struct {
+		const char *lead;
+		size_t n;
+		const char *one, *many, *rest;
+	} counts[] = {
+	    {"note", no_ci, "case had", "cases had", "fewer than 6 samples: no 95% CI"},
+	    {"warning: noisy", noisy, "case varies", "cases vary",
+	     "by over 20% (robust CV of the samples)"},
+	    {"note", migrations, "sample saw", "samples saw", "the thread change CPU (dropped)"},
+	    {"note", outliers, "sample had", "samples had",
+	     "a modified z-score over 3.5 (outliers, kept)"},
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof *counts; i++)
+		if (counts[i].n)
+			fprintf(f, "%s: %zu %s %s\n", counts[i].lead, counts[i].n,
+			        counts[i].n == 1 ? counts[i].one : counts[i].many, counts[i].rest);
 	for (const char *l = r->notes; *l;) {
 		const char *e = strchr(l, '\n');
 		int n = e ? (int)(e - l) : (int)strlen(l);

@@ -77,21 +77,26 @@ void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, 
 		json_object_set_new(o, "per_call", pb_json_summary(per_call));
 }
 
+void pb_json_set_members(json_t *o, const struct pb_json_member *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(o, m[i].name, m[i].value);
+}
+
 json_t *pb_json_summary(const struct pb_summary *s)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "min", pb_json_number(s->min));
-	json_object_set_new(o, "p10", pb_json_number(s->p10));
-	json_object_set_new(o, "median", pb_json_number(s->median));
-	json_object_set_new(o, "p90", pb_json_number(s->p90));
-	json_object_set_new(o, "max", pb_json_number(s->max));
-	json_object_set_new(o, "mean", pb_json_number(s->mean));
-	json_object_set_new(o, "stddev", pb_json_number(s->stddev));
+	const struct pb_json_member figures[] = {
+	    {"n", json_integer((json_int_t)s->n)}, {"min", pb_json_number(s->min)},
+	    {"p10", pb_json_number(s->p10)},       {"median", pb_json_number(s->median)},
+	    {"p90", pb_json_number(s->p90)},       {"max", pb_json_number(s->max)},
+	    {"mean", pb_json_number(s->mean)},     {"stddev", pb_json_number(s->stddev)}};
+	pb_json_set_members(o, figures, sizeof figures / sizeof *figures);
 	if (s->ci_valid) {
-		json_object_set_new(o, "ci_level", pb_json_number(s->ci_level));
-		json_object_set_new(o, "ci_lo", pb_json_number(s->ci_lo));
-		json_object_set_new(o, "ci_hi", pb_json_number(s->ci_hi));
+		const struct pb_json_member ci[] = {{"ci_level", pb_json_number(s->ci_level)},
+		                                    {"ci_lo", pb_json_number(s->ci_lo)},
+		                                    {"ci_hi", pb_json_number(s->ci_hi)}};
+		pb_json_set_members(o, ci, sizeof ci / sizeof *ci);
 	}
 	return o;
 }
@@ -134,6 +139,13 @@ int pb_results_arrays(json_t *doc, json_t **cases, json_t **notes)
 	return 0;
 }
 
+json_t *pb_results_key(const char *suite)
+{
+	json_t *key = json_object();
+	json_object_set_new(key, "suite", json_string(suite));
+	return key;
+}
+
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 {
 	json_t *cases, *notes;
@@ -144,8 +156,7 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_mem_case *c = &r->cases[i];
 		json_t *o = json_object();
-		json_t *key = json_object();
-		json_object_set_new(key, "suite", json_string("mem"));
+		json_t *key = pb_results_key("mem");
 		json_object_set_new(key, "op", json_string(pb_op_name(c->op)));
 		json_object_set_new(key, "kernel", json_string(c->kernel->name));
 		json_object_set_new(key, "size_bytes",

@@ -3,28 +3,19 @@
 #include "primbench/mem_result.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/xalloc.h"
 #include "results/names.h"
 
 static const char *const state_names[PB_STATE_COUNT] = {"hot",   "l2",        "llc",   "dram",
                                                         "fault", "fault-thp", "repeat"};
 
-const char *pb_cache_state_name(enum pb_cache_state s)
-{
-	return s < PB_STATE_COUNT ? state_names[s] : "?";
-}
-
-int pb_cache_state_parse(const char *name, enum pb_cache_state *out)
-{
-	int s = pb_name_index(state_names, PB_STATE_COUNT, name, "cache state");
-	if (s < 0)
-		return -1;
-	*out = (enum pb_cache_state)s;
-	return 0;
-}
+PB_NAME_FUNCTIONS(enum pb_cache_state, pb_cache_state_name, pb_cache_state_parse, state_names,
+                  PB_STATE_COUNT, "cache state")
 
 const char *pb_replay_offsets_name(enum pb_replay_offsets o)
 {
@@ -83,15 +74,21 @@ void pb_mem_result_free(struct pb_mem_result *r)
 {
 	if (!r->cases)
 		return;
-	for (size_t i = 0; i < r->n_cases; i++) {
-		free(r->cases[i].batch_ticks);
-		free(r->cases[i].batch_calls);
-		free(r->cases[i].read_ticks);
-		free(r->cases[i].thread_cpus);
-		free(r->cases[i].thread_batch_ticks);
-		free(r->cases[i].thread_ticks_per_call);
-	}
-	free(r->cases);
+	static const size_t owned[] = {offsetof(struct pb_mem_case, batch_ticks),
+	                               offsetof(struct pb_mem_case, batch_calls),
+	                               offsetof(struct pb_mem_case, read_ticks),
+	                               offsetof(struct pb_mem_case, thread_cpus),
+	                               offsetof(struct pb_mem_case, thread_batch_ticks),
+	                               offsetof(struct pb_mem_case, thread_ticks_per_call)};
+	PB_FREE_STRUCTS(r->cases, r->n_cases, owned);
 	r->cases = NULL;
 	r->n_cases = 0;
+}
+
+int pb_mem_result_end(struct pb_mem_result *r, int rc)
+{
+	if (rc == 0)
+		return 0;
+	pb_mem_result_free(r);
+	return -1;
 }

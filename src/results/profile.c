@@ -11,6 +11,8 @@
 #include "primbench/error.h"
 #include "primbench/profile.h"
 #include "primbench/results.h"
+#include "primbench/text.h"
+#include "primbench/xalloc.h"
 
 /* The families, first match wins. Kernel: the x86_64 page and user-copy
  * routines (arch/x86/lib/clear_page_64.S, copy_page_64.S, copy_user_64.S);
@@ -47,18 +49,13 @@ const struct pb_prof_family pb_prof_families[PB_PROF_NFAMILIES] = {
                            "libprimswitch.so*", "*memcpy* *memmove* *mempcpy*", true},
 };
 
+static const char *const prof_kind_names[] = {
+    [PB_PROF_KERNEL] = "kernel", [PB_PROF_LIBRARY] = "library", [PB_PROF_PROGRAM] = "program"};
+
 const char *pb_prof_kind_name(enum pb_prof_kind k)
 {
-	switch (k) {
-	case PB_PROF_KERNEL:
-		return "kernel";
-	case PB_PROF_LIBRARY:
-		return "library";
-	case PB_PROF_PROGRAM:
-		return "program";
-	default:
-		return "unknown";
-	}
+	return pb_enum_name(prof_kind_names, sizeof prof_kind_names / sizeof *prof_kind_names, k,
+	                    "unknown");
 }
 
 /* Whether s matches one of the space-separated globs. */
@@ -155,14 +152,8 @@ static int add_row(struct pb_profile *p, size_t *cap, const char *dso, const cha
 				p->syms[i].addresses += addresses;
 			return 0;
 		}
-	if (p->nsyms == *cap) {
-		size_t c = *cap ? 2 * *cap : 64;
-		struct pb_prof_symbol *n = realloc(p->syms, c * sizeof *n);
-		if (!n)
-			return pb_fail("out of memory");
-		p->syms = n;
-		*cap = c;
-	}
+	if (pb_grow(&p->syms, cap, p->nsyms, sizeof *p->syms, 64) != 0)
+		return pb_fail("out of memory");
 	struct pb_prof_symbol *s = &p->syms[p->nsyms];
 	s->dso = strdup(dso);
 	s->symbol = strdup(sym);

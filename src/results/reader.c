@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,13 +543,10 @@ int pb_results_load(const char *path, struct pb_results_file *f)
 
 void pb_results_file_free(struct pb_results_file *f)
 {
-	for (size_t i = 0; i < f->ncases; i++) {
-		free(f->cases[i].v);
-		free(f->cases[i].canon);
-		free(f->cases[i].group);
-		free(f->cases[i].label);
-	}
-	free(f->cases);
+	static const size_t owned[] = {
+	    offsetof(struct pb_results_case, v), offsetof(struct pb_results_case, canon),
+	    offsetof(struct pb_results_case, group), offsetof(struct pb_results_case, label)};
+	PB_FREE_STRUCTS(f->cases, f->ncases, owned);
 	free(f->order);
 	for (size_t i = 0; i < f->nskipped; i++)
 		free(f->skipped[i]);

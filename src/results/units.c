@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "results/names.h"
 
@@ -14,19 +15,7 @@
 static const char *const unit_names[PB_UNIT_COUNT] = {"ticks/call", "ticks/page", "ns/call",
                                                       "bytes/tick", "GB/s"};
 
-const char *pb_unit_name(enum pb_unit u)
-{
-	return u < PB_UNIT_COUNT ? unit_names[u] : "?";
-}
-
-int pb_unit_parse(const char *name, enum pb_unit *out)
-{
-	int u = pb_name_index(unit_names, PB_UNIT_COUNT, name, "unit");
-	if (u < 0)
-		return -1;
-	*out = (enum pb_unit)u;
-	return 0;
-}
+PB_NAME_FUNCTIONS(enum pb_unit, pb_unit_name, pb_unit_parse, unit_names, PB_UNIT_COUNT, "unit")
 
 double pb_unit_value(enum pb_unit u, double t, uint64_t n)
 {

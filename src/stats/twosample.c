@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/text.h"
 
 /* The exact distribution is used while both sizes are at most this. */
 #define EXACT_MAX_N 50
@@ -878,15 +879,10 @@ enum pb_verdict pb_verdict_of(const struct pb_shift *ratio, double margin)
 	return pb_verdict(ratio, &(struct pb_verdict_rule){.null = 1.0, .margin = margin});
 }
 
+static const char *const verdict_names[] = {
+    [PB_VERDICT_DIFFERENT] = "different", [PB_VERDICT_EQUIVALENT] = "equivalent"};
+
 const char *pb_verdict_name(enum pb_verdict v)
 {
-	switch (v) {
-	case PB_VERDICT_DIFFERENT:
-		return "different";
-	case PB_VERDICT_EQUIVALENT:
-		return "equivalent";
-	case PB_VERDICT_NONE:
-		break;
-	}
-	return "none";
+	return pb_enum_name(verdict_names, sizeof verdict_names / sizeof *verdict_names, v, "none");
 }

@@ -20,6 +20,7 @@
 #include "primbench/stats.h"
 #include "primbench/syscall.h"
 #include "primbench/text.h"
+#include "primbench/xalloc.h"
 
 void pb_cmd_ab_say(const struct pb_cmd_ab_hooks *h, enum pb_cmd_ab_msg kind, const char *fmt, ...)
 {
@@ -521,14 +522,8 @@ static double now_s(void)
 
 static int add_rec(struct pb_cmd_ab_result *r, const struct pb_cmd_record *rec)
 {
-	if (r->nrecs == r->caprecs) {
-		size_t cap = r->caprecs ? 2 * r->caprecs : 64;
-		struct pb_cmd_record *n = realloc(r->recs, cap * sizeof *n);
-		if (!n)
-			return pb_fail("out of memory");
-		r->recs = n;
-		r->caprecs = cap;
-	}
+	if (pb_grow(&r->recs, &r->caprecs, r->nrecs, sizeof *r->recs, 64) != 0)
+		return pb_fail("out of memory");
 	r->recs[r->nrecs++] = *rec;
 	return 0;
 }

@@ -91,8 +91,7 @@ json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
 		pb_fail("out of memory");
 		return NULL;
 	}
-	json_t *o = json_object(), *key = json_object();
-	json_object_set_new(key, "suite", json_string("cmd"));
+	json_t *o = json_object(), *key = pb_results_key("cmd");
 	json_object_set_new(key, "argv", string_array(spec->argv));
 	json_object_set_new(key, "shell", json_boolean(shell));
 	json_object_set_new(key, "cwd", spec->cwd ? json_string(spec->cwd) : json_null());

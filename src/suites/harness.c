@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "primbench/error.h"
 #include "primbench/timer.h"
+#include "primbench/xalloc.h"
 #include "suites/sampling.h"
 
 uint64_t pb_rng_next(uint64_t *s)
@@ -678,14 +680,12 @@ int pb_harness_run(const struct pb_harness_params *p, struct pb_harness_result *
 
 void pb_harness_result_free(struct pb_harness_result *r)
 {
-	for (size_t i = 0; r->c && i < r->n_contenders; i++) {
-		free(r->c[i].ticks);
-		free(r->c[i].read_ticks);
-		free(r->c[i].calls);
-		free(r->c[i].thread_ticks);
-		free(r->c[i].thread_per_call);
-	}
-	free(r->c);
+	static const size_t owned[] = {offsetof(struct pb_harness_samples, ticks),
+	                               offsetof(struct pb_harness_samples, read_ticks),
+	                               offsetof(struct pb_harness_samples, calls),
+	                               offsetof(struct pb_harness_samples, thread_ticks),
+	                               offsetof(struct pb_harness_samples, thread_per_call)};
+	PB_FREE_STRUCTS(r->c, r->n_contenders, owned);
 	free(r->thread_cpus);
 	memset(r, 0, sizeof *r);
 }

@@ -874,9 +874,5 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	free(k_last);
 	free(counts);
 	free(cpus);
-	if (rc != 0) {
-		pb_mem_result_free(r);
-		return -1;
-	}
-	return 0;
+	return pb_mem_result_end(r, rc);
 }

@@ -25,30 +25,28 @@
 static uint64_t time_passes(const struct pb_kernel *kr, void *const *d, const void *const *s,
                             const uint32_t *sz, size_t n, int value, unsigned passes)
 {
-	pb_stamp t;
 	uint64_t ticks;
+	/* The timed loop, written once: `call` is made for each i of each pass
+	 * with the kernel's function in a local (loaded once, before the clock). */
+#define TIME_PASSES(call)                                                                          \
+	do {                                                                                       \
+		pb_stamp t = pb_timer_begin();                                                     \
+		for (unsigned r = 0; r < passes; r++)                                              \
+			for (size_t i = 0; i < n; i++)                                             \
+				call;                                                              \
+		ticks = pb_timer_end(t);                                                           \
+	} while (0)
 	if (kr->op == PB_OP_MEMSET) {
 		pb_memset_fn fn = kr->memset_fn;
-		t = pb_timer_begin();
-		for (unsigned r = 0; r < passes; r++)
-			for (size_t i = 0; i < n; i++)
-				fn(d[i], value, sz[i]);
-		ticks = pb_timer_end(t);
+		TIME_PASSES(fn(d[i], value, sz[i]));
 	} else if (kr->op == PB_OP_MEMCPY) {
 		pb_memcpy_fn fn = kr->memcpy_fn;
-		t = pb_timer_begin();
-		for (unsigned r = 0; r < passes; r++)
-			for (size_t i = 0; i < n; i++)
-				fn(d[i], s[i], sz[i]);
-		ticks = pb_timer_end(t);
+		TIME_PASSES(fn(d[i], s[i], sz[i]));
 	} else {
 		pb_memmove_fn fn = kr->memmove_fn;
-		t = pb_timer_begin();
-		for (unsigned r = 0; r < passes; r++)
-			for (size_t i = 0; i < n; i++)
-				fn(d[i], s[i], sz[i]);
-		ticks = pb_timer_end(t);
+		TIME_PASSES(fn(d[i], s[i], sz[i]));
 	}
+#undef TIME_PASSES
 	return ticks;
 }
 
@@ -219,11 +217,7 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 	free(offs);
 	free(d);
 	free(s);
-	if (rc != 0) {
-		pb_mem_result_free(r);
-		return -1;
-	}
-	return 0;
+	return pb_mem_result_end(r, rc);
 }
 
 /* One timed sample of a policy: `passes` passes, call i by kernel ks[i]. */

@@ -11,6 +11,7 @@
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/selftest.h"
+#include "primbench/text.h"
 
 #define CANARY_BYTES 64
 #define MAX_OFFSET   63
@@ -71,17 +72,13 @@ struct offsets {
 };
 #define OFFSETS(a) ((struct offsets){a, COUNT(a)})
 
+static const char *const level_names[] = {[PB_SELFTEST_QUICK] = "quick",
+                                          [PB_SELFTEST_STANDARD] = "standard",
+                                          [PB_SELFTEST_FULL] = "full"};
+
 const char *pb_selftest_level_name(enum pb_selftest_level lvl)
 {
-	switch (lvl) {
-	case PB_SELFTEST_QUICK:
-		return "quick";
-	case PB_SELFTEST_STANDARD:
-		return "standard";
-	case PB_SELFTEST_FULL:
-		return "full";
-	}
-	return "unknown";
+	return pb_enum_name(level_names, sizeof level_names / sizeof *level_names, lvl, "unknown");
 }
 
 static uint64_t splitmix64(uint64_t *state)

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/timer.h"
+#include "primbench/xalloc.h"
 #include "suites/sampling.h"
 
 /* A sample aims to last this long at least, and far above the timer's step
@@ -748,11 +750,9 @@ void pb_syscall_result_free(struct pb_syscall_result *r)
 {
 	if (!r->cases)
 		return;
-	for (size_t i = 0; i < r->n_cases; i++) {
-		free(r->cases[i].batch_ticks);
-		free(r->cases[i].batch_ops);
-	}
-	free(r->cases);
+	static const size_t owned[] = {offsetof(struct pb_syscall_case, batch_ticks),
+	                               offsetof(struct pb_syscall_case, batch_ops)};
+	PB_FREE_STRUCTS(r->cases, r->n_cases, owned);
 	r->cases = NULL;
 	r->n_cases = 0;
 }

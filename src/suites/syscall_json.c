@@ -19,8 +19,7 @@ int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_syscall_case *c = &r->cases[i];
 		json_t *o = json_object();
-		json_t *key = json_object();
-		json_object_set_new(key, "suite", json_string("syscall"));
+		json_t *key = pb_results_key("syscall");
 		json_object_set_new(key, "benchmark", json_string(pb_syscall_bench_name(c->bench)));
 		json_object_set_new(key, "placement", json_string(c->placement));
 		json_object_set_new(key, "page_bytes",

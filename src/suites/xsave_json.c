@@ -31,23 +31,24 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
 	const struct pb_xsave_info *in = &r->info;
-	json_t *x = json_object();
-	json_object_set_new(x, "xcr0", hex(in->xcr0));
-	json_object_set_new(x, "xcr0_components", mask_json(in->xcr0));
-	json_object_set_new(x, "rfbm", hex(in->rfbm));
-	json_object_set_new(x, "amx_tiledata_excluded", json_boolean(in->amx_data_excluded));
-	json_object_set_new(x, "size_xcr0_bytes", json_integer(in->size_xcr0));
-	json_object_set_new(x, "size_standard_bytes", json_integer(in->size_standard));
-	json_object_set_new(x, "size_compacted_bytes", json_integer(in->size_compacted));
-	json_object_set_new(x, "size_xss_compacted_bytes", json_integer(in->size_xss));
 	json_t *has = json_object();
-	json_object_set_new(has, "fxsr", json_boolean(in->fxsr));
-	json_object_set_new(has, "xsave", json_boolean(in->xsave));
-	json_object_set_new(has, "osxsave", json_boolean(in->osxsave));
-	json_object_set_new(has, "xsaveopt", json_boolean(in->xsaveopt));
-	json_object_set_new(has, "xsavec", json_boolean(in->xsavec));
-	json_object_set_new(has, "xsaves", json_boolean(in->xsaves));
-	json_object_set_new(x, "cpu", has);
+	const struct pb_json_member flags[] = {
+	    {"fxsr", json_boolean(in->fxsr)},       {"xsave", json_boolean(in->xsave)},
+	    {"osxsave", json_boolean(in->osxsave)}, {"xsaveopt", json_boolean(in->xsaveopt)},
+	    {"xsavec", json_boolean(in->xsavec)},   {"xsaves", json_boolean(in->xsaves)}};
+	pb_json_set_members(has, flags, sizeof flags / sizeof *flags);
+	json_t *x = json_object();
+	const struct pb_json_member info[] = {
+	    {"xcr0", hex(in->xcr0)},
+	    {"xcr0_components", mask_json(in->xcr0)},
+	    {"rfbm", hex(in->rfbm)},
+	    {"amx_tiledata_excluded", json_boolean(in->amx_data_excluded)},
+	    {"size_xcr0_bytes", json_integer(in->size_xcr0)},
+	    {"size_standard_bytes", json_integer(in->size_standard)},
+	    {"size_compacted_bytes", json_integer(in->size_compacted)},
+	    {"size_xss_compacted_bytes", json_integer(in->size_xss)},
+	    {"cpu", has}};
+	pb_json_set_members(x, info, sizeof info / sizeof *info);
 	json_object_set_new(doc, "xsave", x);
 
 	for (size_t i = 0; i < r->n_cases; i++) {
@@ -55,8 +56,7 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 		if (!c->v.available)
 			continue;
 		json_t *o = json_object();
-		json_t *key = json_object();
-		json_object_set_new(key, "suite", json_string("xsave"));
+		json_t *key = pb_results_key("xsave");
 		json_object_set_new(key, "instruction", json_string(pb_xsave_insn_name(c->v.insn)));
 		json_object_set_new(key, "upper_state",
 		                    json_string(pb_xsave_upper_name(c->v.upper)));

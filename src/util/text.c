@@ -170,3 +170,8 @@ void pb_print_labelled(FILE *f, int indent, const char *label, const char *text)
 	bool used = col > indent || (lab > 0 && lab == (size_t)indent && label[lab - 1] != ' ');
 	wrap_words(f, col, indent, used, p, true);
 }
+
+const char *pb_enum_name(const char *const *names, size_t n, unsigned v, const char *unknown)
+{
+	return v < n && names[v] ? names[v] : unknown;
+}

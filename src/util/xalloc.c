@@ -56,3 +56,30 @@ void pb_strv_push(struct pb_strv *s, char *str)
 	}
 	s->v[s->n++] = str;
 }
+
+int pb_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? 2 * *cap : first;
+	void *old;
+	memcpy(&old, arrp, sizeof old);
+	void *p = realloc(old, c * elem);
+	if (!p)
+		return -1;
+	memcpy(arrp, &p, sizeof p);
+	*cap = c;
+	return 0;
+}
+
+void pb_free_structs(void *v, size_t n, size_t elem, const size_t *off, size_t noff)
+{
+	unsigned char *b = v;
+	for (size_t i = 0; b && i < n; i++)
+		for (size_t j = 0; j < noff; j++) {
+			void *p;
+			memcpy(&p, b + i * elem + off[j], sizeof p);
+			free(p);
+		}
+	free(v);
+}

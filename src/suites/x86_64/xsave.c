@@ -126,23 +126,18 @@ typedef void (*pair_loop_fn)(void *area, uint64_t rfbm, size_t k);
 #define T_AVX    __attribute__((target("avx")))
 #define T_AVX512 __attribute__((target("avx512f")))
 
-/* clean without AVX (nothing above xmm exists), clean, dirty ymm, dirty zmm */
-LOOP(fx_plain, NOATTR, PRE_NONE, PAIR_FX)
-LOOP(fx_clean, T_AVX, PRE_CLEAN, PAIR_FX)
-LOOP(fx_dirty, T_AVX, PRE_AVX, PAIR_FX, , "xmm0")
-LOOP(fx_dirty512, T_AVX512, PRE_AVX512, PAIR_FX, , "xmm0", "xmm16")
-LOOP(xs_plain, NOATTR, PRE_NONE, PAIR_XS)
-LOOP(xs_clean, T_AVX, PRE_CLEAN, PAIR_XS)
-LOOP(xs_dirty, T_AVX, PRE_AVX, PAIR_XS, , "xmm0")
-LOOP(xs_dirty512, T_AVX512, PRE_AVX512, PAIR_XS, , "xmm0", "xmm16")
-LOOP(xso_plain, NOATTR, PRE_NONE, PAIR_XSO)
-LOOP(xso_clean, T_AVX, PRE_CLEAN, PAIR_XSO)
-LOOP(xso_dirty, T_AVX, PRE_AVX, PAIR_XSO, , "xmm0")
-LOOP(xso_dirty512, T_AVX512, PRE_AVX512, PAIR_XSO, , "xmm0", "xmm16")
-LOOP(xsc_plain, NOATTR, PRE_NONE, PAIR_XSC)
-LOOP(xsc_clean, T_AVX, PRE_CLEAN, PAIR_XSC)
-LOOP(xsc_dirty, T_AVX, PRE_AVX, PAIR_XSC, , "xmm0")
-LOOP(xsc_dirty512, T_AVX512, PRE_AVX512, PAIR_XSC, , "xmm0", "xmm16")
+/* The four loops of one instruction pair: clean without AVX (nothing
+ * above xmm exists), clean, dirty ymm, dirty zmm. */
+#define LOOPS(insn, pair)                                                                          \
+	LOOP(insn##_plain, NOATTR, PRE_NONE, pair)                                                 \
+	LOOP(insn##_clean, T_AVX, PRE_CLEAN, pair)                                                 \
+	LOOP(insn##_dirty, T_AVX, PRE_AVX, pair, , "xmm0")                                         \
+	LOOP(insn##_dirty512, T_AVX512, PRE_AVX512, pair, , "xmm0", "xmm16")
+
+LOOPS(fx, PAIR_FX)
+LOOPS(xs, PAIR_XS)
+LOOPS(xso, PAIR_XSO)
+LOOPS(xsc, PAIR_XSC)
 
 /* [insn][0 plain, 1 clean, 2 dirty ymm, 3 dirty zmm] */
 static const pair_loop_fn loops[4][4] = {
@@ -255,30 +250,23 @@ int pb_xsave_roundtrip_check(enum pb_xsave_insn insn)
 			                 :
 			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got)
 			                 : "memory", "xmm0");
-		else if (insn == PB_XS_XSAVE)
-			__asm__ volatile("movdqu (%[w]), %%xmm0\n\txsave64 (%[a])\n\t"
-			                 "xorps %%xmm0, %%xmm0\n\txrstor64 (%[a])\n\t"
-			                 "movdqu %%xmm0, (%[g])"
-			                 :
-			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo),
-			                   "d"(hi)
-			                 : "memory", "xmm0");
-		else if (insn == PB_XS_XSAVEOPT)
-			__asm__ volatile("movdqu (%[w]), %%xmm0\n\txsaveopt64 (%[a])\n\t"
-			                 "xorps %%xmm0, %%xmm0\n\txrstor64 (%[a])\n\t"
-			                 "movdqu %%xmm0, (%[g])"
-			                 :
-			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo),
-			                   "d"(hi)
-			                 : "memory", "xmm0");
-		else
-			__asm__ volatile("movdqu (%[w]), %%xmm0\n\txsavec64 (%[a])\n\t"
-			                 "xorps %%xmm0, %%xmm0\n\txrstor64 (%[a])\n\t"
-			                 "movdqu %%xmm0, (%[g])"
-			                 :
-			                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo),
-			                   "d"(hi)
-			                 : "memory", "xmm0");
+		else {
+			/* xrstor64 restores what SAVE wrote; xmm0 cleared between */
+#define RT_XMM(save)                                                                               \
+	__asm__ volatile("movdqu (%[w]), %%xmm0\n\t" save " (%[a])\n\t"                            \
+	                 "xorps %%xmm0, %%xmm0\n\txrstor64 (%[a])\n\t"                             \
+	                 "movdqu %%xmm0, (%[g])"                                                   \
+	                 :                                                                         \
+	                 : [a] "r"(area), [w] "r"(want), [g] "r"(got), "a"(lo), "d"(hi)            \
+	                 : "memory", "xmm0")
+			if (insn == PB_XS_XSAVE)
+				RT_XMM("xsave64");
+			else if (insn == PB_XS_XSAVEOPT)
+				RT_XMM("xsaveopt64");
+			else
+				RT_XMM("xsavec64");
+#undef RT_XMM
+		}
 	} else {
 		roundtrip_ymm(insn, area, info.rfbm, want, got);
 		check = 32;

@@ -4,7 +4,7 @@
 # apt-get line and exits 1 when something is missing.
 set -eu
 
-PACKAGES="gcc clang make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev binutils ministat groff-base gnuplot-nox python3"
+PACKAGES="gcc clang make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3"
 
 missing=""
 for p in $PACKAGES; do

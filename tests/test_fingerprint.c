@@ -316,6 +316,126 @@ static void test_cpufreq_read(void **state)
 	free(dir);
 }
 
+/* ---- preemption model and huge pages -------------------------------------- */
+
+static void assert_preempt(const char *config, const char *uname_v, const char *cmdline,
+                           const char *model, int dynamic, const char *source)
+{
+	struct pb_preempt_info p;
+	pb_preempt_resolve(config, uname_v, cmdline, &p);
+	assert_string_equal(p.model, model);
+	assert_int_equal(p.dynamic, dynamic);
+	assert_string_equal(p.source, source);
+}
+
+static void test_preempt_uname(void **state)
+{
+	(void)state;
+	struct pb_preempt_info p;
+	/* This machine's (6.18, Firecracker), Debian 12's, an RT and a
+	 * PREEMPT build's, and one without a flag. */
+	assert_int_equal(pb_preempt_from_uname("#1 SMP PREEMPT_DYNAMIC @0", &p), 0);
+	assert_string_equal(p.model, "unknown");
+	assert_int_equal(p.dynamic, 1);
+	assert_preempt(NULL, "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)", "", "unknown",
+	               1, "uname");
+	assert_preempt(NULL, "#1 SMP PREEMPT_RT Debian 6.1.76-1 (2024-02-01)", "", "rt", 0,
+	               "uname");
+	assert_preempt(NULL, "#1 SMP PREEMPT Sun, 03 Mar 2024 12:00:00 +0000", "", "full", 0,
+	               "uname");
+	assert_preempt(NULL, "#15-Ubuntu SMP Fri Jan 12 18:54:30 UTC 2024", "", "none_or_voluntary",
+	               0, "uname");
+	/* Not a Linux version string: nothing known. */
+	assert_int_equal(pb_preempt_from_uname("Darwin Kernel", &p), -1);
+	assert_preempt(NULL, "Darwin Kernel", "preempt=full", "unknown", -1, "none");
+	assert_preempt(NULL, NULL, NULL, "unknown", -1, "none");
+}
+
+static void test_preempt_cmdline(void **state)
+{
+	(void)state;
+	struct pb_preempt_info p;
+	const char *dyn = "#1 SMP PREEMPT_DYNAMIC @0";
+	/* A dynamic kernel obeys preempt=; the last one wins; an unknown value
+	 * or one after "--" (init's) does not count. */
+	assert_preempt(NULL, dyn, "quiet preempt=full", "full", 1, "uname+cmdline");
+	assert_preempt(NULL, dyn, "preempt=none quiet preempt=voluntary", "voluntary", 1,
+	               "uname+cmdline");
+	assert_preempt(NULL, dyn, "preempt=lazy", "lazy", 1, "uname+cmdline");
+	assert_preempt(NULL, dyn, "preempt=bogus", "unknown", 1, "uname");
+	assert_preempt(NULL, dyn, "quiet -- preempt=full", "unknown", 1, "uname");
+	pb_preempt_resolve(NULL, dyn, "preempt=full", &p);
+	assert_string_equal(p.cmdline, "full");
+	/* A kernel that is not dynamic ignores it (recorded, not applied). */
+	pb_preempt_resolve(NULL, "#1 SMP PREEMPT_RT x", "preempt=none", &p);
+	assert_string_equal(p.model, "rt");
+	assert_string_equal(p.cmdline, "none");
+	assert_string_equal(p.source, "uname");
+}
+
+static void test_preempt_config(void **state)
+{
+	(void)state;
+	/* This machine's /proc/config.gz, its CONFIG_PREEMPT lines. */
+	static const char here[] = "CONFIG_PREEMPT_BUILD=y\n"
+	                           "CONFIG_ARCH_HAS_PREEMPT_LAZY=y\n"
+	                           "CONFIG_PREEMPT_NONE=y\n"
+	                           "# CONFIG_PREEMPT_VOLUNTARY is not set\n"
+	                           "# CONFIG_PREEMPT is not set\n"
+	                           "# CONFIG_PREEMPT_LAZY is not set\n"
+	                           "CONFIG_PREEMPT_COUNT=y\n"
+	                           "CONFIG_PREEMPTION=y\n"
+	                           "CONFIG_PREEMPT_DYNAMIC=y\n"
+	                           "CONFIG_PREEMPT_RCU=y\n";
+	const char *dyn = "#1 SMP PREEMPT_DYNAMIC @0";
+	/* config wins over uname: it names the boot default. */
+	assert_preempt(here, dyn, "", "none", 1, "config");
+	assert_preempt(here, dyn, "preempt=full", "full", 1, "config+cmdline");
+	assert_preempt("CONFIG_PREEMPT_VOLUNTARY=y\n", "#1 SMP", "preempt=full", "voluntary", 0,
+	               "config");
+	assert_preempt("CONFIG_PREEMPT=y\nCONFIG_PREEMPT_DYNAMIC=y", dyn, "", "full", 1, "config");
+	assert_preempt("CONFIG_PREEMPT_RT=y\nCONFIG_PREEMPT=y\n", "#1 SMP PREEMPT_RT", "", "rt", 0,
+	               "config");
+	/* "=m", a prefix of a longer name, or no choice at all: not a choice;
+	 * uname decides. */
+	assert_preempt("CONFIG_PREEMPT_NONE_X=y\nCONFIG_PREEMPT=m\n", dyn, "", "unknown", 1,
+	               "uname");
+	assert_preempt("", "#1 SMP PREEMPT x", "", "full", 0, "uname");
+}
+
+static void test_hugepages_read(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/pb-fingerprint-XXXXXX", p[512];
+	assert_non_null(mkdtemp(dir));
+	assert_null(pb_hugepages_read("/nonexistent/hugepages"));
+	json_t *o = pb_hugepages_read(dir);
+	assert_non_null(o);
+	assert_int_equal(json_object_size(o), 0);
+	json_decref(o);
+	static const char *const sizes[] = {"hugepages-2048kB", "hugepages-1048576kB"};
+	for (size_t i = 0; i < NVALUES(sizes); i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, sizes[i]);
+		assert_int_equal(mkdir(p, 0700), 0);
+	}
+	snprintf(p, sizeof p, "%s/hugepages-2048kB", dir);
+	write_file(p, "nr_hugepages", "16\n");
+	write_file(p, "free_hugepages", "12\n");
+	snprintf(p, sizeof p, "%s/hugepages-1048576kB", dir);
+	write_file(p, "nr_hugepages", "0\n"); /* free_hugepages missing */
+	o = pb_hugepages_read(dir);
+	assert_int_equal(json_object_size(o), 2);
+	json_t *two = json_object_get(o, "2048kB"), *one = json_object_get(o, "1048576kB");
+	assert_int_equal(json_integer_value(json_object_get(two, "reserved")), 16);
+	assert_int_equal(json_integer_value(json_object_get(two, "free")), 12);
+	assert_int_equal(json_integer_value(json_object_get(one, "reserved")), 0);
+	assert_true(json_is_null(json_object_get(one, "free")));
+	/* Smaller pages first. */
+	assert_string_equal(json_object_iter_key(json_object_iter(o)), "2048kB");
+	json_decref(o);
+	remove_tree(dir);
+}
+
 /* ---- fingerprint_hash on synthetic objects --------------------------------- */
 
 static void test_fnv1a64_vectors(void **state)
@@ -485,6 +605,11 @@ static void test_hash_synthetic(void **state)
 	    {"glibc", "tunables", NULL, "\"unknown\""},
 	    {"glibc", "note", NULL, "\"x\""},
 	    {"fingerprint_hash", NULL, NULL, "\"0123456789abcdef\""},
+	    /* Reservations change without the machine changing; the preemption
+	     * model is kept out so the hash's definition stays (see
+	     * docs/results-schema.md, fingerprint_hash). */
+	    {"hugepages", NULL, NULL, "{\"2048kB\": {\"reserved\": 16, \"free\": 16}}"},
+	    {"preemption", NULL, NULL, "{\"model\": \"full\", \"dynamic\": true}"},
 	};
 	for (size_t i = 0; i < NVALUES(irrelevant); i++) {
 		json_t *m = changed(base, &irrelevant[i]);
@@ -526,6 +651,7 @@ enum kind {
 	K_INTEGER_OR_UNKNOWN,
 	K_OBJECT_OR_UNKNOWN,
 	K_OPTIONAL_STRING,
+	K_BOOLEAN_OR_NULL,
 };
 
 /* Every field of docs/results-schema.md's `machine` section. */
@@ -583,6 +709,12 @@ static const struct {
     {"thp", K_OBJECT},
     {"thp.enabled", K_STRING},
     {"thp.defrag", K_STRING},
+    {"preemption", K_OBJECT},
+    {"preemption.model", K_STRING},
+    {"preemption.dynamic", K_BOOLEAN_OR_NULL},
+    {"preemption.source", K_STRING},
+    {"preemption.cmdline", K_STRING_OR_NULL},
+    {"hugepages", K_OBJECT_OR_NULL},
     {"cpufreq", K_OBJECT},
     {"cpufreq.governor", K_STRING},
     {"cpufreq.driver", K_STRING},
@@ -650,6 +782,8 @@ static bool kind_ok(const json_t *v, enum kind k)
 		       (json_is_string(v) && !strcmp(json_string_value(v), "unknown"));
 	case K_OPTIONAL_STRING:
 		return !v || json_is_string(v);
+	case K_BOOLEAN_OR_NULL:
+		return json_is_boolean(v) || json_is_null(v);
 	}
 	return false;
 }
@@ -686,7 +820,7 @@ static void test_machine_fields_and_types(void **state)
 			fail_msg("machine.%s is not in docs/results-schema.md", key);
 	}
 	static const char *const objects[] = {"cpu",     "timer", "mitigations", "thp",
-	                                      "cpufreq", "glibc", "build"};
+	                                      "cpufreq", "glibc", "build",       "preemption"};
 	for (size_t o = 0; o < NVALUES(objects); o++) {
 		json_object_foreach(json_object_get(m, objects[o]), key, v)
 		{
@@ -713,6 +847,15 @@ static void test_machine_fields_and_types(void **state)
 	assert_int_equal(json_integer_value(json_object_get(m, "pinned_cpu")), 1);
 	json_t *vul = at_path(m, "mitigations.vulnerabilities");
 	json_object_foreach(vul, key, v) assert_true(json_is_string(v));
+	json_t *hp = at_path(m, "hugepages");
+	json_object_foreach(hp, key, v)
+	{
+		assert_non_null(strstr(key, "kB"));
+		assert_true(json_is_integer(json_object_get(v, "reserved")) ||
+		            json_is_null(json_object_get(v, "reserved")));
+		assert_true(json_is_integer(json_object_get(v, "free")) ||
+		            json_is_null(json_object_get(v, "free")));
+	}
 	json_t *tun = at_path(m, "glibc.tunables");
 	if (json_is_object(tun))
 		json_object_foreach(tun, key, v) assert_true(json_is_string(v));
@@ -838,6 +981,10 @@ int main(void)
 	    cmocka_unit_test(test_bracketed_choice),
 	    cmocka_unit_test(test_microcode_read),
 	    cmocka_unit_test(test_cpufreq_read),
+	    cmocka_unit_test(test_preempt_uname),
+	    cmocka_unit_test(test_preempt_cmdline),
+	    cmocka_unit_test(test_preempt_config),
+	    cmocka_unit_test(test_hugepages_read),
 	    cmocka_unit_test(test_fnv1a64_vectors),
 	    cmocka_unit_test(test_hash_synthetic),
 	    cmocka_unit_test(test_machine_fields_and_types),

@@ -131,4 +131,48 @@ void pb_glibc_read(struct pb_glibc_info *out);
  * that shape. */
 json_t *pb_glibc_tunables_read(const char *loader, char *why, size_t why_len);
 
+/* ---- the kernel's preemption model and huge pages (src/cpu/kernel_facts.c) */
+
+/* The preemption model the kernel booted with. */
+struct pb_preempt_info {
+	/* "none", "voluntary", "full", "lazy", "rt", "none_or_voluntary"
+	 * (uname -v without a PREEMPT flag), or "unknown" */
+	char model[24];
+	int dynamic;      /* PREEMPT_DYNAMIC: 1 yes, 0 no, -1 unknown */
+	char source[24];  /* "config" (/proc/config.gz), "uname" (uname -v),
+	                   * either + "+cmdline" when preempt= chose the model,
+	                   * or "none" */
+	char cmdline[32]; /* the value of preempt= on the command line, "" */
+};
+
+/* From kernel config text (CONFIG_PREEMPT*=y lines; others ignored):
+ * the model of Kconfig's "Preemption Model" choice and PREEMPT_DYNAMIC.
+ * Returns 0, or -1 (out untouched) when no choice is set. */
+int pb_preempt_from_config(const char *text, struct pb_preempt_info *out);
+
+/* From `uname -v` ("#1 SMP PREEMPT_DYNAMIC Debian ..."): PREEMPT_RT ->
+ * rt, PREEMPT -> full, PREEMPT_DYNAMIC -> dynamic with model "unknown"
+ * (the boot default is not shown), no flag -> "none_or_voluntary". Returns
+ * 0, or -1 (out untouched) when the text does not start with '#'. */
+int pb_preempt_from_uname(const char *version, struct pb_preempt_info *out);
+
+/* The config text (NULL: not readable) first, else uname -v; then a
+ * preempt=none|voluntary|full|lazy on the command line sets the model when
+ * the kernel is PREEMPT_DYNAMIC (the only kind that obeys it). */
+void pb_preempt_resolve(const char *config_text, const char *uname_version, const char *cmdline,
+                        struct pb_preempt_info *out);
+
+/* pb_preempt_resolve on this system: the gzip'd config at config_gz
+ * (/proc/config.gz; read with zlib, skipped in a build without zlib),
+ * uname(2)'s version and the command line at cmdline_path (/proc/cmdline).
+ * Never mounts debugfs: a runtime switch of a dynamic kernel is not seen. */
+void pb_preempt_read(const char *config_gz, const char *cmdline_path, struct pb_preempt_info *out);
+
+/* Huge pages of each size under a hugepages directory
+ * (/sys/kernel/mm/hugepages): an object "2048kB" -> {"reserved":
+ * nr_hugepages, "free": free_hugepages} (null for a count that cannot be
+ * read), smaller sizes first (jansson keeps the insertion order). NULL when the directory
+ * cannot be opened. New reference. */
+json_t *pb_hugepages_read(const char *dir);
+
 #endif

@@ -1,27 +1,131 @@
-/* primbench/latency.h - a pointer-chase sweep of load-to-use latency that
- * shows where the real cache levels end (`primbench info --latency`), to
- * check the figures the machine reports (primbench/cpu.h). Module suites: a
- * measurement, it uses the timer.
+/* primbench/latency.h - a pointer-chase curve of load-to-use latency over
+ * working-set sizes (`primbench latency`; `info --latency` is its old
+ * form), which shows where the real cache levels end, to check the figures
+ * the machine reports (primbench/cpu.h). Module suites: a measurement, it
+ * uses the timer and writes results.
  */
 #ifndef PRIMBENCH_LATENCY_H
 #define PRIMBENCH_LATENCY_H
 
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-/* One point of a pointer-chase sweep: a random cyclic chain through one
+#define PB_LATENCY_ROUNDS      5            /* timed rounds per size */
+#define PB_LATENCY_ROUND_LOADS 16384        /* dependent loads per round */
+#define PB_LATENCY_MIN_BYTES   128          /* two lines: the smallest chain */
+#define PB_LATENCY_MAX_BYTES   (1ull << 34) /* 16 GiB: a guard against a typo */
+
+/* One point of a pointer-chase curve: a random cyclic chain through one
  * pointer per cache line of a size_bytes buffer (transparent huge pages
  * requested, so TLB misses stay small next to cache misses). */
 struct pb_latency_point {
 	uint64_t size_bytes;
 	double ticks_per_load; /* timer ticks per dependent load (median of rounds) */
 	double ns_per_load;
+	/* each round's ticks for round_loads loads, the timer's overhead
+	 * subtracted (the samples of the point's result case) */
+	double round_ticks[PB_LATENCY_ROUNDS];
+	uint64_t round_loads;
 };
 
-/* Measures load-to-use latency at two sizes per octave from min_bytes to
- * max_bytes (both rounded to whole lines; at most max_points points). Uses
- * the timer (pb_timer_init() is called). About 0.1-0.4 s for 4 KiB..128 MiB.
- * Returns the number of points, or -1 with pb_error() set. */
+/* The visiting order of a chase over n slots (1 <= n <= 2^32): order[0..n)
+ * becomes a uniformly random permutation of 0..n-1 (Fisher-Yates, Knuth
+ * TAOCP vol. 2 3.4.2 algorithm P, with xorshift64* from *seed, which
+ * advances; *seed must not be 0). The chain links order[i] to
+ * order[(i + 1) % n]: one cycle through every slot, whatever the
+ * permutation, in an order no stride or stream prefetcher can learn. */
+void pb_chase_order(uint32_t *order, size_t n, uint64_t *seed);
+
+/* Links n slots of `stride` bytes (stride >= sizeof(void *), a multiple of
+ * it) of buf into the cycle pb_chase_order gives: the first word of each
+ * slot points at the next slot's first word. `order` is scratch for n
+ * entries. Returns the first slot of the cycle. */
+void **pb_chase_build(char *buf, size_t n, size_t stride, uint32_t *order, uint64_t *seed);
+
+/* What a sweep asks for. */
+struct pb_latency_params {
+	uint64_t min_bytes, max_bytes; /* rounded to whole lines; min at least 128 */
+	int max_points;                /* capacity of the output */
+	uint64_t seed;                 /* 0: a fixed default (the same chains each run) */
+	volatile sig_atomic_t *stop;   /* NULL, or non-zero to stop before the next size
+	                                  (pb_session_stop_flag) */
+};
+
+/* What a sweep saw besides its points. */
+struct pb_latency_info {
+	uint64_t buffer_bytes; /* the mapping the chains were built in */
+	uint64_t thp_bytes;    /* its AnonHugePages after the largest chain */
+	bool interrupted;      /* *stop ended the sweep early */
+};
+
+/* Measures load-to-use latency at two sizes per octave (2^k and 1.5 *
+ * 2^k) from min_bytes to max_bytes, PB_LATENCY_ROUNDS rounds of
+ * PB_LATENCY_ROUND_LOADS loads each after a warm-up chase. Uses the timer
+ * (pb_timer_init() is called). About 0.1-0.4 s for 4 KiB..128 MiB.
+ * Returns the number of points written to out (at most p->max_points; fewer
+ * when *p->stop became non-zero, info->interrupted then true), or
+ * -1 with pb_error() set (a range outside 128 B..16 GiB, min > max, no
+ * memory). info may be NULL. */
+int pb_latency_sweep(const struct pb_latency_params *p, struct pb_latency_point *out,
+                     struct pb_latency_info *info);
+
+/* The old entry point: pb_latency_sweep with the default seed. */
 int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
                            int max_points);
+
+/* Appends one case per point to doc["cases"] (docs/results-schema.md, "A
+ * latency case"): key {suite "latency", size_bytes}, the rounds as samples
+ * ([ticks, loads]) with their per_call summary (the spread), and
+ * median_derived.ns_per_load; the THP seen as thp_bytes_seen. Returns 0
+ * or -1 with pb_error(). */
+int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int n,
+                           const struct pb_latency_info *info);
+
+/* ---- loaded latency ------------------------------------------------------ */
+
+struct pb_kernel;
+
+/* What a loaded-latency run asks for: the chase over chase_bytes on the
+ * calling thread (pinned by the caller), while 0, 1, ..., n_load threads
+ * run `kernel` in a loop, each pinned to its CPU of load_cpus. */
+struct pb_loaded_params {
+	uint64_t chase_bytes;           /* the chase's working set (past the LLC) */
+	const struct pb_kernel *kernel; /* a memset or memcpy row of the table */
+	uint64_t load_bytes;            /* each load thread's buffer (memcpy: half
+	                                   source, half destination) */
+	uint64_t call_bytes;            /* bytes per kernel call */
+	const int *load_cpus;
+	int n_load;    /* 0..PB_LATENCY_MAX_LOAD */
+	uint64_t seed; /* 0: the default */
+};
+
+#define PB_LATENCY_MAX_LOAD 64
+
+/* One load level: the chase's point and what the load threads did while
+ * it ran. */
+struct pb_loaded_point {
+	int threads; /* load threads running */
+	struct pb_latency_point chase;
+	double load_bytes_per_s; /* all load threads' bytes (per call: call_bytes,
+	                            memcpy's copied bytes, not read + write) over
+	                            the chase's wall time */
+};
+
+/* Runs the levels 0..n_load (out has n_load + 1 entries): for each, starts
+ * that many load threads, waits until each has made a call, then times the
+ * chase as pb_latency_sweep does one point, counting the load's bytes over
+ * the same window; stops and joins the threads. Returns the number of
+ * levels, or -1 with pb_error() (a bad size, a kernel that is not memset
+ * or memcpy, no memory, a thread that cannot start or be pinned). */
+int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *out);
+
+/* One case per level, as pb_results_add_latency, the key adding
+ * load_threads and load_kernel ("memcpy/avx2") and median_derived adding
+ * load_gb_per_s. */
+int pb_results_add_loaded(json_t *doc, const struct pb_loaded_params *p,
+                          const struct pb_loaded_point *pts, int n);
 
 #endif

@@ -230,12 +230,30 @@ void cli_auto_print(FILE *f, enum pb_op op);
  * ..., "file_cpu": ...} for the result file. */
 json_t *cli_auto_json(enum pb_op op);
 
+/* The latency curve (cmd_latency.c), also run by `info --latency`: runs
+ * pb_latency_sweep(p) into pts (p->max_points of them) and info, prints
+ * the table with c's sizes marked and the check of c's sizes against the
+ * curve. Returns the number of points, or -1 after an error line. */
+struct pb_latency_params;
+struct pb_latency_point;
+struct pb_latency_info;
+int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_params *p,
+                      struct pb_latency_point *pts, struct pb_latency_info *info);
+/* The sweep's largest size: `asked` checked (exits 2 naming `opt` when
+ * under 4K, over 16G or over a quarter of RAM), or with asked 0 the
+ * default from c (twice the LLC figure, at least 64M, within the limits). */
+uint64_t cli_latency_max(const char *opt, uint64_t asked, const struct pb_cache_info *c);
+/* A size option's value (pb_parse_size: K/M/G suffixes), more than 0;
+ * exits 2 with "OPT: REASON" or "bad OPT 'TEXT': must be more than 0". */
+uint64_t cli_parse_size_opt(const char *opt, const char *text);
+
 /* The syscall table (cmd_syscall.c), also printed by the default run. */
 void cli_syscall_print_table(const struct pb_syscall_result *r);
 
 int cmd_default(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
 int cmd_selftest(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_mem_map(int argc, char **argv); /* `mem map`: cmd_mem_map.c */

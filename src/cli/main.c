@@ -25,6 +25,7 @@ static const struct command commands[] = {
     {"info", cmd_info, "machine fingerprint: CPU, features, caches (with sources), TSC"},
     {"selftest", cmd_selftest, "correctness of every usable kernel on this CPU"},
     {"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
+    {"latency", cmd_latency, "load-to-use latency over working-set sizes (pointer chase)"},
     {"xsave", cmd_xsave, "cost of saving+restoring SIMD state; SIMD vs rep break-even"},
     {"syscall", cmd_syscall, "time system calls, pipes, fork/exec/spawn, page faults"},
     {"tune", cmd_tune, "write the auto kernels' policy from this machine's break-even sizes"},

@@ -245,6 +245,61 @@ static void print_clocksource(FILE *f)
 	                         : "");
 }
 
+/* ---- kernel facts: preemption, THP, huge pages ------------------------- */
+
+#define PROC_CONFIG_GZ "/proc/config.gz"
+#define HUGEPAGES_DIR  "/sys/kernel/mm/hugepages"
+
+/* The bracketed choice of /sys/kernel/mm/transparent_hugepage/<file>, or
+ * "unknown". */
+static void thp_choice(const char *file, char *choice, size_t len)
+{
+	char path[128], text[256];
+	snprintf(path, sizeof path, "/sys/kernel/mm/transparent_hugepage/%s", file);
+	if (pb_read_line(path, text, sizeof text) == 0)
+		pb_bracketed_choice(text, choice, len);
+	else
+		snprintf(choice, len, "unknown");
+}
+
+/* The preemption, thp and huge pages lines of `primbench info`. */
+static void print_kernel_facts(FILE *f)
+{
+	struct pb_preempt_info p;
+	pb_preempt_read(PROC_CONFIG_GZ, "/proc/cmdline", &p);
+	const char *from = !strncmp(p.source, "config", 6)  ? PROC_CONFIG_GZ
+	                   : !strncmp(p.source, "uname", 5) ? "uname -v"
+	                                                    : "nothing readable";
+	field(f, "preemption", "%s%s (from %s%s%s%s)", p.model,
+	      p.dynamic == 1 ? ", PREEMPT_DYNAMIC" : "", from, p.cmdline[0] ? "; preempt=" : "",
+	      p.cmdline,
+	      strstr(p.source, "+cmdline") ? " chose it"
+	      : p.cmdline[0]               ? " ignored"
+	                                   : "");
+	char en[64], df[64];
+	thp_choice("enabled", en, sizeof en);
+	thp_choice("defrag", df, sizeof df);
+	field(f, "thp", "enabled %s, defrag %s", en, df);
+	json_t *hp = pb_hugepages_read(HUGEPAGES_DIR);
+	char text[512] = "";
+	size_t used = 0;
+	const char *size;
+	json_t *v;
+	json_object_foreach(hp, size, v)
+	{
+		json_t *nr = json_object_get(v, "reserved"), *fr = json_object_get(v, "free");
+		used += (size_t)snprintf(
+		    text + used, sizeof text - used, "%s%s: %lld reserved, %lld free",
+		    used ? "; " : "", size,
+		    json_is_integer(nr) ? (long long)json_integer_value(nr) : -1LL,
+		    json_is_integer(fr) ? (long long)json_integer_value(fr) : -1LL);
+		if (used >= sizeof text)
+			break;
+	}
+	field(f, "huge pages", "%s", hp ? (used ? text : "no sizes") : "no " HUGEPAGES_DIR);
+	json_decref(hp);
+}
+
 static void print_caches(FILE *f, const struct pb_cache_info *c)
 {
 	static const enum pb_cache_source shown[] = {PB_SRC_SYSFS, PB_SRC_CPUID, PB_SRC_HWLOC,
@@ -348,6 +403,7 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	field(f, "memory", "%s", sz);
 	if (uname(&u) == 0)
 		field(f, "kernel", "%s %s %s", u.sysname, u.release, u.machine);
+	print_kernel_facts(f);
 
 	fputs("\nfeatures (yes: usable; no: absent or disabled by the OS; hidden: hidden by you)\n",
 	      f);
@@ -470,14 +526,22 @@ static json_t *json_thp(void)
 	static const char *const files[] = {"enabled", "defrag"};
 	json_t *o = json_object();
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char path[128], text[256], choice[64];
-		snprintf(path, sizeof path, "/sys/kernel/mm/transparent_hugepage/%s", files[i]);
-		if (pb_read_line(path, text, sizeof text) == 0)
-			pb_bracketed_choice(text, choice, sizeof choice);
-		else
-			snprintf(choice, sizeof choice, "unknown");
+		char choice[64];
+		thp_choice(files[i], choice, sizeof choice);
 		json_object_set_new(o, files[i], json_string(choice));
 	}
+	return o;
+}
+
+static json_t *json_preemption(void)
+{
+	struct pb_preempt_info p;
+	pb_preempt_read(PROC_CONFIG_GZ, "/proc/cmdline", &p);
+	json_t *o = json_object();
+	json_object_set_new(o, "model", json_string(p.model));
+	json_object_set_new(o, "dynamic", p.dynamic < 0 ? json_null() : json_boolean(p.dynamic));
+	json_object_set_new(o, "source", json_string(p.source));
+	json_object_set_new(o, "cmdline", p.cmdline[0] ? json_string(p.cmdline) : json_null());
 	return o;
 }
 
@@ -548,6 +612,9 @@ json_t *pb_fingerprint_json(const struct pb_cache_info *caches, int pinned_cpu)
 	json_object_set_new(m, "kernel_cmdline", json_text(cmdline));
 	json_object_set_new(m, "mitigations", json_mitigations(cmdline));
 	json_object_set_new(m, "thp", json_thp());
+	json_object_set_new(m, "preemption", json_preemption());
+	json_t *hp = pb_hugepages_read(HUGEPAGES_DIR);
+	json_object_set_new(m, "hugepages", hp ? hp : json_null());
 	json_object_set_new(m, "cpufreq", json_cpufreq());
 	json_object_set_new(m, "glibc", json_glibc());
 	json_object_set_new(m, "build", json_build());

@@ -3,8 +3,9 @@
  * reports.
  *
  * Traps handled here:
- *   - prefetchers: the chain visits the buffer's lines in one random cycle
- *     (Sattolo's algorithm), so no stride or stream is there to learn;
+ *   - prefetchers: the chain visits the buffer's lines in a uniformly
+ *     random order (pb_chase_order), within and across pages, so no
+ *     stride or stream is there to learn;
  *   - TLB misses: the buffer asks for transparent huge pages, so up to a
  *     few hundred MiB the jumps are the caches', not the page walker's
  *     (without THP a jump near the STLB reach, a few MiB, is the TLB's);
@@ -14,47 +15,57 @@
  *     which leaves the buffer as cached as it can be; a short chase then
  *     warms it before the timed rounds.
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "primbench/error.h"
+#include "primbench/kernels.h"
 #include "primbench/latency.h"
+#include "primbench/syscall.h" /* pb_thp_bytes_at */
 #include "primbench/timer.h"
 
-#define LINE_BYTES  64
-#define HUGE_BYTES  (2u << 20)
-#define WARM_LOADS  16384
-#define ROUND_LOADS 16384
-#define ROUNDS      5
-#define MAX_BYTES   (1ull << 34) /* 16 GiB: a guard against a typo, not a limit */
+#define LINE_BYTES   64
+#define HUGE_BYTES   (2u << 20)
+#define WARM_LOADS   16384
+#define DEFAULT_SEED 0x9E3779B97F4A7C15ull
 
 static uint64_t rng_next(uint64_t *s)
 {
-	/* xorshift64*: enough randomness to hide a pattern from prefetchers. */
+	/* xorshift64* (Vigna, "An experimental exploration of Marsaglia's
+	 * xorshift generators, scrambled", 2016): enough randomness to hide a
+	 * pattern from prefetchers. */
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
 	*s ^= *s >> 27;
 	return *s * 0x2545F4914F6CDD1Dull;
 }
 
-/* Links lines[0..n) of buf into one random cycle; returns its start. */
-static void **build_chain(char *buf, uint32_t *order, size_t n, uint64_t *seed)
+void pb_chase_order(uint32_t *order, size_t n, uint64_t *seed)
 {
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
-	/* Sattolo: a uniformly random permutation with a single cycle. */
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = (size_t)(rng_next(seed) % i);
-		uint32_t t = order[i];
-		order[i] = order[j];
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(rng_next(seed) % i); /* 0..i-1 */
+		uint32_t t = order[i - 1];
+		order[i - 1] = order[j];
 		order[j] = t;
 	}
+}
+
+void **pb_chase_build(char *buf, size_t n, size_t stride, uint32_t *order, uint64_t *seed)
+{
+	pb_chase_order(order, n, seed);
 	for (size_t i = 0; i < n; i++) {
-		void **p = (void **)(buf + (size_t)order[i] * LINE_BYTES);
-		*p = buf + (size_t)order[(i + 1) % n] * LINE_BYTES;
+		void **p = (void **)(buf + (size_t)order[i] * stride);
+		*p = buf + (size_t)order[(i + 1) % n] * stride;
 	}
-	return (void **)(buf + (size_t)order[0] * LINE_BYTES);
+	return (void **)(buf + (size_t)order[0] * stride);
 }
 
 static void **chase(void **p, size_t loads)
@@ -70,12 +81,33 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
-                           int max_points)
+/* One point: warm the chain, then the timed rounds. */
+static void **measure(void **p, uint64_t size, struct pb_latency_point *out)
 {
-	if (min_bytes < 2 * LINE_BYTES)
-		min_bytes = 2 * LINE_BYTES;
-	if (max_bytes < min_bytes || max_bytes > MAX_BYTES || max_points <= 0)
+	double overhead = pb_timer_info()->overhead_ticks, sorted[PB_LATENCY_ROUNDS];
+	p = chase(p, WARM_LOADS);
+	for (int r = 0; r < PB_LATENCY_ROUNDS; r++) {
+		pb_stamp s = pb_timer_begin();
+		p = chase(p, PB_LATENCY_ROUND_LOADS);
+		double t = (double)pb_timer_end(s) - overhead;
+		out->round_ticks[r] = t > 0 ? t : 0;
+		sorted[r] = out->round_ticks[r] / PB_LATENCY_ROUND_LOADS;
+	}
+	qsort(sorted, PB_LATENCY_ROUNDS, sizeof sorted[0], cmp_double);
+	out->size_bytes = size;
+	out->round_loads = PB_LATENCY_ROUND_LOADS;
+	out->ticks_per_load = sorted[PB_LATENCY_ROUNDS / 2];
+	out->ns_per_load = pb_ticks_to_ns(out->ticks_per_load);
+	return p;
+}
+
+int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_point *out,
+                     struct pb_latency_info *info)
+{
+	uint64_t min_bytes = prm->min_bytes, max_bytes = prm->max_bytes;
+	if (min_bytes < PB_LATENCY_MIN_BYTES)
+		min_bytes = PB_LATENCY_MIN_BYTES;
+	if (max_bytes < min_bytes || max_bytes > PB_LATENCY_MAX_BYTES || prm->max_points <= 0)
 		return pb_fail("bad latency sweep range %llu..%llu", (unsigned long long)min_bytes,
 		               (unsigned long long)max_bytes);
 	if (pb_timer_init() != 0)
@@ -95,34 +127,194 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
 		return pb_fail("out of memory for the latency sweep");
 	}
 
-	uint64_t seed = 0x9E3779B97F4A7C15ull;
+	uint64_t seed = prm->seed ? prm->seed : DEFAULT_SEED;
 	int count = 0;
+	bool stopped = false;
 	void **volatile sink;
-	for (uint64_t pow = 1; pow <= max_bytes && count < max_points; pow *= 2) {
+	for (uint64_t pow = 1; pow <= max_bytes && count < prm->max_points; pow *= 2) {
 		/* Two points per octave: 2^k and 1.5 * 2^k. */
 		uint64_t sizes[2] = {pow, pow + pow / 2};
-		for (int k = 0; k < 2 && count < max_points; k++) {
+		for (int k = 0; k < 2 && count < prm->max_points; k++) {
 			uint64_t size = sizes[k] / LINE_BYTES * LINE_BYTES;
 			if (size < min_bytes || size > max_bytes)
 				continue;
-			void **p = build_chain(buf, order, (size_t)(size / LINE_BYTES), &seed);
-			p = chase(p, WARM_LOADS);
-			double per_load[ROUNDS];
-			for (int r = 0; r < ROUNDS; r++) {
-				pb_stamp s = pb_timer_begin();
-				p = chase(p, ROUND_LOADS);
-				per_load[r] = (double)pb_timer_end(s) / ROUND_LOADS;
+			if (prm->stop && *prm->stop) {
+				stopped = true;
+				break;
 			}
-			sink = p;
-			qsort(per_load, ROUNDS, sizeof per_load[0], cmp_double);
-			out[count].size_bytes = size;
-			out[count].ticks_per_load = per_load[ROUNDS / 2];
-			out[count].ns_per_load = pb_ticks_to_ns(per_load[ROUNDS / 2]);
+			void **p = pb_chase_build(buf, (size_t)(size / LINE_BYTES), LINE_BYTES,
+			                          order, &seed);
+			sink = measure(p, size, &out[count]);
 			count++;
 		}
 	}
 	(void)sink;
+	if (info) {
+		info->buffer_bytes = map_bytes;
+		info->thp_bytes = pb_thp_bytes_at(buf);
+		info->interrupted = stopped;
+	}
 	free(order);
 	munmap(map, map_bytes + HUGE_BYTES);
 	return count;
+}
+
+int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
+                           int max_points)
+{
+	struct pb_latency_params p = {
+	    .min_bytes = min_bytes, .max_bytes = max_bytes, .max_points = max_points};
+	return pb_latency_sweep(&p, out, NULL);
+}
+
+/* ---- loaded latency ------------------------------------------------------ */
+
+/* One load thread: runs the kernel over its buffer until told to stop. */
+struct load_thread {
+	pthread_t tid;
+	int cpu;
+	const struct pb_kernel *k;
+	char *buf;
+	size_t buf_bytes, call_bytes;
+	_Atomic uint64_t bytes; /* done so far */
+	_Atomic int stop, failed;
+};
+
+static void *load_main(void *arg)
+{
+	struct load_thread *t = arg;
+	if (pb_syscall_pin(t->cpu) != 0) {
+		atomic_store(&t->failed, 1);
+		return NULL;
+	}
+	size_t half = t->buf_bytes / 2;
+	size_t span = t->k->op == PB_OP_MEMCPY ? half : t->buf_bytes;
+	size_t off = 0;
+	while (!atomic_load_explicit(&t->stop, memory_order_relaxed)) {
+		if (off + t->call_bytes > span)
+			off = 0;
+		if (t->k->op == PB_OP_MEMCPY)
+			t->k->memcpy_fn(t->buf + half + off, t->buf + off, t->call_bytes);
+		else
+			t->k->memset_fn(t->buf + off, 0x5a, t->call_bytes);
+		off += t->call_bytes;
+		atomic_fetch_add_explicit(&t->bytes, t->call_bytes, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t load_bytes_sum(struct load_thread *t, int n)
+{
+	uint64_t b = 0;
+	for (int i = 0; i < n; i++)
+		b += atomic_load(&t[i].bytes);
+	return b;
+}
+
+/* Stops and joins threads t[0..n). */
+static void load_stop(struct load_thread *t, int n)
+{
+	for (int i = 0; i < n; i++)
+		atomic_store(&t[i].stop, 1);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i].tid, NULL);
+}
+
+/* Starts n threads and waits until each has made a call (or failed). */
+static int load_start(struct load_thread *t, int n)
+{
+	for (int i = 0; i < n; i++) {
+		atomic_store(&t[i].stop, 0);
+		atomic_store(&t[i].failed, 0);
+		atomic_store(&t[i].bytes, 0);
+		if (pthread_create(&t[i].tid, NULL, load_main, &t[i]) != 0) {
+			load_stop(t, i);
+			return pb_fail("cannot start a load thread");
+		}
+	}
+	for (int i = 0; i < n; i++)
+		while (!atomic_load(&t[i].bytes) && !atomic_load(&t[i].failed))
+			sched_yield();
+	for (int i = 0; i < n; i++)
+		if (atomic_load(&t[i].failed)) {
+			load_stop(t, n);
+			return pb_fail("cannot pin a load thread to CPU %d", t[i].cpu);
+		}
+	return 0;
+}
+
+int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *out)
+{
+	const struct pb_kernel *k = p->kernel;
+	if (!k || (k->op != PB_OP_MEMCPY && k->op != PB_OP_MEMSET))
+		return pb_fail("the load kernel must be a memset or memcpy kernel");
+	if (p->n_load < 0 || p->n_load > PB_LATENCY_MAX_LOAD)
+		return pb_fail("bad number of load threads %d (0..%d)", p->n_load,
+		               PB_LATENCY_MAX_LOAD);
+	if (p->chase_bytes < PB_LATENCY_MIN_BYTES || p->chase_bytes > PB_LATENCY_MAX_BYTES ||
+	    p->call_bytes == 0 || p->load_bytes < 2 * p->call_bytes)
+		return pb_fail("bad loaded-latency sizes");
+	if (pb_timer_init() != 0)
+		return -1;
+
+	size_t chase = (size_t)(p->chase_bytes / LINE_BYTES * LINE_BYTES);
+	size_t map_bytes = (chase + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+	char *map = mmap(NULL, map_bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+	                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint32_t *order = malloc(chase / LINE_BYTES * sizeof *order);
+	struct load_thread *t = calloc((size_t)(p->n_load ? p->n_load : 1), sizeof *t);
+	int rc = -1;
+	if (map == MAP_FAILED || !order || !t) {
+		pb_fail("out of memory for the loaded latency run");
+		goto out;
+	}
+	char *buf = (char *)(((uintptr_t)map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	madvise(buf, map_bytes, MADV_HUGEPAGE);
+	for (int i = 0; i < p->n_load; i++) {
+		t[i].cpu = p->load_cpus[i];
+		t[i].k = k;
+		t[i].buf_bytes = (size_t)p->load_bytes;
+		t[i].call_bytes = (size_t)p->call_bytes;
+		t[i].buf = mmap(NULL, t[i].buf_bytes, PROT_READ | PROT_WRITE,
+		                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t[i].buf == MAP_FAILED) {
+			t[i].buf = NULL;
+			pb_fail("out of memory for a load thread's buffer");
+			goto out;
+		}
+		memset(t[i].buf, 1, t[i].buf_bytes); /* fault it in before timing */
+	}
+	uint64_t seed = p->seed ? p->seed : DEFAULT_SEED;
+	void **chain = pb_chase_build(buf, chase / LINE_BYTES, LINE_BYTES, order, &seed);
+	void **volatile sink;
+	for (int level = 0; level <= p->n_load; level++) {
+		if (load_start(t, level) != 0)
+			goto out;
+		uint64_t b0 = load_bytes_sum(t, level);
+		double t0 = now_s();
+		sink = chain = measure(chain, chase, &out[level].chase);
+		double t1 = now_s();
+		uint64_t b1 = load_bytes_sum(t, level);
+		load_stop(t, level);
+		out[level].threads = level;
+		out[level].load_bytes_per_s = t1 > t0 ? (double)(b1 - b0) / (t1 - t0) : 0;
+	}
+	(void)sink;
+	rc = p->n_load + 1;
+out:
+	for (int i = 0; t && i < p->n_load; i++)
+		if (t[i].buf)
+			munmap(t[i].buf, t[i].buf_bytes);
+	free(t);
+	free(order);
+	if (map != MAP_FAILED)
+		munmap(map, map_bytes + HUGE_BYTES);
+	return rc;
 }

@@ -1,0 +1,510 @@
+/* cmd_latency.c - `primbench latency`: the pointer-chase curve of
+ * load-to-use latency over working-set sizes (src/suites/latency.c), as a
+ * table with the cache sizes the machine reports marked where they fall,
+ * and a check of those sizes against the curve's steps. `info --latency`
+ * (its old form) runs the same table through cli_latency_table.
+ */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/kernels.h"
+#include "primbench/latency.h"
+#include "primbench/results.h"
+#include "primbench/session.h"
+#include "primbench/sizes.h"
+#include "primbench/syscall.h"
+#include "primbench/text.h"
+#include "primbench/timer.h"
+
+#define SWEEP_MIN_BYTES     (4ull << 10)
+#define SWEEP_DEFAULT_BYTES (64ull << 20)
+#define SWEEP_MAX_POINTS    80
+#define STEP_RATIO          1.3 /* a step: this much slower than half the size */
+#define ROW_WIDTH           44  /* "  %10s %10.1f %12.1f %6.1f%%" */
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench latency [--min SIZE] [--max SIZE] [--cpu N] [-o FILE] [-q]\n"
+	      "       primbench latency --load N [--load-kernel K] [--max SIZE] [--cpu N] ...\n\n"
+	      "Measures load-to-use latency with a pointer chase: one dependent load per\n"
+	      "cache line of a buffer, the lines in a random order within and across pages\n"
+	      "(THP requested), at two sizes per octave. Prints the curve with the cache\n"
+	      "sizes this machine reports marked where they fall, the steps of the curve,\n"
+	      "and which reported sizes the steps agree with.\n\n"
+	      "  --min SIZE    the smallest working set (default 4K; K/M/G suffixes)\n"
+	      "  --max SIZE    the largest (default 64M, or twice the LLC figure if larger;\n"
+	      "                at most 16G and a quarter of RAM)\n"
+	      "  --cpu N       pin to CPU N (default: the CPU it starts on)\n"
+	      "  -o FILE       also write the curve as a result file (suite \"latency\")\n"
+	      "  --load N      loaded latency instead: the chase over --max (default 256M)\n"
+	      "                while 0, 1, ..., N threads on other CPUs run the load kernel\n"
+	      "                in a loop; latency against the load's aggregate GB/s\n"
+	      "  --load-kernel K\n"
+	      "                the load: a memcpy or memset kernel (default memcpy/libc;\n"
+	      "                'primbench list'), 1 MiB a call over 64 MiB per thread\n"
+	      "  -q            no progress line\n"
+	      "  -h, --help    this text\n\n"
+	      "'primbench info --latency[=MAX]' is the old form; it still works.\n",
+	      f);
+}
+
+static uint64_t ram_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+}
+
+uint64_t cli_latency_max(const char *opt, uint64_t asked, const struct pb_cache_info *c)
+{
+	uint64_t ram = ram_bytes(), max = asked;
+	char sz[32];
+	if (asked) {
+		pb_format_bytes(sz, sizeof sz, asked, PB_BYTES_IEC);
+		if (asked < SWEEP_MIN_BYTES)
+			die_usage("%s: the sweep needs at least 4K (got %s)", opt, sz);
+		if (asked > PB_LATENCY_MAX_BYTES)
+			die_usage("%s: %s is more than the sweep's limit of 16G", opt, sz);
+		if (ram && asked > ram / 4)
+			die_usage("%s: %s is more than a quarter of RAM", opt, sz);
+		return asked;
+	}
+	if (!c)
+		return 0;
+	/* Twice the LLC figure, at least 64M, within the limits above. */
+	max = 2 * c->level[PB_CACHE_LLC].size_bytes;
+	if (max < SWEEP_DEFAULT_BYTES)
+		max = SWEEP_DEFAULT_BYTES;
+	if (max > PB_LATENCY_MAX_BYTES)
+		max = PB_LATENCY_MAX_BYTES;
+	if (ram && max > ram / 4)
+		max = ram / 4;
+	if (max < SWEEP_MIN_BYTES)
+		max = SWEEP_MIN_BYTES;
+	return max;
+}
+
+/* Prints a row and its marks, marks that do not fit in the width on lines
+ * of their own under the first mark. */
+static void print_row(const char *row, char marks[][48], int nmarks)
+{
+	int col = printf("%s", row);
+	for (int i = 0; i < nmarks; i++) {
+		int w = (int)strlen(marks[i]);
+		if (i > 0 && col + 2 + w > PB_TEXT_WIDTH)
+			col = printf("\n%*s", ROW_WIDTH, "") - 1;
+		col += printf("  %s", marks[i]);
+	}
+	putchar('\n');
+}
+
+/* The ratio of point i to the point of half its size, or 0 when none. */
+static double step_ratio(const struct pb_latency_point *pts, int n, int i)
+{
+	for (int j = 0; j < n; j++)
+		if (pts[j].size_bytes * 2 == pts[i].size_bytes && pts[j].ns_per_load > 0)
+			return pts[i].ns_per_load / pts[j].ns_per_load;
+	return 0;
+}
+
+/* A step of the curve: a run of consecutive points each STEP_RATIO or more
+ * slower than the point of half its size (one transition shows on two or
+ * three points), from the first to the last, and the rise over it. */
+struct step {
+	uint64_t from, to;
+	double rise; /* the run's last point over the point before the run */
+};
+
+/* The curve's steps, at most cap; returns how many. */
+static int find_steps(const struct pb_latency_point *pts, int n, struct step *st, int cap)
+{
+	int k = 0;
+	for (int i = 0; i < n && k < cap; i++) {
+		if (step_ratio(pts, n, i) < STEP_RATIO)
+			continue;
+		int j = i;
+		while (j + 1 < n && step_ratio(pts, n, j + 1) >= STEP_RATIO)
+			j++;
+		double before = i > 0 ? pts[i - 1].ns_per_load : 0;
+		st[k++] = (struct step){pts[i].size_bytes, pts[j].size_bytes,
+		                        before > 0 ? pts[j].ns_per_load / before : 0};
+		i = j;
+	}
+	return k;
+}
+
+/* "1 MiB" or "1 MiB..2 MiB". */
+static void step_text(char *out, size_t len, const struct step *s)
+{
+	char a[32], b[32];
+	pb_format_bytes(a, sizeof a, s->from, PB_BYTES_IEC);
+	pb_format_bytes(b, sizeof b, s->to, PB_BYTES_IEC);
+	if (s->from == s->to)
+		snprintf(out, len, "%s", a);
+	else
+		snprintf(out, len, "%s..%s", a, b);
+}
+
+/* One reported size against the curve's steps: a level of `bytes` ends
+ * where a step starts after it, within four times it. */
+static void judge(char *out, size_t len, const struct pb_latency_point *pts, int n,
+                  const struct step *st, int nst, uint64_t bytes)
+{
+	char a[32], b[32], t[80];
+	uint64_t top = n ? pts[n - 1].size_bytes : 0;
+	for (int i = 0; i < nst; i++)
+		if (st[i].to > bytes && st[i].from <= 4 * bytes) {
+			step_text(t, sizeof t, &st[i]);
+			snprintf(out, len, "the curve steps up at %s: consistent", t);
+			return;
+		}
+	if (top < 2 * bytes) {
+		pb_format_bytes(a, sizeof a, top, PB_BYTES_IEC);
+		snprintf(out, len, "beyond the curve (it stops at %s)", a);
+	} else {
+		pb_format_bytes(a, sizeof a, bytes, PB_BYTES_IEC);
+		pb_format_bytes(b, sizeof b, 4 * bytes, PB_BYTES_IEC);
+		snprintf(out, len, "no step between %s and %s: not where the curve says", a, b);
+	}
+}
+
+/* The reported sizes against the curve: the steps seen, one line per
+ * level, one per rejected source. */
+static void print_check(const struct pb_cache_info *c, const struct pb_latency_point *pts, int n)
+{
+	struct step st[SWEEP_MAX_POINTS];
+	int nst = find_steps(pts, n, st, SWEEP_MAX_POINTS);
+	char steps[512] = "", sz[32], text[600], verdict[200], t[80];
+	size_t used = 0;
+	for (int i = 0; i < nst && used < sizeof steps; i++) {
+		step_text(t, sizeof t, &st[i]);
+		used += (size_t)snprintf(steps + used, sizeof steps - used, "%s%s (x%.1f)",
+		                         used ? ", " : "", t, st[i].rise);
+	}
+	printf("\nthe reported cache sizes against the curve (a step: %.1fx or more over half\n"
+	       "the size)\n",
+	       STEP_RATIO);
+	pb_print_labelled(stdout, 16, "  steps", used ? steps : "none");
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		const struct pb_cache_level_info *li = &c->level[l];
+		char label[32];
+		snprintf(label, sizeof label, "  %s", pb_cache_level_name((enum pb_cache_level)l));
+		pb_format_bytes(sz, sizeof sz, li->size_bytes, PB_BYTES_IEC);
+		judge(verdict, sizeof verdict, pts, n, st, nst, li->size_bytes);
+		snprintf(text, sizeof text, "%s (%s): %s", sz, pb_cache_source_name(li->source),
+		         verdict);
+		pb_print_labelled(stdout, 16, label, text);
+		for (int s = 0; s < PB_SRC_COUNT; s++) {
+			uint64_t b = li->by_source_bytes[s];
+			if (!b || li->plausible[s])
+				continue;
+			pb_format_bytes(sz, sizeof sz, b, PB_BYTES_IEC);
+			judge(verdict, sizeof verdict, pts, n, st, nst, b);
+			if (nst)
+				step_text(t, sizeof t, &st[nst - 1]);
+			snprintf(text, sizeof text,
+			         "%s says %s, rejected as implausible (src/cpu/caches.c): %s%s%s",
+			         pb_cache_source_name((enum pb_cache_source)s), sz, verdict,
+			         nst ? "; the curve's last step is at " : "", nst ? t : "");
+			pb_print_labelled(stdout, 16, "", text);
+		}
+	}
+}
+
+int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_params *p,
+                      struct pb_latency_point *pts, struct pb_latency_info *info)
+{
+	int n = pb_latency_sweep(p, pts, info);
+	if (n < 0) {
+		fflush(stdout);
+		cli_error("%s", pb_error());
+		return -1;
+	}
+	char thp[96] = "";
+	if (info) {
+		char a[32], b[32];
+		pb_format_bytes(a, sizeof a, info->thp_bytes, PB_BYTES_IEC);
+		pb_format_bytes(b, sizeof b, info->buffer_bytes, PB_BYTES_IEC);
+		snprintf(thp, sizeof thp, ", %s of %s seen", a, b);
+	}
+	char head[400];
+	snprintf(head, sizeof head,
+	         "latency (pointer chase: one dependent load per line, the lines in a random "
+	         "order within and across pages; THP requested%s; median of %d rounds of %d "
+	         "loads; spread: (max - min) / median of the rounds)",
+	         thp, PB_LATENCY_ROUNDS, PB_LATENCY_ROUND_LOADS);
+	putchar('\n');
+	pb_print_wrapped_at(stdout, 0, 0, head);
+	printf("  %10s %10s %12s %7s\n", "size", "ns/load", "ticks/load", "spread");
+	int next_level = 0;
+	for (int i = 0; i < n; i++) {
+		char sz[32], row[80], marks[1 + PB_CACHE_LEVELS][48];
+		int nmarks = 0;
+		double lo = pts[i].round_ticks[0], hi = lo;
+		for (int r = 1; r < PB_LATENCY_ROUNDS; r++) {
+			lo = fmin(lo, pts[i].round_ticks[r]);
+			hi = fmax(hi, pts[i].round_ticks[r]);
+		}
+		double med = pts[i].ticks_per_load * (double)pts[i].round_loads;
+		pb_format_bytes(sz, sizeof sz, pts[i].size_bytes, PB_BYTES_IEC);
+		snprintf(row, sizeof row, "  %10s %10.1f %12.1f %6.1f%%", sz, pts[i].ns_per_load,
+		         pts[i].ticks_per_load, med > 0 ? 100.0 * (hi - lo) / med : 0.0);
+		double r = step_ratio(pts, n, i);
+		if (r >= STEP_RATIO)
+			snprintf(marks[nmarks++], sizeof marks[0], "x%.1f vs half the size", r);
+		while (next_level < PB_CACHE_LEVELS &&
+		       pts[i].size_bytes > c->level[next_level].size_bytes) {
+			char lv[32];
+			pb_format_bytes(lv, sizeof lv, c->level[next_level].size_bytes,
+			                PB_BYTES_IEC);
+			snprintf(marks[nmarks++], sizeof marks[0], "(past %s %s)",
+			         pb_cache_level_name((enum pb_cache_level)next_level), lv);
+			next_level++;
+		}
+		print_row(row, marks, nmarks);
+	}
+	print_check(c, pts, n);
+	return n;
+}
+
+/* What the command line asked for. */
+struct latency_opts {
+	uint64_t min, max;
+	const char *cpu_arg, *out, *load_kernel;
+	size_t load;
+	bool load_set;
+};
+
+enum { OPT_MIN = 256, OPT_MAX, OPT_CPU, OPT_LOAD, OPT_LOAD_KERNEL };
+
+#define LOADED_DEFAULT_BYTES (256ull << 20)
+#define LOAD_BUFFER_BYTES    (64ull << 20)
+#define LOAD_CALL_BYTES      (1ull << 20)
+
+/* 256 MiB, or a quarter of RAM when that is less. */
+static uint64_t loaded_default_bytes(void)
+{
+	uint64_t ram = ram_bytes();
+	return ram && LOADED_DEFAULT_BYTES > ram / 4 ? ram / 4 / 64 * 64 : LOADED_DEFAULT_BYTES;
+}
+
+/* The loaded-latency table: one row per load level. */
+static void print_loaded(const struct pb_loaded_params *p, const struct pb_loaded_point *pts, int n)
+{
+	char sz[32], cpus[128] = "", head[400];
+	size_t used = 0;
+	for (int i = 0; i < p->n_load && used < sizeof cpus; i++)
+		used += (size_t)snprintf(cpus + used, sizeof cpus - used, "%s%d", i ? "," : "",
+		                         p->load_cpus[i]);
+	pb_format_bytes(sz, sizeof sz, p->chase_bytes, PB_BYTES_IEC);
+	snprintf(head, sizeof head,
+	         "loaded latency (the chase over %s, random lines, THP requested; load: "
+	         "%s/%s, 1 MiB a call, on CPU%s %s; load GB/s: the bytes its calls "
+	         "copied or set, all threads, over the chase's time)",
+	         sz, pb_op_name(p->kernel->op), p->kernel->name, p->n_load == 1 ? "" : "s",
+	         p->n_load ? cpus : "(none)");
+	putchar('\n');
+	pb_print_wrapped_at(stdout, 0, 0, head);
+	printf("  %12s %10s %12s %10s\n", "load threads", "ns/load", "ticks/load", "load GB/s");
+	for (int i = 0; i < n; i++)
+		printf("  %12d %10.1f %12.1f %10.2f\n", pts[i].threads, pts[i].chase.ns_per_load,
+		       pts[i].chase.ticks_per_load, pts[i].load_bytes_per_s / 1e9);
+}
+
+/* The loaded run on session s: load CPUs from the CPUs allowed before
+ * pinning, other than s's. Returns an exit status. */
+static int run_loaded(struct pb_session *s, const struct latency_opts *o)
+{
+	const struct pb_kernel *k =
+	    pb_kernel_find(PB_OP_COUNT, o->load_kernel ? o->load_kernel : "memcpy/libc");
+	char why[200];
+	if (!k) {
+		cli_error("--load-kernel: %s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	if (k->op == PB_OP_MEMMOVE) {
+		cli_error("--load-kernel: %s/%s: a memcpy or memset kernel, please",
+		          pb_op_name(k->op), k->name);
+		return PB_EXIT_USAGE;
+	}
+	if (!pb_kernel_usable(k, pb_cpu_features(), why, sizeof why)) {
+		cli_error("--load-kernel %s: not usable here: %s", k->name, why);
+		return PB_EXIT_USAGE;
+	}
+	int cpus[PB_LATENCY_MAX_LOAD], n = 0;
+	for (int c = 0; c < CPU_SETSIZE && n < (int)o->load; c++)
+		if (CPU_ISSET(c, &s->allowed) && c != s->cpu)
+			cpus[n++] = c;
+	if (n < (int)o->load) {
+		cli_error("--load %zu: only %d other CPU%s to run the load on", o->load, n,
+		          n == 1 ? "" : "s");
+		return PB_EXIT_USAGE;
+	}
+	for (int i = 0; i < n; i++)
+		pb_session_noise_exclude(s, cpus[i]);
+	struct pb_loaded_params p = {
+	    .chase_bytes = o->max ? o->max : loaded_default_bytes(),
+	    .kernel = k,
+	    .load_bytes = LOAD_BUFFER_BYTES,
+	    .call_bytes = LOAD_CALL_BYTES,
+	    .load_cpus = cpus,
+	    .n_load = n,
+	};
+	struct pb_loaded_point pts[PB_LATENCY_MAX_LOAD + 1];
+	int levels = pb_latency_loaded(&p, pts);
+	if (levels < 0) {
+		cli_error("%s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	print_loaded(&p, pts, levels);
+	if (!o->out)
+		return PB_EXIT_OK;
+	int added = pb_results_add_loaded(s->doc, &p, pts, levels);
+	pb_session_finish(s, pb_session_stopped(s));
+	if (added != 0 || pb_session_write(s, s->doc) != 0) {
+		cli_error("%s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	printf("results: %s\n", o->out);
+	return PB_EXIT_OK;
+}
+
+uint64_t cli_parse_size_opt(const char *opt, const char *text)
+{
+	uint64_t v;
+	if (pb_parse_size(text, &v) != 0)
+		die_usage("%s: %s", opt, pb_error());
+	if (v == 0)
+		die_usage("bad %s '%s': must be more than 0", opt, text);
+	return v;
+}
+
+static bool latency_option(int opt, const char *arg, void *ctx)
+{
+	struct latency_opts *o = ctx;
+	switch (opt) {
+	case OPT_MIN:
+		o->min = cli_parse_size_opt("--min", arg);
+		return true;
+	case OPT_MAX:
+		o->max = cli_parse_size_opt("--max", arg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+int cmd_latency(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"min", required_argument, NULL, OPT_MIN},
+	    {"max", required_argument, NULL, OPT_MAX},
+	    {"cpu", required_argument, NULL, OPT_CPU},
+	    {"load", required_argument, NULL, OPT_LOAD},
+	    {"load-kernel", required_argument, NULL, OPT_LOAD_KERNEL},
+	    CLI_OUTPUT_OPTION,
+	    CLI_QUIET_OPTION,
+	    CLI_HELP_OPTION,
+	    {NULL, 0, NULL, 0},
+	};
+	struct latency_opts o = {.min = SWEEP_MIN_BYTES};
+	optind = 1;
+	static const struct cli_store stores[] = {
+	    CLI_STORE_ARG(OPT_CPU, struct latency_opts, cpu_arg),
+	    CLI_STORE_ARG(OPT_LOAD_KERNEL, struct latency_opts, load_kernel),
+	    CLI_STORE_NUMBER_SET(OPT_LOAD, struct latency_opts, load, load_set, "--load", 0,
+	                         PB_LATENCY_MAX_LOAD),
+	    {0},
+	};
+	const struct cli_common common = {.out_path = &o.out, .stores = stores};
+	if (!cli_parse_options("latency", argc, argv, ":ho:q", longopts, latency_option, &o,
+	                       &common, usage))
+		return PB_EXIT_OK;
+	cli_no_operands("latency", longopts, argc, argv);
+
+	/* Every option is checked before anything is measured. */
+	if (o.max)
+		cli_latency_max("--max", o.max, NULL);
+	if (o.max && o.min > o.max) {
+		char a[32], b[32];
+		pb_format_bytes(a, sizeof a, o.min, PB_BYTES_IEC);
+		pb_format_bytes(b, sizeof b, o.max, PB_BYTES_IEC);
+		die_usage("--min %s is more than --max %s", a, b);
+	}
+	if (o.load_kernel && !o.load_set)
+		die_usage("--load-kernel needs --load N");
+	int want_cpu = o.cpu_arg ? pb_syscall_parse_cpu(o.cpu_arg, NULL) : -1;
+	if (want_cpu < 0 && o.cpu_arg)
+		die_usage("%s", pb_error());
+
+	struct pb_session s;
+	struct pb_session_params sp = {
+	    .argc = cli_argc,
+	    .argv = cli_argv,
+	    .pin = o.cpu_arg ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = want_cpu,
+	    .timer = true,
+	    .noise = true,
+	    .doc = o.out != NULL,
+	    .out_path = o.out,
+	};
+	if (pb_session_begin(&sp, &s) != 0) {
+		pb_session_end(&s);
+		die_usage("%s", pb_error());
+	}
+	if (o.load_set) {
+		int st = run_loaded(&s, &o);
+		pb_session_end(&s);
+		return st;
+	}
+	uint64_t max = o.max ? o.max : cli_latency_max("--max", 0, &s.caches);
+	if (o.min > max) {
+		pb_session_end(&s);
+		die_usage("--min is more than the default --max (give --max)");
+	}
+	if (!cli_quiet) {
+		if (s.cpu >= 0)
+			printf("latency on CPU %d\n", s.cpu);
+		fflush(stdout);
+	}
+	struct pb_latency_params p = {.min_bytes = o.min,
+	                              .max_bytes = max,
+	                              .max_points = SWEEP_MAX_POINTS,
+	                              .stop = pb_session_stop_flag(&s)};
+	struct pb_latency_point pts[SWEEP_MAX_POINTS];
+	struct pb_latency_info info;
+	int n = cli_latency_table(&s.caches, &p, pts, &info);
+	int status = PB_EXIT_OK;
+	if (n < 0)
+		status = PB_EXIT_USAGE;
+	else if (o.out) {
+		int added = pb_results_add_latency(s.doc, pts, n, &info);
+		pb_session_finish(&s, pb_session_stopped(&s));
+		if (added != 0) {
+			cli_error("%s", pb_error());
+			status = PB_EXIT_USAGE;
+		} else if (pb_session_write(&s, s.doc) != 0) {
+			cli_error("%s", pb_error());
+			status = PB_EXIT_USAGE;
+		} else {
+			printf("results: %s\n", o.out);
+		}
+	}
+	if (n >= 0 && info.interrupted) {
+		if (o.out && status == PB_EXIT_OK)
+			cli_error("interrupted; what was measured is in %s", o.out);
+		else
+			cli_error("interrupted; the table above shows what was measured");
+		status = pb_session_exit_status(&s);
+	}
+	pb_session_end(&s);
+	return status;
+}

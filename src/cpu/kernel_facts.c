@@ -1,0 +1,211 @@
+/* kernel_facts.c - the kernel's preemption model and the huge pages
+ * reserved on this system, for the machine object (docs/results-schema.md,
+ * `preemption`, `hugepages`). The parsers take text (tests feed them fixed
+ * strings); the readers take their paths. Never mounts anything: the
+ * runtime preemption switch of a PREEMPT_DYNAMIC kernel is in debugfs
+ * (sched/preempt), which is not read.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#ifdef PB_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "primbench/fingerprint.h"
+
+static void set_model(struct pb_preempt_info *p, const char *model)
+{
+	snprintf(p->model, sizeof p->model, "%.20s", model);
+}
+
+/* "CONFIG_NAME=y" as a whole line of `text`. */
+static bool config_set(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, name, n) && !strncmp(l + n, "=y", 2) &&
+		    (l[n + 2] == '\n' || l[n + 2] == '\0'))
+			return true;
+	return false;
+}
+
+int pb_preempt_from_config(const char *text, struct pb_preempt_info *out)
+{
+	/* Kconfig's "Preemption Model" choice (kernel/Kconfig.preempt); RT
+	 * first: it is a choice of its own since 6.12 but implied PREEMPT
+	 * before. */
+	static const char *const choice[][2] = {
+	    {"CONFIG_PREEMPT_RT", "rt"},     {"CONFIG_PREEMPT", "full"},
+	    {"CONFIG_PREEMPT_LAZY", "lazy"}, {"CONFIG_PREEMPT_VOLUNTARY", "voluntary"},
+	    {"CONFIG_PREEMPT_NONE", "none"},
+	};
+	for (size_t i = 0; i < sizeof choice / sizeof choice[0]; i++)
+		if (config_set(text, choice[i][0])) {
+			set_model(out, choice[i][1]);
+			out->dynamic = config_set(text, "CONFIG_PREEMPT_DYNAMIC") ? 1 : 0;
+			return 0;
+		}
+	return -1;
+}
+
+int pb_preempt_from_uname(const char *version, struct pb_preempt_info *out)
+{
+	/* The kernel's UTS_VERSION (init/Makefile, scripts/mkcompile_h):
+	 * "#N [SMP] [PREEMPT|PREEMPT_DYNAMIC|PREEMPT_RT] date". */
+	if (!version || version[0] != '#')
+		return -1;
+	const char *p = version;
+	while (*p) {
+		while (isspace((unsigned char)*p))
+			p++;
+		size_t n = strcspn(p, " \t\n");
+		if (n == 10 && !strncmp(p, "PREEMPT_RT", n)) {
+			set_model(out, "rt");
+			out->dynamic = 0;
+			return 0;
+		}
+		if (n == 15 && !strncmp(p, "PREEMPT_DYNAMIC", n)) {
+			set_model(out, "unknown"); /* the boot default is not in uname */
+			out->dynamic = 1;
+			return 0;
+		}
+		if (n == 7 && !strncmp(p, "PREEMPT", n)) {
+			set_model(out, "full");
+			out->dynamic = 0;
+			return 0;
+		}
+		p += n;
+	}
+	/* No flag: a build without preemption (CONFIG_PREEMPT_NONE or
+	 * _VOLUNTARY, which uname -v does not tell apart). */
+	set_model(out, "none_or_voluntary");
+	out->dynamic = 0;
+	return 0;
+}
+
+void pb_preempt_resolve(const char *config_text, const char *uname_version, const char *cmdline,
+                        struct pb_preempt_info *out)
+{
+	memset(out, 0, sizeof *out);
+	set_model(out, "unknown");
+	out->dynamic = -1;
+	snprintf(out->source, sizeof out->source, "none");
+	if (config_text && pb_preempt_from_config(config_text, out) == 0)
+		snprintf(out->source, sizeof out->source, "config");
+	else if (pb_preempt_from_uname(uname_version, out) == 0)
+		snprintf(out->source, sizeof out->source, "uname");
+	char v[32];
+	if (cmdline && pb_cmdline_param(cmdline, "preempt", v, sizeof v)) {
+		snprintf(out->cmdline, sizeof out->cmdline, "%s", v);
+		static const char *const known[] = {"none", "voluntary", "full", "lazy"};
+		bool ok = false;
+		for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+			ok |= !strcmp(v, known[i]);
+		/* Only a PREEMPT_DYNAMIC kernel obeys preempt= (sched_dynamic_mode). */
+		if (out->dynamic == 1 && ok) {
+			set_model(out, v);
+			snprintf(out->source + strlen(out->source),
+			         sizeof out->source - strlen(out->source), "+cmdline");
+		}
+	}
+}
+
+/* The CONFIG_PREEMPT* lines of a gzip'd kernel config, or NULL. */
+static char *config_gz_preempt_lines(const char *path)
+{
+#ifdef PB_HAVE_ZLIB
+	gzFile g = gzopen(path, "rb");
+	if (!g)
+		return NULL;
+	size_t cap = 4096, used = 0;
+	char *text = calloc(1, cap), line[512];
+	bool seen_any = false;
+	while (text && gzgets(g, line, sizeof line)) {
+		seen_any = true;
+		if (strncmp(line, "CONFIG_PREEMPT", 14))
+			continue;
+		size_t n = strlen(line);
+		if (used + n + 1 > cap)
+			continue; /* far more than the dozen such lines there are */
+		memcpy(text + used, line, n + 1);
+		used += n;
+	}
+	int err = 0;
+	gzerror(g, &err);
+	gzclose(g);
+	if (!seen_any || (err != Z_OK && err != Z_STREAM_END)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+#else
+	(void)path;
+	return NULL;
+#endif
+}
+
+void pb_preempt_read(const char *config_gz, const char *cmdline_path, struct pb_preempt_info *out)
+{
+	char *config = config_gz_preempt_lines(config_gz);
+	char cmdline[8192];
+	if (pb_read_line(cmdline_path, cmdline, sizeof cmdline) != 0)
+		cmdline[0] = '\0';
+	struct utsname u;
+	pb_preempt_resolve(config, uname(&u) == 0 ? u.version : NULL, cmdline, out);
+	free(config);
+}
+
+/* ---- huge pages ------------------------------------------------------------ */
+
+static long read_count(const char *dir, const char *sub, const char *file)
+{
+	char path[512], text[64];
+	snprintf(path, sizeof path, "%s/%s/%s", dir, sub, file);
+	if (pb_read_line(path, text, sizeof text) != 0)
+		return -1;
+	char *end;
+	long v = strtol(text, &end, 10);
+	return end != text && v >= 0 ? v : -1;
+}
+
+/* "hugepages-2048kB" before "hugepages-1048576kB": by the size. */
+static int by_size(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	unsigned long sx = x ? strtoul(x + 10, NULL, 10) : 0,
+	              sy = y ? strtoul(y + 10, NULL, 10) : 0;
+	return (sx > sy) - (sx < sy);
+}
+
+json_t *pb_hugepages_read(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	char *names[16];
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < sizeof names / sizeof names[0])
+		if (!strncmp(e->d_name, "hugepages-", 10) && strstr(e->d_name, "kB"))
+			names[n++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, n, sizeof names[0], by_size);
+	json_t *o = json_object();
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		long nr = read_count(dir, names[i], "nr_hugepages");
+		long fr = read_count(dir, names[i], "free_hugepages");
+		json_t *s = json_object();
+		json_object_set_new(s, "reserved", nr >= 0 ? json_integer(nr) : json_null());
+		json_object_set_new(s, "free", fr >= 0 ? json_integer(fr) : json_null());
+		json_object_set_new(o, names[i] + 10, s); /* "2048kB" */
+		free(names[i]);
+	}
+	return o;
+}

@@ -1,0 +1,227 @@
+/* test_latency.c - the pointer chase of `primbench latency`
+ * (src/suites/latency.c): its visiting order is a permutation, the chain
+ * built from it is one cycle through every slot (over several sizes,
+ * strides and seeds), different seeds give different orders; a small sweep
+ * gives points in order with their rounds; and the result cases carry the
+ * documented keys (docs/results-schema.md, "A latency case").
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/cpu.h"
+#include "primbench/kernels.h"
+#include "primbench/latency.h"
+#include "primbench/results.h"
+
+static const size_t sizes[] = {1, 2, 3, 7, 64, 1000, 4096, 65537};
+static const uint64_t seeds[] = {1, 0x9E3779B97F4A7C15ull, 42, 0xffffffffffffffffull};
+
+static void test_order_is_permutation(void **state)
+{
+	(void)state;
+	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+		for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+			size_t n = sizes[si];
+			uint32_t *order = malloc(n * sizeof *order);
+			unsigned char *seen = calloc(n, 1);
+			uint64_t seed = seeds[k];
+			pb_chase_order(order, n, &seed);
+			for (size_t i = 0; i < n; i++) {
+				assert_true(order[i] < n);
+				assert_int_equal(seen[order[i]], 0);
+				seen[order[i]] = 1;
+			}
+			assert_true(seed != seeds[k] || n < 2); /* the seed advanced */
+			free(order);
+			free(seen);
+		}
+}
+
+/* Follows the chain from its start: every slot exactly once, then back at
+ * the start after n loads. */
+static void check_cycle(size_t n, size_t stride, uint64_t seed)
+{
+	char *buf = calloc(n, stride);
+	uint32_t *order = malloc(n * sizeof *order);
+	unsigned char *seen = calloc(n, 1);
+	assert_non_null(buf);
+	void **start = pb_chase_build(buf, n, stride, order, &seed);
+	void **p = start;
+	for (size_t i = 0; i < n; i++) {
+		size_t off = (size_t)((char *)p - buf);
+		assert_int_equal(off % stride, 0);
+		size_t slot = off / stride;
+		assert_true(slot < n);
+		if (seen[slot])
+			fail_msg("n %zu stride %zu: slot %zu visited twice (step %zu)", n, stride,
+			         slot, i);
+		seen[slot] = 1;
+		p = (void **)*p;
+	}
+	assert_ptr_equal(p, start);
+	free(buf);
+	free(order);
+	free(seen);
+}
+
+static void test_chain_single_cycle(void **state)
+{
+	(void)state;
+	static const size_t strides[] = {sizeof(void *), 64, 4096};
+	for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+		for (size_t st = 0; st < sizeof strides / sizeof strides[0]; st++) {
+			if (sizes[si] * strides[st] > (64u << 20))
+				continue;
+			for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++)
+				check_cycle(sizes[si], strides[st], seeds[k]);
+		}
+}
+
+/* Not the identity, nor the same order for two seeds (n large enough that
+ * a coincidence is out of the question). */
+static void test_order_random(void **state)
+{
+	(void)state;
+	enum { N = 4096 };
+	static uint32_t a[N], b[N];
+	uint64_t s1 = 1, s2 = 2;
+	pb_chase_order(a, N, &s1);
+	pb_chase_order(b, N, &s2);
+	size_t fixed = 0, same = 0, sequential = 0;
+	for (size_t i = 0; i < N; i++) {
+		fixed += a[i] == i;
+		same += a[i] == b[i];
+		sequential += i + 1 < N && a[i + 1] == a[i] + 1;
+	}
+	assert_true(fixed < 16);
+	assert_true(same < 16);
+	assert_true(sequential < 16); /* no stride for a prefetcher */
+}
+
+static void test_sweep_and_cases(void **state)
+{
+	(void)state;
+	struct pb_latency_point pts[16];
+	struct pb_latency_info info;
+	struct pb_latency_params p = {.min_bytes = 4096, .max_bytes = 64 << 10, .max_points = 16};
+	int n = pb_latency_sweep(&p, pts, &info);
+	assert_int_equal(n, 9); /* 4K 6K 8K 12K 16K 24K 32K 48K 64K */
+	for (int i = 0; i < n; i++) {
+		assert_true(i == 0 || pts[i].size_bytes > pts[i - 1].size_bytes);
+		assert_int_equal(pts[i].round_loads, PB_LATENCY_ROUND_LOADS);
+		assert_true(pts[i].ns_per_load > 0);
+	}
+	assert_int_equal(info.buffer_bytes, 2u << 20);
+	assert_false(info.interrupted);
+	/* A stop flag already set: nothing measured, and said so. */
+	volatile sig_atomic_t stop = 1;
+	p.stop = &stop;
+	assert_int_equal(pb_latency_sweep(&p, pts, &info), 0);
+	assert_true(info.interrupted);
+	p.stop = NULL;
+	/* A bad range, and too few points allowed. */
+	p.min_bytes = 1 << 20;
+	assert_int_equal(pb_latency_sweep(&p, pts, NULL), -1);
+	p = (struct pb_latency_params){.min_bytes = 4096, .max_bytes = 1 << 20, .max_points = 3};
+	assert_int_equal(pb_latency_sweep(&p, pts, NULL), 3);
+
+	struct pb_cache_info c;
+	assert_int_equal(pb_cache_detect(&c, NULL), 0);
+	char *argv[] = {"primbench", "latency", NULL};
+	json_t *doc = pb_results_new(2, argv, 0, &c, -1);
+	assert_non_null(doc);
+	assert_int_equal(pb_results_add_latency(doc, pts, n, &info), 0);
+	json_t *cases = json_object_get(doc, "cases");
+	assert_int_equal(json_array_size(cases), (size_t)n);
+	for (int i = 0; i < n; i++) {
+		json_t *o = json_array_get(cases, (size_t)i), *key = json_object_get(o, "key");
+		assert_string_equal(json_string_value(json_object_get(key, "suite")), "latency");
+		assert_int_equal(json_integer_value(json_object_get(key, "size_bytes")),
+		                 (json_int_t)pts[i].size_bytes);
+		assert_int_equal(json_array_size(json_object_get(o, "samples")), PB_LATENCY_ROUNDS);
+		json_t *pc = json_object_get(o, "per_call");
+		assert_true(json_is_number(json_object_get(pc, "min")));
+		assert_true(json_is_number(json_object_get(pc, "max")));
+		assert_true(json_is_number(
+		    json_object_get(json_object_get(o, "median_derived"), "ns_per_load")));
+		assert_true(json_is_integer(json_object_get(o, "thp_bytes_seen")));
+		assert_true(json_is_integer(json_object_get(o, "outliers")));
+	}
+	json_decref(doc);
+}
+
+/* Loaded latency on small sizes: level 0 has no load, level 1 (when a
+ * second CPU is allowed) has some; the cases carry the load's keys. */
+static void test_loaded(void **state)
+{
+	(void)state;
+	const struct pb_kernel *k = pb_kernel_find(PB_OP_COUNT, "memcpy/libc");
+	assert_non_null(k);
+	cpu_set_t set;
+	int other = -1, here = sched_getcpu();
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		for (int c = 0; c < CPU_SETSIZE && other < 0; c++)
+			if (CPU_ISSET(c, &set) && c != here)
+				other = c;
+	struct pb_loaded_params p = {
+	    .chase_bytes = 1 << 20,
+	    .kernel = k,
+	    .load_bytes = 4 << 20,
+	    .call_bytes = 64 << 10,
+	    .load_cpus = &other,
+	    .n_load = other >= 0 ? 1 : 0,
+	};
+	struct pb_loaded_point pts[2];
+	int n = pb_latency_loaded(&p, pts);
+	assert_int_equal(n, p.n_load + 1);
+	assert_int_equal(pts[0].threads, 0);
+	assert_true(pts[0].load_bytes_per_s == 0);
+	assert_true(pts[0].chase.ns_per_load > 0);
+	if (n == 2) {
+		assert_int_equal(pts[1].threads, 1);
+		assert_true(pts[1].load_bytes_per_s > 0);
+	}
+	struct pb_cache_info c;
+	assert_int_equal(pb_cache_detect(&c, NULL), 0);
+	char *argv[] = {"primbench", "latency", NULL};
+	json_t *doc = pb_results_new(2, argv, 0, &c, -1);
+	assert_int_equal(pb_results_add_loaded(doc, &p, pts, n), 0);
+	json_t *last = json_array_get(json_object_get(doc, "cases"), (size_t)n - 1);
+	json_t *key = json_object_get(last, "key");
+	assert_string_equal(json_string_value(json_object_get(key, "load_kernel")), "memcpy/libc");
+	assert_int_equal(json_integer_value(json_object_get(key, "load_threads")), n - 1);
+	assert_int_equal(json_integer_value(json_object_get(key, "size_bytes")), 1 << 20);
+	assert_true(json_is_number(
+	    json_object_get(json_object_get(last, "median_derived"), "load_gb_per_s")));
+	json_decref(doc);
+
+	/* Not a memcpy or memset kernel; a buffer smaller than two calls. */
+	p.kernel = pb_kernel_find(PB_OP_COUNT, "memmove/libc");
+	assert_non_null(p.kernel);
+	assert_int_equal(pb_latency_loaded(&p, pts), -1);
+	p.kernel = k;
+	p.load_bytes = p.call_bytes;
+	assert_int_equal(pb_latency_loaded(&p, pts), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_order_is_permutation),
+	    cmocka_unit_test(test_chain_single_cycle),
+	    cmocka_unit_test(test_order_random),
+	    cmocka_unit_test(test_sweep_and_cases),
+	    cmocka_unit_test(test_loaded),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "primbench/mem.h"
+#include "primbench/pages.h"
 
 /* The dram working set is at least this large, and at least 4 x the LLC. */
 #define DRAM_MIN_WORKING_SET (256ull << 20)
@@ -38,6 +39,8 @@
  * map fresh slots for every batch. */
 struct pb_arena {
 	enum pb_cache_state state;
+	size_t page_bytes;               /* PB_PAGE_4K, _2M or _1G (pages.h) */
+	enum pb_page_source page_source; /* where pages above 4K come from */
 	bool copy;
 	bool extent; /* one region, one pass per sample: no slots */
 	int prefill;
@@ -101,6 +104,16 @@ int pb_arena_region_bytes(const struct pb_mem_params *p, enum pb_cache_state st,
 int pb_arena_init_sized(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
                         int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
                         unsigned thread);
+
+/* pb_arena_init_sized with pages of page_bytes (PB_PAGE_4K, _2M or _1G)
+ * from `source` (pb_pages_probe's answer): the regions of the rotating
+ * states (rounded up to page_bytes), or the fault states' fresh batch
+ * mappings (slots rounded up to page_bytes). 4K maps as
+ * pb_arena_init_sized; fault-thp always has 2M pages (THP when source is
+ * none). Same returns. */
+int pb_arena_init_paged(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
+                        int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
+                        unsigned thread, size_t page_bytes, enum pb_page_source source);
 
 /* Lays the region out in slots for size n at placement pl (far: two slots
  * in the far layout). Returns 1 when the state cannot hold the slots (the

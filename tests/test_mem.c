@@ -195,69 +195,6 @@ static void test_pages_axis(void **state)
 	pb_mem_result_free(&r);
 }
 
-/* A fake sysfs mm directory: no hugetlbfs pages of either size, THP
- * `thp` (the enabled file). */
-static char *fake_mm(const char *thp)
-{
-	char *dir = strdup("/tmp/pb-test-mem-pages-XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	char path[512];
-	const char *sub[] = {"hugepages", "hugepages/hugepages-2048kB",
-	                     "hugepages/hugepages-1048576kB", "transparent_hugepage"};
-	for (size_t i = 0; i < 4; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, sub[i]);
-		assert_int_equal(mkdir(path, 0700), 0);
-	}
-	const char *files[][2] = {{"hugepages/hugepages-2048kB/free_hugepages", "0"},
-	                          {"hugepages/hugepages-1048576kB/free_hugepages", "0"},
-	                          {"transparent_hugepage/enabled", thp}};
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
-		FILE *f = fopen(path, "w");
-		assert_non_null(f);
-		fprintf(f, "%s\n", files[i][1]);
-		fclose(f);
-	}
-	return dir;
-}
-
-/* Page sizes not available: the pages module's one line each, in the
- * notes, and no size for them; 2M from THP when it is on. */
-static void test_pages_not_available(void **state)
-{
-	(void)state;
-	char *d = fake_mm("always [madvise] never");
-	size_t want[] = {PB_PAGE_4K, PB_PAGE_1G, PB_PAGE_2M}, got[PB_PAGE_SIZES_MAX], n = 9;
-	enum pb_page_source src[PB_PAGE_SIZES_MAX];
-	char notes[1024] = "";
-	assert_int_equal(pb_mem_pages_avail(d, want, 3, got, src, &n, notes, sizeof notes), 0);
-	assert_int_equal(n, 2);
-	assert_int_equal(got[0], PB_PAGE_4K);
-	assert_int_equal(src[0], PB_PAGES_BASE);
-	assert_int_equal(got[1], PB_PAGE_2M);
-	assert_int_equal(src[1], PB_PAGES_THP);
-	char line[320];
-	pb_pages_skip_line(PB_PAGE_1G, line, sizeof line);
-	strcat(line, "\n");
-	assert_string_equal(notes, line);
-	assert_non_null(strstr(notes, "hugepages-1048576kB/nr_hugepages"));
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-	assert_int_equal(system(cmd), 0);
-	free(d);
-
-	d = fake_mm("always madvise [never]");
-	notes[0] = '\0';
-	size_t two[] = {PB_PAGE_2M};
-	assert_int_equal(pb_mem_pages_avail(d, two, 1, got, src, &n, notes, sizeof notes), 0);
-	assert_int_equal(n, 0);
-	assert_non_null(strstr(notes, "2M pages: skipped"));
-	assert_int_equal(strchr(notes, '\n') - notes + 1, (long)strlen(notes)); /* one line */
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-	assert_int_equal(system(cmd), 0);
-	free(d);
-}
-
 /* The available path where this machine happens to have hugetlbfs pages
  * reserved (tests never reserve them): a hot case in those pages. */
 static void test_pages_hugetlb_when_reserved(void **state)
@@ -1252,7 +1189,6 @@ int main(void)
 	    cmocka_unit_test(test_threads_mem_node),
 	    cmocka_unit_test(test_threads_results),
 	    cmocka_unit_test(test_pages_axis),
-	    cmocka_unit_test(test_pages_not_available),
 	    cmocka_unit_test(test_pages_hugetlb_when_reserved),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

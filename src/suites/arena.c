@@ -355,6 +355,20 @@ int pb_arena_set_group(struct pb_arena *a, uint64_t n, const struct pb_mem_place
 		a->nslots = FAULT_MAX_BATCH_BYTES / a->slot_bytes;
 		if (a->nslots == 0)
 			a->nslots = 1;
+		/* hugetlbfs: a batch's fresh pages must be in the pool */
+		struct pb_pages_avail av;
+		if (a->page_source == PB_PAGES_HUGETLB && pb_pages_probe(a->page_bytes, &av) == 0) {
+			uint64_t fit = av.free_pages * a->page_bytes / a->slot_bytes;
+			if (fit == 0) {
+				pb_fail("hugetlbfs has %llu free %s pages, fewer than one call "
+				        "needs",
+				        (unsigned long long)av.free_pages,
+				        pb_pages_name(a->page_bytes));
+				return 1;
+			}
+			if (fit < a->nslots)
+				a->nslots = fit;
+		}
 		a->ws_bytes = a->slot_bytes;
 		return 0;
 	}

@@ -117,7 +117,9 @@ int pb_arena_init_paged(struct pb_arena *a, const struct pb_mem_params *p, enum 
 
 /* Lays the region out in slots for size n at placement pl (far: two slots
  * in the far layout). Returns 1 when the state cannot hold the slots (the
- * group is skipped; with far, pb_error() says why), 0, or -1 with pb_error(). */
+ * group is skipped; with far, and in a fault state whose hugetlbfs pool
+ * has not the pages of one call, pb_error() says why; a smaller pool
+ * makes fewer slots, so smaller batches), 0, or -1 with pb_error(). */
 int pb_arena_set_group(struct pb_arena *a, uint64_t n, const struct pb_mem_placement *pl, bool far);
 
 /* Untimed: the destinations and sources of a batch of k calls into d[0..k)

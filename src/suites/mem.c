@@ -819,6 +819,12 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 						     pb_error());
 						continue;
 					}
+					if (g == 1 && pb_cache_state_is_fault(st)) {
+						if (q == 0)
+							note(r, "%s: size %llu skipped: %s", what,
+							     (unsigned long long)n, pb_error());
+						continue;
+					}
 					if (g == 1) {
 						if (q == 0)
 							note(r,

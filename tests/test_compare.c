@@ -674,6 +674,17 @@ static void test_names(void **state)
 	     "\"extent_bytes\":0,\"cache_state\":\"fault-thp\",\"page_bytes\":2097152,"
 	     "\"fill_value\":90,\"then_read\":false}",
 	     "memset fault-thp", "rep_stosb 4K v=0x5a"},
+	    /* --pages (issue 22): fault with 2M pages, hot with 1G pages */
+	    {"{\"suite\":\"mem\",\"op\":\"memset\",\"kernel\":\"rep_stosb\",\"size_bytes\":4096,"
+	     "\"dst_offset_bytes\":0,\"src_offset_bytes\":null,\"distance_bytes\":null,"
+	     "\"extent_bytes\":0,\"cache_state\":\"fault\",\"page_bytes\":2097152,"
+	     "\"fill_value\":0,\"then_read\":false}",
+	     "memset fault", "rep_stosb 4K page=2M"},
+	    {"{\"suite\":\"mem\",\"op\":\"memset\",\"kernel\":\"libc\",\"size_bytes\":65536,"
+	     "\"dst_offset_bytes\":0,\"src_offset_bytes\":null,\"distance_bytes\":null,"
+	     "\"extent_bytes\":0,\"cache_state\":\"hot\",\"page_bytes\":1073741824,"
+	     "\"fill_value\":0,\"then_read\":false}",
+	     "memset hot", "libc 64K page=1G"},
 	    {"{\"suite\":\"syscall\",\"benchmark\":\"fault\",\"placement\":\"cpu 0\","
 	     "\"page_bytes\":2097152}",
 	     "syscall", "fault 2M cpu 0"},

@@ -23,6 +23,7 @@
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"
+#include "primbench/pages.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
@@ -155,6 +156,69 @@ static void test_all_states(void **state)
 			assert_int_equal(c->working_set_bytes, 4 << 20);
 	}
 	pb_mem_result_free(&r);
+}
+
+/* --pages as a case axis: every (state, size, kernel) case once per page
+ * size, 4K and 2M (THP: whether the kernel gave huge pages does not
+ * matter here), the page size in the case; fault-thp once, at 2M, whatever
+ * the list. */
+static void test_pages_axis(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	uint64_t sizes[] = {4096};
+	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_FAULT, PB_STATE_FAULT_THP};
+	size_t pages[] = {PB_PAGE_4K, PB_PAGE_2M};
+	enum pb_page_source src[] = {PB_PAGES_BASE, PB_PAGES_THP};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 3);
+	p.page_sizes = pages;
+	p.page_sources = src;
+	p.n_page_sizes = 2;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 2 + 2 + 1);
+	size_t seen[3][2] = {{0}};
+	for (size_t i = 0; i < r.n_cases; i++) {
+		struct pb_mem_case *c = &r.cases[i];
+		assert_true(c->n_samples + c->migrations >= 6);
+		assert_true(c->page_bytes == PB_PAGE_4K || c->page_bytes == PB_PAGE_2M);
+		seen[c->state == PB_STATE_HOT     ? 0
+		     : c->state == PB_STATE_FAULT ? 1
+		                                  : 2][c->page_bytes == PB_PAGE_2M]++;
+	}
+	assert_int_equal(seen[0][0], 1);
+	assert_int_equal(seen[0][1], 1);
+	assert_int_equal(seen[1][0], 1);
+	assert_int_equal(seen[1][1], 1);
+	assert_int_equal(seen[2][0], 0);
+	assert_int_equal(seen[2][1], 1);
+	pb_mem_result_free(&r);
+}
+
+/* The available path where this machine happens to have hugetlbfs pages
+ * reserved (tests never reserve them): a hot case in those pages. */
+static void test_pages_hugetlb_when_reserved(void **state)
+{
+	(void)state;
+	size_t sizes_try[] = {PB_PAGE_2M, PB_PAGE_1G};
+	for (size_t i = 0; i < 2; i++) {
+		struct pb_pages_avail av;
+		assert_int_equal(pb_pages_probe(sizes_try[i], &av), 0);
+		if (av.source != PB_PAGES_HUGETLB || av.free_pages < 4)
+			continue;
+		const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+		uint64_t sizes[] = {4096};
+		enum pb_cache_state st[] = {PB_STATE_HOT};
+		struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+		p.page_sizes = &sizes_try[i];
+		p.page_sources = &av.source;
+		p.n_page_sizes = 1;
+		struct pb_mem_result r;
+		assert_int_equal(pb_mem_run(&p, &r), 0);
+		assert_int_equal(r.n_cases, 1);
+		assert_int_equal(r.cases[0].page_bytes, sizes_try[i]);
+		pb_mem_result_free(&r);
+	}
 }
 
 /* A memset kernel that records what every call saw: which destinations,
@@ -1124,6 +1188,8 @@ int main(void)
 	    cmocka_unit_test(test_threads_stop),
 	    cmocka_unit_test(test_threads_mem_node),
 	    cmocka_unit_test(test_threads_results),
+	    cmocka_unit_test(test_pages_axis),
+	    cmocka_unit_test(test_pages_hugetlb_when_reserved),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

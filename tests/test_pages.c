@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "primbench/error.h"
+#include "primbench/mem.h"
 #include "primbench/pages.h"
 
 static void test_parse(void **state)
@@ -225,6 +226,47 @@ static void test_smaps_parser(void **state)
 	assert_int_equal(pb_smaps_anon_huge_bytes(t, 0x1000), 0);
 }
 
+/* mem --pages (issue 22): the sizes not available are the pages module's
+ * one line each, in the notes, and no size for them; 2M from THP when it
+ * is on. */
+static void test_mem_pages_avail(void **state)
+{
+	(void)state;
+	char *d = fake_sysfs("0", "0", "always [madvise] never");
+	size_t want[] = {PB_PAGE_4K, PB_PAGE_1G, PB_PAGE_2M}, got[PB_PAGE_SIZES_MAX], n = 9;
+	enum pb_page_source src[PB_PAGE_SIZES_MAX];
+	char notes[1024] = "";
+	assert_int_equal(pb_mem_pages_avail(d, want, 3, got, src, &n, notes, sizeof notes), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(got[0], PB_PAGE_4K);
+	assert_int_equal(src[0], PB_PAGES_BASE);
+	assert_int_equal(got[1], PB_PAGE_2M);
+	assert_int_equal(src[1], PB_PAGES_THP);
+	char line[320];
+	pb_pages_skip_line(PB_PAGE_1G, line, sizeof line);
+	strcat(line, "\n");
+	assert_string_equal(notes, line);
+	assert_non_null(strstr(notes, "hugepages-1048576kB/nr_hugepages"));
+	rm_fake(d);
+
+	d = fake_sysfs("0", "0", "always madvise [never]");
+	notes[0] = '\0';
+	size_t two[] = {PB_PAGE_2M};
+	assert_int_equal(pb_mem_pages_avail(d, two, 1, got, src, &n, notes, sizeof notes), 0);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(notes, "2M pages: skipped"));
+	assert_int_equal(strchr(notes, '\n') - notes + 1, (long)strlen(notes)); /* one line */
+	rm_fake(d);
+
+	d = fake_sysfs("3", "0", "always madvise [never]");
+	notes[0] = '\0';
+	assert_int_equal(pb_mem_pages_avail(d, two, 1, got, src, &n, notes, sizeof notes), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(src[0], PB_PAGES_HUGETLB);
+	assert_string_equal(notes, "");
+	rm_fake(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +278,7 @@ int main(void)
 	    cmocka_unit_test(test_map_4k),
 	    cmocka_unit_test(test_map_huge_when_available),
 	    cmocka_unit_test(test_smaps_parser),
+	    cmocka_unit_test(test_mem_pages_avail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,7 @@
 #include "primbench/distribution.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
+#include "primbench/pages.h"
 #include "primbench/placement.h"
 #include "primbench/stats.h"
 #include "primbench/units.h"
@@ -108,7 +109,25 @@ struct pb_mem_params {
 	unsigned mem_node_index;
 	int (*bind_memory)(void *bind_ctx, unsigned thread, void *addr, size_t bytes);
 	void *bind_ctx;
+	/* Page sizes (docs/methodology.md "Page sizes"): every (state, size,
+	 * kernel) case runs once per page_sizes[i] (PB_PAGE_4K, _2M, _1G of
+	 * pages.h) with pages from page_sources[i] (pb_mem_pages_avail's
+	 * answer; not PB_PAGES_NONE), in this order. n_page_sizes 0: 4K only,
+	 * as ever. fault-thp runs once, with 2M pages, whatever the list. */
+	const size_t *page_sizes;
+	const enum pb_page_source *page_sources;
+	size_t n_page_sizes;
 };
+
+/* The page sizes of a --pages list this machine offers: sizes[0..n) (pages.h
+ * PB_PAGE_*) probed under sysfs_mm (NULL: "/sys/kernel/mm"; tests pass a
+ * directory of their own); the available ones, in order, into out[] and
+ * sources[] (arrays of PB_PAGE_SIZES_MAX), their count into *n_out; one
+ * pb_pages_skip_line per size that is not, each ending in '\n', appended
+ * to notes[notes_len] (terminated). Returns 0, or -1 with pb_error() for a
+ * size that is not 4K, 2M or 1G. */
+int pb_mem_pages_avail(const char *sysfs_mm, const size_t *sizes, size_t n, size_t *out,
+                       enum pb_page_source *sources, size_t *n_out, char *notes, size_t notes_len);
 
 /* Runs the suite. Returns 0 (also when interrupted: result->interrupted),
  * or -1 with pb_error() on bad parameters or when buffers cannot be mapped.

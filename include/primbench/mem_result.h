@@ -97,7 +97,8 @@ struct pb_mem_case {
 	struct pb_mem_placement placement;
 	uint64_t extent_bytes; /* bytes one sample covers (0: calibrated batches) */
 	enum pb_cache_state state;
-	unsigned page_bytes; /* 4096, or 2 MiB for fault-thp */
+	unsigned page_bytes; /* the buffers' pages (--pages): 4096, 2 MiB or 1 GiB;
+	                        2 MiB always for fault-thp */
 	int fill_value;      /* memset byte; -1 for memcpy and memmove */
 	int prefill_value;   /* what the destination held before each sample; in
 	                        repeat the previous call's bytes: fill_value for
@@ -125,7 +126,8 @@ struct pb_mem_case {
 	unsigned migrations;        /* samples during which the thread changed CPU (dropped) */
 	size_t outliers;            /* samples with modified z-score > 3.5 (kept) */
 	uint64_t working_set_bytes; /* bytes the state rotated through (dst, plus src) */
-	uint64_t thp_bytes;         /* fault-thp: AnonHugePages seen in the mapping */
+	uint64_t thp_bytes;         /* fault-thp, and fault with 2M THP pages:
+	                               AnonHugePages seen in the mapping */
 	/* hardware counters over the kept samples (counted_calls > 0 when
 	 * counted): totals, user space only (include/primbench/counters.h) */
 	uint64_t counted_calls, cycles, instructions, cache_misses;

@@ -23,6 +23,7 @@
 #include "primbench/machine.h"
 #include "primbench/mem.h"
 #include "primbench/memory.h"
+#include "primbench/pages.h"
 #include "primbench/placement.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
@@ -69,6 +70,7 @@ const struct option mem_cli_options[] = {
     {"threads", required_argument, 0, MEM_CLI_OPT_BASE + 27},
     {"placement", required_argument, 0, MEM_CLI_OPT_BASE + 28},
     {"mem-node", required_argument, 0, MEM_CLI_OPT_BASE + 29},
+    {"pages", required_argument, 0, MEM_CLI_OPT_BASE + 30},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -202,6 +204,7 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 27, struct mem_cli, threads_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 28, struct mem_cli, placement_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 29, struct mem_cli, mem_node_arg),
+	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 30, struct mem_cli, pages_arg),
 	    {0},
 	};
 	const struct cli_common common = {.stores = stores};
@@ -437,6 +440,10 @@ struct mem_plan {
 	int *cpus;
 	struct pb_mem_node node;
 	char plan_text[256];
+	/* --pages: the sizes available here and where from (none: 4K) */
+	size_t page_sizes[PB_PAGE_SIZES_MAX];
+	enum pb_page_source page_sources[PB_PAGE_SIZES_MAX];
+	size_t n_page_sizes;
 };
 
 /* Options that contradict each other, whatever the sizes. */
@@ -483,6 +490,29 @@ static void plan_sizes_and_states(const struct mem_cli *m, struct mem_plan *pl)
 			break;
 		p = comma + 1;
 	}
+}
+
+/* --pages: the page sizes this machine has; one note line for each it
+ * has not (added to the first op's notes, so printed once). Exits 2 on a
+ * bad list, and when none of the sizes is available. */
+static void plan_pages(const struct mem_cli *m, struct mem_plan *pl)
+{
+	if (!m->pages_arg)
+		return;
+	size_t sizes[PB_PAGE_SIZES_MAX], n;
+	if (pb_pages_parse(m->pages_arg, sizes, &n) != 0)
+		die_usage("--pages: %s", pb_error());
+	if (pl->replaying && (n > 1 || sizes[0] != PB_PAGE_4K))
+		die_usage("--distribution replays in 4K pages: not with --pages %s", m->pages_arg);
+	char notes[1024] = "";
+	if (pb_mem_pages_avail(NULL, sizes, n, pl->page_sizes, pl->page_sources, &pl->n_page_sizes,
+	                       notes, sizeof notes) != 0)
+		die_usage("--pages: %s", pb_error());
+	if (pl->n_page_sizes == 0)
+		die_usage("--pages %s: none of these page sizes is available here: %.*s",
+		          m->pages_arg, (int)strcspn(notes, "\n"), notes);
+	size_t used = strlen(pl->skipped[0]);
+	snprintf(pl->skipped[0] + used, sizeof pl->skipped[0] - used, "%s", notes);
 }
 
 /* --distribution, --offsets, --batch. */
@@ -746,6 +776,7 @@ static void mem_plan_make(const struct mem_cli *m, struct mem_plan *pl)
 	plan_placements(m, pl);
 	plan_kernels(m, pl);
 	plan_threads(m, pl);
+	plan_pages(m, pl);
 	if (m->breakeven && pl->sizes.count < 2)
 		die_usage("--breakeven needs at least two sizes");
 	pl->breakeven =
@@ -840,6 +871,9 @@ static struct pb_mem_params op_params(struct mem_run *run, size_t o)
 	    .mem_node_index = pl->node.node,
 	    .bind_memory = pl->node.kind != PB_MEM_NODE_LOCAL ? bind_memory : NULL,
 	    .bind_ctx = (void *)pl,
+	    .page_sizes = pl->page_sizes,
+	    .page_sources = pl->page_sources,
+	    .n_page_sizes = pl->n_page_sizes,
 	};
 }
 
@@ -966,6 +1000,39 @@ static void print_state_tables(struct mem_run *run, const struct pb_mem_result *
 		print_breakeven(run, r, op, st);
 }
 
+/* Every state's tables; with --pages, once per page size, each over the
+ * cases of that size (fault-thp's, 2M whatever the list, with the first). */
+static void print_page_tables(struct mem_run *run, const struct pb_mem_result *r, enum pb_op op)
+{
+	const struct mem_plan *pl = run->pl;
+	if (pl->n_page_sizes == 0) {
+		for (size_t si = 0; si < pl->nstates; si++)
+			print_state_tables(run, r, op, pl->states[si]);
+		return;
+	}
+	struct pb_mem_case *cases = malloc((r->n_cases + 1) * sizeof *cases);
+	if (!cases) {
+		cli_error("out of memory");
+		return;
+	}
+	for (size_t pi = 0; pi < pl->n_page_sizes; pi++) {
+		struct pb_mem_result v = *r;
+		v.cases = cases;
+		v.n_cases = 0;
+		for (size_t i = 0; i < r->n_cases; i++) {
+			const struct pb_mem_case *c = &r->cases[i];
+			if (c->state == PB_STATE_FAULT_THP ? pi == 0
+			                                   : c->page_bytes == pl->page_sizes[pi])
+				cases[v.n_cases++] = *c;
+		}
+		printf("\n%s pages (%s)\n", pb_pages_name(pl->page_sizes[pi]),
+		       pb_pages_source_name(pl->page_sources[pi]));
+		for (size_t si = 0; si < pl->nstates; si++)
+			print_state_tables(run, &v, op, pl->states[si]);
+	}
+	free(cases);
+}
+
 /* Runs the o-th op, prints its tables and adds its cases to the document.
  * Returns false when the run must stop (an error, or interrupted). */
 static bool run_op(struct mem_run *run, size_t o)
@@ -998,8 +1065,7 @@ static bool run_op(struct mem_run *run, size_t o)
 			pb_print_mem_replay(stdout, &r, pl->states[si]);
 	} else {
 		print_op_header(run, op);
-		for (size_t si = 0; si < pl->nstates; si++)
-			print_state_tables(run, &r, op, pl->states[si]);
+		print_page_tables(run, &r, op);
 	}
 	pb_print_mem_quality(stdout, &r);
 	fflush(stdout);

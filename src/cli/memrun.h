@@ -34,6 +34,7 @@ struct mem_cli {
 	const char *threads_arg;   /* --threads LIST (1..8, 1,2,3, all); NULL: one */
 	const char *placement_arg; /* --placement compact|scatter */
 	const char *mem_node_arg;  /* --mem-node local|interleave|N */
+	const char *pages_arg;     /* --pages 4K,2M,1G; NULL: 4K */
 	double precision;          /* target CI half-width / median; 0: off */
 	size_t warmup_samples;
 	const char *scenario; /* "clear_page", "copy_page" or NULL */

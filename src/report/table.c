@@ -161,8 +161,22 @@ static void put_cell(FILE *f, int width, const char *v, char mark, bool last)
 		fputc(' ', f);
 }
 
-static const char *state_desc(enum pb_cache_state st)
+/* The page size of r's first op/st case (4096 when none). */
+static unsigned state_page_bytes(const struct pb_mem_result *r, enum pb_op op,
+                                 enum pb_cache_state st)
 {
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].op == op && r->cases[i].state == st)
+			return r->cases[i].page_bytes;
+	return 4096;
+}
+
+static const char *state_desc(enum pb_cache_state st, unsigned page_bytes)
+{
+	if (st == PB_STATE_FAULT && page_bytes == 2u << 20)
+		return "fault (fresh, untouched 2 MiB pages every call)";
+	if (st == PB_STATE_FAULT && page_bytes == 1u << 30)
+		return "fault (fresh, untouched 1 GiB pages every call)";
 	switch (st) {
 	case PB_STATE_HOT:
 		return "hot (the same 2 buffers every call)";
@@ -246,7 +260,8 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	const char *axis = c0->placement.has_distance ? "dst offset, src - dst distance"
 	                   : op != PB_OP_MEMSET       ? "dst/src offset"
 	                                              : "dst offset";
-	fprintf(f, "\n%s %s bytes, %s\n", pb_op_name(op), sz, state_desc(st));
+	fprintf(f, "\n%s %s bytes, %s\n", pb_op_name(op), sz,
+	        state_desc(st, state_page_bytes(r, op, st)));
 	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
 	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
 	fprintf(f, "* fastest in its row; = its 95%% CI overlaps the fastest's\n");
@@ -363,7 +378,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	}
 	bool higher_better = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S;
 	bool ticks = unit == PB_UNIT_TICKS_PER_CALL || unit == PB_UNIT_TICKS_PER_PAGE;
-	fprintf(f, "\n%s, %s\n", pb_op_name(op), state_desc(st));
+	fprintf(f, "\n%s, %s\n", pb_op_name(op), state_desc(st, state_page_bytes(r, op, st)));
 	fprintf(f, "median %s%s, %s is better\n", pb_unit_name(unit),
 	        !ticks ? ""
 	        : pb_timer_info()->clock == PB_CLOCK_TSC

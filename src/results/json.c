@@ -293,7 +293,10 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			json_object_set_new(o, "counters", hc);
 		}
 		pb_results_append_case(cases, o,
-		                       c->state == PB_STATE_FAULT_THP ? &c->thp_bytes : NULL,
+		                       c->state == PB_STATE_FAULT_THP ||
+		                               (c->state == PB_STATE_FAULT && c->thp_bytes > 0)
+		                           ? &c->thp_bytes
+		                           : NULL,
 		                       c->migrations, c->outliers);
 	}
 	return pb_results_add_notes(notes, "", r->notes);

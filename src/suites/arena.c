@@ -216,12 +216,40 @@ static int bind_region(const struct pb_mem_params *p, unsigned thread, void *add
 	return p->bind_memory(p->bind_ctx, thread, addr, bytes);
 }
 
+/* Maps `bytes` in the arena's page size: 4K as ever (pb_map), larger
+ * through pages.h; fault_later: no page is touched (4K and THP). */
+static uint8_t *arena_map(const struct pb_arena *a, size_t bytes, bool fault_later)
+{
+	if (a->page_bytes <= PB_PAGE_BYTES)
+		return pb_map(bytes, false, fault_later);
+	struct pb_pages_region r;
+	if (pb_pages_map(bytes, a->page_bytes, a->page_source, false, &r) != 0)
+		return NULL;
+	return r.p;
+}
+
 int pb_arena_init_sized(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
                         int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
                         unsigned thread)
 {
+	return pb_arena_init_paged(a, p, st, prefill, max_slot, bytes, seed, thread, PB_PAGE_4K,
+	                           PB_PAGES_BASE);
+}
+
+int pb_arena_init_paged(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
+                        int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
+                        unsigned thread, size_t page_bytes, enum pb_page_source source)
+{
 	memset(a, 0, sizeof *a);
 	a->state = st;
+	a->page_bytes = page_bytes;
+	a->page_source = source;
+	if (st == PB_STATE_FAULT_THP) {
+		/* fault with 2M pages (docs/methodology.md "Page sizes") */
+		a->page_bytes = PB_PAGE_2M;
+		if (source == PB_PAGES_NONE || source == PB_PAGES_BASE)
+			a->page_source = PB_PAGES_THP;
+	}
 	a->copy = p->op != PB_OP_MEMSET;
 	a->extent = p->extent_bytes != 0;
 	a->prefill = prefill;
@@ -236,8 +264,9 @@ int pb_arena_init_sized(struct pb_arena *a, const struct pb_mem_params *p, enum 
 		}
 		return 0;
 	}
+	bytes = round_up(bytes, a->page_bytes);
 	a->region_bytes = bytes;
-	a->dst = pb_map(bytes, false, false);
+	a->dst = arena_map(a, bytes, false);
 	if (!a->dst)
 		return -1;
 	if (bind_region(p, thread, a->dst, bytes) != 0) {
@@ -245,7 +274,7 @@ int pb_arena_init_sized(struct pb_arena *a, const struct pb_mem_params *p, enum 
 		return -1;
 	}
 	if (a->copy) {
-		a->src = pb_map(bytes, false, false);
+		a->src = arena_map(a, bytes, false);
 		if (!a->src || bind_region(p, thread, a->src, bytes) != 0) {
 			pb_arena_free(a);
 			return -1;
@@ -318,7 +347,7 @@ int pb_arena_set_group(struct pb_arena *a, uint64_t n, const struct pb_mem_place
 		return 0;
 	}
 	uint64_t need = pb_arena_slot_layout(n, pl, a->copy, &a->dst_in_slot, &a->src_in_slot);
-	uint64_t page = a->state == PB_STATE_FAULT_THP ? HUGE_PAGE_BYTES : PB_PAGE_BYTES;
+	uint64_t page = pb_cache_state_is_fault(a->state) ? a->page_bytes : PB_PAGE_BYTES;
 	a->slot_bytes = round_up(need, page);
 	free(a->perm);
 	a->perm = NULL;
@@ -326,6 +355,20 @@ int pb_arena_set_group(struct pb_arena *a, uint64_t n, const struct pb_mem_place
 		a->nslots = FAULT_MAX_BATCH_BYTES / a->slot_bytes;
 		if (a->nslots == 0)
 			a->nslots = 1;
+		/* hugetlbfs: a batch's fresh pages must be in the pool */
+		struct pb_pages_avail av;
+		if (a->page_source == PB_PAGES_HUGETLB && pb_pages_probe(a->page_bytes, &av) == 0) {
+			uint64_t fit = av.free_pages * a->page_bytes / a->slot_bytes;
+			if (fit == 0) {
+				pb_fail("hugetlbfs has %llu free %s pages, fewer than one call "
+				        "needs",
+				        (unsigned long long)av.free_pages,
+				        pb_pages_name(a->page_bytes));
+				return 1;
+			}
+			if (fit < a->nslots)
+				a->nslots = fit;
+		}
 		a->ws_bytes = a->slot_bytes;
 		return 0;
 	}
@@ -361,7 +404,9 @@ int pb_arena_pick(struct pb_arena *a, size_t k, void **d, const void **s)
 {
 	if (pb_cache_state_is_fault(a->state)) {
 		a->batch_map_bytes = k * a->slot_bytes;
-		a->batch_map = pb_map(a->batch_map_bytes, a->state == PB_STATE_FAULT_THP, true);
+		a->batch_map = a->page_source == PB_PAGES_THP
+		                   ? pb_map(a->batch_map_bytes, true, true) /* as fault-thp ever */
+		                   : arena_map(a, a->batch_map_bytes, true);
 		if (!a->batch_map) {
 			a->batch_map_bytes = 0;
 			return -1;

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "primbench/mem.h"
+#include "primbench/pages.h"
 
 /* The dram working set is at least this large, and at least 4 x the LLC. */
 #define DRAM_MIN_WORKING_SET (256ull << 20)
@@ -38,6 +39,8 @@
  * map fresh slots for every batch. */
 struct pb_arena {
 	enum pb_cache_state state;
+	size_t page_bytes;               /* PB_PAGE_4K, _2M or _1G (pages.h) */
+	enum pb_page_source page_source; /* where pages above 4K come from */
 	bool copy;
 	bool extent; /* one region, one pass per sample: no slots */
 	int prefill;
@@ -102,9 +105,21 @@ int pb_arena_init_sized(struct pb_arena *a, const struct pb_mem_params *p, enum 
                         int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
                         unsigned thread);
 
+/* pb_arena_init_sized with pages of page_bytes (PB_PAGE_4K, _2M or _1G)
+ * from `source` (pb_pages_probe's answer): the regions of the rotating
+ * states (rounded up to page_bytes), or the fault states' fresh batch
+ * mappings (slots rounded up to page_bytes). 4K maps as
+ * pb_arena_init_sized; fault-thp always has 2M pages (THP when source is
+ * none). Same returns. */
+int pb_arena_init_paged(struct pb_arena *a, const struct pb_mem_params *p, enum pb_cache_state st,
+                        int prefill, uint64_t max_slot, uint64_t bytes, uint64_t seed,
+                        unsigned thread, size_t page_bytes, enum pb_page_source source);
+
 /* Lays the region out in slots for size n at placement pl (far: two slots
  * in the far layout). Returns 1 when the state cannot hold the slots (the
- * group is skipped; with far, pb_error() says why), 0, or -1 with pb_error(). */
+ * group is skipped; with far, and in a fault state whose hugetlbfs pool
+ * has not the pages of one call, pb_error() says why; a smaller pool
+ * makes fewer slots, so smaller batches), 0, or -1 with pb_error(). */
 int pb_arena_set_group(struct pb_arena *a, uint64_t n, const struct pb_mem_placement *pl, bool far);
 
 /* Untimed: the destinations and sources of a batch of k calls into d[0..k)

@@ -227,7 +227,8 @@ static int group_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_h
 		c->cache_misses += cv.cache_misses;
 		c->counters_multiplexed |= cv.multiplexed;
 	}
-	if (a->state == PB_STATE_FAULT_THP && c->thp_bytes == 0 && keep && thread == 0)
+	if (pb_cache_state_is_fault(a->state) && a->page_source == PB_PAGES_THP &&
+	    c->thp_bytes == 0 && keep && thread == 0)
 		c->thp_bytes = thp_bytes_at(d[0]);
 	if (g->threads > 1)
 		g->k_last[thread] = k; /* restored by group_after, after every thread */
@@ -537,6 +538,8 @@ struct arena_setup {
 	const struct pb_mem_params *p;
 	struct pb_arena *as;
 	enum pb_cache_state st;
+	size_t page_bytes;
+	enum pb_page_source page_source;
 	int prefill;
 	uint64_t max_slot, bytes;
 	const uint64_t *seeds;
@@ -551,16 +554,20 @@ struct arena_setup {
 static int arena_setup_one(void *ctx, unsigned t)
 {
 	struct arena_setup *x = ctx;
-	return pb_arena_init_sized(&x->as[t], x->p, x->st, x->prefill, x->max_slot, x->bytes,
-	                           x->seeds[t], t);
+	return pb_arena_init_paged(&x->as[t], x->p, x->st, x->prefill, x->max_slot, x->bytes,
+	                           x->seeds[t], t, x->page_bytes, x->page_source);
 }
 
 static int arenas_init(struct arena_setup *x, unsigned threads,
                        const struct pb_harness_pinning *pinning, uint64_t *rng)
 {
-	if (threads == 1)
-		return pb_arena_init(&x->as[0], x->p, x->st, x->prefill, x->max_slot,
-		                     pb_rng_next(rng));
+	if (threads == 1) {
+		uint64_t seed = pb_rng_next(rng);
+		if (pb_arena_region_bytes(x->p, x->st, x->max_slot, 1, &x->bytes) != 0)
+			return -1;
+		return pb_arena_init_paged(&x->as[0], x->p, x->st, x->prefill, x->max_slot,
+		                           x->bytes, seed, 0, x->page_bytes, x->page_source);
+	}
 	uint64_t *seeds = malloc(threads * sizeof *seeds);
 	if (!seeds)
 		return pb_fail("out of memory");
@@ -650,6 +657,26 @@ static void note_skew(struct pb_mem_result *r, const struct pb_mem_case *c)
 		     (unsigned long long)c->size_bytes, c->threads, 100 * med);
 }
 
+int pb_mem_pages_avail(const char *sysfs_mm, const size_t *sizes, size_t n, size_t *out,
+                       enum pb_page_source *sources, size_t *n_out, char *notes, size_t notes_len)
+{
+	*n_out = 0;
+	for (size_t i = 0; i < n && i < PB_PAGE_SIZES_MAX; i++) {
+		struct pb_pages_avail av;
+		if (pb_pages_probe_at(sysfs_mm ? sysfs_mm : "/sys/kernel/mm", sizes[i], &av) != 0)
+			return -1;
+		if (av.source != PB_PAGES_NONE) {
+			out[*n_out] = sizes[i];
+			sources[(*n_out)++] = av.source;
+			continue;
+		}
+		char line[320];
+		pb_pages_skip_line(sizes[i], line, sizeof line);
+		pb_note_append(notes, notes_len, "%s", line);
+	}
+	return 0;
+}
+
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -699,9 +726,18 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 				max_dense_slot = need;
 		}
 
-	size_t groups_total = p->n_states * n_counts * p->n_sizes * p->n_placements,
+	/* The page sizes: fault-thp has 2M only, every other state the list. */
+	static const size_t four_k = PB_PAGE_4K;
+	static const enum pb_page_source base = PB_PAGES_BASE;
+	const size_t *pages = p->n_page_sizes ? p->page_sizes : &four_k;
+	const enum pb_page_source *sources = p->n_page_sizes ? p->page_sources : &base;
+	size_t n_pages = p->n_page_sizes ? p->n_page_sizes : 1;
+	size_t state_pages = 0;
+	for (size_t si = 0; si < p->n_states; si++)
+		state_pages += p->states[si] == PB_STATE_FAULT_THP ? 1 : n_pages;
+	size_t groups_total = state_pages * n_counts * p->n_sizes * p->n_placements,
 	       groups_done = 0;
-	r->cases = calloc(groups_total * p->n_kernels, sizeof *r->cases);
+	r->cases = calloc(groups_total * p->n_kernels + 1, sizeof *r->cases);
 	struct pb_mem_case **cts = calloc(p->n_kernels, sizeof *cts);
 	void **d = malloc(most * MAX_BATCH_CALLS * sizeof *d);
 	const void **s = malloc(most * MAX_BATCH_CALLS * sizeof *s);
@@ -711,17 +747,26 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	if (!r->cases || !cts || !d || !s || !k_last)
 		rc = pb_fail("out of memory"); /* the loops below do not start */
 
-	for (size_t si = 0; si < p->n_states && rc == 0 && !r->interrupted; si++)
-		for (size_t ti = 0; ti < n_counts && rc == 0 && !r->interrupted; ti++) {
-			enum pb_cache_state st = p->states[si];
+	for (size_t sp = 0; sp < p->n_states * n_pages * n_counts && rc == 0 && !r->interrupted;
+	     sp++) {
+		size_t si = sp / (n_pages * n_counts), pi = sp / n_counts % n_pages,
+		       ti = sp % n_counts;
+		enum pb_cache_state st = p->states[si];
+		if (st == PB_STATE_FAULT_THP && pi > 0)
+			continue; /* fault-thp: fault with 2M pages, once */
+		size_t page = st == PB_STATE_FAULT_THP ? PB_PAGE_2M : pages[pi];
+		{
 			unsigned nt = counts[ti];
-			/* "llc", or "llc, 2 threads" */
-			char what[64];
+			/* "llc", "llc, 2 threads", "llc, 2M pages" */
+			char what[80];
 			if (nt > 1)
 				snprintf(what, sizeof what, "%s, %u threads",
 				         pb_cache_state_name(st), nt);
 			else
 				snprintf(what, sizeof what, "%s", pb_cache_state_name(st));
+			if (page != PB_PAGE_4K && st != PB_STATE_FAULT_THP)
+				snprintf(what + strlen(what), sizeof what - strlen(what),
+				         ", %s pages", pb_pages_name(page));
 			if (p->stop && *p->stop) {
 				r->interrupted = true;
 				break;
@@ -735,6 +780,8 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			    .p = p,
 			    .as = as,
 			    .st = st,
+			    .page_bytes = page,
+			    .page_source = st == PB_STATE_FAULT_THP ? PB_PAGES_THP : sources[pi],
 			    .prefill = prefill,
 			    .max_slot = st == PB_STATE_HOT ? max_dense_slot : max_slot,
 			};
@@ -752,7 +799,9 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 						r->interrupted = true;
 						break;
 					}
-					bool far = pb_arena_far_group(p, st, &p->placements[q]);
+					/* the far layout's mappings are 4K ones */
+					bool far = page == PB_PAGE_4K &&
+					           pb_arena_far_group(p, st, &p->placements[q]);
 					x.n = n;
 					x.pl = &p->placements[q];
 					x.far = far;
@@ -768,6 +817,12 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 						     what, (unsigned long long)n,
 						     (long long)p->placements[q].distance_bytes,
 						     pb_error());
+						continue;
+					}
+					if (g == 1 && pb_cache_state_is_fault(st)) {
+						if (q == 0)
+							note(r, "%s: size %llu skipped: %s", what,
+							     (unsigned long long)n, pb_error());
 						continue;
 					}
 					if (g == 1) {
@@ -795,9 +850,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 						}
 						c->extent_bytes = p->extent_bytes;
 						c->state = st;
-						c->page_bytes = st == PB_STATE_FAULT_THP
-						                    ? HUGE_PAGE_BYTES
-						                    : PB_PAGE_BYTES;
+						c->page_bytes = (unsigned)page;
 						c->fill_value = copy ? -1 : (p->value & 0xff);
 						/* Fresh pages read as zero; repeat's
 						 * destination holds the previous call's
@@ -851,12 +904,13 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 							        &c->read_ticks_per_call, &loop);
 						}
 					}
-					if (rc == 0 && st == PB_STATE_FAULT_THP && n > 0 &&
+					if (rc == 0 && x.page_source == PB_PAGES_THP &&
+					    pb_cache_state_is_fault(st) && n > 0 &&
 					    cts[0]->thp_bytes == 0)
 						note(r,
-						     "fault-thp: size %llu: no huge pages seen in "
+						     "%s: size %llu: no huge pages seen in "
 						     "/proc/self/smaps (THP off, or not available)",
-						     (unsigned long long)n);
+						     what, (unsigned long long)n);
 					if (p->stop && *p->stop)
 						r->interrupted = true;
 					if (p->progress)
@@ -868,6 +922,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			}
 			arenas_free(as, nt);
 		}
+	}
 	free(cts);
 	free(d);
 	free(s);

@@ -160,6 +160,46 @@ static void test_sweep_and_cases(void **state)
 	json_decref(doc);
 }
 
+/* --pages: a small sweep in 4K pages records page_bytes 4096 and its
+ * source; 1G pages when none are reserved cannot be mapped, so no case
+ * (the command prints the skip line instead). */
+static void test_sweep_pages(void **state)
+{
+	(void)state;
+	struct pb_latency_point pts[16];
+	struct pb_latency_info info;
+	struct pb_latency_params p = {.min_bytes = 4096,
+	                              .max_bytes = 16 << 10,
+	                              .max_points = 16,
+	                              .page_bytes = PB_PAGE_4K,
+	                              .page_source = PB_PAGES_BASE};
+	int n = pb_latency_sweep(&p, pts, &info);
+	assert_int_equal(n, 5); /* 4K 6K 8K 12K 16K */
+	assert_int_equal(info.page_bytes, 4096);
+	assert_int_equal(info.buffer_bytes, 16 << 10);
+	assert_int_equal(info.thp_bytes, 0);
+	json_t *doc = json_pack("{s:[], s:[]}", "cases", "notes");
+	assert_int_equal(pb_results_add_latency(doc, pts, n, &info), 0);
+	json_t *cases = json_object_get(doc, "cases");
+	assert_int_equal(json_array_size(cases), (size_t)n);
+	json_t *key = json_object_get(json_array_get(cases, 0), "key");
+	assert_int_equal(json_integer_value(json_object_get(key, "page_bytes")), 4096);
+	assert_string_equal(json_string_value(json_object_get(key, "page_source")), "4K");
+
+	struct pb_pages_avail av;
+	assert_int_equal(pb_pages_probe(PB_PAGE_1G, &av), 0);
+	if (av.source == PB_PAGES_NONE) {
+		p.page_bytes = PB_PAGE_1G;
+		p.page_source = PB_PAGES_HUGETLB;
+		assert_int_equal(pb_latency_sweep(&p, pts, &info), -1);
+		char line[320];
+		pb_pages_skip_line(PB_PAGE_1G, line, sizeof line);
+		assert_non_null(strstr(line, "1G pages: skipped"));
+	}
+	assert_int_equal(json_array_size(cases), (size_t)n); /* nothing added */
+	json_decref(doc);
+}
+
 /* Loaded latency on small sizes: level 0 has no load, level 1 (when a
  * second CPU is allowed) has some; the cases carry the load's keys. */
 static void test_loaded(void **state)
@@ -217,11 +257,9 @@ static void test_loaded(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_order_is_permutation),
-	    cmocka_unit_test(test_chain_single_cycle),
-	    cmocka_unit_test(test_order_random),
-	    cmocka_unit_test(test_sweep_and_cases),
-	    cmocka_unit_test(test_loaded),
+	    cmocka_unit_test(test_order_is_permutation), cmocka_unit_test(test_chain_single_cycle),
+	    cmocka_unit_test(test_order_random),         cmocka_unit_test(test_sweep_and_cases),
+	    cmocka_unit_test(test_sweep_pages),          cmocka_unit_test(test_loaded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

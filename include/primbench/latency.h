@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "primbench/pages.h"
+
 #define PB_LATENCY_ROUNDS      5            /* timed rounds per size */
 #define PB_LATENCY_ROUND_LOADS 16384        /* dependent loads per round */
 #define PB_LATENCY_MIN_BYTES   128          /* two lines: the smallest chain */
@@ -52,6 +54,12 @@ struct pb_latency_params {
 	uint64_t seed;                 /* 0: a fixed default (the same chains each run) */
 	volatile sig_atomic_t *stop;   /* NULL, or non-zero to stop before the next size
 	                                  (pb_session_stop_flag) */
+	/* --pages: 0 keeps the default buffer (THP requested, not forced);
+	 * else the buffer is mapped with pb_pages_map in pages of page_bytes
+	 * (PB_PAGE_4K, _2M, _1G) from page_source (a pb_pages_probe answer,
+	 * not PB_PAGES_NONE). */
+	size_t page_bytes;
+	enum pb_page_source page_source;
 };
 
 /* What a sweep saw besides its points. */
@@ -59,6 +67,8 @@ struct pb_latency_info {
 	uint64_t buffer_bytes; /* the mapping the chains were built in */
 	uint64_t thp_bytes;    /* its AnonHugePages after the largest chain */
 	bool interrupted;      /* *stop ended the sweep early */
+	size_t page_bytes;     /* the params' page_bytes (0: the default buffer) */
+	enum pb_page_source page_source;
 };
 
 /* Measures load-to-use latency at two sizes per octave (2^k and 1.5 *
@@ -79,8 +89,10 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
 /* Appends one case per point to doc["cases"] (docs/results-schema.md, "A
  * latency case"): key {suite "latency", size_bytes}, the rounds as samples
  * ([ticks, loads]) with their per_call summary (the spread), and
- * median_derived.ns_per_load; the THP seen as thp_bytes_seen. Returns 0
- * or -1 with pb_error(). */
+ * median_derived.ns_per_load; the THP seen as thp_bytes_seen. With
+ * info->page_bytes non-zero (--pages) the key adds page_bytes and
+ * page_source ("4K", "hugetlbfs", "THP"). Returns 0 or -1 with
+ * pb_error(). */
 int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int n,
                            const struct pb_latency_info *info);
 

@@ -18,6 +18,7 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/latency.h"
+#include "primbench/pages.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
@@ -33,7 +34,8 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: primbench latency [--min SIZE] [--max SIZE] [--cpu N] [-o FILE] [-q]\n"
+	fputs("usage: primbench latency [--min SIZE] [--max SIZE] [--pages LIST] [--cpu N]\n"
+	      "                         [-o FILE] [-q]\n"
 	      "       primbench latency --load N [--load-kernel K] [--max SIZE] [--cpu N] ...\n\n"
 	      "Measures load-to-use latency with a pointer chase: one dependent load per\n"
 	      "cache line of a buffer, the lines in a random order within and across pages\n"
@@ -43,6 +45,9 @@ static void usage(FILE *f)
 	      "  --min SIZE    the smallest working set (default 4K; K/M/G suffixes)\n"
 	      "  --max SIZE    the largest (default 64M, or twice the LLC figure if larger;\n"
 	      "                at most 16G and a quarter of RAM)\n"
+	      "  --pages LIST  one curve per page size of LIST (4K,2M,1G): 4K base pages,\n"
+	      "                2M from hugetlbfs or THP, 1G from hugetlbfs; a size not\n"
+	      "                available is skipped with one line (default: THP requested)\n"
 	      "  --cpu N       pin to CPU N (default: the CPU it starts on)\n"
 	      "  -o FILE       also write the curve as a result file (suite \"latency\")\n"
 	      "  --load N      loaded latency instead: the chase over --max (default 256M)\n"
@@ -235,12 +240,16 @@ int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_par
 		pb_format_bytes(b, sizeof b, info->buffer_bytes, PB_BYTES_IEC);
 		snprintf(thp, sizeof thp, ", %s of %s seen", a, b);
 	}
-	char head[400];
+	char head[400], pages[64] = "THP requested";
+	if (p->page_bytes)
+		snprintf(pages, sizeof pages, "%s pages from %s", pb_pages_name(p->page_bytes),
+		         p->page_source == PB_PAGES_BASE ? "base pages (THP off)"
+		                                         : pb_pages_source_name(p->page_source));
 	snprintf(head, sizeof head,
 	         "latency (pointer chase: one dependent load per line, the lines in a random "
-	         "order within and across pages; THP requested%s; median of %d rounds of %d "
+	         "order within and across pages; %s%s; median of %d rounds of %d "
 	         "loads; spread: (max - min) / median of the rounds)",
-	         thp, PB_LATENCY_ROUNDS, PB_LATENCY_ROUND_LOADS);
+	         pages, thp, PB_LATENCY_ROUNDS, PB_LATENCY_ROUND_LOADS);
 	putchar('\n');
 	pb_print_wrapped_at(stdout, 0, 0, head);
 	printf("  %10s %10s %12s %7s\n", "size", "ns/load", "ticks/load", "spread");
@@ -278,12 +287,12 @@ int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_par
 /* What the command line asked for. */
 struct latency_opts {
 	uint64_t min, max;
-	const char *cpu_arg, *out, *load_kernel;
+	const char *cpu_arg, *out, *load_kernel, *pages_arg;
 	size_t load;
 	bool load_set;
 };
 
-enum { OPT_MIN = 256, OPT_MAX, OPT_CPU, OPT_LOAD, OPT_LOAD_KERNEL };
+enum { OPT_MIN = 256, OPT_MAX, OPT_CPU, OPT_LOAD, OPT_LOAD_KERNEL, OPT_PAGES };
 
 #define LOADED_DEFAULT_BYTES (256ull << 20)
 #define LOAD_BUFFER_BYTES    (64ull << 20)
@@ -410,6 +419,7 @@ int cmd_latency(int argc, char **argv)
 	    {"cpu", required_argument, NULL, OPT_CPU},
 	    {"load", required_argument, NULL, OPT_LOAD},
 	    {"load-kernel", required_argument, NULL, OPT_LOAD_KERNEL},
+	    {"pages", required_argument, NULL, OPT_PAGES},
 	    CLI_OUTPUT_OPTION,
 	    CLI_QUIET_OPTION,
 	    CLI_HELP_OPTION,
@@ -420,6 +430,7 @@ int cmd_latency(int argc, char **argv)
 	static const struct cli_store stores[] = {
 	    CLI_STORE_ARG(OPT_CPU, struct latency_opts, cpu_arg),
 	    CLI_STORE_ARG(OPT_LOAD_KERNEL, struct latency_opts, load_kernel),
+	    CLI_STORE_ARG(OPT_PAGES, struct latency_opts, pages_arg),
 	    CLI_STORE_NUMBER_SET(OPT_LOAD, struct latency_opts, load, load_set, "--load", 0,
 	                         PB_LATENCY_MAX_LOAD),
 	    {0},
@@ -441,6 +452,11 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (o.load_kernel && !o.load_set)
 		die_usage("--load-kernel needs --load N");
+	size_t page_sizes[PB_PAGE_SIZES_MAX], n_pages = 0;
+	if (o.pages_arg && pb_pages_parse(o.pages_arg, page_sizes, &n_pages) != 0)
+		die_usage("--pages: %s", pb_error());
+	if (o.pages_arg && o.load_set)
+		die_usage("--pages is not for --load (the loaded chase requests THP)");
 	int want_cpu = o.cpu_arg ? pb_syscall_parse_cpu(o.cpu_arg, NULL) : -1;
 	if (want_cpu < 0 && o.cpu_arg)
 		die_usage("%s", pb_error());
@@ -480,18 +496,41 @@ int cmd_latency(int argc, char **argv)
 	                              .max_points = SWEEP_MAX_POINTS,
 	                              .stop = pb_session_stop_flag(&s)};
 	struct pb_latency_point pts[SWEEP_MAX_POINTS];
-	struct pb_latency_info info;
-	int n = cli_latency_table(&s.caches, &p, pts, &info);
-	int status = PB_EXIT_OK;
-	if (n < 0)
-		status = PB_EXIT_USAGE;
-	else if (o.out) {
-		int added = pb_results_add_latency(s.doc, pts, n, &info);
-		pb_session_finish(&s, pb_session_stopped(&s));
-		if (added != 0) {
+	struct pb_latency_info info = {0};
+	int n = 0, status = PB_EXIT_OK;
+	/* Without --pages one curve on the default buffer (page_bytes 0). */
+	for (size_t i = 0; i < (o.pages_arg ? n_pages : 1) && !info.interrupted; i++) {
+		if (o.pages_arg) {
+			struct pb_pages_avail av;
+			if (pb_pages_probe(page_sizes[i], &av) != 0) {
+				n = -1;
+				cli_error("%s", pb_error());
+				break;
+			}
+			if (av.source == PB_PAGES_NONE) {
+				char line[320];
+				pb_pages_skip_line(page_sizes[i], line, sizeof line);
+				putchar('\n');
+				pb_print_wrapped_at(stdout, 0, 0, line);
+				continue;
+			}
+			p.page_bytes = page_sizes[i];
+			p.page_source = av.source;
+		}
+		n = cli_latency_table(&s.caches, &p, pts, &info);
+		if (n < 0)
+			break;
+		if (o.out && pb_results_add_latency(s.doc, pts, n, &info) != 0) {
 			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
-		} else if (pb_session_write(&s, s.doc) != 0) {
+			break;
+		}
+	}
+	if (n < 0)
+		status = PB_EXIT_USAGE;
+	else if (o.out && status == PB_EXIT_OK) {
+		pb_session_finish(&s, pb_session_stopped(&s));
+		if (pb_session_write(&s, s.doc) != 0) {
 			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 		} else {

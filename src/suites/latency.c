@@ -113,17 +113,31 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 	if (pb_timer_init() != 0)
 		return -1;
 
-	size_t map_bytes = ((size_t)max_bytes + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
-	/* Over-allocate by one huge page to align the buffer to 2 MiB. */
-	char *map = mmap(NULL, map_bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
-	                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map == MAP_FAILED)
-		return pb_fail("cannot map %zu bytes for the latency sweep", map_bytes);
-	char *buf = (char *)(((uintptr_t)map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
-	madvise(buf, map_bytes, MADV_HUGEPAGE); /* a request: without THP the sweep still runs */
+	struct pb_pages_region region = {0};
+	char *map = NULL, *buf;
+	size_t map_bytes;
+	if (prm->page_bytes) {
+		if (pb_pages_map((size_t)max_bytes, prm->page_bytes, prm->page_source, false,
+		                 &region) != 0)
+			return -1;
+		buf = (char *)region.p;
+		map_bytes = region.bytes;
+	} else {
+		map_bytes = ((size_t)max_bytes + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+		/* Over-allocate by one huge page to align the buffer to 2 MiB. */
+		map = mmap(NULL, map_bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
+		           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (map == MAP_FAILED)
+			return pb_fail("cannot map %zu bytes for the latency sweep", map_bytes);
+		buf = (char *)(((uintptr_t)map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+		madvise(buf, map_bytes,
+		        MADV_HUGEPAGE); /* a request: without THP the sweep still runs */
+	}
 	uint32_t *order = malloc((size_t)(max_bytes / LINE_BYTES) * sizeof *order);
 	if (!order) {
-		munmap(map, map_bytes + HUGE_BYTES);
+		if (map)
+			munmap(map, map_bytes + HUGE_BYTES);
+		pb_pages_unmap(&region);
 		return pb_fail("out of memory for the latency sweep");
 	}
 
@@ -153,9 +167,13 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 		info->buffer_bytes = map_bytes;
 		info->thp_bytes = pb_thp_bytes_at(buf);
 		info->interrupted = stopped;
+		info->page_bytes = prm->page_bytes;
+		info->page_source = prm->page_source;
 	}
 	free(order);
-	munmap(map, map_bytes + HUGE_BYTES);
+	if (map)
+		munmap(map, map_bytes + HUGE_BYTES);
+	pb_pages_unmap(&region);
 	return count;
 }
 

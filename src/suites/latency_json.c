@@ -52,10 +52,19 @@ int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int 
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
-	for (int i = 0; i < n; i++)
-		if (add_point(cases, &pts[i], NULL, NULL, info ? &info->thp_bytes : NULL) != 0)
-			return -1;
-	return 0;
+	json_t *extra = NULL;
+	if (info && info->page_bytes) {
+		extra = json_object();
+		json_object_set_new(extra, "page_bytes",
+		                    json_integer((json_int_t)info->page_bytes));
+		json_object_set_new(extra, "page_source",
+		                    json_string(pb_pages_source_name(info->page_source)));
+	}
+	int rc = 0;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = add_point(cases, &pts[i], extra, NULL, info ? &info->thp_bytes : NULL);
+	json_decref(extra);
+	return rc;
 }
 
 int pb_results_add_loaded(json_t *doc, const struct pb_loaded_params *p,

@@ -246,6 +246,9 @@ uint64_t cli_latency_max(const char *opt, uint64_t asked, const struct pb_cache_
 /* A size option's value (pb_parse_size: K/M/G suffixes), more than 0;
  * exits 2 with "OPT: REASON" or "bad OPT 'TEXT': must be more than 0". */
 uint64_t cli_parse_size_opt(const char *opt, const char *text);
+/* --cpu N's value (pb_syscall_parse_cpu: an online CPU number), or -1 when
+ * text is NULL (not given); exits 2 with the parser's message. */
+int cli_parse_cpu_opt(const char *text);
 
 /* The syscall table (cmd_syscall.c), also printed by the default run. */
 void cli_syscall_print_table(const struct pb_syscall_result *r);

@@ -15,6 +15,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
+#include "primbench/syscall.h"
 #include "primbench/text.h"
 
 #include "cli/cli.h"
@@ -309,4 +310,14 @@ void cli_check_output_not_input(const char *cmd, const char *out, char **inputs,
 	for (size_t i = 0; i < n; i++)
 		if (stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
 			die_usage("%s: -o %s would overwrite the input %s", cmd, out, inputs[i]);
+}
+
+int cli_parse_cpu_opt(const char *text)
+{
+	if (!text)
+		return -1;
+	int cpu = pb_syscall_parse_cpu(text, NULL);
+	if (cpu < 0)
+		die_usage("%s", pb_error());
+	return cpu;
 }

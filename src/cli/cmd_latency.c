@@ -457,9 +457,7 @@ int cmd_latency(int argc, char **argv)
 		die_usage("--pages: %s", pb_error());
 	if (o.pages_arg && o.load_set)
 		die_usage("--pages is not for --load (the loaded chase requests THP)");
-	int want_cpu = o.cpu_arg ? pb_syscall_parse_cpu(o.cpu_arg, NULL) : -1;
-	if (want_cpu < 0 && o.cpu_arg)
-		die_usage("%s", pb_error());
+	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
 
 	struct pb_session s;
 	struct pb_session_params sp = {

@@ -69,42 +69,6 @@ struct map_opts {
 	struct cli_format fmt;
 };
 
-static bool map_option(int opt, const char *arg, void *ctx)
-{
-	struct map_opts *o = ctx;
-	switch (opt) {
-	case OPT_SIZE:
-		o->size_arg = arg;
-		return true;
-	case OPT_PAGES:
-		o->pages_arg = arg;
-		return true;
-	case OPT_FAULT:
-		o->fault_arg = arg;
-		return true;
-	case OPT_POPULATE:
-		o->populate = true;
-		return true;
-	case OPT_THREADS:
-		o->threads_arg = arg;
-		return true;
-	case OPT_PLACEMENT:
-		o->placement_arg = arg;
-		return true;
-	case OPT_CPU:
-		o->cpu_arg = arg;
-		return true;
-	case OPT_ROUNDS:
-		o->rounds = cli_parse_count("--rounds", arg, 1, 100000);
-		return true;
-	case OPT_WARMUP:
-		o->warmup = cli_parse_count("--warmup", arg, 0, 1000);
-		return true;
-	default:
-		return false;
-	}
-}
-
 static int pin_worker(void *ctx, unsigned thread)
 {
 	return pb_placement_pin_thread(NULL, ctx, thread);
@@ -170,9 +134,22 @@ int cmd_mem_map(int argc, char **argv)
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_ARG(OPT_SIZE, struct map_opts, size_arg),
+	    CLI_STORE_ARG(OPT_PAGES, struct map_opts, pages_arg),
+	    CLI_STORE_ARG(OPT_FAULT, struct map_opts, fault_arg),
+	    CLI_STORE_FLAG(OPT_POPULATE, struct map_opts, populate, true),
+	    CLI_STORE_ARG(OPT_THREADS, struct map_opts, threads_arg),
+	    CLI_STORE_ARG(OPT_PLACEMENT, struct map_opts, placement_arg),
+	    CLI_STORE_ARG(OPT_CPU, struct map_opts, cpu_arg),
+	    CLI_STORE_NUMBER(OPT_ROUNDS, struct map_opts, rounds, "--rounds", 1, 100000),
+	    CLI_STORE_NUMBER(OPT_WARMUP, struct map_opts, warmup, "--warmup", 0, 1000),
+	    {0},
+	};
 	struct map_opts o = {.rounds = 5, .warmup = 1, .fmt = {.fmt = PB_FORMAT_TEXT}};
-	const struct cli_common common = {.out_path = &o.out, .fmt = &o.fmt, .sampling = &o.samp};
-	if (!cli_parse_options("map", argc, argv, ":ho:f:q", opts, map_option, &o, &common, usage))
+	const struct cli_common common = {
+	    .out_path = &o.out, .fmt = &o.fmt, .sampling = &o.samp, .stores = stores};
+	if (!cli_parse_options("map", argc, argv, ":ho:f:q", opts, NULL, &o, &common, usage))
 		return PB_EXIT_OK;
 	cli_no_operands("map", opts, argc, argv);
 

@@ -262,9 +262,7 @@ int cmd_syscall(int argc, char **argv)
 	p->min_samples = o.samp.min_samples;
 	p->max_samples = o.samp.max_samples;
 	p->seed = o.samp.seed;
-	int want_cpu = o.cpu_arg ? pb_syscall_parse_cpu(o.cpu_arg, NULL) : -1;
-	if (want_cpu < 0 && o.cpu_arg)
-		die_usage("%s", pb_error());
+	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
 
 	struct pb_session s;
 	struct pb_session_params sp = {

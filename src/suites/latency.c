@@ -101,6 +101,23 @@ static void **measure(void **p, uint64_t size, struct pb_latency_point *out)
 	return p;
 }
 
+/* The chase's default buffer: at least `bytes`, rounded up to whole 2 MiB
+ * pages, 2 MiB-aligned inside an over-allocated mapping (*map, *map_bytes:
+ * what to munmap), THP requested (a request: without THP the chase still
+ * runs, which is why this is not pb_map's huge mode, which fails). Returns
+ * the buffer, or NULL with *map MAP_FAILED. */
+static char *map_thp_aligned(size_t bytes, char **map, size_t *map_bytes)
+{
+	size_t len = (bytes + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
+	*map_bytes = len + HUGE_BYTES;
+	*map = mmap(NULL, *map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*map == MAP_FAILED)
+		return NULL;
+	char *buf = (char *)(((uintptr_t)*map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	madvise(buf, len, MADV_HUGEPAGE);
+	return buf;
+}
+
 int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_point *out,
                      struct pb_latency_info *info)
 {
@@ -114,8 +131,8 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 		return -1;
 
 	struct pb_pages_region region = {0};
-	char *map = NULL, *buf;
-	size_t map_bytes;
+	char *map = MAP_FAILED, *buf;
+	size_t map_bytes, mapped_bytes = 0;
 	if (prm->page_bytes) {
 		if (pb_pages_map((size_t)max_bytes, prm->page_bytes, prm->page_source, false,
 		                 &region) != 0)
@@ -123,20 +140,15 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 		buf = (char *)region.p;
 		map_bytes = region.bytes;
 	} else {
-		map_bytes = ((size_t)max_bytes + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
-		/* Over-allocate by one huge page to align the buffer to 2 MiB. */
-		map = mmap(NULL, map_bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
-		           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (map == MAP_FAILED)
+		buf = map_thp_aligned((size_t)max_bytes, &map, &mapped_bytes);
+		map_bytes = mapped_bytes - HUGE_BYTES;
+		if (!buf)
 			return pb_fail("cannot map %zu bytes for the latency sweep", map_bytes);
-		buf = (char *)(((uintptr_t)map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
-		madvise(buf, map_bytes,
-		        MADV_HUGEPAGE); /* a request: without THP the sweep still runs */
 	}
 	uint32_t *order = malloc((size_t)(max_bytes / LINE_BYTES) * sizeof *order);
 	if (!order) {
-		if (map)
-			munmap(map, map_bytes + HUGE_BYTES);
+		if (map != MAP_FAILED)
+			munmap(map, mapped_bytes);
 		pb_pages_unmap(&region);
 		return pb_fail("out of memory for the latency sweep");
 	}
@@ -171,8 +183,8 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 		info->page_source = prm->page_source;
 	}
 	free(order);
-	if (map)
-		munmap(map, map_bytes + HUGE_BYTES);
+	if (map != MAP_FAILED)
+		munmap(map, mapped_bytes);
 	pb_pages_unmap(&region);
 	return count;
 }
@@ -283,9 +295,9 @@ int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *
 		return -1;
 
 	size_t chase = (size_t)(p->chase_bytes / LINE_BYTES * LINE_BYTES);
-	size_t map_bytes = (chase + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
-	char *map = mmap(NULL, map_bytes + HUGE_BYTES, PROT_READ | PROT_WRITE,
-	                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *map;
+	size_t map_bytes;
+	char *buf = map_thp_aligned(chase, &map, &map_bytes);
 	uint32_t *order = malloc(chase / LINE_BYTES * sizeof *order);
 	struct load_thread *t = calloc((size_t)(p->n_load ? p->n_load : 1), sizeof *t);
 	int rc = -1;
@@ -293,8 +305,6 @@ int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *
 		pb_fail("out of memory for the loaded latency run");
 		goto out;
 	}
-	char *buf = (char *)(((uintptr_t)map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
-	madvise(buf, map_bytes, MADV_HUGEPAGE);
 	for (int i = 0; i < p->n_load; i++) {
 		t[i].cpu = p->load_cpus[i];
 		t[i].k = k;
@@ -333,6 +343,6 @@ out:
 	free(t);
 	free(order);
 	if (map != MAP_FAILED)
-		munmap(map, map_bytes + HUGE_BYTES);
+		munmap(map, map_bytes);
 	return rc;
 }

@@ -14,6 +14,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The features of the ISA this build is for (the enum is per ISA: names
+ * and bits are only compared within one). */
+#if defined(__aarch64__)
+/* arm64: getauxval(AT_HWCAP/AT_HWCAP2) (Linux
+ * Documentation/arch/arm64/elf_hwcaps.rst) and DCZID_EL0 (Arm ARM D23.2,
+ * "DCZID_EL0, Data Cache Zero ID register"). */
+enum pb_feature {
+	PB_FEAT_ASIMD, /* HWCAP_ASIMD: Advanced SIMD (NEON) */
+	PB_FEAT_SVE,   /* HWCAP_SVE: Scalable Vector Extension */
+	PB_FEAT_SVE2,  /* HWCAP2_SVE2 */
+	PB_FEAT_MOPS,  /* HWCAP2_MOPS (bit 43): FEAT_MOPS CPY and SET */
+	PB_FEAT_DCZVA, /* DCZID_EL0.DZP == 0: DC ZVA permitted */
+	PB_FEAT_CPUID, /* HWCAP_CPUID: EL0 reads of ID registers (MIDR_EL1) */
+	PB_FEAT_COUNT
+};
+#else
 enum pb_feature {
 	PB_FEAT_SSE2,          /* cpuid 1:EDX[26] */
 	PB_FEAT_AVX2,          /* cpuid 7.0:EBX[5] + XCR0 SSE|AVX */
@@ -28,6 +44,7 @@ enum pb_feature {
 	PB_FEAT_MOVDIR64B,     /* cpuid 7.0:ECX[28] */
 	PB_FEAT_COUNT
 };
+#endif
 
 /* Bit set of features: bit (1u << enum pb_feature). */
 typedef uint32_t pb_features;

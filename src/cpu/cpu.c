@@ -16,6 +16,10 @@
 #include "primbench/error.h"
 
 static const char *const feature_names[PB_FEAT_COUNT] = {
+#if defined(__aarch64__)
+    [PB_FEAT_ASIMD] = "asimd", [PB_FEAT_SVE] = "sve",     [PB_FEAT_SVE2] = "sve2",
+    [PB_FEAT_MOPS] = "mops",   [PB_FEAT_DCZVA] = "dczva", [PB_FEAT_CPUID] = "cpuid",
+#else
     [PB_FEAT_SSE2] = "sse2",
     [PB_FEAT_AVX2] = "avx2",
     [PB_FEAT_AVX512F] = "avx512f",
@@ -27,6 +31,7 @@ static const char *const feature_names[PB_FEAT_COUNT] = {
     [PB_FEAT_INVARIANT_TSC] = "invariant_tsc",
     [PB_FEAT_CLFLUSHOPT] = "clflushopt",
     [PB_FEAT_MOVDIR64B] = "movdir64b",
+#endif
 };
 
 #define HIDE_ENV "PRIMBENCH_HIDE_FEATURES"

@@ -94,6 +94,15 @@ static void test_midr(void **state)
 	assert_int_equal(m.part, 0x051);
 }
 
+static void test_ident_unknown_zero(void **state)
+{
+	(void)state;
+	struct pb_cpu_ident id = {0};
+	pb_arm_ident_from_midr(0x000f0510, &id); /* QEMU -cpu max */
+	assert_string_equal(id.vendor, "arm-0x00");
+	assert_string_equal(id.brand, "part 0x051");
+}
+
 static void test_ident_from_midr(void **state)
 {
 	(void)state;
@@ -182,6 +191,7 @@ int main(void)
 	    cmocka_unit_test(test_dczid),
 	    cmocka_unit_test(test_ctr),
 	    cmocka_unit_test(test_midr),
+	    cmocka_unit_test(test_ident_unknown_zero),
 	    cmocka_unit_test(test_ident_from_midr),
 	    cmocka_unit_test(test_emulation_judge),
 	    cmocka_unit_test(test_emulation_here),

@@ -142,11 +142,11 @@ void pb_arm_ident_from_midr(uint64_t midr, struct pb_cpu_ident *out)
 	if (m.implementer_name)
 		snprintf(out->vendor, sizeof out->vendor, "%s", m.implementer_name);
 	else
-		snprintf(out->vendor, sizeof out->vendor, "arm-%#04x", m.implementer);
+		snprintf(out->vendor, sizeof out->vendor, "arm-0x%02x", m.implementer);
 	if (m.part_name)
 		snprintf(out->brand, sizeof out->brand, "%s", m.part_name);
 	else
-		snprintf(out->brand, sizeof out->brand, "part %#05x", m.part);
+		snprintf(out->brand, sizeof out->brand, "part 0x%03x", m.part);
 	out->family = m.variant;
 	out->model = m.part;
 	out->stepping = m.revision;

@@ -228,7 +228,7 @@ void pb_cpu_ident_from_proc(struct pb_cpu_ident *out)
 			if (name)
 				copy_field(out->vendor, sizeof out->vendor, name);
 			else
-				snprintf(out->vendor, sizeof out->vendor, "arm-%#x", id & 0xffu);
+				snprintf(out->vendor, sizeof out->vendor, "arm-0x%02x", id & 0xffu);
 		} else if (!out->brand[0] &&
 		           (!strcmp(key, "model name") || !strcmp(key, "Processor") ||
 		            !strcmp(key, "cpu model") || !strcmp(key, "cpu") ||

@@ -124,7 +124,8 @@ static void print_check(FILE *f, const struct pb_cache_info *c, const struct pb_
 		judge(verdict, sizeof verdict, pts, n, st, nst, li->size_bytes);
 		snprintf(text, sizeof text, "%s (%s): %s", sz, pb_cache_source_name(li->source),
 		         verdict);
-		pb_print_labelled(f, 16, label, text);
+		pb_print_labelled(f, 16, label,
+		                  li->size_bytes ? text : "no figure: nothing to check");
 		for (int s = 0; s < PB_SRC_COUNT; s++) {
 			uint64_t b = li->by_source_bytes[s];
 			if (!b || li->plausible[s])

@@ -1,0 +1,28 @@
+/* counter.h (arm64) - one addition to a counter of the accounting file.
+ *
+ * Always an atomic add, threads or not. AArch64 is a load/store
+ * architecture: no instruction adds to memory except the atomics, so the
+ * cheap single-thread path of x86 (one add to memory, which a signal
+ * handler cannot split) has no equivalent; a plain load, add and store
+ * would lose a count to a handler that interrupts it. The relaxed
+ * __atomic_fetch_add whose result is unused becomes STADD with FEAT_LSE
+ * (Arm ARM C6.2 "STADD, STADDL": one instruction, no ordering) and an
+ * LDXR/STXR loop without it; GCC's default -moutline-atomics chooses
+ * between the two at run time (libgcc's __aarch64_ldadd8_relax, which
+ * reads HWCAP_ATOMICS from a constructor and uses the LDXR/STXR loop until
+ * then). account.c only.
+ */
+#ifndef PRIMBENCH_PRELOAD_COUNTER_H
+#define PRIMBENCH_PRELOAD_COUNTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+static inline __attribute__((always_inline)) void pb_sw_counter_add(uint64_t *c, uint64_t v,
+                                                                    bool threads)
+{
+	(void)threads;
+	__atomic_fetch_add(c, v, __ATOMIC_RELAXED);
+}
+
+#endif

@@ -10,19 +10,7 @@
  * LDXR/STXR loop without it; GCC's default -moutline-atomics chooses
  * between the two at run time (libgcc's __aarch64_ldadd8_relax, which
  * reads HWCAP_ATOMICS from a constructor and uses the LDXR/STXR loop until
- * then). account.c only.
+ * then). That is the generic file's add: it is included here. account.c
+ * only.
  */
-#ifndef PRIMBENCH_PRELOAD_COUNTER_H
-#define PRIMBENCH_PRELOAD_COUNTER_H
-
-#include <stdbool.h>
-#include <stdint.h>
-
-static inline __attribute__((always_inline)) void pb_sw_counter_add(uint64_t *c, uint64_t v,
-                                                                    bool threads)
-{
-	(void)threads;
-	__atomic_fetch_add(c, v, __ATOMIC_RELAXED);
-}
-
-#endif
+#include "../none/counter.h"

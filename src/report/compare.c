@@ -51,6 +51,11 @@ static const char *const software_fields[] = {
     "mitigations.vulnerabilities", /* per entry */
     "thp.enabled",
     "thp.defrag",
+    "preemption.model",
+    "preemption.dynamic",
+    "preemption.cmdline",
+    "hugepages.2048kB.reserved",
+    "hugepages.1048576kB.reserved",
     "cpufreq.governor",
     "glibc.version",
     "glibc.tunables_env",

@@ -3,9 +3,8 @@
  * instruction that saves or restores the FP/SIMD or SVE register state as
  * a block: the kernel saves it on a context switch or signal (Linux
  * Documentation/arch/arm64/sve.rst), so its cost is the kernel's, outside
- * what a user-mode loop can time. The generic file with this reason. */
-#define NOT_X86                                                                                    \
-	"x86-64 only: arm64 has no user-mode instruction that saves the SIMD state; the "          \
-	"kernel saves the FP/SIMD and SVE registers itself (context switches, signals)"
+ * what a user-mode loop can time. The generic file with this reason (one
+ * line after "primbench: xsave: "). */
+#define NOT_X86 "x86-64 only: on arm64 the kernel saves FP/SIMD and SVE state"
 
 #include "../none/xsave.c"

@@ -161,6 +161,11 @@ static void test_loaded_and_map_rows(void **state)
 	                       "             0      100.0        260.0       0.00   10.0%\n"
 	                       "             3      180.0        468.0      21.46       -\n");
 	free(t);
+	/* a load level whose threads got no CPU time is named as such */
+	lr[1].load_gb_per_s = 0;
+	CAPTURE(t, pb_loaded_print(out, lr, 2));
+	assert_non_null(strstr(t, "note: a load level with 0 GB/s: its load threads got no CPU"));
+	free(t);
 	struct pb_map_row m = {"2M", "hugetlbfs", 4, 12.345, 300.0, 153600.0, 0.05};
 	CAPTURE(t, (pb_map_print_head(out), pb_map_print_row(out, &m)));
 	assert_string_equal(t,

@@ -229,7 +229,10 @@ static void test_loaded(void **state)
 	assert_true(pts[0].chase.ns_per_load > 0);
 	if (n == 2) {
 		assert_int_equal(pts[1].threads, 1);
-		assert_true(pts[1].load_bytes_per_s > 0);
+		/* >= 0, not > 0: the load thread ran before the window (load_start
+		 * waits for its first call) but may get no CPU time inside it when
+		 * its CPU is busy; the printer then says so. */
+		assert_true(pts[1].load_bytes_per_s >= 0);
 	}
 	struct pb_cache_info c;
 	assert_int_equal(pb_cache_detect(&c, NULL), 0);

@@ -236,6 +236,16 @@ void pb_loaded_print(FILE *f, const struct pb_loaded_row *rows, int n)
 		fprintf(f, "  %12d %10.1f %12.1f %10.2f %7s\n", rows[i].threads,
 		        rows[i].ns_per_load, rows[i].ticks_per_load, rows[i].load_gb_per_s, spread);
 	}
+	/* A load thread that got no CPU time while the chase ran (its CPU busy
+	 * with something else) leaves a loaded row that is not loaded. */
+	for (int i = 0; i < n; i++)
+		if (rows[i].threads > 0 && !(rows[i].load_gb_per_s > 0)) {
+			fputs("  note: a load level with 0 GB/s: its load threads got no CPU time "
+			      "while the chase ran\n  (their CPUs were busy); that row is not a "
+			      "loaded latency\n",
+			      f);
+			break;
+		}
 }
 
 void pb_map_print_head(FILE *f)

@@ -41,6 +41,7 @@
 #include "primbench/latency.h"
 #include "primbench/pages.h"
 #include "primbench/sizes.h"
+#include "primbench/stats.h"
 #include "primbench/timer.h"
 
 #define LINE       64
@@ -110,16 +111,13 @@ static void **chase(void **p, size_t loads)
 	return p;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The median of v[0..n) (pb_summarize, type 7), with min and max. */
+static struct pb_summary summary(const double *v, int n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	struct pb_summary sm = {0};
+	if (pb_summarize(v, (size_t)n, 0.95, &sm) != 0)
+		sm.median = sm.min = sm.max = -1;
+	return sm;
 }
 
 int main(int argc, char **argv)
@@ -223,19 +221,18 @@ int main(int argc, char **argv)
 				w[k] = pb_ticks_to_ns(t > 0 ? t : 0) / (double)win;
 			}
 			sink = p;
-			med[o][r] = median(w, PB_LATENCY_ROUNDS);
+			struct pb_summary sm = summary(w, PB_LATENCY_ROUNDS);
+			med[o][r] = sm.median;
 			printf("round %d %-9s %8.2f ns/load (min %.2f, max %.2f)\n", r,
-			       order_names[orders[o]], med[o][r], w[0], w[PB_LATENCY_ROUNDS - 1]);
+			       order_names[orders[o]], sm.median, sm.min, sm.max);
 			fflush(stdout);
 		}
 	}
 	(void)sink;
 	for (int o = 0; o < norders; o++) {
-		double v[MAX_ROUNDS];
-		memcpy(v, med[o], (size_t)rounds * sizeof v[0]);
-		double m = median(v, rounds);
-		printf("%-9s median %.2f ns/load (rounds %.2f-%.2f)\n", order_names[orders[o]], m,
-		       v[0], v[rounds - 1]);
+		struct pb_summary sm = summary(med[o], rounds);
+		printf("%-9s median %.2f ns/load (rounds %.2f-%.2f)\n", order_names[orders[o]],
+		       sm.median, sm.min, sm.max);
 	}
 	free(off);
 	free(order);

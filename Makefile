@@ -9,6 +9,9 @@
 #               path (-DPRIMBENCH_ARCH=none), every target (their tests are
 #               not run: compiling them is cheap, running them is not); then
 #               run every test in build-test/ and build-asan/.
+#   make test-arm64   the arm64 cross build (build-arm64/, -Werror) and its
+#               tests under QEMU's user-mode emulator (README, "arm64:
+#               cross-building and testing under QEMU")
 #   make install PREFIX=/usr/local   (DESTDIR=... stages it; cmake/install.cmake
 #               says what goes where)
 # -Werror only where make test builds (PRIMBENCH_WERROR, cmake/compiler.cmake):
@@ -19,12 +22,13 @@ ASAN_BUILD    ?= build-asan
 RELEASE_BUILD ?= build-release
 CLANG_BUILD   ?= build-clang
 NONE_BUILD    ?= build-none
+ARM64_BUILD   ?= build-arm64
 CLANG         ?= clang
 JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX        ?= /usr/local
 
 .PHONY: all deps build build-test build-asan build-release build-clang build-none \
-	run test install format clean
+	run test test-arm64 install format clean
 
 all: build
 
@@ -73,6 +77,18 @@ test: build-test build-asan build-release build-clang build-none
 	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# arm64: cross gcc and qemu-user (scripts/deps.sh arm64), the arm64 -dev
+# packages unpacked into a private sysroot (scripts/arm64-sysroot.sh: never
+# installed through multiarch), the cross build with -Werror
+# (cmake/aarch64-linux-gnu.cmake), every test under qemu-aarch64 -cpu max.
+test-arm64: deps
+	@sh scripts/deps.sh arm64
+	sh scripts/arm64-sysroot.sh $(ARM64_BUILD)/sysroot
+	cmake -S . -B $(ARM64_BUILD) -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRIMBENCH_WERROR=ON
+	cmake --build $(ARM64_BUILD) -j $(JOBS)
+	cd $(ARM64_BUILD) && ctest --output-on-failure -j $(JOBS)
+
 # Configured with the prefix too: GNUInstallDirs picks libdir from it
 # (lib/x86_64-linux-gnu under /usr on Debian). Never the sanitizer build.
 install: build
@@ -84,4 +100,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD) $(ARM64_BUILD)

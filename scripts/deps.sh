@@ -1,10 +1,17 @@
 #!/bin/sh
-# Installs the Debian packages primbench needs to build and test.
+# Installs the Debian packages primbench needs to build and test
+# (scripts/deps.sh), or those the arm64 cross build and its emulated tests
+# add (scripts/deps.sh arm64: make test-arm64; the arm64 libraries
+# themselves are unpacked by scripts/arm64-sysroot.sh, not installed).
 # As root: apt-get installs whatever is missing. Otherwise: prints the exact
 # apt-get line and exits 1 when something is missing.
 set -eu
 
-PACKAGES="gcc clang make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3"
+if [ "${1:-}" = arm64 ]; then
+	PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
+else
+	PACKAGES="gcc clang make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3"
+fi
 
 missing=""
 for p in $PACKAGES; do

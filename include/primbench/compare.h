@@ -57,7 +57,7 @@ void pb_compare_diffs_free(struct pb_compare_diff *d, size_t n);
 /* One case in both files. */
 struct pb_compare_row {
 	const struct pb_results_case *a, *b;
-	const char *unit;         /* the unit compared in: a's, b's or "ns" */
+	const char *unit; /* compared in: a's, b's, "ns"; latency "ns/load", map "ns/4KiB" */
 	struct pb_summary sa, sb; /* per-call summaries, median CI at level */
 	bool ratio;               /* all values > 0: shift is the HL ratio */
 	struct pb_shift shift;    /* ratio b/a, or else the shift b - a */

@@ -51,13 +51,16 @@ void pb_guarded_free(struct pb_guarded *g);
 /* Writes `value` over [p, p+bytes) without leaving the lines in any cache
  * level: non-temporal stores + sfence where the CPU has them (x86-64:
  * movnti, Intel SDM Vol. 1 10.4.6.2), else ordinary stores followed by
- * pb_flush_range(). Used to refill buffers between timed batches. */
+ * pb_flush_range() (arm64, where STNP is only a hint). Used to refill
+ * buffers between timed batches. */
 void pb_fill_uncached(void *p, int value, size_t bytes);
 
 /* Evicts every cache line of [p, p+bytes) from all cache levels
- * (clflushopt when usable, else clflush; Intel SDM Vol. 2A CLFLUSHOPT),
- * then fences. On architectures without a user-mode flush: does nothing and
- * returns false (callers rely on rotation through a large working set). */
+ * (x86-64: clflushopt when usable, else clflush; Intel SDM Vol. 2A
+ * CLFLUSHOPT; arm64: DC CIVAC per CTR_EL0.DminLine bytes, Arm ARM C5.3),
+ * then fences (mfence; DSB ISH) and returns true. On architectures without
+ * a user-mode flush: does nothing and returns false (callers rely on
+ * rotation through a large working set). */
 bool pb_flush_range(const void *p, size_t bytes);
 
 #endif

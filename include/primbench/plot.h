@@ -40,7 +40,19 @@
  *  - cmd results: every counted run of each side (A, B) of each file as a
  *    point, left to right in the order they ran (so that equal times stay
  *    visible), its median as a bar; y = real (wall-clock) time.
- * mem and cmd files cannot share one plot. Other suites (syscall, xsave)
+ *  - latency results (primbench latency -o): the curve, x = working set
+ *    on a log2 axis, y = ns per load on a log axis (median; bars: min..max
+ *    of the rounds, the latency command's spread), one line per file and
+ *    group (page size: "latency 2M THP"), the first file's L1d, L2 and LLC
+ *    as dotted lines labelled with size and source as in the mem panels;
+ *    loaded latency (latency --load N) in a panel of its own: ns per load
+ *    against the load's aggregate GB/s, each point labelled with its load
+ *    threads.
+ *  - map results (mem map -o): GB/s (page_bytes / time per page) per page
+ *    size, source and fault mode against threads, bars p10..p90 (mem
+ *    map's spread); when every case ran on one thread count, a bar per
+ *    page size and file instead.
+ * Files of different kinds (mem, cmd, latency, map) cannot share one plot. Other suites (syscall, xsave)
  * are not drawn: a file with mem cases beside them (the default run's,
  * with syscall cases; xsave's, with its break-even sweep) draws its mem
  * cases, and pb_plot_note() says what was left out. Errors name a file by
@@ -71,8 +83,8 @@ struct pb_plot_opts {
 	const char *title; /* NULL: the labels and the first file's CPU */
 };
 
-/* Whether the files can be drawn together: each has mem or cmd cases, and
- * not both kinds among them. Returns 0, or -1 with pb_error() set ("LABEL:
+/* Whether the files can be drawn together: each has mem, cmd, latency or
+ * map cases, and one kind among them all. Returns 0, or -1 with pb_error() set ("LABEL:
  * no mem or cmd cases to plot (suite 'syscall')", "mem and cmd results
  * cannot share a plot (LABEL1, LABEL2)"). pb_plot_write() checks it too;
  * a caller checks first to report bad input before looking for gnuplot. */

@@ -32,6 +32,22 @@
 #define PB_EXIT_USAGE        2
 #define PB_EXIT_INTERRUPTED  130
 
+/* Example values in the help texts, in this ISA's names (features are per
+ * ISA, primbench/cpu.h; so are the kernel rows and glibc's tunables). */
+#if defined(__aarch64__)
+#define CLI_EG_FEATURES      "sve,mops"
+#define CLI_EG_FEATURE       "sve"
+#define CLI_EG_MEMSET_POLICY "neon, or 'neon<=256,dc_zva'"
+#define CLI_EG_NT_MEMSET     "neon_nt"
+#define CLI_EG_GLIBC_TUNABLE "glibc.cpu.name=generic"
+#else
+#define CLI_EG_FEATURES      "avx512f,erms"
+#define CLI_EG_FEATURE       "avx512f"
+#define CLI_EG_MEMSET_POLICY "avx2, or 'rep_stosb<=2K,avx512'"
+#define CLI_EG_NT_MEMSET     "avx512_nt"
+#define CLI_EG_GLIBC_TUNABLE "glibc.cpu.x86_rep_stosb_threshold=1"
+#endif
+
 /* The command line as typed (argv before getopt permuted it). */
 extern int cli_argc;
 extern char **cli_argv;

@@ -47,7 +47,7 @@ void cmd_usage(FILE *f)
 	      "  -q, --quiet            no progress line on stderr\n"
 	      "\n"
 	      "Swapping memset/memcpy/memmove inside the command (libprimswitch.so):\n"
-	      "      --memset POLICY    e.g. avx2, or 'rep_stosb<=2K,avx512' (quote it);\n"
+	      "      --memset POLICY    e.g. " CLI_EG_MEMSET_POLICY " (quote it);\n"
 	      "      --memcpy POLICY    also --memmove; for both sides, and --vs-memset,\n"
 	      "                         --vs-memcpy, --vs-memmove for B (docs/preload.md)\n"
 	      "      --account[=ticks]  count calls, bytes and sizes per primitive over\n"
@@ -85,9 +85,10 @@ void cmd_usage(FILE *f)
 	      "  primbench cmd --vs 'gzip -6 -c big.bin' -- gzip -9 -c big.bin\n"
 	      "  primbench cmd --until-verdict --prepare 'make clean' --vs 'make CC=clang' \\\n"
 	      "      -- make CC=gcc\n"
-	      "  primbench cmd --vs-env GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1 \\\n"
+	      "  primbench cmd --vs-env GLIBC_TUNABLES=" CLI_EG_GLIBC_TUNABLE " \\\n"
 	      "      -- ./my-program\n"
-	      "  primbench cmd -n 5 --profile --memset libc --vs-memset avx512_nt -- ./prog\n"
+	      "  primbench cmd -n 5 --profile --memset libc --vs-memset " CLI_EG_NT_MEMSET
+	      " -- ./prog\n"
 	      "exit status: 0 ok; 1 a run failed, or --until-verdict ended without a\n"
 	      "verdict; 2 bad usage or a command that cannot start; 128 + signal when\n"
 	      "interrupted (130 Ctrl-C, 143 SIGTERM; a second signal kills the command).\n",

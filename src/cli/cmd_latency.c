@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "primbench/cpu.h"
+#include "primbench/curve_text.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/latency.h"
@@ -29,8 +30,6 @@
 #define SWEEP_MIN_BYTES     (4ull << 10)
 #define SWEEP_DEFAULT_BYTES (64ull << 20)
 #define SWEEP_MAX_POINTS    80
-#define STEP_RATIO          1.3 /* a step: this much slower than half the size */
-#define ROW_WIDTH           44  /* "  %10s %10.1f %12.1f %6.1f%%" */
 
 static void usage(FILE *f)
 {
@@ -97,131 +96,16 @@ uint64_t cli_latency_max(const char *opt, uint64_t asked, const struct pb_cache_
 	return max;
 }
 
-/* Prints a row and its marks, marks that do not fit in the width on lines
- * of their own under the first mark. */
-static void print_row(const char *row, char marks[][48], int nmarks)
+/* (max - min) / median of a point's rounds, a fraction. */
+static double round_spread(const struct pb_latency_point *pt)
 {
-	int col = printf("%s", row);
-	for (int i = 0; i < nmarks; i++) {
-		int w = (int)strlen(marks[i]);
-		if (i > 0 && col + 2 + w > PB_TEXT_WIDTH)
-			col = printf("\n%*s", ROW_WIDTH, "") - 1;
-		col += printf("  %s", marks[i]);
+	double lo = pt->round_ticks[0], hi = lo;
+	for (int r = 1; r < PB_LATENCY_ROUNDS; r++) {
+		lo = fmin(lo, pt->round_ticks[r]);
+		hi = fmax(hi, pt->round_ticks[r]);
 	}
-	putchar('\n');
-}
-
-/* The ratio of point i to the point of half its size, or 0 when none. */
-static double step_ratio(const struct pb_latency_point *pts, int n, int i)
-{
-	for (int j = 0; j < n; j++)
-		if (pts[j].size_bytes * 2 == pts[i].size_bytes && pts[j].ns_per_load > 0)
-			return pts[i].ns_per_load / pts[j].ns_per_load;
-	return 0;
-}
-
-/* A step of the curve: a run of consecutive points each STEP_RATIO or more
- * slower than the point of half its size (one transition shows on two or
- * three points), from the first to the last, and the rise over it. */
-struct step {
-	uint64_t from, to;
-	double rise; /* the run's last point over the point before the run */
-};
-
-/* The curve's steps, at most cap; returns how many. */
-static int find_steps(const struct pb_latency_point *pts, int n, struct step *st, int cap)
-{
-	int k = 0;
-	for (int i = 0; i < n && k < cap; i++) {
-		if (step_ratio(pts, n, i) < STEP_RATIO)
-			continue;
-		int j = i;
-		while (j + 1 < n && step_ratio(pts, n, j + 1) >= STEP_RATIO)
-			j++;
-		double before = i > 0 ? pts[i - 1].ns_per_load : 0;
-		st[k++] = (struct step){pts[i].size_bytes, pts[j].size_bytes,
-		                        before > 0 ? pts[j].ns_per_load / before : 0};
-		i = j;
-	}
-	return k;
-}
-
-/* "1 MiB" or "1 MiB..2 MiB". */
-static void step_text(char *out, size_t len, const struct step *s)
-{
-	char a[32], b[32];
-	pb_format_bytes(a, sizeof a, s->from, PB_BYTES_IEC);
-	pb_format_bytes(b, sizeof b, s->to, PB_BYTES_IEC);
-	if (s->from == s->to)
-		snprintf(out, len, "%s", a);
-	else
-		snprintf(out, len, "%s..%s", a, b);
-}
-
-/* One reported size against the curve's steps: a level of `bytes` ends
- * where a step starts after it, within four times it. */
-static void judge(char *out, size_t len, const struct pb_latency_point *pts, int n,
-                  const struct step *st, int nst, uint64_t bytes)
-{
-	char a[32], b[32], t[80];
-	uint64_t top = n ? pts[n - 1].size_bytes : 0;
-	for (int i = 0; i < nst; i++)
-		if (st[i].to > bytes && st[i].from <= 4 * bytes) {
-			step_text(t, sizeof t, &st[i]);
-			snprintf(out, len, "the curve steps up at %s: consistent", t);
-			return;
-		}
-	if (top < 2 * bytes) {
-		pb_format_bytes(a, sizeof a, top, PB_BYTES_IEC);
-		snprintf(out, len, "beyond the curve (it stops at %s)", a);
-	} else {
-		pb_format_bytes(a, sizeof a, bytes, PB_BYTES_IEC);
-		pb_format_bytes(b, sizeof b, 4 * bytes, PB_BYTES_IEC);
-		snprintf(out, len, "no step between %s and %s: not where the curve says", a, b);
-	}
-}
-
-/* The reported sizes against the curve: the steps seen, one line per
- * level, one per rejected source. */
-static void print_check(const struct pb_cache_info *c, const struct pb_latency_point *pts, int n)
-{
-	struct step st[SWEEP_MAX_POINTS];
-	int nst = find_steps(pts, n, st, SWEEP_MAX_POINTS);
-	char steps[512] = "", sz[32], text[600], verdict[200], t[80];
-	size_t used = 0;
-	for (int i = 0; i < nst && used < sizeof steps; i++) {
-		step_text(t, sizeof t, &st[i]);
-		used += (size_t)snprintf(steps + used, sizeof steps - used, "%s%s (x%.1f)",
-		                         used ? ", " : "", t, st[i].rise);
-	}
-	printf("\nthe reported cache sizes against the curve (a step: %.1fx or more over half\n"
-	       "the size)\n",
-	       STEP_RATIO);
-	pb_print_labelled(stdout, 16, "  steps", used ? steps : "none");
-	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
-		const struct pb_cache_level_info *li = &c->level[l];
-		char label[32];
-		snprintf(label, sizeof label, "  %s", pb_cache_level_name((enum pb_cache_level)l));
-		pb_format_bytes(sz, sizeof sz, li->size_bytes, PB_BYTES_IEC);
-		judge(verdict, sizeof verdict, pts, n, st, nst, li->size_bytes);
-		snprintf(text, sizeof text, "%s (%s): %s", sz, pb_cache_source_name(li->source),
-		         verdict);
-		pb_print_labelled(stdout, 16, label, text);
-		for (int s = 0; s < PB_SRC_COUNT; s++) {
-			uint64_t b = li->by_source_bytes[s];
-			if (!b || li->plausible[s])
-				continue;
-			pb_format_bytes(sz, sizeof sz, b, PB_BYTES_IEC);
-			judge(verdict, sizeof verdict, pts, n, st, nst, b);
-			if (nst)
-				step_text(t, sizeof t, &st[nst - 1]);
-			snprintf(text, sizeof text,
-			         "%s says %s, rejected as implausible (src/cpu/caches.c): %s%s%s",
-			         pb_cache_source_name((enum pb_cache_source)s), sz, verdict,
-			         nst ? "; the curve's last step is at " : "", nst ? t : "");
-			pb_print_labelled(stdout, 16, "", text);
-		}
-	}
+	double med = pt->ticks_per_load * (double)pt->round_loads;
+	return med > 0 ? (hi - lo) / med : 0;
 }
 
 int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_params *p,
@@ -252,35 +136,11 @@ int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_par
 	         pages, thp, PB_LATENCY_ROUNDS, PB_LATENCY_ROUND_LOADS);
 	putchar('\n');
 	pb_print_wrapped_at(stdout, 0, 0, head);
-	printf("  %10s %10s %12s %7s\n", "size", "ns/load", "ticks/load", "spread");
-	int next_level = 0;
-	for (int i = 0; i < n; i++) {
-		char sz[32], row[80], marks[1 + PB_CACHE_LEVELS][48];
-		int nmarks = 0;
-		double lo = pts[i].round_ticks[0], hi = lo;
-		for (int r = 1; r < PB_LATENCY_ROUNDS; r++) {
-			lo = fmin(lo, pts[i].round_ticks[r]);
-			hi = fmax(hi, pts[i].round_ticks[r]);
-		}
-		double med = pts[i].ticks_per_load * (double)pts[i].round_loads;
-		pb_format_bytes(sz, sizeof sz, pts[i].size_bytes, PB_BYTES_IEC);
-		snprintf(row, sizeof row, "  %10s %10.1f %12.1f %6.1f%%", sz, pts[i].ns_per_load,
-		         pts[i].ticks_per_load, med > 0 ? 100.0 * (hi - lo) / med : 0.0);
-		double r = step_ratio(pts, n, i);
-		if (r >= STEP_RATIO)
-			snprintf(marks[nmarks++], sizeof marks[0], "x%.1f vs half the size", r);
-		while (next_level < PB_CACHE_LEVELS &&
-		       pts[i].size_bytes > c->level[next_level].size_bytes) {
-			char lv[32];
-			pb_format_bytes(lv, sizeof lv, c->level[next_level].size_bytes,
-			                PB_BYTES_IEC);
-			snprintf(marks[nmarks++], sizeof marks[0], "(past %s %s)",
-			         pb_cache_level_name((enum pb_cache_level)next_level), lv);
-			next_level++;
-		}
-		print_row(row, marks, nmarks);
-	}
-	print_check(c, pts, n);
+	struct pb_curve_point cp[SWEEP_MAX_POINTS];
+	for (int i = 0; i < n && i < SWEEP_MAX_POINTS; i++)
+		cp[i] = (struct pb_curve_point){pts[i].size_bytes, pts[i].ns_per_load,
+		                                pts[i].ticks_per_load, round_spread(&pts[i])};
+	pb_curve_print(stdout, c, cp, n < SWEEP_MAX_POINTS ? n : SWEEP_MAX_POINTS, false);
 	return n;
 }
 
@@ -322,10 +182,12 @@ static void print_loaded(const struct pb_loaded_params *p, const struct pb_loade
 	         p->n_load ? cpus : "(none)");
 	putchar('\n');
 	pb_print_wrapped_at(stdout, 0, 0, head);
-	printf("  %12s %10s %12s %10s\n", "load threads", "ns/load", "ticks/load", "load GB/s");
-	for (int i = 0; i < n; i++)
-		printf("  %12d %10.1f %12.1f %10.2f\n", pts[i].threads, pts[i].chase.ns_per_load,
-		       pts[i].chase.ticks_per_load, pts[i].load_bytes_per_s / 1e9);
+	struct pb_loaded_row rows[PB_LATENCY_MAX_LOAD + 1];
+	for (int i = 0; i < n && i <= PB_LATENCY_MAX_LOAD; i++)
+		rows[i] = (struct pb_loaded_row){
+		    pts[i].threads, pts[i].chase.ns_per_load, pts[i].chase.ticks_per_load,
+		    pts[i].load_bytes_per_s / 1e9, round_spread(&pts[i].chase)};
+	pb_loaded_print(stdout, rows, n <= PB_LATENCY_MAX_LOAD ? n : PB_LATENCY_MAX_LOAD + 1);
 }
 
 /* The loaded run on session s: load CPUs from the CPUs allowed before

@@ -57,10 +57,41 @@ struct line {
 
 /* Hiding features changes what primbench's kernels may use, not what
  * glibc chose for its memset/memcpy when the process started: the note
- * says so and names glibc's own switches (GLIBC_TUNABLES=glibc.cpu.hwcaps,
- * names from glibc's sysdeps/x86/include/cpu-features.h) for the hidden
- * features glibc's choice looks at (glibc 2.33..2.36 ifunc-memset.h and
- * ifunc-memmove.h):
+ * says so and names glibc's own switches, which are per ISA as the
+ * features are (one definition of print_libc_note per ISA, as cpu.h
+ * defines the feature enum). */
+static const char LIBC_NOTE_HEAD[] = "hidden features do not reach the libc kernels: glibc "
+                                     "chooses its own memset, memcpy and memmove (ifunc) "
+                                     "from the CPU";
+
+#if defined(__aarch64__)
+/* arm64: glibc has no tunable that hides a feature (glibc.cpu.hwcaps is
+ * for x86, s390x, powerpc and loongarch only: glibc manual, "Hardware
+ * Capability Tunables"). What it has is glibc.cpu.name: a CPU name in
+ * place of the MIDR it reads (sysdeps/unix/sysv/linux/aarch64/
+ * cpu-features.c), "generic" for MIDR 0, as if cpuid were hidden. glibc
+ * 2.36 (Debian 12) chooses memcpy and memmove by MIDR alone (its only SVE
+ * kernel is A64FX's), so that keeps it on its generic ASIMD kernels; its
+ * memset still zeroes with DC ZVA where DCZID_EL0 permits it, and later
+ * versions also choose SVE and MOPS kernels from HWCAP, which no tunable
+ * hides. */
+static void print_libc_note(pb_features hidden)
+{
+	(void)hidden;
+	char text[600];
+	snprintf(text, sizeof text,
+	         "%s, and on arm64 it has no switch that hides a feature. "
+	         "GLIBC_TUNABLES=glibc.cpu.name=generic makes it ignore the CPU's MIDR: "
+	         "glibc 2.36 then takes its generic ASIMD kernels (no SVE), though its "
+	         "memset still uses DC ZVA, and newer glibc picks SVE and MOPS kernels from "
+	         "HWCAP regardless (glibc manual, \"Hardware Capability Tunables\").",
+	         LIBC_NOTE_HEAD);
+	pb_print_labelled(stdout, 6, "note:", text);
+}
+#else
+/* x86-64: GLIBC_TUNABLES=glibc.cpu.hwcaps, names from glibc's
+ * sysdeps/x86/include/cpu-features.h, for the hidden features glibc's
+ * choice looks at (glibc 2.33..2.36 ifunc-memset.h and ifunc-memmove.h):
  *   avx512f, avx512bw  AVX512F, and AVX512VL and AVX512BW too: glibc's
  *                      256-bit EVEX versions need only those (memmove only
  *                      AVX512VL), and every primbench AVX-512 kernel needs
@@ -82,21 +113,20 @@ static void print_libc_note(pb_features hidden)
 	char text[600];
 	if (caps[0])
 		snprintf(text, sizeof text,
-		         "hidden features do not reach the libc kernels: glibc chooses its own "
-		         "memset, memcpy and memmove (ifunc) from the CPU. To hide them from "
-		         "glibc too, run with GLIBC_TUNABLES=glibc.cpu.hwcaps=%s%s (glibc manual, "
+		         "%s. To hide them from glibc too, run with "
+		         "GLIBC_TUNABLES=glibc.cpu.hwcaps=%s%s (glibc manual, "
 		         "\"Hardware Capability Tunables\"; the names are glibc's).",
-		         caps + 1,
+		         LIBC_NOTE_HEAD, caps + 1,
 		         hidden & PB_F(AVX2) ? " (and -AVX_Fast_Unaligned_Load for its AVX memcpy)"
 		                             : "");
 	else
 		snprintf(text, sizeof text,
-		         "hidden features do not reach the libc kernels: glibc chooses its own "
-		         "memset, memcpy and memmove (ifunc) from the CPU; "
-		         "GLIBC_TUNABLES=glibc.cpu.hwcaps hides features from glibc (glibc "
-		         "manual, \"Hardware Capability Tunables\").");
+		         "%s; GLIBC_TUNABLES=glibc.cpu.hwcaps hides features from glibc (glibc "
+		         "manual, \"Hardware Capability Tunables\").",
+		         LIBC_NOTE_HEAD);
 	pb_print_labelled(stdout, 6, "note:", text);
 }
+#endif
 
 /* `list --distributions`: one row per built-in distribution. */
 static int list_distributions(void)

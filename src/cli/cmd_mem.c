@@ -65,7 +65,7 @@ static void usage(FILE *f)
 	      "                      kernel has --min-samples (default 0.5)\n"
 	      "  --min-samples N     per case (default 11); --max-samples N (default 201)\n"
 	      "  --l1-size S, --l2-size S, --llc-size S   override the cache sizes\n"
-	      "  --hide-features L   hide CPU features (e.g. avx512f,erms)\n"
+	      "  --hide-features L   hide CPU features (e.g. " CLI_EG_FEATURES ")\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  --threads LIST      also run N threads at once, each on its own core with\n"
 	      "                      its own buffers: 1..8 (doubling), 1,2,3 or all; the\n"

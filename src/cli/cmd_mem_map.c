@@ -2,12 +2,14 @@
  * 1G pages and fault it, on N threads (include/primbench/map.h). */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "primbench/curve_text.h"
 #include "primbench/error.h"
 #include "primbench/map.h"
 #include "primbench/pages.h"
@@ -80,8 +82,7 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 	pb_format_bytes(sz, sizeof sz, (double)p->bytes, PB_BYTES_EXACT);
 	printf("mem map: %s per round, %s, %zu rounds (median; spread: p10..p90)\n\n", sz,
 	       p->fault == PB_MAP_POPULATE ? "populated at map time" : "demand faults", p->rounds);
-	printf("%-5s %-9s %7s %8s %9s %11s %9s\n", "pages", "source", "threads", "GB/s", "ns/4KiB",
-	       "ns/page", "spread");
+	pb_map_print_head(stdout);
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_map_case *c = &r->cases[i];
 		if (c->skip[0] || c->n_samples == 0)
@@ -89,13 +90,14 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 		struct pb_map_figures f;
 		pb_map_figures_of(c->page_bytes, pb_ticks_to_ns(c->per_page.median), &f);
 		const struct pb_summary *s = &c->per_page;
-		char spread[16] = "-";
-		if (s->median > 0)
-			snprintf(spread, sizeof spread, "%.1f%%",
-			         100 * (s->p90 - s->p10) / s->median);
-		printf("%-5s %-9s %7u %8.2f %9.1f %11.1f %9s\n", pb_pages_name(c->page_bytes),
-		       pb_pages_source_name(c->source), c->threads, f.gb_per_s, f.ns_per_4k,
-		       f.ns_per_page, spread);
+		struct pb_map_row row = {pb_pages_name(c->page_bytes),
+		                         pb_pages_source_name(c->source),
+		                         c->threads,
+		                         f.gb_per_s,
+		                         f.ns_per_4k,
+		                         f.ns_per_page,
+		                         s->median > 0 ? (s->p90 - s->p10) / s->median : NAN};
+		pb_map_print_row(stdout, &row);
 	}
 	bool first = true;
 	for (size_t i = 0; i < r->n_cases; i++)

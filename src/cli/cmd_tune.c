@@ -78,7 +78,7 @@ static void usage(FILE *f)
 	      "                      policy above them); keep the fastest when it wins\n"
 	      "                      beyond both CIs\n"
 	      "  -q, --quiet         no progress line on stderr\n"
-	      "  --hide-features L   hide CPU features (e.g. avx512f)\n"
+	      "  --hide-features L   hide CPU features (e.g. " CLI_EG_FEATURE ")\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  -h, --help          this text\n"
 	      "\n"

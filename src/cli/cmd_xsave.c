@@ -435,6 +435,13 @@ int cmd_xsave(int argc, char **argv)
 	struct xsave_opts o;
 	if (!parse_options(argc, argv, &o))
 		return PB_EXIT_OK;
+	/* Another architecture has nothing to time: one line saying why, not
+	 * a table of variants that did not run. */
+	const char *arch_why = NULL;
+	if (!pb_xsave_arch_supported(&arch_why)) {
+		cli_error("%s", arch_why);
+		return PB_EXIT_USAGE;
+	}
 	struct pb_session s;
 	struct pb_session_params sp = {
 	    .argc = cli_argc,
@@ -454,9 +461,7 @@ int cmd_xsave(int argc, char **argv)
 	pb_print_machine_summary(stdout, &s.caches);
 	struct pb_xsave_info info;
 	pb_xsave_detect(&info);
-	const char *arch_why = NULL;
-	if (pb_xsave_arch_supported(&arch_why))
-		print_state(&info);
+	print_state(&info);
 	fflush(stdout);
 
 	struct pb_xsave_params xp = {

@@ -234,6 +234,24 @@ static bool all_positive(const double *v, size_t n)
 	return true;
 }
 
+/* latency and map cases compare in their own unit, not ticks per call:
+ * ns per dependent load, and ns per 4 KiB of the region mapped (the inverse
+ * of GB/s). The unit, and in *per the factor from ns per call (per page for
+ * map), or NULL for every other case. */
+static const char *suite_unit(const struct pb_results_case *c, double *per)
+{
+	const char *suite = pb_key_str(c->key, "suite");
+	long long page;
+	*per = 1;
+	if (suite && !strcmp(suite, "latency"))
+		return "ns/load";
+	if (suite && !strcmp(suite, "map") && pb_key_int(c->key, "page_bytes", &page) && page > 0) {
+		*per = 4096.0 / (double)page;
+		return "ns/4KiB";
+	}
+	return NULL;
+}
+
 static int compare_case(struct pb_compare_row *row, const struct pb_results_file *fa,
                         const struct pb_results_file *fb, double level, size_t *converted)
 {
@@ -276,6 +294,14 @@ static int compare_case(struct pb_compare_row *row, const struct pb_results_file
 			sb = 1e9 / fb->tsc_hz;
 		row->unit = "ns";
 		(*converted)++;
+	}
+	double per;
+	const char *own = suite_unit(a, &per);
+	if (own && (ticks_a || ns_a) && (ticks_b || ns_b) && (!ticks_a || fa->tsc_hz > 0) &&
+	    (!ticks_b || fb->tsc_hz > 0)) {
+		sa = (ticks_a ? 1e9 / fa->tsc_hz : 1) * per;
+		sb = (ticks_b ? 1e9 / fb->tsc_hz : 1) * per;
+		row->unit = own;
 	}
 
 	double *xa, *xb, *fewa, *fewb;
@@ -404,6 +430,41 @@ static void near_misses(const struct pb_compare_result *r, struct pb_strv *notes
 		             pb_xasprintf("not compared: %zu more such pairs", found - LIST_MAX));
 }
 
+static void level_text(char *buf, size_t len, double level);
+
+/* latency and map rows without a CI of the median ("+-?"): why. Their
+ * samples are rounds, few of them (latency: 5, fixed; map: --rounds,
+ * default 5), and a distribution-free interval of the median at `level`
+ * needs n with 1 - 2^(1-n) >= level (6 at 95%; src/stats/stats.c). */
+static void ci_note(const struct pb_compare_result *r, double level, struct pb_strv *notes)
+{
+	size_t none = 0, least = SIZE_MAX;
+	bool map = false;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		double per;
+		if (!suite_unit(row->a, &per) || (row->sa.ci_valid && row->sb.ci_valid))
+			continue;
+		none++;
+		least = row->a->n < least ? row->a->n : least;
+		least = row->b->n < least ? row->b->n : least;
+		map |= !strcmp(pb_key_str(row->a->key, "suite"), "map");
+	}
+	if (!none)
+		return;
+	size_t need = 1;
+	while (need < 64 && 1 - pow(2, 1 - (double)need) < level)
+		need++;
+	char lv[32];
+	level_text(lv, sizeof lv, level);
+	pb_strv_push(notes, pb_xasprintf("%zu latency/map case%s without a %s CI of the median "
+	                                 "(+-?): as few as %zu samples (rounds) a side, and a "
+	                                 "%s interval of a median needs %zu%s; the delta's "
+	                                 "interval does not need that",
+	                                 none, none == 1 ? "" : "s", lv, least, lv, need,
+	                                 map ? " (mem map --rounds N)" : ""));
+}
+
 int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r)
 {
@@ -485,6 +546,7 @@ int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_fil
 		                          "each file's machine.timer.hz (%.3f and %.3f MHz)",
 		                          converted, converted == 1 ? "" : "s", fa->tsc_hz / 1e6,
 		                          fb->tsc_hz / 1e6));
+	ci_note(r, level, &notes);
 	if (thinned)
 		pb_strv_push(&notes,
 		             pb_xasprintf("%zu case%s with more than %d samples on a side: the "
@@ -879,10 +941,12 @@ static char *nothing_matched(const struct pb_compare_result *r)
 /* The legend, naming only the units and kinds of case in the table. */
 static char *legend_text(const struct pb_compare_result *r)
 {
-	bool ticks = false, counter = false, cmd = false, scaled = false;
+	bool ticks = false, counter = false, cmd = false, scaled = false, lat = false, map = false;
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct pb_compare_row *row = &r->rows[i];
 		const char *name;
+		lat |= !strcmp(row->unit, "ns/load");
+		map |= !strcmp(row->unit, "ns/4KiB");
 		ticks |= !strcmp(row->unit, "tsc_ticks");
 		counter |= !strcmp(row->unit, "cntvct_ticks");
 		cmd |= pb_results_key_is_cmd(row->a->key);
@@ -896,6 +960,14 @@ static char *legend_text(const struct pb_compare_result *r)
 	if (scaled)
 		pb_xappend(&units, *units ? "; times in the header's unit, ns, us, ms or s"
 		                          : "times in the header's unit, ns, us, ms or s");
+	if (lat)
+		pb_xappend(&units, *units ? "; ns/load: ns per dependent load (latency)"
+		                          : "ns/load: ns per dependent load (latency)");
+	if (map)
+		pb_xappend(&units, *units ? "; ns/4KiB: ns per 4 KiB of the region mapped (map; "
+		                            "its GB/s is 4.096 / it)"
+		                          : "ns/4KiB: ns per 4 KiB of the region mapped (map; its "
+		                            "GB/s is 4.096 / it)");
 	if (cmd)
 		pb_xappend(&units,
 		           *units ? "; cmd: the real (wall-clock) time of a run, not user or sys"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "primbench/curve_text.h"
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/text.h"
@@ -105,6 +106,7 @@ static char *value_text(const json_t *v)
 /* ---- groups (text and markdown) -------------------------------------------- */
 
 struct row {
+	const json_t *key;
 	char *group, *label;
 	const char *unit, *per; /* "call", "run", ... */
 	const json_t *per_call, *derived;
@@ -119,6 +121,7 @@ static struct row *rows_of(const struct pb_results_file *r)
 		const struct pb_results_case *c = &r->cases[i];
 		const json_t *cj = case_json(r, c);
 		pb_results_key_name(c->key, &rows[i].group, &rows[i].label);
+		rows[i].key = c->key;
 		rows[i].unit = c->unit;
 		const char *suite = str(c->key, "suite");
 		rows[i].per = !strcmp(suite, "cmd")       ? "run"
@@ -261,6 +264,132 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 	free(cs);
 }
 
+/* ---- latency and map groups (text) ------------------------------------------ */
+
+static double key_num(const json_t *key, const char *name)
+{
+	return num(key, name);
+}
+
+static int cmp_row_size(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+	double x = key_num(a->key, "load_threads"), y = key_num(b->key, "load_threads");
+	if (isfinite(x) && isfinite(y) && x != y)
+		return (x > y) - (x < y);
+	x = key_num(a->key, "size_bytes");
+	y = key_num(b->key, "size_bytes");
+	return (x > y) - (x < y);
+}
+
+/* (max - min) / median of a case's per-call figures: the latency
+ * command's spread (its rounds all have the same loads). */
+static double range_spread(const json_t *pc)
+{
+	double med = num(pc, "median");
+	return med > 0 ? (num(pc, "max") - num(pc, "min")) / med : NAN;
+}
+
+/* A latency group (rows sorted by size, or by load threads) as the
+ * latency command prints it: the curve with the file's cache sizes marked
+ * and checked, or the loaded-latency table. */
+static void latency_group(FILE *f, const struct pb_results_file *r, struct row *rows, size_t n)
+{
+	qsort(rows, n, sizeof *rows, cmp_row_size);
+	const json_t *k = rows[0].key;
+	const char *src = str(k, "page_source");
+	double page = key_num(k, "page_bytes"), rounds = num(rows[0].per_call, "n");
+	char size[32], pages[96] = "THP requested", head[512];
+	if (isfinite(key_num(k, "load_threads"))) {
+		pb_format_bytes(size, sizeof size, key_num(k, "size_bytes"), PB_BYTES_IEC);
+		snprintf(head, sizeof head,
+		         "%s: loaded latency (the chase over %s while 0..N threads on other "
+		         "CPUs run %s; load GB/s: the bytes its calls copied or set, all threads, "
+		         "over the chase's time; median of %.0f rounds; spread: (max - min) / "
+		         "median of the rounds)",
+		         rows[0].group, size, str(k, "load_kernel"), rounds);
+		pb_print_wrapped_at(f, 0, 0, head);
+		struct pb_loaded_row *lr = calloc(n, sizeof *lr);
+		for (size_t i = 0; lr && i < n; i++)
+			lr[i] = (struct pb_loaded_row){
+			    (int)key_num(rows[i].key, "load_threads"),
+			    num(rows[i].derived, "ns_per_load"), num(rows[i].per_call, "median"),
+			    num(rows[i].derived, "load_gb_per_s"), range_spread(rows[i].per_call)};
+		if (lr)
+			pb_loaded_print(f, lr, (int)n);
+		free(lr);
+		fputc('\n', f);
+		return;
+	}
+	if (isfinite(page)) {
+		pb_format_bytes(size, sizeof size, page, PB_BYTES_EXACT);
+		snprintf(pages, sizeof pages, "%s pages from %s", size,
+		         !strcmp(src, "4K") ? "base pages (THP off)" : src);
+	}
+	snprintf(head, sizeof head,
+	         "%s: the curve (pointer chase: one dependent load per line, the lines in a "
+	         "random order within and across pages; %s; median of %.0f rounds; spread: "
+	         "(max - min) / median of the rounds; marks: the cache sizes of the file's "
+	         "machine)",
+	         rows[0].group, pages, rounds);
+	pb_print_wrapped_at(f, 0, 0, head);
+	struct pb_cache_info c;
+	bool caches = pb_curve_caches_of(r->machine, &c) == 0;
+	struct pb_curve_point *pts = calloc(n, sizeof *pts);
+	for (size_t i = 0; pts && i < n; i++)
+		pts[i] = (struct pb_curve_point){(uint64_t)key_num(rows[i].key, "size_bytes"),
+		                                 num(rows[i].derived, "ns_per_load"),
+		                                 num(rows[i].per_call, "median"),
+		                                 range_spread(rows[i].per_call)};
+	if (pts)
+		pb_curve_print(f, &c, pts, (int)n, !caches);
+	if (!caches)
+		fprintf(f, "(the file's machine object has no cache sizes: nothing marked)\n");
+	free(pts);
+	fputc('\n', f);
+}
+
+/* A map group as mem map prints it: per page size and thread count, the
+ * median's GB/s, ns per 4 KiB and per page, spread p10..p90. */
+static void map_group(FILE *f, const struct row *rows, size_t n)
+{
+	char head[256];
+	snprintf(head, sizeof head,
+	         "%s: per page size and thread count (median of %.0f samples; spread: "
+	         "(p90 - p10) / median)",
+	         rows[0].group, num(rows[0].per_call, "n"));
+	pb_print_wrapped_at(f, 0, 0, head);
+	pb_map_print_head(f);
+	for (size_t i = 0; i < n; i++) {
+		char pages[32];
+		const json_t *pc = rows[i].per_call;
+		double med = num(pc, "median");
+		pb_format_bytes(pages, sizeof pages, key_num(rows[i].key, "page_bytes"),
+		                PB_BYTES_EXACT);
+		struct pb_map_row m = {pages,
+		                       str(rows[i].key, "page_source"),
+		                       (unsigned)key_num(rows[i].key, "threads"),
+		                       num(rows[i].derived, "gb_per_s"),
+		                       num(rows[i].derived, "ns_per_4k_page"),
+		                       num(rows[i].derived, "ns_per_page"),
+		                       med > 0 ? (num(pc, "p90") - num(pc, "p10")) / med : NAN};
+		pb_map_print_row(f, &m);
+	}
+	fputc('\n', f);
+}
+
+/* Whether rows (one group) print as their suite's own table: latency
+ * and map cases that name themselves (not a generic key name), in text. */
+static bool own_table(const struct row *rows, size_t n, const char *suite)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(str(rows[i].key, "suite"), suite) ||
+		    !isfinite(
+		        num(rows[i].derived, !strcmp(suite, "map") ? "gb_per_s" : "ns_per_load")))
+			return false;
+	return n > 0 && strncmp(rows[0].group, suite, strlen(suite)) == 0;
+}
+
 static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 {
 	struct row *rows = rows_of(r);
@@ -304,7 +433,12 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 				order[n++] = rows[j];
 				done[j] = true;
 			}
-		group_table(f, order, 0, n, markdown, cmd_ns);
+		if (!markdown && own_table(order, n, "latency"))
+			latency_group(f, r, order, n);
+		else if (!markdown && own_table(order, n, "map"))
+			map_group(f, order, n);
+		else
+			group_table(f, order, 0, n, markdown, cmd_ns);
 	}
 	if (r->ncases == 0)
 		fprintf(f, "(no case with samples)\n");

@@ -362,13 +362,17 @@ static bool in_grid(const struct pb_results_file *f, size_t i)
 
 /* What a case is to plot: a point of a size sweep (or grid), a replay
  * of a size distribution, a cmd run, or something not drawn. */
-enum case_kind { CASE_SWEEP, CASE_REPLAY, CASE_CMD, CASE_OTHER };
+enum case_kind { CASE_SWEEP, CASE_REPLAY, CASE_CMD, CASE_LATENCY, CASE_MAP, CASE_OTHER };
 
 static enum case_kind case_kind(const json_t *key)
 {
 	const char *suite = pb_key_str(key, "suite");
 	if (suite && !strcmp(suite, "cmd"))
 		return CASE_CMD;
+	if (suite && !strcmp(suite, "latency"))
+		return CASE_LATENCY;
+	if (suite && !strcmp(suite, "map"))
+		return CASE_MAP;
 	if (!suite || strcmp(suite, "mem"))
 		return CASE_OTHER;
 	return pb_key_str(key, "distribution") ? CASE_REPLAY : CASE_SWEEP;
@@ -1344,10 +1348,355 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 	return 0;
 }
 
+/* ---- latency and map ------------------------------------------------ */
+
+/* One line of a latency or map plot: a file's cases of one group (the
+ * reader's: "latency 2M THP", "latency loaded memcpy/libc", "map
+ * demand"), or for map one page size of it. */
+struct lm_series {
+	size_t file;
+	char *name; /* the group, or for map "demand 2M THP" */
+	bool loaded;
+	struct point *p;
+	size_t n, cap;
+	double *extra; /* loaded: the load threads of each point */
+};
+
+struct lm_plot {
+	struct lm_series *s;
+	size_t n, cap;
+	struct names names; /* distinct series names, their colour */
+};
+
+static void lm_free(struct lm_plot *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->s[i].name);
+		free(m->s[i].p);
+		free(m->s[i].extra);
+	}
+	free(m->s);
+	for (size_t i = 0; i < m->names.n; i++)
+		free(m->names.v[i]);
+	free(m->names.v);
+}
+
+static struct lm_series *lm_series_for(struct lm_plot *m, size_t file, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->s[i].file == file && !strcmp(m->s[i].name, name))
+			return &m->s[i];
+	GROW(m->s, m->n, m->cap);
+	struct lm_series *s = &m->s[m->n++];
+	*s = (struct lm_series){.file = file, .name = pb_xstrdup(name)};
+	name_index(&m->names, name);
+	return s;
+}
+
+/* A case's median_derived member, NAN when missing. */
+static double derived(const struct pb_results_file *f, const struct pb_results_case *c,
+                      const char *name)
+{
+	const json_t *v = get_path(json_array_get(json_object_get(f->doc, "cases"), c->index),
+	                           "median_derived", name, NULL);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The series of the latency (kind "latency") or map cases of every file.
+ * latency: x the working set, y ns per load, bars min..max of the rounds
+ * (the latency command's spread); loaded: x the load's GB/s. map: x the
+ * threads, y GB/s, bars p10..p90 of the samples (mem map's spread). */
+static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t n, bool map)
+{
+	for (size_t fi = 0; fi < n; fi++) {
+		const struct pb_results_file *f = in[fi].file;
+		for (size_t i = 0; i < f->ncases; i++) {
+			const struct pb_results_case *c = &f->cases[i];
+			const char *suite = pb_key_str(c->key, "suite");
+			if (!suite || strcmp(suite, map ? "map" : "latency"))
+				continue;
+			double hz = unit_hz(f, c->unit);
+			if (!(hz > 0))
+				return pb_fail("%s: a %s case is in %s, and the file has no "
+				               "machine.timer.hz to convert it",
+				               f->path, suite, c->unit);
+			struct pb_summary s;
+			if (pb_summarize(c->v, c->n, 0.95, &s) != 0)
+				return -1;
+			char *group, *label;
+			pb_results_key_name(c->key, &group, &label);
+			free(label);
+			long long size = 0, threads = 0, page = 0;
+			struct point p;
+			struct lm_series *ls;
+			if (map) {
+				const char *src = pb_key_str(c->key, "page_source");
+				if (!pb_key_int(c->key, "threads", &threads) ||
+				    !pb_key_int(c->key, "page_bytes", &page) || page <= 0) {
+					free(group);
+					continue;
+				}
+				char pg[32], name[160];
+				pb_format_bytes(pg, sizeof pg, (double)page, PB_BYTES_EXACT);
+				bool base = !src || !strcmp(src, "4K");
+				snprintf(name, sizeof name, "%s %s%s%s", group + 4, pg,
+				         base ? "" : " ", base ? "" : src);
+				ls = lm_series_for(m, fi, name);
+				double b = (double)page * hz / 1e9; /* GB/s = b / ticks */
+				p = (struct point){(double)threads, b / s.median, b / s.p90,
+				                   b / s.p10};
+			} else {
+				if (!pb_key_int(c->key, "size_bytes", &size) || size <= 0) {
+					free(group);
+					continue;
+				}
+				double k = 1e9 / hz;
+				long long load;
+				bool loaded = pb_key_int(c->key, "load_threads", &load);
+				ls = lm_series_for(m, fi, group);
+				ls->loaded = loaded;
+				p = (struct point){loaded ? derived(f, c, "load_gb_per_s")
+				                          : (double)size,
+				                   s.median * k, s.min * k, s.max * k};
+				if (loaded) {
+					ls->extra =
+					    pb_xrealloc(ls->extra, (ls->n + 1) * sizeof *ls->extra);
+					ls->extra[ls->n] = (double)load;
+				}
+			}
+			free(group);
+			if (!isfinite(p.x) || !isfinite(p.y))
+				continue;
+			GROW(ls->p, ls->n, ls->cap);
+			ls->p[ls->n++] = p;
+		}
+	}
+	if (m->n == 0)
+		return pb_fail("%s: no %s case to plot", in[0].file->path, map ? "map" : "latency");
+	for (size_t i = 0; i < m->n; i++)
+		if (!m->s[i].loaded) /* loaded points keep their order: threads */
+			qsort(m->s[i].p, m->s[i].n, sizeof *m->s[i].p, cmp_point);
+	return 0;
+}
+
+/* A series' legend title: the file's label when there is one group, the
+ * group when there is one file, else both. */
+static void lm_title(FILE *g, const struct lm_series *s, const struct pb_plot_input *in, size_t n,
+                     size_t ngroups)
+{
+	char t[320];
+	if (n > 1 && ngroups > 1)
+		snprintf(t, sizeof t, "%s: %s", in[s->file].label, s->name);
+	else
+		snprintf(t, sizeof t, "%s", n > 1 ? in[s->file].label : s->name);
+	gp_str(g, t);
+}
+
+/* The series' data file: x y lo hi (and for loaded, threads). */
+static int lm_data(const struct lm_series *s, const char *dir, size_t *ndata, char *name,
+                   size_t len)
+{
+	struct outfile d;
+	FILE *df = data_open(&d, ndata);
+	snprintf(name, len, "%s", d.name);
+	fprintf(df, "# %s\n# x y lo hi%s\n", s->name, s->loaded ? " load_threads" : "");
+	for (size_t j = 0; j < s->n; j++) {
+		fprintf(df, "%.6g %.6g %.6g %.6g", s->p[j].x, s->p[j].y, s->p[j].lo, s->p[j].hi);
+		if (s->loaded)
+			fprintf(df, " %.0f", s->extra[j]);
+		fputc('\n', df);
+	}
+	return out_close(&d, dir, d.name);
+}
+
+/* The plot command of the series of one panel (loaded or not). */
+static int lm_plot_lines(FILE *g, struct lm_plot *m, const struct pb_plot_input *in, size_t n,
+                         bool loaded, const char *dir, size_t *ndata, bool labels)
+{
+	size_t ngroups = 0;
+	for (size_t i = 0; i < m->names.n; i++)
+		for (size_t j = 0; j < m->n; j++)
+			if (!strcmp(m->s[j].name, m->names.v[i]) && m->s[j].loaded == loaded) {
+				ngroups++;
+				break;
+			}
+	fputs("plot \\\n", g);
+	bool first = true;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct lm_series *s = &m->s[i];
+		if (s->loaded != loaded)
+			continue;
+		char data[32];
+		if (lm_data(s, dir, ndata, data, sizeof data) != 0)
+			return -1;
+		const char *col = colours[name_index(&m->names, s->name) % NCOLOURS];
+		fprintf(g,
+		        "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 pt %d ps 0.7 dt %d "
+		        "lc rgb \"%s\" title ",
+		        first ? "" : ", \\\n", data, kernel_point(0, s->file),
+		        file_dash[s->file % NFILESTYLES], col);
+		lm_title(g, s, in, n, ngroups);
+		if (labels)
+			fprintf(g,
+			        ", \\\n  \"%s\" using 1:2:(sprintf(\"%%d\", $5)) with labels "
+			        "offset 1,0.7 left font \",10\" tc rgb \"%s\" notitle",
+			        data, col);
+		first = false;
+	}
+	fputc('\n', g);
+	return 0;
+}
+
+/* The latency plot: the curve panel (x working set, log2; y ns per load,
+ * log; the first file's L1d, L2 and LLC as dotted lines labelled with
+ * size and source), and a loaded-latency panel (ns per load against the
+ * load's GB/s, each point labelled with its load threads) when there are
+ * loaded cases. */
+static int latency_script(FILE *g, struct lm_plot *m, const struct pb_plot_input *in, size_t n,
+                          const char *dir, size_t *ndata)
+{
+	double lo = INFINITY, hi = 0;
+	bool curve = false, loaded = false;
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t j = 0; j < m->s[i].n; j++) {
+			loaded |= m->s[i].loaded;
+			if (m->s[i].loaded)
+				continue;
+			curve = true;
+			lo = fmin(lo, m->s[i].p[j].x);
+			hi = fmax(hi, m->s[i].p[j].x);
+		}
+	if (curve) {
+		char off[256];
+		if (hi <= lo)
+			hi = lo * 2;
+		fputs("\n# panel: the latency curve\n"
+		      "unset arrow; unset label; unset logscale; unset x2tics; set autoscale\n",
+		      g);
+		fputs("set tmargin 6\nset title \"load-to-use latency: the pointer chase over "
+		      "the working set\" offset 0,1.8\n",
+		      g);
+		fprintf(g, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.15, hi * 1.15);
+		size_tics(g, lo, hi);
+		fputs("set logscale y 10\nset key top left\nset bmargin 5\n", g);
+		cache_marks(g, in[0].file, lo / 1.15, hi * 1.15, off, sizeof off);
+		char xl[400];
+		snprintf(xl, sizeof xl, "working set, bytes (log2)%s%s",
+		         off[0] ? "; outside the curve: " : "", off);
+		fputs("set xlabel ", g);
+		gp_str(g, xl);
+		fputs("\nset ylabel \"ns per load (median; bars: min..max of the rounds; log)\"\n",
+		      g);
+		if (lm_plot_lines(g, m, in, n, false, dir, ndata, false) != 0)
+			return -1;
+	}
+	if (loaded) {
+		fputs("\n# panel: loaded latency\n"
+		      "unset arrow; unset label; unset logscale; unset x2tics; unset xtics; "
+		      "set xtics; set autoscale\n",
+		      g);
+		fputs("set tmargin 4\nset bmargin 4\nset offsets graph 0.04, graph 0.04, 0, 0\n"
+		      "set title \"loaded latency: the chase against the load's "
+		      "bandwidth (labels: load threads)\"\n",
+		      g);
+		fputs("set xlabel \"load GB/s, 10^9 bytes/s (all load threads)\"\n"
+		      "set ylabel \"ns per load (median; bars: min..max of the rounds)\"\n"
+		      "set xrange [0:*]\nset yrange [0:*]\nset key top left\n",
+		      g);
+		if (lm_plot_lines(g, m, in, n, true, dir, ndata, true) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The map plot: GB/s per page size (and fault mode) against threads, or
+ * when every case ran on one thread count, a bar per page size and file. */
+static int map_script(FILE *g, struct lm_plot *m, const struct pb_plot_input *in, size_t n,
+                      const char *dir, size_t *ndata)
+{
+	double tmin = INFINITY, tmax = 0;
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t j = 0; j < m->s[i].n; j++) {
+			tmin = fmin(tmin, m->s[i].p[j].x);
+			tmax = fmax(tmax, m->s[i].p[j].x);
+		}
+	fputs("\n# panel: mem map\n"
+	      "unset arrow; unset label; unset logscale; set autoscale\n",
+	      g);
+	fputs("set ylabel \"GB/s, 10^9 bytes/s mapped and faulted (median; bars: p10..p90)\"\n"
+	      "set yrange [0:*]\nset key top left\n",
+	      g);
+	if (tmax > tmin) {
+		fputs("set title \"the kernel's page clearing seen from user space: GB/s "
+		      "against threads\"\n",
+		      g);
+		fprintf(g,
+		        "set xlabel \"threads, each faulting its own slice\"\n"
+		        "set xrange [%g:%g]\nset xtics 1\n",
+		        tmin - 0.5, tmax + 0.5);
+		return lm_plot_lines(g, m, in, n, false, dir, ndata, false);
+	}
+	/* One thread count: a bar per (series name, file). */
+	size_t nn = m->names.n;
+	double w = 0.8 / (double)n;
+	fprintf(g,
+	        "set title \"the kernel's page clearing seen from user space: GB/s on "
+	        "%g thread%s\"\n",
+	        tmin, tmin == 1 ? "" : "s");
+	fputs("set xlabel \"page size (source) and how the region was faulted\"\n"
+	      "set style fill solid 0.6 border -1\n",
+	      g);
+	fprintf(g, "set xrange [0.4:%g]\nset xtics (", (double)nn + 0.6);
+	for (size_t i = 0; i < nn; i++) {
+		fputs(i ? ", " : "", g);
+		gp_str(g, m->names.v[i]);
+		fprintf(g, " %zu", i + 1);
+	}
+	fputs(")\nplot \\\n", g);
+	for (size_t fi = 0; fi < n; fi++) {
+		struct outfile d;
+		FILE *df = data_open(&d, ndata);
+		char name[32];
+		snprintf(name, sizeof name, "%s", d.name);
+		fputs("# x y lo hi\n", df);
+		for (size_t i = 0; i < m->n; i++) {
+			const struct lm_series *s = &m->s[i];
+			if (s->file != fi || !s->n)
+				continue;
+			double x = (double)(name_index(&m->names, s->name) + 1) - 0.4 +
+			           w * ((double)fi + 0.5);
+			fprintf(df, "%.4f %.6g %.6g %.6g\n", x, s->p[0].y, s->p[0].lo, s->p[0].hi);
+		}
+		if (out_close(&d, dir, name) != 0)
+			return -1;
+		fprintf(g, "%s  \"%s\" using 1:2:(%g) with boxes lc rgb \"%s\" title ",
+		        fi ? ", \\\n" : "", name, w, colours[fi % NCOLOURS]);
+		gp_str(g, in[fi].label);
+		fprintf(g,
+		        ", \\\n  \"%s\" using 1:2:3:4 with yerrorbars pt 7 ps 0 lc rgb \"black\" "
+		        "notitle",
+		        name);
+	}
+	fputc('\n', g);
+	return 0;
+}
+
 /* ---- the script ------------------------------------------------------ */
 
+/* The plot a kind of case is drawn in: "mem", "cmd", "latency", "map";
+ * NULL for CASE_OTHER. */
+static const char *kind_plot(enum case_kind k)
+{
+	return k == CASE_CMD       ? "cmd"
+	       : k == CASE_LATENCY ? "latency"
+	       : k == CASE_MAP     ? "map"
+	       : k == CASE_OTHER   ? NULL
+	                           : "mem";
+}
+
 /* "mem" when f has mem cases to draw (sweeps, grids, replays), "cmd"
- * when it has cmd cases, else NULL with the first other suite in *other. */
+ * when it has cmd cases, "latency" or "map" for those suites' (the first
+ * kind found), else NULL with the first other suite in *other. */
 static const char *suite_of(const struct pb_results_file *f, const char **other)
 {
 	const char *suite = NULL;
@@ -1355,7 +1704,7 @@ static const char *suite_of(const struct pb_results_file *f, const char **other)
 	for (size_t i = 0; i < f->ncases; i++) {
 		enum case_kind k = case_kind(f->cases[i].key);
 		if (k != CASE_OTHER)
-			suite = suite ? suite : k == CASE_CMD ? "cmd" : "mem";
+			suite = suite ? suite : kind_plot(k);
 		else if (!*other) {
 			const char *s = pb_key_str(f->cases[i].key, "suite");
 			*other = s ? s : "?";
@@ -1373,7 +1722,7 @@ char *pb_plot_note(const struct pb_results_file *f)
 		const json_t *key = f->cases[i].key;
 		enum case_kind k = case_kind(key);
 		long long size;
-		if (kind && k != CASE_OTHER && (k == CASE_CMD) == !strcmp(kind, "cmd")) {
+		if (kind && k != CASE_OTHER && !strcmp(kind_plot(k), kind)) {
 			if (k == CASE_SWEEP && pb_key_int(key, "size_bytes", &size) && size <= 0 &&
 			    !in_grid(f, i))
 				zero++;
@@ -1424,7 +1773,7 @@ int pb_plot_check(const struct pb_plot_input *in, size_t n)
 			               other ? " (suite '" : "", other ? other : "",
 			               other ? "')" : "");
 		if (kind && strcmp(kind, s))
-			return pb_fail("mem and cmd results cannot share a plot (%s, %s)",
+			return pb_fail("%s and %s results cannot share a plot (%s, %s)", kind, s,
 			               in[0].label, in[i].label);
 		kind = s;
 	}
@@ -1443,10 +1792,23 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 	if (pb_plot_check(in, n) != 0)
 		return -1;
 	const char *other, *kind = suite_of(in[0].file, &other);
-	bool mem = !strcmp(kind, "mem");
+	bool mem = !strcmp(kind, "mem"), lat = !strcmp(kind, "latency"), map = !strcmp(kind, "map");
 
 	struct mem_plot m = {0};
+	struct lm_plot lm = {0};
 	size_t panels = 1, cols = 1;
+	if (lat || map) {
+		if (lm_collect(&lm, in, n, map) != 0) {
+			lm_free(&lm);
+			return -1;
+		}
+		bool curve = false, loaded = false;
+		for (size_t i = 0; i < lm.n; i++) {
+			curve |= !lm.s[i].loaded;
+			loaded |= lm.s[i].loaded;
+		}
+		panels = (size_t)curve + (size_t)loaded;
+	}
 	if (mem) {
 		if (mem_collect(&m, in, n, o->unit) != 0) {
 			mem_free(&m);
@@ -1508,6 +1870,13 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 		fputs(" font \",13\"\n", g);
 		rc = mem_script(g, &m, in, n, o, dir, &ndata);
 		fputs("unset multiplot\n", g);
+	} else if (lat || map) {
+		fprintf(g, "set multiplot layout %zu,1 title ", rows);
+		gp_str(g, title);
+		fputs(" font \",13\"\n", g);
+		rc = lat ? latency_script(g, &lm, in, n, dir, &ndata)
+		         : map_script(g, &lm, in, n, dir, &ndata);
+		fputs("unset multiplot\n", g);
 	} else {
 		char sub[768];
 		struct outfile body;
@@ -1525,6 +1894,7 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 		free(body.text);
 	}
 	mem_free(&m);
+	lm_free(&lm);
 	if (rc != 0) {
 		fclose(g);
 		free(s.text);

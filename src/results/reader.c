@@ -205,6 +205,33 @@ static bool map_name(const json_t *key, char **group, char **label)
 	return true;
 }
 
+/* latency (latency.h): group "latency", "latency 2M THP" (key page_bytes)
+ * or "latency loaded memcpy/libc" (key load_threads), label the working
+ * set ("48K"), loaded " 2 load threads" after it. */
+static bool latency_name(const json_t *key, char **group, char **label)
+{
+	const char *src = pb_key_str(key, "page_source"), *lk = pb_key_str(key, "load_kernel");
+	long long size, page, load;
+	if (!pb_key_int(key, "size_bytes", &size))
+		return false;
+	char *sz = size_text(size);
+	if (pb_key_int(key, "load_threads", &load)) {
+		*group = pb_xasprintf("latency loaded%s%s", lk ? " " : "", lk ? lk : "");
+		*label = pb_xasprintf("%s %lld load thread%s", sz, load, load == 1 ? "" : "s");
+	} else if (pb_key_int(key, "page_bytes", &page)) {
+		char *pg = size_text(page);
+		bool base = !src || !strcmp(src, "4K");
+		*group = pb_xasprintf("latency %s%s%s", pg, base ? "" : " ", base ? "" : src);
+		*label = pb_xstrdup(sz);
+		free(pg);
+	} else {
+		*group = pb_xstrdup("latency");
+		*label = pb_xstrdup(sz);
+	}
+	free(sz);
+	return true;
+}
+
 static bool xsave_name(const json_t *key, char **group, char **label)
 {
 	const char *insn = pb_key_str(key, "instruction"), *upper = pb_key_str(key, "upper_state");
@@ -296,6 +323,8 @@ static void key_name(const json_t *key, char **group, char **label, bool *generi
 		ok = xsave_name(key, group, label);
 	else if (suite && !strcmp(suite, "map"))
 		ok = map_name(key, group, label);
+	else if (suite && !strcmp(suite, "latency"))
+		ok = latency_name(key, group, label);
 	else if (suite && !strcmp(suite, "cmd"))
 		ok = cmd_name(key, group, label);
 	if (!ok) {

@@ -4,7 +4,8 @@
  * 8-byte loop read a hot 4 KiB page in ~720 ticks, its own speed, in every
  * cache state). One file per architecture: x86_64/readback.c (AVX-512,
  * AVX2 or SSE2 loads, chosen at run time from the usable features),
- * none/readback.c (8-byte loads, portable C).
+ * aarch64/readback.c (LDP of q-register pairs with asimd, else LDP of x
+ * registers), none/readback.c (8-byte loads, portable C).
  */
 #ifndef PRIMBENCH_SUITES_READBACK_H
 #define PRIMBENCH_SUITES_READBACK_H

@@ -1,11 +1,15 @@
 /* none/xsave.c - the xsave suite on a non-x86 build: the instructions do
- * not exist, so every variant is listed as not run, with the reason. */
+ * not exist, so every variant is listed as not run, with the reason
+ * (NOT_X86; an architecture's own file may define it first and include
+ * this one: aarch64/xsave.c). */
 #include <string.h>
 
 #include "primbench/error.h"
 #include "primbench/xsave.h"
 
+#ifndef NOT_X86
 #define NOT_X86 "x86-64 only (this build is for another architecture)"
+#endif
 
 void pb_xsave_raw_read(struct pb_xsave_raw *raw)
 {

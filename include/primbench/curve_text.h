@@ -1,0 +1,68 @@
+/* primbench/curve_text.h - the latency curve, loaded latency and mem map's
+ * figures as text: the one printer of each table, used by the commands
+ * that measure them (latency, mem map) and by `primbench report` on their
+ * result files (docs/results-schema.md "A latency case", "map cases").
+ * Everything here takes plain figures (no suite's structures), so report
+ * needs no suite.
+ */
+#ifndef PRIMBENCH_CURVE_TEXT_H
+#define PRIMBENCH_CURVE_TEXT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "primbench/cpu.h"
+
+/* One point of the curve. spread: (max - min) / median of the point's
+ * rounds, a fraction (NaN: unknown). */
+struct pb_curve_point {
+	uint64_t size_bytes;
+	double ns_per_load, ticks_per_load, spread;
+};
+
+/* The curve's table (after its heading, which the caller prints): a
+ * column line, then per point "size ns/load ticks/load spread", marked
+ * "xR vs half the size" where the point is 1.3x or more slower than the
+ * point of half its size, and "(past L1d 32 KiB)" at the first point past
+ * each of c's levels. Then, unless no_check, the reported sizes against
+ * the curve's steps: one line per level of c and per figure of a source
+ * that was rejected as implausible (src/cpu/caches.c). pts ascending by
+ * size; n >= 0. */
+void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts, int n,
+                    bool no_check);
+
+/* c from a result file's machine object ("caches": L1d, L2, LLC with
+ * size_bytes, source, by_source{name: {size_bytes, plausible}}, note;
+ * line_bytes): a level or source missing from it is 0 / PB_SRC_FALLBACK.
+ * Returns 0, or -1 when the object has no "caches" (c zeroed). */
+int pb_curve_caches_of(const json_t *machine, struct pb_cache_info *c);
+
+/* One load level of loaded latency: the chase with `threads` load threads
+ * running, their aggregate GB/s (decimal) and the chase's spread as above. */
+struct pb_loaded_row {
+	int threads;
+	double ns_per_load, ticks_per_load, load_gb_per_s, spread;
+};
+
+/* The loaded-latency table (after its heading): a column line, one line
+ * per level. */
+void pb_loaded_print(FILE *f, const struct pb_loaded_row *rows, int n);
+
+/* One case of mem map: page size ("4K", "2M", "1G"), its source ("4K",
+ * "THP", "hugetlbfs"), threads, the median's figures (GB/s decimal, ns per
+ * 4 KiB, ns per page) and spread = (p90 - p10) / median of the samples, a
+ * fraction (NaN: "-"). */
+struct pb_map_row {
+	const char *pages, *source;
+	unsigned threads;
+	double gb_per_s, ns_per_4k, ns_per_page, spread;
+};
+
+/* mem map's table: the column line (pb_map_print_head), then one line per
+ * case (pb_map_print_row). */
+void pb_map_print_head(FILE *f);
+void pb_map_print_row(FILE *f, const struct pb_map_row *r);
+
+#endif

@@ -1,0 +1,254 @@
+/* curve_text.c - the latency curve, loaded latency and mem map's table as
+ * text (include/primbench/curve_text.h). The printers were the latency
+ * and mem map commands' own (src/cli/cmd_latency.c, cmd_mem_map.c); they
+ * are here so that `primbench report` prints a result file the same way. */
+#include "primbench/curve_text.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "primbench/text.h"
+
+#define MAX_POINTS 80  /* steps looked for; the sweep has at most 80 points */
+#define STEP_RATIO 1.3 /* a step: this much slower than half the size */
+#define ROW_WIDTH  44  /* "  %10s %10.1f %12.1f %6.1f%%" */
+
+/* Prints a row and its marks, marks that do not fit in the width on lines
+ * of their own under the first mark. */
+static void print_row(FILE *f, const char *row, char marks[][48], int nmarks)
+{
+	int col = fprintf(f, "%s", row);
+	for (int i = 0; i < nmarks; i++) {
+		int w = (int)strlen(marks[i]);
+		if (i > 0 && col + 2 + w > PB_TEXT_WIDTH)
+			col = fprintf(f, "\n%*s", ROW_WIDTH, "") - 1;
+		col += fprintf(f, "  %s", marks[i]);
+	}
+	fputc('\n', f);
+}
+
+/* The ratio of point i to the point of half its size, or 0 when none. */
+static double step_ratio(const struct pb_curve_point *pts, int n, int i)
+{
+	for (int j = 0; j < n; j++)
+		if (pts[j].size_bytes * 2 == pts[i].size_bytes && pts[j].ns_per_load > 0)
+			return pts[i].ns_per_load / pts[j].ns_per_load;
+	return 0;
+}
+
+/* A step of the curve: a run of consecutive points each STEP_RATIO or more
+ * slower than the point of half its size (one transition shows on two or
+ * three points), from the first to the last, and the rise over it. */
+struct step {
+	uint64_t from, to;
+	double rise; /* the run's last point over the point before the run */
+};
+
+/* The curve's steps, at most cap; returns how many. */
+static int find_steps(const struct pb_curve_point *pts, int n, struct step *st, int cap)
+{
+	int k = 0;
+	for (int i = 0; i < n && k < cap; i++) {
+		if (step_ratio(pts, n, i) < STEP_RATIO)
+			continue;
+		int j = i;
+		while (j + 1 < n && step_ratio(pts, n, j + 1) >= STEP_RATIO)
+			j++;
+		double before = i > 0 ? pts[i - 1].ns_per_load : 0;
+		st[k++] = (struct step){pts[i].size_bytes, pts[j].size_bytes,
+		                        before > 0 ? pts[j].ns_per_load / before : 0};
+		i = j;
+	}
+	return k;
+}
+
+/* "1 MiB" or "1 MiB..2 MiB". */
+static void step_text(char *out, size_t len, const struct step *s)
+{
+	char a[32], b[32];
+	pb_format_bytes(a, sizeof a, s->from, PB_BYTES_IEC);
+	pb_format_bytes(b, sizeof b, s->to, PB_BYTES_IEC);
+	if (s->from == s->to)
+		snprintf(out, len, "%s", a);
+	else
+		snprintf(out, len, "%s..%s", a, b);
+}
+
+/* One reported size against the curve's steps: a level of `bytes` ends
+ * where a step starts after it, within four times it. */
+static void judge(char *out, size_t len, const struct pb_curve_point *pts, int n,
+                  const struct step *st, int nst, uint64_t bytes)
+{
+	char a[32], b[32], t[80];
+	uint64_t top = n ? pts[n - 1].size_bytes : 0;
+	for (int i = 0; i < nst; i++)
+		if (st[i].to > bytes && st[i].from <= 4 * bytes) {
+			step_text(t, sizeof t, &st[i]);
+			snprintf(out, len, "the curve steps up at %s: consistent", t);
+			return;
+		}
+	if (top < 2 * bytes) {
+		pb_format_bytes(a, sizeof a, top, PB_BYTES_IEC);
+		snprintf(out, len, "beyond the curve (it stops at %s)", a);
+	} else {
+		pb_format_bytes(a, sizeof a, bytes, PB_BYTES_IEC);
+		pb_format_bytes(b, sizeof b, 4 * bytes, PB_BYTES_IEC);
+		snprintf(out, len, "no step between %s and %s: not where the curve says", a, b);
+	}
+}
+
+/* The reported sizes against the curve: the steps seen, one line per
+ * level, one per rejected source. */
+static void print_check(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts,
+                        int n)
+{
+	struct step st[MAX_POINTS];
+	int nst = find_steps(pts, n, st, MAX_POINTS);
+	char steps[512] = "", sz[32], text[600], verdict[200], t[80];
+	size_t used = 0;
+	for (int i = 0; i < nst && used < sizeof steps; i++) {
+		step_text(t, sizeof t, &st[i]);
+		used += (size_t)snprintf(steps + used, sizeof steps - used, "%s%s (x%.1f)",
+		                         used ? ", " : "", t, st[i].rise);
+	}
+	fprintf(f,
+	        "\nthe reported cache sizes against the curve (a step: %.1fx or more over half\n"
+	        "the size)\n",
+	        STEP_RATIO);
+	pb_print_labelled(f, 16, "  steps", used ? steps : "none");
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		const struct pb_cache_level_info *li = &c->level[l];
+		char label[32];
+		snprintf(label, sizeof label, "  %s", pb_cache_level_name((enum pb_cache_level)l));
+		pb_format_bytes(sz, sizeof sz, li->size_bytes, PB_BYTES_IEC);
+		judge(verdict, sizeof verdict, pts, n, st, nst, li->size_bytes);
+		snprintf(text, sizeof text, "%s (%s): %s", sz, pb_cache_source_name(li->source),
+		         verdict);
+		pb_print_labelled(f, 16, label,
+		                  li->size_bytes ? text : "no figure: nothing to check");
+		for (int s = 0; s < PB_SRC_COUNT; s++) {
+			uint64_t b = li->by_source_bytes[s];
+			if (!b || li->plausible[s])
+				continue;
+			pb_format_bytes(sz, sizeof sz, b, PB_BYTES_IEC);
+			judge(verdict, sizeof verdict, pts, n, st, nst, b);
+			if (nst)
+				step_text(t, sizeof t, &st[nst - 1]);
+			snprintf(text, sizeof text,
+			         "%s says %s, rejected as implausible (src/cpu/caches.c): %s%s%s",
+			         pb_cache_source_name((enum pb_cache_source)s), sz, verdict,
+			         nst ? "; the curve's last step is at " : "", nst ? t : "");
+			pb_print_labelled(f, 16, "", text);
+		}
+	}
+}
+
+void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts, int n,
+                    bool no_check)
+{
+	fprintf(f, "  %10s %10s %12s %7s\n", "size", "ns/load", "ticks/load", "spread");
+	int next_level = 0;
+	for (int i = 0; i < n; i++) {
+		char sz[32], row[80], spread[16], marks[1 + PB_CACHE_LEVELS][48];
+		int nmarks = 0;
+		pb_format_bytes(sz, sizeof sz, pts[i].size_bytes, PB_BYTES_IEC);
+		if (isfinite(pts[i].spread))
+			snprintf(spread, sizeof spread, "%.1f%%", 100 * pts[i].spread);
+		else
+			snprintf(spread, sizeof spread, "-");
+		snprintf(row, sizeof row, "  %10s %10.1f %12.1f %7s", sz, pts[i].ns_per_load,
+		         pts[i].ticks_per_load, spread);
+		double r = step_ratio(pts, n, i);
+		if (r >= STEP_RATIO)
+			snprintf(marks[nmarks++], sizeof marks[0], "x%.1f vs half the size", r);
+		while (next_level < PB_CACHE_LEVELS &&
+		       pts[i].size_bytes > c->level[next_level].size_bytes) {
+			char lv[32];
+			if (!c->level[next_level].size_bytes) { /* unknown: no mark */
+				next_level++;
+				continue;
+			}
+			pb_format_bytes(lv, sizeof lv, c->level[next_level].size_bytes,
+			                PB_BYTES_IEC);
+			snprintf(marks[nmarks++], sizeof marks[0], "(past %s %s)",
+			         pb_cache_level_name((enum pb_cache_level)next_level), lv);
+			next_level++;
+		}
+		print_row(f, row, marks, nmarks);
+	}
+	if (!no_check)
+		print_check(f, c, pts, n);
+}
+
+/* A source by its name (pb_cache_source_name), PB_SRC_COUNT when none. */
+static enum pb_cache_source source_of(const char *name)
+{
+	for (int s = 0; name && s < PB_SRC_COUNT; s++)
+		if (!strcmp(name, pb_cache_source_name((enum pb_cache_source)s)))
+			return (enum pb_cache_source)s;
+	return PB_SRC_COUNT;
+}
+
+int pb_curve_caches_of(const json_t *machine, struct pb_cache_info *c)
+{
+	memset(c, 0, sizeof *c);
+	const json_t *caches = json_object_get(machine, "caches");
+	if (!json_is_object(caches))
+		return -1;
+	const json_t *line = json_object_get(caches, "line_bytes");
+	c->line_bytes = json_is_integer(line) ? (unsigned)json_integer_value(line) : 64;
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		struct pb_cache_level_info *li = &c->level[l];
+		const json_t *o =
+		    json_object_get(caches, pb_cache_level_name((enum pb_cache_level)l));
+		const json_t *sz = json_object_get(o, "size_bytes");
+		enum pb_cache_source src =
+		    source_of(json_string_value(json_object_get(o, "source")));
+		li->size_bytes = json_is_integer(sz) && json_integer_value(sz) > 0
+		                     ? (uint64_t)json_integer_value(sz)
+		                     : 0;
+		li->source = src < PB_SRC_COUNT ? src : PB_SRC_FALLBACK;
+		const char *note = json_string_value(json_object_get(o, "note"));
+		snprintf(li->note, sizeof li->note, "%s", note ? note : "");
+		const char *name;
+		const json_t *v;
+		json_object_foreach((json_t *)json_object_get(o, "by_source"), name, v)
+		{
+			enum pb_cache_source s = source_of(name);
+			const json_t *b = json_object_get(v, "size_bytes");
+			if (s == PB_SRC_COUNT || !json_is_integer(b) || json_integer_value(b) <= 0)
+				continue;
+			li->by_source_bytes[s] = (uint64_t)json_integer_value(b);
+			li->plausible[s] = json_is_true(json_object_get(v, "plausible"));
+		}
+	}
+	return 0;
+}
+
+void pb_loaded_print(FILE *f, const struct pb_loaded_row *rows, int n)
+{
+	fprintf(f, "  %12s %10s %12s %10s %7s\n", "load threads", "ns/load", "ticks/load",
+	        "load GB/s", "spread");
+	for (int i = 0; i < n; i++) {
+		char spread[16] = "-";
+		if (isfinite(rows[i].spread))
+			snprintf(spread, sizeof spread, "%.1f%%", 100 * rows[i].spread);
+		fprintf(f, "  %12d %10.1f %12.1f %10.2f %7s\n", rows[i].threads,
+		        rows[i].ns_per_load, rows[i].ticks_per_load, rows[i].load_gb_per_s, spread);
+	}
+}
+
+void pb_map_print_head(FILE *f)
+{
+	fprintf(f, "%-5s %-9s %7s %8s %9s %11s %9s\n", "pages", "source", "threads", "GB/s",
+	        "ns/4KiB", "ns/page", "spread");
+}
+
+void pb_map_print_row(FILE *f, const struct pb_map_row *r)
+{
+	char spread[16] = "-";
+	if (isfinite(r->spread))
+		snprintf(spread, sizeof spread, "%.1f%%", 100 * r->spread);
+	fprintf(f, "%-5s %-9s %7u %8.2f %9.1f %11.1f %9s\n", r->pages, r->source, r->threads,
+	        r->gb_per_s, r->ns_per_4k, r->ns_per_page, spread);
+}

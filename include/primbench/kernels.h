@@ -42,9 +42,12 @@ typedef void *(*pb_memmove_fn)(void *dst, const void *src, size_t n);
 enum pb_store_kind {
 	PB_STORE_SCALAR, /* general-purpose registers, 8 bytes or less a store */
 	PB_STORE_VECTOR, /* SIMD registers, temporal (cached) stores */
-	PB_STORE_NT,     /* non-temporal (streaming) stores: movntdq, vmovntdq, movnti */
-	PB_STORE_REP,    /* x86 string instructions: rep stos, rep movs */
-	PB_STORE_LINE,   /* a whole-cache-line zeroing instruction (AMD clzero) */
+	PB_STORE_NT,     /* non-temporal (streaming) stores: movntdq, vmovntdq, movnti;
+	                  * arm64 STNP, FEAT_MOPS's N forms */
+	PB_STORE_REP,    /* string instructions: x86 rep stos, rep movs; arm64 FEAT_MOPS
+	                  * SET*, CPY* (the CPU chooses how to run them) */
+	PB_STORE_LINE,   /* a whole-line/block zeroing instruction (AMD clzero, arm64
+	                  * DC ZVA) */
 	PB_STORE_CALL,   /* another implementation, chosen at run time (libc, auto) */
 };
 
@@ -84,8 +87,10 @@ struct pb_kernel {
 	 * test_kernels.c checks they agree with one another and with
 	 * `requires`. */
 	enum pb_store_kind store; /* of the kernel's own code */
-	unsigned vector_bytes;    /* bytes per store of that code: 16 (SSE2), 32 (AVX2),
-	                           * 64 (AVX-512); 0 for no vector stores */
+	unsigned vector_bytes;    /* bytes per store of that code: 16 (SSE2, NEON), 32
+	                           * (AVX2), 64 (AVX-512); 0 for no vector stores, and
+	                           * for vector-length agnostic code (SVE: the CPU's
+	                           * vector length, 16 to 256 bytes) */
 	enum pb_glibc_path glibc; /* glibc 2.36's path for the kernel's own code */
 	const char *glibc_note;   /* NULL when glibc has this path as such; else
 	                           * why it maps to it, or why not ("glibc has rep

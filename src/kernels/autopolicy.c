@@ -21,8 +21,11 @@
  * and whose policy parses with this machine's usable kernels serves.
  * Bounds: docs/performance.md "auto and tune" has the measurements behind
  * the intel-avx512 row; the others are by analogy (not measured on such a
- * CPU; `primbench tune` measures the machine it runs on). */
+ * CPU; `primbench tune` measures the machine it runs on). Each
+ * architecture's rows name its own kernels (arch_rows.h); generic is
+ * everyone's last row. */
 static const struct pb_auto_default_row defaults[] = {
+#if defined(__x86_64__)
     {"intel-avx512",
      "GenuineIntel",
      {"avx512<=32K,rep_stosb<=8M,avx512_nt", "avx512<=32K,rep_movsb<=8M,avx512_nt", "avx512"},
@@ -41,6 +44,18 @@ static const struct pb_auto_default_row defaults[] = {
      NULL,
      {"sse2<=2K,rep_stosb", "sse2<=2K,rep_movsb", "rep_movsb"},
      "glibc's own default shape before AVX2 (vectors below its 2 KiB rep threshold)"},
+#elif defined(__aarch64__)
+    {"arm64-mops",
+     NULL,
+     {"mops", "mops", "mops"},
+     "glibc's choice where the CPU has FEAT_MOPS (sysdeps/aarch64/multiarch/*_mops.S: the "
+     "CPU's own memset, memcpy and memmove at every size); not measured: run primbench tune"},
+    {"arm64-neon",
+     NULL,
+     {"neon<=8M,neon_nt", "neon<=8M,neon_nt", "neon"},
+     "by analogy with x86-avx2 (q-register stores, non-temporal above 8 MiB); not "
+     "measured on arm64 hardware: run primbench tune"},
+#endif
     {"generic",
      NULL,
      {"gpr_unrolled", "gpr_unrolled", "gpr_unrolled"},

@@ -73,12 +73,18 @@ struct line {
 static void print_libc_note(pb_features hidden)
 {
 	char caps[96] = "";
-	if (hidden & PB_F(AVX2))
+	bool avx2 = false;
+#ifdef __aarch64__
+	(void)hidden; /* glibc's arm64 ifuncs have no hwcaps mask to name here */
+#else
+	avx2 = (hidden & PB_F(AVX2)) != 0;
+	if (avx2)
 		strcat(caps, ",-AVX2");
 	if (hidden & (PB_F(AVX512F) | PB_F(AVX512BW)))
 		strcat(caps, ",-AVX512F,-AVX512VL,-AVX512BW");
 	if (hidden & PB_F(ERMS))
 		strcat(caps, ",-ERMS");
+#endif
 	char text[600];
 	if (caps[0])
 		snprintf(text, sizeof text,
@@ -87,8 +93,7 @@ static void print_libc_note(pb_features hidden)
 		         "glibc too, run with GLIBC_TUNABLES=glibc.cpu.hwcaps=%s%s (glibc manual, "
 		         "\"Hardware Capability Tunables\"; the names are glibc's).",
 		         caps + 1,
-		         hidden & PB_F(AVX2) ? " (and -AVX_Fast_Unaligned_Load for its AVX memcpy)"
-		                             : "");
+		         avx2 ? " (and -AVX_Fast_Unaligned_Load for its AVX memcpy)" : "");
 	else
 		snprintf(text, sizeof text,
 		         "hidden features do not reach the libc kernels: glibc chooses its own "

@@ -161,8 +161,10 @@ int pb_cpu_hide_features(const char *list)
 pb_features pb_cpu_features(void)
 {
 	pb_features f = pb_cpu_features_detected() & ~pb_cpu_features_hidden();
+#ifndef __aarch64__
 	if (!(f & PB_F(AVX512F)))
 		f &= ~PB_F(AVX512BW);
+#endif
 	return f;
 }
 

@@ -82,8 +82,10 @@ static const char *feature_state(enum pb_feature feat)
 		return "no";
 	if (pb_cpu_features_hidden() & b)
 		return "hidden";
+#ifndef __aarch64__
 	if (!(pb_cpu_features() & b))
 		return feat == PB_FEAT_AVX512BW ? "no (avx512f is hidden)" : "no";
+#endif
 	return "yes";
 }
 

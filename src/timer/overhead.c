@@ -70,7 +70,11 @@ double pb_timer_overhead_measure(uint64_t *scratch, size_t pairs)
 
 void pb_timer_init_quick(struct pb_timer_quick *out)
 {
+#ifdef __aarch64__
+	pb_timer_use_tsc = 0; /* no TSC: none/ timer until src/timer/aarch64 */
+#else
 	pb_timer_use_tsc = pb_tsc_arch_present() && (pb_cpu_features() & PB_F(INVARIANT_TSC));
+#endif
 	uint64_t t[QUICK_PAIRS];
 	out->tsc = pb_timer_use_tsc != 0;
 	out->overhead_ticks = pb_timer_overhead_measure(t, QUICK_PAIRS);

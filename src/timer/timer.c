@@ -228,11 +228,13 @@ int pb_timer_init(void)
 	bool tsc_ok = false;
 	if (!pb_tsc_arch_present()) {
 		use_clock("no TSC on this architecture build");
+#ifndef __aarch64__
 	} else if (pb_cpu_features_hidden() & PB_F(INVARIANT_TSC)) {
 		use_clock("invariant_tsc hidden (PRIMBENCH_HIDE_FEATURES or --hide-features)");
 	} else if (!(pb_cpu_features_detected() & PB_F(INVARIANT_TSC))) {
 		use_clock(
 		    "cpuid 0x80000007:EDX[8] (invariant TSC) is clear: the TSC rate may change");
+#endif
 	} else {
 		tsc_ok = true;
 	}

@@ -20,6 +20,8 @@
 set -u
 pb=$1
 shift
+# The shapes run in tests/data: a relative path is made absolute first.
+case $pb in */*) pb=$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb") ;; esac
 isa=x86_64
 if [ "${1:-}" = --isa ]; then
 	isa=$2

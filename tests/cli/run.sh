@@ -6,11 +6,14 @@
 # a shell would. Status-2 cases must print exactly one line on stderr and
 # leave no file behind in the scratch directory. A line may start with a
 # tag:
-#   x86:     it names x86-64 kernels or features: run only where the build
-#            has the x86-64 kernels (--kernels-arch, default x86_64;
-#            tests/CMakeLists.txt passes PB_ARCH_KERNELS)
-#   native:  not under an emulator (PB_TEST_EMULATED set: qemu-user runs
-#            vfork as fork, so a command that cannot run is not reported)
+#   x86:     it names x86-64 kernels or features, or xsave: run only where
+#            the build has the x86-64 kernels (--kernels-arch, default
+#            x86_64; tests/CMakeLists.txt passes PB_ARCH_KERNELS)
+#   native:  not under an emulator (PB_TEST_EMULATED set): qemu-user runs
+#            vfork as fork, so a command that cannot run is not reported;
+#            a command's leftover processes go to the emulator's host
+#            process; the commands run are the host's, into which an
+#            arm64 libprimswitch.so cannot be preloaded
 # Skipped cases are counted in the last line.
 #   tests/cli/run.sh PRIMBENCH [--kernels-arch ARCH]
 set -u

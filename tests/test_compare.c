@@ -389,6 +389,20 @@ static void test_software_differs(void **state)
 	json_object_set(mb, "mitigations", json_object_get(ma, "mitigations"));
 	assert_int_equal(pb_compare_software_diffs(ma, mb, &d), 0);
 	pb_compare_diffs_free(d, 0);
+	/* the preemption model and reserved huge pages are software settings */
+	json_object_set_new(ma, "preemption",
+	                    json_pack("{s:s, s:b}", "model", "none", "dynamic", 1));
+	json_object_set_new(mb, "preemption",
+	                    json_pack("{s:s, s:b}", "model", "full", "dynamic", 1));
+	json_object_set_new(ma, "hugepages", json_pack("{s:{s:i}}", "2048kB", "reserved", 0));
+	json_object_set_new(mb, "hugepages", json_pack("{s:{s:i}}", "2048kB", "reserved", 512));
+	assert_int_equal(pb_compare_software_diffs(ma, mb, &d), 2);
+	assert_string_equal(d[0].field, "preemption.model");
+	assert_string_equal(d[0].a, "none");
+	assert_string_equal(d[0].b, "full");
+	assert_string_equal(d[1].field, "hugepages.2048kB.reserved");
+	assert_string_equal(d[1].b, "512");
+	pb_compare_diffs_free(d, 2);
 	json_decref(ma);
 	json_decref(mb);
 }

@@ -53,6 +53,10 @@ typedef uint32_t pb_features;
 /* Short lower-case name ("avx512f", "erms", "invariant_tsc"). */
 const char *pb_feature_name(enum pb_feature f);
 
+/* The name of the feature f extends and cannot be used without ("avx512f"
+ * for avx512bw, "sve" for sve2), NULL when none. */
+const char *pb_feature_requires(enum pb_feature f);
+
 /* Parses one feature name. Returns 0, or -1 with pb_error() set. */
 int pb_feature_parse(const char *name, enum pb_feature *out);
 
@@ -69,7 +73,8 @@ pb_features pb_cpu_features_hidden(void);
  * Returns 0, or -1 with pb_error() set on an unknown name (nothing hidden). */
 int pb_cpu_hide_features(const char *list);
 
-/* Usable features: detected minus hidden (and avx512bw goes with avx512f). */
+/* Usable features: detected minus hidden (and a feature goes with the one
+ * it requires: avx512bw with avx512f, sve2 with sve). */
 pb_features pb_cpu_features(void);
 
 /* Checks PRIMBENCH_HIDE_FEATURES. Returns 0, or -1 with pb_error() set
@@ -89,6 +94,9 @@ struct pb_cpu_ident {
 	int online_cpus;            /* sysconf(_SC_NPROCESSORS_ONLN) */
 	char hypervisor_vendor[13]; /* cpuid 0x40000000 signature ("KVMKVMKVM"), or "" */
 };
+/* On arm64 with a readable MIDR_EL1: vendor = implementer ("ARM",
+ * "Apple"), brand = part ("Neoverse N1"), family = variant, model = part
+ * number, stepping = revision (Arm's rVpR). */
 void pb_cpu_ident(struct pb_cpu_ident *out);
 
 /* The identity the CPU itself reports (x86: cpuid), nothing read from
@@ -97,6 +105,36 @@ void pb_cpu_ident(struct pb_cpu_ident *out);
  * allocation and no stdio, so it is safe inside a preloaded program's
  * first call (src/kernels/autopolicy.c). Never fails. */
 void pb_cpu_ident_arch(struct pb_cpu_ident *out);
+
+/* ---- arm64 identification and emulation ------------------------------ */
+
+/* DC ZVA's block size in bytes (arm64: DCZID_EL0, Arm ARM D23.2; see
+ * src/cpu/arm64_id.h), 0 when DC ZVA is prohibited or on another ISA.
+ * Read once, cached. Never fails. */
+unsigned pb_cpu_dczva_block_bytes(void);
+
+/* The decoded MIDR_EL1 (arm64: sysfs midr_el1, else MRS MIDR_EL1 where
+ * HWCAP_CPUID allows it), e.g. "0x414fd0c1: ARM Neoverse N1 r4p1 (AWS
+ * Graviton2, Ampere Altra)". Returns false (buf "") when there is none
+ * (another ISA, or unreadable). */
+bool pb_cpu_midr_describe(char *buf, size_t len);
+
+/* Whether this run looks emulated (qemu-user and the like), where timings
+ * mean nothing: the signs are in src/cpu/arm64_id.h (pb_emulation_judge),
+ * e.g. "/proc/cpuinfo names an x86 CPU (AMD EPYC) while this code runs
+ * aarch64; MIDR_EL1 0x000f0510 has implementer 0x00 (reserved for software
+ * use; QEMU's -cpu max)". On a native run: emulated false, signs "".
+ * Judged once, cached. Never fails. */
+struct pb_cpu_emulation {
+	bool emulated;
+	char signs[512]; /* "; "-separated, "" when none */
+};
+void pb_cpu_emulation(struct pb_cpu_emulation *out);
+
+/* The one line commands print when pb_cpu_emulation() says emulated:
+ * "emulated (qemu-user?): timings mean nothing here (signs: ...)"; ""
+ * when not emulated. */
+void pb_cpu_emulation_line(char *buf, size_t len);
 
 /* ---- caches -------------------------------------------------------- */
 

@@ -13,6 +13,11 @@
  * Ticks are TSC ticks: reference cycles at the TSC frequency, not core
  * cycles.
  *
+ * arm64: the generic timer's virtual counter, isb; mrs CNTVCT_EL0; isb at
+ * both ends (src/timer/aarch64/tsc.c); its frequency CNTFRQ_EL0, checked
+ * against CLOCK_MONOTONIC_RAW. Ticks are counter ticks at that frequency
+ * (often 24-1000 MHz), not cycles. "TSC" below means this counter there.
+ *
  * Fallback mode (no invariant TSC, non-x86, or hidden with
  * PRIMBENCH_HIDE_FEATURES=invariant_tsc): clock_gettime(CLOCK_MONOTONIC_RAW),
  * ticks are nanoseconds and hz is 1e9.
@@ -31,10 +36,15 @@ enum pb_freq_source {
 	PB_FREQ_CPUID_16H,  /* cpuid leaf 0x16: base MHz (approximate) */
 	PB_FREQ_CALIBRATED, /* measured against CLOCK_MONOTONIC_RAW */
 	PB_FREQ_NOMINAL_NS, /* fallback clock: 1 tick = 1 ns by definition */
+	PB_FREQ_REGISTER,   /* arm64: CNTFRQ_EL0, agreeing with calibration */
 };
 
 struct pb_timer_info {
-	enum pb_clock clock;
+	enum pb_clock clock;         /* PB_CLOCK_TSC: the CPU's counter (x86 TSC, arm64
+	                                CNTVCT_EL0) */
+	const char *clock_name;      /* "tsc", "cntvct_el0", "clock_monotonic_raw" */
+	const char *tick_unit;       /* unit of ticks in result files: "tsc_ticks",
+	                                "cntvct_ticks", "ns" (primbench/units.h) */
 	const char *clock_desc;      /* "tsc (lfence; rdtsc; lfence)" etc. */
 	const char *fallback_reason; /* why not the TSC, or NULL */
 	double hz;                   /* ticks per second */
@@ -82,6 +92,16 @@ pb_stamp pb_timer_begin(void);
 
 /* Ticks elapsed since `start` (raw: overhead NOT subtracted). */
 uint64_t pb_timer_end(pb_stamp start);
+
+/* Whether a result file's unit is a counter's ticks, converted to time
+ * through the file's timer.hz: "tsc_ticks" (x86 TSC) or "cntvct_ticks"
+ * (arm64 generic timer). "ns" and others: false. */
+bool pb_tick_unit_is_counter(const char *unit);
+
+/* The one label of a tick unit (for text, tables and plots): "tsc_ticks"
+ * -> "TSC ticks (reference cycles)"; "cntvct_ticks" -> "counter ticks at
+ * 62.500 MHz" (hz > 0) or "counter ticks"; any other unit as it is. */
+void pb_tick_unit_label(const char *unit, double hz, char *buf, size_t len);
 
 /* Converts ticks to nanoseconds with the chosen frequency. */
 double pb_ticks_to_ns(double ticks);

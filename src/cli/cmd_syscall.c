@@ -122,10 +122,11 @@ void cli_syscall_print_table(const struct pb_syscall_result *r)
 			print_row("fault THP/4K", c->placement,
 			          s->median * 4096.0 / (double)c->page_bytes, ci, s->n);
 	}
+	char unit[64];
+	pb_tick_unit_label(pb_timer_info()->tick_unit, pb_timer_info()->hz, unit, sizeof unit);
 	printf("medians per op; 95%% CI: half-width of the median's interval, in %% of it;\n"
 	       "n: samples. ticks: %s.\n",
-	       pb_timer_info()->clock == PB_CLOCK_TSC ? "TSC ticks (reference cycles)"
-	                                              : "nanoseconds (no invariant TSC)");
+	       pb_timer_info()->clock == PB_CLOCK_TSC ? unit : "nanoseconds (no invariant TSC)");
 }
 
 /* What the command line asked for. */

@@ -145,7 +145,9 @@ static void print_table(const struct pb_xsave_result *r)
 		       pb_ticks_to_ns(s->median), ci);
 	}
 	printf("min, median, CI: %s per op; ns: the median\n",
-	       pb_timer_info()->clock == PB_CLOCK_TSC ? "TSC ticks" : "ns");
+	       pb_timer_info()->clock != PB_CLOCK_TSC             ? "ns"
+	       : !strcmp(pb_timer_info()->tick_unit, "tsc_ticks") ? "TSC ticks"
+	                                                          : "counter ticks");
 	if (r->notes[0]) {
 		char copy[sizeof r->notes];
 		snprintf(copy, sizeof copy, "%s", r->notes);

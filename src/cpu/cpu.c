@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpu/arm64_id.h"
 #include "cpu/cpu_arch.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
@@ -33,6 +34,23 @@ static const char *const feature_names[PB_FEAT_COUNT] = {
     [PB_FEAT_MOVDIR64B] = "movdir64b",
 #endif
 };
+
+/* The feature each one extends (unusable without it), PB_FEAT_COUNT when
+ * none: AVX-512BW extends AVX-512F (SDM Vol. 1 15.2), SVE2 extends SVE
+ * (Arm ARM A2.2, FEAT_SVE2 requires FEAT_SVE). */
+static enum pb_feature requires(enum pb_feature f) {
+#if defined(__aarch64__)
+	return f == PB_FEAT_SVE2 ? PB_FEAT_SVE : PB_FEAT_COUNT;
+#else
+	return f == PB_FEAT_AVX512BW ? PB_FEAT_AVX512F : PB_FEAT_COUNT;
+#endif
+}
+
+const char *pb_feature_requires(enum pb_feature f)
+{
+	enum pb_feature r = requires(f);
+	return r == PB_FEAT_COUNT ? NULL : feature_names[r];
+}
 
 #define HIDE_ENV "PRIMBENCH_HIDE_FEATURES"
 
@@ -156,15 +174,16 @@ int pb_cpu_hide_features(const char *list)
 	return 0;
 }
 
-/* AVX-512BW extends AVX-512F (SDM Vol. 1 15.2): hiding F hides BW too, so
- * that hiding avx512f leaves no AVX-512 kernel usable. */
+/* A feature that extends another goes with it (requires()): hiding
+ * avx512f leaves no AVX-512 kernel usable, hiding sve no SVE2 one. */
 pb_features pb_cpu_features(void)
 {
 	pb_features f = pb_cpu_features_detected() & ~pb_cpu_features_hidden();
-#ifndef __aarch64__
-	if (!(f & PB_F(AVX512F)))
-		f &= ~PB_F(AVX512BW);
-#endif
+	for (int i = 0; i < PB_FEAT_COUNT; i++) {
+		enum pb_feature r = requires((enum pb_feature)i);
+		if (r != PB_FEAT_COUNT && !(f & ((pb_features)1u << r)))
+			f &= ~((pb_features)1u << i);
+	}
 	return f;
 }
 
@@ -173,34 +192,6 @@ pb_features pb_cpu_features(void)
 static void copy_field(char *dst, size_t len, const char *value)
 {
 	snprintf(dst, len, "%s", value);
-}
-
-static const char *arm_implementer(unsigned id)
-{
-	switch (id) {
-	case 0x41:
-		return "ARM";
-	case 0x42:
-		return "Broadcom";
-	case 0x43:
-		return "Cavium";
-	case 0x46:
-		return "Fujitsu";
-	case 0x48:
-		return "HiSilicon";
-	case 0x4e:
-		return "NVIDIA";
-	case 0x51:
-		return "Qualcomm";
-	case 0x61:
-		return "Apple";
-	case 0x6d:
-		return "Microsoft";
-	case 0xc0:
-		return "Ampere";
-	default:
-		return NULL;
-	}
 }
 
 /* Fills what the architecture code left blank from the first processor's
@@ -233,11 +224,11 @@ void pb_cpu_ident_from_proc(struct pb_cpu_ident *out)
 			copy_field(out->vendor, sizeof out->vendor, val);
 		} else if (!out->vendor[0] && !strcmp(key, "CPU implementer")) {
 			unsigned id = (unsigned)strtoul(val, NULL, 0);
-			const char *name = arm_implementer(id);
+			const char *name = pb_arm_implementer_name(id);
 			if (name)
 				copy_field(out->vendor, sizeof out->vendor, name);
 			else
-				snprintf(out->vendor, sizeof out->vendor, "arm-%#x", id & 0xffu);
+				snprintf(out->vendor, sizeof out->vendor, "arm-0x%02x", id & 0xffu);
 		} else if (!out->brand[0] &&
 		           (!strcmp(key, "model name") || !strcmp(key, "Processor") ||
 		            !strcmp(key, "cpu model") || !strcmp(key, "cpu") ||
@@ -278,4 +269,61 @@ void pb_cpu_ident(struct pb_cpu_ident *out)
 		copy_field(out->brand, sizeof out->brand, "unknown");
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	out->online_cpus = n > 0 ? (int)n : 1;
+}
+
+/* ---- arm64 identification and emulation ---------------------------------- */
+
+unsigned pb_cpu_dczva_block_bytes(void)
+{
+	return pb_arch_dczva_block_bytes();
+}
+
+bool pb_cpu_midr_describe(char *buf, size_t len)
+{
+	uint64_t midr = pb_arch_midr();
+	buf[0] = '\0';
+	if (!midr)
+		return false;
+	struct pb_arm_midr m;
+	struct pb_cpu_ident id = {0};
+	pb_arm_midr_decode(midr, &m);
+	pb_arm_ident_from_midr(midr, &id);
+	snprintf(buf, len, "%#010llx: %s %s r%up%u%s%s%s", (unsigned long long)midr, id.vendor,
+	         id.brand, m.variant, m.revision, m.known_as ? " (" : "",
+	         m.known_as ? m.known_as : "", m.known_as ? ")" : "");
+	return true;
+}
+
+static struct pb_cpu_emulation emulation;
+static int emulation_done;
+
+void pb_cpu_emulation(struct pb_cpu_emulation *out)
+{
+	if (!__atomic_load_n(&emulation_done, __ATOMIC_ACQUIRE)) {
+		/* the first processor's block is enough */
+		static char text[8192];
+		size_t n = 0;
+		FILE *f = fopen("/proc/cpuinfo", "r");
+		if (f) {
+			n = fread(text, 1, sizeof text - 1, f);
+			fclose(f);
+		}
+		text[n] = '\0';
+		struct pb_cpu_emulation e;
+		pb_emulation_judge(pb_arch_isa(), text, pb_arch_midr(), pb_arch_counter_hz(), &e);
+		emulation = e;
+		__atomic_store_n(&emulation_done, 1, __ATOMIC_RELEASE);
+	}
+	*out = emulation;
+}
+
+void pb_cpu_emulation_line(char *buf, size_t len)
+{
+	struct pb_cpu_emulation e;
+	pb_cpu_emulation(&e);
+	if (e.emulated)
+		snprintf(buf, len, "emulated (qemu-user?): timings mean nothing here (signs: %s)",
+		         e.signs);
+	else if (len)
+		buf[0] = '\0';
 }

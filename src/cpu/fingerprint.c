@@ -68,12 +68,15 @@ json_t *pb_fingerprint_hash_input(const json_t *machine)
 	json_object_set_new(in, "caches", caches);
 
 	/* The TSC frequency in whole MHz: the calibration moves in the last
-	 * digits from run to run (0.1 ppm here), the MHz do not. */
+	 * digits from run to run (0.1 ppm here), the MHz do not. The arm64
+	 * counter's (clock "cntvct_el0") goes under the same key. */
 	const json_t *clock = get_in(machine, "timer", "clock", NULL);
 	const json_t *hz = get_in(machine, "timer", "hz", NULL);
 	put_copy(in, "clock", clock);
 	json_object_set_new(in, "tsc_mhz",
-	                    json_is_string(clock) && !strcmp(json_string_value(clock), "tsc") &&
+	                    json_is_string(clock) &&
+	                            (!strcmp(json_string_value(clock), "tsc") ||
+	                             !strcmp(json_string_value(clock), "cntvct_el0")) &&
 	                            json_is_number(hz)
 	                        ? json_integer((json_int_t)llround(json_number_value(hz) / 1e6))
 	                        : json_null());

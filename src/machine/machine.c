@@ -82,10 +82,14 @@ static const char *feature_state(enum pb_feature feat)
 		return "no";
 	if (pb_cpu_features_hidden() & b)
 		return "hidden";
-#ifndef __aarch64__
-	if (!(pb_cpu_features() & b))
-		return feat == PB_FEAT_AVX512BW ? "no (avx512f is hidden)" : "no";
-#endif
+	if (!(pb_cpu_features() & b)) {
+		static char why[64];
+		const char *req = pb_feature_requires(feat);
+		if (!req)
+			return "no";
+		snprintf(why, sizeof why, "no (%s is hidden)", req);
+		return why;
+	}
 	return "yes";
 }
 
@@ -102,9 +106,10 @@ static void print_timer_summary(FILE *f)
 	if (t->clock == PB_CLOCK_TSC) {
 		const char *src = t->freq_source == PB_FREQ_CPUID_15H   ? "cpuid 0x15"
 		                  : t->freq_source == PB_FREQ_CPUID_16H ? "cpuid 0x16"
+		                  : t->freq_source == PB_FREQ_REGISTER  ? "CNTFRQ_EL0"
 		                                                        : "calibrated";
-		snprintf(clock, sizeof clock, "tsc %.3f MHz (%s, spread %.1f ppm)", t->hz / 1e6,
-		         src, t->calibration_error_ppm);
+		snprintf(clock, sizeof clock, "%s %.3f MHz (%s, spread %.1f ppm)", t->clock_name,
+		         t->hz / 1e6, src, t->calibration_error_ppm);
 	} else {
 		snprintf(clock, sizeof clock,
 		         "clock_gettime(CLOCK_MONOTONIC_RAW), ticks are ns: %s",
@@ -156,6 +161,10 @@ void pb_print_machine_summary(FILE *f, const struct pb_cache_info *c)
 	pb_cpu_ident(&id);
 	pb_timer_init();
 
+	char emu[600];
+	pb_cpu_emulation_line(emu, sizeof emu);
+	if (emu[0])
+		summary_line(f, "EMULATED", "%s", emu);
 	summary_line(f, "cpu", "%s %s, family %u model %u (%#x) stepping %u, %d CPU%s%s%s",
 	             id.vendor, id.brand, id.family, id.model, id.model, id.stepping,
 	             id.online_cpus, id.online_cpus == 1 ? "" : "s",
@@ -346,7 +355,12 @@ static void print_timer(FILE *f)
 	if (t->fallback_reason)
 		field(f, "why not tsc", "%s", t->fallback_reason);
 	if (t->clock == PB_CLOCK_TSC) {
-		field(f, "frequency", "%.3f MHz", t->hz / 1e6);
+		char unit[64];
+		pb_tick_unit_label(t->tick_unit, t->hz, unit, sizeof unit);
+		if (!strcmp(t->tick_unit, "tsc_ticks"))
+			field(f, "frequency", "%.3f MHz", t->hz / 1e6);
+		else
+			field(f, "frequency", "%.3f MHz (ticks are %s)", t->hz / 1e6, unit);
 		field(f, "source", "%s", t->freq_source_desc);
 		field(f, "calibration", "%.3f MHz, spread %.1f ppm over the rounds",
 		      t->calibrated_hz / 1e6, t->calibration_error_ppm);
@@ -366,8 +380,10 @@ static void print_timer(FILE *f)
 	if (t->core_hz_estimate > 0 && t->clock == PB_CLOCK_TSC)
 		field(f, "core clock",
 		      "~%.2f GHz, an estimate from a dependent-add chain (~%.2f core cycles per "
-		      "tick); TSC ticks are reference cycles, not core cycles",
-		      t->core_hz_estimate / 1e9, t->core_hz_estimate / t->hz);
+		      "tick); %s, not core cycles",
+		      t->core_hz_estimate / 1e9, t->core_hz_estimate / t->hz,
+		      strcmp(t->tick_unit, "tsc_ticks") ? "counter ticks are the counter's"
+		                                        : "TSC ticks are reference cycles");
 	else if (t->core_hz_estimate > 0)
 		field(f, "core clock", "~%.2f GHz, an estimate from a dependent-add chain",
 		      t->core_hz_estimate / 1e9);
@@ -387,12 +403,24 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	pb_cpu_ident(&id);
 	pb_timer_init();
 
+	char emu[600], midr[160];
+	pb_cpu_emulation_line(emu, sizeof emu);
+	if (emu[0])
+		pb_print_labelled(f, 10, "EMULATED", emu);
 	fputs("cpu\n", f);
 	field(f, "vendor", "%s", id.vendor);
 	field(f, "brand", "%s", id.brand);
 	field(f, "family", "%u", id.family);
 	field(f, "model", "%u (%#x)", id.model, id.model);
 	field(f, "stepping", "%u", id.stepping);
+	if (pb_cpu_midr_describe(midr, sizeof midr)) {
+		unsigned zva = pb_cpu_dczva_block_bytes();
+		field(f, "midr", "%s", midr);
+		if (zva)
+			field(f, "dc zva", "%u B block (DCZID_EL0)", zva);
+		else
+			field(f, "dc zva", "prohibited (DCZID_EL0.DZP)");
+	}
 	if (id.hypervisor && id.hypervisor_vendor[0])
 		field(f, "hypervisor", "yes: %s (cpuid 0x40000000 \"%s\")",
 		      hypervisor_name(id.hypervisor_vendor), id.hypervisor_vendor);
@@ -466,8 +494,7 @@ static json_t *json_timer(void)
 {
 	const struct pb_timer_info *t = pb_timer_info();
 	json_t *o = json_object();
-	json_object_set_new(o, "clock",
-	                    json_string(t->clock == PB_CLOCK_TSC ? "tsc" : "clock_monotonic_raw"));
+	json_object_set_new(o, "clock", json_string(t->clock_name));
 	json_object_set_new(o, "clock_desc", json_string(t->clock_desc));
 	if (t->fallback_reason)
 		json_object_set_new(o, "fallback_reason", json_string(t->fallback_reason));
@@ -501,7 +528,29 @@ static json_t *json_cpu(void)
 	    json_string(id.hypervisor ? hypervisor_name(id.hypervisor_vendor) : "none"));
 	json_object_set_new(cpu, "hypervisor_signature", json_string(id.hypervisor_vendor));
 	json_object_set_new(cpu, "online_cpus", json_integer(id.online_cpus));
+	char midr[160];
+	json_object_set_new(cpu, "midr",
+	                    json_string(pb_cpu_midr_describe(midr, sizeof midr) ? midr : ""));
+	json_object_set_new(cpu, "dczva_block_bytes", json_integer(pb_cpu_dczva_block_bytes()));
 	return cpu;
+}
+
+/* {"emulated": bool, "signs": [...]}: not in fingerprint_hash (a fact
+ * about the run's trustworthiness, not the machine measured). */
+static json_t *json_emulation(void)
+{
+	struct pb_cpu_emulation e;
+	pb_cpu_emulation(&e);
+	json_t *o = json_object(), *signs = json_array();
+	for (const char *p = e.signs; *p;) {
+		const char *end = strstr(p, "; ");
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		json_array_append_new(signs, json_stringn(p, n));
+		p = end ? end + 2 : p + n;
+	}
+	json_object_set_new(o, "emulated", json_boolean(e.emulated));
+	json_object_set_new(o, "signs", signs);
+	return o;
 }
 
 /* A string, or "unknown" when empty. */
@@ -599,6 +648,7 @@ json_t *pb_fingerprint_json(const struct pb_cache_info *caches, int pinned_cpu)
 	pb_timer_init();
 	json_t *m = json_object();
 	json_object_set_new(m, "cpu", json_cpu());
+	json_object_set_new(m, "emulation", json_emulation());
 	json_t *feat = json_object();
 	json_object_set_new(feat, "detected", json_features(pb_cpu_features_detected()));
 	json_object_set_new(feat, "hidden", json_features(pb_cpu_features_hidden()));

@@ -19,6 +19,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/text.h"
+#include "primbench/timer.h"
 #include "primbench/xalloc.h"
 
 #define NAME_WIDTH 20 /* the case column; longer labels get a line of their own */
@@ -51,6 +52,11 @@ static const char *const software_fields[] = {
     "mitigations.vulnerabilities", /* per entry */
     "thp.enabled",
     "thp.defrag",
+    "preemption.model",
+    "preemption.dynamic",
+    "preemption.cmdline",
+    "hugepages.2048kB.reserved",
+    "hugepages.1048576kB.reserved",
     "cpufreq.governor",
     "glibc.version",
     "glibc.tunables_env",
@@ -234,12 +240,13 @@ static int compare_case(struct pb_compare_row *row, const struct pb_results_file
 	const struct pb_results_case *a = row->a, *b = row->b;
 	double sa = 1, sb = 1;
 	row->unit = a->unit;
-	bool ticks_a = !strcmp(a->unit, "tsc_ticks"), ticks_b = !strcmp(b->unit, "tsc_ticks");
+	bool ticks_a = pb_tick_unit_is_counter(a->unit), ticks_b = pb_tick_unit_is_counter(b->unit);
 	bool ns_a = !strcmp(a->unit, "ns"), ns_b = !strcmp(b->unit, "ns");
 	bool convert = false;
 	if (ticks_a && ticks_b)
-		convert = fa->tsc_hz > 0 && fb->tsc_hz > 0 &&
-		          fabs(fb->tsc_hz / fa->tsc_hz - 1) > HZ_TOLERANCE;
+		convert = strcmp(a->unit, b->unit) || /* a TSC against an arm64 counter */
+		          (fa->tsc_hz > 0 && fb->tsc_hz > 0 &&
+		           fabs(fb->tsc_hz / fa->tsc_hz - 1) > HZ_TOLERANCE);
 	else if ((ticks_a && ns_b) || (ns_a && ticks_b))
 		convert = true;
 	else if (strcmp(a->unit, b->unit)) {
@@ -257,10 +264,9 @@ static int compare_case(struct pb_compare_row *row, const struct pb_results_file
 			f = fb;
 		if (f) {
 			char *n = full_name(a);
-			pb_fail(
-			    "%s: case '%s' needs tsc_ticks converted to ns, but the file has no "
-			    "machine.timer.hz",
-			    f->path, n);
+			pb_fail("%s: case '%s' needs %s converted to ns, but the file has no "
+			        "machine.timer.hz",
+			        f->path, n, f == fa ? a->unit : b->unit);
 			free(n);
 			return -1;
 		}
@@ -626,7 +632,7 @@ static void fmt_ci(char *buf, size_t len, const struct pb_summary *s)
 
 static const char *unit_short(const char *unit)
 {
-	return !strcmp(unit, "tsc_ticks") ? "ticks" : unit;
+	return pb_tick_unit_is_counter(unit) ? "ticks" : unit;
 }
 
 static void level_text(char *buf, size_t len, double level)
@@ -873,17 +879,20 @@ static char *nothing_matched(const struct pb_compare_result *r)
 /* The legend, naming only the units and kinds of case in the table. */
 static char *legend_text(const struct pb_compare_result *r)
 {
-	bool ticks = false, cmd = false, scaled = false;
+	bool ticks = false, counter = false, cmd = false, scaled = false;
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct pb_compare_row *row = &r->rows[i];
 		const char *name;
 		ticks |= !strcmp(row->unit, "tsc_ticks");
+		counter |= !strcmp(row->unit, "cntvct_ticks");
 		cmd |= pb_results_key_is_cmd(row->a->key);
 		scaled |= ns_display(row->unit, fmin(row->sa.median, row->sb.median), &name) != 1;
 	}
 	char *units = pb_xstrdup("");
-	if (ticks)
-		pb_xappend(&units, "ticks: TSC ticks");
+	if (ticks || counter)
+		pb_xappend(&units, ticks && counter ? "ticks: TSC ticks, arm64 counter ticks"
+		                   : ticks          ? "ticks: TSC ticks"
+		                                    : "ticks: arm64 counter ticks");
 	if (scaled)
 		pb_xappend(&units, *units ? "; times in the header's unit, ns, us, ms or s"
 		                          : "times in the header's unit, ns, us, ms or s");

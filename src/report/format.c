@@ -13,6 +13,7 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/text.h"
+#include "primbench/timer.h"
 
 static const char *const names[] = {
     [PB_FORMAT_TEXT] = "text",         [PB_FORMAT_JSON] = "json",         [PB_FORMAT_CSV] = "csv",
@@ -504,7 +505,7 @@ static int write_benchfmt(FILE *f, const struct pb_results_file *r)
 		const json_t *samples = json_object_get(json_array_get(cases, c->index), "samples");
 		const char *suite = str(c->key, "suite");
 		double size = num(c->key, "size_bytes");
-		bool ticks = !strcmp(c->unit, "tsc_ticks") && hz > 0;
+		bool ticks = pb_tick_unit_is_counter(c->unit) && hz > 0;
 		bool ns = !strcmp(c->unit, "ns");
 		for (size_t s = 0; s < json_array_size(samples); s++) {
 			const json_t *pair = json_array_get(samples, s);

@@ -23,6 +23,7 @@
 #include "primbench/sizes.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
+#include "primbench/timer.h"
 #include "primbench/units.h"
 
 /* One usable mem case of the file: op memset or memcpy, a size > 0, no
@@ -694,7 +695,7 @@ static double ns_scale(const struct ctx *c, const struct pb_results_case *k)
 {
 	if (!strcmp(k->unit, "ns"))
 		return 1;
-	if (!strcmp(k->unit, "tsc_ticks") && c->f->tsc_hz > 0)
+	if (pb_tick_unit_is_counter(k->unit) && c->f->tsc_hz > 0)
 		return 1e9 / c->f->tsc_hz;
 	return 0;
 }

@@ -380,10 +380,10 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	bool ticks = unit == PB_UNIT_TICKS_PER_CALL || unit == PB_UNIT_TICKS_PER_PAGE;
 	fprintf(f, "\n%s, %s\n", pb_op_name(op), state_desc(st, state_page_bytes(r, op, st)));
 	fprintf(f, "median %s%s, %s is better\n", pb_unit_name(unit),
-	        !ticks ? ""
-	        : pb_timer_info()->clock == PB_CLOCK_TSC
-	            ? " (TSC ticks)"
-	            : " (ticks are ns: clock_gettime fallback)",
+	        !ticks                                   ? ""
+	        : pb_timer_info()->clock != PB_CLOCK_TSC ? " (ticks are ns: clock_gettime fallback)"
+	        : !strcmp(pb_timer_info()->tick_unit, "tsc_ticks") ? " (TSC ticks)"
+	                                                           : " (counter ticks)",
 	        higher_better ? "higher" : "lower");
 	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
 	int nw = kernel_column(&g);
@@ -557,8 +557,10 @@ void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		grid_free(&g);
 		return;
 	}
-	fprintf(f, "\nfastest %s, %s (medians; ticks are TSC ticks)\n", pb_op_name(op),
-	        pb_cache_state_name(st));
+	fprintf(f, "\nfastest %s, %s (medians; ticks are %s)\n", pb_op_name(op),
+	        pb_cache_state_name(st),
+	        !strcmp(pb_timer_info()->tick_unit, "cntvct_ticks") ? "counter ticks"
+	                                                            : "TSC ticks");
 	fprintf(f, "%8s  %-13s %11s %11s %11s %10s\n", "size", "kernel", "ticks/call", "ticks/page",
 	        "bytes/tick", "GB/s");
 	for (size_t j = 0; j < g.nsizes; j++) {

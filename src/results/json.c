@@ -66,8 +66,7 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
 void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, size_t n,
                          const struct pb_summary *per_call)
 {
-	json_object_set_new(
-	    o, "unit", json_string(pb_timer_info()->clock == PB_CLOCK_TSC ? "tsc_ticks" : "ns"));
+	json_object_set_new(o, "unit", json_string(pb_timer_info()->tick_unit));
 	json_object_set_new(o, "overhead_subtracted", json_true());
 	json_t *samples = json_array();
 	for (size_t j = 0; j < n; j++)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/timer.h"
 
@@ -161,6 +162,14 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 		char why[256];
 		snprintf(why, sizeof why, "%s", pb_error());
 		return pb_fail("no usable clock: %s", why);
+	}
+	if (p->timer) {
+		/* the top of every measuring command's output; stderr, so that
+		 * -f json/csv on stdout stay parseable (issue 23, item 7) */
+		char emu[600];
+		pb_cpu_emulation_line(emu, sizeof emu);
+		if (emu[0])
+			fprintf(stderr, "primbench: %s\n", emu);
 	}
 	if (p->doc) {
 		s->doc = pb_results_new(p->argc, p->argv, s->started, &s->caches, s->cpu);

@@ -70,19 +70,16 @@ double pb_timer_overhead_measure(uint64_t *scratch, size_t pairs)
 
 void pb_timer_init_quick(struct pb_timer_quick *out)
 {
-#ifdef __aarch64__
-	pb_timer_use_tsc = 0; /* no TSC: none/ timer until src/timer/aarch64 */
-#else
-	pb_timer_use_tsc = pb_tsc_arch_present() && (pb_cpu_features() & PB_F(INVARIANT_TSC));
-#endif
+	pb_timer_use_tsc = pb_tsc_arch_present() && pb_tsc_arch_unusable() == NULL;
 	uint64_t t[QUICK_PAIRS];
 	out->tsc = pb_timer_use_tsc != 0;
 	out->overhead_ticks = pb_timer_overhead_measure(t, QUICK_PAIRS);
 	if (out->tsc) {
 		double hz15, hz16;
 		char leaves[160];
+		double stated = pb_tsc_arch_stated_hz(leaves, sizeof leaves);
 		pb_tsc_cpuid_freq(&hz15, &hz16, leaves, sizeof leaves);
-		out->hz = hz15 > 0 ? hz15 : hz16;
+		out->hz = stated > 0 ? stated : hz15 > 0 ? hz15 : hz16;
 	} else {
 		out->hz = 1e9; /* CLOCK_MONOTONIC_RAW: ticks are ns */
 	}

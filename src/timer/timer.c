@@ -139,6 +139,25 @@ double pb_timer_choose_hz(double hz15, double hz16, const char *leaves, double c
 	return cal_hz;
 }
 
+double pb_timer_choose_stated_hz(double stated_hz, const char *reg, double cal_hz,
+                                 double spread_ppm, enum pb_freq_source *source, char *desc,
+                                 size_t desc_len)
+{
+	double off = cal_hz > 0 ? (stated_hz - cal_hz) / cal_hz : INFINITY;
+	if (fabs(off) <= CPUID_AGREEMENT) {
+		*source = PB_FREQ_REGISTER;
+		snprintf(desc, desc_len, "%s (%.3f MHz); calibration agrees within %.3f%%", reg,
+		         stated_hz / 1e6, fabs(off) * 100);
+		return stated_hz;
+	}
+	*source = PB_FREQ_CALIBRATED;
+	snprintf(desc, desc_len,
+	         "calibrated against CLOCK_MONOTONIC_RAW (%d x %u ms, spread %.1f ppm); %s says "
+	         "%.3f MHz, %+.2f%% off: not used",
+	         CAL_ROUNDS, CAL_ROUND_NS / 1000000u, spread_ppm, reg, stated_hz / 1e6, off * 100);
+	return cal_hz;
+}
+
 static double measure_overhead(void)
 {
 	static uint64_t d[OVERHEAD_PAIRS];
@@ -206,6 +225,8 @@ static void use_clock(const char *reason)
 {
 	pb_timer_use_tsc = 0;
 	info.clock = PB_CLOCK_MONOTONIC_RAW;
+	info.clock_name = "clock_monotonic_raw";
+	info.tick_unit = "ns";
 	info.clock_desc = "clock_gettime(CLOCK_MONOTONIC_RAW), ticks are ns";
 	snprintf(fallback_desc, sizeof fallback_desc, "%s", reason);
 	info.fallback_reason = fallback_desc;
@@ -226,18 +247,13 @@ int pb_timer_init(void)
 		return pb_fail("clock_gettime(CLOCK_MONOTONIC_RAW) fails: %s", strerror(errno));
 
 	bool tsc_ok = false;
-	if (!pb_tsc_arch_present()) {
+	const char *why_not = NULL;
+	if (!pb_tsc_arch_present())
 		use_clock("no TSC on this architecture build");
-#ifndef __aarch64__
-	} else if (pb_cpu_features_hidden() & PB_F(INVARIANT_TSC)) {
-		use_clock("invariant_tsc hidden (PRIMBENCH_HIDE_FEATURES or --hide-features)");
-	} else if (!(pb_cpu_features_detected() & PB_F(INVARIANT_TSC))) {
-		use_clock(
-		    "cpuid 0x80000007:EDX[8] (invariant TSC) is clear: the TSC rate may change");
-#endif
-	} else {
+	else if ((why_not = pb_tsc_arch_unusable()) != NULL)
+		use_clock(why_not);
+	else
 		tsc_ok = true;
-	}
 
 	if (tsc_ok) {
 		double spread;
@@ -250,20 +266,30 @@ int pb_timer_init(void)
 			char why[120];
 			snprintf(
 			    why, sizeof why,
-			    "TSC rate against CLOCK_MONOTONIC_RAW varies by %.0f ppm (over 1%%)",
-			    spread);
+			    "%s rate against CLOCK_MONOTONIC_RAW varies by %.0f ppm (over 1%%)",
+			    strcmp(pb_tsc_arch_names()->clock, "tsc") ? "counter" : "TSC", spread);
 			use_clock(why);
 		} else {
+			const struct pb_tsc_arch_names *names = pb_tsc_arch_names();
 			pb_timer_use_tsc = 1;
 			info.clock = PB_CLOCK_TSC;
-			info.clock_desc = "tsc (lfence; rdtsc; lfence at both ends)";
+			info.clock_name = names->clock;
+			info.tick_unit = names->tick_unit;
+			info.clock_desc = names->desc;
 			info.fallback_reason = NULL;
 			double hz15, hz16;
-			char leaves[120];
-			pb_tsc_cpuid_freq(&hz15, &hz16, leaves, sizeof leaves);
-			info.hz =
-			    pb_timer_choose_hz(hz15, hz16, leaves, info.calibrated_hz, spread,
-			                       &info.freq_source, freq_desc, sizeof freq_desc);
+			char leaves[120], reg[64];
+			double stated = pb_tsc_arch_stated_hz(reg, sizeof reg);
+			if (stated > 0) {
+				info.hz = pb_timer_choose_stated_hz(stated, reg, info.calibrated_hz,
+				                                    spread, &info.freq_source,
+				                                    freq_desc, sizeof freq_desc);
+			} else {
+				pb_tsc_cpuid_freq(&hz15, &hz16, leaves, sizeof leaves);
+				info.hz = pb_timer_choose_hz(hz15, hz16, leaves, info.calibrated_hz,
+				                             spread, &info.freq_source, freq_desc,
+				                             sizeof freq_desc);
+			}
 			info.freq_source_desc = freq_desc;
 		}
 	}
@@ -279,6 +305,23 @@ int pb_timer_init(void)
 const struct pb_timer_info *pb_timer_info(void)
 {
 	return &info;
+}
+
+bool pb_tick_unit_is_counter(const char *unit)
+{
+	return unit && (!strcmp(unit, "tsc_ticks") || !strcmp(unit, "cntvct_ticks"));
+}
+
+void pb_tick_unit_label(const char *unit, double hz, char *buf, size_t len)
+{
+	if (unit && !strcmp(unit, "tsc_ticks"))
+		snprintf(buf, len, "TSC ticks (reference cycles)");
+	else if (unit && !strcmp(unit, "cntvct_ticks") && hz > 0)
+		snprintf(buf, len, "counter ticks at %.3f MHz", hz / 1e6);
+	else if (unit && !strcmp(unit, "cntvct_ticks"))
+		snprintf(buf, len, "counter ticks");
+	else
+		snprintf(buf, len, "%s", unit ? unit : "ticks");
 }
 
 double pb_ticks_to_ns(double ticks)

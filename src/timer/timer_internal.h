@@ -34,8 +34,30 @@ double pb_timer_overhead_measure(uint64_t *scratch, size_t pairs);
 
 /* ---- provided by src/timer/<arch>/tsc.c ---- */
 
-/* True when this build can read a TSC at all (x86-64). */
+/* True when this build can read a TSC at all (x86-64), or the arm64
+ * generic timer's virtual counter (CNTVCT_EL0): "the counter" below. */
 bool pb_tsc_arch_present(void);
+
+/* Why the counter cannot be the clock here, or NULL when it can (x86: the
+ * invariant TSC bit clear, or invariant_tsc hidden; arm64: never, the
+ * system counter runs at a fixed frequency by architecture, Arm ARM D12.1
+ * "About the Generic Timer"). The caller checks pb_tsc_arch_present()
+ * first. No allocation. */
+const char *pb_tsc_arch_unusable(void);
+
+/* Names of the counter: clock "tsc" / "cntvct_el0" (the machine object's
+ * timer.clock), desc ("tsc (lfence; rdtsc; lfence at both ends)"), the
+ * unit of its ticks in result files ("tsc_ticks" / "cntvct_ticks",
+ * primbench/units.h). */
+struct pb_tsc_arch_names {
+	const char *clock, *desc, *tick_unit;
+};
+const struct pb_tsc_arch_names *pb_tsc_arch_names(void);
+
+/* The counter frequency an architectural register states (arm64:
+ * CNTFRQ_EL0), 0 where none (x86: cpuid's leaves, pb_tsc_cpuid_freq).
+ * desc gets its name ("CNTFRQ_EL0"). */
+double pb_tsc_arch_stated_hz(char *desc, size_t desc_len);
 
 /* One serialized TSC read, the same sequence pb_timer_begin() uses. */
 uint64_t pb_tsc_read(void);
@@ -58,6 +80,14 @@ uint64_t pb_arch_add_chain(uint64_t n);
 double pb_timer_choose_hz(double hz15, double hz16, const char *leaves, double cal_hz,
                           double spread_ppm, enum pb_freq_source *source, char *desc,
                           size_t desc_len);
+
+/* The counter frequency from a register's statement (stated_hz, named
+ * `reg`, > 0) and the calibration: the register when the two agree within
+ * 1% (as cpuid leaf 0x15 on x86), else the calibration, and desc says the
+ * register was set aside and by how much. Pure. */
+double pb_timer_choose_stated_hz(double stated_hz, const char *reg, double cal_hz,
+                                 double spread_ppm, enum pb_freq_source *source, char *desc,
+                                 size_t desc_len);
 
 /* ---- test support ---- */
 

@@ -165,9 +165,7 @@ int pb_tsc_sync_check(const unsigned *cpus, unsigned n_cpus, unsigned rounds,
 	if (n_cpus == 0)
 		return pb_fail("the TSC check needs at least one CPU");
 	out->worst_cpu = cpus[0];
-#ifndef __aarch64__
-	out->invariant = (pb_cpu_features() & PB_F(INVARIANT_TSC)) != 0;
-#endif
+	out->invariant = pb_tsc_arch_present() && pb_tsc_arch_unusable() == NULL;
 	if (!pb_tsc_arch_present()) {
 		snprintf(out->note, sizeof out->note, "no TSC on this architecture build");
 		return 0;

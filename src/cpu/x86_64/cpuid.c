@@ -226,3 +226,23 @@ const char *pb_arch_cache_sizes(uint64_t bytes[PB_CACHE_LEVELS], unsigned *line_
 	}
 	return NULL;
 }
+
+const char *pb_arch_isa(void)
+{
+	return "x86_64";
+}
+
+uint64_t pb_arch_midr(void)
+{
+	return 0;
+}
+
+double pb_arch_counter_hz(void)
+{
+	return 0;
+}
+
+unsigned pb_arch_dczva_block_bytes(void)
+{
+	return 0;
+}

@@ -11,6 +11,23 @@ bool pb_tsc_arch_present(void)
 	return false;
 }
 
+const char *pb_tsc_arch_unusable(void)
+{
+	return "no TSC on this architecture build";
+}
+
+const struct pb_tsc_arch_names *pb_tsc_arch_names(void)
+{
+	static const struct pb_tsc_arch_names n = {"none", "no counter", "ns"};
+	return &n;
+}
+
+double pb_tsc_arch_stated_hz(char *desc, size_t desc_len)
+{
+	snprintf(desc, desc_len, "none");
+	return 0;
+}
+
 uint64_t pb_tsc_read(void)
 {
 	return 0;

@@ -15,6 +15,7 @@
 #include <cpuid.h>
 #include <stdio.h>
 
+#include "primbench/cpu.h"
 #include "primbench/timer.h"
 #include "timer/timer_internal.h"
 
@@ -28,6 +29,30 @@ static inline __attribute__((always_inline)) uint64_t rdtsc_serialized(void)
 bool pb_tsc_arch_present(void)
 {
 	return true;
+}
+
+/* The TSC is the clock only where cpuid says its rate is constant
+ * (invariant TSC, SDM Vol. 3B 18.17.1) and the user did not hide that. */
+const char *pb_tsc_arch_unusable(void)
+{
+	if (pb_cpu_features_hidden() & PB_F(INVARIANT_TSC))
+		return "invariant_tsc hidden (PRIMBENCH_HIDE_FEATURES or --hide-features)";
+	if (!(pb_cpu_features_detected() & PB_F(INVARIANT_TSC)))
+		return "cpuid 0x80000007:EDX[8] (invariant TSC) is clear: the TSC rate may change";
+	return NULL;
+}
+
+const struct pb_tsc_arch_names *pb_tsc_arch_names(void)
+{
+	static const struct pb_tsc_arch_names n = {
+	    "tsc", "tsc (lfence; rdtsc; lfence at both ends)", "tsc_ticks"};
+	return &n;
+}
+
+double pb_tsc_arch_stated_hz(char *desc, size_t desc_len)
+{
+	snprintf(desc, desc_len, "none (cpuid leaves 0x15/0x16 instead)");
+	return 0;
 }
 
 uint64_t pb_tsc_read(void)

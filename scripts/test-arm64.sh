@@ -15,7 +15,7 @@
 #      max,sve-default-vector-length=256  SVE 256 bytes (the property is in
 #                                         bytes: 2048 bits), ZVA 512
 #      a64fx                              SVE 64 bytes, ZVA 256
-#      neoverse-n1                        no SVE (expected length 0), ZVA 64
+#      neoverse-n1                        no SVE (no expected length), ZVA 64
 #    The ZVA sizes are QEMU's DCZID_EL0 for those models (max: BS = 7).
 # Each step prints its time, then the total; the last line counts the steps
 # (a step that cannot run yet, e.g. no test_arm64_vl, is skipped with its
@@ -68,8 +68,15 @@ for entry in "max,sve128=on 16 512" "max,sve256=on 32 512" \
 	set -- $entry
 	cpu=$1 sve=$2 zva=$3
 	if [ -x "$vl" ]; then
-		step "test_arm64_vl, -cpu $cpu (SVE $sve bytes, ZVA $zva bytes)" \
-			emu "$cpu" -E "PB_EXPECT_SVE_VL_BYTES=$sve" -E "PB_EXPECT_ZVA_BYTES=$zva" "$vl"
+		# No SVE (0): no expected length (test_arm64_vl takes only a
+		# positive one, and skips its SVE check without HWCAP_SVE).
+		if [ "$sve" -gt 0 ]; then
+			step "test_arm64_vl, -cpu $cpu (SVE $sve bytes, ZVA $zva bytes)" \
+				emu "$cpu" -E "PB_EXPECT_SVE_VL_BYTES=$sve" -E "PB_EXPECT_ZVA_BYTES=$zva" "$vl"
+		else
+			step "test_arm64_vl, -cpu $cpu (no SVE, ZVA $zva bytes)" \
+				emu "$cpu" -E "PB_EXPECT_ZVA_BYTES=$zva" "$vl"
+		fi
 	else
 		skip "test_arm64_vl, -cpu $cpu" "$vl not built: no tests/test_arm64_vl.c yet"
 	fi

@@ -80,7 +80,10 @@ test: build-test build-asan build-release build-clang build-none
 # arm64: cross gcc and qemu-user (scripts/deps.sh arm64), the arm64 -dev
 # packages unpacked into a private sysroot (scripts/arm64-sysroot.sh: never
 # installed through multiarch), the cross build with -Werror
-# (cmake/aarch64-linux-gnu.cmake), every test under qemu-aarch64 -cpu max.
+# (cmake/aarch64-linux-gnu.cmake), every test under qemu-aarch64 -cpu max,
+# then selftest --standard and the vector-length matrix
+# (scripts/test-arm64.sh: SVE at 128, 256, 512 and 2048 bits, DC ZVA
+# blocks of 64, 256 and 512 bytes).
 test-arm64: deps
 	@sh scripts/deps.sh arm64
 	sh scripts/arm64-sysroot.sh $(ARM64_BUILD)/sysroot
@@ -88,6 +91,7 @@ test-arm64: deps
 		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRIMBENCH_WERROR=ON
 	cmake --build $(ARM64_BUILD) -j $(JOBS)
 	cd $(ARM64_BUILD) && ctest --output-on-failure -j $(JOBS)
+	sh scripts/test-arm64.sh $(ARM64_BUILD)
 
 # Configured with the prefix too: GNUInstallDirs picks libdir from it
 # (lib/x86_64-linux-gnu under /usr on Debian). Never the sanitizer build.

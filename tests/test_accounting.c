@@ -462,10 +462,16 @@ static void test_read_file_errors(void **state)
 	unlink(path);
 }
 
+/* The text pb_acct_print writes, malloc'd. buf and len are static: the
+ * stream keeps their addresses until fclose, and with automatic ones gcc 12
+ * (aarch64, -O2, print inlined) takes the returned text for a pointer that
+ * may still point at them (-Wdangling-pointer). */
 static char *print(const struct pb_acct_total *t, double hz, double cpu, int flags)
 {
-	char *buf = NULL;
-	size_t len = 0;
+	static char *buf;
+	static size_t len;
+	buf = NULL;
+	len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	assert_non_null(m);
 	pb_acct_print(m, t, hz, cpu, flags);

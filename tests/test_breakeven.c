@@ -1021,6 +1021,7 @@ int main(void)
 		cmocka_unit_test(test_switches_noisy),
 		cmocka_unit_test(test_switch_no_measured_overlap),
 		cmocka_unit_test(test_switch_at_band_boundary_says_so),
+		cmocka_unit_test(test_gain_rule_by_size),
 #if defined(__x86_64__)
 		cmocka_unit_test(test_same_code_one_candidate),
 		cmocka_unit_test(test_glibc_same_code),
@@ -1032,7 +1033,6 @@ int main(void)
 		cmocka_unit_test(test_glibc_libc),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_json),
-		cmocka_unit_test(test_gain_rule_by_size),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,10 +111,16 @@ static void test_exit_status(void **state)
 	assert_int_equal(r.exit_code, -1);
 	assert_int_equal(r.term_signal, 9);
 
+	/* A program that cannot run: posix_spawn reports the exec's error
+	 * through memory the vfork'd child shares; qemu-user runs vfork as
+	 * fork, so under emulation the spawn "succeeds" and the child exits
+	 * 127 (tests/CMakeLists.txt: PB_TEST_EMULATED). */
 	char *argv[] = {"primbench-no-such-program", NULL};
 	struct pb_cmd_spec s = {.argv = argv};
-	assert_int_equal(pb_cmd_run_once(&s, &r, NULL), -1);
-	assert_non_null(strstr(pb_error(), "cannot run 'primbench-no-such-program'"));
+	if (!getenv("PB_TEST_EMULATED")) {
+		assert_int_equal(pb_cmd_run_once(&s, &r, NULL), -1);
+		assert_non_null(strstr(pb_error(), "cannot run 'primbench-no-such-program'"));
+	}
 	char *empty[] = {NULL};
 	s.argv = empty;
 	assert_int_equal(pb_cmd_run_once(&s, &r, NULL), -1);
@@ -180,6 +186,12 @@ static void tmp_path(char *buf, size_t len)
 static void test_leftovers(void **state)
 {
 	(void)state;
+	/* Under qemu-user the subreaper is the emulator's host process, and
+	 * the children the guest counts leave the orphan out (0 leftovers
+	 * under qemu-aarch64 7.2): nothing to check there (PB_TEST_EMULATED:
+	 * tests/CMakeLists.txt). */
+	if (getenv("PB_TEST_EMULATED"))
+		skip();
 	char f[64], script[256];
 	struct pb_cmd_run r;
 	tmp_path(f, sizeof f);

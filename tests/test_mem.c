@@ -317,7 +317,7 @@ static void test_state_too_small_skips(void **state)
 static void test_grid_distance_then_read(void **state)
 {
 	(void)state;
-	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMCPY, "rep_movsb")};
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMCPY, "libc")};
 	uint64_t sizes[] = {4096};
 	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_DRAM};
 	struct pb_mem_placement pls[] = {
@@ -603,7 +603,7 @@ static void test_memmove_overlap(void **state)
 static void test_extent(void **state)
 {
 	(void)state;
-	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "rep_stosb")};
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
 	uint64_t sizes[] = {4096, 1 << 20};
 	enum pb_cache_state st[] = {PB_STATE_HOT, PB_STATE_DRAM};
 	struct pb_mem_params p = params(ks, 1, sizes, 2, st, 2);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -54,9 +55,22 @@ static void check_pair(const struct pb_tsc_pair *p)
 	assert_true(p->bound_ticks > 0 || !p->synchronized);
 }
 
+/* Under qemu-user (PB_TEST_EMULATED: tests/CMakeLists.txt) CNTVCT_EL0
+ * comes from the host's gettimeofday: it moves in 1 us steps (62-63 ticks
+ * at 62.5 MHz), so a round trip between two threads, shorter than that,
+ * often reads 0 ticks and the bounds below cannot hold. */
+static void skip_when_emulated(void)
+{
+	if (getenv("PB_TEST_EMULATED")) {
+		print_message("emulated: the counter moves in 1 us steps\n");
+		skip();
+	}
+}
+
 static void test_pair(void **state)
 {
 	(void)state;
+	skip_when_emulated();
 	unsigned a = 0, b = 0;
 	if (!two_cpus(&a, &b))
 		skip();
@@ -82,6 +96,7 @@ static void test_pair(void **state)
 static void test_set(void **state)
 {
 	(void)state;
+	skip_when_emulated();
 	unsigned cpus[3] = {0, 0, 0};
 	if (!two_cpus(&cpus[0], &cpus[1]))
 		skip();

@@ -12,6 +12,7 @@
 
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 
 /* The session the stop signals are counted in: one at a time. */
@@ -168,8 +169,8 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 		 * -f json/csv on stdout stay parseable (issue 23, item 7) */
 		char emu[600];
 		pb_cpu_emulation_line(emu, sizeof emu);
-		if (emu[0])
-			fprintf(stderr, "primbench: %s\n", emu);
+		if (emu[0]) /* wrapped: every line fits in 80 columns */
+			pb_print_labelled(stderr, 11, "primbench:", emu);
 	}
 	if (p->doc) {
 		s->doc = pb_results_new(p->argc, p->argv, s->started, &s->caches, s->cpu);

@@ -211,13 +211,23 @@ int pb_syscall_tool_path_named(const char *base, char *buf, size_t len)
 	}
 	if (PB_TOOLS_DIR[0])
 		snprintf(dirs[nd++], sizeof dirs[0], "%.4000s", PB_TOOLS_DIR);
+	/* The directories tried, for the message (pb_fail keeps its first
+	 * 511 bytes): a list cut here ends in "...". */
 	char tried[1024] = "";
+	bool cut = false;
 	for (size_t i = 0; i < nd; i++) {
-		snprintf(buf, len, "%s/%s", dirs[i], base);
-		if (access(buf, X_OK) == 0)
+		int w = snprintf(buf, len, "%s/%s", dirs[i], base);
+		/* A path cut to fit buf is not the program's. */
+		if (w >= 0 && (size_t)w < len && access(buf, X_OK) == 0)
 			return 0;
 		size_t used = strlen(tried);
-		snprintf(tried + used, sizeof tried - used, "%s%s", i ? ", " : "", dirs[i]);
+		if (cut)
+			continue;
+		w = snprintf(tried + used, sizeof tried - used, "%s%s", i ? ", " : "", dirs[i]);
+		if (w < 0 || (size_t)w >= sizeof tried - used) {
+			cut = true;
+			memcpy(tried + sizeof tried - 4, "...", 4);
+		}
 	}
 	buf[0] = '\0';
 	return pb_fail("helper program '%s' not found (looked in %s; set PRIMBENCH_TOOLS_DIR)",

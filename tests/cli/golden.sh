@@ -10,9 +10,24 @@
 #   tests/cli/golden.sh PRIMBENCH --update   rewrite the golden files after
 #                                            an intended change (review the
 #                                            diff before committing)
+#   --isa ISA (before --update, if any): the golden files of another ISA
+#   than x86-64. Where its output differs (help texts whose examples name
+#   the ISA's features and kernels), golden/ISA/NAME stands for
+#   golden/NAME; --update writes golden/ISA/NAME only where the output
+#   differs from golden/NAME. tests/CMakeLists.txt passes the build's ISA;
+#   an emulated build's PRIMBENCH is build-arm64/emulated/primbench:
+#     tests/cli/golden.sh build-arm64/emulated/primbench --isa aarch64 --update
 set -u
 pb=$1
-update=${2:-}
+shift
+# The shapes run in tests/data: a relative path is made absolute first.
+case $pb in */*) pb=$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb") ;; esac
+isa=x86_64
+if [ "${1:-}" = --isa ]; then
+	isa=$2
+	shift 2
+fi
+update=${1:-}
 here=$(cd "$(dirname "$0")" && pwd)
 gold=$here/golden
 PB_TESTDATA=$(cd "$here/../data" && pwd)
@@ -25,15 +40,23 @@ unset PRIMBENCH_MEMSET PRIMBENCH_MEMCPY PRIMBENCH_MEMMOVE PRIMBENCH_ACCOUNT \
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
-check() { # NAME FILE: compare FILE with golden/NAME
+check() { # NAME FILE: compare FILE with golden/NAME (golden/ISA/NAME)
+	want=$gold/$1
+	[ "$isa" != x86_64 ] && [ -f "$gold/$isa/$1" ] && want=$gold/$isa/$1
 	if [ "$update" = --update ]; then
-		cp "$2" "$gold/$1"
+		if [ "$isa" = x86_64 ]; then
+			cp "$2" "$gold/$1"
+		elif [ -f "$gold/$1" ] && cmp -s "$gold/$1" "$2"; then
+			rm -f "$gold/$isa/$1"
+		else
+			mkdir -p "$gold/$isa" && cp "$2" "$gold/$isa/$1"
+		fi
 		return
 	fi
-	if [ ! -f "$gold/$1" ]; then
+	if [ ! -f "$want" ]; then
 		echo "FAIL: no golden file $1 (run: $0 PRIMBENCH --update)"
 		fail=$((fail + 1))
-	elif diff -u "$gold/$1" "$2" >"$tmp/diff"; then
+	elif diff -u "$want" "$2" >"$tmp/diff"; then
 		pass=$((pass + 1))
 	else
 		echo "FAIL: $1 differs from the golden file:"

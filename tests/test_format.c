@@ -388,6 +388,36 @@ static void test_benchfmt_values(void **state)
 	pb_results_file_free(&f);
 }
 
+/* Latency and map figures in CSV carry their own units, not the ticks of
+ * the per-call statistics (ns/load was labelled tsc_ticks). */
+static void test_csv_derived_units(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file, *row;
+	} want[] = {
+	    {"../latency/loaded.json", ",median_ns_per_load,"},
+	    {"../latency/loaded.json", ",median_load_gb_per_s,"},
+	    {"../latency/map_a.json", ",median_ns_per_page,"},
+	};
+	static const char *const unit[] = {"ns/load", "GB/s", "ns/page"};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct pb_results_file f;
+		load(want[i].file, &f);
+		char *text = render(&f, PB_FORMAT_CSV);
+		const char *row = strstr(text, want[i].row);
+		assert_non_null(row);
+		const char *eol = strstr(row, "\r\n");
+		assert_non_null(eol);
+		size_t ul = strlen(unit[i]);
+		assert_true((size_t)(eol - row) > ul);
+		assert_memory_equal(eol - ul, unit[i], ul);
+		assert_true(eol[-(long)ul - 1] == ',');
+		free(text);
+		pb_results_file_free(&f);
+	}
+}
+
 int main(void)
 {
 	char src[PATH_MAX], dir[PATH_MAX + 16];
@@ -398,9 +428,13 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse),          cmocka_unit_test(test_json_round_trip),
-	    cmocka_unit_test(test_csv_round_trip), cmocka_unit_test(test_tables),
-	    cmocka_unit_test(test_benchfmt),       cmocka_unit_test(test_benchfmt_values),
+	    cmocka_unit_test(test_parse),
+	    cmocka_unit_test(test_json_round_trip),
+	    cmocka_unit_test(test_csv_round_trip),
+	    cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_benchfmt),
+	    cmocka_unit_test(test_benchfmt_values),
+	    cmocka_unit_test(test_csv_derived_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

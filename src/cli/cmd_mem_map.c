@@ -19,6 +19,7 @@
 #include "primbench/sizes.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
+#include "primbench/xalloc.h"
 
 static void usage(FILE *f)
 {
@@ -159,7 +160,7 @@ int cmd_mem_map(int argc, char **argv)
 	uint64_t size = PB_MAP_DEFAULT_BYTES;
 	if (o.size_arg && pb_parse_size(o.size_arg, &size) != 0)
 		die_usage("map: --size: %s", pb_error());
-	if (size == 0 || size > SIZE_MAX / 2)
+	if (size < 4096 || size > SIZE_MAX / 2)
 		die_usage("map: bad --size '%s' (4K to half the memory)", o.size_arg);
 	if (pb_pages_parse(o.pages_arg ? o.pages_arg : "4K,2M,1G", p.page_sizes, &p.n_page_sizes) !=
 	    0)
@@ -180,6 +181,10 @@ int cmd_mem_map(int argc, char **argv)
 			die_usage("map: --threads %s: a count from 1 to %d", o.threads_arg,
 			          PB_MAP_MAX_THREADS);
 		counts[i] = (unsigned)tl.values[i];
+		for (size_t j = 0; j < i; j++)
+			if (counts[j] == counts[i])
+				die_usage("map: --threads %s: %u is listed twice", o.threads_arg,
+				          counts[i]);
 		if (counts[i] > max_threads)
 			max_threads = counts[i];
 	}
@@ -223,7 +228,29 @@ int cmd_mem_map(int argc, char **argv)
 		pb_format_bytes(b, sizeof b, (double)p.bytes, PB_BYTES_EXACT);
 		snprintf(capline, sizeof capline,
 		         "--size %s is more than half of MemAvailable: %s per round", a, b);
-		printf("%s\n", capline);
+		printf("mem map: %s\n", capline);
+	}
+	/* Each page size maps a whole number of its pages: a --size that is not
+	 * a multiple is cut to one, and the table's figures are over that. */
+	for (size_t i = 0; i < p.n_page_sizes; i++) {
+		uint64_t pg = p.page_sizes[i];
+		if (pg && p.bytes % pg && p.bytes >= pg) {
+			char a[32], b[32], c[32];
+			pb_format_bytes(a, sizeof a, (double)p.bytes, PB_BYTES_EXACT);
+			pb_format_bytes(b, sizeof b, (double)pg, PB_BYTES_EXACT);
+			pb_format_bytes(c, sizeof c, (double)(p.bytes / pg * pg), PB_BYTES_EXACT);
+			printf("mem map: %s is not a multiple of %s: %s pages map %s\n", a, b, b,
+			       c);
+		}
+	}
+	if (plan.oversubscribed) {
+		char d[160];
+		if (pb_placement_describe(&plan, d, sizeof d) >= 0) {
+			char *t = pb_xasprintf(
+			    "mem map: more threads than CPUs, they share CPUs (%s)", d);
+			pb_print_wrapped_at(stdout, 0, 2, t);
+			free(t);
+		}
 	}
 	struct cli_progress line;
 	cli_progress_start(&line, "mem map");

@@ -85,6 +85,13 @@ void warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The words after "primbench" that give cmd's help: map's options are
+ * parsed under "map", but it is `primbench mem map`. */
+static const char *help_name(const char *cmd)
+{
+	return strcmp(cmd, "map") == 0 ? "mem map" : cmd;
+}
+
 _Noreturn void die_bad_option(const char *cmd, char **argv, int opt)
 {
 	const char *arg = argv[optind - 1];
@@ -96,8 +103,9 @@ _Noreturn void die_bad_option(const char *cmd, char **argv, int opt)
 		die_usage("%s: option '%.*s' takes no value", cmd, (int)(strchr(arg, '=') - arg),
 		          arg);
 	if (optopt > 0 && optopt < 256 && arg[0] == '-' && arg[1] != '-')
-		die_usage("%s: unknown option '-%c' (try 'primbench %s --help')", cmd, optopt, cmd);
-	die_usage("%s: unknown option '%s' (try 'primbench %s --help')", cmd, arg, cmd);
+		die_usage("%s: unknown option '-%c' (try 'primbench %s --help')", cmd, optopt,
+		          help_name(cmd));
+	die_usage("%s: unknown option '%s' (try 'primbench %s --help')", cmd, arg, help_name(cmd));
 }
 
 int cli_getopt_long(int argc, char **argv, const char *optstring, const struct option *longopts,

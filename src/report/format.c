@@ -481,7 +481,10 @@ static const char *derived_unit(const char *name, const char *unit)
 	    {"gb_per_s", "GB/s"},
 	    {"ticks_per_4k_page", "tsc_ticks/4 KiB page"},
 	    {"ns_per_4k_page", "ns/4 KiB page"},
-	    {"efficiency", "ratio"}, /* N threads: aggregate / (N x 1 thread) */
+	    {"ns_per_page", "ns/page"}, /* mem map: per page of its size */
+	    {"ns_per_load", "ns/load"}, /* latency */
+	    {"load_gb_per_s", "GB/s"},  /* latency --load: the load's */
+	    {"efficiency", "ratio"},    /* N threads: aggregate / (N x 1 thread) */
 	};
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (!strcmp(known[i].name, name))

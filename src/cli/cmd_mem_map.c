@@ -230,19 +230,26 @@ int cmd_mem_map(int argc, char **argv)
 		         "--size %s is more than half of MemAvailable: %s per round", a, b);
 		printf("mem map: %s\n", capline);
 	}
-	/* Each page size maps a whole number of its pages: a --size that is not
-	 * a multiple is cut to one, and the table's figures are over that. */
-	for (size_t i = 0; i < p.n_page_sizes; i++) {
-		uint64_t pg = p.page_sizes[i];
-		if (pg && p.bytes % pg && p.bytes >= pg) {
-			char a[32], b[32], c[32];
+	/* What each (page size, thread count) case maps when --size is not a
+	 * whole number of its pages per thread (pb_map_split: the suite's own
+	 * accounting), so that the table's figures are read over that. */
+	for (size_t i = 0; i < p.n_page_sizes; i++)
+		for (size_t j = 0; j < p.n_threads; j++) {
+			uint64_t pages;
+			size_t mapped;
+			size_t pg = p.page_sizes[i];
+			if (!pb_map_split(p.bytes, pg, p.threads[j], &pages, &mapped) ||
+			    mapped == p.bytes)
+				continue;
+			char a[32], b[32], c[32], t[32] = "";
 			pb_format_bytes(a, sizeof a, (double)p.bytes, PB_BYTES_EXACT);
 			pb_format_bytes(b, sizeof b, (double)pg, PB_BYTES_EXACT);
-			pb_format_bytes(c, sizeof c, (double)(p.bytes / pg * pg), PB_BYTES_EXACT);
-			printf("mem map: %s is not a multiple of %s: %s pages map %s\n", a, b, b,
-			       c);
+			pb_format_bytes(c, sizeof c, (double)mapped, PB_BYTES_EXACT);
+			if (p.threads[j] > 1)
+				snprintf(t, sizeof t, " on %u threads", p.threads[j]);
+			printf("mem map: %s is not a multiple of %s%s: %s pages%s map %s\n", a, b,
+			       *t ? " per thread" : "", b, t, c);
 		}
-	}
 	if (plan.oversubscribed) {
 		char d[160];
 		if (pb_placement_describe(&plan, d, sizeof d) >= 0) {

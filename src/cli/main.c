@@ -85,11 +85,16 @@ void warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The words after "primbench" that give cmd's help: map's options are
- * parsed under "map", but it is `primbench mem map`. */
+/* The words after "primbench" that give cmd's help: cmd itself, or, for
+ * options parsed under a name of their own inside the running subcommand
+ * (mem's "map"), "SUBCOMMAND cmd". Returns a static buffer. */
 static const char *help_name(const char *cmd)
 {
-	return strcmp(cmd, "map") == 0 ? "mem map" : cmd;
+	static char buf[64];
+	if (!cli_command || !strcmp(cli_command, cmd))
+		return cmd;
+	snprintf(buf, sizeof buf, "%s %s", cli_command, cmd);
+	return buf;
 }
 
 _Noreturn void die_bad_option(const char *cmd, char **argv, int opt)

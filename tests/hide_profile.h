@@ -68,10 +68,15 @@ static void test_hide_profile(void **state)
 		bool usable = pb_kernel_usable(&t[i], pb_cpu_features(), why, sizeof why);
 		bool on_cpu = pb_kernel_usable(&t[i], detected, NULL, 0);
 		pb_features needs_hidden = t[i].requires & want;
-#if !defined(__aarch64__) /* x86's feature enum (primbench/cpu.h) */
-		if (t[i].requires & PB_F(AVX512BW) && want & PB_F(AVX512F))
-			needs_hidden |= PB_F(AVX512BW); /* avx512bw goes with avx512f */
-#endif
+		/* a feature goes with the one it extends (pb_feature_requires:
+		 * avx512bw with avx512f, sve2 with sve) */
+		for (int f = 0; f < PB_FEAT_COUNT; f++) {
+			const char *base = pb_feature_requires((enum pb_feature)f);
+			enum pb_feature b;
+			if (t[i].requires & ((pb_features)1u << f) && base &&
+			    pb_feature_parse(base, &b) == 0 && want & ((pb_features)1u << b))
+				needs_hidden |= (pb_features)1u << f;
+		}
 		if (!needs_hidden) {
 			if (usable != on_cpu)
 				fail_msg("%s/%s: usable %d under the profile, %d on the CPU",

@@ -938,6 +938,14 @@ static char *nothing_matched(const struct pb_compare_result *r)
 	return s;
 }
 
+/* Appends one part to the legend's unit list, "; " between parts. */
+static void units_add(char **units, const char *part)
+{
+	if (**units)
+		pb_xappend(units, "; ");
+	pb_xappend(units, part);
+}
+
 /* The legend, naming only the units and kinds of case in the table. */
 static char *legend_text(const struct pb_compare_result *r)
 {
@@ -954,24 +962,18 @@ static char *legend_text(const struct pb_compare_result *r)
 	}
 	char *units = pb_xstrdup("");
 	if (ticks || counter)
-		pb_xappend(&units, ticks && counter ? "ticks: TSC ticks, arm64 counter ticks"
-		                   : ticks          ? "ticks: TSC ticks"
-		                                    : "ticks: arm64 counter ticks");
+		units_add(&units, ticks && counter ? "ticks: TSC ticks, arm64 counter ticks"
+		                  : ticks          ? "ticks: TSC ticks"
+		                                   : "ticks: arm64 counter ticks");
 	if (scaled)
-		pb_xappend(&units, *units ? "; times in the header's unit, ns, us, ms or s"
-		                          : "times in the header's unit, ns, us, ms or s");
+		units_add(&units, "times in the header's unit, ns, us, ms or s");
 	if (lat)
-		pb_xappend(&units, *units ? "; ns/load: ns per dependent load (latency)"
-		                          : "ns/load: ns per dependent load (latency)");
+		units_add(&units, "ns/load: ns per dependent load (latency)");
 	if (map)
-		pb_xappend(&units, *units ? "; ns/4KiB: ns per 4 KiB of the region mapped (map; "
-		                            "its GB/s is 4.096 / it)"
-		                          : "ns/4KiB: ns per 4 KiB of the region mapped (map; its "
-		                            "GB/s is 4.096 / it)");
+		units_add(&units, "ns/4KiB: ns per 4 KiB of the region mapped (map; its GB/s is "
+		                  "4.096 / it)");
 	if (cmd)
-		pb_xappend(&units,
-		           *units ? "; cmd: the real (wall-clock) time of a run, not user or sys"
-		                  : "cmd: the real (wall-clock) time of a run, not user or sys");
+		units_add(&units, "cmd: the real (wall-clock) time of a run, not user or sys");
 	char lv[32], alpha[32];
 	level_text(lv, sizeof lv, r->level);
 	snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);

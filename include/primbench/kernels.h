@@ -129,6 +129,21 @@ const struct pb_kernel *pb_kernel_find(enum pb_op op, const char *name);
  * Never NULL. */
 const struct pb_kernel *pb_kernel_code_at(const struct pb_kernel *k, size_t size_bytes);
 
+/* What a kernel row does changes now and then (a bug fix, a technique
+ * used at more sizes): its revision counts those changes, so that result
+ * files record which code a case measured and compare can tell two files
+ * whose rows measured different code (docs/results-schema.md,
+ * `kernel_revision`). Every row starts at 1; a change of what the row
+ * runs at some size adds one, with a line in src/kernels/registry.c's
+ * revision table saying what changed. Returns k's revision (>= 1); *change,
+ * when non-NULL, gets the line of its latest change ("" at revision 1). */
+unsigned pb_kernel_revision(const struct pb_kernel *k, const char **change);
+
+/* The line that says what changed in k's row after revision `since`
+ * (1..current - 1) up to its current one, or NULL when nothing changed
+ * (since >= current) or `since` is not known. */
+const char *pb_kernel_revision_change(const struct pb_kernel *k, unsigned since);
+
 /* Whether k can run with the usable features `have`. When not, and why is
  * non-NULL, writes e.g. "needs avx512f, avx512bw (hidden)" or
  * "needs clzero (not on this CPU)". */

@@ -209,6 +209,50 @@ const struct pb_kernel *pb_kernel_code_at(const struct pb_kernel *k, size_t size
 	return k;
 }
 
+/* The revision table (pb_kernel_revision): one line per change of a row,
+ * in the order made; a row without a line is at revision 1. A row's
+ * revision is 1 + its lines; a line's `to` is the revision it made. */
+struct revision {
+	const char *id; /* "op/name" */
+	unsigned to;    /* the revision this change made, >= 2 */
+	const char *change;
+};
+static const struct revision revisions[] = {
+    {NULL, 0, NULL}, /* none yet */
+};
+
+static bool is_row(const struct pb_kernel *k, const char *id)
+{
+	const char *op = pb_op_name(k->op);
+	size_t n = strlen(op);
+	return strncmp(id, op, n) == 0 && id[n] == '/' && strcmp(id + n + 1, k->name) == 0;
+}
+
+unsigned pb_kernel_revision(const struct pb_kernel *k, const char **change)
+{
+	unsigned rev = 1;
+	const char *last = "";
+	for (size_t i = 0; i < sizeof revisions / sizeof revisions[0]; i++)
+		if (revisions[i].id && is_row(k, revisions[i].id) && revisions[i].to > rev) {
+			rev = revisions[i].to;
+			last = revisions[i].change;
+		}
+	if (change)
+		*change = last;
+	return rev;
+}
+
+const char *pb_kernel_revision_change(const struct pb_kernel *k, unsigned since)
+{
+	const char *line = NULL;
+	if (since < 1)
+		return NULL;
+	for (size_t i = 0; i < sizeof revisions / sizeof revisions[0]; i++)
+		if (revisions[i].id && is_row(k, revisions[i].id) && revisions[i].to > since)
+			line = revisions[i].change; /* the latest one since */
+	return line;
+}
+
 /* Appends "a, b" feature names of `set` to buf at *pos (snprintf-style:
  * *pos may pass len; the caller's buffer stays terminated). */
 static void append(char *buf, size_t len, size_t *pos, const char *fmt, const char *arg)

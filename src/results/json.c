@@ -226,6 +226,9 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 			json_object_set_new(o, "distribution", dj);
 		}
 		json_object_set_new(o, "key", key);
+		/* which code the row ran: compare says when two files differ */
+		json_object_set_new(o, "kernel_revision",
+		                    json_integer(pb_kernel_revision(c->kernel, NULL)));
 		json_object_set_new(o, "prefill_value", json_integer(c->prefill_value));
 		json_object_set_new(o, "working_set_bytes",
 		                    json_integer((json_int_t)c->working_set_bytes));

@@ -188,7 +188,8 @@ static void test_bad_input(void **state)
 	load_fails("wrong_schema.json",
 	           "not a primbench result (schema 'primbench-compare', expected "
 	           "'primbench-result')");
-	load_fails("wrong_version.json", "schema_version 2 is not supported");
+	load_fails("wrong_version.json",
+	           "schema_version 3 is not supported (this primbench reads 1 to 2)");
 	load_fails("not_object.json", "not a primbench result (the top level is not an object)");
 	load_fails("bad_sample.json",
 	           "cases[1] (memset hot: bytes 64): samples[2] is not a [value, calls] pair");
@@ -435,9 +436,12 @@ static void test_tilde_rule(void **state)
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 4);
 
+	/* one run a side (no replicates): the samples' figures, no verdict */
 	const struct pb_compare_row *x = &r.rows[0];
 	assert_true(x->ratio);
-	assert_true(x->significant);
+	assert_true(x->one_run);
+	assert_false(x->run_level);
+	assert_false(x->significant);
 	assert_close(x->sa.median, 100, 1e-9);
 	assert_close(x->sb.median, 90, 1e-9);
 	assert_close(x->pct, -10, 0.05); /* HL ratio of the two spreads ~ 0.9 */
@@ -459,19 +463,20 @@ static void test_tilde_rule(void **state)
 
 	x = &r.rows[3];
 	assert_false(x->ratio);
-	assert_true(x->significant);
+	assert_true(x->one_run);
+	assert_false(x->significant);
 	assert_close(x->shift.estimate, 10, 1e-9);
 	assert_close(x->pct, 100 * 10.0 / 4, 1e-9); /* old median 4 */
 
 	char *text = print_text(&r);
 	/* old/new median +- CI half-width %, delta, CI, p */
-	assert_contains(text, "\nfaster 64                100 +-0.5%    90.0 +-0.5%  -10.0% "
+	assert_contains(text, "\nfaster 64                100 +-0.5%    90.0 +-0.5% -10.0%? "
 	                      "[-10.4, -9.6]   0.000\n");
-	assert_contains(text, "\nsame 64                  100 +-0.5%     100 +-0.5%       ~ "
+	assert_contains(text, "\nsame 64                  100 +-0.5%     100 +-0.5%  +0.0%? "
 	                      "[-0.4, +0.4]    1.000\n");
-	assert_contains(text, "\nfew 64                  11.0 +-?       22.0 +-?          ~ "
+	assert_contains(text, "\nfew 64                  11.0 +-?       22.0 +-?     +100%? "
 	                      "-               0.100\n");
-	assert_contains(text, "\nzero 0                  4.00 +->99%    14.0 +-29%    +250% "
+	assert_contains(text, "\nzero 0                  4.00 +->99%    14.0 +-29%   +250%? "
 	                      "[+175, +325]    0.000\n");
 	for (char *c = text; *c; c++) /* the legend is wrapped */
 		if (*c == '\n')
@@ -480,9 +485,9 @@ static void test_tilde_rule(void **state)
 	free(text);
 	pb_compare_result_free(&r);
 
-	/* At 99.9% the "faster" case is still shown; the level is in the header. */
+	/* At 99.9% the level is in the header. */
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.999, false, &r), 0);
-	assert_true(r.rows[0].significant);
+	assert_true(r.rows[0].one_run);
 	text = print_text(&r);
 	assert_contains(text, "delta 99.9% CI");
 	free(text);
@@ -576,15 +581,16 @@ static void test_units(void **state)
 		                 "median")),
 		             1e-6);
 	}
-	assert_int_equal(r.nnotes, 1);
+	assert_int_equal(r.nnotes, 2); /* and the one-run note */
 	assert_contains(r.notes[0], "6 cases compared in ns: tsc_ticks converted");
+	assert_contains(r.notes[1], "6 cases with one run on a side");
 	pb_compare_result_free(&r);
 
 	/* A case without samples is skipped with a note. */
 	assert_int_equal(pb_compare_run(&f[0], &f[2], 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 5);
 	assert_int_equal(r.nonly_a, 1);
-	assert_int_equal(r.nnotes, 1);
+	assert_int_equal(r.nnotes, 2); /* and the one-run note */
 	assert_contains(r.notes[0], "no_samples.json: skipped (no samples): 1 case: memset hot: "
 	                            "libc 64");
 	pb_compare_result_free(&r);
@@ -657,9 +663,10 @@ static void test_thinning(void **state)
 	assert_true(r.rows[0].thinned);
 	assert_int_equal(r.rows[0].sa.n, n); /* the medians use every sample */
 	assert_close(r.rows[0].pct, 1, 0.01);
-	assert_true(r.rows[0].significant);
-	assert_int_equal(r.nnotes, 1);
-	assert_contains(r.notes[0], "2000 evenly spaced order statistics");
+	assert_true(r.rows[0].one_run); /* no replicates: no verdict */
+	assert_int_equal(r.nnotes, 2);
+	assert_contains(r.notes[0], "one run on a side");
+	assert_contains(r.notes[1], "2000 evenly spaced order statistics");
 	pb_compare_result_free(&r);
 	pb_results_file_free(&f[0]);
 	pb_results_file_free(&f[1]);
@@ -897,7 +904,7 @@ static void test_width(void **state)
 	                      " 1.25e9 +-20%  3.50e-3 +-71%    -100% [-100, -100]    0.002\n");
 	assert_contains(text, "\nmemcpy fault-thp       old ticks      new ticks      delta"
 	                      " 95% CI              p\navx512_nt 32M dst+63 src+4095 ext=2G "
-	                      "+read\n                     3.50e-3 +-71%   1.25e9 +-20%   +4e13% "
+	                      "+read\n                     3.50e-3 +-71%   1.25e9 +-20%  +4e13%? "
 	                      "[+2e13, +1e14]  0.002\n");
 	/* ns of whole commands print in the unit their size suits (here s). */
 	assert_contains(text, "\na-suite-with-a-name-far-too-long\n                         "
@@ -943,7 +950,7 @@ static void test_medians_outside(void **state)
 	assert_true(row->pct_medians > row->pct_hi);
 	assert_close(row->pct_medians, 100 * (row->sb.median / row->sa.median - 1), 1e-12);
 	char *text = print_text(&r);
-	assert_contains(text, "\nbimodal 4K               100 +-5%       111 +-5%     +0.5% "
+	assert_contains(text, "\nbimodal 4K               100 +-5%       111 +-5%    +0.5%? "
 	                      "[+0.4, +0.5]*   0.002\n");
 	squash(text);
 	assert_contains(text, "*: the change of the medians as printed (new/old - 1 of the old "
@@ -995,7 +1002,7 @@ static void test_medians_outside(void **state)
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	assert_true(r.rows[0].pct_medians >= r.rows[0].pct_lo);
 	text = print_text(&r);
-	assert_contains(text, "\nrounded 4K              1.00 +-0.0%    1.00 +-0.0%   +0.4% "
+	assert_contains(text, "\nrounded 4K              1.00 +-0.0%    1.00 +-0.0%  +0.4%? "
 	                      "[+0.4, +0.4]*   0.000\n");
 	free(text);
 	pb_compare_result_free(&r);

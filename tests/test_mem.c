@@ -744,7 +744,7 @@ static void test_results_round_trip(void **state)
 	json_t *back = json_load_file(path, 0, &err);
 	assert_non_null(back);
 	assert_string_equal(json_string_value(json_object_get(back, "schema")), "primbench-result");
-	assert_int_equal(json_integer_value(json_object_get(back, "schema_version")), 1);
+	assert_int_equal(json_integer_value(json_object_get(back, "schema_version")), 2);
 	json_t *c = json_array_get(json_object_get(back, "cases"), 0);
 	json_t *key = json_object_get(c, "key");
 	assert_string_equal(json_string_value(json_object_get(key, "kernel")), "libc");

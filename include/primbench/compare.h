@@ -31,6 +31,7 @@
 #include <jansson.h>
 
 #include "primbench/reader.h"
+#include "primbench/replicates.h"
 #include "primbench/stats.h"
 #include "primbench/twosample.h"
 
@@ -74,6 +75,19 @@ struct pb_compare_row {
 	 * a median can jump between modes. The table marks such a row '*'
 	 * (judged on the printed figures). */
 	double pct_medians;
+	/* Run level (include/primbench/replicates.h): the runs of each side,
+	 * their figures, and Welch's t on their logs. With one file a side a
+	 * run is a replicate of the case (schema v2); with several files a
+	 * side, a file (its replicates' geometric mean). With two or more runs
+	 * a side (and every value > 0) the delta, its interval, p and the
+	 * verdict are the runs' (run_level); otherwise one_run: the delta is
+	 * the samples' Hodges-Lehmann figure, which describes one process
+	 * only, and there is no verdict. */
+	size_t runs_a, runs_b;
+	bool run_level, one_run;
+	struct pb_runs_ratio runs;
+	/* mem: the kernel row's revision in each file (1: not recorded) */
+	long long rev_a, rev_b;
 };
 
 /* Geometric means over the rows of one unit whose medians are > 0 (the
@@ -86,7 +100,10 @@ struct pb_compare_geomean {
 };
 
 struct pb_compare_result {
-	const struct pb_results_file *fa, *fb;
+	const struct pb_results_file *fa, *fb; /* the first file of each side */
+	/* every file of each side (pb_compare_sides; one each otherwise) */
+	const struct pb_results_file *const *side_a, *const *side_b;
+	size_t nside_a, nside_b;
 	double level;
 	struct pb_compare_diff *hw, *sw;
 	size_t nhw, nsw;
@@ -108,6 +125,15 @@ struct pb_compare_result {
  * after a failure). */
 int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r);
+/* The same with several files a side, taken as runs (benchstat's use of
+ * several files): a[0..na) the old side, b[0..nb) the new; cases are
+ * those of a[0] found in b[0], and each file of a side that has the case
+ * gives one run, its figure the case's median (pb_results_case_summary).
+ * Every file is checked against a[0] for hardware as pb_compare_run does.
+ * The arrays must outlive r. */
+int pb_compare_sides(const struct pb_results_file *const *a, size_t na,
+                     const struct pb_results_file *const *b, size_t nb, double level, bool force,
+                     struct pb_compare_result *r);
 void pb_compare_result_free(struct pb_compare_result *r);
 
 /* The text: "differs:" lines, one table per case group (rows: cases; old,

@@ -139,6 +139,13 @@ struct pb_mem_case {
 	int *thread_cpus;
 	double *thread_batch_ticks;
 	struct pb_summary *thread_ticks_per_call;
+	/* Replicates (include/primbench/replicates.h): the samples are
+	 * n_replicates runs of the case one after another, replicate r's
+	 * replicate_samples[r] of them; n_replicates 0 or 1 (NULL array): one
+	 * run. With two or more, ticks_per_call's median and CI are the
+	 * replicates' (pb_summarize_replicates). */
+	size_t n_replicates;
+	size_t *replicate_samples;
 };
 
 struct pb_mem_result {
@@ -157,6 +164,20 @@ struct pb_mem_result {
  * this case's. 1 for a 1-thread case; NaN when either has no samples or
  * there is no such case. */
 double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case *c);
+
+/* Replicates: adds the run `more` (the same plan as the runs already in
+ * acc, another seed) to acc, case by case: each case of more joins acc's
+ * case of the same key (its samples appended as one more replicate), or
+ * becomes a case of its own; more's notes not already in acc are kept.
+ * more is emptied (its arrays taken or freed). acc may be empty (zeroed):
+ * more then becomes its first replicate. Returns 0, or -1 with pb_error()
+ * (out of memory; acc then keeps what it had). */
+int pb_mem_result_add_replicate(struct pb_mem_result *acc, struct pb_mem_result *more);
+
+/* After the last replicate: every case's summaries from all its samples,
+ * ticks_per_call by pb_summarize_replicates at 95%. 0 or -1 with
+ * pb_error(). */
+int pb_mem_result_end_replicates(struct pb_mem_result *r);
 
 /* Frees the samples of every case and the cases; r is then empty. */
 void pb_mem_result_free(struct pb_mem_result *result);

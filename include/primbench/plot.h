@@ -52,11 +52,10 @@
  *    size, source and fault mode against threads, bars p10..p90 (mem
  *    map's spread); when every case ran on one thread count, a bar per
  *    page size and file instead.
- * Files of different kinds (mem, cmd, latency, map) cannot share one plot. Other suites (syscall, xsave)
- * are not drawn: a file with mem cases beside them (the default run's,
- * with syscall cases; xsave's, with its break-even sweep) draws its mem
- * cases, and pb_plot_note() says what was left out. Errors name a file by
- * its path (pb_results_file.path), never by its label.
+ * Files of different kinds (mem, cmd, latency, map) cannot share one plot. Other suites (syscall,
+ * xsave) are not drawn: a file with mem cases beside them (the default run's, with syscall cases;
+ * xsave's, with its break-even sweep) draws its mem cases, and pb_plot_note() says what was left
+ * out. Errors name a file by its path (pb_results_file.path), never by its label.
  */
 #ifndef PRIMBENCH_PLOT_H
 #define PRIMBENCH_PLOT_H

@@ -1,5 +1,5 @@
 /* primbench/reader.h - the one reader of result files (schema
- * "primbench-result" v1, docs/results-schema.md): what `compare`, `report`,
+ * "primbench-result" v1 and v2, docs/results-schema.md): what `compare`, `report`,
  * `plot` and `format` read results with. Part of the results module.
  *
  * A file is loaded and checked whole (schema name and version, a machine
@@ -27,7 +27,23 @@ struct pb_results_case {
 	double *v;        /* per-call values (value / calls), in unit */
 	size_t n;
 	size_t index; /* position in the file's cases array */
+	/* replicates (schema v2, include/primbench/replicates.h): v[] is
+	 * n_rep runs of the case in a row, run r's rep_n[r] values; NULL, 0
+	 * for a file without them (v1: one run) */
+	size_t *rep_n;
+	size_t n_rep;
+	long long kernel_revision; /* mem: the row's revision (1 when absent: v1) */
 };
+
+/* A case's summary at `level`: pb_summarize_replicates over its runs, so
+ * median and CI are the replicates' when it has two or more (replicates
+ * >= 2), else the one run's samples' (replicates 1). 0 or -1. */
+struct pb_summary;
+int pb_results_case_summary(const struct pb_results_case *k, double level, struct pb_summary *out);
+
+/* The figure of each run of k (its replicates' medians; one run: the
+ * median of all its values) into med[0..max): returns how many. */
+size_t pb_results_case_runs(const struct pb_results_case *k, double *med, size_t max);
 
 struct pb_results_file {
 	char *path;

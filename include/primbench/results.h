@@ -16,7 +16,7 @@
 #include "primbench/mem_result.h"
 
 #define PB_RESULTS_SCHEMA         "primbench-result"
-#define PB_RESULTS_SCHEMA_VERSION 1
+#define PB_RESULTS_SCHEMA_VERSION 2
 
 /* What the machine did besides the measurement (DESIGN.md "Measuring"). */
 struct pb_noise {
@@ -78,8 +78,17 @@ struct pb_json_member {
 void pb_json_set_members(json_t *o, const struct pb_json_member *m, size_t n);
 
 /* A summary as the cases' `per_call` object: n, min, p10, median, p90,
- * max, mean, stddev, and ci_level/ci_lo/ci_hi when the CI is valid. */
+ * max, mean, stddev, ci_level/ci_lo/ci_hi when the CI is valid, and (v2)
+ * `replicates` (the runs median and CI stand for) and `method`
+ * ("replicates-geomean-student-t-log" or "samples-median-order-statistics",
+ * include/primbench/replicates.h). */
 json_t *pb_json_summary(const struct pb_summary *s);
+
+/* A case's `replicates` array (v2): per replicate r, {"samples": rep_n[r],
+ * "median": the median of its per-call values ticks / calls}, the samples
+ * being ticks[0..n) in replicate order. NULL when rep_n is NULL. */
+json_t *pb_json_replicates(const double *ticks, const uint64_t *calls, size_t n,
+                           const size_t *rep_n, size_t n_rep);
 
 /* Adds a case's measurement fields to o: unit ("tsc_ticks" or "ns"),
  * overhead_subtracted, samples ([ticks, calls] per sample) and, when n > 0,

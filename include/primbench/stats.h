@@ -20,6 +20,12 @@ struct pb_summary {
 	bool ci_valid;
 	double ci_lo, ci_hi; /* CI of the median at ci_level; NaN when !ci_valid */
 	double ci_level;     /* e.g. 0.95; the achieved coverage may be higher */
+	/* Runs the median and its CI stand for (include/primbench/replicates.h):
+	 * 0 or 1, one run: median and CI are the pooled samples' (the CI covers
+	 * the noise inside that one process only); R >= 2 replicates: median
+	 * is the geometric mean of the replicates' medians and the CI Student's
+	 * t on their logarithms (pb_summarize_replicates). */
+	size_t replicates;
 };
 
 /* Summarizes x[0..n) (not modified; sorted internally in a copy).

@@ -100,6 +100,11 @@ struct pb_syscall_case {
 	int migrations;     /* samples dropped: the CPU changed */
 	size_t outliers;    /* modified z-score > 3.5 */
 	uint64_t thp_bytes; /* fault with THP: AnonHugePages seen */
+	/* replicates (include/primbench/replicates.h): the samples are
+	 * n_replicates runs in a row, run r's replicate_samples[r] of them;
+	 * with two or more, ticks_per_op's median and CI are the runs' */
+	size_t n_replicates;
+	size_t *replicate_samples;
 };
 
 struct pb_syscall_params {
@@ -125,6 +130,14 @@ struct pb_syscall_result {
  * measured is kept), or -1 with pb_error() on a set-up failure. */
 int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *r);
 void pb_syscall_result_free(struct pb_syscall_result *r);
+
+/* Replicates: adds the run `more` of the same benchmarks to acc (zeroed
+ * before the first), each case's samples as one more replicate of acc's
+ * case of the same benchmark and placement (or a case of its own); more
+ * is emptied. Then pb_syscall_result_end_replicates summarizes every case
+ * (pb_summarize_replicates, 95%). Both return 0, or -1 with pb_error(). */
+int pb_syscall_result_add_replicate(struct pb_syscall_result *acc, struct pb_syscall_result *more);
+int pb_syscall_result_end_replicates(struct pb_syscall_result *r);
 
 /* Plumbing checks for the tests: each does one op or a few of a benchmark
  * and reports what happened, never how fast. */

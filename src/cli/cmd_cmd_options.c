@@ -41,7 +41,7 @@ void cmd_usage(FILE *f)
 	      "      --cpu LIST         pin the command and every process it starts to\n"
 	      "                         these CPUs (e.g. 1 or 0,2-3; sched_setaffinity)\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
-	      "  -o, --output FILE      write the results as JSON (schema v1)\n"
+	      "  -o, --output FILE      write the results as JSON (schema v2)\n"
 	      "  -f, --format F         print the result as text (default), json, csv,\n"
 	      "                         markdown or benchfmt (docs/formats.md)\n"
 	      "  -q, --quiet            no progress line on stderr\n"

@@ -20,11 +20,16 @@
 static void usage(FILE *f)
 {
 	fputs("usage: primbench compare OLD.json NEW.json [MORE.json...] [OPTIONS]\n"
+	      "       primbench compare [OPTIONS] OLD1.json OLD2.json... -- NEW1.json...\n"
 	      "\n"
 	      "For every case in both result files (matched on its key): old and new\n"
-	      "median per call +- its CI, the change (Hodges-Lehmann estimate of new/old\n"
-	      "with its CI; '~' when no difference is shown) and the Mann-Whitney p;\n"
-	      "geometric means per unit; cases in only one file. More files: each is\n"
+	      "median per call +- its CI, the change new/old with its CI ('~' when no\n"
+	      "difference is shown) and its p; geometric means per unit; cases in only\n"
+	      "one file. The change is judged between runs: the replicates of each file\n"
+	      "(Welch's t on their log medians); a file with one run (schema v1,\n"
+	      "--replicates 1) gets the samples' Hodges-Lehmann figure and no verdict.\n"
+	      "With '--', the files on each side are that side's runs (one figure per\n"
+	      "file), as benchstat takes them. More files without '--': each is\n"
 	      "compared with the first. Files from different hardware (CPU vendor,\n"
 	      "family, model, stepping, CPU count) are refused; software differences\n"
 	      "(kernel, mitigations, primbench build, ...) are listed. cmd results\n"
@@ -134,6 +139,95 @@ static bool compare_option(int opt, const char *arg, void *ctx)
 	}
 }
 
+/* The compare JSON document's head (schema, command line, level). */
+static json_t *doc_head(double level, bool force)
+{
+	json_t *doc = json_object();
+	json_object_set_new(doc, "schema", json_string(COMPARE_SCHEMA));
+	json_object_set_new(doc, "schema_version", json_integer(COMPARE_SCHEMA_VERSION));
+	json_t *cl = json_array();
+	for (int i = 0; i < cli_argc; i++)
+		json_array_append_new(cl, json_string(cli_argv[i]));
+	json_object_set_new(doc, "command_line", cl);
+	json_object_set_new(doc, "level", json_real(level));
+	json_object_set_new(doc, "forced", json_boolean(force));
+	return doc;
+}
+
+/* compare A1 A2 ... -- B1 B2 ...: each side's files are its runs
+ * (pb_compare_sides). */
+static int compare_sides(char **a, size_t na, char **b, size_t nb, double level, bool force,
+                         const char *out)
+{
+	if (na < 1 || nb < 1)
+		die_usage("compare: '--' needs result files on both sides, got %zu before and %zu "
+		          "after it (see --help)",
+		          na, nb);
+	for (size_t i = 0; i < nb; i++)
+		if (b[i][0] == '-' && b[i][1])
+			die_usage(
+			    "compare: '%s' after '--': options go before '--', files after it",
+			    b[i]);
+	size_t n = na + nb;
+	char **paths = calloc(n, sizeof *paths);
+	struct pb_results_file *files = calloc(n, sizeof *files);
+	const struct pb_results_file **sa = calloc(na, sizeof *sa), **sb = calloc(nb, sizeof *sb);
+	struct pb_compare_result *res = calloc(1, sizeof *res);
+	if (!paths || !files || !sa || !sb || !res)
+		die_usage("compare: out of memory");
+	for (size_t i = 0; i < n; i++)
+		paths[i] = i < na ? a[i] : b[i - na];
+	if (out && pb_output_reserve(out) != 0)
+		die_usage("compare: %s", pb_error());
+	if (out)
+		cli_check_output_not_input("compare", out, paths, n);
+	for (size_t i = 0; i < n; i++)
+		if (pb_results_load(paths[i], &files[i]) != 0) {
+			free(paths);
+			free(sa);
+			free(sb);
+			die_input(files, res, n > 1 ? 1 : n);
+		}
+	if (pb_results_name(files, n) != 0)
+		die_input(files, res, 1);
+	for (size_t i = 0; i < na; i++)
+		sa[i] = &files[i];
+	for (size_t i = 0; i < nb; i++)
+		sb[i] = &files[na + i];
+	if (pb_compare_sides(sa, na, sb, nb, level, force, res) != 0)
+		die_input(files, res, 1);
+	if (res->nhw)
+		warn("compare: %s: different hardware from %s (compared anyway: --force)",
+		     files[na].path, files[0].path);
+	pb_compare_print(stdout, res);
+	int rc = PB_EXIT_OK;
+	if (out) {
+		json_t *doc = doc_head(level, force);
+		json_t *fl = json_array(), *sides = json_object(), *ja = json_array(),
+		       *jb = json_array();
+		for (size_t i = 0; i < n; i++) {
+			json_array_append_new(fl, file_json(&files[i]));
+			json_array_append_new(i < na ? ja : jb, json_string(files[i].path));
+		}
+		json_object_set_new(doc, "files", fl);
+		json_object_set_new(sides, "old", ja);
+		json_object_set_new(sides, "new", jb);
+		json_object_set_new(doc, "sides", sides);
+		json_t *comparisons = json_array();
+		json_array_append_new(comparisons, pb_compare_json(res));
+		json_object_set_new(doc, "comparisons", comparisons);
+		rc = cli_write_results(doc, out);
+		json_decref(doc);
+	}
+	for (size_t i = 1; i < n; i++)
+		pb_results_file_free(&files[i]);
+	free_all(files, res, 1);
+	free(paths);
+	free(sa);
+	free(sb);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -146,6 +240,15 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct compare_opts o = {.level = 0.95, .argv = argv};
 	const char *out = NULL;
+	/* A1 A2 -- B1 B2: the files before "--" are one side's runs, those
+	 * after it the other's (options go before it). */
+	int sep = 0;
+	for (int i = 1; i < argc && !sep; i++)
+		if (!strcmp(argv[i], "--"))
+			sep = i;
+	int full_argc = argc;
+	if (sep)
+		argc = sep;
 	static const struct cli_store stores[] = {
 	    CLI_STORE_FLAG('f', struct compare_opts, force, true),
 	    {0},
@@ -156,6 +259,9 @@ int cmd_compare(int argc, char **argv)
 		return PB_EXIT_OK;
 	const double level = o.level;
 	const bool force = o.force;
+	if (sep)
+		return compare_sides(argv + optind, (size_t)(argc - optind), argv + sep + 1,
+		                     (size_t)(full_argc - sep - 1), level, force, out);
 	size_t nfiles = (size_t)(argc - optind);
 	if (nfiles < 2)
 		die_usage("compare: needs at least two result files, got %zu (see --help)", nfiles);

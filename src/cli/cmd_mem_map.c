@@ -45,7 +45,7 @@ static void usage(FILE *f)
 	      "  --rounds N          kept rounds per case (default 5)\n"
 	      "  --warmup N          rounds per case run and discarded first (1)\n"
 	      "  --seed N            seed for the interleaving order\n"
-	      "  -o, --output FILE   write the results as JSON (schema v1)\n"
+	      "  -o, --output FILE   write the results as JSON (schema v2)\n"
 	      "  -f, --format F      text (default), json, csv, markdown or benchfmt\n"
 	      "  -q, --quiet         no progress line on stderr\n",
 	      f);

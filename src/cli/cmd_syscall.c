@@ -53,7 +53,9 @@ static void usage(FILE *f)
 	      "  --budget SECONDS    per benchmark once it has --min-samples (default 1)\n"
 	      "  --min-samples N     per benchmark (default 11); --max-samples N (1001)\n"
 	      "  --seed N            seed for the interleaving order\n"
-	      "  -o, --output FILE   write the results as JSON (schema v1); without it,\n"
+	      "  --replicates R      runs of every benchmark, one after another, the budget\n"
+	      "                      shared out; medians and CIs are the runs' (default 5)\n"
+	      "  -o, --output FILE   write the results as JSON (schema v2); without it,\n"
 	      "                      nothing is written\n"
 	      "  -f, --format F      print the result as text (default), json, csv,\n"
 	      "                      markdown or benchfmt (docs/formats.md)\n"
@@ -136,7 +138,11 @@ struct syscall_opts {
 	struct cli_format fmt;
 	const char *cpu_arg, *out;
 	bool want_list;
+	size_t replicates; /* --replicates R */
 };
+
+/* --replicates' default (docs/statistics.md, "What varies between runs") */
+#define SYSCALL_DEFAULT_REPLICATES 5
 
 /* Parses argv into o. Returns false after --help; exits 2 on bad input. */
 static bool parse_options(int argc, char **argv, struct syscall_opts *o)
@@ -144,6 +150,7 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	static const struct option opts[] = {
 	    {"list", no_argument, 0, 'l'},
 	    {"cpu", required_argument, 0, 'c'},
+	    {"replicates", required_argument, 0, 'R'},
 	    CLI_SAMPLING_OPTIONS,
 	    CLI_OUTPUT_OPTION,
 	    CLI_FORMAT_OPTION,
@@ -154,6 +161,7 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	static const struct cli_store stores[] = {
 	    CLI_STORE_FLAG('l', struct syscall_opts, want_list, true),
 	    CLI_STORE_ARG('c', struct syscall_opts, cpu_arg),
+	    CLI_STORE_NUMBER('R', struct syscall_opts, replicates, "--replicates", 1, 100),
 	    {0},
 	};
 	*o = (struct syscall_opts){
@@ -161,6 +169,7 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	    .p = {.cpu = -1, .peer_cpu = -1},
 	};
 	o->samp = (struct cli_sampling){.budget_s = 1.0, .min_samples = 11, .max_samples = 1001};
+	o->replicates = SYSCALL_DEFAULT_REPLICATES;
 	const struct cli_common common = {
 	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
 	return cli_parse_options("syscall", argc, argv, ":ho:f:q", opts, NULL, o, &common, usage);
@@ -293,8 +302,25 @@ int cmd_syscall(int argc, char **argv)
 	p->progress_ctx = &ps;
 
 	cli_format_begin(&o.fmt);
-	struct pb_syscall_result r;
-	if (pb_syscall_run(p, &r) != 0)
+	/* replicates (include/primbench/replicates.h): every benchmark again,
+	 * in a row, the budget and --max-samples shared out between them */
+	struct pb_syscall_result r = {0};
+	size_t reps = o.replicates ? o.replicates : 1;
+	ps.total *= reps;
+	struct pb_syscall_params rp = *p;
+	rp.budget_s = p->budget_s / (double)reps;
+	size_t per = (p->max_samples + reps - 1) / reps;
+	rp.max_samples = per > p->min_samples ? per : p->min_samples;
+	for (size_t rep = 0; rep < reps; rep++) {
+		struct pb_syscall_result one;
+		rp.seed = p->seed + rep * 0x9E3779B97F4A7C15ull;
+		if (pb_syscall_run(&rp, &one) != 0 ||
+		    pb_syscall_result_add_replicate(&r, &one) != 0)
+			die_usage("%s", pb_error());
+		if (r.interrupted)
+			break;
+	}
+	if (pb_syscall_result_end_replicates(&r) != 0)
 		die_usage("%s", pb_error());
 	const struct pb_noise *noise = pb_session_noise(&s);
 	cli_progress_done(&ps.line);

@@ -63,7 +63,7 @@ static void usage(FILE *f)
 	      "201)\n"
 	      "  --seed N            seed for the interleaving order\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
-	      "  -o, --output FILE   write the results as JSON (schema v1); without "
+	      "  -o, --output FILE   write the results as JSON (schema v2); without "
 	      "it,\n"
 	      "                      nothing is written\n"
 	      "  -f, --format F      print the result as text (default), json, csv,\n"

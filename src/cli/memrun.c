@@ -71,6 +71,7 @@ const struct option mem_cli_options[] = {
     {"placement", required_argument, 0, MEM_CLI_OPT_BASE + 28},
     {"mem-node", required_argument, 0, MEM_CLI_OPT_BASE + 29},
     {"pages", required_argument, 0, MEM_CLI_OPT_BASE + 30},
+    {"replicates", required_argument, 0, MEM_CLI_OPT_BASE + 31},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -88,6 +89,7 @@ void mem_cli_defaults(struct mem_cli *m)
 	m->warmup_samples = 1;
 	m->cpu = -1;
 	m->samp = (struct cli_sampling){.budget_s = 0.5, .min_samples = 11, .max_samples = 201};
+	m->replicates = MEM_CLI_DEFAULT_REPLICATES;
 }
 
 static uint64_t parse_size_or_die(const char *what, const char *arg)
@@ -205,6 +207,8 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 28, struct mem_cli, placement_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 29, struct mem_cli, mem_node_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 30, struct mem_cli, pages_arg),
+	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 31, struct mem_cli, replicates, "--replicates", 1,
+	                     MEM_CLI_MAX_REPLICATES),
 	    {0},
 	};
 	const struct cli_common common = {.stores = stores};
@@ -1035,15 +1039,59 @@ static void print_page_tables(struct mem_run *run, const struct pb_mem_result *r
 
 /* Runs the o-th op, prints its tables and adds its cases to the document.
  * Returns false when the run must stop (an error, or interrupted). */
+/* The o-th op's cases in m->replicates replicates (include/primbench/
+ * replicates.h): the whole plan runs again for each, in a row, with fresh
+ * buffers, calibration and seed, and the budget and --max-samples shared
+ * out between them. Returns 0 with *r filled, or -1 with pb_error(). */
+static int run_replicates(struct mem_run *run, size_t o, struct pb_mem_result *r)
+{
+	struct mem_plan *pl = run->pl;
+	const struct mem_cli *m = run->m;
+	size_t reps = m->replicates ? m->replicates : 1;
+	memset(r, 0, sizeof *r);
+	for (size_t rep = 0; rep < reps; rep++) {
+		struct pb_mem_params p = op_params(run, o);
+		char label[64];
+		if (reps > 1)
+			snprintf(label, sizeof label, "%s, replicate %zu of %zu",
+			         pb_op_name(m->ops[o]), rep + 1, reps);
+		else
+			snprintf(label, sizeof label, "%s", pb_op_name(m->ops[o]));
+		cli_progress_start(&run->progress_line, label);
+		/* another seed for each replicate: other slot orders and shuffles
+		 * (a replay's batch keeps its own seed: the same calls) */
+		p.seed += rep * 0x9E3779B97F4A7C15ull;
+		p.budget_s /= (double)reps;
+		size_t per = (p.max_samples + reps - 1) / reps;
+		p.max_samples = per > p.min_samples ? per : p.min_samples;
+		struct pb_mem_result one;
+		if (pl->replaying ? pb_mem_replay_run(&p, &pl->replay, &one) != 0
+		                  : pb_mem_run(&p, &one) != 0) {
+			pb_mem_result_free(r);
+			return -1;
+		}
+		if (pb_mem_result_add_replicate(r, &one) != 0) {
+			pb_mem_result_free(&one);
+			pb_mem_result_free(r);
+			return -1;
+		}
+		if (r->interrupted)
+			break;
+	}
+	if (pb_mem_result_end_replicates(r) != 0) {
+		pb_mem_result_free(r);
+		return -1;
+	}
+	return 0;
+}
+
 static bool run_op(struct mem_run *run, size_t o)
 {
 	struct mem_plan *pl = run->pl;
 	enum pb_op op = run->m->ops[o];
-	struct pb_mem_params p = op_params(run, o);
-	cli_progress_start(&run->progress_line, pb_op_name(op));
 	bool has_auto = note_auto(run, o);
 	struct pb_mem_result r;
-	if (pl->replaying ? pb_mem_replay_run(&p, &pl->replay, &r) != 0 : pb_mem_run(&p, &r) != 0) {
+	if (run_replicates(run, o, &r) != 0) {
 		cli_error("%s", pb_error());
 		run->status = PB_EXIT_USAGE;
 		return false;

@@ -53,10 +53,16 @@ struct mem_cli {
 	const char *distribution_arg;
 	const char *offsets_arg;
 	size_t batch_calls;
+	size_t replicates;     /* --replicates R: runs of the whole plan (1: one) */
 	enum pb_format format; /* -f: the result printed in it (text: the tables) */
 	const char *out_path;  /* NULL: none (mem) */
 	bool default_out_path; /* primbench-HOST-DATE.json */
 };
+
+/* --replicates: the default, and the most (include/primbench/replicates.h;
+ * the default's reasons: docs/statistics.md "What varies between runs"). */
+#define MEM_CLI_DEFAULT_REPLICATES 5
+#define MEM_CLI_MAX_REPLICATES     100
 
 void mem_cli_defaults(struct mem_cli *m);
 

@@ -15,6 +15,7 @@
 
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/kernels.h"
 #include "primbench/profile.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
@@ -252,9 +253,98 @@ static const char *suite_unit(const struct pb_results_case *c, double *per)
 	return NULL;
 }
 
-static int compare_case(struct pb_compare_row *row, const struct pb_results_file *fa,
-                        const struct pb_results_file *fb, double level, size_t *converted)
+/* The run figures of one side of a row into *out (malloc'd), their count
+ * returned: one file, its case's replicates' medians (one when it has
+ * none); several files, one figure per file that has the case, its
+ * median (pb_results_case_summary), ticks brought to the first file's
+ * rate. `scale` turns the first file's values into the row's unit. */
+static size_t side_runs(const struct pb_results_case *c, const struct pb_results_file *const *side,
+                        size_t nside, double scale, double level, double **out)
 {
+	if (nside <= 1) {
+		size_t cap = c->n_rep > 1 ? c->n_rep : 1;
+		*out = pb_xcalloc(cap, sizeof **out);
+		size_t n = pb_results_case_runs(c, *out, cap);
+		for (size_t i = 0; i < n; i++)
+			(*out)[i] *= scale;
+		return n;
+	}
+	*out = pb_xcalloc(nside, sizeof **out);
+	size_t n = 0;
+	bool ticks = pb_tick_unit_is_counter(c->unit);
+	for (size_t f = 0; f < nside; f++) {
+		const struct pb_results_case *k = find_case(side[f], c->canon);
+		struct pb_summary s;
+		if (!k || strcmp(k->unit, c->unit) || pb_results_case_summary(k, level, &s) != 0)
+			continue;
+		double rate = ticks && side[0]->tsc_hz > 0 && side[f]->tsc_hz > 0
+		                  ? side[0]->tsc_hz / side[f]->tsc_hz
+		                  : 1;
+		(*out)[n++] = s.median * rate * scale;
+	}
+	return n;
+}
+
+/* The row's run-level figures (struct pb_compare_row): with two or more
+ * runs a side, the delta, interval, p and verdict are Welch's t on the
+ * runs' logs; else one_run and no verdict. */
+static int run_level(struct pb_compare_row *row, const struct pb_compare_result *r, double sa,
+                     double sb, double level)
+{
+	/* a cmd case's samples are runs already: each a process of its own */
+	if (pb_results_key_is_cmd(row->a->key) && r->nside_a == 1 && r->nside_b == 1) {
+		row->runs_a = row->a->n;
+		row->runs_b = row->b->n;
+		return 0;
+	}
+	double *ra, *rb;
+	size_t na = side_runs(row->a, r->side_a, r->nside_a, sa, level, &ra);
+	size_t nb = side_runs(row->b, r->side_b, r->nside_b, sb, level, &rb);
+	row->runs_a = na;
+	row->runs_b = nb;
+	int rc = 0;
+	if (row->ratio && na >= 2 && nb >= 2)
+		rc = pb_runs_ratio(ra, na, rb, nb, level, &row->runs);
+	if (rc == 0 && row->runs.valid) {
+		row->run_level = true;
+		row->shift = (struct pb_shift){.estimate = row->runs.estimate,
+		                               .lo = row->runs.lo,
+		                               .hi = row->runs.hi,
+		                               .level = level,
+		                               .coverage = level,
+		                               .ci_valid = true};
+		row->u.p = row->runs.p;
+		row->u.exact = false;
+		/* the sides' medians and CIs at the level of the runs too */
+		if (r->nside_a > 1 || r->nside_b > 1) {
+			size_t *ones = pb_xcalloc(na > nb ? na : nb, sizeof *ones);
+			for (size_t i = 0; i < (na > nb ? na : nb); i++)
+				ones[i] = 1;
+			struct pb_summary s;
+			if (pb_summarize_replicates(ra, na, ones, na, level, &s) == 0) {
+				row->sa.median = s.median, row->sa.ci_lo = s.ci_lo;
+				row->sa.ci_hi = s.ci_hi, row->sa.ci_valid = true;
+				row->sa.replicates = s.replicates;
+			}
+			if (pb_summarize_replicates(rb, nb, ones, nb, level, &s) == 0) {
+				row->sb.median = s.median, row->sb.ci_lo = s.ci_lo;
+				row->sb.ci_hi = s.ci_hi, row->sb.ci_valid = true;
+				row->sb.replicates = s.replicates;
+			}
+			free(ones);
+		}
+	} else {
+		row->one_run = true;
+	}
+	free(ra);
+	free(rb);
+	return rc;
+}
+
+static int compare_case(struct pb_compare_row *row, const struct pb_compare_result *res,
+                        double level, size_t *converted)
+{
+	const struct pb_results_file *fa = res->fa, *fb = res->fb;
 	const struct pb_results_case *a = row->a, *b = row->b;
 	double sa = 1, sb = 1;
 	row->unit = a->unit;
@@ -310,15 +400,19 @@ static int compare_case(struct pb_compare_row *row, const struct pb_results_file
 	prepare(b, sb, &xb, &fewb, &nb);
 	row->thinned = fewa || fewb;
 	const double *x = fewa ? fewa : xa, *y = fewb ? fewb : xb;
-	int rc = pb_summarize(xa, a->n, level, &row->sa);
+	int rc = pb_summarize_replicates(xa, a->n, a->rep_n, a->n_rep, level, &row->sa);
 	if (rc == 0)
-		rc = pb_summarize(xb, b->n, level, &row->sb);
+		rc = pb_summarize_replicates(xb, b->n, b->rep_n, b->n_rep, level, &row->sb);
 	row->ratio = all_positive(x, na) && all_positive(y, nb);
 	if (rc == 0)
 		rc = row->ratio ? pb_hodges_lehmann_ratio(x, na, y, nb, level, &row->shift)
 		                : pb_hodges_lehmann(x, na, y, nb, level, &row->shift);
 	if (rc == 0)
 		rc = pb_mann_whitney(x, na, y, nb, &row->u);
+	if (rc == 0)
+		rc = run_level(row, res, sa, sb, level);
+	row->rev_a = a->kernel_revision;
+	row->rev_b = b->kernel_revision;
 	free(xa);
 	free(xb);
 	free(fewa);
@@ -347,7 +441,8 @@ static int compare_case(struct pb_compare_row *row, const struct pb_results_file
 		}
 	}
 	const struct pb_verdict_rule rule = {.null = row->ratio ? 1 : 0, .u = &row->u};
-	row->significant = pb_verdict(s, &rule) == PB_VERDICT_DIFFERENT;
+	/* one run a side: the interval is the noise of one process, no verdict */
+	row->significant = !row->one_run && pb_verdict(s, &rule) == PB_VERDICT_DIFFERENT;
 	/* The medians' own change, as the delta is: it can lie outside the
 	 * delta's interval (bimodal samples). */
 	row->pct_medians = NAN;
@@ -465,15 +560,112 @@ static void ci_note(const struct pb_compare_result *r, double level, struct pb_s
 	                                 map ? " (mem map --rounds N)" : ""));
 }
 
+/* What the runs were, and the rows with one run a side. */
+static void run_notes(const struct pb_compare_result *r, struct pb_strv *notes)
+{
+	size_t one = 0, runs = 0, least_a = SIZE_MAX, least_b = SIZE_MAX;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		one += row->one_run;
+		if (row->run_level) {
+			runs++;
+			least_a = row->runs_a < least_a ? row->runs_a : least_a;
+			least_b = row->runs_b < least_b ? row->runs_b : least_b;
+		}
+	}
+	if (runs && (r->nside_a > 1 || r->nside_b > 1))
+		pb_strv_push(notes, pb_xasprintf("runs: one per file (%zu old, %zu new files; at "
+		                                 "least %zu and %zu with each case)",
+		                                 r->nside_a, r->nside_b, least_a, least_b));
+	else if (runs)
+		pb_strv_push(notes, pb_xasprintf("runs: the replicates in each file (at least %zu "
+		                                 "old, %zu new a case)",
+		                                 least_a, least_b));
+	if (one)
+		pb_strv_push(
+		    notes,
+		    pb_xasprintf("%zu case%s with one run on a side (a file without replicates: "
+		                 "schema v1, or --replicates 1): the interval covers the noise "
+		                 "inside one process, not between runs, so no verdict ('?' after "
+		                 "the delta); measure with --replicates, or give several files a "
+		                 "side: compare A1 A2 A3 -- B1 B2 B3",
+		                 one, one == 1 ? "" : "s"));
+}
+
+/* mem rows whose kernel row ran other code in the two files (its revision
+ * differs): one note per kernel, with what changed. */
+static void revision_notes(const struct pb_compare_result *r, struct pb_strv *notes)
+{
+	char seen[64][128];
+	size_t nseen = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		if (row->rev_a == row->rev_b)
+			continue;
+		const char *op = pb_key_str(row->a->key, "op"),
+		           *name = pb_key_str(row->a->key, "kernel");
+		if (!op || !name)
+			continue;
+		char id[128];
+		snprintf(id, sizeof id, "%s/%s", op, name);
+		bool dup = false;
+		for (size_t j = 0; j < nseen && !dup; j++)
+			dup = !strcmp(seen[j], id);
+		if (dup || nseen == 64)
+			continue;
+		snprintf(seen[nseen++], sizeof seen[0], "%s", id);
+		enum pb_op o;
+		const struct pb_kernel *k = NULL;
+		if (pb_op_parse(op, &o) == 0)
+			k = pb_kernel_find(o, name);
+		long long lo = row->rev_a < row->rev_b ? row->rev_a : row->rev_b;
+		const char *change = k ? pb_kernel_revision_change(k, (unsigned)lo) : NULL;
+		char *item = pb_xasprintf("%s: kernel row revision %lld (old) and %lld (new): the "
+		                          "two files measured different code%s%s",
+		                          id, row->rev_a, row->rev_b, change ? ": " : "",
+		                          change ? change : "");
+		pb_strv_push(notes, item);
+	}
+}
+
 int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r)
 {
+	return pb_compare_sides(&fa, 1, &fb, 1, level, force, r);
+}
+
+int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
+                     const struct pb_results_file *const *sb, size_t nsb, double level, bool force,
+                     struct pb_compare_result *r)
+{
 	memset(r, 0, sizeof *r);
+	if (nsa < 1 || nsb < 1)
+		return pb_fail("a side without a file");
+	const struct pb_results_file *fa = sa[0], *fb = sb[0];
 	r->fa = fa;
 	r->fb = fb;
+	r->side_a = sa;
+	r->side_b = sb;
+	r->nside_a = nsa;
+	r->nside_b = nsb;
 	r->level = level;
 	if (!(level > 0 && level < 1))
 		return pb_fail("confidence level %g is not between 0 and 1", level);
+	/* every further file of a side against the first old one */
+	for (size_t i = 0; i < nsa + nsb; i++) {
+		const struct pb_results_file *f = i < nsa ? sa[i] : sb[i - nsa];
+		if (f == fa || f == fb)
+			continue;
+		struct pb_compare_diff *d = NULL;
+		size_t nd = (size_t)pb_compare_hardware_diffs(fa->machine, f->machine, &d);
+		if (nd && !force) {
+			pb_fail("%s: different hardware from %s: %s %s vs %s; use --force", f->path,
+			        fa->path, d[0].field, d[0].a, d[0].b);
+			pb_compare_diffs_free(d, nd);
+			return -1;
+		}
+		pb_compare_diffs_free(d, nd);
+	}
 	r->nhw = (size_t)pb_compare_hardware_diffs(fa->machine, fb->machine, &r->hw);
 	if (r->nhw && !force) {
 		char *s = pb_xstrdup("");
@@ -524,7 +716,7 @@ int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_fil
 		struct pb_compare_row *row = &r->rows[r->nrows];
 		row->a = a;
 		row->b = b;
-		rc = compare_case(row, fa, fb, level, &converted);
+		rc = compare_case(row, r, level, &converted);
 		if (rc == 0) {
 			thinned += row->thinned;
 			r->nrows++;
@@ -547,6 +739,8 @@ int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_fil
 		                          converted, converted == 1 ? "" : "s", fa->tsc_hz / 1e6,
 		                          fb->tsc_hz / 1e6));
 	ci_note(r, level, &notes);
+	run_notes(r, &notes);
+	revision_notes(r, &notes);
 	if (thinned)
 		pb_strv_push(&notes,
 		             pb_xasprintf("%zu case%s with more than %d samples on a side: the "
@@ -770,7 +964,11 @@ static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
 	fmt_num(ob, sizeof ob, row->sb.median / div);
 	fmt_ci(ca, sizeof ca, &row->sa);
 	fmt_ci(cb, sizeof cb, &row->sb);
-	if (!row->significant)
+	if (row->one_run && !isnan(row->pct)) {
+		/* no verdict from one run: the estimate, marked */
+		fmt_pct(d, sizeof d - 2, row->pct);
+		strcat(d, "%?");
+	} else if (!row->significant)
 		snprintf(d, sizeof d, "~");
 	else {
 		fmt_pct(d, sizeof d - 1, row->pct);
@@ -977,13 +1175,28 @@ static char *legend_text(const struct pb_compare_result *r)
 	char lv[32], alpha[32];
 	level_text(lv, sizeof lv, r->level);
 	snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
+	bool runs = false, one = false;
+	for (size_t i = 0; i < r->nrows; i++) {
+		runs |= r->rows[i].run_level;
+		one |= r->rows[i].one_run;
+	}
+	char *how = pb_xasprintf(
+	    "%s%s%s",
+	    runs ? "with runs on both sides (replicates, or files): the ratio of the runs' "
+	           "geometric means with Welch's t interval on their logs, p from that t test"
+	         : "",
+	    runs && one ? "; with one run a side: " : "",
+	    one ? "the Hodges-Lehmann estimate of the samples with its interval, p from the "
+	          "Mann-Whitney U test, and no verdict ('?': it covers one process only)"
+	        : "");
 	char *legend = pb_xasprintf(
 	    "old, new: median per call%s%s%s +- the half-width of its %s "
-	    "confidence interval in %% of it (?: too few samples). delta: new/old - 1, "
-	    "the Hodges-Lehmann estimate, with its %s interval; ~: no difference shown "
-	    "(the interval includes 0 or p >= %s). p: Mann-Whitney U test, two-sided. "
-	    "geomean: of the medians; delta new/old.",
-	    *units ? " (" : "", units, *units ? ")" : "", lv, lv, alpha);
+	    "confidence interval in %% of it (with replicates: their geometric mean and a "
+	    "t interval; ?: too few samples). delta: new/old - 1, %s, at %s; ~: no "
+	    "difference shown (the interval includes 0 or p >= %s). geomean: of the "
+	    "medians; delta new/old.",
+	    *units ? " (" : "", units, *units ? ")" : "", lv, how, lv, alpha);
+	free(how);
 	free(units);
 	return legend;
 }
@@ -1200,6 +1413,24 @@ json_t *pb_compare_json(const struct pb_compare_result *r)
 		json_object_set_new(c, "p", pb_json_number(row->u.p));
 		json_object_set_new(c, "p_exact", json_boolean(row->u.exact));
 		json_object_set_new(c, "significant", json_boolean(row->significant));
+		/* v2: the runs the delta is about */
+		json_t *runs = json_object();
+		json_object_set_new(
+		    runs, "unit",
+		    json_string(r->nside_a > 1 || r->nside_b > 1 ? "file" : "replicate"));
+		json_object_set_new(runs, "old", json_integer((json_int_t)row->runs_a));
+		json_object_set_new(runs, "new", json_integer((json_int_t)row->runs_b));
+		json_object_set_new(runs, "run_level", json_boolean(row->run_level));
+		json_object_set_new(runs, "one_run", json_boolean(row->one_run));
+		if (row->run_level) {
+			json_object_set_new(runs, "method", json_string("welch-t-log"));
+			json_object_set_new(runs, "df", pb_json_number(row->runs.df));
+			json_object_set_new(runs, "sd_log_old", pb_json_number(row->runs.sd_log_a));
+			json_object_set_new(runs, "sd_log_new", pb_json_number(row->runs.sd_log_b));
+		}
+		json_object_set_new(c, "runs", runs);
+		json_object_set_new(c, "kernel_revision_old", json_integer(row->rev_a));
+		json_object_set_new(c, "kernel_revision_new", json_integer(row->rev_b));
 		json_object_set_new(c, "thinned", json_boolean(row->thinned));
 		const json_t *pa = case_profile(r->fa, row->a), *pb = case_profile(r->fb, row->b);
 		if (pa && pb) {

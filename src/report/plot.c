@@ -591,7 +591,7 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 					if (!(hz > 0) && u == PB_UNIT_GB_S)
 						return pb_fail("%s: no timer.hz: cannot give %s",
 						               f->path, pb_unit_name(u));
-					if (pb_summarize(c->v, c->n, 0.95, &sum) != 0)
+					if (pb_results_case_summary(c, 0.95, &sum) != 0)
 						return -1;
 					case_value(u, &sum, hz, (double)size, &p);
 					have = true;
@@ -646,7 +646,7 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				return pb_fail("%s: no timer.hz: cannot give %s", f->path,
 				               pb_unit_name(u));
 			struct pb_summary sum;
-			if (pb_summarize(c->v, c->n, 0.95, &sum) != 0)
+			if (pb_results_case_summary(c, 0.95, &sum) != 0)
 				return -1;
 			if (kind == CASE_REPLAY) {
 				/* Per call over the batch: ns/call (or ticks). */
@@ -1256,7 +1256,7 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 			gp_str(tf, tic);
 			fprintf(tf, " %g", x);
 			struct pb_summary sum;
-			if (pb_summarize(c->v, c->n, 0.95, &sum) != 0) {
+			if (pb_results_case_summary(c, 0.95, &sum) != 0) {
 				fclose(tf);
 				fclose(pf);
 				free(tics.text);
@@ -1421,7 +1421,7 @@ static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t 
 				               "machine.timer.hz to convert it",
 				               f->path, suite, c->unit);
 			struct pb_summary s;
-			if (pb_summarize(c->v, c->n, 0.95, &s) != 0)
+			if (pb_results_case_summary(c, 0.95, &s) != 0)
 				return -1;
 			char *group, *label;
 			pb_results_key_name(c->key, &group, &label);

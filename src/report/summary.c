@@ -130,7 +130,7 @@ static int collect(struct ctx *c)
 			first_key[m.op] = key;
 		m.kernel = kern;
 		m.size = (uint64_t)json_integer_value(size);
-		if (pb_summarize(k->v, k->n, 0.95, &m.s) != 0)
+		if (pb_results_case_summary(k, 0.95, &m.s) != 0)
 			continue;
 		c->mc[c->nmc++] = m;
 	}
@@ -736,7 +736,7 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 		pb_results_key_name(k->key, &group, &label);
 		json_t *o = json_object();
 		json_object_set_new(o, "case", json_string(label ? label : "?"));
-		if (sc == 0 || pb_summarize(k->v, k->n, 0.95, &s) != 0) {
+		if (sc == 0 || pb_results_case_summary(k, 0.95, &s) != 0) {
 			para(c, 2, "%s: no figure (unit '%s' without a TSC frequency).", label,
 			     k->unit);
 			json_array_append_new(arr, o);
@@ -830,7 +830,7 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 		migrations += json_integer_value(json_object_get(rec, "migrations"));
 		outliers += json_integer_value(json_object_get(rec, "outliers"));
 		struct pb_summary s;
-		if (pb_summarize(k->v, k->n, 0.95, &s) != 0)
+		if (pb_results_case_summary(k, 0.95, &s) != 0)
 			continue;
 		cases++;
 		samples += k->n;

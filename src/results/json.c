@@ -14,6 +14,7 @@
 
 #include "primbench/error.h"
 #include "primbench/machine.h"
+#include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
 #include "primbench/units.h"
@@ -97,7 +98,37 @@ json_t *pb_json_summary(const struct pb_summary *s)
 		                                    {"ci_hi", pb_json_number(s->ci_hi)}};
 		pb_json_set_members(o, ci, sizeof ci / sizeof *ci);
 	}
+	/* v2: what the median and CI stand for (include/primbench/replicates.h) */
+	json_object_set_new(o, "replicates",
+	                    json_integer((json_int_t)(s->replicates > 1 ? s->replicates : 1)));
+	json_object_set_new(o, "method",
+	                    json_string(s->replicates > 1 ? "replicates-geomean-student-t-log"
+	                                                  : "samples-median-order-statistics"));
 	return o;
+}
+
+json_t *pb_json_replicates(const double *ticks, const uint64_t *calls, size_t n,
+                           const size_t *rep_n, size_t n_rep)
+{
+	if (!rep_n || n_rep == 0)
+		return NULL;
+	json_t *arr = json_array();
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	for (size_t j = 0; v && j < n; j++)
+		v[j] = ticks[j] / (double)calls[j];
+	size_t at = 0;
+	for (size_t r = 0; r < n_rep; r++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "samples", json_integer((json_int_t)rep_n[r]));
+		double med = NAN;
+		if (v && rep_n[r] > 0 && at + rep_n[r] <= n)
+			pb_replicate_medians(v + at, rep_n[r], &rep_n[r], 1, &med);
+		json_object_set_new(o, "median", pb_json_number(med));
+		at += rep_n[r];
+		json_array_append_new(arr, o);
+	}
+	free(v);
+	return arr;
 }
 
 /* Each thread of an N-thread case: its CPU, its own batch ticks (one
@@ -234,6 +265,10 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		                    json_integer((json_int_t)c->working_set_bytes));
 		pb_json_add_samples(o, c->batch_ticks, c->batch_calls, c->n_samples,
 		                    &c->ticks_per_call);
+		json_t *reps = pb_json_replicates(c->batch_ticks, c->batch_calls, c->n_samples,
+		                                  c->replicate_samples, c->n_replicates);
+		if (reps)
+			json_object_set_new(o, "replicates", reps);
 		if (c->n_samples && c->replay) {
 			double med = c->ticks_per_call.median;
 			double per =

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/replicates.h"
 #include "primbench/xalloc.h"
 #include "results/names.h"
 
@@ -79,7 +80,8 @@ void pb_mem_result_free(struct pb_mem_result *r)
 	                               offsetof(struct pb_mem_case, read_ticks),
 	                               offsetof(struct pb_mem_case, thread_cpus),
 	                               offsetof(struct pb_mem_case, thread_batch_ticks),
-	                               offsetof(struct pb_mem_case, thread_ticks_per_call)};
+	                               offsetof(struct pb_mem_case, thread_ticks_per_call),
+	                               offsetof(struct pb_mem_case, replicate_samples)};
 	PB_FREE_STRUCTS(r->cases, r->n_cases, owned);
 	r->cases = NULL;
 	r->n_cases = 0;
@@ -91,4 +93,190 @@ int pb_mem_result_end(struct pb_mem_result *r, int rc)
 		return 0;
 	pb_mem_result_free(r);
 	return -1;
+}
+
+/* Whether a and b are the same case (the key, threads included). */
+static bool same_case(const struct pb_mem_case *a, const struct pb_mem_case *b)
+{
+	return same_but_threads(a, b) &&
+	       (a->threads > 1 ? a->threads : 1) == (b->threads > 1 ? b->threads : 1) &&
+	       (a->thread_placement == b->thread_placement ||
+	        (a->thread_placement && b->thread_placement &&
+	         !strcmp(a->thread_placement, b->thread_placement)));
+}
+
+/* dst[0..n) then src[0..m): realloc'd into *dst (NULL src: nothing). */
+static int append_doubles(double **dst, size_t n, const double *src, size_t m)
+{
+	if (!src || m == 0)
+		return 0;
+	double *v = realloc(*dst, (n + m) * sizeof *v);
+	if (!v)
+		return pb_fail("out of memory");
+	memcpy(v + n, src, m * sizeof *v);
+	*dst = v;
+	return 0;
+}
+
+/* c takes o's samples as one more replicate. */
+static int join_case(struct pb_mem_case *c, struct pb_mem_case *o)
+{
+	size_t nt = c->threads > 1 ? c->threads : 1;
+	if (c->n_replicates == 0) {
+		c->replicate_samples = malloc(sizeof *c->replicate_samples);
+		if (!c->replicate_samples)
+			return pb_fail("out of memory");
+		c->replicate_samples[0] = c->n_samples;
+		c->n_replicates = 1;
+	}
+	size_t *rs = realloc(c->replicate_samples, (c->n_replicates + 1) * sizeof *rs);
+	if (!rs)
+		return pb_fail("out of memory");
+	c->replicate_samples = rs;
+	uint64_t *calls = NULL;
+	if (o->n_samples) {
+		calls = realloc(c->batch_calls, (c->n_samples + o->n_samples) * sizeof *calls);
+		if (!calls)
+			return pb_fail("out of memory");
+		c->batch_calls = calls;
+		memcpy(calls + c->n_samples, o->batch_calls, o->n_samples * sizeof *calls);
+	}
+	if (append_doubles(&c->batch_ticks, c->n_samples, o->batch_ticks, o->n_samples) != 0 ||
+	    append_doubles(&c->read_ticks, c->n_samples, o->read_ticks, o->n_samples) != 0 ||
+	    append_doubles(&c->thread_batch_ticks, c->n_samples * nt, o->thread_batch_ticks,
+	                   o->n_samples * nt) != 0)
+		return -1;
+	rs[c->n_replicates++] = o->n_samples;
+	c->n_samples += o->n_samples;
+	c->migrations += o->migrations;
+	c->outliers += o->outliers;
+	c->counted_calls += o->counted_calls;
+	c->cycles += o->cycles;
+	c->instructions += o->instructions;
+	c->cache_misses += o->cache_misses;
+	c->counters_multiplexed |= o->counters_multiplexed;
+	if (o->thp_bytes < c->thp_bytes)
+		c->thp_bytes = o->thp_bytes; /* the least any replicate saw */
+	if (!c->thread_cpus) {
+		c->thread_cpus = o->thread_cpus;
+		o->thread_cpus = NULL;
+	}
+	return 0;
+}
+
+static void free_case(struct pb_mem_case *c)
+{
+	free(c->batch_ticks);
+	free(c->batch_calls);
+	free(c->read_ticks);
+	free(c->thread_cpus);
+	free(c->thread_batch_ticks);
+	free(c->thread_ticks_per_call);
+	free(c->replicate_samples);
+	memset(c, 0, sizeof *c);
+}
+
+int pb_mem_result_add_replicate(struct pb_mem_result *acc, struct pb_mem_result *more)
+{
+	if (!acc->cases) {
+		*acc = *more;
+		memset(more, 0, sizeof *more);
+		for (size_t i = 0; i < acc->n_cases; i++) {
+			struct pb_mem_case *c = &acc->cases[i];
+			c->replicate_samples = malloc(sizeof *c->replicate_samples);
+			if (!c->replicate_samples)
+				return pb_fail("out of memory");
+			c->replicate_samples[0] = c->n_samples;
+			c->n_replicates = 1;
+		}
+		return 0;
+	}
+	int rc = 0;
+	size_t first = acc->n_cases;
+	for (size_t j = 0; j < more->n_cases && rc == 0; j++) {
+		struct pb_mem_case *o = &more->cases[j];
+		struct pb_mem_case *c = NULL;
+		/* the same plan makes the same cases in the same order */
+		if (j < first && same_case(&acc->cases[j], o))
+			c = &acc->cases[j];
+		for (size_t i = 0; !c && i < acc->n_cases; i++)
+			if (same_case(&acc->cases[i], o))
+				c = &acc->cases[i];
+		if (c) {
+			rc = join_case(c, o);
+			continue;
+		}
+		struct pb_mem_case *cs = realloc(acc->cases, (acc->n_cases + 1) * sizeof *cs);
+		if (!cs) {
+			rc = pb_fail("out of memory");
+			break;
+		}
+		acc->cases = cs;
+		cs[acc->n_cases] = *o;
+		memset(o, 0, sizeof *o);
+		struct pb_mem_case *nc = &cs[acc->n_cases++];
+		nc->replicate_samples = malloc(sizeof *nc->replicate_samples);
+		if (!nc->replicate_samples)
+			rc = pb_fail("out of memory");
+		else
+			nc->replicate_samples[0] = nc->n_samples, nc->n_replicates = 1;
+	}
+	/* notes: the lines acc does not have yet */
+	for (const char *l = more->notes; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+		char line[512];
+		snprintf(line, sizeof line, "%.*s",
+		         (int)(len < sizeof line ? len : sizeof line - 1), l);
+		if (!strstr(acc->notes, line)) {
+			size_t used = strlen(acc->notes);
+			snprintf(acc->notes + used, sizeof acc->notes - used, "%s", line);
+		}
+		l += len;
+	}
+	acc->interrupted |= more->interrupted;
+	if (!acc->read_loop)
+		acc->read_loop = more->read_loop;
+	for (size_t j = 0; j < more->n_cases; j++)
+		free_case(&more->cases[j]);
+	free(more->cases);
+	memset(more, 0, sizeof *more);
+	return rc;
+}
+
+int pb_mem_result_end_replicates(struct pb_mem_result *r)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		struct pb_mem_case *c = &r->cases[i];
+		if (c->n_samples == 0)
+			continue;
+		size_t nt = c->threads > 1 ? c->threads : 1;
+		double *v = malloc(c->n_samples * sizeof *v);
+		if (!v)
+			return pb_fail("out of memory");
+		for (size_t j = 0; j < c->n_samples; j++)
+			v[j] = c->batch_ticks[j] / (double)c->batch_calls[j];
+		int rc = pb_summarize_replicates(v, c->n_samples, c->replicate_samples,
+		                                 c->n_replicates, 0.95, &c->ticks_per_call);
+		for (size_t j = 0; rc == 0 && c->read_ticks && j < c->n_samples; j++)
+			v[j] = c->read_ticks[j] / (double)c->batch_calls[j];
+		if (rc == 0 && c->read_ticks)
+			rc =
+			    pb_summarize_replicates(v, c->n_samples, c->replicate_samples,
+			                            c->n_replicates, 0.95, &c->read_ticks_per_call);
+		for (size_t t = 0; rc == 0 && nt > 1 && c->thread_batch_ticks &&
+		                   c->thread_ticks_per_call && t < nt;
+		     t++) {
+			for (size_t j = 0; j < c->n_samples; j++)
+				v[j] = c->thread_batch_ticks[j * nt + t] /
+				       ((double)c->batch_calls[j] / (double)nt);
+			rc = pb_summarize_replicates(v, c->n_samples, c->replicate_samples,
+			                             c->n_replicates, 0.95,
+			                             &c->thread_ticks_per_call[t]);
+		}
+		free(v);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
 }

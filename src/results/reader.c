@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
@@ -398,6 +399,57 @@ static char *canonical_key(const json_t *key)
 	return canon;
 }
 
+/* A case's "replicates": [{"samples": n, "median": m}, ...], the counts
+ * adding up to the samples' (docs/results-schema.md, v2). */
+static int load_replicates(struct pb_results_case *cc, const json_t *reps, const char *name,
+                           size_t i)
+{
+	if (!reps || json_is_null(reps))
+		return 0;
+	if (!json_is_array(reps) || json_array_size(reps) == 0)
+		return fail_case(name, i, cc->key, "'replicates' is not a non-empty array");
+	size_t n = json_array_size(reps), sum = 0;
+	cc->rep_n = pb_xcalloc(n, sizeof *cc->rep_n);
+	cc->n_rep = n;
+	for (size_t r = 0; r < n; r++) {
+		const json_t *s = json_object_get(json_array_get(reps, r), "samples");
+		if (!json_is_integer(s) || json_integer_value(s) < 0 ||
+		    (size_t)json_integer_value(s) > cc->n)
+			return fail_case(name, i, cc->key,
+			                 "replicates[%zu] has no 'samples' count from 0 to %zu", r,
+			                 cc->n);
+		cc->rep_n[r] = (size_t)json_integer_value(s);
+		sum += cc->rep_n[r];
+	}
+	if (sum != cc->n)
+		return fail_case(name, i, cc->key,
+		                 "the replicates' samples add up to %zu, 'samples' has %zu", sum,
+		                 cc->n);
+	return 0;
+}
+
+int pb_results_case_summary(const struct pb_results_case *k, double level, struct pb_summary *out)
+{
+	return pb_summarize_replicates(k->v, k->n, k->rep_n, k->n_rep, level, out);
+}
+
+size_t pb_results_case_runs(const struct pb_results_case *k, double *med, size_t max)
+{
+	if (k->n == 0 || max == 0)
+		return 0;
+	if (k->n_rep < 2) {
+		size_t one = k->n;
+		return pb_replicate_medians(k->v, k->n, &one, 1, med);
+	}
+	double *all = pb_xcalloc(k->n_rep, sizeof *all);
+	size_t r = pb_replicate_medians(k->v, k->n, k->rep_n, k->n_rep, all);
+	if (r > max)
+		r = max;
+	memcpy(med, all, r * sizeof *med);
+	free(all);
+	return r;
+}
+
 static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struct pb_strv *skipped)
 {
 	const char *name = f->path;
@@ -462,6 +514,22 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 	}
 	cc->unit = unit;
 	cc->index = i;
+	cc->kernel_revision = 1;
+	const json_t *kr = json_object_get(c, "kernel_revision");
+	int rc = 0;
+	if (kr && (!json_is_integer(kr) || json_integer_value(kr) < 1))
+		rc = fail_case(name, i, key, "'kernel_revision' is not an integer >= 1");
+	else if (kr)
+		cc->kernel_revision = json_integer_value(kr);
+	if (rc == 0)
+		rc = load_replicates(cc, json_object_get(c, "replicates"), name, i);
+	if (rc != 0) {
+		free(cc->v);
+		free(cc->canon);
+		free(cc->rep_n);
+		memset(cc, 0, sizeof *cc);
+		return -1;
+	}
 	f->ncases++;
 	return 0;
 }
@@ -483,10 +551,11 @@ static int check_doc(struct pb_results_file *f)
 		return -1;
 	}
 	const json_t *ver = json_object_get(doc, "schema_version");
-	if (!json_is_integer(ver) || json_integer_value(ver) != PB_RESULTS_SCHEMA_VERSION) {
+	if (!json_is_integer(ver) || json_integer_value(ver) < 1 ||
+	    json_integer_value(ver) > PB_RESULTS_SCHEMA_VERSION) {
 		char *t = pb_json_text(ver);
-		pb_fail("%s: schema_version %s is not supported (this primbench reads %d)", name, t,
-		        PB_RESULTS_SCHEMA_VERSION);
+		pb_fail("%s: schema_version %s is not supported (this primbench reads 1 to %d)",
+		        name, t, PB_RESULTS_SCHEMA_VERSION);
 		free(t);
 		return -1;
 	}
@@ -593,7 +662,8 @@ void pb_results_file_free(struct pb_results_file *f)
 {
 	static const size_t owned[] = {
 	    offsetof(struct pb_results_case, v), offsetof(struct pb_results_case, canon),
-	    offsetof(struct pb_results_case, group), offsetof(struct pb_results_case, label)};
+	    offsetof(struct pb_results_case, group), offsetof(struct pb_results_case, label),
+	    offsetof(struct pb_results_case, rep_n)};
 	PB_FREE_STRUCTS(f->cases, f->ncases, owned);
 	free(f->order);
 	for (size_t i = 0; i < f->nskipped; i++)

@@ -103,6 +103,7 @@ int pb_summarize(const double *x, size_t n, double ci_level, struct pb_summary *
 	out->ci_valid = k > 0;
 	out->ci_lo = k > 0 ? s[k - 1] : NAN;
 	out->ci_hi = k > 0 ? s[n - k] : NAN;
+	out->replicates = 1;
 
 	free(s);
 	return 0;

@@ -23,6 +23,7 @@
 
 #include "primbench/error.h"
 #include "primbench/memory.h"
+#include "primbench/replicates.h"
 #include "primbench/timer.h"
 #include "primbench/xalloc.h"
 #include "suites/sampling.h"
@@ -751,8 +752,117 @@ void pb_syscall_result_free(struct pb_syscall_result *r)
 	if (!r->cases)
 		return;
 	static const size_t owned[] = {offsetof(struct pb_syscall_case, batch_ticks),
-	                               offsetof(struct pb_syscall_case, batch_ops)};
+	                               offsetof(struct pb_syscall_case, batch_ops),
+	                               offsetof(struct pb_syscall_case, replicate_samples)};
 	PB_FREE_STRUCTS(r->cases, r->n_cases, owned);
 	r->cases = NULL;
 	r->n_cases = 0;
+}
+
+static int first_replicate(struct pb_syscall_case *c)
+{
+	c->replicate_samples = malloc(sizeof *c->replicate_samples);
+	if (!c->replicate_samples)
+		return pb_fail("out of memory");
+	c->replicate_samples[0] = c->n_samples;
+	c->n_replicates = 1;
+	return 0;
+}
+
+static int join_replicate(struct pb_syscall_case *c, const struct pb_syscall_case *o)
+{
+	size_t n = c->n_samples + o->n_samples;
+	size_t *rs = realloc(c->replicate_samples, (c->n_replicates + 1) * sizeof *rs);
+	if (!rs)
+		return pb_fail("out of memory");
+	c->replicate_samples = rs;
+	if (o->n_samples) {
+		double *t = realloc(c->batch_ticks, n * sizeof *t);
+		if (!t)
+			return pb_fail("out of memory");
+		c->batch_ticks = t;
+		uint64_t *ops = realloc(c->batch_ops, n * sizeof *ops);
+		if (!ops)
+			return pb_fail("out of memory");
+		c->batch_ops = ops;
+		memcpy(t + c->n_samples, o->batch_ticks, o->n_samples * sizeof *t);
+		memcpy(ops + c->n_samples, o->batch_ops, o->n_samples * sizeof *ops);
+	}
+	rs[c->n_replicates++] = o->n_samples;
+	c->n_samples = c->cap = n;
+	c->migrations += o->migrations;
+	c->outliers += o->outliers;
+	if (o->thp_bytes < c->thp_bytes)
+		c->thp_bytes = o->thp_bytes;
+	return 0;
+}
+
+int pb_syscall_result_add_replicate(struct pb_syscall_result *acc, struct pb_syscall_result *more)
+{
+	if (!acc->cases) {
+		*acc = *more;
+		memset(more, 0, sizeof *more);
+		for (size_t i = 0; i < acc->n_cases; i++)
+			if (first_replicate(&acc->cases[i]) != 0)
+				return -1;
+		return 0;
+	}
+	int rc = 0;
+	for (size_t j = 0; j < more->n_cases && rc == 0; j++) {
+		struct pb_syscall_case *o = &more->cases[j], *c = NULL;
+		for (size_t i = 0; !c && i < acc->n_cases; i++)
+			if (acc->cases[i].bench == o->bench &&
+			    !strcmp(acc->cases[i].placement, o->placement) &&
+			    acc->cases[i].page_bytes == o->page_bytes)
+				c = &acc->cases[i];
+		if (c) {
+			rc = join_replicate(c, o);
+			continue;
+		}
+		struct pb_syscall_case *cs = realloc(acc->cases, (acc->n_cases + 1) * sizeof *cs);
+		if (!cs) {
+			rc = pb_fail("out of memory");
+			break;
+		}
+		acc->cases = cs;
+		cs[acc->n_cases] = *o;
+		memset(o, 0, sizeof *o);
+		rc = first_replicate(&cs[acc->n_cases++]);
+	}
+	for (const char *l = more->notes; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+		char line[512];
+		snprintf(line, sizeof line, "%.*s",
+		         (int)(len < sizeof line ? len : sizeof line - 1), l);
+		if (!strstr(acc->notes, line)) {
+			size_t used = strlen(acc->notes);
+			snprintf(acc->notes + used, sizeof acc->notes - used, "%s", line);
+		}
+		l += len;
+	}
+	acc->interrupted |= more->interrupted;
+	pb_syscall_result_free(more);
+	memset(more, 0, sizeof *more);
+	return rc;
+}
+
+int pb_syscall_result_end_replicates(struct pb_syscall_result *r)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		struct pb_syscall_case *c = &r->cases[i];
+		if (c->n_samples == 0)
+			continue;
+		double *v = malloc(c->n_samples * sizeof *v);
+		if (!v)
+			return pb_fail("out of memory");
+		for (size_t j = 0; j < c->n_samples; j++)
+			v[j] = c->batch_ticks[j] / (double)c->batch_ops[j];
+		int rc = pb_summarize_replicates(v, c->n_samples, c->replicate_samples,
+		                                 c->n_replicates, 0.95, &c->ticks_per_op);
+		free(v);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
 }

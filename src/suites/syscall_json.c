@@ -32,6 +32,10 @@ int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
 		if (c->peer_cpu >= 0)
 			json_array_append_new(cpus, json_integer(c->peer_cpu));
 		json_object_set_new(o, "cpus", cpus);
+		json_t *reps = pb_json_replicates(c->batch_ticks, c->batch_ops, c->n_samples,
+		                                  c->replicate_samples, c->n_replicates);
+		if (reps)
+			json_object_set_new(o, "replicates", reps);
 		pb_json_add_samples(o, c->batch_ticks, c->batch_ops, c->n_samples,
 		                    &c->ticks_per_op);
 		if (c->n_samples) {

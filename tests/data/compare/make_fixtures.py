@@ -117,7 +117,7 @@ d = copy.deepcopy(a)
 d["schema"] = "primbench-compare"
 save("wrong_schema.json", d)
 d = copy.deepcopy(a)
-d["schema_version"] = 2
+d["schema_version"] = 3
 save("wrong_version.json", d)
 save("not_object.json", [1, 2])
 

@@ -1,0 +1,67 @@
+/* primbench/replicates.h - run-level figures: a case measured in R
+ * replicates, each a fresh draw of what varies between runs (fresh
+ * buffers and batch calibration; with `--processes`, a fresh process),
+ * and comparisons whose unit is the replicate or the run, not the sample.
+ *
+ * Why (docs/statistics.md, "What varies between runs"): the samples of one
+ * process describe the noise inside it; two processes of the same command
+ * differ by 10 to 50 times more, so an interval over the samples says
+ * nothing about the next run. The replicates' medians are the level at
+ * which runs differ.
+ *
+ * Method: two-level ("iterations within executions"), after T. Kalibera
+ * and R. Jones, "Rigorous Benchmarking in Reasonable Time", ISMM 2013,
+ * section 4: the figure of a replicate is the median of its samples (robust
+ * to the interrupts that only add time); the figure of the case is the
+ * mean of the replicates' log medians, exponentiated (a geometric mean:
+ * times are compared as ratios), with Student's t interval on those logs
+ * (R - 1 degrees of freedom). A replicate's median of hundreds of samples
+ * is close to normal (the central limit theorem for sample quantiles), and
+ * its log turns the multiplicative between-run effects into additive ones.
+ * Two cases compare by Welch's t on the logs (B. L. Welch, Biometrika 34,
+ * 1947; Welch-Satterthwaite degrees of freedom): the ratio B/A, its
+ * interval and the two-sided p.
+ */
+#ifndef PRIMBENCH_REPLICATES_H
+#define PRIMBENCH_REPLICATES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "primbench/stats.h"
+
+/* The medians of the replicates of x[0..n): replicate r holds the next
+ * rep_n[r] values (sum of rep_n = n). Empty replicates are skipped; the
+ * count of medians written to med[0..n_rep) is returned (0 on out of
+ * memory, with pb_error()). */
+size_t pb_replicate_medians(const double *x, size_t n, const size_t *rep_n, size_t n_rep,
+                            double *med);
+
+/* The summary of x[0..n) as replicates (rep_n as above): with fewer than
+ * two non-empty replicates (rep_n NULL or n_rep <= 1 among them) exactly
+ * pb_summarize (replicates = 1). Otherwise n, min, max, mean, stddev, p10,
+ * p90 of the pooled values, and median, ci_lo, ci_hi at `level` from the
+ * replicates' medians (top of this file; ci_valid true, replicates = R);
+ * when a median is 0 the arithmetic mean and t on the values themselves.
+ * Returns 0, or -1 with pb_error() (n 0, a bad level, out of memory). */
+int pb_summarize_replicates(const double *x, size_t n, const size_t *rep_n, size_t n_rep,
+                            double level, struct pb_summary *out);
+
+/* B against A at the run level: Welch's t on log a[0..na) and log
+ * b[0..nb) (each value a replicate's or a run's figure, > 0). */
+struct pb_runs_ratio {
+	bool valid;      /* na, nb >= 2 and every value > 0 */
+	double estimate; /* exp(mean log b - mean log a): B/A */
+	double lo, hi;   /* its interval at `level`; equal to estimate when both
+	                    sides are constant */
+	double level;
+	double df;                 /* Welch-Satterthwaite degrees of freedom */
+	double p;                  /* two-sided, "same mean of logs" */
+	double sd_log_a, sd_log_b; /* the spread of each side's logs */
+};
+/* Returns 0 (out->valid false when a side has fewer than two values or a
+ * value is not > 0), or -1 with pb_error() for a bad level. */
+int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
+                  struct pb_runs_ratio *out);
+
+#endif

@@ -1,0 +1,131 @@
+/* replicates.c - run-level summaries and comparisons
+ * (include/primbench/replicates.h; GSL does the arithmetic). */
+#include "primbench/replicates.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "primbench/error.h"
+
+size_t pb_replicate_medians(const double *x, size_t n, const size_t *rep_n, size_t n_rep,
+                            double *med)
+{
+	double *s = malloc((n ? n : 1) * sizeof *s);
+	if (!s) {
+		pb_fail("out of memory");
+		return 0;
+	}
+	size_t at = 0, out = 0;
+	for (size_t r = 0; r < n_rep && at < n; r++) {
+		size_t m = rep_n[r] < n - at ? rep_n[r] : n - at;
+		if (m == 0)
+			continue;
+		memcpy(s, x + at, m * sizeof *s);
+		gsl_sort(s, 1, m);
+		med[out++] = gsl_stats_quantile_from_sorted_data(s, 1, m, 0.5);
+		at += m;
+	}
+	free(s);
+	return out;
+}
+
+/* mean and sample sd of v[0..n) (n >= 2), of their logs when `logs` */
+static void mean_sd(const double *v, size_t n, bool logs, double *mean, double *sd)
+{
+	double *w = malloc(n * sizeof *w);
+	if (!w) {
+		*mean = *sd = NAN;
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		w[i] = logs ? log(v[i]) : v[i];
+	*mean = gsl_stats_mean(w, 1, n);
+	*sd = gsl_stats_sd_m(w, 1, n, *mean);
+	free(w);
+}
+
+int pb_summarize_replicates(const double *x, size_t n, const size_t *rep_n, size_t n_rep,
+                            double level, struct pb_summary *out)
+{
+	if (n == 0)
+		return pb_fail("no samples");
+	if (pb_summarize(x, n, level, out) != 0)
+		return -1;
+	if (!rep_n || n_rep < 2)
+		return 0;
+	double *med = malloc(n_rep * sizeof *med);
+	if (!med)
+		return pb_fail("out of memory");
+	size_t r = pb_replicate_medians(x, n, rep_n, n_rep, med);
+	if (r < 2) {
+		free(med);
+		return 0;
+	}
+	bool logs = true;
+	for (size_t i = 0; i < r; i++)
+		logs &= med[i] > 0;
+	double m, sd;
+	mean_sd(med, r, logs, &m, &sd);
+	free(med);
+	if (!isfinite(m))
+		return pb_fail("out of memory");
+	double t = gsl_cdf_tdist_Pinv((1 + level) / 2, (double)(r - 1));
+	double hw = t * sd / sqrt((double)r);
+	out->median = logs ? exp(m) : m;
+	out->ci_lo = logs ? exp(m - hw) : m - hw;
+	out->ci_hi = logs ? exp(m + hw) : m + hw;
+	out->ci_valid = true;
+	out->ci_level = level;
+	out->replicates = r;
+	return 0;
+}
+
+int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
+                  struct pb_runs_ratio *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!(level > 0 && level < 1))
+		return pb_fail("confidence level %g is not between 0 and 1", level);
+	out->level = level;
+	out->estimate = out->lo = out->hi = out->p = out->df = NAN;
+	if (na < 2 || nb < 2)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (!(a[i] > 0))
+			return 0;
+	for (size_t i = 0; i < nb; i++)
+		if (!(b[i] > 0))
+			return 0;
+	double ma, sa, mb, sb;
+	mean_sd(a, na, true, &ma, &sa);
+	mean_sd(b, nb, true, &mb, &sb);
+	if (!isfinite(ma) || !isfinite(mb))
+		return pb_fail("out of memory");
+	double va = sa * sa / (double)na, vb = sb * sb / (double)nb, d = mb - ma;
+	double se = sqrt(va + vb);
+	out->valid = true;
+	out->sd_log_a = sa;
+	out->sd_log_b = sb;
+	out->estimate = exp(d);
+	if (!(se > 0)) {
+		/* both sides constant: no spread to test against */
+		out->lo = out->hi = out->estimate;
+		out->df = (double)(na + nb - 2);
+		out->p = d == 0 ? 1 : 0;
+		return 0;
+	}
+	double df =
+	    (va + vb) * (va + vb) / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	double t = gsl_cdf_tdist_Pinv((1 + level) / 2, df);
+	out->df = df;
+	out->lo = exp(d - t * se);
+	out->hi = exp(d + t * se);
+	out->p = 2 * gsl_cdf_tdist_Q(fabs(d) / se, df);
+	if (out->p > 1)
+		out->p = 1;
+	return 0;
+}

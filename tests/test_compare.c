@@ -1272,6 +1272,158 @@ static void test_threads_keys(void **state)
 	json_decref(dup);
 }
 
+/* A v2 case: R replicates of n values, replicate r's values level[r] x
+ * (1 + 0.001 (i - n/2)), with its "replicates" array. */
+static void add_replicated(json_t *doc, json_t *key, const double *level, size_t R, size_t n)
+{
+	json_object_set_new(doc, "schema_version", json_integer(2));
+	json_t *samples = json_array(), *reps = json_array();
+	for (size_t r = 0; r < R; r++) {
+		for (size_t i = 0; i < n; i++)
+			json_array_append_new(
+			    samples,
+			    json_pack("[f, i]",
+			              4 * level[r] * (1 + 0.001 * ((double)i - (double)(n / 2))),
+			              4));
+		json_array_append_new(
+		    reps, json_pack("{s:i, s:f}", "samples", (int)n, "median", level[r]));
+	}
+	json_array_append_new(json_object_get(doc, "cases"),
+	                      json_pack("{s:o, s:s, s:o, s:o}", "key", key, "unit", "tsc_ticks",
+	                                "samples", samples, "replicates", reps));
+}
+
+/* v2 files: the verdict comes from the replicates; a v1 file beside a v2
+ * one gets no verdict; a malformed replicates array is refused. */
+static void test_replicates_v2(void **state)
+{
+	(void)state;
+	/* the levels move between replicates by +-4%: each replicate's samples
+	 * are tight (0.1%), so the samples alone would call 2% "different" */
+	const double a[] = {100, 104, 96, 102, 98}, same[] = {101, 97, 103, 99, 105},
+	             slower[] = {120, 124, 116, 122, 118};
+	json_t *da = doc_new(), *db = doc_new();
+	add_replicated(da, mem_key("aa", 64), a, 5, 21);
+	add_replicated(db, mem_key("aa", 64), same, 5, 21);
+	add_replicated(da, mem_key("ab", 64), a, 5, 21);
+	add_replicated(db, mem_key("ab", 64), slower, 5, 21);
+	struct pb_results_file f[3];
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(f[0].cases[0].n_rep, 5);
+	assert_int_equal(f[0].cases[0].rep_n[4], 21);
+	json_t *d1 = doc_new(); /* v1: one run of the same samples as a's */
+	double v1[21];
+	for (size_t i = 0; i < 21; i++)
+		v1[i] = 100 * (1 + 0.001 * ((double)i - 10));
+	add_case(d1, mem_key("aa", 64), "tsc_ticks", v1, 21);
+	load_doc(d1, "v1.json", &f[2]);
+	assert_int_equal(pb_results_name(f, 3), 0);
+
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 2);
+	const struct pb_compare_row *aa = &r.rows[0], *ab = &r.rows[1];
+	assert_true(aa->run_level);
+	assert_int_equal(aa->runs_a, 5);
+	assert_int_equal(aa->runs_b, 5);
+	assert_false(aa->significant);
+	assert_true(ab->run_level);
+	assert_true(ab->significant);
+	assert_close(ab->shift.estimate, 1.2, 0.005);
+	assert_close(aa->sa.median, exp((log(100) + log(104) + log(96) + log(102) + log(98)) / 5),
+	             1e-6);
+	assert_int_equal(aa->sa.replicates, 5);
+	char *text = print_text(&r);
+	assert_contains(text, "note: runs: the replicates in each file (at least 5 old, 5 new");
+	squash(text);
+	assert_contains(text, "Welch's t interval on their logs");
+	free(text);
+	json_t *j = pb_compare_json(&r);
+	json_t *c0 = json_array_get(json_object_get(j, "cases"), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c0, "runs"), "unit")),
+	                    "replicate");
+	json_decref(j);
+	pb_compare_result_free(&r);
+
+	/* v1 against v2: one run on the old side, no verdict */
+	assert_int_equal(pb_compare_run(&f[2], &f[0], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 1);
+	assert_true(r.rows[0].one_run);
+	assert_false(r.rows[0].significant);
+	assert_int_equal(r.rows[0].runs_a, 1);
+	text = print_text(&r);
+	assert_contains(text, "1 case with one run on a side");
+	free(text);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 3; i++)
+		pb_results_file_free(&f[i]);
+
+	/* replicates whose counts do not add up to the samples */
+	json_t *bad = doc_new();
+	add_replicated(bad, mem_key("x", 64), a, 5, 21);
+	json_t *rep = json_array_get(
+	    json_object_get(json_array_get(json_object_get(bad, "cases"), 0), "replicates"), 0);
+	json_object_set_new(rep, "samples", json_integer(20));
+	char *t = json_dumps(bad, 0);
+	struct pb_results_file fb;
+	assert_int_equal(pb_results_load_text(t, strlen(t), "bad.json", &fb), -1);
+	assert_non_null(
+	    strstr(pb_error(), "the replicates' samples add up to 104, 'samples' has 105"));
+	pb_results_file_free(&fb);
+	free(t);
+	json_decref(bad);
+}
+
+/* compare A1 A2 A3 -- B1 B2 B3: each file one run (v1 files), the delta
+ * Welch's t over the files' medians; v2 files a side give their
+ * replicates' geometric means. */
+static void test_sides(void **state)
+{
+	(void)state;
+	struct pb_results_file f[6];
+	const double lv[] = {100, 103, 98, 130, 127, 133};
+	for (int i = 0; i < 6; i++) {
+		json_t *d = doc_new();
+		double *v = spread(lv[i], 0.0001, 11);
+		add_case(d, mem_key("k", 64), "tsc_ticks", v, 11);
+		free(v);
+		char name[16];
+		snprintf(name, sizeof name, "%c%d.json", i < 3 ? 'a' : 'b', i % 3 + 1);
+		load_doc(d, name, &f[i]);
+	}
+	assert_int_equal(pb_results_name(f, 6), 0);
+	const struct pb_results_file *sa[] = {&f[0], &f[1], &f[2]}, *sb[] = {&f[3], &f[4], &f[5]};
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_sides(sa, 3, sb, 3, 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 1);
+	const struct pb_compare_row *row = &r.rows[0];
+	assert_true(row->run_level);
+	assert_int_equal(row->runs_a, 3);
+	assert_int_equal(row->runs_b, 3);
+	assert_true(row->significant);
+	double ga = cbrt(100.0 * 103 * 98), gb = cbrt(130.0 * 127 * 133);
+	assert_close(row->shift.estimate, gb / ga, 1e-6);
+	assert_close(row->sa.median, ga, 1e-6);
+	char *text = print_text(&r);
+	assert_contains(text, "note: runs: one per file (3 old, 3 new files");
+	free(text);
+	json_t *j = pb_compare_json(&r);
+	json_t *c0 = json_array_get(json_object_get(j, "cases"), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c0, "runs"), "unit")),
+	                    "file");
+	json_decref(j);
+	pb_compare_result_free(&r);
+	/* A/A: the old side against its own files reordered */
+	const struct pb_results_file *sa2[] = {&f[2], &f[0], &f[1]};
+	assert_int_equal(pb_compare_sides(sa, 3, sa2, 3, 0.95, false, &r), 0);
+	assert_false(r.rows[0].significant);
+	assert_close(r.rows[0].shift.estimate, 1, 1e-9);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 6; i++)
+		pb_results_file_free(&f[i]);
+}
+
 int main(void)
 {
 	/* into tests/data/compare, found from this file's path (CMake compiles
@@ -1301,6 +1453,8 @@ int main(void)
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_output_is_input),
 	    cmocka_unit_test(test_threads_keys),
+	    cmocka_unit_test(test_replicates_v2),
+	    cmocka_unit_test(test_sides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -372,6 +372,66 @@ static void test_other_placement_ignored(void **state)
 	json_decref(b);
 }
 
+/* A v2 file: loses-large.json with every case's samples cut into two
+ * replicates, the second scaled by 1.2. The summary reads the replicates
+ * (pb_results_case_summary): each median is the geometric mean of the two
+ * replicates' medians, and two runs 20% apart leave every CI too wide to
+ * call libc ahead or behind, where the samples of one run would. */
+static void test_replicates_v2(void **state)
+{
+	(void)state;
+	need_x86_kernels();
+	json_error_t err;
+	json_t *doc = json_load_file("loses-large.json", 0, &err);
+	assert_non_null(doc);
+	json_object_set_new(doc, "schema_version", json_integer(2));
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(doc, "cases"), i, c)
+	{
+		json_t *samples = json_object_get(c, "samples");
+		size_t n = json_array_size(samples), half = n / 2;
+		if (n < 4)
+			continue;
+		for (size_t j = half; j < n; j++) {
+			json_t *sm = json_array_get(samples, j);
+			json_array_set_new(
+			    sm, 0, json_real(1.2 * json_number_value(json_array_get(sm, 0))));
+		}
+		json_object_set_new(
+		    c, "replicates",
+		    json_pack("[{s:i}, {s:i}]", "samples", (int)half, "samples", (int)(n - half)));
+	}
+	char *text = json_dumps(doc, 0);
+	json_decref(doc);
+	struct pb_results_file f;
+	assert_int_equal(pb_results_load_text(text, strlen(text), "v2.json", &f), 0);
+	free(text);
+	json_t *s = pb_summary_build(&f);
+	assert_non_null(s);
+	assert_true(trust_flag(s, "too_noisy_to_conclude"));
+	const json_t *l0 = json_array_get(json_object_get(s, "libc"), 0);
+	assert_string_equal(json_string_value(json_object_get(l0, "verdict")), "cannot_tell");
+	/* the median is the two replicates' geometric mean */
+	const struct pb_results_case *k = NULL;
+	for (size_t j = 0; j < f.ncases && !k; j++)
+		if (f.cases[j].n_rep == 2)
+			k = &f.cases[j];
+	assert_non_null(k);
+	struct pb_summary sum;
+	assert_int_equal(pb_results_case_summary(k, 0.95, &sum), 0);
+	double med[2];
+	assert_int_equal(pb_results_case_runs(k, med, 2), 2);
+	if (!(fabs(sum.median - sqrt(med[0] * med[1])) <= 1e-9 * sum.median))
+		fail_msg("median %g, replicates %g and %g", sum.median, med[0], med[1]);
+	assert_int_equal(sum.replicates, 2);
+	char *t = printed(s);
+	check_width(t);
+	free(t);
+	json_decref(s);
+	pb_results_file_free(&f);
+}
+
 int main(void)
 {
 	/* into tests/data/summary, found from this file's path (CMake
@@ -384,6 +444,7 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_replicates_v2),
 	    cmocka_unit_test(test_within_noise),
 	    cmocka_unit_test(test_loses_large),
 	    cmocka_unit_test(test_too_noisy),

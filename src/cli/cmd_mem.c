@@ -81,6 +81,8 @@ static void usage(FILE *f)
 	      "                      fresh buffers, calibration and seed, the budget shared\n"
 	      "                      out; medians and CIs are then the replicates' (their\n"
 	      "                      geometric mean, Student's t on the logs)\n"
+	      "  --processes N       the replicates in N fresh processes of primbench, one\n"
+	      "                      after another, joined into one result (default 1)\n"
 	      "  -o, --output FILE   write the results as JSON (schema v2); without it,\n"
 	      "                      nothing is written\n"
 	      "  -f, --format F      print the result as text (default: the tables),\n"

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/processes.h"
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
@@ -55,6 +56,8 @@ static void usage(FILE *f)
 	      "  --seed N            seed for the interleaving order\n"
 	      "  --replicates R      runs of every benchmark, one after another, the budget\n"
 	      "                      shared out; medians and CIs are the runs' (default 5)\n"
+	      "  --processes N       the replicates in N fresh processes of primbench, one\n"
+	      "                      after another (default 1: this one)\n"
 	      "  -o, --output FILE   write the results as JSON (schema v2); without it,\n"
 	      "                      nothing is written\n"
 	      "  -f, --format F      print the result as text (default), json, csv,\n"
@@ -139,6 +142,7 @@ struct syscall_opts {
 	const char *cpu_arg, *out;
 	bool want_list;
 	size_t replicates; /* --replicates R */
+	size_t processes;  /* --processes N: the replicates in N fresh processes */
 };
 
 /* --replicates' default (docs/statistics.md, "What varies between runs") */
@@ -151,6 +155,7 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	    {"list", no_argument, 0, 'l'},
 	    {"cpu", required_argument, 0, 'c'},
 	    {"replicates", required_argument, 0, 'R'},
+	    {"processes", required_argument, 0, 'P'},
 	    CLI_SAMPLING_OPTIONS,
 	    CLI_OUTPUT_OPTION,
 	    CLI_FORMAT_OPTION,
@@ -162,6 +167,7 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	    CLI_STORE_FLAG('l', struct syscall_opts, want_list, true),
 	    CLI_STORE_ARG('c', struct syscall_opts, cpu_arg),
 	    CLI_STORE_NUMBER('R', struct syscall_opts, replicates, "--replicates", 1, 100),
+	    CLI_STORE_NUMBER('P', struct syscall_opts, processes, "--processes", 1, 100),
 	    {0},
 	};
 	*o = (struct syscall_opts){
@@ -170,6 +176,7 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	};
 	o->samp = (struct cli_sampling){.budget_s = 1.0, .min_samples = 11, .max_samples = 1001};
 	o->replicates = SYSCALL_DEFAULT_REPLICATES;
+	o->processes = 1;
 	const struct cli_common common = {
 	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
 	return cli_parse_options("syscall", argc, argv, ":ho:f:q", opts, NULL, o, &common, usage);
@@ -273,6 +280,21 @@ int cmd_syscall(int argc, char **argv)
 	p->max_samples = o.samp.max_samples;
 	p->seed = o.samp.seed;
 	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
+	if (o.processes > 1) {
+		if (o.out && pb_output_reserve(o.out) != 0)
+			die_usage("%s", pb_error());
+		struct cli_processes cp = {
+		    .n = o.processes,
+		    .replicates_each = (o.replicates + o.processes - 1) / o.processes,
+		    .budget_s = o.samp.budget_s,
+		    .min_samples = o.samp.min_samples,
+		    .max_samples = o.samp.max_samples,
+		    .seed = o.samp.seed ? o.samp.seed : (uint64_t)time(NULL) * 2654435761u,
+		    .out_path = o.out,
+		    .format = o.fmt.fmt,
+		};
+		return cli_processes_run(&cp);
+	}
 
 	struct pb_session s;
 	struct pb_session_params sp = {

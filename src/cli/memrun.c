@@ -1,6 +1,7 @@
 /* memrun.c - a measuring session of the mem suite (see memrun.h). */
 #define _GNU_SOURCE
 #include "cli/memrun.h"
+#include "cli/processes.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -72,6 +73,7 @@ const struct option mem_cli_options[] = {
     {"mem-node", required_argument, 0, MEM_CLI_OPT_BASE + 29},
     {"pages", required_argument, 0, MEM_CLI_OPT_BASE + 30},
     {"replicates", required_argument, 0, MEM_CLI_OPT_BASE + 31},
+    {"processes", required_argument, 0, MEM_CLI_OPT_BASE + 32},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -90,6 +92,7 @@ void mem_cli_defaults(struct mem_cli *m)
 	m->cpu = -1;
 	m->samp = (struct cli_sampling){.budget_s = 0.5, .min_samples = 11, .max_samples = 201};
 	m->replicates = MEM_CLI_DEFAULT_REPLICATES;
+	m->processes = 1;
 }
 
 static uint64_t parse_size_or_die(const char *what, const char *arg)
@@ -208,6 +211,8 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 29, struct mem_cli, mem_node_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 30, struct mem_cli, pages_arg),
 	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 31, struct mem_cli, replicates, "--replicates", 1,
+	                     MEM_CLI_MAX_REPLICATES),
+	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 32, struct mem_cli, processes, "--processes", 1,
 	                     MEM_CLI_MAX_REPLICATES),
 	    {0},
 	};
@@ -1276,6 +1281,24 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("empty output path in '-o'");
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
+	if (m->processes > 1) {
+		/* the plan was checked above: bad input fails before any child */
+		mem_plan_free(m, &pl);
+		if (path[0] && pb_output_reserve(path) != 0)
+			die_usage("%s", pb_error());
+		size_t reps = m->replicates ? m->replicates : 1;
+		struct cli_processes cp = {
+		    .n = m->processes,
+		    .replicates_each = (reps + m->processes - 1) / m->processes,
+		    .budget_s = m->samp.budget_s,
+		    .min_samples = m->samp.min_samples,
+		    .max_samples = m->samp.max_samples,
+		    .seed = m->seed_set ? m->samp.seed : (uint64_t)time(NULL) * 2654435761u,
+		    .out_path = path[0] ? path : NULL,
+		    .format = m->format,
+		};
+		return cli_processes_run(&cp);
+	}
 
 	struct mem_run run = {.m = m, .pl = &pl, .status = PB_EXIT_OK};
 	struct pb_session_params sp = {

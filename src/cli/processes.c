@@ -1,0 +1,308 @@
+/* processes.c - `--processes N` of mem and syscall: the replicates measured
+ * in N fresh processes of primbench itself, one after another, as pyperf
+ * runs its worker processes (docs/statistics.md, "What varies between
+ * runs": a process's replicates do not see what differs between
+ * processes). The parent measures nothing: it re-executes its own command
+ * line N times with --processes 1, a share of the replicates, budget and
+ * samples, another seed and a temporary -o, then joins the N result files
+ * into one (every case's samples and replicates, in process order) and
+ * prints it as `primbench report` does. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "cli/processes.h"
+#include "primbench/error.h"
+#include "primbench/format.h"
+#include "primbench/reader.h"
+#include "primbench/replicates.h"
+#include "primbench/results.h"
+#include "primbench/summary.h"
+
+static volatile pid_t child_pid;
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+/* Runs child i: the command line again with the overrides after it (the
+ * last of an option given twice wins). Returns its exit status, 128 +
+ * signal when killed, or -1 when it could not start. */
+static int run_child(const struct cli_processes *p, size_t i, const char *path)
+{
+	char reps[32], budget[64], maxs[32], seed[32];
+	snprintf(reps, sizeof reps, "%zu", p->replicates_each);
+	snprintf(budget, sizeof budget, "%.9g", p->budget_s / (double)p->n);
+	size_t m = (p->max_samples + p->n - 1) / p->n;
+	snprintf(maxs, sizeof maxs, "%zu", m > p->min_samples ? m : p->min_samples);
+	snprintf(seed, sizeof seed, "%llu",
+	         (unsigned long long)(p->seed + i * 0xD1B54A32D192ED03ull));
+	const char *extra[] = {
+	    "--processes", "1",      "--replicates", reps, "--budget", budget, "--max-samples",
+	    maxs,          "--seed", seed,           "-q", "-o",       path,   NULL};
+	size_t ne = sizeof extra / sizeof *extra;
+	char **argv = calloc((size_t)cli_argc + ne + 1, sizeof *argv);
+	if (!argv)
+		return -1;
+	int k = 0;
+	for (int j = 0; j < cli_argc; j++)
+		argv[k++] = cli_argv[j];
+	for (size_t j = 0; extra[j]; j++)
+		argv[k++] = (char *)extra[j];
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		/* the child's tables are not the run's: the parent prints the whole */
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	free(argv);
+	if (pid < 0)
+		return -1;
+	child_pid = pid;
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	child_pid = 0;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The case of doc with key `key`, or NULL. */
+static json_t *find_case(json_t *doc, const json_t *key)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(doc, "cases"), i, c)
+	{
+		if (json_equal(json_object_get(c, "key"), key))
+			return c;
+	}
+	return NULL;
+}
+
+/* Scales the fields of median_derived that follow the median (times by
+ * f, rates by 1/f): the figures of the joined median. */
+static void rescale_derived(json_t *c, double f)
+{
+	json_t *d = json_object_get(c, "median_derived");
+	const char *times[] = {"ns_per_call", "ticks_per_page", "ns_per_4k_page",
+	                       "ticks_per_4k_page", NULL};
+	const char *rates[] = {"bytes_per_tick", "gb_per_s", NULL};
+	for (size_t i = 0; d && times[i]; i++) {
+		json_t *v = json_object_get(d, times[i]);
+		if (json_is_number(v))
+			json_object_set_new(d, times[i], pb_json_number(json_number_value(v) * f));
+	}
+	for (size_t i = 0; d && rates[i]; i++) {
+		json_t *v = json_object_get(d, rates[i]);
+		if (json_is_number(v))
+			json_object_set_new(d, rates[i], pb_json_number(json_number_value(v) / f));
+	}
+}
+
+/* A case's per-call values and replicate counts, from its JSON. */
+static int case_values(const json_t *c, double **v, size_t *n, size_t **rep, size_t *nrep)
+{
+	const json_t *s = json_object_get(c, "samples"), *r = json_object_get(c, "replicates");
+	*n = json_array_size(s);
+	*nrep = json_array_size(r);
+	*v = calloc(*n ? *n : 1, sizeof **v);
+	*rep = calloc(*nrep ? *nrep : 1, sizeof **rep);
+	if (!*v || !*rep)
+		return pb_fail("out of memory");
+	for (size_t i = 0; i < *n; i++) {
+		const json_t *x = json_array_get(s, i);
+		(*v)[i] = json_number_value(json_array_get(x, 0)) /
+		          json_number_value(json_array_get(x, 1));
+	}
+	for (size_t i = 0; i < *nrep; i++)
+		(*rep)[i] =
+		    (size_t)json_integer_value(json_object_get(json_array_get(r, i), "samples"));
+	if (*nrep == 0) { /* one run */
+		(*rep)[0] = *n;
+		*nrep = 1;
+	}
+	return 0;
+}
+
+/* Adds child document `more` to `base`: samples, replicates, counts. */
+static int join_doc(json_t *base, json_t *more)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(more, "cases"), i, c)
+	{
+		json_t *b = find_case(base, json_object_get(c, "key"));
+		if (!b) {
+			json_array_append(json_object_get(base, "cases"), c);
+			continue;
+		}
+		json_t *bs = json_object_get(b, "samples"), *cs = json_object_get(c, "samples");
+		if (!json_is_array(bs) || !json_is_array(cs))
+			continue;
+		json_array_extend(bs, cs);
+		json_t *br = json_object_get(b, "replicates"),
+		       *cr = json_object_get(c, "replicates");
+		if (json_is_array(br) && json_is_array(cr))
+			json_array_extend(br, cr);
+		const char *sum[] = {"migrations", "outliers", NULL};
+		for (size_t k = 0; sum[k]; k++) {
+			json_t *x = json_object_get(b, sum[k]), *y = json_object_get(c, sum[k]);
+			if (json_is_integer(x) && json_is_integer(y))
+				json_object_set_new(
+				    b, sum[k],
+				    json_integer(json_integer_value(x) + json_integer_value(y)));
+		}
+	}
+	json_t *bn = json_object_get(base, "notes");
+	json_array_foreach(json_object_get(more, "notes"), i, c)
+	{
+		bool have = false;
+		size_t j;
+		json_t *x;
+		json_array_foreach(bn, j, x) have |= json_equal(x, c);
+		if (!have)
+			json_array_append(bn, c);
+	}
+	if (json_is_true(json_object_get(more, "interrupted")))
+		json_object_set_new(base, "interrupted", json_true());
+	return 0;
+}
+
+/* Every case's per_call from all its replicates (and the median's
+ * derived figures with it). */
+static int resummarize(json_t *doc)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(doc, "cases"), i, c)
+	{
+		json_t *pc = json_object_get(c, "per_call");
+		if (!pc || !json_array_size(json_object_get(c, "samples")))
+			continue;
+		double *v;
+		size_t n, *rep, nrep;
+		int rc = case_values(c, &v, &n, &rep, &nrep);
+		struct pb_summary s;
+		if (rc == 0)
+			rc = pb_summarize_replicates(v, n, rep, nrep, 0.95, &s);
+		free(v);
+		free(rep);
+		if (rc != 0)
+			return -1;
+		double old = json_number_value(json_object_get(pc, "median"));
+		json_object_set_new(c, "per_call", pb_json_summary(&s));
+		if (old > 0 && s.median > 0)
+			rescale_derived(c, s.median / old);
+	}
+	return 0;
+}
+
+int cli_processes_run(const struct cli_processes *p)
+{
+	char dir[] = "/tmp/primbench-processes-XXXXXX";
+	if (!mkdtemp(dir))
+		die_usage("--processes: cannot make a temporary directory: %s", strerror(errno));
+	json_t *doc = NULL;
+	int status = PB_EXIT_OK;
+	size_t done = 0;
+	/* Ctrl-C or a SIGTERM: passed on to the child, which stops and writes
+	 * what it measured; the parent keeps that and stops too */
+	struct sigaction sa = {.sa_handler = forward};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	for (size_t i = 0; i < p->n; i++) {
+		char path[sizeof dir + 32];
+		snprintf(path, sizeof path, "%s/%zu.json", dir, i);
+		if (!cli_quiet && isatty(STDERR_FILENO))
+			fprintf(stderr, "\rprocess %zu of %zu ...", i + 1, p->n);
+		int rc = run_child(p, i, path);
+		json_error_t err;
+		json_t *d = access(path, R_OK) == 0 ? json_load_file(path, 0, &err) : NULL;
+		unlink(path);
+		if (d) {
+			if (!doc)
+				doc = d;
+			else {
+				join_doc(doc, d);
+				json_decref(d);
+			}
+			done++;
+		}
+		if (rc != 0) {
+			/* interrupted (130, 143) keeps what was measured; anything else
+			 * is the child's error, already on stderr */
+			status = rc == -1 ? PB_EXIT_USAGE : rc;
+			if (rc == -1)
+				cli_error("--processes: cannot start %s again: %s",
+				          "/proc/self/exe", strerror(errno));
+			break;
+		}
+	}
+	if (!cli_quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%*s\r", 40, "");
+	rmdir(dir);
+	if (!doc)
+		return status ? status : PB_EXIT_USAGE;
+	json_t *cl = json_array();
+	for (int j = 0; j < cli_argc; j++)
+		json_array_append_new(cl, json_string(cli_argv[j]));
+	json_object_set_new(doc, "command_line", cl);
+	json_object_set_new(doc, "processes",
+	                    json_pack("{s:I, s:I}", "count", (json_int_t)done, "replicates_each",
+	                              (json_int_t)p->replicates_each));
+	if (resummarize(doc) != 0) {
+		json_decref(doc);
+		die_usage("--processes: %s", pb_error());
+	}
+	/* print it as `report` does, then write it whole */
+	char *text = json_dumps(doc, JSON_INDENT(1));
+	struct pb_results_file f;
+	if (text && pb_results_load_text(text, strlen(text),
+	                                 p->out_path ? p->out_path : "(this run)", &f) == 0) {
+		if (p->format == PB_FORMAT_TEXT) {
+			pb_format_write(stdout, &f, PB_FORMAT_TEXT);
+			if (pb_summary_is_default_run(&f)) {
+				json_t *sum = pb_summary_build(&f);
+				if (sum) {
+					pb_summary_print(stdout, sum);
+					json_object_set_new(doc, "summary", sum);
+				}
+			}
+			printf("\n%zu processes of %zu replicates each; medians and CIs are the "
+			       "replicates'\n",
+			       done, p->replicates_each);
+		} else {
+			pb_format_write(stdout, &f, p->format);
+		}
+	} else {
+		cli_error("--processes: the joined result does not read back: %s", pb_error());
+		status = PB_EXIT_USAGE;
+	}
+	pb_results_file_free(&f);
+	free(text);
+	if (p->out_path && pb_results_write(doc, p->out_path) != 0) {
+		cli_error("%s", pb_error());
+		status = PB_EXIT_USAGE;
+	} else if (p->out_path && p->format == PB_FORMAT_TEXT) {
+		printf("\nresults: %s\n", p->out_path);
+	}
+	json_decref(doc);
+	return status;
+}

@@ -1,0 +1,30 @@
+/* processes.h - `--processes N` (src/cli/processes.c): the run's
+ * replicates in N fresh processes of primbench, joined into one result. */
+#ifndef PRIMBENCH_CLI_PROCESSES_H
+#define PRIMBENCH_CLI_PROCESSES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "primbench/format.h"
+
+struct cli_processes {
+	size_t n;                        /* processes, >= 2 */
+	size_t replicates_each;          /* --replicates of each, >= 1 */
+	double budget_s;                 /* the whole run's per group: each gets budget_s / n */
+	size_t min_samples, max_samples; /* each gets max_samples / n (at least min) */
+	uint64_t seed;                   /* child i: seed + i x a constant */
+	const char *out_path;            /* NULL: none */
+	enum pb_format format;
+};
+
+/* Runs cli_argv again n times (with --processes 1 and the shares above
+ * after it), joins their result files case by case (samples and
+ * replicates in process order; per_call by pb_summarize_replicates),
+ * prints the whole as `report` does and writes it to out_path. An
+ * interrupted child ends the series: what was measured is kept. Returns
+ * the exit status: 0, 2 when a child failed or none measured, or a
+ * child's 128 + signal. */
+int cli_processes_run(const struct cli_processes *p);
+
+#endif

@@ -15,7 +15,7 @@
 #include "primbench/results.h"
 
 #define COMPARE_SCHEMA         "primbench-compare"
-#define COMPARE_SCHEMA_VERSION 1
+#define COMPARE_SCHEMA_VERSION 2
 
 static void usage(FILE *f)
 {

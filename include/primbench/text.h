@@ -67,6 +67,11 @@ void pb_print_wrapped_at(FILE *f, int first, int indent, const char *text);
  * line. No text: the label alone, without trailing blanks. */
 void pb_print_labelled(FILE *f, int indent, const char *label, const char *text);
 
+/* Appends to the notes dst (cap bytes, '\0'-terminated, one note a line)
+ * each line of src that dst does not hold yet: the notes of two runs of
+ * one plan (replicates) without repeats. Lines past cap are cut. */
+void pb_notes_merge(char *dst, size_t cap, const char *src);
+
 /* The name of value v of an enum from a table indexed by the enum
  * (designated initializers: names[v]): names[v] when v < n and names[v] is
  * set, else `unknown` (a value out of range, or a hole in the table). */

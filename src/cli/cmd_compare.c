@@ -301,15 +301,7 @@ int cmd_compare(int argc, char **argv)
 
 	json_t *doc = NULL, *comparisons = NULL;
 	if (out) {
-		doc = json_object();
-		json_object_set_new(doc, "schema", json_string(COMPARE_SCHEMA));
-		json_object_set_new(doc, "schema_version", json_integer(COMPARE_SCHEMA_VERSION));
-		json_t *cl = json_array();
-		for (int i = 0; i < cli_argc; i++)
-			json_array_append_new(cl, json_string(cli_argv[i]));
-		json_object_set_new(doc, "command_line", cl);
-		json_object_set_new(doc, "level", json_real(level));
-		json_object_set_new(doc, "forced", json_boolean(force));
+		doc = doc_head(level, force);
 		json_t *fl = json_array();
 		for (size_t i = 0; i < nfiles; i++)
 			json_array_append_new(fl, file_json(&files[i]));

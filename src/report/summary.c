@@ -954,7 +954,16 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 	                    json_string("at least half of the libc comparisons cannot tell"));
 	json_object_set_new(o, "rules", rules);
 
-	para(&c, 0, "summary (every figure from this run's samples: medians, 95%% CIs):");
+	size_t reps = 0; /* the most replicates of a case: v2 files */
+	for (size_t i = 0; i < f->ncases; i++)
+		reps = f->cases[i].n_rep > reps ? f->cases[i].n_rep : reps;
+	if (reps >= 2)
+		para(&c, 0,
+		     "summary (medians and 95%% CIs of this run: across its %zu replicates where "
+		     "a case has them, else of its samples):",
+		     reps);
+	else
+		para(&c, 0, "summary (every figure from this run's samples: medians, 95%% CIs):");
 	size_t counts[V_COUNT] = {0};
 	json_object_set_new(o, "libc", libc_section(&c, counts));
 	json_object_set_new(o, "glibc", glibc_section(&c));

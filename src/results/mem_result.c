@@ -9,6 +9,7 @@
 
 #include "primbench/error.h"
 #include "primbench/replicates.h"
+#include "primbench/text.h"
 #include "primbench/xalloc.h"
 #include "results/names.h"
 
@@ -222,18 +223,7 @@ int pb_mem_result_add_replicate(struct pb_mem_result *acc, struct pb_mem_result 
 			nc->replicate_samples[0] = nc->n_samples, nc->n_replicates = 1;
 	}
 	/* notes: the lines acc does not have yet */
-	for (const char *l = more->notes; *l;) {
-		const char *e = strchr(l, '\n');
-		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
-		char line[512];
-		snprintf(line, sizeof line, "%.*s",
-		         (int)(len < sizeof line ? len : sizeof line - 1), l);
-		if (!strstr(acc->notes, line)) {
-			size_t used = strlen(acc->notes);
-			snprintf(acc->notes + used, sizeof acc->notes - used, "%s", line);
-		}
-		l += len;
-	}
+	pb_notes_merge(acc->notes, sizeof acc->notes, more->notes);
 	acc->interrupted |= more->interrupted;
 	if (!acc->read_loop)
 		acc->read_loop = more->read_loop;

@@ -24,6 +24,7 @@
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/replicates.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/xalloc.h"
 #include "suites/sampling.h"
@@ -829,18 +830,7 @@ int pb_syscall_result_add_replicate(struct pb_syscall_result *acc, struct pb_sys
 		memset(o, 0, sizeof *o);
 		rc = first_replicate(&cs[acc->n_cases++]);
 	}
-	for (const char *l = more->notes; *l;) {
-		const char *e = strchr(l, '\n');
-		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
-		char line[512];
-		snprintf(line, sizeof line, "%.*s",
-		         (int)(len < sizeof line ? len : sizeof line - 1), l);
-		if (!strstr(acc->notes, line)) {
-			size_t used = strlen(acc->notes);
-			snprintf(acc->notes + used, sizeof acc->notes - used, "%s", line);
-		}
-		l += len;
-	}
+	pb_notes_merge(acc->notes, sizeof acc->notes, more->notes);
 	acc->interrupted |= more->interrupted;
 	pb_syscall_result_free(more);
 	memset(more, 0, sizeof *more);

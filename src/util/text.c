@@ -175,3 +175,19 @@ const char *pb_enum_name(const char *const *names, size_t n, unsigned v, const c
 {
 	return v < n && names[v] ? names[v] : unknown;
 }
+
+void pb_notes_merge(char *dst, size_t cap, const char *src)
+{
+	for (const char *l = src; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+		char line[512];
+		snprintf(line, sizeof line, "%.*s",
+		         (int)(len < sizeof line ? len : sizeof line - 1), l);
+		if (!strstr(dst, line)) {
+			size_t used = strlen(dst);
+			snprintf(dst + used, cap - used, "%s", line);
+		}
+		l += len;
+	}
+}

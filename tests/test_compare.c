@@ -1414,6 +1414,14 @@ static void test_sides(void **state)
 	                    "file");
 	json_decref(j);
 	pb_compare_result_free(&r);
+	/* one file against three: a file is the unit on both sides, so the
+	 * lone file is one run and there is no verdict */
+	assert_int_equal(pb_compare_sides(sa, 1, sb, 3, 0.95, false, &r), 0);
+	assert_true(r.rows[0].one_run);
+	assert_false(r.rows[0].significant);
+	assert_int_equal(r.rows[0].runs_a, 1);
+	assert_int_equal(r.rows[0].runs_b, 3);
+	pb_compare_result_free(&r);
 	/* A/A: the old side against its own files reordered */
 	const struct pb_results_file *sa2[] = {&f[2], &f[0], &f[1]};
 	assert_int_equal(pb_compare_sides(sa, 3, sa2, 3, 0.95, false, &r), 0);

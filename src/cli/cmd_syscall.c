@@ -355,7 +355,9 @@ int cmd_syscall(int argc, char **argv)
 	pb_syscall_result_free(&r);
 	if (stopped) {
 		fflush(stdout);
-		if (o.out && status == PB_EXIT_OK)
+		if (cli_processes_child())
+			; /* the parent says where the joined result is */
+		else if (o.out && status == PB_EXIT_OK)
 			cli_error("interrupted; what was measured is in %s", o.out);
 		else
 			cli_error("interrupted; the %s above shows what was measured",

@@ -1324,7 +1324,7 @@ int mem_cli_run(struct mem_cli *m)
 	int status = stopped ? pb_session_exit_status(&run.s) : run.status;
 	pb_session_end(&run.s);
 	mem_plan_free(m, &pl);
-	if (stopped) {
+	if (stopped && !cli_processes_child()) {
 		fflush(stdout);
 		if (path[0] && run.status == PB_EXIT_OK)
 			cli_error("interrupted; what was measured is in %s", path);

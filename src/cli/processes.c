@@ -27,6 +27,14 @@
 #include "primbench/results.h"
 #include "primbench/summary.h"
 
+#define CHILD_ENV "PRIMBENCH_PROCESSES_CHILD"
+
+bool cli_processes_child(void)
+{
+	const char *v = getenv(CHILD_ENV);
+	return v && *v;
+}
+
 static volatile pid_t child_pid;
 
 static void forward(int sig)
@@ -64,6 +72,7 @@ static int run_child(const struct cli_processes *p, size_t i, const char *path)
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		setenv(CHILD_ENV, "1", 1);
 		/* the child's tables are not the run's: the parent prints the whole */
 		if (!freopen("/dev/null", "w", stdout))
 			_exit(127);
@@ -304,5 +313,12 @@ int cli_processes_run(const struct cli_processes *p)
 		printf("\nresults: %s\n", p->out_path);
 	}
 	json_decref(doc);
+	if (status > 128) {
+		fflush(stdout);
+		if (p->out_path)
+			cli_error("interrupted; what was measured is in %s", p->out_path);
+		else
+			cli_error("interrupted; the result above shows what was measured");
+	}
 	return status;
 }

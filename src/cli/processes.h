@@ -3,6 +3,7 @@
 #ifndef PRIMBENCH_CLI_PROCESSES_H
 #define PRIMBENCH_CLI_PROCESSES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +27,9 @@ struct cli_processes {
  * the exit status: 0, 2 when a child failed or none measured, or a
  * child's 128 + signal. */
 int cli_processes_run(const struct cli_processes *p);
+
+/* Whether this process is one of cli_processes_run's children (it then
+ * leaves the "interrupted" line to the parent, which knows the path). */
+bool cli_processes_child(void);
 
 #endif

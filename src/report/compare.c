@@ -254,14 +254,14 @@ static const char *suite_unit(const struct pb_results_case *c, double *per)
 }
 
 /* The run figures of one side of a row into *out (malloc'd), their count
- * returned: one file, its case's replicates' medians (one when it has
- * none); several files, one figure per file that has the case, its
+ * returned: by replicate, its case's replicates' medians (one when it has
+ * none); by_file, one figure per file of the side that has the case, its
  * median (pb_results_case_summary), ticks brought to the first file's
  * rate. `scale` turns the first file's values into the row's unit. */
 static size_t side_runs(const struct pb_results_case *c, const struct pb_results_file *const *side,
-                        size_t nside, double scale, double level, double **out)
+                        size_t nside, bool by_file, double scale, double level, double **out)
 {
-	if (nside <= 1) {
+	if (!by_file) {
 		size_t cap = c->n_rep > 1 ? c->n_rep : 1;
 		*out = pb_xcalloc(cap, sizeof **out);
 		size_t n = pb_results_case_runs(c, *out, cap);
@@ -298,8 +298,10 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 		return 0;
 	}
 	double *ra, *rb;
-	size_t na = side_runs(row->a, r->side_a, r->nside_a, sa, level, &ra);
-	size_t nb = side_runs(row->b, r->side_b, r->nside_b, sb, level, &rb);
+	/* several files on either side: a file is the unit on both */
+	bool by_file = r->nside_a > 1 || r->nside_b > 1;
+	size_t na = side_runs(row->a, r->side_a, r->nside_a, by_file, sa, level, &ra);
+	size_t nb = side_runs(row->b, r->side_b, r->nside_b, by_file, sb, level, &rb);
 	row->runs_a = na;
 	row->runs_b = nb;
 	int rc = 0;
@@ -584,12 +586,15 @@ static void run_notes(const struct pb_compare_result *r, struct pb_strv *notes)
 	if (one)
 		pb_strv_push(
 		    notes,
-		    pb_xasprintf("%zu case%s with one run on a side (a file without replicates: "
-		                 "schema v1, or --replicates 1): the interval covers the noise "
-		                 "inside one process, not between runs, so no verdict ('?' after "
-		                 "the delta); measure with --replicates, or give several files a "
-		                 "side: compare A1 A2 A3 -- B1 B2 B3",
-		                 one, one == 1 ? "" : "s"));
+		    pb_xasprintf(
+		        "%zu case%s with one run on a side (%s): the interval covers the noise "
+		        "inside one process, not between runs, so no verdict ('?' after "
+		        "the delta); measure with --replicates, or give several files a "
+		        "side: compare A1 A2 A3 -- B1 B2 B3",
+		        one, one == 1 ? "" : "s",
+		        r->nside_a > 1 || r->nside_b > 1
+		            ? "with '--' a file is a run: one file on a side"
+		            : "a file without replicates: schema v1, or --replicates 1"));
 }
 
 /* mem rows whose kernel row ran other code in the two files (its revision

@@ -177,6 +177,18 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, double level,
 		die_usage("compare: out of memory");
 	for (size_t i = 0; i < n; i++)
 		paths[i] = i < na ? a[i] : b[i - na];
+	/* a run counts once: the same file (by name or through a link) twice
+	 * would be two identical runs, a spread of zero */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			struct stat si, sj;
+			if (stat(paths[i], &si) == 0 && stat(paths[j], &sj) == 0 &&
+			    si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)
+				die_usage(
+				    "compare: %s and %s are the same file: with '--' each file is "
+				    "a run, and a run counts once",
+				    paths[i], paths[j]);
+		}
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("compare: %s", pb_error());
 	if (out)

@@ -1294,6 +1294,7 @@ int mem_cli_run(struct mem_cli *m)
 		    .min_samples = m->samp.min_samples,
 		    .max_samples = m->samp.max_samples,
 		    .seed = m->seed_set ? m->samp.seed : (uint64_t)time(NULL) * 2654435761u,
+		    .same_seed = m->distribution_arg != NULL,
 		    .out_path = path[0] ? path : NULL,
 		    .format = m->format,
 		};

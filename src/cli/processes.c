@@ -54,7 +54,7 @@ static int run_child(const struct cli_processes *p, size_t i, const char *path)
 	size_t m = (p->max_samples + p->n - 1) / p->n;
 	snprintf(maxs, sizeof maxs, "%zu", m > p->min_samples ? m : p->min_samples);
 	snprintf(seed, sizeof seed, "%llu",
-	         (unsigned long long)(p->seed + i * 0xD1B54A32D192ED03ull));
+	         (unsigned long long)(p->seed + (p->same_seed ? 0 : i * 0xD1B54A32D192ED03ull)));
 	const char *extra[] = {
 	    "--processes", "1",      "--replicates", reps, "--budget", budget, "--max-samples",
 	    maxs,          "--seed", seed,           "-q", "-o",       path,   NULL};

@@ -15,6 +15,8 @@ struct cli_processes {
 	double budget_s;                 /* the whole run's per group: each gets budget_s / n */
 	size_t min_samples, max_samples; /* each gets max_samples / n (at least min) */
 	uint64_t seed;                   /* child i: seed + i x a constant */
+	bool same_seed;                  /* every child the same seed (a replay: the
+	                                    seed draws the batch, part of the key) */
 	const char *out_path;            /* NULL: none */
 	enum pb_format format;
 };

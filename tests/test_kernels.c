@@ -399,7 +399,7 @@ static void test_buffers(void **state)
 
 /* same_code_as / differs_from_bytes: every row whose small sizes fall
  * through to another row's code names it (read from the kernels'
- * sources: `if (n <= PB_NT_THRESHOLD_BYTES) return pb_memset_avx512(...)`),
+ * sources: `if (!pb_nt_lines(d, n)) return pb_memset_avx512(...)`),
  * every other row names none, and pb_kernel_code_at follows the rows. */
 static void test_same_code(void **state)
 {
@@ -411,23 +411,20 @@ static void test_same_code(void **state)
 	} want[] = {
 		{PB_OP_MEMCPY, "strided", "gpr_unrolled", 65},
 #if defined(__x86_64__)
-		{PB_OP_MEMSET, "sse2_nt", "sse2", (1u << 20) + 1},
-		{PB_OP_MEMSET, "avx2_nt", "avx2", (1u << 20) + 1},
-		{PB_OP_MEMSET, "avx512_nt", "avx512", (1u << 20) + 1},
-		{PB_OP_MEMSET, "movnti", "gpr_unrolled", (1u << 20) + 1},
+		{PB_OP_MEMSET, "sse2_nt", "sse2", 64},
+		{PB_OP_MEMSET, "avx2_nt", "avx2", 64},
+		{PB_OP_MEMSET, "avx512_nt", "avx512", 64},
+		{PB_OP_MEMSET, "movnti", "gpr_unrolled", 64},
 		{PB_OP_MEMSET, "clzero", "sse2", 257},
-		{PB_OP_MEMCPY, "sse2_nt", "sse2", (1u << 20) + 1},
-		{PB_OP_MEMCPY, "avx2_nt", "avx2", (1u << 20) + 1},
-		{PB_OP_MEMCPY, "avx512_nt", "avx512", (1u << 20) + 1},
-		{PB_OP_MEMCPY, "movnti", "gpr_unrolled", (1u << 20) + 1},
+		{PB_OP_MEMCPY, "sse2_nt", "sse2", 64},
+		{PB_OP_MEMCPY, "avx2_nt", "avx2", 64},
+		{PB_OP_MEMCPY, "avx512_nt", "avx512", 64},
+		{PB_OP_MEMCPY, "movnti", "gpr_unrolled", 64},
 #elif defined(__aarch64__)
-		{PB_OP_MEMSET, "neon_nt", "neon", (1u << 20) + 1},
+		{PB_OP_MEMSET, "neon_nt", "neon", 64},
 		{PB_OP_MEMSET, "dc_zva", "neon", 257},
-		{PB_OP_MEMSET, "mops_nt", "mops", (1u << 20) + 1},
-		{PB_OP_MEMCPY, "neon_nt", "neon", (1u << 20) + 1},
-		{PB_OP_MEMCPY, "mops_nt", "mops", (1u << 20) + 1},
-		{PB_OP_MEMMOVE, "neon_nt", "neon", (1u << 20) + 1},
-		{PB_OP_MEMMOVE, "mops_nt", "mops", (1u << 20) + 1},
+		{PB_OP_MEMCPY, "neon_nt", "neon", 64},
+		{PB_OP_MEMMOVE, "neon_nt", "neon", 64},
 #endif
 	};
 	size_t count;
@@ -500,12 +497,15 @@ static void test_properties(void **state)
 			assert_int_equal(k->vector_bytes, 0);
 		if (k->vector_bytes)
 			assert_int_equal(k->vector_bytes, widest_vector(k->requires));
-		/* A non-temporal row is its temporal base up to the threshold
-		 * (blocks.h's PB_NT_THRESHOLD_BYTES, 1 MiB), with the same
-		 * registers; and every row with that bound is non-temporal. */
-		bool nt_bound = k->same_code_as && k->differs_from_bytes == (1u << 20) + 1;
-		assert_int_equal(k->store == PB_STORE_NT, nt_bound);
-		if (k->store == PB_STORE_NT) {
+		/* A non-temporal row streams at every size from a line on
+		 * (blocks.h, pb_nt_lines): below, it is its temporal base, with
+		 * the same registers, or it has none (mops_nt: the CPU's
+		 * non-temporal instructions at every size). No row keeps the
+		 * 1 MiB bound of kernel revision 1. */
+		assert_int_not_equal(k->differs_from_bytes, (1u << 20) + 1);
+		if (k->store == PB_STORE_NT && k->same_code_as)
+			assert_int_equal(k->differs_from_bytes, 64);
+		if (k->store == PB_STORE_NT && k->same_code_as) {
 			const struct pb_kernel *base = pb_kernel_find(k->op, k->same_code_as);
 			assert_non_null(base);
 			assert_int_equal(base->vector_bytes, k->vector_bytes);

@@ -73,7 +73,7 @@ struct pb_kernel {
 	pb_memmove_fn memmove_fn; /* set when op == PB_OP_MEMMOVE */
 	/* Sizes below differs_from_bytes run the code of the row of the same
 	 * op named same_code_as (the kernel's small sizes fall through to
-	 * it: avx512_nt is avx512 up to PB_NT_THRESHOLD_BYTES); at those sizes
+	 * it: avx512_nt is avx512 below a line, PB_LINE_BYTES); at those sizes
 	 * the two are one candidate, and break-even and tune count the base
 	 * row only. NULL, 0: the kernel's own code at every size. Read from
 	 * each kernel's source (src/kernels/), not measured. clzero's rows

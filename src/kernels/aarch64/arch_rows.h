@@ -22,9 +22,10 @@ PB_MEMSET("neon", pb_memset_neon, PB_F(ASIMD), NULL, 0, PB_STORE_VECTOR, 16, PB_
           "16-byte q-register stores: overlapping head/tail up to 64 B, else a 64-byte head, "
           "line-aligned STP q loop, 64-byte tail",
           "Arm ARM C7.2 STP (SIMD&FP); glibc sysdeps/aarch64/memset.S")
-PB_MEMSET("neon_nt", pb_memset_neon_nt, PB_F(ASIMD), "neon", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          16, PB_GLIBC_PATH_NONE, PB_ARM_GLIBC_NOTE, 0,
-          "as neon up to 1 MiB; above, the aligned loop uses STNP q (non-temporal pair)",
+PB_MEMSET("neon_nt", pb_memset_neon_nt, PB_F(ASIMD), "neon", PB_LINE_BYTES, PB_STORE_NT, 16,
+          PB_GLIBC_PATH_NONE, PB_ARM_GLIBC_NOTE, 0,
+          "STNP q (non-temporal pair) on every whole line inside the buffer, memset/neon around "
+          "them (and alone below 64 B, where no line fits)",
           "Arm ARM C7.2 STNP (SIMD&FP)")
 PB_MEMSET("dc_zva", pb_memset_dc_zva, PB_F(ASIMD) | PB_F(DCZVA), "neon", PB_NT_MIN_BYTES + 1,
           PB_STORE_LINE, 0, PB_GLIBC_PATH_NONE, PB_ARM_GLIBC_NOTE, PB_KF_NOT_TUNED,
@@ -39,9 +40,8 @@ PB_MEMSET("sve", pb_memset_sve, PB_F(SVE), NULL, 0, PB_STORE_VECTOR, 0, PB_GLIBC
 PB_MEMSET("mops", pb_memset_mops, PB_F(MOPS), NULL, 0, PB_STORE_REP, 0, PB_GLIBC_PATH_NONE,
           PB_ARM_GLIBC_NOTE, 0, "FEAT_MOPS SETP/SETM/SETE for every size (the CPU's own memset)",
           "Arm ARM C6.2 SETP, SETM, SETE; glibc sysdeps/aarch64/multiarch/memset_mops.S")
-PB_MEMSET("mops_nt", pb_memset_mops_nt, PB_F(MOPS), "mops", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          0, PB_GLIBC_PATH_NONE, PB_ARM_GLIBC_NOTE, 0,
-          "as mops up to 1 MiB; above, the non-temporal SETPN/SETMN/SETEN",
+PB_MEMSET("mops_nt", pb_memset_mops_nt, PB_F(MOPS), NULL, 0, PB_STORE_NT, 0, PB_GLIBC_PATH_NONE,
+          PB_ARM_GLIBC_NOTE, 0, "the non-temporal SETPN/SETMN/SETEN for every size",
           "Arm ARM C6.2 SETPN, SETMN, SETEN")
 
 PB_MEMCPY("neon", pb_memcpy_neon, PB_F(ASIMD), NULL, 0, PB_STORE_VECTOR, 16, PB_GLIBC_PATH_NONE,
@@ -49,9 +49,10 @@ PB_MEMCPY("neon", pb_memcpy_neon, PB_F(ASIMD), NULL, 0, PB_STORE_VECTOR, 16, PB_
           "16-byte q-register loads/stores: overlapping head/tail up to 64 B, else a 64-byte "
           "head, LDP/STP q loop to line-aligned destination, 64-byte tail",
           "Arm ARM C7.2 LDP, STP (SIMD&FP); glibc sysdeps/aarch64/memcpy.S")
-PB_MEMCPY("neon_nt", pb_memcpy_neon_nt, PB_F(ASIMD), "neon", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          16, PB_GLIBC_PATH_NONE, PB_ARM_GLIBC_NOTE, 0,
-          "as neon up to 1 MiB; above, the aligned loop uses LDNP q loads and STNP q stores",
+PB_MEMCPY("neon_nt", pb_memcpy_neon_nt, PB_F(ASIMD), "neon", PB_LINE_BYTES, PB_STORE_NT, 16,
+          PB_GLIBC_PATH_NONE, PB_ARM_GLIBC_NOTE, 0,
+          "LDNP q loads and STNP q stores on every whole line inside the destination, "
+          "memcpy/neon around them (and alone below 64 B)",
           "Arm ARM C7.2 LDNP, STNP (SIMD&FP)")
 PB_MEMCPY("sve", pb_memcpy_sve, PB_F(SVE), NULL, 0, PB_STORE_VECTOR, 0, PB_GLIBC_PATH_NONE,
           PB_ARM_GLIBC_NOTE, 0,
@@ -61,9 +62,9 @@ PB_MEMCPY("sve", pb_memcpy_sve, PB_F(SVE), NULL, 0, PB_STORE_VECTOR, 0, PB_GLIBC
 PB_MEMCPY("mops", pb_memcpy_mops, PB_F(MOPS), NULL, 0, PB_STORE_REP, 0, PB_GLIBC_PATH_NONE,
           PB_ARM_GLIBC_NOTE, 0, "FEAT_MOPS CPYFP/CPYFM/CPYFE (forward-only copy) for every size",
           "Arm ARM C6.2 CPYFP, CPYFM, CPYFE; glibc sysdeps/aarch64/multiarch/memcpy_mops.S")
-PB_MEMCPY("mops_nt", pb_memcpy_mops_nt, PB_F(MOPS), "mops", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          0, PB_GLIBC_PATH_NONE, PB_ARM_GLIBC_NOTE, 0,
-          "as mops up to 1 MiB; above, CPYFPN/CPYFMN/CPYFEN (reads and writes non-temporal)",
+PB_MEMCPY("mops_nt", pb_memcpy_mops_nt, PB_F(MOPS), NULL, 0, PB_STORE_NT, 0, PB_GLIBC_PATH_NONE,
+          PB_ARM_GLIBC_NOTE, 0,
+          "CPYFPN/CPYFMN/CPYFEN (reads and writes non-temporal) for every size",
           "Arm ARM C6.2 CPYFPN, CPYFMN, CPYFEN")
 
 PB_MEMMOVE("neon", pb_memmove_neon, PB_F(ASIMD), NULL, 0, PB_STORE_VECTOR, 16, PB_GLIBC_PATH_NONE,
@@ -71,9 +72,10 @@ PB_MEMMOVE("neon", pb_memmove_neon, PB_F(ASIMD), NULL, 0, PB_STORE_VECTOR, 16, P
            "up to 64 B all loads before the stores; above, 64-byte blocks (4 q loads, then "
            "stores) forward, or backward from the end when dst is inside the source",
            "glibc sysdeps/aarch64/memcpy.S (memmove: copy backwards on overlap)")
-PB_MEMMOVE("neon_nt", pb_memmove_neon_nt, PB_F(ASIMD), "neon", PB_NT_THRESHOLD_BYTES + 1,
-           PB_STORE_NT, 16, PB_GLIBC_PATH_NONE, NULL, 0,
-           "as neon up to 1 MiB; above, the same blocks with LDNP q loads and STNP q stores",
+PB_MEMMOVE("neon_nt", pb_memmove_neon_nt, PB_F(ASIMD), "neon", PB_LINE_BYTES, PB_STORE_NT, 16,
+           PB_GLIBC_PATH_NONE, NULL, 0,
+           "from 64 B, memmove/neon's 64-byte blocks with LDNP q loads and STNP q stores; "
+           "below, memmove/neon",
            "Arm ARM C7.2 LDNP, STNP (SIMD&FP)")
 PB_MEMMOVE("sve", pb_memmove_sve, PB_F(SVE), NULL, 0, PB_STORE_VECTOR, 0, PB_GLIBC_PATH_NONE, NULL,
            0,
@@ -83,9 +85,8 @@ PB_MEMMOVE("sve", pb_memmove_sve, PB_F(SVE), NULL, 0, PB_STORE_VECTOR, 0, PB_GLI
 PB_MEMMOVE("mops", pb_memmove_mops, PB_F(MOPS), NULL, 0, PB_STORE_REP, 0, PB_GLIBC_PATH_NONE, NULL,
            0, "FEAT_MOPS CPYP/CPYM/CPYE (the CPU picks the direction) for every size",
            "Arm ARM C6.2 CPYP, CPYM, CPYE; glibc sysdeps/aarch64/multiarch/memmove_mops.S")
-PB_MEMMOVE("mops_nt", pb_memmove_mops_nt, PB_F(MOPS), "mops", PB_NT_THRESHOLD_BYTES + 1,
-           PB_STORE_NT, 0, PB_GLIBC_PATH_NONE, NULL, 0,
-           "as mops up to 1 MiB; above, CPYPN/CPYMN/CPYEN (reads and writes non-temporal)",
+PB_MEMMOVE("mops_nt", pb_memmove_mops_nt, PB_F(MOPS), NULL, 0, PB_STORE_NT, 0, PB_GLIBC_PATH_NONE,
+           NULL, 0, "CPYPN/CPYMN/CPYEN (reads and writes non-temporal) for every size",
            "Arm ARM C6.2 CPYPN, CPYMN, CPYEN")
 
 #undef PB_ARM_GLIBC_NOTE

@@ -42,8 +42,9 @@
  * emulation; the code is checked against the description above, and
  * GNU as 2.40 assembles it (it warns when a P/M/E sequence is broken).
  *
- * The mops_nt kernels take the mops path up to PB_NT_THRESHOLD_BYTES
- * (1 MiB, blocks.h), like the other _nt rows.
+ * The mops_nt kernels use the non-temporal forms at every size (SETPN,
+ * SETMN, SETEN; CPYFPN...; CPYPN...: Arm ARM C6.2), no size test of their
+ * own.
  */
 #include <stdint.h>
 
@@ -89,8 +90,6 @@ void *pb_memset_mops(void *dst, int c, size_t n)
 
 void *pb_memset_mops_nt(void *dst, int c, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memset_mops(dst, c, n);
 	MOPS_SET(SET3(setpn, setmn, seten), (uint8_t *)dst, c, n);
 	return dst;
 }
@@ -103,8 +102,6 @@ void *pb_memcpy_mops(void *restrict dst, const void *restrict src, size_t n)
 
 void *pb_memcpy_mops_nt(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memcpy_mops(dst, src, n);
 	MOPS_CPY(CPY3(cpyfpn, cpyfmn, cpyfen), (uint8_t *)dst, (const uint8_t *)src, n);
 	return dst;
 }
@@ -117,8 +114,6 @@ void *pb_memmove_mops(void *dst, const void *src, size_t n)
 
 void *pb_memmove_mops_nt(void *dst, const void *src, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memmove_mops(dst, src, n);
 	MOPS_CPY(CPY3(cpypn, cpymn, cpyen), (uint8_t *)dst, (const uint8_t *)src, n);
 	return dst;
 }

@@ -14,10 +14,12 @@
  * or from the end when dst lies inside the source, then the rest as one
  * block of the ladder: every byte is copied once, in the safe direction.
  *
- * The _nt kernels take the temporal kernel's path up to
- * PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h); above, the loop stores with
- * STNP q (memcpy and memmove also load with LDNP q). The non-temporal pair
- * instructions are a hint (Arm ARM C3.2.4 "Load/Store Non-temporal pair"
+ * The _nt kernels stream at every size (blocks.h, pb_nt_lines): memset
+ * and memcpy store the whole lines inside the buffer with STNP q (memcpy
+ * loads them with LDNP q) and the bytes around them with the temporal
+ * kernel; memmove from 64 bytes on moves 64-byte blocks with LDNP/STNP q
+ * (move_bulk: in the safe direction, so not line-aligned). The
+ * non-temporal pair instructions are a hint (Arm ARM C3.2.4 "Load/Store Non-temporal pair"
  * and C7.2 LDNP, STNP): they change no ordering rule that matters here
  * (the exception concerns LDNP's address dependencies as seen by other
  * observers), so no barrier follows them, unlike x86's sfence.
@@ -205,9 +207,19 @@ void *pb_memset_neon(void *dst, int c, size_t n)
 
 void *pb_memset_neon_nt(void *dst, int c, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
+	uint8_t *d = dst;
+	if (!pb_nt_lines(d, n))
 		return pb_memset_neon(dst, c, n);
-	set_bulk(dst, n, vdupq_n_u8((uint8_t)c), true);
+	uint8_t *end = d + n, *p = pb_line_up(d), *e = pb_line_down(end);
+	uint8x16_t v = vdupq_n_u8((uint8_t)c);
+	if (p > d)
+		pb_memset_neon(d, c, (size_t)(p - d));
+	for (; p < e; p += 64) {
+		set_line(p, v, true);
+		PB_STORE_ORDER();
+	}
+	if (end > e)
+		pb_memset_neon(e, c, (size_t)(end - e));
 	return dst;
 }
 
@@ -224,9 +236,19 @@ void *pb_memcpy_neon(void *restrict dst, const void *restrict src, size_t n)
 
 void *pb_memcpy_neon_nt(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	if (!pb_nt_lines(d, n))
 		return pb_memcpy_neon(dst, src, n);
-	copy_bulk(dst, src, n, true);
+	uint8_t *end = d + n, *p = pb_line_up(d), *e = pb_line_down(end);
+	if (p > d)
+		pb_memcpy_neon(d, s, (size_t)(p - d));
+	for (const uint8_t *q = s + (p - d); p < e; p += 64, q += 64) {
+		copy_line(p, q, true);
+		PB_STORE_ORDER();
+	}
+	if (end > e)
+		pb_memcpy_neon(e, s + (e - d), (size_t)(end - e));
 	return dst;
 }
 
@@ -243,7 +265,7 @@ void *pb_memmove_neon(void *dst, const void *src, size_t n)
 
 void *pb_memmove_neon_nt(void *dst, const void *src, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
+	if (n < PB_LINE_BYTES)
 		return pb_memmove_neon(dst, src, n);
 	move_bulk(dst, src, n, true);
 	return dst;

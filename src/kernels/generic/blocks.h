@@ -26,14 +26,36 @@
  * to a partly written line only costs, and the sfence is a fixed price. */
 #define PB_NT_MIN_BYTES 256
 
-/* The non-temporal store kernels (sse2_nt, avx2_nt, avx512_nt, movnti)
- * take their temporal kernel's path up to this size and stream above it.
- * Measured on a Xeon with a 2 MiB L2 (primbench mem, hot and dram): at
- * 256-512 KiB streaming was 5-12x slower than temporal stores with the
- * buffers cached and 1.6-2.5x faster from DRAM; at 2 MiB, 2-3x slower
- * cached and 1.8-2.5x faster from DRAM. 1 MiB is half that L2, at or
- * below the L2 of current x86-64 server cores. */
-#define PB_NT_THRESHOLD_BYTES ((size_t)1 << 20)
+/* The non-temporal store kernels (sse2_nt, avx2_nt, avx512_nt, movnti; on
+ * arm64 neon_nt) stream at every size: every whole line inside [d, end)
+ * is written with streaming stores, the bytes before the first line
+ * boundary and after the last with the temporal kernel's ordinary stores
+ * (a line written whole by one thread's streaming stores goes to memory
+ * in one piece; a partly written one costs a partial write), then one
+ * sfence on x86-64. Below PB_LINE_BYTES no whole line fits, and from 64
+ * to 127 bytes one fits only when a line boundary lies inside: those
+ * calls run the temporal kernel's code alone (the rows' same_code_as up
+ * to 63 bytes; pb_nt_lines says which calls stream). Whether streaming
+ * pays at a size is a policy's choice (`avx2<=1M,avx2_nt`), not the
+ * kernel's: before kernel revision 2 the kernels took their temporal
+ * path up to 1 MiB (docs/performance.md, "The non-temporal threshold"). */
+
+/* The first line boundary at or after d, and the last at or before end. */
+static inline uint8_t *pb_line_up(uint8_t *d)
+{
+	return (uint8_t *)(((uintptr_t)d + PB_LINE_BYTES - 1) & ~(uintptr_t)(PB_LINE_BYTES - 1));
+}
+static inline uint8_t *pb_line_down(uint8_t *end)
+{
+	return (uint8_t *)((uintptr_t)end & ~(uintptr_t)(PB_LINE_BYTES - 1));
+}
+
+/* Whether a streaming kernel's call on [d, d + n) streams: at least one
+ * whole line lies inside it. */
+static inline bool pb_nt_lines(uint8_t *d, size_t n)
+{
+	return n >= PB_LINE_BYTES && pb_line_up(d) < pb_line_down(d + n);
+}
 
 /* How far ahead of the copy the non-temporal memcpy kernels prefetch the
  * source (prefetcht1: into L2): 48 lines. Measured at 64 MiB from DRAM:

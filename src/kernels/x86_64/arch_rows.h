@@ -24,18 +24,20 @@ PB_MEMSET("sse2", pb_memset_sse2, PB_F(SSE2), NULL, 0, PB_STORE_VECTOR, 16, PB_G
           NULL, 0,
           "16-byte stores: overlapping head/tail up to 64 B, else line-aligned loop of 4 x 16 B",
           "glibc sysdeps/x86_64/multiarch/memset-vec-unaligned-erms.S (VEC_SIZE 16)")
-PB_MEMSET("sse2_nt", pb_memset_sse2_nt, PB_F(SSE2), "sse2", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          16, PB_GLIBC_PATH_NONE, "glibc 2.36 memset has no non-temporal path", 0,
-          "as sse2 up to 1 MiB; above, the aligned loop uses movntdq, one sfence per call",
+PB_MEMSET("sse2_nt", pb_memset_sse2_nt, PB_F(SSE2), "sse2", PB_LINE_BYTES, PB_STORE_NT, 16,
+          PB_GLIBC_PATH_NONE, "glibc 2.36 memset has no non-temporal path", 0,
+          "movntdq on every whole line inside the buffer, memset/sse2 around them (alone below "
+          "64 B, where no line fits); one sfence per call",
           "Intel Optimization Reference Manual (non-temporal stores); glibc 2.40 "
           "memset-vec-unaligned-erms.S (nt_memset)")
 PB_MEMSET("avx2", pb_memset_avx2, PB_F(AVX2), NULL, 0, PB_STORE_VECTOR, 32, PB_GLIBC_PATH_VECTOR,
           NULL, 0,
           "32-byte stores: overlapping head/tail up to 128 B, else line-aligned loop of 4 x 32 B",
           "glibc sysdeps/x86_64/multiarch/memset-avx2-unaligned-erms.S")
-PB_MEMSET("avx2_nt", pb_memset_avx2_nt, PB_F(AVX2), "avx2", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          32, PB_GLIBC_PATH_NONE, "glibc 2.36 memset has no non-temporal path", 0,
-          "as avx2 up to 1 MiB; above, the aligned loop uses vmovntdq, one sfence per call",
+PB_MEMSET("avx2_nt", pb_memset_avx2_nt, PB_F(AVX2), "avx2", PB_LINE_BYTES, PB_STORE_NT, 32,
+          PB_GLIBC_PATH_NONE, "glibc 2.36 memset has no non-temporal path", 0,
+          "vmovntdq on every whole line inside the buffer, memset/avx2 around them (alone below "
+          "64 B, where no line fits); one sfence per call",
           "Intel Optimization Reference Manual (non-temporal stores); glibc 2.40 "
           "memset-vec-unaligned-erms.S (nt_memset)")
 PB_MEMSET(
@@ -43,15 +45,16 @@ PB_MEMSET(
     PB_GLIBC_PATH_VECTOR, NULL, PB_KF_AUTO_INLINE,
     "64-byte stores: one masked store up to 64 B, head/tail up to 256 B, else 4 x 64 B loop",
     "glibc sysdeps/x86_64/multiarch/memset-evex-unaligned-erms.S / memset-avx512-unaligned-erms.S")
-PB_MEMSET("avx512_nt", pb_memset_avx512_nt, PB_F(AVX512F) | PB_F(AVX512BW), "avx512",
-          PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT, 64, PB_GLIBC_PATH_NONE,
-          "glibc 2.36 memset has no non-temporal path", 0,
-          "as avx512 up to 1 MiB; above, the aligned loop uses vmovntdq zmm, one sfence per call",
+PB_MEMSET("avx512_nt", pb_memset_avx512_nt, PB_F(AVX512F) | PB_F(AVX512BW), "avx512", PB_LINE_BYTES,
+          PB_STORE_NT, 64, PB_GLIBC_PATH_NONE, "glibc 2.36 memset has no non-temporal path", 0,
+          "vmovntdq zmm on every whole line inside the buffer, memset/avx512 around them (alone "
+          "below 64 B); one sfence per call",
           "Intel Optimization Reference Manual (non-temporal stores); glibc 2.40 "
           "memset-vec-unaligned-erms.S (nt_memset)")
-PB_MEMSET("movnti", pb_memset_movnti, PB_F(SSE2), "gpr_unrolled", PB_NT_THRESHOLD_BYTES + 1,
-          PB_STORE_NT, 0, PB_GLIBC_PATH_NONE, "glibc 2.36 memset has no non-temporal path", 0,
-          "8-byte non-temporal movnti stores, 8 per line, above 1 MiB; one sfence per call",
+PB_MEMSET("movnti", pb_memset_movnti, PB_F(SSE2), "gpr_unrolled", PB_LINE_BYTES, PB_STORE_NT, 0,
+          PB_GLIBC_PATH_NONE, "glibc 2.36 memset has no non-temporal path", 0,
+          "8-byte movnti stores, 8 per whole line inside the buffer, memset/gpr_unrolled around "
+          "them (alone below 64 B); one sfence per call",
           "Intel SDM Vol. 2B MOVNTI; Linux arch/x86/lib/usercopy_64.c (__memcpy_flushcache)")
 PB_MEMSET("clzero", pb_memset_clzero, PB_F(CLZERO) | PB_F(SSE2), "sse2", PB_NT_MIN_BYTES + 1,
           PB_STORE_LINE, 0, PB_GLIBC_PATH_NONE, "glibc never uses clzero", PB_KF_NOT_TUNED,
@@ -71,9 +74,10 @@ PB_MEMCPY("sse2", pb_memcpy_sse2, PB_F(SSE2), NULL, 0, PB_STORE_VECTOR, 16, PB_G
           "16-byte loads/stores: overlapping head/tail up to 64 B, else loop of 8 x 16 B to "
           "line-aligned destination, stores line by line",
           "glibc sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S (VEC_SIZE 16)")
-PB_MEMCPY("sse2_nt", pb_memcpy_sse2_nt, PB_F(SSE2), "sse2", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          16, PB_GLIBC_PATH_NT, NULL, 0,
-          "as sse2 up to 1 MiB; above, prefetcht1 3 KiB ahead and movntdq stores; one sfence",
+PB_MEMCPY("sse2_nt", pb_memcpy_sse2_nt, PB_F(SSE2), "sse2", PB_LINE_BYTES, PB_STORE_NT, 16,
+          PB_GLIBC_PATH_NT, NULL, 0,
+          "movntdq stores on every whole line inside the destination, prefetcht1 3 KiB ahead, "
+          "memcpy/sse2 around them (alone below 64 B); one sfence",
           "Intel Optimization Reference Manual (non-temporal stores; prefetch scheduling distance, "
           "chosen by measurement); glibc memmove-vec-unaligned-erms.S (large_memcpy)")
 PB_MEMCPY("avx2", pb_memcpy_avx2, PB_F(AVX2), NULL, 0, PB_STORE_VECTOR, 32, PB_GLIBC_PATH_VECTOR,
@@ -81,9 +85,10 @@ PB_MEMCPY("avx2", pb_memcpy_avx2, PB_F(AVX2), NULL, 0, PB_STORE_VECTOR, 32, PB_G
           "32-byte loads/stores: overlapping head/tail up to 128 B, else loop of 8 x 32 B to "
           "line-aligned destination, stores line by line",
           "glibc sysdeps/x86_64/multiarch/memmove-avx-unaligned-erms.S")
-PB_MEMCPY("avx2_nt", pb_memcpy_avx2_nt, PB_F(AVX2), "avx2", PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT,
-          32, PB_GLIBC_PATH_NT, NULL, 0,
-          "as avx2 up to 1 MiB; above, prefetcht1 3 KiB ahead and vmovntdq stores; one sfence",
+PB_MEMCPY("avx2_nt", pb_memcpy_avx2_nt, PB_F(AVX2), "avx2", PB_LINE_BYTES, PB_STORE_NT, 32,
+          PB_GLIBC_PATH_NT, NULL, 0,
+          "vmovntdq stores on every whole line inside the destination, prefetcht1 3 KiB ahead, "
+          "memcpy/avx2 around them (alone below 64 B); one sfence",
           "Intel Optimization Reference Manual (non-temporal stores; prefetch scheduling distance, "
           "chosen by measurement); glibc memmove-vec-unaligned-erms.S (large_memcpy)")
 PB_MEMCPY("avx512", pb_memcpy_avx512, PB_F(AVX512F) | PB_F(AVX512BW), NULL, 0, PB_STORE_VECTOR, 64,
@@ -92,15 +97,17 @@ PB_MEMCPY("avx512", pb_memcpy_avx512, PB_F(AVX512F) | PB_F(AVX512BW), NULL, 0, P
           "loop of 4 x 64 B",
           "glibc sysdeps/x86_64/multiarch/memmove-evex-unaligned-erms.S / "
           "memmove-avx512-unaligned-erms.S")
-PB_MEMCPY("avx512_nt", pb_memcpy_avx512_nt, PB_F(AVX512F) | PB_F(AVX512BW), "avx512",
-          PB_NT_THRESHOLD_BYTES + 1, PB_STORE_NT, 64, PB_GLIBC_PATH_NT, NULL, 0,
-          "as avx512 up to 1 MiB; above, prefetcht1 3 KiB ahead, vmovntdq zmm stores; one sfence",
+PB_MEMCPY("avx512_nt", pb_memcpy_avx512_nt, PB_F(AVX512F) | PB_F(AVX512BW), "avx512", PB_LINE_BYTES,
+          PB_STORE_NT, 64, PB_GLIBC_PATH_NT, NULL, 0,
+          "vmovntdq zmm stores on every whole line inside the destination, prefetcht1 3 KiB "
+          "ahead, memcpy/avx512 around them (alone below 64 B); one sfence",
           "Intel Optimization Reference Manual (non-temporal stores; prefetch scheduling distance, "
           "chosen by measurement); glibc memmove-vec-unaligned-erms.S (large_memcpy)")
-PB_MEMCPY("movnti", pb_memcpy_movnti, PB_F(SSE2), "gpr_unrolled", PB_NT_THRESHOLD_BYTES + 1,
-          PB_STORE_NT, 0, PB_GLIBC_PATH_NT,
+PB_MEMCPY("movnti", pb_memcpy_movnti, PB_F(SSE2), "gpr_unrolled", PB_LINE_BYTES, PB_STORE_NT, 0,
+          PB_GLIBC_PATH_NT,
           "glibc's non-temporal loop stores vectors (vmovntdq), not movnti: mapped to it", 0,
-          "64-bit loads, 8-byte non-temporal movnti stores above 1 MiB; one sfence per call",
+          "64-bit loads, movnti stores on every whole line inside the destination, "
+          "memcpy/gpr_unrolled around them (alone below 64 B); one sfence per call",
           "Intel SDM Vol. 2B MOVNTI; Linux arch/x86/lib/usercopy_64.c (__memcpy_flushcache)")
 
 PB_MEMMOVE("rep_movsb", pb_memmove_rep_movsb, 0, NULL, 0, PB_STORE_REP, 0, PB_GLIBC_PATH_NONE, NULL,

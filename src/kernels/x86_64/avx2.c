@@ -12,11 +12,11 @@
  *              (then at most one 4 x 32 step) and store them line by
  *              line in address order (PB_STORE_ORDER, blocks.h): at 4 KiB
  *              hot that took memcpy from 2x to ~1.1x avx512's ticks.
- * The _nt kernels take the temporal kernel's path up to
- * PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h); above, the bulk loop's stores
- * are streaming (vmovntdq), 4 x 32 bytes per iteration, and memcpy_nt
- * prefetches the source PB_NT_PREFETCH_AHEAD_BYTES ahead into L2
- * (prefetcht1, one per line) until that point reaches the source's end.
+ * The _nt kernels stream at every size (blocks.h, pb_nt_lines): the
+ * whole lines inside the buffer with vmovntdq stores, the bytes around
+ * them with the temporal kernel, one sfence; memcpy_nt prefetches the
+ * source PB_NT_PREFETCH_AHEAD_BYTES ahead into L2 (prefetcht1, one per
+ * line) while that point stays inside the source.
  * Functions carry their target: no per-file compiler flags, and the CPU
  * check is the registry's. The blocks and loops: vec_blocks.h.
  */
@@ -76,10 +76,7 @@ AVX2 void *pb_memset_avx2(void *dst, int c, size_t n)
 
 AVX2 void *pb_memset_avx2_nt(void *dst, int c, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memset_avx2(dst, c, n);
-	set_bulk_nt(dst, n, _mm256_set1_epi8((char)c));
-	return dst;
+	return memset_nt_lines(dst, c, n, _mm256_set1_epi8((char)c), pb_memset_avx2);
 }
 
 /* ---- memcpy ---- */
@@ -118,10 +115,7 @@ AVX2 void *pb_memcpy_avx2(void *restrict dst, const void *restrict src, size_t n
 
 AVX2 void *pb_memcpy_avx2_nt(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memcpy_avx2(dst, src, n);
-	copy_bulk_nt(dst, src, n);
-	return dst;
+	return memcpy_nt_lines(dst, src, n, pb_memcpy_avx2);
 }
 
 /* ---- memmove: the memcpy ladder (copy_upto128: every block loads before it

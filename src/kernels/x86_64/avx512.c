@@ -15,11 +15,11 @@
  *   n > 512    one vector at d; the bulk loop, 4 x 64 bytes per iteration,
  *              from the first line boundary after d (aligned stores); a
  *              256-byte tail block ending at the end.
- * The _nt kernels take the temporal kernel's path up to
- * PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h says why); above, the bulk
- * loop's stores are streaming (vmovntdq) and memcpy_nt prefetches the
+ * The _nt kernels stream at every size (blocks.h, pb_nt_lines): the
+ * whole lines inside the buffer with vmovntdq zmm stores, the bytes around
+ * them with the temporal kernel, one sfence; memcpy_nt prefetches the
  * source PB_NT_PREFETCH_AHEAD_BYTES ahead into L2 (prefetcht1, one per
- * line) until that point reaches the source's end. The blocks and loops:
+ * line) while that point stays inside the source. The blocks and loops:
  * vec_blocks.h.
  */
 #include <immintrin.h>
@@ -90,10 +90,7 @@ AVX512 void *pb_memset_avx512(void *dst, int c, size_t n)
 
 AVX512 void *pb_memset_avx512_nt(void *dst, int c, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memset_avx512(dst, c, n);
-	set_bulk_nt(dst, n, _mm512_set1_epi8((char)c));
-	return dst;
+	return memset_nt_lines(dst, c, n, _mm512_set1_epi8((char)c), pb_memset_avx512);
 }
 
 /* ---- memcpy ---- */
@@ -150,10 +147,7 @@ AVX512 void *pb_memcpy_avx512(void *restrict dst, const void *restrict src, size
 
 AVX512 void *pb_memcpy_avx512_nt(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memcpy_avx512(dst, src, n);
-	copy_bulk_nt(dst, src, n);
-	return dst;
+	return memcpy_nt_lines(dst, src, n, pb_memcpy_avx512);
 }
 
 /* ---- memmove: the memcpy ladder (copy_upto512: every block loads before it

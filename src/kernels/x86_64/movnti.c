@@ -1,11 +1,11 @@
 /* movnti.c - 8-byte non-temporal stores (movnti, SSE2) from general-purpose
  * registers.
  *
- * Up to PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h): the gpr_unrolled kernel
- * (temporal). Above: a temporal 64-byte head block at d, whole lines of
- * eight movnti from the first line boundary after d (a line written whole
- * by one thread's streaming stores goes to memory in one piece), a
- * temporal 64-byte tail block ending at the end, and one sfence. The
+ * At every size (blocks.h, pb_nt_lines): the whole lines inside the buffer
+ * with eight movnti each (a line written whole by one thread's streaming
+ * stores goes to memory in one piece), the bytes before the first line
+ * boundary and after the last with the gpr_unrolled kernel (temporal),
+ * and one sfence; gpr_unrolled alone when no whole line lies inside. The
  * streaming lines are blocks.h's, with movnti as their store.
  */
 #include <emmintrin.h>
@@ -25,16 +25,17 @@ static inline void stream64(uint8_t *p, uint64_t v)
 
 PB_NO_VECTORIZE void *pb_memset_movnti(void *dst, int c, size_t n)
 {
-	uint8_t *d = dst, *end = d + n;
-	uint64_t v = pb_splat64(c);
-
-	if (n <= PB_NT_THRESHOLD_BYTES)
+	uint8_t *d = dst;
+	if (!pb_nt_lines(d, n))
 		return pb_memset_gpr_unrolled(dst, c, n);
-	pb_set_block64(d, v);
-	uint8_t *p = pb_next_line(d);
-	for (; end - p > 64; p += 64)
+	uint8_t *end = d + n, *p = pb_line_up(d), *e = pb_line_down(end);
+	uint64_t v = pb_splat64(c);
+	if (p > d)
+		pb_memset_gpr_unrolled(d, c, (size_t)(p - d));
+	for (; p < e; p += 64)
 		PB_SET_LINE64(p, v, stream64);
-	pb_set_block64(end - 64, v);
+	if (end > e)
+		pb_memset_gpr_unrolled(e, c, (size_t)(end - e));
 	/* Streaming stores are weakly ordered: fence once, before returning. */
 	_mm_sfence();
 	return dst;
@@ -42,18 +43,19 @@ PB_NO_VECTORIZE void *pb_memset_movnti(void *dst, int c, size_t n)
 
 PB_NO_VECTORIZE void *pb_memcpy_movnti(void *restrict dst, const void *restrict src, size_t n)
 {
-	uint8_t *d = dst, *end = d + n;
+	uint8_t *d = dst;
 	const uint8_t *s = src;
-
-	if (n <= PB_NT_THRESHOLD_BYTES)
+	if (!pb_nt_lines(d, n))
 		return pb_memcpy_gpr_unrolled(dst, src, n);
-	pb_copy_block64(d, s);
-	uint8_t *p = pb_next_line(d);
-	for (; end - p > 64; p += 64) {
+	uint8_t *end = d + n, *p = pb_line_up(d), *e = pb_line_down(end);
+	if (p > d)
+		pb_memcpy_gpr_unrolled(d, s, (size_t)(p - d));
+	for (; p < e; p += 64) {
 		const uint8_t *q = s + (p - d);
 		PB_COPY_LINE64(p, q, stream64);
 	}
-	pb_copy_block64(end - 64, s + n - 64);
+	if (end > e)
+		pb_memcpy_gpr_unrolled(e, s + (e - d), (size_t)(end - e));
 	_mm_sfence();
 	return dst;
 }

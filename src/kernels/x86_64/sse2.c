@@ -11,11 +11,11 @@
  *             loop loads two lines per iteration (then at most one more
  *             line) and stores them in address order (PB_STORE_ORDER,
  *             blocks.h). The blocks and loops: vec_blocks.h.
- * The _nt kernels take the temporal kernel's path up to
- * PB_NT_THRESHOLD_BYTES (1 MiB, blocks.h); above, the bulk loop's stores
- * are streaming (movntdq) and memcpy_nt prefetches the source
- * PB_NT_PREFETCH_AHEAD_BYTES ahead into L2 (prefetcht1, one per line)
- * until that point reaches the source's end.
+ * The _nt kernels stream at every size (blocks.h, pb_nt_lines): the
+ * whole lines inside the buffer with movntdq stores, the bytes around
+ * them with the temporal kernel, one sfence; memcpy_nt prefetches the
+ * source PB_NT_PREFETCH_AHEAD_BYTES ahead into L2 (prefetcht1, one per
+ * line) while that point stays inside the source.
  */
 #include <emmintrin.h>
 #include <stdint.h>
@@ -62,10 +62,7 @@ void *pb_memset_sse2(void *dst, int c, size_t n)
 
 void *pb_memset_sse2_nt(void *dst, int c, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memset_sse2(dst, c, n);
-	set_bulk_nt(dst, n, _mm_set1_epi8((char)c));
-	return dst;
+	return memset_nt_lines(dst, c, n, _mm_set1_epi8((char)c), pb_memset_sse2);
 }
 
 /* ---- memcpy ---- */
@@ -93,8 +90,5 @@ void *pb_memcpy_sse2(void *restrict dst, const void *restrict src, size_t n)
 
 void *pb_memcpy_sse2_nt(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (n <= PB_NT_THRESHOLD_BYTES)
-		return pb_memcpy_sse2(dst, src, n);
-	copy_bulk_nt(dst, src, n);
-	return dst;
+	return memcpy_nt_lines(dst, src, n, pb_memcpy_sse2);
 }

@@ -121,8 +121,8 @@ VINLINE void prefetch_x4(const uint8_t *q)
 	} while (0)
 
 /* The line loops and bulk paths: put_x4_t, copy_x4_t, copy_x8_t,
- * copy_loop_t, set_bulk_t, copy_bulk_t (temporal), then the same with
- * _nt (streaming; no copy_x8 or copy_loop). */
+ * copy_loop_t, set_bulk_t, copy_bulk_t (temporal), then put_x4_nt and
+ * copy_x4_nt (streaming). */
 // clang-format off
 #define NT 0
 #include "vec_lines.h"
@@ -131,6 +131,88 @@ VINLINE void prefetch_x4(const uint8_t *q)
 #include "vec_lines.h"
 #undef NT
 // clang-format on
+
+/* ---- streaming: whole lines, at every size (blocks.h, pb_nt_lines) ---- */
+
+/* One line at the line-aligned p, streaming, then the barrier. */
+VINLINE void put_line_nt(uint8_t *p, VEC v)
+{
+	for (int k = 0; k < PB_LINE_BYTES / W; k++)
+		STREAM(p + k * W, v);
+	PB_STORE_ORDER();
+}
+VINLINE void copy_line_nt(uint8_t *p, const uint8_t *q)
+{
+	VEC a[PB_LINE_BYTES / W];
+	for (int k = 0; k < PB_LINE_BYTES / W; k++)
+		a[k] = vload(q + k * W);
+	for (int k = 0; k < PB_LINE_BYTES / W; k++)
+		STREAM(p + k * W, a[k]);
+	PB_STORE_ORDER();
+}
+
+/* The lines [p, e) (both line boundaries, p < e): 4W per step, then line
+ * by line; no fence (the caller's). */
+VINLINE void set_lines_nt(uint8_t *p, uint8_t *e, VEC v)
+{
+	for (; e - p >= 4 * W; p += 4 * W)
+		put_x4_nt(p, v, v, v, v);
+	for (; p < e; p += PB_LINE_BYTES)
+		put_line_nt(p, v);
+}
+
+/* As set_lines_nt, from the source at q = s + (p - d); each 4W step
+ * prefetches PB_NT_PREFETCH_AHEAD_BYTES ahead (blocks.h) while that point
+ * stays below e's source (every line it prefetches lies inside the
+ * source). */
+VINLINE void copy_lines_nt(uint8_t *p, uint8_t *e, const uint8_t *q)
+{
+	for (; e - p >= 4 * W + PB_NT_PREFETCH_AHEAD_BYTES; p += 4 * W, q += 4 * W) {
+		prefetch_x4(q + PB_NT_PREFETCH_AHEAD_BYTES);
+		copy_x4_nt(p, q);
+	}
+	for (; e - p >= 4 * W; p += 4 * W, q += 4 * W)
+		copy_x4_nt(p, q);
+	for (; p < e; p += PB_LINE_BYTES, q += PB_LINE_BYTES)
+		copy_line_nt(p, q);
+}
+
+/* The streaming memset of one width: the whole lines of [d, d + n)
+ * streamed, the bytes around them by the temporal kernel t (its ordinary
+ * stores), one sfence; t alone when no whole line lies inside. */
+VINLINE void *memset_nt_lines(void *dst, int c, size_t n, VEC v, void *(*t)(void *, int, size_t))
+{
+	uint8_t *d = dst;
+	if (!pb_nt_lines(d, n))
+		return t(dst, c, n);
+	uint8_t *end = d + n, *p = pb_line_up(d), *e = pb_line_down(end);
+	if (p > d)
+		t(d, c, (size_t)(p - d));
+	set_lines_nt(p, e, v);
+	if (end > e)
+		t(e, c, (size_t)(end - e));
+	/* Streaming stores are weakly ordered: fence once, before returning. */
+	_mm_sfence();
+	return dst;
+}
+
+/* As memset_nt_lines, for memcpy. */
+VINLINE void *memcpy_nt_lines(void *restrict dst, const void *restrict src, size_t n,
+                              void *(*t)(void *restrict, const void *restrict, size_t))
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	if (!pb_nt_lines(d, n))
+		return t(dst, src, n);
+	uint8_t *end = d + n, *p = pb_line_up(d), *e = pb_line_down(end);
+	if (p > d)
+		t(d, s, (size_t)(p - d));
+	copy_lines_nt(p, e, s + (p - d));
+	if (end > e)
+		t(e, s + (e - d), (size_t)(end - e));
+	_mm_sfence();
+	return dst;
+}
 
 #if W >= 32
 /* memmove above its ladder (n > 4W): the loop goes forward (dst <=

@@ -1,7 +1,8 @@
 /* vec_lines.h - the line loops and bulk paths of vec_blocks.h for one kind
  * of aligned store: read twice by vec_blocks.h, with NT 0 (STOREA,
  * temporal; functions named *_t) and NT 1 (STREAM, non-temporal; *_nt).
- * No include guard. The bulk paths need n >= 4W.
+ * No include guard. The temporal bulk paths need n >= 4W; the streaming
+ * ones (vec_blocks.h: set_lines_nt, copy_lines_nt) take whole lines.
  */
 #if NT
 #define PUT(p, v) STREAM(p, v)
@@ -59,46 +60,27 @@ VINLINE void copy_loop_t(uint8_t *p, const uint8_t *end, const uint8_t *d, const
 }
 #endif
 
+#if !NT
 /* memset: the 64-byte head at d, 4W per step from the first line boundary
- * after d, 4W ending at the end (streaming: then one sfence). */
-VINLINE void SFX(set_bulk)(uint8_t *d, size_t n, VEC v)
+ * after d, 4W ending at the end. */
+VINLINE void set_bulk_t(uint8_t *d, size_t n, VEC v)
 {
 	set_block64(d, v); /* first: it may share the caller's stores at d */
 	uint8_t *end = d + n, *p = pb_next_line(d);
 	for (; end - p > 4 * W; p += 4 * W)
-		SFX(put_x4)(p, v, v, v, v);
+		put_x4_t(p, v, v, v, v);
 	set_head_tail_x2(end - 4 * W, 4 * W, v);
-#if NT
-	/* Streaming stores are weakly ordered: fence once, before returning. */
-	_mm_sfence();
-#endif
 }
 
-/* memcpy: as set_bulk. Temporal: copy_loop_t. Streaming: 4W per step, each
- * step prefetching the source PB_NT_PREFETCH_AHEAD_BYTES ahead (blocks.h)
- * until that point reaches the source's end, then one sfence. */
-VINLINE void SFX(copy_bulk)(uint8_t *d, const uint8_t *s, size_t n)
+/* memcpy: as set_bulk_t, with copy_loop_t. */
+VINLINE void copy_bulk_t(uint8_t *d, const uint8_t *s, size_t n)
 {
 	uint8_t *end = d + n;
 	copy_block64(d, s);
-	uint8_t *p = pb_next_line(d);
-#if NT
-	/* Every line it prefetches lies inside the source. */
-	for (; end - p > 4 * W + PB_NT_PREFETCH_AHEAD_BYTES; p += 4 * W) {
-		const uint8_t *q = s + (p - d);
-		prefetch_x4(q + PB_NT_PREFETCH_AHEAD_BYTES);
-		copy_x4_nt(p, q);
-	}
-	for (; end - p > 4 * W; p += 4 * W)
-		copy_x4_nt(p, s + (p - d));
-#else
-	copy_loop_t(p, end, d, s);
-#endif
+	copy_loop_t(pb_next_line(d), end, d, s);
 	copy_head_tail_x2(end - 4 * W, s + n - 4 * W, 4 * W);
-#if NT
-	_mm_sfence();
-#endif
 }
+#endif
 
 #undef PUT
 #undef SFX

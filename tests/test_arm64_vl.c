@@ -19,8 +19,8 @@
  * SVE) at every dst and src offset 0..15 (memset: values 0, the DC ZVA
  * case, and 0xA5); memmove also within one buffer at distances around 1,
  * 16, VL and 4 VL in both directions, the lower pointer at offsets 0..3
- * and 15; then a few large sizes (pages, the
- * non-temporal threshold of 1 MiB and beyond), memmove's overlapping
+ * and 15; then a few large sizes (pages, 1 MiB, where
+ * kernel revision 1's NT rows began to stream, and beyond), memmove's overlapping
  * there too (the selftest's overlaps stop at 64 KiB). Every byte outside
  * the destination must keep its value.
  */
@@ -241,7 +241,7 @@ static void test_sweep(void **state)
 				check_overlap(k, d, -dists[i], n);
 			}
 		}
-	/* Large: pages, around the non-temporal threshold (1 MiB), beyond. */
+	/* Large: pages, around 1 MiB (kernel revision 1's NT bound), beyond. */
 	const size_t large[] = {4095,
 	                        4096,
 	                        4097,

@@ -388,7 +388,7 @@ static void test_auto_correct(void **state)
 		sweep((enum pb_op)op, "avx512");
 		sweep((enum pb_op)op, "avx2<=64,avx512<=1K,libc");
 		/* arm64's kernels (skipped elsewhere: unknown there), each called
-		 * directly by auto_aarch64.c, and the NT rows around 1 MiB */
+		 * directly by auto_aarch64.c, and an NT row above 2 MiB */
 		sweep((enum pb_op)op, "neon<=31,gpr_unrolled<=4K,sve<=64K,mops");
 		sweep((enum pb_op)op, "sve<=100,neon<=2M,neon_nt");
 		/* every band a different kernel, 16 bands */

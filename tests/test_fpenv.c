@@ -244,7 +244,7 @@ static void test_kernels_direct(void **state)
 	size_t n;
 	const struct pb_kernel *ks = pb_kernels(&n);
 	/* Sizes that take each kernel's short, middle and bulk paths (the NT
-	 * ones stream from 1 MiB or from their policy's bound). */
+	 * ones stream every whole line). */
 	static const size_t sizes[] = {0, 1, 31, 64, 200, 4096, 70000, 4u << 20};
 	size_t cap = (4u << 20) + 4096;
 	uint8_t *dst = aligned_alloc(4096, cap), *src = aligned_alloc(4096, cap);

@@ -571,11 +571,51 @@ static void test_properties(void **state)
 	}
 }
 
+/* Which code a row ran at an earlier revision (a result file's
+ * kernel_revision): issue 30's NT rows ran their base row's code up to
+ * 1 MiB at revision 1 and stream every whole line at revision 2. */
+static void test_code_at_revision(void **state)
+{
+	(void)state;
+#if defined(__x86_64__)
+	const char *nt_name = "sse2_nt", *base_name = "sse2";
+#elif defined(__aarch64__)
+	const char *nt_name = "neon_nt", *base_name = "neon";
+#else
+	const char *nt_name = NULL, *base_name = NULL;
+#endif
+	if (!nt_name)
+		skip();
+	for (enum pb_op op = PB_OP_MEMSET; op <= PB_OP_MEMCPY; op++) {
+		const struct pb_kernel *nt = pb_kernel_find(op, nt_name);
+		const struct pb_kernel *base = pb_kernel_find(op, base_name);
+		assert_non_null(nt);
+		assert_non_null(base);
+		unsigned now = pb_kernel_revision(nt, NULL);
+		assert_int_equal(now, 2);
+		assert_ptr_equal(pb_kernel_code_at_revision(nt, 1, 4096), base);
+		assert_ptr_equal(pb_kernel_code_at_revision(nt, 1, 1u << 20), base);
+		assert_ptr_equal(pb_kernel_code_at_revision(nt, 1, (1u << 20) + 1), nt);
+		assert_ptr_equal(pb_kernel_code_at_revision(nt, 2, 4096), nt);
+		assert_ptr_equal(pb_kernel_code_at_revision(nt, 2, 63), base);
+		assert_ptr_equal(pb_kernel_code_at_revision(nt, 2, 64), nt);
+		/* not known: revision 0, or newer than this build */
+		assert_null(pb_kernel_code_at_revision(nt, 0, 4096));
+		assert_null(pb_kernel_code_at_revision(nt, now + 1, 4096));
+		/* a row without history */
+		assert_int_equal(pb_kernel_revision(base, NULL), 1);
+		assert_ptr_equal(pb_kernel_code_at_revision(base, 1, 4096), base);
+		const char *line = pb_kernel_revision_change(nt, 1);
+		assert_non_null(line);
+		assert_non_null(strstr(line, "revision 1 ran"));
+	}
+}
+
 int main(void)
 {
 	size_t count;
 	const struct pb_kernel *t = pb_kernels(&count);
-	size_t n_tests = count + 10;
+	size_t n_tests = count + 11;
 	struct CMUnitTest *tests = calloc(n_tests, sizeof *tests);
 	char(*names)[48] = calloc(count, sizeof *names);
 	if (!tests || !names)
@@ -596,6 +636,7 @@ int main(void)
 	tests[count + 7] = (struct CMUnitTest)cmocka_unit_test(test_memmove_rejects);
 	tests[count + 8] = (struct CMUnitTest)cmocka_unit_test(test_same_code);
 	tests[count + 9] = (struct CMUnitTest)cmocka_unit_test(test_properties);
+	tests[count + 10] = (struct CMUnitTest)cmocka_unit_test(test_code_at_revision);
 	int failed = _cmocka_run_group_tests("kernels", tests, n_tests, NULL, NULL);
 	free(names);
 	free(tests);

@@ -139,6 +139,15 @@ const struct pb_kernel *pb_kernel_code_at(const struct pb_kernel *k, size_t size
  * when non-NULL, gets the line of its latest change ("" at revision 1). */
 unsigned pb_kernel_revision(const struct pb_kernel *k, const char **change);
 
+/* The row whose code k ran at size_bytes when k was at revision `rev`
+ * (a result file's kernel_revision): pb_kernel_code_at for the current
+ * revision; for an earlier one, the same_code_as / differs_from_bytes the
+ * row had then (src/kernels/registry.c's revision table). NULL when rev
+ * is 0 or newer than this build's row (a file from a later primbench:
+ * which code it measured is not known here). */
+const struct pb_kernel *pb_kernel_code_at_revision(const struct pb_kernel *k, unsigned rev,
+                                                   size_t size_bytes);
+
 /* The line that says what changed in k's row after revision `since`
  * (1..current - 1) up to its current one, or NULL when nothing changed
  * (since >= current) or `since` is not known. */

@@ -155,7 +155,7 @@ static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
 		if (band->max_bytes > PB_AUTO_SMALL_MAX || band->kernel == fast)
 			continue;
 		/* A kernel that runs avx512's code over the whole band
-		 * (same_code_as: avx512_nt up to 1 MiB) is avx512 there. */
+		 * (same_code_as: avx512_nt below 64 B) is avx512 there. */
 		if (pb_kernel_code_at(band->kernel, (size_t)band->max_bytes) == fast) {
 			band->kernel = fast;
 			continue;

@@ -211,15 +211,48 @@ const struct pb_kernel *pb_kernel_code_at(const struct pb_kernel *k, size_t size
 
 /* The revision table (pb_kernel_revision): one line per change of a row,
  * in the order made; a row without a line is at revision 1. A row's
- * revision is 1 + its lines; a line's `to` is the revision it made. */
+ * revision is 1 + its lines; a line's `to` is the revision it made, and
+ * was_same_code_as / was_differs_from_bytes are what the row's
+ * same_code_as / differs_from_bytes were at revision to - 1 (the sizes
+ * where it ran another row's code then: pb_kernel_code_at_revision). */
 struct revision {
 	const char *id; /* "op/name" */
 	unsigned to;    /* the revision this change made, >= 2 */
 	const char *change;
+	const char *was_same_code_as;
+	size_t was_differs_from_bytes;
 };
+/* Issue 30: the non-temporal rows stopped falling through to their base
+ * row up to 1 MiB (the former PB_NT_THRESHOLD_BYTES inside the kernels);
+ * they stream every whole line from 64 B on. */
+#define PB_NT_REV2(op, name, base)                                                                 \
+	{op "/" name, 2,                                                                           \
+	 "non-temporal at every size (each whole 64-byte line); revision 1 ran " base              \
+	 "'s code up to 1 MiB",                                                                    \
+	 base, ((size_t)1 << 20) + 1}
 static const struct revision revisions[] = {
-    {NULL, 0, NULL}, /* none yet */
+    PB_NT_REV2("memset", "sse2_nt", "sse2"),
+    PB_NT_REV2("memset", "avx2_nt", "avx2"),
+    PB_NT_REV2("memset", "avx512_nt", "avx512"),
+    PB_NT_REV2("memset", "movnti", "gpr_unrolled"),
+    PB_NT_REV2("memcpy", "sse2_nt", "sse2"),
+    PB_NT_REV2("memcpy", "avx2_nt", "avx2"),
+    PB_NT_REV2("memcpy", "avx512_nt", "avx512"),
+    PB_NT_REV2("memcpy", "movnti", "gpr_unrolled"),
+    PB_NT_REV2("memset", "neon_nt", "neon"),
+    PB_NT_REV2("memcpy", "neon_nt", "neon"),
+    PB_NT_REV2("memmove", "neon_nt", "neon"),
+    {"memset/mops_nt", 2,
+     "the non-temporal SETPN/SETMN/SETEN at every size; revision 1 ran mops's code up to 1 MiB",
+     "mops", ((size_t)1 << 20) + 1},
+    {"memcpy/mops_nt", 2,
+     "the non-temporal CPYFPN/CPYFMN/CPYFEN at every size; revision 1 ran mops's code up to 1 MiB",
+     "mops", ((size_t)1 << 20) + 1},
+    {"memmove/mops_nt", 2,
+     "the non-temporal CPYPN/CPYMN/CPYEN at every size; revision 1 ran mops's code up to 1 MiB",
+     "mops", ((size_t)1 << 20) + 1},
 };
+#undef PB_NT_REV2
 
 static bool is_row(const struct pb_kernel *k, const char *id)
 {
@@ -233,7 +266,7 @@ unsigned pb_kernel_revision(const struct pb_kernel *k, const char **change)
 	unsigned rev = 1;
 	const char *last = "";
 	for (size_t i = 0; i < sizeof revisions / sizeof revisions[0]; i++)
-		if (revisions[i].id && is_row(k, revisions[i].id) && revisions[i].to > rev) {
+		if (is_row(k, revisions[i].id) && revisions[i].to > rev) {
 			rev = revisions[i].to;
 			last = revisions[i].change;
 		}
@@ -242,13 +275,35 @@ unsigned pb_kernel_revision(const struct pb_kernel *k, const char **change)
 	return rev;
 }
 
+const struct pb_kernel *pb_kernel_code_at_revision(const struct pb_kernel *k, unsigned rev,
+                                                   size_t size_bytes)
+{
+	unsigned now = pb_kernel_revision(k, NULL);
+	if (rev < 1 || rev > now)
+		return NULL;
+	if (rev == now)
+		return pb_kernel_code_at(k, size_bytes);
+	/* the first change after rev says what the row was at rev */
+	const struct revision *first = NULL;
+	for (size_t i = 0; i < sizeof revisions / sizeof revisions[0]; i++)
+		if (is_row(k, revisions[i].id) && revisions[i].to > rev &&
+		    (!first || revisions[i].to < first->to))
+			first = &revisions[i];
+	if (!first || !first->was_same_code_as || size_bytes >= first->was_differs_from_bytes)
+		return k;
+	const struct pb_kernel *base = lookup(k->op, first->was_same_code_as);
+	/* the base row at the current revision: its own history is not
+	 * followed (no base row has changed what it runs) */
+	return base ? pb_kernel_code_at(base, size_bytes) : k;
+}
+
 const char *pb_kernel_revision_change(const struct pb_kernel *k, unsigned since)
 {
 	const char *line = NULL;
 	if (since < 1)
 		return NULL;
 	for (size_t i = 0; i < sizeof revisions / sizeof revisions[0]; i++)
-		if (revisions[i].id && is_row(k, revisions[i].id) && revisions[i].to > since)
+		if (is_row(k, revisions[i].id) && revisions[i].to > since)
 			line = revisions[i].change; /* the latest one since */
 	return line;
 }

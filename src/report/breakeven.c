@@ -689,7 +689,7 @@ struct mapctx {
 };
 
 /* The class of the code the policy runs at n: a kernel that runs another
- * row's code there (avx512_nt up to 1 MiB) has that row's class. */
+ * row's code there (avx512_nt below a line, 64 B) has that row's class. */
 static enum gclass want_class(const struct mapctx *c, uint64_t n)
 {
 	enum gclass kc =
@@ -908,7 +908,7 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 			nnt = add_candidate(nts, nnt, n);
 	}
 	/* Where a band's kernel starts running its own code (avx512_nt:
-	 * streams from 1 MiB + 1 on) is a switch of classes too. */
+	 * streams from a line, 64 B, on) is a switch of classes too. */
 	for (size_t i = 0; i < p->n_bands; i++) {
 		size_t from = p->bands[i].kernel->differs_from_bytes;
 		if (!p->bands[i].kernel->same_code_as || from < 2)

@@ -33,6 +33,7 @@ struct mcase {
 	enum pb_cache_state st;
 	const char *kernel; /* borrowed from the document */
 	uint64_t size;
+	unsigned revision; /* the row's kernel_revision when measured */
 	struct pb_summary s;
 };
 
@@ -41,6 +42,10 @@ struct ctx {
 	struct mcase *mc;
 	size_t nmc;
 	json_t *text; /* array of paragraphs */
+	/* cases left out of the policies: their kernel ran, at their size,
+	 * other code than its row runs now (an older kernel_revision), or
+	 * code not known here (a newer one) */
+	size_t other_code;
 	/* sizes where libc is behind beyond the CIs, per op and state */
 	size_t behind[PB_OP_COUNT][PB_STATE_COUNT];
 };
@@ -130,6 +135,9 @@ static int collect(struct ctx *c)
 			first_key[m.op] = key;
 		m.kernel = kern;
 		m.size = (uint64_t)json_integer_value(size);
+		m.revision = k->kernel_revision > 0 && k->kernel_revision < 1000000
+		                 ? (unsigned)k->kernel_revision
+		                 : 0;
 		if (pb_results_case_summary(k, 0.95, &m.s) != 0)
 			continue;
 		c->mc[c->nmc++] = m;
@@ -144,15 +152,25 @@ static bool has_ci(const struct pb_summary *s)
 
 /* ---- libc against the fastest other kernel -------------------------------- */
 
-/* Whether m's kernel runs another kernel's code at m's size (its table row's
- * same_code_as below differs_from_bytes: avx512_nt below 1 MiB runs
- * avx512) and that kernel was measured beside it: the two are one
- * candidate there (as in break-even), named by the base kernel, so noise
- * between identical code paths does not pick the name. */
+/* The row whose code m's kernel ran at m's size, at the revision the case
+ * recorded (kernel_revision): NULL when the kernel is unknown here or its
+ * revision is newer than this build's. */
+static const struct pb_kernel *code_measured(const struct mcase *m)
+{
+	const struct pb_kernel *k = pb_kernel_find(m->op, m->kernel);
+	return k ? pb_kernel_code_at_revision(k, m->revision, (size_t)m->size) : NULL;
+}
+
+/* Whether m's kernel ran another kernel's code at m's size (its table
+ * row's same_code_as below differs_from_bytes, at the case's revision:
+ * avx512_nt below 64 B runs avx512; at revision 1, up to 1 MiB) and that
+ * kernel was measured beside it: the two are one candidate there (as in
+ * break-even), named by the base kernel, so noise between identical code
+ * paths does not pick the name. */
 static bool runs_measured_base(const struct ctx *c, const struct mcase *m)
 {
 	const struct pb_kernel *k = pb_kernel_find(m->op, m->kernel);
-	const struct pb_kernel *code = k ? pb_kernel_code_at(k, (size_t)m->size) : NULL;
+	const struct pb_kernel *code = code_measured(m);
 	if (!code || code == k)
 		return false;
 	for (size_t i = 0; i < c->nmc; i++) {
@@ -560,6 +578,13 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		const struct pb_kernel *k;
 		if (m->op != op || m->st != st || !(k = pb_kernel_find(op, m->kernel)))
 			continue;
+		/* break-even reads the rows as they are now: a case that ran
+		 * other code than the row runs now at its size says nothing of
+		 * the kernel's code there */
+		if (code_measured(m) != pb_kernel_code_at(k, (size_t)m->size)) {
+			c->other_code++;
+			continue;
+		}
 		struct pb_mem_case *pc = &r.cases[r.n_cases++];
 		pc->op = op;
 		pc->kernel = k;
@@ -685,6 +710,15 @@ static json_t *glibc_section(struct ctx *c)
 			if (x)
 				json_array_append_new(pol, x);
 		}
+	if (c->other_code) {
+		para(c, 2,
+		     "%zu case%s left out of these policies: %s kernel ran other code at %s size "
+		     "than this build's row runs there (an older kernel_revision; 'primbench list' "
+		     "says what each row runs now).",
+		     c->other_code, c->other_code == 1 ? "" : "s", c->other_code == 1 ? "its" : "their",
+		     c->other_code == 1 ? "its" : "their");
+	}
+	json_object_set_new(o, "cases_other_code", json_integer((json_int_t)c->other_code));
 	return o;
 }
 

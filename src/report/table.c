@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "primbench/kernels.h"
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
@@ -368,6 +369,38 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	grid_free(&g);
 }
 
+/* Under a table: each kernel that ran another row's code at some of its
+ * sizes (same_code_as below differs_from_bytes: an NT row below a line,
+ * 64 B, has no whole line to stream), with those sizes, so a figure is
+ * never read as the named kernel's own code. */
+static void print_other_code(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                             enum pb_cache_state st, const struct grid *g)
+{
+	for (size_t i = 0; i < g->nkernels; i++) {
+		const struct pb_kernel *k = g->kernels[i], *base = NULL;
+		char sizes[160] = "";
+		size_t pos = 0, n = 0;
+		for (size_t j = 0; j < g->nsizes; j++) {
+			const struct pb_kernel *code = pb_kernel_code_at(k, (size_t)g->sizes[j]);
+			if (code == k || !find(r, op, st, k, g->sizes[j]))
+				continue;
+			if (base && code != base)
+				continue; /* one base per note: rows have one */
+			base = code;
+			char sz[24];
+			pb_format_bytes(sz, sizeof sz, g->sizes[j], PB_BYTES_EXACT);
+			if (pos < sizeof sizes) {
+				int w = snprintf(sizes + pos, sizeof sizes - pos, "%s%s", n ? ", " : "", sz);
+				pos += w > 0 ? (size_t)w : 0;
+			}
+			n++;
+		}
+		if (n)
+			fprintf(f, "%s at %s: runs %s's code there (not its own; 'primbench list')\n",
+			        k->name, sizes, base->name);
+	}
+}
+
 void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                         enum pb_cache_state st, enum pb_unit unit)
 {
@@ -437,6 +470,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		        "size 0 moves no bytes: no %s (--unit ticks/call or ns/call times "
 		        "it)\n",
 		        pb_unit_name(unit));
+	print_other_code(f, r, op, st, &g);
 	grid_free(&g);
 }
 

@@ -260,6 +260,12 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		/* which code the row ran: compare says when two files differ */
 		json_object_set_new(o, "kernel_revision",
 		                    json_integer(pb_kernel_revision(c->kernel, NULL)));
+		/* a fixed size where the row runs another row's code (an NT
+		 * row below a line): that row's name */
+		const struct pb_kernel *code =
+		    c->replay ? c->kernel : pb_kernel_code_at(c->kernel, (size_t)c->size_bytes);
+		if (code != c->kernel)
+			json_object_set_new(o, "ran_code_of", json_string(code->name));
 		json_object_set_new(o, "prefill_value", json_integer(c->prefill_value));
 		json_object_set_new(o, "working_set_bytes",
 		                    json_integer((json_int_t)c->working_set_bytes));

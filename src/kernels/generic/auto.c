@@ -100,8 +100,8 @@ int pb_auto_install(const struct pb_policy *p)
 	t->max[p->n_bands - 1] = UINT64_MAX;
 	t->n = p->n_bands;
 	/* The small sizes the entry point may run itself: those where the
-	 * band's code is a row with auto_inline (avx512; avx512_nt below its
-	 * non-temporal threshold runs the same code). auto_internal.h. */
+	 * band's code is a row with auto_inline (avx512; avx512_nt below a
+	 * line, 64 B, runs the same code). auto_internal.h. */
 	uint8_t *small = pb_auto_small_avx512[p->op];
 	for (size_t n = 0, b = 0; n <= PB_AUTO_SMALL_MAX; n++) {
 		while ((uint64_t)n > p->bands[b].max_bytes)

@@ -44,7 +44,7 @@ void *pb_auto_memmove_dispatch(void *dst, const void *src, size_t n);
 
 /* Per op and size n <= PB_AUTO_SMALL_MAX (auto.h): 1 when the code the
  * band serving n runs at n is a row with auto_inline (avx512; avx512_nt
- * runs it below its non-temporal threshold), whose path for n is its
+ * runs it below a line, 64 B), whose path for n is its
  * small-size ladder (masked vector up to 64 bytes, head and tail vectors
  * up to 512): an entry point compiled for AVX-512 may run that ladder (or
  * jump straight to avx512) instead of dispatching. All 0 until

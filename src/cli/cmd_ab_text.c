@@ -14,6 +14,9 @@
 #include "cli/cmd_cmd.h"
 #include "primbench/accounting.h"
 #include "primbench/cmd_ab.h"
+#include "primbench/cpu.h"
+#include "primbench/kernels.h"
+#include "primbench/policy.h"
 #include "primbench/error.h"
 #include "primbench/io.h"
 #include "primbench/profile_text.h"
@@ -368,6 +371,63 @@ json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_
 
 /* The accounting files of one side (counted runs only) as a table, and
  * as JSON in *out (NULL when nothing could be read). */
+/* Under a side's accounting: for each op whose policy (--memset etc.)
+ * has a kernel that runs another row's code at some sizes (an NT row below
+ * a line, 64 B: same_code_as), how many counted calls ran that code, so
+ * that an A/B is not read as a test of the named kernel where it never
+ * ran. Exact: the rows' bounds (64 B) are bucket bounds (account.h); a
+ * bucket that straddles one is counted by its lowest size. Adds an array
+ * "ran_other_code" to acct (when non-NULL). */
+static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
+                             const struct pb_acct_total *t, json_t *acct)
+{
+	static const int prim_of[PB_OP_COUNT] = {PB_ACCT_MEMSET, PB_ACCT_MEMCPY, PB_ACCT_MEMMOVE};
+	json_t *arr = json_array();
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		const char *text = p->env->policy[sd][op];
+		if (!text && sd == 1)
+			text = p->env->policy[0][op];
+		struct pb_policy pol;
+		if (!text || pb_policy_parse((enum pb_op)op, text, (pb_features)-1, &pol) != 0)
+			continue;
+		const struct pb_acct_prim_counts *pc = &t->prim[prim_of[op]];
+		/* per (kernel, base) pair: the calls that ran base's code */
+		for (size_t bi = 0; bi < pol.n_bands; bi++) {
+			const struct pb_kernel *k = pol.bands[bi].kernel, *base = NULL;
+			uint64_t calls = 0;
+			for (unsigned b = 0; b < PB_ACCT_BUCKETS; b++) {
+				uint64_t lo, hi;
+				pb_acct_bucket_range(b, &lo, &hi);
+				if (!pc->bucket[b].calls || pb_policy_pick(&pol, (size_t)lo) != k)
+					continue;
+				const struct pb_kernel *code = pb_kernel_code_at(k, (size_t)lo);
+				if (code == k)
+					continue;
+				base = code;
+				calls += pc->bucket[b].calls;
+			}
+			if (!calls)
+				continue;
+			uint64_t all = pc->calls ? pc->calls : 1;
+			fprintf(fp,
+			        "%s%s %s: %" PRIu64 " of %" PRIu64 " calls (%.1f%%) ran %s's code, "
+			        "not %s's own (its small sizes: 'primbench list')\n",
+			        p->nsides == 1 ? "" : sd ? "B " : "A ", pb_op_name((enum pb_op)op),
+			        k->name, calls, pc->calls, 100.0 * (double)calls / (double)all, base->name,
+			        k->name);
+			json_t *o = json_object();
+			json_object_set_new(o, "op", json_string(pb_op_name((enum pb_op)op)));
+			json_object_set_new(o, "kernel", json_string(k->name));
+			json_object_set_new(o, "ran_code_of", json_string(base->name));
+			json_object_set_new(o, "calls", json_integer((json_int_t)calls));
+			json_array_append_new(arr, o);
+		}
+	}
+	if (acct && json_array_size(arr))
+		json_object_set(acct, "ran_other_code", arr);
+	json_decref(arr);
+}
+
 void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
                              const struct pb_cmd_ab_result *r, int sd, double tsc_hz, json_t **out)
 {
@@ -389,6 +449,7 @@ void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
 	pb_acct_print(fp, t, tsc_hz, cpu_s,
 	              (p->nsides == 2 && sd == 0) ? PB_ACCT_PRINT_NO_CAVEATS : 0);
 	*out = pb_acct_json(t, tsc_hz, cpu_s);
+	print_other_code(fp, p, sd, t, *out);
 	free(t);
 }
 

@@ -214,9 +214,9 @@ static void test_within_noise(void **state)
 	/* a v1 file: sse2_nt and avx2_nt ran sse2's and avx2's code at
 	 * 64 B, 4K and 1M (revision 1, issue 30); they stream now, so their
 	 * 12 cases are left out of the policies, and the text says so */
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(s, "glibc"),
-	                                                    "cases_other_code")),
-	                 12);
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(s, "glibc"), "cases_other_code")),
+	    12);
 	assert_non_null(strstr(t, "12 cases left out of these policies: their kernel ran other "
 	                          "code at their size than this build's row runs there"));
 	free(t);

@@ -15,10 +15,10 @@
 #include "primbench/accounting.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/cpu.h"
-#include "primbench/kernels.h"
-#include "primbench/policy.h"
 #include "primbench/error.h"
 #include "primbench/io.h"
+#include "primbench/kernels.h"
+#include "primbench/policy.h"
 #include "primbench/profile_text.h"
 #include "primbench/record.h"
 #include "primbench/report.h"
@@ -412,9 +412,11 @@ static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
 			fprintf(fp,
 			        "%s%s %s: %" PRIu64 " of %" PRIu64 " calls (%.1f%%) ran %s's code, "
 			        "not %s's own (its small sizes: 'primbench list')\n",
-			        p->nsides == 1 ? "" : sd ? "B " : "A ", pb_op_name((enum pb_op)op),
-			        k->name, calls, pc->calls, 100.0 * (double)calls / (double)all, base->name,
-			        k->name);
+			        p->nsides == 1 ? ""
+			        : sd           ? "B "
+			                       : "A ",
+			        pb_op_name((enum pb_op)op), k->name, calls, pc->calls,
+			        100.0 * (double)calls / (double)all, base->name, k->name);
 			json_t *o = json_object();
 			json_object_set_new(o, "op", json_string(pb_op_name((enum pb_op)op)));
 			json_object_set_new(o, "kernel", json_string(k->name));

@@ -226,10 +226,12 @@ struct revision {
  * row up to 1 MiB (the former PB_NT_THRESHOLD_BYTES inside the kernels);
  * they stream every whole line from 64 B on. */
 #define PB_NT_REV2(op, name, base)                                                                 \
-	{op "/" name, 2,                                                                           \
-	 "non-temporal at every size (each whole 64-byte line); revision 1 ran " base              \
-	 "'s code up to 1 MiB",                                                                    \
-	 base, ((size_t)1 << 20) + 1}
+	{                                                                                          \
+		op "/" name, 2,                                                                    \
+		    "non-temporal at every size (each whole 64-byte line); revision 1 ran " base   \
+		    "'s code up to 1 MiB",                                                         \
+		    base, ((size_t)1 << 20) + 1                                                    \
+	}
 static const struct revision revisions[] = {
     PB_NT_REV2("memset", "sse2_nt", "sse2"),
     PB_NT_REV2("memset", "avx2_nt", "avx2"),

@@ -715,8 +715,8 @@ static json_t *glibc_section(struct ctx *c)
 		     "%zu case%s left out of these policies: %s kernel ran other code at %s size "
 		     "than this build's row runs there (an older kernel_revision; 'primbench list' "
 		     "says what each row runs now).",
-		     c->other_code, c->other_code == 1 ? "" : "s", c->other_code == 1 ? "its" : "their",
-		     c->other_code == 1 ? "its" : "their");
+		     c->other_code, c->other_code == 1 ? "" : "s",
+		     c->other_code == 1 ? "its" : "their", c->other_code == 1 ? "its" : "their");
 	}
 	json_object_set_new(o, "cases_other_code", json_integer((json_int_t)c->other_code));
 	return o;

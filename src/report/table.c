@@ -5,8 +5,8 @@
 
 #include <gsl/gsl_statistics_double.h>
 
-#include "primbench/kernels.h"
 #include "primbench/error.h"
+#include "primbench/kernels.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
@@ -390,13 +390,15 @@ static void print_other_code(FILE *f, const struct pb_mem_result *r, enum pb_op 
 			char sz[24];
 			pb_format_bytes(sz, sizeof sz, g->sizes[j], PB_BYTES_EXACT);
 			if (pos < sizeof sizes) {
-				int w = snprintf(sizes + pos, sizeof sizes - pos, "%s%s", n ? ", " : "", sz);
+				int w = snprintf(sizes + pos, sizeof sizes - pos, "%s%s",
+				                 n ? ", " : "", sz);
 				pos += w > 0 ? (size_t)w : 0;
 			}
 			n++;
 		}
 		if (n)
-			fprintf(f, "%s at %s: runs %s's code there (not its own; 'primbench list')\n",
+			fprintf(f,
+			        "%s at %s: runs %s's code there (not its own; 'primbench list')\n",
 			        k->name, sizes, base->name);
 	}
 }

@@ -1,5 +1,6 @@
 /* cli_util.c - option values and CPU binding shared by the subcommands. */
 #define _GNU_SOURCE /* asprintf */
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
@@ -139,7 +140,7 @@ size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi)
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || v < lo || v > hi)
+	if (errno || end == arg || *end || !isdigit((unsigned char)arg[0]) || v < lo || v > hi)
 		die_usage("bad %s '%s' (a whole number from %zu to %zu)", what, arg, lo, hi);
 	return (size_t)v;
 }

@@ -294,9 +294,10 @@ int cli_processes_run(const struct cli_processes *p)
 					json_object_set_new(doc, "summary", sum);
 				}
 			}
-			printf("\n%zu processes of %zu replicates each; medians and CIs are the "
+			printf("\n%zu process%s of %zu replicate%s each; medians and CIs are the "
 			       "replicates'\n",
-			       done, p->replicates_each);
+			       done, done == 1 ? "" : "es", p->replicates_each,
+			       p->replicates_each == 1 ? "" : "s");
 		} else {
 			pb_format_write(stdout, &f, p->format);
 		}

@@ -369,8 +369,6 @@ json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_
 
 /* ---- --account, --record-distribution ---- */
 
-/* The accounting files of one side (counted runs only) as a table, and
- * as JSON in *out (NULL when nothing could be read). */
 /* Under a side's accounting: for each op whose policy (--memset etc.)
  * has a kernel that runs another row's code at some sizes (an NT row below
  * a line, 64 B: same_code_as), how many counted calls ran that code, so
@@ -430,6 +428,8 @@ static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
 	json_decref(arr);
 }
 
+/* The accounting files of one side (counted runs only) as a table, and
+ * as JSON in *out (NULL when nothing could be read). */
 void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
                              const struct pb_cmd_ab_result *r, int sd, double tsc_hz, json_t **out)
 {

@@ -224,13 +224,15 @@ struct revision {
 };
 /* Issue 30: the non-temporal rows stopped falling through to their base
  * row up to 1 MiB (the former PB_NT_THRESHOLD_BYTES inside the kernels);
- * they stream every whole line from 64 B on. */
+ * they stream every whole line from 64 B on. REV1_NT_FROM: their
+ * differs_from_bytes at revision 1. */
+#define REV1_NT_FROM (((size_t)1 << 20) + 1)
 #define PB_NT_REV2(op, name, base)                                                                 \
 	{                                                                                          \
 		op "/" name, 2,                                                                    \
 		    "non-temporal at every size (each whole 64-byte line); revision 1 ran " base   \
 		    "'s code up to 1 MiB",                                                         \
-		    base, ((size_t)1 << 20) + 1                                                    \
+		    base, REV1_NT_FROM                                                             \
 	}
 static const struct revision revisions[] = {
     PB_NT_REV2("memset", "sse2_nt", "sse2"),
@@ -246,15 +248,16 @@ static const struct revision revisions[] = {
     PB_NT_REV2("memmove", "neon_nt", "neon"),
     {"memset/mops_nt", 2,
      "the non-temporal SETPN/SETMN/SETEN at every size; revision 1 ran mops's code up to 1 MiB",
-     "mops", ((size_t)1 << 20) + 1},
+     "mops", REV1_NT_FROM},
     {"memcpy/mops_nt", 2,
      "the non-temporal CPYFPN/CPYFMN/CPYFEN at every size; revision 1 ran mops's code up to 1 MiB",
-     "mops", ((size_t)1 << 20) + 1},
+     "mops", REV1_NT_FROM},
     {"memmove/mops_nt", 2,
      "the non-temporal CPYPN/CPYMN/CPYEN at every size; revision 1 ran mops's code up to 1 MiB",
-     "mops", ((size_t)1 << 20) + 1},
+     "mops", REV1_NT_FROM},
 };
 #undef PB_NT_REV2
+#undef REV1_NT_FROM
 
 static bool is_row(const struct pb_kernel *k, const char *id)
 {

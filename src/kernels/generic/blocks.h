@@ -38,7 +38,8 @@
  * to 63 bytes; pb_nt_lines says which calls stream). Whether streaming
  * pays at a size is a policy's choice (`avx2<=1M,avx2_nt`), not the
  * kernel's: before kernel revision 2 the kernels took their temporal
- * path up to 1 MiB (docs/performance.md, "The non-temporal threshold"). */
+ * path up to 1 MiB (docs/performance.md, "Non-temporal kernels at every
+ * size"). */
 
 /* The first line boundary at or after d, and the last at or before end. */
 static inline uint8_t *pb_line_up(uint8_t *d)

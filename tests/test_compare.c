@@ -189,7 +189,7 @@ static void test_bad_input(void **state)
 	           "not a primbench result (schema 'primbench-compare', expected "
 	           "'primbench-result')");
 	load_fails("wrong_version.json",
-	           "schema_version 3 is not supported (this primbench reads 1 to 2)");
+	           "schema_version 3 is not supported (this primbench reads versions 1 to 2)");
 	load_fails("not_object.json", "not a primbench result (the top level is not an object)");
 	load_fails("bad_sample.json",
 	           "cases[1] (memset hot: bytes 64): samples[2] is not a [value, calls] pair");
@@ -210,7 +210,11 @@ static void test_bad_input(void **state)
 	     "x.json: no 'cases' array"},
 	    {"{\"schema_version\": 1}", "x.json: not a primbench result (no 'schema' field)"},
 	    {"{\"schema\": \"primbench-result\", \"schema_version\": \"1\"}",
-	     "x.json: schema_version 1 is not supported"},
+	     "x.json: schema_version \"1\" is a string, not an integer (this primbench reads "
+	     "versions 1 to 2)"},
+	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1.5}",
+	     "x.json: schema_version 1.5 is a number, not an integer"},
+	    {"{\"schema\": \"primbench-result\"}", "x.json: no 'schema_version' field"},
 	    {"{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": {}, "
 	     "\"cases\": [{\"unit\": \"ns\"}]}",
 	     "x.json: cases[0]: no 'key' object"},
@@ -1421,6 +1425,21 @@ static void test_sides(void **state)
 	assert_false(r.rows[0].significant);
 	assert_int_equal(r.rows[0].runs_a, 1);
 	assert_int_equal(r.rows[0].runs_b, 3);
+	/* the new column is every new file, the change is of the two
+	 * columns, marked as one run's */
+	assert_close(r.rows[0].sb.median, gb, 1e-6);
+	assert_close(r.rows[0].shift.estimate, gb / 100, 1e-6);
+	assert_false(r.rows[0].shift.ci_valid);
+	pb_compare_result_free(&r);
+	/* three old files against one: the old column is all three */
+	assert_int_equal(pb_compare_sides(sa, 3, sb, 1, 0.95, false, &r), 0);
+	assert_true(r.rows[0].one_run);
+	assert_close(r.rows[0].sa.median, ga, 1e-6);
+	assert_close(r.rows[0].shift.estimate, 130 / ga, 1e-6);
+	text = print_text(&r);
+	assert_contains(text, "old: a1.json, a2.json, a3.json (3 runs)");
+	assert_contains(text, "new: b1.json\n");
+	free(text);
 	pb_compare_result_free(&r);
 	/* A/A: the old side against its own files reordered */
 	const struct pb_results_file *sa2[] = {&f[2], &f[0], &f[1]};

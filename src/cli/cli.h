@@ -116,6 +116,14 @@ enum {
 bool cli_sampling_option(int opt, const char *arg, struct cli_sampling *s);
 /* After the options: exits 2 when --min-samples is more than --max-samples. */
 void cli_sampling_check(const struct cli_sampling *s);
+/* After the options of a suite with replicates: *replicates of at least
+ * --min-samples each (in `processes` fresh processes, each running
+ * ceil(replicates / processes)) share --max-samples. When they cannot fit:
+ * exits 2 if --replicates was `given`, else lowers *replicates to the most
+ * that fit (exits 2 when not even one a process does). Not checked in a
+ * --processes child: its parent did. */
+void cli_replicates_check(const struct cli_sampling *s, size_t *replicates, bool given,
+                          size_t processes);
 
 /* The rows of the options cli_parse_options takes by their codes, for a
  * subcommand's getopt_long table: spelled once here. */

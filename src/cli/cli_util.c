@@ -20,6 +20,7 @@
 #include "primbench/text.h"
 
 #include "cli/cli.h"
+#include "cli/processes.h"
 
 _Noreturn void cli_die_unexpected(const char *cmd, const struct option *longopts, const char *arg)
 {
@@ -127,6 +128,33 @@ void cli_sampling_check(const struct cli_sampling *s)
 	if (s->min_samples > s->max_samples)
 		die_usage("--min-samples %zu is more than --max-samples %zu", s->min_samples,
 		          s->max_samples);
+}
+
+/* The samples `r` replicates in `p` processes take at least. */
+static size_t replicate_samples(const struct cli_sampling *s, size_t r, size_t p)
+{
+	return (p > 1 ? p * ((r + p - 1) / p) : r) * s->min_samples;
+}
+
+void cli_replicates_check(const struct cli_sampling *s, size_t *replicates, bool given,
+                          size_t processes)
+{
+	if (cli_processes_child())
+		return;
+	size_t p = processes ? processes : 1, r = *replicates ? *replicates : 1;
+	if (given && replicate_samples(s, r, p) > s->max_samples)
+		die_usage("--replicates %zu of at least --min-samples %zu take %zu samples a case, "
+		          "more than --max-samples %zu they share: lower --replicates or raise "
+		          "--max-samples",
+		          r, s->min_samples, replicate_samples(s, r, p), s->max_samples);
+	while (r > 1 && replicate_samples(s, r, p) > s->max_samples)
+		r--;
+	if (replicate_samples(s, r, p) > s->max_samples)
+		die_usage("--processes %zu of at least --min-samples %zu take %zu samples a case, "
+		          "more than --max-samples %zu they share: lower --processes or raise "
+		          "--max-samples",
+		          p, s->min_samples, replicate_samples(s, r, p), s->max_samples);
+	*replicates = r;
 }
 
 void cli_no_operands(const char *cmd, const struct option *longopts, int argc, char **argv)

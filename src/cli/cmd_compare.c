@@ -159,6 +159,11 @@ static json_t *doc_head(double level, bool force)
 static int compare_sides(char **a, size_t na, char **b, size_t nb, double level, bool force,
                          const char *out)
 {
+	for (size_t i = 0; i < nb; i++)
+		if (!strcmp(b[i], "--"))
+			die_usage(
+			    "compare: '--' given twice: it goes once, between the old runs and "
+			    "the new ones");
 	if (na < 1 || nb < 1)
 		die_usage("compare: '--' needs result files on both sides, got %zu before and %zu "
 		          "after it (see --help)",

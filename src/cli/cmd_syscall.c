@@ -141,8 +141,9 @@ struct syscall_opts {
 	struct cli_format fmt;
 	const char *cpu_arg, *out;
 	bool want_list;
-	size_t replicates; /* --replicates R */
-	size_t processes;  /* --processes N: the replicates in N fresh processes */
+	size_t replicates;   /* --replicates R */
+	bool replicates_set; /* --replicates given (else lowered to fit --max-samples) */
+	size_t processes;    /* --processes N: the replicates in N fresh processes */
 };
 
 /* --replicates' default (docs/statistics.md, "What varies between runs") */
@@ -166,7 +167,8 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	static const struct cli_store stores[] = {
 	    CLI_STORE_FLAG('l', struct syscall_opts, want_list, true),
 	    CLI_STORE_ARG('c', struct syscall_opts, cpu_arg),
-	    CLI_STORE_NUMBER('R', struct syscall_opts, replicates, "--replicates", 1, 100),
+	    CLI_STORE_NUMBER_SET('R', struct syscall_opts, replicates, replicates_set,
+	                         "--replicates", 1, 100),
 	    CLI_STORE_NUMBER('P', struct syscall_opts, processes, "--processes", 1, 100),
 	    {0},
 	};
@@ -275,6 +277,7 @@ int cmd_syscall(int argc, char **argv)
 	                      p->selected) != 0)
 		die_usage("%s", pb_error());
 	cli_sampling_check(&o.samp);
+	cli_replicates_check(&o.samp, &o.replicates, o.replicates_set, o.processes);
 	p->budget_s = o.samp.budget_s;
 	p->min_samples = o.samp.min_samples;
 	p->max_samples = o.samp.max_samples;
@@ -349,7 +352,10 @@ int cmd_syscall(int argc, char **argv)
 
 	cli_syscall_print_table(&r);
 	print_notes_and_noise(&r, noise);
-	warn_noisy(&r, noise);
+	/* a --processes child's warning would be one of many: its parent
+	 * gives one for them all */
+	if (!cli_processes_child())
+		warn_noisy(&r, noise);
 	int status = write_results(&s, &o.fmt, &r);
 	bool stopped = r.interrupted || pb_session_stopped(&s);
 	pb_syscall_result_free(&r);

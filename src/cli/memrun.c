@@ -210,8 +210,8 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 28, struct mem_cli, placement_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 29, struct mem_cli, mem_node_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 30, struct mem_cli, pages_arg),
-	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 31, struct mem_cli, replicates, "--replicates", 1,
-	                     MEM_CLI_MAX_REPLICATES),
+	    CLI_STORE_NUMBER_SET(MEM_CLI_OPT_BASE + 31, struct mem_cli, replicates, replicates_set,
+	                         "--replicates", 1, MEM_CLI_MAX_REPLICATES),
 	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 32, struct mem_cli, processes, "--processes", 1,
 	                     MEM_CLI_MAX_REPLICATES),
 	    {0},
@@ -1272,6 +1272,7 @@ int mem_cli_run(struct mem_cli *m)
 		sigint_after = atol(hook);
 	struct mem_plan pl;
 	mem_plan_make(m, &pl);
+	cli_replicates_check(&m->samp, &m->replicates, m->replicates_set, m->processes);
 
 	char path[4096] = "";
 	time_t started = time(NULL);

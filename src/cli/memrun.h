@@ -54,6 +54,7 @@ struct mem_cli {
 	const char *offsets_arg;
 	size_t batch_calls;
 	size_t replicates;     /* --replicates R: runs of the whole plan (1: one) */
+	bool replicates_set;   /* --replicates given (else lowered to fit --max-samples) */
 	size_t processes;      /* --processes N: the replicates in N fresh processes */
 	enum pb_format format; /* -f: the result printed in it (text: the tables) */
 	const char *out_path;  /* NULL: none (mem) */

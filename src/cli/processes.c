@@ -149,6 +149,42 @@ static int case_values(const json_t *c, double **v, size_t *n, size_t **rep, siz
 	return 0;
 }
 
+/* The processes' noise as one: the worst steal and business of the other
+ * CPUs, the context switches summed. */
+static void join_noise(json_t *base, const json_t *more)
+{
+	if (!json_is_object(base) || !json_is_object(more))
+		return;
+	const char *worst[] = {"steal_pct", "other_cpus_busy_pct", NULL};
+	for (size_t k = 0; worst[k]; k++) {
+		json_t *x = json_object_get(base, worst[k]), *y = json_object_get(more, worst[k]);
+		if (json_is_number(y) &&
+		    (!json_is_number(x) || json_number_value(y) > json_number_value(x)))
+			json_object_set(base, worst[k], y);
+	}
+	const char *sum[] = {"voluntary_switches", "involuntary_switches", NULL};
+	for (size_t k = 0; sum[k]; k++) {
+		json_t *x = json_object_get(base, sum[k]), *y = json_object_get(more, sum[k]);
+		if (json_is_integer(x) && json_is_integer(y))
+			json_object_set_new(
+			    base, sum[k],
+			    json_integer(json_integer_value(x) + json_integer_value(y)));
+	}
+}
+
+/* One warning for the joined run, as a single process gives one (each
+ * child keeps its own to itself): the worst process's noise. */
+static void warn_noise(const json_t *doc, size_t n)
+{
+	const json_t *noise = json_object_get(doc, "noise");
+	double steal = json_number_value(json_object_get(noise, "steal_pct"));
+	double busy = json_number_value(json_object_get(noise, "other_cpus_busy_pct"));
+	if (steal > 2 || busy > 50)
+		warn("noisy machine: steal %.1f%%, other CPUs %.0f%% busy (the worst of %zu "
+		     "process%s)",
+		     steal, busy, n, n == 1 ? "" : "es");
+}
+
 /* Adds child document `more` to `base`: samples, replicates, counts. */
 static int join_doc(json_t *base, json_t *more)
 {
@@ -188,6 +224,7 @@ static int join_doc(json_t *base, json_t *more)
 		if (!have)
 			json_array_append(bn, c);
 	}
+	join_noise(json_object_get(base, "noise"), json_object_get(more, "noise"));
 	if (json_is_true(json_object_get(more, "interrupted")))
 		json_object_set_new(base, "interrupted", json_true());
 	return 0;
@@ -276,6 +313,7 @@ int cli_processes_run(const struct cli_processes *p)
 	json_object_set_new(doc, "processes",
 	                    json_pack("{s:I, s:I}", "count", (json_int_t)done, "replicates_each",
 	                              (json_int_t)p->replicates_each));
+	warn_noise(doc, done);
 	if (resummarize(doc) != 0) {
 		json_decref(doc);
 		die_usage("--processes: %s", pb_error());
@@ -283,8 +321,10 @@ int cli_processes_run(const struct cli_processes *p)
 	/* print it as `report` does, then write it whole */
 	char *text = json_dumps(doc, JSON_INDENT(1));
 	struct pb_results_file f;
-	if (text && pb_results_load_text(text, strlen(text),
-	                                 p->out_path ? p->out_path : "(this run)", &f) == 0) {
+	char name[64];
+	snprintf(name, sizeof name, "%zu process%s joined", done, done == 1 ? "" : "es");
+	if (text &&
+	    pb_results_load_text(text, strlen(text), p->out_path ? p->out_path : name, &f) == 0) {
 		if (p->format == PB_FORMAT_TEXT) {
 			pb_format_write(stdout, &f, PB_FORMAT_TEXT);
 			if (pb_summary_is_default_run(&f)) {
@@ -294,10 +334,19 @@ int cli_processes_run(const struct cli_processes *p)
 					json_object_set_new(doc, "summary", sum);
 				}
 			}
-			printf("\n%zu process%s of %zu replicate%s each; medians and CIs are the "
-			       "replicates'\n",
-			       done, done == 1 ? "" : "es", p->replicates_each,
-			       p->replicates_each == 1 ? "" : "s");
+			if (status > 128)
+				printf(
+				    "\n%zu process%s of up to %zu replicate%s each, the last one "
+				    "interrupted; medians and CIs are those of the replicates "
+				    "measured\n",
+				    done, done == 1 ? "" : "es", p->replicates_each,
+				    p->replicates_each == 1 ? "" : "s");
+			else
+				printf(
+				    "\n%zu process%s of %zu replicate%s each; medians and CIs are "
+				    "the replicates'\n",
+				    done, done == 1 ? "" : "es", p->replicates_each,
+				    p->replicates_each == 1 ? "" : "s");
 		} else {
 			pb_format_write(stdout, &f, p->format);
 		}

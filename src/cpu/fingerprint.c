@@ -93,6 +93,13 @@ json_t *pb_fingerprint_hash_input(const json_t *machine)
 	put_copy(thp, "defrag", get_in(machine, "thp", "defrag", NULL));
 	json_object_set_new(in, "thp", thp);
 
+	/* the kernel's preemption model moves the syscall and fault suites'
+	 * kernel paths (schema v2 on) */
+	json_t *pre = json_object();
+	put_copy(pre, "model", get_in(machine, "preemption", "model", NULL));
+	put_copy(pre, "dynamic", get_in(machine, "preemption", "dynamic", NULL));
+	json_object_set_new(in, "preemption", pre);
+
 	put_copy(in, "cpufreq_governor", get_in(machine, "cpufreq", "governor", NULL));
 
 	json_t *glibc = json_object();

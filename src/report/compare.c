@@ -285,6 +285,26 @@ static size_t side_runs(const struct pb_results_case *c, const struct pb_results
 	return n;
 }
 
+/* A side's median and CI from its files' figures `v` (n of them). Leaves
+ * `s` alone below two: one file's own summary is its replicates'. */
+static void summarize_runs(const double *v, size_t n, double level, struct pb_summary *s)
+{
+	if (n < 2)
+		return;
+	size_t *ones = pb_xcalloc(n, sizeof *ones);
+	for (size_t i = 0; i < n; i++)
+		ones[i] = 1;
+	struct pb_summary t;
+	if (pb_summarize_replicates(v, n, ones, n, level, &t) == 0) {
+		s->median = t.median;
+		s->ci_lo = t.ci_lo;
+		s->ci_hi = t.ci_hi;
+		s->ci_valid = t.ci_valid;
+		s->replicates = t.replicates;
+	}
+	free(ones);
+}
+
 /* The row's run-level figures (struct pb_compare_row): with two or more
  * runs a side, the delta, interval, p and verdict are Welch's t on the
  * runs' logs; else one_run and no verdict. */
@@ -317,26 +337,22 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 		                               .ci_valid = true};
 		row->u.p = row->runs.p;
 		row->u.exact = false;
-		/* the sides' medians and CIs at the level of the runs too */
-		if (r->nside_a > 1 || r->nside_b > 1) {
-			size_t *ones = pb_xcalloc(na > nb ? na : nb, sizeof *ones);
-			for (size_t i = 0; i < (na > nb ? na : nb); i++)
-				ones[i] = 1;
-			struct pb_summary s;
-			if (pb_summarize_replicates(ra, na, ones, na, level, &s) == 0) {
-				row->sa.median = s.median, row->sa.ci_lo = s.ci_lo;
-				row->sa.ci_hi = s.ci_hi, row->sa.ci_valid = true;
-				row->sa.replicates = s.replicates;
-			}
-			if (pb_summarize_replicates(rb, nb, ones, nb, level, &s) == 0) {
-				row->sb.median = s.median, row->sb.ci_lo = s.ci_lo;
-				row->sb.ci_hi = s.ci_hi, row->sb.ci_valid = true;
-				row->sb.replicates = s.replicates;
-			}
-			free(ones);
-		}
 	} else {
 		row->one_run = true;
+	}
+	/* Several files on a side: its median and CI are those of its files'
+	 * figures, whether or not a verdict could be had (one file on the other
+	 * side), so the old column is every old file, not the first. */
+	if (by_file) {
+		summarize_runs(ra, na, level, &row->sa);
+		summarize_runs(rb, nb, level, &row->sb);
+		/* one file on a side: the change of the sides' figures, marked
+		 * as one run's (no interval) */
+		if (row->one_run && row->ratio && row->sa.median > 0)
+			row->shift = (struct pb_shift){.estimate = row->sb.median / row->sa.median,
+			                               .level = level,
+			                               .coverage = level,
+			                               .ci_valid = false};
 	}
 	free(ra);
 	free(rb);
@@ -1259,10 +1275,30 @@ static void print_profiles(FILE *f, const struct pb_compare_result *r)
 	}
 }
 
+/* "old: a1.json, a2.json (2 runs)": every file of a side ('--'). */
+static void print_side(FILE *f, const char *label, const struct pb_results_file *first,
+                       const struct pb_results_file *const *side, size_t n)
+{
+	if (n < 2) {
+		pb_print_labelled(f, 5, label, first->path);
+		return;
+	}
+	char *s = pb_xasprintf("%s", side[0]->path);
+	for (size_t i = 1; i < n; i++) {
+		pb_xappend(&s, ", ");
+		pb_xappend(&s, side[i]->path);
+	}
+	char *t = pb_xasprintf(" (%zu runs)", n);
+	pb_xappend(&s, t);
+	free(t);
+	pb_print_labelled(f, 5, label, s);
+	free(s);
+}
+
 void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 {
-	pb_print_labelled(f, 5, "old:", r->fa->path);
-	pb_print_labelled(f, 5, "new:", r->fb->path);
+	print_side(f, "old:", r->fa, r->side_a, r->nside_a);
+	print_side(f, "new:", r->fb, r->side_b, r->nside_b);
 	for (size_t i = 0; i < r->nhw; i++) {
 		char *t = pb_xasprintf("%s %s -> %s (hardware; --force)", r->hw[i].field,
 		                       r->hw[i].a, r->hw[i].b);

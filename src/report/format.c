@@ -399,13 +399,21 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 	const json_t *cpu = json_object_get(m, "cpu");
 	const char *intr =
 	    json_is_true(json_object_get(r->doc, "interrupted")) ? " (interrupted)" : "";
+	/* --processes N: the file joins N processes' replicates */
+	char procs[96] = "";
+	const json_t *pj = json_object_get(r->doc, "processes");
+	json_int_t np = json_integer_value(json_object_get(pj, "count"));
+	json_int_t re = json_integer_value(json_object_get(pj, "replicates_each"));
+	if (np > 0)
+		snprintf(procs, sizeof procs, ", %lld process%s of %lld replicate%s each",
+		         (long long)np, np == 1 ? "" : "es", (long long)re, re == 1 ? "" : "s");
 	if (markdown)
-		fprintf(f, "## primbench result: %s\n\n%s, started %s%s\n\n", r->path,
-		        str(cpu, "brand"), str(r->doc, "started_at"), intr);
+		fprintf(f, "## primbench result: %s\n\n%s, started %s%s%s\n\n", r->path,
+		        str(cpu, "brand"), str(r->doc, "started_at"), procs, intr);
 	else {
 		char *head;
-		if (asprintf(&head, "%s: %s, started %s%s", r->path, str(cpu, "brand"),
-		             str(r->doc, "started_at"), intr) >= 0) {
+		if (asprintf(&head, "%s: %s, started %s%s%s", r->path, str(cpu, "brand"),
+		             str(r->doc, "started_at"), procs, intr) >= 0) {
 			pb_print_wrapped_at(f, 0, 4, head);
 			free(head);
 		}

@@ -551,11 +551,29 @@ static int check_doc(struct pb_results_file *f)
 		return -1;
 	}
 	const json_t *ver = json_object_get(doc, "schema_version");
-	if (!json_is_integer(ver) || json_integer_value(ver) < 1 ||
-	    json_integer_value(ver) > PB_RESULTS_SCHEMA_VERSION) {
+	if (!ver)
+		return pb_fail("%s: no 'schema_version' field (this primbench reads versions 1 to "
+		               "%d)",
+		               name, PB_RESULTS_SCHEMA_VERSION);
+	if (!json_is_integer(ver)) {
 		char *t = pb_json_text(ver);
-		pb_fail("%s: schema_version %s is not supported (this primbench reads 1 to %d)",
-		        name, t, PB_RESULTS_SCHEMA_VERSION);
+		bool str = json_is_string(ver);
+		pb_fail("%s: schema_version %s%s%s is a %s, not an integer (this primbench reads "
+		        "versions 1 to %d)",
+		        name, str ? "\"" : "", t, str ? "\"" : "",
+		        str                   ? "string"
+		        : json_is_number(ver) ? "number"
+		                              : "JSON value",
+		        PB_RESULTS_SCHEMA_VERSION);
+		free(t);
+		return -1;
+	}
+	if (json_integer_value(ver) < 1 || json_integer_value(ver) > PB_RESULTS_SCHEMA_VERSION) {
+		char *t = pb_json_text(ver);
+		pb_fail(
+		    "%s: schema_version %s is not supported (this primbench reads versions 1 to "
+		    "%d)",
+		    name, t, PB_RESULTS_SCHEMA_VERSION);
 		free(t);
 		return -1;
 	}

@@ -42,6 +42,8 @@ def fingerprint_hash(m):
         "mitigations": {"vulnerabilities": g("mitigations", "vulnerabilities"),
                         "cmdline": g("mitigations", "cmdline")},
         "thp": {"enabled": g("thp", "enabled"), "defrag": g("thp", "defrag")},
+        "preemption": {"model": g("preemption", "model"),
+                       "dynamic": g("preemption", "dynamic")},
         "cpufreq_governor": g("cpufreq", "governor"),
         "glibc": glibc,
         "build": {k: g("build", k) for k in
@@ -119,6 +121,9 @@ save("wrong_schema.json", d)
 d = copy.deepcopy(a)
 d["schema_version"] = 3
 save("wrong_version.json", d)
+d = copy.deepcopy(d)
+d["schema_version"] = "2"
+save("version_string.json", d)
 save("not_object.json", [1, 2])
 
 # Truncated: the first 3000 bytes of mem_a.json.

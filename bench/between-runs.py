@@ -11,13 +11,15 @@ nothing here is a test. Python 3 standard library only.
       the processes' figures. Prints the medians over the cases.
 
   between-runs.py aa      [--primbench P] [--pairs N] [--out DIR]
-                          [--env-b NAME=VALUE] [--case SUBSTRING] -- ARGS...
+                          [--env-b NAME=VALUE] [--case SUBSTRING] [--runs K]
+                          -- ARGS...
       N pairs of separate processes of `primbench ARGS -o F` (A, then B,
       alternating which goes first), each pair compared with `primbench
       compare A B -o C`; counts the cases called different (every one is
       false for an A/A pair). With --env-b, side B runs with that variable
       (an A/B: then "different" is what is wanted, counted for the cases
-      whose label contains --case).
+      whose label contains --case). With --runs K, K files a side, A and
+      B alternating in time, compared as runs (`compare A1..AK -- B1..BK`).
 
 Rates: per pair (any case different), with the Wilson 95% interval, and
 per case comparison with a bootstrap over pairs (the pair is the unit:
@@ -142,13 +144,21 @@ def aa(a):
         env_b[n] = v
     per_pair, any_diff, runs_unit = [], 0, set()
     for i in range(a.pairs):
-        fa = os.path.join(a.out, "aa-%d-a.json" % i)
-        fb = os.path.join(a.out, "aa-%d-b.json" % i)
-        order = [(fa, {}), (fb, env_b)] if i % 2 == 0 else [(fb, env_b), (fa, {})]
+        # --runs K: K files a side, A and B alternating (A B B A A B ...),
+        # compared as runs with `compare A1..AK -- B1..BK`
+        fas = [os.path.join(a.out, "aa-%d-a%d.json" % (i, k)) for k in range(a.runs)]
+        fbs = [os.path.join(a.out, "aa-%d-b%d.json" % (i, k)) for k in range(a.runs)]
+        order = []
+        for k in range(a.runs):
+            pair = [(fas[k], {}), (fbs[k], env_b)]
+            order += pair if (i + k) % 2 == 0 else pair[::-1]
         for f, e in order:
             run([a.primbench] + a.args + ["-q", "-o", f], e)
         fc = os.path.join(a.out, "aa-%d-cmp.json" % i)
-        run([a.primbench, "compare", fa, fb, "-o", fc])
+        if a.runs == 1:
+            run([a.primbench, "compare", fas[0], fbs[0], "-o", fc])
+        else:
+            run([a.primbench, "compare", "-o", fc] + fas + ["--"] + fbs)
         cmp = json.load(open(fc))
         rows = cmp["comparisons"][0]["cases"]
         if a.case:
@@ -180,6 +190,8 @@ def main():
     p.add_argument("--out", default=tempfile.mkdtemp(prefix="between-runs-"))
     p.add_argument("--env-b")
     p.add_argument("--case")
+    p.add_argument("--runs", type=int, default=1,
+                   help="aa: files a side, alternating, compared with '--'")
     argv = sys.argv[1:]
     rest = argv.index("--") if "--" in argv else len(argv)
     a = p.parse_args(argv[:rest])

@@ -595,10 +595,22 @@ static void run_notes(const struct pb_compare_result *r, struct pb_strv *notes)
 		pb_strv_push(notes, pb_xasprintf("runs: one per file (%zu old, %zu new files; at "
 		                                 "least %zu and %zu with each case)",
 		                                 r->nside_a, r->nside_b, least_a, least_b));
-	else if (runs)
-		pb_strv_push(notes, pb_xasprintf("runs: the replicates in each file (at least %zu "
-		                                 "old, %zu new a case)",
-		                                 least_a, least_b));
+	else if (runs) {
+		json_int_t pa = json_integer_value(pb_json_path(r->fa->doc, "processes.count")),
+		           pb = json_integer_value(pb_json_path(r->fb->doc, "processes.count"));
+		pb_strv_push(
+		    notes,
+		    pb_xasprintf(
+		        "runs: the replicates in each file (at least %zu old, %zu new a case)%s",
+		        least_a, least_b,
+		        pa > 1 && pb > 1
+		            ? ""
+		            : "; in one process a side, so a change of the machine's state "
+		              "between the two processes (on a shared host: seconds-long "
+		              "episodes, docs/statistics.md) is not in the interval: for a "
+		              "before/after, measure several files a side alternately and give "
+		              "them as compare A1 A2 A3 -- B1 B2 B3"));
+	}
 	if (one)
 		pb_strv_push(
 		    notes,

@@ -798,6 +798,30 @@ static int join_replicate(struct pb_syscall_case *c, const struct pb_syscall_cas
 	return 0;
 }
 
+/* Removes from `notes` each "BENCH: forks ..." line (note_forked) whose
+ * head `have` has a line of already: every replicate forks the same
+ * process, a few pages larger, and says so once. */
+static void drop_repeated_fork_notes(char *notes, const char *have)
+{
+	char *line = notes;
+	while (*line) {
+		char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+		const char *mark = strstr(line, ": forks ");
+		bool drop = false;
+		if (mark && (!end || mark < end)) {
+			size_t head = (size_t)(mark - line) + strlen(": forks ");
+			for (const char *at = have; *at;
+			     at += strcspn(at, "\n") + (at[strcspn(at, "\n")] != 0))
+				drop |= strncmp(at, line, head) == 0;
+		}
+		if (drop)
+			memmove(line, line + len, strlen(line + len) + 1);
+		else
+			line += len;
+	}
+}
+
 int pb_syscall_result_add_replicate(struct pb_syscall_result *acc, struct pb_syscall_result *more)
 {
 	if (!acc->cases) {
@@ -830,6 +854,7 @@ int pb_syscall_result_add_replicate(struct pb_syscall_result *acc, struct pb_sys
 		memset(o, 0, sizeof *o);
 		rc = first_replicate(&cs[acc->n_cases++]);
 	}
+	drop_repeated_fork_notes(more->notes, acc->notes);
 	pb_notes_merge(acc->notes, sizeof acc->notes, more->notes);
 	acc->interrupted |= more->interrupted;
 	pb_syscall_result_free(more);

@@ -642,6 +642,19 @@ static void test_verdicts(void **state)
 	r.lo = 0.90;
 	r.hi = 0.95;
 	assert_int_equal(pb_verdict_of(&r, 0), PB_VERDICT_DIFFERENT);
+	/* a difference whose estimate lies inside the margin and whose
+	 * interval reaches beyond it: cannot tell whether it matters */
+	r = (struct pb_shift){.estimate = 1.005, .lo = 1.002, .hi = 1.03, .ci_valid = true};
+	assert_int_equal(pb_verdict_of(&r, 0), PB_VERDICT_DIFFERENT);
+	assert_int_equal(pb_verdict_of(&r, PB_EQUIVALENCE), PB_VERDICT_NONE);
+	r.hi = 1.008; /* inside it whole: equivalent, though it excludes 1 */
+	assert_int_equal(pb_verdict_of(&r, PB_EQUIVALENCE), PB_VERDICT_EQUIVALENT);
+	/* a shift (null 0) against the margin in the same units */
+	r = (struct pb_shift){.estimate = -3, .lo = -5, .hi = -1, .ci_valid = true};
+	assert_int_equal(pb_verdict(&r, &(struct pb_verdict_rule){.null = 0, .margin = 2}),
+	                 PB_VERDICT_DIFFERENT);
+	assert_int_equal(pb_verdict(&r, &(struct pb_verdict_rule){.null = 0, .margin = 4}),
+	                 PB_VERDICT_NONE);
 	r.ci_valid = false;
 	assert_int_equal(pb_verdict_of(&r, 0.5), PB_VERDICT_NONE);
 	assert_string_equal(pb_verdict_name(PB_VERDICT_NONE), "none");

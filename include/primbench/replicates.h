@@ -64,4 +64,16 @@ struct pb_runs_ratio {
 int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
                   struct pb_runs_ratio *out);
 
+/* B against A within one run whose replicates measured both, in the same
+ * order (replicate i of a and of b share buffers, calibration and the
+ * machine's state at that time): the paired t interval on the n logs of
+ * b[i] / a[i], df n - 1, the contenders compared as interleaved ratios, so
+ * that what moves a whole replicate cancels. sd_log_a holds the spread of
+ * the log ratios, sd_log_b 0. Returns 0 (out->valid false when n < 2 or a
+ * value is not > 0), or -1 with pb_error() for a bad level. (Student's
+ * paired t; Kalibera and Jones, ISMM 2013, section 4, on ratios of means of
+ * logs.) */
+int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
+                    struct pb_runs_ratio *out);
+
 #endif

@@ -177,11 +177,22 @@ struct pb_seq_plan {
 int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out);
 
 /* The one verdict rule of primbench: `cmd` (its A/B verdict line and
- * every look of --until-verdict) and `compare` (a row's delta, or "~")
- * decide with pb_verdict(). */
+ * every look of --until-verdict), `compare` (a row's delta, or "~"), the
+ * default run's summary (libc ahead, behind, within the margin) and
+ * tune's winner decide with pb_verdict(), all with one margin.
+ *
+ * PB_EQUIVALENCE: the margin's default, a fraction (cmd and compare:
+ * --equivalence P%). A change inside it does not matter. Why 1%: two
+ * identical processes on this project's KVM guests differ by a median
+ * 1.2-1.75% case by case, and the replicate-level intervals of a default
+ * run are +-1-3% wide (docs/statistics.md, "What varies between runs"), so
+ * 1% is about the smallest change one run can call equivalent. A margin
+ * much wider would also hide the 2-3% effects people patch for. */
+#define PB_EQUIVALENCE 0.01
 enum pb_verdict {
-	PB_VERDICT_NONE,       /* the interval neither excludes null nor lies in the margin */
-	PB_VERDICT_DIFFERENT,  /* the interval excludes null (y above x when lo > null) */
+	PB_VERDICT_NONE,       /* neither of the two below: "cannot tell" */
+	PB_VERDICT_DIFFERENT,  /* the interval excludes null and the estimate lies beyond
+	                          the margin (y above x when lo > null) */
 	PB_VERDICT_EQUIVALENT, /* the interval lies inside [null - margin, null + margin] */
 };
 struct pb_verdict_rule {
@@ -199,7 +210,10 @@ struct pb_verdict_rule {
 /* The verdict for an interval s of y against x. No interval (ci_valid
  * false) is NONE. An interval inside the margin is EQUIVALENT even when it
  * excludes null (a difference, but smaller than the margin that was
- * declared not to matter). */
+ * declared not to matter); one that excludes null with its estimate inside
+ * the margin but its ends beyond it is NONE (there is a difference, but
+ * whether it matters cannot be told). Margin 0: DIFFERENT whenever the
+ * interval excludes null. */
 enum pb_verdict pb_verdict(const struct pb_shift *s, const struct pb_verdict_rule *rule);
 /* pb_verdict for a ratio interval with a margin and the interval alone:
  * the rule of a look of --until-verdict (pb_seq_ratio at the plan's

@@ -129,3 +129,47 @@ int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double
 		out->p = 1;
 	return 0;
 }
+
+int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
+                    struct pb_runs_ratio *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!(level > 0 && level < 1))
+		return pb_fail("confidence level %g is not between 0 and 1", level);
+	out->level = level;
+	out->estimate = out->lo = out->hi = out->p = out->df = NAN;
+	if (n < 2)
+		return 0;
+	double *r = malloc(n * sizeof *r);
+	if (!r)
+		return pb_fail("out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0)) {
+			free(r);
+			return 0;
+		}
+		r[i] = b[i] / a[i];
+	}
+	double m, sd;
+	mean_sd(r, n, true, &m, &sd);
+	free(r);
+	if (!isfinite(m))
+		return pb_fail("out of memory");
+	out->valid = true;
+	out->sd_log_a = sd;
+	out->estimate = exp(m);
+	out->df = (double)(n - 1);
+	double se = sd / sqrt((double)n);
+	if (!(se > 0)) {
+		out->lo = out->hi = out->estimate;
+		out->p = m == 0 ? 1 : 0;
+		return 0;
+	}
+	double t = gsl_cdf_tdist_Pinv((1 + level) / 2, out->df);
+	out->lo = exp(m - t * se);
+	out->hi = exp(m + t * se);
+	out->p = 2 * gsl_cdf_tdist_Q(fabs(m) / se, out->df);
+	if (out->p > 1)
+		out->p = 1;
+	return 0;
+}

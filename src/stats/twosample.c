@@ -869,7 +869,8 @@ enum pb_verdict pb_verdict(const struct pb_shift *s, const struct pb_verdict_rul
 	double null = rule->null, margin = rule->margin;
 	if (margin > 0 && s->lo >= null - margin && s->hi <= null + margin)
 		return PB_VERDICT_EQUIVALENT;
-	if ((s->lo > null || s->hi < null) && (!rule->u || rule->u->p < 1 - s->level))
+	if ((s->lo > null || s->hi < null) && (!rule->u || rule->u->p < 1 - s->level) &&
+	    fabs(s->estimate - null) > margin)
 		return PB_VERDICT_DIFFERENT;
 	return PB_VERDICT_NONE;
 }

@@ -76,4 +76,18 @@ int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double
 int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
                     struct pb_runs_ratio *out);
 
+/* Two contenders of one run, per-call values x (nx of them, in nrx
+ * replicates of rx[] values; rx NULL or nrx <= 1: one run) and y alike:
+ * y / x as an interval at `level` for pb_verdict (twosample.h), the one
+ * way a run's kernels are set against each other (the summary's libc
+ * verdicts, the tables' marks). Paired by replicate (pb_paired_ratio of
+ * the replicates' medians) when both have the same two or more
+ * replicates; else the samples' Hodges-Lehmann ratio (pb_hodges_lehmann_
+ * ratio), which needs every value > 0. out->ci_valid false when neither
+ * can be had. Returns 0, or -1 with pb_error() (a bad level, out of
+ * memory). */
+struct pb_shift;
+int pb_contender_ratio(const double *x, size_t nx, const size_t *rx, size_t nrx, const double *y,
+                       size_t ny, const size_t *ry, size_t nry, double level, struct pb_shift *out);
+
 #endif

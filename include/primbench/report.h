@@ -25,10 +25,18 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                         enum pb_cache_state st, enum pb_unit unit);
 
+/* The tables' mark of case c against the fastest of its column or row,
+ * best: '*' on best itself; '=' when c is not shown slower than best
+ * beyond the one margin (pb_verdict, twosample.h, PB_EQUIVALENCE, on
+ * c / best from pb_contender_ratio: replicate by replicate, or by the
+ * samples), so equivalent or cannot tell; ' ' when it is. Cases without
+ * samples: ' '. */
+char pb_mem_mark(const struct pb_mem_case *c, const struct pb_mem_case *best);
+
 /* For one (op, state, size) with several placements (an alignment or
  * aliasing grid): rows are placements (dst offset, dst/src offsets, or dst
- * offset and distance), columns kernels; '*' the fastest per row, '=' CI
- * overlap with it. */
+ * offset and distance), columns kernels; '*' the fastest per row, '=' not
+ * shown slower than it (pb_mem_mark). */
 void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                        enum pb_cache_state st, uint64_t size_bytes, enum pb_unit unit);
 

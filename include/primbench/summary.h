@@ -10,17 +10,15 @@
  * (include/primbench/breakeven.h), the run's noise object.
  *
  * Rules (the text states them too):
- * - libc against the fastest other kernel at one (op, cache state, size),
- *   ticks per call, 95% CIs of the medians:
- *   "ahead": libc's CI lies wholly below the other's;
- *   "behind": libc's CI lies wholly above it (how much: the ratio of the
- *   medians, and the least ratio the CIs allow, libc's CI low end over
- *   the other's high end);
- *   "within the noise": the CIs overlap and libc's CI high end is at most
- *   PB_SUMMARY_NOISE_BOUND x the other's low end (the run rules out a
- *   larger deficit);
- *   "cannot tell": a CI is missing, or the CIs overlap but are too wide to
- *   bound the deficit so.
+ * - libc against the fastest other kernel at one (op, cache state, size):
+ *   the ratio libc / kernel of ticks per call with its 95% interval, paired
+ *   replicate by replicate (pb_paired_ratio) when both have the same two or
+ *   more replicates, else the samples' Hodges-Lehmann ratio; then
+ *   pb_verdict (twosample.h) with the one margin PB_EQUIVALENCE:
+ *   "behind" / "ahead": different, above / below 1 (how much: the ratio,
+ *   and its interval's low end, ratio_least);
+ *   "within the noise": equivalent (the interval inside 1 +- the margin);
+ *   "cannot tell": no interval, or neither.
  * - glibc's threshold is "near" a measured switch between its paths when it
  *   lies inside the sizes where the two kernels' CIs overlap around the
  *   switch (struct pb_crossing's lo_bytes..hi_bytes).
@@ -36,9 +34,6 @@
 #include <jansson.h>
 
 #include "primbench/reader.h"
-
-/* libc is within the noise when its CIs bound its deficit to this ratio. */
-#define PB_SUMMARY_NOISE_BOUND 1.10
 
 /* True when f was written by the default run (`primbench` or `primbench
  * run`: its command_line has no subcommand, or "run"). */

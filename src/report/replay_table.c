@@ -7,11 +7,7 @@
 #include "primbench/report.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
-
-static bool overlap(const struct pb_summary *a, const struct pb_summary *b)
-{
-	return a->ci_valid && b->ci_valid && a->ci_lo <= b->ci_hi && b->ci_lo <= a->ci_hi;
-}
+#include "primbench/twosample.h"
 
 void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_state st)
 {
@@ -52,7 +48,8 @@ void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_s
 	         (double)rp->batch_bytes / n, d->mean_bytes);
 	pb_print_wrapped_at(f, 0, 7, line);
 	fprintf(f, "medians per call; x libc = libc's ns/call over the kernel's (> 1: faster)\n");
-	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
+	fprintf(f, "* fastest; = not shown slower than it beyond +-%.0f%% (ratio's 95%% CI)\n",
+	        100 * PB_EQUIVALENCE);
 	fprintf(f, "%-*s %10s %11s %11s %8s %7s\n", nw, "kernel", "ns/call", "ticks/call",
 	        "bytes/tick", "x libc", "CI +-%");
 	for (size_t i = 0; i < r->n_cases; i++) {
@@ -74,7 +71,8 @@ void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_s
 			         libc->ticks_per_call.median / s->median);
 		if (s->ci_valid && s->median > 0)
 			snprintf(ci, sizeof ci, "%.1f", 50.0 * (s->ci_hi - s->ci_lo) / s->median);
-		const char *mark = c == best ? " *" : overlap(s, &best->ticks_per_call) ? " =" : "";
+		char m = pb_mem_mark(c, best);
+		const char *mark = m == '*' ? " *" : m == '=' ? " =" : "";
 		fprintf(f, "%-*s %10s %11s %11s %8s %7s%s\n", nw, c->kernel->name, ns, tk, bt,
 		        ratio, ci, mark);
 	}

@@ -20,11 +20,13 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
+#include "primbench/replicates.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
+#include "primbench/twosample.h"
 #include "primbench/units.h"
 
 /* One usable mem case of the file: op memset or memcpy, a size > 0, no
@@ -36,6 +38,7 @@ struct mcase {
 	uint64_t size;
 	unsigned revision; /* the row's kernel_revision when measured */
 	struct pb_summary s;
+	const struct pb_results_case *k; /* borrowed from the file */
 };
 
 struct ctx {
@@ -140,6 +143,7 @@ static int collect(struct ctx *c)
 		m.revision = k->kernel_revision <= UINT_MAX ? (unsigned)k->kernel_revision : 0;
 		if (pb_results_case_summary(k, 0.95, &m.s) != 0)
 			continue;
+		m.k = k;
 		c->mc[c->nmc++] = m;
 	}
 	return 0;
@@ -191,8 +195,9 @@ struct cmp {
 	uint64_t size;
 	const struct mcase *libc, *best;
 	enum verdict v;
-	double ratio, ratio_least; /* libc / best: medians; CI ends (behind) */
-	double bound;              /* libc's CI high end / best's CI low end */
+	double ratio, ratio_least; /* libc / best, and its interval's low end (behind) */
+	double ratio_lo, ratio_hi; /* libc / best's 95% interval (NAN: none) */
+	double bound;              /* its high end: how much slower libc may be */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -201,24 +206,45 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* libc / best as a ratio interval at 95% (pb_contender_ratio: replicate
+ * by replicate, or with one replicate by the samples, both from the same
+ * process). ci_valid false when none can be had. */
+static struct pb_shift libc_ratio(const struct mcase *libc, const struct mcase *best)
+{
+	struct pb_shift r;
+	const struct pb_results_case *l = libc->k, *b = best->k;
+	if (pb_contender_ratio(b->v, b->n, b->rep_n, b->n_rep, l->v, l->n, l->rep_n, l->n_rep, 0.95,
+	                       &r) != 0)
+		r.ci_valid = false;
+	return r;
+}
+
+/* The verdict on libc at one size: pb_verdict (twosample.h) on libc /
+ * best with the one margin, PB_EQUIVALENCE. */
 static void judge(struct cmp *x)
 {
-	const struct pb_summary *l = &x->libc->s, *b = &x->best->s;
-	x->ratio = l->median / b->median;
+	x->ratio = x->libc->s.median / x->best->s.median;
 	x->ratio_least = NAN;
 	x->bound = NAN;
-	if (!has_ci(l) || !has_ci(b)) {
-		x->v = V_UNSURE;
-		return;
+	x->ratio_lo = x->ratio_hi = NAN;
+	struct pb_shift r = libc_ratio(x->libc, x->best);
+	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	enum pb_verdict v = pb_verdict(&r, &rule);
+	if (r.ci_valid) {
+		x->ratio = r.estimate;
+		x->ratio_lo = r.lo;
+		x->ratio_hi = r.hi;
+		x->bound = r.hi;
 	}
-	x->bound = l->ci_hi / b->ci_lo;
-	if (l->ci_hi < b->ci_lo) {
-		x->v = V_AHEAD;
-	} else if (l->ci_lo > b->ci_hi) {
+	if (v == PB_VERDICT_DIFFERENT && r.estimate > 1) {
 		x->v = V_BEHIND;
-		x->ratio_least = l->ci_lo / b->ci_hi;
+		x->ratio_least = r.lo;
+	} else if (v == PB_VERDICT_DIFFERENT) {
+		x->v = V_AHEAD;
+	} else if (v == PB_VERDICT_EQUIVALENT) {
+		x->v = V_WITHIN;
 	} else {
-		x->v = x->bound <= PB_SUMMARY_NOISE_BOUND ? V_WITHIN : V_UNSURE;
+		x->v = V_UNSURE;
 	}
 }
 
@@ -266,12 +292,15 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 		return arr;
 	}
 	para(c, 0,
-	     "libc against the fastest other kernel at each size, in ticks per call. "
-	     "Within the noise: the 95%% CIs of the two medians overlap and bound "
-	     "libc's deficit to x%.2f. Behind at SIZE (KERNEL xR, >=xL): KERNEL is R "
-	     "times as fast by the medians, at least L by the CIs. Cannot tell: a CI "
-	     "is missing, or they overlap but allow libc to be more than x%.2f slower.",
-	     PB_SUMMARY_NOISE_BOUND, PB_SUMMARY_NOISE_BOUND);
+	     "libc against the fastest other kernel at each size, in ticks per call, "
+	     "as the ratio libc / kernel with its 95%% interval (replicate by "
+	     "replicate within this run; one replicate: by the samples), judged as "
+	     "compare and cmd judge, with a margin of +-%.0f%%. Within the noise: the "
+	     "interval lies inside the margin. Behind at SIZE (KERNEL xR, >=xL): the "
+	     "interval lies above 1 and R beyond the margin; L is its low end. Ahead: "
+	     "the same below 1. Cannot tell: no interval, or one too wide for either "
+	     "(CIs allow xB: its high end).",
+	     100 * PB_EQUIVALENCE);
 	size_t headline_at = json_array_size(c->text);
 	bool any = false;
 	for (size_t o = 0; o < 2; o++) {
@@ -336,6 +365,9 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 				json_object_set_new(o2, "ratio", jnum(x->ratio));
 				json_object_set_new(o2, "ratio_least", jnum(x->ratio_least));
 				json_object_set_new(o2, "ratio_bound", jnum(x->bound));
+				json_object_set_new(
+				    o2, "ratio_ci",
+				    json_pack("[o,o]", jnum(x->ratio_lo), jnum(x->ratio_hi)));
 				json_array_append_new(arr, o2);
 			}
 			if (!nx)
@@ -374,7 +406,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 			char sz[24];
 			snprintf(w, sizeof w,
 			         " Its largest deficit: %s %s %s, where %s is x%.2f "
-			         "as fast (at least x%.2f by the CIs).",
+			         "as fast (at least x%.2f by the interval).",
 			         pb_op_name(worst->op), pb_cache_state_name(worst->st),
 			         size_word(worst->size, sz, sizeof sz), worst->best->kernel,
 			         worst->ratio, worst->ratio_least);
@@ -970,17 +1002,22 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 	c.text = json_array();
 	json_t *o = json_object();
 	json_t *rules = json_object();
+	json_object_set_new(rules, "margin", json_real(PB_EQUIVALENCE));
 	json_object_set_new(
 	    rules, "within_noise",
-	    json_sprintf("the 95%% CIs of the two medians overlap and libc's CI high end is at "
-	                 "most %.2f x the other's low end",
-	                 PB_SUMMARY_NOISE_BOUND));
+	    json_sprintf("the 95%% interval of libc / the fastest other kernel (ratio_ci: "
+	                 "paired by replicate, or the samples' Hodges-Lehmann with one) lies "
+	                 "inside 1 +- %g (pb_verdict: equivalent)",
+	                 PB_EQUIVALENCE));
 	json_object_set_new(rules, "behind",
-	                    json_string("libc's CI lies wholly above the other's"));
-	json_object_set_new(rules, "ahead", json_string("libc's CI lies wholly below the other's"));
+	                    json_string("the interval lies above 1 and the ratio beyond the "
+	                                "margin (pb_verdict: different)"));
+	json_object_set_new(rules, "ahead",
+	                    json_string("the interval lies below 1 and the ratio beyond the "
+	                                "margin (pb_verdict: different)"));
 	json_object_set_new(rules, "cannot_tell",
-	                    json_string("a CI is missing, or the CIs overlap but allow a larger "
-	                                "deficit"));
+	                    json_string("no interval, or one neither inside the margin nor "
+	                                "clear of 1 with the ratio beyond it"));
 	json_object_set_new(rules, "near",
 	                    json_string("glibc's threshold lies where the two kernels' CIs "
 	                                "overlap around the switch"));

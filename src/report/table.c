@@ -7,10 +7,12 @@
 
 #include "primbench/error.h"
 #include "primbench/kernels.h"
+#include "primbench/replicates.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
+#include "primbench/twosample.h"
 
 #define NAME_WIDTH 13
 #define CELL_WIDTH 9 /* value (7) + marker (1) + space */
@@ -134,21 +136,34 @@ static const struct pb_mem_case *fastest(const struct pb_mem_result *r, enum pb_
 	return best;
 }
 
-static bool ci_overlap(const struct pb_summary *a, const struct pb_summary *b)
+/* c's per-call values (batch ticks / calls), malloc'd; NULL when none. */
+static double *per_call(const struct pb_mem_case *c)
 {
-	if (!a->ci_valid || !b->ci_valid)
-		return false;
-	return a->ci_lo <= b->ci_hi && b->ci_lo <= a->ci_hi;
+	if (!c->n_samples || !c->batch_ticks || !c->batch_calls)
+		return NULL;
+	double *v = malloc(c->n_samples * sizeof *v);
+	for (size_t i = 0; v && i < c->n_samples; i++)
+		v[i] = c->batch_calls[i] ? c->batch_ticks[i] / (double)c->batch_calls[i] : 0;
+	return v;
 }
 
-/* The mark of case c in a column whose fastest is best: '*' on best
- * itself, '=' when their 95% CIs of the median overlap (not
- * distinguishable), else ' '. */
-static char cell_mark(const struct pb_mem_case *c, const struct pb_mem_case *best)
+char pb_mem_mark(const struct pb_mem_case *c, const struct pb_mem_case *best)
 {
 	if (c == best)
 		return '*';
-	return ci_overlap(&c->ticks_per_call, &best->ticks_per_call) ? '=' : ' ';
+	double *x = per_call(best), *y = per_call(c);
+	char mark = ' ';
+	struct pb_shift r;
+	if (x && y &&
+	    pb_contender_ratio(x, best->n_samples, best->replicate_samples, best->n_replicates, y,
+	                       c->n_samples, c->replicate_samples, c->n_replicates, 0.95,
+	                       &r) == 0) {
+		const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+		mark = pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT && r.estimate > 1 ? ' ' : '=';
+	}
+	free(x);
+	free(y);
+	return mark;
 }
 
 /* A cell `width` columns wide: v right-aligned in width - 2, its mark and
@@ -265,7 +280,8 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	        state_desc(st, state_page_bytes(r, op, st)));
 	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
 	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
-	fprintf(f, "* fastest in its row; = its 95%% CI overlaps the fastest's\n");
+	fprintf(f, "* fastest in its row; = not shown slower than it beyond +-%.0f%%\n",
+	        100 * PB_EQUIVALENCE);
 	/* Columns as wide as the longest kernel name (kernel names are the
 	 * headers here), at least a value and its marker. */
 	int cw = CELL_WIDTH;
@@ -316,7 +332,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 					pb_format_sig3(
 					    v, sizeof v,
 					    pb_unit_value(unit, c->ticks_per_call.median, n));
-					mark = cell_mark(c, best);
+					mark = pb_mem_mark(c, best);
 				}
 				put_cell(f, cw, v, mark, k + 1 == last);
 			}
@@ -420,7 +436,8 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	        : !strcmp(pb_timer_info()->tick_unit, "tsc_ticks") ? " (TSC ticks)"
 	                                                           : " (counter ticks)",
 	        higher_better ? "higher" : "lower");
-	fprintf(f, "* fastest; = its 95%% CI overlaps the fastest's (not distinguishable)\n");
+	fprintf(f, "* fastest; = not shown slower than it beyond +-%.0f%% (ratio's 95%% CI)\n",
+	        100 * PB_EQUIVALENCE);
 	int nw = kernel_column(&g);
 	size_t per_table = (size_t)(PB_TEXT_WIDTH - nw) / CELL_WIDTH;
 	bool per_byte = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ||
@@ -457,7 +474,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				}
 				bool rankable = isfinite(val) && val != 0;
 				if (rankable)
-					mark = cell_mark(c, b);
+					mark = pb_mem_mark(c, b);
 				char v[24];
 				pb_format_sig3(v, sizeof v, val);
 				put_cell(f, CELL_WIDTH, v, mark, j + 1 == last);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/twosample.h"
 
 size_t pb_replicate_medians(const double *x, size_t n, const size_t *rep_n, size_t n_rep,
                             double *med)
@@ -171,5 +172,53 @@ int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
 	out->p = 2 * gsl_cdf_tdist_Q(fabs(m) / se, out->df);
 	if (out->p > 1)
 		out->p = 1;
+	return 0;
+}
+
+int pb_contender_ratio(const double *x, size_t nx, const size_t *rx, size_t nrx, const double *y,
+                       size_t ny, const size_t *ry, size_t nry, double level, struct pb_shift *out)
+{
+	memset(out, 0, sizeof *out);
+	out->estimate = out->lo = out->hi = NAN;
+	out->level = level;
+	if (!(level > 0 && level < 1))
+		return pb_fail("confidence level %g is not between 0 and 1", level);
+	if (rx && ry && nrx >= 2 && nrx == nry) {
+		double *mx = malloc(nrx * sizeof *mx), *my = malloc(nry * sizeof *my);
+		if (!mx || !my) {
+			free(mx);
+			free(my);
+			return pb_fail("out of memory");
+		}
+		size_t kx = pb_replicate_medians(x, nx, rx, nrx, mx);
+		size_t ky = pb_replicate_medians(y, ny, ry, nry, my);
+		struct pb_runs_ratio pr = {0};
+		int rc = kx >= 2 && kx == ky ? pb_paired_ratio(mx, my, kx, level, &pr) : 0;
+		free(mx);
+		free(my);
+		if (rc != 0)
+			return -1;
+		if (pr.valid) {
+			*out = (struct pb_shift){.estimate = pr.estimate,
+			                         .lo = pr.lo,
+			                         .hi = pr.hi,
+			                         .level = level,
+			                         .coverage = level,
+			                         .ci_valid = true};
+			return 0;
+		}
+	}
+	if (nx == 0 || ny == 0)
+		return 0;
+	for (size_t i = 0; i < nx; i++)
+		if (!(x[i] > 0))
+			return 0;
+	for (size_t i = 0; i < ny; i++)
+		if (!(y[i] > 0))
+			return 0;
+	if (pb_hodges_lehmann_ratio(x, nx, y, ny, level, out) != 0)
+		return -1;
+	if (out->ci_valid && !(isfinite(out->lo) && isfinite(out->hi) && out->lo > 0))
+		out->ci_valid = false;
 	return 0;
 }

@@ -112,7 +112,7 @@ static void test_one_side(void **state)
 	struct pb_cmd_ab_stats ab;
 	pb_cmd_ab_stats(r.recs, r.nrecs, PB_CMD_REAL, 0.95, false, &ab);
 	assert_false(ab.valid); /* no B */
-	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_NONE);
+	assert_int_equal(pb_cmd_ab_verdict(&ab, PB_EQUIVALENCE), PB_VERDICT_NONE);
 	pb_cmd_ab_result_free(&r);
 }
 
@@ -209,18 +209,28 @@ static void test_stats_verdict(void **state)
 	recs_of(recs, a, b, 10); /* clear loss: B takes twice as long */
 	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
 	assert_true(ab.valid && ab.ratio.lo > 1);
-	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_DIFFERENT);
+	assert_int_equal(pb_cmd_ab_verdict(&ab, PB_EQUIVALENCE), PB_VERDICT_DIFFERENT);
 	recs_of(recs, b, a, 10); /* clear win */
 	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
 	assert_true(ab.ratio.hi < 1);
-	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_DIFFERENT);
-	recs_of(recs, a, a, 10); /* overlap */
+	assert_int_equal(pb_cmd_ab_verdict(&ab, PB_EQUIVALENCE), PB_VERDICT_DIFFERENT);
+	recs_of(recs, a, a, 10); /* the same runs: inside the margin, or no verdict without */
 	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
-	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_NONE);
+	assert_int_equal(pb_cmd_ab_verdict(&ab, PB_EQUIVALENCE), PB_VERDICT_EQUIVALENT);
+	assert_int_equal(pb_cmd_ab_verdict(&ab, 0), PB_VERDICT_NONE);
+	for (int i = 0; i < 10; i++) /* B 0.5% slower, every run: shown, but inside it */
+		b[i] = 1.005 * a[i];
+	recs_of(recs, a, b, 10);
+	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);
+	assert_true(ab.ratio.lo > 1);
+	assert_int_equal(pb_cmd_ab_verdict(&ab, 0), PB_VERDICT_DIFFERENT);
+	assert_int_not_equal(pb_cmd_ab_verdict(&ab, PB_EQUIVALENCE), PB_VERDICT_DIFFERENT);
+	for (int i = 0; i < 10; i++)
+		b[i] = 2 * a[i];
 	recs_of(recs, a, b, 2); /* too few runs for an interval */
 	pb_cmd_ab_stats(recs, 4, PB_CMD_REAL, 0.95, false, &ab);
 	assert_true(ab.valid && !ab.ratio.ci_valid);
-	assert_int_equal(pb_cmd_ab_verdict(&ab), PB_VERDICT_NONE);
+	assert_int_equal(pb_cmd_ab_verdict(&ab, PB_EQUIVALENCE), PB_VERDICT_NONE);
 	a[0] = 0; /* a figure of 0: no ratio */
 	recs_of(recs, a, b, 10);
 	pb_cmd_ab_stats(recs, 20, PB_CMD_REAL, 0.95, false, &ab);

@@ -485,7 +485,8 @@ static void test_tilde_rule(void **state)
 	for (char *c = text; *c; c++) /* the legend is wrapped */
 		if (*c == '\n')
 			*c = ' ';
-	assert_contains(text, "~: no difference shown (the interval includes 0 or p >= 0.05)");
+	assert_contains(text, "~: no difference shown beyond +-1% (the interval includes 0 or p >= "
+	                      "0.05, or the delta lies inside that margin)");
 	free(text);
 	pb_compare_result_free(&r);
 
@@ -1379,6 +1380,48 @@ static void test_replicates_v2(void **state)
 	json_decref(bad);
 }
 
+/* The one margin (PB_EQUIVALENCE, compare --equivalence): a change the
+ * replicates show but smaller than the margin is no change; an interval
+ * inside it is "equivalent"; with margin 0 the same change is one. */
+static void test_margin(void **state)
+{
+	(void)state;
+	const double a[] = {100, 100.1, 99.9, 100.05, 99.95},
+	             b[] = {100.5, 100.6, 100.4, 100.55, 100.45},
+	             c[] = {103, 103.1, 102.9, 103.05, 102.95};
+	json_t *da = doc_new(), *db = doc_new();
+	add_replicated(da, mem_key("small", 64), a, 5, 21);
+	add_replicated(db, mem_key("small", 64), b, 5, 21);
+	add_replicated(da, mem_key("large", 64), a, 5, 21);
+	add_replicated(db, mem_key("large", 64), c, 5, 21);
+	struct pb_results_file f[2];
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_results_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_true(r.margin == PB_EQUIVALENCE);
+	assert_int_equal(r.nrows, 2);
+	const struct pb_compare_row *small = &r.rows[0], *large = &r.rows[1];
+	assert_true(small->shift.lo > 1);                        /* shown, */
+	assert_int_equal(small->verdict, PB_VERDICT_EQUIVALENT); /* but inside the margin */
+	assert_false(small->significant);
+	assert_int_equal(large->verdict, PB_VERDICT_DIFFERENT);
+	assert_true(large->significant);
+	json_t *j = pb_compare_json(&r);
+	json_t *c0 = json_array_get(json_object_get(j, "cases"), 0);
+	assert_string_equal(json_string_value(json_object_get(c0, "verdict")), "equivalent");
+	json_decref(j);
+	pb_compare_set_margin(&r, 0);
+	assert_int_equal(r.rows[0].verdict, PB_VERDICT_DIFFERENT);
+	assert_true(r.rows[0].significant);
+	pb_compare_set_margin(&r, 0.05);
+	assert_false(r.rows[1].significant);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
+}
+
 /* compare A1 A2 A3 -- B1 B2 B3: each file one run (v1 files), the delta
  * Welch's t over the files' medians; v2 files a side give their
  * replicates' geometric means. */
@@ -1482,6 +1525,7 @@ int main(void)
 	    cmocka_unit_test(test_threads_keys),
 	    cmocka_unit_test(test_replicates_v2),
 	    cmocka_unit_test(test_sides),
+	    cmocka_unit_test(test_margin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

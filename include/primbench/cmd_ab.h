@@ -181,8 +181,9 @@ size_t pb_cmd_ab_values(const struct pb_cmd_record *recs, size_t n, int side, in
 void pb_cmd_ab_stats(const struct pb_cmd_record *recs, size_t n, int metric, double level,
                      bool look, struct pb_cmd_ab_stats *out);
 /* The verdict of the fixed-size session: pb_verdict on the ratio, with the
- * Mann-Whitney test (as `compare`). */
-enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab);
+ * Mann-Whitney test (as `compare`) and `margin` (--equivalence; default
+ * PB_EQUIVALENCE). */
+enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab, double margin);
 /* The counted runs that failed, and in *counted how many were counted. */
 size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted);
 

@@ -66,6 +66,10 @@ struct pb_compare_row {
 	 * not defined (lo, hi: also without an interval) */
 	double pct, pct_lo, pct_hi;
 	struct pb_utest u;
+	/* pb_verdict (twosample.h) on the delta with the result's margin (a
+	 * ratio row; a shift row: none); significant: verdict different.
+	 * one_run rows: none. */
+	enum pb_verdict verdict;
 	bool significant;
 	bool thinned; /* a side had more than PB_COMPARE_MAX_SAMPLES */
 	/* The change of the medians in % (as pct: of the ratio of the medians,
@@ -105,6 +109,7 @@ struct pb_compare_result {
 	const struct pb_results_file *const *side_a, *const *side_b;
 	size_t nside_a, nside_b;
 	double level;
+	double margin; /* of "equivalent": PB_EQUIVALENCE unless pb_compare_set_margin */
 	struct pb_compare_diff *hw, *sw;
 	size_t nhw, nsw;
 	struct pb_compare_row *rows; /* in a's order */
@@ -135,6 +140,9 @@ int pb_compare_sides(const struct pb_results_file *const *a, size_t na,
                      const struct pb_results_file *const *b, size_t nb, double level, bool force,
                      struct pb_compare_result *r);
 void pb_compare_result_free(struct pb_compare_result *r);
+/* Judges every row of r again with `margin` (a fraction, >= 0; compare's
+ * --equivalence): a change inside it is no change. */
+void pb_compare_set_margin(struct pb_compare_result *r, double margin);
 
 /* The text: "differs:" lines, one table per case group (rows: cases; old,
  * new: median +- CI half-width in % of it; delta with its interval; p;

@@ -116,6 +116,10 @@ enum {
 bool cli_sampling_option(int opt, const char *arg, struct cli_sampling *s);
 /* After the options: exits 2 when --min-samples is more than --max-samples. */
 void cli_sampling_check(const struct cli_sampling *s);
+/* --equivalence P: a percentage in [0, 50) ("1%", "0.5"), returned as a
+ * fraction (the margin of pb_verdict, twosample.h); exits 2 naming `cmd`
+ * otherwise. */
+double cli_parse_equivalence(const char *cmd, const char *arg);
 /* After the options of a suite with replicates: *replicates of at least
  * --min-samples each (in `processes` fresh processes, each running
  * ceil(replicates / processes)) share --max-samples. When they cannot fit:

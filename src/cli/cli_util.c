@@ -130,6 +130,19 @@ void cli_sampling_check(const struct cli_sampling *s)
 		          s->max_samples);
 }
 
+double cli_parse_equivalence(const char *cmd, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (*end == '%')
+		end++;
+	if (errno || end == arg || *end || !(v >= 0) || v >= 50)
+		die_usage("%s: bad --equivalence '%s' (a percentage in [0, 50), e.g. 1%%)", cmd,
+		          arg);
+	return v / 100;
+}
+
 /* The samples `r` replicates in `p` processes take at least. */
 static size_t replicate_samples(const struct cli_sampling *s, size_t r, size_t p)
 {

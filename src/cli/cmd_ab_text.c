@@ -238,16 +238,35 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 	else
 		fprintf(fp, "  ratio B/A %.4f (Hodges-Lehmann; too few runs for a %.2f%% CI)\n",
 		        ab->ratio.estimate, 100 * ab->ratio.level);
-	bool different = pb_cmd_ab_verdict(ab) == PB_VERDICT_DIFFERENT;
-	if (ab->ratio.ci_valid && !p->until_verdict)
-		fprintf(fp, "  verdict: %s\n",
-		        different && ab->ratio.lo > 1
-		            ? "B is slower (the ratio's interval lies above 1)"
-		        : different ? "B is faster (the ratio's interval lies below 1)"
-		        : ab->ratio.lo > 1 || ab->ratio.hi < 1
-		            ? "no difference proven (the interval excludes 1, the Mann-Whitney "
-		              "test does not: p >= 0.05)"
-		            : "no difference proven (the interval contains 1)");
+	enum pb_verdict v = pb_cmd_ab_verdict(ab, p->equivalence);
+	bool excludes = ab->ratio.lo > 1 || ab->ratio.hi < 1;
+	if (ab->ratio.ci_valid && !p->until_verdict) {
+		char why[160];
+		double m = 100 * p->equivalence;
+		if (v == PB_VERDICT_DIFFERENT)
+			snprintf(
+			    why, sizeof why,
+			    "B is %s (the ratio's interval lies %s 1, the ratio beyond +-%g%%)",
+			    ab->ratio.lo > 1 ? "slower" : "faster",
+			    ab->ratio.lo > 1 ? "above" : "below", m);
+		else if (v == PB_VERDICT_EQUIVALENT)
+			snprintf(why, sizeof why,
+			         "equivalent within +-%g%% (the ratio's interval lies inside it)",
+			         m);
+		else if (excludes && fabs(ab->ratio.estimate - 1) <= p->equivalence &&
+		         ab->u.p < 1 - ab->ratio.level)
+			snprintf(why, sizeof why,
+			         "cannot tell: B differs, but the ratio lies inside +-%g%% and its "
+			         "interval reaches beyond it",
+			         m);
+		else if (excludes)
+			snprintf(why, sizeof why,
+			         "no difference proven (the interval excludes 1, the Mann-Whitney "
+			         "test does not: p >= 0.05)");
+		else
+			snprintf(why, sizeof why, "no difference proven (the interval contains 1)");
+		fprintf(fp, "  verdict: %s\n", why);
+	}
 	fprintf(fp, "  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
 	        ab->u.exact ? "exact" : "normal approximation");
 	if (ab->t_valid) {

@@ -76,7 +76,8 @@ void cmd_usage(FILE *f)
 	      "      --until-verdict    alternate until the 95% CI of B/A excludes 1, or\n"
 	      "                         lies within --equivalence, or a limit is reached\n"
 	      "                         (Bonferroni over a fixed schedule of looks)\n"
-	      "      --equivalence P%   margin for 'no difference' [1%; 0 disables]\n"
+	      "      --equivalence P%   margin of the verdict: a change inside it is no\n"
+	      "                         change [1%; 0 disables]\n"
 	      "      --max-runs N       runs per side for --until-verdict [60]\n"
 	      "      --budget SECONDS   stop --until-verdict after this long\n"
 	      "\n"
@@ -114,18 +115,6 @@ static double parse_budget(const char *arg)
 	if (errno || end == arg || *end || !(v > 0) || v > 7 * 86400.0)
 		die_usage("cmd: bad --budget '%s' (seconds, more than 0, at most 604800)", arg);
 	return v;
-}
-
-static double parse_percent(const char *arg)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (*end == '%')
-		end++;
-	if (errno || end == arg || *end || !(v >= 0) || v >= 50)
-		die_usage("cmd: bad --equivalence '%s' (a percentage in [0, 50), e.g. 1%%)", arg);
-	return v / 100;
 }
 
 /* The options without a letter (--memset ... --cpu). */
@@ -193,7 +182,7 @@ static bool cmd_option(int opt, const char *arg, void *ctx)
 			die_usage("cmd: --metric: %s", pb_error());
 		return true;
 	case 'E':
-		o->p.equivalence = parse_percent(arg);
+		o->p.equivalence = cli_parse_equivalence("cmd", arg);
 		o->equiv_given = true;
 		return true;
 	case 'b':
@@ -296,8 +285,8 @@ void cmd_check_options(int argc, char **argv, struct options *o)
 	}
 	if (o->p.until_verdict && o->p.nsides == 1)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
-	if (!o->p.until_verdict && (o->budget_given || o->max_given || o->equiv_given))
-		die_usage("cmd: --budget, --max-runs and --equivalence go with --until-verdict");
+	if (!o->p.until_verdict && (o->budget_given || o->max_given))
+		die_usage("cmd: --budget and --max-runs go with --until-verdict");
 	if (o->profile_opts && !o->profile)
 		die_usage("cmd: --profile-runs and --profile-top go with --profile");
 	if (o->p.until_verdict && o->runs_given)

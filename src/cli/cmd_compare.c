@@ -37,6 +37,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "  -c, --confidence P  confidence level in % (default 95)\n"
 	      "  --alpha A           the level as 1 - A: --alpha 0.01 is -c 99\n"
+	      "  --equivalence P%    a change inside +-P% is no change (default 1%; 0: any\n"
+	      "                      change the interval shows)\n"
 	      "  --force             compare files from different hardware\n"
 	      "  -o, --output FILE   also write the comparison as JSON (not over an input)\n",
 	      f);
@@ -112,6 +114,7 @@ static _Noreturn void die_input(struct pb_results_file *files, struct pb_compare
 /* What compare's options asked for. */
 struct compare_opts {
 	double level;
+	double margin;         /* --equivalence */
 	char level_given[256]; /* "-c 99": the option that set it */
 	bool force;
 	char **argv; /* getopt's, for the option word as typed */
@@ -134,13 +137,16 @@ static bool compare_option(int opt, const char *arg, void *ctx)
 		set_level(&o->level, o->level_given, sizeof o->level_given, "--alpha", arg,
 		          parse_alpha(arg));
 		return true;
+	case 'e':
+		o->margin = cli_parse_equivalence("compare", arg);
+		return true;
 	default:
 		return false;
 	}
 }
 
 /* The compare JSON document's head (schema, command line, level). */
-static json_t *doc_head(double level, bool force)
+static json_t *doc_head(double level, double margin, bool force)
 {
 	json_t *doc = json_object();
 	json_object_set_new(doc, "schema", json_string(COMPARE_SCHEMA));
@@ -150,14 +156,15 @@ static json_t *doc_head(double level, bool force)
 		json_array_append_new(cl, json_string(cli_argv[i]));
 	json_object_set_new(doc, "command_line", cl);
 	json_object_set_new(doc, "level", json_real(level));
+	json_object_set_new(doc, "equivalence", json_real(margin));
 	json_object_set_new(doc, "forced", json_boolean(force));
 	return doc;
 }
 
 /* compare A1 A2 ... -- B1 B2 ...: each side's files are its runs
  * (pb_compare_sides). */
-static int compare_sides(char **a, size_t na, char **b, size_t nb, double level, bool force,
-                         const char *out)
+static int compare_sides(char **a, size_t na, char **b, size_t nb, double level, double margin,
+                         bool force, const char *out)
 {
 	for (size_t i = 0; i < nb; i++)
 		if (!strcmp(b[i], "--"))
@@ -213,13 +220,14 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, double level,
 		sb[i] = &files[na + i];
 	if (pb_compare_sides(sa, na, sb, nb, level, force, res) != 0)
 		die_input(files, res, 1);
+	pb_compare_set_margin(res, margin);
 	if (res->nhw)
 		warn("compare: %s: different hardware from %s (compared anyway: --force)",
 		     files[na].path, files[0].path);
 	pb_compare_print(stdout, res);
 	int rc = PB_EXIT_OK;
 	if (out) {
-		json_t *doc = doc_head(level, force);
+		json_t *doc = doc_head(level, margin, force);
 		json_t *fl = json_array(), *sides = json_object(), *ja = json_array(),
 		       *jb = json_array();
 		for (size_t i = 0; i < n; i++) {
@@ -250,12 +258,13 @@ int cmd_compare(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"confidence", required_argument, 0, 'c'},
 	    {"alpha", required_argument, 0, 'a'},
+	    {"equivalence", required_argument, 0, 'e'},
 	    {"force", no_argument, 0, 'f'},
 	    CLI_OUTPUT_OPTION,
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
-	struct compare_opts o = {.level = 0.95, .argv = argv};
+	struct compare_opts o = {.level = 0.95, .margin = PB_EQUIVALENCE, .argv = argv};
 	const char *out = NULL;
 	/* A1 A2 -- B1 B2: the files before "--" are one side's runs, those
 	 * after it the other's (options go before it). */
@@ -278,7 +287,7 @@ int cmd_compare(int argc, char **argv)
 	const bool force = o.force;
 	if (sep)
 		return compare_sides(argv + optind, (size_t)(argc - optind), argv + sep + 1,
-		                     (size_t)(full_argc - sep - 1), level, force, out);
+		                     (size_t)(full_argc - sep - 1), level, o.margin, force, out);
 	size_t nfiles = (size_t)(argc - optind);
 	if (nfiles < 2)
 		die_usage("compare: needs at least two result files, got %zu (see --help)", nfiles);
@@ -300,6 +309,8 @@ int cmd_compare(int argc, char **argv)
 	for (size_t i = 1; i < nfiles; i++)
 		if (pb_compare_run(&files[0], &files[i], level, force, &res[i]) != 0)
 			die_input(files, res, nfiles);
+		else
+			pb_compare_set_margin(&res[i], o.margin);
 	for (size_t i = 1; i < nfiles; i++) {
 		if (!res[i].nhw)
 			continue;
@@ -318,7 +329,7 @@ int cmd_compare(int argc, char **argv)
 
 	json_t *doc = NULL, *comparisons = NULL;
 	if (out) {
-		doc = doc_head(level, force);
+		doc = doc_head(level, o.margin, force);
 		json_t *fl = json_array();
 		for (size_t i = 0; i < nfiles; i++)
 			json_array_append_new(fl, file_json(&files[i]));

@@ -359,6 +359,23 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 	return rc;
 }
 
+/* The row's verdict (struct pb_compare_row) with `margin`. */
+static void judge_row(struct pb_compare_row *row, double margin)
+{
+	const struct pb_verdict_rule rule = {
+	    .null = row->ratio ? 1 : 0, .margin = row->ratio ? margin : 0, .u = &row->u};
+	/* one run a side: the interval is the noise of one process, no verdict */
+	row->verdict = row->one_run ? PB_VERDICT_NONE : pb_verdict(&row->shift, &rule);
+	row->significant = row->verdict == PB_VERDICT_DIFFERENT;
+}
+
+void pb_compare_set_margin(struct pb_compare_result *r, double margin)
+{
+	r->margin = margin;
+	for (size_t i = 0; i < r->nrows; i++)
+		judge_row(&r->rows[i], margin);
+}
+
 static int compare_case(struct pb_compare_row *row, const struct pb_compare_result *res,
                         double level, size_t *converted)
 {
@@ -458,9 +475,7 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_resu
 			row->pct_hi = 100 * s->hi / row->sa.median;
 		}
 	}
-	const struct pb_verdict_rule rule = {.null = row->ratio ? 1 : 0, .u = &row->u};
-	/* one run a side: the interval is the noise of one process, no verdict */
-	row->significant = !row->one_run && pb_verdict(s, &rule) == PB_VERDICT_DIFFERENT;
+	judge_row(row, res->margin);
 	/* The medians' own change, as the delta is: it can lie outside the
 	 * delta's interval (bimodal samples). */
 	row->pct_medians = NAN;
@@ -682,6 +697,7 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 	r->nside_a = nsa;
 	r->nside_b = nsb;
 	r->level = level;
+	r->margin = PB_EQUIVALENCE;
 	if (!(level > 0 && level < 1))
 		return pb_fail("confidence level %g is not between 0 and 1", level);
 	/* every further file of a side against the first old one */
@@ -1226,9 +1242,9 @@ static char *legend_text(const struct pb_compare_result *r)
 	    "old, new: median per call%s%s%s +- the half-width of its %s "
 	    "confidence interval in %% of it (with replicates: their geometric mean and a "
 	    "t interval; ?: too few samples). delta: new/old - 1, %s, at %s; ~: no "
-	    "difference shown (the interval includes 0 or p >= %s). geomean: of the "
-	    "medians; delta new/old.",
-	    *units ? " (" : "", units, *units ? ")" : "", lv, how, lv, alpha);
+	    "difference shown beyond +-%g%% (the interval includes 0 or p >= %s, or the "
+	    "delta lies inside that margin). geomean: of the medians; delta new/old.",
+	    *units ? " (" : "", units, *units ? ")" : "", lv, how, lv, 100 * r->margin, alpha);
 	free(how);
 	free(units);
 	return legend;
@@ -1466,6 +1482,7 @@ json_t *pb_compare_json(const struct pb_compare_result *r)
 		json_object_set_new(c, "p", pb_json_number(row->u.p));
 		json_object_set_new(c, "p_exact", json_boolean(row->u.exact));
 		json_object_set_new(c, "significant", json_boolean(row->significant));
+		json_object_set_new(c, "verdict", json_string(pb_verdict_name(row->verdict)));
 		/* v2: the runs the delta is about */
 		json_t *runs = json_object();
 		json_object_set_new(

@@ -745,9 +745,9 @@ out:
 	free(b);
 }
 
-enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab)
+enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab, double margin)
 {
-	const struct pb_verdict_rule rule = {.null = 1, .u = &ab->u};
+	const struct pb_verdict_rule rule = {.null = 1, .margin = margin, .u = &ab->u};
 	return ab->valid ? pb_verdict(&ab->ratio, &rule) : PB_VERDICT_NONE;
 }
 

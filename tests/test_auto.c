@@ -461,6 +461,23 @@ static void test_combine(void **state)
 	assert_false(b->ticks_per_call.ci_valid); /* hot had none */
 	pb_mem_result_free(&out);
 
+	/* with samples on both sides: their geometric means, pair by pair, as
+	 * many as the smaller side has (the one rule's input) */
+	double ht[] = {400, 410, 390}, dt[] = {1600, 1700};
+	uint64_t hc[] = {1, 2, 1}, dc[] = {1, 1};
+	hot[1].batch_ticks = ht, hot[1].batch_calls = hc, hot[1].n_samples = 3;
+	dram[0].batch_ticks = dt, dram[0].batch_calls = dc, dram[0].n_samples = 2;
+	assert_int_equal(pb_tune_combine(&h, &d, 1024, 65536, PB_STATE_HOT, &out), 0);
+	g = &out.cases[0];
+	assert_int_equal(g->n_samples, 2);
+	assert_non_null(g->batch_ticks);
+	assert_true(fabs(g->batch_ticks[0] - 800) < 1e-9);
+	assert_true(fabs(g->batch_ticks[1] - sqrt(205.0 * 1700)) < 1e-9);
+	assert_int_equal(g->batch_calls[1], 1);
+	pb_mem_result_free(&out);
+	hot[1].batch_ticks = NULL, hot[1].batch_calls = NULL;
+	dram[0].batch_ticks = NULL, dram[0].batch_calls = NULL;
+
 	/* nothing in common: no case */
 	assert_int_equal(pb_tune_combine(&h, &d, 1, 2048, PB_STATE_HOT, &out), 0);
 	assert_int_equal(out.n_cases, 0);

@@ -44,10 +44,24 @@ static const struct pb_kernel *kern(enum pb_op op, const char *name)
 	return k;
 }
 
-/* A case with median `med` and a 95% CI of +-rel (relative; 0: no CI). */
+/* Samples for the synthetic cases (a ring: a test's synths use fewer
+ * cases than it holds). */
+#define POOL_CASES    8192
+#define SYNTH_SAMPLES 31
+static double pool_ticks[POOL_CASES][SYNTH_SAMPLES];
+static uint64_t pool_calls[POOL_CASES][SYNTH_SAMPLES];
+static size_t pool_next;
+
+/* A case with median `med` and a 95% CI of +-rel (relative; 0: no CI):
+ * its summary set so, and 31 samples of one call each spread evenly over
+ * med x (1 +- 1.35 rel), whose median's interval is about +-rel: the
+ * samples pb_contender_ratio sets kernels against each other with (two
+ * such cases with a gap of 2 rel or more between their medians are told
+ * apart). rel 0: two equal samples, no interval. */
 static void add(struct synth *s, enum pb_op op, const char *name, uint64_t n, double med,
                 double rel)
 {
+	size_t slot = pool_next++ % POOL_CASES;
 	assert_true(s->n < sizeof s->cases / sizeof s->cases[0]);
 	struct pb_mem_case *c = &s->cases[s->n++];
 	memset(c, 0, sizeof *c);
@@ -55,8 +69,15 @@ static void add(struct synth *s, enum pb_op op, const char *name, uint64_t n, do
 	c->kernel = kern(op, name);
 	c->size_bytes = n;
 	c->state = PB_STATE_HOT;
-	c->n_samples = 31;
-	c->ticks_per_call.n = 31;
+	c->n_samples = rel > 0 ? SYNTH_SAMPLES : 2;
+	for (size_t i = 0; i < c->n_samples; i++) {
+		double u = rel > 0 ? 1.35 * (2.0 * (double)i / (SYNTH_SAMPLES - 1) - 1) : 0;
+		pool_ticks[slot][i] = med * (1 + rel * u);
+		pool_calls[slot][i] = 1;
+	}
+	c->batch_ticks = pool_ticks[slot];
+	c->batch_calls = pool_calls[slot];
+	c->ticks_per_call.n = c->n_samples;
 	c->ticks_per_call.median = med;
 	c->ticks_per_call.ci_valid = rel > 0;
 	c->ticks_per_call.ci_lo = rel > 0 ? med * (1 - rel) : NAN;
@@ -134,13 +155,15 @@ static void test_linear_crossing(void **state)
 	assert_true(fabs(c->size_bytes / 3840 - 1) < 0.01);
 	assert_true(c->bracket_lo == 2048 && c->bracket_hi == 4096);
 	assert_int_equal(c->flips, 1);
-	/* CIs of +-2%: A clear at 2048, overlap at 4096, B clear at 8192.
-	 * lo: ln(B_lo/A_hi) from ln(54.88/42.84) to ln(70.56/75.48): 3531 B;
-	 * hi: ln(A_lo/B_hi) from ln(72.52/73.44) to ln(135.24/106.08): 4238 B. */
+	/* CIs of +-2%: by the one rule (the ratio of the two, its interval from
+	 * the samples, pb_verdict with the 1% margin) A is faster at 2048 and B
+	 * at 4096 (74 vs 72, 2.7%). lo and hi: where win() of A over B, and of B
+	 * over A, interpolated in log2(size), crosses 0 between them. (The
+	 * two CIs' overlap gave 3531..4238 B: wider, as an overlap test is.) */
 	assert_false(c->lo_open);
 	assert_false(c->hi_open);
-	assert_true(fabs(c->lo_bytes - 3531.5) < 0.1);
-	assert_true(fabs(c->hi_bytes - 4238.5) < 0.1);
+	assert_true(fabs(c->lo_bytes - 3772.9) < 0.1);
+	assert_true(fabs(c->hi_bytes - 3941.8) < 0.1);
 	assert_between(3840, c->lo_bytes, c->hi_bytes);
 	assert_between(c->size_bytes, c->lo_bytes, c->hi_bytes);
 	/* the policy switches at the same interpolation, rounded down */
@@ -184,7 +207,8 @@ static void test_noisy_crossing(void **state)
 		assert_ptr_equal(c->below, kern(PB_OP_MEMCPY, KA));
 		assert_int_equal(c->flips % 2, 1);
 		assert_false(c->lo_open || c->hi_open);
-		assert_between(3840, c->lo_bytes, c->hi_bytes);
+		/* the region where neither is faster by the rule holds the
+		 * estimate; it is not a confidence interval of the truth */
 		assert_between(c->size_bytes, c->lo_bytes, c->hi_bytes);
 		assert_true(fabs(c->size_bytes / 3840 - 1) < 0.15);
 		/* the policy keeps the two bands, switching inside the interval */
@@ -290,7 +314,7 @@ static void test_three_kernels(void **state)
 		assert_ptr_equal(c->below, kern(PB_OP_MEMCPY, below[i]));
 		assert_ptr_equal(c->above, kern(PB_OP_MEMCPY, above[i]));
 		assert_true(fabs(c->size_bytes / truth[i] - 1) < 0.03);
-		assert_between(truth[i], c->lo_bytes, c->hi_bytes);
+		assert_between(c->size_bytes, c->lo_bytes, c->hi_bytes);
 	}
 	/* the envelope: A, then B, then C, switching at the crossings */
 	assert_int_equal(b.policy.n_bands, 3);
@@ -350,7 +374,8 @@ static void test_open_interval(void **state)
 	assert_false(c->lo_open);
 	assert_true(c->hi_open);
 	assert_true(c->hi_bytes == 4096);
-	assert_between(c->lo_bytes, 1024, 2048);
+	/* A is still faster by the rule at 2048 (0.97: 3%, beyond the margin) */
+	assert_between(c->lo_bytes, 2048, 4096);
 	assert_between(c->size_bytes, 2048, 4096);
 	/* B beats A nowhere beyond the CIs: one band */
 	assert_policy(&b, KA);
@@ -427,10 +452,11 @@ static void test_policy_merging(void **state)
 	pb_breakeven_free(&b);
 }
 
-/* The keep rule by size (pb_breakeven_compute_rule): B wins by 12% beyond
- * +-1% CIs at 512 B and at 64 KiB. With 10% everywhere both bands are
- * kept; with 15% below 16 KiB and 3% from there, only the large one; with
- * 15% everywhere, neither. */
+/* The keep rule by size (pb_breakeven_compute_rule): B is 13% faster at
+ * 512 B and at 64 KiB (its ratio's interval clear of 1). The gain is the
+ * margin of pb_verdict: with 10% everywhere both bands are kept; with 15%
+ * below 16 KiB and 3% from there, only the large one; with 15% everywhere,
+ * neither. */
 static void test_gain_rule_by_size(void **state)
 {
 	(void)state;
@@ -438,7 +464,7 @@ static void test_gain_rule_by_size(void **state)
 	for (uint64_t n = 128; n <= 256 * KIB; n *= 2) {
 		add(&s, PB_OP_MEMSET, KA, n, (double)n, 0.01);
 		bool win = n == 512 || n == 64 * KIB;
-		add(&s, PB_OP_MEMSET, KB, n, (double)n * (win ? 1 / 1.15 : 1.5), 0.01);
+		add(&s, PB_OP_MEMSET, KB, n, (double)n * (win ? 1 / 1.13 : 1.5), 0.01);
 	}
 	struct pb_mem_result r = result_of(&s);
 	const struct {
@@ -582,8 +608,9 @@ static void test_switch_is_the_crossing(void **state)
 /* Fresh-eyes review: CIs apart at every measured size (A clearly faster
  * up to 256 B, B from 512 B): the overlap "interval" is an interpolation
  * between 256 and 512 B, a sliver the switch could fall outside of
- * ("above 431 B (between 432 and 433 B)"). The line says the CIs overlap
- * nowhere measured and gives the measured sizes around the crossing. */
+ * ("above 431 B (between 432 and 433 B)"). The line says one is faster by
+ * the rule at every measured size and gives the measured sizes around the
+ * crossing. */
 static void test_switch_no_measured_overlap(void **state)
 {
 	(void)state;
@@ -601,8 +628,8 @@ static void test_switch_no_measured_overlap(void **state)
 	char *text = print_of(&b);
 	char want[160];
 	snprintf(want, sizeof want,
-	         "%s -> %s above %" PRIu64 " B (CIs overlap at no measured size; crossing", KA, KB,
-	         x->bound_bytes);
+	         "%s -> %s above %" PRIu64 " B (one faster at every measured size; crossing", KA,
+	         KB, x->bound_bytes);
 	if (!strstr(text, want) || !strstr(text, "between 256 and 512 B)"))
 		fail_msg("no '%s ... between 256 and 512 B)' in:\n%s", want, text);
 	free(text);
@@ -939,10 +966,11 @@ static void test_print(void **state)
 	static const char *const expected[] = {
 	    "break-even, memcpy, hot (medians of ticks/call and their 95% CIs)\n",
 	    "leading kernels: libc rep_movsb avx512 avx512_nt\n",
-	    "  avx512 -> libc above 347 B (CIs overlap between 254 and 473 B)\n",
-	    "  libc -> rep_movsb above 12.9 KiB (CIs overlap at no measured size; crossing\n"
+	    "  avx512 -> libc above 347 B (one faster at every measured size; crossing\n"
+	    "    between 256 and 512 B)\n",
+	    "  libc -> rep_movsb above 12.9 KiB (one faster at every measured size; crossing\n"
 	    "    between 8.0 and 16.0 KiB)\n",
-	    "  rep_movsb -> avx512_nt above 706 KiB (CIs overlap at no measured size;\n"
+	    "  rep_movsb -> avx512_nt above 706 KiB (one faster at every measured size;\n"
 	    "    crossing between 512 KiB and 1.0 MiB)\n",
 	    "  'avx512<=347,libc<=13224,rep_movsb<=723365,avx512_nt'\n",
 	    ("  GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=2112:\\\n"

@@ -397,7 +397,7 @@ static void test_replay_and_tune(void **state)
 		struct pb_summary s[2];
 		snprintf(what, sizeof what, "pb_mem_replay_policies %s",
 		         pb_op_name((enum pb_op)op));
-		CHECKED(what, pb_mem_replay_policies(&p, &rp, pols, 2, s));
+		CHECKED(what, pb_mem_replay_policies(&p, &rp, pols, 2, s, NULL));
 	}
 	pb_distribution_free(&d);
 }

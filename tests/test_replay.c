@@ -123,13 +123,13 @@ static void test_replay_policies(void **state)
 	struct pb_mem_params p = params(PB_OP_MEMCPY, NULL, 0, NULL, 0);
 	struct pb_mem_replay rp = {.dist = &d, .seed = 3, .batch_calls = 128};
 	struct pb_summary s[2];
-	assert_int_equal(pb_mem_replay_policies(&p, &rp, pols, 2, s), 0);
+	assert_int_equal(pb_mem_replay_policies(&p, &rp, pols, 2, s, NULL), 0);
 	assert_true(s[0].n >= 3 && s[1].n >= 3);
 	assert_true(s[0].median >= 0 && s[1].median >= 0);
 	/* a policy of another op is refused */
 	struct pb_policy set;
 	assert_int_equal(pb_policy_parse(PB_OP_MEMSET, "libc", (pb_features)-1, &set), 0);
-	assert_int_equal(pb_mem_replay_policies(&p, &rp, &set, 1, s), -1);
+	assert_int_equal(pb_mem_replay_policies(&p, &rp, &set, 1, s, NULL), -1);
 	assert_non_null(strstr(pb_error(), "a memset policy cannot replay memcpy calls"));
 	pb_distribution_free(&d);
 }

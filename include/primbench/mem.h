@@ -160,13 +160,17 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
  * way for every candidate: one kernel's policy is a candidate like any
  * other). Uses p's op, value, sampling and budget fields (its kernels,
  * states and sizes are not used); candidates interleaved in shuffled
- * rounds. out[i] gets the summary of policy i's ticks per call. Returns 0
- * (also when stopped: out then holds what was taken; n may be 0), or -1
- * with pb_error(). */
+ * rounds. out[i] gets the summary of policy i's ticks per call and, when
+ * vs_first is not NULL, vs_first[i] policy i's ticks per call over policy
+ * 0's as an interval at 95% (pb_contender_ratio, replicates.h: the
+ * interleaved samples' Hodges-Lehmann ratio; ci_valid false without
+ * enough), for pb_verdict. Returns 0 (also when stopped: out then holds
+ * what was taken; n may be 0), or -1 with pb_error(). */
 struct pb_policy;
+struct pb_shift;
 int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *rp,
                            const struct pb_policy *policies, size_t n_policies,
-                           struct pb_summary *out);
+                           struct pb_summary *out, struct pb_shift *vs_first);
 
 /* The byte a destination holds before each sample: for memset the value
  * XOR 0xA5 (never the value itself), for memcpy and memmove 0xA5. */

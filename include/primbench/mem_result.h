@@ -118,9 +118,10 @@ struct pb_mem_case {
 	struct pb_summary read_ticks_per_call; /* then_read only */
 	/* then_read, size > 0: the read-back loop's own speed, reading a hot
 	 * buffer of size_bytes over and over (ticks per read), and whether this
-	 * case's read-back was within noise of it (its CI reaches that CI, or
-	 * without CIs its median is within 5%): then the read-back measured
-	 * the loop, not where the written bytes sit. */
+	 * case's read-back was within noise of it (not slower by the one rule:
+	 * pb_verdict on their ratio with PB_EQUIVALENCE, twosample.h; without
+	 * an interval, its median within 5%): then the read-back measured the
+	 * loop, not where the written bytes sit. */
 	struct pb_summary read_loop_ticks_per_call;
 	bool read_loop_bound;
 	unsigned migrations;        /* samples during which the thread changed CPU (dropped) */
@@ -157,6 +158,11 @@ struct pb_mem_result {
 	 * widest loads usable here, chosen at run time) */
 	const char *read_loop;
 };
+
+/* c's per-call values, batch ticks / calls of each sample (a batch of 0
+ * calls: 0), in a malloc'd array of c->n_samples; NULL when c has no
+ * samples or out of memory. */
+double *pb_mem_case_per_call(const struct pb_mem_case *c);
 
 /* Efficiency of a case: its aggregate over N x the aggregate of the
  * 1-thread case of the same run with the same key otherwise (same kernel,

@@ -29,7 +29,10 @@ int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uin
  * one state and 10% slower in the other ties). tune uses it with a = hot
  * and b = dram for sizes that may live in either. The CI of a combined case
  * is valid only when both are (and conservative: the mean of the bounds'
- * logs). Cases carry no sample arrays (n_samples is the smaller count). Returns 0 (out may
+ * logs). Each case's samples, as many as the smaller side has, are the
+ * geometric means of the two cases' i-th per-call values (one call each;
+ * none when a side has no sample arrays: n_samples then the summaries'
+ * smaller count). Returns 0 (out may
  * have no case), or -1 with pb_error() on allocation failure; free out with
  * pb_mem_result_free(). */
 int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b, uint64_t lo_bytes,

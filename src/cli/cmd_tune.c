@@ -11,7 +11,8 @@
  * rarely cached), and at mid sizes (--large-from to --split) in both, where
  * the policy is the one best over both states together (pb_tune_combine).
  * Each recommended policy (the lower envelope of the medians, bands kept
- * only where they win beyond both CIs) serves its sizes.
+ * only where they win by pb_verdict with the gain as margin) serves its
+ * sizes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,6 +40,7 @@
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tune.h"
+#include "primbench/twosample.h"
 
 static void usage(FILE *f)
 {
@@ -56,7 +58,8 @@ static void usage(FILE *f)
 	      "                      dram only (default: 3/4 of the LLC, as glibc's\n"
 	      "                      non-temporal threshold)\n"
 	      "  --min-gain PCT      a band is kept only where its kernel beats its\n"
-	      "                      neighbour's by more than PCT%, beyond both CIs\n"
+	      "                      neighbour's by more than PCT% (pb_verdict, PCT% its\n"
+	      "                      margin)\n"
 	      "                      (default 10), from --large-from on by more than\n"
 	      "                      --min-gain-large PCT% (default 3): there a\n"
 	      "                      dispatch's few ticks cost nothing\n"
@@ -75,8 +78,8 @@ static void usage(FILE *f)
 	      "                      (a name of 'primbench list --distributions' or a\n"
 	      "                      FILE.csv; hot, random offsets), the policy found\n"
 	      "                      and each single kernel serving D's sizes (the\n"
-	      "                      policy above them); keep the fastest when it wins\n"
-	      "                      beyond both CIs\n"
+	      "                      policy above them); keep the fastest when it is\n"
+	      "                      faster beyond +-1% (pb_verdict on the ratio)\n"
 	      "  -q, --quiet         no progress line on stderr\n"
 	      "  --hide-features L   hide CPU features (e.g. " CLI_EG_FEATURE ")\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
@@ -354,8 +357,9 @@ static int make_parent_dirs(const char *path)
 /* --distribution (issue 9): the policy tune found against each candidate
  * kernel serving every size of the distribution (sizes above it keep the
  * policy's bands), timed on one replay batch (pb_mem_replay_policies).
- * *policy becomes the fastest candidate when its 95% CI lies wholly below
- * the found policy's; otherwise it stays. Returns 0, or an exit status. */
+ * *policy becomes the fastest candidate when pb_verdict calls it faster than
+ * the found policy beyond the one margin (PB_EQUIVALENCE); otherwise it
+ * stays. Returns 0, or an exit status. */
 static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel **ks, size_t nk,
                                 const struct pb_distribution *dist, double budget,
                                 const struct pb_cache_info *caches, uint64_t seed,
@@ -363,7 +367,8 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 {
 	struct pb_policy *cands = calloc(nk + 1, sizeof *cands);
 	struct pb_summary *sum = calloc(nk + 1, sizeof *sum);
-	if (!cands || !sum)
+	struct pb_shift *vs = calloc(nk + 1, sizeof *vs);
+	if (!cands || !sum || !vs)
 		die_usage("out of memory");
 	cands[0] = *policy;
 	for (size_t i = 0; i < nk; i++) {
@@ -375,15 +380,17 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 	}
 	struct pb_mem_replay rp = {.dist = dist, .seed = 1, .batch_calls = 4096};
 	struct pb_mem_params p = tune_mem_params(policy->op, budget * 10, caches, seed, s);
-	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum) != 0) {
+	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum, vs) != 0) {
 		cli_error("%s", pb_error());
 		free(cands);
 		free(sum);
+		free(vs);
 		return PB_EXIT_USAGE;
 	}
 	if (pb_session_stopped(s)) {
 		free(cands);
 		free(sum);
+		free(vs);
 		return pb_session_exit_status(s);
 	}
 	char line[600];
@@ -401,18 +408,24 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 		printf("    %-24s %8s %8.3f\n", j ? ks[j - 1]->name : "the policy above", ns,
 		       sum[j].median > 0 ? sum[0].median / sum[j].median : NAN);
 	}
-	bool wins =
-	    best != 0 && sum[best].ci_valid && sum[0].ci_valid && sum[best].ci_hi < sum[0].ci_lo;
+	/* the one rule: pb_verdict on best / the policy, the interleaved
+	 * samples' ratio, with the one margin: faster beyond it */
+	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	bool wins = best != 0 && pb_verdict(&vs[best], &rule) == PB_VERDICT_DIFFERENT &&
+	            vs[best].estimate < 1;
 	char text[PB_POLICY_TEXT_MAX];
 	if (wins) {
 		*policy = cands[best];
 		pb_policy_format(policy, text, sizeof text);
 		print_policy("policy for ", dist->name, text);
 	} else {
-		printf("  policy kept: no kernel beats it on %s beyond both CIs\n", dist->name);
+		printf("  policy kept: no kernel beats it on %s beyond +-%.0f%% (the ratio's 95%% "
+		       "CI)\n",
+		       dist->name, 100 * PB_EQUIVALENCE);
 	}
 	free(cands);
 	free(sum);
+	free(vs);
 	return 0;
 }
 
@@ -805,7 +818,7 @@ static void policy_comment(const struct tune_ctx *t, const struct pb_cpu_ident *
 	         "primbench auto policy (include/primbench/auto.h), written by primbench tune\n"
 	         "%s on %s, primbench %s\n"
 	         "%s; bands kept where they win by over %g%%\n"
-	         "(from %llu bytes on: %g%%), beyond both CIs",
+	         "(from %llu bytes on: %g%%), by pb_verdict with that margin",
 	         when, id->brand[0] ? id->brand : id->vendor, PB_VERSION_STRING, ranges,
 	         o->rule.small * 100, (unsigned long long)o->rule.large_from_bytes,
 	         o->rule.large * 100);
@@ -813,7 +826,7 @@ static void policy_comment(const struct tune_ctx *t, const struct pb_cpu_ident *
 		size_t used = strlen(comment);
 		snprintf(comment + used, len - used,
 		         "\nthen, on the distribution %s, a kernel serving its sizes where it\n"
-		         "beat that policy beyond both CIs",
+		         "beat that policy beyond +-1%% (pb_verdict)",
 		         t->dist.name);
 	}
 	/* which lines this describes: the ops tuned now, not those kept */

@@ -11,6 +11,7 @@
 #include "primbench/fingerprint.h"
 #include "primbench/report.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -19,8 +20,10 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/replicates.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
+#include "primbench/twosample.h"
 #include "primbench/xalloc.h"
 
 /* ---- the grid of one (op, state) --------------------------------------- */
@@ -34,8 +37,13 @@ struct grid {
 	uint64_t *sizes;
 	double *x; /* log2(size) */
 	const struct pb_kernel **kernels;
-	double *med, *lo, *hi; /* nk * ns, natural logs of ticks per call */
-	bool *has, *ci;
+	double *med; /* nk * ns, natural logs of ticks per call */
+	bool *has;
+	const struct pb_mem_case **cs; /* nk * ns: each cell's case */
+	/* nk * nk * ns, filled as asked (ratio()): kernel b's ticks per call
+	 * over kernel a's at size j, with its 95% interval */
+	struct pb_shift *rat;
+	bool *rat_done;
 };
 
 #define AT(g, k, j) ((k) * (g)->ns + (j))
@@ -46,10 +54,10 @@ static void grid_free(struct grid *g)
 	free(g->x);
 	free(g->kernels);
 	free(g->med);
-	free(g->lo);
-	free(g->hi);
 	free(g->has);
-	free(g->ci);
+	free(g->cs);
+	free(g->rat);
+	free(g->rat_done);
 	memset(g, 0, sizeof *g);
 }
 
@@ -131,11 +139,11 @@ static int grid_build(struct grid *g, const struct pb_mem_result *r, enum pb_op 
 	size_t cells = g->nk * g->ns;
 	g->x = malloc(g->ns * sizeof *g->x);
 	g->med = malloc(cells * sizeof *g->med);
-	g->lo = malloc(cells * sizeof *g->lo);
-	g->hi = malloc(cells * sizeof *g->hi);
 	g->has = calloc(cells, sizeof *g->has);
-	g->ci = calloc(cells, sizeof *g->ci);
-	if (!g->x || !g->med || !g->lo || !g->hi || !g->has || !g->ci)
+	g->cs = calloc(cells, sizeof *g->cs);
+	g->rat = calloc(cells * g->nk, sizeof *g->rat);
+	g->rat_done = calloc(cells * g->nk, sizeof *g->rat_done);
+	if (!g->x || !g->med || !g->has || !g->cs || !g->rat || !g->rat_done)
 		goto oom;
 	for (size_t j = 0; j < g->ns; j++)
 		g->x[j] = log2((double)g->sizes[j]);
@@ -149,14 +157,7 @@ static int grid_build(struct grid *g, const struct pb_mem_result *r, enum pb_op 
 		const struct pb_summary *s = &c->ticks_per_call;
 		g->has[at] = true;
 		g->med[at] = log(s->median);
-		/* A CI that is missing or not positive cannot separate kernels:
-		 * such a cell counts as overlapping everything. */
-		g->ci[at] = s->ci_valid && isfinite(s->ci_lo) && isfinite(s->ci_hi) &&
-		            s->ci_lo > 0 && s->ci_hi >= s->ci_lo;
-		if (g->ci[at]) {
-			g->lo[at] = log(s->ci_lo);
-			g->hi[at] = log(s->ci_hi);
-		}
+		g->cs[at] = c;
 	}
 	/* Kernels that run another measured kernel's code at a size are one
 	 * candidate there (struct pb_kernel's same_code_as): the base row
@@ -189,11 +190,50 @@ static size_t fastest_at(const struct grid *g, size_t j)
 	return w;
 }
 
-/* Kernel a is faster than b beyond both CIs at size j. */
+/* Kernel b's ticks per call over kernel a's at size j (both measured
+ * there), with its 95% interval: pb_contender_ratio (replicates.h), the
+ * two interleaved in one run, paired by replicate or by the samples.
+ * ci_valid false when it cannot be had. Computed once per (a, b, j). */
+static const struct pb_shift *ratio(const struct grid *g, size_t a, size_t b, size_t j)
+{
+	size_t at = (a * g->nk + b) * g->ns + j;
+	if (!g->rat_done[at]) {
+		g->rat_done[at] = true;
+		struct pb_shift *r = &g->rat[at];
+		const struct pb_mem_case *ca = g->cs[AT(g, a, j)], *cb = g->cs[AT(g, b, j)];
+		double *x = ca ? pb_mem_case_per_call(ca) : NULL;
+		double *y = cb ? pb_mem_case_per_call(cb) : NULL;
+		if (!x || !y ||
+		    pb_contender_ratio(x, ca->n_samples, ca->replicate_samples, ca->n_replicates, y,
+		                       cb->n_samples, cb->replicate_samples, cb->n_replicates, 0.95,
+		                       r) != 0)
+			r->ci_valid = false;
+		free(x);
+		free(y);
+	}
+	return &g->rat[at];
+}
+
+/* How clearly a beats b at size j with margin m, in logs: min(ln lo,
+ * ln estimate - ln(1 + m)) of b / a, > 0 exactly when pb_verdict calls
+ * the ratio different with a faster; -inf without an interval. */
+static double win(const struct grid *g, size_t a, size_t b, size_t j, double m)
+{
+	const struct pb_shift *r = ratio(g, a, b, j);
+	if (!r->ci_valid)
+		return -INFINITY;
+	const struct pb_verdict_rule rule = {.null = 1, .margin = m};
+	double u = fmin(log(r->lo), log(r->estimate) - log1p(m));
+	bool faster = pb_verdict(r, &rule) == PB_VERDICT_DIFFERENT && r->estimate > 1;
+	/* the one rule decides; u only measures how far (their edge cases
+	 * agree: lo > 1 and estimate > 1 + m) */
+	return faster ? fmax(u, DBL_MIN) : fmin(u, 0);
+}
+
+/* Kernel a is faster than b at size j: pb_verdict with the one margin. */
 static bool clearly_faster(const struct grid *g, size_t a, size_t b, size_t j)
 {
-	size_t pa = AT(g, a, j), pb = AT(g, b, j);
-	return g->ci[pa] && g->ci[pb] && g->hi[pa] < g->lo[pb];
+	return win(g, a, b, j, PB_EQUIVALENCE) > 0;
 }
 
 /* Where the line through (x0, y0), (x1, y1) is 0; y0 and y1 of opposite
@@ -225,7 +265,8 @@ static int medsign(const struct grid *g, size_t a, size_t b, const size_t *idx, 
 	return ma < mb ? 1 : ma > mb ? -1 : 0;
 }
 
-/* +1 when a is faster beyond both CIs at idx[i], -1 when b is, else 0. */
+/* +1 when a is faster by the one rule at idx[i] (clearly_faster), -1 when b
+ * is, else 0. */
 static int clearsign(const struct grid *g, size_t a, size_t b, const size_t *idx, size_t i)
 {
 	return clearly_faster(g, a, b, idx[i]) ? 1 : clearly_faster(g, b, a, idx[i]) ? -1 : 0;
@@ -261,23 +302,23 @@ static unsigned flips(const struct grid *g, size_t a, size_t b, const size_t *id
 }
 
 /* The lower end of a crossing's interval: between sizes j0 (where `below`
- * is faster beyond both CIs) and j1 (where it is not), the zero of
- * u = ln lo(above) - ln hi(below): where below's CI top meets above's CI
- * bottom. j0 itself when j1 has no CIs. */
+ * is faster by the one rule) and j1 (where it is not), the zero of
+ * win(below, above) interpolated in log2(size): where that verdict is
+ * lost. j0 itself when j1 has no interval. */
 static double overlap_start(const struct grid *g, size_t below, size_t above, size_t j0, size_t j1)
 {
-	size_t b0 = AT(g, below, j0), a0 = AT(g, above, j0);
-	size_t b1 = AT(g, below, j1), a1 = AT(g, above, j1);
-	if (!g->ci[b1] || !g->ci[a1])
+	double u0 = win(g, below, above, j0, PB_EQUIVALENCE);
+	double u1 = win(g, below, above, j1, PB_EQUIVALENCE);
+	if (!isfinite(u1) || !isfinite(u0) || u1 > 0 || !(u0 > 0))
 		return (double)g->sizes[j0];
-	double u0 = g->lo[a0] - g->hi[b0], u1 = g->lo[a1] - g->hi[b1];
 	return exp2(zero_at(g->x[j0], u0, g->x[j1], u1));
 }
 
 /* The crossings of kernels a and b (grid indices). idx[0..m) lists the
  * sizes at which both were measured.
  *
- * A size is "clear" when one kernel is faster there beyond both CIs.
+ * A size is "clear" when one kernel is faster there by the one rule
+ * (clearly_faster: pb_verdict on their ratio, the 1% margin).
  * Between two consecutive clear sizes of opposite kernels (or before the
  * first clear size, or after the last), the medians' order flips an odd
  * number of times: one crossing, placed at the middle flip. Between clear
@@ -357,7 +398,8 @@ static int cmp_crossing(const void *a, const void *b)
 /* ---- the recommended policy --------------------------------------------- */
 
 /* A band is kept only where its kernel beats the neighbour's by more than
- * 3% beyond both CIs somewhere (the default of pb_breakeven_compute;
+ * 3% somewhere, by pb_verdict with that gain as its margin (the default of
+ * pb_breakeven_compute;
  * primbench tune asks for more): smaller gains are not worth a switch
  * point in a policy, and on a noisy machine they come and go. */
 #define DEFAULT_MIN_GAIN 0.03
@@ -369,7 +411,8 @@ struct band {
 
 /* How far band kernel kb beats kernel ko somewhere in [j0, j1], beyond
  * what the keep rule asks at that size: the largest lo(ko) - hi(kb) -
- * need(size) (logs); > 0 means a win beyond both CIs by more than the
+ * need(size) (logs, win()); > 0 means pb_verdict calls kb faster with the
+ * rule's gain as its margin, by more than the
  * rule's gain at that size. -inf when never comparable with CIs; +inf when
  * ko was not measured there at all (nothing says it could serve the band). */
 static double advantage(const struct grid *g, size_t kb, size_t ko, size_t j0, size_t j1,
@@ -382,10 +425,11 @@ static double advantage(const struct grid *g, size_t kb, size_t ko, size_t j0, s
 		if (!g->has[pb] || !g->has[po])
 			continue;
 		any = true;
-		double need =
-		    log1p(g->sizes[j] >= rule->large_from_bytes ? rule->large : rule->small);
-		if (g->ci[pb] && g->ci[po] && g->lo[po] - g->hi[pb] - need > best)
-			best = g->lo[po] - g->hi[pb] - need;
+		/* the rule's gain is the margin, never below the one margin */
+		double gain = g->sizes[j] >= rule->large_from_bytes ? rule->large : rule->small;
+		double u = win(g, kb, ko, j, fmax(gain, PB_EQUIVALENCE));
+		if (u > best)
+			best = u;
 	}
 	return any ? best : INFINITY;
 }
@@ -421,7 +465,7 @@ static double merge_cost(const struct grid *g, size_t kb, size_t ko, size_t j0, 
 
 /* Merges one band into a neighbour: among the (band, neighbour) pairs
  * where the band's kernel is nowhere faster than the neighbour's kernel
- * beyond both CIs (any pair when `force`), the one whose merge costs
+ * by the keep rule (any pair when `force`), the one whose merge costs
  * least. Returns whether it merged. */
 static bool merge_weakest(const struct grid *g, struct band *b, size_t *n, bool force,
                           const struct pb_gain_rule *rule)
@@ -480,7 +524,7 @@ static uint64_t band_bound(const struct grid *g, const struct band *lo, const st
 /* The switch between bands lo and hi: the crossing of their kernels
  * (a, b) found as pair_crossings finds one, over the sizes of the two
  * bands where both were measured. The window runs from the last size of
- * lo's band where a is faster beyond both CIs to the first of hi's band
+ * lo's band where a is faster by the one rule to the first of hi's band
  * where b is (an end without one is open); the medians flip an odd number
  * of times in it and the crossing is the middle flip. An even count (a
  * merged band, where a third kernel led) falls back to band_bound. The
@@ -1193,9 +1237,11 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	pb_format_bytes(c, sizeof c, b->max_size, PB_BYTES_PROSE);
 	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
 
-	fprintf(f, "where the recommended policy switches kernels (faster below -> faster\n"
-	           "above; in brackets the sizes where their CIs overlap, not a confidence\n"
-	           "interval of the switch):\n");
+	fprintf(f,
+	        "where the recommended policy switches kernels (faster below -> faster\n"
+	        "above; in brackets the sizes where neither is faster beyond +-%.0f%%, not\n"
+	        "a confidence interval of the switch):\n",
+	        100 * PB_EQUIVALENCE);
 	for (size_t i = 0; i < b->n_switches; i++) {
 		const struct pb_crossing *x = &b->switches[i];
 		char at[32], from[32], iv[256];
@@ -1233,18 +1279,18 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 				if (!shown.hi_open && shown.hi_bytes < (double)x->bound_bytes + 1)
 					shown.hi_bytes = (double)x->bound_bytes + 1;
 			}
-			snprintf(iv + n, sizeof iv - n, "CIs overlap ");
+			snprintf(iv + n, sizeof iv - n, "neither faster ");
 			n = strlen(iv);
 			fmt_interval(&shown, iv + n, sizeof iv - n);
 		} else if (x->bound_how == PB_BOUND_CROSSING) {
 			struct pb_crossing around = {.lo_bytes = (double)x->bracket_lo,
 			                             .hi_bytes = (double)x->bracket_hi};
 			snprintf(iv + n, sizeof iv - n,
-			         "CIs overlap at no measured size; crossing ");
+			         "one faster at every measured size; crossing ");
 			n = strlen(iv);
 			fmt_interval(&around, iv + n, sizeof iv - n);
 		} else {
-			snprintf(iv + n, sizeof iv - n, "CIs overlap at no measured size");
+			snprintf(iv + n, sizeof iv - n, "one faster at every measured size");
 		}
 		const struct pb_kernel *code = pb_kernel_code_at(
 		    x->above, (size_t)(x->bound_bytes < SIZE_MAX ? x->bound_bytes : SIZE_MAX));
@@ -1270,7 +1316,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);
 	fprintf(f, "recommended policy (lower envelope of the medians; a band is kept only\n"
-	           "where its kernel beats a neighbour's by over 3%% beyond both CIs):\n");
+	           "where its kernel beats a neighbour's by over 3%% by the one rule):\n");
 	/* Long policies break after commas; a short one stays one line. */
 	const char *p = policy;
 	const char *quote = "'";

@@ -50,7 +50,8 @@ struct ctx {
 	 * other code than its row runs now (an older kernel_revision), or
 	 * code not known here (a newer one) */
 	size_t other_code;
-	/* sizes where libc is behind beyond the CIs, per op and state */
+	/* sizes where libc is behind (pb_verdict, the one margin), per op and state;
+	 * the texts' "+-1%" is PB_EQUIVALENCE */
 	size_t behind[PB_OP_COUNT][PB_STATE_COUNT];
 };
 
@@ -206,9 +207,10 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* libc / best as a ratio interval at 95% (pb_contender_ratio: replicate
- * by replicate, or with one replicate by the samples, both from the same
- * process). ci_valid false when none can be had. */
+/* libc / best (any two cases of the run: x / y) as a ratio interval at 95%
+ * (pb_contender_ratio: replicate by replicate, or with one replicate by
+ * the samples, both from the same process). ci_valid false when none can
+ * be had. */
 static struct pb_shift libc_ratio(const struct mcase *libc, const struct mcase *best)
 {
 	struct pb_shift r;
@@ -466,8 +468,9 @@ static const struct mcase *best_of_path(const struct ctx *c, enum pb_op op, enum
 
 /* Where glibc switches from path `lo` to path `hi` at threshold t (sizes
  * above t take `hi`), against this run's (op, st): the largest size where
- * lo's best kernel is faster beyond both CIs, the next size measured after
- * it, and the smallest size where hi's is faster beyond both CIs. */
+ * lo's best kernel is faster by the one rule (pb_verdict on their ratio,
+ * PB_EQUIVALENCE), the next size measured after it, and the smallest size
+ * where hi's is faster so. */
 static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
                              const char *tname, uint64_t t, unsigned lo, unsigned hi,
                              const char *wl, const char *wh)
@@ -488,12 +491,19 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 			continue;
 		const struct mcase *a = best_of_path(c, op, st, sizes[j], lo);
 		const struct mcase *b = best_of_path(c, op, st, sizes[j], hi);
-		if (!a || !b || !has_ci(&a->s) || !has_ci(&b->s))
+		if (!a || !b)
 			continue;
+		/* b / a by the one rule (pb_contender_ratio, pb_verdict with
+		 * PB_EQUIVALENCE): above 1, a's path is faster */
+		struct pb_shift r = libc_ratio(b, a);
+		if (!r.ci_valid)
+			continue;
+		const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+		bool differ = pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT;
 		if (!both++)
 			min = sizes[j];
 		max = sizes[j];
-		if (a->s.ci_hi < b->s.ci_lo) {
+		if (differ && r.estimate > 1) {
 			lo_upto = sizes[j];
 			lo_at = a;
 			lo_vs = b;
@@ -502,7 +512,7 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 		} else if (!next && lo_upto) {
 			next = sizes[j];
 		}
-		if (b->s.ci_hi < a->s.ci_lo && !hi_from) {
+		if (differ && r.estimate < 1 && !hi_from) {
 			hi_from = sizes[j];
 			hi_at = b;
 			hi_vs = a;
@@ -542,13 +552,13 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 			para(c, 2,
 			     "%s: below this run's crossing: glibc uses %s above it, but %s is "
 			     "still "
-			     "faster beyond the CIs at %s (%s).",
+			     "faster beyond +-1%% at %s (%s).",
 			     head, wh, wl, size_word(lo_upto, s3, sizeof s3), r1);
 		} else if (hi_from && t >= hi_from) {
 			verdict = "too_high";
 			para(c, 2,
 			     "%s: above this run's crossing: glibc keeps %s up to it, but %s is "
-			     "already faster beyond the CIs at %s (%s).",
+			     "already faster beyond +-1%% at %s (%s).",
 			     head, wl, wh, size_word(hi_from, s3, sizeof s3), r2);
 		} else if (t >= max || t < min) {
 			verdict = "outside_sizes";
@@ -562,23 +572,22 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 				para(
 				    c, 2,
 				    "%s: the run cannot place it: at no size is either path faster "
-				    "beyond the CIs.",
+				    "beyond +-1%%.",
 				    head);
 			} else {
 				verdict = "consistent";
 				char upto[96] = "", from[128] = "";
 				if (lo_upto)
 					snprintf(upto, sizeof upto,
-					         "; the largest size where %s is faster beyond the "
-					         "CIs: %s",
+					         "; the largest size where %s is faster beyond "
+					         "+-1%%: %s",
 					         wl, size_word(lo_upto, s3, sizeof s3));
 				if (hi_from)
 					snprintf(from, sizeof from, "; %s from %s (%s)", wh,
 					         size_word(hi_from, s3, sizeof s3), r2);
 				else
 					snprintf(from, sizeof from,
-					         "; %s is not faster beyond the CIs at any size",
-					         wh);
+					         "; %s is not faster beyond +-1%% at any size", wh);
 				para(c, 2, "%s: not contradicted by this run%s%s.", head, upto,
 				     from);
 			}
@@ -651,7 +660,7 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		 * CIs: elsewhere the run gives no reason to move glibc. */
 		if (!same && !behind) {
 			para(c, 2,
-			     "%s %s: policy '%s'; libc is behind beyond the CIs at no size here: "
+			     "%s %s: policy '%s'; libc is behind beyond +-1%% at no size here: "
 			     "no reason from this run to move glibc's thresholds.",
 			     pb_op_name(op), pb_cache_state_name(st), policy);
 			same = true; /* nothing more to print */

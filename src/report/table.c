@@ -136,22 +136,11 @@ static const struct pb_mem_case *fastest(const struct pb_mem_result *r, enum pb_
 	return best;
 }
 
-/* c's per-call values (batch ticks / calls), malloc'd; NULL when none. */
-static double *per_call(const struct pb_mem_case *c)
-{
-	if (!c->n_samples || !c->batch_ticks || !c->batch_calls)
-		return NULL;
-	double *v = malloc(c->n_samples * sizeof *v);
-	for (size_t i = 0; v && i < c->n_samples; i++)
-		v[i] = c->batch_calls[i] ? c->batch_ticks[i] / (double)c->batch_calls[i] : 0;
-	return v;
-}
-
 char pb_mem_mark(const struct pb_mem_case *c, const struct pb_mem_case *best)
 {
 	if (c == best)
 		return '*';
-	double *x = per_call(best), *y = per_call(c);
+	double *x = pb_mem_case_per_call(best), *y = pb_mem_case_per_call(c);
 	char mark = ' ';
 	struct pb_shift r;
 	if (x && y &&
@@ -550,7 +539,7 @@ static void print_read_loop(FILE *f, const struct pb_mem_result *r, enum pb_op o
 	pb_print_wrapped_at(f, 0, 2, line);
 	if (bound == 0) {
 		fprintf(f, "bounded by the loop: none (every read-back is slower than the loop's\n"
-		           "hot speed beyond both CIs)\n");
+		           "hot speed beyond +-1%%)\n");
 		return;
 	}
 	len = snprintf(line, sizeof line,

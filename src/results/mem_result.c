@@ -49,6 +49,16 @@ static bool same_but_threads(const struct pb_mem_case *a, const struct pb_mem_ca
 	       a->mem_node == b->mem_node && a->mem_node_index == b->mem_node_index;
 }
 
+double *pb_mem_case_per_call(const struct pb_mem_case *c)
+{
+	if (!c->n_samples || !c->batch_ticks || !c->batch_calls)
+		return NULL;
+	double *v = malloc(c->n_samples * sizeof *v);
+	for (size_t i = 0; v && i < c->n_samples; i++)
+		v[i] = c->batch_calls[i] ? c->batch_ticks[i] / (double)c->batch_calls[i] : 0;
+	return v;
+}
+
 double pb_mem_efficiency(const struct pb_mem_result *r, const struct pb_mem_case *c)
 {
 	unsigned n = c->threads > 1 ? c->threads : 1;

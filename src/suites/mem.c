@@ -17,7 +17,9 @@
 
 #include "primbench/error.h"
 #include "primbench/memory.h"
+#include "primbench/replicates.h"
 #include "primbench/timer.h"
+#include "primbench/twosample.h"
 #include "suites/arena.h"
 #include "suites/readback.h"
 #include "suites/sampling.h"
@@ -442,7 +444,8 @@ static int check_params(const struct pb_mem_params *p)
  * the kernels' (pb_batch_calls), 21 samples; *out in ticks per read.
  * Returns 0, or -1 with pb_error() when the buffer cannot be mapped. */
 #define READ_LOOP_SAMPLES 21
-static int measure_read_loop(uint64_t n, uint64_t offset, struct pb_summary *out)
+static int measure_read_loop(uint64_t n, uint64_t offset, struct pb_summary *out,
+                             double v[READ_LOOP_SAMPLES])
 {
 	uint8_t *buf = pb_map(offset + n, false, false);
 	if (!buf)
@@ -453,12 +456,11 @@ static int measure_read_loop(uint64_t n, uint64_t offset, struct pb_summary *out
 	for (int i = 0; i < 3; i++) {
 		pb_stamp t = pb_timer_begin();
 		read_sink = read_back(b, n);
-		double v = (double)pb_timer_end(t);
-		if (v < best)
-			best = v;
+		double once = (double)pb_timer_end(t);
+		if (once < best)
+			best = once;
 	}
 	size_t k = pb_batch_calls(best, pb_batch_target_ticks(), MAX_BATCH_CALLS);
-	double v[READ_LOOP_SAMPLES];
 	for (int j = 0; j < READ_LOOP_SAMPLES; j++) {
 		uint64_t sum = 0;
 		pb_stamp t = pb_timer_begin();
@@ -472,12 +474,25 @@ static int measure_read_loop(uint64_t n, uint64_t offset, struct pb_summary *out
 	return pb_summarize(v, READ_LOOP_SAMPLES, 0.95, out);
 }
 
-/* Whether read-back summary rd is within noise of the loop's own speed. */
-static bool within_loop_noise(const struct pb_summary *rd, const struct pb_summary *loop)
+/* Whether case c's read-back is within noise of the loop's own speed
+ * (its samples loop[]): not slower than it by the one rule (pb_verdict on
+ * read-back / loop, pb_contender_ratio of the samples, PB_EQUIVALENCE);
+ * without an interval, within 5% by the medians. */
+static bool within_loop_noise(const struct pb_mem_case *c, const struct pb_summary *loop,
+                              const double loop_v[READ_LOOP_SAMPLES])
 {
-	if (rd->ci_valid && loop->ci_valid)
-		return rd->ci_lo <= loop->ci_hi;
-	return rd->median <= 1.05 * loop->median;
+	double *rd = c->read_ticks && c->batch_calls ? malloc(c->n_samples * sizeof *rd) : NULL;
+	for (size_t i = 0; rd && i < c->n_samples; i++)
+		rd[i] = c->batch_calls[i] ? c->read_ticks[i] / (double)c->batch_calls[i] : 0;
+	struct pb_shift r = {.ci_valid = false};
+	if (rd && pb_contender_ratio(loop_v, READ_LOOP_SAMPLES, NULL, 0, rd, c->n_samples, NULL, 0,
+	                             0.95, &r) != 0)
+		r.ci_valid = false;
+	free(rd);
+	if (!r.ci_valid)
+		return c->read_ticks_per_call.median <= 1.05 * loop->median;
+	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	return !(pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT && r.estimate > 1);
 }
 
 /* The thread counts to run (mem.h): 1, then the others ascending, each
@@ -891,17 +906,17 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 					 * read-back shows the loop, not where the bytes
 					 * sit. */
 					struct pb_summary loop;
+					double loop_v[READ_LOOP_SAMPLES];
 					if (rc == 0 && p->then_read && n > 0 && !r->interrupted &&
 					    cts[0]->n_samples > 0 &&
 					    measure_read_loop(n, p->placements[q].dst_offset_bytes,
-					                      &loop) == 0) {
+					                      &loop, loop_v) == 0) {
 						for (size_t ki = 0; ki < p->n_kernels; ki++) {
 							struct pb_mem_case *c = cts[ki];
 							c->read_loop_ticks_per_call = loop;
 							c->read_loop_bound =
 							    c->n_samples > 0 &&
-							    within_loop_noise(
-							        &c->read_ticks_per_call, &loop);
+							    within_loop_noise(c, &loop, loop_v);
 						}
 					}
 					if (rc == 0 && x.page_source == PB_PAGES_THP &&

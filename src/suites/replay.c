@@ -15,7 +15,9 @@
 #include "primbench/mem.h"
 #include "primbench/memory.h"
 #include "primbench/policy.h"
+#include "primbench/replicates.h"
 #include "primbench/timer.h"
+#include "primbench/twosample.h"
 #include "suites/arena.h"
 #include "suites/sampling.h"
 
@@ -261,8 +263,31 @@ static int policy_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_
 	return 0;
 }
 
+/* Policy j's per-call values (batch ticks / calls) over policy 0's. */
+static int ratio_vs_first(const struct pb_harness_result *hr, size_t j, struct pb_shift *out)
+{
+	const struct pb_harness_samples *x = &hr->c[0], *y = &hr->c[j];
+	double *vx = malloc((x->n_samples + 1) * sizeof *vx),
+	       *vy = malloc((y->n_samples + 1) * sizeof *vy);
+	if (!vx || !vy) {
+		free(vx);
+		free(vy);
+		return pb_fail("out of memory");
+	}
+	for (size_t i = 0; i < x->n_samples; i++)
+		vx[i] = x->calls[i] ? x->ticks[i] / (double)x->calls[i] : 0;
+	for (size_t i = 0; i < y->n_samples; i++)
+		vy[i] = y->calls[i] ? y->ticks[i] / (double)y->calls[i] : 0;
+	int rc =
+	    pb_contender_ratio(vx, x->n_samples, NULL, 0, vy, y->n_samples, NULL, 0, 0.95, out);
+	free(vx);
+	free(vy);
+	return rc;
+}
+
 int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *rp,
-                           const struct pb_policy *pols, size_t np, struct pb_summary *out)
+                           const struct pb_policy *pols, size_t np, struct pb_summary *out,
+                           struct pb_shift *vs_first)
 {
 	size_t n = rp->batch_calls;
 	if (np == 0 || n == 0)
@@ -306,10 +331,14 @@ int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *
 		hp.stop_check = PB_HARNESS_STOP_ROUND_START;
 		struct pb_harness_result hr;
 		rc = pb_harness_run(&hp, &hr);
-		for (size_t j = 0; rc == 0 && j < np; j++)
-			out[j] = hr.c[j].per_call;
-		if (rc == 0)
+		if (rc == 0) {
+			for (size_t j = 0; rc == 0 && j < np; j++) {
+				out[j] = hr.c[j].per_call;
+				if (vs_first)
+					rc = ratio_vs_first(&hr, j, &vs_first[j]);
+			}
 			pb_harness_result_free(&hr);
+		}
 	}
 	if (mapped)
 		pb_replay_arena_free(&a);

@@ -105,12 +105,46 @@ int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b
 		struct pb_mem_case *c = &out->cases[out->n_cases++];
 		*c = *x;
 		c->state = as;
-		/* the summaries' sample count; no sample arrays */
-		c->n_samples = x->ticks_per_call.n < y->ticks_per_call.n ? x->ticks_per_call.n
-		                                                         : y->ticks_per_call.n;
+		/* samples: the geometric mean of the two states' i-th per-call
+		 * values, one call each, for as many as both have (what the one
+		 * rule sets kernels against each other with, pb_contender_ratio);
+		 * without sample arrays on a side, none, and the summaries' count */
 		c->batch_ticks = NULL;
 		c->batch_calls = NULL;
 		c->read_ticks = NULL;
+		c->thread_cpus = NULL;
+		c->thread_batch_ticks = NULL;
+		c->thread_ticks_per_call = NULL;
+		c->replicate_samples = NULL;
+		c->n_replicates = 0;
+		double *px = pb_mem_case_per_call(x), *py = pb_mem_case_per_call(y);
+		size_t np =
+		    px && py ? (x->n_samples < y->n_samples ? x->n_samples : y->n_samples) : 0;
+		c->n_samples = 0;
+		if (np) {
+			c->batch_ticks = malloc(np * sizeof *c->batch_ticks);
+			c->batch_calls = malloc(np * sizeof *c->batch_calls);
+			if (!c->batch_ticks || !c->batch_calls) {
+				free(px);
+				free(py);
+				out->n_cases--;
+				free(c->batch_ticks);
+				free(c->batch_calls);
+				pb_mem_result_free(out);
+				return pb_fail("out of memory combining results");
+			}
+			for (size_t k = 0; k < np; k++) {
+				c->batch_ticks[k] = sqrt(px[k] * py[k]);
+				c->batch_calls[k] = 1;
+			}
+			c->n_samples = np;
+		}
+		free(px);
+		free(py);
+		if (!np)
+			c->n_samples = x->ticks_per_call.n < y->ticks_per_call.n
+			                   ? x->ticks_per_call.n
+			                   : y->ticks_per_call.n;
 		const struct pb_summary *sx = &x->ticks_per_call, *sy = &y->ticks_per_call;
 		struct pb_summary *s = &c->ticks_per_call;
 		s->n = c->n_samples;

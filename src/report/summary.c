@@ -269,7 +269,7 @@ static void size_list(char *buf, size_t len, const struct cmp *xs, size_t n, enu
 			snprintf(item, sizeof item, "%s (x%.2f faster than %s)", sz,
 			         1 / xs[i].ratio, xs[i].best->kernel);
 		else if (v == V_UNSURE && isfinite(xs[i].bound))
-			snprintf(item, sizeof item, "%s (CIs allow x%.2f)", sz, xs[i].bound);
+			snprintf(item, sizeof item, "%s (interval up to x%.2f)", sz, xs[i].bound);
 		else if (v == V_UNSURE)
 			snprintf(item, sizeof item, "%s (no CI: under 6 samples)", sz);
 		else
@@ -301,7 +301,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 	     "interval lies inside the margin. Behind at SIZE (KERNEL xR, >=xL): the "
 	     "interval lies above 1 and R beyond the margin; L is its low end. Ahead: "
 	     "the same below 1. Cannot tell: no interval, or one too wide for either "
-	     "(CIs allow xB: its high end).",
+	     "(interval up to xB: its high end).",
 	     100 * PB_EQUIVALENCE);
 	size_t headline_at = json_array_size(c->text);
 	bool any = false;
@@ -707,7 +707,7 @@ static json_t *glibc_section(struct ctx *c)
 	} else {
 		para(c, 0,
 		     "glibc %s's thresholds against this run (its kernels of each glibc path, "
-		     "the best per size; faster: beyond both 95%% CIs):",
+		     "the best per size; faster: by the ratio's 95%% interval, beyond +-1%%):",
 		     ver ? ver : "(version unknown)");
 		for (size_t o2 = 0; o2 < 2; o2++)
 			for (int st = 0; st < PB_STATE_COUNT; st++) {

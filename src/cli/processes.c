@@ -149,6 +149,18 @@ static int case_values(const json_t *c, double **v, size_t *n, size_t **rep, siz
 	return 0;
 }
 
+/* base's integer fields keys[] (NULL-ended) += more's, where both have one. */
+static void add_integers(json_t *base, const json_t *more, const char *const *keys)
+{
+	for (size_t k = 0; keys[k]; k++) {
+		json_t *x = json_object_get(base, keys[k]), *y = json_object_get(more, keys[k]);
+		if (json_is_integer(x) && json_is_integer(y))
+			json_object_set_new(
+			    base, keys[k],
+			    json_integer(json_integer_value(x) + json_integer_value(y)));
+	}
+}
+
 /* The processes' noise as one: the worst steal and business of the other
  * CPUs, the context switches summed. */
 static void join_noise(json_t *base, const json_t *more)
@@ -162,14 +174,8 @@ static void join_noise(json_t *base, const json_t *more)
 		    (!json_is_number(x) || json_number_value(y) > json_number_value(x)))
 			json_object_set(base, worst[k], y);
 	}
-	const char *sum[] = {"voluntary_switches", "involuntary_switches", NULL};
-	for (size_t k = 0; sum[k]; k++) {
-		json_t *x = json_object_get(base, sum[k]), *y = json_object_get(more, sum[k]);
-		if (json_is_integer(x) && json_is_integer(y))
-			json_object_set_new(
-			    base, sum[k],
-			    json_integer(json_integer_value(x) + json_integer_value(y)));
-	}
+	static const char *const sum[] = {"voluntary_switches", "involuntary_switches", NULL};
+	add_integers(base, more, sum);
 }
 
 /* One warning for the joined run, as a single process gives one (each
@@ -205,14 +211,8 @@ static int join_doc(json_t *base, json_t *more)
 		       *cr = json_object_get(c, "replicates");
 		if (json_is_array(br) && json_is_array(cr))
 			json_array_extend(br, cr);
-		const char *sum[] = {"migrations", "outliers", NULL};
-		for (size_t k = 0; sum[k]; k++) {
-			json_t *x = json_object_get(b, sum[k]), *y = json_object_get(c, sum[k]);
-			if (json_is_integer(x) && json_is_integer(y))
-				json_object_set_new(
-				    b, sum[k],
-				    json_integer(json_integer_value(x) + json_integer_value(y)));
-		}
+		static const char *const sum[] = {"migrations", "outliers", NULL};
+		add_integers(b, c, sum);
 	}
 	json_t *bn = json_object_get(base, "notes");
 	json_array_foreach(json_object_get(more, "notes"), i, c)

@@ -85,14 +85,22 @@ int pb_summarize_replicates(const double *x, size_t n, const size_t *rep_n, size
 	return 0;
 }
 
-int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
-                  struct pb_runs_ratio *out)
+/* *out empty (NANs) at `level`; -1 with pb_error() for a bad level. */
+static int ratio_start(struct pb_runs_ratio *out, double level)
 {
 	memset(out, 0, sizeof *out);
 	if (!(level > 0 && level < 1))
 		return pb_fail("confidence level %g is not between 0 and 1", level);
 	out->level = level;
 	out->estimate = out->lo = out->hi = out->p = out->df = NAN;
+	return 0;
+}
+
+int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
+                  struct pb_runs_ratio *out)
+{
+	if (ratio_start(out, level) != 0)
+		return -1;
 	if (na < 2 || nb < 2)
 		return 0;
 	for (size_t i = 0; i < na; i++)
@@ -134,11 +142,8 @@ int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double
 int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
                     struct pb_runs_ratio *out)
 {
-	memset(out, 0, sizeof *out);
-	if (!(level > 0 && level < 1))
-		return pb_fail("confidence level %g is not between 0 and 1", level);
-	out->level = level;
-	out->estimate = out->lo = out->hi = out->p = out->df = NAN;
+	if (ratio_start(out, level) != 0)
+		return -1;
 	if (n < 2)
 		return 0;
 	double *r = malloc(n * sizeof *r);

@@ -460,12 +460,14 @@ static void test_read_back_loop(void **state)
 		const struct pb_mem_case *c = &r.cases[i];
 		assert_int_equal(c->read_loop_ticks_per_call.n, 21);
 		assert_true(c->read_loop_ticks_per_call.median > 0);
-		/* the flag is the rule: CIs reach each other (or 5%) */
+		/* the flag is the one rule (pb_verdict on read-back / loop of the
+		 * samples, the 1% margin; the loop's samples are not kept): not
+		 * bound means shown slower by more than the margin, so the
+		 * read-back's median cannot lie well below the loop's */
 		const struct pb_summary *rd = &c->read_ticks_per_call,
 		                        *lp = &c->read_loop_ticks_per_call;
-		bool want = rd->ci_valid && lp->ci_valid ? rd->ci_lo <= lp->ci_hi
-		                                         : rd->median <= 1.05 * lp->median;
-		assert_true(c->read_loop_bound == want);
+		if (!c->read_loop_bound)
+			assert_true(rd->median > 0.99 * lp->median);
 	}
 	/* the printout names the loop and what the flag means */
 	r.cases[0].read_loop_bound = true;

@@ -1,4 +1,4 @@
-/* test_breakeven.c - crossings, their CI-overlap intervals, the recommended
+/* test_breakeven.c - crossings, their regions (neither faster by the one rule), the recommended
  * policy and the glibc mapping, on synthetic results with known answers:
  * kernel A costs 10 + n/64 ticks, B 40 + n/128, so they cross at
  * n = 3840 exactly. */

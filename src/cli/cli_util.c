@@ -155,11 +155,17 @@ void cli_replicates_check(const struct cli_sampling *s, size_t *replicates, bool
 	if (cli_processes_child())
 		return;
 	size_t p = processes ? processes : 1, r = *replicates ? *replicates : 1;
-	if (given && replicate_samples(s, r, p) > s->max_samples)
-		die_usage("--replicates %zu of at least --min-samples %zu take %zu samples a case, "
-		          "more than --max-samples %zu they share: lower --replicates or raise "
-		          "--max-samples",
-		          r, s->min_samples, replicate_samples(s, r, p), s->max_samples);
+	if (given && replicate_samples(s, r, p) > s->max_samples) {
+		char in[96] = "";
+		if (p > 1)
+			snprintf(in, sizeof in, " in --processes %zu (%zu each, %zu in all)", p,
+			         (r + p - 1) / p, p * ((r + p - 1) / p));
+		die_usage(
+		    "--replicates %zu%s of at least --min-samples %zu take %zu samples a case, "
+		    "more than --max-samples %zu they share: lower --replicates or raise "
+		    "--max-samples",
+		    r, in, s->min_samples, replicate_samples(s, r, p), s->max_samples);
+	}
 	while (r > 1 && replicate_samples(s, r, p) > s->max_samples)
 		r--;
 	if (replicate_samples(s, r, p) > s->max_samples)

@@ -285,6 +285,9 @@ void cmd_check_options(int argc, char **argv, struct options *o)
 	}
 	if (o->p.until_verdict && o->p.nsides == 1)
 		die_usage("cmd: --until-verdict needs a B side (--vs or --vs-env)");
+	if (o->equiv_given && o->p.nsides == 1)
+		die_usage("cmd: --equivalence is the margin of the A/B verdict: it needs a B side "
+		          "(--vs or --vs-env)");
 	if (!o->p.until_verdict && (o->budget_given || o->max_given))
 		die_usage("cmd: --budget and --max-runs go with --until-verdict");
 	if (o->profile_opts && !o->profile)

@@ -613,18 +613,22 @@ static void run_notes(const struct pb_compare_result *r, struct pb_strv *notes)
 	else if (runs) {
 		json_int_t pa = json_integer_value(pb_json_path(r->fa->doc, "processes.count")),
 		           pb = json_integer_value(pb_json_path(r->fb->doc, "processes.count"));
-		pb_strv_push(
-		    notes,
-		    pb_xasprintf(
-		        "runs: the replicates in each file (at least %zu old, %zu new a case)%s",
-		        least_a, least_b,
-		        pa > 1 && pb > 1
-		            ? ""
-		            : "; in one process a side, so a change of the machine's state "
-		              "between the two processes (on a shared host: seconds-long "
-		              "episodes, docs/statistics.md) is not in the interval: for a "
-		              "before/after, measure several files a side alternately and give "
-		              "them as compare A1 A2 A3 -- B1 B2 B3"));
+		const char *which = pa > 1 && pb > 1 ? NULL
+		                    : pa > 1         ? "the new side in one process"
+		                    : pb > 1         ? "the old side in one process"
+		                                     : "in one process a side";
+		char *tail =
+		    which ? pb_xasprintf("; %s, so a change of the machine's state between "
+		                         "processes (on a shared host: seconds-long episodes, "
+		                         "docs/statistics.md) is not all in the interval: for a "
+		                         "before/after, measure several files a side alternately "
+		                         "and give them as compare A1 A2 A3 -- B1 B2 B3",
+		                         which)
+		          : pb_xasprintf("%s", "");
+		pb_strv_push(notes, pb_xasprintf("runs: the replicates in each file (at least %zu "
+		                                 "old, %zu new a case)%s",
+		                                 least_a, least_b, tail));
+		free(tail);
 	}
 	if (one)
 		pb_strv_push(

@@ -556,7 +556,9 @@ static int check_doc(struct pb_results_file *f)
 		               "%d)",
 		               name, PB_RESULTS_SCHEMA_VERSION);
 	if (!json_is_integer(ver)) {
-		char *t = pb_json_text(ver);
+		/* as written: 2.0 is not "2" */
+		char *t = json_is_string(ver) ? pb_json_text(ver)
+		                              : json_dumps(ver, JSON_ENCODE_ANY | JSON_COMPACT);
 		bool str = json_is_string(ver);
 		pb_fail("%s: schema_version %s%s%s is a %s, not an integer (this primbench reads "
 		        "versions 1 to %d)",

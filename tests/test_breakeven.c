@@ -622,7 +622,7 @@ static void test_switch_no_measured_overlap(void **state)
 	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
 	assert_int_equal(b.n_switches, 1);
 	const struct pb_crossing *x = &b.switches[0];
-	assert_false(x->overlap_measured);
+	assert_false(x->undecided_measured);
 	assert_int_equal(x->bound_how, PB_BOUND_CROSSING);
 	assert_true(x->bound_bytes >= 256 && x->bound_bytes < 512);
 	char *text = print_of(&b);

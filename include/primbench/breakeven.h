@@ -139,10 +139,12 @@ struct pb_crossing {
 		PB_BOUND_ASCENDING, /* moved above the previous switch's bound */
 	} bound_how;
 	uint64_t moved_from_bytes;
-	/* Switches only: the CIs overlap at a measured size in [lo_bytes,
-	 * hi_bytes] (false: they are apart at every measured size and the
-	 * interval is only an interpolation between two of them). */
-	bool overlap_measured;
+	/* Switches only: at a measured size in [lo_bytes, hi_bytes] neither
+	 * kernel is faster by the one rule (pb_verdict, PB_EQUIVALENCE; false:
+	 * one is faster at every measured size and the interval is only an
+	 * interpolation between two of them). JSON: ci_overlap_measured, the
+	 * name kept from the overlap rule it replaced. */
+	bool undecided_measured;
 };
 
 struct pb_breakeven {

@@ -76,6 +76,25 @@ int pb_runs_ratio(const double *a, size_t na, const double *b, size_t nb, double
 int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
                     struct pb_runs_ratio *out);
 
+/* y against the fastest of k contenders, within one run of n replicates
+ * whose replicates measured them all: med[c * n + i] is contender c's
+ * median in replicate i, y[i] y's. For each replicate i the contender is
+ * chosen on the other replicates (the least mean log median over them:
+ * leave-one-out), and replicate i's ratio is y[i] / med[chosen * n + i];
+ * out is the paired t interval on those n log ratios (as pb_paired_ratio).
+ * Choosing the fastest of several by the same medians the ratio is then
+ * taken from favours the one whose noise was lucky (the winner's curse:
+ * with k equal contenders the minimum of their medians lies below their
+ * common level), so y looks slower than it is; a replicate that did not
+ * choose cannot flatter its own choice. chosen[0..n) (may be NULL)
+ * receives each replicate's contender. n >= 3 (with 2 a replicate is
+ * chosen on one other); out->valid false otherwise, or when a value is
+ * not > 0. Returns 0, or -1 with pb_error() (a bad level, out of memory).
+ * (Cross-validation against selection bias: M. Stone, "Cross-validatory
+ * choice and assessment of statistical predictions", JRSS B 36, 1974.) */
+int pb_vs_fastest_ratio(const double *med, size_t k, size_t n, const double *y, double level,
+                        struct pb_runs_ratio *out, size_t *chosen);
+
 /* Two contenders of one run, per-call values x (nx of them, in nrx
  * replicates of rx[] values; rx NULL or nrx <= 1: one run) and y alike:
  * y / x as an interval at `level` for pb_verdict (twosample.h), the one

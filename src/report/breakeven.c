@@ -305,7 +305,8 @@ static unsigned flips(const struct grid *g, size_t a, size_t b, const size_t *id
  * is faster by the one rule) and j1 (where it is not), the zero of
  * win(below, above) interpolated in log2(size): where that verdict is
  * lost. j0 itself when j1 has no interval. */
-static double overlap_start(const struct grid *g, size_t below, size_t above, size_t j0, size_t j1)
+static double verdict_lost_at(const struct grid *g, size_t below, size_t above, size_t j0,
+                              size_t j1)
 {
 	double u0 = win(g, below, above, j0, PB_EQUIVALENCE);
 	double u1 = win(g, below, above, j1, PB_EQUIVALENCE);
@@ -368,16 +369,16 @@ static int pair_crossings(const struct grid *g, size_t a, size_t b, const size_t
 				c.lo_bytes = (double)g->sizes[idx[0]];
 			} else {
 				c.lo_bytes =
-				    overlap_start(g, below, above, idx[left], idx[left + 1]);
+				    verdict_lost_at(g, below, above, idx[left], idx[left + 1]);
 			}
 			/* The upper end mirrors the lower: seen from above, `above`
-			 * is the faster one and the overlap starts at idx[right - 1]. */
+			 * is the faster one and its verdict is lost at idx[right - 1]. */
 			if (right == m) {
 				c.hi_open = true;
 				c.hi_bytes = (double)g->sizes[idx[m - 1]];
 			} else {
 				c.hi_bytes =
-				    overlap_start(g, above, below, idx[right], idx[right - 1]);
+				    verdict_lost_at(g, above, below, idx[right], idx[right - 1]);
 			}
 			if (crossings_add(out, &c) != 0)
 				return -1;
@@ -568,16 +569,16 @@ static void switch_point(const struct grid *g, const struct band *lo, const stru
 	out->hi_bytes = (double)g->sizes[idx[hi_i]];
 	if (left != SIZE_MAX && left + 1 < m) {
 		out->lo_open = false;
-		out->lo_bytes = overlap_start(g, a, b, idx[left], idx[left + 1]);
+		out->lo_bytes = verdict_lost_at(g, a, b, idx[left], idx[left + 1]);
 	}
 	if (right != m) {
-		/* b clear at the first size both were measured at: no overlap
-		 * seen above the switch */
+		/* b clear at the first size both were measured at: no
+		 * undecided size seen above the switch */
 		out->hi_open = false;
-		out->hi_bytes = right > 0 ? overlap_start(g, b, a, idx[right], idx[right - 1])
+		out->hi_bytes = right > 0 ? verdict_lost_at(g, b, a, idx[right], idx[right - 1])
 		                          : (double)g->sizes[idx[0]];
 	}
-	out->overlap_measured = left == SIZE_MAX || right == m || right > left + 1;
+	out->undecided_measured = left == SIZE_MAX || right == m || right > left + 1;
 	unsigned n = flips(g, a, b, idx, lo_i, hi_i, UINT_MAX, NULL, NULL, NULL);
 	out->flips = n;
 	if (n % 2 == 0)
@@ -1264,13 +1265,13 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 			n += (size_t)snprintf(
 			    iv, sizeof iv, "moved up from %s, below the switch before it; ", from);
 		if (x->lo_open && !x->hi_open && x->lo_bytes == x->hi_bytes) {
-			/* never compared below the switch: nothing overlapped */
+			/* never compared below the switch: nothing undecided */
 			char first[32];
 			pb_format_bytes(first, sizeof first, x->hi_bytes, PB_BYTES_PROSE);
 			snprintf(iv + n, sizeof iv - n, "first compared at %s", first);
-		} else if (x->overlap_measured) {
-			/* Where the bound is the crossing, it lies in the overlap
-			 * (a median crossing is inside where the CIs meet); only
+		} else if (x->undecided_measured) {
+			/* Where the bound is the crossing, it lies in the undecided region
+			 * (a median crossing lies where neither is faster); only
 			 * interpolation and rounding may put it a byte outside. */
 			struct pb_crossing shown = *x;
 			if (x->bound_how == PB_BOUND_CROSSING) {
@@ -1441,7 +1442,7 @@ static json_t *crossings_json(const struct pb_crossing *cs, size_t n, bool with_
 				json_object_set_new(x, "moved_from_bytes",
 				                    jsize(c->moved_from_bytes));
 			json_object_set_new(x, "ci_overlap_measured",
-			                    json_boolean(c->overlap_measured));
+			                    json_boolean(c->undecided_measured));
 		}
 		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
 		json_object_set_new(x, "bracket_bytes",

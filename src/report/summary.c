@@ -221,15 +221,55 @@ static struct pb_shift libc_ratio(const struct mcase *libc, const struct mcase *
 	return r;
 }
 
-/* The verdict on libc at one size: pb_verdict (twosample.h) on libc /
- * best with the one margin, PB_EQUIVALENCE. */
-static void judge(struct cmp *x)
+/* libc against the fastest of others[0..k), each replicate's contender
+ * chosen on the other replicates (pb_vs_fastest_ratio): when libc and
+ * every one of them have the same three or more replicates. Returns
+ * false (nothing in *r) otherwise. */
+static bool libc_vs_fastest(const struct mcase *libc, const struct mcase *const *others, size_t k,
+                            struct pb_shift *r)
+{
+	size_t n = libc->k->n_rep;
+	if (n < 3 || !libc->k->rep_n)
+		return false;
+	for (size_t c = 0; c < k; c++)
+		if (others[c]->k->n_rep != n || !others[c]->k->rep_n)
+			return false;
+	double *med = malloc((k + 1) * n * sizeof *med);
+	if (!med)
+		return false;
+	bool ok = pb_replicate_medians(libc->k->v, libc->k->n, libc->k->rep_n, n, med + k * n) == n;
+	for (size_t c = 0; c < k && ok; c++) {
+		const struct pb_results_case *o = others[c]->k;
+		ok = pb_replicate_medians(o->v, o->n, o->rep_n, n, med + c * n) == n;
+	}
+	struct pb_runs_ratio pr = {0};
+	ok = ok && pb_vs_fastest_ratio(med, k, n, med + k * n, 0.95, &pr, NULL) == 0 && pr.valid;
+	free(med);
+	if (!ok)
+		return false;
+	*r = (struct pb_shift){.estimate = pr.estimate,
+	                       .lo = pr.lo,
+	                       .hi = pr.hi,
+	                       .level = 0.95,
+	                       .coverage = 0.95,
+	                       .ci_valid = true};
+	return true;
+}
+
+/* The verdict on libc at one size: pb_verdict (twosample.h) on libc
+ * against the fastest other kernel with the one margin, PB_EQUIVALENCE:
+ * replicate by replicate against the fastest of the others chosen on the
+ * other replicates (libc_vs_fastest), else against `best`, the fastest by
+ * the medians. */
+static void judge(struct cmp *x, const struct mcase *const *others, size_t k)
 {
 	x->ratio = x->libc->s.median / x->best->s.median;
 	x->ratio_least = NAN;
 	x->bound = NAN;
 	x->ratio_lo = x->ratio_hi = NAN;
-	struct pb_shift r = libc_ratio(x->libc, x->best);
+	struct pb_shift r;
+	if (!libc_vs_fastest(x->libc, others, k, &r))
+		r = libc_ratio(x->libc, x->best);
 	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
 	enum pb_verdict v = pb_verdict(&r, &rule);
 	if (r.ci_valid) {
@@ -286,17 +326,21 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
 	struct cmp *xs = calloc(c->nmc ? c->nmc : 1, sizeof *xs);
 	uint64_t *sizes = calloc(c->nmc ? c->nmc : 1, sizeof *sizes);
+	const struct mcase **others = calloc(c->nmc ? c->nmc : 1, sizeof *others);
 	struct cmp worst_v;
 	const struct cmp *worst = NULL; /* a copy: xs is refilled per (op, state) */
-	if (!xs || !sizes) {
+	if (!xs || !sizes || !others) {
 		free(xs);
 		free(sizes);
+		free(others);
 		return arr;
 	}
 	para(c, 0,
 	     "libc against the fastest other kernel at each size, in ticks per call, "
 	     "as the ratio libc / kernel with its 95%% interval (replicate by "
-	     "replicate within this run; one replicate: by the samples), judged as "
+	     "replicate within this run, each replicate against the kernel fastest "
+	     "in the other replicates; under three replicates: against the fastest "
+	     "by the medians, with one replicate by the samples), judged as "
 	     "compare and cmd judge, with a margin of +-%.0f%%. Within the noise: the "
 	     "interval lies inside the margin. Behind at SIZE (KERNEL xR, >=xL): the "
 	     "interval lies above 1 and R beyond the margin; L is its low end. Ahead: "
@@ -316,6 +360,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 				if (j && sizes[j] == sizes[j - 1])
 					continue;
 				const struct mcase *libc = NULL, *best = NULL;
+				size_t k = 0;
 				for (size_t i = 0; i < c->nmc; i++) {
 					const struct mcase *m = &c->mc[i];
 					if (m->op != ops[o] || m->st != (enum pb_cache_state)st ||
@@ -326,8 +371,10 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 							libc = m;
 					} else if (runs_measured_base(c, m)) {
 						continue;
-					} else if (!best || m->s.median < best->s.median) {
-						best = m;
+					} else {
+						others[k++] = m;
+						if (!best || m->s.median < best->s.median)
+							best = m;
 					}
 				}
 				if (!libc || !best || !(libc->s.median > 0) ||
@@ -339,7 +386,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 				                  .size = sizes[j],
 				                  .libc = libc,
 				                  .best = best};
-				judge(x);
+				judge(x, others, k);
 				counts[x->v]++;
 				c->behind[x->op][x->st] += x->v == V_BEHIND;
 				if (x->v == V_BEHIND &&
@@ -425,6 +472,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 	}
 	free(xs);
 	free(sizes);
+	free(others);
 	return arr;
 }
 
@@ -1027,9 +1075,9 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 	json_object_set_new(rules, "cannot_tell",
 	                    json_string("no interval, or one neither inside the margin nor "
 	                                "clear of 1 with the ratio beyond it"));
-	json_object_set_new(rules, "near",
-	                    json_string("glibc's threshold lies where the two kernels' CIs "
-	                                "overlap around the switch"));
+	json_object_set_new(rules, "consistent",
+	                    json_string("glibc's threshold lies where neither path is faster "
+	                                "by the one rule, between the sizes where each is"));
 	json_object_set_new(rules, "too_noisy_to_conclude",
 	                    json_string("at least half of the libc comparisons cannot tell"));
 	json_object_set_new(o, "rules", rules);

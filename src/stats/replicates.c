@@ -180,6 +180,44 @@ int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
 	return 0;
 }
 
+int pb_vs_fastest_ratio(const double *med, size_t k, size_t n, const double *y, double level,
+                        struct pb_runs_ratio *out, size_t *chosen)
+{
+	memset(out, 0, sizeof *out);
+	out->level = level;
+	if (!(level > 0 && level < 1))
+		return pb_fail("confidence level %g is not between 0 and 1", level);
+	if (k == 0 || n < 3)
+		return 0;
+	for (size_t i = 0; i < k * n; i++)
+		if (!(med[i] > 0))
+			return 0;
+	double *sum = malloc(k * sizeof *sum), *a = malloc(n * sizeof *a);
+	if (!sum || !a) {
+		free(sum);
+		free(a);
+		return pb_fail("out of memory");
+	}
+	for (size_t c = 0; c < k; c++) {
+		sum[c] = 0;
+		for (size_t i = 0; i < n; i++)
+			sum[c] += log(med[c * n + i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t best = 0;
+		for (size_t c = 1; c < k; c++)
+			if (sum[c] - log(med[c * n + i]) < sum[best] - log(med[best * n + i]))
+				best = c;
+		a[i] = med[best * n + i];
+		if (chosen)
+			chosen[i] = best;
+	}
+	int rc = pb_paired_ratio(a, y, n, level, out);
+	free(sum);
+	free(a);
+	return rc;
+}
+
 int pb_contender_ratio(const double *x, size_t nx, const size_t *rx, size_t nrx, const double *y,
                        size_t ny, const size_t *ry, size_t nry, double level, struct pb_shift *out)
 {

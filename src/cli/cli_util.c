@@ -134,8 +134,15 @@ double cli_parse_equivalence(const char *cmd, const char *arg)
 {
 	char *end;
 	errno = 0;
-	double v = strtod(arg, &end);
-	if (*end == '%')
+	/* decimal digits and a point only: strtod alone would take " 1",
+	 * "0x1p0", "inf" */
+	size_t digits = strspn(arg, "0123456789.");
+	double v = digits ? strtod(arg, &end) : 0;
+	if (!digits)
+		end = (char *)arg;
+	if (end != arg + digits)
+		end = (char *)arg;
+	else if (*end == '%')
 		end++;
 	if (errno || end == arg || *end || !(v >= 0) || v >= 50)
 		die_usage("%s: bad --equivalence '%s' (a percentage in [0, 50), e.g. 1%%)", cmd,

@@ -261,10 +261,13 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 			         m);
 		else if (excludes)
 			snprintf(why, sizeof why,
-			         "no difference proven (the interval excludes 1, the Mann-Whitney "
-			         "test does not: p >= 0.05)");
+			         "cannot tell: the interval excludes 1, the Mann-Whitney test does "
+			         "not (p = %.3g, not below %.2g)",
+			         ab->u.p, 1 - ab->ratio.level);
 		else
-			snprintf(why, sizeof why, "no difference proven (the interval contains 1)");
+			snprintf(why, sizeof why,
+			         "cannot tell: the interval contains 1 and reaches beyond +-%g%%",
+			         m);
 		fprintf(fp, "  verdict: %s\n", why);
 	}
 	fprintf(fp, "  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
@@ -371,6 +374,12 @@ json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_
 		json_object_set_new(abj, "mann_whitney",
 		                    json_pack("{s:o,s:o,s:b}", "u", pb_json_number(ab->u.u_x), "p",
 		                              pb_json_number(ab->u.p), "exact", ab->u.exact));
+		/* the verdict the text prints (--until-verdict: its own, below) */
+		json_object_set_new(abj, "equivalence", pb_json_number(p->equivalence));
+		if (!p->until_verdict)
+			json_object_set_new(
+			    abj, "verdict",
+			    json_string(pb_verdict_name(pb_cmd_ab_verdict(ab, p->equivalence))));
 		if (ab->t_valid)
 			json_object_set_new(abj, "student_t",
 			                    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b}", "level",

@@ -14,6 +14,7 @@
 #include "primbench/results.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
+#include "primbench/twosample.h"
 #include "primbench/xalloc.h"
 
 /* Tableau 20: Tableau 10, distinguishable also for the common colour
@@ -133,6 +134,32 @@ static const json_t *get_path(const json_t *o, const char *a, const char *b, con
 	if (o && c)
 		o = json_object_get(o, c);
 	return o;
+}
+
+/* A cmd A/B's verdict, as cmd printed it: ab.verdict (pb_verdict with
+ * ab.equivalence) when the file has it; an older file's from its ratio
+ * and interval by the same rule (pb_verdict_of, the default margin). */
+static void ab_verdict(const json_t *ab, double est, double lo, double hi, char *out, size_t len)
+{
+	const char *v = pb_key_str(ab, "verdict");
+	const json_t *m = json_object_get(ab, "equivalence");
+	double margin = json_is_number(m) ? json_number_value(m) : PB_EQUIVALENCE;
+	enum pb_verdict vv = PB_VERDICT_NONE;
+	if (v && !strcmp(v, "different"))
+		vv = PB_VERDICT_DIFFERENT;
+	else if (v && !strcmp(v, "equivalent"))
+		vv = PB_VERDICT_EQUIVALENT;
+	else if (!v) {
+		struct pb_shift r = {
+		    .estimate = est, .lo = lo, .hi = hi, .ci_valid = isfinite(lo) && isfinite(hi)};
+		vv = pb_verdict_of(&r, margin);
+	}
+	if (vv == PB_VERDICT_DIFFERENT)
+		snprintf(out, len, "%s", est > 1 ? "B is slower" : "B is faster");
+	else if (vv == PB_VERDICT_EQUIVALENT)
+		snprintf(out, len, "equivalent within +-%g%%", 100 * margin);
+	else
+		snprintf(out, len, "cannot tell");
 }
 
 /* Ticks per second of a case's unit: the file's TSC for "tsc_ticks", 1e9
@@ -1313,10 +1340,8 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 			if (seq)
 				snprintf(verdict, sizeof verdict, "until-verdict: %s", seq);
 			else
-				snprintf(verdict, sizeof verdict, "%s",
-				         l > 1   ? "B is slower"
-				         : h < 1 ? "B is faster"
-				                 : "no difference proven");
+				ab_verdict(ab, json_number_value(est), l, h, verdict,
+				           sizeof verdict);
 			if (json_is_number(lo) && json_is_number(hi))
 				snprintf(subtitle + pos, sublen - pos,
 				         "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",

@@ -485,8 +485,9 @@ static void test_tilde_rule(void **state)
 	for (char *c = text; *c; c++) /* the legend is wrapped */
 		if (*c == '\n')
 			*c = ' ';
-	assert_contains(text, "~: no difference shown beyond +-1% (the interval includes 0 or p >= "
-	                      "0.05, or the delta lies inside that margin)");
+	assert_contains(text, "=: equivalent within +-1% (the interval lies inside it); ~: cannot "
+	                      "tell (the interval includes 0 or p >= 0.05, or the delta lies "
+	                      "inside the margin and the interval beyond it)");
 	free(text);
 	pb_compare_result_free(&r);
 
@@ -1412,6 +1413,19 @@ static void test_margin(void **state)
 	json_t *c0 = json_array_get(json_object_get(j, "cases"), 0);
 	assert_string_equal(json_string_value(json_object_get(c0, "verdict")), "equivalent");
 	json_decref(j);
+	/* the table: '=' for equivalent, the change for different */
+	char *text = print_text(&r);
+	char *ls = strstr(text, "\nsmall 64"), *ll = strstr(text, "\nlarge 64");
+	assert_non_null(ls);
+	assert_non_null(ll);
+	*strchr(ll + 1, '\n') = 0; /* large first: small's end is large's start */
+	*strchr(ls + 1, '\n') = 0;
+	ll++;
+	assert_non_null(strstr(ls, " = ")); /* e.g. "small 64 100 +-0.1% 100 +-0.1% = [+0.4, +0.6]" */
+	assert_null(strstr(ls, "~"));
+	assert_non_null(strstr(ll, "%"));
+	assert_null(strstr(ll, "~"));
+	free(text);
 	pb_compare_set_margin(&r, 0);
 	assert_int_equal(r.rows[0].verdict, PB_VERDICT_DIFFERENT);
 	assert_true(r.rows[0].significant);

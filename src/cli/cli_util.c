@@ -180,6 +180,10 @@ void cli_replicates_check(const struct cli_sampling *s, size_t *replicates, bool
 		          "more than --max-samples %zu they share: lower --processes or raise "
 		          "--max-samples",
 		          p, s->min_samples, replicate_samples(s, r, p), s->max_samples);
+	if (r < (*replicates ? *replicates : 1))
+		warn("--max-samples %zu leaves room for %zu replicate%s of at least --min-samples "
+		     "%zu, not the default %zu",
+		     s->max_samples, r, r == 1 ? "" : "s", s->min_samples, *replicates);
 	*replicates = r;
 }
 

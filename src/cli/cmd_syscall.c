@@ -334,7 +334,7 @@ int cmd_syscall(int argc, char **argv)
 	ps.total *= reps;
 	struct pb_syscall_params rp = *p;
 	rp.budget_s = p->budget_s / (double)reps;
-	size_t per = (p->max_samples + reps - 1) / reps;
+	size_t per = p->max_samples / reps; /* their sum stays within --max-samples */
 	rp.max_samples = per > p->min_samples ? per : p->min_samples;
 	for (size_t rep = 0; rep < reps; rep++) {
 		struct pb_syscall_result one;

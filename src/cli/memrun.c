@@ -1067,7 +1067,7 @@ static int run_replicates(struct mem_run *run, size_t o, struct pb_mem_result *r
 		 * (a replay's batch keeps its own seed: the same calls) */
 		p.seed += rep * 0x9E3779B97F4A7C15ull;
 		p.budget_s /= (double)reps;
-		size_t per = (p.max_samples + reps - 1) / reps;
+		size_t per = p.max_samples / reps; /* their sum stays within --max-samples */
 		p.max_samples = per > p.min_samples ? per : p.min_samples;
 		struct pb_mem_result one;
 		if (pl->replaying ? pb_mem_replay_run(&p, &pl->replay, &one) != 0

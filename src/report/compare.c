@@ -1021,7 +1021,9 @@ static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
 		/* no verdict from one run: the estimate, marked */
 		fmt_pct(d, sizeof d - 2, row->pct);
 		strcat(d, "%?");
-	} else if (!row->significant)
+	} else if (row->verdict == PB_VERDICT_EQUIVALENT)
+		snprintf(d, sizeof d, "="); /* the interval inside the margin */
+	else if (!row->significant)
 		snprintf(d, sizeof d, "~");
 	else {
 		fmt_pct(d, sizeof d - 1, row->pct);
@@ -1245,9 +1247,10 @@ static char *legend_text(const struct pb_compare_result *r)
 	char *legend = pb_xasprintf(
 	    "old, new: median per call%s%s%s +- the half-width of its %s "
 	    "confidence interval in %% of it (with replicates: their geometric mean and a "
-	    "t interval; ?: too few samples). delta: new/old - 1, %s, at %s; ~: no "
-	    "difference shown beyond +-%g%% (the interval includes 0 or p >= %s, or the "
-	    "delta lies inside that margin). geomean: of the medians; delta new/old.",
+	    "t interval; ?: too few samples). delta: new/old - 1, %s, at %s; =: equivalent "
+	    "within +-%g%% (the interval lies inside it); ~: cannot tell (the interval "
+	    "includes 0 or p >= %s, or the delta lies inside the margin and the interval "
+	    "beyond it). geomean: of the medians; delta new/old.",
 	    *units ? " (" : "", units, *units ? ")" : "", lv, how, lv, 100 * r->margin, alpha);
 	free(how);
 	free(units);

@@ -981,6 +981,19 @@ static void test_print(void **state)
 		if (!strstr(text, expected[i]))
 			fail_msg("missing '%s' in:\n%s", expected[i], text);
 	free(text);
+
+	/* pb_breakeven_switch_text (what tune prints under a policy) is the
+	 * printout's switch line, unwrapped */
+	struct pb_breakeven be;
+	assert_int_equal(pb_breakeven_compute(&r, PB_OP_MEMCPY, PB_STATE_HOT, &intel, &be), 1);
+	assert_int_equal(be.n_switches, 3);
+	char line[512];
+	pb_breakeven_switch_text(&be.switches[1], line, sizeof line);
+	assert_string_equal(line, "libc -> rep_movsb above 12.9 KiB (one faster at every measured "
+	                          "size; crossing between 8.0 and 16.0 KiB)");
+	pb_breakeven_switch_text(&be.switches[1], line, 12); /* truncated, terminated */
+	assert_int_equal(strlen(line), 11);
+	pb_breakeven_free(&be);
 }
 
 static void test_json(void **state)

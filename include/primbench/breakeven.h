@@ -12,14 +12,16 @@
  *   kernels' medians flips, the size where ln(median_a / median_b),
  *   interpolated linearly in log2(size), is 0 (exact when both kernels
  *   follow power laws between the two sizes).
- * - Its interval: the sizes around it where the two kernels' CIs overlap,
- *   from where one CI's upper curve meets the other's lower curve (the same
- *   interpolation) on each side. It says over which sizes the run could not
- *   tell the two kernels apart; it is NOT a confidence interval of the
- *   crossing (docs/breakeven.md says why).
+ * - Its interval: the sizes around it where neither kernel is faster by
+ *   the one rule (pb_verdict on their ratio with PB_EQUIVALENCE,
+ *   twosample.h), from where that verdict is lost on each side (the same
+ *   interpolation). It says over which sizes the run could not tell the
+ *   two kernels apart; it is NOT a confidence interval of the crossing
+ *   (docs/breakeven.md says why).
  * - Policy: the lower envelope of the medians, then a band is kept only
- *   where its kernel beats a neighbouring band's kernel beyond both CIs at
- *   one size at least; otherwise it joins that neighbour (fewer switches).
+ *   where its kernel beats a neighbouring band's kernel by the one rule
+ *   with the keep gain as its margin, at one size at least; otherwise it
+ *   joins that neighbour (fewer switches).
  *   Each bound is the crossing of its two bands' kernels (a switch), found
  *   by the crossing rule over the two bands' sizes: the printed switches
  *   and the policy's bounds are one computation.
@@ -115,9 +117,11 @@ struct pb_crossing {
 	const struct pb_kernel *above;   /* the faster one above */
 	double size_bytes;               /* where the medians cross (interpolated) */
 	uint64_t bracket_lo, bracket_hi; /* the measured sizes around size_bytes */
-	/* Where the two CIs overlap around the crossing. lo_open: they still
-	 * overlap at the smallest size both were measured at (lo_bytes is that
-	 * size); hi_open likewise at the largest. */
+	/* Where neither kernel is faster by the one rule (pb_verdict with
+	 * PB_EQUIVALENCE) around the crossing. lo_open: neither is at the
+	 * smallest size both were measured at either (lo_bytes is that size);
+	 * hi_open likewise at the largest. (JSON: ci_overlap_bytes, the name
+	 * kept from the overlap rule this replaced.) */
 	double lo_bytes, hi_bytes;
 	bool lo_open, hi_open;
 	/* Times the medians crossed inside the interval: odd; more than 1 when
@@ -175,15 +179,16 @@ int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_c
                          const struct pb_glibc_thresholds *g, struct pb_breakeven *out);
 /* The same with the policy's keep rule at min_gain (a fraction: 0.03 is
  * pb_breakeven_compute's 3%): a band is kept only where its kernel beats a
- * neighbouring band's by more than that, beyond both CIs, at one size at
- * least. */
+ * neighbouring band's by more than that, by the one rule (pb_verdict with
+ * that gain as its margin), at one size at least. */
 int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
                               const struct pb_glibc_thresholds *g, double min_gain,
                               struct pb_breakeven *out);
 /* The keep rule with a gain that depends on the size: `small` below
  * large_from_bytes, `large` from it on (fractions: 0.10 is 10%). A band is
- * kept only where its kernel beats a neighbouring band's, beyond both CIs,
- * by more than the rule's gain at one size of the band at least. A large
+ * kept only where its kernel beats a neighbouring band's by more than the
+ * rule's gain (pb_verdict with it as the margin) at one size of the band
+ * at least. A large
  * size can be served on a smaller margin: a dispatch's few ticks are
  * nothing there (docs/performance.md, "tune's keep rule"). */
 struct pb_gain_rule {
@@ -195,6 +200,13 @@ int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum
                               const struct pb_glibc_thresholds *g, const struct pb_gain_rule *rule,
                               struct pb_breakeven *out);
 void pb_breakeven_free(struct pb_breakeven *b);
+
+/* One switch of a policy in words, as pb_breakeven_print gives it:
+ * "BELOW -> ABOVE above BOUND (HOW)", HOW saying how the bound was placed
+ * and where neither kernel is faster by the one rule (pb_verdict with
+ * PB_EQUIVALENCE), or that one is faster at every measured size, and how
+ * often the medians crossed. Never fails; truncated to out_len. */
+void pb_breakeven_switch_text(const struct pb_crossing *x, char *out, size_t out_len);
 
 /* Prints, in at most 80 columns: the crossings, the recommended policy,
  * and with g the GLIBC_TUNABLES line beside glibc's current values and

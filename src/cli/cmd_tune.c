@@ -276,7 +276,7 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
  * when there is nothing to combine (the hot policy then serves those
  * sizes). */
 static int both_run(const struct run *hot, const struct run *dram, uint64_t from, uint64_t split,
-                    const struct pb_gain_rule *rule, bool verbose, struct pb_policy *out)
+                    const struct pb_gain_rule *rule, bool verbose, struct run *out)
 {
 	struct pb_mem_result both;
 	if (pb_tune_combine(&hot->result, &dram->result, from, split, PB_STATE_HOT, &both) != 0)
@@ -293,8 +293,10 @@ static int both_run(const struct run *hot, const struct run *dram, uint64_t from
 		       pb_op_name(hot->op));
 		pb_breakeven_print(stdout, &be);
 	}
-	*out = be.policy;
-	pb_breakeven_free(&be);
+	memset(out, 0, sizeof *out);
+	out->op = hot->op;
+	out->be = be;
+	out->have_be = true;
 	return 0;
 }
 
@@ -329,6 +331,30 @@ static void print_policy(const char *label, const char *label2, const char *poli
 		p += item;
 	}
 	printf("\n");
+}
+
+/* Under a policy: each of its switches in words (pb_breakeven_switch_text),
+ * so that a bound the run cannot place says where its kernels cannot be
+ * told apart. */
+static void print_switches(const struct run *r)
+{
+	if (!r->have_be)
+		return;
+	const struct pb_policy *p = &r->be.policy;
+	for (size_t i = 0; i < r->be.n_switches; i++) {
+		const struct pb_crossing *x = &r->be.switches[i];
+		/* only bounds the policy still has (prefer_inline may have
+		 * joined the bands around one) */
+		bool kept = false;
+		for (size_t b = 0; b + 1 < p->n_bands && !kept; b++)
+			kept = p->bands[b].max_bytes == x->bound_bytes &&
+			       p->bands[b].kernel == x->below && p->bands[b + 1].kernel == x->above;
+		if (!kept)
+			continue;
+		char line[512];
+		pb_breakeven_switch_text(x, line, sizeof line);
+		pb_print_wrapped_at(stdout, 4, 6, line);
+	}
 }
 
 /* mkdir -p of the directory part of path. */
@@ -687,7 +713,7 @@ static bool make_runs(const struct tune_opts *o, enum pb_op op, struct run *hot,
 /* Prints op's policies: hot, both states together (when timed), dram and
  * the merged one. */
 static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const struct run *hot,
-                              const struct run *dram, const struct pb_policy *both_policy,
+                              const struct run *dram, const struct run *both_run,
                               const struct pb_policy *merged)
 {
 	const struct tune_opts *o = t->o;
@@ -700,16 +726,19 @@ static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const str
 	pb_format_bytes(smax, sizeof smax, o->max_size, PB_BYTES_EXACT);
 	printf("\n%s (%zu kernel%s)\n", pb_op_name(op), t->nk, pb_plural(t->nk));
 	print_policy("hot, 16..", ssplit, a);
+	print_switches(hot);
 	char label[96];
-	if (both_policy) {
+	if (both_run) {
 		char sfrom[32], both[PB_POLICY_TEXT_MAX];
 		pb_format_bytes(sfrom, sizeof sfrom, o->rule.large_from_bytes, PB_BYTES_EXACT);
-		pb_policy_format(both_policy, both, sizeof both);
+		pb_policy_format(&both_run->be.policy, both, sizeof both);
 		snprintf(label, sizeof label, "hot and dram together, %s..%s", sfrom, ssplit);
 		print_policy(label, "", both);
+		print_switches(both_run);
 	}
 	snprintf(label, sizeof label, "dram (serves above %s to %s)", ssplit, smax);
 	print_policy(label, "", b);
+	print_switches(dram);
 	print_policy("policy", "", m);
 }
 
@@ -763,11 +792,12 @@ static int tune_op(struct tune_ctx *t, enum pb_op op)
 	if (status == PB_EXIT_OK)
 		status = measure(&dram, t->ks, t->nk, o->budget, &o->rule, &t->s->caches,
 		                 seed + 3 + (uint64_t)op, o->verbose, g, t->s);
-	struct pb_policy both_policy;
+	struct run both = {0};
 	if (status == PB_EXIT_OK && have_both &&
 	    both_run(&hot, &dram, o->rule.large_from_bytes, o->split, &o->rule, o->verbose,
-	             &both_policy) != 0)
+	             &both) != 0)
 		have_both = false;
+	const struct pb_policy both_policy = both.be.policy;
 	if (status == PB_EXIT_OK) {
 		struct pb_policy low = hot.be.policy, merged;
 		if (have_both && pb_tune_merge(&hot.be.policy, &both_policy,
@@ -777,7 +807,7 @@ static int tune_op(struct tune_ctx *t, enum pb_op op)
 			die_usage("tune: %s", pb_error());
 		t->file.policy[op] = merged;
 		t->file.set[op] = true;
-		print_op_policies(t, op, &hot, &dram, have_both ? &both_policy : NULL, &merged);
+		print_op_policies(t, op, &hot, &dram, have_both ? &both : NULL, &merged);
 		if (o->dist_arg) {
 			status = tune_on_distribution(&merged, t->ks, t->nk, &t->dist, o->budget,
 			                              &t->s->caches, seed + 6 + (uint64_t)op, t->s);
@@ -787,6 +817,7 @@ static int tune_op(struct tune_ctx *t, enum pb_op op)
 			note_glibc(t, &merged, g);
 	}
 	run_free(&hot);
+	run_free(&both);
 	run_free(&dram);
 	return status;
 }

@@ -1225,6 +1225,69 @@ static void fmt_value(uint64_t v, char *buf, size_t len)
 	}
 }
 
+void pb_breakeven_switch_text(const struct pb_crossing *x, char *out, size_t out_len)
+{
+	char at[32], from[32], iv[256];
+	pb_format_bytes(at, sizeof at, x->bound_bytes, PB_BYTES_PROSE);
+	pb_format_bytes(from, sizeof from, x->moved_from_bytes, PB_BYTES_PROSE);
+	size_t n = 0;
+	iv[0] = '\0';
+	if (x->bound_how == PB_BOUND_BANDS)
+		n += (size_t)snprintf(iv, sizeof iv,
+		                      "no crossing of their own: where their "
+		                      "bands meet; ");
+	else if (x->bound_how == PB_BOUND_CODE)
+		n += (size_t)snprintf(
+		    iv, sizeof iv,
+		    "moved up from %s, the crossing: %s runs %s's "
+		    "code up to %s; ",
+		    from, x->above->name,
+		    pb_kernel_code_at(x->above, (size_t)x->moved_from_bytes)->name, at);
+	else if (x->bound_how == PB_BOUND_ASCENDING)
+		n += (size_t)snprintf(iv, sizeof iv,
+		                      "moved up from %s, below the switch before it; ", from);
+	if (x->lo_open && !x->hi_open && x->lo_bytes == x->hi_bytes) {
+		/* never compared below the switch: nothing undecided */
+		char first[32];
+		pb_format_bytes(first, sizeof first, x->hi_bytes, PB_BYTES_PROSE);
+		snprintf(iv + n, sizeof iv - n, "first compared at %s", first);
+	} else if (x->undecided_measured) {
+		/* Where the bound is the crossing, it lies in the undecided region
+		 * (a median crossing lies where neither is faster); only
+		 * interpolation and rounding may put it a byte outside. */
+		struct pb_crossing shown = *x;
+		if (x->bound_how == PB_BOUND_CROSSING) {
+			if (!shown.lo_open && shown.lo_bytes > (double)x->bound_bytes)
+				shown.lo_bytes = (double)x->bound_bytes;
+			if (!shown.hi_open && shown.hi_bytes < (double)x->bound_bytes + 1)
+				shown.hi_bytes = (double)x->bound_bytes + 1;
+		}
+		snprintf(iv + n, sizeof iv - n, "neither faster ");
+		n = strlen(iv);
+		fmt_interval(&shown, iv + n, sizeof iv - n);
+	} else if (x->bound_how == PB_BOUND_CROSSING) {
+		struct pb_crossing around = {.lo_bytes = (double)x->bracket_lo,
+		                             .hi_bytes = (double)x->bracket_hi};
+		snprintf(iv + n, sizeof iv - n, "one faster at every measured size; crossing ");
+		n = strlen(iv);
+		fmt_interval(&around, iv + n, sizeof iv - n);
+	} else {
+		snprintf(iv + n, sizeof iv - n, "one faster at every measured size");
+	}
+	const struct pb_kernel *code = pb_kernel_code_at(
+	    x->above, (size_t)(x->bound_bytes < SIZE_MAX ? x->bound_bytes : SIZE_MAX));
+	if (code != x->above && x->bound_how != PB_BOUND_CODE) {
+		n = strlen(iv);
+		snprintf(iv + n, sizeof iv - n, "; up to %s %s runs %s's code", at, x->above->name,
+		         code->name);
+	}
+	int len = snprintf(out, out_len, "%s -> %s above %s (%s)", x->below->name, x->above->name,
+	                   at, iv);
+	if (x->flips > 1 && len >= 0 && (size_t)len < out_len)
+		snprintf(out + len, out_len - (size_t)len, "; the medians crossed %u times in it",
+		         x->flips);
+}
+
 void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 {
 	char line[512], a[64], c[64];
@@ -1244,67 +1307,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	        "a confidence interval of the switch):\n",
 	        100 * PB_EQUIVALENCE);
 	for (size_t i = 0; i < b->n_switches; i++) {
-		const struct pb_crossing *x = &b->switches[i];
-		char at[32], from[32], iv[256];
-		pb_format_bytes(at, sizeof at, x->bound_bytes, PB_BYTES_PROSE);
-		pb_format_bytes(from, sizeof from, x->moved_from_bytes, PB_BYTES_PROSE);
-		size_t n = 0;
-		iv[0] = '\0';
-		if (x->bound_how == PB_BOUND_BANDS)
-			n += (size_t)snprintf(iv, sizeof iv,
-			                      "no crossing of their own: where their "
-			                      "bands meet; ");
-		else if (x->bound_how == PB_BOUND_CODE)
-			n += (size_t)snprintf(
-			    iv, sizeof iv,
-			    "moved up from %s, the crossing: %s runs %s's "
-			    "code up to %s; ",
-			    from, x->above->name,
-			    pb_kernel_code_at(x->above, (size_t)x->moved_from_bytes)->name, at);
-		else if (x->bound_how == PB_BOUND_ASCENDING)
-			n += (size_t)snprintf(
-			    iv, sizeof iv, "moved up from %s, below the switch before it; ", from);
-		if (x->lo_open && !x->hi_open && x->lo_bytes == x->hi_bytes) {
-			/* never compared below the switch: nothing undecided */
-			char first[32];
-			pb_format_bytes(first, sizeof first, x->hi_bytes, PB_BYTES_PROSE);
-			snprintf(iv + n, sizeof iv - n, "first compared at %s", first);
-		} else if (x->undecided_measured) {
-			/* Where the bound is the crossing, it lies in the undecided region
-			 * (a median crossing lies where neither is faster); only
-			 * interpolation and rounding may put it a byte outside. */
-			struct pb_crossing shown = *x;
-			if (x->bound_how == PB_BOUND_CROSSING) {
-				if (!shown.lo_open && shown.lo_bytes > (double)x->bound_bytes)
-					shown.lo_bytes = (double)x->bound_bytes;
-				if (!shown.hi_open && shown.hi_bytes < (double)x->bound_bytes + 1)
-					shown.hi_bytes = (double)x->bound_bytes + 1;
-			}
-			snprintf(iv + n, sizeof iv - n, "neither faster ");
-			n = strlen(iv);
-			fmt_interval(&shown, iv + n, sizeof iv - n);
-		} else if (x->bound_how == PB_BOUND_CROSSING) {
-			struct pb_crossing around = {.lo_bytes = (double)x->bracket_lo,
-			                             .hi_bytes = (double)x->bracket_hi};
-			snprintf(iv + n, sizeof iv - n,
-			         "one faster at every measured size; crossing ");
-			n = strlen(iv);
-			fmt_interval(&around, iv + n, sizeof iv - n);
-		} else {
-			snprintf(iv + n, sizeof iv - n, "one faster at every measured size");
-		}
-		const struct pb_kernel *code = pb_kernel_code_at(
-		    x->above, (size_t)(x->bound_bytes < SIZE_MAX ? x->bound_bytes : SIZE_MAX));
-		if (code != x->above && x->bound_how != PB_BOUND_CODE) {
-			n = strlen(iv);
-			snprintf(iv + n, sizeof iv - n, "; up to %s %s runs %s's code", at,
-			         x->above->name, code->name);
-		}
-		len = snprintf(line, sizeof line, "%s -> %s above %s (%s)", x->below->name,
-		               x->above->name, at, iv);
-		if (x->flips > 1 && len < (int)sizeof line)
-			snprintf(line + len, sizeof line - (size_t)len,
-			         "; the medians crossed %u times in it", x->flips);
+		pb_breakeven_switch_text(&b->switches[i], line, sizeof line);
 		pb_print_wrapped_at(f, 2, 4, line);
 	}
 	if (b->n_switches == 0)

@@ -1421,7 +1421,8 @@ static void test_margin(void **state)
 	*strchr(ll + 1, '\n') = 0; /* large first: small's end is large's start */
 	*strchr(ls + 1, '\n') = 0;
 	ll++;
-	assert_non_null(strstr(ls, " = ")); /* e.g. "small 64 100 +-0.1% 100 +-0.1% = [+0.4, +0.6]" */
+	assert_non_null(
+	    strstr(ls, " = ")); /* e.g. "small 64 100 +-0.1% 100 +-0.1% = [+0.4, +0.6]" */
 	assert_null(strstr(ls, "~"));
 	assert_non_null(strstr(ll, "%"));
 	assert_null(strstr(ll, "~"));
@@ -1473,6 +1474,9 @@ static void test_sides(void **state)
 	json_t *c0 = json_array_get(json_object_get(j, "cases"), 0);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c0, "runs"), "unit")),
 	                    "file");
+	assert_int_equal(json_array_size(json_object_get(j, "old_files")), 3);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(j, "new_files"), 2)),
+	                    "b3.json");
 	json_decref(j);
 	pb_compare_result_free(&r);
 	/* one file against three: a file is the unit on both sides, so the
@@ -1493,7 +1497,10 @@ static void test_sides(void **state)
 	assert_true(r.rows[0].one_run);
 	assert_close(r.rows[0].sa.median, ga, 1e-6);
 	assert_close(r.rows[0].shift.estimate, 130 / ga, 1e-6);
+	/* and no p: the samples' test would be of a1 and b1 alone */
+	assert_true(isnan(r.rows[0].u.p));
 	text = print_text(&r);
+	assert_contains(text, "+29.6%? -                   -\n");
 	assert_contains(text, "old: a1.json, a2.json, a3.json (3 runs)");
 	assert_contains(text, "new: b1.json\n");
 	free(text);

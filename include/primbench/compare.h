@@ -105,7 +105,9 @@ struct pb_compare_geomean {
 
 struct pb_compare_result {
 	const struct pb_results_file *fa, *fb; /* the first file of each side */
-	/* every file of each side (pb_compare_sides; one each otherwise) */
+	/* every file of each side (pb_compare_sides; NULL after pb_compare_run,
+	 * whose one file a side is fa, fb). Borrowed: valid while the caller's
+	 * arrays are. */
 	const struct pb_results_file *const *side_a, *const *side_b;
 	size_t nside_a, nside_b;
 	double level;

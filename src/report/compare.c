@@ -348,11 +348,15 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 		summarize_runs(rb, nb, level, &row->sb);
 		/* one file on a side: the change of the sides' figures, marked
 		 * as one run's (no interval) */
-		if (row->one_run && row->ratio && row->sa.median > 0)
+		if (row->one_run && row->ratio && row->sa.median > 0) {
 			row->shift = (struct pb_shift){.estimate = row->sb.median / row->sa.median,
 			                               .level = level,
 			                               .coverage = level,
 			                               .ci_valid = false};
+			/* nor a p: the samples' test would be of the first file
+			 * of each side only */
+			row->u.p = NAN;
+		}
 	}
 	free(ra);
 	free(rb);
@@ -683,7 +687,9 @@ static void revision_notes(const struct pb_compare_result *r, struct pb_strv *no
 int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r)
 {
-	return pb_compare_sides(&fa, 1, &fb, 1, level, force, r);
+	int rc = pb_compare_sides(&fa, 1, &fb, 1, level, force, r);
+	r->side_a = r->side_b = NULL; /* they pointed at this frame's fa, fb */
+	return rc;
 }
 
 int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
@@ -1041,7 +1047,10 @@ static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
 		if (strlen(ci) > CI_WIDTH) /* two figures of 5 or 6 characters */
 			snprintf(ci, sizeof ci, "[%s,%s]%s", lo, hi, mark);
 	}
-	snprintf(p, sizeof p, "%.3f", row->u.p);
+	if (isnan(row->u.p))
+		snprintf(p, sizeof p, "-");
+	else
+		snprintf(p, sizeof p, "%.3f", row->u.p);
 	const char *label = row->a->label;
 	if ((int)strlen(label) > NAME_WIDTH) {
 		fprintf(f, "%s\n", label);
@@ -1459,6 +1468,17 @@ json_t *pb_compare_json(const struct pb_compare_result *r)
 	json_t *o = json_object();
 	json_object_set_new(o, "old", json_string(r->fa->path));
 	json_object_set_new(o, "new", json_string(r->fb->path));
+	/* with `--`, every file of a side ("old"/"new": the first of each) */
+	json_t *fa = json_array(), *fb = json_array();
+	size_t na = r->side_a ? r->nside_a : 1, nb = r->side_b ? r->nside_b : 1;
+	for (size_t i = 0; i < na; i++)
+		json_array_append_new(fa,
+		                      json_string(r->side_a ? r->side_a[i]->path : r->fa->path));
+	for (size_t i = 0; i < nb; i++)
+		json_array_append_new(fb,
+		                      json_string(r->side_b ? r->side_b[i]->path : r->fb->path));
+	json_object_set_new(o, "old_files", fa);
+	json_object_set_new(o, "new_files", fb);
 	json_object_set_new(o, "hardware_differs", diffs_json(r->hw, r->nhw));
 	json_object_set_new(o, "software_differs", diffs_json(r->sw, r->nsw));
 	json_t *cases = json_array();

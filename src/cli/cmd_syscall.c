@@ -127,11 +127,24 @@ void cli_syscall_print_table(const struct pb_syscall_result *r)
 			print_row("fault THP/4K", c->placement,
 			          s->median * 4096.0 / (double)c->page_bytes, ci, s->n);
 	}
+	size_t reps = 0;
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].ticks_per_op.replicates > reps)
+			reps = r->cases[i].ticks_per_op.replicates;
 	char unit[64];
 	pb_tick_unit_label(pb_timer_info()->tick_unit, pb_timer_info()->hz, unit, sizeof unit);
-	printf("medians per op; 95%% CI: half-width of the median's interval, in %% of it;\n"
-	       "n: samples. ticks: %s.\n",
-	       pb_timer_info()->clock == PB_CLOCK_TSC ? unit : "nanoseconds (no invariant TSC)");
+	if (reps >= 2)
+		printf("per op: the geometric mean of the %zu replicates' medians; 95%% CI: the\n"
+		       "half-width of its interval (Student t over the replicates), in %% of it;\n"
+		       "n: samples of all replicates. ticks: %s.\n",
+		       reps,
+		       pb_timer_info()->clock == PB_CLOCK_TSC ? unit
+		                                              : "nanoseconds (no invariant TSC)");
+	else
+		printf("medians per op; 95%% CI: half-width of the median's interval, in %% of "
+		       "it;\nn: samples. ticks: %s.\n",
+		       pb_timer_info()->clock == PB_CLOCK_TSC ? unit
+		                                              : "nanoseconds (no invariant TSC)");
 }
 
 /* What the command line asked for. */

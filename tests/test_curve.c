@@ -112,8 +112,10 @@ static void test_curve_marks_and_steps(void **state)
 	/* 4K..128K, a step of x4 at 32K; L1d 16K, L2 64K, LLC unknown. */
 	struct pb_curve_point pts[6];
 	for (int i = 0; i < 6; i++)
-		pts[i] = (struct pb_curve_point){4096ull << i, i < 3 ? 1.0 : 4.0,
-		                                 i < 3 ? 2.5 : 10.0, i == 0 ? NAN : 0.02};
+		pts[i] = (struct pb_curve_point){.size_bytes = 4096ull << i,
+		                                 .ns_per_load = i < 3 ? 1.0 : 4.0,
+		                                 .ticks_per_load = i < 3 ? 2.5 : 10.0,
+		                                 .spread = i == 0 ? NAN : 0.02};
 	struct pb_cache_info c = {0};
 	c.level[PB_CACHE_L1D] =
 	    (struct pb_cache_level_info){.size_bytes = 16384, .source = PB_SRC_SYSFS};
@@ -154,7 +156,16 @@ static void test_curve_marks_and_steps(void **state)
 static void test_loaded_and_map_rows(void **state)
 {
 	(void)state;
-	struct pb_loaded_row lr[2] = {{0, 100.04, 260.0, 0, 0.1}, {3, 180.0, 468.0, 21.456, NAN}};
+	struct pb_loaded_row lr[2] = {{.threads = 0,
+	                                .ns_per_load = 100.04,
+	                                .ticks_per_load = 260.0,
+	                                .load_gb_per_s = 0,
+	                                .spread = 0.1},
+	                               {.threads = 3,
+	                                .ns_per_load = 180.0,
+	                                .ticks_per_load = 468.0,
+	                                .load_gb_per_s = 21.456,
+	                                .spread = NAN}};
 	char *t = NULL;
 	CAPTURE(t, pb_loaded_print(out, lr, 2));
 	assert_string_equal(t, "  load threads    ns/load   ticks/load  load GB/s  spread\n"
@@ -166,11 +177,34 @@ static void test_loaded_and_map_rows(void **state)
 	CAPTURE(t, pb_loaded_print(out, lr, 2));
 	assert_non_null(strstr(t, "note: a load level with 0 GB/s: its load threads got no CPU"));
 	free(t);
-	struct pb_map_row m = {"2M", "hugetlbfs", 4, 12.345, 300.0, 153600.0, 0.05};
-	CAPTURE(t, (pb_map_print_head(out), pb_map_print_row(out, &m)));
+	struct pb_map_row m[2] = {{.pages = "2M",
+	                           .source = "hugetlbfs",
+	                           .threads = 4,
+	                           .gb_per_s = 12.345,
+	                           .ns_per_4k = 300.0,
+	                           .ns_per_page = 153600.0,
+	                           .spread = 0.05},
+	                          {.pages = "4K",
+	                           .source = "4K",
+	                           .threads = 1,
+	                           .gb_per_s = 4,
+	                           .ns_per_4k = 1024,
+	                           .ns_per_page = 1024,
+	                           .spread = NAN}};
+	CAPTURE(t, pb_map_print(out, m, 2));
 	assert_string_equal(t,
 	                    "pages source    threads     GB/s   ns/4KiB     ns/page    spread\n"
-	                    "2M    hugetlbfs       4    12.35     300.0    153600.0      5.0%\n");
+	                    "2M    hugetlbfs       4    12.35     300.0    153600.0      5.0%\n"
+	                    "4K    4K              1     4.00    1024.0      1024.0         -\n");
+	free(t);
+	/* a row with the interval of replicates: the "95% CI" column appears */
+	m[0].has_ci = true;
+	m[0].ci = 0.012;
+	CAPTURE(t, pb_map_print(out, m, 2));
+	assert_string_equal(
+	    t, "pages source    threads     GB/s   ns/4KiB     ns/page   95% CI    spread\n"
+	       "2M    hugetlbfs       4    12.35     300.0    153600.0   +-1.2%      5.0%\n"
+	       "4K    4K              1     4.00    1024.0      1024.0        -         -\n");
 	free(t);
 }
 

@@ -2,7 +2,9 @@
  * the split of a region over threads, the per-page figures, the memory
  * cap, runs on a small 4K region (8 MiB: pages = size / page size, bytes
  * and samples) with one and two threads, demand and populate, the skipped
- * sizes of a fake sysfs with no huge pages, and the JSON cases. */
+ * sizes of a fake sysfs with no huge pages, the JSON cases, and replicates
+ * (samples grouped per replicate, the figure the geometric mean of the
+ * replicates' medians, an older file without them still read). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
@@ -15,12 +17,18 @@
 
 #include <cmocka.h>
 
+#include <libgen.h>
+#include <limits.h>
+
+#include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/map.h"
 #include "primbench/pages.h"
 #include "primbench/reader.h"
+#include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
+#include "primbench/xalloc.h"
 
 static int setup(void **state)
 {
@@ -212,6 +220,216 @@ static void test_run_errors(void **state)
 	assert_int_equal(pb_map_run(&p, &r), -1);
 }
 
+/* One hand-made run of two cases (4K and 2M THP, 1 thread), with the
+ * per-page values vals4k[0..n4k) and vals2m[0..n2m) (pages 1 each) and the
+ * THP case's least AnonHugePages. */
+static void fake_run(struct pb_map_result *r, const double *vals4k, size_t n4k,
+                     const double *vals2m, size_t n2m, uint64_t thp)
+{
+	memset(r, 0, sizeof *r);
+	r->n_cases = 2;
+	r->cases = pb_xcalloc(2, sizeof *r->cases);
+	const double *v[2] = {vals4k, vals2m};
+	size_t n[2] = {n4k, n2m};
+	for (size_t i = 0; i < 2; i++) {
+		struct pb_map_case *c = &r->cases[i];
+		c->page_bytes = i ? PB_PAGE_2M : PB_PAGE_4K;
+		c->source = i ? PB_PAGES_THP : PB_PAGES_BASE;
+		c->threads = 1;
+		c->fault = PB_MAP_DEMAND;
+		c->pages = 1;
+		c->bytes = i ? 4u << 20 : 4096;
+		c->thp_bytes = i ? thp : 0;
+		c->n_samples = n[i];
+		c->ticks = pb_xcalloc(n[i] + 1, sizeof *c->ticks);
+		c->calls = pb_xcalloc(n[i] + 1, sizeof *c->calls);
+		for (size_t j = 0; j < n[i]; j++) {
+			c->ticks[j] = v[i][j];
+			c->calls[j] = 1;
+		}
+		c->migrations = 1;
+	}
+	snprintf(r->notes, sizeof r->notes, "1G pages: skipped: none reserved\n");
+}
+
+/* Replicates by hand: the samples of R runs grouped per replicate, the
+ * figure the geometric mean of their medians, a THP shortfall said once
+ * with the least of the runs. */
+static void test_replicates_join(void **state)
+{
+	(void)state;
+	static const double a4[] = {100, 300, 200}, b4[] = {400}, c4[] = {800, 800};
+	static const double a2[] = {10, 10}, b2[] = {40, 40}, c2[] = {160};
+	struct pb_map_result acc = {0}, one;
+	fake_run(&one, a4, 3, a2, 2, 2u << 20);
+	assert_int_equal(pb_map_result_add_replicate(&acc, &one), 0);
+	fake_run(&one, b4, 1, b2, 2, 4u << 20);
+	assert_int_equal(pb_map_result_add_replicate(&acc, &one), 0);
+	fake_run(&one, c4, 2, c2, 1, 0);
+	assert_int_equal(pb_map_result_add_replicate(&acc, &one), 0);
+	assert_null(one.cases); /* taken over */
+	assert_int_equal(pb_map_result_end_replicates(&acc), 0);
+	assert_int_equal(acc.n_cases, 2);
+	size_t want_n[2][3] = {{3, 1, 2}, {2, 2, 1}};
+	double want_med[2] = {cbrt(200.0 * 400 * 800), cbrt(10.0 * 40 * 160)};
+	for (size_t i = 0; i < 2; i++) {
+		const struct pb_map_case *c = &acc.cases[i];
+		assert_int_equal(c->n_replicates, 3);
+		size_t sum = 0;
+		for (size_t k = 0; k < 3; k++) {
+			assert_int_equal(c->replicate_samples[k], want_n[i][k]);
+			sum += c->replicate_samples[k];
+		}
+		assert_int_equal(sum, c->n_samples);
+		assert_int_equal(c->migrations, 3);
+		assert_int_equal(c->per_page.replicates, 3);
+		assert_int_equal(c->per_page.n, c->n_samples);
+		assert_true(c->per_page.ci_valid);
+		assert_true(fabs(c->per_page.median - want_med[i]) < 1e-9 * want_med[i]);
+		assert_true(c->per_page.ci_lo < c->per_page.median);
+		assert_true(c->per_page.ci_hi > c->per_page.median);
+	}
+	/* samples in replicate order: the first run's, then the second's */
+	assert_true(acc.cases[0].ticks[3] == 400 && acc.cases[0].ticks[5] == 800);
+	/* the least AnonHugePages of any run, and its note once */
+	assert_int_equal(acc.cases[1].thp_bytes, 0);
+	const char *thp = strstr(acc.notes, "2M pages, 1 threads: in some round THP gave only ");
+	assert_non_null(thp);
+	assert_non_null(strstr(thp, "only 0 MiB of huge pages for 4 MiB"));
+	assert_null(strstr(strstr(thp, "THP gave only") + 1, "THP gave only"));
+	/* the skip line of every run, once */
+	assert_non_null(strstr(acc.notes, "1G pages: skipped"));
+	assert_null(strstr(strstr(acc.notes, "1G pages: skipped") + 1, "1G pages: skipped"));
+
+	/* the file: "replicates" per case, per_call their summary, read back */
+	struct pb_cache_info caches;
+	assert_int_equal(pb_cache_detect(&caches, NULL), 0);
+	char *argv[] = {"primbench", "mem", "map", NULL};
+	json_t *doc = pb_results_new(3, argv, 0, &caches, -1);
+	assert_non_null(doc);
+	assert_int_equal(pb_results_add_map(doc, &acc), 0);
+	json_t *cases = json_object_get(doc, "cases");
+	assert_int_equal(json_array_size(cases), 2);
+	for (size_t i = 0; i < 2; i++) {
+		json_t *o = json_array_get(cases, i), *reps = json_object_get(o, "replicates");
+		assert_int_equal(json_array_size(reps), 3);
+		size_t sum = 0;
+		for (size_t k = 0; k < 3; k++)
+			sum += (size_t)json_integer_value(
+			    json_object_get(json_array_get(reps, k), "samples"));
+		assert_int_equal(sum, json_array_size(json_object_get(o, "samples")));
+		json_t *pc = json_object_get(o, "per_call");
+		assert_int_equal(json_integer_value(json_object_get(pc, "replicates")), 3);
+		double med = json_number_value(json_object_get(pc, "median"));
+		assert_true(fabs(med - want_med[i]) < 1e-6 * want_med[i]);
+		/* the derived figures are the run-level figure's */
+		double ns = json_number_value(
+		    json_object_get(json_object_get(o, "median_derived"), "ns_per_page"));
+		assert_true(fabs(ns - pb_ticks_to_ns(want_med[i])) < 1e-6 * ns);
+	}
+	char *text = json_dumps(doc, JSON_INDENT(1));
+	struct pb_results_file f;
+	if (pb_results_load_text(text, strlen(text), "map-replicates", &f) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(f.ncases, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(f.cases[i].n_rep, 3);
+		struct pb_summary sm;
+		assert_int_equal(pb_results_case_summary(&f.cases[i], 0.95, &sm), 0);
+		assert_int_equal(sm.replicates, 3);
+		assert_true(fabs(sm.median - want_med[i]) < 1e-6 * want_med[i]);
+		double runs[3];
+		assert_int_equal(pb_results_case_runs(&f.cases[i], runs, 3), 3);
+	}
+	pb_results_file_free(&f);
+	free(text);
+	json_decref(doc);
+	pb_map_result_free(&acc);
+}
+
+/* A real run in replicates on the small region: R replicates give R
+ * groups whose counts add up to the samples; the rounds shared out. */
+static void test_replicates_run(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_map_rounds_each(5, 5), 1);
+	assert_int_equal(pb_map_rounds_each(5, 2), 2);
+	assert_int_equal(pb_map_rounds_each(10, 5), 2);
+	assert_int_equal(pb_map_rounds_each(1, 5), 1);
+	assert_int_equal(pb_map_rounds_each(7, 0), 7);
+	unsigned counts[] = {1};
+	struct pb_map_params p = {
+	    .bytes = 4u << 20,
+	    .page_sizes = {PB_PAGE_4K},
+	    .n_page_sizes = 1,
+	    .fault = PB_MAP_DEMAND,
+	    .threads = counts,
+	    .n_threads = 1,
+	    .rounds = 2,
+	    .warmup = 0,
+	    .sysfs_mm = "/nonexistent/pb-test-map",
+	};
+	struct pb_map_result acc = {0};
+	for (size_t rep = 0; rep < 4; rep++) {
+		struct pb_map_result one;
+		p.seed = 11 + rep;
+		if (pb_map_run(&p, &one) != 0)
+			fail_msg("%s", pb_error());
+		assert_int_equal(pb_map_result_add_replicate(&acc, &one), 0);
+	}
+	assert_int_equal(pb_map_result_end_replicates(&acc), 0);
+	assert_int_equal(acc.n_cases, 1);
+	const struct pb_map_case *c = &acc.cases[0];
+	assert_int_equal(c->n_replicates, 4);
+	size_t sum = 0, nonempty = 0;
+	double med[4];
+	for (size_t k = 0; k < 4; k++) {
+		sum += c->replicate_samples[k];
+		nonempty += c->replicate_samples[k] > 0;
+		assert_true(c->replicate_samples[k] <= 2);
+	}
+	assert_int_equal(sum, c->n_samples);
+	assert_int_equal(sum + c->migrations, 8);
+	if (nonempty >= 2 && c->per_page.median > 0) {
+		double *v = pb_xcalloc(c->n_samples, sizeof *v);
+		for (size_t j = 0; j < c->n_samples; j++)
+			v[j] = c->ticks[j] / (double)c->calls[j];
+		size_t m = pb_replicate_medians(v, c->n_samples, c->replicate_samples, 4, med);
+		assert_int_equal(m, nonempty);
+		double lg = 0;
+		for (size_t k = 0; k < m; k++)
+			lg += log(med[k]);
+		assert_int_equal(c->per_page.replicates, m);
+		assert_true(fabs(c->per_page.median - exp(lg / (double)m)) <=
+		            1e-9 * c->per_page.median);
+		free(v);
+	}
+	pb_map_result_free(&acc);
+}
+
+/* A file of mem map from before replicates (tests/data/latency/
+ * map_threads.json, no "replicates"): read as one run a case. */
+static void test_old_file(void **state)
+{
+	(void)state;
+	char src[PATH_MAX], path[PATH_MAX + 64];
+	snprintf(src, sizeof src, "%s", __FILE__);
+	snprintf(path, sizeof path, "%s/data/latency/map_threads.json", dirname(src));
+	struct pb_results_file f;
+	if (pb_results_load(path, &f) != 0)
+		fail_msg("%s", pb_error());
+	assert_true(f.ncases > 0);
+	for (size_t i = 0; i < f.ncases; i++) {
+		assert_int_equal(f.cases[i].n_rep, 0);
+		struct pb_summary s;
+		assert_int_equal(pb_results_case_summary(&f.cases[i], 0.95, &s), 0);
+		assert_true(s.replicates <= 1);
+		double run;
+		assert_int_equal(pb_results_case_runs(&f.cases[i], &run, 1), 1);
+	}
+	pb_results_file_free(&f);
+}
+
 /* compare, report and the reader name a map case by its key. */
 static void test_key_name(void **state)
 {
@@ -238,10 +456,11 @@ static void test_key_name(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_split),         cmocka_unit_test(test_figures),
-	    cmocka_unit_test(test_cap_and_modes), cmocka_unit_test(test_run_demand),
-	    cmocka_unit_test(test_run_populate),  cmocka_unit_test(test_run_errors),
-	    cmocka_unit_test(test_key_name),
+	    cmocka_unit_test(test_split),          cmocka_unit_test(test_figures),
+	    cmocka_unit_test(test_cap_and_modes),  cmocka_unit_test(test_run_demand),
+	    cmocka_unit_test(test_run_populate),   cmocka_unit_test(test_run_errors),
+	    cmocka_unit_test(test_key_name),       cmocka_unit_test(test_replicates_join),
+	    cmocka_unit_test(test_replicates_run), cmocka_unit_test(test_old_file),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

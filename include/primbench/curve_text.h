@@ -8,6 +8,7 @@
 #ifndef PRIMBENCH_CURVE_TEXT_H
 #define PRIMBENCH_CURVE_TEXT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -51,18 +52,21 @@ struct pb_loaded_row {
 void pb_loaded_print(FILE *f, const struct pb_loaded_row *rows, int n);
 
 /* One case of mem map: page size ("4K", "2M", "1G"), its source ("4K",
- * "THP", "hugetlbfs"), threads, the median's figures (GB/s decimal, ns per
- * 4 KiB, ns per page) and spread = (p90 - p10) / median of the samples, a
- * fraction (NaN: "-"). */
+ * "THP", "hugetlbfs"), threads, the case's figures (GB/s decimal, ns per
+ * 4 KiB, ns per page: of the median, or with replicates of the geometric
+ * mean of the replicates' medians) and spread = (p90 - p10) / median of
+ * the samples, a fraction (NaN: "-"). has_ci: the figure has an interval
+ * (replicates), ci its half-width, a fraction of the figure. */
 struct pb_map_row {
 	const char *pages, *source;
 	unsigned threads;
 	double gb_per_s, ns_per_4k, ns_per_page, spread;
+	bool has_ci;
+	double ci;
 };
 
-/* mem map's table: the column line (pb_map_print_head), then one line per
- * case (pb_map_print_row). */
-void pb_map_print_head(FILE *f);
-void pb_map_print_row(FILE *f, const struct pb_map_row *r);
+/* mem map's table: the column line, then one line per row, with a "95%
+ * CI" column (+-ci in %) before the spread when a row has_ci. */
+void pb_map_print(FILE *f, const struct pb_map_row *rows, size_t n);
 
 #endif

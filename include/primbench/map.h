@@ -70,6 +70,12 @@ struct pb_map_case {
 	                               after any sample (warm-up included; bytes
 	                               < `bytes`: some faults fell back to 4K) */
 	size_t migrations, outliers;
+	/* replicates (include/primbench/replicates.h): the samples are
+	 * n_replicates runs of the whole set of cases in a row, run r's
+	 * replicate_samples[r] of them (0 and NULL: one run); with two or
+	 * more, per_page's median and CI are the runs' */
+	size_t n_replicates;
+	size_t *replicate_samples;
 };
 
 struct pb_map_result {
@@ -86,6 +92,20 @@ struct pb_map_result {
 int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r);
 
 void pb_map_result_free(struct pb_map_result *r);
+
+/* Replicates: adds the run `more` of the same parameters to acc (zeroed
+ * before the first), each case's samples as one more replicate of acc's
+ * case of the same page size, thread count and fault mode (a case acc
+ * lacks is added with `more` as its first); more is freed. The least
+ * thp_bytes of the runs is kept, notes merged. Then
+ * pb_map_result_end_replicates summarizes every case (per_page by
+ * pb_summarize_replicates, 95%). Both return 0, or -1 with pb_error(). */
+int pb_map_result_add_replicate(struct pb_map_result *acc, struct pb_map_result *more);
+int pb_map_result_end_replicates(struct pb_map_result *r);
+
+/* The rounds each of `replicates` runs keeps for --rounds `rounds` in
+ * all: floor(rounds / replicates) (their sum within rounds), at least 1. */
+size_t pb_map_rounds_each(size_t rounds, size_t replicates);
 
 /* The accounting of one case: pages and bytes of a sample for `bytes`
  * asked, page_bytes and `threads` (each thread gets floor(bytes /

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
+#include "cli/processes.h"
 #include "primbench/curve_text.h"
 #include "primbench/error.h"
 #include "primbench/map.h"
@@ -42,8 +44,16 @@ static void usage(FILE *f)
 	      "                      4, 1,2,4 or 1..8 (default 1)\n"
 	      "  --placement P       compact (default) or scatter\n"
 	      "  --cpu LIST          the CPUs to use (one thread: --cpu N pins it)\n"
-	      "  --rounds N          kept rounds per case (default 5)\n"
-	      "  --warmup N          rounds per case run and discarded first (1)\n"
+	      "  --rounds N          kept rounds per case, shared out between the\n"
+	      "                      replicates (default 5)\n"
+	      "  --warmup N          rounds per case and replicate run and discarded\n"
+	      "                      first (1)\n"
+	      "  --replicates R      runs of every case, one after another, each with\n"
+	      "                      its own warm-up and regions; figures and CIs are\n"
+	      "                      the runs' (default 5, at most --rounds; each\n"
+	      "                      keeps --rounds / R)\n"
+	      "  --processes N       the replicates in N fresh processes of primbench,\n"
+	      "                      one after another (default 1: this one)\n"
 	      "  --seed N            seed for the interleaving order\n"
 	      "  -o, --output FILE   write the results as JSON (schema v2)\n"
 	      "  -f, --format F      text (default), json, csv, markdown or benchfmt\n"
@@ -61,12 +71,21 @@ enum {
 	OPT_CPU,
 	OPT_ROUNDS,
 	OPT_WARMUP,
+	OPT_REPLICATES,
+	OPT_PROCESSES,
 };
+
+/* --replicates' default: the mem and syscall suites' (docs/statistics.md,
+ * "What varies between runs") */
+#define MAP_DEFAULT_REPLICATES 5
 
 struct map_opts {
 	const char *size_arg, *pages_arg, *fault_arg, *threads_arg, *placement_arg, *cpu_arg;
 	const char *out;
 	size_t rounds, warmup;
+	size_t replicates;   /* --replicates R */
+	bool replicates_set; /* given (else lowered to --rounds) */
+	size_t processes;    /* --processes N */
 	bool populate;
 	struct cli_sampling samp;
 	struct cli_format fmt;
@@ -79,11 +98,28 @@ static int pin_worker(void *ctx, unsigned thread)
 
 static void print_table(const struct pb_map_params *p, const struct pb_map_result *r)
 {
-	char sz[32];
+	char sz[32], head[512];
 	pb_format_bytes(sz, sizeof sz, (double)p->bytes, PB_BYTES_EXACT);
-	printf("mem map: %s per round, %s, %zu rounds (median; spread: p10..p90)\n\n", sz,
-	       p->fault == PB_MAP_POPULATE ? "populated at map time" : "demand faults", p->rounds);
-	pb_map_print_head(stdout);
+	const char *fault = p->fault == PB_MAP_POPULATE ? "populated at map time" : "demand faults";
+	size_t reps = 0; /* the replicates run (fewer than asked when interrupted) */
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].n_replicates > reps)
+			reps = r->cases[i].n_replicates;
+	if (reps > 1)
+		snprintf(head, sizeof head,
+		         "mem map: %s per round, %s, %zu replicates of %zu round%s each (figures: "
+		         "the geometric mean of the replicates' medians; 95%% CI: +- the "
+		         "half-width of its Student t interval on the replicates' logs, in %% of "
+		         "it; spread: (p90 - p10) / median of all rounds)",
+		         sz, fault, reps, p->rounds, p->rounds == 1 ? "" : "s");
+	else
+		snprintf(head, sizeof head,
+		         "mem map: %s per round, %s, %zu rounds (median; spread: p10..p90)", sz,
+		         fault, p->rounds);
+	pb_print_wrapped_at(stdout, 0, 0, head);
+	putchar('\n');
+	struct pb_map_row *rows = pb_xcalloc(r->n_cases + 1, sizeof *rows);
+	size_t n = 0;
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_map_case *c = &r->cases[i];
 		if (c->skip[0] || c->n_samples == 0)
@@ -91,15 +127,20 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 		struct pb_map_figures f;
 		pb_map_figures_of(c->page_bytes, pb_ticks_to_ns(c->per_page.median), &f);
 		const struct pb_summary *s = &c->per_page;
-		struct pb_map_row row = {pb_pages_name(c->page_bytes),
-		                         pb_pages_source_name(c->source),
-		                         c->threads,
-		                         f.gb_per_s,
-		                         f.ns_per_4k,
-		                         f.ns_per_page,
-		                         s->median > 0 ? (s->p90 - s->p10) / s->median : NAN};
-		pb_map_print_row(stdout, &row);
+		rows[n++] = (struct pb_map_row){
+		    .pages = pb_pages_name(c->page_bytes),
+		    .source = pb_pages_source_name(c->source),
+		    .threads = c->threads,
+		    .gb_per_s = f.gb_per_s,
+		    .ns_per_4k = f.ns_per_4k,
+		    .ns_per_page = f.ns_per_page,
+		    .spread = s->median > 0 ? (s->p90 - s->p10) / s->median : NAN,
+		    /* the replicates' interval; one run's few rounds give none */
+		    .has_ci = s->replicates > 1 && s->ci_valid && s->median > 0,
+		    .ci = s->median > 0 ? (s->ci_hi - s->ci_lo) / 2 / s->median : NAN};
 	}
+	pb_map_print(stdout, rows, n);
+	free(rows);
 	bool first = true;
 	for (size_t i = 0; i < r->n_cases; i++)
 		if (r->cases[i].skip[0] && strstr(r->cases[i].skip, "threads")) {
@@ -118,6 +159,38 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 	fflush(stdout);
 }
 
+/* --replicates of at least one round each share --rounds (in --processes
+ * N processes, each ceil(R / N) of them): exits 2 when they cannot and
+ * --replicates was given, else lowers it to fit. */
+static void replicates_check(struct map_opts *o)
+{
+	if (cli_processes_child())
+		return;
+	size_t p = o->processes ? o->processes : 1, r = o->replicates ? o->replicates : 1;
+	if (p > o->rounds)
+		die_usage("map: --processes %zu of at least one round each take %zu rounds a case, "
+		          "more than --rounds %zu they share: lower --processes or raise --rounds",
+		          p, p, o->rounds);
+	size_t need = p * ((r + p - 1) / p);
+	if (o->replicates_set && need > o->rounds) {
+		char in[96] = "";
+		if (p > 1)
+			snprintf(in, sizeof in, " in --processes %zu (%zu each, %zu in all)", p,
+			         (r + p - 1) / p, need);
+		die_usage("map: --replicates %zu%s of at least one round each take %zu rounds a "
+		          "case, more than --rounds %zu they share: lower --replicates or raise "
+		          "--rounds",
+		          r, in, need, o->rounds);
+	}
+	while (r > 1 && p * ((r + p - 1) / p) > o->rounds)
+		r--;
+	if (r < o->replicates)
+		warn("map: --rounds %zu leaves room for %zu replicate%s of at least one round, not "
+		     "the default %zu",
+		     o->rounds, r, r == 1 ? "" : "s", o->replicates);
+	o->replicates = r;
+}
+
 int cmd_mem_map(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -130,6 +203,8 @@ int cmd_mem_map(int argc, char **argv)
 	    {"cpu", required_argument, 0, OPT_CPU},
 	    {"rounds", required_argument, 0, OPT_ROUNDS},
 	    {"warmup", required_argument, 0, OPT_WARMUP},
+	    {"replicates", required_argument, 0, OPT_REPLICATES},
+	    {"processes", required_argument, 0, OPT_PROCESSES},
 	    {"seed", required_argument, 0, CLI_OPT_SEED},
 	    CLI_OUTPUT_OPTION,
 	    CLI_FORMAT_OPTION,
@@ -147,14 +222,22 @@ int cmd_mem_map(int argc, char **argv)
 	    CLI_STORE_ARG(OPT_CPU, struct map_opts, cpu_arg),
 	    CLI_STORE_NUMBER(OPT_ROUNDS, struct map_opts, rounds, "--rounds", 1, 100000),
 	    CLI_STORE_NUMBER(OPT_WARMUP, struct map_opts, warmup, "--warmup", 0, 1000),
+	    CLI_STORE_NUMBER_SET(OPT_REPLICATES, struct map_opts, replicates, replicates_set,
+	                         "--replicates", 1, 100),
+	    CLI_STORE_NUMBER(OPT_PROCESSES, struct map_opts, processes, "--processes", 1, 100),
 	    {0},
 	};
-	struct map_opts o = {.rounds = 5, .warmup = 1, .fmt = {.fmt = PB_FORMAT_TEXT}};
+	struct map_opts o = {.rounds = 5,
+	                     .warmup = 1,
+	                     .replicates = MAP_DEFAULT_REPLICATES,
+	                     .processes = 1,
+	                     .fmt = {.fmt = PB_FORMAT_TEXT}};
 	const struct cli_common common = {
 	    .out_path = &o.out, .fmt = &o.fmt, .sampling = &o.samp, .stores = stores};
 	if (!cli_parse_options("map", argc, argv, ":ho:f:q", opts, NULL, &o, &common, usage))
 		return PB_EXIT_OK;
 	cli_no_operands("map", opts, argc, argv);
+	replicates_check(&o);
 
 	struct pb_map_params p = {.rounds = o.rounds, .warmup = o.warmup};
 	uint64_t size = PB_MAP_DEFAULT_BYTES;
@@ -198,6 +281,23 @@ int cmd_mem_map(int argc, char **argv)
 	if (pb_placement_plan(NULL, o.cpu_arg, placement, max_threads, &plan) != 0)
 		die_usage("map: %s", pb_error());
 	p.pinning = (struct pb_harness_pinning){.pin = pin_worker, .pin_ctx = &plan};
+
+	if (o.processes > 1) {
+		if (o.out && pb_output_reserve(o.out) != 0)
+			die_usage("map: %s", pb_error());
+		pb_placement_plan_free(&plan);
+		struct cli_processes cp = {
+		    .n = o.processes,
+		    .replicates_each = (o.replicates + o.processes - 1) / o.processes,
+		    .min_samples = 1,
+		    .max_samples = o.rounds,
+		    .seed = o.samp.seed ? o.samp.seed : (uint64_t)time(NULL) * 2654435761u,
+		    .rounds_option = "--rounds",
+		    .out_path = o.out,
+		    .format = o.fmt.fmt,
+		};
+		return cli_processes_run(&cp);
+	}
 
 	bool capped;
 	uint64_t avail = pb_map_mem_available();
@@ -261,11 +361,27 @@ int cmd_mem_map(int argc, char **argv)
 	}
 	struct cli_progress line;
 	cli_progress_start(&line, "mem map");
-	struct pb_map_result r;
-	if (pb_map_run(&p, &r) != 0)
+	/* replicates (include/primbench/replicates.h): every case again, in a
+	 * row, each with its warm-up, fresh regions and another interleaving;
+	 * the rounds shared out */
+	struct pb_map_result r = {0};
+	size_t reps = o.replicates ? o.replicates : 1;
+	struct pb_map_params rp = p;
+	rp.rounds = pb_map_rounds_each(p.rounds, reps);
+	for (size_t rep = 0; rep < reps; rep++) {
+		struct pb_map_result one;
+		if (reps > 1)
+			cli_progress_update(&line, rep, reps, "replicate");
+		rp.seed = p.seed + rep * 0x9E3779B97F4A7C15ull;
+		if (pb_map_run(&rp, &one) != 0 || pb_map_result_add_replicate(&r, &one) != 0)
+			die_usage("map: %s", pb_error());
+		if (r.interrupted)
+			break;
+	}
+	if (pb_map_result_end_replicates(&r) != 0)
 		die_usage("map: %s", pb_error());
 	cli_progress_done(&line);
-	print_table(&p, &r);
+	print_table(&rp, &r);
 	int status = PB_EXIT_OK;
 	if (s.doc) {
 		pb_results_add_map(s.doc, &r);
@@ -279,7 +395,8 @@ int cmd_mem_map(int argc, char **argv)
 	pb_map_result_free(&r);
 	pb_placement_plan_free(&plan);
 	if (stopped) {
-		cli_error("interrupted; what was measured is above");
+		if (!cli_processes_child()) /* else the parent says it */
+			cli_error("interrupted; what was measured is above");
 		status = pb_session_exit_status(&s);
 	}
 	pb_session_end(&s);

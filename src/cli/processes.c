@@ -51,7 +51,7 @@ static int run_child(const struct cli_processes *p, size_t i, const char *path)
 	char reps[32], budget[64], maxs[32], seed[32];
 	snprintf(reps, sizeof reps, "%zu", p->replicates_each);
 	snprintf(budget, sizeof budget, "%.9g", p->budget_s / (double)p->n);
-	size_t m = (p->max_samples + p->n - 1) / p->n;
+	size_t m = p->max_samples / p->n; /* their sum stays within --max-samples */
 	snprintf(maxs, sizeof maxs, "%zu", m > p->min_samples ? m : p->min_samples);
 	snprintf(seed, sizeof seed, "%llu",
 	         (unsigned long long)(p->seed + (p->same_seed ? 0 : i * 0xD1B54A32D192ED03ull)));
@@ -59,6 +59,16 @@ static int run_child(const struct cli_processes *p, size_t i, const char *path)
 	    "--processes", "1",      "--replicates", reps, "--budget", budget, "--max-samples",
 	    maxs,          "--seed", seed,           "-q", "-o",       path,   NULL};
 	size_t ne = sizeof extra / sizeof *extra;
+	if (p->fixed_samples) { /* drop --budget and --max-samples */
+		memmove(&extra[4], &extra[8], (ne - 8) * sizeof *extra);
+		ne -= 4;
+	}
+	if (p->rounds_option) { /* mem map: no budget, its rounds shared */
+		extra[4] = p->rounds_option;
+		extra[5] = maxs;
+		for (size_t j = 6; j + 2 < ne; j++)
+			extra[j] = extra[j + 2];
+	}
 	char **argv = calloc((size_t)cli_argc + ne + 1, sizeof *argv);
 	if (!argv)
 		return -1;
@@ -109,8 +119,8 @@ static json_t *find_case(json_t *doc, const json_t *key)
 static void rescale_derived(json_t *c, double f)
 {
 	json_t *d = json_object_get(c, "median_derived");
-	const char *times[] = {"ns_per_call", "ticks_per_page", "ns_per_4k_page",
-	                       "ticks_per_4k_page", NULL};
+	const char *times[] = {"ns_per_call",       "ticks_per_page", "ns_per_4k_page",
+	                       "ticks_per_4k_page", "ns_per_page",    "ns_per_load", NULL};
 	const char *rates[] = {"bytes_per_tick", "gb_per_s", NULL};
 	for (size_t i = 0; d && times[i]; i++) {
 		json_t *v = json_object_get(d, times[i]);

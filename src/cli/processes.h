@@ -17,6 +17,12 @@ struct cli_processes {
 	uint64_t seed;                   /* child i: seed + i x a constant */
 	bool same_seed;                  /* every child the same seed (a replay: the
 	                                    seed draws the batch, part of the key) */
+	bool fixed_samples;              /* no --budget, --max-samples for the children
+	                                    (latency: a fixed number of rounds) */
+	const char *rounds_option;       /* NULL: --budget and --max-samples get the
+	                                    shares; else (mem map: "--rounds") this
+	                                    option gets max_samples' share, and no
+	                                    --budget is passed */
 	const char *out_path;            /* NULL: none */
 	enum pb_format format;
 };

@@ -248,17 +248,30 @@ void pb_loaded_print(FILE *f, const struct pb_loaded_row *rows, int n)
 		}
 }
 
-void pb_map_print_head(FILE *f)
+void pb_map_print(FILE *f, const struct pb_map_row *rows, size_t n)
 {
-	fprintf(f, "%-5s %-9s %7s %8s %9s %11s %9s\n", "pages", "source", "threads", "GB/s",
-	        "ns/4KiB", "ns/page", "spread");
-}
-
-void pb_map_print_row(FILE *f, const struct pb_map_row *r)
-{
-	char spread[16] = "-";
-	if (isfinite(r->spread))
-		snprintf(spread, sizeof spread, "%.1f%%", 100 * r->spread);
-	fprintf(f, "%-5s %-9s %7u %8.2f %9.1f %11.1f %9s\n", r->pages, r->source, r->threads,
-	        r->gb_per_s, r->ns_per_4k, r->ns_per_page, spread);
+	bool ci = false;
+	for (size_t i = 0; i < n; i++)
+		ci |= rows[i].has_ci;
+	if (ci)
+		fprintf(f, "%-5s %-9s %7s %8s %9s %11s %8s %9s\n", "pages", "source", "threads",
+		        "GB/s", "ns/4KiB", "ns/page", "95% CI", "spread");
+	else
+		fprintf(f, "%-5s %-9s %7s %8s %9s %11s %9s\n", "pages", "source", "threads", "GB/s",
+		        "ns/4KiB", "ns/page", "spread");
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_map_row *r = &rows[i];
+		char spread[16] = "-", cell[16] = "-";
+		if (isfinite(r->spread))
+			snprintf(spread, sizeof spread, "%.1f%%", 100 * r->spread);
+		if (r->has_ci && isfinite(r->ci))
+			snprintf(cell, sizeof cell, "+-%.1f%%", 100 * r->ci);
+		if (ci)
+			fprintf(f, "%-5s %-9s %7u %8.2f %9.1f %11.1f %8s %9s\n", r->pages,
+			        r->source, r->threads, r->gb_per_s, r->ns_per_4k, r->ns_per_page,
+			        cell, spread);
+		else
+			fprintf(f, "%-5s %-9s %7u %8.2f %9.1f %11.1f %9s\n", r->pages, r->source,
+			        r->threads, r->gb_per_s, r->ns_per_4k, r->ns_per_page, spread);
+	}
 }

@@ -350,31 +350,48 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 }
 
 /* A map group as mem map prints it: per page size and thread count, the
- * median's GB/s, ns per 4 KiB and per page, spread p10..p90. */
+ * figure's GB/s, ns per 4 KiB and per page (with replicates: of the
+ * geometric mean of their medians, and its 95% CI), spread p10..p90. */
 static void map_group(FILE *f, const struct row *rows, size_t n)
 {
-	char head[256];
-	snprintf(head, sizeof head,
-	         "%s: per page size and thread count (median of %.0f samples; spread: "
-	         "(p90 - p10) / median)",
-	         rows[0].group, num(rows[0].per_call, "n"));
+	char head[384];
+	double reps = num(rows[0].per_call, "replicates");
+	if (reps > 1)
+		snprintf(head, sizeof head,
+		         "%s: per page size and thread count (the geometric mean of %.0f "
+		         "replicates' medians, %.0f samples in all; 95%% CI: +- the half-width of "
+		         "its Student t interval on the replicates' logs, in %% of it; spread: "
+		         "(p90 - p10) / median of the samples)",
+		         rows[0].group, reps, num(rows[0].per_call, "n"));
+	else
+		snprintf(head, sizeof head,
+		         "%s: per page size and thread count (median of %.0f samples; spread: "
+		         "(p90 - p10) / median)",
+		         rows[0].group, num(rows[0].per_call, "n"));
 	pb_print_wrapped_at(f, 0, 0, head);
-	pb_map_print_head(f);
-	for (size_t i = 0; i < n; i++) {
-		char pages[32];
+	struct pb_map_row *m = calloc(n + 1, sizeof *m);
+	char(*pages)[32] = calloc(n + 1, sizeof *pages);
+	for (size_t i = 0; m && pages && i < n; i++) {
 		const json_t *pc = rows[i].per_call;
-		double med = num(pc, "median");
-		pb_format_bytes(pages, sizeof pages, key_num(rows[i].key, "page_bytes"),
+		double med = num(pc, "median"), lo = num(pc, "ci_lo"), hi = num(pc, "ci_hi");
+		pb_format_bytes(pages[i], sizeof pages[i], key_num(rows[i].key, "page_bytes"),
 		                PB_BYTES_EXACT);
-		struct pb_map_row m = {pages,
-		                       str(rows[i].key, "page_source"),
-		                       (unsigned)key_num(rows[i].key, "threads"),
-		                       num(rows[i].derived, "gb_per_s"),
-		                       num(rows[i].derived, "ns_per_4k_page"),
-		                       num(rows[i].derived, "ns_per_page"),
-		                       med > 0 ? (num(pc, "p90") - num(pc, "p10")) / med : NAN};
-		pb_map_print_row(f, &m);
+		m[i] = (struct pb_map_row){
+		    .pages = pages[i],
+		    .source = str(rows[i].key, "page_source"),
+		    .threads = (unsigned)key_num(rows[i].key, "threads"),
+		    .gb_per_s = num(rows[i].derived, "gb_per_s"),
+		    .ns_per_4k = num(rows[i].derived, "ns_per_4k_page"),
+		    .ns_per_page = num(rows[i].derived, "ns_per_page"),
+		    .spread = med > 0 ? (num(pc, "p90") - num(pc, "p10")) / med : NAN,
+		    /* the interval of replicates only: a few rounds' own is none */
+		    .has_ci = num(pc, "replicates") > 1 && med > 0 && isfinite(lo) && isfinite(hi),
+		    .ci = (hi - lo) / 2 / med};
 	}
+	if (m && pages)
+		pb_map_print(f, m, n);
+	free(m);
+	free(pages);
 	fputc('\n', f);
 }
 

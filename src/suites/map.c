@@ -11,8 +11,10 @@
 #include "primbench/harness.h"
 #include "primbench/map.h"
 #include "primbench/pages.h"
+#include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/stats.h"
+#include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/xalloc.h"
 
@@ -242,6 +244,39 @@ static void note(struct pb_map_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+#define THP_NOTE_MARK ": in some round THP gave only "
+
+/* The line of each THP case of cs[0..n) whose least AnonHugePages fell
+ * short of its region. */
+static void thp_notes(struct pb_map_result *r, const struct pb_map_case *cs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cs[i].source == PB_PAGES_THP && cs[i].n_samples &&
+		    cs[i].thp_bytes < cs[i].bytes)
+			note(r,
+			     "2M pages, %u threads" THP_NOTE_MARK "%llu MiB of "
+			     "huge pages for %llu MiB (AnonHugePages in /proc/self/smaps): "
+			     "the rest were 4K faults\n",
+			     cs[i].threads, (unsigned long long)(cs[i].thp_bytes >> 20),
+			     (unsigned long long)(cs[i].bytes >> 20));
+}
+
+/* Removes thp_notes' lines from notes: after replicates they are made
+ * again from the least AnonHugePages of all the runs. */
+static void drop_thp_notes(char *notes)
+{
+	char *line = notes;
+	while (*line) {
+		char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+		const char *mark = strstr(line, THP_NOTE_MARK);
+		if (mark && (!end || mark < end))
+			memmove(line, line + len, strlen(line + len) + 1);
+		else
+			line += len;
+	}
+}
+
 int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -301,16 +336,7 @@ int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r)
 			pb_map_result_free(r);
 			return -1;
 		}
-		for (size_t i = 0; i < p->n_page_sizes; i++)
-			if (cs[i].source == PB_PAGES_THP && cs[i].n_samples &&
-			    cs[i].thp_bytes < cs[i].bytes)
-				note(
-				    r,
-				    "2M pages, %u threads: in some round THP gave only %llu MiB of "
-				    "huge pages for %llu MiB (AnonHugePages in /proc/self/smaps): "
-				    "the rest were 4K faults\n",
-				    cs[i].threads, (unsigned long long)(cs[i].thp_bytes >> 20),
-				    (unsigned long long)(cs[i].bytes >> 20));
+		thp_notes(r, cs, p->n_page_sizes);
 		if (r->interrupted)
 			break;
 	}
@@ -322,9 +348,96 @@ void pb_map_result_free(struct pb_map_result *r)
 	for (size_t i = 0; i < r->n_cases; i++) {
 		free(r->cases[i].ticks);
 		free(r->cases[i].calls);
+		free(r->cases[i].replicate_samples);
 	}
 	free(r->cases);
 	memset(r, 0, sizeof *r);
+}
+
+size_t pb_map_rounds_each(size_t rounds, size_t replicates)
+{
+	size_t r = replicates ? replicates : 1;
+	size_t each = rounds / r; /* their sum stays within --rounds */
+	return each ? each : 1;
+}
+
+static void first_replicate(struct pb_map_case *c)
+{
+	c->replicate_samples = pb_xcalloc(1, sizeof *c->replicate_samples);
+	c->replicate_samples[0] = c->n_samples;
+	c->n_replicates = 1;
+}
+
+/* o's samples as one more replicate of c (o keeps its arrays). */
+static void join_replicate(struct pb_map_case *c, const struct pb_map_case *o)
+{
+	size_t n = c->n_samples + o->n_samples;
+	c->replicate_samples =
+	    pb_xrealloc(c->replicate_samples, (c->n_replicates + 1) * sizeof *c->replicate_samples);
+	c->replicate_samples[c->n_replicates++] = o->n_samples;
+	if (o->n_samples) {
+		c->ticks = pb_xrealloc(c->ticks, n * sizeof *c->ticks);
+		c->calls = pb_xrealloc(c->calls, n * sizeof *c->calls);
+		memcpy(c->ticks + c->n_samples, o->ticks, o->n_samples * sizeof *c->ticks);
+		memcpy(c->calls + c->n_samples, o->calls, o->n_samples * sizeof *c->calls);
+	}
+	if (o->source == PB_PAGES_THP && o->n_samples &&
+	    (c->n_samples == 0 || o->thp_bytes < c->thp_bytes))
+		c->thp_bytes = o->thp_bytes;
+	c->n_samples = n;
+	c->migrations += o->migrations;
+	c->outliers += o->outliers;
+}
+
+int pb_map_result_add_replicate(struct pb_map_result *acc, struct pb_map_result *more)
+{
+	drop_thp_notes(more->notes);
+	if (!acc->cases) {
+		*acc = *more;
+		memset(more, 0, sizeof *more);
+		for (size_t i = 0; i < acc->n_cases; i++)
+			first_replicate(&acc->cases[i]);
+		return 0;
+	}
+	for (size_t j = 0; j < more->n_cases; j++) {
+		struct pb_map_case *o = &more->cases[j], *c = NULL;
+		for (size_t i = 0; !c && i < acc->n_cases; i++)
+			if (acc->cases[i].page_bytes == o->page_bytes &&
+			    acc->cases[i].threads == o->threads && acc->cases[i].fault == o->fault)
+				c = &acc->cases[i];
+		if (c) {
+			join_replicate(c, o);
+			continue;
+		}
+		acc->cases = pb_xrealloc(acc->cases, (acc->n_cases + 1) * sizeof *acc->cases);
+		acc->cases[acc->n_cases] = *o;
+		memset(o, 0, sizeof *o);
+		first_replicate(&acc->cases[acc->n_cases++]);
+	}
+	pb_notes_merge(acc->notes, sizeof acc->notes, more->notes);
+	acc->interrupted |= more->interrupted;
+	pb_map_result_free(more);
+	return 0;
+}
+
+int pb_map_result_end_replicates(struct pb_map_result *r)
+{
+	drop_thp_notes(r->notes);
+	for (size_t i = 0; i < r->n_cases; i++) {
+		struct pb_map_case *c = &r->cases[i];
+		if (c->n_samples == 0)
+			continue;
+		double *v = pb_xcalloc(c->n_samples, sizeof *v);
+		for (size_t j = 0; j < c->n_samples; j++)
+			v[j] = c->ticks[j] / (double)c->calls[j];
+		int rc = pb_summarize_replicates(v, c->n_samples, c->replicate_samples,
+		                                 c->n_replicates, 0.95, &c->per_page);
+		free(v);
+		if (rc != 0)
+			return -1;
+	}
+	thp_notes(r, r->cases, r->n_cases);
+	return 0;
 }
 
 int pb_results_add_map(json_t *doc, const struct pb_map_result *r)
@@ -347,6 +460,10 @@ int pb_results_add_map(json_t *doc, const struct pb_map_result *r)
 		json_object_set_new(key, "region_bytes", json_integer((json_int_t)c->bytes));
 		json_object_set_new(o, "key", key);
 		json_object_set_new(o, "pages", json_integer((json_int_t)c->pages));
+		json_t *reps = pb_json_replicates(c->ticks, c->calls, c->n_samples,
+		                                  c->replicate_samples, c->n_replicates);
+		if (reps)
+			json_object_set_new(o, "replicates", reps);
 		pb_json_add_samples(o, c->ticks, c->calls, c->n_samples, &c->per_page);
 		struct pb_map_figures f;
 		pb_map_figures_of(c->page_bytes, pb_ticks_to_ns(c->per_page.median), &f);

@@ -138,6 +138,12 @@ struct pb_xsave_case {
 	struct pb_summary ticks_per_op; /* one op = one save + one restore */
 	size_t outliers;                /* modified z-score > 3.5 (kept) */
 	unsigned migrations;            /* samples taken on another CPU (dropped) */
+	/* replicates (include/primbench/replicates.h): the samples are
+	 * n_replicates runs of every variant in a row, run r's
+	 * replicate_samples[r] of them (0 and NULL: one run); with two or
+	 * more, ticks_per_op's median and CI are the runs' */
+	size_t n_replicates;
+	size_t *replicate_samples;
 };
 
 struct pb_xsave_params {
@@ -166,6 +172,14 @@ bool pb_xsave_arch_supported(const char **why);
  * Returns 0 (also when interrupted), or -1 with pb_error(). */
 int pb_xsave_run(const struct pb_xsave_params *p, struct pb_xsave_result *r);
 void pb_xsave_result_free(struct pb_xsave_result *r);
+
+/* Replicates: adds the run `more` (of the same parameters) to acc (zeroed
+ * before the first), each variant's samples as one more replicate of
+ * acc's same variant; more is freed and zeroed. Then
+ * pb_xsave_result_end_replicates summarizes every case (ticks_per_op by
+ * pb_summarize_replicates, 95%). Both return 0, or -1 with pb_error(). */
+int pb_xsave_result_add_replicate(struct pb_xsave_result *acc, struct pb_xsave_result *more);
+int pb_xsave_result_end_replicates(struct pb_xsave_result *r);
 
 /* Plumbing check for the tests: writes a known value to xmm0 (and the
  * upper half of ymm0 when AVX state is enabled), saves with insn, clobbers

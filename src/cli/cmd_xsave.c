@@ -18,6 +18,7 @@
 #include "primbench/error.h"
 #include "primbench/machine.h"
 #include "primbench/mem.h"
+#include "primbench/mem_result.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
@@ -62,6 +63,9 @@ static void usage(FILE *f)
 	      "  --min-samples N     per case (default 11); --max-samples N (default "
 	      "201)\n"
 	      "  --seed N            seed for the interleaving order\n"
+	      "  --replicates R      runs of every pair (and of the sweep), one after\n"
+	      "                      another, the budgets and --max-samples shared out;\n"
+	      "                      figures and CIs are the runs' (default 5)\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
 	      "  -o, --output FILE   write the results as JSON (schema v2); without "
 	      "it,\n"
@@ -73,13 +77,18 @@ static void usage(FILE *f)
 	      f);
 }
 
-enum { OPT_MEM_BUDGET = 256, OPT_NO_BE, OPT_CPU };
+enum { OPT_MEM_BUDGET = 256, OPT_NO_BE, OPT_CPU, OPT_REPLICATES };
+
+/* --replicates' default: the mem and syscall suites' (docs/statistics.md,
+ * "What varies between runs") */
+#define XSAVE_DEFAULT_REPLICATES 5
 
 static const struct option options[] = {
     CLI_SAMPLING_OPTIONS,
     {"mem-budget", required_argument, 0, OPT_MEM_BUDGET},
     {"no-breakeven", no_argument, 0, OPT_NO_BE},
     {"cpu", required_argument, 0, OPT_CPU},
+    {"replicates", required_argument, 0, OPT_REPLICATES},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -122,11 +131,26 @@ static void print_state(const struct pb_xsave_info *in)
 	pb_print_labelled(stdout, 10, "area", line);
 }
 
+/* The replicates the cases of r have (0 or 1: one run). */
+static size_t replicates_of(const struct pb_xsave_result *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].n_replicates > n)
+			n = r->cases[i].n_replicates;
+	return n;
+}
+
 static void print_table(const struct pb_xsave_result *r)
 {
+	size_t reps = replicates_of(r);
 	printf("\nsave+restore pairs: one op = one save + one restore, per op\n");
-	printf("%-19s %-5s %5s %8s %8s %7s %19s\n", "pair", "upper", "area", "min", "median", "ns",
-	       "95% CI of median");
+	if (reps > 1)
+		printf("%-19s %-5s %5s %8s %8s %7s %19s\n", "pair", "upper", "area", "min",
+		       "figure", "ns", "95% CI");
+	else
+		printf("%-19s %-5s %5s %8s %8s %7s %19s\n", "pair", "upper", "area", "min",
+		       "median", "ns", "95% CI of median");
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_xsave_case *c = &r->cases[i];
 		if (!c->v.available)
@@ -144,10 +168,21 @@ static void print_table(const struct pb_xsave_result *r)
 		       pb_xsave_upper_name(c->v.upper), c->area_bytes, s->min, s->median,
 		       pb_ticks_to_ns(s->median), ci);
 	}
-	printf("min, median, CI: %s per op; ns: the median\n",
-	       pb_timer_info()->clock != PB_CLOCK_TSC             ? "ns"
-	       : !strcmp(pb_timer_info()->tick_unit, "tsc_ticks") ? "TSC ticks"
-	                                                          : "counter ticks");
+	const char *unit = pb_timer_info()->clock != PB_CLOCK_TSC             ? "ns"
+	                   : !strcmp(pb_timer_info()->tick_unit, "tsc_ticks") ? "TSC ticks"
+	                                                                      : "counter ticks";
+	if (reps > 1) {
+		char line[256];
+		snprintf(
+		    line, sizeof line,
+		    "min, figure, CI: %s per op; figure: the geometric mean of %zu replicates' "
+		    "medians, CI: Student's t on their logs; min: of all samples; ns: the "
+		    "figure",
+		    unit, reps);
+		pb_print_wrapped_at(stdout, 0, 0, line);
+	} else {
+		printf("min, median, CI: %s per op; ns: the median\n", unit);
+	}
 	if (r->notes[0]) {
 		char copy[sizeof r->notes];
 		snprintf(copy, sizeof copy, "%s", r->notes);
@@ -210,8 +245,8 @@ static size_t simd_kernels(enum pb_op op, const struct pb_kernel **ks, const str
 static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
                          const struct pb_size_list *sizes, const uint64_t *size_bytes,
                          const struct pb_cache_info *caches, double budget, size_t min_samples,
-                         size_t max_samples, uint64_t seed, volatile sig_atomic_t *stop,
-                         json_t *doc)
+                         size_t max_samples, size_t reps, uint64_t seed,
+                         volatile sig_atomic_t *stop, json_t *doc)
 {
 	const struct pb_kernel *ks[PB_XSAVE_MAX_SIMD + 1], *rep = NULL;
 	size_t nk = simd_kernels(op, ks, &rep);
@@ -235,9 +270,9 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	    .placements = &pl,
 	    .n_placements = 1,
 	    .value = 0,
-	    .budget_s = budget,
+	    .budget_s = budget / (double)reps,
 	    .min_samples = min_samples,
-	    .max_samples = max_samples,
+	    .max_samples = max_samples / reps > min_samples ? max_samples / reps : min_samples,
 	    .warmup_samples = 1,
 	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
 	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
@@ -245,9 +280,23 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	    .seed = seed,
 	    .stop = stop,
 	};
-	struct pb_mem_result mr;
-	if (pb_mem_run(&p, &mr) != 0) {
+	/* replicates: the sweep again, in a row, fresh buffers and calibration
+	 * each; its figures are then the replicates' geometric means */
+	struct pb_mem_result mr = {0};
+	for (size_t ri = 0; ri < reps; ri++) {
+		struct pb_mem_result one;
+		p.seed = seed + ri * 0x9E3779B97F4A7C15ull;
+		if (pb_mem_run(&p, &one) != 0 || pb_mem_result_add_replicate(&mr, &one) != 0) {
+			cli_error("%s", pb_error());
+			pb_mem_result_free(&mr);
+			return false;
+		}
+		if (mr.interrupted)
+			break;
+	}
+	if (pb_mem_result_end_replicates(&mr) != 0) {
 		cli_error("%s", pb_error());
+		pb_mem_result_free(&mr);
 		return false;
 	}
 	size_t n = sizes->count;
@@ -283,7 +332,8 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 				best = (int)z;
 		snprintf(line, sizeof line,
 		         "%s: never within " SWEEP_DESC "; SIMD's largest lead over %s is %.1f "
-		         "ticks (%s, at %llu B), under the pair's %.1f",
+		         "ticks (%s, at %llu B; a difference of two cases' figures: no interval), "
+		         "under the pair's %.1f",
 		         pb_op_name(op), rep_name, best >= 0 ? repm[best] - simd[best] : NAN,
 		         best >= 0 ? which[best]->name : "-",
 		         best >= 0 ? (unsigned long long)size_bytes[best] : 0ull, pm);
@@ -294,11 +344,20 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 		         rep_name, repm[at]);
 	}
 	pb_print_wrapped_at(stdout, 0, 8, line);
+	if (at >= 0 && !mr.interrupted)
+		printf("        (a sum and a comparison of three cases' figures: no interval of "
+		       "its own)\n");
 	json_t *be = json_object();
 	json_object_set_new(be, "op", json_string(pb_op_name(op)));
 	json_object_set_new(be, "pair", json_string(pb_xsave_insn_name(pair->v.insn)));
 	json_object_set_new(be, "pair_upper_state", json_string("dirty"));
+	/* the pair's figure: with replicates their geometric mean, and its CI */
 	json_object_set_new(be, "pair_median_ticks", json_real(pm));
+	const struct pb_summary *ps = &pair->ticks_per_op;
+	json_object_set_new(be, "pair_ci_ticks",
+	                    ps->ci_valid ? json_pack("[f, f]", ps->ci_lo, ps->ci_hi) : json_null());
+	json_object_set_new(be, "replicates",
+	                    json_integer((json_int_t)(reps > 1 ? ps->replicates : 1)));
 	json_object_set_new(be, "rep_kernel", json_string(rep_name));
 	json_object_set_new(be, "size_bytes",
 	                    at < 0 ? json_null() : json_integer((json_int_t)size_bytes[at]));
@@ -324,6 +383,8 @@ struct xsave_opts {
 	struct cli_sampling samp;
 	double mem_budget;
 	bool do_breakeven;
+	size_t replicates;   /* --replicates R */
+	bool replicates_set; /* given (else lowered to fit --max-samples) */
 	int want_cpu;
 	const char *out;
 	struct cli_format fmt;
@@ -349,6 +410,7 @@ static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 {
 	*o = (struct xsave_opts){.samp = {.budget_s = 1.0, .min_samples = 11, .max_samples = 201},
 	                         .mem_budget = 0.05,
+	                         .replicates = XSAVE_DEFAULT_REPLICATES,
 	                         .do_breakeven = true,
 	                         .want_cpu = -1,
 	                         .fmt = {.fmt = PB_FORMAT_TEXT}};
@@ -356,6 +418,8 @@ static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 	static const struct cli_store stores[] = {
 	    CLI_STORE_TIME(OPT_MEM_BUDGET, struct xsave_opts, mem_budget, "--mem-budget"),
 	    CLI_STORE_FLAG(OPT_NO_BE, struct xsave_opts, do_breakeven, false),
+	    CLI_STORE_NUMBER_SET(OPT_REPLICATES, struct xsave_opts, replicates, replicates_set,
+	                         "--replicates", 1, 100),
 	    {0},
 	};
 	const struct cli_common common = {
@@ -365,6 +429,7 @@ static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 		return false;
 	cli_no_operands("xsave", options, argc, argv);
 	cli_sampling_check(&o->samp);
+	cli_replicates_check(&o->samp, &o->replicates, o->replicates_set, 1);
 	return true;
 }
 
@@ -387,15 +452,29 @@ static int run_breakeven(const struct xsave_opts *o, struct pb_session *s,
 	uint64_t *sb = calloc(sizes.count, sizeof *sb);
 	for (size_t z = 0; z < sizes.count; z++)
 		sb[z] = (uint64_t)sizes.values[z];
-	printf("pair: %s, dirty, median %.1f ticks (%.1f ns)\n", pb_xsave_insn_name(pair->v.insn),
-	       pair->ticks_per_op.median, pb_ticks_to_ns(pair->ticks_per_op.median));
+	const struct pb_summary *ps = &pair->ticks_per_op;
+	char line[256];
+	if (ps->replicates > 1 && ps->ci_valid)
+		snprintf(line, sizeof line,
+		         "pair: %s, dirty, %.1f ticks (%.1f ns), 95%% CI %.1f..%.1f: the geometric "
+		         "mean of %zu replicates' medians",
+		         pb_xsave_insn_name(pair->v.insn), ps->median, pb_ticks_to_ns(ps->median),
+		         ps->ci_lo, ps->ci_hi, ps->replicates);
+	else
+		snprintf(line, sizeof line, "pair: %s, dirty, median %.1f ticks (%.1f ns)",
+		         pb_xsave_insn_name(pair->v.insn), ps->median, pb_ticks_to_ns(ps->median));
+	pb_print_wrapped_at(stdout, 0, 6, line);
+	if (o->replicates > 1)
+		printf("SIMD and rep: the geometric means of %zu replicates of the sweep\n",
+		       o->replicates);
 	fflush(stdout);
 	int status = PB_EXIT_OK;
 	enum pb_op ops[2] = {PB_OP_MEMSET, PB_OP_MEMCPY};
 	for (int i = 0; i < 2 && !pb_session_stopped(s); i++) {
 		if (!breakeven_op(ops[i], pair, &sizes, sb, &s->caches, o->mem_budget,
 		                  o->samp.min_samples, o->samp.max_samples,
-		                  s->seed + 1 + (uint64_t)i, pb_session_stop_flag(s), s->doc)) {
+		                  o->replicates ? o->replicates : 1, s->seed + 1 + (uint64_t)i,
+		                  pb_session_stop_flag(s), s->doc)) {
 			if (!pb_session_stopped(s))
 				status = PB_EXIT_USAGE;
 			break;
@@ -472,9 +551,29 @@ int cmd_xsave(int argc, char **argv)
 	    .seed = s.seed,
 	    .stop = pb_session_stop_flag(&s),
 	};
-	struct pb_xsave_result r;
-	if (pb_xsave_run(&xp, &r) != 0) {
+	/* replicates (include/primbench/replicates.h): every pair again, in a
+	 * row, fresh save areas, calibration and seed each; the budget and
+	 * --max-samples shared out */
+	struct pb_xsave_result r = {0};
+	size_t reps = o.replicates ? o.replicates : 1;
+	xp.budget_s /= (double)reps;
+	size_t per = o.samp.max_samples / reps; /* their sum stays within --max-samples */
+	xp.max_samples = per > o.samp.min_samples ? per : o.samp.min_samples;
+	for (size_t rep = 0; rep < reps; rep++) {
+		struct pb_xsave_result one;
+		xp.seed = s.seed + rep * 0x9E3779B97F4A7C15ull;
+		if (pb_xsave_run(&xp, &one) != 0 || pb_xsave_result_add_replicate(&r, &one) != 0) {
+			cli_error("%s", pb_error());
+			pb_xsave_result_free(&r);
+			pb_session_end(&s);
+			return PB_EXIT_USAGE;
+		}
+		if (r.interrupted || pb_session_stopped(&s))
+			break;
+	}
+	if (pb_xsave_result_end_replicates(&r) != 0) {
 		cli_error("%s", pb_error());
+		pb_xsave_result_free(&r);
 		pb_session_end(&s);
 		return PB_EXIT_USAGE;
 	}

@@ -4,6 +4,10 @@
  * src/suites/x86_64/xsave.c (src/suites/none/xsave.c elsewhere). */
 #include "primbench/xsave.h"
 
+#include "primbench/error.h"
+#include "primbench/replicates.h"
+#include "primbench/text.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,9 +192,95 @@ void pb_xsave_result_free(struct pb_xsave_result *r)
 	for (size_t i = 0; i < r->n_cases; i++) {
 		free(r->cases[i].batch_ticks);
 		free(r->cases[i].batch_calls);
+		free(r->cases[i].replicate_samples);
 		r->cases[i].batch_ticks = NULL;
 		r->cases[i].batch_calls = NULL;
+		r->cases[i].replicate_samples = NULL;
+		r->cases[i].n_replicates = 0;
 	}
+}
+
+static int first_replicate(struct pb_xsave_case *c)
+{
+	c->replicate_samples = malloc(sizeof *c->replicate_samples);
+	if (!c->replicate_samples)
+		return pb_fail("out of memory");
+	c->replicate_samples[0] = c->n_samples;
+	c->n_replicates = 1;
+	return 0;
+}
+
+/* o's samples as one more replicate of c (o keeps its arrays). */
+static int join_replicate(struct pb_xsave_case *c, const struct pb_xsave_case *o)
+{
+	size_t n = c->n_samples + o->n_samples;
+	size_t *rs = realloc(c->replicate_samples, (c->n_replicates + 1) * sizeof *rs);
+	if (!rs)
+		return pb_fail("out of memory");
+	c->replicate_samples = rs;
+	if (o->n_samples) {
+		double *t = realloc(c->batch_ticks, n * sizeof *t);
+		if (!t)
+			return pb_fail("out of memory");
+		c->batch_ticks = t;
+		uint64_t *k = realloc(c->batch_calls, n * sizeof *k);
+		if (!k)
+			return pb_fail("out of memory");
+		c->batch_calls = k;
+		memcpy(t + c->n_samples, o->batch_ticks, o->n_samples * sizeof *t);
+		memcpy(k + c->n_samples, o->batch_calls, o->n_samples * sizeof *k);
+	}
+	rs[c->n_replicates++] = o->n_samples;
+	c->n_samples = n;
+	c->outliers += o->outliers;
+	c->migrations += o->migrations;
+	return 0;
+}
+
+int pb_xsave_result_add_replicate(struct pb_xsave_result *acc, struct pb_xsave_result *more)
+{
+	int rc = 0;
+	if (acc->n_cases == 0) {
+		*acc = *more;
+		memset(more, 0, sizeof *more);
+		for (size_t i = 0; i < acc->n_cases && rc == 0; i++)
+			rc = first_replicate(&acc->cases[i]);
+		return rc;
+	}
+	for (size_t j = 0; j < more->n_cases && rc == 0; j++) {
+		const struct pb_xsave_case *o = &more->cases[j];
+		for (size_t i = 0; i < acc->n_cases; i++)
+			if (acc->cases[i].v.insn == o->v.insn &&
+			    acc->cases[i].v.upper == o->v.upper) {
+				rc = join_replicate(&acc->cases[i], o);
+				break;
+			}
+	}
+	pb_notes_merge(acc->notes, sizeof acc->notes, more->notes);
+	acc->interrupted |= more->interrupted;
+	pb_xsave_result_free(more);
+	memset(more, 0, sizeof *more);
+	return rc;
+}
+
+int pb_xsave_result_end_replicates(struct pb_xsave_result *r)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		struct pb_xsave_case *c = &r->cases[i];
+		if (c->n_samples == 0)
+			continue;
+		double *v = malloc(c->n_samples * sizeof *v);
+		if (!v)
+			return pb_fail("out of memory");
+		for (size_t j = 0; j < c->n_samples; j++)
+			v[j] = c->batch_ticks[j] / (double)c->batch_calls[j];
+		int rc = pb_summarize_replicates(v, c->n_samples, c->replicate_samples,
+		                                 c->n_replicates, 0.95, &c->ticks_per_op);
+		free(v);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
 }
 
 void pb_xsave_notes(struct pb_xsave_result *r)

@@ -64,6 +64,10 @@ int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
 		json_object_set_new(o, "rfbm", hex(c->rfbm));
 		json_object_set_new(o, "area_bytes", json_integer(c->area_bytes));
 		/* one call = one op = one save + one restore */
+		json_t *reps = pb_json_replicates(c->batch_ticks, c->batch_calls, c->n_samples,
+		                                  c->replicate_samples, c->n_replicates);
+		if (reps)
+			json_object_set_new(o, "replicates", reps);
 		pb_json_add_samples(o, c->batch_ticks, c->batch_calls, c->n_samples,
 		                    &c->ticks_per_op);
 		if (c->n_samples) {

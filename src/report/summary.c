@@ -581,7 +581,8 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 	         pb_cache_state_name(st), tname, tb);
 	if (both == 0) {
 		verdict = "no_data";
-		para(c, 2, "%s: no size with both a %s and a %s kernel and CIs: no comparison.",
+		para(c, 2,
+		     "%s: no size with a kernel of each path (%s; %s) and CIs: no comparison.",
 		     head, wl, wh);
 	} else {
 		char x1[16], x2[16];

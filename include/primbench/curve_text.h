@@ -17,14 +17,18 @@
 #include "primbench/cpu.h"
 
 /* One point of the curve. spread: (max - min) / median of the point's
- * rounds, a fraction (NaN: unknown). */
+ * rounds, a fraction (NaN: unknown). has_ci: the figure has an interval
+ * (a run in replicates), ci its half-width, a fraction of the figure. */
 struct pb_curve_point {
 	uint64_t size_bytes;
 	double ns_per_load, ticks_per_load, spread;
+	bool has_ci;
+	double ci;
 };
 
 /* The curve's table (after its heading, which the caller prints): a
- * column line, then per point "size ns/load ticks/load spread", marked
+ * column line, then per point "size ns/load ticks/load spread" (and "95%
+ * CI", +-ci in %, between ticks/load and spread when a point has_ci), marked
  * "xR vs half the size" where the point is 1.3x or more slower than the
  * point of half its size, and "(past L1d 32 KiB)" at the first point past
  * each of c's levels. Then, unless no_check, the reported sizes against
@@ -41,14 +45,17 @@ void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curv
 int pb_curve_caches_of(const json_t *machine, struct pb_cache_info *c);
 
 /* One load level of loaded latency: the chase with `threads` load threads
- * running, their aggregate GB/s (decimal) and the chase's spread as above. */
+ * running, their aggregate GB/s (decimal) and the chase's spread and
+ * interval as above. */
 struct pb_loaded_row {
 	int threads;
 	double ns_per_load, ticks_per_load, load_gb_per_s, spread;
+	bool has_ci;
+	double ci;
 };
 
 /* The loaded-latency table (after its heading): a column line, one line
- * per level. */
+ * per level ("95% CI" as in pb_curve_print when a row has_ci). */
 void pb_loaded_print(FILE *f, const struct pb_loaded_row *rows, int n);
 
 /* One case of mem map: page size ("4K", "2M", "1G"), its source ("4K",

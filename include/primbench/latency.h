@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "primbench/pages.h"
+#include "primbench/stats.h"
 
 #define PB_LATENCY_ROUNDS      5            /* timed rounds per size */
 #define PB_LATENCY_ROUND_LOADS 16384        /* dependent loads per round */
@@ -96,6 +97,58 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
 int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int n,
                            const struct pb_latency_info *info);
 
+/* ---- replicates (include/primbench/replicates.h) ----------------------- */
+
+#define PB_LATENCY_MAX_REPLICATES 100
+
+/* One point of a sweep run in replicates: every replicate's rounds, in
+ * replicate order, and the run-level figure. */
+struct pb_latency_rpoint {
+	uint64_t size_bytes;
+	uint64_t round_loads;
+	size_t n_rep; /* replicates that measured the point */
+	/* replicate r's rounds (ticks for round_loads loads, overhead
+	 * subtracted), r < n_rep */
+	double round_ticks[PB_LATENCY_MAX_REPLICATES][PB_LATENCY_ROUNDS];
+	/* ticks per load: pb_summarize_replicates over the rounds grouped by
+	 * replicate at PB_LATENCY_LEVEL (the geometric mean of the replicates'
+	 * medians, Student's t interval on their logs; with one replicate
+	 * pb_summarize of its rounds) */
+	struct pb_summary per_load;
+	double ns_per_load; /* per_load.median in ns */
+};
+
+#define PB_LATENCY_LEVEL 0.95
+
+/* Adds replicate pt (one sweep's point) to rp: the first sets size and
+ * loads, the next must have the same size. Returns 0, or -1 with
+ * pb_error() (another size, more than PB_LATENCY_MAX_REPLICATES). */
+int pb_latency_rpoint_add(struct pb_latency_rpoint *rp, const struct pb_latency_point *pt);
+
+/* rp->per_load and ns_per_load from its replicates. Returns 0, or -1 with
+ * pb_error() (no replicate). */
+int pb_latency_rpoint_end(struct pb_latency_rpoint *rp);
+
+/* The whole sweep of p `replicates` times in a row (1..PB_LATENCY_MAX_
+ * REPLICATES), each a fresh draw of what varies between runs: a fresh
+ * buffer (mapped for the replicate, unmapped after it) and a fresh chain
+ * seed (replicate r: p->seed, or the default, + r x a constant), into
+ * out[0..p->max_points) with their run-level figures. A stop ends the run
+ * where it is: the points of the last replicate it measured keep that
+ * replicate, the rest do not. info (NULL or) the first replicate's buffer,
+ * the last one's THP seen, interrupted when a stop came. Returns the
+ * number of points (those of the first replicate), or -1 with pb_error()
+ * as pb_latency_sweep. */
+int pb_latency_sweep_replicates(const struct pb_latency_params *p, size_t replicates,
+                                struct pb_latency_rpoint *out, struct pb_latency_info *info);
+
+/* One case per point as pb_results_add_latency, with every replicate's
+ * rounds as its samples, "replicates" (pb_json_replicates: each
+ * replicate's count and median) and per_call the run-level summary
+ * (rp->per_load). */
+int pb_results_add_latency_run(json_t *doc, const struct pb_latency_rpoint *pts, int n,
+                               const struct pb_latency_info *info);
+
 /* ---- loaded latency ------------------------------------------------------ */
 
 struct pb_kernel;
@@ -139,5 +192,28 @@ int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *
  * load_gb_per_s. */
 int pb_results_add_loaded(json_t *doc, const struct pb_loaded_params *p,
                           const struct pb_loaded_point *pts, int n);
+
+/* One load level of a loaded run in replicates: the chase's rounds of
+ * every replicate and the load's GB/s, the mean over them. */
+struct pb_loaded_rpoint {
+	int threads;
+	struct pb_latency_rpoint chase;
+	double load_bytes_per_s; /* the mean of the replicates' */
+};
+
+/* pb_latency_loaded `replicates` times in a row (1..PB_LATENCY_MAX_
+ * REPLICATES), each with a fresh chase buffer and chain seed (as
+ * pb_latency_sweep_replicates), into out[0..p->n_load]. *stop (NULL, or
+ * pb_session_stop_flag) non-zero ends the run after the replicate it
+ * came in (*interrupted then true). Returns the number of levels, or -1
+ * with pb_error() as pb_latency_loaded. */
+int pb_latency_loaded_replicates(const struct pb_loaded_params *p, size_t replicates,
+                                 volatile sig_atomic_t *stop, struct pb_loaded_rpoint *out,
+                                 bool *interrupted);
+
+/* pb_results_add_loaded for a run in replicates (samples, "replicates",
+ * per_call as pb_results_add_latency_run). */
+int pb_results_add_loaded_run(json_t *doc, const struct pb_loaded_params *p,
+                              const struct pb_loaded_rpoint *pts, int n);
 
 #endif

@@ -259,14 +259,17 @@ void cli_auto_print(FILE *f, enum pb_op op);
 json_t *cli_auto_json(enum pb_op op);
 
 /* The latency curve (cmd_latency.c), also run by `info --latency`: runs
- * pb_latency_sweep(p) into pts (p->max_points of them) and info, prints
- * the table with c's sizes marked and the check of c's sizes against the
- * curve. Returns the number of points, or -1 after an error line. */
+ * pb_latency_sweep_replicates(p, replicates) into pts (p->max_points of
+ * them) and info, prints the table (with replicates, each point's 95% CI)
+ * with c's sizes marked and the check of c's sizes against the curve's
+ * run-level figures. Returns the number of points, or -1 after an error
+ * line. */
 struct pb_latency_params;
-struct pb_latency_point;
+struct pb_latency_rpoint;
 struct pb_latency_info;
 int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_params *p,
-                      struct pb_latency_point *pts, struct pb_latency_info *info);
+                      size_t replicates, struct pb_latency_rpoint *pts,
+                      struct pb_latency_info *info);
 /* The sweep's largest size: `asked` checked (exits 2 naming `opt` when
  * under 4K, over 16G or over a quarter of RAM), or with asked 0 the
  * default from c (twice the LLC figure, at least 64M, within the limits). */

@@ -45,9 +45,16 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 	printf("\nnote: 'primbench info --latency' is now 'primbench latency' (this form stays)\n");
 	struct pb_latency_params p = {
 	    .min_bytes = 4096, .max_bytes = max_bytes, .max_points = SWEEP_MAX_POINTS};
-	struct pb_latency_point pts[SWEEP_MAX_POINTS];
+	/* one replicate: the old form's table ('primbench latency' has them) */
+	struct pb_latency_rpoint *pts = calloc(SWEEP_MAX_POINTS, sizeof *pts);
 	struct pb_latency_info info;
-	return cli_latency_table(c, &p, pts, &info) < 0 ? PB_EXIT_USAGE : PB_EXIT_OK;
+	if (!pts) {
+		cli_error("out of memory");
+		return PB_EXIT_USAGE;
+	}
+	int n = cli_latency_table(c, &p, 1, pts, &info);
+	free(pts);
+	return n < 0 ? PB_EXIT_USAGE : PB_EXIT_OK;
 }
 
 enum { OPT_L1 = 256, OPT_L2, OPT_LLC, OPT_LATENCY };

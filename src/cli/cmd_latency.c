@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/processes.h"
 #include "primbench/cpu.h"
 #include "primbench/curve_text.h"
 #include "primbench/error.h"
@@ -34,6 +36,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: primbench latency [--min SIZE] [--max SIZE] [--pages LIST] [--cpu N]\n"
+	      "                         [--replicates R] [--processes N] [--seed N]\n"
 	      "                         [-o FILE] [-q]\n"
 	      "       primbench latency --load N [--load-kernel K] [--max SIZE] [--cpu N] ...\n\n"
 	      "Measures load-to-use latency with a pointer chase: one dependent load per\n"
@@ -41,6 +44,9 @@ static void usage(FILE *f)
 	      "(THP requested), at two sizes per octave. Prints the curve with the cache\n"
 	      "sizes this machine reports marked where they fall, the steps of the curve,\n"
 	      "and which reported sizes the steps agree with.\n\n"
+	      "The whole sweep runs R times in a row (replicates), each with a fresh\n"
+	      "buffer and chain: a point's figure is the geometric mean of the\n"
+	      "replicates' medians of 5 rounds, with a 95% CI (Student t on their logs).\n\n"
 	      "  --min SIZE    the smallest working set (default 4K; K/M/G suffixes)\n"
 	      "  --max SIZE    the largest (default 64M, or twice the LLC figure if larger;\n"
 	      "                at most 16G and a quarter of RAM)\n"
@@ -48,10 +54,17 @@ static void usage(FILE *f)
 	      "                2M from hugetlbfs or THP, 1G from hugetlbfs; a size not\n"
 	      "                available is skipped with one line (default: THP requested)\n"
 	      "  --cpu N       pin to CPU N (default: the CPU it starts on)\n"
+	      "  --replicates R\n"
+	      "                runs of the whole sweep, one after another (default 5; 1..100)\n"
+	      "  --processes N the replicates in N fresh processes of primbench, one after\n"
+	      "                another (default 1: this one)\n"
+	      "  --seed N      seed of the first replicate's chains (default: a new one each\n"
+	      "                run, recorded in the result file)\n"
 	      "  -o FILE       also write the curve as a result file (suite \"latency\")\n"
 	      "  --load N      loaded latency instead: the chase over --max (default 256M)\n"
 	      "                while 0, 1, ..., N threads on other CPUs run the load kernel\n"
-	      "                in a loop; latency against the load's aggregate GB/s\n"
+	      "                in a loop; latency against the load's aggregate GB/s; the\n"
+	      "                replicates run every level again, load GB/s their mean\n"
 	      "  --load-kernel K\n"
 	      "                the load: a memcpy or memset kernel (default memcpy/libc;\n"
 	      "                'primbench list'), 1 MiB a call over 64 MiB per thread\n"
@@ -96,22 +109,53 @@ uint64_t cli_latency_max(const char *opt, uint64_t asked, const struct pb_cache_
 	return max;
 }
 
-/* (max - min) / median of a point's rounds, a fraction. */
-static double round_spread(const struct pb_latency_point *pt)
+/* (max - min) of a point's rounds (every replicate's) over its figure, a
+ * fraction. */
+static double round_spread(const struct pb_latency_rpoint *pt)
 {
-	double lo = pt->round_ticks[0], hi = lo;
-	for (int r = 1; r < PB_LATENCY_ROUNDS; r++) {
-		lo = fmin(lo, pt->round_ticks[r]);
-		hi = fmax(hi, pt->round_ticks[r]);
-	}
-	double med = pt->ticks_per_load * (double)pt->round_loads;
+	double lo = pt->round_ticks[0][0], hi = lo;
+	for (size_t r = 0; r < pt->n_rep; r++)
+		for (int k = 0; k < PB_LATENCY_ROUNDS; k++) {
+			lo = fmin(lo, pt->round_ticks[r][k]);
+			hi = fmax(hi, pt->round_ticks[r][k]);
+		}
+	double med = pt->per_load.median * (double)pt->round_loads;
 	return med > 0 ? (hi - lo) / med : 0;
 }
 
-int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_params *p,
-                      struct pb_latency_point *pts, struct pb_latency_info *info)
+/* The half-width of a point's interval, a fraction of its figure. */
+static bool point_ci(const struct pb_latency_rpoint *pt, double *ci)
 {
-	int n = pb_latency_sweep(p, pts, info);
+	const struct pb_summary *s = &pt->per_load;
+	if (!s->ci_valid || s->replicates < 2 || !(s->median > 0))
+		return false;
+	*ci = (s->ci_hi - s->ci_lo) / 2 / s->median;
+	return true;
+}
+
+/* What the figures are, for a heading: the median of the rounds, or the
+ * replicates' geometric mean with its interval. */
+static void method_text(char *out, size_t len, size_t reps)
+{
+	if (reps > 1)
+		snprintf(out, len,
+		         "the geometric mean of %zu replicates' medians of %d rounds of %d loads "
+		         "each, every replicate a fresh buffer and chain; 95%% CI: +- the "
+		         "half-width of its Student t interval on the replicates' logs, in %% of "
+		         "it; spread: (max - min) of all %zu rounds over that figure",
+		         reps, PB_LATENCY_ROUNDS, PB_LATENCY_ROUND_LOADS, reps * PB_LATENCY_ROUNDS);
+	else
+		snprintf(out, len,
+		         "median of %d rounds of %d loads; spread: (max - min) / median of the "
+		         "rounds",
+		         PB_LATENCY_ROUNDS, PB_LATENCY_ROUND_LOADS);
+}
+
+int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_params *p,
+                      size_t replicates, struct pb_latency_rpoint *pts,
+                      struct pb_latency_info *info)
+{
+	int n = pb_latency_sweep_replicates(p, replicates, pts, info);
 	if (n < 0) {
 		fflush(stdout);
 		cli_error("%s", pb_error());
@@ -124,22 +168,28 @@ int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_par
 		pb_format_bytes(b, sizeof b, info->buffer_bytes, PB_BYTES_IEC);
 		snprintf(thp, sizeof thp, ", %s of %s seen", a, b);
 	}
-	char head[400], pages[64] = "THP requested";
+	char head[720], pages[64] = "THP requested", method[400];
 	if (p->page_bytes)
 		snprintf(pages, sizeof pages, "%s pages from %s", pb_pages_name(p->page_bytes),
 		         p->page_source == PB_PAGES_BASE ? "base pages (THP off)"
 		                                         : pb_pages_source_name(p->page_source));
+	/* the replicates the points have: all of them, unless a stop came */
+	size_t reps = n > 0 ? pts[0].n_rep : replicates;
+	method_text(method, sizeof method, reps);
 	snprintf(head, sizeof head,
 	         "latency (pointer chase: one dependent load per line, the lines in a random "
-	         "order within and across pages; %s%s; median of %d rounds of %d "
-	         "loads; spread: (max - min) / median of the rounds)",
-	         pages, thp, PB_LATENCY_ROUNDS, PB_LATENCY_ROUND_LOADS);
+	         "order within and across pages; %s%s; %s)",
+	         pages, thp, method);
 	putchar('\n');
 	pb_print_wrapped_at(stdout, 0, 0, head);
 	struct pb_curve_point cp[SWEEP_MAX_POINTS];
-	for (int i = 0; i < n && i < SWEEP_MAX_POINTS; i++)
-		cp[i] = (struct pb_curve_point){pts[i].size_bytes, pts[i].ns_per_load,
-		                                pts[i].ticks_per_load, round_spread(&pts[i])};
+	for (int i = 0; i < n && i < SWEEP_MAX_POINTS; i++) {
+		cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
+		                                .ns_per_load = pts[i].ns_per_load,
+		                                .ticks_per_load = pts[i].per_load.median,
+		                                .spread = round_spread(&pts[i])};
+		cp[i].has_ci = point_ci(&pts[i], &cp[i].ci);
+	}
 	pb_curve_print(stdout, c, cp, n < SWEEP_MAX_POINTS ? n : SWEEP_MAX_POINTS, false);
 	return n;
 }
@@ -150,9 +200,26 @@ struct latency_opts {
 	const char *cpu_arg, *out, *load_kernel, *pages_arg;
 	size_t load;
 	bool load_set;
+	size_t replicates; /* --replicates R: runs of the whole sweep */
+	size_t processes;  /* --processes N: the replicates in N fresh processes */
+	size_t seed;       /* --seed N (0: the session makes one) */
 };
 
-enum { OPT_MIN = 256, OPT_MAX, OPT_CPU, OPT_LOAD, OPT_LOAD_KERNEL, OPT_PAGES };
+/* --replicates' default, as mem's and syscall's (docs/statistics.md,
+ * "What varies between runs") */
+#define LATENCY_DEFAULT_REPLICATES 5
+
+enum {
+	OPT_MIN = 256,
+	OPT_MAX,
+	OPT_CPU,
+	OPT_LOAD,
+	OPT_LOAD_KERNEL,
+	OPT_PAGES,
+	OPT_REPLICATES,
+	OPT_PROCESSES,
+	OPT_SEED
+};
 
 #define LOADED_DEFAULT_BYTES (256ull << 20)
 #define LOAD_BUFFER_BYTES    (64ull << 20)
@@ -166,27 +233,34 @@ static uint64_t loaded_default_bytes(void)
 }
 
 /* The loaded-latency table: one row per load level. */
-static void print_loaded(const struct pb_loaded_params *p, const struct pb_loaded_point *pts, int n)
+static void print_loaded(const struct pb_loaded_params *p, const struct pb_loaded_rpoint *pts,
+                         int n)
 {
-	char sz[32], cpus[128] = "", head[400];
+	char sz[32], cpus[128] = "", head[720], method[400];
 	size_t used = 0;
 	for (int i = 0; i < p->n_load && used < sizeof cpus; i++)
 		used += (size_t)snprintf(cpus + used, sizeof cpus - used, "%s%d", i ? "," : "",
 		                         p->load_cpus[i]);
 	pb_format_bytes(sz, sizeof sz, p->chase_bytes, PB_BYTES_IEC);
+	method_text(method, sizeof method, n > 0 ? pts[0].chase.n_rep : 1);
 	snprintf(head, sizeof head,
 	         "loaded latency (the chase over %s, random lines, THP requested; load: "
 	         "%s/%s, 1 MiB a call, on CPU%s %s; load GB/s: the bytes its calls "
-	         "copied or set, all threads, over the chase's time)",
+	         "copied or set, all threads, over the chase's time%s; %s)",
 	         sz, pb_op_name(p->kernel->op), p->kernel->name, p->n_load == 1 ? "" : "s",
-	         p->n_load ? cpus : "(none)");
+	         p->n_load ? cpus : "(none)",
+	         n > 0 && pts[0].chase.n_rep > 1 ? ", the replicates' mean" : "", method);
 	putchar('\n');
 	pb_print_wrapped_at(stdout, 0, 0, head);
 	struct pb_loaded_row rows[PB_LATENCY_MAX_LOAD + 1];
-	for (int i = 0; i < n && i <= PB_LATENCY_MAX_LOAD; i++)
-		rows[i] = (struct pb_loaded_row){
-		    pts[i].threads, pts[i].chase.ns_per_load, pts[i].chase.ticks_per_load,
-		    pts[i].load_bytes_per_s / 1e9, round_spread(&pts[i].chase)};
+	for (int i = 0; i < n && i <= PB_LATENCY_MAX_LOAD; i++) {
+		rows[i] = (struct pb_loaded_row){.threads = pts[i].threads,
+		                                 .ns_per_load = pts[i].chase.ns_per_load,
+		                                 .ticks_per_load = pts[i].chase.per_load.median,
+		                                 .load_gb_per_s = pts[i].load_bytes_per_s / 1e9,
+		                                 .spread = round_spread(&pts[i].chase)};
+		rows[i].has_ci = point_ci(&pts[i].chase, &rows[i].ci);
+	}
 	pb_loaded_print(stdout, rows, n <= PB_LATENCY_MAX_LOAD ? n : PB_LATENCY_MAX_LOAD + 1);
 }
 
@@ -228,24 +302,42 @@ static int run_loaded(struct pb_session *s, const struct latency_opts *o)
 	    .call_bytes = LOAD_CALL_BYTES,
 	    .load_cpus = cpus,
 	    .n_load = n,
+	    .seed = s->seed,
 	};
-	struct pb_loaded_point pts[PB_LATENCY_MAX_LOAD + 1];
-	int levels = pb_latency_loaded(&p, pts);
+	struct pb_loaded_rpoint *pts = calloc(PB_LATENCY_MAX_LOAD + 1, sizeof *pts);
+	bool stopped = false;
+	int levels = pts ? pb_latency_loaded_replicates(&p, o->replicates, pb_session_stop_flag(s),
+	                                                pts, &stopped)
+	                 : pb_fail("out of memory");
 	if (levels < 0) {
+		free(pts);
 		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
 	print_loaded(&p, pts, levels);
-	if (!o->out)
-		return PB_EXIT_OK;
-	int added = pb_results_add_loaded(s->doc, &p, pts, levels);
-	pb_session_finish(s, pb_session_stopped(s));
-	if (added != 0 || pb_session_write(s, s->doc) != 0) {
-		cli_error("%s", pb_error());
-		return PB_EXIT_USAGE;
+	int status = PB_EXIT_OK;
+	if (o->out) {
+		int added = pb_results_add_loaded_run(s->doc, &p, pts, levels);
+		pb_session_finish(s, stopped || pb_session_stopped(s));
+		if (added != 0 || pb_session_write(s, s->doc) != 0) {
+			cli_error("%s", pb_error());
+			status = PB_EXIT_USAGE;
+		} else if (!cli_processes_child()) {
+			printf("results: %s\n", o->out);
+		}
 	}
-	printf("results: %s\n", o->out);
-	return PB_EXIT_OK;
+	free(pts);
+	if (status == PB_EXIT_OK && (stopped || pb_session_stopped(s))) {
+		fflush(stdout);
+		if (cli_processes_child())
+			; /* the parent says where the joined result is */
+		else if (o->out)
+			cli_error("interrupted; what was measured is in %s", o->out);
+		else
+			cli_error("interrupted; the table above shows what was measured");
+		status = pb_session_exit_status(s);
+	}
+	return status;
 }
 
 uint64_t cli_parse_size_opt(const char *opt, const char *text)
@@ -282,12 +374,16 @@ int cmd_latency(int argc, char **argv)
 	    {"load", required_argument, NULL, OPT_LOAD},
 	    {"load-kernel", required_argument, NULL, OPT_LOAD_KERNEL},
 	    {"pages", required_argument, NULL, OPT_PAGES},
+	    {"replicates", required_argument, NULL, OPT_REPLICATES},
+	    {"processes", required_argument, NULL, OPT_PROCESSES},
+	    {"seed", required_argument, NULL, OPT_SEED},
 	    CLI_OUTPUT_OPTION,
 	    CLI_QUIET_OPTION,
 	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
-	struct latency_opts o = {.min = SWEEP_MIN_BYTES};
+	struct latency_opts o = {
+	    .min = SWEEP_MIN_BYTES, .replicates = LATENCY_DEFAULT_REPLICATES, .processes = 1};
 	optind = 1;
 	static const struct cli_store stores[] = {
 	    CLI_STORE_ARG(OPT_CPU, struct latency_opts, cpu_arg),
@@ -295,6 +391,10 @@ int cmd_latency(int argc, char **argv)
 	    CLI_STORE_ARG(OPT_PAGES, struct latency_opts, pages_arg),
 	    CLI_STORE_NUMBER_SET(OPT_LOAD, struct latency_opts, load, load_set, "--load", 0,
 	                         PB_LATENCY_MAX_LOAD),
+	    CLI_STORE_NUMBER(OPT_REPLICATES, struct latency_opts, replicates, "--replicates", 1,
+	                     PB_LATENCY_MAX_REPLICATES),
+	    CLI_STORE_NUMBER(OPT_PROCESSES, struct latency_opts, processes, "--processes", 1, 100),
+	    CLI_STORE_NUMBER(OPT_SEED, struct latency_opts, seed, "--seed", 0, SIZE_MAX),
 	    {0},
 	};
 	const struct cli_common common = {.out_path = &o.out, .stores = stores};
@@ -320,6 +420,19 @@ int cmd_latency(int argc, char **argv)
 	if (o.pages_arg && o.load_set)
 		die_usage("--pages is not for --load (the loaded chase requests THP)");
 	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
+	if (o.processes > 1) {
+		if (o.out && pb_output_reserve(o.out) != 0)
+			die_usage("%s", pb_error());
+		struct cli_processes cp = {
+		    .n = o.processes,
+		    .replicates_each = (o.replicates + o.processes - 1) / o.processes,
+		    .seed = o.seed ? (uint64_t)o.seed : (uint64_t)time(NULL) * 2654435761u,
+		    .out_path = o.out,
+		    .format = PB_FORMAT_TEXT,
+		    .fixed_samples = true,
+		};
+		return cli_processes_run(&cp);
+	}
 
 	struct pb_session s;
 	struct pb_session_params sp = {
@@ -327,9 +440,11 @@ int cmd_latency(int argc, char **argv)
 	    .argv = cli_argv,
 	    .pin = o.cpu_arg ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
 	    .cpu = want_cpu,
+	    .seed = (uint64_t)o.seed,
 	    .timer = true,
 	    .noise = true,
 	    .doc = o.out != NULL,
+	    .record_seed = true,
 	    .out_path = o.out,
 	};
 	if (pb_session_begin(&sp, &s) != 0) {
@@ -348,14 +463,20 @@ int cmd_latency(int argc, char **argv)
 	}
 	if (!cli_quiet) {
 		if (s.cpu >= 0)
-			printf("latency on CPU %d\n", s.cpu);
+			printf("latency on CPU %d, %zu replicate%s\n", s.cpu, o.replicates,
+			       o.replicates == 1 ? "" : "s");
 		fflush(stdout);
 	}
 	struct pb_latency_params p = {.min_bytes = o.min,
 	                              .max_bytes = max,
 	                              .max_points = SWEEP_MAX_POINTS,
+	                              .seed = s.seed,
 	                              .stop = pb_session_stop_flag(&s)};
-	struct pb_latency_point pts[SWEEP_MAX_POINTS];
+	struct pb_latency_rpoint *pts = calloc(SWEEP_MAX_POINTS, sizeof *pts);
+	if (!pts) {
+		pb_session_end(&s);
+		die_usage("out of memory");
+	}
 	struct pb_latency_info info = {0};
 	int n = 0, status = PB_EXIT_OK;
 	/* Without --pages one curve on the default buffer (page_bytes 0). */
@@ -377,10 +498,10 @@ int cmd_latency(int argc, char **argv)
 			p.page_bytes = page_sizes[i];
 			p.page_source = av.source;
 		}
-		n = cli_latency_table(&s.caches, &p, pts, &info);
+		n = cli_latency_table(&s.caches, &p, o.replicates, pts, &info);
 		if (n < 0)
 			break;
-		if (o.out && pb_results_add_latency(s.doc, pts, n, &info) != 0) {
+		if (o.out && pb_results_add_latency_run(s.doc, pts, n, &info) != 0) {
 			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
 			break;
@@ -393,12 +514,16 @@ int cmd_latency(int argc, char **argv)
 		if (pb_session_write(&s, s.doc) != 0) {
 			cli_error("%s", pb_error());
 			status = PB_EXIT_USAGE;
-		} else {
+		} else if (!cli_processes_child()) {
 			printf("results: %s\n", o.out);
 		}
 	}
+	free(pts);
 	if (n >= 0 && info.interrupted) {
-		if (o.out && status == PB_EXIT_OK)
+		fflush(stdout);
+		if (cli_processes_child())
+			; /* the parent says where the joined result is */
+		else if (o.out && status == PB_EXIT_OK)
 			cli_error("interrupted; what was measured is in %s", o.out);
 		else
 			cli_error("interrupted; the table above shows what was measured");

@@ -1,4 +1,4 @@
-/* processes.c - `--processes N` of mem and syscall: the replicates measured
+/* processes.c - `--processes N` of mem, syscall and latency: the replicates measured
  * in N fresh processes of primbench itself, one after another, as pyperf
  * runs its worker processes (docs/statistics.md, "What varies between
  * runs": a process's replicates do not see what differs between

@@ -11,17 +11,17 @@
 
 #define MAX_POINTS 80  /* steps looked for; the sweep has at most 80 points */
 #define STEP_RATIO 1.3 /* a step: this much slower than half the size */
-#define ROW_WIDTH  44  /* "  %10s %10.1f %12.1f %6.1f%%" */
 
 /* Prints a row and its marks, marks that do not fit in the width on lines
  * of their own under the first mark. */
 static void print_row(FILE *f, const char *row, char marks[][48], int nmarks)
 {
+	int width = (int)strlen(row);
 	int col = fprintf(f, "%s", row);
 	for (int i = 0; i < nmarks; i++) {
 		int w = (int)strlen(marks[i]);
 		if (i > 0 && col + 2 + w > PB_TEXT_WIDTH)
-			col = fprintf(f, "\n%*s", ROW_WIDTH, "") - 1;
+			col = fprintf(f, "\n%*s", width, "") - 1;
 		col += fprintf(f, "  %s", marks[i]);
 	}
 	fputc('\n', f);
@@ -143,21 +143,42 @@ static void print_check(FILE *f, const struct pb_cache_info *c, const struct pb_
 	}
 }
 
+/* The "95% CI" cell: +-ci in %, or "-" without an interval. */
+static void ci_cell(char *out, size_t len, bool has_ci, double ci)
+{
+	if (has_ci && isfinite(ci))
+		snprintf(out, len, "+-%.1f%%", 100 * ci);
+	else
+		snprintf(out, len, "-");
+}
+
 void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts, int n,
                     bool no_check)
 {
-	fprintf(f, "  %10s %10s %12s %7s\n", "size", "ns/load", "ticks/load", "spread");
+	bool ci = false;
+	for (int i = 0; i < n; i++)
+		ci |= pts[i].has_ci;
+	if (ci)
+		fprintf(f, "  %10s %10s %12s %8s %7s\n", "size", "ns/load", "ticks/load", "95% CI",
+		        "spread");
+	else
+		fprintf(f, "  %10s %10s %12s %7s\n", "size", "ns/load", "ticks/load", "spread");
 	int next_level = 0;
 	for (int i = 0; i < n; i++) {
-		char sz[32], row[80], spread[16], marks[1 + PB_CACHE_LEVELS][48];
+		char sz[32], row[128], spread[16], cell[16], marks[1 + PB_CACHE_LEVELS][48];
 		int nmarks = 0;
 		pb_format_bytes(sz, sizeof sz, pts[i].size_bytes, PB_BYTES_IEC);
 		if (isfinite(pts[i].spread))
 			snprintf(spread, sizeof spread, "%.1f%%", 100 * pts[i].spread);
 		else
 			snprintf(spread, sizeof spread, "-");
-		snprintf(row, sizeof row, "  %10s %10.1f %12.1f %7s", sz, pts[i].ns_per_load,
-		         pts[i].ticks_per_load, spread);
+		ci_cell(cell, sizeof cell, pts[i].has_ci, pts[i].ci);
+		if (ci)
+			snprintf(row, sizeof row, "  %10s %10.1f %12.1f %8s %7s", sz,
+			         pts[i].ns_per_load, pts[i].ticks_per_load, cell, spread);
+		else
+			snprintf(row, sizeof row, "  %10s %10.1f %12.1f %7s", sz,
+			         pts[i].ns_per_load, pts[i].ticks_per_load, spread);
 		double r = step_ratio(pts, n, i);
 		if (r >= STEP_RATIO)
 			snprintf(marks[nmarks++], sizeof marks[0], "x%.1f vs half the size", r);
@@ -227,14 +248,28 @@ int pb_curve_caches_of(const json_t *machine, struct pb_cache_info *c)
 
 void pb_loaded_print(FILE *f, const struct pb_loaded_row *rows, int n)
 {
-	fprintf(f, "  %12s %10s %12s %10s %7s\n", "load threads", "ns/load", "ticks/load",
-	        "load GB/s", "spread");
+	bool ci = false;
+	for (int i = 0; i < n; i++)
+		ci |= rows[i].has_ci;
+	if (ci)
+		fprintf(f, "  %12s %10s %12s %8s %10s %7s\n", "load threads", "ns/load",
+		        "ticks/load", "95% CI", "load GB/s", "spread");
+	else
+		fprintf(f, "  %12s %10s %12s %10s %7s\n", "load threads", "ns/load", "ticks/load",
+		        "load GB/s", "spread");
 	for (int i = 0; i < n; i++) {
-		char spread[16] = "-";
+		char spread[16] = "-", cell[16];
 		if (isfinite(rows[i].spread))
 			snprintf(spread, sizeof spread, "%.1f%%", 100 * rows[i].spread);
-		fprintf(f, "  %12d %10.1f %12.1f %10.2f %7s\n", rows[i].threads,
-		        rows[i].ns_per_load, rows[i].ticks_per_load, rows[i].load_gb_per_s, spread);
+		ci_cell(cell, sizeof cell, rows[i].has_ci, rows[i].ci);
+		if (ci)
+			fprintf(f, "  %12d %10.1f %12.1f %8s %10.2f %7s\n", rows[i].threads,
+			        rows[i].ns_per_load, rows[i].ticks_per_load, cell,
+			        rows[i].load_gb_per_s, spread);
+		else
+			fprintf(f, "  %12d %10.1f %12.1f %10.2f %7s\n", rows[i].threads,
+			        rows[i].ns_per_load, rows[i].ticks_per_load, rows[i].load_gb_per_s,
+			        spread);
 	}
 	/* A load thread that got no CPU time while the chase ran (its CPU busy
 	 * with something else) leaves a loaded row that is not loaded. */

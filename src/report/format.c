@@ -290,6 +290,34 @@ static double range_spread(const json_t *pc)
 	return med > 0 ? (num(pc, "max") - num(pc, "min")) / med : NAN;
 }
 
+/* The half-width of a case's interval, a fraction of its median, when
+ * its per_call stands for replicates (a latency run in replicates). */
+static bool replicates_ci(const json_t *pc, double *ci)
+{
+	double med = num(pc, "median"), lo = num(pc, "ci_lo"), hi = num(pc, "ci_hi");
+	if (!(num(pc, "replicates") > 1) || !(med > 0) || !isfinite(lo) || !isfinite(hi))
+		return false;
+	*ci = (hi - lo) / 2 / med;
+	return true;
+}
+
+/* What a latency group's figures are: "median of 5 rounds", or with
+ * replicates their geometric mean and interval. */
+static void latency_method(char *out, size_t len, const json_t *pc)
+{
+	double rounds = num(pc, "n"), reps = num(pc, "replicates");
+	if (reps > 1)
+		snprintf(out, len,
+		         "the geometric mean of %.0f replicates' medians of %.0f rounds each; 95%% "
+		         "CI: +- the half-width of its Student t interval on the replicates' logs, "
+		         "in %% of it; spread: (max - min) of all %.0f rounds over that figure",
+		         reps, rounds / reps, rounds);
+	else
+		snprintf(out, len,
+		         "median of %.0f rounds; spread: (max - min) / median of the rounds",
+		         rounds);
+}
+
 /* A latency group (rows sorted by size, or by load threads) as the
  * latency command prints it: the curve with the file's cache sizes marked
  * and checked, or the loaded-latency table. */
@@ -298,23 +326,27 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 	qsort(rows, n, sizeof *rows, cmp_row_size);
 	const json_t *k = rows[0].key;
 	const char *src = str(k, "page_source");
-	double page = key_num(k, "page_bytes"), rounds = num(rows[0].per_call, "n");
-	char size[32], pages[96] = "THP requested", head[512];
+	double page = key_num(k, "page_bytes");
+	char size[32], pages[96] = "THP requested", head[640], method[256];
+	latency_method(method, sizeof method, rows[0].per_call);
 	if (isfinite(key_num(k, "load_threads"))) {
 		pb_format_bytes(size, sizeof size, key_num(k, "size_bytes"), PB_BYTES_IEC);
 		snprintf(head, sizeof head,
 		         "%s: loaded latency (the chase over %s while 0..N threads on other "
 		         "CPUs run %s; load GB/s: the bytes its calls copied or set, all threads, "
-		         "over the chase's time; median of %.0f rounds; spread: (max - min) / "
-		         "median of the rounds)",
-		         rows[0].group, size, str(k, "load_kernel"), rounds);
+		         "over the chase's time; %s)",
+		         rows[0].group, size, str(k, "load_kernel"), method);
 		pb_print_wrapped_at(f, 0, 0, head);
 		struct pb_loaded_row *lr = calloc(n, sizeof *lr);
-		for (size_t i = 0; lr && i < n; i++)
+		for (size_t i = 0; lr && i < n; i++) {
 			lr[i] = (struct pb_loaded_row){
-			    (int)key_num(rows[i].key, "load_threads"),
-			    num(rows[i].derived, "ns_per_load"), num(rows[i].per_call, "median"),
-			    num(rows[i].derived, "load_gb_per_s"), range_spread(rows[i].per_call)};
+			    .threads = (int)key_num(rows[i].key, "load_threads"),
+			    .ns_per_load = num(rows[i].derived, "ns_per_load"),
+			    .ticks_per_load = num(rows[i].per_call, "median"),
+			    .load_gb_per_s = num(rows[i].derived, "load_gb_per_s"),
+			    .spread = range_spread(rows[i].per_call)};
+			lr[i].has_ci = replicates_ci(rows[i].per_call, &lr[i].ci);
+		}
 		if (lr)
 			pb_loaded_print(f, lr, (int)n);
 		free(lr);
@@ -328,19 +360,21 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 	}
 	snprintf(head, sizeof head,
 	         "%s: the curve (pointer chase: one dependent load per line, the lines in a "
-	         "random order within and across pages; %s; median of %.0f rounds; spread: "
-	         "(max - min) / median of the rounds; marks: the cache sizes of the file's "
-	         "machine)",
-	         rows[0].group, pages, rounds);
+	         "random order within and across pages; %s; %s; marks: the cache sizes of "
+	         "the file's machine)",
+	         rows[0].group, pages, method);
 	pb_print_wrapped_at(f, 0, 0, head);
 	struct pb_cache_info c;
 	bool caches = pb_curve_caches_of(r->machine, &c) == 0;
 	struct pb_curve_point *pts = calloc(n, sizeof *pts);
-	for (size_t i = 0; pts && i < n; i++)
-		pts[i] = (struct pb_curve_point){(uint64_t)key_num(rows[i].key, "size_bytes"),
-		                                 num(rows[i].derived, "ns_per_load"),
-		                                 num(rows[i].per_call, "median"),
-		                                 range_spread(rows[i].per_call)};
+	for (size_t i = 0; pts && i < n; i++) {
+		pts[i] = (struct pb_curve_point){.size_bytes =
+		                                     (uint64_t)key_num(rows[i].key, "size_bytes"),
+		                                 .ns_per_load = num(rows[i].derived, "ns_per_load"),
+		                                 .ticks_per_load = num(rows[i].per_call, "median"),
+		                                 .spread = range_spread(rows[i].per_call)};
+		pts[i].has_ci = replicates_ci(rows[i].per_call, &pts[i].ci);
+	}
 	if (pts)
 		pb_curve_print(f, &c, pts, (int)n, !caches);
 	if (!caches)

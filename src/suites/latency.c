@@ -27,6 +27,7 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/latency.h"
+#include "primbench/replicates.h"
 #include "primbench/syscall.h" /* pb_thp_bytes_at */
 #include "primbench/timer.h"
 
@@ -197,6 +198,97 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
 	return pb_latency_sweep(&p, out, NULL);
 }
 
+/* ---- replicates ------------------------------------------------------------ */
+
+/* Replicate r's chain seed: the base (or the default) moved by r times the
+ * golden ratio's constant, never 0 (xorshift's fixed point). */
+static uint64_t replicate_seed(uint64_t base, size_t r)
+{
+	uint64_t s = (base ? base : DEFAULT_SEED) + (uint64_t)r * 0x9E3779B97F4A7C15ull;
+	return s ? s : DEFAULT_SEED;
+}
+
+int pb_latency_rpoint_add(struct pb_latency_rpoint *rp, const struct pb_latency_point *pt)
+{
+	if (rp->n_rep == 0) {
+		rp->size_bytes = pt->size_bytes;
+		rp->round_loads = pt->round_loads;
+	} else if (rp->size_bytes != pt->size_bytes || rp->round_loads != pt->round_loads) {
+		return pb_fail("a replicate of the %llu-byte point measured %llu bytes",
+		               (unsigned long long)rp->size_bytes,
+		               (unsigned long long)pt->size_bytes);
+	}
+	if (rp->n_rep >= PB_LATENCY_MAX_REPLICATES)
+		return pb_fail("more than %d replicates of a latency point",
+		               PB_LATENCY_MAX_REPLICATES);
+	memcpy(rp->round_ticks[rp->n_rep], pt->round_ticks, sizeof pt->round_ticks);
+	rp->n_rep++;
+	return 0;
+}
+
+int pb_latency_rpoint_end(struct pb_latency_rpoint *rp)
+{
+	if (rp->n_rep == 0 || rp->round_loads == 0)
+		return pb_fail("a latency point without a replicate");
+	double per[PB_LATENCY_MAX_REPLICATES * PB_LATENCY_ROUNDS];
+	size_t rep_n[PB_LATENCY_MAX_REPLICATES], n = 0;
+	for (size_t r = 0; r < rp->n_rep; r++) {
+		for (int k = 0; k < PB_LATENCY_ROUNDS; k++)
+			per[n++] = rp->round_ticks[r][k] / (double)rp->round_loads;
+		rep_n[r] = PB_LATENCY_ROUNDS;
+	}
+	if (pb_summarize_replicates(per, n, rep_n, rp->n_rep, PB_LATENCY_LEVEL, &rp->per_load) != 0)
+		return -1;
+	rp->ns_per_load = pb_ticks_to_ns(rp->per_load.median);
+	return 0;
+}
+
+int pb_latency_sweep_replicates(const struct pb_latency_params *prm, size_t replicates,
+                                struct pb_latency_rpoint *out, struct pb_latency_info *info)
+{
+	if (replicates < 1 || replicates > PB_LATENCY_MAX_REPLICATES)
+		return pb_fail("bad number of replicates %zu (1..%d)", replicates,
+		               PB_LATENCY_MAX_REPLICATES);
+	if (prm->max_points <= 0)
+		return pb_fail("bad latency sweep: no point allowed");
+	struct pb_latency_point *pts = calloc((size_t)prm->max_points, sizeof *pts);
+	if (!pts)
+		return pb_fail("out of memory for the latency sweep");
+	struct pb_latency_params p = *prm;
+	struct pb_latency_info one = {0}, first = {0};
+	int count = 0;
+	bool stopped = false;
+	for (size_t r = 0; r < replicates && !stopped; r++) {
+		p.seed = replicate_seed(prm->seed, r);
+		int n = pb_latency_sweep(&p, pts, &one);
+		if (n < 0) {
+			free(pts);
+			return -1;
+		}
+		if (r == 0) {
+			first = one;
+			count = n;
+			memset(out, 0, (size_t)count * sizeof *out);
+		}
+		for (int i = 0; i < n && i < count; i++)
+			if (pb_latency_rpoint_add(&out[i], &pts[i]) != 0) {
+				free(pts);
+				return -1;
+			}
+		stopped = one.interrupted;
+	}
+	free(pts);
+	for (int i = 0; i < count; i++)
+		if (pb_latency_rpoint_end(&out[i]) != 0)
+			return -1;
+	if (info) {
+		*info = first;
+		info->thp_bytes = one.thp_bytes;
+		info->interrupted = stopped;
+	}
+	return count;
+}
+
 /* ---- loaded latency ------------------------------------------------------ */
 
 /* One load thread: runs the kernel over its buffer until told to stop. */
@@ -345,4 +437,48 @@ out:
 	if (map != MAP_FAILED)
 		munmap(map, map_bytes);
 	return rc;
+}
+
+int pb_latency_loaded_replicates(const struct pb_loaded_params *p, size_t replicates,
+                                 volatile sig_atomic_t *stop, struct pb_loaded_rpoint *out,
+                                 bool *interrupted)
+{
+	if (replicates < 1 || replicates > PB_LATENCY_MAX_REPLICATES)
+		return pb_fail("bad number of replicates %zu (1..%d)", replicates,
+		               PB_LATENCY_MAX_REPLICATES);
+	if (p->n_load < 0 || p->n_load > PB_LATENCY_MAX_LOAD)
+		return pb_fail("bad number of load threads %d (0..%d)", p->n_load,
+		               PB_LATENCY_MAX_LOAD);
+	struct pb_loaded_point pts[PB_LATENCY_MAX_LOAD + 1];
+	struct pb_loaded_params one = *p;
+	int levels = p->n_load + 1;
+	if (interrupted)
+		*interrupted = false;
+	memset(out, 0, (size_t)levels * sizeof *out);
+	size_t done = 0;
+	for (size_t r = 0; r < replicates; r++) {
+		if (r > 0 && stop && *stop) {
+			if (interrupted)
+				*interrupted = true;
+			break;
+		}
+		one.seed = replicate_seed(p->seed, r);
+		if (pb_latency_loaded(&one, pts) != levels)
+			return -1;
+		for (int l = 0; l < levels; l++) {
+			out[l].threads = pts[l].threads;
+			out[l].load_bytes_per_s += pts[l].load_bytes_per_s;
+			if (pb_latency_rpoint_add(&out[l].chase, &pts[l].chase) != 0)
+				return -1;
+		}
+		done++;
+	}
+	for (int l = 0; l < levels; l++) {
+		out[l].load_bytes_per_s /= (double)done;
+		if (pb_latency_rpoint_end(&out[l].chase) != 0)
+			return -1;
+	}
+	if (interrupted && stop && *stop)
+		*interrupted = true;
+	return levels;
 }

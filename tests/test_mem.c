@@ -81,9 +81,13 @@ static void test_cases_and_samples(void **state)
 		assert_int_equal(c->ticks_per_call.n, c->n_samples);
 		assert_true(c->ticks_per_call.min <= c->ticks_per_call.median);
 		assert_true(c->ticks_per_call.median <= c->ticks_per_call.max);
-		assert_true(c->ticks_per_call.ci_valid);
-		assert_true(c->ticks_per_call.ci_lo <= c->ticks_per_call.median);
-		assert_true(c->ticks_per_call.median <= c->ticks_per_call.ci_hi);
+		/* a sample lost to a migration (an emulator moves threads) can
+		 * leave fewer than the 6 a median's interval needs */
+		assert_true(c->ticks_per_call.ci_valid || c->n_samples < 6);
+		if (c->ticks_per_call.ci_valid) {
+			assert_true(c->ticks_per_call.ci_lo <= c->ticks_per_call.median);
+			assert_true(c->ticks_per_call.median <= c->ticks_per_call.ci_hi);
+		}
 		assert_int_equal(c->extent_bytes, 0);
 		assert_int_equal(c->fill_value, -1);
 		for (size_t j = 0; j < c->n_samples; j++)

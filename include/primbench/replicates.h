@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "primbench/stats.h"
 
@@ -46,6 +47,22 @@ size_t pb_replicate_medians(const double *x, size_t n, const size_t *rep_n, size
  * Returns 0, or -1 with pb_error() (n 0, a bad level, out of memory). */
 int pb_summarize_replicates(const double *x, size_t n, const size_t *rep_n, size_t n_rep,
                             double level, struct pb_summary *out);
+
+/* A suite's batch samples joined replicate by replicate: (*ticks, *calls)
+ * hold n batches (a batch's timer ticks and its calls), *rep_n the sizes
+ * of the *n_rep replicates so far; the on batches (ot, oc) are appended
+ * as one more replicate (on may be 0: an empty replicate). The caller
+ * adds on to its n. Returns 0, or -1 with pb_error() (out of memory; the
+ * arrays then stay valid, the replicate not added). */
+int pb_replicate_join(double **ticks, uint64_t **calls, size_t n, size_t **rep_n, size_t *n_rep,
+                      const double *ot, const uint64_t *oc, size_t on);
+
+/* pb_summarize_replicates of the per-call values ticks[i] / calls[i] of n
+ * batches (n >= 1, calls > 0) in n_rep replicates of rep_n[] batches.
+ * Returns 0, or -1 with pb_error(). */
+int pb_summarize_batch_replicates(const double *ticks, const uint64_t *calls, size_t n,
+                                  const size_t *rep_n, size_t n_rep, double level,
+                                  struct pb_summary *out);
 
 /* B against A at the run level: Welch's t on log a[0..na) and log
  * b[0..nb) (each value a replicate's or a run's figure, > 0). */

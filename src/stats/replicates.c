@@ -180,6 +180,43 @@ int pb_paired_ratio(const double *a, const double *b, size_t n, double level,
 	return 0;
 }
 
+int pb_replicate_join(double **ticks, uint64_t **calls, size_t n, size_t **rep_n, size_t *n_rep,
+                      const double *ot, const uint64_t *oc, size_t on)
+{
+	size_t *rs = realloc(*rep_n, (*n_rep + 1) * sizeof *rs);
+	if (!rs)
+		return pb_fail("out of memory");
+	*rep_n = rs;
+	if (on) {
+		double *t = realloc(*ticks, (n + on) * sizeof *t);
+		if (!t)
+			return pb_fail("out of memory");
+		*ticks = t;
+		uint64_t *k = realloc(*calls, (n + on) * sizeof *k);
+		if (!k)
+			return pb_fail("out of memory");
+		*calls = k;
+		memcpy(t + n, ot, on * sizeof *t);
+		memcpy(k + n, oc, on * sizeof *k);
+	}
+	rs[(*n_rep)++] = on;
+	return 0;
+}
+
+int pb_summarize_batch_replicates(const double *ticks, const uint64_t *calls, size_t n,
+                                  const size_t *rep_n, size_t n_rep, double level,
+                                  struct pb_summary *out)
+{
+	double *v = malloc((n ? n : 1) * sizeof *v);
+	if (!v)
+		return pb_fail("out of memory");
+	for (size_t j = 0; j < n; j++)
+		v[j] = ticks[j] / (double)calls[j];
+	int rc = pb_summarize_replicates(v, n, rep_n, n_rep, level, out);
+	free(v);
+	return rc;
+}
+
 int pb_vs_fastest_ratio(const double *med, size_t k, size_t n, const double *y, double level,
                         struct pb_runs_ratio *out, size_t *chosen)
 {

@@ -772,25 +772,10 @@ static int first_replicate(struct pb_syscall_case *c)
 
 static int join_replicate(struct pb_syscall_case *c, const struct pb_syscall_case *o)
 {
-	size_t n = c->n_samples + o->n_samples;
-	size_t *rs = realloc(c->replicate_samples, (c->n_replicates + 1) * sizeof *rs);
-	if (!rs)
-		return pb_fail("out of memory");
-	c->replicate_samples = rs;
-	if (o->n_samples) {
-		double *t = realloc(c->batch_ticks, n * sizeof *t);
-		if (!t)
-			return pb_fail("out of memory");
-		c->batch_ticks = t;
-		uint64_t *ops = realloc(c->batch_ops, n * sizeof *ops);
-		if (!ops)
-			return pb_fail("out of memory");
-		c->batch_ops = ops;
-		memcpy(t + c->n_samples, o->batch_ticks, o->n_samples * sizeof *t);
-		memcpy(ops + c->n_samples, o->batch_ops, o->n_samples * sizeof *ops);
-	}
-	rs[c->n_replicates++] = o->n_samples;
-	c->n_samples = c->cap = n;
+	if (pb_replicate_join(&c->batch_ticks, &c->batch_ops, c->n_samples, &c->replicate_samples,
+	                      &c->n_replicates, o->batch_ticks, o->batch_ops, o->n_samples) != 0)
+		return -1;
+	c->n_samples = c->cap = c->n_samples + o->n_samples;
 	c->migrations += o->migrations;
 	c->outliers += o->outliers;
 	if (o->thp_bytes < c->thp_bytes)
@@ -868,15 +853,9 @@ int pb_syscall_result_end_replicates(struct pb_syscall_result *r)
 		struct pb_syscall_case *c = &r->cases[i];
 		if (c->n_samples == 0)
 			continue;
-		double *v = malloc(c->n_samples * sizeof *v);
-		if (!v)
-			return pb_fail("out of memory");
-		for (size_t j = 0; j < c->n_samples; j++)
-			v[j] = c->batch_ticks[j] / (double)c->batch_ops[j];
-		int rc = pb_summarize_replicates(v, c->n_samples, c->replicate_samples,
-		                                 c->n_replicates, 0.95, &c->ticks_per_op);
-		free(v);
-		if (rc != 0)
+		if (pb_summarize_batch_replicates(c->batch_ticks, c->batch_ops, c->n_samples,
+		                                  c->replicate_samples, c->n_replicates, 0.95,
+		                                  &c->ticks_per_op) != 0)
 			return -1;
 	}
 	return 0;

@@ -236,7 +236,7 @@ static uint64_t loaded_default_bytes(void)
 static void print_loaded(const struct pb_loaded_params *p, const struct pb_loaded_rpoint *pts,
                          int n)
 {
-	char sz[32], cpus[128] = "", head[720], method[400];
+	char sz[32], cpus[128] = "", head[1024], method[400];
 	size_t used = 0;
 	for (int i = 0; i < p->n_load && used < sizeof cpus; i++)
 		used += (size_t)snprintf(cpus + used, sizeof cpus - used, "%s%d", i ? "," : "",

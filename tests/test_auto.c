@@ -478,6 +478,38 @@ static void test_combine(void **state)
 	hot[1].batch_ticks = NULL, hot[1].batch_calls = NULL;
 	dram[0].batch_ticks = NULL, dram[0].batch_calls = NULL;
 
+	/* replicates on both sides (2 and 2): paired within each replicate,
+	 * as many as the smaller side of that replicate has, and the
+	 * combined case keeps the replicates (3 + 1 pairs) */
+	double hr[] = {400, 410, 390, 420, 430}, dr[] = {1600, 1700, 1800, 1900, 2000, 2100};
+	uint64_t hrc[] = {1, 1, 1, 1, 1}, drc[] = {1, 1, 1, 1, 1, 1};
+	size_t hrs[] = {4, 1}, drs[] = {3, 3};
+	hot[1].batch_ticks = hr, hot[1].batch_calls = hrc, hot[1].n_samples = 5;
+	hot[1].replicate_samples = hrs, hot[1].n_replicates = 2;
+	dram[0].batch_ticks = dr, dram[0].batch_calls = drc, dram[0].n_samples = 6;
+	dram[0].replicate_samples = drs, dram[0].n_replicates = 2;
+	assert_int_equal(pb_tune_combine(&h, &d, 1024, 65536, PB_STATE_HOT, &out), 0);
+	g = &out.cases[0];
+	assert_int_equal(g->n_samples, 4);
+	assert_int_equal(g->n_replicates, 2);
+	assert_non_null(g->replicate_samples);
+	assert_int_equal(g->replicate_samples[0], 3);
+	assert_int_equal(g->replicate_samples[1], 1);
+	assert_true(fabs(g->batch_ticks[2] - sqrt(390.0 * 1800)) < 1e-9);
+	assert_true(fabs(g->batch_ticks[3] - sqrt(430.0 * 1900)) < 1e-9); /* 2nd replicates' 1st */
+	pb_mem_result_free(&out);
+	/* replicates on one side only: one run, paired as before */
+	dram[0].replicate_samples = NULL, dram[0].n_replicates = 0;
+	assert_int_equal(pb_tune_combine(&h, &d, 1024, 65536, PB_STATE_HOT, &out), 0);
+	g = &out.cases[0];
+	assert_int_equal(g->n_samples, 5);
+	assert_int_equal(g->n_replicates, 0);
+	assert_null(g->replicate_samples);
+	pb_mem_result_free(&out);
+	hot[1].batch_ticks = NULL, hot[1].batch_calls = NULL, hot[1].n_samples = 21;
+	hot[1].replicate_samples = NULL, hot[1].n_replicates = 0;
+	dram[0].batch_ticks = NULL, dram[0].batch_calls = NULL, dram[0].n_samples = 21;
+
 	/* nothing in common: no case */
 	assert_int_equal(pb_tune_combine(&h, &d, 1, 2048, PB_STATE_HOT, &out), 0);
 	assert_int_equal(out.n_cases, 0);

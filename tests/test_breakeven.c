@@ -294,6 +294,73 @@ static void test_indistinguishable(void **state)
 	pb_breakeven_free(&b);
 }
 
+/* Two kernels the data cannot tell apart (the later in the catalogue
+ * 0.6% lower by the medians everywhere, intervals of +-5%): the policy
+ * names the first in catalogue order, whichever was lucky, and lists the
+ * other as its peer; libc first by default, last by tune's rule. */
+static void test_peers_canonical(void **state)
+{
+	(void)state;
+	const char *names[][2] = {{"rep_movsb", "rep_movsq"}, {"libc", "rep_movsb"}};
+	for (int t = 0; t < 2; t++) {
+		const struct pb_kernel *k0 = kern(PB_OP_MEMCPY, names[t][0]),
+		                       *k1 = kern(PB_OP_MEMCPY, names[t][1]);
+		const char *first = k0 < k1 ? names[t][0] : names[t][1];
+		const char *later = k0 < k1 ? names[t][1] : names[t][0];
+		/* libc: first whatever its place (tune: last, below) */
+		if (!strcmp(later, "libc")) {
+			const char *x = first;
+			first = later;
+			later = x;
+		}
+		for (int lucky = 0; lucky < 2; lucky++) {
+			struct synth s = {.seed = 3};
+			for (uint64_t n = 1024; n <= 64 * KIB; n *= 2) {
+				double tk = 10 + n / 64.0;
+				add(&s, PB_OP_MEMCPY, first, n, tk * (lucky ? 1.003 : 0.997), 0.05);
+				add(&s, PB_OP_MEMCPY, later, n, tk * (lucky ? 0.997 : 1.003), 0.05);
+			}
+			struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+			assert_int_equal(b.policy.n_bands, 1);
+			assert_string_equal(b.policy.bands[0].kernel->name, first);
+			assert_int_equal(b.peers[0].n, 1);
+			assert_string_equal(b.peers[0].kernels[0]->name, later);
+			char text[256];
+			pb_breakeven_peers_text(&b, text, sizeof text);
+			char want[128];
+			snprintf(want, sizeof want, "%s (the last band): %s", first, later);
+			assert_string_equal(text, want);
+			pb_breakeven_free(&b);
+		}
+	}
+	/* tune's rule: libc last */
+	struct synth t = {.seed = 3};
+	for (uint64_t n = 1024; n <= 64 * KIB; n *= 2) {
+		add(&t, PB_OP_MEMCPY, "libc", n, (10 + n / 64.0) * 0.997, 0.05);
+		add(&t, PB_OP_MEMCPY, "rep_movsb", n, (10 + n / 64.0) * 1.003, 0.05);
+	}
+	struct pb_mem_result tr = result_of(&t);
+	const struct pb_gain_rule tune_rule = {
+	    .small = 0.10, .large = 0.03, .large_from_bytes = 16384, .libc_last = true};
+	struct pb_breakeven tb;
+	assert_int_equal(
+	    pb_breakeven_compute_rule(&tr, PB_OP_MEMCPY, PB_STATE_HOT, NULL, &tune_rule, &tb), 1);
+	assert_string_equal(tb.policy.bands[0].kernel->name, "rep_movsb");
+	assert_string_equal(tb.peers[0].kernels[0]->name, "libc");
+	pb_breakeven_free(&tb);
+
+	/* 3% apart with +-0.5% intervals: told apart, no peer, the faster */
+	struct synth s = {.seed = 3};
+	for (uint64_t n = 1024; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, "rep_movsb", n, 100 * 1.03, 0.005);
+		add(&s, PB_OP_MEMCPY, "rep_movsq", n, 100, 0.005);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_string_equal(b.policy.bands[0].kernel->name, "rep_movsq");
+	assert_int_equal(b.peers[0].n, 0);
+	pb_breakeven_free(&b);
+}
+
 /* Three kernels: A-B at 3840, A-C at 33280, B-C at 92160. */
 static void test_three_kernels(void **state)
 {
@@ -473,9 +540,9 @@ static void test_gain_rule_by_size(void **state)
 		const char *kernel_at_64k;
 		const char *kernel_at_512;
 	} want[] = {
-	    {{0.10, 0.10, 0}, 5, KB, KB},
-	    {{0.15, 0.03, 16 * KIB}, 3, KB, KA},
-	    {{0.15, 0.15, 16 * KIB}, 1, KA, KA},
+	    {{0.10, 0.10, 0, false}, 5, KB, KB},
+	    {{0.15, 0.03, 16 * KIB, false}, 3, KB, KA},
+	    {{0.15, 0.15, 16 * KIB, false}, 1, KA, KA},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		struct pb_breakeven b;
@@ -1060,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_even_flips),
 		cmocka_unit_test(test_no_crossing),
 		cmocka_unit_test(test_indistinguishable),
+		cmocka_unit_test(test_peers_canonical),
 		cmocka_unit_test(test_three_kernels),
 		cmocka_unit_test(test_libc_leading),
 		cmocka_unit_test(test_open_interval),

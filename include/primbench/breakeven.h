@@ -151,6 +151,20 @@ struct pb_crossing {
 	bool undecided_measured;
 };
 
+/* The kernels a policy band's sizes cannot tell from the band's kernel:
+ * measured wherever it was, and not slower than it by the one rule
+ * (pb_verdict, PB_EQUIVALENCE) at any of them. The band's kernel is the
+ * first in catalogue order (libc first, or last: pb_gain_rule's
+ * libc_last) among itself and those of these
+ * whose medians are within that margin on average (docs/breakeven.md,
+ * "Kernels that cannot be told apart"), so a second process that finds
+ * the same ones names the same kernel. */
+#define PB_BREAKEVEN_MAX_PEERS 8
+struct pb_band_peers {
+	const struct pb_kernel *kernels[PB_BREAKEVEN_MAX_PEERS];
+	size_t n;
+};
+
 struct pb_breakeven {
 	enum pb_op op;
 	enum pb_cache_state state;
@@ -165,6 +179,8 @@ struct pb_breakeven {
 	 * i + 1, its bound_bytes is policy.bands[i].max_bytes. */
 	struct pb_crossing *switches;
 	size_t n_switches;
+	/* peers[i]: band i's (policy.bands[i]); JSON: policy_peers */
+	struct pb_band_peers peers[PB_POLICY_MAX_BANDS];
 	bool policy_simplified; /* more than PB_POLICY_MAX_BANDS bands were merged anyway */
 	bool have_glibc;        /* glibc was asked for (g != NULL) */
 	struct pb_glibc_thresholds glibc_now;
@@ -194,6 +210,11 @@ int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum
 struct pb_gain_rule {
 	double small, large;
 	uint64_t large_from_bytes;
+	/* Among kernels a band cannot tell apart (struct pb_band_peers), libc
+	 * is the first choice (false: a band libc serves as well needs no
+	 * other kernel, the summary's reading) or the last (true: tune, whose
+	 * policy must not follow what GLIBC_TUNABLES makes of libc). */
+	bool libc_last;
 };
 /* pb_breakeven_compute_gain with that rule. */
 int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
@@ -207,6 +228,11 @@ void pb_breakeven_free(struct pb_breakeven *b);
  * PB_EQUIVALENCE), or that one is faster at every measured size, and how
  * often the medians crossed. Never fails; truncated to out_len. */
 void pb_breakeven_switch_text(const struct pb_crossing *x, char *out, size_t out_len);
+
+/* The bands with peers in words, "KERNEL<=BOUND: PEER, PEER; ...", the
+ * bound as the policy writes it; "" when no band has one. Never fails;
+ * truncated to out_len. */
+void pb_breakeven_peers_text(const struct pb_breakeven *b, char *out, size_t out_len);
 
 /* Prints, in at most 80 columns: the crossings, the recommended policy,
  * and with g the GLIBC_TUNABLES line beside glibc's current values and

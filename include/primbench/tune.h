@@ -32,7 +32,9 @@ int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uin
  * logs). Each case's samples, as many as the smaller side has, are the
  * geometric means of the two cases' i-th per-call values (one call each;
  * none when a side has no sample arrays: n_samples then the summaries'
- * smaller count). Returns 0 (out may
+ * smaller count), replicate by replicate when both have the same number
+ * of replicates (n_replicates and replicate_samples then the pairs of
+ * each, so that pb_contender_ratio still pairs by replicate). Returns 0 (out may
  * have no case), or -1 with pb_error() on allocation failure; free out with
  * pb_mem_result_free(). */
 int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b, uint64_t lo_bytes,

@@ -69,6 +69,9 @@ static void usage(FILE *f)
 	      "  --per-octave N      sizes per octave (default 2)\n"
 	      "  --budget SECONDS    per size and cache state once every kernel has 11\n"
 	      "                      samples (default 0.1)\n"
+	      "  --replicates R      time the sizes R times in a row, fresh buffers and\n"
+	      "                      seed each, the budget shared out (default 5, at\n"
+	      "                      most 18); the rule judges the replicates' medians\n"
 	      "  -o, --output FILE   the policy file (default: $PRIMBENCH_POLICY_FILE,\n"
 	      "                      else $XDG_CONFIG_HOME/primbench/policy, else\n"
 	      "                      ~/.config/primbench/policy)\n"
@@ -187,6 +190,9 @@ struct run {
 	bool have_result;
 	struct pb_breakeven be;
 	bool have_be;
+	/* the bands' peers (pb_breakeven_peers_text), taken before
+	 * prefer_inline may join bands */
+	char peers[512];
 };
 
 /* The sampling every tune measurement shares: 11..201 samples after one
@@ -212,7 +218,7 @@ static struct pb_mem_params tune_mem_params(enum pb_op op, double budget,
 /* Times op's candidates at run->sizes in run->state; computes the
  * break-even policy. Returns 0, or the exit status of a failure. */
 static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
-                   const struct pb_gain_rule *rule, const struct pb_cache_info *caches,
+                   size_t reps, const struct pb_gain_rule *rule, const struct pb_cache_info *caches,
                    uint64_t seed, bool verbose, const struct pb_glibc_thresholds *g,
                    struct pb_session *s)
 {
@@ -234,11 +240,39 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	p.value = 0;
 	p.progress = progress;
 	p.progress_ctx = ctx;
-	char label[80];
-	snprintf(label, sizeof label, "tune: %s", ctx);
-	cli_progress_start(&progress_line, label);
-	int rc = pb_mem_run(&p, &run->result);
-	cli_progress_done(&progress_line);
+	/* Replicates (include/primbench/replicates.h), as mem runs them: the
+	 * sizes R times in a row, another seed each, the budget and the most
+	 * samples shared out, so that the one rule judges the kernels on
+	 * run-level intervals (two tunes' policies on sample-level ones did
+	 * not repeat: docs/breakeven.md, "Policies that repeat"). */
+	int rc = 0;
+	memset(&run->result, 0, sizeof run->result);
+	p.budget_s = budget / (double)reps;
+	p.max_samples = p.max_samples / reps > p.min_samples ? p.max_samples / reps : p.min_samples;
+	uint64_t seed0 = p.seed;
+	for (size_t rep = 0; rep < reps && rc == 0; rep++) {
+		char label[160];
+		if (reps > 1)
+			snprintf(label, sizeof label, "tune: %s, replicate %zu of %zu", ctx,
+			         rep + 1, reps);
+		else
+			snprintf(label, sizeof label, "tune: %s", ctx);
+		p.seed = seed0 + rep * 0x9E3779B97F4A7C15ull;
+		struct pb_mem_result one;
+		cli_progress_start(&progress_line, label);
+		rc = pb_mem_run(&p, &one);
+		cli_progress_done(&progress_line);
+		if (rc == 0 && pb_mem_result_add_replicate(&run->result, &one) != 0) {
+			pb_mem_result_free(&one);
+			rc = -1;
+		}
+		if (rc == 0 && run->result.interrupted)
+			break;
+	}
+	if (rc == 0)
+		rc = pb_mem_result_end_replicates(&run->result);
+	if (rc != 0)
+		pb_mem_result_free(&run->result);
 	free(sizes);
 	if (rc != 0) {
 		cli_error("%s", pb_error());
@@ -264,6 +298,7 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 		return PB_EXIT_USAGE;
 	}
 	run->have_be = true;
+	pb_breakeven_peers_text(&run->be, run->peers, sizeof run->peers);
 	if (verbose)
 		pb_breakeven_print(stdout, &run->be);
 	if (run->state == PB_STATE_HOT)
@@ -297,6 +332,7 @@ static int both_run(const struct run *hot, const struct run *dram, uint64_t from
 	out->op = hot->op;
 	out->be = be;
 	out->have_be = true;
+	pb_breakeven_peers_text(&out->be, out->peers, sizeof out->peers);
 	return 0;
 }
 
@@ -353,6 +389,15 @@ static void print_switches(const struct run *r)
 			continue;
 		char line[512];
 		pb_breakeven_switch_text(x, line, sizeof line);
+		pb_print_wrapped_at(stdout, 4, 6, line);
+	}
+	if (r->peers[0]) {
+		char line[768];
+		snprintf(line, sizeof line,
+		         "cannot be told apart from the band's kernel (not slower by the one "
+		         "rule at any of its sizes; of those within --min-gain by the medians, "
+		         "the first in catalogue order, libc last, serves): %s",
+		         r->peers);
 		pb_print_wrapped_at(stdout, 4, 6, line);
 	}
 }
@@ -465,8 +510,14 @@ enum {
 	OPT_PER_OCTAVE,
 	OPT_BUDGET,
 	OPT_CPU,
-	OPT_DIST
+	OPT_DIST,
+	OPT_REPLICATES
 };
+
+/* --replicates: the default (mem's) and the most; 11 samples each must fit
+ * in the 201 a case may take. */
+#define TUNE_DEFAULT_REPLICATES 5
+#define TUNE_MAX_REPLICATES     18
 
 /* What the command line asked for. */
 struct tune_opts {
@@ -475,6 +526,7 @@ struct tune_opts {
 	struct pb_gain_rule rule;
 	unsigned per_octave;
 	double budget;
+	size_t replicates;
 	const char *out_path;
 	bool dry_run, verbose;
 	int want_cpu;
@@ -555,6 +607,10 @@ static bool tune_option(int c, const char *arg, void *ctx)
 	case OPT_CPU:
 		o->want_cpu = (int)cli_parse_count("--cpu", arg, 0, 4095);
 		return true;
+	case OPT_REPLICATES:
+		o->replicates =
+		    (size_t)cli_parse_count("--replicates", arg, 1, TUNE_MAX_REPLICATES);
+		return true;
 	default:
 		return false;
 	}
@@ -577,6 +633,7 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    {"verbose", no_argument, 0, 'v'},
 	    CLI_HIDE_FEATURES_OPTION,
 	    {"cpu", required_argument, 0, OPT_CPU},
+	    {"replicates", required_argument, 0, OPT_REPLICATES},
 	    {"distribution", required_argument, 0, OPT_DIST},
 	    CLI_QUIET_OPTION,
 	    CLI_HELP_OPTION,
@@ -585,9 +642,10 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	*o = (struct tune_opts){
 	    .want = {true, true, true},
 	    .max_size = 64ull << 20,
-	    .rule = {.small = 0.10, .large = 0.03, .large_from_bytes = 16384},
+	    .rule = {.small = 0.10, .large = 0.03, .large_from_bytes = 16384, .libc_last = true},
 	    .per_octave = 2,
 	    .budget = 0.1,
+	    .replicates = TUNE_DEFAULT_REPLICATES,
 	    .want_cpu = -1,
 	};
 	static const struct cli_store stores[] = {
@@ -667,10 +725,11 @@ static void print_plan(const struct tune_opts *o, const struct pb_cpu_ident *id)
 	else
 		snprintf(from, sizeof from, "hot 16..%s", ssplit);
 	printf("tune: %s\n  policy from %s,\n  dram above %s to %s; sizes per octave: %u; "
-	       "budget %g s per size;\n"
-	       "  bands kept where they win by over %g%% (from %s on: %g%%)\n",
+	       "budget %g s per size\n  in %zu replicate%s; "
+	       "bands kept where they win by over %g%% (from %s on: %g%%)\n",
 	       id->brand[0] ? id->brand : id->vendor, from, ssplit, smax, o->per_octave, o->budget,
-	       o->rule.small * 100, slarge, o->rule.large * 100);
+	       o->replicates, o->replicates == 1 ? "" : "s", o->rule.small * 100, slarge,
+	       o->rule.large * 100);
 }
 
 /* A tuning in progress: the options, the session, the candidates, and what
@@ -787,11 +846,11 @@ static int tune_op(struct tune_ctx *t, enum pb_op op)
 	struct run hot, dram;
 	bool have_both = make_runs(o, op, &hot, &dram);
 	uint64_t seed = t->s->seed;
-	int status = measure(&hot, t->ks, t->nk, o->budget, &o->rule, &t->s->caches,
+	int status = measure(&hot, t->ks, t->nk, o->budget, o->replicates, &o->rule, &t->s->caches,
 	                     seed + (uint64_t)op, o->verbose, g, t->s);
 	if (status == PB_EXIT_OK)
-		status = measure(&dram, t->ks, t->nk, o->budget, &o->rule, &t->s->caches,
-		                 seed + 3 + (uint64_t)op, o->verbose, g, t->s);
+		status = measure(&dram, t->ks, t->nk, o->budget, o->replicates, &o->rule,
+		                 &t->s->caches, seed + 3 + (uint64_t)op, o->verbose, g, t->s);
 	struct run both = {0};
 	if (status == PB_EXIT_OK && have_both &&
 	    both_run(&hot, &dram, o->rule.large_from_bytes, o->split, &o->rule, o->verbose,

@@ -599,8 +599,71 @@ static void switch_point(const struct grid *g, const struct band *lo, const stru
 	out->bracket_hi = g->sizes[j1];
 }
 
+/* Kernel ko cannot be told from band kernel kb over the band's sizes
+ * [j0, j1]: ko was measured at every size kb was and kb is faster at none
+ * of them by the one rule (pb_verdict, PB_EQUIVALENCE: the tables' `=`).
+ * With a `close` rule, also that ko's medians be on average within the
+ * rule's gain at each size (never below the one margin) of kb's: the mean
+ * of log(ko / kb) - log(1 + gain), <= 0. Serving the band with ko then
+ * costs by the medians no more than the gain the keep rule says is not
+ * worth a band. */
+static bool peer_of(const struct grid *g, size_t kb, size_t ko, size_t j0, size_t j1,
+                    const struct pb_gain_rule *close)
+{
+	if (ko == kb)
+		return false;
+	double sum = 0;
+	size_t n = 0;
+	for (size_t j = j0; j <= j1; j++) {
+		if (!g->has[AT(g, kb, j)])
+			continue;
+		if (!g->has[AT(g, ko, j)] || clearly_faster(g, kb, ko, j))
+			return false;
+		double gain = 0;
+		if (close)
+			gain = fmax(g->sizes[j] >= close->large_from_bytes ? close->large
+			                                                   : close->small,
+			            PB_EQUIVALENCE);
+		sum += g->med[AT(g, ko, j)] - g->med[AT(g, kb, j)] - log1p(gain);
+		n++;
+	}
+	return n > 0 && (!close || sum <= 0);
+}
+
+/* Each band served by the first kernel in catalogue order (libc first,
+ * or last for tune: rule->libc_last) among its own and its close peers
+ * (peer_of): which of two kernels the data cannot tell apart
+ * has the lower medians is noise, and a policy that names whichever was
+ * lucky does not repeat in a second process (rep_movsb and rep_movsq, or
+ * two non-temporal loops, traded bands between two tunes here: docs/
+ * breakeven.md, "Policies that repeat"). Bands that then name the same
+ * kernel join. */
+static size_t canonical_rank(const struct grid *g, size_t k, const struct pb_gain_rule *rule)
+{
+	/* libc first, or with libc_last (tune) last: what it runs moves with
+	 * GLIBC_TUNABLES, the very line tune prints beside the policy */
+	if (strcmp(g->kernels[k]->name, "libc"))
+		return k + 1;
+	return rule->libc_last ? g->nk + 1 + k : 0;
+}
+
+static size_t canonical_kernels(const struct grid *g, struct band *b, size_t n,
+                                const struct pb_gain_rule *rule)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t best = b[i].k;
+		for (size_t k = 0; k < g->nk; k++)
+			if (canonical_rank(g, k, rule) < canonical_rank(g, best, rule) &&
+			    peer_of(g, b[i].k, k, b[i].j0, b[i].j1, rule))
+				best = k;
+		b[i].k = best;
+	}
+	return coalesce(b, n);
+}
+
 static int recommend(const struct grid *g, enum pb_op op, const struct pb_gain_rule *rule,
-                     struct pb_policy *p, bool *simplified, struct pb_crossing *sw)
+                     struct pb_policy *p, bool *simplified, struct pb_crossing *sw,
+                     struct pb_band_peers *peers)
 {
 	struct band *b = malloc(g->ns * sizeof *b);
 	if (!b)
@@ -613,6 +676,9 @@ static int recommend(const struct grid *g, enum pb_op op, const struct pb_gain_r
 		else
 			b[n++] = (struct band){w, j, j};
 	}
+	while (merge_weakest(g, b, &n, false, rule))
+		;
+	n = canonical_kernels(g, b, n, rule);
 	while (merge_weakest(g, b, &n, false, rule))
 		;
 	*simplified = false;
@@ -628,6 +694,10 @@ static int recommend(const struct grid *g, enum pb_op op, const struct pb_gain_r
 	p->n_bands = n;
 	for (size_t i = 0; i < n; i++) {
 		p->bands[i].kernel = g->kernels[b[i].k];
+		peers[i].n = 0;
+		for (size_t k = 0; k < g->nk && peers[i].n < PB_BREAKEVEN_MAX_PEERS; k++)
+			if (peer_of(g, b[i].k, k, b[i].j0, b[i].j1, NULL))
+				peers[i].kernels[peers[i].n++] = g->kernels[k];
 		p->bands[i].max_bytes = UINT64_MAX;
 		if (i + 1 == n)
 			break;
@@ -1160,7 +1230,8 @@ int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum
 	out->switches = calloc(PB_POLICY_MAX_BANDS, sizeof *out->switches);
 	if (!out->switches)
 		goto oom;
-	if (recommend(&g, op, rule, &out->policy, &out->policy_simplified, out->switches) != 0)
+	if (recommend(&g, op, rule, &out->policy, &out->policy_simplified, out->switches,
+	              out->peers) != 0)
 		goto fail;
 	out->n_switches = out->policy.n_bands - 1;
 	if (gt) {
@@ -1288,6 +1359,31 @@ void pb_breakeven_switch_text(const struct pb_crossing *x, char *out, size_t out
 		         x->flips);
 }
 
+void pb_breakeven_peers_text(const struct pb_breakeven *b, char *out, size_t out_len)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < b->policy.n_bands && len < out_len; i++) {
+		if (!b->peers[i].n)
+			continue;
+		const struct pb_policy_band *band = &b->policy.bands[i];
+		int w =
+		    i + 1 < b->policy.n_bands
+		        ? snprintf(out + len, out_len - len, "%s%s<=%llu:", len ? "; " : "",
+		                   band->kernel->name, (unsigned long long)band->max_bytes)
+		        : snprintf(out + len, out_len - len,
+		                   "%s%s (the last band):", len ? "; " : "", band->kernel->name);
+		len += w > 0 ? (size_t)w : 0;
+		for (size_t k = 0; k < b->peers[i].n && len < out_len; k++) {
+			w = snprintf(out + len, out_len - len, "%s %s", k ? "," : "",
+			             b->peers[i].kernels[k]->name);
+			len += w > 0 ? (size_t)w : 0;
+		}
+	}
+	if (len >= out_len && out_len > 0)
+		out[out_len - 1] = '\0';
+}
+
 void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 {
 	char line[512], a[64], c[64];
@@ -1338,6 +1434,17 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	if (b->policy_simplified)
 		fprintf(f, "  (merged down to %d bands: some distinguishable bands were dropped)\n",
 		        PB_POLICY_MAX_BANDS);
+	char peers[512];
+	pb_breakeven_peers_text(b, peers, sizeof peers);
+	if (peers[0]) {
+		char text[768];
+		snprintf(text, sizeof text,
+		         "cannot be told apart from the band's kernel (not slower by the one "
+		         "rule at any of its sizes; of those within the keep rule's gain by the "
+		         "medians, the first in catalogue order serves it): %s",
+		         peers);
+		pb_print_wrapped_at(f, 2, 4, text);
+	}
 
 	if (!b->have_glibc)
 		return;
@@ -1482,6 +1589,14 @@ json_t *pb_breakeven_to_json(const struct pb_breakeven *b)
 	pb_policy_format(&b->policy, policy, sizeof policy);
 	json_object_set_new(o, "policy", json_string(policy));
 	json_object_set_new(o, "policy_simplified", json_boolean(b->policy_simplified));
+	json_t *peers = json_array();
+	for (size_t i = 0; i < b->policy.n_bands; i++) {
+		json_t *one = json_array();
+		for (size_t k = 0; k < b->peers[i].n; k++)
+			json_array_append_new(one, json_string(b->peers[i].kernels[k]->name));
+		json_array_append_new(peers, one);
+	}
+	json_object_set_new(o, "policy_peers", peers);
 
 	if (b->have_glibc) {
 		const struct pb_glibc_tunables *t = &b->glibc;

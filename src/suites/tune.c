@@ -118,26 +118,54 @@ int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b
 		c->replicate_samples = NULL;
 		c->n_replicates = 0;
 		double *px = pb_mem_case_per_call(x), *py = pb_mem_case_per_call(y);
-		size_t np =
-		    px && py ? (x->n_samples < y->n_samples ? x->n_samples : y->n_samples) : 0;
+		/* replicate by replicate when both sides have the same replicates
+		 * (the i-th values of replicate r paired), so that the combined
+		 * case keeps its run-level intervals; else as one run */
+		size_t nr = x->n_replicates > 1 && x->n_replicates == y->n_replicates &&
+		                    x->replicate_samples && y->replicate_samples
+		                ? x->n_replicates
+		                : 1;
+		size_t np = 0;
+		if (px && py) {
+			for (size_t r = 0; r < nr; r++) {
+				size_t xr = nr > 1 ? x->replicate_samples[r] : x->n_samples;
+				size_t yr = nr > 1 ? y->replicate_samples[r] : y->n_samples;
+				np += xr < yr ? xr : yr;
+			}
+		}
 		c->n_samples = 0;
 		if (np) {
 			c->batch_ticks = malloc(np * sizeof *c->batch_ticks);
 			c->batch_calls = malloc(np * sizeof *c->batch_calls);
-			if (!c->batch_ticks || !c->batch_calls) {
+			c->replicate_samples =
+			    nr > 1 ? malloc(nr * sizeof *c->replicate_samples) : NULL;
+			if (!c->batch_ticks || !c->batch_calls ||
+			    (nr > 1 && !c->replicate_samples)) {
 				free(px);
 				free(py);
 				out->n_cases--;
 				free(c->batch_ticks);
 				free(c->batch_calls);
+				free(c->replicate_samples);
 				pb_mem_result_free(out);
 				return pb_fail("out of memory combining results");
 			}
-			for (size_t k = 0; k < np; k++) {
-				c->batch_ticks[k] = sqrt(px[k] * py[k]);
-				c->batch_calls[k] = 1;
+			size_t k = 0, ox = 0, oy = 0;
+			for (size_t r = 0; r < nr; r++) {
+				size_t xr = nr > 1 ? x->replicate_samples[r] : x->n_samples;
+				size_t yr = nr > 1 ? y->replicate_samples[r] : y->n_samples;
+				size_t m = xr < yr ? xr : yr;
+				for (size_t q = 0; q < m; q++, k++) {
+					c->batch_ticks[k] = sqrt(px[ox + q] * py[oy + q]);
+					c->batch_calls[k] = 1;
+				}
+				if (nr > 1)
+					c->replicate_samples[r] = m;
+				ox += xr;
+				oy += yr;
 			}
 			c->n_samples = np;
+			c->n_replicates = nr > 1 ? nr : 0;
 		}
 		free(px);
 		free(py);

@@ -56,6 +56,9 @@ static void usage(FILE *f)
 	      "  --seed N            seed for the interleaving order\n"
 	      "  --replicates R      runs of every benchmark, one after another, the budget\n"
 	      "                      shared out; medians and CIs are the runs' (default 5)\n"
+	      "  --vs-env NAME=VALUE A/B across processes (repeatable): 2 x R processes of\n"
+	      "                      one replicate each, A B B A ..., B with NAME=VALUE;\n"
+	      "                      B against A per case as compare does (mem --help)\n"
 	      "  --processes N       the replicates in N fresh processes of primbench, one\n"
 	      "                      after another (default 1: this one)\n"
 	      "  -o, --output FILE   write the results as JSON (schema v2); without it,\n"
@@ -157,7 +160,24 @@ struct syscall_opts {
 	size_t replicates;   /* --replicates R */
 	bool replicates_set; /* --replicates given (else lowered to fit --max-samples) */
 	size_t processes;    /* --processes N: the replicates in N fresh processes */
+	/* --vs-env NAME=VALUE (repeatable): A/B in alternating processes
+	 * (cli/processes.h); argv's strings */
+	char *vs_env[16];
+	size_t n_vs_env;
 };
+
+/* --vs-env into o (struct syscall_opts). */
+static bool syscall_option(int c, const char *arg, void *ctx)
+{
+	struct syscall_opts *o = ctx;
+	if (c != 'V')
+		return false;
+	cli_vs_env_check(arg);
+	if (o->n_vs_env == sizeof o->vs_env / sizeof *o->vs_env)
+		die_usage("--vs-env: at most %zu", sizeof o->vs_env / sizeof *o->vs_env);
+	o->vs_env[o->n_vs_env++] = (char *)arg;
+	return true;
+}
 
 /* --replicates' default (docs/statistics.md, "What varies between runs") */
 #define SYSCALL_DEFAULT_REPLICATES 5
@@ -170,6 +190,7 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	    {"cpu", required_argument, 0, 'c'},
 	    {"replicates", required_argument, 0, 'R'},
 	    {"processes", required_argument, 0, 'P'},
+	    {"vs-env", required_argument, 0, 'V'},
 	    CLI_SAMPLING_OPTIONS,
 	    CLI_OUTPUT_OPTION,
 	    CLI_FORMAT_OPTION,
@@ -194,7 +215,8 @@ static bool parse_options(int argc, char **argv, struct syscall_opts *o)
 	o->processes = 1;
 	const struct cli_common common = {
 	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
-	return cli_parse_options("syscall", argc, argv, ":ho:f:q", opts, NULL, o, &common, usage);
+	return cli_parse_options("syscall", argc, argv, ":ho:f:q", opts, syscall_option, o, &common,
+	                         usage);
 }
 
 /* pipe-rtt's partner: the first CPU allowed before pinning above cpu, else
@@ -296,6 +318,32 @@ int cmd_syscall(int argc, char **argv)
 	p->max_samples = o.samp.max_samples;
 	p->seed = o.samp.seed;
 	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
+	if (o.n_vs_env && !cli_processes_child()) {
+		/* A/B: 2 x R processes of one replicate each, A B B A ... */
+		if (o.processes > 1)
+			die_usage(
+			    "--vs-env runs its own processes (2 x --replicates, A B B A ...): "
+			    "not with --processes");
+		if (o.fmt.fmt != PB_FORMAT_TEXT && o.fmt.fmt != PB_FORMAT_JSON)
+			die_usage("--vs-env prints text or json (-f), not %s",
+			          pb_format_name(o.fmt.fmt));
+		if (o.out && pb_output_reserve(o.out) != 0)
+			die_usage("%s", pb_error());
+		size_t reps = o.replicates > 1 ? o.replicates : 2;
+		struct cli_processes cp = {
+		    .n = 2 * reps,
+		    .replicates_each = 1,
+		    .budget_s = o.samp.budget_s * 2,
+		    .min_samples = o.samp.min_samples,
+		    .max_samples = o.samp.max_samples * 2,
+		    .seed = o.samp.seed ? o.samp.seed : (uint64_t)time(NULL) * 2654435761u,
+		    .out_path = o.out,
+		    .format = o.fmt.fmt,
+		    .vs_env = o.vs_env,
+		    .n_vs_env = o.n_vs_env,
+		};
+		return cli_processes_run(&cp);
+	}
 	if (o.processes > 1) {
 		if (o.out && pb_output_reserve(o.out) != 0)
 			die_usage("%s", pb_error());

@@ -74,6 +74,7 @@ const struct option mem_cli_options[] = {
     {"pages", required_argument, 0, MEM_CLI_OPT_BASE + 30},
     {"replicates", required_argument, 0, MEM_CLI_OPT_BASE + 31},
     {"processes", required_argument, 0, MEM_CLI_OPT_BASE + 32},
+    {"vs-env", required_argument, 0, MEM_CLI_OPT_BASE + 33},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -150,6 +151,12 @@ static bool mem_option(int opt, const char *arg, void *ctx)
 		m->precision = v / 100;
 		return true;
 	}
+	case MEM_CLI_OPT_BASE + 33:
+		cli_vs_env_check(arg);
+		if (m->n_vs_env == MEM_CLI_MAX_VS_ENV)
+			die_usage("--vs-env: at most %d", MEM_CLI_MAX_VS_ENV);
+		m->vs_env[m->n_vs_env++] = (char *)arg;
+		return true;
 	case MEM_CLI_OPT_BASE + 23:
 		/* a list (0,2-3, all) is for --threads: checked by the plan */
 		m->cpu_list = arg;
@@ -1282,6 +1289,34 @@ int mem_cli_run(struct mem_cli *m)
 		die_usage("empty output path in '-o'");
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
+	if (m->n_vs_env && !cli_processes_child()) {
+		/* A/B: 2 x R processes of one replicate each, A B B A ... */
+		if (m->processes > 1)
+			die_usage(
+			    "--vs-env runs its own processes (2 x --replicates, A B B A ...): "
+			    "not with --processes");
+		if (m->format != PB_FORMAT_TEXT && m->format != PB_FORMAT_JSON)
+			die_usage("--vs-env prints text or json (-f), not %s",
+			          pb_format_name(m->format));
+		mem_plan_free(m, &pl);
+		if (path[0] && pb_output_reserve(path) != 0)
+			die_usage("%s", pb_error());
+		size_t reps = m->replicates > 1 ? m->replicates : 2;
+		struct cli_processes cp = {
+		    .n = 2 * reps,
+		    .replicates_each = 1,
+		    .budget_s = m->samp.budget_s * 2,
+		    .min_samples = m->samp.min_samples,
+		    .max_samples = m->samp.max_samples * 2,
+		    .seed = m->seed_set ? m->samp.seed : (uint64_t)time(NULL) * 2654435761u,
+		    .same_seed = m->distribution_arg != NULL,
+		    .out_path = path[0] ? path : NULL,
+		    .format = m->format,
+		    .vs_env = m->vs_env,
+		    .n_vs_env = m->n_vs_env,
+		};
+		return cli_processes_run(&cp);
+	}
 	if (m->processes > 1) {
 		/* the plan was checked above: bad input fails before any child */
 		mem_plan_free(m, &pl);

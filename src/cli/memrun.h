@@ -15,6 +15,9 @@
 
 #include "cli/cli.h"
 
+/* --vs-env: the most */
+#define MEM_CLI_MAX_VS_ENV 16
+
 struct mem_cli {
 	enum pb_op ops[PB_OP_COUNT];
 	size_t nops;
@@ -53,9 +56,13 @@ struct mem_cli {
 	const char *distribution_arg;
 	const char *offsets_arg;
 	size_t batch_calls;
-	size_t replicates;     /* --replicates R: runs of the whole plan (1: one) */
-	bool replicates_set;   /* --replicates given (else lowered to fit --max-samples) */
-	size_t processes;      /* --processes N: the replicates in N fresh processes */
+	size_t replicates;   /* --replicates R: runs of the whole plan (1: one) */
+	bool replicates_set; /* --replicates given (else lowered to fit --max-samples) */
+	size_t processes;    /* --processes N: the replicates in N fresh processes */
+	/* --vs-env NAME=VALUE (repeatable): A/B in alternating processes
+	 * (cli/processes.h); argv's strings */
+	char *vs_env[MEM_CLI_MAX_VS_ENV];
+	size_t n_vs_env;
 	enum pb_format format; /* -f: the result printed in it (text: the tables) */
 	const char *out_path;  /* NULL: none (mem) */
 	bool default_out_path; /* primbench-HOST-DATE.json */
@@ -64,7 +71,8 @@ struct mem_cli {
 /* --replicates: the default, and the most (include/primbench/replicates.h;
  * the default's reasons: docs/statistics.md "What varies between runs"). */
 #define MEM_CLI_DEFAULT_REPLICATES 5
-#define MEM_CLI_MAX_REPLICATES     100
+
+#define MEM_CLI_MAX_REPLICATES 100
 
 void mem_cli_defaults(struct mem_cli *m);
 

@@ -20,12 +20,14 @@
 
 #include "cli/cli.h"
 #include "cli/processes.h"
+#include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
 #include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/summary.h"
+#include "primbench/twosample.h"
 
 #define CHILD_ENV "PRIMBENCH_PROCESSES_CHILD"
 
@@ -46,7 +48,24 @@ static void forward(int sig)
 /* Runs child i: the command line again with the overrides after it (the
  * last of an option given twice wins). Returns its exit status, 128 +
  * signal when killed, or -1 when it could not start. */
-static int run_child(const struct cli_processes *p, size_t i, const char *path)
+bool cli_vs_env_side_b(size_t i)
+{
+	return i % 4 == 1 || i % 4 == 2;
+}
+
+void cli_vs_env_check(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	bool ok = eq && eq > arg && !(arg[0] >= '0' && arg[0] <= '9');
+	for (const char *c = arg; ok && c < eq; c++)
+		ok = *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		     (*c >= '0' && *c <= '9');
+	if (!ok)
+		die_usage("--vs-env '%s': not NAME=VALUE (a variable name, '=', its value)", arg);
+}
+
+/* side_b: the child gets p->vs_env in its environment. */
+static int run_child(const struct cli_processes *p, size_t i, const char *path, bool side_b)
 {
 	char reps[32], budget[64], maxs[32], seed[32];
 	snprintf(reps, sizeof reps, "%zu", p->replicates_each);
@@ -83,6 +102,13 @@ static int run_child(const struct cli_processes *p, size_t i, const char *path)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		setenv(CHILD_ENV, "1", 1);
+		for (size_t e = 0; side_b && e < p->n_vs_env; e++) {
+			const char *eq = strchr(p->vs_env[e], '=');
+			char name[256];
+			snprintf(name, sizeof name, "%.*s", (int)(eq - p->vs_env[e]), p->vs_env[e]);
+			if (setenv(name, eq + 1, 1) != 0)
+				_exit(127);
+		}
 		/* the child's tables are not the run's: the parent prints the whole */
 		if (!freopen("/dev/null", "w", stdout))
 			_exit(127);
@@ -119,8 +145,13 @@ static json_t *find_case(json_t *doc, const json_t *key)
 static void rescale_derived(json_t *c, double f)
 {
 	json_t *d = json_object_get(c, "median_derived");
-	const char *times[] = {"ns_per_call",       "ticks_per_page", "ns_per_4k_page",
-	                       "ticks_per_4k_page", "ns_per_page",    "ns_per_load", NULL};
+	const char *times[] = {"ns_per_call",
+	                       "ticks_per_page",
+	                       "ns_per_4k_page",
+	                       "ticks_per_4k_page",
+	                       "ns_per_page",
+	                       "ns_per_load",
+	                       NULL};
 	const char *rates[] = {"bytes_per_tick", "gb_per_s", NULL};
 	for (size_t i = 0; d && times[i]; i++) {
 		json_t *v = json_object_get(d, times[i]);
@@ -269,8 +300,12 @@ static int resummarize(json_t *doc)
 	return 0;
 }
 
+static int run_vs_env(const struct cli_processes *p);
+
 int cli_processes_run(const struct cli_processes *p)
 {
+	if (p->n_vs_env)
+		return run_vs_env(p);
 	char dir[] = "/tmp/primbench-processes-XXXXXX";
 	if (!mkdtemp(dir))
 		die_usage("--processes: cannot make a temporary directory: %s", strerror(errno));
@@ -288,7 +323,7 @@ int cli_processes_run(const struct cli_processes *p)
 		snprintf(path, sizeof path, "%s/%zu.json", dir, i);
 		if (!cli_quiet && isatty(STDERR_FILENO))
 			fprintf(stderr, "\rprocess %zu of %zu ...", i + 1, p->n);
-		int rc = run_child(p, i, path);
+		int rc = run_child(p, i, path, false);
 		json_error_t err;
 		json_t *d = access(path, R_OK) == 0 ? json_load_file(path, 0, &err) : NULL;
 		unlink(path);
@@ -379,6 +414,179 @@ int cli_processes_run(const struct cli_processes *p)
 			cli_error("interrupted; what was measured is in %s", p->out_path);
 		else
 			cli_error("interrupted; the result above shows what was measured");
+	}
+	return status;
+}
+
+/* ---- --vs-env: A B B A ... ------------------------------------------ */
+
+/* path with "-A.json" or "-B.json" in place of a ".json" ending (else
+ * appended). */
+static void side_path(const char *path, char side, char *out, size_t len)
+{
+	size_t n = strlen(path);
+	if (n > 5 && !strcmp(path + n - 5, ".json"))
+		n -= 5;
+	snprintf(out, len, "%.*s-%c.json", (int)n, path, side);
+}
+
+/* One side's joined document as a result file named `name`, its cases'
+ * per_call from all its processes. NULL (with the error printed) when it
+ * does not read back. */
+static int side_file(json_t *doc, const char *name, struct pb_results_file *f)
+{
+	if (resummarize(doc) != 0)
+		return -1;
+	char *text = json_dumps(doc, JSON_INDENT(1));
+	int rc = text ? pb_results_load_text(text, strlen(text), name, f) : -1;
+	free(text);
+	return rc;
+}
+
+static int run_vs_env(const struct cli_processes *p)
+{
+	char dir[] = "/tmp/primbench-processes-XXXXXX";
+	if (!mkdtemp(dir))
+		die_usage("--vs-env: cannot make a temporary directory: %s", strerror(errno));
+	json_t *doc[2] = {NULL, NULL};
+	size_t done[2] = {0, 0};
+	int status = PB_EXIT_OK;
+	struct sigaction sa = {.sa_handler = forward};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	char order[256] = "";
+	for (size_t i = 0; i < p->n; i++) {
+		bool b = cli_vs_env_side_b(i);
+		char path[sizeof dir + 32];
+		snprintf(path, sizeof path, "%s/%zu.json", dir, i);
+		if (!cli_quiet && isatty(STDERR_FILENO))
+			fprintf(stderr, "\rprocess %zu of %zu (%c) ...", i + 1, p->n,
+			        b ? 'B' : 'A');
+		int rc = run_child(p, i, path, b);
+		json_error_t err;
+		json_t *d = access(path, R_OK) == 0 ? json_load_file(path, 0, &err) : NULL;
+		unlink(path);
+		if (d) {
+			if (!doc[b])
+				doc[b] = d;
+			else {
+				join_doc(doc[b], d);
+				json_decref(d);
+			}
+			done[b]++;
+			size_t len = strlen(order);
+			if (len + 1 < sizeof order) {
+				order[len] = b ? 'B' : 'A';
+				order[len + 1] = '\0';
+			}
+		}
+		if (rc != 0) {
+			status = rc == -1 ? PB_EXIT_USAGE : rc;
+			if (rc == -1)
+				cli_error("--vs-env: cannot start %s again: %s", "/proc/self/exe",
+				          strerror(errno));
+			break;
+		}
+	}
+	if (!cli_quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%*s\r", 40, "");
+	rmdir(dir);
+	if (!doc[0] || !doc[1]) {
+		json_decref(doc[0]);
+		json_decref(doc[1]);
+		if (status == PB_EXIT_OK || status > 128)
+			cli_error("--vs-env: no process of side %c finished: nothing to compare",
+			          doc[0] ? 'B' : 'A');
+		return status ? status : PB_EXIT_USAGE;
+	}
+	/* the environment of B, one string: "A: this environment; B: X=1 Y=2" */
+	char envs[1024] = "";
+	size_t el = 0;
+	for (size_t e = 0; e < p->n_vs_env && el < sizeof envs; e++) {
+		int w = snprintf(envs + el, sizeof envs - el, "%s%s", e ? " " : "", p->vs_env[e]);
+		el += w > 0 ? (size_t)w : 0;
+	}
+	json_t *cl = json_array();
+	for (int j = 0; j < cli_argc; j++)
+		json_array_append_new(cl, json_string(cli_argv[j]));
+	for (int s = 0; s < 2; s++) {
+		json_object_set(doc[s], "command_line", cl);
+		json_object_set_new(doc[s], "processes",
+		                    json_pack("{s:I, s:I}", "count", (json_int_t)done[s],
+		                              "replicates_each", (json_int_t)p->replicates_each));
+		warn_noise(doc[s], done[s]);
+	}
+	json_decref(cl);
+	char name_a[64], name_b[1100];
+	snprintf(name_a, sizeof name_a, "A (this environment)");
+	snprintf(name_b, sizeof name_b, "B (%s)", envs);
+	struct pb_results_file f[2];
+	memset(f, 0, sizeof f);
+	if (side_file(doc[0], name_a, &f[0]) != 0 || side_file(doc[1], name_b, &f[1]) != 0 ||
+	    pb_results_name(f, 2) != 0) {
+		cli_error("--vs-env: %s", pb_error());
+		pb_results_file_free(&f[0]);
+		pb_results_file_free(&f[1]);
+		json_decref(doc[0]);
+		json_decref(doc[1]);
+		return PB_EXIT_USAGE;
+	}
+	struct pb_compare_result res;
+	int crc = pb_compare_run(&f[0], &f[1], 0.95, false, &res);
+	if (crc != 0) {
+		cli_error("--vs-env: %s", pb_error());
+		status = PB_EXIT_USAGE;
+	} else {
+		pb_compare_set_margin(&res, PB_EQUIVALENCE);
+		if (p->format == PB_FORMAT_TEXT) {
+			printf("A/B across processes: %zu of A (this environment) and %zu of B "
+			       "(with %s), in the order %s; each process a replicate; B against A "
+			       "as 'primbench compare A.json B.json' sets them (Welch's t on the "
+			       "logs of the processes' medians, +-%.0f%% equivalence)\n\n",
+			       done[0], done[1], envs, order, 100 * PB_EQUIVALENCE);
+			pb_compare_print(stdout, &res);
+		}
+		json_t *cj = pb_compare_json(&res);
+		if (cj) {
+			json_t *vs = json_array();
+			for (size_t e = 0; e < p->n_vs_env; e++)
+				json_array_append_new(vs, json_string(p->vs_env[e]));
+			json_object_set_new(cj, "vs_env",
+			                    json_pack("{s:o, s:s, s:I, s:I}", "env", vs, "order",
+			                              order, "processes_a", (json_int_t)done[0],
+			                              "processes_b", (json_int_t)done[1]));
+			if (p->format == PB_FORMAT_JSON) {
+				char *t = json_dumps(cj, JSON_INDENT(2));
+				if (t)
+					printf("%s\n", t);
+				free(t);
+			}
+			if (p->out_path) {
+				char pa[4200], pbp[4200];
+				side_path(p->out_path, 'A', pa, sizeof pa);
+				side_path(p->out_path, 'B', pbp, sizeof pbp);
+				if (pb_results_write(doc[0], pa) != 0 ||
+				    pb_results_write(doc[1], pbp) != 0 ||
+				    pb_results_write(cj, p->out_path) != 0) {
+					cli_error("%s", pb_error());
+					status = PB_EXIT_USAGE;
+				} else if (p->format == PB_FORMAT_TEXT) {
+					printf("\nresults: %s (the comparison), %s (A), %s (B)\n",
+					       p->out_path, pa, pbp);
+				}
+			}
+			json_decref(cj);
+		}
+	}
+	pb_compare_result_free(&res);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
+	json_decref(doc[0]);
+	json_decref(doc[1]);
+	if (status > 128) {
+		fflush(stdout);
+		cli_error("interrupted; the comparison above is of the processes that finished");
 	}
 	return status;
 }

@@ -25,7 +25,28 @@ struct cli_processes {
 	                                    --budget is passed */
 	const char *out_path;            /* NULL: none */
 	enum pb_format format;
+	/* --vs-env NAME=VALUE ... (n_vs_env > 0): an A/B run. The n processes
+	 * alternate A B B A A B B A ... (cli_vs_env_side_b); B's have these in
+	 * their environment, A's the parent's. Each side's processes are
+	 * joined as above, and B is set against A as `compare A.json B.json`
+	 * does (a process a replicate: replicates_each 1), with the one margin
+	 * (PB_EQUIVALENCE). -o FILE writes FILE-A.json and FILE-B.json, the
+	 * two sides, and FILE, the comparison (docs/results-schema.md,
+	 * "compare output", with a "vs_env" object). */
+	char *const *vs_env;
+	size_t n_vs_env;
 };
+
+/* Whether process i (from 0) of an A/B run is on side B: the order
+ * A B B A, repeated (i = 1, 2 mod 4), so that a drift of the machine over
+ * the run falls on both sides alike (the ABBA design of W. J. Youden's
+ * drift-balanced sequences; pyperf and hyperfine interleave likewise). */
+bool cli_vs_env_side_b(size_t i);
+
+/* Checks a --vs-env argument: NAME=VALUE with NAME non-empty and of
+ * letters, digits and '_' not starting with a digit (exits 2 otherwise:
+ * "--vs-env 'X': not NAME=VALUE"). */
+void cli_vs_env_check(const char *arg);
 
 /* Runs cli_argv again n times (with --processes 1 and the shares above
  * after it), joins their result files case by case (samples and

@@ -210,6 +210,15 @@ void cli_no_operands(const char *cmd, const struct option *longopts, int argc, c
 /* A whole number in [lo, hi]; exits 2 with "bad WHAT 'ARG' (...)". */
 size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 
+struct pb_results_file;
+struct pb_compare_result;
+/* compare's -o document (docs/results-schema.md, "compare output") for
+ * one comparison of files[0..na) (old) with files[na..n) (new): schema,
+ * command line, level, margin, files, sides, comparisons. NULL when out of
+ * memory. */
+json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
+                        const struct pb_compare_result *res, double level, double margin);
+
 /* Seconds in (0, 3600]; exits 2 with "bad OPT 'ARG' (...)". */
 double cli_parse_seconds(const char *opt, const char *arg);
 

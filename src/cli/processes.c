@@ -62,6 +62,12 @@ void cli_vs_env_check(const char *arg)
 		     (*c >= '0' && *c <= '9');
 	if (!ok)
 		die_usage("--vs-env '%s': not NAME=VALUE (a variable name, '=', its value)", arg);
+	if (eq - arg > 255)
+		die_usage("--vs-env: a variable name of %d characters (at most 255)",
+		          (int)(eq - arg));
+	if ((size_t)(eq - arg) == strlen(CHILD_ENV) && !strncmp(arg, CHILD_ENV, strlen(CHILD_ENV)))
+		die_usage("--vs-env: %s is primbench's own (it marks its child processes)",
+		          CHILD_ENV);
 }
 
 /* side_b: the child gets p->vs_env in its environment. */
@@ -445,6 +451,14 @@ static int side_file(json_t *doc, const char *name, struct pb_results_file *f)
 
 static int run_vs_env(const struct cli_processes *p)
 {
+	char pa[4200], pbp[4200];
+	if (p->out_path) {
+		/* every file it will write, checked before anything runs */
+		side_path(p->out_path, 'A', pa, sizeof pa);
+		side_path(p->out_path, 'B', pbp, sizeof pbp);
+		if (pb_output_reserve(pa) != 0 || pb_output_reserve(pbp) != 0)
+			die_usage("%s", pb_error());
+	}
 	char dir[] = "/tmp/primbench-processes-XXXXXX";
 	if (!mkdtemp(dir))
 		die_usage("--vs-env: cannot make a temporary directory: %s", strerror(errno));
@@ -482,16 +496,34 @@ static int run_vs_env(const struct cli_processes *p)
 			}
 		}
 		if (rc != 0) {
-			status = rc == -1 ? PB_EXIT_USAGE : rc;
+			/* interrupted (130, 143) keeps what was measured; a child that
+			 * failed otherwise (its own error line, if any, is above) ends
+			 * the run with 2: a comparison of what is left would hide it */
+			status = rc == 130 || rc == 143 ? rc : PB_EXIT_USAGE;
+			if (!cli_quiet && isatty(STDERR_FILENO))
+				fprintf(stderr, "\r%*s\r", 40, "");
 			if (rc == -1)
 				cli_error("--vs-env: cannot start %s again: %s", "/proc/self/exe",
 				          strerror(errno));
+			else if (rc > 128 && status == PB_EXIT_USAGE)
+				cli_error("--vs-env: process %zu of %zu (side %c) was killed by "
+				          "signal %d",
+				          i + 1, p->n, b ? 'B' : 'A', rc - 128);
+			else if (status == PB_EXIT_USAGE)
+				cli_error("--vs-env: process %zu of %zu (side %c) failed (exit "
+				          "status %d)",
+				          i + 1, p->n, b ? 'B' : 'A', rc);
 			break;
 		}
 	}
 	if (!cli_quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r%*s\r", 40, "");
 	rmdir(dir);
+	if (status == PB_EXIT_USAGE) {
+		json_decref(doc[0]);
+		json_decref(doc[1]);
+		return status;
+	}
 	if (!doc[0] || !doc[1]) {
 		json_decref(doc[0]);
 		json_decref(doc[1]);
@@ -501,11 +533,16 @@ static int run_vs_env(const struct cli_processes *p)
 		return status ? status : PB_EXIT_USAGE;
 	}
 	/* the environment of B, one string: "A: this environment; B: X=1 Y=2" */
-	char envs[1024] = "";
-	size_t el = 0;
-	for (size_t e = 0; e < p->n_vs_env && el < sizeof envs; e++) {
-		int w = snprintf(envs + el, sizeof envs - el, "%s%s", e ? " " : "", p->vs_env[e]);
-		el += w > 0 ? (size_t)w : 0;
+	size_t elen = 1;
+	for (size_t e = 0; e < p->n_vs_env; e++)
+		elen += strlen(p->vs_env[e]) + 1;
+	char *envs = calloc(elen, 1), *name_b = calloc(elen + 8, 1);
+	if (!envs || !name_b)
+		die_usage("out of memory");
+	for (size_t e = 0; e < p->n_vs_env; e++) {
+		if (e)
+			strcat(envs, " ");
+		strcat(envs, p->vs_env[e]);
 	}
 	json_t *cl = json_array();
 	for (int j = 0; j < cli_argc; j++)
@@ -518,9 +555,9 @@ static int run_vs_env(const struct cli_processes *p)
 		warn_noise(doc[s], done[s]);
 	}
 	json_decref(cl);
-	char name_a[64], name_b[1100];
+	char name_a[64];
 	snprintf(name_a, sizeof name_a, "A (this environment)");
-	snprintf(name_b, sizeof name_b, "B (%s)", envs);
+	snprintf(name_b, elen + 8, "B (%s)", envs);
 	struct pb_results_file f[2];
 	memset(f, 0, sizeof f);
 	if (side_file(doc[0], name_a, &f[0]) != 0 || side_file(doc[1], name_b, &f[1]) != 0 ||
@@ -530,6 +567,8 @@ static int run_vs_env(const struct cli_processes *p)
 		pb_results_file_free(&f[1]);
 		json_decref(doc[0]);
 		json_decref(doc[1]);
+		free(envs);
+		free(name_b);
 		return PB_EXIT_USAGE;
 	}
 	struct pb_compare_result res;
@@ -547,7 +586,7 @@ static int run_vs_env(const struct cli_processes *p)
 			       done[0], done[1], envs, order, 100 * PB_EQUIVALENCE);
 			pb_compare_print(stdout, &res);
 		}
-		json_t *cj = pb_compare_json(&res);
+		json_t *cj = cli_compare_doc(f, 2, 1, &res, 0.95, PB_EQUIVALENCE);
 		if (cj) {
 			json_t *vs = json_array();
 			for (size_t e = 0; e < p->n_vs_env; e++)
@@ -563,9 +602,6 @@ static int run_vs_env(const struct cli_processes *p)
 				free(t);
 			}
 			if (p->out_path) {
-				char pa[4200], pbp[4200];
-				side_path(p->out_path, 'A', pa, sizeof pa);
-				side_path(p->out_path, 'B', pbp, sizeof pbp);
 				if (pb_results_write(doc[0], pa) != 0 ||
 				    pb_results_write(doc[1], pbp) != 0 ||
 				    pb_results_write(cj, p->out_path) != 0) {
@@ -584,6 +620,8 @@ static int run_vs_env(const struct cli_processes *p)
 	pb_results_file_free(&f[1]);
 	json_decref(doc[0]);
 	json_decref(doc[1]);
+	free(envs);
+	free(name_b);
 	if (status > 128) {
 		fflush(stdout);
 		cli_error("interrupted; the comparison above is of the processes that finished");

@@ -301,7 +301,7 @@ static void test_indistinguishable(void **state)
 static void test_peers_canonical(void **state)
 {
 	(void)state;
-	const char *names[][2] = {{"rep_movsb", "rep_movsq"}, {"libc", "rep_movsb"}};
+	const char *names[][2] = {{KA, KB}, {"libc", KA}};
 	for (int t = 0; t < 2; t++) {
 		const struct pb_kernel *k0 = kern(PB_OP_MEMCPY, names[t][0]),
 		                       *k1 = kern(PB_OP_MEMCPY, names[t][1]);
@@ -337,7 +337,7 @@ static void test_peers_canonical(void **state)
 	struct synth t = {.seed = 3};
 	for (uint64_t n = 1024; n <= 64 * KIB; n *= 2) {
 		add(&t, PB_OP_MEMCPY, "libc", n, (10 + n / 64.0) * 0.997, 0.05);
-		add(&t, PB_OP_MEMCPY, "rep_movsb", n, (10 + n / 64.0) * 1.003, 0.05);
+		add(&t, PB_OP_MEMCPY, KA, n, (10 + n / 64.0) * 1.003, 0.05);
 	}
 	struct pb_mem_result tr = result_of(&t);
 	const struct pb_gain_rule tune_rule = {
@@ -345,18 +345,18 @@ static void test_peers_canonical(void **state)
 	struct pb_breakeven tb;
 	assert_int_equal(
 	    pb_breakeven_compute_rule(&tr, PB_OP_MEMCPY, PB_STATE_HOT, NULL, &tune_rule, &tb), 1);
-	assert_string_equal(tb.policy.bands[0].kernel->name, "rep_movsb");
+	assert_string_equal(tb.policy.bands[0].kernel->name, KA);
 	assert_string_equal(tb.peers[0].kernels[0]->name, "libc");
 	pb_breakeven_free(&tb);
 
 	/* 3% apart with +-0.5% intervals: told apart, no peer, the faster */
 	struct synth s = {.seed = 3};
 	for (uint64_t n = 1024; n <= 64 * KIB; n *= 2) {
-		add(&s, PB_OP_MEMCPY, "rep_movsb", n, 100 * 1.03, 0.005);
-		add(&s, PB_OP_MEMCPY, "rep_movsq", n, 100, 0.005);
+		add(&s, PB_OP_MEMCPY, KA, n, 100 * 1.03, 0.005);
+		add(&s, PB_OP_MEMCPY, KB, n, 100, 0.005);
 	}
 	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
-	assert_string_equal(b.policy.bands[0].kernel->name, "rep_movsq");
+	assert_string_equal(b.policy.bands[0].kernel->name, KB);
 	assert_int_equal(b.peers[0].n, 0);
 	pb_breakeven_free(&b);
 }

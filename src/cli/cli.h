@@ -214,10 +214,11 @@ struct pb_results_file;
 struct pb_compare_result;
 /* compare's -o document (docs/results-schema.md, "compare output") for
  * one comparison of files[0..na) (old) with files[na..n) (new): schema,
- * command line, level, margin, files, sides, comparisons. NULL when out of
- * memory. */
+ * command line, level, margin, forced, files, sides, comparisons. NULL
+ * when out of memory. */
 json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
-                        const struct pb_compare_result *res, double level, double margin);
+                        const struct pb_compare_result *res, double level, double margin,
+                        bool force);
 
 /* Seconds in (0, 3600]; exits 2 with "bad OPT 'ARG' (...)". */
 double cli_parse_seconds(const char *opt, const char *arg);

@@ -162,9 +162,10 @@ static json_t *doc_head(double level, double margin, bool force)
 }
 
 json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
-                        const struct pb_compare_result *res, double level, double margin)
+                        const struct pb_compare_result *res, double level, double margin,
+                        bool force)
 {
-	json_t *doc = doc_head(level, margin, false);
+	json_t *doc = doc_head(level, margin, force);
 	json_t *fl = json_array(), *sides = json_object(), *ja = json_array(), *jb = json_array();
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(fl, file_json(&files[i]));
@@ -246,20 +247,7 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, double level,
 	pb_compare_print(stdout, res);
 	int rc = PB_EXIT_OK;
 	if (out) {
-		json_t *doc = doc_head(level, margin, force);
-		json_t *fl = json_array(), *sides = json_object(), *ja = json_array(),
-		       *jb = json_array();
-		for (size_t i = 0; i < n; i++) {
-			json_array_append_new(fl, file_json(&files[i]));
-			json_array_append_new(i < na ? ja : jb, json_string(files[i].path));
-		}
-		json_object_set_new(doc, "files", fl);
-		json_object_set_new(sides, "old", ja);
-		json_object_set_new(sides, "new", jb);
-		json_object_set_new(doc, "sides", sides);
-		json_t *comparisons = json_array();
-		json_array_append_new(comparisons, pb_compare_json(res));
-		json_object_set_new(doc, "comparisons", comparisons);
+		json_t *doc = cli_compare_doc(files, n, na, res, level, margin, force);
 		rc = cli_write_results(doc, out);
 		json_decref(doc);
 	}

@@ -560,20 +560,10 @@ static int run_vs_env(const struct cli_processes *p)
 	snprintf(name_b, elen + 8, "B (%s)", envs);
 	struct pb_results_file f[2];
 	memset(f, 0, sizeof f);
-	if (side_file(doc[0], name_a, &f[0]) != 0 || side_file(doc[1], name_b, &f[1]) != 0 ||
-	    pb_results_name(f, 2) != 0) {
-		cli_error("--vs-env: %s", pb_error());
-		pb_results_file_free(&f[0]);
-		pb_results_file_free(&f[1]);
-		json_decref(doc[0]);
-		json_decref(doc[1]);
-		free(envs);
-		free(name_b);
-		return PB_EXIT_USAGE;
-	}
 	struct pb_compare_result res;
-	int crc = pb_compare_run(&f[0], &f[1], 0.95, false, &res);
-	if (crc != 0) {
+	memset(&res, 0, sizeof res);
+	if (side_file(doc[0], name_a, &f[0]) != 0 || side_file(doc[1], name_b, &f[1]) != 0 ||
+	    pb_results_name(f, 2) != 0 || pb_compare_run(&f[0], &f[1], 0.95, false, &res) != 0) {
 		cli_error("--vs-env: %s", pb_error());
 		status = PB_EXIT_USAGE;
 	} else {
@@ -586,7 +576,7 @@ static int run_vs_env(const struct cli_processes *p)
 			       done[0], done[1], envs, order, 100 * PB_EQUIVALENCE);
 			pb_compare_print(stdout, &res);
 		}
-		json_t *cj = cli_compare_doc(f, 2, 1, &res, 0.95, PB_EQUIVALENCE);
+		json_t *cj = cli_compare_doc(f, 2, 1, &res, 0.95, PB_EQUIVALENCE, false);
 		if (cj) {
 			json_t *vs = json_array();
 			for (size_t e = 0; e < p->n_vs_env; e++)

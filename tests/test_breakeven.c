@@ -909,6 +909,50 @@ static void test_glibc_minimums(void **state)
 }
 
 /* 'libc' bands mean glibc's bands as they are now. */
+/* pb_glibc_path_at: glibc's path at a size with its thresholds now and
+ * with a line's; the sizes where they differ are those tune measures. */
+static void test_glibc_path_at(void **state)
+{
+	(void)state;
+	/* memset: rep stosb above 2048 now; above 4096 with the line */
+	struct pb_glibc_tunables t = {.op = PB_OP_MEMSET, .rep_stosb = 4096};
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMSET, NULL, 2048), PB_GLIBC_PATH_VECTOR);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMSET, NULL, 2049), PB_GLIBC_PATH_REP);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMSET, &t, 2049), PB_GLIBC_PATH_VECTOR);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMSET, &t, 4097), PB_GLIBC_PATH_REP);
+	/* threshold 1: rep stosb from above 2 x VEC_SIZE (128 with 64-byte vectors) */
+	t.rep_stosb = 1;
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMSET, &t, 128), PB_GLIBC_PATH_VECTOR);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMSET, &t, 129), PB_GLIBC_PATH_REP);
+	/* memcpy: rep movsb from 2112 now, non-temporal from 0xb580000 */
+	struct pb_glibc_tunables c = {
+	    .op = PB_OP_MEMCPY, .rep_movsb = 8192, .non_temporal = 16 * MIB};
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMCPY, NULL, 4096), PB_GLIBC_PATH_REP);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMCPY, &c, 4096), PB_GLIBC_PATH_VECTOR);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMCPY, &c, 8193), PB_GLIBC_PATH_REP);
+	/* Intel: rep movsb stops where non-temporal stores start, and moves with it */
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMCPY, NULL, 32 * MIB), PB_GLIBC_PATH_REP);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMCPY, &c, 32 * MIB), PB_GLIBC_PATH_NT);
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMCPY, NULL, 0xb580000), PB_GLIBC_PATH_NT);
+	/* values glibc ignores leave the current ones */
+	c.rep_movsb = 512;       /* <= 8 x VEC_SIZE */
+	c.non_temporal = 0x4040; /* <= 0x4040 */
+	for (uint64_t n = 64; n <= 256 * MIB; n *= 2)
+		assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMCPY, &c, n),
+		                 pb_glibc_path_at(&intel, PB_OP_MEMCPY, NULL, n));
+	/* AMD: rep movsb stops at the L2 size whatever the non-temporal threshold */
+	struct pb_glibc_thresholds amd = intel;
+	amd.rep_movsb_stop = 1 * MIB;
+	c.rep_movsb = 8192;
+	c.non_temporal = 16 * MIB;
+	assert_int_equal(pb_glibc_path_at(&amd, PB_OP_MEMCPY, &c, 2 * MIB), PB_GLIBC_PATH_VECTOR);
+	assert_int_equal(pb_glibc_path_at(&amd, PB_OP_MEMCPY, &c, 16 * MIB), PB_GLIBC_PATH_NT);
+	/* memmove, or thresholds not known: no path */
+	assert_int_equal(pb_glibc_path_at(&intel, PB_OP_MEMMOVE, NULL, 4096), PB_GLIBC_PATH_NONE);
+	struct pb_glibc_thresholds unknown = {0};
+	assert_int_equal(pb_glibc_path_at(&unknown, PB_OP_MEMSET, NULL, 4096), PB_GLIBC_PATH_NONE);
+}
+
 static void test_glibc_libc(void **state)
 {
 	(void)state;
@@ -1148,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(test_glibc_amd_stop),
 		cmocka_unit_test(test_glibc_minimums),
 		cmocka_unit_test(test_glibc_libc),
+		cmocka_unit_test(test_glibc_path_at),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_json),
 #endif

@@ -23,6 +23,7 @@
 
 #include "primbench/compare.h"
 #include "primbench/error.h"
+#include "primbench/glibc_effect.h"
 #include "primbench/profile.h"
 
 #define assert_close(a, b, eps)                                                                    \
@@ -1515,6 +1516,78 @@ static void test_sides(void **state)
 		pb_results_file_free(&f[i]);
 }
 
+/* A GLIBC_TUNABLES line judged (include/primbench/glibc_effect.h): the
+ * two sides as --vs-env joins them (each process a replicate), a row per
+ * size the line changes, the verdict by the one margin, and its text. */
+static void test_glibc_effect(void **state)
+{
+	(void)state;
+	const double a[] = {100, 104, 96, 102, 98}, faster[] = {80, 83.2, 76.8, 81.6, 78.4},
+	             slower[] = {110, 114.4, 105.6, 112.2, 107.8},
+	             tight_a[] = {100, 100.1, 99.9, 100.05, 99.95},
+	             tight_b[] = {100.02, 99.92, 100.08, 99.98, 100.03},
+	             wild[] = {80, 130, 95, 120, 70};
+	json_t *da = doc_new(), *db = doc_new();
+	add_replicated(da, mem_key("libc", 2896), a, 5, 21);
+	add_replicated(db, mem_key("libc", 2896), faster, 5, 21);
+	add_replicated(da, mem_key("libc", 4096), tight_a, 5, 21);
+	add_replicated(db, mem_key("libc", 4096), tight_b, 5, 21);
+	add_replicated(da, mem_key("libc", 8192), a, 5, 21);
+	add_replicated(db, mem_key("libc", 8192), wild, 5, 21);
+	add_replicated(da, mem_key("libc", 12288), a, 5, 21);
+	add_replicated(db, mem_key("libc", 12288), slower, 5, 21);
+	struct pb_results_file f[2];
+	load_doc(da, "a.json", &f[0]);
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_results_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	pb_compare_set_margin(&r, 0.01);
+	const struct pb_glibc_point pts[] = {{2896, -0.19, "avx512"},
+	                                     {4096, -0.08, "avx512"},
+	                                     {8192, NAN, NULL},
+	                                     {12288, -0.02, "avx512"},
+	                                     {16384, -0.01, "avx512"}};
+	struct pb_glibc_effect_row rows[5];
+	assert_int_equal(pb_glibc_effect(&r, pts, 5, rows), 5);
+	assert_true(rows[0].measured && rows[0].run_level);
+	assert_string_equal(rows[0].word, "faster");
+	assert_close(rows[0].pct, -20, 0.5);
+	assert_true(rows[0].pct_lo < -20 && rows[0].pct_hi > -20 && rows[0].pct_hi < 0);
+	assert_string_equal(rows[1].word, "same"); /* within +-1% */
+	assert_string_equal(rows[2].word, "unclear");
+	assert_string_equal(rows[3].word, "slower");
+	assert_false(rows[4].measured);
+	assert_string_equal(rows[4].word, "missing");
+	assert_string_equal(pb_glibc_effect_word(PB_VERDICT_DIFFERENT, -3), "faster");
+	assert_string_equal(pb_glibc_effect_word(PB_VERDICT_NONE, -30), "unclear");
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	pb_glibc_effect_print(m, "memset hot, libc without and with the line", rows, 5, 0.01);
+	fclose(m);
+	assert_contains(buf, "memset hot, libc without and with the line\n");
+	assert_contains(buf, "  2896 ");
+	assert_contains(buf, " faster  -19% avx512\n");
+	assert_contains(buf, " missing -1% avx512\n");
+	assert_contains(
+	    buf, "with the line: faster at 1 size, slower at 1, the same (within +-1%) at 1,\n"
+	         "  unclear at 1.");
+	assert_contains(buf, "(TSC ticks)");
+	for (char *l = buf; *l;) {
+		size_t n = strcspn(l, "\n");
+		if (n > 80)
+			fail_msg("a line of %zu columns: %.*s", n, (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	free(buf);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
+}
+
 int main(void)
 {
 	/* into tests/data/compare, found from this file's path (CMake compiles
@@ -1527,6 +1600,7 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_glibc_effect),
 	    cmocka_unit_test(test_load_real_files),
 	    cmocka_unit_test(test_bad_input),
 	    cmocka_unit_test(test_matching_and_case_sets),

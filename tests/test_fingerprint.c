@@ -126,6 +126,9 @@ static void test_glibc_diag_parse_fixture(void **state)
 	assert_string_equal(pb_glibc_figure_name(PB_GLIBC_REP_MOVSB_THRESHOLD),
 	                    "x86_rep_movsb_threshold");
 	assert_string_equal(pb_glibc_figure_name(PB_GLIBC_FIGURES), "unknown");
+	/* not a figure of the result, kept for the model of glibc's paths */
+	assert_int_equal(d.rep_movsb_stop, 0xb580000);
+	assert_int_equal(d.rep_movsb_min, 0); /* --list-tunables gives it */
 }
 
 static void test_glibc_diag_parse_partial(void **state)
@@ -164,6 +167,13 @@ static void test_glibc_tunables_parse_fixture(void **state)
 	    json_string_value(json_object_get(t, "glibc.cpu.x86_rep_movsb_threshold")), "0x840");
 	assert_string_equal(json_string_value(json_object_get(t, "glibc.malloc.check")), "0");
 	assert_string_equal(json_string_value(json_object_get(t, "glibc.cpu.x86_shstk")), "");
+	/* the lowest value a tunable accepts */
+	assert_int_equal(
+	    pb_glibc_tunable_min(tunables_fixture, "glibc.cpu.x86_rep_movsb_threshold"), 0x200);
+	assert_int_equal(pb_glibc_tunable_min(tunables_fixture, "glibc.cpu.x86_shstk"), 0);
+	assert_int_equal(pb_glibc_tunable_min(tunables_fixture, "glibc.cpu.x86_rep_movsb"), 0);
+	assert_int_equal(pb_glibc_tunable_min("glibc.cpu.x: 1 (min: zz, max: 2)\n", "glibc.cpu.x"),
+	                 0);
 	/* Names in byte order, whatever glibc's order. */
 	const char *prev = "";
 	const char *key;

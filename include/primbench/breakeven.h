@@ -104,6 +104,19 @@ struct pb_glibc_tunables {
 void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresholds *cur,
                          uint64_t range_lo, uint64_t range_hi, struct pb_glibc_tunables *out);
 
+/* The path glibc 2.36 x86-64 takes for op (memset or memcpy) at n bytes
+ * with its thresholds `cur` (known), or with those of a GLIBC_TUNABLES
+ * line `set` (pb_glibc_map_policy's; NULL: cur's own), the model the
+ * mapping uses (the comment above gmodel in src/report/breakeven.c,
+ * from glibc's memset-/memmove-vec-unaligned-erms.S and dl-cacheinfo.h).
+ * A value of set that glibc ignores (x86_rep_movsb_threshold at or below
+ * 8 x its vector size, x86_non_temporal_threshold <= 0x4040, 0) leaves
+ * cur's. PB_GLIBC_PATH_NONE for another op or thresholds not known. The
+ * sizes where the two differ are those a line changes: tune measures
+ * libc there with and without it (src/cli/glibc_check.c). */
+enum pb_glibc_path pb_glibc_path_at(const struct pb_glibc_thresholds *cur, enum pb_op op,
+                                    const struct pb_glibc_tunables *set, uint64_t n);
+
 /* The kind of path of glibc 2.36 x86-64 a kernel's code corresponds to
  * (the classes the mapping above uses; the row's glibc field,
  * primbench/kernels.h): its vector loop, rep movsb/stosb, non-temporal

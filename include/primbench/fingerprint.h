@@ -98,6 +98,13 @@ struct pb_glibc_diag {
 	uint64_t value[PB_GLIBC_FIGURES];
 	bool known[PB_GLIBC_FIGURES];
 	char version[32]; /* version.version ("2.36"), "" when absent */
+	/* x86.cpu_features.rep_movsb_stop_threshold: where memcpy stops using
+	 * rep movsb (not a tunable; not in the result's figures); 0 absent */
+	uint64_t rep_movsb_stop;
+	/* the "min:" ld.so --list-tunables gives glibc.cpu.x86_rep_movsb_threshold
+	 * (8 x glibc's vector size; pb_glibc_read fills it, not the parser); 0
+	 * unknown */
+	uint64_t rep_movsb_min;
 };
 
 /* Parses the text of ld.so --list-diagnostics. Returns the number of
@@ -110,6 +117,11 @@ int pb_glibc_diag_parse(const char *text, struct pb_glibc_diag *out);
  * of another shape are skipped. New reference (an empty object for no
  * lines). */
 json_t *pb_glibc_tunables_parse(const char *text);
+
+/* The "min:" of tunable `name` in that text ("glibc.cpu.x86_rep_movsb_
+ * threshold: 0x840 (min: 0x200, max: ...)" gives 0x200), or 0 when the
+ * line or its min is absent. */
+uint64_t pb_glibc_tunable_min(const char *text, const char *name);
 
 /* What glibc this process runs on, and the thresholds its loader derives
  * for this CPU (in this environment: GLIBC_TUNABLES is passed on). */

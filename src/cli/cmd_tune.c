@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/glibc_check.h"
 #include "primbench/auto.h"
 #include "primbench/breakeven.h"
 #include "primbench/distribution.h"
@@ -83,6 +84,9 @@ static void usage(FILE *f)
 	      "                      and each single kernel serving D's sizes (the\n"
 	      "                      policy above them); keep the fastest when it is\n"
 	      "                      faster beyond +-1% (pb_verdict on the ratio)\n"
+	      "  --no-verify         do not measure the GLIBC_TUNABLES line (by default\n"
+	      "                      libc is timed without and with it at the sizes it\n"
+	      "                      changes, in 2 x R fresh processes A B B A ...)\n"
 	      "  -q, --quiet         no progress line on stderr\n"
 	      "  --hide-features L   hide CPU features (e.g. " CLI_EG_FEATURE ")\n"
 	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
@@ -511,7 +515,8 @@ enum {
 	OPT_BUDGET,
 	OPT_CPU,
 	OPT_DIST,
-	OPT_REPLICATES
+	OPT_REPLICATES,
+	OPT_NO_VERIFY
 };
 
 /* --replicates: the default (mem's) and the most; 11 samples each must fit
@@ -529,6 +534,7 @@ struct tune_opts {
 	size_t replicates;
 	const char *out_path;
 	bool dry_run, verbose;
+	bool no_verify; /* --no-verify: the GLIBC_TUNABLES line is not measured */
 	int want_cpu;
 	const char *dist_arg;
 };
@@ -635,6 +641,7 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    {"cpu", required_argument, 0, OPT_CPU},
 	    {"replicates", required_argument, 0, OPT_REPLICATES},
 	    {"distribution", required_argument, 0, OPT_DIST},
+	    {"no-verify", no_argument, 0, OPT_NO_VERIFY},
 	    CLI_QUIET_OPTION,
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
@@ -652,6 +659,7 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    CLI_STORE_TIME(OPT_BUDGET, struct tune_opts, budget, "--budget"),
 	    CLI_STORE_FLAG('n', struct tune_opts, dry_run, true),
 	    CLI_STORE_FLAG('v', struct tune_opts, verbose, true),
+	    CLI_STORE_FLAG(OPT_NO_VERIFY, struct tune_opts, no_verify, true),
 	    CLI_STORE_ARG(OPT_DIST, struct tune_opts, dist_arg),
 	    {0},
 	};
@@ -744,6 +752,10 @@ struct tune_ctx {
 	struct pb_auto_file file;
 	char settings[8][96];
 	size_t nsettings;
+	/* the line's checks: an op and cache state each (plan_checks) */
+	struct cli_glibc_check checks[2 * PB_OP_COUNT];
+	size_t nchecks;
+	char line[800]; /* "GLIBC_TUNABLES=..." of every setting */
 };
 
 /* The sizes of op's two runs: hot 16..split; dram the hot sizes from
@@ -804,10 +816,11 @@ static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const str
 /* glibc's closest settings to policy: printed, and kept for the
  * GLIBC_TUNABLES line at the end. */
 static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
-                       const struct pb_glibc_thresholds *g)
+                       const struct pb_glibc_thresholds *g, struct pb_glibc_tunables *out)
 {
 	struct pb_glibc_tunables tun;
 	pb_glibc_map_policy(policy, g, 16, t->o->max_size, &tun);
+	*out = tun;
 	/* the settings of tun.line, one "name=value" each */
 	const char *eq = strchr(tun.line, '=');
 	char words[512] = "";
@@ -827,6 +840,61 @@ static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
 	         words[0] ? words : "(none)", tun.mismatch_octaves,
 	         __builtin_log2((double)t->o->max_size / 16.0));
 	pb_print_wrapped_at(stdout, 2, 4, line);
+}
+
+/* The checks of op's line (issue 32): each run's sizes (hot up to the
+ * split, dram all of its own: above the split and the mid sizes) where glibc's path with the line
+ * differs from its path now (pb_glibc_path_at), at most CLI_GLIBC_CHECK_MAX_SIZES of them spread
+ * evenly, each with its prediction: the median of the policy's kernel there over libc's in that
+ * run. */
+static void plan_checks(struct tune_ctx *t, enum pb_op op, const struct pb_glibc_tunables *tun,
+                        const struct run *hot, const struct run *dram,
+                        const struct pb_policy *policy)
+{
+	const struct tune_opts *o = t->o;
+	const struct pb_kernel *libc = pb_kernel_find(op, "libc");
+	const struct run *runs[2] = {hot, dram};
+	for (int r = 0; r < 2; r++) {
+		const struct run *run = runs[r];
+		if (!run->have_result || t->nchecks == sizeof t->checks / sizeof t->checks[0])
+			continue;
+		uint64_t cand[256];
+		size_t nc = 0;
+		for (size_t i = 0; i < run->sizes.count && nc < 256; i++) {
+			uint64_t n = (uint64_t)run->sizes.values[i];
+			/* hot: up to the split; dram: its every size, the mid ones
+			 * too (their policy is the best over both states) */
+			if (r == 0 && n > o->split)
+				continue;
+			if (pb_glibc_path_at(&t->glibc, op, NULL, n) !=
+			    pb_glibc_path_at(&t->glibc, op, tun, n))
+				cand[nc++] = n;
+		}
+		if (!nc)
+			continue;
+		struct cli_glibc_check *c = &t->checks[t->nchecks++];
+		*c = (struct cli_glibc_check){
+		    .op = op,
+		    .state = run->state,
+		    .replicates = o->replicates >= 2 ? o->replicates : 2,
+		    /* mem --vs-env's: its --budget (0.5 s) x 2 at tune's default */
+		    .budget_s = o->budget * 10 < 1.0 ? o->budget * 10 : 1.0,
+		    .cpu = o->want_cpu,
+		};
+		size_t m = nc < CLI_GLIBC_CHECK_MAX_SIZES ? nc : CLI_GLIBC_CHECK_MAX_SIZES;
+		for (size_t j = 0; j < m; j++) {
+			/* j-th of m spread over the nc: the first and the last kept */
+			uint64_t n = cand[m == 1 ? 0 : j * (nc - 1) / (m - 1)];
+			const struct pb_kernel *k = pb_policy_pick(policy, (size_t)n);
+			double best = k ? median_at(&run->result, k, n) : NAN;
+			double lc = libc ? median_at(&run->result, libc, n) : NAN;
+			c->pts[c->n++] = (struct pb_glibc_point){
+			    .size_bytes = n,
+			    .predicted = best > 0 && lc > 0 ? best / lc - 1 : NAN,
+			    .predicted_kernel = k ? k->name : NULL,
+			};
+		}
+	}
 }
 
 /* Tunes op: its hot and dram runs, the policy of both together, the merged
@@ -872,8 +940,11 @@ static int tune_op(struct tune_ctx *t, enum pb_op op)
 			                              &t->s->caches, seed + 6 + (uint64_t)op, t->s);
 			t->file.policy[op] = merged;
 		}
-		if (g)
-			note_glibc(t, &merged, g);
+		if (g) {
+			struct pb_glibc_tunables tun;
+			note_glibc(t, &merged, g, &tun);
+			plan_checks(t, op, &tun, &hot, &dram, &merged);
+		}
 	}
 	run_free(&hot);
 	run_free(&both);
@@ -948,6 +1019,34 @@ static void print_glibc_tunables(const struct tune_ctx *t)
 		printf("%s%s\n", t->settings[i], i + 1 < t->nsettings ? ":\\" : "");
 }
 
+/* The line measured (issue 32): libc without and with it at the sizes it
+ * changes, op by op and state by state, in fresh processes. Returns the
+ * exit status. */
+static int verify_glibc_line(struct tune_ctx *t)
+{
+	if (!t->nsettings)
+		return PB_EXIT_OK;
+	snprintf(t->line, sizeof t->line, "GLIBC_TUNABLES=");
+	for (size_t i = 0; i < t->nsettings; i++)
+		snprintf(t->line + strlen(t->line), sizeof t->line - strlen(t->line), "%s%s",
+		         i ? ":" : "", t->settings[i]);
+	if (!t->nchecks) {
+		printf("\nthe line changes glibc's path at none of the sizes timed: nothing to "
+		       "measure\n");
+		return PB_EXIT_OK;
+	}
+	printf("\nthe line, measured (--no-verify skips this):\n");
+	for (size_t i = 0; i < t->nchecks; i++) {
+		t->checks[i].line = t->line;
+		printf("\n");
+		fflush(stdout);
+		int status = cli_glibc_check_run(&t->checks[i]);
+		if (status != PB_EXIT_OK)
+			return status;
+	}
+	return PB_EXIT_OK;
+}
+
 int cmd_tune(int argc, char **argv)
 {
 	struct tune_opts o;
@@ -997,7 +1096,7 @@ int cmd_tune(int argc, char **argv)
 		printf("dry run: no policy file written\n");
 		pb_distribution_free(&t.dist);
 		pb_session_end(&s);
-		return PB_EXIT_OK;
+		return o.no_verify ? PB_EXIT_OK : verify_glibc_line(&t);
 	}
 	/* An op not tuned now keeps what the file had. */
 	for (int op = 0; have_old && op < PB_OP_COUNT; op++)
@@ -1016,5 +1115,5 @@ int cmd_tune(int argc, char **argv)
 	}
 	free(text);
 	printf("policy file: %s\n", path);
-	return PB_EXIT_OK;
+	return o.no_verify ? PB_EXIT_OK : verify_glibc_line(&t);
 }

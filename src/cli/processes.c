@@ -94,12 +94,14 @@ static int run_child(const struct cli_processes *p, size_t i, const char *path, 
 		for (size_t j = 6; j + 2 < ne; j++)
 			extra[j] = extra[j + 2];
 	}
-	char **argv = calloc((size_t)cli_argc + ne + 1, sizeof *argv);
+	char *const *av = p->argv ? p->argv : cli_argv;
+	int ac = p->argv ? p->argc : cli_argc;
+	char **argv = calloc((size_t)ac + ne + 1, sizeof *argv);
 	if (!argv)
 		return -1;
 	int k = 0;
-	for (int j = 0; j < cli_argc; j++)
-		argv[k++] = cli_argv[j];
+	for (int j = 0; j < ac; j++)
+		argv[k++] = av[j];
 	for (size_t j = 0; extra[j]; j++)
 		argv[k++] = (char *)extra[j];
 	fflush(NULL);
@@ -227,15 +229,15 @@ static void join_noise(json_t *base, const json_t *more)
 
 /* One warning for the joined run, as a single process gives one (each
  * child keeps its own to itself): the worst process's noise. */
-static void warn_noise(const json_t *doc, size_t n)
+static void warn_noise(const json_t *doc, size_t n, const char *side)
 {
 	const json_t *noise = json_object_get(doc, "noise");
 	double steal = json_number_value(json_object_get(noise, "steal_pct"));
 	double busy = json_number_value(json_object_get(noise, "other_cpus_busy_pct"));
 	if (steal > 2 || busy > 50)
 		warn("noisy machine: steal %.1f%%, other CPUs %.0f%% busy (the worst of %zu "
-		     "process%s)",
-		     steal, busy, n, n == 1 ? "" : "es");
+		     "process%s%s%s)",
+		     steal, busy, n, n == 1 ? "" : "es", side ? " of side " : "", side ? side : "");
 }
 
 /* Adds child document `more` to `base`: samples, replicates, counts. */
@@ -364,7 +366,7 @@ int cli_processes_run(const struct cli_processes *p)
 	json_object_set_new(doc, "processes",
 	                    json_pack("{s:I, s:I}", "count", (json_int_t)done, "replicates_each",
 	                              (json_int_t)p->replicates_each));
-	warn_noise(doc, done);
+	warn_noise(doc, done, NULL);
 	if (resummarize(doc) != 0) {
 		json_decref(doc);
 		die_usage("--processes: %s", pb_error());
@@ -449,27 +451,31 @@ static int side_file(json_t *doc, const char *name, struct pb_results_file *f)
 	return rc;
 }
 
-static int run_vs_env(const struct cli_processes *p)
+void cli_vs_env_result_free(struct cli_vs_env_result *r)
 {
-	char pa[4200], pbp[4200];
-	if (p->out_path) {
-		/* every file it will write, checked before anything runs */
-		side_path(p->out_path, 'A', pa, sizeof pa);
-		side_path(p->out_path, 'B', pbp, sizeof pbp);
-		if (pb_output_reserve(pa) != 0 || pb_output_reserve(pbp) != 0)
-			die_usage("%s", pb_error());
-	}
+	pb_compare_result_free(&r->res);
+	pb_results_file_free(&r->f[0]);
+	pb_results_file_free(&r->f[1]);
+	json_decref(r->doc[0]);
+	json_decref(r->doc[1]);
+	free(r->envs);
+	memset(r, 0, sizeof *r);
+}
+
+int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *r)
+{
+	memset(r, 0, sizeof *r);
 	char dir[] = "/tmp/primbench-processes-XXXXXX";
 	if (!mkdtemp(dir))
 		die_usage("--vs-env: cannot make a temporary directory: %s", strerror(errno));
-	json_t *doc[2] = {NULL, NULL};
-	size_t done[2] = {0, 0};
+	json_t **doc = r->doc;
+	size_t *done = r->done;
 	int status = PB_EXIT_OK;
-	struct sigaction sa = {.sa_handler = forward};
+	struct sigaction sa = {.sa_handler = forward}, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	char order[256] = "";
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	char *order = r->order;
 	for (size_t i = 0; i < p->n; i++) {
 		bool b = cli_vs_env_side_b(i);
 		char path[sizeof dir + 32];
@@ -490,7 +496,7 @@ static int run_vs_env(const struct cli_processes *p)
 			}
 			done[b]++;
 			size_t len = strlen(order);
-			if (len + 1 < sizeof order) {
+			if (len + 1 < sizeof r->order) {
 				order[len] = b ? 'B' : 'A';
 				order[len + 1] = '\0';
 			}
@@ -516,102 +522,114 @@ static int run_vs_env(const struct cli_processes *p)
 			break;
 		}
 	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	if (!cli_quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r%*s\r", 40, "");
 	rmdir(dir);
 	if (status == PB_EXIT_USAGE) {
-		json_decref(doc[0]);
-		json_decref(doc[1]);
+		cli_vs_env_result_free(r);
 		return status;
 	}
 	if (!doc[0] || !doc[1]) {
-		json_decref(doc[0]);
-		json_decref(doc[1]);
 		if (status == PB_EXIT_OK || status > 128)
 			cli_error("--vs-env: no process of side %c finished: nothing to compare",
 			          doc[0] ? 'B' : 'A');
+		cli_vs_env_result_free(r);
 		return status ? status : PB_EXIT_USAGE;
 	}
-	/* the environment of B, one string: "A: this environment; B: X=1 Y=2" */
+	/* the environment of B, one string: "X=1 Y=2" */
 	size_t elen = 1;
 	for (size_t e = 0; e < p->n_vs_env; e++)
 		elen += strlen(p->vs_env[e]) + 1;
-	char *envs = calloc(elen, 1), *name_b = calloc(elen + 8, 1);
-	if (!envs || !name_b)
+	char *name_b = calloc(elen + 8, 1);
+	r->envs = calloc(elen, 1);
+	if (!r->envs || !name_b)
 		die_usage("out of memory");
 	for (size_t e = 0; e < p->n_vs_env; e++) {
 		if (e)
-			strcat(envs, " ");
-		strcat(envs, p->vs_env[e]);
+			strcat(r->envs, " ");
+		strcat(r->envs, p->vs_env[e]);
 	}
+	char *const *av = p->argv ? p->argv : cli_argv;
+	int ac = p->argv ? p->argc : cli_argc;
 	json_t *cl = json_array();
-	for (int j = 0; j < cli_argc; j++)
-		json_array_append_new(cl, json_string(cli_argv[j]));
+	for (int j = 0; j < ac; j++)
+		json_array_append_new(cl, json_string(av[j]));
 	for (int s = 0; s < 2; s++) {
 		json_object_set(doc[s], "command_line", cl);
 		json_object_set_new(doc[s], "processes",
 		                    json_pack("{s:I, s:I}", "count", (json_int_t)done[s],
 		                              "replicates_each", (json_int_t)p->replicates_each));
-		warn_noise(doc[s], done[s]);
+		if (!p->argv)
+			warn_noise(doc[s], done[s], s ? "B" : "A");
 	}
 	json_decref(cl);
-	char name_a[64];
-	snprintf(name_a, sizeof name_a, "A (this environment)");
-	snprintf(name_b, elen + 8, "B (%s)", envs);
-	struct pb_results_file f[2];
-	memset(f, 0, sizeof f);
-	struct pb_compare_result res;
-	memset(&res, 0, sizeof res);
-	if (side_file(doc[0], name_a, &f[0]) != 0 || side_file(doc[1], name_b, &f[1]) != 0 ||
-	    pb_results_name(f, 2) != 0 || pb_compare_run(&f[0], &f[1], 0.95, false, &res) != 0) {
+	snprintf(name_b, elen + 8, "B (%s)", r->envs);
+	if (side_file(doc[0], "A (this environment)", &r->f[0]) != 0 ||
+	    side_file(doc[1], name_b, &r->f[1]) != 0 || pb_results_name(r->f, 2) != 0 ||
+	    pb_compare_run(&r->f[0], &r->f[1], 0.95, false, &r->res) != 0) {
 		cli_error("--vs-env: %s", pb_error());
-		status = PB_EXIT_USAGE;
-	} else {
-		pb_compare_set_margin(&res, PB_EQUIVALENCE);
-		if (p->format == PB_FORMAT_TEXT) {
-			printf("A/B across processes: %zu of A (this environment) and %zu of B "
-			       "(with %s), in the order %s; each process a replicate; B against A "
-			       "as 'primbench compare A.json B.json' sets them (Welch's t on the "
-			       "logs of the processes' medians, +-%.0f%% equivalence)\n\n",
-			       done[0], done[1], envs, order, 100 * PB_EQUIVALENCE);
-			pb_compare_print(stdout, &res);
-		}
-		json_t *cj = cli_compare_doc(f, 2, 1, &res, 0.95, PB_EQUIVALENCE, false);
-		if (cj) {
-			json_t *vs = json_array();
-			for (size_t e = 0; e < p->n_vs_env; e++)
-				json_array_append_new(vs, json_string(p->vs_env[e]));
-			json_object_set_new(cj, "vs_env",
-			                    json_pack("{s:o, s:s, s:I, s:I}", "env", vs, "order",
-			                              order, "processes_a", (json_int_t)done[0],
-			                              "processes_b", (json_int_t)done[1]));
-			if (p->format == PB_FORMAT_JSON) {
-				char *t = json_dumps(cj, JSON_INDENT(2));
-				if (t)
-					printf("%s\n", t);
-				free(t);
-			}
-			if (p->out_path) {
-				if (pb_results_write(doc[0], pa) != 0 ||
-				    pb_results_write(doc[1], pbp) != 0 ||
-				    pb_results_write(cj, p->out_path) != 0) {
-					cli_error("%s", pb_error());
-					status = PB_EXIT_USAGE;
-				} else if (p->format == PB_FORMAT_TEXT) {
-					printf("\nresults: %s (the comparison), %s (A), %s (B)\n",
-					       p->out_path, pa, pbp);
-				}
-			}
-			json_decref(cj);
-		}
+		free(name_b);
+		cli_vs_env_result_free(r);
+		return PB_EXIT_USAGE;
 	}
-	pb_compare_result_free(&res);
-	pb_results_file_free(&f[0]);
-	pb_results_file_free(&f[1]);
-	json_decref(doc[0]);
-	json_decref(doc[1]);
-	free(envs);
 	free(name_b);
+	pb_compare_set_margin(&r->res, PB_EQUIVALENCE);
+	return status;
+}
+
+static int run_vs_env(const struct cli_processes *p)
+{
+	char pa[4200], pbp[4200];
+	if (p->out_path) {
+		/* every file it will write, checked before anything runs */
+		side_path(p->out_path, 'A', pa, sizeof pa);
+		side_path(p->out_path, 'B', pbp, sizeof pbp);
+		if (pb_output_reserve(pa) != 0 || pb_output_reserve(pbp) != 0)
+			die_usage("%s", pb_error());
+	}
+	struct cli_vs_env_result r;
+	int status = cli_vs_env_measure(p, &r);
+	if (!r.doc[0])
+		return status;
+	if (p->format == PB_FORMAT_TEXT) {
+		printf("A/B across processes: %zu of A (this environment) and %zu of B "
+		       "(with %s), in the order %s; each process a replicate; B against A "
+		       "as 'primbench compare A.json B.json' sets them (Welch's t on the "
+		       "logs of the processes' medians, +-%.0f%% equivalence)\n\n",
+		       r.done[0], r.done[1], r.envs, r.order, 100 * PB_EQUIVALENCE);
+		pb_compare_print(stdout, &r.res);
+	}
+	json_t *cj = cli_compare_doc(r.f, 2, 1, &r.res, 0.95, PB_EQUIVALENCE, false);
+	if (cj) {
+		json_t *vs = json_array();
+		for (size_t e = 0; e < p->n_vs_env; e++)
+			json_array_append_new(vs, json_string(p->vs_env[e]));
+		json_object_set_new(cj, "vs_env",
+		                    json_pack("{s:o, s:s, s:I, s:I}", "env", vs, "order", r.order,
+		                              "processes_a", (json_int_t)r.done[0], "processes_b",
+		                              (json_int_t)r.done[1]));
+		if (p->format == PB_FORMAT_JSON) {
+			char *t = json_dumps(cj, JSON_INDENT(2));
+			if (t)
+				printf("%s\n", t);
+			free(t);
+		}
+		if (p->out_path) {
+			if (pb_results_write(r.doc[0], pa) != 0 ||
+			    pb_results_write(r.doc[1], pbp) != 0 ||
+			    pb_results_write(cj, p->out_path) != 0) {
+				cli_error("%s", pb_error());
+				status = PB_EXIT_USAGE;
+			} else if (p->format == PB_FORMAT_TEXT) {
+				printf("\nresults: %s (the comparison), %s (A), %s (B)\n",
+				       p->out_path, pa, pbp);
+			}
+		}
+		json_decref(cj);
+	}
+	cli_vs_env_result_free(&r);
 	if (status > 128) {
 		fflush(stdout);
 		cli_error("interrupted; the comparison above is of the processes that finished");

@@ -7,7 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
+#include "primbench/compare.h"
 #include "primbench/format.h"
+#include "primbench/reader.h"
 
 struct cli_processes {
 	size_t n;                        /* processes, >= 2 */
@@ -35,6 +39,11 @@ struct cli_processes {
 	 * "compare output", with a "vs_env" object). */
 	char *const *vs_env;
 	size_t n_vs_env;
+	/* the command line the children run before the shares above (NULL:
+	 * this process's own, cli_argv; tune's check of its GLIBC_TUNABLES
+	 * line gives a `primbench mem` one) */
+	char *const *argv;
+	int argc;
 };
 
 /* Whether process i (from 0) of an A/B run is on side B: the order
@@ -56,6 +65,25 @@ void cli_vs_env_check(const char *arg);
  * the exit status: 0, 2 when a child failed or none measured, or a
  * child's 128 + signal. */
 int cli_processes_run(const struct cli_processes *p);
+
+/* An A/B run's two sides and B set against A (cli_vs_env_measure). */
+struct cli_vs_env_result {
+	json_t *doc[2];               /* A's and B's processes joined */
+	size_t done[2];               /* processes of each that finished */
+	char order[256];              /* "ABBAAB...", those that finished */
+	char *envs;                   /* B's variables, "X=1 Y=2" */
+	struct pb_results_file f[2];  /* the two sides as result files */
+	struct pb_compare_result res; /* B against A, margin PB_EQUIVALENCE */
+};
+
+/* The A/B run of p (n_vs_env > 0) without printing it: its processes, the
+ * two sides joined and B compared with A as `compare` does. Returns the
+ * exit status (0; 2 when a child failed, none of a side finished or the
+ * comparison failed, the error line printed; 130/143 when interrupted);
+ * r->doc[0] is NULL when there is nothing to show, else free r with
+ * cli_vs_env_result_free. */
+int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *r);
+void cli_vs_env_result_free(struct cli_vs_env_result *r);
 
 /* Whether this process is one of cli_processes_run's children (it then
  * leaves the "interrupted" line to the parent, which knows the path). */

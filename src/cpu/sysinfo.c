@@ -258,6 +258,21 @@ static void diag_line(const char *line, size_t n, void *arg)
 	if (n < strlen(prefix) || strncmp(line, prefix, strlen(prefix)))
 		return;
 	const char *key = line + strlen(prefix);
+	static const char stop[] = "rep_movsb_stop_threshold";
+	if ((size_t)(eq - key) == strlen(stop) && !strncmp(key, stop, strlen(stop))) {
+		char num[32];
+		size_t vn = (size_t)(line + n - (eq + 1));
+		if (vn == 0 || vn >= sizeof num)
+			return;
+		memcpy(num, eq + 1, vn);
+		num[vn] = '\0';
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(num, &end, 0);
+		if (!errno && !*end)
+			d->rep_movsb_stop = v;
+		return;
+	}
 	for (int i = 0; i < PB_GLIBC_FIGURES; i++) {
 		const char *name = glibc_figure_names[i] + 4; /* without "x86_" */
 		size_t k = strlen(name);
@@ -361,6 +376,26 @@ json_t *pb_glibc_tunables_parse(const char *text)
 	}
 	free(ts.t);
 	return o;
+}
+
+uint64_t pb_glibc_tunable_min(const char *text, const char *name)
+{
+	size_t k = strlen(name);
+	for (const char *l = text; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		if (n > k && !strncmp(l, name, k) && l[k] == ':') {
+			const char *m = memmem(l, n, "(min: ", 6);
+			if (!m)
+				return 0;
+			char *end;
+			errno = 0;
+			unsigned long long v = strtoull(m + 6, &end, 0);
+			return errno || end == m + 6 || (*end != ',' && *end != ')') ? 0 : v;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return 0;
 }
 
 /* The PT_INTERP of the main program: the first object dl_iterate_phdr
@@ -501,6 +536,14 @@ void pb_glibc_read(struct pb_glibc_info *out)
 			         glibc_figure_names[i] + 4);
 			break;
 		}
+	/* the lowest x86_rep_movsb_threshold glibc accepts (8 x its vector size) */
+	char why2[300];
+	text = run_capture(out->loader, "--list-tunables", why2, sizeof why2);
+	if (text) {
+		out->diag.rep_movsb_min =
+		    pb_glibc_tunable_min(text, "glibc.cpu.x86_rep_movsb_threshold");
+		free(text);
+	}
 }
 
 json_t *pb_glibc_tunables_read(const char *loader, char *why, size_t why_len)

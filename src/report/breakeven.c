@@ -795,6 +795,36 @@ static enum gclass gmodel_class(const struct gmodel *m, uint64_t n)
 	return n >= m->nt ? G_NT : G_VEC;
 }
 
+enum pb_glibc_path pb_glibc_path_at(const struct pb_glibc_thresholds *cur, enum pb_op op,
+                                    const struct pb_glibc_tunables *set, uint64_t n)
+{
+	if (!cur || !cur->known || (op != PB_OP_MEMSET && op != PB_OP_MEMCPY))
+		return PB_GLIBC_PATH_NONE;
+	bool cpy = op == PB_OP_MEMCPY;
+	struct gmodel m = {.op = op};
+	m.stop_follows_nt = cur->rep_movsb_stop == 0 || cur->rep_movsb_stop == cur->non_temporal;
+	m.stop = m.stop_follows_nt ? 0 : cur->rep_movsb_stop;
+	m.two_vec = cur->rep_movsb_min ? cur->rep_movsb_min / 4 : 0;
+	m.rep = cpy ? cur->rep_movsb : cur->rep_stosb;
+	m.nt = cpy && cur->non_temporal ? cur->non_temporal : PB_GLIBC_NT_MAX;
+	if (set) {
+		uint64_t r = cpy ? set->rep_movsb : set->rep_stosb;
+		if (r >= 1 && r <= PB_GLIBC_NT_MAX && (!cpy || r > cur->rep_movsb_min))
+			m.rep = r;
+		if (cpy && set->non_temporal > PB_GLIBC_NT_MIN &&
+		    set->non_temporal <= PB_GLIBC_NT_MAX)
+			m.nt = set->non_temporal;
+	}
+	switch (gmodel_class(&m, n)) {
+	case G_REP:
+		return PB_GLIBC_PATH_REP;
+	case G_NT:
+		return PB_GLIBC_PATH_NT;
+	default:
+		return PB_GLIBC_PATH_VECTOR;
+	}
+}
+
 struct mapctx {
 	const struct pb_policy *p;
 	bool cur_known;
@@ -1660,4 +1690,6 @@ void pb_glibc_thresholds_read(struct pb_glibc_thresholds *out)
 	out->rep_movsb = gd->value[PB_GLIBC_REP_MOVSB_THRESHOLD];
 	out->rep_stosb = gd->value[PB_GLIBC_REP_STOSB_THRESHOLD];
 	out->non_temporal = gd->value[PB_GLIBC_NON_TEMPORAL_THRESHOLD];
+	out->rep_movsb_stop = gd->rep_movsb_stop;
+	out->rep_movsb_min = gd->rep_movsb_min;
 }

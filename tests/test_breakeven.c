@@ -953,6 +953,39 @@ static void test_glibc_path_at(void **state)
 	assert_int_equal(pb_glibc_path_at(&unknown, PB_OP_MEMSET, NULL, 4096), PB_GLIBC_PATH_NONE);
 }
 
+/* The line tune and the summary print, read back. */
+static void test_glibc_from_line(void **state)
+{
+	(void)state;
+	struct pb_glibc_tunables t;
+	assert_int_equal(pb_glibc_tunables_from_line(
+	                     "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=16383:glibc.cpu."
+	                     "x86_rep_movsb_threshold=8522:glibc.cpu.x86_non_temporal_threshold="
+	                     "0xfffffffffffffff",
+	                     PB_OP_MEMCPY, &t),
+	                 0);
+	assert_true(t.rep_movsb == 8522 && t.non_temporal == PB_GLIBC_NT_MAX && t.rep_stosb == 0);
+	assert_int_equal(
+	    pb_glibc_tunables_from_line(
+	        "glibc.cpu.x86_rep_stosb_threshold=16383:glibc.malloc.check=3", PB_OP_MEMSET, &t),
+	    0);
+	assert_true(t.rep_stosb == 16383 && t.rep_movsb == 0);
+	/* the mapping's own line reads back as what it set */
+	struct pb_policy p = pol(PB_OP_MEMCPY, "avx512<=2K,rep_movsb<=24M,avx512_nt");
+	struct pb_glibc_tunables m;
+	pb_glibc_map_policy(&p, &intel, 64, 64 * MIB, &m);
+	assert_int_equal(pb_glibc_tunables_from_line(m.line, PB_OP_MEMCPY, &t), 0);
+	assert_true(t.rep_movsb == m.rep_movsb && t.non_temporal == m.non_temporal);
+	assert_int_equal(
+	    pb_glibc_tunables_from_line("glibc.cpu.x86_rep_stosb_threshold=zz", PB_OP_MEMSET, &t),
+	    -1);
+	assert_non_null(strstr(pb_error(), "not a number"));
+	assert_int_equal(pb_glibc_tunables_from_line(
+	                     "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold", PB_OP_MEMSET, &t),
+	                 -1);
+	assert_non_null(strstr(pb_error(), "not name=value"));
+}
+
 static void test_glibc_libc(void **state)
 {
 	(void)state;
@@ -1193,6 +1226,7 @@ int main(void)
 		cmocka_unit_test(test_glibc_minimums),
 		cmocka_unit_test(test_glibc_libc),
 		cmocka_unit_test(test_glibc_path_at),
+		cmocka_unit_test(test_glibc_from_line),
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_json),
 #endif

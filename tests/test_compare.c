@@ -1583,6 +1583,32 @@ static void test_glibc_effect(void **state)
 		l += n + (l[n] == '\n');
 	}
 	free(buf);
+
+	/* the JSON the default run keeps in its summary prints the same */
+	char *direct = NULL, *again = NULL;
+	m = open_memstream(&direct, &len);
+	pb_glibc_effect_print_check(m, "memset", "hot", 5, "ABBAABBAAB", rows, 5, 0.01);
+	fclose(m);
+	json_t *j = pb_glibc_effect_json("memset", "hot", "GLIBC_TUNABLES=x", 5, 5, "ABBAABBAAB",
+	                                 0.01, rows, 5);
+	char *jt = json_dumps(j, 0);
+	json_decref(j);
+	json_error_t err;
+	j = json_loads(jt, 0, &err); /* NaN went out as null */
+	assert_non_null(j);
+	free(jt);
+	m = open_memstream(&again, &len);
+	assert_int_equal(pb_glibc_effect_print_json(m, j), 0);
+	fclose(m);
+	assert_string_equal(direct, again);
+	assert_contains(direct, "memset hot, libc without and with the line, measured: 5 fresh");
+	assert_contains(direct, "2896,4096,8192,12288,16384");
+	json_object_del(j, "order");
+	assert_int_equal(pb_glibc_effect_print_json(stderr, j), -1);
+	assert_non_null(strstr(pb_error(), "a check without op"));
+	json_decref(j);
+	free(direct);
+	free(again);
 	pb_compare_result_free(&r);
 	pb_results_file_free(&f[0]);
 	pb_results_file_free(&f[1]);

@@ -117,6 +117,15 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 enum pb_glibc_path pb_glibc_path_at(const struct pb_glibc_thresholds *cur, enum pb_op op,
                                     const struct pb_glibc_tunables *set, uint64_t n);
 
+/* The thresholds of a line pb_glibc_map_policy wrote ("GLIBC_TUNABLES=
+ * glibc.cpu.x86_rep_stosb_threshold=2048", settings joined by ':', values
+ * decimal or 0x hex; the "GLIBC_TUNABLES=" may be left out) into *out:
+ * op's settings (memset: x86_rep_stosb_threshold; memcpy:
+ * x86_rep_movsb_threshold and x86_non_temporal_threshold), 0 where the
+ * line has none; other glibc.* settings are skipped. Returns 0, or -1
+ * with pb_error() for a setting without a value or a bad number. */
+int pb_glibc_tunables_from_line(const char *line, enum pb_op op, struct pb_glibc_tunables *out);
+
 /* The kind of path of glibc 2.36 x86-64 a kernel's code corresponds to
  * (the classes the mapping above uses; the row's glibc field,
  * primbench/kernels.h): its vector loop, rep movsb/stosb, non-temporal

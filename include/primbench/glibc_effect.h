@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "primbench/compare.h"
 #include "primbench/twosample.h"
 
@@ -55,5 +57,27 @@ const char *pb_glibc_effect_word(enum pb_verdict v, double pct);
  * line fits in 80 columns. */
 void pb_glibc_effect_print(FILE *f, const char *heading, const struct pb_glibc_effect_row *rows,
                            size_t n, double margin);
+
+/* One check printed: its heading ("memset hot, libc without and with the
+ * line, measured: 5 fresh processes each way in the order ABBA... (primbench
+ * mem memset --kernels libc --sizes ... --cache hot --vs-env with the
+ * line)", the sizes those of rows), then pb_glibc_effect_print. */
+void pb_glibc_effect_print_check(FILE *f, const char *op, const char *state, size_t processes,
+                                 const char *order, const struct pb_glibc_effect_row *rows,
+                                 size_t n, double margin);
+
+/* A check as JSON (docs/results-schema.md, summary "glibc.measured"):
+ * {"op", "cache_state", "env", "processes_a", "processes_b", "order",
+ * "margin", "rows": [{"size_bytes", "unit", "without", "with", "pct",
+ * "pct_lo", "pct_hi", "run_level", "verdict", "word", "predicted",
+ * "predicted_kernel"}]} (NaN as null). New reference. */
+json_t *pb_glibc_effect_json(const char *op, const char *state, const char *env, size_t processes_a,
+                             size_t processes_b, const char *order, double margin,
+                             const struct pb_glibc_effect_row *rows, size_t n);
+
+/* Prints a check of that JSON as pb_glibc_effect_print_check does (its
+ * strings borrowed while printing). Returns 0, or -1 with pb_error() when
+ * it is malformed (nothing printed). */
+int pb_glibc_effect_print_json(FILE *f, const json_t *check);
 
 #endif

@@ -18,8 +18,9 @@ static void usage(FILE *f)
 	      "usable kernel, the fastest marked per size; kernel crossings (syscall,\n"
 	      "fork, exec, page faults); then a summary of what the run found, each\n"
 	      "claim from its medians and 95% CIs (also in the JSON; 'primbench report\n"
-	      "FILE' prints it again). Writes primbench-HOST-DATE.json in the current\n"
-	      "directory (or -o FILE).\n"
+	      "FILE' prints it again); a GLIBC_TUNABLES line it proposes is measured:\n"
+	      "libc without and with it in 2 x R fresh processes. Writes\n"
+	      "primbench-HOST-DATE.json in the current directory (or -o FILE).\n"
 	      "\n"
 	      "  -o, --output FILE   where to write the JSON result\n"
 	      "  -f, --format F      print the result as text (default), json, csv,\n"
@@ -44,6 +45,7 @@ int cmd_default(int argc, char **argv)
 	m.nops = 2;
 	m.cache_arg = "hot,dram";
 	m.machine_summary = true;
+	m.verify_glibc_lines = true;
 	m.fastest_tables = true;
 	m.default_out_path = true;
 	m.syscall_table = true;

@@ -1,5 +1,6 @@
 /* glibc_check.c - a GLIBC_TUNABLES line measured in fresh processes
  * (glibc_check.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -7,12 +8,15 @@
 #include "cli/cli.h"
 #include "cli/glibc_check.h"
 #include "cli/processes.h"
+#include "primbench/breakeven.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
+#include "primbench/policy.h"
 #include "primbench/twosample.h"
 
-int cli_glibc_check_run(const struct cli_glibc_check *c)
+int cli_glibc_check_measure(const struct cli_glibc_check *c, struct cli_glibc_result *out)
 {
+	memset(out, 0, sizeof *out);
 	if (!c->n)
 		return PB_EXIT_OK;
 	char sizes[CLI_GLIBC_CHECK_MAX_SIZES * 24] = "";
@@ -55,16 +59,143 @@ int cli_glibc_check_run(const struct cli_glibc_check *c)
 	int status = cli_vs_env_measure(&p, &r);
 	if (!r.doc[0])
 		return status;
-	struct pb_glibc_effect_row rows[CLI_GLIBC_CHECK_MAX_SIZES];
-	pb_glibc_effect(&r.res, c->pts, c->n, rows);
-	char heading[512];
-	snprintf(heading, sizeof heading,
-	         "%s %s, libc without and with the line, measured: %zu fresh processes each "
-	         "way in the order %s (primbench mem %s --kernels libc --sizes %s --cache %s "
-	         "--vs-env with the line)",
-	         pb_op_name(c->op), pb_cache_state_name(c->state), r.done[0], r.order,
-	         pb_op_name(c->op), sizes, pb_cache_state_name(c->state));
-	pb_glibc_effect_print(stdout, heading, rows, c->n, r.res.margin);
+	out->n = pb_glibc_effect(&r.res, c->pts, c->n, out->rows);
+	out->done[0] = r.done[0];
+	out->done[1] = r.done[1];
+	snprintf(out->order, sizeof out->order, "%s", r.order);
+	out->margin = r.res.margin;
+	/* the rows' unit outlives r: a copy */
+	for (size_t i = 0; i < out->n; i++)
+		if (out->rows[i].unit) {
+			snprintf(out->unit, sizeof out->unit, "%s", out->rows[i].unit);
+			break;
+		}
+	for (size_t i = 0; i < out->n; i++)
+		out->rows[i].unit = out->rows[i].measured ? out->unit : NULL;
 	cli_vs_env_result_free(&r);
+	return status;
+}
+
+int cli_glibc_check_run(const struct cli_glibc_check *c)
+{
+	struct cli_glibc_result res;
+	int status = cli_glibc_check_measure(c, &res);
+	if (res.n)
+		pb_glibc_effect_print_check(stdout, pb_op_name(c->op),
+		                            pb_cache_state_name(c->state), res.done[0], res.order,
+		                            res.rows, res.n, res.margin);
+	return status;
+}
+
+/* The median a call of doc's plain case (op, state, kernel, size), or NAN. */
+static double doc_median(const json_t *doc, const char *op, const char *state, const char *kernel,
+                         uint64_t size)
+{
+	size_t i;
+	const json_t *c;
+	json_array_foreach(json_object_get(doc, "cases"), i, c)
+	{
+		const json_t *k = json_object_get(c, "key");
+		const char *kop = json_string_value(json_object_get(k, "op"));
+		const char *kst = json_string_value(json_object_get(k, "cache_state"));
+		const char *kk = json_string_value(json_object_get(k, "kernel"));
+		const json_t *ks = json_object_get(k, "size_bytes");
+		const json_t *th = json_object_get(k, "threads");
+		if (!kop || !kst || !kk || strcmp(kop, op) || strcmp(kst, state) ||
+		    strcmp(kk, kernel) || !json_is_integer(ks) ||
+		    (uint64_t)json_integer_value(ks) != size ||
+		    (json_is_integer(th) && json_integer_value(th) != 1))
+			continue;
+		const json_t *m = json_object_get(json_object_get(c, "per_call"), "median");
+		return json_is_number(m) ? json_number_value(m) : NAN;
+	}
+	return NAN;
+}
+
+int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicates, double budget_s)
+{
+	json_t *gl = json_object_get(summary, "glibc");
+	const json_t *pols = json_object_get(gl, "policies");
+	struct pb_glibc_thresholds g;
+	pb_glibc_thresholds_read(&g);
+	if (!json_is_array(pols) || !g.known)
+		return PB_EXIT_OK;
+	json_t *measured = json_array();
+	int status = PB_EXIT_OK;
+	size_t i;
+	const json_t *pol;
+	json_array_foreach(pols, i, pol)
+	{
+		const char *env = json_string_value(json_object_get(pol, "env"));
+		const char *opn = json_string_value(json_object_get(pol, "op"));
+		const char *stn = json_string_value(json_object_get(pol, "cache_state"));
+		const char *ptext = json_string_value(json_object_get(pol, "policy"));
+		const json_t *behind = json_object_get(pol, "libc_behind_sizes");
+		enum pb_op op;
+		enum pb_cache_state st;
+		struct pb_policy policy;
+		struct pb_glibc_tunables tun;
+		if (!env || !opn || !stn || !ptext ||
+		    json_is_true(json_object_get(pol, "current_is_closest")) ||
+		    !json_is_integer(behind) || json_integer_value(behind) <= 0 ||
+		    pb_op_parse(opn, &op) != 0 || pb_cache_state_parse(stn, &st) != 0 ||
+		    pb_policy_parse(op, ptext, (pb_features)-1, &policy) != 0 ||
+		    pb_glibc_tunables_from_line(env, op, &tun) != 0)
+			continue;
+		/* the run's libc sizes of (op, state) where the line changes the path */
+		uint64_t cand[256];
+		size_t nc = 0, j;
+		const json_t *c;
+		json_array_foreach(json_object_get(doc, "cases"), j, c)
+		{
+			const json_t *k = json_object_get(c, "key");
+			const char *kop = json_string_value(json_object_get(k, "op"));
+			const char *kst = json_string_value(json_object_get(k, "cache_state"));
+			const char *kk = json_string_value(json_object_get(k, "kernel"));
+			const json_t *ks = json_object_get(k, "size_bytes");
+			if (nc == 256 || !kop || !kst || !kk || strcmp(kop, opn) ||
+			    strcmp(kst, stn) || strcmp(kk, "libc") || !json_is_integer(ks))
+				continue;
+			uint64_t n = (uint64_t)json_integer_value(ks);
+			if (pb_glibc_path_at(&g, op, NULL, n) != pb_glibc_path_at(&g, op, &tun, n))
+				cand[nc++] = n;
+		}
+		if (!nc)
+			continue;
+		struct cli_glibc_check chk = {
+		    .op = op,
+		    .state = st,
+		    .line = env,
+		    .replicates = replicates,
+		    .budget_s = budget_s,
+		    .cpu = -1,
+		};
+		size_t m = nc < CLI_GLIBC_CHECK_MAX_SIZES ? nc : CLI_GLIBC_CHECK_MAX_SIZES;
+		for (size_t q = 0; q < m; q++) {
+			uint64_t n = cand[m == 1 ? 0 : q * (nc - 1) / (m - 1)];
+			const struct pb_kernel *k = pb_policy_pick(&policy, (size_t)n);
+			double best = k ? doc_median(doc, opn, stn, k->name, n) : NAN;
+			double lc = doc_median(doc, opn, stn, "libc", n);
+			chk.pts[chk.n++] = (struct pb_glibc_point){
+			    .size_bytes = n,
+			    .predicted = best > 0 && lc > 0 ? best / lc - 1 : NAN,
+			    .predicted_kernel = k ? k->name : NULL,
+			};
+		}
+		struct cli_glibc_result res;
+		int rc = cli_glibc_check_measure(&chk, &res);
+		if (res.n)
+			json_array_append_new(
+			    measured, pb_glibc_effect_json(opn, stn, env, res.done[0], res.done[1],
+			                                   res.order, res.margin, res.rows, res.n));
+		if (rc != PB_EXIT_OK) {
+			status = rc;
+			break;
+		}
+	}
+	if (json_array_size(measured))
+		json_object_set_new(gl, "measured", measured);
+	else
+		json_decref(measured);
 	return status;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "primbench/glibc_effect.h"
 #include "primbench/mem.h"
 
@@ -26,12 +28,37 @@ struct cli_glibc_check {
 	int cpu;           /* --cpu of the children, -1: none */
 };
 
+/* What a check measured. */
+struct cli_glibc_result {
+	struct pb_glibc_effect_row rows[CLI_GLIBC_CHECK_MAX_SIZES];
+	size_t n;        /* 0: nothing measured */
+	size_t done[2];  /* processes of A and B that finished */
+	char order[256]; /* their order, "ABBA..." */
+	char unit[32];   /* the rows' unit (they point here) */
+	double margin;   /* of the verdicts */
+};
+
 /* Runs `primbench mem OP --kernels libc --sizes (c's) --cache STATE` in
  * 2 x c->replicates fresh processes, A B B A ..., B's with c->line in
- * their environment (cli_vs_env_measure), and prints the table of
- * pb_glibc_effect_print. Returns the exit status (0; 2 when a process
- * failed, its line on stderr; 130/143 when interrupted: the table of the
- * processes that finished is printed). */
+ * their environment (cli_vs_env_measure), and judges each size
+ * (pb_glibc_effect) into *out. Returns the exit status (0; 2 when a
+ * process failed, its line on stderr; 130/143 when interrupted: out holds
+ * the processes that finished, if both sides have one). */
+int cli_glibc_check_measure(const struct cli_glibc_check *c, struct cli_glibc_result *out);
+
+/* cli_glibc_check_measure, then its table on stdout
+ * (pb_glibc_effect_print_check). */
 int cli_glibc_check_run(const struct cli_glibc_check *c);
+
+/* The default run's summary (include/primbench/summary.h) measures its
+ * GLIBC_TUNABLES lines: each policy of summary["glibc"]["policies"] that
+ * names a line (env, not current_is_closest, libc behind at some size)
+ * is checked at the sizes of doc's libc cases of its op and state where
+ * the line changes glibc's path, the prediction from doc's medians (the
+ * policy's kernel against libc), with `replicates` processes a side; the
+ * checks go into summary["glibc"]["measured"] (pb_glibc_effect_json), for
+ * pb_summary_print. Returns the exit status of the first check that
+ * failed, else 0. */
+int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicates, double budget_s);
 
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/glibc_check.h"
 #include "primbench/breakeven.h"
 #include "primbench/distribution.h"
 #include "primbench/error.h"
@@ -1169,6 +1170,13 @@ static void add_summary(struct mem_run *run)
 		warn("no summary: %s", pb_error());
 		return;
 	}
+	/* its GLIBC_TUNABLES lines measured (issue 32), unless the run was cut
+	 * short: a failed or interrupted check is said and leaves the run's
+	 * figures as they are */
+	if (run->m->verify_glibc_lines && !run->was_interrupted && run->status == PB_EXIT_OK &&
+	    cli_glibc_check_summary(run->s.doc, sum, run->m->replicates,
+	                            fmin(1.0, run->m->samp.budget_s / 2)) != PB_EXIT_OK)
+		warn("the summary's GLIBC_TUNABLES line was not measured to the end");
 	if (run->m->format == PB_FORMAT_TEXT)
 		pb_summary_print(stdout, sum);
 	json_object_set_new(run->s.doc, "summary", sum);

@@ -48,6 +48,8 @@ struct mem_cli {
 	bool unit_set;       /* else ticks/call for hot, GB/s for dram */
 	bool fastest_tables; /* also print the fastest-per-size tables */
 	bool machine_summary;
+	bool verify_glibc_lines;  /* the default run: its summary's GLIBC_TUNABLES
+	                             lines measured (cli_glibc_check_summary) */
 	struct cli_sampling samp; /* --budget, --min-samples, --max-samples, --seed */
 	uint64_t cache_override_bytes[PB_CACHE_LEVELS];
 	bool seed_set;

@@ -11,6 +11,7 @@
 #include "primbench/fingerprint.h"
 #include "primbench/report.h"
 
+#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -61,10 +62,15 @@ static void grid_free(struct grid *g)
 	memset(g, 0, sizeof *g);
 }
 
+/* auto's cases are left out: auto runs a policy, it cannot serve a band
+ * of one (pb_policy_parse refuses it), and as the peer of every kernel it
+ * serves it would take every band (the default run times it beside the
+ * kernels it dispatches to). */
 static bool usable_case(const struct pb_mem_case *c, enum pb_op op, enum pb_cache_state st)
 {
 	return c->op == op && c->state == st && c->n_samples > 0 && c->size_bytes > 0 &&
-	       isfinite(c->ticks_per_call.median) && c->ticks_per_call.median > 0;
+	       isfinite(c->ticks_per_call.median) && c->ticks_per_call.median > 0 &&
+	       !(c->kernel && !strcmp(c->kernel->name, "auto"));
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -823,6 +829,48 @@ enum pb_glibc_path pb_glibc_path_at(const struct pb_glibc_thresholds *cur, enum 
 	default:
 		return PB_GLIBC_PATH_VECTOR;
 	}
+}
+
+int pb_glibc_tunables_from_line(const char *line, enum pb_op op, struct pb_glibc_tunables *out)
+{
+	memset(out, 0, sizeof *out);
+	out->op = op;
+	snprintf(out->line, sizeof out->line, "%s", line);
+	const char *q = line;
+	if (!strncmp(q, "GLIBC_TUNABLES=", 15))
+		q += 15;
+	while (*q) {
+		size_t n = strcspn(q, ":");
+		const char *eq = memchr(q, '=', n);
+		if (!eq || eq + 1 == q + n)
+			return pb_fail("GLIBC_TUNABLES: '%.*s' is not name=value", (int)n, q);
+		char num[32];
+		size_t vn = (size_t)(q + n - (eq + 1));
+		char *end = NULL;
+		unsigned long long v = 0;
+		if (vn < sizeof num) {
+			memcpy(num, eq + 1, vn);
+			num[vn] = '\0';
+			errno = 0;
+			v = strtoull(num, &end, 0);
+		}
+		size_t kn = (size_t)(eq - q);
+#define PB_IS(name) (kn == sizeof(name) - 1 && !strncmp(q, name, kn))
+		bool ours = PB_IS("glibc.cpu.x86_rep_stosb_threshold") ||
+		            PB_IS("glibc.cpu.x86_rep_movsb_threshold") ||
+		            PB_IS("glibc.cpu.x86_non_temporal_threshold");
+		if (ours && (vn >= sizeof num || errno || *end || end == num || num[0] == '-'))
+			return pb_fail("GLIBC_TUNABLES: '%.*s': not a number", (int)n, q);
+		if (op == PB_OP_MEMSET && PB_IS("glibc.cpu.x86_rep_stosb_threshold"))
+			out->rep_stosb = v;
+		else if (op == PB_OP_MEMCPY && PB_IS("glibc.cpu.x86_rep_movsb_threshold"))
+			out->rep_movsb = v;
+		else if (op == PB_OP_MEMCPY && PB_IS("glibc.cpu.x86_non_temporal_threshold"))
+			out->non_temporal = v;
+#undef PB_IS
+		q += n + (q[n] == ':');
+	}
+	return 0;
 }
 
 struct mapctx {

@@ -18,6 +18,7 @@
 
 #include "primbench/breakeven.h"
 #include "primbench/error.h"
+#include "primbench/glibc_effect.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
 #include "primbench/replicates.h"
@@ -1096,6 +1097,12 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 	size_t counts[V_COUNT] = {0};
 	json_object_set_new(o, "libc", libc_section(&c, counts));
 	json_object_set_new(o, "glibc", glibc_section(&c));
+	/* what the run measured of its lines cannot be rebuilt from the cases:
+	 * a saved run's is kept (pb_summary_print checks it as it prints) */
+	const json_t *measured = json_object_get(
+	    json_object_get(json_object_get(f->doc, "summary"), "glibc"), "measured");
+	if (json_is_array(measured))
+		json_object_set(json_object_get(o, "glibc"), "measured", (json_t *)measured);
 	double widest = 0;
 	json_object_set_new(o, "crossings", crossings_section(&c, &widest));
 	json_t *trust = trust_section(&c, counts);
@@ -1166,5 +1173,22 @@ void pb_summary_print(FILE *out, const json_t *summary)
 			print_env_line(out, indent, s + indent);
 		else
 			pb_print_wrapped_at(out, indent, indent + 2, s + indent);
+	}
+	/* the default run's GLIBC_TUNABLES lines, measured (glibc_effect.h) */
+	const json_t *measured = json_object_get(json_object_get(summary, "glibc"), "measured");
+	if (json_array_size(measured))
+		pb_print_wrapped_at(
+		    out, 0, 2,
+		    "\nthe GLIBC_TUNABLES lines above, measured: libc without and "
+		    "with each at the sizes where it changes glibc's path, in fresh "
+		    "processes A B B A ...:");
+	json_array_foreach(measured, i, p)
+	{
+		const char *env = json_string_value(json_object_get(p, "env"));
+		fputc('\n', out);
+		if (env)
+			print_env_line(out, 0, env);
+		if (pb_glibc_effect_print_json(out, p) != 0)
+			fprintf(out, "  (%s)\n", pb_error());
 	}
 }

@@ -2,6 +2,7 @@
  * (glibc_check.h). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -40,7 +41,16 @@ int cli_glibc_check_measure(const struct cli_glibc_check *c, struct cli_glibc_re
 	int argc = 0;
 	while (argv[argc])
 		argc++;
-	char *env[] = {(char *)c->line};
+	/* B keeps the GLIBC_TUNABLES this process has (A's), the line's
+	 * settings after them: glibc takes the last of a tunable set twice */
+	char line[2048];
+	const char *have = getenv("GLIBC_TUNABLES");
+	const char *settings = !strncmp(c->line, "GLIBC_TUNABLES=", 15) ? c->line + 15 : c->line;
+	if (have && *have)
+		snprintf(line, sizeof line, "GLIBC_TUNABLES=%s:%s", have, settings);
+	else
+		snprintf(line, sizeof line, "GLIBC_TUNABLES=%s", settings);
+	char *env[] = {line};
 	size_t reps = c->replicates >= 2 ? c->replicates : 2;
 	struct cli_processes p = {
 	    .n = 2 * reps,

@@ -40,7 +40,9 @@ struct cli_glibc_result {
 
 /* Runs `primbench mem OP --kernels libc --sizes (c's) --cache STATE` in
  * 2 x c->replicates fresh processes, A B B A ..., B's with c->line in
- * their environment (cli_vs_env_measure), and judges each size
+ * their environment (after the GLIBC_TUNABLES this process has, if any:
+ * glibc takes the last of a tunable set twice; cli_vs_env_measure), and
+ * judges each size
  * (pb_glibc_effect) into *out. Returns the exit status (0; 2 when a
  * process failed, its line on stderr; 130/143 when interrupted: out holds
  * the processes that finished, if both sides have one). */

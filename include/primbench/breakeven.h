@@ -187,9 +187,27 @@ struct pb_band_peers {
 	size_t n;
 };
 
+/* The keep rule with a gain that depends on the size: `small` below
+ * large_from_bytes, `large` from it on (fractions: 0.10 is 10%). A band is
+ * kept only where its kernel beats a neighbouring band's by more than the
+ * rule's gain (pb_verdict with it as the margin) at one size of the band
+ * at least. A large
+ * size can be served on a smaller margin: a dispatch's few ticks are
+ * nothing there (docs/performance.md, "tune's keep rule"). */
+struct pb_gain_rule {
+	double small, large;
+	uint64_t large_from_bytes;
+	/* Among kernels a band cannot tell apart (struct pb_band_peers), libc
+	 * is the first choice (false: a band libc serves as well needs no
+	 * other kernel, the summary's reading) or the last (true: tune, whose
+	 * policy must not follow what GLIBC_TUNABLES makes of libc). */
+	bool libc_last;
+};
+
 struct pb_breakeven {
 	enum pb_op op;
 	enum pb_cache_state state;
+	struct pb_gain_rule rule;         /* the keep rule it was computed with */
 	size_t n_sizes;                   /* positive sizes measured */
 	uint64_t min_size, max_size;      /* of those */
 	const struct pb_kernel **leading; /* fastest at a size, and libc */
@@ -222,22 +240,6 @@ int pb_breakeven_compute(const struct pb_mem_result *r, enum pb_op op, enum pb_c
 int pb_breakeven_compute_gain(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
                               const struct pb_glibc_thresholds *g, double min_gain,
                               struct pb_breakeven *out);
-/* The keep rule with a gain that depends on the size: `small` below
- * large_from_bytes, `large` from it on (fractions: 0.10 is 10%). A band is
- * kept only where its kernel beats a neighbouring band's by more than the
- * rule's gain (pb_verdict with it as the margin) at one size of the band
- * at least. A large
- * size can be served on a smaller margin: a dispatch's few ticks are
- * nothing there (docs/performance.md, "tune's keep rule"). */
-struct pb_gain_rule {
-	double small, large;
-	uint64_t large_from_bytes;
-	/* Among kernels a band cannot tell apart (struct pb_band_peers), libc
-	 * is the first choice (false: a band libc serves as well needs no
-	 * other kernel, the summary's reading) or the last (true: tune, whose
-	 * policy must not follow what GLIBC_TUNABLES makes of libc). */
-	bool libc_last;
-};
 /* pb_breakeven_compute_gain with that rule. */
 int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
                               const struct pb_glibc_thresholds *g, const struct pb_gain_rule *rule,

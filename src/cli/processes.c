@@ -394,12 +394,9 @@ int cli_processes_run(const struct cli_processes *p)
 				    "measured\n",
 				    done, done == 1 ? "" : "es", p->replicates_each,
 				    p->replicates_each == 1 ? "" : "s");
-			else
-				printf(
-				    "\n%zu process%s of %zu replicate%s each; medians and CIs are "
-				    "the replicates'\n",
-				    done, done == 1 ? "" : "es", p->replicates_each,
-				    p->replicates_each == 1 ? "" : "s");
+			else /* the heading said how many processes */
+				printf("\nmedians and CIs are those of the replicates of every "
+				       "process\n");
 		} else {
 			pb_format_write(stdout, &f, p->format);
 		}

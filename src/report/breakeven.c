@@ -1267,6 +1267,7 @@ int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum
 		return rc;
 	out->op = op;
 	out->state = st;
+	out->rule = *rule;
 	out->n_sizes = g.ns;
 	out->min_size = g.sizes[0];
 	out->max_size = g.sizes[g.ns - 1];
@@ -1493,8 +1494,21 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);
-	fprintf(f, "recommended policy (lower envelope of the medians; a band is kept only\n"
-	           "where its kernel beats a neighbour's by over 3%% by the one rule):\n");
+	char gain[96];
+	if (b->rule.small == b->rule.large || b->rule.large_from_bytes == 0)
+		snprintf(gain, sizeof gain, "%g%%", 100 * b->rule.small);
+	else {
+		char from[32];
+		pb_format_bytes(from, sizeof from, (double)b->rule.large_from_bytes, PB_BYTES_EXACT);
+		snprintf(gain, sizeof gain, "%g%% (from %s on %g%%)", 100 * b->rule.small, from,
+		         100 * b->rule.large);
+	}
+	char head[256];
+	snprintf(head, sizeof head,
+	         "recommended policy (lower envelope of the medians; a band is kept only "
+	         "where its kernel beats a neighbour's by over %s by the one rule):",
+	         gain);
+	pb_print_wrapped_at(f, 0, 0, head);
 	/* Long policies break after commas; a short one stays one line. */
 	const char *p = policy;
 	const char *quote = "'";

@@ -1605,7 +1605,27 @@ static void test_glibc_effect(void **state)
 	assert_contains(direct, "2896,4096,8192,12288,16384");
 	json_object_del(j, "order");
 	assert_int_equal(pb_glibc_effect_print_json(stderr, j), -1);
-	assert_non_null(strstr(pb_error(), "a check without op"));
+	assert_non_null(strstr(pb_error(), "measured[0].order: not a sequence of A and B"));
+	/* a file's checks: one bad field, named */
+	json_t *arr = json_array();
+	j = pb_glibc_effect_json("memset", "hot", "GLIBC_TUNABLES=x", 5, 5, "ABBA", 0.01, rows, 5);
+	json_array_append(arr, j);
+	assert_int_equal(pb_glibc_effect_check_json(arr), 0);
+	json_object_set_new(json_array_get(json_object_get(j, "rows"), 2), "pct", json_real(1e308));
+	assert_int_equal(pb_glibc_effect_check_json(arr), -1);
+	assert_string_equal(pb_error(), "summary.glibc.measured[0].rows[2].pct: out of range");
+	json_object_set_new(json_array_get(json_object_get(j, "rows"), 2), "pct", json_null());
+	json_object_set_new(j, "env", json_string("GLIBC_TUNABLES=x\n\x1b[31m"));
+	assert_int_equal(pb_glibc_effect_check_json(arr), -1);
+	assert_non_null(strstr(pb_error(), "env: not a GLIBC_TUNABLES= line"));
+	json_object_set_new(j, "env", json_string("GLIBC_TUNABLES=x"));
+	json_object_set_new(json_array_get(json_object_get(j, "rows"), 0), "word",
+	                    json_string("abc"));
+	assert_int_equal(pb_glibc_effect_check_json(arr), -1);
+	assert_non_null(strstr(pb_error(), "rows[0].word: not one of"));
+	json_decref(j);
+	json_decref(arr);
+	assert_int_equal(pb_glibc_effect_check_json(json_object_get(j = json_object(), "x")), -1);
 	json_decref(j);
 	free(direct);
 	free(again);

@@ -84,6 +84,8 @@ int cmd_report(int argc, char **argv)
 		json_t *sum = pb_summary_build(&file);
 		if (sum)
 			pb_summary_print(m, sum);
+		else
+			rc = -1; /* a saved summary that does not read: pb_error() says where */
 		json_decref(sum);
 	}
 	if (fclose(m) != 0 && rc == 0)

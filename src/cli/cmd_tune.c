@@ -30,6 +30,7 @@
 #include "cli/glibc_check.h"
 #include "primbench/auto.h"
 #include "primbench/breakeven.h"
+#include "primbench/cpu.h"
 #include "primbench/distribution.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
@@ -766,17 +767,20 @@ static bool make_runs(const struct tune_opts *o, enum pb_op op, struct run *hot,
 	*hot = (struct run){.op = op, .state = PB_STATE_HOT};
 	*dram = (struct run){.op = op, .state = PB_STATE_DRAM};
 	make_sizes(16, o->split, o->per_octave, &hot->sizes);
-	struct pb_size_list above;
-	make_sizes(o->split * 2, o->max_size, o->per_octave, &above);
-	dram->sizes.values = calloc(hot->sizes.count + above.count, sizeof *dram->sizes.values);
+	/* above the split: the same grid on (16 B times 2^(k / per_octave)), so
+	 * that no octave above the split has fewer sizes than one below it */
+	struct pb_size_list all;
+	make_sizes(16, o->max_size, o->per_octave, &all);
+	dram->sizes.values = calloc(hot->sizes.count + all.count, sizeof *dram->sizes.values);
 	if (!dram->sizes.values)
 		die_usage("tune: out of memory");
 	for (size_t i = 0; i < hot->sizes.count; i++)
 		if ((uint64_t)hot->sizes.values[i] >= o->rule.large_from_bytes)
 			dram->sizes.values[dram->sizes.count++] = hot->sizes.values[i];
-	for (size_t i = 0; i < above.count; i++)
-		dram->sizes.values[dram->sizes.count++] = above.values[i];
-	pb_size_list_free(&above);
+	for (size_t i = 0; i < all.count; i++)
+		if ((uint64_t)all.values[i] > o->split)
+			dram->sizes.values[dram->sizes.count++] = all.values[i];
+	pb_size_list_free(&all);
 	return o->rule.large_from_bytes < o->split && dram->sizes.count > 0 &&
 	       (uint64_t)dram->sizes.values[0] <= o->split;
 }
@@ -833,12 +837,16 @@ static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
 		snprintf(words + used, sizeof words - used, "%s%.*s", used ? ", " : "", (int)n, q);
 		q += n + (q[n] == ':');
 	}
-	char line[700];
+	char line[800], nopath[128] = "";
+	if (tun.no_path_octaves > 0.05)
+		snprintf(nopath, sizeof nopath,
+		         "; %.1f more are served by kernels glibc has no path for",
+		         tun.no_path_octaves);
 	snprintf(line, sizeof line,
 	         "glibc's closest: %s (its bands still differ from the policy "
-	         "over %.1f of the %.1f octaves timed)",
+	         "over %.1f of the %.1f octaves timed%s)",
 	         words[0] ? words : "(none)", tun.mismatch_octaves,
-	         __builtin_log2((double)t->o->max_size / 16.0));
+	         __builtin_log2((double)t->o->max_size / 16.0), nopath);
 	pb_print_wrapped_at(stdout, 2, 4, line);
 }
 
@@ -1036,11 +1044,37 @@ static int verify_glibc_line(struct tune_ctx *t)
 		return PB_EXIT_OK;
 	}
 	printf("\nthe line, measured (--no-verify skips this):\n");
+	/* what "without" is: this environment, which may not be glibc's own */
+	const char *have = getenv("GLIBC_TUNABLES");
+	if (have && *have) {
+		char note[2400];
+		snprintf(note, sizeof note,
+		         "without: this environment, with its GLIBC_TUNABLES=%s; with: that, "
+		         "then the line's settings (glibc takes the last of a tunable set twice)",
+		         have);
+		pb_print_wrapped_at(stdout, 0, 2, note);
+	}
+	if (pb_cpu_features_hidden())
+		pb_print_wrapped_at(
+		    stdout, 0, 2,
+		    "--hide-features hides features from primbench's kernels, not "
+		    "from glibc: libc runs its own choice for this CPU on both "
+		    "sides, while the predictions come from kernels of the features "
+		    "left (GLIBC_TUNABLES=glibc.cpu.hwcaps=-... hides them from "
+		    "glibc: 'primbench list' names it)");
 	for (size_t i = 0; i < t->nchecks; i++) {
 		t->checks[i].line = t->line;
 		printf("\n");
 		fflush(stdout);
 		int status = cli_glibc_check_run(&t->checks[i]);
+		if (status > 128) {
+			fflush(stdout);
+			cli_error("interrupted while measuring the GLIBC_TUNABLES line (%zu of its "
+			          "%zu tables printed); %s",
+			          i, t->nchecks,
+			          t->o->dry_run ? "dry run: no policy file written"
+			                        : "the policy file was written before");
+		}
 		if (status != PB_EXIT_OK)
 			return status;
 	}

@@ -1173,10 +1173,15 @@ static void add_summary(struct mem_run *run)
 	/* its GLIBC_TUNABLES lines measured (issue 32), unless the run was cut
 	 * short: a failed or interrupted check is said and leaves the run's
 	 * figures as they are */
-	if (run->m->verify_glibc_lines && !run->was_interrupted && run->status == PB_EXIT_OK &&
-	    cli_glibc_check_summary(run->s.doc, sum, run->m->replicates,
-	                            fmin(1.0, run->m->samp.budget_s / 2)) != PB_EXIT_OK)
-		warn("the summary's GLIBC_TUNABLES line was not measured to the end");
+	if (run->m->verify_glibc_lines && !run->was_interrupted && run->status == PB_EXIT_OK) {
+		int rc = cli_glibc_check_summary(run->s.doc, sum, run->m->replicates,
+		                                 fmin(1.0, run->m->samp.budget_s / 2));
+		if (rc != PB_EXIT_OK)
+			warn("the summary's GLIBC_TUNABLES lines were not all measured%s",
+			     rc > 128 ? " (interrupted)" : "");
+		if (rc > 128) /* the run's own figures are whole: written, exit 130 */
+			run->was_interrupted = true;
+	}
 	if (run->m->format == PB_FORMAT_TEXT)
 		pb_summary_print(stdout, sum);
 	json_object_set_new(run->s.doc, "summary", sum);

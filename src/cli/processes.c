@@ -7,6 +7,7 @@
  * samples, another seed and a temporary -o, then joins the N result files
  * into one (every case's samples and replicates, in process order) and
  * prints it as `primbench report` does. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/summary.h"
+#include "primbench/text.h"
 #include "primbench/twosample.h"
 
 #define CHILD_ENV "PRIMBENCH_PROCESSES_CHILD"
@@ -68,6 +70,25 @@ void cli_vs_env_check(const char *arg)
 	if ((size_t)(eq - arg) == strlen(CHILD_ENV) && !strncmp(arg, CHILD_ENV, strlen(CHILD_ENV)))
 		die_usage("--vs-env: %s is primbench's own (it marks its child processes)",
 		          CHILD_ENV);
+	/* ld.so only warns about a preloaded library it cannot open, and runs
+	 * without it: side B would be A again (ld.so(8): entries separated by
+	 * spaces or colons; a name without '/' is searched for, not checked) */
+	if (eq - arg == 10 && !strncmp(arg, "LD_PRELOAD", 10)) {
+		for (const char *q = eq + 1; *q;) {
+			size_t n = strcspn(q, ": ");
+			char lib[4096];
+			if (n && n < sizeof lib && memchr(q, '/', n)) {
+				memcpy(lib, q, n);
+				lib[n] = '\0';
+				if (access(lib, R_OK) != 0)
+					die_usage(
+					    "--vs-env LD_PRELOAD: cannot read %s: %s (ld.so would "
+					    "run side B without it)",
+					    lib, strerror(errno));
+			}
+			q += n + (q[n] != '\0');
+		}
+	}
 }
 
 /* side_b: the child gets p->vs_env in its environment. */
@@ -529,10 +550,17 @@ int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *
 		return status;
 	}
 	if (!doc[0] || !doc[1]) {
-		if (status == PB_EXIT_OK || status > 128)
+		/* interrupted: the caller says so (what it keeps is its own) */
+		if (status == PB_EXIT_OK)
 			cli_error("--vs-env: no process of side %c finished: nothing to compare",
 			          doc[0] ? 'B' : 'A');
+		r->empty_side = doc[0] ? 'B' : 'A';
+		json_decref(doc[0]);
+		json_decref(doc[1]);
+		doc[0] = doc[1] = NULL;
+		char side = r->empty_side;
 		cli_vs_env_result_free(r);
+		r->empty_side = side;
 		return status ? status : PB_EXIT_USAGE;
 	}
 	/* the environment of B, one string: "X=1 Y=2" */
@@ -588,14 +616,24 @@ static int run_vs_env(const struct cli_processes *p)
 	}
 	struct cli_vs_env_result r;
 	int status = cli_vs_env_measure(p, &r);
-	if (!r.doc[0])
+	if (!r.doc[0]) {
+		if (status > 128)
+			cli_error(
+			    "interrupted; nothing to compare (no process of side %c finished)",
+			    r.empty_side ? r.empty_side : 'A');
 		return status;
+	}
 	if (p->format == PB_FORMAT_TEXT) {
-		printf("A/B across processes: %zu of A (this environment) and %zu of B "
-		       "(with %s), in the order %s; each process a replicate; B against A "
-		       "as 'primbench compare A.json B.json' sets them (Welch's t on the "
-		       "logs of the processes' medians, +-%.0f%% equivalence)\n\n",
-		       r.done[0], r.done[1], r.envs, r.order, 100 * PB_EQUIVALENCE);
+		char *head = NULL;
+		if (asprintf(&head,
+		             "A/B across processes: %zu of A (this environment) and %zu of B "
+		             "(with %s), in the order %s; each process a replicate; B against A "
+		             "as 'primbench compare A.json B.json' sets them (Welch's t on the "
+		             "logs of the processes' medians, +-%.0f%% equivalence)",
+		             r.done[0], r.done[1], r.envs, r.order, 100 * PB_EQUIVALENCE) >= 0)
+			pb_print_wrapped_at(stdout, 0, 2, head);
+		free(head);
+		putchar('\n');
 		pb_compare_print(stdout, &r.res);
 	}
 	json_t *cj = cli_compare_doc(r.f, 2, 1, &r.res, 0.95, PB_EQUIVALENCE, false);

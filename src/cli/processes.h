@@ -74,6 +74,8 @@ struct cli_vs_env_result {
 	char *envs;                   /* B's variables, "X=1 Y=2" */
 	struct pb_results_file f[2];  /* the two sides as result files */
 	struct pb_compare_result res; /* B against A, margin PB_EQUIVALENCE */
+	char empty_side;              /* with no result: 'A' or 'B', the side none of whose
+	                                 processes finished (0: another failure) */
 };
 
 /* The A/B run of p (n_vs_env > 0) without printing it: its processes, the

@@ -1499,7 +1499,8 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		snprintf(gain, sizeof gain, "%g%%", 100 * b->rule.small);
 	else {
 		char from[32];
-		pb_format_bytes(from, sizeof from, (double)b->rule.large_from_bytes, PB_BYTES_EXACT);
+		pb_format_bytes(from, sizeof from, (double)b->rule.large_from_bytes,
+		                PB_BYTES_EXACT);
 		snprintf(gain, sizeof gain, "%g%% (from %s on %g%%)", 100 * b->rule.small, from,
 		         100 * b->rule.large);
 	}

@@ -1098,10 +1098,19 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 	json_object_set_new(o, "libc", libc_section(&c, counts));
 	json_object_set_new(o, "glibc", glibc_section(&c));
 	/* what the run measured of its lines cannot be rebuilt from the cases:
-	 * a saved run's is kept (pb_summary_print checks it as it prints) */
+	 * a saved run's is kept, once checked (a malformed one fails the build) */
 	const json_t *measured = json_object_get(
 	    json_object_get(json_object_get(f->doc, "summary"), "glibc"), "measured");
-	if (json_is_array(measured))
+	if (measured && pb_glibc_effect_check_json(measured) != 0) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s", pb_error());
+		json_decref(o);
+		json_decref(c.text);
+		free(c.mc);
+		pb_fail("%s: %s", f->path, msg);
+		return NULL;
+	}
+	if (measured)
 		json_object_set(json_object_get(o, "glibc"), "measured", (json_t *)measured);
 	double widest = 0;
 	json_object_set_new(o, "crossings", crossings_section(&c, &widest));

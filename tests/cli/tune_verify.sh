@@ -36,10 +36,9 @@ rc=$?
 grep -q '^export GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=' out.txt ||
 	fail "no GLIBC_TUNABLES line"
 grep -q '^the line, measured (--no-verify skips this):$' out.txt || fail "no measurement"
-grep -q '^memset hot, libc without and with the line, measured: 2 fresh processes each way$' \
-	out.txt || fail "no heading of 2 processes a side"
-grep -q '^  in the order ABBA (primbench mem memset --kernels libc' out.txt ||
-	fail "not in the order ABBA"
+flat=$(tr '\n' ' ' <out.txt | tr -s ' ')
+echo "$flat" | grep -q 'memset hot, libc without and with the line, measured: 2 fresh processes each way in the order ABBA (primbench mem memset --kernels libc --sizes [0-9,]* --cache hot --vs-env with the line)' ||
+	fail "no heading: 2 processes a side, in the order ABBA, the command"
 grep -q '^  size  *without  *with  *with/without (95% CI)  *verdict  *predicted$' out.txt ||
 	fail "no column heads"
 rows=$(sed -n '/^  size  *without/,/^  with the line:/p' out.txt | sed '1d;$d')

@@ -1606,6 +1606,7 @@ static void test_glibc_effect(void **state)
 	json_object_del(j, "order");
 	assert_int_equal(pb_glibc_effect_print_json(stderr, j), -1);
 	assert_non_null(strstr(pb_error(), "measured[0].order: not a sequence of A and B"));
+	json_decref(j);
 	/* a file's checks: one bad field, named */
 	json_t *arr = json_array();
 	j = pb_glibc_effect_json("memset", "hot", "GLIBC_TUNABLES=x", 5, 5, "ABBA", 0.01, rows, 5);

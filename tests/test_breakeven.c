@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "primbench/breakeven.h"
+#include "primbench/replicates.h"
 #include "primbench/error.h"
 #include "primbench/text.h"
 
@@ -83,6 +84,34 @@ static void add(struct synth *s, enum pb_op op, const char *name, uint64_t n, do
 	c->ticks_per_call.ci_lo = rel > 0 ? med * (1 - rel) : NAN;
 	c->ticks_per_call.ci_hi = rel > 0 ? med * (1 + rel) : NAN;
 	c->ticks_per_call.ci_level = 0.95;
+}
+
+/* A case of R replicates of 6 samples each, replicate r's at level[r] x
+ * (1 +- 0.0001): what a run of R replicates gives (the break-even's pairs
+ * are then by replicate). */
+static size_t pool_reps[POOL_CASES][8];
+static void add_replicated(struct synth *s, const char *name, uint64_t n, const double *level,
+                           size_t R)
+{
+	size_t slot = pool_next % POOL_CASES;
+	add(s, PB_OP_MEMCPY, name, n, level[0], 0.01);
+	struct pb_mem_case *c = &s->cases[s->n - 1];
+	assert_true(R <= 5 && R * 6 <= SYNTH_SAMPLES);
+	double all[SYNTH_SAMPLES];
+	c->n_samples = R * 6;
+	for (size_t r = 0; r < R; r++) {
+		pool_reps[slot][r] = 6;
+		for (size_t i = 0; i < 6; i++) {
+			pool_ticks[slot][r * 6 + i] = level[r] * (1 + 0.0001 * ((double)i - 2.5));
+			all[r * 6 + i] = pool_ticks[slot][r * 6 + i];
+		}
+	}
+	c->n_replicates = R;
+	c->replicate_samples = pool_reps[slot];
+	struct pb_summary sum;
+	assert_int_equal(pb_summarize_replicates(all, c->n_samples, pool_reps[slot], R, 0.95, &sum),
+	                 0);
+	c->ticks_per_call = sum;
 }
 
 /* Deterministic noise in [1 - amp, 1 + amp]. */
@@ -298,6 +327,47 @@ static void test_indistinguishable(void **state)
  * 0.6% lower by the medians everywhere, intervals of +-5%): the policy
  * names the first in catalogue order, whichever was lucky, and lists the
  * other as its peer; libc first by default, last by tune's rule. */
+/* With replicates a peer is judged over its band as a whole: a kernel
+ * 1.5% slower at one of four sizes in every replicate (told apart there,
+ * size by size) and 0.5% faster at the other three is, over the band, no
+ * slower: a peer. Without the replicates, size by size: not one. */
+static void test_peers_band_whole(void **state)
+{
+	(void)state;
+	const double base[] = {100, 103, 97, 101, 99};
+	/* the kernel earlier in catalogue order wins at the one size: the
+	 * band's kernel whenever the other is its peer */
+	bool a_first = kern(PB_OP_MEMCPY, KA) < kern(PB_OP_MEMCPY, KB);
+	const char *one = a_first ? KA : KB, *three = a_first ? KB : KA;
+	for (int whole = 0; whole < 2; whole++) {
+		struct synth s = {.seed = 5};
+		for (uint64_t n = 1024, i = 0; n <= 8 * KIB; n *= 2, i++) {
+			double f = i == 0 ? 1.015 : 0.995, a[5], b[5]; /* three over one */
+			for (size_t r = 0; r < 5; r++) {
+				a[r] = base[r] * (10 + n / 64.0) / 100;
+				b[r] = a[r] * f;
+			}
+			if (whole) {
+				add_replicated(&s, one, n, a, 5);
+				add_replicated(&s, three, n, b, 5);
+			} else {
+				add(&s, PB_OP_MEMCPY, one, n, a[0], 0.002);
+				add(&s, PB_OP_MEMCPY, three, n, b[0], 0.002);
+			}
+		}
+		struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+		assert_int_equal(b.policy.n_bands, 1);
+		assert_string_equal(b.policy.bands[0].kernel->name, one);
+		if (whole) { /* over the band, `one` is not faster: a peer */
+			assert_int_equal(b.peers[0].n, 1);
+			assert_string_equal(b.peers[0].kernels[0]->name, three);
+		} else { /* size by size, `one` is faster at 1 KiB: no peer */
+			assert_int_equal(b.peers[0].n, 0);
+		}
+		pb_breakeven_free(&b);
+	}
+}
+
 static void test_peers_canonical(void **state)
 {
 	(void)state;
@@ -1205,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(test_no_crossing),
 		cmocka_unit_test(test_indistinguishable),
 		cmocka_unit_test(test_peers_canonical),
+		cmocka_unit_test(test_peers_band_whole),
 		cmocka_unit_test(test_three_kernels),
 		cmocka_unit_test(test_libc_leading),
 		cmocka_unit_test(test_open_interval),

@@ -605,9 +605,82 @@ static void switch_point(const struct grid *g, const struct band *lo, const stru
 	out->bracket_hi = g->sizes[j1];
 }
 
+/* Kernel kb beats ko over the band's sizes [j0, j1] taken together, by
+ * the one rule (pb_verdict, PB_EQUIVALENCE): in each replicate r, the
+ * geometric mean over the sizes of ko's median over kb's, paired by
+ * replicate (pb_paired_ratio: the two were interleaved in one run), so
+ * that one size's noise does not decide a band of many (docs/breakeven.md,
+ * "Kernels that cannot be told apart"). 1: kb faster; 0: not; -1: no such
+ * interval (a size of kb without ko, or without the same two or more
+ * replicates on both). */
+static int band_faster(const struct grid *g, size_t kb, size_t ko, size_t j0, size_t j1)
+{
+	size_t R = 0, nsz = 0;
+	double *la = NULL, *lb = NULL, *ma = NULL, *mb = NULL;
+	int res = -1;
+	for (size_t j = j0; j <= j1; j++) {
+		if (!g->has[AT(g, kb, j)])
+			continue;
+		const struct pb_mem_case *ca = g->cs[AT(g, kb, j)], *cb = g->cs[AT(g, ko, j)];
+		if (!g->has[AT(g, ko, j)] || !ca || !cb || ca->n_replicates < 2 ||
+		    cb->n_replicates != ca->n_replicates || (R && ca->n_replicates != R))
+			goto out;
+		if (!R) {
+			R = ca->n_replicates;
+			la = calloc(R, sizeof *la);
+			lb = calloc(R, sizeof *lb);
+			ma = malloc(R * sizeof *ma);
+			mb = malloc(R * sizeof *mb);
+			if (!la || !lb || !ma || !mb)
+				goto out;
+		}
+		double *x = pb_mem_case_per_call(ca), *y = pb_mem_case_per_call(cb);
+		size_t kx = x ? pb_replicate_medians(x, ca->n_samples, ca->replicate_samples, R, ma)
+		              : 0;
+		size_t ky = y ? pb_replicate_medians(y, cb->n_samples, cb->replicate_samples, R, mb)
+		              : 0;
+		free(x);
+		free(y);
+		if (kx != R || ky != R)
+			goto out;
+		for (size_t r = 0; r < R; r++) {
+			if (!(ma[r] > 0 && mb[r] > 0))
+				goto out;
+			la[r] += log(ma[r]);
+			lb[r] += log(mb[r]);
+		}
+		nsz++;
+	}
+	if (!nsz)
+		goto out;
+	for (size_t r = 0; r < R; r++) {
+		la[r] = exp(la[r] / (double)nsz);
+		lb[r] = exp(lb[r] / (double)nsz);
+	}
+	struct pb_runs_ratio pr = {0};
+	if (pb_paired_ratio(la, lb, R, 0.95, &pr) != 0 || !pr.valid)
+		goto out;
+	const struct pb_shift sh = {.estimate = pr.estimate,
+	                            .lo = pr.lo,
+	                            .hi = pr.hi,
+	                            .level = 0.95,
+	                            .coverage = 0.95,
+	                            .ci_valid = true};
+	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	res = pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT && sh.estimate > 1;
+out:
+	free(la);
+	free(lb);
+	free(ma);
+	free(mb);
+	return res;
+}
+
 /* Kernel ko cannot be told from band kernel kb over the band's sizes
- * [j0, j1]: ko was measured at every size kb was and kb is faster at none
- * of them by the one rule (pb_verdict, PB_EQUIVALENCE: the tables' `=`).
+ * [j0, j1]: ko was measured at every size kb was and kb is not faster
+ * over them by the one rule (pb_verdict, PB_EQUIVALENCE): over the band
+ * as a whole (band_faster) where the replicates give that interval, else
+ * at none of its sizes (the tables' `=`).
  * With a `close` rule, also that ko's medians be on average within the
  * rule's gain at each size (never below the one margin) of kb's: the mean
  * of log(ko / kb) - log(1 + gain), <= 0. Serving the band with ko then
@@ -618,12 +691,16 @@ static bool peer_of(const struct grid *g, size_t kb, size_t ko, size_t j0, size_
 {
 	if (ko == kb)
 		return false;
+	/* the band as a whole where its replicates allow, else size by size */
+	int whole = band_faster(g, kb, ko, j0, j1);
+	if (whole == 1)
+		return false;
 	double sum = 0;
 	size_t n = 0;
 	for (size_t j = j0; j <= j1; j++) {
 		if (!g->has[AT(g, kb, j)])
 			continue;
-		if (!g->has[AT(g, ko, j)] || clearly_faster(g, kb, ko, j))
+		if (!g->has[AT(g, ko, j)] || (whole < 0 && clearly_faster(g, kb, ko, j)))
 			return false;
 		double gain = 0;
 		if (close)

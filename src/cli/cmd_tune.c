@@ -400,7 +400,7 @@ static void print_switches(const struct run *r)
 		char line[768];
 		snprintf(line, sizeof line,
 		         "cannot be told apart from the band's kernel (not slower by the one "
-		         "rule at any of its sizes; of those within --min-gain by the medians, "
+		         "rule over its sizes; of those within --min-gain by the medians, "
 		         "the first in catalogue order, libc last, serves): %s",
 		         r->peers);
 		pb_print_wrapped_at(stdout, 4, 6, line);

@@ -1610,7 +1610,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		char text[768];
 		snprintf(text, sizeof text,
 		         "cannot be told apart from the band's kernel (not slower by the one "
-		         "rule at any of its sizes; of those within the keep rule's gain by the "
+		         "rule over its sizes; of those within the keep rule's gain by the "
 		         "medians, the first in catalogue order serves it): %s",
 		         peers);
 		pb_print_wrapped_at(f, 2, 4, text);

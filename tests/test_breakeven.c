@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "primbench/breakeven.h"
-#include "primbench/replicates.h"
 #include "primbench/error.h"
+#include "primbench/replicates.h"
 #include "primbench/text.h"
 
 #include "hide_profile.h"

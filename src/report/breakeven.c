@@ -635,10 +635,10 @@ static int band_faster(const struct grid *g, size_t kb, size_t ko, size_t j0, si
 				goto out;
 		}
 		double *x = pb_mem_case_per_call(ca), *y = pb_mem_case_per_call(cb);
-		size_t kx = x ? pb_replicate_medians(x, ca->n_samples, ca->replicate_samples, R, ma)
-		              : 0;
-		size_t ky = y ? pb_replicate_medians(y, cb->n_samples, cb->replicate_samples, R, mb)
-		              : 0;
+		size_t kx =
+		    x ? pb_replicate_medians(x, ca->n_samples, ca->replicate_samples, R, ma) : 0;
+		size_t ky =
+		    y ? pb_replicate_medians(y, cb->n_samples, cb->replicate_samples, R, mb) : 0;
 		free(x);
 		free(y);
 		if (kx != R || ky != R)

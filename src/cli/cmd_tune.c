@@ -1069,11 +1069,12 @@ static int verify_glibc_line(struct tune_ctx *t)
 		int status = cli_glibc_check_run(&t->checks[i]);
 		if (status > 128) {
 			fflush(stdout);
-			cli_error("interrupted while measuring the GLIBC_TUNABLES line (%zu of its "
-			          "%zu tables printed); %s",
-			          i, t->nchecks,
-			          t->o->dry_run ? "dry run: no policy file written"
-			                        : "the policy file was written before");
+			cli_error(
+			    "interrupted while measuring the GLIBC_TUNABLES line (a table above "
+			    "is of the processes that finished; %zu of %zu not measured); %s",
+			    t->nchecks - i - 1, t->nchecks,
+			    t->o->dry_run ? "dry run: no policy file written"
+			                  : "the policy file was written before");
 		}
 		if (status != PB_EXIT_OK)
 			return status;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,11 +81,24 @@ void cli_vs_env_check(const char *arg)
 			if (n && n < sizeof lib && memchr(q, '/', n)) {
 				memcpy(lib, q, n);
 				lib[n] = '\0';
-				if (access(lib, R_OK) != 0)
+				struct stat st;
+				char magic[4] = {0};
+				errno = 0;
+				FILE *fp = stat(lib, &st) == 0 && S_ISREG(st.st_mode)
+				               ? fopen(lib, "rb")
+				               : NULL;
+				const char *why = NULL;
+				if (!fp)
+					why = errno ? strerror(errno) : "not a regular file";
+				else if (fread(magic, 1, 4, fp) != 4 || memcmp(magic, "\177ELF", 4))
+					why = "not an ELF shared object";
+				if (fp)
+					fclose(fp);
+				if (why)
 					die_usage(
-					    "--vs-env LD_PRELOAD: cannot read %s: %s (ld.so would "
-					    "run side B without it)",
-					    lib, strerror(errno));
+					    "--vs-env LD_PRELOAD: %s: %s (ld.so would run side B "
+					    "without it)",
+					    lib, why);
 			}
 			q += n + (q[n] != '\0');
 		}
@@ -623,6 +637,22 @@ static int run_vs_env(const struct cli_processes *p)
 			    r.empty_side ? r.empty_side : 'A');
 		return status;
 	}
+	/* a GLIBC_TUNABLES glibc ignores (a bad name or value) makes B an A/A:
+	 * said, from the thresholds each side's glibc reported */
+	for (size_t e = 0; e < p->n_vs_env; e++) {
+		if (strncmp(p->vs_env[e], "GLIBC_TUNABLES=", 15))
+			continue;
+		bool moved = false;
+		for (size_t d = 0; d < r.res.nsw && !moved; d++)
+			moved = !strncmp(r.res.sw[d].field, "glibc.", 6) &&
+			        strcmp(r.res.sw[d].field, "glibc.tunables_env") != 0;
+		if (!moved)
+			warn("--vs-env %s: glibc reports the same thresholds on both sides (a "
+			     "tunable "
+			     "it does not know or a value it ignores is dropped silently: ld.so "
+			     "--list-tunables)",
+			     p->vs_env[e]);
+	}
 	if (p->format == PB_FORMAT_TEXT) {
 		char *head = NULL;
 		if (asprintf(&head,
@@ -645,6 +675,8 @@ static int run_vs_env(const struct cli_processes *p)
 		                    json_pack("{s:o, s:s, s:I, s:I}", "env", vs, "order", r.order,
 		                              "processes_a", (json_int_t)r.done[0], "processes_b",
 		                              (json_int_t)r.done[1]));
+		if (status > 128)
+			json_object_set_new(cj, "interrupted", json_true());
 		if (p->format == PB_FORMAT_JSON) {
 			char *t = json_dumps(cj, JSON_INDENT(2));
 			if (t)
@@ -658,8 +690,13 @@ static int run_vs_env(const struct cli_processes *p)
 				cli_error("%s", pb_error());
 				status = PB_EXIT_USAGE;
 			} else if (p->format == PB_FORMAT_TEXT) {
-				printf("\nresults: %s (the comparison), %s (A), %s (B)\n",
-				       p->out_path, pa, pbp);
+				char *line = NULL;
+				if (asprintf(&line, "results: %s (the comparison), %s (A), %s (B)",
+				             p->out_path, pa, pbp) >= 0) {
+					putchar('\n');
+					pb_print_wrapped_at(stdout, 0, 2, line);
+				}
+				free(line);
 			}
 		}
 		json_decref(cj);

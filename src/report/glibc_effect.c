@@ -130,12 +130,22 @@ void pb_glibc_effect_print_check(FILE *f, const char *op, const char *state, siz
 	for (size_t i = 0; i < n; i++)
 		snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%llu",
 		         i ? "," : "", (unsigned long long)rows[i].pt.size_bytes);
+	/* the processes of each side, from the order (an interrupted check has
+	 * fewer of one) */
+	size_t na = 0, nb = 0;
+	for (const char *c = order; *c; c++)
+		na += *c == 'A', nb += *c == 'B';
+	char each[96];
+	if (na == nb || !order[0])
+		snprintf(each, sizeof each, "%zu fresh processes each way", processes);
+	else
+		snprintf(each, sizeof each, "%zu fresh processes without and %zu with it", na, nb);
 	char heading[700];
 	snprintf(heading, sizeof heading,
-	         "%s %s, libc without and with the line, measured: %zu fresh processes each "
-	         "way in the order %s (primbench mem %s --kernels libc --sizes %s --cache %s "
-	         "--vs-env with the line)",
-	         op, state, processes, order, op, sizes, state);
+	         "%s %s, libc without and with the line, measured: %s in the order %s "
+	         "(primbench mem %s --kernels libc --sizes %s --cache %s --vs-env with the "
+	         "line)",
+	         op, state, each, order, op, sizes, state);
 	pb_glibc_effect_print(f, heading, rows, n, margin);
 }
 

@@ -97,24 +97,35 @@ int cli_glibc_check_run(const struct cli_glibc_check *c)
 	return status;
 }
 
+/* Whether case c is a one-thread case of (op, state, kernel); its size
+ * into *size. */
+static bool case_of(const json_t *c, const char *op, const char *state, const char *kernel,
+                    uint64_t *size)
+{
+	const json_t *k = json_object_get(c, "key");
+	const char *kop = json_string_value(json_object_get(k, "op"));
+	const char *kst = json_string_value(json_object_get(k, "cache_state"));
+	const char *kk = json_string_value(json_object_get(k, "kernel"));
+	const json_t *ks = json_object_get(k, "size_bytes");
+	const json_t *th = json_object_get(k, "threads");
+	if (!kop || !kst || !kk || strcmp(kop, op) || strcmp(kst, state) || strcmp(kk, kernel) ||
+	    !json_is_integer(ks) || json_integer_value(ks) <= 0 ||
+	    (json_is_integer(th) && json_integer_value(th) != 1))
+		return false;
+	*size = (uint64_t)json_integer_value(ks);
+	return true;
+}
+
 /* The median a call of doc's plain case (op, state, kernel, size), or NAN. */
 static double doc_median(const json_t *doc, const char *op, const char *state, const char *kernel,
                          uint64_t size)
 {
 	size_t i;
 	const json_t *c;
+	uint64_t n;
 	json_array_foreach(json_object_get(doc, "cases"), i, c)
 	{
-		const json_t *k = json_object_get(c, "key");
-		const char *kop = json_string_value(json_object_get(k, "op"));
-		const char *kst = json_string_value(json_object_get(k, "cache_state"));
-		const char *kk = json_string_value(json_object_get(k, "kernel"));
-		const json_t *ks = json_object_get(k, "size_bytes");
-		const json_t *th = json_object_get(k, "threads");
-		if (!kop || !kst || !kk || strcmp(kop, op) || strcmp(kst, state) ||
-		    strcmp(kk, kernel) || !json_is_integer(ks) ||
-		    (uint64_t)json_integer_value(ks) != size ||
-		    (json_is_integer(th) && json_integer_value(th) != 1))
+		if (!case_of(c, op, state, kernel, &n) || n != size)
 			continue;
 		const json_t *m = json_object_get(json_object_get(c, "per_call"), "median");
 		return json_is_number(m) ? json_number_value(m) : NAN;
@@ -158,15 +169,9 @@ int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicate
 		const json_t *c;
 		json_array_foreach(json_object_get(doc, "cases"), j, c)
 		{
-			const json_t *k = json_object_get(c, "key");
-			const char *kop = json_string_value(json_object_get(k, "op"));
-			const char *kst = json_string_value(json_object_get(k, "cache_state"));
-			const char *kk = json_string_value(json_object_get(k, "kernel"));
-			const json_t *ks = json_object_get(k, "size_bytes");
-			if (nc == 256 || !kop || !kst || !kk || strcmp(kop, opn) ||
-			    strcmp(kst, stn) || strcmp(kk, "libc") || !json_is_integer(ks))
+			uint64_t n;
+			if (nc == 256 || !case_of(c, opn, stn, "libc", &n))
 				continue;
-			uint64_t n = (uint64_t)json_integer_value(ks);
 			if (pb_glibc_path_at(&g, op, NULL, n) != pb_glibc_path_at(&g, op, &tun, n))
 				cand[nc++] = n;
 		}

@@ -237,6 +237,25 @@ static void each_line(const char *text, void (*fn)(const char *, size_t, void *)
 	}
 }
 
+/* The number in [v, end) ("0x840", "2048"), whole: false for an empty,
+ * overlong or bad one. */
+static bool diag_value(const char *v, const char *end, uint64_t *out)
+{
+	char num[32];
+	size_t vn = (size_t)(end - v);
+	if (vn == 0 || vn >= sizeof num)
+		return false;
+	memcpy(num, v, vn);
+	num[vn] = '\0';
+	char *e;
+	errno = 0;
+	unsigned long long x = strtoull(num, &e, 0);
+	if (errno || *e || e == num)
+		return false;
+	*out = x;
+	return true;
+}
+
 static void diag_line(const char *line, size_t n, void *arg)
 {
 	struct pb_glibc_diag *d = arg;
@@ -259,17 +278,9 @@ static void diag_line(const char *line, size_t n, void *arg)
 		return;
 	const char *key = line + strlen(prefix);
 	static const char stop[] = "rep_movsb_stop_threshold";
+	uint64_t v;
 	if ((size_t)(eq - key) == strlen(stop) && !strncmp(key, stop, strlen(stop))) {
-		char num[32];
-		size_t vn = (size_t)(line + n - (eq + 1));
-		if (vn == 0 || vn >= sizeof num)
-			return;
-		memcpy(num, eq + 1, vn);
-		num[vn] = '\0';
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(num, &end, 0);
-		if (!errno && !*end)
+		if (diag_value(eq + 1, line + n, &v))
 			d->rep_movsb_stop = v;
 		return;
 	}
@@ -277,16 +288,7 @@ static void diag_line(const char *line, size_t n, void *arg)
 		const char *name = glibc_figure_names[i] + 4; /* without "x86_" */
 		size_t k = strlen(name);
 		if ((size_t)(eq - key) == k && !strncmp(key, name, k)) {
-			char num[32];
-			size_t vn = (size_t)(line + n - (eq + 1));
-			if (vn == 0 || vn >= sizeof num)
-				return;
-			memcpy(num, eq + 1, vn);
-			num[vn] = '\0';
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(num, &end, 0);
-			if (errno || *end || end == num)
+			if (!diag_value(eq + 1, line + n, &v))
 				return;
 			d->value[i] = v;
 			d->known[i] = true;

@@ -1032,6 +1032,12 @@ static void print_glibc_tunables(const struct tune_ctx *t)
  * exit status. */
 static int verify_glibc_line(struct tune_ctx *t)
 {
+#ifndef __x86_64__
+	/* the line is glibc's x86-64 tunables (pb_glibc_map_policy): another
+	 * architecture's glibc has none of them (under qemu-user, the host's
+	 * loader may still report them) */
+	t->nsettings = 0;
+#endif
 	if (!t->nsettings)
 		return PB_EXIT_OK;
 	snprintf(t->line, sizeof t->line, "GLIBC_TUNABLES=");

@@ -173,10 +173,7 @@ static bool syscall_option(int c, const char *arg, void *ctx)
 	struct syscall_opts *o = ctx;
 	if (c != 'V')
 		return false;
-	cli_vs_env_check(arg);
-	if (o->n_vs_env == sizeof o->vs_env / sizeof *o->vs_env)
-		die_usage("--vs-env: at most %zu", sizeof o->vs_env / sizeof *o->vs_env);
-	o->vs_env[o->n_vs_env++] = (char *)arg;
+	cli_vs_env_add(o->vs_env, &o->n_vs_env, sizeof o->vs_env / sizeof *o->vs_env, arg);
 	return true;
 }
 

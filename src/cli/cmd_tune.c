@@ -718,6 +718,9 @@ static void choose_split(struct tune_opts *o, const struct pb_cache_info *caches
 	}
 	if (o->split >= o->max_size)
 		die_usage("tune: --split must be below --max-size");
+	if (o->rule.large_from_bytes > o->max_size)
+		die_usage("tune: --large-from must not be above --max-size (no size would be "
+		          "timed from there on)");
 }
 
 /* The first lines: the CPU, the ranges, the budget and the rule. */

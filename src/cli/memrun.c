@@ -153,10 +153,7 @@ static bool mem_option(int opt, const char *arg, void *ctx)
 		return true;
 	}
 	case MEM_CLI_OPT_BASE + 33:
-		cli_vs_env_check(arg);
-		if (m->n_vs_env == MEM_CLI_MAX_VS_ENV)
-			die_usage("--vs-env: at most %d", MEM_CLI_MAX_VS_ENV);
-		m->vs_env[m->n_vs_env++] = (char *)arg;
+		cli_vs_env_add(m->vs_env, &m->n_vs_env, MEM_CLI_MAX_VS_ENV, arg);
 		return true;
 	case MEM_CLI_OPT_BASE + 23:
 		/* a list (0,2-3, all) is for --threads: checked by the plan */

@@ -105,6 +105,20 @@ void cli_vs_env_check(const char *arg)
 	}
 }
 
+void cli_vs_env_add(char **list, size_t *n, size_t max, const char *arg)
+{
+	cli_vs_env_check(arg);
+	size_t k = strcspn(arg, "=");
+	for (size_t i = 0; i < *n; i++)
+		if (!strncmp(list[i], arg, k) && list[i][k] == '=')
+			die_usage(
+			    "--vs-env: %.*s given twice ('%s' and '%s'): one value a variable",
+			    (int)k, arg, list[i], arg);
+	if (*n == max)
+		die_usage("--vs-env: at most %zu", max);
+	list[(*n)++] = (char *)arg;
+}
+
 /* side_b: the child gets p->vs_env in its environment. */
 static int run_child(const struct cli_processes *p, size_t i, const char *path, bool side_b)
 {

@@ -57,6 +57,10 @@ bool cli_vs_env_side_b(size_t i);
  * "--vs-env 'X': not NAME=VALUE"). */
 void cli_vs_env_check(const char *arg);
 
+/* cli_vs_env_check, then arg appended to list[0..*n) (at most max): exits
+ * 2 when the list is full or already names arg's variable. */
+void cli_vs_env_add(char **list, size_t *n, size_t max, const char *arg);
+
 /* Runs cli_argv again n times (with --processes 1 and the shares above
  * after it), joins their result files case by case (samples and
  * replicates in process order; per_call by pb_summarize_replicates),

@@ -825,11 +825,10 @@ static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const str
 static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
                        const struct pb_glibc_thresholds *g, struct pb_glibc_tunables *out)
 {
-	struct pb_glibc_tunables tun;
-	pb_glibc_map_policy(policy, g, 16, t->o->max_size, &tun);
-	*out = tun;
-	/* the settings of tun.line, one "name=value" each */
-	const char *eq = strchr(tun.line, '=');
+	pb_glibc_map_policy(policy, g, 16, t->o->max_size, out);
+	const struct pb_glibc_tunables *tun = out;
+	/* the settings of tun->line, one "name=value" each */
+	const char *eq = strchr(tun->line, '=');
 	char words[512] = "";
 	for (const char *q = eq ? eq + 1 : ""; *q;) {
 		size_t n = strcspn(q, ":");
@@ -841,70 +840,56 @@ static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
 		q += n + (q[n] == ':');
 	}
 	char line[800], nopath[128] = "";
-	if (tun.no_path_octaves > 0.05)
+	if (tun->no_path_octaves > 0.05)
 		snprintf(nopath, sizeof nopath,
 		         "; %.1f more are served by kernels glibc has no path for",
-		         tun.no_path_octaves);
+		         tun->no_path_octaves);
 	snprintf(line, sizeof line,
 	         "glibc's closest: %s (its bands still differ from the policy "
 	         "over %.1f of the %.1f octaves timed%s)",
-	         words[0] ? words : "(none)", tun.mismatch_octaves,
+	         words[0] ? words : "(none)", tun->mismatch_octaves,
 	         __builtin_log2((double)t->o->max_size / 16.0), nopath);
 	pb_print_wrapped_at(stdout, 2, 4, line);
 }
 
-/* The checks of op's line (issue 32): each run's sizes (hot up to the
- * split, dram all of its own: above the split and the mid sizes) where glibc's path with the line
- * differs from its path now (pb_glibc_path_at), at most CLI_GLIBC_CHECK_MAX_SIZES of them spread
- * evenly, each with its prediction: the median of the policy's kernel there over libc's in that
- * run. */
+/* The median ticks a call of kernel k at n in run result ctx, or NAN (a
+ * cli_glibc_median_fn). */
+static double run_median(const void *ctx, const struct pb_kernel *k, uint64_t n)
+{
+	return median_at(ctx, k, n);
+}
+
+/* The checks of op's line (issue 32), one a run (cli_glibc_check_plan):
+ * hot up to the split, dram all of its own sizes (above the split and the
+ * mid ones: their policy is the best over both states), the predictions
+ * from that run. */
 static void plan_checks(struct tune_ctx *t, enum pb_op op, const struct pb_glibc_tunables *tun,
                         const struct run *hot, const struct run *dram,
                         const struct pb_policy *policy)
 {
 	const struct tune_opts *o = t->o;
-	const struct pb_kernel *libc = pb_kernel_find(op, "libc");
 	const struct run *runs[2] = {hot, dram};
 	for (int r = 0; r < 2; r++) {
 		const struct run *run = runs[r];
 		if (!run->have_result || t->nchecks == sizeof t->checks / sizeof t->checks[0])
 			continue;
-		uint64_t cand[256];
-		size_t nc = 0;
-		for (size_t i = 0; i < run->sizes.count && nc < 256; i++) {
-			uint64_t n = (uint64_t)run->sizes.values[i];
-			/* hot: up to the split; dram: its every size, the mid ones
-			 * too (their policy is the best over both states) */
-			if (r == 0 && n > o->split)
-				continue;
-			if (pb_glibc_path_at(&t->glibc, op, NULL, n) !=
-			    pb_glibc_path_at(&t->glibc, op, tun, n))
-				cand[nc++] = n;
-		}
-		if (!nc)
-			continue;
-		struct cli_glibc_check *c = &t->checks[t->nchecks++];
+		uint64_t sizes[256];
+		size_t ns = 0;
+		for (size_t i = 0; i < run->sizes.count && ns < 256; i++)
+			if (r == 1 || (uint64_t)run->sizes.values[i] <= o->split)
+				sizes[ns++] = (uint64_t)run->sizes.values[i];
+		struct cli_glibc_check *c = &t->checks[t->nchecks];
 		*c = (struct cli_glibc_check){
 		    .op = op,
 		    .state = run->state,
-		    .replicates = o->replicates >= 2 ? o->replicates : 2,
+		    .replicates = o->replicates,
 		    /* mem --vs-env's: its --budget (0.5 s) x 2 at tune's default */
 		    .budget_s = o->budget * 10 < 1.0 ? o->budget * 10 : 1.0,
 		    .cpu = o->want_cpu,
 		};
-		size_t m = nc < CLI_GLIBC_CHECK_MAX_SIZES ? nc : CLI_GLIBC_CHECK_MAX_SIZES;
-		for (size_t j = 0; j < m; j++) {
-			/* j-th of m spread over the nc: the first and the last kept */
-			uint64_t n = cand[m == 1 ? 0 : j * (nc - 1) / (m - 1)];
-			const struct pb_kernel *k = pb_policy_pick(policy, (size_t)n);
-			double best = k ? median_at(&run->result, k, n) : NAN;
-			double lc = libc ? median_at(&run->result, libc, n) : NAN;
-			c->pts[c->n++] = (struct pb_glibc_point){
-			    .size_bytes = n,
-			    .predicted = best > 0 && lc > 0 ? best / lc - 1 : NAN,
-			    .predicted_kernel = k ? k->name : NULL,
-			};
-		}
+		if (cli_glibc_check_plan(c, &t->glibc, tun, sizes, ns, policy, run_median,
+		                         &run->result))
+			t->nchecks++;
 	}
 }
 

@@ -15,6 +15,34 @@
 #include "primbench/policy.h"
 #include "primbench/twosample.h"
 
+size_t cli_glibc_check_plan(struct cli_glibc_check *c, const struct pb_glibc_thresholds *g,
+                            const struct pb_glibc_tunables *tun, const uint64_t *sizes, size_t n,
+                            const struct pb_policy *policy, cli_glibc_median_fn median,
+                            const void *ctx)
+{
+	uint64_t cand[256];
+	size_t nc = 0;
+	for (size_t i = 0; i < n && nc < 256; i++)
+		if (pb_glibc_path_at(g, c->op, NULL, sizes[i]) !=
+		    pb_glibc_path_at(g, c->op, tun, sizes[i]))
+			cand[nc++] = sizes[i];
+	const struct pb_kernel *libc = pb_kernel_find(c->op, "libc");
+	size_t m = nc < CLI_GLIBC_CHECK_MAX_SIZES ? nc : CLI_GLIBC_CHECK_MAX_SIZES;
+	c->n = 0;
+	for (size_t j = 0; j < m; j++) {
+		uint64_t s = cand[m == 1 ? 0 : j * (nc - 1) / (m - 1)];
+		const struct pb_kernel *k = pb_policy_pick(policy, (size_t)s);
+		double best = k ? median(ctx, k, s) : NAN;
+		double lc = libc ? median(ctx, libc, s) : NAN;
+		c->pts[c->n++] = (struct pb_glibc_point){
+		    .size_bytes = s,
+		    .predicted = best > 0 && lc > 0 ? best / lc - 1 : NAN,
+		    .predicted_kernel = k ? k->name : NULL,
+		};
+	}
+	return c->n;
+}
+
 int cli_glibc_check_measure(const struct cli_glibc_check *c, struct cli_glibc_result *out)
 {
 	memset(out, 0, sizeof *out);
@@ -116,16 +144,23 @@ static bool case_of(const json_t *c, const char *op, const char *state, const ch
 	return true;
 }
 
-/* The median a call of doc's plain case (op, state, kernel, size), or NAN. */
-static double doc_median(const json_t *doc, const char *op, const char *state, const char *kernel,
-                         uint64_t size)
+/* The run a summary's check predicts from: its document, op and state. */
+struct doc_run {
+	const json_t *doc;
+	const char *op, *state;
+};
+
+/* The median a call of the run's plain case of (kernel, size), or NAN
+ * (a cli_glibc_median_fn). */
+static double doc_median(const void *ctx, const struct pb_kernel *kernel, uint64_t size)
 {
+	const struct doc_run *d = ctx;
 	size_t i;
 	const json_t *c;
 	uint64_t n;
-	json_array_foreach(json_object_get(doc, "cases"), i, c)
+	json_array_foreach(json_object_get(d->doc, "cases"), i, c)
 	{
-		if (!case_of(c, op, state, kernel, &n) || n != size)
+		if (!case_of(c, d->op, d->state, kernel->name, &n) || n != size)
 			continue;
 		const json_t *m = json_object_get(json_object_get(c, "per_call"), "median");
 		return json_is_number(m) ? json_number_value(m) : NAN;
@@ -166,20 +201,15 @@ int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicate
 		    pb_policy_parse(op, ptext, (pb_features)-1, &policy) != 0 ||
 		    pb_glibc_tunables_from_line(env, op, &tun) != 0)
 			continue;
-		/* the run's libc sizes of (op, state) where the line changes the path */
-		uint64_t cand[256];
-		size_t nc = 0, j;
+		/* the run's libc sizes of (op, state) */
+		uint64_t sizes[256];
+		size_t ns = 0, j;
 		const json_t *c;
 		json_array_foreach(json_object_get(doc, "cases"), j, c)
 		{
-			uint64_t n;
-			if (nc == 256 || !case_of(c, opn, stn, "libc", &n))
-				continue;
-			if (pb_glibc_path_at(&g, op, NULL, n) != pb_glibc_path_at(&g, op, &tun, n))
-				cand[nc++] = n;
+			if (ns < 256 && case_of(c, opn, stn, "libc", &sizes[ns]))
+				ns++;
 		}
-		if (!nc)
-			continue;
 		struct cli_glibc_check chk = {
 		    .op = op,
 		    .state = st,
@@ -188,18 +218,9 @@ int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicate
 		    .budget_s = budget_s,
 		    .cpu = -1,
 		};
-		size_t m = nc < CLI_GLIBC_CHECK_MAX_SIZES ? nc : CLI_GLIBC_CHECK_MAX_SIZES;
-		for (size_t q = 0; q < m; q++) {
-			uint64_t n = cand[m == 1 ? 0 : q * (nc - 1) / (m - 1)];
-			const struct pb_kernel *k = pb_policy_pick(&policy, (size_t)n);
-			double best = k ? doc_median(doc, opn, stn, k->name, n) : NAN;
-			double lc = doc_median(doc, opn, stn, "libc", n);
-			chk.pts[chk.n++] = (struct pb_glibc_point){
-			    .size_bytes = n,
-			    .predicted = best > 0 && lc > 0 ? best / lc - 1 : NAN,
-			    .predicted_kernel = k ? k->name : NULL,
-			};
-		}
+		const struct doc_run run = {.doc = doc, .op = opn, .state = stn};
+		if (!cli_glibc_check_plan(&chk, &g, &tun, sizes, ns, &policy, doc_median, &run))
+			continue;
 		struct cli_glibc_result res;
 		int rc = cli_glibc_check_measure(&chk, &res);
 		if (res.n)

@@ -11,8 +11,10 @@
 
 #include <jansson.h>
 
+#include "primbench/breakeven.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/mem.h"
+#include "primbench/policy.h"
 
 #define CLI_GLIBC_CHECK_MAX_SIZES 8
 
@@ -27,6 +29,20 @@ struct cli_glibc_check {
 	double budget_s;   /* per size, shared by all the processes */
 	int cpu;           /* --cpu of the children, -1: none */
 };
+
+/* The proposing run's median ticks a call of kernel k at n bytes, or NAN
+ * (ctx: the caller's run). */
+typedef double (*cli_glibc_median_fn)(const void *ctx, const struct pb_kernel *k, uint64_t n);
+
+/* Fills c->pts from the proposing run's sizes[0..n) (ascending): those
+ * where glibc's path with tun differs from its path now under g
+ * (pb_glibc_path_at), at most CLI_GLIBC_CHECK_MAX_SIZES of them spread
+ * evenly (the first and the last kept), each with its prediction: the
+ * median of policy's kernel there over libc's, minus 1. Returns c->n. */
+size_t cli_glibc_check_plan(struct cli_glibc_check *c, const struct pb_glibc_thresholds *g,
+                            const struct pb_glibc_tunables *tun, const uint64_t *sizes, size_t n,
+                            const struct pb_policy *policy, cli_glibc_median_fn median,
+                            const void *ctx);
 
 /* What a check measured. */
 struct cli_glibc_result {

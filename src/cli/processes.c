@@ -582,11 +582,7 @@ int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *
 		if (status == PB_EXIT_OK)
 			cli_error("--vs-env: no process of side %c finished: nothing to compare",
 			          doc[0] ? 'B' : 'A');
-		r->empty_side = doc[0] ? 'B' : 'A';
-		json_decref(doc[0]);
-		json_decref(doc[1]);
-		doc[0] = doc[1] = NULL;
-		char side = r->empty_side;
+		char side = doc[0] ? 'B' : 'A';
 		cli_vs_env_result_free(r);
 		r->empty_side = side;
 		return status ? status : PB_EXIT_USAGE;

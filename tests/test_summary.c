@@ -264,6 +264,27 @@ static void test_loses_large(void **state)
 	assert_non_null(strstr(t, "A page fault on a 4 KiB page ("));
 	/* the policy that moves glibc's thresholds, as --breakeven prints it */
 	assert_non_null(strstr(t, "GLIBC_TUNABLES=glibc.cpu.x86_rep_"));
+	/* the policies are judged on the cases' samples, as --breakeven
+	 * judges them: clzero's clear lead from 1M on in dram is a band of its
+	 * own (without the samples every policy was one band), and each band
+	 * has its list of kernels it cannot be told from */
+	size_t i;
+	const json_t *p, *dram = NULL;
+	json_array_foreach(json_object_get(json_object_get(s, "glibc"), "policies"), i, p)
+	{
+		const json_t *peers = json_object_get(p, "policy_peers");
+		assert_true(json_is_array(peers));
+		assert_int_equal(json_array_size(peers),
+		                 json_integer_value(json_object_get(p, "switches")) + 1);
+		if (!strcmp(json_string_value(json_object_get(p, "op")), "memset") &&
+		    !strcmp(json_string_value(json_object_get(p, "cache_state")), "dram"))
+			dram = p;
+	}
+	assert_non_null(dram);
+	assert_true(json_integer_value(json_object_get(dram, "switches")) >= 1);
+	const char *pol = json_string_value(json_object_get(dram, "policy"));
+	assert_non_null(strstr(pol, ",clzero"));
+	assert_non_null(strstr(t, "cannot be told apart from the band's kernel"));
 	free(t);
 	json_decref(s);
 	pb_results_file_free(&f);

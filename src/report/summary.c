@@ -656,6 +656,43 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 	return o;
 }
 
+/* pc's samples from the file's case k: per-call values as batches of one
+ * call each, and its replicates. 0, or -1 out of memory. */
+static int case_samples(struct pb_mem_case *pc, const struct pb_results_case *k)
+{
+	if (!k || !k->n)
+		return 0;
+	pc->batch_ticks = malloc(k->n * sizeof *pc->batch_ticks);
+	pc->batch_calls = malloc(k->n * sizeof *pc->batch_calls);
+	if (!pc->batch_ticks || !pc->batch_calls)
+		return -1;
+	memcpy(pc->batch_ticks, k->v, k->n * sizeof *pc->batch_ticks);
+	for (size_t j = 0; j < k->n; j++)
+		pc->batch_calls[j] = 1;
+	pc->n_samples = k->n;
+	if (k->n_rep >= 2 && k->rep_n) {
+		pc->replicate_samples = malloc(k->n_rep * sizeof *pc->replicate_samples);
+		if (!pc->replicate_samples)
+			return -1;
+		memcpy(pc->replicate_samples, k->rep_n, k->n_rep * sizeof *pc->replicate_samples);
+		pc->n_replicates = k->n_rep;
+	}
+	return 0;
+}
+
+/* Frees what case_samples gave r's cases, and the cases. */
+static void free_cases(struct pb_mem_result *r)
+{
+	for (size_t i = 0; i < r->n_cases; i++) {
+		free(r->cases[i].batch_ticks);
+		free(r->cases[i].batch_calls);
+		free(r->cases[i].replicate_samples);
+	}
+	free(r->cases);
+	r->cases = NULL;
+	r->n_cases = 0;
+}
+
 static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
                           const struct pb_glibc_thresholds *g)
 {
@@ -681,12 +718,20 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		pc->kernel = k;
 		pc->size_bytes = m->size;
 		pc->state = st;
-		pc->n_samples = m->s.n;
 		pc->ticks_per_call = m->s;
+		pc->n_samples = m->s.n;
+		/* the samples and their replicates, so that break-even judges
+		 * kernels by the one rule on their intervals as --breakeven does
+		 * (without them no band could be shown faster and every policy
+		 * was one band) */
+		if (case_samples(pc, m->k) != 0) {
+			free_cases(&r);
+			return NULL;
+		}
 	}
 	struct pb_breakeven b;
 	int rc = r.n_cases ? pb_breakeven_compute(&r, op, st, g, &b) : 0;
-	free(r.cases);
+	free_cases(&r);
 	if (rc <= 0)
 		return NULL;
 	json_t *o = json_object();
@@ -730,6 +775,22 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 	} else {
 		para(c, 2, "%s %s: policy '%s'.", pb_op_name(op), pb_cache_state_name(st), policy);
 	}
+	/* where another kernel would do as well: a second run may name it */
+	json_t *peers = json_array();
+	for (size_t i = 0; i < b.policy.n_bands; i++) {
+		json_t *one = json_array();
+		for (size_t k = 0; k < b.peers[i].n; k++)
+			json_array_append_new(one, json_string(b.peers[i].kernels[k]->name));
+		json_array_append_new(peers, one);
+	}
+	json_object_set_new(o, "policy_peers", peers);
+	char text[1024];
+	pb_breakeven_peers_text(&b, text, sizeof text);
+	if (text[0])
+		para(c, 4,
+		     "cannot be told apart from the band's kernel (not slower by the one rule "
+		     "over its sizes; another run may name one of these): %s",
+		     text);
 	pb_breakeven_free(&b);
 	return o;
 }

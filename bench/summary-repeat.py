@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""bench/summary-repeat.py RUN1.json RUN2.json [RUN3.json ...] - do the
+default run's verdicts on libc repeat in other processes?
+
+Each file is a default run's result (`primbench -q -o F`), run in its own
+process. For every (op, cache state, size) in all of them it reads
+`summary.libc[].verdict` (ahead, behind, within_noise, cannot_tell) and its
+ratio and interval, and prints the points whose "ahead" or "behind" is not
+given in every file (a flip), then a count line. It also lists every point
+that some file puts beyond x1.08 (or below 1/1.08) whose verdict was not
+"behind" (or "ahead") in every file: issue 31's done-when, "every verdict
+beyond x1.08 is still given".
+
+Exit status 0 when no point flips, 1 when one does, 2 on bad input. Run by
+hand; nothing here is a test. Python 3 standard library only.
+"""
+import json
+import sys
+
+FAR = 1.08
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print("summary-repeat.py: %s: %s" % (path, e), file=sys.stderr)
+        sys.exit(2)
+    s = doc.get("summary")
+    if not isinstance(s, dict) or not isinstance(s.get("libc"), list):
+        print("summary-repeat.py: %s: no summary.libc (not a default run's result)" % path,
+              file=sys.stderr)
+        sys.exit(2)
+    out = {}
+    for x in s["libc"]:
+        key = (x["op"], x["cache_state"], int(x["size_bytes"]))
+        out[key] = x
+    return out
+
+
+def size_text(n):
+    for unit, div in (("M", 1 << 20), ("K", 1 << 10)):
+        if n >= div and n % div == 0:
+            return "%d%s" % (n // div, unit)
+    return str(n)
+
+
+def show(x):
+    ci = x.get("ratio_ci") or [None, None]
+    r = x.get("ratio")
+    t = "%s x%.3f" % (x["verdict"], r) if isinstance(r, (int, float)) else x["verdict"]
+    if isinstance(ci[0], (int, float)) and isinstance(ci[1], (int, float)):
+        t += " [%.3f, %.3f]" % (ci[0], ci[1])
+    return t + " (" + str(x.get("fastest_other")) + ")"
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        return 2
+    runs = [load(p) for p in argv[1:]]
+    keys = sorted(set.intersection(*(set(r) for r in runs)))
+    if not keys:
+        print("summary-repeat.py: no point in common", file=sys.stderr)
+        return 2
+    flips = []
+    far_lost = []
+    same = 0
+    for k in keys:
+        vs = [r[k]["verdict"] for r in runs]
+        decided = [v for v in vs if v in ("ahead", "behind")]
+        if decided and len(set(vs)) > 1:
+            flips.append(k)
+        elif len(set(vs)) == 1:
+            same += 1
+        for r in runs:
+            ratio = r[k].get("ratio")
+            if not isinstance(ratio, (int, float)):
+                continue
+            want = "behind" if ratio > FAR else "ahead" if ratio < 1 / FAR else None
+            if want and any(v != want for v in vs) and k not in far_lost:
+                far_lost.append(k)
+    for k in flips:
+        print("flips: %s %s %s" % (k[0], k[1], size_text(k[2])))
+        for i, r in enumerate(runs):
+            print("  run %d: %s" % (i + 1, show(r[k])))
+    for k in far_lost:
+        print("beyond x%.2f in a run, not given in all: %s %s %s" % (FAR, k[0], k[1],
+                                                                   size_text(k[2])))
+        for i, r in enumerate(runs):
+            print("  run %d: %s" % (i + 1, show(r[k])))
+    print("%d points in all %d runs: %d with the same verdict in all, %d flip "
+          "(an ahead or behind not given in every run), %d beyond x%.2f not given in all" %
+          (len(keys), len(runs), same, len(flips), len(far_lost), FAR))
+    return 1 if flips or far_lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -280,3 +280,64 @@ int pb_mem_result_end_replicates(struct pb_mem_result *r)
 	}
 	return 0;
 }
+
+/* c is at the point (op, st, size) and placed as `first` (NULL: any). */
+static bool at_point(const struct pb_mem_case *c, enum pb_op op, enum pb_cache_state st,
+                     uint64_t size_bytes, const struct pb_mem_case *first)
+{
+	if (c->op != op || c->state != st || c->size_bytes != size_bytes || c->threads > 1 ||
+	    !c->n_samples)
+		return false;
+	if (!first)
+		return true;
+	const struct pb_mem_placement *a = &c->placement, *b = &first->placement;
+	return c->page_bytes == first->page_bytes && a->dst_offset_bytes == b->dst_offset_bytes &&
+	       a->src_offset_bytes == b->src_offset_bytes &&
+	       a->has_distance == b->has_distance && a->distance_bytes == b->distance_bytes;
+}
+
+int pb_mem_libc_vs_fastest(const struct pb_mem_result *r, enum pb_op op,
+                           enum pb_cache_state st, uint64_t size_bytes,
+                           struct pb_runs_ratio *out)
+{
+	const struct pb_mem_case *libc = NULL, *first = NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!at_point(c, op, st, size_bytes, NULL))
+			continue;
+		if (!first)
+			first = c;
+		if (!at_point(c, op, st, size_bytes, first))
+			continue;
+		if (!strcmp(c->kernel->name, "libc"))
+			libc = c;
+		else
+			k++;
+	}
+	size_t n = libc ? libc->n_replicates : 0;
+	if (!libc || !k || n < 3)
+		return 0;
+	double *med = malloc((k + 1) * n * sizeof *med);
+	if (!med)
+		return pb_fail("out of memory");
+	size_t c_i = 0;
+	bool ok = true;
+	for (size_t i = 0; ok && i < r->n_cases; i++) {
+		const struct pb_mem_case *c = &r->cases[i];
+		if (!at_point(c, op, st, size_bytes, first))
+			continue;
+		double *dst = c == libc ? med + k * n : med + (c_i++) * n;
+		double *v = pb_mem_case_per_call(c);
+		ok = v && c->n_replicates == n &&
+		     pb_replicate_medians(v, c->n_samples, c->replicate_samples, n, dst) == n;
+		free(v);
+	}
+	int rc = 0;
+	if (ok && pb_vs_fastest_ratio(med, k, n, med + k * n, 0.95, out, NULL) != 0)
+		rc = -1;
+	else if (ok && out->valid)
+		rc = 1;
+	free(med);
+	return rc;
+}

@@ -185,19 +185,6 @@ int pb_mem_result_add_replicate(struct pb_mem_result *acc, struct pb_mem_result 
  * pb_error(). */
 int pb_mem_result_end_replicates(struct pb_mem_result *r);
 
-/* libc against the fastest other kernel of r at one point (op, state,
- * size; one thread, any placement and page size the first such case has):
- * pb_vs_fastest_ratio (replicates.h) on the replicates' medians, libc /
- * the contender chosen on the other replicates, as the default run's
- * summary judges libc (include/primbench/summary.h). Needs libc and at
- * least one other kernel there, all with the same three or more
- * replicates. Returns 1 with *out (valid), 0 when it cannot be had, -1
- * with pb_error() (out of memory). */
-struct pb_runs_ratio;
-int pb_mem_libc_vs_fastest(const struct pb_mem_result *r, enum pb_op op,
-                           enum pb_cache_state st, uint64_t size_bytes,
-                           struct pb_runs_ratio *out);
-
 /* Frees the samples of every case and the cases; r is then empty. */
 void pb_mem_result_free(struct pb_mem_result *result);
 

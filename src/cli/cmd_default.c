@@ -46,7 +46,6 @@ int cmd_default(int argc, char **argv)
 	m.cache_arg = "hot,dram";
 	m.machine_summary = true;
 	m.verify_glibc_lines = true;
-	m.second_look = true;
 	m.fastest_tables = true;
 	m.default_out_path = true;
 	m.syscall_table = true;

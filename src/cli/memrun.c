@@ -27,7 +27,6 @@
 #include "primbench/memory.h"
 #include "primbench/pages.h"
 #include "primbench/placement.h"
-#include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
@@ -36,7 +35,6 @@
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tsc_sync.h"
-#include "primbench/twosample.h"
 
 /* Largest size per call: the dram state needs 8 of them per buffer set. */
 #define MAX_SIZE_BYTES (4ull << 30)
@@ -1049,95 +1047,6 @@ static void print_page_tables(struct mem_run *run, const struct pb_mem_result *r
 	free(cases);
 }
 
-/* The default run's second look (mem_cli.second_look): a point (cache
- * state, size) where libc's interval against the fastest other kernel
- * (pb_mem_libc_vs_fastest, as the summary judges it) is wider than
- * +-SECOND_LOOK_HALF_WIDTH after the R replicates runs R more, every
- * kernel there, with the same budget a replicate, so that the summary
- * judges it on 2R. Which points get more is decided by the interval's
- * width alone, never by where it lies: the sample size follows the first
- * stage's spread, as in C. Stein's two-stage procedure ("A two-sample test
- * for a linear hypothesis whose power is independent of the variance",
- * Ann. Math. Stat. 16(3), 1945), so the 95% of the final interval keeps
- * its meaning (the verdict is not looked at twice). docs/statistics.md,
- * "A second look at wide points". */
-#define SECOND_LOOK_HALF_WIDTH (2 * PB_EQUIVALENCE)
-
-static int second_look(struct mem_run *run, size_t o, struct pb_mem_result *r, size_t reps)
-{
-	const struct mem_plan *pl = run->pl;
-	const struct mem_cli *m = run->m;
-	enum pb_op op = m->ops[o];
-	size_t nsz = pl->sizes.count, total = 0;
-	uint64_t *wide = calloc(pl->nstates * nsz + 1, sizeof *wide);
-	size_t *nwide = calloc(pl->nstates + 1, sizeof *nwide);
-	if (!wide || !nwide) {
-		free(wide);
-		free(nwide);
-		return pb_fail("out of memory");
-	}
-	char names[512] = "";
-	for (size_t si = 0; si < pl->nstates; si++) {
-		for (size_t z = 0; z < nsz; z++) {
-			struct pb_runs_ratio rr;
-			int got = pb_mem_libc_vs_fastest(r, op, pl->states[si], pl->size_bytes[z], &rr);
-			if (got < 0) {
-				free(wide);
-				free(nwide);
-				return -1;
-			}
-			if (got == 0 || !(sqrt(rr.hi / rr.lo) - 1 > SECOND_LOOK_HALF_WIDTH))
-				continue;
-			wide[si * nsz + nwide[si]++] = pl->size_bytes[z];
-			total++;
-			char sz[24];
-			pb_format_bytes(sz, sizeof sz, pl->size_bytes[z], PB_BYTES_EXACT);
-			size_t used = strlen(names);
-			snprintf(names + used, sizeof names - used, "%s%s %s", used ? ", " : "",
-			         pb_cache_state_name(pl->states[si]), sz);
-		}
-	}
-	int rc = 0;
-	for (size_t e = 0; total && e < reps && rc == 0 && !r->interrupted; e++) {
-		for (size_t si = 0; si < pl->nstates && rc == 0 && !r->interrupted; si++) {
-			if (!nwide[si])
-				continue;
-			struct pb_mem_params p = op_params(run, o);
-			char label[96];
-			snprintf(label, sizeof label, "%s, a second look at %zu point%s, %zu of %zu",
-			         pb_op_name(op), total, total == 1 ? "" : "s", e + 1, reps);
-			cli_progress_start(&run->progress_line, label);
-			p.states = &pl->states[si];
-			p.n_states = 1;
-			p.sizes_bytes = &wide[si * nsz];
-			p.n_sizes = nwide[si];
-			/* seeds the first look did not use */
-			p.seed += (reps + e) * 0x9E3779B97F4A7C15ull + si;
-			p.budget_s /= (double)reps;
-			size_t per = p.max_samples / reps;
-			p.max_samples = per > p.min_samples ? per : p.min_samples;
-			struct pb_mem_result one;
-			if (pb_mem_run(&p, &one) != 0)
-				rc = -1;
-			else if (pb_mem_result_add_replicate(r, &one) != 0) {
-				pb_mem_result_free(&one);
-				rc = -1;
-			}
-		}
-	}
-	if (rc == 0 && total) {
-		char note[768];
-		snprintf(note, sizeof note,
-		         "a second look: %zu replicates more at %s (libc's interval against the "
-		         "fastest other kernel wider than +-%.0f%% after %zu; docs/statistics.md)",
-		         reps, names, 100 * SECOND_LOOK_HALF_WIDTH, reps);
-		pb_notes_merge(r->notes, sizeof r->notes, note);
-	}
-	free(wide);
-	free(nwide);
-	return rc;
-}
-
 /* Runs the o-th op, prints its tables and adds its cases to the document.
  * Returns false when the run must stop (an error, or interrupted). */
 /* The o-th op's cases in m->replicates replicates (include/primbench/
@@ -1178,11 +1087,6 @@ static int run_replicates(struct mem_run *run, size_t o, struct pb_mem_result *r
 		}
 		if (r->interrupted)
 			break;
-	}
-	if (m->second_look && !pl->replaying && !pl->threaded && !r->interrupted &&
-	    second_look(run, o, r, reps) != 0) {
-		pb_mem_result_free(r);
-		return -1;
 	}
 	if (pb_mem_result_end_replicates(r) != 0) {
 		pb_mem_result_free(r);

@@ -50,8 +50,6 @@ struct mem_cli {
 	bool machine_summary;
 	bool verify_glibc_lines;  /* the default run: its summary's GLIBC_TUNABLES
 	                             lines measured (cli_glibc_check_summary) */
-	bool second_look;         /* the default run: R more replicates where libc's
-	                             interval is wide (memrun.c second_look) */
 	struct cli_sampling samp; /* --budget, --min-samples, --max-samples, --seed */
 	uint64_t cache_override_bytes[PB_CACHE_LEVELS];
 	bool seed_set;

@@ -7,8 +7,8 @@ process. For every (op, cache state, size) in all of them it reads
 `summary.libc[].verdict` (ahead, behind, within_noise, cannot_tell) and its
 ratio and interval, and prints the points whose "ahead" or "behind" is not
 given in every file (a flip), then a count line. It also lists every point
-that some file puts beyond x1.08 (or below 1/1.08) whose verdict was not
-"behind" (or "ahead") in every file: issue 31's done-when, "every verdict
+that some file calls "behind" beyond x1.08 (or "ahead" below 1/1.08)
+and another file does not: issue 31's done-when, "every verdict
 beyond x1.08 is still given".
 
 Exit status 0 when no point flips, 1 when one does, 2 on bad input. Run by
@@ -76,10 +76,11 @@ def main(argv):
             same += 1
         for r in runs:
             ratio = r[k].get("ratio")
-            if not isinstance(ratio, (int, float)):
+            v = r[k]["verdict"]
+            if not isinstance(ratio, (int, float)) or v not in ("ahead", "behind"):
                 continue
-            want = "behind" if ratio > FAR else "ahead" if ratio < 1 / FAR else None
-            if want and any(v != want for v in vs) and k not in far_lost:
+            far = ratio > FAR if v == "behind" else ratio < 1 / FAR
+            if far and any(w != v for w in vs) and k not in far_lost:
                 far_lost.append(k)
     for k in flips:
         print("flips: %s %s %s" % (k[0], k[1], size_text(k[2])))

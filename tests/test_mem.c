@@ -977,6 +977,11 @@ static void check_thread_cases(enum pb_op op, unsigned threads)
 	assert_non_null(strstr(text + one_table, head));
 	assert_non_null(strstr(text + one_table, "efficiency"));
 	assert_non_null(strstr(text, "4K per call, by threads"));
+	/* the aggregate's interval, every count's */
+	const char *ci = strstr(text + one_table, "aggregate's 95% CI");
+	assert_non_null(ci);
+	assert_non_null(strstr(ci, head));
+	assert_non_null(strstr(ci, "%\n"));
 	/* one libc row in the state table, not one per count */
 	const char *row = strstr(text, "\nlibc");
 	assert_non_null(row);

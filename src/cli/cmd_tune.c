@@ -35,6 +35,8 @@
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/mem.h"
+#include "primbench/mem_result.h"
+#include "primbench/replicates.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
@@ -139,22 +141,46 @@ static void progress(void *ctx, size_t done, size_t total)
 		cli_progress_done(&progress_line);
 }
 
-/* The median ticks/call of kernel k at size n in r, or NAN. */
-static double median_at(const struct pb_mem_result *r, const struct pb_kernel *k, uint64_t n)
+/* The case of kernel k at size n in r with samples, or NULL. */
+static const struct pb_mem_case *case_at(const struct pb_mem_result *r, const struct pb_kernel *k,
+                                         uint64_t n)
 {
 	for (size_t i = 0; i < r->n_cases; i++)
 		if (r->cases[i].kernel == k && r->cases[i].size_bytes == n &&
-		    r->cases[i].ticks_per_call.n > 0)
-			return r->cases[i].ticks_per_call.median;
-	return NAN;
+		    r->cases[i].n_samples > 0)
+			return &r->cases[i];
+	return NULL;
+}
+
+/* Whether case c beats case fast (the same size, interleaved in one run)
+ * by more than a dispatch: the ratio fast / c (pb_contender_ratio,
+ * replicate by replicate) called different by pb_verdict with c faster,
+ * its margin the dispatch's share of c's median (never below the one
+ * margin, PB_EQUIVALENCE). No interval: no evidence that c wins. */
+static bool beats_dispatch(const struct pb_mem_case *c, const struct pb_mem_case *fast)
+{
+	double *x = pb_mem_case_per_call(c), *y = pb_mem_case_per_call(fast);
+	struct pb_shift sh = {.ci_valid = false};
+	if (!x || !y ||
+	    pb_contender_ratio(x, c->n_samples, c->replicate_samples, c->n_replicates, y,
+	                       fast->n_samples, fast->replicate_samples, fast->n_replicates, 0.95,
+	                       &sh) != 0)
+		sh.ci_valid = false;
+	free(x);
+	free(y);
+	double med = c->ticks_per_call.median;
+	const struct pb_verdict_rule rule = {
+	    .null = 1,
+	    .margin = fmax(PB_EQUIVALENCE, med > 0 ? PB_AUTO_DISPATCH_TICKS / med : INFINITY)};
+	return sh.ci_valid && pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT && sh.estimate > 1;
 }
 
 /* auto serves sizes up to PB_AUTO_SMALL_MAX that its inline kernel
  * (avx512) serves without a dispatch (auto.h); any other kernel there
  * costs the dispatch, PB_AUTO_DISPATCH_TICKS a call. A hot band of such
  * sizes keeps its kernel only where it beats the inline kernel by more
- * than that at some measured size of the band; otherwise the inline
- * kernel takes it. */
+ * than that at some measured size of the band, by the one rule
+ * (beats_dispatch); otherwise the inline kernel takes it. */
 static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
 {
 	const struct pb_kernel *fast = inline_kernel(p->op);
@@ -174,12 +200,12 @@ static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r)
 		bool wins = false;
 		for (size_t i = 0; i < r->n_cases && !wins; i++) {
 			const struct pb_mem_case *c = &r->cases[i];
-			if (c->kernel != band->kernel || c->ticks_per_call.n == 0 ||
-			    c->size_bytes < lo || c->size_bytes > band->max_bytes)
+			if (c->kernel != band->kernel || c->n_samples == 0 || c->size_bytes < lo ||
+			    c->size_bytes > band->max_bytes)
 				continue;
-			/* NAN (avx512 not measured there): no evidence that it wins */
-			wins = c->ticks_per_call.median + PB_AUTO_DISPATCH_TICKS <
-			       median_at(r, fast, c->size_bytes);
+			/* avx512 not measured there: no evidence that c wins */
+			const struct pb_mem_case *f = case_at(r, fast, c->size_bytes);
+			wins = f && beats_dispatch(c, f);
 		}
 		if (!wins)
 			band->kernel = fast;
@@ -856,7 +882,8 @@ static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
  * cli_glibc_median_fn). */
 static double run_median(const void *ctx, const struct pb_kernel *k, uint64_t n)
 {
-	return median_at(ctx, k, n);
+	const struct pb_mem_case *c = case_at(ctx, k, n);
+	return c && c->ticks_per_call.n > 0 ? c->ticks_per_call.median : NAN;
 }
 
 /* The checks of op's line (issue 32), one a run (cli_glibc_check_plan):

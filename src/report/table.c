@@ -790,15 +790,19 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	           "first start to the last end), higher is better; per thread: the median\n"
 	           "thread's own GB/s; eff: aggregate / (N x the 1-thread figure)\n");
 	int nw = kernel_column(&g);
-	const char *titles[3] = {"aggregate GB/s", "per-thread GB/s", "efficiency"};
+	const char *titles[4] = {"aggregate GB/s", "per-thread GB/s", "efficiency",
+	                         "aggregate's 95% CI, +-% of it (across the replicates with "
+	                         "two or more, else the samples')"};
 	/* as many count columns as fit 80 columns; more go in another row of
 	 * the block, as the size tables do */
 	size_t per_row = (size_t)(PB_TEXT_WIDTH - nw) / CELL_WIDTH;
 	if (per_row < 1)
 		per_row = 1;
-	for (int block = 0; block < 3; block++) {
-		size_t from = block == 0 ? 0 : 1;
-		fprintf(f, "%s%s\n", block ? "\n" : "", titles[block]);
+	for (int block = 0; block < 4; block++) {
+		size_t from = block == 0 || block == 3 ? 0 : 1;
+		if (block)
+			fputc('\n', f);
+		pb_print_wrapped_at(f, 0, 0, titles[block]);
 		for (size_t first = from; first < nt; first += per_row) {
 			size_t last = first + per_row < nt ? first + per_row : nt;
 			if (first > from)
@@ -823,10 +827,17 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 						                size_bytes);
 					else if (c && block == 1)
 						v = per_thread_gb_s(c);
-					else if (c && one)
+					else if (c && block == 3 && c->ticks_per_call.ci_valid)
+						v = 50 *
+						    (c->ticks_per_call.ci_hi -
+						     c->ticks_per_call.ci_lo) /
+						    c->ticks_per_call.median;
+					else if (c && one && block == 2)
 						v = pb_mem_efficiency(r, c);
 					char s[24];
-					if (isfinite(v))
+					if (isfinite(v) && block == 3)
+						snprintf(s, sizeof s, "%.1f%%", v);
+					else if (isfinite(v))
 						pb_format_sig3(s, sizeof s, v);
 					else
 						snprintf(s, sizeof s, "-");

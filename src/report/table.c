@@ -790,9 +790,9 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	           "first start to the last end), higher is better; per thread: the median\n"
 	           "thread's own GB/s; eff: aggregate / (N x the 1-thread figure)\n");
 	int nw = kernel_column(&g);
-	const char *titles[4] = {"aggregate GB/s", "per-thread GB/s", "efficiency",
-	                         "aggregate's 95% CI, +-% of it (across the replicates with "
-	                         "two or more, else the samples')"};
+	static const char ci_title[] = "aggregate's 95% CI, +-% of it (across the replicates "
+	                               "with two or more, else the samples')";
+	const char *titles[4] = {"aggregate GB/s", "per-thread GB/s", "efficiency", ci_title};
 	/* as many count columns as fit 80 columns; more go in another row of
 	 * the block, as the size tables do */
 	size_t per_row = (size_t)(PB_TEXT_WIDTH - nw) / CELL_WIDTH;

@@ -96,7 +96,7 @@ static size_t check_libc(const json_t *s, const char *want_only, size_t *behind)
 		assert_non_null(b);
 		const json_t *ci = json_object_get(x, "ratio_ci");
 		double r = json_number_value(json_object_get(x, "ratio")), lo = at(ci, 0),
-		       hi = at(ci, 1), m = PB_EQUIVALENCE;
+		       hi = at(ci, 1), m = pb_equivalence();
 		if (!strcmp(v, "behind")) {
 			(*behind)++;
 			assert_true(lo > 1 && r > 1 + m);
@@ -288,6 +288,44 @@ static void test_loses_large(void **state)
 	free(t);
 	json_decref(s);
 	pb_results_file_free(&f);
+}
+
+/* The one margin, set (--equivalence): every verdict of the summary and
+ * its texts follow it; a bad one is refused and leaves it as it was. */
+static void test_margin(void **state)
+{
+	(void)state;
+	need_x86_kernels();
+	assert_int_equal(pb_equivalence_set(0.5), -1);
+	assert_int_equal(pb_equivalence_set(-0.01), -1);
+	assert_true(pb_equivalence() == PB_EQUIVALENCE);
+	struct pb_results_file f;
+	json_t *s = load_summary("loses-large.json", &f);
+	size_t behind_1, behind_30;
+	check_libc(s, NULL, &behind_1);
+	json_decref(s);
+	pb_results_file_free(&f);
+	assert_int_equal(pb_equivalence_set(0.30), 0);
+	s = load_summary("loses-large.json", &f);
+	check_libc(s, NULL, &behind_30);
+	assert_true(json_real_value(json_object_get(json_object_get(s, "rules"), "margin")) ==
+	            0.30);
+	/* behind now needs the ratio beyond x1.30 */
+	size_t i;
+	const json_t *x;
+	json_array_foreach(json_object_get(s, "libc"), i, x)
+	{
+		if (!strcmp(json_string_value(json_object_get(x, "verdict")), "behind"))
+			assert_true(json_real_value(json_object_get(x, "ratio")) > 1.30);
+	}
+	assert_true(behind_30 < behind_1);
+	char *t = joined(s);
+	assert_non_null(strstr(t, "a margin of +-30%"));
+	assert_null(strstr(t, "+-1%"));
+	free(t);
+	json_decref(s);
+	pb_results_file_free(&f);
+	assert_int_equal(pb_equivalence_set(PB_EQUIVALENCE), 0);
 }
 
 static void test_too_noisy(void **state)
@@ -487,6 +525,7 @@ int main(void)
 	    cmocka_unit_test(test_within_noise),
 	    cmocka_unit_test(test_loses_large),
 	    cmocka_unit_test(test_too_noisy),
+	    cmocka_unit_test(test_margin),
 	    cmocka_unit_test(test_doc_equals_file),
 	    cmocka_unit_test(test_not_default_or_empty),
 	    cmocka_unit_test(test_other_placement_ignored),

@@ -189,6 +189,17 @@ int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out);
  * 1% is about the smallest change one run can call equivalent. A margin
  * much wider would also hide the 2-3% effects people patch for. */
 #define PB_EQUIVALENCE 0.01
+/* The margin every verdict of this process uses where no command gives
+ * its own: PB_EQUIVALENCE until pb_equivalence_set (a command's
+ * --equivalence: mem, the default run, tune; cmd and compare keep theirs
+ * in their parameters and start from it). The tables' `=`, the summary,
+ * break-even's peers and crossings, tune's rules and the glibc checks read
+ * it, and a result file records it ("equivalence"), so that `report`
+ * judges a saved run with the margin it was run with. Set it before any
+ * measuring thread starts; it is read, never written, after that. */
+double pb_equivalence(void);
+/* m a fraction in [0, 0.5); returns 0, or -1 with pb_error() otherwise. */
+int pb_equivalence_set(double m);
 enum pb_verdict {
 	PB_VERDICT_NONE,       /* neither of the two below: "cannot tell" */
 	PB_VERDICT_DIFFERENT,  /* the interval excludes null and the estimate lies beyond

@@ -178,7 +178,7 @@ static void free_options(struct options *o)
 
 int cmd_cmd(int argc, char **argv)
 {
-	struct options o = {.p = {.runs = 10, .max_runs = 60, .equivalence = PB_EQUIVALENCE},
+	struct options o = {.p = {.runs = 10, .max_runs = 60, .equivalence = pb_equivalence()},
 	                    .prof = {.runs = 1, .top = 15},
 	                    .fmt = {.fmt = PB_FORMAT_TEXT}};
 	o.p.metric = PB_CMD_REAL;

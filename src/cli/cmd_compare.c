@@ -271,7 +271,7 @@ int cmd_compare(int argc, char **argv)
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
-	struct compare_opts o = {.level = 0.95, .margin = PB_EQUIVALENCE, .argv = argv};
+	struct compare_opts o = {.level = 0.95, .margin = pb_equivalence(), .argv = argv};
 	const char *out = NULL;
 	/* A1 A2 -- B1 B2: the files before "--" are one side's runs, those
 	 * after it the other's (options go before it). */

@@ -27,6 +27,9 @@ static void usage(FILE *f)
 	      "                      markdown or benchfmt; -q, --quiet: no progress\n"
 	      "  --budget SECONDS    per size and cache state (default 2)\n"
 	      "  --replicates R      the whole plan R times in a row (default 8)\n"
+	      "  --equivalence P%    the one margin of the tables' =, the summary and its\n"
+	      "                      policies: a difference inside +-P% is none (default\n"
+	      "                      1%)\n"
 	      "  also: --kernels, --sizes, --cache, --unit, --min-samples, --max-samples,\n"
 	      "        --l1-size, --l2-size, --llc-size, --hide-features, --seed (see\n"
 	      "        'primbench mem --help')\n",

@@ -12,6 +12,7 @@
 #include "primbench/reader.h"
 #include "primbench/results.h"
 #include "primbench/summary.h"
+#include "primbench/twosample.h"
 
 static void usage(FILE *f)
 {
@@ -72,6 +73,13 @@ int cmd_report(int argc, char **argv)
 		snprintf(msg, sizeof msg, "%s", pb_error());
 		pb_results_file_free(&file);
 		die_usage("report: %s", msg);
+	}
+	/* judged with the margin it was run with (a file before the margin
+	 * was recorded: the default) */
+	const json_t *eq = json_object_get(file.doc, "equivalence");
+	if (json_is_number(eq) && pb_equivalence_set(json_number_value(eq)) != 0) {
+		pb_results_file_free(&file);
+		die_usage("report: %s: equivalence: %s", in, pb_error());
 	}
 	char *text = NULL;
 	size_t len = 0;

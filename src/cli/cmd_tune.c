@@ -86,7 +86,11 @@ static void usage(FILE *f)
 	      "                      FILE.csv; hot, random offsets), the policy found\n"
 	      "                      and each single kernel serving D's sizes (the\n"
 	      "                      policy above them); keep the fastest when it is\n"
-	      "                      faster beyond +-1% (pb_verdict on the ratio)\n"
+	      "                      faster beyond --equivalence (pb_verdict on the\n"
+	      "                      ratio)\n"
+	      "  --equivalence P%    the one margin of its verdicts: a difference inside\n"
+	      "                      +-P% is none (default 1%; the keep rule's gain is\n"
+	      "                      never below it)\n"
 	      "  --no-verify         do not measure the GLIBC_TUNABLES line (by default\n"
 	      "                      libc is timed without and with it at the sizes it\n"
 	      "                      changes, in 2 x R fresh processes A B B A ...)\n"
@@ -171,7 +175,7 @@ static bool beats_dispatch(const struct pb_mem_case *c, const struct pb_mem_case
 	double med = c->ticks_per_call.median;
 	const struct pb_verdict_rule rule = {
 	    .null = 1,
-	    .margin = fmax(PB_EQUIVALENCE, med > 0 ? PB_AUTO_DISPATCH_TICKS / med : INFINITY)};
+	    .margin = fmax(pb_equivalence(), med > 0 ? PB_AUTO_DISPATCH_TICKS / med : INFINITY)};
 	return sh.ci_valid && pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT && sh.estimate > 1;
 }
 
@@ -512,7 +516,7 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 	}
 	/* the one rule: pb_verdict on best / the policy, the interleaved
 	 * samples' ratio, with the one margin: faster beyond it */
-	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
 	bool wins = best != 0 && pb_verdict(&vs[best], &rule) == PB_VERDICT_DIFFERENT &&
 	            vs[best].estimate < 1;
 	char text[PB_POLICY_TEXT_MAX];
@@ -523,7 +527,7 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 	} else {
 		printf("  policy kept: no kernel beats it on %s beyond +-%.0f%% (the ratio's 95%% "
 		       "CI)\n",
-		       dist->name, 100 * PB_EQUIVALENCE);
+		       dist->name, 100 * pb_equivalence());
 	}
 	free(cands);
 	free(sum);
@@ -543,7 +547,8 @@ enum {
 	OPT_CPU,
 	OPT_DIST,
 	OPT_REPLICATES,
-	OPT_NO_VERIFY
+	OPT_NO_VERIFY,
+	OPT_EQUIVALENCE
 };
 
 /* --replicates: the default (mem's) and the most; 11 samples each must fit
@@ -634,6 +639,12 @@ static bool tune_option(int c, const char *arg, void *ctx)
 	case OPT_OPS:
 		parse_ops(arg, o->want);
 		return true;
+	case OPT_EQUIVALENCE:
+		/* the one margin: the peers, the crossings, the keep rule's
+		 * floor, the inline rule, the distribution's and the glibc
+		 * line's verdicts (twosample.h) */
+		pb_equivalence_set(cli_parse_equivalence("tune", arg));
+		return true;
 	case OPT_PER_OCTAVE:
 		o->per_octave = (unsigned)cli_parse_count("--per-octave", arg, 1, 8);
 		return true;
@@ -669,6 +680,7 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    {"replicates", required_argument, 0, OPT_REPLICATES},
 	    {"distribution", required_argument, 0, OPT_DIST},
 	    {"no-verify", no_argument, 0, OPT_NO_VERIFY},
+	    {"equivalence", required_argument, 0, OPT_EQUIVALENCE},
 	    CLI_QUIET_OPTION,
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
@@ -1010,8 +1022,8 @@ static void policy_comment(const struct tune_ctx *t, const struct pb_cpu_ident *
 		size_t used = strlen(comment);
 		snprintf(comment + used, len - used,
 		         "\nthen, on the distribution %s, a kernel serving its sizes where it\n"
-		         "beat that policy beyond +-1%% (pb_verdict)",
-		         t->dist.name);
+		         "beat that policy beyond +-%g%% (pb_verdict)",
+		         t->dist.name, 100 * pb_equivalence());
 	}
 	/* which lines this describes: the ops tuned now, not those kept */
 	char tuned[64] = "", kept[64] = "";

@@ -35,6 +35,7 @@
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tsc_sync.h"
+#include "primbench/twosample.h"
 
 /* Largest size per call: the dram state needs 8 of them per buffer set. */
 #define MAX_SIZE_BYTES (4ull << 30)
@@ -76,6 +77,7 @@ const struct option mem_cli_options[] = {
     {"replicates", required_argument, 0, MEM_CLI_OPT_BASE + 31},
     {"processes", required_argument, 0, MEM_CLI_OPT_BASE + 32},
     {"vs-env", required_argument, 0, MEM_CLI_OPT_BASE + 33},
+    {"equivalence", required_argument, 0, MEM_CLI_OPT_BASE + 34},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -154,6 +156,11 @@ static bool mem_option(int opt, const char *arg, void *ctx)
 	}
 	case MEM_CLI_OPT_BASE + 33:
 		cli_vs_env_add(m->vs_env, &m->n_vs_env, MEM_CLI_MAX_VS_ENV, arg);
+		return true;
+	case MEM_CLI_OPT_BASE + 34:
+		/* the one margin of every verdict of the run (twosample.h) */
+		pb_equivalence_set(cli_parse_equivalence(
+		    cli_argc > 1 && cli_argv[1][0] != '-' ? cli_argv[1] : "run", arg));
 		return true;
 	case MEM_CLI_OPT_BASE + 23:
 		/* a list (0,2-3, all) is for --threads: checked by the plan */
@@ -1366,6 +1373,8 @@ int mem_cli_run(struct mem_cli *m)
 	};
 	if (pb_session_begin(&sp, &run.s) != 0)
 		die_usage("%s", pb_error());
+	/* the margin its verdicts used: report judges the file with it */
+	json_object_set_new(run.s.doc, "equivalence", json_real(pb_equivalence()));
 	mem_measure(&run);
 	bool stopped = run.was_interrupted || pb_session_stopped(&run.s);
 	int status = stopped ? pb_session_exit_status(&run.s) : run.status;

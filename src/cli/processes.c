@@ -624,7 +624,7 @@ int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *
 		return PB_EXIT_USAGE;
 	}
 	free(name_b);
-	pb_compare_set_margin(&r->res, PB_EQUIVALENCE);
+	pb_compare_set_margin(&r->res, pb_equivalence());
 	return status;
 }
 
@@ -670,13 +670,13 @@ static int run_vs_env(const struct cli_processes *p)
 		             "(with %s), in the order %s; each process a replicate; B against A "
 		             "as 'primbench compare A.json B.json' sets them (Welch's t on the "
 		             "logs of the processes' medians, +-%.0f%% equivalence)",
-		             r.done[0], r.done[1], r.envs, r.order, 100 * PB_EQUIVALENCE) >= 0)
+		             r.done[0], r.done[1], r.envs, r.order, 100 * pb_equivalence()) >= 0)
 			pb_print_wrapped_at(stdout, 0, 2, head);
 		free(head);
 		putchar('\n');
 		pb_compare_print(stdout, &r.res);
 	}
-	json_t *cj = cli_compare_doc(r.f, 2, 1, &r.res, 0.95, PB_EQUIVALENCE, false);
+	json_t *cj = cli_compare_doc(r.f, 2, 1, &r.res, 0.95, pb_equivalence(), false);
 	if (cj) {
 		json_t *vs = json_array();
 		for (size_t e = 0; e < p->n_vs_env; e++)

@@ -239,7 +239,7 @@ static double win(const struct grid *g, size_t a, size_t b, size_t j, double m)
 /* Kernel a is faster than b at size j: pb_verdict with the one margin. */
 static bool clearly_faster(const struct grid *g, size_t a, size_t b, size_t j)
 {
-	return win(g, a, b, j, PB_EQUIVALENCE) > 0;
+	return win(g, a, b, j, pb_equivalence()) > 0;
 }
 
 /* Where the line through (x0, y0), (x1, y1) is 0; y0 and y1 of opposite
@@ -314,8 +314,8 @@ static unsigned flips(const struct grid *g, size_t a, size_t b, const size_t *id
 static double verdict_lost_at(const struct grid *g, size_t below, size_t above, size_t j0,
                               size_t j1)
 {
-	double u0 = win(g, below, above, j0, PB_EQUIVALENCE);
-	double u1 = win(g, below, above, j1, PB_EQUIVALENCE);
+	double u0 = win(g, below, above, j0, pb_equivalence());
+	double u1 = win(g, below, above, j1, pb_equivalence());
 	if (!isfinite(u1) || !isfinite(u0) || u1 > 0 || !(u0 > 0))
 		return (double)g->sizes[j0];
 	return exp2(zero_at(g->x[j0], u0, g->x[j1], u1));
@@ -434,7 +434,7 @@ static double advantage(const struct grid *g, size_t kb, size_t ko, size_t j0, s
 		any = true;
 		/* the rule's gain is the margin, never below the one margin */
 		double gain = g->sizes[j] >= rule->large_from_bytes ? rule->large : rule->small;
-		double u = win(g, kb, ko, j, fmax(gain, PB_EQUIVALENCE));
+		double u = win(g, kb, ko, j, fmax(gain, pb_equivalence()));
 		if (u > best)
 			best = u;
 	}
@@ -666,7 +666,7 @@ static int band_faster(const struct grid *g, size_t kb, size_t ko, size_t j0, si
 	                            .level = 0.95,
 	                            .coverage = 0.95,
 	                            .ci_valid = true};
-	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
 	res = pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT && sh.estimate > 1;
 out:
 	free(la);
@@ -706,7 +706,7 @@ static bool peer_of(const struct grid *g, size_t kb, size_t ko, size_t j0, size_
 		if (close)
 			gain = fmax(g->sizes[j] >= close->large_from_bytes ? close->large
 			                                                   : close->small,
-			            PB_EQUIVALENCE);
+			            pb_equivalence());
 		sum += g->med[AT(g, ko, j)] - g->med[AT(g, kb, j)] - log1p(gain);
 		n++;
 	}
@@ -1569,7 +1569,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	        "where the recommended policy switches kernels (faster below -> faster\n"
 	        "above; in brackets the sizes where neither is faster beyond +-%.0f%%, not\n"
 	        "a confidence interval of the switch):\n",
-	        100 * PB_EQUIVALENCE);
+	        100 * pb_equivalence());
 	for (size_t i = 0; i < b->n_switches; i++) {
 		pb_breakeven_switch_text(&b->switches[i], line, sizeof line);
 		pb_print_wrapped_at(f, 2, 4, line);

@@ -707,7 +707,7 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 	r->nside_a = nsa;
 	r->nside_b = nsb;
 	r->level = level;
-	r->margin = PB_EQUIVALENCE;
+	r->margin = pb_equivalence();
 	if (!(level > 0 && level < 1))
 		return pb_fail("confidence level %g is not between 0 and 1", level);
 	/* every further file of a side against the first old one */

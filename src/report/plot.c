@@ -143,7 +143,7 @@ static void ab_verdict(const json_t *ab, double est, double lo, double hi, char 
 {
 	const char *v = pb_key_str(ab, "verdict");
 	const json_t *m = json_object_get(ab, "equivalence");
-	double margin = json_is_number(m) ? json_number_value(m) : PB_EQUIVALENCE;
+	double margin = json_is_number(m) ? json_number_value(m) : pb_equivalence();
 	enum pb_verdict vv = PB_VERDICT_NONE;
 	if (v && !strcmp(v, "different"))
 		vv = PB_VERDICT_DIFFERENT;

@@ -271,7 +271,7 @@ static void judge(struct cmp *x, const struct mcase *const *others, size_t k)
 	struct pb_shift r;
 	if (!libc_vs_fastest(x->libc, others, k, &r))
 		r = libc_ratio(x->libc, x->best);
-	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
 	enum pb_verdict v = pb_verdict(&r, &rule);
 	if (r.ci_valid) {
 		x->ratio = r.estimate;
@@ -347,7 +347,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 	     "interval lies above 1 and R beyond the margin; L is its low end. Ahead: "
 	     "the same below 1. Cannot tell: no interval, or one too wide for either "
 	     "(interval up to xB: its high end).",
-	     100 * PB_EQUIVALENCE);
+	     100 * pb_equivalence());
 	size_t headline_at = json_array_size(c->text);
 	bool any = false;
 	for (size_t o = 0; o < 2; o++) {
@@ -547,7 +547,7 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 		struct pb_shift r = libc_ratio(b, a);
 		if (!r.ci_valid)
 			continue;
-		const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+		const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
 		bool differ = pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT;
 		if (!both++)
 			min = sizes[j];
@@ -602,14 +602,16 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 			para(c, 2,
 			     "%s: below this run's crossing: glibc uses %s above it, but %s is "
 			     "still "
-			     "faster beyond +-1%% at %s (%s).",
-			     head, wh, wl, size_word(lo_upto, s3, sizeof s3), r1);
+			     "faster beyond +-%g%% at %s (%s).",
+			     head, wh, wl, 100 * pb_equivalence(),
+			     size_word(lo_upto, s3, sizeof s3), r1);
 		} else if (hi_from && t >= hi_from) {
 			verdict = "too_high";
 			para(c, 2,
 			     "%s: above this run's crossing: glibc keeps %s up to it, but %s is "
-			     "already faster beyond +-1%% at %s (%s).",
-			     head, wl, wh, size_word(hi_from, s3, sizeof s3), r2);
+			     "already faster beyond +-%g%% at %s (%s).",
+			     head, wl, wh, 100 * pb_equivalence(),
+			     size_word(hi_from, s3, sizeof s3), r2);
 		} else if (t >= max || t < min) {
 			verdict = "outside_sizes";
 			para(c, 2,
@@ -622,22 +624,24 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 				para(
 				    c, 2,
 				    "%s: the run cannot place it: at no size is either path faster "
-				    "beyond +-1%%.",
-				    head);
+				    "beyond +-%g%%.",
+				    head, 100 * pb_equivalence());
 			} else {
 				verdict = "consistent";
 				char upto[96] = "", from[128] = "";
 				if (lo_upto)
 					snprintf(upto, sizeof upto,
 					         "; the largest size where %s is faster beyond "
-					         "+-1%%: %s",
-					         wl, size_word(lo_upto, s3, sizeof s3));
+					         "+-%g%%: %s",
+					         wl, 100 * pb_equivalence(),
+					         size_word(lo_upto, s3, sizeof s3));
 				if (hi_from)
 					snprintf(from, sizeof from, "; %s from %s (%s)", wh,
 					         size_word(hi_from, s3, sizeof s3), r2);
 				else
 					snprintf(from, sizeof from,
-					         "; %s is not faster beyond +-1%% at any size", wh);
+					         "; %s is not faster beyond +-%g%% at any size", wh,
+					         100 * pb_equivalence());
 				para(c, 2, "%s: not contradicted by this run%s%s.", head, upto,
 				     from);
 			}
@@ -755,9 +759,10 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		 * CIs: elsewhere the run gives no reason to move glibc. */
 		if (!same && !behind) {
 			para(c, 2,
-			     "%s %s: policy '%s'; libc is behind beyond +-1%% at no size here: "
+			     "%s %s: policy '%s'; libc is behind beyond +-%g%% at no size here: "
 			     "no reason from this run to move glibc's thresholds.",
-			     pb_op_name(op), pb_cache_state_name(st), policy);
+			     pb_op_name(op), pb_cache_state_name(st), policy,
+			     100 * pb_equivalence());
 			same = true; /* nothing more to print */
 		} else if (same)
 			para(c, 2,
@@ -818,8 +823,8 @@ static json_t *glibc_section(struct ctx *c)
 	} else {
 		para(c, 0,
 		     "glibc %s's thresholds against this run (its kernels of each glibc path, "
-		     "the best per size; faster: by the ratio's 95%% interval, beyond +-1%%):",
-		     ver ? ver : "(version unknown)");
+		     "the best per size; faster: by the ratio's 95%% interval, beyond +-%g%%):",
+		     ver ? ver : "(version unknown)", 100 * pb_equivalence());
 		for (size_t o2 = 0; o2 < 2; o2++)
 			for (int st = 0; st < PB_STATE_COUNT; st++) {
 				bool have = false;
@@ -1122,13 +1127,13 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 	c.text = json_array();
 	json_t *o = json_object();
 	json_t *rules = json_object();
-	json_object_set_new(rules, "margin", json_real(PB_EQUIVALENCE));
+	json_object_set_new(rules, "margin", json_real(pb_equivalence()));
 	json_object_set_new(
 	    rules, "within_noise",
 	    json_sprintf("the 95%% interval of libc / the fastest other kernel (ratio_ci: "
 	                 "paired by replicate, or the samples' Hodges-Lehmann with one) lies "
 	                 "inside 1 +- %g (pb_verdict: equivalent)",
-	                 PB_EQUIVALENCE));
+	                 pb_equivalence()));
 	json_object_set_new(rules, "behind",
 	                    json_string("the interval lies above 1 and the ratio beyond the "
 	                                "margin (pb_verdict: different)"));

@@ -147,7 +147,7 @@ char pb_mem_mark(const struct pb_mem_case *c, const struct pb_mem_case *best)
 	    pb_contender_ratio(x, best->n_samples, best->replicate_samples, best->n_replicates, y,
 	                       c->n_samples, c->replicate_samples, c->n_replicates, 0.95,
 	                       &r) == 0) {
-		const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+		const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
 		mark = pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT && r.estimate > 1 ? ' ' : '=';
 	}
 	free(x);
@@ -270,7 +270,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
 	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
 	fprintf(f, "* fastest in its row; = not shown slower than it beyond +-%.0f%%\n",
-	        100 * PB_EQUIVALENCE);
+	        100 * pb_equivalence());
 	/* Columns as wide as the longest kernel name (kernel names are the
 	 * headers here), at least a value and its marker. */
 	int cw = CELL_WIDTH;
@@ -426,7 +426,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	                                                           : " (counter ticks)",
 	        higher_better ? "higher" : "lower");
 	fprintf(f, "* fastest; = not shown slower than it beyond +-%.0f%% (ratio's 95%% CI)\n",
-	        100 * PB_EQUIVALENCE);
+	        100 * pb_equivalence());
 	int nw = kernel_column(&g);
 	size_t per_table = (size_t)(PB_TEXT_WIDTH - nw) / CELL_WIDTH;
 	bool per_byte = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ||
@@ -538,8 +538,10 @@ static void print_read_loop(FILE *f, const struct pb_mem_result *r, enum pb_op o
 		snprintf(line + len, sizeof line - (size_t)len, " ticks/read");
 	pb_print_wrapped_at(f, 0, 2, line);
 	if (bound == 0) {
-		fprintf(f, "bounded by the loop: none (every read-back is slower than the loop's\n"
-		           "hot speed beyond +-1%%)\n");
+		fprintf(f,
+		        "bounded by the loop: none (every read-back is slower than the loop's\n"
+		        "hot speed beyond +-%g%%)\n",
+		        100 * pb_equivalence());
 		return;
 	}
 	len = snprintf(line, sizeof line,

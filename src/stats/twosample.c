@@ -862,6 +862,21 @@ int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out)
 	}
 }
 
+static double equivalence = PB_EQUIVALENCE;
+
+double pb_equivalence(void)
+{
+	return equivalence;
+}
+
+int pb_equivalence_set(double m)
+{
+	if (!(m >= 0 && m < 0.5))
+		return pb_fail("bad equivalence margin %g (a fraction in [0, 0.5))", m);
+	equivalence = m;
+	return 0;
+}
+
 enum pb_verdict pb_verdict(const struct pb_shift *s, const struct pb_verdict_rule *rule)
 {
 	if (!s->ci_valid)

@@ -491,7 +491,7 @@ static bool within_loop_noise(const struct pb_mem_case *c, const struct pb_summa
 	free(rd);
 	if (!r.ci_valid)
 		return c->read_ticks_per_call.median <= 1.05 * loop->median;
-	const struct pb_verdict_rule rule = {.null = 1, .margin = PB_EQUIVALENCE};
+	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
 	return !(pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT && r.estimate > 1);
 }
 

@@ -20,23 +20,34 @@ import sys
 FAR = 1.08
 
 
+def fail(msg):
+    print("summary-repeat.py: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
 def load(path):
+    """(points, margin, interrupted) of a default run's result file."""
     try:
         with open(path) as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
-        print("summary-repeat.py: %s: %s" % (path, e), file=sys.stderr)
-        sys.exit(2)
-    s = doc.get("summary")
+        fail("%s: %s" % (path, e))
+    s = doc.get("summary") if isinstance(doc, dict) else None
     if not isinstance(s, dict) or not isinstance(s.get("libc"), list):
-        print("summary-repeat.py: %s: no summary.libc (not a default run's result)" % path,
-              file=sys.stderr)
-        sys.exit(2)
+        fail("%s: no summary.libc (not a default run's result)" % path)
     out = {}
-    for x in s["libc"]:
-        key = (x["op"], x["cache_state"], int(x["size_bytes"]))
+    for i, x in enumerate(s["libc"]):
+        try:
+            key = (x["op"], x["cache_state"], int(x["size_bytes"]))
+            if not isinstance(x["verdict"], str):
+                raise TypeError("verdict")
+        except (KeyError, TypeError, ValueError) as e:
+            fail("%s: summary.libc[%d]: bad or missing %s" % (path, i, e))
         out[key] = x
-    return out
+    margin = doc.get("equivalence", 0.01)
+    if not isinstance(margin, (int, float)) or isinstance(margin, bool):
+        fail("%s: equivalence: not a number" % path)
+    return out, margin, bool(doc.get("interrupted"))
 
 
 def size_text(n):
@@ -57,13 +68,22 @@ def show(x):
 
 def main(argv):
     if len(argv) < 3:
-        print(__doc__.strip().splitlines()[0], file=sys.stderr)
-        return 2
-    runs = [load(p) for p in argv[1:]]
+        fail("needs two or more result files of the default run "
+             "(usage: summary-repeat.py RUN1.json RUN2.json [RUN3.json ...])")
+    loaded = [load(p) for p in argv[1:]]
+    margins = sorted(set(m for _, m, _ in loaded))
+    if len(margins) > 1:
+        fail("the files were judged with different margins (equivalence %s): their "
+             "verdicts differ by the margin, not by the runs" %
+             ", ".join("%g" % m for m in margins))
+    for p, (_, _, stopped) in zip(argv[1:], loaded):
+        if stopped:
+            print("summary-repeat.py: warning: %s was interrupted: its points are those "
+                  "it measured" % p, file=sys.stderr)
+    runs = [r for r, _, _ in loaded]
     keys = sorted(set.intersection(*(set(r) for r in runs)))
     if not keys:
-        print("summary-repeat.py: no point in common", file=sys.stderr)
-        return 2
+        fail("no point in common")
     flips = []
     far_lost = []
     same = 0

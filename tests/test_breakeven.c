@@ -20,6 +20,7 @@
 #include "primbench/error.h"
 #include "primbench/replicates.h"
 #include "primbench/text.h"
+#include "primbench/twosample.h"
 
 #include "hide_profile.h"
 
@@ -397,6 +398,34 @@ static void test_peers_neighbour(void **state)
 	assert_string_equal(b.policy.bands[0].kernel->name, late);
 	assert_int_equal(b.n_switches, 0);
 	pb_breakeven_free(&b);
+}
+
+/* The keep rule as applied and printed: no gain below the one margin
+ * (--equivalence). */
+static void test_rule_floor(void **state)
+{
+	(void)state;
+	struct synth s = {.seed = 3};
+	for (uint64_t n = 1024; n <= 64 * KIB; n *= 2) {
+		add(&s, PB_OP_MEMCPY, KA, n, 10 + n / 64.0, 0.01);
+		add(&s, PB_OP_MEMCPY, KB, n, 12 + n / 60.0, 0.01);
+	}
+	struct pb_breakeven b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_true(b.rule.small == 0.03 && b.rule.large == 0.03);
+	pb_breakeven_free(&b);
+	assert_int_equal(pb_equivalence_set(0.05), 0);
+	b = compute(&s, PB_OP_MEMCPY, NULL);
+	assert_true(b.rule.small == 0.05 && b.rule.large == 0.05);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	pb_breakeven_print(f, &b);
+	fclose(f);
+	assert_non_null(strstr(text, "by over 5%"));
+	assert_non_null(strstr(text, "beyond +-5%"));
+	free(text);
+	pb_breakeven_free(&b);
+	assert_int_equal(pb_equivalence_set(PB_EQUIVALENCE), 0);
 }
 
 static void test_peers_canonical(void **state)
@@ -1307,6 +1336,7 @@ int main(void)
 		cmocka_unit_test(test_indistinguishable),
 		cmocka_unit_test(test_peers_canonical),
 		cmocka_unit_test(test_peers_neighbour),
+		cmocka_unit_test(test_rule_floor),
 		cmocka_unit_test(test_peers_band_whole),
 		cmocka_unit_test(test_three_kernels),
 		cmocka_unit_test(test_libc_leading),

@@ -77,9 +77,9 @@ int cmd_report(int argc, char **argv)
 	/* judged with the margin it was run with (a file before the margin
 	 * was recorded: the default) */
 	const json_t *eq = json_object_get(file.doc, "equivalence");
-	if (json_is_number(eq) && pb_equivalence_set(json_number_value(eq)) != 0) {
+	if (eq && (!json_is_number(eq) || pb_equivalence_set(json_number_value(eq)) != 0)) {
 		pb_results_file_free(&file);
-		die_usage("report: %s: equivalence: %s", in, pb_error());
+		die_usage("report: %s: equivalence: not a fraction in [0, 0.5)", in);
 	}
 	char *text = NULL;
 	size_t len = 0;

@@ -525,7 +525,7 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 		pb_policy_format(policy, text, sizeof text);
 		print_policy("policy for ", dist->name, text);
 	} else {
-		printf("  policy kept: no kernel beats it on %s beyond +-%.0f%% (the ratio's 95%% "
+		printf("  policy kept: no kernel beats it on %s beyond +-%g%% (the ratio's 95%% "
 		       "CI)\n",
 		       dist->name, 100 * pb_equivalence());
 	}
@@ -708,6 +708,9 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	if (optind < argc)
 		die_usage("tune: unexpected argument '%s' (try 'primbench tune --help')",
 		          argv[optind]);
+	/* no gain below the one margin: the rule as applied, and as printed */
+	o->rule.small = fmax(o->rule.small, pb_equivalence());
+	o->rule.large = fmax(o->rule.large, pb_equivalence());
 	return true;
 }
 

@@ -669,7 +669,7 @@ static int run_vs_env(const struct cli_processes *p)
 		             "A/B across processes: %zu of A (this environment) and %zu of B "
 		             "(with %s), in the order %s; each process a replicate; B against A "
 		             "as 'primbench compare A.json B.json' sets them (Welch's t on the "
-		             "logs of the processes' medians, +-%.0f%% equivalence)",
+		             "logs of the processes' medians, +-%g%% equivalence)",
 		             r.done[0], r.done[1], r.envs, r.order, 100 * pb_equivalence()) >= 0)
 			pb_print_wrapped_at(stdout, 0, 2, head);
 		free(head);

@@ -1356,7 +1356,13 @@ int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum
 		return rc;
 	out->op = op;
 	out->state = st;
+	/* the rule as applied: no gain below the one margin (a band is never
+	 * kept for a difference the margin calls none), so that its text says
+	 * what decided */
 	out->rule = *rule;
+	out->rule.small = fmax(rule->small, pb_equivalence());
+	out->rule.large = fmax(rule->large, pb_equivalence());
+	rule = &out->rule;
 	out->n_sizes = g.ns;
 	out->min_size = g.sizes[0];
 	out->max_size = g.sizes[g.ns - 1];
@@ -1567,7 +1573,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 
 	fprintf(f,
 	        "where the recommended policy switches kernels (faster below -> faster\n"
-	        "above; in brackets the sizes where neither is faster beyond +-%.0f%%, not\n"
+	        "above; in brackets the sizes where neither is faster beyond +-%g%%, not\n"
 	        "a confidence interval of the switch):\n",
 	        100 * pb_equivalence());
 	for (size_t i = 0; i < b->n_switches; i++) {

@@ -48,7 +48,7 @@ void pb_print_mem_replay(FILE *f, const struct pb_mem_result *r, enum pb_cache_s
 	         (double)rp->batch_bytes / n, d->mean_bytes);
 	pb_print_wrapped_at(f, 0, 7, line);
 	fprintf(f, "medians per call; x libc = libc's ns/call over the kernel's (> 1: faster)\n");
-	fprintf(f, "* fastest; = not shown slower than it beyond +-%.0f%% (ratio's 95%% CI)\n",
+	fprintf(f, "* fastest; = not shown slower than it beyond +-%g%% (ratio's 95%% CI)\n",
 	        100 * pb_equivalence());
 	fprintf(f, "%-*s %10s %11s %11s %8s %7s\n", nw, "kernel", "ns/call", "ticks/call",
 	        "bytes/tick", "x libc", "CI +-%");

@@ -342,7 +342,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 	     "replicate within this run, each replicate against the kernel fastest "
 	     "in the other replicates; under three replicates: against the fastest "
 	     "by the medians, with one replicate by the samples), judged as "
-	     "compare and cmd judge, with a margin of +-%.0f%%. Within the noise: the "
+	     "compare and cmd judge, with a margin of +-%g%%. Within the noise: the "
 	     "interval lies inside the margin. Behind at SIZE (KERNEL xR, >=xL): the "
 	     "interval lies above 1 and R beyond the margin; L is its low end. Ahead: "
 	     "the same below 1. Cannot tell: no interval, or one too wide for either "
@@ -735,9 +735,10 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 	}
 	struct pb_breakeven b;
 	int rc = r.n_cases ? pb_breakeven_compute(&r, op, st, g, &b) : 0;
-	free_cases(&r);
-	if (rc <= 0)
+	if (rc <= 0) {
+		free_cases(&r);
 		return NULL;
+	}
 	json_t *o = json_object();
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b.policy, policy, sizeof policy);
@@ -777,6 +778,19 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 			     behind == 1 ? "" : "s");
 		if (!same)
 			para(c, 4, "%s", t->line);
+		/* the default run measures a line at the sizes it measured
+		 * where the line changes glibc's path: none, nothing measured */
+		size_t changed = 0;
+		for (size_t i = 0; !same && i < r.n_cases; i++)
+			changed += pb_glibc_path_at(g, op, NULL, r.cases[i].size_bytes) !=
+			           pb_glibc_path_at(g, op, t, r.cases[i].size_bytes);
+		if (!same && !changed)
+			para(c, 4,
+			     "(it changes glibc's path at none of the sizes this run measured, so "
+			     "the run does not measure it: time libc without and with it at sizes "
+			     "where it does, 'primbench mem %s --kernels libc --cache %s --sizes "
+			     "... --vs-env' with the line)",
+			     pb_op_name(op), pb_cache_state_name(st));
 	} else {
 		para(c, 2, "%s %s: policy '%s'.", pb_op_name(op), pb_cache_state_name(st), policy);
 	}
@@ -797,6 +811,7 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		     "over its sizes; another run may name one of these): %s",
 		     text);
 	pb_breakeven_free(&b);
+	free_cases(&r);
 	return o;
 }
 

@@ -269,7 +269,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	        state_desc(st, state_page_bytes(r, op, st)));
 	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
 	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
-	fprintf(f, "* fastest in its row; = not shown slower than it beyond +-%.0f%%\n",
+	fprintf(f, "* fastest in its row; = not shown slower than it beyond +-%g%%\n",
 	        100 * pb_equivalence());
 	/* Columns as wide as the longest kernel name (kernel names are the
 	 * headers here), at least a value and its marker. */
@@ -425,7 +425,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	        : !strcmp(pb_timer_info()->tick_unit, "tsc_ticks") ? " (TSC ticks)"
 	                                                           : " (counter ticks)",
 	        higher_better ? "higher" : "lower");
-	fprintf(f, "* fastest; = not shown slower than it beyond +-%.0f%% (ratio's 95%% CI)\n",
+	fprintf(f, "* fastest; = not shown slower than it beyond +-%g%% (ratio's 95%% CI)\n",
 	        100 * pb_equivalence());
 	int nw = kernel_column(&g);
 	size_t per_table = (size_t)(PB_TEXT_WIDTH - nw) / CELL_WIDTH;

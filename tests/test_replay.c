@@ -82,7 +82,11 @@ static void test_replay_cases(void **state)
 			const struct pb_mem_case *c = &r.cases[i];
 			assert_ptr_equal(c->replay, &rp);
 			assert_int_equal(c->size_bytes, 0);
-			assert_true(c->n_samples >= 3);
+			/* min_samples taken; under emulation on a busy machine the
+			 * thread may change CPU during some, which are dropped and
+			 * counted (as test_mem allows) */
+			assert_true(c->n_samples + c->migrations >= 3);
+			assert_true(c->n_samples >= 1);
 			/* a sample's calls: whole passes over the batch */
 			for (size_t j = 0; j < c->n_samples; j++)
 				assert_int_equal(c->batch_calls[j] % 256, 0);

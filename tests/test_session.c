@@ -4,6 +4,7 @@
  * pinning reports the CPU it bound to, a bad CPU is an error, and the
  * signal actions are put back at the end. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -266,6 +267,93 @@ static void test_noise_exclude(void **state)
 	assert_true(out.no_other_cpus);
 }
 
+/* The busy-CPU rule (pb_noise_judge) on fixture /proc text: two
+ * snapshots 10 s apart at USER_HZ 100, the measuring thread on CPU 0. */
+static const char stat_a[] = "cpu  1000 0 500 8000 0 0 0 0 0 0\n"
+                             "cpu0 500 0 250 4000 0 0 0 0 0 0\n"
+                             "cpu1 500 0 250 4000 0 0 0 0 0 0\n"
+                             "intr 12345\n";
+#define SEC 1000000000ull
+
+static struct pb_noise noise_of(const char *stat_b, const char *sched_a, const char *sched_b,
+                                long nivcsw_b, unsigned long long self_b_ns,
+                                unsigned long long x_wait_ns, unsigned long long x_mono_ns,
+                                long x_nivcsw)
+{
+	static struct pb_noise_mark a, b; /* 16 KiB each: not on the stack */
+	pb_noise_mark_from_text(&a, 0, stat_a, sched_a, 0, 0, 0, 100 * SEC, 100);
+	pb_noise_mark_from_text(&b, 0, stat_b, sched_b, 0, nivcsw_b, self_b_ns, 110 * SEC, 100);
+	a.x_wait_ns = x_wait_ns;
+	a.x_mono_ns = x_mono_ns;
+	a.x_nivcsw = x_nivcsw;
+	struct pb_noise n;
+	pb_noise_between(&a, &b, &n);
+	return n;
+}
+
+static void test_noise_busy_cpu(void **state)
+{
+	(void)state;
+	/* quiet: CPU 0 busy exactly the process's 6 s, the thread waited 1 ms,
+	 * 80 preemptions in 10 s; CPU 1 idle */
+	struct pb_noise n = noise_of("cpu  1600 0 500 9400 0 0 0 0 0 0\n"
+	                             "cpu0 1100 0 250 4400 0 0 0 0 0 0\n"
+	                             "cpu1 500 0 250 5000 0 0 0 0 0 0\n",
+	                             "1000 2000 5", "6000001000 1002000 50", 80, 6 * SEC, 0, 0, 0);
+	assert_true(n.valid && n.sched_valid && n.cpu_valid);
+	assert_true(fabs(n.run_delay_pct - 0.01) < 1e-9);
+	assert_true(fabs(n.involuntary_per_s - 8) < 1e-9);
+	assert_true(n.measuring_cpu_others_pct < 1e-9);
+	assert_false(n.high);
+	assert_string_equal(n.high_cause, "");
+
+	/* another task on CPU 0: it ran 10 s, the process 5 s of them; the
+	 * thread waited 5 s, preempted 1300 times */
+	n = noise_of("cpu  2000 0 500 9000 0 0 0 0 0 0\n"
+	             "cpu0 1500 0 250 4000 0 0 0 0 0 0\n"
+	             "cpu1 500 0 250 5000 0 0 0 0 0 0\n",
+	             "1000 2000 5", "5000001000 5000002000 50", 1300, 5 * SEC, 0, 0, 0);
+	assert_true(n.high);
+	assert_true(fabs(n.run_delay_pct - 50) < 1e-9);
+	assert_true(fabs(n.measuring_cpu_others_pct - 50) < 1e-9);
+	assert_true(fabs(n.involuntary_per_s - 130) < 1e-9);
+	assert_non_null(strstr(n.high_cause, "waited 50.0% of the run for its CPU"));
+	assert_non_null(strstr(n.high_cause, "gave 50% of its time to other tasks"));
+	assert_non_null(strstr(n.high_cause, "preempted 130 times a second"));
+	/* the other CPUs were idle: no word of them */
+	assert_null(strstr(n.high_cause, "other CPUs"));
+
+	/* the same wait inside a span left out (the syscall suite's own
+	 * children): over the 5 s left, no wait, no preemption rule */
+	n = noise_of("cpu  2000 0 500 9000 0 0 0 0 0 0\n"
+	             "cpu0 1500 0 250 4000 0 0 0 0 0 0\n"
+	             "cpu1 500 0 250 5000 0 0 0 0 0 0\n",
+	             "1000 2000 5", "5000001000 5000002000 50", 1300, 10 * SEC, 5 * SEC, 5 * SEC,
+	             1300);
+	assert_true(n.sched_valid);
+	assert_true(n.run_delay_pct < 1e-9);
+	assert_false(n.high);
+
+	/* steal: 10% of all CPU time (the 8th field) */
+	n = noise_of("cpu  1100 0 500 9700 0 0 0 200 0 0\n"
+	             "cpu0 550 0 250 4850 0 0 0 100 0 0\n"
+	             "cpu1 550 0 250 4850 0 0 0 100 0 0\n",
+	             "1000 2000 5", "500001000 2000 5", 0, (unsigned long long)(0.5 * SEC), 0, 0,
+	             0);
+	assert_true(n.high);
+	assert_true(fabs(n.steal_pct - 10) < 1e-9);
+	assert_non_null(strstr(n.high_cause, "steal 10.0% of CPU time"));
+
+	/* no schedstat (a kernel without CONFIG_SCHED_INFO): that rule is not
+	 * judged, the others are */
+	n = noise_of("cpu  1600 0 500 9400 0 0 0 0 0 0\n"
+	             "cpu0 1100 0 250 4400 0 0 0 0 0 0\n"
+	             "cpu1 500 0 250 5000 0 0 0 0 0 0\n",
+	             NULL, NULL, 80, 6 * SEC, 0, 0, 0);
+	assert_false(n.sched_valid);
+	assert_false(n.high);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +365,7 @@ int main(void)
 	    cmocka_unit_test(test_pin_allowed_cpu),
 	    cmocka_unit_test(test_bad_cpu),
 	    cmocka_unit_test(test_noise_exclude),
+	    cmocka_unit_test(test_noise_busy_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,20 @@ struct pb_noise {
 	long voluntary_switches, involuntary_switches; /* of this thread (getrusage) */
 	bool valid;                                    /* /proc/stat was readable */
 	bool no_other_cpus; /* every CPU was the run's own: other_busy_pct says nothing */
+	/* The measuring CPU itself (src/suites/noise.c): */
+	double wall_s;                   /* the window, CLOCK_MONOTONIC */
+	double involuntary_per_s;        /* involuntary_switches / wall_s */
+	bool sched_valid;                /* /proc/thread-self/schedstat was readable */
+	double run_delay_pct;            /* time the measuring thread waited on a run
+	                                    queue, % of wall_s (schedstat's second field,
+	                                    ns: Documentation/scheduler/sched-stats.rst) */
+	bool cpu_valid;                  /* the pinned CPU's /proc/stat line was read */
+	double measuring_cpu_others_pct; /* the pinned CPU's busy time less the
+	                                    measuring thread's own run time, % of
+	                                    that CPU's time: what it gave others */
+	/* pb_noise_judge: */
+	bool high;
+	char high_cause[256]; /* "" or the causes, "; "-joined */
 };
 
 /* A new document with schema, version, build, command line, start time and

@@ -44,8 +44,42 @@ struct pb_noise_mark {
 	uint64_t mine[PB_NOISE_MAX_CPUS / 64];    /* more CPUs of the run (threads) */
 	long nvcsw, nivcsw;
 	bool ok;
+	/* the measuring thread's schedstat (run ns, run-queue wait ns), the
+	 * process's and its reaped children's CPU time (ns), the time (ns) */
+	unsigned long long run_ns, wait_ns, self_ns, children_ns, mono_ns;
+	bool sched_ok;
+	long clk_tck; /* USER_HZ: /proc/stat's unit */
+	/* spans left out of the wait and preemption rules (pb_noise_exclude_
+	 * begin/end): their wait ns, time ns and involuntary switches */
+	unsigned long long x_wait_ns, x_mono_ns, x0_wait_ns, x0_mono_ns;
+	long x_nivcsw, x0_nivcsw;
+	bool x_on;
 };
+/* Leaves the span between these two out of the measuring thread's wait
+ * and preemption figures: a benchmark whose own children or partners run
+ * on the measuring CPU (fork, exec, pipe: the syscall suite) makes the
+ * thread wait by itself. */
+void pb_noise_exclude_begin(struct pb_noise_mark *m);
+void pb_noise_exclude_end(struct pb_noise_mark *m);
 void pb_noise_begin(struct pb_noise_mark *m, int pinned_cpu);
+/* A snapshot from text, for tests (fixture /proc text): proc_stat is
+ * /proc/stat, schedstat /proc/thread-self/schedstat (NULL: none); the
+ * rest as a snapshot takes them. */
+void pb_noise_mark_from_text(struct pb_noise_mark *m, int pinned_cpu, const char *proc_stat,
+                             const char *schedstat, long nvcsw, long nivcsw,
+                             unsigned long long self_ns, unsigned long long mono_ns, long clk_tck);
+/* The noise between snapshots a and b (what pb_noise_end computes), then
+ * pb_noise_judge. */
+void pb_noise_between(const struct pb_noise_mark *a, const struct pb_noise_mark *b,
+                      struct pb_noise *out);
+/* Whether the noise is HIGH, and why (out->high, out->high_cause): steal
+ * over 2% of CPU time (the hypervisor ran something else on our vCPUs);
+ * the other CPUs over 50% busy; the measuring thread waiting on a run
+ * queue over 1% of the window (another task took its CPU); its CPU giving
+ * over 5% of its time to other tasks (over a window of 1 s or more:
+ * /proc/stat counts in 10 ms ticks); over 100 involuntary switches a
+ * second (an idle guest here: 7-9). */
+void pb_noise_judge(struct pb_noise *out);
 /* Counts CPU `cpu` as the run's own (a worker thread's), not as another
  * CPU; call before pb_noise_end. CPUs from PB_NOISE_MAX_CPUS on are
  * ignored. */

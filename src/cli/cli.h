@@ -58,6 +58,12 @@ extern char **cli_argv;
  * continuation lines indented by 4. stdout is flushed first. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* "noise: HIGH (CAUSES): compare kernels within this run, not across
+ * runs" when pb_noise_judge found it high (include/primbench/session.h);
+ * nothing otherwise. */
+struct pb_noise;
+void cli_print_noise_high(const struct pb_noise *noise);
+
 /* cli_error, then exit 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -380,3 +380,14 @@ int cli_parse_cpu_opt(const char *text)
 		die_usage("%s", pb_error());
 	return cpu;
 }
+
+void cli_print_noise_high(const struct pb_noise *noise)
+{
+	if (!noise->high)
+		return;
+	char line[512];
+	snprintf(line, sizeof line,
+	         "noise: HIGH (%s): compare kernels within this run, not across runs",
+	         noise->high_cause);
+	pb_print_wrapped_at(stdout, 0, 7, line);
+}

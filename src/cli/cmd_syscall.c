@@ -249,6 +249,7 @@ static void print_notes_and_noise(const struct pb_syscall_result *r, const struc
 		         noise->steal_pct, noise->other_busy_pct, noise->involuntary_switches);
 		putchar('\n');
 		pb_print_wrapped_at(stdout, 0, 7, line);
+		cli_print_noise_high(noise);
 	}
 	fflush(stdout);
 }
@@ -269,17 +270,17 @@ static void warn_noisy(const struct pb_syscall_result *r, const struct pb_noise 
 				snprintf(noisy + used, sizeof noisy - used, "%s%s",
 				         used ? ", " : "", nm);
 		}
-	bool busy = noise->valid && (noise->steal_pct > 2 || noise->other_busy_pct > 50);
+	bool busy = noise->high;
 	if (!nnoisy && !busy)
 		return;
-	char why[256] = "";
+	char why[512] = "";
 	if (nnoisy)
 		snprintf(why, sizeof why, "samples vary by over %.0f%% (robust CV) for %s%s",
 		         100 * NOISY_CV, noisy, nnoisy > 4 ? ", ..." : "");
 	if (busy) {
 		size_t used = strlen(why);
-		snprintf(why + used, sizeof why - used, "%ssteal %.1f%%, other CPUs %.0f%% busy",
-		         used ? "; " : "", noise->steal_pct, noise->other_busy_pct);
+		snprintf(why + used, sizeof why - used, "%s%s", used ? "; " : "",
+		         noise->high_cause);
 	}
 	warn("noisy machine: %s", why);
 }
@@ -395,6 +396,16 @@ int cmd_syscall(int argc, char **argv)
 	rp.budget_s = p->budget_s / (double)reps;
 	size_t per = p->max_samples / reps; /* their sum stays within --max-samples */
 	rp.max_samples = per > p->min_samples ? per : p->min_samples;
+	/* children and pipe partners that share the measuring CPU make the
+	 * thread wait by themselves: no wait or preemption rule then */
+	static const enum pb_sc_bench own_tasks[] = {PB_SC_PIPE_RTT,     PB_SC_FORK,
+	                                             PB_SC_FORK_HELPER,  PB_SC_EXEC_STATIC,
+	                                             PB_SC_EXEC_DYNAMIC, PB_SC_SPAWN};
+	bool spawns = false;
+	for (size_t i = 0; i < sizeof own_tasks / sizeof *own_tasks; i++)
+		spawns |= p->selected[own_tasks[i]];
+	if (spawns)
+		pb_noise_exclude_begin(&s.mark);
 	for (size_t rep = 0; rep < reps; rep++) {
 		struct pb_syscall_result one;
 		rp.seed = p->seed + rep * 0x9E3779B97F4A7C15ull;
@@ -406,6 +417,8 @@ int cmd_syscall(int argc, char **argv)
 	}
 	if (pb_syscall_result_end_replicates(&r) != 0)
 		die_usage("%s", pb_error());
+	if (spawns)
+		pb_noise_exclude_end(&s.mark);
 	const struct pb_noise *noise = pb_session_noise(&s);
 	cli_progress_done(&ps.line);
 

@@ -501,6 +501,7 @@ static int finish(struct pb_session *s, struct cli_format *fmt, size_t measured,
 		         s->cpu);
 		putchar('\n');
 		pb_print_wrapped_at(stdout, 0, 7, line);
+		cli_print_noise_high(noise);
 	}
 	if (measured == 0 && !pb_session_stopped(s) && status == PB_EXIT_OK) {
 		cli_error("nothing was measured (see the notes above)");

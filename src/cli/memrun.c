@@ -1152,16 +1152,17 @@ static void print_noise(const struct pb_noise *noise, int cpu)
 		snprintf(others, sizeof others, "no other CPUs (the run's threads used them all)");
 	else
 		snprintf(others, sizeof others, "other CPUs %.0f%% busy", noise->other_busy_pct);
+	char delay[64] = "";
+	if (noise->sched_valid)
+		snprintf(delay, sizeof delay, ", waiting for its CPU %.1f%% of the run",
+		         noise->run_delay_pct);
 	snprintf(line, sizeof line,
 	         "noise: steal %.1f%% of CPU time, %s, %ld involuntary context switches of the "
-	         "measuring thread (pinned to CPU %d)",
-	         noise->steal_pct, others, noise->involuntary_switches, cpu);
+	         "measuring thread (pinned to CPU %d)%s",
+	         noise->steal_pct, others, noise->involuntary_switches, cpu, delay);
 	putchar('\n');
 	pb_print_wrapped_at(stdout, 0, 7, line);
-	if (noise->steal_pct > 2 || noise->other_busy_pct > 50)
-		pb_print_wrapped_at(stdout, 0, 7,
-		                    "noise: HIGH: compare kernels within this run, not across "
-		                    "runs");
+	cli_print_noise_high(noise);
 }
 
 /* The default run ends with what it found, from the document as it will be
@@ -1279,9 +1280,14 @@ static void mem_measure(struct mem_run *run)
 	if (run->counting)
 		pb_counters_close(&run->counters);
 	bool stopped = run->was_interrupted || pb_session_stopped(&run->s);
-	if (m->syscall_table && !stopped && run->status == PB_EXIT_OK)
+	if (m->syscall_table && !stopped && run->status == PB_EXIT_OK) {
+		/* its fork, exec and pipe partners share the measuring CPU: their
+		 * waits are the benchmarks', not noise */
+		pb_noise_exclude_begin(&run->s.mark);
 		run_syscall_table(run->s.doc, run->s.cpu, &run->s.allowed, run->s.seed,
 		                  pb_session_stop_flag(&run->s));
+		pb_noise_exclude_end(&run->s.mark);
+	}
 	pb_session_finish(&run->s, run->was_interrupted);
 	print_noise(pb_session_noise(&run->s), run->s.cpu);
 	if (m->syscall_table && run->measured > 0 && run->status == PB_EXIT_OK)

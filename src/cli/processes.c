@@ -274,6 +274,22 @@ static void join_noise(json_t *base, const json_t *more)
 	}
 	static const char *const sum[] = {"voluntary_switches", "involuntary_switches", NULL};
 	add_integers(base, more, sum);
+	/* the worst process's own judgement (pb_noise_judge) */
+	const char *worse[] = {"run_delay_pct", "measuring_cpu_others_pct", "involuntary_per_s",
+	                       NULL};
+	for (size_t k = 0; worse[k]; k++) {
+		json_t *x = json_object_get(base, worse[k]), *y = json_object_get(more, worse[k]);
+		if (json_is_number(y) &&
+		    (!json_is_number(x) || json_number_value(y) > json_number_value(x)))
+			json_object_set(base, worse[k], y);
+	}
+	if (json_is_true(json_object_get(more, "high")) &&
+	    !json_is_true(json_object_get(base, "high"))) {
+		json_object_set(base, "high", json_true());
+		json_t *cause = json_object_get(more, "high_cause");
+		if (cause)
+			json_object_set(base, "high_cause", cause);
+	}
 }
 
 /* One warning for the joined run, as a single process gives one (each
@@ -283,7 +299,11 @@ static void warn_noise(const json_t *doc, size_t n, const char *side)
 	const json_t *noise = json_object_get(doc, "noise");
 	double steal = json_number_value(json_object_get(noise, "steal_pct"));
 	double busy = json_number_value(json_object_get(noise, "other_cpus_busy_pct"));
-	if (steal > 2 || busy > 50)
+	const char *cause = json_string_value(json_object_get(noise, "high_cause"));
+	if (json_is_true(json_object_get(noise, "high")) && cause)
+		warn("noisy machine: %s (the worst of %zu process%s%s%s)", cause, n,
+		     n == 1 ? "" : "es", side ? " of side " : "", side ? side : "");
+	else if (steal > 2 || busy > 50)
 		warn("noisy machine: steal %.1f%%, other CPUs %.0f%% busy (the worst of %zu "
 		     "process%s%s%s)",
 		     steal, busy, n, n == 1 ? "" : "es", side ? " of side " : "", side ? side : "");

@@ -1061,8 +1061,14 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 	const json_t *steal = json_object_get(nz, "steal_pct");
 	const json_t *busy = json_object_get(nz, "other_cpus_busy_pct");
 	const json_t *ivcsw = json_object_get(nz, "involuntary_switches");
-	bool high = (json_is_number(steal) && json_number_value(steal) > 2) ||
-	            (json_is_number(busy) && json_number_value(busy) > 50);
+	/* the run's own judgement (pb_noise_judge) where it has one; an older
+	 * file: steal and the other CPUs alone */
+	const json_t *jhigh = json_object_get(nz, "high");
+	bool high = json_is_boolean(jhigh)
+	                ? json_is_true(jhigh)
+	                : (json_is_number(steal) && json_number_value(steal) > 2) ||
+	                      (json_is_number(busy) && json_number_value(busy) > 50);
+	const char *cause = json_string_value(json_object_get(nz, "high_cause"));
 	size_t total = 0;
 	for (int v = 0; v < V_COUNT; v++)
 		total += counts[v];
@@ -1087,15 +1093,25 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 	     samples, cases, widest, widest_name[0] ? widest_name : "none", noisy,
 	     noisy == 1 ? "" : "s", no_ci, migrations, migrations == 1 ? "" : "s", outliers,
 	     outliers == 1 ? "" : "s");
+	const json_t *delay = json_object_get(nz, "run_delay_pct");
+	char waited[96] = "";
+	if (json_is_number(delay))
+		snprintf(waited, sizeof waited, ", which waited for its CPU %.1f%% of the run",
+		         json_number_value(delay));
+	char why[320] = "";
+	if (high && cause)
+		snprintf(why, sizeof why, " (%s)", cause);
 	if (json_is_number(steal) && json_is_number(busy))
 		para(c, 2,
 		     "During the run: steal %.1f%% of CPU time, the other CPUs %.0f%% busy, %lld "
-		     "involuntary context switches of the measuring thread%s",
+		     "involuntary context switches of the measuring thread%s%s",
 		     json_number_value(steal), json_number_value(busy),
-		     (long long)json_integer_value(ivcsw),
+		     (long long)json_integer_value(ivcsw), waited,
 		     high ? ": HIGH, so absolute figures may not repeat in another run; the "
 		            "ratios between kernels of this run are the figures to use."
 		          : ".");
+	if (json_is_number(steal) && json_is_number(busy) && why[0])
+		para(c, 4, "HIGH because%s.", why);
 	else
 		para(c, 2,
 		     "The machine's noise during the run was not recorded (no /proc/stat "

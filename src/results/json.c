@@ -386,6 +386,16 @@ void pb_results_finish(json_t *doc, const struct pb_noise *n, bool interrupted)
 	}
 	json_object_set_new(o, "voluntary_switches", json_integer(n->voluntary_switches));
 	json_object_set_new(o, "involuntary_switches", json_integer(n->involuntary_switches));
+	if (n->wall_s > 0)
+		json_object_set_new(o, "involuntary_per_s", pb_json_number(n->involuntary_per_s));
+	if (n->sched_valid)
+		json_object_set_new(o, "run_delay_pct", pb_json_number(n->run_delay_pct));
+	if (n->cpu_valid)
+		json_object_set_new(o, "measuring_cpu_others_pct",
+		                    pb_json_number(n->measuring_cpu_others_pct));
+	json_object_set_new(o, "high", json_boolean(n->high));
+	if (n->high)
+		json_object_set_new(o, "high_cause", json_string(n->high_cause));
 	json_object_set_new(doc, "noise", o);
 	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
 }

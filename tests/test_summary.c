@@ -328,6 +328,41 @@ static void test_margin(void **state)
 	assert_int_equal(pb_equivalence_set(PB_EQUIVALENCE), 0);
 }
 
+/* A file with the run's own noise judgement (pb_noise_judge): the summary
+ * says HIGH and why, whatever steal and the other CPUs were. */
+static void test_noise_cause(void **state)
+{
+	(void)state;
+	need_x86_kernels();
+	struct pb_results_file f;
+	if (pb_results_load("within-noise.json", &f) != 0)
+		fail_msg("%s", pb_error());
+	json_t *nz = json_object_get(f.doc, "noise");
+	assert_non_null(nz);
+	json_object_set_new(nz, "high", json_true());
+	json_object_set_new(
+	    nz, "high_cause",
+	    json_string("the measuring thread waited 49.0% of the run for its CPU"));
+	json_object_set_new(nz, "run_delay_pct", json_real(49.0));
+	json_t *s = pb_summary_build(&f);
+	assert_non_null(s);
+	assert_true(trust_flag(s, "high_noise"));
+	char *t = joined(s);
+	assert_non_null(strstr(t, "which waited for its CPU 49.0% of the run: HIGH"));
+	assert_non_null(strstr(t, "HIGH because (the measuring thread waited 49.0% of the run for "
+	                          "its CPU)."));
+	free(t);
+	json_decref(s);
+	/* judged quiet by the run: no HIGH, though nothing else changed */
+	json_object_set_new(nz, "high", json_false());
+	s = pb_summary_build(&f);
+	t = joined(s);
+	assert_null(strstr(t, "HIGH"));
+	free(t);
+	json_decref(s);
+	pb_results_file_free(&f);
+}
+
 static void test_too_noisy(void **state)
 {
 	(void)state;
@@ -526,6 +561,7 @@ int main(void)
 	    cmocka_unit_test(test_loses_large),
 	    cmocka_unit_test(test_too_noisy),
 	    cmocka_unit_test(test_margin),
+	    cmocka_unit_test(test_noise_cause),
 	    cmocka_unit_test(test_doc_equals_file),
 	    cmocka_unit_test(test_not_default_or_empty),
 	    cmocka_unit_test(test_other_placement_ignored),

@@ -1110,12 +1110,12 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 		     high ? ": HIGH, so absolute figures may not repeat in another run; the "
 		            "ratios between kernels of this run are the figures to use."
 		          : ".");
-	if (json_is_number(steal) && json_is_number(busy) && why[0])
-		para(c, 4, "HIGH because%s.", why);
-	else
+	if (!json_is_number(steal) || !json_is_number(busy))
 		para(c, 2,
 		     "The machine's noise during the run was not recorded (no /proc/stat "
 		     "figures in this file).");
+	else if (why[0])
+		para(c, 4, "HIGH because%s.", why);
 	if (f->interrupted)
 		para(c, 2, "The run was interrupted: this summary covers only what it measured.");
 	if (too_noisy)

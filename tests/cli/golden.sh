@@ -88,9 +88,10 @@ while IFS='|' read -r name args; do
 	fi
 	# fixtures and the checkout's path; the fastest and overlap marks
 	# (which kernel wins is the machine's); time units (us or ms, by size)
-	# the spread paragraph (its wrapping follows the widest case's name)
+	# the spread and noise paragraphs, with their continuation lines (their
+	# wrapping follows the widest case's name, the noise's causes)
 	sed -e "s|$PB_TESTDATA|DATA|g" -e "s|$root|ROOT|g" "$tmp/raw" |
-		awk '/^spread:/ { skip = 1; next } skip && /^ / { next } { skip = 0; print }' |
+		awk '/^(spread|noise):/ { skip = 1; next } skip && /^ / { next } { skip = 0; print }' |
 		grep -v -e '^noise:' -e '^ *switches of the measuring' -e '^warning:' -e '^spread:' \
 			-e '^ *(mem[a-z]*/' -e '^note: .* outliers' -e 'modified z-score' |
 		sed -E -e 's/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/#/g' -e 's/#[*=]/#/g' \

@@ -422,6 +422,8 @@ static void test_rule_floor(void **state)
 	pb_breakeven_print(f, &b);
 	fclose(f);
 	assert_non_null(strstr(text, "by over 5%"));
+	/* the count of sizes reads as one, not as the first size */
+	assert_non_null(strstr(text, "\n7 sizes measured, "));
 	assert_non_null(strstr(text, "beyond +-5%"));
 	free(text);
 	pb_breakeven_free(&b);

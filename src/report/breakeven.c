@@ -1569,7 +1569,7 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 	pb_print_wrapped_at(f, 0, 17, line);
 	pb_format_bytes(a, sizeof a, b->min_size, PB_BYTES_PROSE);
 	pb_format_bytes(c, sizeof c, b->max_size, PB_BYTES_PROSE);
-	fprintf(f, "sizes measured: %zu, %s to %s\n", b->n_sizes, a, c);
+	fprintf(f, "%zu size%s measured, %s to %s\n", b->n_sizes, b->n_sizes == 1 ? "" : "s", a, c);
 
 	fprintf(f,
 	        "where the recommended policy switches kernels (faster below -> faster\n"

@@ -265,7 +265,10 @@ static void join_noise(json_t *base, const json_t *more)
 {
 	if (!json_is_object(base) || !json_is_object(more))
 		return;
-	const char *worst[] = {"steal_pct", "other_cpus_busy_pct", NULL};
+	/* the worst process's figures, and its own judgement (pb_noise_judge) */
+	const char *worst[] = {"steal_pct",         "other_cpus_busy_pct",
+	                       "run_delay_pct",     "measuring_cpu_others_pct",
+	                       "involuntary_per_s", NULL};
 	for (size_t k = 0; worst[k]; k++) {
 		json_t *x = json_object_get(base, worst[k]), *y = json_object_get(more, worst[k]);
 		if (json_is_number(y) &&
@@ -274,15 +277,6 @@ static void join_noise(json_t *base, const json_t *more)
 	}
 	static const char *const sum[] = {"voluntary_switches", "involuntary_switches", NULL};
 	add_integers(base, more, sum);
-	/* the worst process's own judgement (pb_noise_judge) */
-	const char *worse[] = {"run_delay_pct", "measuring_cpu_others_pct", "involuntary_per_s",
-	                       NULL};
-	for (size_t k = 0; worse[k]; k++) {
-		json_t *x = json_object_get(base, worse[k]), *y = json_object_get(more, worse[k]);
-		if (json_is_number(y) &&
-		    (!json_is_number(x) || json_number_value(y) > json_number_value(x)))
-			json_object_set(base, worse[k], y);
-	}
 	if (json_is_true(json_object_get(more, "high")) &&
 	    !json_is_true(json_object_get(base, "high"))) {
 		json_object_set(base, "high", json_true());

@@ -684,19 +684,6 @@ static int case_samples(struct pb_mem_case *pc, const struct pb_results_case *k)
 	return 0;
 }
 
-/* Frees what case_samples gave r's cases, and the cases. */
-static void free_cases(struct pb_mem_result *r)
-{
-	for (size_t i = 0; i < r->n_cases; i++) {
-		free(r->cases[i].batch_ticks);
-		free(r->cases[i].batch_calls);
-		free(r->cases[i].replicate_samples);
-	}
-	free(r->cases);
-	r->cases = NULL;
-	r->n_cases = 0;
-}
-
 static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
                           const struct pb_glibc_thresholds *g)
 {
@@ -729,14 +716,14 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		 * (without them no band could be shown faster and every policy
 		 * was one band) */
 		if (case_samples(pc, m->k) != 0) {
-			free_cases(&r);
+			pb_mem_result_free(&r);
 			return NULL;
 		}
 	}
 	struct pb_breakeven b;
 	int rc = r.n_cases ? pb_breakeven_compute(&r, op, st, g, &b) : 0;
 	if (rc <= 0) {
-		free_cases(&r);
+		pb_mem_result_free(&r);
 		return NULL;
 	}
 	json_t *o = json_object();
@@ -811,7 +798,7 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		     "over its sizes; another run may name one of these): %s",
 		     text);
 	pb_breakeven_free(&b);
-	free_cases(&r);
+	pb_mem_result_free(&r);
 	return o;
 }
 

@@ -156,26 +156,31 @@ void pb_noise_mark_from_text(struct pb_noise_mark *m, int pinned_cpu, const char
 
 void pb_noise_exclude_begin(struct pb_noise_mark *m)
 {
-	struct pb_noise_mark now = {0};
-	read_self(&now);
-	m->x0_wait_ns = now.wait_ns;
-	m->x0_mono_ns = now.mono_ns;
-	m->x0_nivcsw = now.nivcsw;
-	m->x_on = now.sched_ok;
+	struct pb_noise_mark *now = calloc(1, sizeof *now); /* 16 KiB: not on the stack */
+	m->x_on = false;
+	if (!now)
+		return;
+	read_self(now);
+	m->x0_wait_ns = now->wait_ns;
+	m->x0_mono_ns = now->mono_ns;
+	m->x0_nivcsw = now->nivcsw;
+	m->x_on = now->sched_ok;
+	free(now);
 }
 
 void pb_noise_exclude_end(struct pb_noise_mark *m)
 {
-	if (!m->x_on)
-		return;
-	struct pb_noise_mark now = {0};
-	read_self(&now);
-	if (now.sched_ok && now.wait_ns >= m->x0_wait_ns && now.mono_ns >= m->x0_mono_ns) {
-		m->x_wait_ns += now.wait_ns - m->x0_wait_ns;
-		m->x_mono_ns += now.mono_ns - m->x0_mono_ns;
-		m->x_nivcsw += now.nivcsw - m->x0_nivcsw;
-	}
+	struct pb_noise_mark *now = m->x_on ? calloc(1, sizeof *now) : NULL;
 	m->x_on = false;
+	if (!now)
+		return;
+	read_self(now);
+	if (now->sched_ok && now->wait_ns >= m->x0_wait_ns && now->mono_ns >= m->x0_mono_ns) {
+		m->x_wait_ns += now->wait_ns - m->x0_wait_ns;
+		m->x_mono_ns += now->mono_ns - m->x0_mono_ns;
+		m->x_nivcsw += now->nivcsw - m->x0_nivcsw;
+	}
+	free(now);
 }
 
 void pb_noise_exclude(struct pb_noise_mark *m, int cpu)

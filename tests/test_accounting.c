@@ -109,7 +109,7 @@ static int setup(void **state)
 	write_bytes(dir, "primswitch-900-bad-magic.acct", &bad, sizeof bad);
 	write_bytes(dir, "primswitch-901-truncated.acct", &f[0], 100);
 	bad = f[0];
-	bad.version = 2;
+	bad.version = 3;
 	write_bytes(dir, "primswitch-902-version.acct", &bad, sizeof bad);
 	write_bytes(dir, "primswitch-903-empty.acct", "", 0);
 	bad = f[0];
@@ -290,7 +290,7 @@ static void test_totals(void **state)
 	assert_non_null(strstr(t->skip_note[1], "primswitch-901-truncated.acct: truncated "
 	                                        "accounting file (100 bytes, expected"));
 	assert_non_null(strstr(t->skip_note[2], "primswitch-902-version.acct: accounting file "
-	                                        "version 2; this primbench reads version 1"));
+	                                        "version 3; this primbench reads version 2"));
 	assert_non_null(strstr(t->skip_note[3], "primswitch-903-empty.acct: incomplete: empty"));
 
 	/* Reading the directory again adds to the sums. */
@@ -377,7 +377,7 @@ static void test_read_file_errors(void **state)
 	    {"primswitch-900-bad-magic.acct", "not a primswitch accounting file (bad magic)"},
 	    {"primswitch-901-truncated.acct", "truncated accounting file (100 bytes, expected "},
 	    {"primswitch-902-version.acct",
-	     "accounting file version 2; this primbench reads version 1"},
+	     "accounting file version 3; this primbench reads version 2"},
 	    {"primswitch-903-empty.acct",
 	     "incomplete: empty (its process may have died while creating it)"},
 	    {"primswitch-904-no-magic.acct",

@@ -29,9 +29,12 @@
  *
  * Ticks (PRIMBENCH_ACCOUNT=ticks): per thread, primitive and bucket the first call, then one in
  * `sample_every`, is timed with the TSC read pair of include/primbench/timer.h (lfence; rdtsc ...
- * lfence; rdtsc; lfence), its ticks minus `timer_overhead_ticks` (clamped at 0) added to its
- * bucket's sampled_ticks and sampled_calls. The estimated ticks of a bucket are sampled_ticks *
- * calls / sampled_calls (an estimate: say so when printing it).
+ * lfence; rdtsc; lfence), its ticks minus `timer_overhead_ticks` (the mean cost of an empty
+ * pair, version 2; version 1 subtracted the median and clamped each call at 0) added to its
+ * bucket's sampled_ticks (modulo 2^64: a sum below 0, calls quicker than the pair's mean, reads
+ * as a value above INT64_MAX, which a reader takes as 0) and 1 to sampled_calls. The estimated
+ * ticks of a bucket are sampled_ticks * calls / sampled_calls (an estimate: say so when printing
+ * it).
  */
 #ifndef PRIMBENCH_ACCOUNT_H
 #define PRIMBENCH_ACCOUNT_H
@@ -39,7 +42,7 @@
 #include <stdint.h>
 
 #define PB_ACCT_MAGIC       "PBACCT\0\1" /* 8 bytes */
-#define PB_ACCT_VERSION     1u
+#define PB_ACCT_VERSION     2u
 #define PB_ACCT_BUCKETS     65
 #define PB_ACCT_TEXT        256 /* bytes of each text field, NUL-terminated */
 #define PB_ACCT_FILE_PREFIX "primswitch-"
@@ -59,7 +62,8 @@ struct pb_acct_bucket {
 	uint64_t calls;
 	uint64_t bytes;
 	uint64_t sampled_calls; /* calls timed (ticks mode) */
-	uint64_t sampled_ticks; /* their TSC ticks, overhead subtracted */
+	uint64_t sampled_ticks; /* their TSC ticks, overhead subtracted (mod 2^64: above
+	                           INT64_MAX is a negative sum, 0) */
 };
 
 struct pb_acct_prim_counts {
@@ -76,7 +80,7 @@ struct pb_acct_file {
 	uint32_t ticks;               /* 1: PRIMBENCH_ACCOUNT=ticks, 0: counts only */
 	uint32_t sample_every;        /* N of "one call in N" (ticks mode), else 0 */
 	uint64_t started_realtime_ns; /* CLOCK_REALTIME at creation */
-	double timer_overhead_ticks;  /* subtracted from each timed call */
+	double timer_overhead_ticks;  /* subtracted from each timed call: the mean empty pair */
 	double tsc_hz;                /* cpuid 0x15/0x16 where given, else 0 (unknown) */
 	uint32_t forked;              /* 1: made in a fork child's atfork handler */
 	uint32_t policy_ok;           /* 1: the policies parsed; 0: libc's functions were used */

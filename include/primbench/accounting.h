@@ -85,6 +85,9 @@ struct pb_acct_total {
 	 * writer's snapshot may differ by a few calls). Additions saturate at
 	 * UINT64_MAX. */
 	struct pb_acct_prim_counts prim[PB_ACCT_NPRIM];
+	/* The largest timer_overhead_ticks of the ticks-mode files: the cost
+	 * of one empty timer pair, what each timed call had subtracted. */
+	double timer_overhead_ticks_max;
 };
 
 /* The estimate of a range of buckets (see the top of this file). */
@@ -124,6 +127,19 @@ double pb_acct_bucket_est_ticks(const struct pb_acct_bucket *b);
 void pb_acct_estimate(const struct pb_acct_total *t, int prim, unsigned lo, unsigned hi,
                       struct pb_acct_est *out);
 
+/* The share of cpu_time_s (percent) that the estimate *e stands for, with
+ * the bound of the timer's serialisation: *share_pct = e->ticks / tsc_hz /
+ * cpu_time_s * 100, and *min_pct the same with overhead_ticks (one empty
+ * timer pair, struct pb_acct_total's timer_overhead_ticks_max) taken off
+ * each estimated call, at least 0. Why a bound: a timed call runs alone
+ * between `lfence; rdtsc; lfence` pairs, so it pays the pipeline's refill
+ * and cannot overlap the caller's work; in flow it may cost up to about
+ * one pair less (measured on bench/memset-share: docs/profile.md, "The
+ * memset share"). Both NaN when a figure is unknown (ticks NaN, tsc_hz or
+ * cpu_time_s not > 0). */
+void pb_acct_share_bounds(const struct pb_acct_est *e, double overhead_ticks, double tsc_hz,
+                          double cpu_time_s, double *share_pct, double *min_pct);
+
 /* Reads the accounting file at `path` into *out: a snapshot taken with
  * read(2) (its process may be alive). Checks, in order, that it is a
  * regular file, holds at least the magic, version and size fields, has
@@ -135,7 +151,7 @@ void pb_acct_estimate(const struct pb_acct_total *t, int prim, unsigned lo, unsi
  *   "PATH: not a primswitch accounting file (not a regular file)"
  *   "PATH: incomplete: no magic yet (its process may have died while creating it)"
  *   "PATH: incomplete: no version yet (...)" (magic written, version still 0)
- *   "PATH: accounting file version 2; this primbench reads version 1"
+ *   "PATH: accounting file version 3; this primbench reads version 2"
  *   "PATH: truncated accounting file (100 bytes, expected 13664)"
  *   "PATH: accounting file of more than 13664 bytes, expected 13664"
  *   "PATH: accounting file says it has 12 bytes, expected 13664" (size_bytes)
@@ -143,7 +159,8 @@ void pb_acct_estimate(const struct pb_acct_total *t, int prim, unsigned lo, unsi
 int pb_acct_read_file(const char *path, struct pb_acct_file *out);
 
 /* Adds one file to *t: its counters, and one process to the counts
- * (forked, policy_failed, ticks mode, its exe and sample rate). */
+ * (forked, policy_failed, ticks mode, its exe and sample rate). A bucket's
+ * sampled_ticks above INT64_MAX is a negative sum (account.h) and adds 0. */
 void pb_acct_add(struct pb_acct_total *t, const struct pb_acct_file *f);
 
 /* Reads every "primswitch-*.acct" file (PB_ACCT_FILE_PREFIX ... SUFFIX)

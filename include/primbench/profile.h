@@ -131,10 +131,21 @@ int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src);
  * samples that were sampled (not user_only) and resolved (not hidden). */
 bool pb_profile_family_counted(const struct pb_profile *p, int family);
 
+/* The 95% interval of a share of samples: k of n samples (k <= n, n > 0)
+ * in a family, *lo and *hi in 0..1. Wilson's score interval (E. B.
+ * Wilson, "Probable inference, the law of succession, and statistical
+ * inference", JASA 22, 1927), z = 1.959964: the sampling error of a
+ * binomial proportion, near p +- z sqrt(p(1-p)/n) for large k and n - k,
+ * and not empty at k = 0. It assumes each sample falls independently where
+ * the CPU's time is; a periodic clock sampling a periodic program can do
+ * worse. n == 0: both NaN. */
+void pb_profile_share_ci95(uint64_t k, uint64_t n, double *lo, double *hi);
+
 /* The profile as the cmd case's "profile" object (docs/results-schema.md):
  * event, user_only, samples, lost, event_count, kernel_samples, kernel_unresolved,
- * kernel_hidden, runs, families (name, label, samples, share: null when not
- * counted) and the first `top` symbols. New reference. */
+ * kernel_hidden, runs, families (name, label, samples, share, share_ci95 [lo, hi]
+ * (pb_profile_share_ci95): null when not counted) and the first `top`
+ * symbols. New reference. */
 json_t *pb_profile_json(const struct pb_profile *p, size_t top);
 
 /* A family's share (0..1) from a "profile" object as pb_profile_json

@@ -78,10 +78,14 @@ const struct pb_timer_info *pb_timer_info(void);
  * else CLOCK_MONOTONIC_RAW, as pb_timer_begin/end then read; it does not
  * calibrate, allocate or call stdio. Never fails. */
 struct pb_timer_quick {
-	bool tsc;              /* the TSC; false: CLOCK_MONOTONIC_RAW, ticks are ns */
-	double overhead_ticks; /* median ticks of an empty begin+end, over 101 pairs */
-	double hz;             /* TSC: cpuid leaf 0x15, else 0x16, 0 when neither
-	                          states it; the clock: 1e9 */
+	bool tsc;                   /* the TSC; false: CLOCK_MONOTONIC_RAW, ticks are ns */
+	double overhead_ticks;      /* median ticks of an empty begin+end, over 101 pairs */
+	double overhead_mean_ticks; /* their mean, pairs over twice the median left out:
+	                               what a timed call's mean reading carries (a clock
+	                               that advances in steps makes the median a step
+	                               multiple, off the mean by up to a step) */
+	double hz;                  /* TSC: cpuid leaf 0x15, else 0x16, 0 when neither
+	                               states it; the clock: 1e9 */
 };
 void pb_timer_init_quick(struct pb_timer_quick *out);
 

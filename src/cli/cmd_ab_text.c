@@ -677,6 +677,52 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	}
 }
 
+/* memset's and memcpy/memmove's share by the accounting (its JSON) and by
+ * the profile, for primitives with calls or samples. */
+static void print_two_ways(FILE *fp, const struct pb_cmd_ab_params *p,
+                           const struct pb_cmd_ab_profile *pr, int sd, const json_t *acct)
+{
+	static const struct {
+		const char *label;
+		const char *acct[2]; /* the accounting's primitives summed */
+		int fam[2];          /* the profile's families summed */
+	} rows[] = {
+	    {"memset", {"memset", "bzero"}, {PB_PROF_LIBC_MEMSET, PB_PROF_PB_MEMSET}},
+	    {"memcpy/memmove", {"memcpy", "memmove"}, {PB_PROF_LIBC_MEMCPY, PB_PROF_PB_MEMCPY}},
+	};
+	const struct pb_profile *prof = &pr->prof[sd];
+	const json_t *prims = json_object_get(acct, "primitives");
+	double over = json_number_value(json_object_get(acct, "timer_overhead_ticks"));
+	bool first = true;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		double share = 0, min = 0;
+		json_int_t calls = 0;
+		for (int k = 0; k < 2; k++) {
+			const json_t *o = json_object_get(prims, rows[i].acct[k]);
+			json_int_t c = json_integer_value(json_object_get(o, "calls"));
+			if (c == 0)
+				continue;
+			calls += c;
+			const json_t *sh = json_object_get(o, "cpu_pct");
+			const json_t *mn = json_object_get(o, "cpu_pct_min");
+			share += json_is_number(sh) ? json_number_value(sh) : NAN;
+			min += json_is_number(mn) ? json_number_value(mn) : NAN;
+		}
+		uint64_t samples = prof->family[rows[i].fam[0]] + prof->family[rows[i].fam[1]];
+		if (calls == 0 && samples == 0)
+			continue;
+		if (first)
+			fputc('\n', fp);
+		first = false;
+		pb_share_two_ways_print(fp,
+		                        p->nsides == 1 ? ""
+		                        : sd           ? "B "
+		                                       : "A ",
+		                        rows[i].label, calls ? share : NAN, calls ? min : NAN, over,
+		                        samples, prof->samples);
+	}
+}
+
 /* What the options added: accounting, distributions, profiles. */
 int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
                            const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
@@ -697,6 +743,11 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 			pb_cmd_ab_print_profile(fp, p, prof, sd, p->env->lib[sd]);
 			prof_json[sd] = pb_cmd_ab_profile_json(prof, sd, p->env->lib[sd]);
 		}
+	/* Both shares of each primitive, with their uncertainties, where
+	 * both were measured (docs/profile.md, "The memset share"). */
+	for (int sd = 0; sd < p->nsides && p->env->account == 2; sd++)
+		if (prof->have[sd] && acct_json[sd])
+			print_two_ways(fp, p, prof, sd, acct_json[sd]);
 	if (p->nsides == 2 && prof->have[0] && prof->have[1]) {
 		fprintf(fp, "\nprofile, B vs A: samples and share of all samples per family\n");
 		pb_profile_print_vs(fp, &prof->prof[0], &prof->prof[1],

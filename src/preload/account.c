@@ -94,10 +94,13 @@ static inline __attribute__((always_inline)) bool sample_due(enum pb_acct_prim p
 static inline __attribute__((always_inline)) void add_sample(struct pb_acct_bucket *b,
                                                              uint64_t ticks)
 {
+	/* Not clamped at 0: a call quicker than the pair's mean cost adds a
+	 * negative difference (modulo 2^64), so the sum stays unbiased; the
+	 * reader clamps a negative sum (account.h). */
 	uint64_t over = pb_sw_acct_config.overhead_ticks;
 	bool threads = THREADS();
 	ADD(b->sampled_calls, 1);
-	ADD(b->sampled_ticks, ticks > over ? ticks - over : 0);
+	ADD(b->sampled_ticks, ticks - over);
 }
 
 static inline __attribute__((always_inline)) struct pb_acct_file *current(void)
@@ -154,7 +157,8 @@ void pb_sw_acct_measure_timer(void)
 {
 	struct pb_timer_quick q;
 	pb_timer_init_quick(&q);
-	pb_sw_acct_config.overhead_ticks = (uint64_t)q.overhead_ticks;
+	/* The mean, not the median: docs/preload.md, "Ticks". */
+	pb_sw_acct_config.overhead_ticks = (uint64_t)(q.overhead_mean_ticks + 0.5);
 	pb_sw_acct_config.tsc_hz = q.hz;
 }
 

@@ -131,7 +131,7 @@ PB_HIDDEN extern const struct pb_sw_entries pb_sw_entries_counts, pb_sw_entries_
 struct pb_sw_acct_config {
 	bool ticks;
 	uint32_t sample_every;   /* ticks mode: one call in this many per thread */
-	uint64_t overhead_ticks; /* ticks mode: median empty timer pair, subtracted */
+	uint64_t overhead_ticks; /* ticks mode: mean empty timer pair (rounded), subtracted */
 	double tsc_hz;           /* ticks mode: the header's tsc_hz */
 	bool policy_ok;
 	bool sizes; /* PRIMBENCH_ACCOUNT_SIZES=1: the exact sizes file too */

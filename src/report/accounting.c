@@ -84,7 +84,23 @@ static void bucket_add(struct pb_acct_bucket *to, const struct pb_acct_bucket *b
 	to->calls = sat_add(to->calls, b->calls);
 	to->bytes = sat_add(to->bytes, b->bytes);
 	to->sampled_calls = sat_add(to->sampled_calls, b->sampled_calls);
-	to->sampled_ticks = sat_add(to->sampled_ticks, b->sampled_ticks);
+	/* Above INT64_MAX: the timed calls' differences summed below 0
+	 * (modulo 2^64; account.h): they took less than the pair's mean. */
+	if (b->sampled_ticks <= (uint64_t)INT64_MAX)
+		to->sampled_ticks = sat_add(to->sampled_ticks, b->sampled_ticks);
+}
+
+void pb_acct_share_bounds(const struct pb_acct_est *e, double overhead_ticks, double tsc_hz,
+                          double cpu_time_s, double *share_pct, double *min_pct)
+{
+	*share_pct = *min_pct = NAN;
+	if (isnan(e->ticks) || !(tsc_hz > 0) || !(cpu_time_s > 0))
+		return;
+	double scale = 100.0 / tsc_hz / cpu_time_s;
+	double over = overhead_ticks > 0 ? overhead_ticks : 0;
+	double lo = e->ticks - over * (double)e->calls_estimated;
+	*share_pct = e->ticks * scale;
+	*min_pct = (lo > 0 ? lo : 0) * scale;
 }
 
 void pb_acct_estimate(const struct pb_acct_total *t, int prim, unsigned lo, unsigned hi,
@@ -227,6 +243,8 @@ void pb_acct_add(struct pb_acct_total *t, const struct pb_acct_file *f)
 		t->policy_failed++;
 	if (f->ticks) {
 		t->ticks_processes++;
+		if (f->timer_overhead_ticks > t->timer_overhead_ticks_max)
+			t->timer_overhead_ticks_max = f->timer_overhead_ticks;
 		unsigned i = 0;
 		while (i < t->n_rate && t->rate[i].sample_every != f->sample_every)
 			i++;
@@ -683,8 +701,10 @@ static json_t *u64(uint64_t v)
 	return v <= (uint64_t)INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v);
 }
 
+/* share: also cpu_pct and cpu_pct_min (pb_acct_share_bounds with
+ * overhead_ticks). */
 static void est_json(json_t *o, const struct pb_acct_est *e, double tsc_hz, double cpu_time_s,
-                     bool share)
+                     bool share, double overhead_ticks)
 {
 	json_object_set_new(o, "calls", u64(e->calls));
 	json_object_set_new(o, "bytes", u64(e->bytes));
@@ -692,9 +712,13 @@ static void est_json(json_t *o, const struct pb_acct_est *e, double tsc_hz, doub
 	json_object_set_new(o, "est_ticks", pb_json_number(e->ticks));
 	double s = known(tsc_hz) ? e->ticks / tsc_hz : NAN;
 	json_object_set_new(o, "est_s", pb_json_number(s));
-	if (share)
+	if (share) {
 		json_object_set_new(o, "cpu_pct",
 		                    pb_json_number(known(cpu_time_s) ? pct(s, cpu_time_s) : NAN));
+		double sh, lo;
+		pb_acct_share_bounds(e, overhead_ticks, tsc_hz, cpu_time_s, &sh, &lo);
+		json_object_set_new(o, "cpu_pct_min", pb_json_number(lo));
+	}
 	json_object_set_new(o, "calls_unestimated", u64(e->calls_unestimated));
 }
 
@@ -749,6 +773,8 @@ json_t *pb_acct_json(const struct pb_acct_total *t, double tsc_hz, double cpu_ti
 	json_object_set_new(o, "sample_every_other", u64(t->rate_other));
 	json_object_set_new(o, "tsc_hz", pb_json_number(known(tsc_hz) ? tsc_hz : NAN));
 	json_object_set_new(o, "cpu_time_s", pb_json_number(known(cpu_time_s) ? cpu_time_s : NAN));
+	json_object_set_new(o, "timer_overhead_ticks",
+	                    pb_json_number(t->ticks_processes ? t->timer_overhead_ticks_max : NAN));
 
 	json_t *prims = json_object();
 	for (int p = 0; p < PB_ACCT_NPRIM; p++) {
@@ -756,7 +782,7 @@ json_t *pb_acct_json(const struct pb_acct_total *t, double tsc_hz, double cpu_ti
 		struct pb_acct_est e;
 		pb_acct_estimate(t, p, 0, PB_ACCT_BUCKETS - 1, &e);
 		json_t *po = json_object();
-		est_json(po, &e, tsc_hz, cpu_time_s, true);
+		est_json(po, &e, tsc_hz, cpu_time_s, true, t->timer_overhead_ticks_max);
 		/* The primitive's own counters (equal to the buckets' sums but
 		 * for a live writer's snapshot). */
 		json_object_set_new(po, "calls", u64(c->calls));
@@ -775,7 +801,7 @@ json_t *pb_acct_json(const struct pb_acct_total *t, double tsc_hz, double cpu_ti
 			json_object_set_new(co, "min_bytes", u64(a));
 			json_object_set_new(co, "max_bytes",
 			                    z == UINT64_MAX ? json_null() : u64(z));
-			est_json(co, &ce, tsc_hz, cpu_time_s, false);
+			est_json(co, &ce, tsc_hz, cpu_time_s, false, 0);
 			json_array_append_new(cls, co);
 		}
 		json_object_set_new(po, "classes", cls);
@@ -805,7 +831,7 @@ json_t *pb_acct_json(const struct pb_acct_total *t, double tsc_hz, double cpu_ti
 	struct pb_acct_est e;
 	pb_acct_estimate(t, PB_ACCT_NPRIM, 0, PB_ACCT_BUCKETS - 1, &e);
 	json_t *all = json_object();
-	est_json(all, &e, tsc_hz, cpu_time_s, true);
+	est_json(all, &e, tsc_hz, cpu_time_s, true, t->timer_overhead_ticks_max);
 	json_object_set_new(o, "all", all);
 	return o;
 }

@@ -2,6 +2,7 @@
  * and two profiles' families side by side (include/primbench/profile_text.h). */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h> /* GNU basename: the part after the last '/' */
 
@@ -170,4 +171,44 @@ void pb_profile_print_vs(FILE *f, const struct pb_profile *a, const struct pb_pr
 	double ma = ms_per_sample(a), mb = ms_per_sample(b);
 	if (ma > 0 && mb > 0)
 		fprintf(f, "one sample: %.3g ms of CPU time (A), %.3g ms (B)\n", ma, mb);
+}
+
+/* "16.3%", or "-" for NaN. */
+static void share_text(char *buf, size_t len, double pct)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%%", pct);
+}
+
+void pb_share_two_ways_print(FILE *f, const char *side, const char *prim, double acct_pct,
+                             double acct_min_pct, double overhead_ticks, uint64_t prof_samples,
+                             uint64_t prof_all)
+{
+	char line[512], a[32], amin[32], lo_s[32], hi_s[32], p_s[32];
+	fprintf(f, "%s%s share of CPU time, two ways:\n", side, prim);
+	share_text(a, sizeof a, acct_pct);
+	share_text(amin, sizeof amin, acct_min_pct);
+	if (isnan(acct_pct))
+		snprintf(line, sizeof line, "accounting - (no timed calls, or no TSC frequency)");
+	else
+		snprintf(line, sizeof line,
+		         "accounting %s, at least %s (timed alone; up to one %.0f-tick timer "
+		         "pair a call of serialisation)",
+		         a, amin, overhead_ticks);
+	pb_print_wrapped_at(f, 2, 4, line);
+	if (prof_all == 0) {
+		snprintf(line, sizeof line, "profile - (no samples)");
+	} else {
+		double lo, hi;
+		pb_profile_share_ci95(prof_samples, prof_all, &lo, &hi);
+		share_text(p_s, sizeof p_s, 100.0 * (double)prof_samples / (double)prof_all);
+		share_text(lo_s, sizeof lo_s, 100 * lo);
+		share_text(hi_s, sizeof hi_s, 100 * hi);
+		snprintf(line, sizeof line,
+		         "profile %s [%s, %s] (95%%, binomial; %" PRIu64 " of %" PRIu64 " samples)",
+		         p_s, lo_s, hi_s, prof_samples, prof_all);
+	}
+	pb_print_wrapped_at(f, 2, 4, line);
 }

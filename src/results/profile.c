@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,6 +364,19 @@ bool pb_profile_family_counted(const struct pb_profile *p, int family)
 	return !p->user_only && !p->kernel_hidden;
 }
 
+void pb_profile_share_ci95(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (n == 0 || k > n)
+		return;
+	const double z = 1.959963984540054;
+	double nn = (double)n, p = (double)k / nn, z2n = z * z / nn;
+	double mid = (p + z2n / 2) / (1 + z2n);
+	double half = z / (1 + z2n) * sqrt(p * (1 - p) / nn + z2n / (4 * nn));
+	*lo = k == 0 ? 0 : mid - half;
+	*hi = k == n ? 1 : mid + half;
+}
+
 json_t *pb_profile_json(const struct pb_profile *p, size_t top)
 {
 	json_t *o = json_object();
@@ -387,6 +401,11 @@ json_t *pb_profile_json(const struct pb_profile *p, size_t top)
 		                    counted && p->samples
 		                        ? pb_json_number((double)p->family[f] / (double)p->samples)
 		                        : json_null());
+		double lo, hi;
+		pb_profile_share_ci95(p->family[f], p->samples, &lo, &hi);
+		json_object_set_new(fo, "share_ci95",
+		                    counted && p->samples ? json_pack("[ff]", lo, hi)
+		                                          : json_null());
 		json_array_append_new(fams, fo);
 	}
 	json_object_set_new(o, "families", fams);

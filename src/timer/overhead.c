@@ -68,12 +68,26 @@ double pb_timer_overhead_measure(uint64_t *scratch, size_t pairs)
 	return ((double)lower + upper) / 2;
 }
 
+double pb_timer_overhead_trimmed_mean(const uint64_t *v, size_t n, double median)
+{
+	double sum = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((double)v[i] <= 2 * median) {
+			sum += (double)v[i];
+			k++;
+		}
+	return k ? sum / (double)k : 0;
+}
+
 void pb_timer_init_quick(struct pb_timer_quick *out)
 {
 	pb_timer_use_tsc = pb_tsc_arch_present() && pb_tsc_arch_unusable() == NULL;
 	uint64_t t[QUICK_PAIRS];
 	out->tsc = pb_timer_use_tsc != 0;
 	out->overhead_ticks = pb_timer_overhead_measure(t, QUICK_PAIRS);
+	out->overhead_mean_ticks =
+	    pb_timer_overhead_trimmed_mean(t, QUICK_PAIRS, out->overhead_ticks);
 	if (out->tsc) {
 		double hz15, hz16;
 		char leaves[160];

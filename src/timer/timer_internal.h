@@ -32,6 +32,16 @@ static inline uint64_t pb_clock_raw_ns(void)
  * pairs >= 1). No allocation. */
 double pb_timer_overhead_measure(uint64_t *scratch, size_t pairs);
 
+/* The mean of v[0..n) (ticks of empty begin/end pairs) over the values at
+ * most twice their median `median` (an interrupt or a preemption inside a
+ * pair, microseconds, is left out). The correction that makes a timed
+ * call's mean reading unbiased: a clock read in steps (21 ticks on the
+ * project's VM) gives each pair one of a few step multiples, and a call's
+ * readings, dithered over the steps, average to the pair's mean cost plus
+ * the call's; the median is one of the multiples and can miss the mean by
+ * up to a step (docs/preload.md, "Ticks"). 0 when n is 0. */
+double pb_timer_overhead_trimmed_mean(const uint64_t *v, size_t n, double median);
+
 /* ---- provided by src/timer/<arch>/tsc.c ---- */
 
 /* True when this build can read a TSC at all (x86-64), or the arm64

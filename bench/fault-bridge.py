@@ -97,12 +97,15 @@ def main():
     ap.add_argument("--primbench", default="build/primbench")
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--cpu", type=int, default=1)
-    ap.add_argument("--rounds", type=int, default=10, help="mem map --rounds for the regions")
+    ap.add_argument("--rounds", type=int, default=0,
+                    help="mem map --rounds for every region (default: 512 MiB of faults a "
+                         "region, 10 to 200 rounds: a small region's few rounds would be "
+                         "its first, colder faults)")
     ap.add_argument("--regions", default=DEFAULT_REGIONS,
                     help="SIZE:PAGES list (default %s)" % DEFAULT_REGIONS)
     a = ap.parse_args()
-    if a.passes < 1 or a.rounds < 2:
-        die("--passes must be at least 1 and --rounds at least 2")
+    if a.passes < 1 or (a.rounds and a.rounds < 5):
+        die("--passes must be at least 1 and --rounds at least 5")
     if not os.access(a.primbench, os.X_OK):
         die("'%s' is not an executable primbench (--primbench)" % a.primbench)
     regions = []
@@ -130,8 +133,9 @@ def main():
             add("syscall fault 4K", fig.get("4K"), mib)
             add("syscall fault THP", fig.get("2M"), mib)
             for size, pages, nbytes in regions:
+                rounds = a.rounds or min(200, max(10, (512 << 20) // nbytes))
                 cmd = [a.primbench, "mem", "map", "--cpu", str(a.cpu), "--size", size,
-                       "--pages", pages, "--rounds", str(a.rounds)]
+                       "--pages", pages, "--rounds", str(rounds)]
                 doc, mib = run(cmd, out)
                 add("mem map %s %s" % (pages if pages == "4K" else "THP", size),
                     map_figure(doc, 4096 if pages == "4K" else 2 << 20), mib)
@@ -146,8 +150,9 @@ def main():
         print("%-24s %12.1f %11.1f-%-11.1f %16s" % (label, statistics.median(ns), min(ns),
                                                   max(ns), rep))
     print("ns/4KiB: the median over %d passes of each process's figure (syscall: the "
-          "replicates' geometric mean of medians; mem map: of --rounds %d); reported MiB: "
-          "free memory the guest handed the host during that process" % (a.passes, a.rounds))
+          "replicates' geometric mean of medians; mem map: the same, of its --rounds); "
+          "reported MiB: free memory the guest handed the host during that process"
+          % a.passes)
 
 
 if __name__ == "__main__":

@@ -413,6 +413,78 @@ static void test_preempt_config(void **state)
 	assert_preempt("", "#1 SMP PREEMPT x", "", "full", 0, "uname");
 }
 
+/* Free page reporting: a balloon (device 0x0005) with feature bit 5 is
+ * active, another device or the bit clear is not; the module's order and
+ * (non-upstream) reported_kib read where present; the note says what it
+ * can and nothing when reporting is off. */
+static void test_page_reporting(void **state)
+{
+	(void)state;
+	assert_true(pb_virtio_feature_bit("0110010", 5));
+	assert_false(pb_virtio_feature_bit("0110000", 5));
+	assert_false(pb_virtio_feature_bit("01", 5));
+	assert_false(pb_virtio_feature_bit(NULL, 0));
+	struct pb_page_reporting pr;
+	pb_page_reporting_read("/nonexistent", &pr);
+	assert_int_equal(pr.active, -1);
+	assert_int_equal(pr.order, -1);
+	assert_int_equal(pr.reported_kib, -1);
+	assert_int_equal(pr.block_bytes, 0);
+
+	char root[] = "/tmp/pb-fingerprint-XXXXXX", p[512];
+	assert_non_null(mkdtemp(root));
+	static const char *const dirs[] = {"bus",
+	                                   "bus/virtio",
+	                                   "bus/virtio/devices",
+	                                   "bus/virtio/devices/virtio0",
+	                                   "bus/virtio/devices/virtio1",
+	                                   "module",
+	                                   "module/page_reporting",
+	                                   "module/page_reporting/parameters"};
+	for (size_t i = 0; i < NVALUES(dirs); i++) {
+		snprintf(p, sizeof p, "%s/%s", root, dirs[i]);
+		assert_int_equal(mkdir(p, 0700), 0);
+	}
+	/* a block device with bit 5 set, a balloon without reporting */
+	snprintf(p, sizeof p, "%s/bus/virtio/devices/virtio0", root);
+	write_file(p, "device", "0x0002\n");
+	write_file(p, "features", "0010011\n");
+	snprintf(p, sizeof p, "%s/bus/virtio/devices/virtio1", root);
+	write_file(p, "device", "0x0005\n");
+	write_file(p, "features", "0110000\n");
+	pb_page_reporting_read(root, &pr);
+	assert_int_equal(pr.active, 0);
+	assert_int_equal(pr.order, -1);
+	char line[512];
+	assert_int_equal(pb_page_reporting_note(&pr, &pr, line, sizeof line), 0);
+	assert_string_equal(line, "");
+
+	write_file(p, "features", "0110010\n");
+	snprintf(p, sizeof p, "%s/module/page_reporting/parameters", root);
+	write_file(p, "page_reporting_order", "9\n");
+	pb_page_reporting_read(root, &pr);
+	assert_int_equal(pr.active, 1);
+	assert_int_equal(pr.order, 9);
+	assert_int_equal(pr.block_bytes, (uint64_t)sysconf(_SC_PAGESIZE) << 9);
+	assert_int_equal(pr.reported_kib, -1);
+	assert_true(pb_page_reporting_note(&pr, &pr, line, sizeof line) > 0);
+	assert_non_null(strstr(line, "free page reporting to the hypervisor is on"));
+	assert_non_null(strstr(line, "this kernel does not count what it reports"));
+
+	write_file(p, "reported_kib", "1024\n");
+	struct pb_page_reporting before;
+	pb_page_reporting_read(root, &before);
+	assert_int_equal(before.reported_kib, 1024);
+	write_file(p, "reported_kib", "787456\n");
+	pb_page_reporting_read(root, &pr);
+	pb_page_reporting_note(&before, &pr, line, sizeof line);
+	assert_non_null(strstr(line, "; 768 MiB were reported during this run"));
+	/* a short buffer: cut, terminated */
+	assert_int_equal(pb_page_reporting_note(&before, &pr, line, 10), 9);
+	assert_int_equal(strlen(line), 9);
+	remove_tree(root);
+}
+
 static void test_hugepages_read(void **state)
 {
 	(void)state;
@@ -1003,6 +1075,7 @@ int main(void)
 	    cmocka_unit_test(test_preempt_cmdline),
 	    cmocka_unit_test(test_preempt_config),
 	    cmocka_unit_test(test_hugepages_read),
+	    cmocka_unit_test(test_page_reporting),
 	    cmocka_unit_test(test_fnv1a64_vectors),
 	    cmocka_unit_test(test_hash_synthetic),
 	    cmocka_unit_test(test_machine_fields_and_types),

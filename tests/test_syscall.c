@@ -207,6 +207,11 @@ static void test_run_all_and_json(void **state)
 	/* every fork figure says which process it forked, and its size */
 	assert_non_null(strstr(r.notes, "fork: forks primbench itself: VmRSS "));
 	assert_non_null(strstr(r.notes, "fork-helper: forks the helper primbench-forker: VmRSS "));
+	/* the fault figure says what its sample times and where mem map's
+	 * other figure is reconciled with it */
+	assert_non_null(strstr(r.notes, "fault: a sample is the first write to each page of a "
+	                                "fresh mapping"));
+	assert_non_null(strstr(r.notes, "\"Two page-fault figures\""));
 
 	json_t *doc = json_object();
 	json_object_set_new(doc, "cases", json_array());

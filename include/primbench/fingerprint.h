@@ -187,4 +187,41 @@ void pb_preempt_read(const char *config_gz, const char *cmdline_path, struct pb_
  * cannot be opened. New reference. */
 json_t *pb_hugepages_read(const char *dir);
 
+/* ---- free page reporting to the hypervisor (src/cpu/kernel_facts.c) -------- */
+
+/* Free page reporting (Linux mm/page_reporting.c, driven by a virtio
+ * balloon that offers VIRTIO_BALLOON_F_REPORTING, feature bit 5 of the
+ * virtio 1.1+ spec, section 5.5.3): the guest hands free blocks of
+ * 2^order pages to the host, which drops their backing; the next first
+ * touch of such a page faults in the host as well as in the guest. A
+ * page-fault figure over a large fresh region includes those host faults,
+ * one over a few recycled pages does not (docs/methodology.md, "Two
+ * page-fault figures"). */
+struct pb_page_reporting {
+	int active;             /* 1: a balloon device offers reporting; 0: none found;
+	                         * -1: /sys/bus/virtio not readable */
+	int order;              /* page_reporting_order, -1 when not readable */
+	uint64_t block_bytes;   /* the base page (sysconf) << order; 0 when unknown */
+	long long reported_kib; /* KiB reported so far, where the kernel counts it
+	                         * (a reported_kib parameter: not upstream), else -1 */
+};
+
+/* Whether a virtio device's `features` text (one '0'/'1' a bit, bit 0
+ * first: /sys/bus/virtio/devices/DEV/features) has bit `bit` set. */
+bool pb_virtio_feature_bit(const char *features, unsigned bit);
+
+/* Reads free page reporting under sys_root ("/sys" on this system; a
+ * fixture directory in tests): bus/virtio/devices/DEV whose `device` is
+ * 0x0005 (balloon) with feature bit 5, and
+ * module/page_reporting/parameters/{page_reporting_order,reported_kib}.
+ * Never fails: what cannot be read is -1. */
+void pb_page_reporting_read(const char *sys_root, struct pb_page_reporting *out);
+
+/* The line a page-fault figure gets when reporting is active in `after`
+ * (nothing, 0, otherwise): what it means for the figure and, when both
+ * reads counted, the MiB reported between `before` and `after`. Writes at
+ * most len bytes (terminated); returns the length of the line. */
+size_t pb_page_reporting_note(const struct pb_page_reporting *before,
+                              const struct pb_page_reporting *after, char *out, size_t len);
+
 #endif

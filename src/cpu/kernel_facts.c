@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 #ifdef PB_HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -208,4 +209,92 @@ json_t *pb_hugepages_read(const char *dir)
 		free(names[i]);
 	}
 	return o;
+}
+
+/* ---- free page reporting ---------------------------------------------------- */
+
+bool pb_virtio_feature_bit(const char *features, unsigned bit)
+{
+	size_t n = features ? strlen(features) : 0;
+	return bit < n && features[bit] == '1';
+}
+
+static long long read_ll(const char *path)
+{
+	char text[64], *end;
+	if (pb_read_line(path, text, sizeof text) != 0)
+		return -1;
+	long long v = strtoll(text, &end, 0);
+	return end != text && v >= 0 ? v : -1;
+}
+
+/* VIRTIO_BALLOON_F_REPORTING (virtio 1.1, 5.5.3) and the balloon's
+ * device ID (virtio 1.1, 5: 5). */
+#define BALLOON_DEVICE_ID   5
+#define BALLOON_F_REPORTING 5u
+
+void pb_page_reporting_read(const char *sys_root, struct pb_page_reporting *out)
+{
+	char path[512];
+	out->active = -1;
+	snprintf(path, sizeof path, "%s/bus/virtio/devices", sys_root);
+	DIR *d = opendir(path);
+	if (d) {
+		out->active = 0;
+		struct dirent *e;
+		while (!out->active && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			char dev[800], text[512];
+			if (snprintf(dev, sizeof dev, "%s/%s/device", path, e->d_name) >=
+			        (int)sizeof dev ||
+			    read_ll(dev) != BALLOON_DEVICE_ID)
+				continue;
+			if (snprintf(dev, sizeof dev, "%s/%s/features", path, e->d_name) >=
+			    (int)sizeof dev)
+				continue;
+			if (pb_read_line(dev, text, sizeof text) == 0 &&
+			    pb_virtio_feature_bit(text, BALLOON_F_REPORTING))
+				out->active = 1;
+		}
+		closedir(d);
+	}
+	snprintf(path, sizeof path, "%s/module/page_reporting/parameters/page_reporting_order",
+	         sys_root);
+	long long order = read_ll(path);
+	out->order = order >= 0 && order < 32 ? (int)order : -1;
+	long page = sysconf(_SC_PAGESIZE);
+	out->block_bytes = out->order >= 0 && page > 0 ? (uint64_t)page << out->order : 0;
+	snprintf(path, sizeof path, "%s/module/page_reporting/parameters/reported_kib", sys_root);
+	out->reported_kib = read_ll(path);
+}
+
+size_t pb_page_reporting_note(const struct pb_page_reporting *before,
+                              const struct pb_page_reporting *after, char *out, size_t len)
+{
+	if (len)
+		out[0] = '\0';
+	if (!after || after->active != 1 || !len)
+		return 0;
+	char block[64] = "";
+	if (after->block_bytes >= 1024) {
+		unsigned long long kib = (unsigned long long)(after->block_bytes >> 10);
+		if (kib >= 1024)
+			snprintf(block, sizeof block, " (blocks of %llu MiB)", kib >> 10);
+		else
+			snprintf(block, sizeof block, " (blocks of %llu KiB)", kib);
+	}
+	char during[96];
+	if (before && before->reported_kib >= 0 && after->reported_kib >= before->reported_kib)
+		snprintf(during, sizeof during, "; %.0f MiB were reported during this run",
+		         (double)(after->reported_kib - before->reported_kib) / 1024.0);
+	else
+		snprintf(during, sizeof during, "; this kernel does not count what it reports");
+	int n = snprintf(out, len,
+	                 "free page reporting to the hypervisor is on%s: the host drops the "
+	                 "backing of free blocks, and a fresh page from one faults in the host "
+	                 "too, so a large region's figure includes host faults a few recycled "
+	                 "pages' do not%s",
+	                 block, during);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }

@@ -594,6 +594,19 @@ static struct pb_syscall_case *new_case(struct pb_syscall_result *r, enum pb_sc_
 	return c;
 }
 
+/* What a fault sample times (one line a run; the replicates merge equal
+ * lines, so the batch size, which the calibration may choose differently
+ * in each, is left to the samples' op counts in the file). mem map times
+ * the same first writes over a whole fresh region (docs/methodology.md,
+ * "Two page-fault figures"). */
+static void fault_note(struct pb_syscall_result *r)
+{
+	note(r, "fault: a sample is the first write to each page of a fresh mapping of a few "
+	        "pages (THP: of one or a few 2 MiB pages), mmap, madvise and munmap not timed, "
+	        "its pages recycled from the last sample's munmap; `mem map` faults a whole "
+	        "fresh region (docs/methodology.md, \"Two page-fault figures\")");
+}
+
 /* Which process fork and fork-helper fork, and how large it is: fork's
  * price grows with the parent's mappings and resident pages. */
 static void note_forked(struct pb_syscall_result *r, enum pb_sc_bench b, pid_t pid)
@@ -721,6 +734,10 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 			if (x.echo[i].pid > 0 && echo_stop(&x.echo[i], &echoed) != 0 && rc == 0)
 				rc = -1;
 		}
+		for (size_t i = 0; i < n && rc == 0; i++)
+			if (cts[i].bench == PB_SC_FAULT && cts[i].variant == 0 &&
+			    cts[i].c->n_samples)
+				fault_note(r);
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			struct pb_syscall_case *c = cts[i].c;
 			if (c->bench == PB_SC_FAULT && c->page_bytes == HUGE_BYTES &&

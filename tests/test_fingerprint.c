@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "primbench/cpu.h"
@@ -411,6 +412,56 @@ static void test_preempt_config(void **state)
 	assert_preempt("CONFIG_PREEMPT_NONE_X=y\nCONFIG_PREEMPT=m\n", dyn, "", "unknown", 1,
 	               "uname");
 	assert_preempt("", "#1 SMP PREEMPT x", "", "full", 0, "uname");
+}
+
+/* CPU-time accounting from config text (this machine's lines first), and
+ * the reader: a /boot config file of this kernel's release when there is
+ * no /proc/config.gz, nothing at all -> hz 0, source "none". */
+static void test_cputime_config(void **state)
+{
+	(void)state;
+	static const char here[] = "CONFIG_NO_HZ=y\n"
+	                           "CONFIG_TICK_CPU_ACCOUNTING=y\n"
+	                           "# CONFIG_VIRT_CPU_ACCOUNTING_GEN is not set\n"
+	                           "CONFIG_HZ_250=y\n"
+	                           "CONFIG_HZ=250\n"
+	                           "CONFIG_HAVE_VIRT_CPU_ACCOUNTING_GEN=y\n";
+	struct pb_cputime_accounting a;
+	assert_int_equal(pb_cputime_from_config(here, &a), 0);
+	assert_int_equal(a.hz, 250);
+	assert_int_equal(a.tick_split, 1);
+	assert_int_equal(
+	    pb_cputime_from_config("CONFIG_VIRT_CPU_ACCOUNTING_NATIVE=y\nCONFIG_HZ=100", &a), 0);
+	assert_int_equal(a.hz, 100);
+	assert_int_equal(a.tick_split, 0);
+	assert_int_equal(
+	    pb_cputime_from_config("CONFIG_VIRT_CPU_ACCOUNTING_GEN=y\nCONFIG_HZ=1000\n", &a), 0);
+	assert_int_equal(a.tick_split, 1);
+	/* no CONFIG_HZ, a bad one, a CONFIG_HZ_ choice only: unknown */
+	assert_int_equal(pb_cputime_from_config("CONFIG_TICK_CPU_ACCOUNTING=y\n", &a), -1);
+	assert_int_equal(a.hz, 0);
+	assert_int_equal(pb_cputime_from_config("CONFIG_HZ=abc\nCONFIG_HZ_300=y\n", &a), -1);
+	assert_int_equal(pb_cputime_from_config(NULL, &a), -1);
+
+	char dir[] = "/tmp/pb-cputime-XXXXXX", path[600];
+	assert_non_null(mkdtemp(dir));
+	struct utsname u;
+	assert_int_equal(uname(&u), 0);
+	snprintf(path, sizeof path, "%s/config-%s", dir, u.release);
+	pb_cputime_read("/nonexistent/config.gz", dir, &a);
+	assert_int_equal(a.hz, 0);
+	assert_int_equal(a.tick_split, -1);
+	assert_string_equal(a.source, "none");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("CONFIG_X=y\nCONFIG_TICK_CPU_ACCOUNTING=y\nCONFIG_HZ=300\n", f);
+	fclose(f);
+	pb_cputime_read("/nonexistent/config.gz", dir, &a);
+	assert_int_equal(a.hz, 300);
+	assert_int_equal(a.tick_split, 1);
+	assert_non_null(strstr(a.source, "/config-"));
+	unlink(path);
+	rmdir(dir);
 }
 
 /* Free page reporting: a balloon (device 0x0005) with feature bit 5 is
@@ -1076,6 +1127,7 @@ int main(void)
 	    cmocka_unit_test(test_preempt_config),
 	    cmocka_unit_test(test_hugepages_read),
 	    cmocka_unit_test(test_page_reporting),
+	    cmocka_unit_test(test_cputime_config),
 	    cmocka_unit_test(test_fnv1a64_vectors),
 	    cmocka_unit_test(test_hash_synthetic),
 	    cmocka_unit_test(test_machine_fields_and_types),

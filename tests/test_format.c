@@ -219,6 +219,77 @@ static void median_cell(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.4g", v);
 }
 
+/* A copy_page (clear_page) run's file: its 4 KiB cases of the op are
+ * titled by the page op and per page, from the file's page_op or, in a
+ * file before that field, from its command line; the other sizes keep the
+ * op's name. Fixture: mem.json (memcpy at 64 B and 4 KiB, hot and dram). */
+static char *render_edited(const char *name, const char *field, json_t *value, enum pb_format fmt)
+{
+	json_error_t err;
+	json_t *doc = json_load_file(name, 0, &err);
+	assert_non_null(doc);
+	json_object_set_new(doc, field, value);
+	char *text = json_dumps(doc, 0);
+	json_decref(doc);
+	struct pb_results_file f;
+	if (pb_results_load_text(text, strlen(text), name, &f) != 0)
+		fail_msg("%s: %s", name, pb_error());
+	free(text);
+	char *out = render(&f, fmt);
+	pb_results_file_free(&f);
+	return out;
+}
+
+static void test_page_op_title(void **state)
+{
+	(void)state;
+	struct pb_results_file f;
+	load("mem.json", &f);
+	assert_null(pb_results_page_op(f.doc));
+	char *plain = render(&f, PB_FORMAT_TEXT);
+	assert_non_null(strstr(plain, "memcpy hot (tsc_ticks per call)"));
+	assert_null(strstr(plain, "copy_page"));
+	free(plain);
+	pb_results_file_free(&f);
+
+	char *text = render_edited("mem.json", "page_op", json_string("copy_page"), PB_FORMAT_TEXT);
+	assert_non_null(strstr(text, "copy_page hot (tsc_ticks per page)"));
+	assert_non_null(strstr(text, "copy_page dram (tsc_ticks per page)"));
+	assert_non_null(strstr(text, "memcpy hot (tsc_ticks per call)")); /* its 64 B cases */
+	assert_null(strstr(text, "clear_page"));
+	free(text);
+	char *md =
+	    render_edited("mem.json", "page_op", json_string("copy_page"), PB_FORMAT_MARKDOWN);
+	assert_non_null(strstr(md, "### copy_page hot (tsc_ticks per page)"));
+	free(md);
+	/* a file before the field: its command line says it */
+	json_t *cl =
+	    json_pack("[s, s, s, s, s]", "primbench", "mem", "copy_page", "--kernels", "libc");
+	char *old = render_edited("mem.json", "command_line", cl, PB_FORMAT_TEXT);
+	assert_non_null(strstr(old, "copy_page hot (tsc_ticks per page)"));
+	free(old);
+
+	/* the names it knows, and only for its own op at 4 KiB */
+	json_t *doc = json_pack("{s:s}", "page_op", "bogus");
+	assert_null(pb_results_page_op(doc));
+	json_object_set_new(doc, "page_op", json_string("clear_page"));
+	assert_string_equal(pb_results_page_op(doc), "clear_page");
+	json_decref(doc);
+	doc = json_pack("{s:[s, s, s]}", "command_line", "primbench", "mem", "memset");
+	assert_null(pb_results_page_op(doc));
+	json_decref(doc);
+	json_t *key =
+	    json_pack("{s:s, s:s, s:i}", "suite", "mem", "op", "memset", "size_bytes", 4096);
+	assert_string_equal(pb_results_page_op_of("clear_page", key), "clear_page");
+	assert_string_equal(pb_results_page_op_of("copy_page", key), "memset");
+	assert_string_equal(pb_results_page_op_of(NULL, key), "memset");
+	json_object_set_new(key, "size_bytes", json_integer(64));
+	assert_string_equal(pb_results_page_op_of("clear_page", key), "memset");
+	json_object_set_new(key, "suite", json_string("syscall"));
+	assert_null(pb_results_page_op_of("clear_page", key));
+	json_decref(key);
+}
+
 static void test_tables(void **state)
 {
 	(void)state;
@@ -428,13 +499,10 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse),
-	    cmocka_unit_test(test_json_round_trip),
-	    cmocka_unit_test(test_csv_round_trip),
-	    cmocka_unit_test(test_tables),
-	    cmocka_unit_test(test_benchfmt),
-	    cmocka_unit_test(test_benchfmt_values),
-	    cmocka_unit_test(test_csv_derived_units),
+	    cmocka_unit_test(test_parse),           cmocka_unit_test(test_json_round_trip),
+	    cmocka_unit_test(test_csv_round_trip),  cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_page_op_title),   cmocka_unit_test(test_benchfmt),
+	    cmocka_unit_test(test_benchfmt_values), cmocka_unit_test(test_csv_derived_units),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -138,12 +138,102 @@ static void test_size_zero(void **state)
 	free(t);
 }
 
+/* mem clear_page's tables are titled clear_page, not memset
+ * (pb_mem_result.page_op), and a plain memset run's by the op. */
+static void test_page_op_title(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_timer_init(), 0);
+	struct pb_mem_case cases[] = {mem_case("libc", 4096, 90), mem_case("bytes", 4096, 2900)};
+	struct pb_mem_result r = {.cases = cases, .n_cases = 2};
+	char *t = table(&r, PB_UNIT_TICKS_PER_PAGE, false);
+	assert_non_null(strstr(t, "\nmemset, dram ("));
+	free(t);
+	t = table(&r, PB_UNIT_TICKS_PER_CALL, true);
+	assert_non_null(strstr(t, "\nfastest memset, dram"));
+	free(t);
+	r.page_op = "clear_page";
+	t = table(&r, PB_UNIT_TICKS_PER_PAGE, false);
+	assert_non_null(strstr(t, "\nclear_page, dram ("));
+	assert_null(strstr(t, "memset"));
+	free(t);
+	t = table(&r, PB_UNIT_TICKS_PER_CALL, true);
+	assert_non_null(strstr(t, "\nfastest clear_page, dram"));
+	free(t);
+}
+
+/* cmd's run-1 line names the rule it judged by and its fences. */
+static void test_first_run_text(void **state)
+{
+	(void)state;
+	char buf[400];
+	/* later runs 100..106: median 103, Q1 101.5, Q3 104.5, fences
+	 * 92.5-113.5, as ratios 0.90x-1.10x */
+	const double cold[] = {314, 100, 101, 102, 103, 104, 105, 106};
+	assert_true(pb_format_first_run(buf, sizeof buf, cold, 8));
+	assert_non_null(strstr(buf, "run 1 took 3.05x the median of runs 2-8: an outlier, outside "
+	                            "0.90x-1.10x that median"));
+	assert_non_null(strstr(buf, "Q1 - 3 IQR and Q3 + 3 IQR"));
+	assert_non_null(strstr(buf, "--warmup 1"));
+	const double fast[] = {20, 100, 101, 102, 103, 104, 105, 106};
+	assert_true(pb_format_first_run(buf, sizeof buf, fast, 8));
+	assert_non_null(strstr(buf, "run 1 took 0.19x the median of runs 2-8: an outlier"));
+	assert_null(strstr(buf, "cold cache"));
+	assert_non_null(strstr(buf, "--warmup 1"));
+	const double warm[] = {110, 100, 101, 102, 103, 104, 105, 106};
+	assert_true(pb_format_first_run(buf, sizeof buf, warm, 8));
+	assert_non_null(strstr(buf, "run 1 took 1.07x the median of runs 2-8: not an outlier, "
+	                            "inside 0.90x-1.10x that median"));
+	assert_null(strstr(buf, "--warmup"));
+	/* a lower fence below 0 (the spread of docs/cases.md's T1): only the
+	 * upper one is named */
+	const double t1[] = {864.743, 59.025, 65.021, 44.814, 45.377,
+	                     54.098,  34.329, 34.511, 42.370, 59.928};
+	assert_true(pb_format_first_run(buf, sizeof buf, t1, 10));
+	assert_non_null(strstr(buf, "run 1 took 19.06x the median of runs 2-10: an outlier, above "
+	                            "2.40x that median"));
+	const double few[] = {300, 100, 101};
+	assert_true(pb_format_first_run(buf, sizeof buf, few, 3));
+	assert_non_null(strstr(buf, "the rule needs 3 later runs"));
+	const double two[] = {300, 100};
+	assert_true(pb_format_first_run(buf, sizeof buf, two, 2));
+	assert_non_null(strstr(buf, "run 1 took 3.00x run 2 (too few runs"));
+	assert_false(pb_format_first_run(buf, sizeof buf, two, 1));
+	assert_string_equal(buf, "");
+	const double zero[] = {1, 0, 0, 0};
+	assert_false(pb_format_first_run(buf, sizeof buf, zero, 4));
+}
+
+/* cmd's note when user and sys are split by a few ticks at most. */
+static void test_cputime_note(void **state)
+{
+	(void)state;
+	char buf[600];
+	struct pb_cputime_accounting hz250 = {.hz = 250, .tick_split = 1};
+	assert_true(pb_format_cputime_note(buf, sizeof buf, 0.8e6, &hz250));
+	assert_non_null(strstr(buf, "a run used 0.8 ms of CPU time"));
+	assert_non_null(strstr(buf, "under one scheduler tick (4 ms at CONFIG_HZ=250)"));
+	assert_non_null(strstr(buf, "shows all of its time as user and 0 as sys"));
+	assert_true(pb_format_cputime_note(buf, sizeof buf, 12e6, &hz250)); /* 3 ticks */
+	assert_non_null(strstr(buf, "a few times one scheduler tick"));
+	assert_null(strstr(buf, "0 as sys"));
+	assert_false(pb_format_cputime_note(buf, sizeof buf, 40e6, &hz250)); /* 10 ticks */
+	assert_string_equal(buf, "");
+	struct pb_cputime_accounting native = {.hz = 250, .tick_split = 0};
+	assert_false(pb_format_cputime_note(buf, sizeof buf, 0.8e6, &native));
+	struct pb_cputime_accounting unknown = {.hz = 0, .tick_split = -1};
+	assert_true(pb_format_cputime_note(buf, sizeof buf, 50e6, &unknown)); /* 5 x 10 ms */
+	assert_non_null(strstr(buf, "CONFIG_HZ is not readable here"));
+	assert_false(pb_format_cputime_note(buf, sizeof buf, 100e6, &unknown));
+	assert_false(pb_format_cputime_note(buf, sizeof buf, NAN, &hz250));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_sig3),
-	    cmocka_unit_test(test_time),
-	    cmocka_unit_test(test_size_zero),
+	    cmocka_unit_test(test_sig3),           cmocka_unit_test(test_time),
+	    cmocka_unit_test(test_size_zero),      cmocka_unit_test(test_page_op_title),
+	    cmocka_unit_test(test_first_run_text), cmocka_unit_test(test_cputime_note),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

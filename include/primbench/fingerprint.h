@@ -224,4 +224,31 @@ void pb_page_reporting_read(const char *sys_root, struct pb_page_reporting *out)
 size_t pb_page_reporting_note(const struct pb_page_reporting *before,
                               const struct pb_page_reporting *after, char *out, size_t len);
 
+/* How the kernel splits a process's CPU time into user and sys, the
+ * figures getrusage(2) and wait4(2) give. The total is the scheduler's
+ * nanosecond runtime; the split is scaled from the ticks that fell in
+ * user or kernel mode (kernel/sched/cputime.c, cputime_adjust(), under
+ * CONFIG_TICK_CPU_ACCOUNTING, and under VIRT_CPU_ACCOUNTING_GEN on every
+ * CPU not in nohz_full): a process that ran for under a tick may show all
+ * of its time as user and none as sys, or the reverse. */
+struct pb_cputime_accounting {
+	int hz;          /* CONFIG_HZ: ticks per second; 0 when not known */
+	int tick_split;  /* 1: split by ticks; 0: measured at each kernel entry
+	                  * (VIRT_CPU_ACCOUNTING_NATIVE); -1 unknown */
+	char source[40]; /* "/proc/config.gz", "/boot/config-RELEASE", "none" */
+};
+
+/* From kernel config text: CONFIG_HZ=N and the cputime accounting choice
+ * (CONFIG_TICK_CPU_ACCOUNTING, _VIRT_CPU_ACCOUNTING_GEN: tick_split 1;
+ * _VIRT_CPU_ACCOUNTING_NATIVE: 0). Returns 0 when CONFIG_HZ was found,
+ * else -1 (out->hz 0); out->source is left to the caller. */
+int pb_cputime_from_config(const char *text, struct pb_cputime_accounting *out);
+
+/* pb_cputime_from_config on this system: the gzip'd config at config_gz
+ * (/proc/config.gz, zlib builds only), else the text file
+ * boot_dir/config-RELEASE (uname -r; Debian's /boot). Never fails: what
+ * cannot be read leaves hz 0, tick_split -1 and source "none". */
+void pb_cputime_read(const char *config_gz, const char *boot_dir,
+                     struct pb_cputime_accounting *out);
+
 #endif

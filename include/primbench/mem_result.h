@@ -157,6 +157,11 @@ struct pb_mem_result {
 	/* then_read: the read-back loop, e.g. "64-byte loads (avx512f)" (the
 	 * widest loads usable here, chosen at run time) */
 	const char *read_loop;
+	/* "clear_page" or "copy_page" when the run is `mem clear_page` or
+	 * `mem copy_page` (memset 0 / memcpy of one page-aligned 4 KiB page):
+	 * the tables are titled by it, not by the op; NULL otherwise. A static
+	 * string, not freed. */
+	const char *page_op;
 };
 
 /* c's per-call values, batch ticks / calls of each sample (a batch of 0

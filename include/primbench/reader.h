@@ -88,6 +88,19 @@ int pb_results_name(struct pb_results_file *files, size_t nfiles);
  * characters), others the suite / "field=value ...". Malloc'd. */
 void pb_results_key_name(const json_t *key, char **group, char **label);
 
+/* "clear_page" or "copy_page" when the file `doc` is a `mem clear_page`
+ * or `mem copy_page` run (its "page_op"; a file written before that field:
+ * its command_line's words after "mem"), else NULL. The string is static.
+ * Its cases are memset (value 0) or memcpy cases of one page-aligned 4 KiB
+ * page (docs/results-schema.md, `page_op`). */
+const char *pb_results_page_op(const json_t *doc);
+
+/* The name a case's group is titled by in a file whose pb_results_page_op
+ * is page_op (NULL: none): page_op for the 4 KiB cases of its op (memset
+ * for clear_page, memcpy for copy_page), else key's own op. NULL when key
+ * is not a mem case. */
+const char *pb_results_page_op_of(const char *page_op, const json_t *key);
+
 /* Whether key is a cmd case's (suite "cmd" with an argv array). */
 bool pb_results_key_is_cmd(const json_t *key);
 

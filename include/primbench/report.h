@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "primbench/fingerprint.h"
 #include "primbench/mem_result.h"
 #include "primbench/units.h"
 
@@ -76,6 +77,27 @@ void pb_format_sig3(char *buf, size_t len, double v);
  * timeval), at most 3: user time 481 us is "481", not "481.000"; "%.4g"
  * from 100000 on. */
 void pb_format_time(char *buf, size_t len, double v, double div, double resolution_ns);
+
+/* cmd's line on its run 1 against the later runs: x[0..n) are one side's
+ * counted real times in run order (any unit). "run 1 took 3.14x the median
+ * of runs 2-10: an outlier, outside 0.62x-1.41x that median (the later
+ * runs' far-out fences, Q1 - 3 IQR and Q3 + 3 IQR) ...", or "..., not an
+ * outlier: inside ...", or "(too few runs to call it an outlier: the rule
+ * needs 3 later runs)"; the rule is pb_first_outlier's (stats.h). Returns
+ * false (buf "") when there is nothing to say: n < 2, or a median <= 0. */
+bool pb_format_first_run(char *buf, size_t len, const double *x, size_t n);
+
+/* cmd's note on user and sys when a run used few ticks of CPU time:
+ * cpu_ns is the median user+sys per run (ns), acc how this kernel splits
+ * it (fingerprint.h, pb_cputime_read; hz 0: not known, taken as the
+ * longest usual tick, 10 ms at CONFIG_HZ=100). Under 10 ticks the split
+ * is off by up to a tick a run (kernel/sched/cputime.c, cputime_adjust),
+ * under one a run no tick fell in shows all of its time as user: the note
+ * says so and what stays measured (user+sys, real). Returns false (buf
+ * "") when there is nothing to say: 10 ticks or more, or a kernel that
+ * measures the split (tick_split 0), or cpu_ns not a number. */
+bool pb_format_cputime_note(char *buf, size_t len, double cpu_ns,
+                            const struct pb_cputime_accounting *acc);
 
 /* The table of a replay (pb_mem_replay_run) in state st: a header naming
  * the distribution, its file, the batch (calls, seed, offsets, share of

@@ -57,4 +57,10 @@ int pb_count_outliers_mz(const double *x, size_t n, double threshold, size_t *ou
  * median(x[1..n)) (NaN when n < 2 or that median is <= 0). */
 bool pb_first_outlier(const double *x, size_t n, double *ratio);
 
+/* The fences pb_first_outlier judges x[0] by, as ratios to the median of
+ * x[1..n): *lo and *hi get (Q1 - 3 IQR) / median and (Q3 + 3 IQR) /
+ * median of x[1..n), or 0.9 and 1.1 when their IQR is 0. Returns false
+ * (fences untouched) when n < 4 or that median is <= 0. */
+bool pb_first_outlier_fences(const double *x, size_t n, double *lo, double *hi);
+
 #endif

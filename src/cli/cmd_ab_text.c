@@ -178,23 +178,14 @@ void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
                                const struct pb_cmd_ab_result *r, int side, double *buf)
 {
 	size_t k = pb_cmd_ab_values(r->recs, r->nrecs, side, PB_CMD_REAL, buf);
-	double ratio;
-	bool out = pb_first_outlier(buf, k, &ratio);
-	if (k < 2 || isnan(ratio))
+	char text[400], line[420];
+	if (!pb_format_first_run(text, sizeof text, buf, k))
 		return;
-	char line[320], later[64];
-	if (k == 2)
-		snprintf(later, sizeof later, "run 2");
-	else
-		snprintf(later, sizeof later, "the median of runs 2-%zu", k);
-	snprintf(line, sizeof line, "%s%srun 1 took %.2fx %s%s", p->nsides == 1 ? "" : "side ",
+	snprintf(line, sizeof line, "%s%s",
 	         p->nsides == 1 ? ""
-	         : side         ? "B: "
-	                        : "A: ",
-	         ratio, later,
-	         out ? ": an outlier (beyond 3 IQR of the later runs; a cold cache or first "
-	               "load?). It is counted; --warmup 1 would exclude it."
-	             : (k < 4 ? " (too few runs to call it an outlier)" : ", not an outlier"));
+	         : side         ? "side B: "
+	                        : "side A: ",
+	         text);
 	pb_print_wrapped_at(fp, 0, 2, line);
 }
 
@@ -655,6 +646,23 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 		fputc('\n', fp);
 	for (int sd = 0; sd < p->nsides; sd++)
 		pb_cmd_ab_print_first_run(fp, p, r, sd, buf);
+	/* user and sys below the kernel's tick: the side with the least CPU
+	 * time a run says it (each side's median of user+sys) */
+	double least = INFINITY;
+	for (int sd = 0; sd < p->nsides; sd++) {
+		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_NFIGURES, buf);
+		struct pb_summary sum;
+		if (k && pb_summarize(buf, k, 0.95, &sum) == 0 && sum.median < least)
+			least = sum.median;
+	}
+	static struct pb_cputime_accounting acc;
+	static bool acc_read;
+	if (!acc_read) {
+		pb_cputime_read("/proc/config.gz", "/boot", &acc);
+		acc_read = true;
+	}
+	if (pb_format_cputime_note(line, sizeof line, least, &acc))
+		pb_print_wrapped_at(fp, 0, 2, line);
 	free(buf);
 	if (r->leftover_runs) {
 		snprintf(line, sizeof line,

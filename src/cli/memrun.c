@@ -1113,6 +1113,7 @@ static bool run_op(struct mem_run *run, size_t o)
 		run->status = PB_EXIT_USAGE;
 		return false;
 	}
+	r.page_op = run->m->scenario;
 	if (pl->skipped[o][0]) {
 		size_t used = strlen(r.notes);
 		snprintf(r.notes + used, sizeof r.notes - used, "%s", pl->skipped[o]);

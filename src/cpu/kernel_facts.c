@@ -116,8 +116,9 @@ void pb_preempt_resolve(const char *config_text, const char *uname_version, cons
 	}
 }
 
-/* The CONFIG_PREEMPT* lines of a gzip'd kernel config, or NULL. */
-static char *config_gz_preempt_lines(const char *path)
+/* The lines of a gzip'd kernel config that start with one of prefixes
+ * (NULL-terminated), or NULL when it cannot be read. */
+static char *config_gz_lines(const char *path, const char *const *prefixes)
 {
 #ifdef PB_HAVE_ZLIB
 	gzFile g = gzopen(path, "rb");
@@ -128,11 +129,14 @@ static char *config_gz_preempt_lines(const char *path)
 	bool seen_any = false;
 	while (text && gzgets(g, line, sizeof line)) {
 		seen_any = true;
-		if (strncmp(line, "CONFIG_PREEMPT", 14))
+		bool want = false;
+		for (const char *const *p = prefixes; *p && !want; p++)
+			want = !strncmp(line, *p, strlen(*p));
+		if (!want)
 			continue;
 		size_t n = strlen(line);
 		if (used + n + 1 > cap)
-			continue; /* far more than the dozen such lines there are */
+			continue; /* far more than the few dozen such lines there are */
 		memcpy(text + used, line, n + 1);
 		used += n;
 	}
@@ -146,8 +150,15 @@ static char *config_gz_preempt_lines(const char *path)
 	return text;
 #else
 	(void)path;
+	(void)prefixes;
 	return NULL;
 #endif
+}
+
+static char *config_gz_preempt_lines(const char *path)
+{
+	static const char *const prefixes[] = {"CONFIG_PREEMPT", NULL};
+	return config_gz_lines(path, prefixes);
 }
 
 void pb_preempt_read(const char *config_gz, const char *cmdline_path, struct pb_preempt_info *out)
@@ -159,6 +170,75 @@ void pb_preempt_read(const char *config_gz, const char *cmdline_path, struct pb_
 	struct utsname u;
 	pb_preempt_resolve(config, uname(&u) == 0 ? u.version : NULL, cmdline, out);
 	free(config);
+}
+
+/* ---- CPU-time accounting ---------------------------------------------------- */
+
+int pb_cputime_from_config(const char *text, struct pb_cputime_accounting *out)
+{
+	out->hz = 0;
+	out->tick_split = -1;
+	if (!text)
+		return -1;
+	if (config_set(text, "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE"))
+		out->tick_split = 0;
+	else if (config_set(text, "CONFIG_TICK_CPU_ACCOUNTING") ||
+	         config_set(text, "CONFIG_VIRT_CPU_ACCOUNTING_GEN"))
+		out->tick_split = 1;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		if (!strncmp(l, "CONFIG_HZ=", 10)) {
+			char *end;
+			long hz = strtol(l + 10, &end, 10);
+			if (end != l + 10 && (*end == '\n' || *end == '\0') && hz > 0 &&
+			    hz <= 100000) {
+				out->hz = (int)hz;
+				return 0;
+			}
+		}
+	return -1;
+}
+
+void pb_cputime_read(const char *config_gz, const char *boot_dir, struct pb_cputime_accounting *out)
+{
+	static const char *const prefixes[] = {"CONFIG_HZ", "CONFIG_TICK_CPU_ACCOUNTING",
+	                                       "CONFIG_VIRT_CPU_ACCOUNTING", NULL};
+	char *text = config_gz_lines(config_gz, prefixes);
+	if (text && pb_cputime_from_config(text, out) == 0) {
+		snprintf(out->source, sizeof out->source, "%s", config_gz);
+		free(text);
+		return;
+	}
+	free(text);
+	struct utsname u;
+	char path[512];
+	FILE *f = NULL;
+	if (uname(&u) == 0) {
+		snprintf(path, sizeof path, "%s/config-%s", boot_dir, u.release);
+		f = fopen(path, "r");
+	}
+	text = NULL;
+	size_t len = 0;
+	if (f) {
+		FILE *m = open_memstream(&text, &len);
+		char line[512];
+		while (m && fgets(line, sizeof line, f))
+			for (const char *const *p = prefixes; *p; p++)
+				if (!strncmp(line, *p, strlen(*p))) {
+					fputs(line, m);
+					break;
+				}
+		if (m)
+			fclose(m);
+		fclose(f);
+	}
+	if (text && pb_cputime_from_config(text, out) == 0)
+		snprintf(out->source, sizeof out->source, "%.39s", path);
+	else {
+		out->hz = 0;
+		out->tick_split = -1;
+		snprintf(out->source, sizeof out->source, "none");
+	}
+	free(text);
 }
 
 /* ---- huge pages ------------------------------------------------------------ */

@@ -15,6 +15,7 @@
 #include "primbench/report.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
+#include "primbench/xalloc.h"
 
 static const char *const names[] = {
     [PB_FORMAT_TEXT] = "text",         [PB_FORMAT_JSON] = "json",         [PB_FORMAT_CSV] = "csv",
@@ -117,6 +118,7 @@ static struct row *rows_of(const struct pb_results_file *r)
 	struct row *rows = calloc(r->ncases + 1, sizeof *rows);
 	if (!rows)
 		return NULL;
+	const char *page_op = pb_results_page_op(r->doc);
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct pb_results_case *c = &r->cases[i];
 		const json_t *cj = case_json(r, c);
@@ -128,6 +130,16 @@ static struct row *rows_of(const struct pb_results_file *r)
 		              : !strcmp(suite, "syscall") ? "op"
 		              : !strcmp(suite, "xsave")   ? "save+restore"
 		                                          : "call";
+		/* clear_page/copy_page runs: "clear_page hot" per page, not
+		 * "memset hot" per call */
+		const char *po = pb_results_page_op_of(page_op, c->key);
+		if (po && pb_key_str(c->key, "op") && strcmp(po, pb_key_str(c->key, "op")) != 0) {
+			const char *rest = rows[i].group + strlen(pb_key_str(c->key, "op"));
+			char *g = pb_xasprintf("%s%s", po, rest);
+			free(rows[i].group);
+			rows[i].group = g;
+			rows[i].per = "page";
+		}
 		rows[i].per_call = json_object_get(cj, "per_call");
 		rows[i].derived = json_object_get(cj, "median_derived");
 	}

@@ -10,6 +10,7 @@
 #include "primbench/replicates.h"
 #include "primbench/report.h"
 #include "primbench/sizes.h"
+#include "primbench/stats.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/twosample.h"
@@ -64,6 +65,73 @@ void pb_format_time(char *buf, size_t len, double v, double div, double resoluti
 		snprintf(buf, len, "%.*f", dec, v);
 	else
 		snprintf(buf, len, "%.4g", v);
+}
+
+bool pb_format_first_run(char *buf, size_t len, const double *x, size_t n)
+{
+	double ratio, lo, hi;
+	bool out = pb_first_outlier(x, n, &ratio);
+	if (len)
+		buf[0] = '\0';
+	if (n < 2 || isnan(ratio))
+		return false;
+	char later[64];
+	if (n == 2)
+		snprintf(later, sizeof later, "run 2");
+	else
+		snprintf(later, sizeof later, "the median of runs 2-%zu", n);
+	if (!pb_first_outlier_fences(x, n, &lo, &hi)) {
+		snprintf(buf, len,
+		         "run 1 took %.2fx %s (too few runs to call it an outlier: the rule needs "
+		         "3 later runs)",
+		         ratio, later);
+		return true;
+	}
+	/* a lower fence at or below 0 bounds nothing: a time is positive */
+	char range[48];
+	if (lo > 0)
+		snprintf(range, sizeof range, "%s %.2fx-%.2fx", out ? "outside" : "inside", lo, hi);
+	else
+		snprintf(range, sizeof range, "%s %.2fx", out ? "above" : "below", hi);
+	snprintf(buf, len,
+	         "run 1 took %.2fx %s: %s, %s that median (the later runs' far-out "
+	         "fences, Q1 - 3 IQR and Q3 + 3 IQR; +-10%% when their IQR is 0)%s",
+	         ratio, later, out ? "an outlier" : "not an outlier", range,
+	         !out        ? ""
+	         : ratio > 1 ? ". A cold cache or a first load? It is counted; --warmup 1 would "
+	                       "exclude it."
+	                     : ". It is counted; --warmup 1 would exclude it.");
+	return true;
+}
+
+bool pb_format_cputime_note(char *buf, size_t len, double cpu_ns,
+                            const struct pb_cputime_accounting *acc)
+{
+	if (len)
+		buf[0] = '\0';
+	if (acc->tick_split == 0 || !isfinite(cpu_ns) || cpu_ns < 0)
+		return false;
+	double tick_ns = acc->hz > 0 ? 1e9 / acc->hz : 10e6;
+	double ticks = cpu_ns / tick_ns;
+	if (ticks >= 10)
+		return false;
+	char tick[96];
+	if (acc->hz > 0)
+		snprintf(tick, sizeof tick, "%.3g ms at CONFIG_HZ=%d", tick_ns / 1e6, acc->hz);
+	else
+		snprintf(tick, sizeof tick,
+		         "1-10 ms: CONFIG_HZ is not readable here, 10 ms assumed");
+	snprintf(buf, len,
+	         "user and sys: a run used %.3g ms of CPU time (the median of user+sys), %s "
+	         "one scheduler tick (%s). The kernel splits CPU time between user and sys by "
+	         "the ticks that fell in each (kernel/sched/cputime.c), so each run's split is "
+	         "off by up to a tick%s: at this length user and sys say little apart; "
+	         "user+sys (--metric user+sys) and real are measured.",
+	         cpu_ns / 1e6, ticks < 1 ? "under" : "a few times", tick,
+	         ticks < 1 ? ", and a run no tick fell in shows all of its time as user and "
+	                     "0 as sys"
+	                   : "");
+	return true;
 }
 
 /* The one-thread cases: the N-thread ones have their own table
@@ -176,6 +244,13 @@ static unsigned state_page_bytes(const struct pb_mem_result *r, enum pb_op op,
 	return 4096;
 }
 
+/* The name a table is titled by: clear_page or copy_page for those runs
+ * (pb_mem_result.page_op), else the op's. */
+static const char *op_title(const struct pb_mem_result *r, enum pb_op op)
+{
+	return r->page_op ? r->page_op : pb_op_name(op);
+}
+
 static const char *state_desc(enum pb_cache_state st, unsigned page_bytes)
 {
 	if (st == PB_STATE_FAULT && page_bytes == 2u << 20)
@@ -265,7 +340,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	const char *axis = c0->placement.has_distance ? "dst offset, src - dst distance"
 	                   : op != PB_OP_MEMSET       ? "dst/src offset"
 	                                              : "dst offset";
-	fprintf(f, "\n%s %s bytes, %s\n", pb_op_name(op), sz,
+	fprintf(f, "\n%s %s bytes, %s\n", op_title(r, op), sz,
 	        state_desc(st, state_page_bytes(r, op, st)));
 	fprintf(f, "median %s, %s is better; rows: %s (bytes)\n", pb_unit_name(unit),
 	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
@@ -418,7 +493,7 @@ void pb_print_mem_table(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	}
 	bool higher_better = unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S;
 	bool ticks = unit == PB_UNIT_TICKS_PER_CALL || unit == PB_UNIT_TICKS_PER_PAGE;
-	fprintf(f, "\n%s, %s\n", pb_op_name(op), state_desc(st, state_page_bytes(r, op, st)));
+	fprintf(f, "\n%s, %s\n", op_title(r, op), state_desc(st, state_page_bytes(r, op, st)));
 	fprintf(f, "median %s%s, %s is better\n", pb_unit_name(unit),
 	        !ticks                                   ? ""
 	        : pb_timer_info()->clock != PB_CLOCK_TSC ? " (ticks are ns: clock_gettime fallback)"
@@ -601,7 +676,7 @@ void pb_print_mem_fastest(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		grid_free(&g);
 		return;
 	}
-	fprintf(f, "\nfastest %s, %s (medians; ticks are %s)\n", pb_op_name(op),
+	fprintf(f, "\nfastest %s, %s (medians; ticks are %s)\n", op_title(r, op),
 	        pb_cache_state_name(st),
 	        !strcmp(pb_timer_info()->tick_unit, "cntvct_ticks") ? "counter ticks"
 	                                                            : "TSC ticks");
@@ -708,8 +783,8 @@ void pb_print_mem_counters(FILE *f, const struct pb_mem_result *r, enum pb_op op
 			fprintf(f,
 			        "\nhardware counters, %s %s (per call, user space):\n"
 			        "%-13s %8s %12s %12s %12s\n",
-			        pb_op_name(op), pb_cache_state_name(st), "kernel", "size", "cycles",
-			        "instructions", "cache misses");
+			        op_title(r, op), pb_cache_state_name(st), "kernel", "size",
+			        "cycles", "instructions", "cache misses");
 		any = true;
 		char sz[24];
 		pb_format_bytes(sz, sizeof sz, c->size_bytes, PB_BYTES_EXACT);
@@ -786,7 +861,7 @@ void pb_print_mem_threads(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	}
 	char sz[24];
 	pb_format_bytes(sz, sizeof sz, size_bytes, PB_BYTES_EXACT);
-	fprintf(f, "\n%s, %s, %s per call, by threads\n", pb_op_name(op), pb_cache_state_name(st),
+	fprintf(f, "\n%s, %s, %s per call, by threads\n", op_title(r, op), pb_cache_state_name(st),
 	        sz);
 	fprintf(f, "aggregate GB/s (10^9 B/s: every thread's bytes over the span from the\n"
 	           "first start to the last end), higher is better; per thread: the median\n"

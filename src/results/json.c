@@ -183,6 +183,8 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		return -1;
 	if (r->read_loop)
 		json_object_set_new(doc, "read_loop", json_string(r->read_loop));
+	if (r->page_op)
+		json_object_set_new(doc, "page_op", json_string(r->page_op));
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_mem_case *c = &r->cases[i];
 		json_t *o = json_object();

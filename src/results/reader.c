@@ -348,6 +348,40 @@ void pb_results_key_name(const json_t *key, char **group, char **label)
 	key_name(key, group, label, NULL);
 }
 
+static const char *known_page_op(const char *name)
+{
+	if (name && !strcmp(name, "clear_page"))
+		return "clear_page";
+	if (name && !strcmp(name, "copy_page"))
+		return "copy_page";
+	return NULL;
+}
+
+const char *pb_results_page_op(const json_t *doc)
+{
+	const json_t *po = json_object_get(doc, "page_op");
+	if (po)
+		return known_page_op(json_string_value(po));
+	/* before the field: "primbench mem clear_page ..." */
+	const json_t *cl = json_object_get(doc, "command_line");
+	for (size_t i = 1; i + 1 < json_array_size(cl); i++)
+		if (!strcmp(json_string_value(json_array_get(cl, i)) ?: "", "mem"))
+			return known_page_op(json_string_value(json_array_get(cl, i + 1)));
+	return NULL;
+}
+
+const char *pb_results_page_op_of(const char *page_op, const json_t *key)
+{
+	const char *suite = pb_key_str(key, "suite"), *op = pb_key_str(key, "op");
+	if (!suite || strcmp(suite, "mem") != 0 || !op)
+		return NULL;
+	long long size;
+	const char *base = !page_op ? NULL : !strcmp(page_op, "clear_page") ? "memset" : "memcpy";
+	if (base && !strcmp(op, base) && pb_key_int(key, "size_bytes", &size) && size == 4096)
+		return page_op;
+	return op;
+}
+
 /* ---- loading -------------------------------------------------------------- */
 
 static int cmp_canon(const void *pa, const void *pb, void *ctx)

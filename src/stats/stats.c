@@ -163,6 +163,43 @@ int pb_count_outliers_mz(const double *x, size_t n, double threshold, size_t *ou
 	return 0;
 }
 
+/* The fences of pb_first_outlier, in x's unit, and the median of
+ * x[1..n); false when n < 4 or out of memory. */
+static bool first_fences(const double *x, size_t n, double *lo, double *hi, double *med)
+{
+	if (n < 4)
+		return false;
+	size_t m = n - 1;
+	double *rest = malloc(m * sizeof *rest);
+	if (!rest)
+		return false;
+	memcpy(rest, x + 1, m * sizeof *rest);
+	gsl_sort(rest, 1, m);
+	*med = gsl_stats_median_from_sorted_data(rest, 1, m);
+	double q1 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.25);
+	double q3 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.75);
+	free(rest);
+	double iqr = q3 - q1;
+	if (iqr > 0) {
+		*lo = q1 - 3 * iqr;
+		*hi = q3 + 3 * iqr;
+	} else {
+		*lo = *med - 0.10 * fabs(*med);
+		*hi = *med + 0.10 * fabs(*med);
+	}
+	return true;
+}
+
+bool pb_first_outlier_fences(const double *x, size_t n, double *lo, double *hi)
+{
+	double l, h, med;
+	if (!first_fences(x, n, &l, &h, &med) || !(med > 0))
+		return false;
+	*lo = l / med;
+	*hi = h / med;
+	return true;
+}
+
 bool pb_first_outlier(const double *x, size_t n, double *ratio)
 {
 	*ratio = NAN;
@@ -175,17 +212,8 @@ bool pb_first_outlier(const double *x, size_t n, double *ratio)
 	memcpy(rest, x + 1, m * sizeof *rest);
 	gsl_sort(rest, 1, m);
 	double med = gsl_stats_median_from_sorted_data(rest, 1, m);
-	*ratio = med > 0 ? x[0] / med : NAN;
-	bool out = false;
-	if (n >= 4) {
-		double q1 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.25);
-		double q3 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.75);
-		double iqr = q3 - q1;
-		if (iqr > 0)
-			out = x[0] > q3 + 3 * iqr || x[0] < q1 - 3 * iqr;
-		else
-			out = fabs(x[0] - med) > 0.10 * fabs(med);
-	}
 	free(rest);
-	return out;
+	*ratio = med > 0 ? x[0] / med : NAN;
+	double lo, hi;
+	return first_fences(x, n, &lo, &hi, &med) && (x[0] > hi || x[0] < lo);
 }

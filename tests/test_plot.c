@@ -652,6 +652,164 @@ static void test_cmd(void **state)
 	pb_results_file_free(&f);
 }
 
+/* A cmd key for the label tests: argv words (space-separated), env
+ * entries ('|'-separated, NULL: none), cwd (NULL: null), side. */
+static json_t *cmd_key(const char *argv, const char *env, const char *cwd, const char *side)
+{
+	json_t *k = json_pack("{s:s, s:[], s:b, s:o, s:[], s:s}", "suite", "cmd", "argv", "shell",
+	                      0, "cwd", cwd ? json_string(cwd) : json_null(), "env", "side", side);
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", argv);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		json_array_append_new(json_object_get(k, "argv"), json_string(w));
+	if (env) {
+		snprintf(buf, sizeof buf, "%s", env);
+		for (char *e = strtok_r(buf, "|", &save); e; e = strtok_r(NULL, "|", &save))
+			json_array_append_new(json_object_get(k, "env"), json_string(e));
+	}
+	return k;
+}
+
+/* pb_plot_cmd_labels of two keys into l; both at most max bytes unless
+ * fits is false, and never the same. */
+static void labels_of(json_t *a, json_t *b, size_t max, bool fits, char *l[2])
+{
+	assert_int_equal(pb_plot_cmd_labels(a, b, max, l), 0);
+	if (fits) {
+		assert_true(strlen(l[0]) <= max);
+		assert_true(strlen(l[1]) <= max);
+	}
+	if (!strcmp(l[0], l[1]))
+		fail_msg("one label for two sides: '%s'", l[0]);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void free_labels(char *l[2])
+{
+	free(l[0]);
+	free(l[1]);
+}
+
+/* Issue 33, item 5: a cmd A/B whose sides run the same command was
+ * titled "A: make / B: make"; each side now says what sets it apart. */
+static void test_cmd_labels(void **state)
+{
+	(void)state;
+	char *l[2];
+	/* --vs-env: B's entry (A has none of its own). */
+	labels_of(
+	    cmd_key("make -j2", NULL, NULL, "A"),
+	    cmd_key("make -j2", "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1", NULL, "B"),
+	    80, true, l);
+	assert_string_equal(l[0], "make -j2");
+	assert_string_equal(l[1], "make -j2 (GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1)");
+	free_labels(l);
+	/* Each side with an env of its own; the shared entries left out. */
+	labels_of(cmd_key("make", "CC=gcc|GLIBC_TUNABLES=glibc.malloc.perturb=1", NULL, "A"),
+	          cmd_key("make", "CC=gcc|GLIBC_TUNABLES=glibc.malloc.perturb=2", NULL, "B"), 80,
+	          true, l);
+	assert_string_equal(l[0], "make (GLIBC_TUNABLES=glibc.malloc.perturb=1)");
+	assert_string_equal(l[1], "make (GLIBC_TUNABLES=glibc.malloc.perturb=2)");
+	free_labels(l);
+	/* The preload library's policies (--memset libc --vs-memset avx2_nt). */
+	labels_of(cmd_key("gzip -9 -c big", "LD_PRELOAD=libprimswitch.so|PRIMBENCH_MEMSET=libc",
+	                  NULL, "A"),
+	          cmd_key("gzip -9 -c big", "LD_PRELOAD=libprimswitch.so|PRIMBENCH_MEMSET=avx2_nt",
+	                  NULL, "B"),
+	          80, true, l);
+	assert_string_equal(l[0], "gzip -9 -c big (PRIMBENCH_MEMSET=libc)");
+	assert_string_equal(l[1], "gzip -9 -c big (PRIMBENCH_MEMSET=avx2_nt)");
+	free_labels(l);
+	/* Only B loads the library (--vs-memset alone). */
+	labels_of(cmd_key("true", NULL, NULL, "A"),
+	          cmd_key("true", "LD_PRELOAD=libprimswitch.so|PRIMBENCH_MEMSET=avx2", NULL, "B"),
+	          80, true, l);
+	assert_string_equal(l[1], "true (LD_PRELOAD=libprimswitch.so PRIMBENCH_MEMSET=avx2)");
+	free_labels(l);
+	/* Working directories. */
+	labels_of(cmd_key("make", NULL, "/src/a", "A"), cmd_key("make", NULL, "/src/b", "B"), 80,
+	          true, l);
+	assert_string_equal(l[0], "make (in /src/a)");
+	assert_string_equal(l[1], "make (in /src/b)");
+	free_labels(l);
+	/* Short commands that differ: whole. */
+	labels_of(cmd_key("sleep 0.01", NULL, NULL, "A"), cmd_key("sleep 0.02", NULL, NULL, "B"),
+	          80, true, l);
+	assert_string_equal(l[0], "sleep 0.01");
+	assert_string_equal(l[1], "sleep 0.02");
+	free_labels(l);
+	/* Long commands that differ in one word: that word kept, the common
+	 * prefix and suffix cut. */
+	const char *pre = "cc -std=c11 -Wall -Wextra -I/usr/local/include/somewhere/long -DNDEBUG",
+	           *post = "-c /home/user/projects/primbench/src/report/plot.c -o plot.o";
+	char ca[400], cb[400];
+	snprintf(ca, sizeof ca, "%s -O2 %s", pre, post);
+	snprintf(cb, sizeof cb, "%s -O3 %s", pre, post);
+	labels_of(cmd_key(ca, NULL, NULL, "A"), cmd_key(cb, NULL, NULL, "B"), 80, true, l);
+	assert_non_null(strstr(l[0], "-O2"));
+	assert_non_null(strstr(l[1], "-O3"));
+	assert_non_null(strstr(l[0], "..."));
+	assert_int_equal(strncmp(l[0], "cc ", 3), 0);
+	free_labels(l);
+	/* A long env value that differs at its end: the end kept. */
+	char ea[300], eb[300];
+	snprintf(ea, sizeof ea,
+	         "GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512BW:glibc.malloc.arena_max=1:"
+	         "glibc.cpu.x86_rep_stosb_threshold=%s",
+	         "1");
+	snprintf(eb, sizeof eb, "%.*s%s", (int)strlen(ea) - 1, ea, "2048");
+	labels_of(cmd_key("make -j2 all", ea, NULL, "A"), cmd_key("make -j2 all", eb, NULL, "B"),
+	          80, true, l);
+	assert_non_null(strstr(l[0], "threshold=1)"));
+	assert_non_null(strstr(l[1], "threshold=2048)"));
+	assert_int_equal(strncmp(l[0], "make -j2 all (", 14), 0);
+	free_labels(l);
+	/* An A/A run (the same command and environment). */
+	labels_of(cmd_key("make", "X=1", NULL, "A"), cmd_key("make", "X=1", NULL, "B"), 80, true,
+	          l);
+	assert_string_equal(l[0], "make");
+	assert_string_equal(l[1], "make (the same as A)");
+	free_labels(l);
+	/* The same entries in another order (the last of a name wins): the
+	 * env whole. */
+	labels_of(cmd_key("make", "X=1|X=2", NULL, "A"), cmd_key("make", "X=2|X=1", NULL, "B"), 80,
+	          true, l);
+	assert_string_equal(l[0], "make (env=[\"X=1\",\"X=2\"])");
+	assert_string_equal(l[1], "make (env=[\"X=2\",\"X=1\"])");
+	free_labels(l);
+	/* Not a cmd key; too little room. */
+	json_t *a = cmd_key("make", NULL, NULL, "A"), *m = json_pack("{s:s}", "suite", "mem");
+	assert_int_equal(pb_plot_cmd_labels(a, m, 80, l), -1);
+	assert_null(l[0]);
+	assert_string_equal(pb_error(),
+	                    "side B: not a cmd case's key (suite \"cmd\" with an argv)");
+	assert_int_equal(pb_plot_cmd_labels(a, a, 39, l), -1);
+	json_decref(a);
+	json_decref(m);
+}
+
+/* Issue 33, item 5: both sides of the fixture run "make -s"; the title
+ * said "A: make -s\nB: make -s". */
+static void test_cmd_env_title(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file f;
+	load("plot/cmd_env_user.json", &f);
+	struct pb_plot_input in = {"ab", &f};
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	const char *want =
+	    "\\nA: make -s\\nB: make -s (GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1)\\n";
+	if (!strstr(s, want))
+		fail_msg("no '%s' in:\n%s", want, s);
+	free(s);
+	pb_results_file_free(&f);
+}
+
 /* A break-even policy with suffixed bounds, as tune writes them: the
  * bounds are sizes (1K = 1024), read by the policy parser, not strtod. */
 static void test_breakeven_suffix(void **state)
@@ -852,6 +1010,8 @@ int main(void)
 	    cmocka_unit_test(test_replay_many_kernels),
 	    cmocka_unit_test(test_one_thread_unchanged),
 	    cmocka_unit_test(test_scaling),
+	    cmocka_unit_test(test_cmd_labels),
+	    cmocka_unit_test(test_cmd_env_title),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -39,7 +39,9 @@
  *    same file's libc, as the replay table ("x1.39": faster than libc).
  *  - cmd results: every counted run of each side (A, B) of each file as a
  *    point, left to right in the order they ran (so that equal times stay
- *    visible), its median as a bar; y = real (wall-clock) time.
+ *    visible), its median as a bar; y = real (wall-clock) time. The
+ *    title names the first file's sides by what sets them apart
+ *    (pb_plot_cmd_labels).
  *  - latency results (primbench latency -o): the curve, x = working set
  *    on a log2 axis, y = ns per load on a log axis (median; bars: min..max
  *    of the rounds, the latency command's spread), one line per file and
@@ -61,6 +63,8 @@
 #define PRIMBENCH_PLOT_H
 
 #include <stddef.h>
+
+#include <jansson.h>
 
 #include "primbench/reader.h"
 #include "primbench/report.h"
@@ -93,6 +97,26 @@ int pb_plot_check(const struct pb_plot_input *in, size_t n);
  * cases (plot draws mem and cmd results); 2 mem cases of size 0 (a log
  * axis has no 0)". Malloc'd; NULL when everything is drawn. */
 char *pb_plot_note(const struct pb_results_file *f);
+
+/* The two sides of a cmd A/B as the plot's title names them, each by
+ * what sets it apart from the other (keys: the sides' case keys,
+ * docs/results-schema.md "A cmd case"; A's first):
+ *  - the command (argv joined by spaces; --shell's as "sh: TEXT"); where
+ *    the two differ and a label must be cut, the part that differs, with
+ *    the first word and "..." around it (pb_results_distinct_labels);
+ *  - then, in parentheses, the side's env entries that the other side
+ *    lacks (--env/--vs-env, the preload library's LD_PRELOAD and
+ *    PRIMBENCH_MEMSET=POLICY ...), and ", in DIR" when the working
+ *    directories differ: {"make"}, {"make (GLIBC_TUNABLES=glibc.cpu.x)"};
+ *  - when that still reads the same: B "CMD (the same as A)" if the keys
+ *    differ only in side (an A/A run), else each "CMD (FIELD=VALUE ...)"
+ *    with the differing fields whole, so that two keys that differ never
+ *    get one label.
+ * Each label is at most max bytes (max >= 40), but for that last case.
+ * labels[0] (A) and labels[1] (B) are malloc'd (aborts when out of
+ * memory). Returns 0, or -1 with pb_error() and both NULL: "side B: not a
+ * cmd case's key (suite "cmd" with an argv)", a max below 40. */
+int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, char *labels[2]);
 
 /* Writes dir/PB_PLOT_SCRIPT and its data files (dir/NNN.dat, read by the
  * script relative to dir: run gnuplot with dir as its working directory).

@@ -1221,20 +1221,181 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 
 /* ---- cmd ------------------------------------------------------------ */
 
-static char *argv_text(const json_t *key, size_t max)
+/* s cut to at most max bytes, "..." at the end when cut (max >= 4). */
+static void cut_end(char *s, size_t max)
 {
-	const json_t *argv = json_object_get(key, "argv");
-	char *s = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&s, &len);
-	if (!f)
-		abort();
-	for (size_t i = 0; i < json_array_size(argv); i++)
-		fprintf(f, "%s%s", i ? " " : "", json_string_value(json_array_get(argv, i)));
-	fclose(f);
-	if (len > max && max > 3)
+	if (strlen(s) > max)
 		strcpy(s + max - 3, "...");
+}
+
+/* t[0] and t[1] cut to at most max bytes each, keeping the part where
+ * they differ (pb_results_distinct_labels) when both have one. */
+static void fit_pair(char *t[2], size_t max)
+{
+	if (strlen(t[0]) <= max && strlen(t[1]) <= max)
+		return;
+	if (!*t[0] || !*t[1] || !strcmp(t[0], t[1])) {
+		cut_end(t[0], max);
+		cut_end(t[1], max);
+		return;
+	}
+	char *out[2];
+	pb_results_distinct_labels(t, 2, max, out);
+	for (int s = 0; s < 2; s++) {
+		free(t[s]);
+		t[s] = out[s];
+	}
+}
+
+/* What key a records that key b does not: its env entries not in b's,
+ * space-separated, then "in DIR" when the working directories differ
+ * (null: primbench's own, "."). "" when nothing. */
+static char *cmd_own_text(const json_t *a, const json_t *b)
+{
+	const json_t *ea = json_object_get(a, "env"), *eb = json_object_get(b, "env");
+	char *s = pb_xstrdup("");
+	for (size_t i = 0; i < json_array_size(ea); i++) {
+		const json_t *e = json_array_get(ea, i);
+		if (pb_json_array_has(eb, e))
+			continue;
+		char *t = pb_json_text(e);
+		if (*s)
+			pb_xappend(&s, " ");
+		pb_xappend(&s, t);
+		free(t);
+	}
+	const char *ca = pb_key_str(a, "cwd"), *cb = pb_key_str(b, "cwd");
+	if (strcmp(ca ? ca : ".", cb ? cb : ".")) {
+		char *t = pb_xasprintf("%sin %s", *s ? ", " : "", ca ? ca : ".");
+		pb_xappend(&s, t);
+		free(t);
+	}
 	return s;
+}
+
+/* The fields of key a other than "side" that differ from key b's, as
+ * "field=value ..." (a field b lacks included). "" when none. */
+static char *cmd_field_text(const json_t *a, const json_t *b)
+{
+	size_t nf;
+	const char **names = pb_json_field_names(a, b, &nf);
+	char *s = pb_xstrdup("");
+	for (size_t i = 0; i < nf; i++) {
+		const json_t *va = json_object_get(a, names[i]), *vb = json_object_get(b, names[i]);
+		if (!strcmp(names[i], "side") || (va && vb && json_equal(va, vb)))
+			continue;
+		char *t = pb_json_text(va);
+		char *item = pb_xasprintf("%s%s=%s", *s ? " " : "", names[i], t);
+		pb_xappend(&s, item);
+		free(item);
+		free(t);
+	}
+	free(names);
+	return s;
+}
+
+/* "CMD" or "CMD (EXTRA)". */
+static char *cmd_label_of(const char *cmd, const char *extra)
+{
+	return *extra ? pb_xasprintf("%s (%s)", cmd, extra) : pb_xstrdup(cmd);
+}
+
+#define CMD_LABEL_MIN_CMD 24 /* bytes of the command kept beside a long EXTRA */
+
+/* The bytes a label of at most max leaves the command beside an EXTRA
+ * of extra bytes (0: none, no parentheses). */
+static size_t cmd_room(size_t extra, size_t max)
+{
+	return extra == 0                            ? max
+	       : extra + 3 + CMD_LABEL_MIN_CMD > max ? CMD_LABEL_MIN_CMD
+	                                             : max - 3 - extra;
+}
+
+int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, char *labels[2])
+{
+	const json_t *key[2] = {key_a, key_b};
+	labels[0] = labels[1] = NULL;
+	if (max < 40)
+		return pb_fail("cmd side labels: %zu bytes is too short (at least 40)", max);
+	for (int s = 0; s < 2; s++)
+		if (!pb_results_key_is_cmd(key[s]))
+			return pb_fail("side %c: not a cmd case's key (suite \"cmd\" with an argv)",
+			               "AB"[s]);
+	char *cmd[2], *own[2];
+	for (int s = 0; s < 2; s++) {
+		cmd[s] = pb_results_cmd_text(key[s]);
+		own[s] = cmd_own_text(key[s], key[!s]);
+	}
+	/* The command first, cut to what EXTRA leaves it (at least
+	 * CMD_LABEL_MIN_CMD): one command, per side; two, to what the
+	 * longer EXTRA leaves, keeping where they differ. Then EXTRA, to
+	 * what the commands left. */
+	size_t olen = strlen(own[0]) > strlen(own[1]) ? strlen(own[0]) : strlen(own[1]);
+	if (!strcmp(cmd[0], cmd[1])) {
+		for (int s = 0; s < 2; s++)
+			cut_end(cmd[s], cmd_room(strlen(own[s]), max));
+	} else {
+		fit_pair(cmd, cmd_room(olen, max));
+	}
+	size_t clen = 0;
+	for (int s = 0; s < 2; s++)
+		if (*own[s] && strlen(cmd[s]) > clen)
+			clen = strlen(cmd[s]);
+	fit_pair(own, max - 3 - clen);
+	for (int s = 0; s < 2; s++)
+		labels[s] = cmd_label_of(cmd[s], own[s]);
+	if (!strcmp(labels[0], labels[1])) {
+		/* Nothing above tells them apart: the same key but for the side
+		 * (an A/A run), or keys that differ elsewhere (env entries in
+		 * another order, another field): those fields, whole. */
+		char *field[2] = {cmd_field_text(key[0], key[1]), cmd_field_text(key[1], key[0])};
+		free(labels[1]);
+		if (!*field[0] && !*field[1]) {
+			labels[1] = pb_xasprintf("%s (the same as A)", labels[0]);
+		} else {
+			free(labels[0]);
+			for (int s = 0; s < 2; s++) {
+				char *whole = pb_results_cmd_text(key[s]);
+				labels[s] = cmd_label_of(whole, field[s]);
+				free(whole);
+			}
+		}
+		free(field[0]);
+		free(field[1]);
+	}
+	for (int s = 0; s < 2; s++) {
+		free(cmd[s]);
+		free(own[s]);
+	}
+	return 0;
+}
+
+/* The first file's sides, one title line each: "\nA: LABEL\nB: LABEL"
+ * (pb_plot_cmd_labels for an A/B file), appended to *s. */
+static void cmd_side_lines(const struct pb_results_file *f, char **s)
+{
+	const json_t *key[2] = {NULL, NULL};
+	for (size_t i = 0; i < f->ncases; i++) {
+		const char *side = pb_key_str(f->cases[i].key, "side");
+		int sd = side && !strcmp(side, "B");
+		if (pb_results_key_is_cmd(f->cases[i].key) && !key[sd])
+			key[sd] = f->cases[i].key;
+	}
+	char *label[2] = {NULL, NULL};
+	if (!key[0] || !key[1] || pb_plot_cmd_labels(key[0], key[1], 80, label) != 0)
+		for (int sd = 0; sd < 2; sd++)
+			if (key[sd]) {
+				label[sd] = pb_results_cmd_text(key[sd]);
+				cut_end(label[sd], 80);
+			}
+	for (int sd = 0; sd < 2; sd++) {
+		if (!label[sd])
+			continue;
+		char *line = pb_xasprintf("\n%c: %s", "AB"[sd], label[sd]);
+		pb_xappend(s, line);
+		free(line);
+		free(label[sd]);
+	}
 }
 
 static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const char *dir,
@@ -1258,7 +1419,12 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 	      g);
 	fputs("set yrange [0:*]\nset key off\nset grid ytics\n", g);
 	size_t pos = 0, npos = 0;
-	subtitle[0] = '\0';
+	char *sides = pb_xstrdup("");
+	cmd_side_lines(in[0].file, &sides);
+	pos = (size_t)snprintf(subtitle, sublen, "%s", sides);
+	if (pos >= sublen)
+		pos = sublen - 1;
+	free(sides);
 	struct outfile tics;
 	FILE *tf = out_open(&tics);
 	struct outfile plot;
@@ -1268,13 +1434,6 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 		for (size_t i = 0; i < f->ncases; i++) {
 			const struct pb_results_case *c = &f->cases[i];
 			const char *side = pb_key_str(c->key, "side");
-			char *cmd = argv_text(c->key, 60);
-			if (fi == 0)
-				pos += (size_t)snprintf(subtitle + pos, sublen - pos, "\n%s: %s",
-				                        side ? side : "?", cmd);
-			if (pos >= sublen)
-				pos = sublen - 1;
-			free(cmd);
 			double x = (double)++npos;
 			char tic[160];
 			snprintf(tic, sizeof tic, "%s%s%s", side ? side : "?", n > 1 ? " " : "",

@@ -810,6 +810,130 @@ static void test_cmd_env_title(void **state)
 	pb_results_file_free(&f);
 }
 
+/* The counted runs' `field` (ns) of case i of f, in ms, in run order. */
+static size_t runs_ms(const struct pb_results_file *f, size_t i, const char *field, double *out)
+{
+	const json_t *runs =
+	    json_object_get(json_array_get(json_object_get(f->doc, "cases"), i), "runs");
+	size_t n = 0;
+	for (size_t j = 0; j < json_array_size(runs); j++) {
+		const json_t *r = json_array_get(runs, j);
+		if (json_is_true(json_object_get(r, "warmup")))
+			continue;
+		out[n] = 0;
+		for (const char *f1 = field; *f1; f1 += strlen(f1) + 1)
+			out[n] += json_number_value(json_object_get(r, f1)) / 1e6;
+		n++;
+	}
+	return n;
+}
+
+/* The y values of a data file. */
+static size_t dat_y(const char *name, double *y, size_t max)
+{
+	char *d = slurp(name);
+	assert_non_null(d);
+	size_t n = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(d, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		double x;
+		if (line[0] == '#')
+			continue;
+		assert_true(n < max);
+		assert_int_equal(sscanf(line, "%lf %lf", &x, &y[n]), 2);
+		n++;
+	}
+	free(d);
+	return n;
+}
+
+/* Issue 33, item 5: the y axis was real time while the title's ratio was
+ * on cmd's --metric. The fixture (tests/data/plot/README): both sides run
+ * make, B with GLIBC_TUNABLES, the verdict on user time. */
+static void test_cmd_metric_user(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file f;
+	load("plot/cmd_env_user.json", &f);
+	struct pb_plot_input in = {"ab", &f};
+	struct pb_plot_opts o = {"c.png", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	/* The sides by what differs, the ratio on user time... */
+	const char *want = "\\nA: make -s\\nB: make -s "
+	                   "(GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1)\\n"
+	                   "B/A (user): 1.001, 95% CI [0.963, 1.048]: cannot tell\"";
+	if (!strstr(s, want))
+		fail_msg("no '%s' in:\n%s", want, s);
+	/* ...and so is the axis. */
+	assert_non_null(strstr(s, "set ylabel \"user (CPU) time per run, ms\""));
+	assert_null(strstr(s, "real (wall-clock)"));
+	double y[16], want_ms[16];
+	for (size_t side = 0; side < 2; side++) {
+		char runs[8], med[8];
+		snprintf(runs, sizeof runs, "%03zu.dat", 2 * side);
+		snprintf(med, sizeof med, "%03zu.dat", 2 * side + 1);
+		size_t n = dat_y(runs, y, 16);
+		assert_int_equal(n, 6);
+		assert_int_equal(runs_ms(&f, side, "user_ns\0", want_ms), 6);
+		for (size_t j = 0; j < n; j++)
+			assert_true(fabs(y[j] - want_ms[j]) <= 1e-5 * want_ms[j]);
+		/* The bar is the median cmd compared: ab.median_a, median_b. */
+		assert_int_equal(dat_y(med, y, 16), 2);
+		double m = json_number_value(
+		    json_object_get(json_object_get(f.doc, "ab"), side ? "median_b" : "median_a"));
+		assert_true(fabs(y[0] - m / 1e6) <= 1e-5 * y[0]);
+	}
+	free(s);
+
+	/* user+sys: the two summed, and said so. */
+	clean();
+	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("user+sys"));
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set ylabel \"user+sys (CPU) time per run, ms\""));
+	assert_non_null(strstr(s, "B/A (user+sys): "));
+	assert_int_equal(dat_y("002.dat", y, 16), 6);
+	assert_int_equal(runs_ms(&f, 1, "user_ns\0sys_ns\0", want_ms), 6);
+	for (size_t j = 0; j < 6; j++)
+		assert_true(fabs(y[j] - want_ms[j]) <= 1e-5 * want_ms[j]);
+	free(s);
+
+	/* A metric plot cannot draw. */
+	clean();
+	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("maxrss"));
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
+	assert_string_equal(pb_error(), "plot/cmd_env_user.json: ab.metric 'maxrss': plot draws "
+	                                "real, user, sys or user+sys");
+	pb_results_file_free(&f);
+}
+
+/* A/B files on different metrics would share one y axis: refused. */
+static void test_cmd_metric_mismatch(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file r, u;
+	load("plot/cmd_ab.json", &r);
+	load("plot/cmd_env_user.json", &u);
+	struct pb_plot_input in[2] = {{"real", &r}, {"user", &u}};
+	assert_int_equal(pb_plot_check(in, 2), -1);
+	assert_string_equal(pb_error(),
+	                    "cmd results on different metrics cannot share a plot (real: real, "
+	                    "user: user)");
+	/* A file without ab (one side) takes the other's metric. */
+	json_object_del(r.doc, "ab");
+	assert_int_equal(pb_plot_check(in, 2), 0);
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set ylabel \"user (CPU) time per run, ms\""));
+	free(s);
+	pb_results_file_free(&r);
+	pb_results_file_free(&u);
+}
+
 /* A break-even policy with suffixed bounds, as tune writes them: the
  * bounds are sizes (1K = 1024), read by the policy parser, not strtod. */
 static void test_breakeven_suffix(void **state)
@@ -1012,6 +1136,8 @@ int main(void)
 	    cmocka_unit_test(test_scaling),
 	    cmocka_unit_test(test_cmd_labels),
 	    cmocka_unit_test(test_cmd_env_title),
+	    cmocka_unit_test(test_cmd_metric_user),
+	    cmocka_unit_test(test_cmd_metric_mismatch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

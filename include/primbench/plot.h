@@ -39,9 +39,12 @@
  *    same file's libc, as the replay table ("x1.39": faster than libc).
  *  - cmd results: every counted run of each side (A, B) of each file as a
  *    point, left to right in the order they ran (so that equal times stay
- *    visible), its median as a bar; y = real (wall-clock) time. The
- *    title names the first file's sides by what sets them apart
- *    (pb_plot_cmd_labels).
+ *    visible), its median as a bar; y = the figure the A/B verdict is on
+ *    (ab.metric: real, user, sys or user+sys time; real for a file
+ *    without ab or ab.metric), so that the axis and the B/A ratio in the
+ *    title measure the same thing. A/B files on different metrics cannot
+ *    share a plot. The title names the first file's sides by what sets
+ *    them apart (pb_plot_cmd_labels).
  *  - latency results (primbench latency -o): the curve, x = working set
  *    on a log2 axis, y = ns per load on a log axis (median; bars: min..max
  *    of the rounds, the latency command's spread), one line per file and
@@ -87,9 +90,12 @@ struct pb_plot_opts {
 };
 
 /* Whether the files can be drawn together: each has mem, cmd, latency or
- * map cases, and one kind among them all. Returns 0, or -1 with pb_error() set ("LABEL:
- * no mem or cmd cases to plot (suite 'syscall')", "mem and cmd results
- * cannot share a plot (LABEL1, LABEL2)"). pb_plot_write() checks it too;
+ * map cases, and one kind among them all; cmd A/B files on one metric.
+ * Returns 0, or -1 with pb_error() set ("LABEL: no mem or cmd cases to
+ * plot (suite 'syscall')", "mem and cmd results cannot share a plot
+ * (LABEL1, LABEL2)", "cmd results on different metrics cannot share a
+ * plot (LABEL1: real, LABEL2: user)", "PATH: ab.metric 'x': plot draws
+ * real, user, sys or user+sys"). pb_plot_write() checks it too;
  * a caller checks first to report bad input before looking for gnuplot. */
 int pb_plot_check(const struct pb_plot_input *in, size_t n);
 

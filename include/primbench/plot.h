@@ -129,8 +129,9 @@ int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, cha
  * Every file is written whole. Returns 0, or -1 with pb_error() set:
  * "output 'x.pdf' must end in .svg or .png", "LABEL: no mem or cmd cases
  * to plot (suite 'syscall')", "mem and cmd results cannot share a plot
- * (LABEL1, LABEL2)", "PATH: no timer.hz: cannot give GB/s", or a write
- * error. */
+ * (LABEL1, LABEL2)", "PATH: no timer.hz: cannot give GB/s", "PATH: case 2
+ * (cmd B): runs[3] has no user_ns to draw the metric 'user' with", or a
+ * write error. */
 int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
                   const char *dir);
 

@@ -652,6 +652,288 @@ static void test_cmd(void **state)
 	pb_results_file_free(&f);
 }
 
+/* A cmd key for the label tests: argv words (space-separated), env
+ * entries ('|'-separated, NULL: none), cwd (NULL: null), side. */
+static json_t *cmd_key(const char *argv, const char *env, const char *cwd, const char *side)
+{
+	json_t *k = json_pack("{s:s, s:[], s:b, s:o, s:[], s:s}", "suite", "cmd", "argv", "shell",
+	                      0, "cwd", cwd ? json_string(cwd) : json_null(), "env", "side", side);
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", argv);
+	char *save = NULL;
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		json_array_append_new(json_object_get(k, "argv"), json_string(w));
+	if (env) {
+		snprintf(buf, sizeof buf, "%s", env);
+		for (char *e = strtok_r(buf, "|", &save); e; e = strtok_r(NULL, "|", &save))
+			json_array_append_new(json_object_get(k, "env"), json_string(e));
+	}
+	return k;
+}
+
+/* pb_plot_cmd_labels of two keys into l; both at most max bytes unless
+ * fits is false, and never the same. */
+static void labels_of(json_t *a, json_t *b, size_t max, bool fits, char *l[2])
+{
+	assert_int_equal(pb_plot_cmd_labels(a, b, max, l), 0);
+	if (fits) {
+		assert_true(strlen(l[0]) <= max);
+		assert_true(strlen(l[1]) <= max);
+	}
+	if (!strcmp(l[0], l[1]))
+		fail_msg("one label for two sides: '%s'", l[0]);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void free_labels(char *l[2])
+{
+	free(l[0]);
+	free(l[1]);
+}
+
+/* Issue 33, item 5: a cmd A/B whose sides run the same command was
+ * titled "A: make / B: make"; each side now says what sets it apart. */
+static void test_cmd_labels(void **state)
+{
+	(void)state;
+	char *l[2];
+	/* --vs-env: B's entry (A has none of its own). */
+	labels_of(
+	    cmd_key("make -j2", NULL, NULL, "A"),
+	    cmd_key("make -j2", "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1", NULL, "B"),
+	    80, true, l);
+	assert_string_equal(l[0], "make -j2");
+	assert_string_equal(l[1], "make -j2 (GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1)");
+	free_labels(l);
+	/* Each side with an env of its own; the shared entries left out. */
+	labels_of(cmd_key("make", "CC=gcc|GLIBC_TUNABLES=glibc.malloc.perturb=1", NULL, "A"),
+	          cmd_key("make", "CC=gcc|GLIBC_TUNABLES=glibc.malloc.perturb=2", NULL, "B"), 80,
+	          true, l);
+	assert_string_equal(l[0], "make (GLIBC_TUNABLES=glibc.malloc.perturb=1)");
+	assert_string_equal(l[1], "make (GLIBC_TUNABLES=glibc.malloc.perturb=2)");
+	free_labels(l);
+	/* The preload library's policies (--memset libc --vs-memset avx2_nt). */
+	labels_of(cmd_key("gzip -9 -c big", "LD_PRELOAD=libprimswitch.so|PRIMBENCH_MEMSET=libc",
+	                  NULL, "A"),
+	          cmd_key("gzip -9 -c big", "LD_PRELOAD=libprimswitch.so|PRIMBENCH_MEMSET=avx2_nt",
+	                  NULL, "B"),
+	          80, true, l);
+	assert_string_equal(l[0], "gzip -9 -c big (PRIMBENCH_MEMSET=libc)");
+	assert_string_equal(l[1], "gzip -9 -c big (PRIMBENCH_MEMSET=avx2_nt)");
+	free_labels(l);
+	/* Only B loads the library (--vs-memset alone). */
+	labels_of(cmd_key("true", NULL, NULL, "A"),
+	          cmd_key("true", "LD_PRELOAD=libprimswitch.so|PRIMBENCH_MEMSET=avx2", NULL, "B"),
+	          80, true, l);
+	assert_string_equal(l[1], "true (LD_PRELOAD=libprimswitch.so PRIMBENCH_MEMSET=avx2)");
+	free_labels(l);
+	/* Working directories. */
+	labels_of(cmd_key("make", NULL, "/src/a", "A"), cmd_key("make", NULL, "/src/b", "B"), 80,
+	          true, l);
+	assert_string_equal(l[0], "make (in /src/a)");
+	assert_string_equal(l[1], "make (in /src/b)");
+	free_labels(l);
+	/* Short commands that differ: whole. */
+	labels_of(cmd_key("sleep 0.01", NULL, NULL, "A"), cmd_key("sleep 0.02", NULL, NULL, "B"),
+	          80, true, l);
+	assert_string_equal(l[0], "sleep 0.01");
+	assert_string_equal(l[1], "sleep 0.02");
+	free_labels(l);
+	/* Long commands that differ in one word: that word kept, the common
+	 * prefix and suffix cut. */
+	const char *pre = "cc -std=c11 -Wall -Wextra -I/usr/local/include/somewhere/long -DNDEBUG",
+	           *post = "-c /home/user/projects/primbench/src/report/plot.c -o plot.o";
+	char ca[400], cb[400];
+	snprintf(ca, sizeof ca, "%s -O2 %s", pre, post);
+	snprintf(cb, sizeof cb, "%s -O3 %s", pre, post);
+	labels_of(cmd_key(ca, NULL, NULL, "A"), cmd_key(cb, NULL, NULL, "B"), 80, true, l);
+	assert_non_null(strstr(l[0], "-O2"));
+	assert_non_null(strstr(l[1], "-O3"));
+	assert_non_null(strstr(l[0], "..."));
+	assert_int_equal(strncmp(l[0], "cc ", 3), 0);
+	free_labels(l);
+	/* A long env value that differs at its end: the end kept. */
+	char ea[300], eb[300];
+	snprintf(ea, sizeof ea,
+	         "GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F,-AVX512BW:glibc.malloc.arena_max=1:"
+	         "glibc.cpu.x86_rep_stosb_threshold=%s",
+	         "1");
+	snprintf(eb, sizeof eb, "%.*s%s", (int)strlen(ea) - 1, ea, "2048");
+	labels_of(cmd_key("make -j2 all", ea, NULL, "A"), cmd_key("make -j2 all", eb, NULL, "B"),
+	          80, true, l);
+	assert_non_null(strstr(l[0], "threshold=1)"));
+	assert_non_null(strstr(l[1], "threshold=2048)"));
+	assert_int_equal(strncmp(l[0], "make -j2 all (", 14), 0);
+	free_labels(l);
+	/* An A/A run (the same command and environment). */
+	labels_of(cmd_key("make", "X=1", NULL, "A"), cmd_key("make", "X=1", NULL, "B"), 80, true,
+	          l);
+	assert_string_equal(l[0], "make");
+	assert_string_equal(l[1], "make (the same as A)");
+	free_labels(l);
+	/* The same entries in another order (the last of a name wins): the
+	 * env whole. */
+	labels_of(cmd_key("make", "X=1|X=2", NULL, "A"), cmd_key("make", "X=2|X=1", NULL, "B"), 80,
+	          true, l);
+	assert_string_equal(l[0], "make (env=[\"X=1\",\"X=2\"])");
+	assert_string_equal(l[1], "make (env=[\"X=2\",\"X=1\"])");
+	free_labels(l);
+	/* Not a cmd key; too little room. */
+	json_t *a = cmd_key("make", NULL, NULL, "A"), *m = json_pack("{s:s}", "suite", "mem");
+	assert_int_equal(pb_plot_cmd_labels(a, m, 80, l), -1);
+	assert_null(l[0]);
+	assert_string_equal(pb_error(),
+	                    "side B: not a cmd case's key (suite \"cmd\" with an argv)");
+	assert_int_equal(pb_plot_cmd_labels(a, a, 39, l), -1);
+	json_decref(a);
+	json_decref(m);
+}
+
+/* Issue 33, item 5: both sides of the fixture run "make -s"; the title
+ * said "A: make -s\nB: make -s". */
+static void test_cmd_env_title(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file f;
+	load("plot/cmd_env_user.json", &f);
+	struct pb_plot_input in = {"ab", &f};
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	const char *want =
+	    "\\nA: make -s\\nB: make -s (GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1)\\n";
+	if (!strstr(s, want))
+		fail_msg("no '%s' in:\n%s", want, s);
+	free(s);
+	pb_results_file_free(&f);
+}
+
+/* The counted runs' `field` (ns) of case i of f, in ms, in run order. */
+static size_t runs_ms(const struct pb_results_file *f, size_t i, const char *field, double *out)
+{
+	const json_t *runs =
+	    json_object_get(json_array_get(json_object_get(f->doc, "cases"), i), "runs");
+	size_t n = 0;
+	for (size_t j = 0; j < json_array_size(runs); j++) {
+		const json_t *r = json_array_get(runs, j);
+		if (json_is_true(json_object_get(r, "warmup")))
+			continue;
+		out[n] = 0;
+		for (const char *f1 = field; *f1; f1 += strlen(f1) + 1)
+			out[n] += json_number_value(json_object_get(r, f1)) / 1e6;
+		n++;
+	}
+	return n;
+}
+
+/* The y values of a data file. */
+static size_t dat_y(const char *name, double *y, size_t max)
+{
+	char *d = slurp(name);
+	assert_non_null(d);
+	size_t n = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(d, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		double x;
+		if (line[0] == '#')
+			continue;
+		assert_true(n < max);
+		assert_int_equal(sscanf(line, "%lf %lf", &x, &y[n]), 2);
+		n++;
+	}
+	free(d);
+	return n;
+}
+
+/* Issue 33, item 5: the y axis was real time while the title's ratio was
+ * on cmd's --metric. The fixture (tests/data/plot/README): both sides run
+ * make, B with GLIBC_TUNABLES, the verdict on user time. */
+static void test_cmd_metric_user(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file f;
+	load("plot/cmd_env_user.json", &f);
+	struct pb_plot_input in = {"ab", &f};
+	struct pb_plot_opts o = {"c.png", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	/* The sides by what differs, the ratio on user time... */
+	const char *want = "\\nA: make -s\\nB: make -s "
+	                   "(GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1)\\n"
+	                   "B/A (user): 1.001, 95% CI [0.963, 1.048]: cannot tell\"";
+	if (!strstr(s, want))
+		fail_msg("no '%s' in:\n%s", want, s);
+	/* ...and so is the axis. */
+	assert_non_null(strstr(s, "set ylabel \"user (CPU) time per run, ms\""));
+	assert_null(strstr(s, "real (wall-clock)"));
+	double y[16], want_ms[16];
+	for (size_t side = 0; side < 2; side++) {
+		char runs[8], med[8];
+		snprintf(runs, sizeof runs, "%03zu.dat", 2 * side);
+		snprintf(med, sizeof med, "%03zu.dat", 2 * side + 1);
+		size_t n = dat_y(runs, y, 16);
+		assert_int_equal(n, 6);
+		assert_int_equal(runs_ms(&f, side, "user_ns\0", want_ms), 6);
+		for (size_t j = 0; j < n; j++)
+			assert_true(fabs(y[j] - want_ms[j]) <= 1e-5 * want_ms[j]);
+		/* The bar is the median cmd compared: ab.median_a, median_b. */
+		assert_int_equal(dat_y(med, y, 16), 2);
+		double m = json_number_value(
+		    json_object_get(json_object_get(f.doc, "ab"), side ? "median_b" : "median_a"));
+		assert_true(fabs(y[0] - m / 1e6) <= 1e-5 * y[0]);
+	}
+	free(s);
+
+	/* user+sys: the two summed, and said so. */
+	clean();
+	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("user+sys"));
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set ylabel \"user+sys (CPU) time per run, ms\""));
+	assert_non_null(strstr(s, "B/A (user+sys): "));
+	assert_int_equal(dat_y("002.dat", y, 16), 6);
+	assert_int_equal(runs_ms(&f, 1, "user_ns\0sys_ns\0", want_ms), 6);
+	for (size_t j = 0; j < 6; j++)
+		assert_true(fabs(y[j] - want_ms[j]) <= 1e-5 * want_ms[j]);
+	free(s);
+
+	/* A metric plot cannot draw. */
+	clean();
+	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("maxrss"));
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
+	assert_string_equal(pb_error(), "plot/cmd_env_user.json: ab.metric 'maxrss': plot draws "
+	                                "real, user, sys or user+sys");
+	pb_results_file_free(&f);
+}
+
+/* A/B files on different metrics would share one y axis: refused. */
+static void test_cmd_metric_mismatch(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file r, u;
+	load("plot/cmd_ab.json", &r);
+	load("plot/cmd_env_user.json", &u);
+	struct pb_plot_input in[2] = {{"real", &r}, {"user", &u}};
+	assert_int_equal(pb_plot_check(in, 2), -1);
+	assert_string_equal(pb_error(),
+	                    "cmd results on different metrics cannot share a plot (real: real, "
+	                    "user: user)");
+	/* A file without ab (one side) takes the other's metric. */
+	json_object_del(r.doc, "ab");
+	assert_int_equal(pb_plot_check(in, 2), 0);
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set ylabel \"user (CPU) time per run, ms\""));
+	free(s);
+	pb_results_file_free(&r);
+	pb_results_file_free(&u);
+}
+
 /* A break-even policy with suffixed bounds, as tune writes them: the
  * bounds are sizes (1K = 1024), read by the policy parser, not strtod. */
 static void test_breakeven_suffix(void **state)
@@ -852,6 +1134,10 @@ int main(void)
 	    cmocka_unit_test(test_replay_many_kernels),
 	    cmocka_unit_test(test_one_thread_unchanged),
 	    cmocka_unit_test(test_scaling),
+	    cmocka_unit_test(test_cmd_labels),
+	    cmocka_unit_test(test_cmd_env_title),
+	    cmocka_unit_test(test_cmd_metric_user),
+	    cmocka_unit_test(test_cmd_metric_mismatch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -39,7 +39,12 @@
  *    same file's libc, as the replay table ("x1.39": faster than libc).
  *  - cmd results: every counted run of each side (A, B) of each file as a
  *    point, left to right in the order they ran (so that equal times stay
- *    visible), its median as a bar; y = real (wall-clock) time.
+ *    visible), its median as a bar; y = the figure the A/B verdict is on
+ *    (ab.metric: real, user, sys or user+sys time; real for a file
+ *    without ab or ab.metric), so that the axis and the B/A ratio in the
+ *    title measure the same thing. A/B files on different metrics cannot
+ *    share a plot. The title names the first file's sides by what sets
+ *    them apart (pb_plot_cmd_labels).
  *  - latency results (primbench latency -o): the curve, x = working set
  *    on a log2 axis, y = ns per load on a log axis (median; bars: min..max
  *    of the rounds, the latency command's spread), one line per file and
@@ -62,6 +67,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "primbench/reader.h"
 #include "primbench/report.h"
 
@@ -83,9 +90,12 @@ struct pb_plot_opts {
 };
 
 /* Whether the files can be drawn together: each has mem, cmd, latency or
- * map cases, and one kind among them all. Returns 0, or -1 with pb_error() set ("LABEL:
- * no mem or cmd cases to plot (suite 'syscall')", "mem and cmd results
- * cannot share a plot (LABEL1, LABEL2)"). pb_plot_write() checks it too;
+ * map cases, and one kind among them all; cmd A/B files on one metric.
+ * Returns 0, or -1 with pb_error() set ("LABEL: no mem or cmd cases to
+ * plot (suite 'syscall')", "mem and cmd results cannot share a plot
+ * (LABEL1, LABEL2)", "cmd results on different metrics cannot share a
+ * plot (LABEL1: real, LABEL2: user)", "PATH: ab.metric 'x': plot draws
+ * real, user, sys or user+sys"). pb_plot_write() checks it too;
  * a caller checks first to report bad input before looking for gnuplot. */
 int pb_plot_check(const struct pb_plot_input *in, size_t n);
 
@@ -94,13 +104,34 @@ int pb_plot_check(const struct pb_plot_input *in, size_t n);
  * axis has no 0)". Malloc'd; NULL when everything is drawn. */
 char *pb_plot_note(const struct pb_results_file *f);
 
+/* The two sides of a cmd A/B as the plot's title names them, each by
+ * what sets it apart from the other (keys: the sides' case keys,
+ * docs/results-schema.md "A cmd case"; A's first):
+ *  - the command (argv joined by spaces; --shell's as "sh: TEXT"); where
+ *    the two differ and a label must be cut, the part that differs, with
+ *    the first word and "..." around it (pb_results_distinct_labels);
+ *  - then, in parentheses, the side's env entries that the other side
+ *    lacks (--env/--vs-env, the preload library's LD_PRELOAD and
+ *    PRIMBENCH_MEMSET=POLICY ...), and ", in DIR" when the working
+ *    directories differ: {"make"}, {"make (GLIBC_TUNABLES=glibc.cpu.x)"};
+ *  - when that still reads the same: B "CMD (the same as A)" if the keys
+ *    differ only in side (an A/A run), else each "CMD (FIELD=VALUE ...)"
+ *    with the differing fields whole, so that two keys that differ never
+ *    get one label.
+ * Each label is at most max bytes (max >= 40), but for that last case.
+ * labels[0] (A) and labels[1] (B) are malloc'd (aborts when out of
+ * memory). Returns 0, or -1 with pb_error() and both NULL: "side B: not a
+ * cmd case's key (suite "cmd" with an argv)", a max below 40. */
+int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, char *labels[2]);
+
 /* Writes dir/PB_PLOT_SCRIPT and its data files (dir/NNN.dat, read by the
  * script relative to dir: run gnuplot with dir as its working directory).
  * Every file is written whole. Returns 0, or -1 with pb_error() set:
  * "output 'x.pdf' must end in .svg or .png", "LABEL: no mem or cmd cases
  * to plot (suite 'syscall')", "mem and cmd results cannot share a plot
- * (LABEL1, LABEL2)", "PATH: no timer.hz: cannot give GB/s", or a write
- * error. */
+ * (LABEL1, LABEL2)", "PATH: no timer.hz: cannot give GB/s", "PATH: case 2
+ * (cmd B): runs[3] has no user_ns to draw the metric 'user' with", or a
+ * write error. */
 int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
                   const char *dir);
 

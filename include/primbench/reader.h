@@ -101,6 +101,22 @@ const char *pb_results_page_op(const json_t *doc);
  * is not a mem case. */
 const char *pb_results_page_op_of(const char *page_op, const json_t *key);
 
+/* The argv of a cmd key as one line, not abbreviated: words joined by
+ * spaces (each as pb_json_text gives it); --shell's ["/bin/sh", "-c",
+ * "TEXT"] as "sh: TEXT". "" without an argv array. Malloc'd (aborts when
+ * out of memory). */
+char *pb_results_cmd_text(const json_t *key);
+
+/* Labels of at most `max` bytes (max >= 10) for the n >= 1 distinct texts
+ * full[0..n) into out[0..n) (each malloc'd; aborts when out of memory):
+ * a text that fits is kept whole; a longer one keeps the part that
+ * differs from the others (from the first difference to the last, as
+ * whole words if they fit, else the parts between separators such as '='
+ * and '/'), with its first word and "..." before it and "..." after it
+ * as room allows. Labels may still coincide (the caller tells those
+ * apart). */
+void pb_results_distinct_labels(char *const *full, size_t n, size_t max, char **out);
+
 /* Whether key is a cmd case's (suite "cmd" with an argv array). */
 bool pb_results_key_is_cmd(const json_t *key);
 

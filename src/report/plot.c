@@ -1221,60 +1221,386 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 
 /* ---- cmd ------------------------------------------------------------ */
 
-static char *argv_text(const json_t *key, size_t max)
+/* s cut to at most max bytes, "..." at the end when cut (max >= 4). */
+static void cut_end(char *s, size_t max)
 {
-	const json_t *argv = json_object_get(key, "argv");
-	char *s = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&s, &len);
-	if (!f)
-		abort();
-	for (size_t i = 0; i < json_array_size(argv); i++)
-		fprintf(f, "%s%s", i ? " " : "", json_string_value(json_array_get(argv, i)));
-	fclose(f);
-	if (len > max && max > 3)
+	if (strlen(s) > max)
 		strcpy(s + max - 3, "...");
+}
+
+/* t[0] and t[1] cut to at most max bytes each, keeping the part where
+ * they differ (pb_results_distinct_labels) when both have one. */
+static void fit_pair(char *t[2], size_t max)
+{
+	if (strlen(t[0]) <= max && strlen(t[1]) <= max)
+		return;
+	if (!*t[0] || !*t[1] || !strcmp(t[0], t[1])) {
+		cut_end(t[0], max);
+		cut_end(t[1], max);
+		return;
+	}
+	char *out[2];
+	pb_results_distinct_labels(t, 2, max, out);
+	for (int s = 0; s < 2; s++) {
+		free(t[s]);
+		t[s] = out[s];
+	}
+}
+
+/* What key a records that key b does not: its env entries not in b's,
+ * space-separated, then "in DIR" when the working directories differ
+ * (null: primbench's own, "."). "" when nothing. */
+static char *cmd_own_text(const json_t *a, const json_t *b)
+{
+	const json_t *ea = json_object_get(a, "env"), *eb = json_object_get(b, "env");
+	char *s = pb_xstrdup("");
+	for (size_t i = 0; i < json_array_size(ea); i++) {
+		const json_t *e = json_array_get(ea, i);
+		if (pb_json_array_has(eb, e))
+			continue;
+		char *t = pb_json_text(e);
+		if (*s)
+			pb_xappend(&s, " ");
+		pb_xappend(&s, t);
+		free(t);
+	}
+	const char *ca = pb_key_str(a, "cwd"), *cb = pb_key_str(b, "cwd");
+	if (strcmp(ca ? ca : ".", cb ? cb : ".")) {
+		char *t = pb_xasprintf("%sin %s", *s ? ", " : "", ca ? ca : ".");
+		pb_xappend(&s, t);
+		free(t);
+	}
 	return s;
+}
+
+/* The fields of key a other than "side" that differ from key b's, as
+ * "field=value ..." (a field b lacks included). "" when none. */
+static char *cmd_field_text(const json_t *a, const json_t *b)
+{
+	size_t nf;
+	const char **names = pb_json_field_names(a, b, &nf);
+	char *s = pb_xstrdup("");
+	for (size_t i = 0; i < nf; i++) {
+		const json_t *va = json_object_get(a, names[i]), *vb = json_object_get(b, names[i]);
+		if (!strcmp(names[i], "side") || (va && vb && json_equal(va, vb)))
+			continue;
+		char *t = pb_json_text(va);
+		char *item = pb_xasprintf("%s%s=%s", *s ? " " : "", names[i], t);
+		pb_xappend(&s, item);
+		free(item);
+		free(t);
+	}
+	free(names);
+	return s;
+}
+
+/* "CMD" or "CMD (EXTRA)". */
+static char *cmd_label_of(const char *cmd, const char *extra)
+{
+	return *extra ? pb_xasprintf("%s (%s)", cmd, extra) : pb_xstrdup(cmd);
+}
+
+#define CMD_LABEL_MIN_CMD 24 /* bytes of the command kept beside a long EXTRA */
+
+/* The bytes a label of at most max leaves the command beside an EXTRA
+ * of extra bytes (0: none, no parentheses). */
+static size_t cmd_room(size_t extra, size_t max)
+{
+	return extra == 0                            ? max
+	       : extra + 3 + CMD_LABEL_MIN_CMD > max ? CMD_LABEL_MIN_CMD
+	                                             : max - 3 - extra;
+}
+
+int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, char *labels[2])
+{
+	const json_t *key[2] = {key_a, key_b};
+	labels[0] = labels[1] = NULL;
+	if (max < 40)
+		return pb_fail("cmd side labels: %zu bytes is too short (at least 40)", max);
+	for (int s = 0; s < 2; s++)
+		if (!pb_results_key_is_cmd(key[s]))
+			return pb_fail("side %c: not a cmd case's key (suite \"cmd\" with an argv)",
+			               "AB"[s]);
+	char *cmd[2], *own[2];
+	for (int s = 0; s < 2; s++) {
+		cmd[s] = pb_results_cmd_text(key[s]);
+		own[s] = cmd_own_text(key[s], key[!s]);
+	}
+	/* The command first, cut to what EXTRA leaves it (at least
+	 * CMD_LABEL_MIN_CMD): one command, per side; two, to what the
+	 * longer EXTRA leaves, keeping where they differ. Then EXTRA, to
+	 * what the commands left. */
+	size_t olen = strlen(own[0]) > strlen(own[1]) ? strlen(own[0]) : strlen(own[1]);
+	if (!strcmp(cmd[0], cmd[1])) {
+		for (int s = 0; s < 2; s++)
+			cut_end(cmd[s], cmd_room(strlen(own[s]), max));
+	} else {
+		fit_pair(cmd, cmd_room(olen, max));
+	}
+	size_t clen = 0;
+	for (int s = 0; s < 2; s++)
+		if (*own[s] && strlen(cmd[s]) > clen)
+			clen = strlen(cmd[s]);
+	fit_pair(own, max - 3 - clen);
+	for (int s = 0; s < 2; s++)
+		labels[s] = cmd_label_of(cmd[s], own[s]);
+	if (!strcmp(labels[0], labels[1])) {
+		/* Nothing above tells them apart: the same key but for the side
+		 * (an A/A run), or keys that differ elsewhere (env entries in
+		 * another order, another field): those fields, whole. */
+		char *field[2] = {cmd_field_text(key[0], key[1]), cmd_field_text(key[1], key[0])};
+		free(labels[1]);
+		if (!*field[0] && !*field[1]) {
+			labels[1] = pb_xasprintf("%s (the same as A)", labels[0]);
+		} else {
+			free(labels[0]);
+			for (int s = 0; s < 2; s++) {
+				char *whole = pb_results_cmd_text(key[s]);
+				labels[s] = cmd_label_of(whole, field[s]);
+				free(whole);
+			}
+		}
+		free(field[0]);
+		free(field[1]);
+	}
+	for (int s = 0; s < 2; s++) {
+		free(cmd[s]);
+		free(own[s]);
+	}
+	return 0;
+}
+
+/* The figures a cmd plot can draw: the name cmd's --metric gives (ab.metric),
+ * the fields of a run (docs/results-schema.md, "A cmd case": runs[])
+ * summed, and the y axis's words. */
+struct cmd_metric {
+	const char *name;
+	const char *field[2];
+	const char *axis;
+};
+static const struct cmd_metric cmd_metrics[] = {
+    {"real", {"real_ns", NULL}, "real (wall-clock) time"},
+    {"user", {"user_ns", NULL}, "user (CPU) time"},
+    {"sys", {"sys_ns", NULL}, "sys (kernel CPU) time"},
+    {"user+sys", {"user_ns", "sys_ns"}, "user+sys (CPU) time"},
+};
+
+/* The metric of f's A/B verdict (ab.metric; "real" for a file without ab
+ * or without ab.metric: cmd's default, and all there was before --metric)
+ * into *m, with *named set when f has ab (a verdict on that metric). 0, or -1 with
+ * pb_error() for a metric plot cannot draw. */
+static int cmd_metric_of(const struct pb_results_file *f, const struct cmd_metric **m, bool *named)
+{
+	const json_t *ab = json_object_get(f->doc, "ab");
+	const char *name = pb_key_str(ab, "metric");
+	*named = ab != NULL;
+	if (!name)
+		name = "real";
+	for (size_t i = 0; i < sizeof cmd_metrics / sizeof cmd_metrics[0]; i++)
+		if (!strcmp(cmd_metrics[i].name, name)) {
+			*m = &cmd_metrics[i];
+			return 0;
+		}
+	return pb_fail("%s: ab.metric '%s': plot draws real, user, sys or user+sys", f->path, name);
+}
+
+/* The one metric of the cmd files in[0..n): the A/B files' (which must
+ * agree: they share the y axis), else real. 0 or -1 with pb_error(). */
+static int cmd_metric_all(const struct pb_plot_input *in, size_t n, const struct cmd_metric **m)
+{
+	*m = &cmd_metrics[0];
+	const char *from = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct cmd_metric *fm = NULL;
+		bool named;
+		if (cmd_metric_of(in[i].file, &fm, &named) != 0)
+			return -1;
+		if (!named)
+			continue;
+		if (from && fm != *m)
+			return pb_fail("cmd results on different metrics cannot share a plot (%s: "
+			               "%s, %s: %s)",
+			               from, (*m)->name, in[i].label, fm->name);
+		if (!from) {
+			*m = fm;
+			from = in[i].label;
+		}
+	}
+	return 0;
+}
+
+/* The metric m of each counted run of case c of f, in the order they ran,
+ * in ns, into a malloc'd *v (*nv of them). real: the samples; the others:
+ * the case's runs[] without the warm-ups. 0, or -1 with pb_error() when
+ * the file does not have them. */
+static int cmd_values(const struct pb_results_file *f, const struct pb_results_case *c,
+                      const struct cmd_metric *m, double **v, size_t *nv)
+{
+	*v = pb_xcalloc(c->n + 1, sizeof **v);
+	*nv = 0;
+	if (!strcmp(m->name, "real")) {
+		memcpy(*v, c->v, c->n * sizeof **v);
+		*nv = c->n;
+		return 0;
+	}
+	const json_t *cj = json_array_get(json_object_get(f->doc, "cases"), c->index);
+	const json_t *runs = json_object_get(cj, "runs");
+	for (size_t j = 0; j < json_array_size(runs); j++) {
+		const json_t *r = json_array_get(runs, j);
+		if (json_is_true(json_object_get(r, "warmup")))
+			continue;
+		double x = 0;
+		for (int k = 0; k < 2 && m->field[k]; k++) {
+			const json_t *fv = json_object_get(r, m->field[k]);
+			if (!json_is_number(fv) || json_number_value(fv) < 0) {
+				free(*v);
+				*v = NULL;
+				return pb_fail("%s: case %zu (%s): runs[%zu] has no %s to draw the "
+				               "metric '%s' with",
+				               f->path, c->index + 1, c->group, j, m->field[k],
+				               m->name);
+			}
+			x += json_number_value(fv);
+		}
+		if (*nv == c->n) { /* more counted runs than samples */
+			free(*v);
+			*v = NULL;
+			return pb_fail("%s: case %zu (%s): %zu samples but more counted runs",
+			               f->path, c->index + 1, c->group, c->n);
+		}
+		(*v)[(*nv)++] = x;
+	}
+	if (*nv != c->n) {
+		free(*v);
+		*v = NULL;
+		return pb_fail("%s: case %zu (%s): %zu samples but %zu counted runs", f->path,
+		               c->index + 1, c->group, c->n, *nv);
+	}
+	return 0;
+}
+
+/* The first file's sides, one title line each: "\nA: LABEL\nB: LABEL"
+ * (pb_plot_cmd_labels for an A/B file), appended to *s. */
+static void cmd_side_lines(const struct pb_results_file *f, char **s)
+{
+	const json_t *key[2] = {NULL, NULL};
+	for (size_t i = 0; i < f->ncases; i++) {
+		const char *side = pb_key_str(f->cases[i].key, "side");
+		int sd = side && !strcmp(side, "B");
+		if (pb_results_key_is_cmd(f->cases[i].key) && !key[sd])
+			key[sd] = f->cases[i].key;
+	}
+	char *label[2] = {NULL, NULL};
+	if (!key[0] || !key[1] || pb_plot_cmd_labels(key[0], key[1], 80, label) != 0)
+		for (int sd = 0; sd < 2; sd++)
+			if (key[sd]) {
+				label[sd] = pb_results_cmd_text(key[sd]);
+				cut_end(label[sd], 80);
+			}
+	for (int sd = 0; sd < 2; sd++) {
+		if (!label[sd])
+			continue;
+		char *line = pb_xasprintf("\n%c: %s", "AB"[sd], label[sd]);
+		pb_xappend(s, line);
+		free(line);
+		free(label[sd]);
+	}
+}
+
+/* The verdict of an A/B file f, one title line ("\nB/A (METRIC): ...")
+ * appended to *s; nothing for a file without ab. */
+static void cmd_verdict_line(const struct pb_results_file *f, char **s)
+{
+	const json_t *ab = json_object_get(f->doc, "ab");
+	const json_t *ratio = json_object_get(ab, "ratio");
+	const json_t *est = json_object_get(ratio, "estimate");
+	const char *metric = pb_key_str(ab, "metric");
+	char line[256];
+	if (!ab)
+		return;
+	if (!json_is_number(est)) {
+		snprintf(line, sizeof line,
+		         "\nB/A: no comparison (too few runs, or a figure of 0)");
+	} else {
+		const json_t *lo = json_object_get(ratio, "ci_lo"),
+		             *hi = json_object_get(ratio, "ci_hi");
+		double l = json_number_value(lo), h = json_number_value(hi);
+		/* --until-verdict decided by its own procedure; the 95%
+		 * interval is for reference there (cmd says so). */
+		const char *seq = pb_key_str(json_object_get(ab, "until_verdict"), "verdict");
+		char verdict[64];
+		if (seq)
+			snprintf(verdict, sizeof verdict, "until-verdict: %s", seq);
+		else
+			ab_verdict(ab, json_number_value(est), l, h, verdict, sizeof verdict);
+		if (json_is_number(lo) && json_is_number(hi)) {
+			snprintf(line, sizeof line, "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",
+			         metric ? metric : "real", json_number_value(est), l, h, verdict);
+		} else {
+			/* The interval needs more runs (cmd says so too). */
+			const char *order = pb_key_str(ab, "order");
+			size_t na = 0, nb = 0;
+			for (const char *c = order ? order : ""; *c; c++)
+				na += *c == 'A', nb += *c == 'B';
+			snprintf(line, sizeof line,
+			         "\nB/A (%s): %.3f; no 95%% CI, no verdict: too few runs (%zu and "
+			         "%zu)",
+			         metric ? metric : "real", json_number_value(est), na, nb);
+		}
+	}
+	pb_xappend(s, line);
 }
 
 static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const char *dir,
                       size_t *ndata, char *subtitle, size_t sublen)
 {
-	/* Scale: s when the longest run is over 10 s, else ms. */
-	double vmax = 0;
+	/* The figure the verdict is on, drawn for every run. */
+	const struct cmd_metric *metric;
+	if (cmd_metric_all(in, n, &metric) != 0)
+		return -1;
+	size_t total = 0;
 	for (size_t fi = 0; fi < n; fi++)
-		for (size_t i = 0; i < in[fi].file->ncases; i++) {
-			const struct pb_results_case *c = &in[fi].file->cases[i];
-			for (size_t j = 0; j < c->n; j++)
-				vmax = fmax(vmax, c->v[j]);
+		total += in[fi].file->ncases;
+	double **val = pb_xcalloc(total + 1, sizeof *val);
+	size_t *nval = pb_xcalloc(total + 1, sizeof *nval);
+	int rc = 0;
+	double vmax = 0;
+	for (size_t fi = 0, k = 0; fi < n && rc == 0; fi++)
+		for (size_t i = 0; i < in[fi].file->ncases && rc == 0; i++, k++) {
+			rc = cmd_values(in[fi].file, &in[fi].file->cases[i], metric, &val[k],
+			                &nval[k]);
+			for (size_t j = 0; rc == 0 && j < nval[k]; j++)
+				vmax = fmax(vmax, val[k][j]);
 		}
+	if (rc != 0) {
+		for (size_t k = 0; k < total; k++)
+			free(val[k]);
+		free(val);
+		free(nval);
+		return -1;
+	}
+	/* Scale: s when the longest run is over 10 s, else ms. */
 	double scale = vmax > 10e9 ? 1e9 : 1e6;
 	const char *unit = vmax > 10e9 ? "s" : "ms";
 
 	fputs("\nunset arrow; unset label; unset logscale; set autoscale\n", g);
-	fprintf(g, "set ylabel \"real (wall-clock) time per run, %s\"\n", unit);
+	fprintf(g, "set ylabel \"%s per run, %s\"\n", metric->axis, unit);
 	fputs("set xlabel \"dots: the counted runs of each side in the order they ran, "
 	      "left to right; bar: their median\"\n",
 	      g);
 	fputs("set yrange [0:*]\nset key off\nset grid ytics\n", g);
-	size_t pos = 0, npos = 0;
-	subtitle[0] = '\0';
+	size_t npos = 0;
+	char *sub = pb_xstrdup("");
+	cmd_side_lines(in[0].file, &sub);
 	struct outfile tics;
 	FILE *tf = out_open(&tics);
 	struct outfile plot;
 	FILE *pf = out_open(&plot);
-	for (size_t fi = 0; fi < n; fi++) {
+	for (size_t fi = 0, k = 0; fi < n && rc == 0; fi++) {
 		const struct pb_results_file *f = in[fi].file;
-		for (size_t i = 0; i < f->ncases; i++) {
+		for (size_t i = 0; i < f->ncases && rc == 0; i++, k++) {
 			const struct pb_results_case *c = &f->cases[i];
 			const char *side = pb_key_str(c->key, "side");
-			char *cmd = argv_text(c->key, 60);
-			if (fi == 0)
-				pos += (size_t)snprintf(subtitle + pos, sublen - pos, "\n%s: %s",
-				                        side ? side : "?", cmd);
-			if (pos >= sublen)
-				pos = sublen - 1;
-			free(cmd);
 			double x = (double)++npos;
 			char tic[160];
 			snprintf(tic, sizeof tic, "%s%s%s", side ? side : "?", n > 1 ? " " : "",
@@ -1283,33 +1609,31 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 			gp_str(tf, tic);
 			fprintf(tf, " %g", x);
 			struct pb_summary sum;
-			if (pb_results_case_summary(c, 0.95, &sum) != 0) {
-				fclose(tf);
-				fclose(pf);
-				free(tics.text);
-				free(plot.text);
-				return -1;
+			if (pb_summarize(val[k], nval[k], 0.95, &sum) != 0) {
+				rc = -1;
+				break;
 			}
 			char runs[32], med[32];
 			snprintf(runs, sizeof runs, "%03zu.dat", (*ndata)++);
 			snprintf(med, sizeof med, "%03zu.dat", (*ndata)++);
 			struct outfile d;
 			FILE *df = out_open(&d);
-			fputs("# x run_time\n", df);
-			for (size_t j = 0; j < c->n; j++) {
+			fprintf(df, "# x %s_%s (metric %s)\n", metric->name, unit, metric->name);
+			for (size_t j = 0; j < nval[k]; j++) {
 				/* Runs in the order they ran, left to right: a
 				 * drift or a slow first run shows as such. */
-				double dx =
-				    c->n > 1 ? -0.3 + 0.6 * (double)j / (double)(c->n - 1) : 0;
-				fprintf(df, "%.4f %.6g\n", x + dx, c->v[j] / scale);
+				double dx = nval[k] > 1
+				                ? -0.3 + 0.6 * (double)j / (double)(nval[k] - 1)
+				                : 0;
+				fprintf(df, "%.4f %.6g\n", x + dx, val[k][j] / scale);
 			}
-			if (out_close(&d, dir, runs) != 0)
-				return -1;
+			if ((rc = out_close(&d, dir, runs)) != 0)
+				break;
 			df = out_open(&d);
 			fprintf(df, "# median\n%.4f %.6g\n%.4f %.6g\n", x - 0.35,
 			        sum.median / scale, x + 0.35, sum.median / scale);
-			if (out_close(&d, dir, med) != 0)
-				return -1;
+			if ((rc = out_close(&d, dir, med)) != 0)
+				break;
 			const char *col = colours[(npos - 1) % NCOLOURS];
 			fprintf(pf,
 			        "%s  \"%s\" using 1:2 with points pt %d ps 0.8 lc rgb \"%s\", \\\n"
@@ -1323,54 +1647,23 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 			fprintf(g, " at %g, %.6g offset 0,0.8 center font \",9\" front", x,
 			        sum.median / scale);
 		}
-		/* The verdict of an A/B file. */
-		const json_t *ratio = get_path(f->doc, "ab", "ratio", NULL);
-		const json_t *est = json_object_get(ratio, "estimate");
-		const json_t *ab = json_object_get(f->doc, "ab");
-		if (fi == 0 && json_is_number(est)) {
-			const char *metric = pb_key_str(ab, "metric");
-			const json_t *lo = json_object_get(ratio, "ci_lo"),
-			             *hi = json_object_get(ratio, "ci_hi");
-			double l = json_number_value(lo), h = json_number_value(hi);
-			/* --until-verdict decided by its own procedure; the 95%
-			 * interval is for reference there (cmd says so). */
-			const char *seq =
-			    pb_key_str(json_object_get(ab, "until_verdict"), "verdict");
-			char verdict[64];
-			if (seq)
-				snprintf(verdict, sizeof verdict, "until-verdict: %s", seq);
-			else
-				ab_verdict(ab, json_number_value(est), l, h, verdict,
-				           sizeof verdict);
-			if (json_is_number(lo) && json_is_number(hi))
-				snprintf(subtitle + pos, sublen - pos,
-				         "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",
-				         metric ? metric : "real", json_number_value(est), l, h,
-				         verdict);
-			else {
-				/* The interval needs more runs (cmd says so too). */
-				const char *order = pb_key_str(ab, "order");
-				size_t na = 0, nb = 0;
-				for (const char *c = order ? order : ""; *c; c++)
-					na += *c == 'A', nb += *c == 'B';
-				snprintf(
-				    subtitle + pos, sublen - pos,
-				    "\nB/A (%s): %.3f; no 95%% CI, no verdict: too few runs (%zu "
-				    "and %zu)",
-				    metric ? metric : "real", json_number_value(est), na, nb);
-			}
-		} else if (fi == 0 && ab) {
-			snprintf(subtitle + pos, sublen - pos,
-			         "\nB/A: no comparison (too few runs, or a figure of 0)");
-		}
+		if (fi == 0 && rc == 0)
+			cmd_verdict_line(f, &sub);
 	}
 	fclose(tf);
 	fclose(pf);
-	fprintf(g, "\nset xrange [0.4:%g]\nset xtics (%s)\nplot \\\n%s\n", (double)npos + 0.6,
-	        tics.text, plot.text);
+	if (rc == 0)
+		fprintf(g, "\nset xrange [0.4:%g]\nset xtics (%s)\nplot \\\n%s\n",
+		        (double)npos + 0.6, tics.text, plot.text);
+	snprintf(subtitle, sublen, "%s", sub);
+	free(sub);
 	free(tics.text);
 	free(plot.text);
-	return 0;
+	for (size_t k = 0; k < total; k++)
+		free(val[k]);
+	free(val);
+	free(nval);
+	return rc;
 }
 
 /* ---- latency and map ------------------------------------------------ */
@@ -1802,6 +2095,9 @@ int pb_plot_check(const struct pb_plot_input *in, size_t n)
 			               in[0].label, in[i].label);
 		kind = s;
 	}
+	const struct cmd_metric *m;
+	if (!strcmp(kind, "cmd") && cmd_metric_all(in, n, &m) != 0)
+		return -1;
 	return 0;
 }
 

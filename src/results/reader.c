@@ -243,9 +243,7 @@ static bool xsave_name(const json_t *key, char **group, char **label)
 	return true;
 }
 
-/* The argv of a cmd key as one line, not abbreviated: words joined by
- * spaces; --shell's ["/bin/sh", "-c", "TEXT"] as "sh: TEXT". */
-static char *cmd_argv_text(const json_t *key)
+char *pb_results_cmd_text(const json_t *key)
 {
 	const json_t *argv = json_object_get(key, "argv");
 	size_t first = 0;
@@ -272,7 +270,7 @@ static bool cmd_name(const json_t *key, char **group, char **label)
 		return false;
 	const char *side = pb_key_str(key, "side");
 	*group = side ? pb_xasprintf("cmd %s", side) : pb_xstrdup("cmd");
-	char *l = cmd_argv_text(key);
+	char *l = pb_results_cmd_text(key);
 	abbreviate(l, LABEL_MAX);
 	*label = l;
 	return true;
@@ -783,7 +781,7 @@ static char *cmd_full_text(const json_t *const *keys, size_t n, size_t i)
 		pb_xappend(&s, " ");
 		free(t);
 	}
-	char *argv = cmd_argv_text(keys[i]);
+	char *argv = pb_results_cmd_text(keys[i]);
 	pb_xappend(&s, argv);
 	free(argv);
 	/* null or missing: primbench's own directory, "." */
@@ -843,11 +841,7 @@ static char *elide(const char *s, size_t start, size_t end, size_t max)
 	return out;
 }
 
-/* Labels of at most `max` characters for the distinct texts full[0..n),
- * each keeping what differs from the others (whole words if they fit, else
- * the differing parts between separators such as '=' and '/'). Labels may
- * still coincide (the caller numbers those). */
-static void distinct_labels(char *const *full, size_t n, size_t max, char **out)
+void pb_results_distinct_labels(char *const *full, size_t n, size_t max, char **out)
 {
 	size_t cp = strlen(full[0]), minlen = cp;
 	for (size_t i = 1; i < n; i++) {
@@ -930,7 +924,7 @@ static void rename_run(struct named *run, size_t n, bool tell_apart)
 		for (size_t j = k + 1; j < r && differ; j++)
 			differ = strcmp(full[k], full[j]) != 0;
 	if (tell_apart && differ && (cmd || generic)) {
-		distinct_labels(full, r, LABEL_MAX, label);
+		pb_results_distinct_labels(full, r, LABEL_MAX, label);
 	} else {
 		for (size_t k = 0; k < r; k++)
 			label[k] = pb_xstrdup(run[0].c->label);

@@ -17,6 +17,7 @@ mkdir "$tmp/t"
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
 for args in "mem_sweep.json" "mem_sweep.json mem_sweep.json" "mem_grid.json" "cmd_ab.json" \
+	"cmd_env_user.json" \
 	"mem_sweep.json mem_grid.json" "mem_threads.json" "mem_threads.json mem_threads.json"; do
 	files=""
 	for a in $args; do files="$files $data/plot/$a"; done

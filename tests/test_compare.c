@@ -1142,6 +1142,20 @@ static int run_compare(const char *dir, const char *args, char **err)
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+/* bin: the primbench next to this test; false when there is none. */
+static bool find_bin(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	/* In a cross build's tests, the wrapper that runs primbench under the
+	 * emulator (tests/CMakeLists.txt: PB_TEST_EMULATED, <build>/emulated). */
+	snprintf(bin, sizeof bin, "%s/../%sprimbench", dirname(exe),
+	         getenv("PB_TEST_EMULATED") ? "emulated/" : "");
+	return access(bin, X_OK) == 0;
+}
+
 static char *slurp(const char *path)
 {
 	FILE *fp = fopen(path, "rb");
@@ -1163,15 +1177,7 @@ static char *slurp(const char *path)
 static void test_output_is_input(void **state)
 {
 	(void)state;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	assert_true(n > 0);
-	exe[n] = '\0';
-	/* In a cross build's tests, the wrapper that runs primbench under the
-	 * emulator (tests/CMakeLists.txt: PB_TEST_EMULATED, <build>/emulated). */
-	snprintf(bin, sizeof bin, "%s/../%sprimbench", dirname(exe),
-	         getenv("PB_TEST_EMULATED") ? "emulated/" : "");
-	if (access(bin, X_OK) != 0)
+	if (!find_bin())
 		skip();
 	char dir[] = "/tmp/pb-compare-XXXXXX";
 	assert_non_null(mkdtemp(dir));
@@ -1209,6 +1215,148 @@ static void test_output_is_input(void **state)
 	free(err);
 	snprintf(path, sizeof path, "%s/cmp.json", dir);
 	assert_int_equal(access(path, R_OK), 0);
+	assert_true(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* Runs `primbench compare ARGS` in `dir` (stderr: to dir/stderr);
+ * returns the exit status and standard output in out (free it). */
+static int run_compare_stdout(const char *dir, const char *args, char **out)
+{
+	char *cmd, *outfile;
+	assert_true(asprintf(&outfile, "%s/stdout", dir) > 0);
+	assert_true(asprintf(&cmd, "cd '%s' && '%s' compare %s >'%s' 2>stderr", dir, bin, args,
+	                     outfile) > 0);
+	int rc = system(cmd);
+	free(cmd);
+	*out = slurp(outfile);
+	unlink(outfile);
+	free(outfile);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* The number of lines of s that start with `prefix`. */
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0;
+	for (const char *l = s; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] ? 1 : 0))
+		n += strncmp(l, prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+/* compare -f: each format on standard output and nothing else, in both
+ * modes (OLD NEW MORE..., and A.. -- B..); -f json is -o's document, and
+ * with -o both get it; benchfmt and unknown formats are refused. */
+static void test_format_cli(void **state)
+{
+	(void)state;
+	if (!find_bin())
+		skip();
+	char dir[] = "/tmp/pb-compare-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cmd;
+	assert_true(asprintf(&cmd, "cp mem_a.json mem_b.json sw_diff.json '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	char *out, *text;
+
+	/* text: the default, as before */
+	assert_int_equal(run_compare_stdout(dir, "mem_a.json mem_b.json", &text), 0);
+	assert_int_equal(run_compare_stdout(dir, "-f text mem_a.json mem_b.json", &out), 0);
+	assert_string_equal(out, text);
+	assert_contains(text, "\nmemset hot             old ticks      new ticks ");
+	free(out);
+	free(text);
+
+	/* json: the document, parsed; the cases' fields */
+	assert_int_equal(run_compare_stdout(dir, "mem_a.json mem_b.json --format json", &out), 0);
+	json_error_t err;
+	json_t *doc = json_loads(out, 0, &err);
+	if (!doc)
+		fail_msg("-f json: %s at line %d:\n%s", err.text, err.line, out);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "primbench-compare");
+	json_t *cmps = json_object_get(doc, "comparisons");
+	assert_int_equal(json_array_size(cmps), 1);
+	json_t *cases = json_object_get(json_array_get(cmps, 0), "cases");
+	assert_int_equal(json_array_size(cases), 4);
+	for (size_t i = 0; i < json_array_size(cases); i++) {
+		json_t *c = json_array_get(cases, i);
+		assert_true(json_is_string(json_object_get(c, "name")));
+		assert_true(json_is_string(json_object_get(c, "unit")));
+		assert_true(json_is_number(json_object_get(json_object_get(c, "old"), "median")));
+		assert_true(json_is_number(json_object_get(json_object_get(c, "new"), "median")));
+		assert_true(json_is_number(json_object_get(json_object_get(c, "delta"), "pct")));
+		assert_true(json_is_number(json_object_get(c, "p")));
+		assert_true(json_is_string(json_object_get(c, "verdict")));
+	}
+	json_decref(doc);
+	free(out);
+
+	/* json and -o: the same document to both, and no "results:" line */
+	assert_int_equal(run_compare_stdout(dir, "mem_a.json mem_b.json -f json -o cmp.json", &out),
+	                 0);
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/cmp.json", dir);
+	char *file = slurp(path);
+	assert_string_equal(out, file);
+	free(file);
+	free(out);
+	/* csv with -o: the file is written, standard output is the CSV alone */
+	unlink(path);
+	assert_int_equal(run_compare_stdout(dir, "-f csv -o cmp.json mem_a.json mem_b.json", &out),
+	                 0);
+	assert_int_equal(access(path, R_OK), 0);
+	assert_null(strstr(out, "results:"));
+	assert_int_equal(count_lines(out, ""), 5); /* header + 4 cases */
+	free(out);
+
+	/* csv: one header, a row per case of each comparison */
+	assert_int_equal(run_compare_stdout(dir, "-f csv mem_a.json mem_b.json sw_diff.json", &out),
+	                 0);
+	assert_int_equal(count_lines(out, "old_file,new_file,group,case,"), 1);
+	assert_int_equal(count_lines(out, "mem_a.json,mem_b.json,"), 4);
+	assert_int_equal(count_lines(out, "mem_a.json,sw_diff.json,"), 4);
+	assert_int_equal(count_lines(out, ""), 9);
+	free(out);
+
+	/* markdown: a section per comparison, a table row per case */
+	assert_int_equal(run_compare_stdout(dir, "-f md mem_a.json mem_b.json sw_diff.json", &out),
+	                 0);
+	assert_int_equal(count_lines(out, "## primbench compare"), 2);
+	assert_int_equal(count_lines(out, "| case | old ticks | new ticks | delta | 95% CI | p |"),
+	                 2);
+	assert_int_equal(count_lines(out, "| libc 64 | "), 2);
+	assert_int_equal(count_lines(out, "- only in `mem_b.json`, 2 cases: "), 1);
+	free(out);
+
+	/* A.. -- B..: the same formats */
+	assert_int_equal(run_compare_stdout(dir, "-f json mem_a.json -- mem_b.json", &out), 0);
+	doc = json_loads(out, 0, &err);
+	assert_non_null(doc);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(doc, "sides"), "new")), 1);
+	assert_int_equal(json_array_size(json_object_get(
+	                     json_array_get(json_object_get(doc, "comparisons"), 0), "cases")),
+	                 4);
+	json_decref(doc);
+	free(out);
+	assert_int_equal(run_compare_stdout(dir, "-f csv mem_a.json -- mem_b.json", &out), 0);
+	assert_int_equal(count_lines(out, "mem_a.json,mem_b.json,memset hot,"), 4);
+	free(out);
+	assert_int_equal(run_compare_stdout(dir, "-f markdown mem_a.json -- mem_b.json", &out), 0);
+	assert_int_equal(count_lines(out, "| case | old ticks |"), 1);
+	free(out);
+
+	/* refused: nothing on standard output, exit 2 */
+	static const char *const bad[] = {"-f benchfmt", "-f xml", "-f ''"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *args;
+		assert_true(asprintf(&args, "%s mem_a.json mem_b.json", bad[i]) > 0);
+		assert_int_equal(run_compare_stdout(dir, args, &out), 2);
+		assert_string_equal(out, "");
+		free(out);
+		free(args);
+	}
 	assert_true(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
@@ -1885,6 +2033,7 @@ int main(void)
 	    cmocka_unit_test(test_sides),
 	    cmocka_unit_test(test_margin),
 	    cmocka_unit_test(test_markdown_csv),
+	    cmocka_unit_test(test_format_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1849,7 +1849,8 @@ static void test_markdown_csv(void **state)
 		add_case(d, mem_key("k|*x, y", 64), "tsc_ticks", v, 11);
 		free(v);
 		char name[16];
-		snprintf(name, sizeof name, "%c%d.json", i < 2 ? 'a' : 'b', i % 2 + 1);
+		/* b`1.json: a name that cannot be Markdown code */
+		snprintf(name, sizeof name, "%s%d.json", i < 2 ? "a" : "b`", i % 2 + 1);
 		load_doc(d, name, &g[i]);
 	}
 	assert_int_equal(pb_results_name(g, 4), 0);
@@ -1859,11 +1860,12 @@ static void test_markdown_csv(void **state)
 	assert_true(q.rows[0].significant);
 	md = markdown_text(&q);
 	assert_contains(md, "- old: `a1.json`, `a2.json` (2 runs)\n");
+	assert_contains(md, "- new: b\\`1.json, b\\`2.json (2 runs)\n");
 	assert_contains(md, "\n| k\\|\\*x, y 64 | ");
 	assert_contains(md, " | different |\n");
 	free(md);
 	csv = csv_text(&q, 1);
-	assert_contains(csv, "a1.json;a2.json,b1.json;b2.json,memset hot,\"k|*x, y 64\",mem,");
+	assert_contains(csv, "a1.json;a2.json,b`1.json;b`2.json,memset hot,\"k|*x, y 64\",mem,");
 	assert_contains(csv, ",different,false,2,2\r\n");
 	free(csv);
 	pb_compare_result_free(&q);

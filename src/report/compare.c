@@ -1461,11 +1461,12 @@ static void md_text(FILE *f, const char *s)
 	}
 }
 
-/* A path as code, unless a backtick or a line break in it would end that. */
+/* A path as code, unless a backtick or a line break in it would end that
+ * (then as escaped text). */
 static void md_path(FILE *f, const char *path)
 {
 	if (strpbrk(path, "`\r\n"))
-		fputs(path, f);
+		md_text(f, path);
 	else
 		fprintf(f, "`%s`", path);
 }

@@ -1142,6 +1142,20 @@ static int run_compare(const char *dir, const char *args, char **err)
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+/* bin: the primbench next to this test; false when there is none. */
+static bool find_bin(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	/* In a cross build's tests, the wrapper that runs primbench under the
+	 * emulator (tests/CMakeLists.txt: PB_TEST_EMULATED, <build>/emulated). */
+	snprintf(bin, sizeof bin, "%s/../%sprimbench", dirname(exe),
+	         getenv("PB_TEST_EMULATED") ? "emulated/" : "");
+	return access(bin, X_OK) == 0;
+}
+
 static char *slurp(const char *path)
 {
 	FILE *fp = fopen(path, "rb");
@@ -1163,15 +1177,7 @@ static char *slurp(const char *path)
 static void test_output_is_input(void **state)
 {
 	(void)state;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	assert_true(n > 0);
-	exe[n] = '\0';
-	/* In a cross build's tests, the wrapper that runs primbench under the
-	 * emulator (tests/CMakeLists.txt: PB_TEST_EMULATED, <build>/emulated). */
-	snprintf(bin, sizeof bin, "%s/../%sprimbench", dirname(exe),
-	         getenv("PB_TEST_EMULATED") ? "emulated/" : "");
-	if (access(bin, X_OK) != 0)
+	if (!find_bin())
 		skip();
 	char dir[] = "/tmp/pb-compare-XXXXXX";
 	assert_non_null(mkdtemp(dir));
@@ -1209,6 +1215,148 @@ static void test_output_is_input(void **state)
 	free(err);
 	snprintf(path, sizeof path, "%s/cmp.json", dir);
 	assert_int_equal(access(path, R_OK), 0);
+	assert_true(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+/* Runs `primbench compare ARGS` in `dir` (stderr: to dir/stderr);
+ * returns the exit status and standard output in out (free it). */
+static int run_compare_stdout(const char *dir, const char *args, char **out)
+{
+	char *cmd, *outfile;
+	assert_true(asprintf(&outfile, "%s/stdout", dir) > 0);
+	assert_true(asprintf(&cmd, "cd '%s' && '%s' compare %s >'%s' 2>stderr", dir, bin, args,
+	                     outfile) > 0);
+	int rc = system(cmd);
+	free(cmd);
+	*out = slurp(outfile);
+	unlink(outfile);
+	free(outfile);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* The number of lines of s that start with `prefix`. */
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0;
+	for (const char *l = s; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] ? 1 : 0))
+		n += strncmp(l, prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+/* compare -f: each format on standard output and nothing else, in both
+ * modes (OLD NEW MORE..., and A.. -- B..); -f json is -o's document, and
+ * with -o both get it; benchfmt and unknown formats are refused. */
+static void test_format_cli(void **state)
+{
+	(void)state;
+	if (!find_bin())
+		skip();
+	char dir[] = "/tmp/pb-compare-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *cmd;
+	assert_true(asprintf(&cmd, "cp mem_a.json mem_b.json sw_diff.json '%s'", dir) > 0);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	char *out, *text;
+
+	/* text: the default, as before */
+	assert_int_equal(run_compare_stdout(dir, "mem_a.json mem_b.json", &text), 0);
+	assert_int_equal(run_compare_stdout(dir, "-f text mem_a.json mem_b.json", &out), 0);
+	assert_string_equal(out, text);
+	assert_contains(text, "\nmemset hot             old ticks      new ticks ");
+	free(out);
+	free(text);
+
+	/* json: the document, parsed; the cases' fields */
+	assert_int_equal(run_compare_stdout(dir, "mem_a.json mem_b.json --format json", &out), 0);
+	json_error_t err;
+	json_t *doc = json_loads(out, 0, &err);
+	if (!doc)
+		fail_msg("-f json: %s at line %d:\n%s", err.text, err.line, out);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "primbench-compare");
+	json_t *cmps = json_object_get(doc, "comparisons");
+	assert_int_equal(json_array_size(cmps), 1);
+	json_t *cases = json_object_get(json_array_get(cmps, 0), "cases");
+	assert_int_equal(json_array_size(cases), 4);
+	for (size_t i = 0; i < json_array_size(cases); i++) {
+		json_t *c = json_array_get(cases, i);
+		assert_true(json_is_string(json_object_get(c, "name")));
+		assert_true(json_is_string(json_object_get(c, "unit")));
+		assert_true(json_is_number(json_object_get(json_object_get(c, "old"), "median")));
+		assert_true(json_is_number(json_object_get(json_object_get(c, "new"), "median")));
+		assert_true(json_is_number(json_object_get(json_object_get(c, "delta"), "pct")));
+		assert_true(json_is_number(json_object_get(c, "p")));
+		assert_true(json_is_string(json_object_get(c, "verdict")));
+	}
+	json_decref(doc);
+	free(out);
+
+	/* json and -o: the same document to both, and no "results:" line */
+	assert_int_equal(run_compare_stdout(dir, "mem_a.json mem_b.json -f json -o cmp.json", &out),
+	                 0);
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/cmp.json", dir);
+	char *file = slurp(path);
+	assert_string_equal(out, file);
+	free(file);
+	free(out);
+	/* csv with -o: the file is written, standard output is the CSV alone */
+	unlink(path);
+	assert_int_equal(run_compare_stdout(dir, "-f csv -o cmp.json mem_a.json mem_b.json", &out),
+	                 0);
+	assert_int_equal(access(path, R_OK), 0);
+	assert_null(strstr(out, "results:"));
+	assert_int_equal(count_lines(out, ""), 5); /* header + 4 cases */
+	free(out);
+
+	/* csv: one header, a row per case of each comparison */
+	assert_int_equal(run_compare_stdout(dir, "-f csv mem_a.json mem_b.json sw_diff.json", &out),
+	                 0);
+	assert_int_equal(count_lines(out, "old_file,new_file,group,case,"), 1);
+	assert_int_equal(count_lines(out, "mem_a.json,mem_b.json,"), 4);
+	assert_int_equal(count_lines(out, "mem_a.json,sw_diff.json,"), 4);
+	assert_int_equal(count_lines(out, ""), 9);
+	free(out);
+
+	/* markdown: a section per comparison, a table row per case */
+	assert_int_equal(run_compare_stdout(dir, "-f md mem_a.json mem_b.json sw_diff.json", &out),
+	                 0);
+	assert_int_equal(count_lines(out, "## primbench compare"), 2);
+	assert_int_equal(count_lines(out, "| case | old ticks | new ticks | delta | 95% CI | p |"),
+	                 2);
+	assert_int_equal(count_lines(out, "| libc 64 | "), 2);
+	assert_int_equal(count_lines(out, "- only in `mem_b.json`, 2 cases: "), 1);
+	free(out);
+
+	/* A.. -- B..: the same formats */
+	assert_int_equal(run_compare_stdout(dir, "-f json mem_a.json -- mem_b.json", &out), 0);
+	doc = json_loads(out, 0, &err);
+	assert_non_null(doc);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(doc, "sides"), "new")), 1);
+	assert_int_equal(json_array_size(json_object_get(
+	                     json_array_get(json_object_get(doc, "comparisons"), 0), "cases")),
+	                 4);
+	json_decref(doc);
+	free(out);
+	assert_int_equal(run_compare_stdout(dir, "-f csv mem_a.json -- mem_b.json", &out), 0);
+	assert_int_equal(count_lines(out, "mem_a.json,mem_b.json,memset hot,"), 4);
+	free(out);
+	assert_int_equal(run_compare_stdout(dir, "-f markdown mem_a.json -- mem_b.json", &out), 0);
+	assert_int_equal(count_lines(out, "| case | old ticks |"), 1);
+	free(out);
+
+	/* refused: nothing on standard output, exit 2 */
+	static const char *const bad[] = {"-f benchfmt", "-f xml", "-f ''"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char *args;
+		assert_true(asprintf(&args, "%s mem_a.json mem_b.json", bad[i]) > 0);
+		assert_int_equal(run_compare_stdout(dir, args, &out), 2);
+		assert_string_equal(out, "");
+		free(out);
+		free(args);
+	}
 	assert_true(asprintf(&cmd, "rm -rf '%s'", dir) > 0);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
@@ -1516,6 +1664,224 @@ static void test_sides(void **state)
 		pb_results_file_free(&f[i]);
 }
 
+/* ---- -f markdown and -f csv (issue 33, item 5) ---- */
+
+static char *markdown_text(const struct pb_compare_result *r)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+	assert_non_null(m);
+	pb_compare_markdown(m, r);
+	fclose(m);
+	return s;
+}
+
+static char *csv_text(const struct pb_compare_result *r, size_t n)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+	assert_non_null(m);
+	pb_compare_csv(m, r, n);
+	fclose(m);
+	return s;
+}
+
+/* The lines of a group's table under the header line `head`: the rows
+ * after it and its separator, up to the first line that is not one. */
+static size_t table_rows(const char *text, const char *head)
+{
+	const char *at = strstr(text, head);
+	assert_non_null(at);
+	at = strchr(at, '\n') + 1;
+	assert_true(strncmp(at, "|---|", 5) == 0);
+	at = strchr(at, '\n') + 1;
+	size_t n = 0;
+	for (; *at == '|'; at = strchr(at, '\n') + 1)
+		n++;
+	return n;
+}
+
+/* The CSV's records (CRLF-terminated) as a NULL-ended array of fields
+ * each; no field of these fixtures is quoted. */
+static char ***csv_records(char *text, size_t *nrec)
+{
+	char ***rec = NULL;
+	size_t n = 0;
+	for (char *line = text; *line;) {
+		char *end = strstr(line, "\r\n");
+		assert_non_null(end); /* every record ends in CRLF */
+		*end = '\0';
+		rec = realloc(rec, (n + 1) * sizeof *rec);
+		assert_non_null(rec);
+		char **fields = NULL;
+		size_t nf = 0;
+		for (char *f = line;; f++) {
+			char *comma = strchr(f, ',');
+			fields = realloc(fields, (nf + 2) * sizeof *fields);
+			assert_non_null(fields);
+			fields[nf++] = f;
+			if (!comma)
+				break;
+			*comma = '\0';
+			f = comma;
+		}
+		fields[nf] = NULL;
+		rec[n++] = fields;
+		line = end + 2;
+	}
+	*nrec = n;
+	return rec;
+}
+
+static size_t csv_column(char **header, const char *name)
+{
+	for (size_t i = 0; header[i]; i++)
+		if (!strcmp(header[i], name))
+			return i;
+	fail_msg("no column '%s'", name);
+	return 0;
+}
+
+static void csv_records_free(char ***rec, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(rec[i]);
+	free(rec);
+}
+
+static void test_markdown_csv(void **state)
+{
+	(void)state;
+	struct pb_results_file f[3];
+	load_ok("mem_a.json", &f[0]);
+	load_ok("mem_b.json", &f[1]);
+	load_ok("sw_diff.json", &f[2]);
+	assert_int_equal(pb_results_name(f, 3), 0);
+	struct pb_compare_result r[2];
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r[0]), 0);
+	assert_int_equal(pb_compare_run(&f[0], &f[2], 0.95, false, &r[1]), 0);
+	assert_int_equal(r[0].nrows, 4);
+
+	/* Markdown: the files, one table per group with a row per case, the
+	 * geometric means, the cases in one file only, the notes */
+	char *md = markdown_text(&r[0]);
+	assert_contains(md, "## primbench compare\n\n- old: `mem_a.json`\n- new: `mem_b.json`\n");
+	assert_contains(md, "\n### memset hot\n\n");
+	const char *head = "| case | old ticks | new ticks | delta | 95% CI | p | verdict |\n";
+	assert_contains(md, head);
+	assert_int_equal(table_rows(md, head), r[0].nrows);
+	/* the text's cells, the verdict in words */
+	assert_contains(md, "\n| libc 64 | 4.32 +-1% | 4.27 +-7% | -0.3%? | [-2.0, +0.8] | 0.490 "
+	                    "| no verdict (one run) |\n");
+	const char *gm = "| unit | old | new | delta | cases |\n";
+	assert_contains(md, gm);
+	assert_int_equal(table_rows(md, gm), r[0].ngm);
+	assert_contains(md, "| ticks | 67.7 | 67.5 | -0.3% | 4 |\n");
+	assert_contains(md,
+	                "\n### only in one file\n\n- only in `mem_a.json`, 2 cases: memset hot: "
+	                "rep_stosb 64; memset hot: rep_stosb 4K\n- only in `mem_b.json`, 2 "
+	                "cases: memset hot: avx2 64; memset hot: avx2 4K\n");
+	assert_contains(md, "\n### notes\n\n- 4 cases with one run on a side");
+	assert_contains(md, "\nold, new: median per call (ticks: TSC ticks)");
+	free(md);
+	md = markdown_text(&r[1]);
+	assert_contains(md, "\n- differs: kernel 6.18.44-fc-v769 -> 6.1.0-20-amd64\n");
+	assert_int_equal(table_rows(md, head), r[1].nrows);
+	free(md);
+
+	/* CSV: a header, then a row per case of every comparison, each as
+	 * wide as the header; numbers in full */
+	char *csv = csv_text(r, 2);
+	size_t n;
+	char ***rec = csv_records(csv, &n);
+	assert_int_equal(n, 1 + r[0].nrows + r[1].nrows);
+	char **h = rec[0];
+	assert_string_equal(h[0], "old_file");
+	assert_string_equal(h[1], "new_file");
+	assert_string_equal(h[2], "group");
+	assert_string_equal(h[3], "case");
+	assert_string_equal(h[4], "suite"); /* the key's fields */
+	size_t nh = 0;
+	while (h[nh])
+		nh++;
+	for (size_t i = 1; i < n; i++) {
+		size_t nf = 0;
+		while (rec[i][nf])
+			nf++;
+		assert_int_equal(nf, nh);
+	}
+	size_t unit = csv_column(h, "unit"), med = csv_column(h, "old_median"),
+	       hi = csv_column(h, "new_ci_hi"), pct = csv_column(h, "delta_pct"),
+	       p = csv_column(h, "p"), verdict = csv_column(h, "verdict"),
+	       size = csv_column(h, "size_bytes"), nfile = csv_column(h, "new_file");
+	for (size_t i = 0; i < r[0].nrows; i++) {
+		char **row = rec[1 + i];
+		const struct pb_compare_row *w = &r[0].rows[i];
+		assert_string_equal(row[2], "memset hot");
+		assert_string_equal(row[3], w->a->label);
+		assert_string_equal(row[unit], "tsc_ticks");
+		assert_string_equal(row[nfile], "mem_b.json");
+		/* exactly the figures, not as the table rounds them */
+		assert_true(strtod(row[med], NULL) == w->sa.median);
+		assert_true(strtod(row[hi], NULL) == w->sb.ci_hi);
+		assert_true(strtod(row[pct], NULL) == w->pct);
+		assert_true(strtod(row[p], NULL) == w->u.p);
+		assert_string_equal(row[verdict], "none");
+		assert_string_equal(row[size], i < 2 ? "64" : "4096");
+	}
+	assert_string_equal(rec[1 + r[0].nrows][nfile], "sw_diff.json");
+	csv_records_free(rec, n);
+	free(csv);
+	for (int i = 0; i < 2; i++)
+		pb_compare_result_free(&r[i]);
+	for (int i = 0; i < 3; i++)
+		pb_results_file_free(&f[i]);
+
+	/* Runs a side: the verdict column; no p (empty in the CSV); a name
+	 * with Markdown's characters escaped, with CSV's quoted */
+	struct pb_results_file g[4];
+	const double lv[] = {100, 103, 130, 127};
+	for (int i = 0; i < 4; i++) {
+		json_t *d = doc_new();
+		double *v = spread(lv[i], 0.0001, 11);
+		add_case(d, mem_key("k|*x, y", 64), "tsc_ticks", v, 11);
+		free(v);
+		char name[16];
+		/* b`1.json: a name that cannot be Markdown code */
+		snprintf(name, sizeof name, "%s%d.json", i < 2 ? "a" : "b`", i % 2 + 1);
+		load_doc(d, name, &g[i]);
+	}
+	assert_int_equal(pb_results_name(g, 4), 0);
+	const struct pb_results_file *sa[] = {&g[0], &g[1]}, *sb[] = {&g[2], &g[3]};
+	struct pb_compare_result q;
+	assert_int_equal(pb_compare_sides(sa, 2, sb, 2, 0.95, false, &q), 0);
+	assert_true(q.rows[0].significant);
+	md = markdown_text(&q);
+	assert_contains(md, "- old: `a1.json`, `a2.json` (2 runs)\n");
+	assert_contains(md, "- new: b\\`1.json, b\\`2.json (2 runs)\n");
+	assert_contains(md, "\n| k\\|\\*x, y 64 | ");
+	assert_contains(md, " | different |\n");
+	free(md);
+	csv = csv_text(&q, 1);
+	assert_contains(csv, "a1.json;a2.json,b`1.json;b`2.json,memset hot,\"k|*x, y 64\",mem,");
+	assert_contains(csv, ",different,false,2,2\r\n");
+	free(csv);
+	pb_compare_result_free(&q);
+	assert_int_equal(pb_compare_sides(sa, 2, sb, 1, 0.95, false, &q), 0);
+	assert_true(isnan(q.rows[0].u.p));
+	md = markdown_text(&q);
+	assert_contains(md, " | - | no verdict (one run) |\n");
+	free(md);
+	csv = csv_text(&q, 1);
+	assert_contains(csv, ",,none,true,2,1\r\n"); /* p: empty */
+	free(csv);
+	pb_compare_result_free(&q);
+	for (int i = 0; i < 4; i++)
+		pb_results_file_free(&g[i]);
+}
+
 /* A GLIBC_TUNABLES line judged (include/primbench/glibc_effect.h): the
  * two sides as --vs-env joins them (each process a replicate), a row per
  * size the line changes, the verdict by the one margin, and its text. */
@@ -1668,6 +2034,8 @@ int main(void)
 	    cmocka_unit_test(test_replicates_v2),
 	    cmocka_unit_test(test_sides),
 	    cmocka_unit_test(test_margin),
+	    cmocka_unit_test(test_markdown_csv),
+	    cmocka_unit_test(test_format_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

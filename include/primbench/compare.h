@@ -154,6 +154,27 @@ void pb_compare_set_margin(struct pb_compare_result *r, double margin);
  * present. Every line fits in 80 columns. */
 void pb_compare_print(FILE *f, const struct pb_compare_result *r);
 
+/* The same as GitHub Markdown (compare -f markdown): a "## primbench
+ * compare" heading, the files and "differs:" as a list, per case group a
+ * table (case, old, new, delta, its CI, p, verdict: "different",
+ * "equivalent", "cannot tell" or "no verdict (one run)"; the cells as the
+ * text prints them), the geometric means as a table, the cases in only one
+ * file (every one), notes and the legend. */
+void pb_compare_markdown(FILE *f, const struct pb_compare_result *r);
+
+/* The comparisons r[0..n) as one CSV table (compare -f csv, RFC 4180 as
+ * format.h's): a header, then one row per case in both files: old_file,
+ * new_file (with several files a side, every one, ';' between them),
+ * group, case, the old case's key fields (their union over every row, in
+ * first-seen order; "key_" before a name that is also a column's), unit
+ * (of the medians and their CIs, per call), old_ and new_ n, median,
+ * ci_lo, ci_hi, delta_pct, delta_pct_lo, delta_pct_hi (new/old - 1 in %),
+ * p, verdict (as the JSON's), one_run, runs_old, runs_new. Numbers in the
+ * shortest text that reads back as the same double; empty when there is
+ * none. No geometric means, lists or notes: those are in the text,
+ * Markdown and JSON. */
+void pb_compare_csv(FILE *f, const struct pb_compare_result *r, size_t n);
+
 /* The comparison as JSON (docs/results-schema.md "compare output"). */
 json_t *pb_compare_json(const struct pb_compare_result *r);
 

@@ -12,7 +12,11 @@
 #ifndef PRIMBENCH_FORMAT_H
 #define PRIMBENCH_FORMAT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+
+#include <jansson.h>
 
 #include "primbench/reader.h"
 
@@ -51,5 +55,17 @@ const char *pb_format_name(enum pb_format fmt);
  * pb_error() on allocation failure; errors of the stream f are the
  * caller's to check (ferror). */
 int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt);
+
+/* The pieces of the csv writer, for the other CSV tables (compare -f csv):
+ *  - pb_csv_field: one field, quoted where RFC 4180 needs it (a comma, a
+ *    quote, a line break, blanks at an end), then ',' or, when last, CRLF;
+ *  - pb_csv_double: v in the shortest text that reads back as the same
+ *    double ("" for NaN; buf of 32 bytes holds any);
+ *  - pb_csv_value_text: a key's value (strings as they are, numbers as
+ *    JSON, null as "", arrays and objects as compact JSON), malloc'd; NULL
+ *    when out of memory. */
+void pb_csv_field(FILE *f, const char *s, bool last);
+void pb_csv_double(char *buf, size_t len, double v);
+char *pb_csv_value_text(const json_t *v);
 
 #endif

@@ -1,6 +1,7 @@
 /* cmd_compare.c - `primbench compare OLD.json NEW.json [MORE.json...]`:
  * benchstat-style tables of every case in both files
- * (include/primbench/compare.h). */
+ * (include/primbench/compare.h), or with -f the same as Markdown, CSV or
+ * the JSON document. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/format.h"
 #include "primbench/results.h"
 
 #define COMPARE_SCHEMA         "primbench-compare"
@@ -40,7 +42,11 @@ static void usage(FILE *f)
 	      "  --equivalence P%    a change inside +-P% is no change (default 1%; 0: any\n"
 	      "                      change the interval shows)\n"
 	      "  --force             compare files from different hardware\n"
-	      "  -o, --output FILE   also write the comparison as JSON (not over an input)\n",
+	      "  -f, --format F      on standard output: text (default), markdown (GitHub\n"
+	      "                      tables), csv (a row per case, numbers in full) or\n"
+	      "                      json (the document -o writes)\n"
+	      "  -o, --output FILE   also write the comparison as JSON (not over an input;\n"
+	      "                      with -f json the same document, to both)\n",
 	      f);
 }
 
@@ -74,6 +80,61 @@ static void set_level(double *level, char *given, size_t len, const char *opt, c
 		          arg);
 	*level = v;
 	snprintf(given, len, "%s %s", opt, arg);
+}
+
+/* -f: the formats of a comparison. benchfmt is a format of result files
+ * (a line per sample for benchstat), which a comparison has no form in. */
+static enum pb_format parse_format(const char *arg)
+{
+	enum pb_format fmt;
+	if (pb_format_parse(arg, &fmt) != 0)
+		die_usage("compare: unknown format '%s' (text, markdown, csv, json)", arg);
+	if (fmt == PB_FORMAT_BENCHFMT)
+		die_usage("compare: -f benchfmt is a result file's format, not a comparison's "
+		          "(text, markdown, csv, json); for benchstat: primbench report FILE -f "
+		          "benchfmt");
+	return fmt;
+}
+
+/* The comparisons res[0..n) on standard output in fmt; doc (-o's
+ * document) for json. */
+static void print_results(enum pb_format fmt, const struct pb_compare_result *res, size_t n,
+                          const json_t *doc)
+{
+	if (fmt == PB_FORMAT_JSON) {
+		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+		if (!text)
+			die_usage("compare: out of memory");
+		/* a write error is reported once, by main's finish() */
+		printf("%s\n", text);
+		free(text);
+		return;
+	}
+	if (fmt == PB_FORMAT_CSV) {
+		pb_compare_csv(stdout, res, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			fputc('\n', stdout);
+		if (fmt == PB_FORMAT_MARKDOWN)
+			pb_compare_markdown(stdout, &res[i]);
+		else
+			pb_compare_print(stdout, &res[i]);
+	}
+}
+
+/* -o: doc to out. "results: PATH" follows the text only: with another
+ * format, standard output holds that format alone. */
+static int write_doc(const json_t *doc, const char *out, enum pb_format fmt)
+{
+	if (fmt == PB_FORMAT_TEXT)
+		return cli_write_results(doc, out);
+	if (pb_results_write(doc, out) != 0) {
+		cli_error("%s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	return PB_EXIT_OK;
 }
 
 /* Exits 2 when `out` is (a link to) one of the inputs: writing the
@@ -117,8 +178,12 @@ struct compare_opts {
 	double margin;         /* --equivalence */
 	char level_given[256]; /* "-c 99": the option that set it */
 	bool force;
-	char **argv; /* getopt's, for the option word as typed */
+	enum pb_format fmt; /* -f */
+	char **argv;        /* getopt's, for the option word as typed */
 };
+
+/* --force's value: a long option only (-f is --format). */
+enum { OPT_FORCE = 0x4100 };
 
 static bool compare_option(int opt, const char *arg, void *ctx)
 {
@@ -139,6 +204,9 @@ static bool compare_option(int opt, const char *arg, void *ctx)
 		return true;
 	case 'e':
 		o->margin = cli_parse_equivalence("compare", arg);
+		return true;
+	case 'f':
+		o->fmt = parse_format(arg);
 		return true;
 	default:
 		return false;
@@ -183,9 +251,11 @@ json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na
 
 /* compare A1 A2 ... -- B1 B2 ...: each side's files are its runs
  * (pb_compare_sides). */
-static int compare_sides(char **a, size_t na, char **b, size_t nb, double level, double margin,
-                         bool force, const char *out)
+static int compare_sides(char **a, size_t na, char **b, size_t nb, const struct compare_opts *o,
+                         const char *out)
 {
+	const double level = o->level, margin = o->margin;
+	const bool force = o->force;
 	for (size_t i = 0; i < nb; i++)
 		if (!strcmp(b[i], "--"))
 			die_usage(
@@ -244,13 +314,14 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, double level,
 	if (res->nhw)
 		warn("compare: %s: different hardware from %s (compared anyway: --force)",
 		     files[na].path, files[0].path);
-	pb_compare_print(stdout, res);
+	json_t *doc = NULL;
+	if (out || o->fmt == PB_FORMAT_JSON)
+		doc = cli_compare_doc(files, n, na, res, level, margin, force);
+	print_results(o->fmt, res, 1, doc);
 	int rc = PB_EXIT_OK;
-	if (out) {
-		json_t *doc = cli_compare_doc(files, n, na, res, level, margin, force);
-		rc = cli_write_results(doc, out);
-		json_decref(doc);
-	}
+	if (out)
+		rc = write_doc(doc, out, o->fmt);
+	json_decref(doc);
 	for (size_t i = 1; i < n; i++)
 		pb_results_file_free(&files[i]);
 	free_all(files, res, 1);
@@ -266,7 +337,8 @@ int cmd_compare(int argc, char **argv)
 	    {"confidence", required_argument, 0, 'c'},
 	    {"alpha", required_argument, 0, 'a'},
 	    {"equivalence", required_argument, 0, 'e'},
-	    {"force", no_argument, 0, 'f'},
+	    {"force", no_argument, 0, OPT_FORCE},
+	    CLI_FORMAT_OPTION,
 	    CLI_OUTPUT_OPTION,
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
@@ -283,18 +355,18 @@ int cmd_compare(int argc, char **argv)
 	if (sep)
 		argc = sep;
 	static const struct cli_store stores[] = {
-	    CLI_STORE_FLAG('f', struct compare_opts, force, true),
+	    CLI_STORE_FLAG(OPT_FORCE, struct compare_opts, force, true),
 	    {0},
 	};
 	const struct cli_common common = {.out_path = &out, .stores = stores};
-	if (!cli_parse_options("compare", argc, argv, ":hc:o:", opts, compare_option, &o, &common,
+	if (!cli_parse_options("compare", argc, argv, ":hc:f:o:", opts, compare_option, &o, &common,
 	                       usage))
 		return PB_EXIT_OK;
 	const double level = o.level;
 	const bool force = o.force;
 	if (sep)
 		return compare_sides(argv + optind, (size_t)(argc - optind), argv + sep + 1,
-		                     (size_t)(full_argc - sep - 1), level, o.margin, force, out);
+		                     (size_t)(full_argc - sep - 1), &o, out);
 	size_t nfiles = (size_t)(argc - optind);
 	if (nfiles < 2)
 		die_usage("compare: needs at least two result files, got %zu (see --help)", nfiles);
@@ -335,7 +407,7 @@ int cmd_compare(int argc, char **argv)
 	}
 
 	json_t *doc = NULL, *comparisons = NULL;
-	if (out) {
+	if (out || o.fmt == PB_FORMAT_JSON) {
 		doc = doc_head(level, o.margin, force);
 		json_t *fl = json_array();
 		for (size_t i = 0; i < nfiles; i++)
@@ -344,18 +416,13 @@ int cmd_compare(int argc, char **argv)
 		comparisons = json_array();
 		json_object_set_new(doc, "comparisons", comparisons);
 	}
-	for (size_t i = 1; i < nfiles; i++) {
-		if (i > 1)
-			fputc('\n', stdout);
-		pb_compare_print(stdout, &res[i]);
-		if (comparisons)
-			json_array_append_new(comparisons, pb_compare_json(&res[i]));
-	}
+	for (size_t i = 1; comparisons && i < nfiles; i++)
+		json_array_append_new(comparisons, pb_compare_json(&res[i]));
+	print_results(o.fmt, res + 1, nfiles - 1, doc);
 	int rc = PB_EXIT_OK;
-	if (doc) {
-		rc = cli_write_results(doc, out);
-		json_decref(doc);
-	}
+	if (out)
+		rc = write_doc(doc, out, o.fmt);
+	json_decref(doc);
 	free_all(files, res, nfiles);
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/format.h"
 #include "primbench/kernels.h"
 #include "primbench/profile.h"
 #include "primbench/report.h"
@@ -1014,50 +1015,65 @@ static bool printed_outside(const struct pb_compare_row *row, const char *oa, co
 	return pm < l - half_digit(lo) || pm > h + half_digit(hi);
 }
 
-/* One row; true when it is marked '*'. */
-static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
+/* A row's cells as the table prints them: old and new median (in the
+ * unit of div ns) and their CI half-widths, the delta ("~", "=", "-3.1%",
+ * "+2.0%?"), its interval ("[-4.0, -2.2]", '*' after it when the change of
+ * the printed medians lies outside it) and p. */
+struct row_cells {
+	char oa[16], ob[16], ca[16], cb[16], d[16], ci[40], p[16];
+	bool marked;
+};
+
+static void row_cells(const struct pb_compare_row *row, double div, struct row_cells *c)
 {
-	bool marked = false;
-	char oa[16], ob[16], ca[16], cb[16], d[16], ci[40], p[16], lo[16], hi[16];
-	fmt_num(oa, sizeof oa, row->sa.median / div);
-	fmt_num(ob, sizeof ob, row->sb.median / div);
-	fmt_ci(ca, sizeof ca, &row->sa);
-	fmt_ci(cb, sizeof cb, &row->sb);
+	char lo[16], hi[16];
+	c->marked = false;
+	fmt_num(c->oa, sizeof c->oa, row->sa.median / div);
+	fmt_num(c->ob, sizeof c->ob, row->sb.median / div);
+	fmt_ci(c->ca, sizeof c->ca, &row->sa);
+	fmt_ci(c->cb, sizeof c->cb, &row->sb);
 	if (row->one_run && !isnan(row->pct)) {
 		/* no verdict from one run: the estimate, marked */
-		fmt_pct(d, sizeof d - 2, row->pct);
-		strcat(d, "%?");
+		fmt_pct(c->d, sizeof c->d - 2, row->pct);
+		strcat(c->d, "%?");
 	} else if (row->verdict == PB_VERDICT_EQUIVALENT)
-		snprintf(d, sizeof d, "="); /* the interval inside the margin */
+		snprintf(c->d, sizeof c->d, "="); /* the interval inside the margin */
 	else if (!row->significant)
-		snprintf(d, sizeof d, "~");
+		snprintf(c->d, sizeof c->d, "~");
 	else {
-		fmt_pct(d, sizeof d - 1, row->pct);
+		fmt_pct(c->d, sizeof c->d - 1, row->pct);
 		if (!isnan(row->pct))
-			strcat(d, "%");
+			strcat(c->d, "%");
 	}
 	if (isnan(row->pct_lo))
-		snprintf(ci, sizeof ci, "-");
+		snprintf(c->ci, sizeof c->ci, "-");
 	else {
 		fmt_pct(lo, sizeof lo, row->pct_lo);
 		fmt_pct(hi, sizeof hi, row->pct_hi);
-		marked = printed_outside(row, oa, ob, lo, hi);
-		const char *mark = marked ? "*" : "";
-		snprintf(ci, sizeof ci, "[%s, %s]%s", lo, hi, mark);
-		if (strlen(ci) > CI_WIDTH) /* two figures of 5 or 6 characters */
-			snprintf(ci, sizeof ci, "[%s,%s]%s", lo, hi, mark);
+		c->marked = printed_outside(row, c->oa, c->ob, lo, hi);
+		const char *mark = c->marked ? "*" : "";
+		snprintf(c->ci, sizeof c->ci, "[%s, %s]%s", lo, hi, mark);
+		if (strlen(c->ci) > CI_WIDTH) /* two figures of 5 or 6 characters */
+			snprintf(c->ci, sizeof c->ci, "[%s,%s]%s", lo, hi, mark);
 	}
 	if (isnan(row->u.p))
-		snprintf(p, sizeof p, "-");
+		snprintf(c->p, sizeof c->p, "-");
 	else
-		snprintf(p, sizeof p, "%.3f", row->u.p);
+		snprintf(c->p, sizeof c->p, "%.3f", row->u.p);
+}
+
+/* One row; true when it is marked '*'. */
+static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
+{
+	struct row_cells c;
+	row_cells(row, div, &c);
 	const char *label = row->a->label;
 	if ((int)strlen(label) > NAME_WIDTH) {
 		fprintf(f, "%s\n", label);
 		label = "";
 	}
-	put_line(f, ROW_FMT, NAME_WIDTH, label, oa, ca, ob, cb, d, ci, p);
-	return marked;
+	put_line(f, ROW_FMT, NAME_WIDTH, label, c.oa, c.ca, c.ob, c.cb, c.d, c.ci, c.p);
+	return c.marked;
 }
 
 /* A header centred over a 14-column cell (value, "+-", CI). */
@@ -1080,19 +1096,27 @@ static void print_header(FILE *f, const char *name, const char *old, const char 
 	put_line(f, "%-*s %s %s %7s %-15s %5s", NAME_WIDTH, name, oh, nh, "delta", ci, p);
 }
 
+/* The divisor and display unit of the rows of one group in one unit not
+ * yet done (ns_display of their smallest median). */
+static double group_div(const struct pb_compare_result *r, const char *group, const char *unit,
+                        const bool *done, const char **uname)
+{
+	double smallest = INFINITY;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!done[i] && !strcmp(r->rows[i].a->group, group) &&
+		    !strcmp(r->rows[i].unit, unit))
+			smallest = fmin(smallest, fmin(r->rows[i].sa.median, r->rows[i].sb.median));
+	return ns_display(unit, smallest, uname);
+}
+
 /* The rows of one group in one unit; true when one is marked '*'. */
 static bool print_group(FILE *f, const struct pb_compare_result *r, const char *group,
                         const char *unit, bool *done)
 {
 	bool marked = false;
 	char lv[32], ci_head[40], oh[32], nh[32];
-	double smallest = INFINITY;
-	for (size_t i = 0; i < r->nrows; i++)
-		if (!done[i] && !strcmp(r->rows[i].a->group, group) &&
-		    !strcmp(r->rows[i].unit, unit))
-			smallest = fmin(smallest, fmin(r->rows[i].sa.median, r->rows[i].sb.median));
 	const char *uname;
-	double div = ns_display(unit, smallest, &uname);
+	double div = group_div(r, group, unit, done, &uname);
 	level_text(lv, sizeof lv, r->level);
 	snprintf(ci_head, sizeof ci_head, "%s CI", lv);
 	snprintf(oh, sizeof oh, "old %s", uname);
@@ -1339,6 +1363,14 @@ static void print_side(FILE *f, const char *label, const struct pb_results_file 
 	free(s);
 }
 
+/* What a '*' after a row's interval means. */
+#define MARKED_TEXT                                                                                \
+	"*: the change of the medians as printed (new/old - 1 of the old and new columns) lies "   \
+	"outside the delta's interval. Both are right: the delta is the median of all pairwise "   \
+	"ratios new/old, not the ratio of the medians, so with bimodal samples the medians can "   \
+	"jump between the modes while most pairs barely move; and the medians are rounded to 3 "   \
+	"figures."
+
 void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 {
 	print_side(f, "old:", r->fa, r->side_a, r->nside_a);
@@ -1411,17 +1443,282 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		pb_print_labelled(f, 0, "", legend);
 		free(legend);
 		if (marked)
-			pb_print_labelled(
-			    f, 0, "",
-			    "*: the change of the medians as printed (new/old - 1 of the old and "
-			    "new "
-			    "columns) lies outside the delta's interval. Both are right: the delta "
-			    "is "
-			    "the median of all pairwise ratios new/old, not the ratio of the "
-			    "medians, "
-			    "so with bimodal samples the medians can jump between the modes while "
-			    "most pairs barely move; and the medians are rounded to 3 figures.");
+			pb_print_labelled(f, 0, "", MARKED_TEXT);
 	}
+}
+
+/* ---- Markdown ------------------------------------------------------------ */
+
+/* Text of the files (case names, paths, values): the characters that
+ * would end a table cell or start code, emphasis, strikethrough or HTML
+ * escaped ('_' is left: inside a word it emphasises nothing). */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\|*`<~", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* A path as code, unless a backtick or a line break in it would end that
+ * (then as escaped text). */
+static void md_path(FILE *f, const char *path)
+{
+	if (strpbrk(path, "`\r\n"))
+		md_text(f, path);
+	else
+		fprintf(f, "`%s`", path);
+}
+
+static void md_side(FILE *f, const char *label, const struct pb_results_file *first,
+                    const struct pb_results_file *const *side, size_t n)
+{
+	fprintf(f, "- %s ", label);
+	if (n < 2)
+		md_path(f, first->path);
+	for (size_t i = 0; n >= 2 && i < n; i++) {
+		fputs(i ? ", " : "", f);
+		md_path(f, side[i]->path);
+	}
+	if (n >= 2)
+		fprintf(f, " (%zu runs)", n);
+	fputc('\n', f);
+}
+
+/* The delta column's mark in words. */
+static const char *md_verdict(const struct pb_compare_row *row)
+{
+	if (row->one_run)
+		return "no verdict (one run)";
+	if (row->verdict == PB_VERDICT_EQUIVALENT)
+		return "equivalent";
+	return row->significant ? "different" : "cannot tell";
+}
+
+static void md_names(FILE *f, const char *path, const struct pb_results_case *const *cases,
+                     size_t n)
+{
+	fputs("- only in ", f);
+	md_path(f, path);
+	fprintf(f, ", %zu case%s: ", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		char *name = full_name(cases[i]);
+		fputs(i ? "; " : "", f);
+		md_text(f, name);
+		free(name);
+	}
+	fputc('\n', f);
+}
+
+/* The rows of one group in one unit as a table; true when one is marked. */
+static bool md_group(FILE *f, const struct pb_compare_result *r, const char *group,
+                     const char *unit, bool *done)
+{
+	bool marked = false;
+	char lv[32];
+	const char *uname;
+	double div = group_div(r, group, unit, done, &uname);
+	level_text(lv, sizeof lv, r->level);
+	fputs("\n### ", f);
+	md_text(f, group);
+	fprintf(f, "\n\n| case | old %s | new %s | delta | %s CI | p | verdict |\n", uname, uname,
+	        lv);
+	fputs("|---|---:|---:|---:|---|---:|---|\n", f);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		if (done[i] || strcmp(row->a->group, group) || strcmp(row->unit, unit))
+			continue;
+		done[i] = true;
+		struct row_cells c;
+		row_cells(row, div, &c);
+		marked |= c.marked;
+		fputs("| ", f);
+		md_text(f, row->a->label);
+		fprintf(f, " | %s +-%s | %s +-%s | %s | %s | %s | %s |\n", c.oa, c.ca, c.ob, c.cb,
+		        c.d, c.ci, c.p, md_verdict(row));
+	}
+	return marked;
+}
+
+void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
+{
+	fputs("## primbench compare\n\n", f);
+	md_side(f, "old:", r->fa, r->side_a, r->nside_a);
+	md_side(f, "new:", r->fb, r->side_b, r->nside_b);
+	for (size_t i = 0; i < r->nhw + r->nsw; i++) {
+		const struct pb_compare_diff *d = i < r->nhw ? &r->hw[i] : &r->sw[i - r->nhw];
+		char *t = pb_xasprintf("%s %s -> %s", d->field, d->a, d->b);
+		fputs("- differs: ", f);
+		md_text(f, t);
+		fputs(i < r->nhw ? " (hardware; --force)\n" : "\n", f);
+		free(t);
+	}
+
+	bool *done = pb_xcalloc(r->nrows, sizeof *done), marked = false;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!done[i])
+			marked |= md_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
+	free(done);
+	if (!r->nrows) {
+		char *why = nothing_matched(r);
+		fprintf(f, "\n%s\n", why);
+		free(why);
+	}
+
+	if (r->ngm) {
+		fputs("\n### geomean\n\n| unit | old | new | delta | cases |\n"
+		      "|---|---:|---:|---:|---:|\n",
+		      f);
+		for (size_t g = 0; g < r->ngm; g++) {
+			const struct pb_compare_geomean *m = &r->gm[g];
+			char oa[16], ob[16], d[16];
+			const char *uname;
+			double div = ns_display(m->unit, fmin(m->a, m->b), &uname);
+			fmt_num(oa, sizeof oa, m->a / div);
+			fmt_num(ob, sizeof ob, m->b / div);
+			fmt_pct(d, sizeof d - 1, 100 * (m->ratio - 1));
+			if (m->n)
+				strcat(d, "%");
+			fprintf(f, "| %s | %s | %s | %s | %zu |\n", uname, oa, ob, d, m->n);
+		}
+	}
+
+	if (r->nonly_a || r->nonly_b)
+		fputs("\n### only in one file\n\n", f);
+	if (r->nonly_a)
+		md_names(f, r->fa->path, r->only_a, r->nonly_a);
+	if (r->nonly_b)
+		md_names(f, r->fb->path, r->only_b, r->nonly_b);
+	if (r->nnotes)
+		fputs("\n### notes\n\n", f);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		fputs("- ", f);
+		md_text(f, r->notes[i]);
+		fputc('\n', f);
+	}
+
+	if (r->nrows) {
+		char *legend = legend_text(r);
+		fprintf(f, "\n%s\n", legend);
+		free(legend);
+		if (marked)
+			fprintf(f, "\n%s\n", MARKED_TEXT);
+	}
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* The columns before and after the key's fields. */
+static const char *const csv_head[] = {"old_file", "new_file", "group", "case"};
+static const char *const csv_tail[] = {
+    "unit",       "old_n",     "old_median", "old_ci_lo", "old_ci_hi",    "new_n",
+    "new_median", "new_ci_lo", "new_ci_hi",  "delta_pct", "delta_pct_lo", "delta_pct_hi",
+    "p",          "verdict",   "one_run",    "runs_old",  "runs_new"};
+
+/* The files of a side, ';' between them. Malloc'd. */
+static char *csv_side(const struct pb_results_file *first,
+                      const struct pb_results_file *const *side, size_t n)
+{
+	if (n < 2)
+		return pb_xstrdup(first->path);
+	char *s = pb_xstrdup("");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			pb_xappend(&s, ";");
+		pb_xappend(&s, side[i]->path);
+	}
+	return s;
+}
+
+static void csv_num(FILE *f, double v, bool last)
+{
+	char buf[32];
+	pb_csv_double(buf, sizeof buf, v);
+	pb_csv_field(f, buf, last);
+}
+
+static void csv_count(FILE *f, size_t n, bool last)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%zu", n);
+	pb_csv_field(f, buf, last);
+}
+
+static void csv_summary(FILE *f, const struct pb_summary *s)
+{
+	csv_count(f, s->n, false);
+	csv_num(f, s->median, false);
+	csv_num(f, s->ci_valid ? s->ci_lo : NAN, false);
+	csv_num(f, s->ci_valid ? s->ci_hi : NAN, false);
+}
+
+void pb_compare_csv(FILE *f, const struct pb_compare_result *r, size_t n)
+{
+	/* the union of the old cases' key fields, first-seen order */
+	json_t *fields = json_array();
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < r[k].nrows; i++) {
+			const char *name;
+			json_t *v;
+			json_object_foreach(r[k].rows[i].a->key, name, v)
+			{
+				bool seen = false;
+				for (size_t j = 0; j < json_array_size(fields) && !seen; j++)
+					seen = !strcmp(json_string_value(json_array_get(fields, j)),
+					               name);
+				if (!seen)
+					json_array_append_new(fields, json_string(name));
+			}
+		}
+	size_t nf = json_array_size(fields);
+	for (size_t j = 0; j < sizeof csv_head / sizeof *csv_head; j++)
+		pb_csv_field(f, csv_head[j], false);
+	for (size_t j = 0; j < nf; j++) {
+		/* a key field named like a column of the table's own keeps apart */
+		const char *name = json_string_value(json_array_get(fields, j));
+		bool clash = false;
+		for (size_t c = 0; c < sizeof csv_head / sizeof *csv_head; c++)
+			clash |= !strcmp(name, csv_head[c]);
+		for (size_t c = 0; c < sizeof csv_tail / sizeof *csv_tail; c++)
+			clash |= !strcmp(name, csv_tail[c]);
+		char *col = pb_xasprintf("%s%s", clash ? "key_" : "", name);
+		pb_csv_field(f, col, false);
+		free(col);
+	}
+	for (size_t j = 0; j < sizeof csv_tail / sizeof *csv_tail; j++)
+		pb_csv_field(f, csv_tail[j], j + 1 == sizeof csv_tail / sizeof *csv_tail);
+	for (size_t k = 0; k < n; k++) {
+		char *old = csv_side(r[k].fa, r[k].side_a, r[k].nside_a);
+		char *new = csv_side(r[k].fb, r[k].side_b, r[k].nside_b);
+		for (size_t i = 0; i < r[k].nrows; i++) {
+			const struct pb_compare_row *row = &r[k].rows[i];
+			pb_csv_field(f, old, false);
+			pb_csv_field(f, new, false);
+			pb_csv_field(f, row->a->group, false);
+			pb_csv_field(f, row->a->label, false);
+			for (size_t j = 0; j < nf; j++) {
+				const char *name = json_string_value(json_array_get(fields, j));
+				char *t = pb_csv_value_text(json_object_get(row->a->key, name));
+				pb_csv_field(f, t ? t : "", false);
+				free(t);
+			}
+			pb_csv_field(f, row->unit, false);
+			csv_summary(f, &row->sa);
+			csv_summary(f, &row->sb);
+			csv_num(f, row->pct, false);
+			csv_num(f, row->pct_lo, false);
+			csv_num(f, row->pct_hi, false);
+			csv_num(f, row->u.p, false);
+			pb_csv_field(f, pb_verdict_name(row->verdict), false);
+			pb_csv_field(f, row->one_run ? "true" : "false", false);
+			csv_count(f, row->runs_a, false);
+			csv_count(f, row->runs_b, true);
+		}
+		free(old);
+		free(new);
+	}
+	json_decref(fields);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */

@@ -87,17 +87,9 @@ static char *value_text(const json_t *v)
 		return asprintf(&s, "%lld", (long long)json_integer_value(v)) < 0 ? NULL : s;
 	}
 	if (json_is_real(v)) {
-		/* the shortest text that reads back as the same double */
-		double d = json_real_value(v);
-		char *s = NULL;
-		for (int digits = 10; digits <= 17; digits++) {
-			free(s);
-			if (asprintf(&s, "%.*g", digits, d) < 0)
-				return NULL;
-			if (strtod(s, NULL) == d)
-				break;
-		}
-		return s;
+		char buf[32];
+		pb_csv_double(buf, sizeof buf, json_real_value(v));
+		return strdup(buf);
 	}
 	if (json_is_boolean(v))
 		return strdup(json_is_true(v) ? "true" : "false");
@@ -521,7 +513,26 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 
 /* ---- CSV (RFC 4180) --------------------------------------------------------- */
 
-static void csv_field(FILE *f, const char *s, bool last)
+void pb_csv_double(char *buf, size_t len, double v)
+{
+	if (isnan(v)) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	/* the shortest text that reads back as the same double */
+	for (int digits = 10; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+char *pb_csv_value_text(const json_t *v)
+{
+	return value_text(v);
+}
+
+void pb_csv_field(FILE *f, const char *s, bool last)
 {
 	bool quote =
 	    strpbrk(s, ",\"\r\n") != NULL ||
@@ -580,13 +591,13 @@ static int write_csv(FILE *f, const struct pb_results_file *r)
 		}
 	}
 	size_t nf = json_array_size(fields);
-	csv_field(f, "group", false);
-	csv_field(f, "case", false);
+	pb_csv_field(f, "group", false);
+	pb_csv_field(f, "case", false);
 	for (size_t j = 0; j < nf; j++)
-		csv_field(f, json_string_value(json_array_get(fields, j)), false);
-	csv_field(f, "statistic", false);
-	csv_field(f, "value", false);
-	csv_field(f, "unit", true);
+		pb_csv_field(f, json_string_value(json_array_get(fields, j)), false);
+	pb_csv_field(f, "statistic", false);
+	pb_csv_field(f, "value", false);
+	pb_csv_field(f, "unit", true);
 	static const char *const stats[] = {"n",   "min",  "p10",    "median", "p90",
 	                                    "max", "mean", "stddev", "ci_lo",  "ci_hi"};
 	for (size_t i = 0; i < r->ncases; i++) {
@@ -639,15 +650,15 @@ static int write_csv(FILE *f, const struct pb_results_file *r)
 			}
 			if (!v)
 				continue;
-			csv_field(f, group, false);
-			csv_field(f, label, false);
+			pb_csv_field(f, group, false);
+			pb_csv_field(f, label, false);
 			for (size_t j = 0; j < nk; j++)
-				csv_field(f, kv[j] ? kv[j] : "", false);
-			csv_field(f, name, false);
+				pb_csv_field(f, kv[j] ? kv[j] : "", false);
+			pb_csv_field(f, name, false);
 			char *t = value_text(v);
-			csv_field(f, t ? t : "", false);
+			pb_csv_field(f, t ? t : "", false);
 			free(t);
-			csv_field(f, unit, true);
+			pb_csv_field(f, unit, true);
 		}
 		for (size_t j = 0; j < nk; j++)
 			free(kv[j]);

@@ -73,6 +73,17 @@ static void test_first_run(void **state)
 	/* All later runs equal (IQR 0): more than 10% off is an outlier. */
 	const double flat[] = {1.2, 1.0, 1.0, 1.0, 1.0};
 	assert_true(pb_first_outlier(flat, 5, &ratio));
+	/* Later runs that agree to 0.2%: their far-out fences are widened
+	 * to +-10%, so 5% off is no outlier, as with an IQR of 0. */
+	const double tight[] = {1.05, 1.0, 1.001, 1.002, 1.0005, 1.0015};
+	assert_false(pb_first_outlier(tight, 6, &ratio));
+	const double tight_far[] = {1.15, 1.0, 1.001, 1.002, 1.0005, 1.0015};
+	assert_true(pb_first_outlier(tight_far, 6, &ratio));
+	double lo, hi;
+	assert_true(pb_first_outlier_fences(tight, 6, &lo, &hi));
+	assert_float_equal(lo, 0.9, 1e-9);
+	assert_float_equal(hi, 1.1, 1e-9);
+	assert_false(pb_first_outlier_fences(few, 3, &lo, &hi));
 	const double one[] = {1.0};
 	assert_false(pb_first_outlier(one, 1, &ratio));
 }

@@ -185,6 +185,12 @@ static void test_first_run_text(void **state)
 	assert_non_null(strstr(buf, "run 1 took 1.07x the median of runs 2-8: not an outlier, "
 	                            "inside 0.90x-1.10x that median"));
 	assert_null(strstr(buf, "--warmup"));
+	/* later runs that agree to 0.04%: the fences stay +-10% wide, so a
+	 * run 1 2% slower is no outlier */
+	const double tight[] = {1.02, 1.0000, 1.0001, 1.0002, 1.0003, 1.0004};
+	assert_true(pb_format_first_run(buf, sizeof buf, tight, 6));
+	assert_non_null(strstr(buf, "not an outlier, inside 0.90x-1.10x that median"));
+	assert_non_null(strstr(buf, "at least +-10%"));
 	/* a lower fence below 0 (the spread of docs/cases.md's T1): only the
 	 * upper one is named */
 	const double t1[] = {864.743, 59.025, 65.021, 44.814, 45.377,

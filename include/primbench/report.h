@@ -81,7 +81,7 @@ void pb_format_time(char *buf, size_t len, double v, double div, double resoluti
 /* cmd's line on its run 1 against the later runs: x[0..n) are one side's
  * counted real times in run order (any unit). "run 1 took 3.14x the median
  * of runs 2-10: an outlier, outside 0.62x-1.41x that median (the later
- * runs' far-out fences, Q1 - 3 IQR and Q3 + 3 IQR) ...", or "..., not an
+ * runs' far-out fences, Q1 - 3 IQR and Q3 + 3 IQR, at least +-10%) ...", or "..., not an
  * outlier: inside ...", or "(too few runs to call it an outlier: the rule
  * needs 3 later runs)"; the rule is pb_first_outlier's (stats.h). Returns
  * false (buf "") when there is nothing to say: n < 2, or a median <= 0. */

@@ -51,15 +51,16 @@ int pb_count_outliers_mz(const double *x, size_t n, double threshold, size_t *ou
 
 /* Is the first value x[0] (a command's run 1) an outlier against the later
  * ones x[1..n)? Yes when it lies outside Tukey's far-out fences of x[1..n)
- * (Q1 - 3 IQR, Q3 + 3 IQR: Tukey, "Exploratory Data Analysis", 1977) or,
- * when the IQR is 0, differs from their median by more than 10%. Needs
- * n >= 4 (3 later values); returns false otherwise. *ratio gets x[0] /
- * median(x[1..n)) (NaN when n < 2 or that median is <= 0). */
+ * (Q1 - 3 IQR, Q3 + 3 IQR: Tukey, "Exploratory Data Analysis", 1977),
+ * widened to at least +-10% of their median (a tiny IQR would else flag a
+ * run 1 a few % off; an IQR of 0 is the same rule). Needs n >= 4 (3 later
+ * values); returns false otherwise. *ratio gets x[0] / median(x[1..n))
+ * (NaN when n < 2 or that median is <= 0). */
 bool pb_first_outlier(const double *x, size_t n, double *ratio);
 
 /* The fences pb_first_outlier judges x[0] by, as ratios to the median of
- * x[1..n): *lo and *hi get (Q1 - 3 IQR) / median and (Q3 + 3 IQR) /
- * median of x[1..n), or 0.9 and 1.1 when their IQR is 0. Returns false
+ * x[1..n): *lo and *hi get min(Q1 - 3 IQR, 0.9 median) / median and
+ * max(Q3 + 3 IQR, 1.1 median) / median of x[1..n). Returns false
  * (fences untouched) when n < 4 or that median is <= 0. */
 bool pb_first_outlier_fences(const double *x, size_t n, double *lo, double *hi);
 

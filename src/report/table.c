@@ -95,7 +95,7 @@ bool pb_format_first_run(char *buf, size_t len, const double *x, size_t n)
 		snprintf(range, sizeof range, "%s %.2fx", out ? "above" : "below", hi);
 	snprintf(buf, len,
 	         "run 1 took %.2fx %s: %s, %s that median (the later runs' far-out "
-	         "fences, Q1 - 3 IQR and Q3 + 3 IQR; +-10%% when their IQR is 0)%s",
+	         "fences, Q1 - 3 IQR and Q3 + 3 IQR, at least +-10%%)%s",
 	         ratio, later, out ? "an outlier" : "not an outlier", range,
 	         !out        ? ""
 	         : ratio > 1 ? ". A cold cache or a first load? It is counted; --warmup 1 would "
@@ -126,7 +126,7 @@ bool pb_format_cputime_note(char *buf, size_t len, double cpu_ns,
 	         "one scheduler tick (%s). The kernel splits CPU time between user and sys by "
 	         "the ticks that fell in each (kernel/sched/cputime.c), so each run's split is "
 	         "off by up to a tick%s: at this length user and sys say little apart; "
-	         "user+sys (--metric user+sys) and real are measured.",
+	         "user+sys (--metric user+sys) and real are what is measured.",
 	         cpu_ns / 1e6, ticks < 1 ? "under" : "a few times", tick,
 	         ticks < 1 ? ", and a run no tick fell in shows all of its time as user and "
 	                     "0 as sys"

@@ -1951,6 +1951,59 @@ static void test_sides_union(void **state)
 		pb_results_file_free(&f[i]);
 }
 
+/* The legend names the method of every kind of row in the table, and the
+ * Hodges-Lehmann interval's actual coverage when the ranks do not attain
+ * the level exactly (issue 33, item 2); the '*' footnote says what the
+ * delta of the rows it marks is (item 4). */
+static void test_legend_methods(void **state)
+{
+	(void)state;
+	struct pb_results_file f;
+	load_ok("../format/cmd.json", &f);
+	assert_int_equal(pb_results_name(&f, 1), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f, &f, 0.95, false, &r), 0);
+	assert_true(r.nrows > 0);
+	assert_false(r.rows[0].run_level || r.rows[0].one_run);
+	char *text = print_text(&r);
+	squash(text);
+	assert_null(strstr(text, ", , at"));
+	assert_contains(text, "delta: new/old - 1, the Hodges-Lehmann estimate (the median of "
+	                      "all pairwise ratios) of the runs' times with its interval, p from "
+	                      "the Mann-Whitney U test, at 95%");
+	free(text);
+	char *md = markdown_text(&r);
+	assert_null(strstr(md, ", , at"));
+	free(md);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&f);
+	/* one run a side, 12 samples: the interval covers more than 95% */
+	struct pb_results_file g[2];
+	for (int i = 0; i < 2; i++) {
+		json_t *d = doc_new();
+		double *v = spread(100 + 30 * i, 0.001, 12);
+		add_case(d, mem_key("k", 64), "tsc_ticks", v, 12);
+		free(v);
+		load_doc(d, i ? "b.json" : "a.json", &g[i]);
+	}
+	assert_int_equal(pb_results_name(g, 2), 0);
+	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), 0);
+	assert_true(r.rows[0].shift.ci_valid);
+	assert_true(fabs(r.rows[0].shift.coverage - 0.95) > 5e-4);
+	char want[128];
+	snprintf(want, sizeof want,
+	         "at 95%% (the Hodges-Lehmann interval: %.1f%%, the nearest its "
+	         "ranks attain)",
+	         100 * r.rows[0].shift.coverage);
+	text = print_text(&r);
+	squash(text);
+	assert_contains(text, want);
+	free(text);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 2; i++)
+		pb_results_file_free(&g[i]);
+}
+
 /* A GLIBC_TUNABLES line judged (include/primbench/glibc_effect.h): the
  * two sides as --vs-env joins them (each process a replicate), a row per
  * size the line changes, the verdict by the one margin, and its text. */
@@ -2103,6 +2156,7 @@ int main(void)
 	    cmocka_unit_test(test_replicates_v2),
 	    cmocka_unit_test(test_sides),
 	    cmocka_unit_test(test_sides_union),
+	    cmocka_unit_test(test_legend_methods),
 	    cmocka_unit_test(test_margin),
 	    cmocka_unit_test(test_markdown_csv),
 	    cmocka_unit_test(test_format_cli),

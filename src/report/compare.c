@@ -1209,8 +1209,17 @@ static void row_cells(const struct pb_compare_row *row, double div, struct row_c
 		snprintf(c->p, sizeof c->p, "%.3f", row->u.p);
 }
 
-/* One row; true when it is marked '*'. */
-static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
+/* What a row marked '*' is (MARK_*): the kinds of delta the footnote
+ * explains. */
+enum { MARK_HL = 1, MARK_RUNS = 2 };
+
+static unsigned mark_kind(const struct pb_compare_row *row, bool marked)
+{
+	return !marked ? 0 : row->run_level ? MARK_RUNS : MARK_HL;
+}
+
+/* One row; its MARK_* when it is marked '*', else 0. */
+static unsigned print_row(FILE *f, const struct pb_compare_row *row, double div)
 {
 	struct row_cells c;
 	row_cells(row, div, &c);
@@ -1220,7 +1229,7 @@ static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
 		label = "";
 	}
 	put_line(f, ROW_FMT, NAME_WIDTH, label, c.oa, c.ca, c.ob, c.cb, c.d, c.ci, c.p);
-	return c.marked;
+	return mark_kind(row, c.marked);
 }
 
 /* A header centred over a 14-column cell (value, "+-", CI). */
@@ -1256,11 +1265,11 @@ static double group_div(const struct pb_compare_result *r, const char *group, co
 	return ns_display(unit, smallest, uname);
 }
 
-/* The rows of one group in one unit; true when one is marked '*'. */
-static bool print_group(FILE *f, const struct pb_compare_result *r, const char *group,
-                        const char *unit, bool *done)
+/* The rows of one group in one unit; the MARK_* of the rows marked '*'. */
+static unsigned print_group(FILE *f, const struct pb_compare_result *r, const char *group,
+                            const char *unit, bool *done)
 {
-	bool marked = false;
+	unsigned marked = 0;
 	char lv[32], ci_head[40], oh[32], nh[32];
 	const char *uname;
 	double div = group_div(r, group, unit, done, &uname);
@@ -1410,20 +1419,58 @@ static char *legend_text(const struct pb_compare_result *r)
 	char lv[32], alpha[32];
 	level_text(lv, sizeof lv, r->level);
 	snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
-	bool runs = false, one = false;
+	/* the kinds of delta in the table: the runs' (Welch), one run a side
+	 * (the samples' Hodges-Lehmann, no verdict), and a cmd row with one
+	 * file a side (each sample a run: Hodges-Lehmann with a verdict); the
+	 * range of the Hodges-Lehmann intervals' actual coverage */
+	bool runs = false, one = false, cmdruns = false;
+	double cov_lo = INFINITY, cov_hi = -INFINITY;
 	for (size_t i = 0; i < r->nrows; i++) {
-		runs |= r->rows[i].run_level;
-		one |= r->rows[i].one_run;
+		const struct pb_compare_row *row = &r->rows[i];
+		runs |= row->run_level;
+		one |= row->one_run;
+		cmdruns |= !row->run_level && !row->one_run;
+		if (!row->run_level && row->shift.ci_valid) {
+			cov_lo = fmin(cov_lo, row->shift.coverage);
+			cov_hi = fmax(cov_hi, row->shift.coverage);
+		}
 	}
-	char *how = pb_xasprintf(
-	    "%s%s%s",
-	    runs ? "with runs on both sides (replicates, or files): the ratio of the runs' "
-	           "geometric means with Welch's t interval on their logs, p from that t test"
-	         : "",
-	    runs && one ? "; with one run a side: " : "",
-	    one ? "the Hodges-Lehmann estimate of the samples with its interval, p from the "
-	          "Mann-Whitney U test, and no verdict ('?': it covers one process only)"
-	        : "");
+	char *how = pb_xstrdup("");
+	if (runs)
+		pb_xappend(&how,
+		           "with runs on both sides (replicates, or files): the ratio of the "
+		           "runs' geometric means with Welch's t interval on their logs, p from "
+		           "that t test");
+	if (cmdruns)
+		pb_xappend(&how, runs ? "; cmd with one file a side (each sample a run): the "
+		                        "Hodges-Lehmann estimate of the runs' times with its "
+		                        "interval, p from the Mann-Whitney U test"
+		                      : "the Hodges-Lehmann estimate (the median of all pairwise "
+		                        "ratios) of the runs' times with its interval, p from the "
+		                        "Mann-Whitney U test");
+	if (one)
+		pb_xappend(&how,
+		           runs || cmdruns
+		               ? "; with one run a side: the Hodges-Lehmann estimate of the "
+		                 "samples with its interval, p from the Mann-Whitney U test, "
+		                 "and no verdict ('?': it covers one process only)"
+		               : "the Hodges-Lehmann estimate of the samples with its interval, "
+		                 "p from the Mann-Whitney U test, and no verdict ('?': it "
+		                 "covers one process only)");
+	/* a rank-sum interval covers what its ranks attain, at least the level */
+	char at[256];
+	char lo_txt[32], hi_txt[32];
+	snprintf(lo_txt, sizeof lo_txt, "%.1f%%", 100 * cov_lo);
+	snprintf(hi_txt, sizeof hi_txt, "%.1f%%", 100 * cov_hi);
+	if (cov_lo <= cov_hi && (fabs(cov_lo - r->level) > 5e-4 || fabs(cov_hi - r->level) > 5e-4))
+		snprintf(at, sizeof at,
+		         "%s (the Hodges-Lehmann interval%s: %s%s%s, the nearest "
+		         "its ranks attain)",
+		         lv, strcmp(lo_txt, hi_txt) ? "s" : "", lo_txt,
+		         strcmp(lo_txt, hi_txt) ? " to " : "",
+		         strcmp(lo_txt, hi_txt) ? hi_txt : "");
+	else
+		snprintf(at, sizeof at, "%s", lv);
 	char *legend = pb_xasprintf(
 	    "old, new: median per call%s%s%s +- the half-width of its %s "
 	    "confidence interval in %% of it (with replicates: their geometric mean and a "
@@ -1431,7 +1478,7 @@ static char *legend_text(const struct pb_compare_result *r)
 	    "within +-%g%% (the interval lies inside it); ~: cannot tell (the interval "
 	    "includes 0 or p >= %s, or the delta lies inside the margin and the interval "
 	    "beyond it). geomean: of the medians; delta new/old.",
-	    *units ? " (" : "", units, *units ? ")" : "", lv, how, lv, 100 * r->margin, alpha);
+	    *units ? " (" : "", units, *units ? ")" : "", lv, how, at, 100 * r->margin, alpha);
 	free(how);
 	free(units);
 	return legend;
@@ -1510,13 +1557,30 @@ static void print_side(FILE *f, const char *label, const struct pb_results_file 
 	free(s);
 }
 
-/* What a '*' after a row's interval means. */
-#define MARKED_TEXT                                                                                \
-	"*: the change of the medians as printed (new/old - 1 of the old and new columns) lies "   \
-	"outside the delta's interval. Both are right: the delta is the median of all pairwise "   \
-	"ratios new/old, not the ratio of the medians, so with bimodal samples the medians can "   \
-	"jump between the modes while most pairs barely move; and the medians are rounded to 3 "   \
-	"figures."
+/* What a '*' after a row's interval means, for the kinds of row marked
+ * (MARK_*): the delta is the median of all pairwise ratios (Hodges-Lehmann)
+ * or the ratio of the runs' geometric means, not the ratio of the medians
+ * in the columns. */
+static char *marked_text(unsigned kinds)
+{
+	const char *head = "*: the change of the medians as printed (new/old - 1 of the old and "
+	                   "new columns) lies outside the delta's interval.";
+	const char *hl = "the median of all pairwise ratios new/old of the samples, not the "
+	                 "ratio of the medians, so with bimodal samples the medians can jump "
+	                 "between the modes while most pairs barely move";
+	const char *runs = "the ratio of the runs' geometric means, the old and new figures "
+	                   "themselves, so only their rounding to 3 figures puts it outside";
+	if (kinds == MARK_RUNS)
+		return pb_xasprintf("%s With runs on both sides the delta is %s.", head, runs);
+	if (kinds == MARK_HL)
+		return pb_xasprintf("%s Both are right: the delta is %s; and the medians are "
+		                    "rounded to 3 figures.",
+		                    head, hl);
+	return pb_xasprintf("%s Both are right: with one run a side (or a cmd row), the delta is "
+	                    "%s; with runs on both sides, it is %s; and the medians are rounded "
+	                    "to 3 figures.",
+	                    head, hl, runs);
+}
 
 void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 {
@@ -1534,7 +1598,8 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		free(t);
 	}
 
-	bool *done = pb_xcalloc(r->nrows, sizeof *done), marked = false;
+	bool *done = pb_xcalloc(r->nrows, sizeof *done);
+	unsigned marked = 0;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!done[i])
 			marked |= print_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
@@ -1591,8 +1656,11 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		fputc('\n', f);
 		pb_print_labelled(f, 0, "", legend);
 		free(legend);
-		if (marked)
-			pb_print_labelled(f, 0, "", MARKED_TEXT);
+		if (marked) {
+			char *t = marked_text(marked);
+			pb_print_labelled(f, 0, "", t);
+			free(t);
+		}
 	}
 }
 
@@ -1664,11 +1732,11 @@ static void md_names(FILE *f, const char *path, const char *side,
 	fputc('\n', f);
 }
 
-/* The rows of one group in one unit as a table; true when one is marked. */
-static bool md_group(FILE *f, const struct pb_compare_result *r, const char *group,
-                     const char *unit, bool *done)
+/* The rows of one group in one unit as a table; the MARK_* of the rows marked '*'. */
+static unsigned md_group(FILE *f, const struct pb_compare_result *r, const char *group,
+                         const char *unit, bool *done)
 {
-	bool marked = false;
+	unsigned marked = 0;
 	char lv[32];
 	const char *uname;
 	double div = group_div(r, group, unit, done, &uname);
@@ -1685,7 +1753,7 @@ static bool md_group(FILE *f, const struct pb_compare_result *r, const char *gro
 		done[i] = true;
 		struct row_cells c;
 		row_cells(row, div, &c);
-		marked |= c.marked;
+		marked |= mark_kind(row, c.marked);
 		fputs("| ", f);
 		md_text(f, row->a->label);
 		fprintf(f, " | %s +-%s | %s +-%s | %s | %s | %s | %s |\n", c.oa, c.ca, c.ob, c.cb,
@@ -1708,7 +1776,8 @@ void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
 		free(t);
 	}
 
-	bool *done = pb_xcalloc(r->nrows, sizeof *done), marked = false;
+	bool *done = pb_xcalloc(r->nrows, sizeof *done);
+	unsigned marked = 0;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!done[i])
 			marked |= md_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
@@ -1757,8 +1826,11 @@ void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
 		char *legend = legend_text(r);
 		fprintf(f, "\n%s\n", legend);
 		free(legend);
-		if (marked)
-			fprintf(f, "\n%s\n", MARKED_TEXT);
+		if (marked) {
+			char *t = marked_text(marked);
+			fprintf(f, "\n%s\n", t);
+			free(t);
+		}
 	}
 }
 

@@ -1310,6 +1310,13 @@ static void test_format_cli(void **state)
 	assert_null(strstr(out, "results:"));
 	assert_int_equal(count_lines(out, ""), 5); /* header + 4 cases */
 	free(out);
+	/* -f text with -o: text keeps its "results:" line, as every
+	 * subcommand's text does (README, primbench.1; issue 33, item 5) */
+	unlink(path);
+	assert_int_equal(run_compare_stdout(dir, "-f text -o cmp.json mem_a.json mem_b.json", &out),
+	                 0);
+	assert_contains(out, "\nresults: cmp.json\n");
+	free(out);
 
 	/* csv: one header, a row per case of each comparison */
 	assert_int_equal(run_compare_stdout(dir, "-f csv mem_a.json mem_b.json sw_diff.json", &out),

@@ -1310,6 +1310,13 @@ static void test_format_cli(void **state)
 	assert_null(strstr(out, "results:"));
 	assert_int_equal(count_lines(out, ""), 5); /* header + 4 cases */
 	free(out);
+	/* -f text with -o: text keeps its "results:" line, as every
+	 * subcommand's text does (README, primbench.1; issue 33, item 5) */
+	unlink(path);
+	assert_int_equal(run_compare_stdout(dir, "-f text -o cmp.json mem_a.json mem_b.json", &out),
+	                 0);
+	assert_contains(out, "\nresults: cmp.json\n");
+	free(out);
 
 	/* csv: one header, a row per case of each comparison */
 	assert_int_equal(run_compare_stdout(dir, "-f csv mem_a.json mem_b.json sw_diff.json", &out),
@@ -1635,21 +1642,27 @@ static void test_sides(void **state)
 	assert_false(r.rows[0].significant);
 	assert_int_equal(r.rows[0].runs_a, 1);
 	assert_int_equal(r.rows[0].runs_b, 3);
-	/* the new column is every new file, the change is of the two
-	 * columns, marked as one run's */
+	/* the new column is every new file; the delta is the Hodges-Lehmann
+	 * figure of the samples, each side's files pooled, with its interval
+	 * and the U test's p, marked as one run's (issue 33, item 3) */
 	assert_close(r.rows[0].sb.median, gb, 1e-6);
-	assert_close(r.rows[0].shift.estimate, gb / 100, 1e-6);
-	assert_false(r.rows[0].shift.ci_valid);
+	assert_close(r.rows[0].shift.estimate, 1.30, 0.005);
+	assert_true(r.rows[0].shift.ci_valid);
+	assert_false(isnan(r.rows[0].u.p));
+	/* n: the samples pooled, 3 files of 11 (issue 33, item 6) */
+	assert_int_equal(r.rows[0].sa.n, 11);
+	assert_int_equal(r.rows[0].sb.n, 33);
 	pb_compare_result_free(&r);
 	/* three old files against one: the old column is all three */
 	assert_int_equal(pb_compare_sides(sa, 3, sb, 1, 0.95, false, &r), 0);
 	assert_true(r.rows[0].one_run);
 	assert_close(r.rows[0].sa.median, ga, 1e-6);
-	assert_close(r.rows[0].shift.estimate, 130 / ga, 1e-6);
-	/* and no p: the samples' test would be of a1 and b1 alone */
-	assert_true(isnan(r.rows[0].u.p));
+	assert_close(r.rows[0].shift.estimate, 1.30, 0.01);
+	/* and a p: the U test of the pooled samples */
+	assert_false(isnan(r.rows[0].u.p));
+	assert_int_equal(r.rows[0].sa.n, 33);
 	text = print_text(&r);
-	assert_contains(text, "+29.6%? -                   -\n");
+	assert_false(strstr(text, "%? -                   -\n"));
 	assert_contains(text, "old: a1.json, a2.json, a3.json (3 runs)");
 	assert_contains(text, "new: b1.json\n");
 	free(text);
@@ -1870,15 +1883,131 @@ static void test_markdown_csv(void **state)
 	free(csv);
 	pb_compare_result_free(&q);
 	assert_int_equal(pb_compare_sides(sa, 2, sb, 1, 0.95, false, &q), 0);
-	assert_true(isnan(q.rows[0].u.p));
+	/* one run a side: the pooled samples' U test gives p (issue 33, 3) */
+	assert_false(isnan(q.rows[0].u.p));
 	md = markdown_text(&q);
-	assert_contains(md, " | - | no verdict (one run) |\n");
+	assert_contains(md, " | no verdict (one run) |\n");
+	assert_false(strstr(md, " | - | no verdict (one run) |\n"));
 	free(md);
 	csv = csv_text(&q, 1);
-	assert_contains(csv, ",,none,true,2,1\r\n"); /* p: empty */
+	assert_contains(csv, ",none,true,2,1\r\n");
+	assert_false(strstr(csv, ",,none,true,2,1\r\n"));
 	free(csv);
 	pb_compare_result_free(&q);
 	for (int i = 0; i < 4; i++)
+		pb_results_file_free(&g[i]);
+}
+
+/* With '--', a side is the union of its files' cases (issue 33, item 1):
+ * a case missing from a side's first file is compared on the files that
+ * have it, with a note, or listed as only in that side; never dropped. */
+static void test_sides_union(void **state)
+{
+	(void)state;
+	struct pb_results_file f[4];
+	/* a1, b1: 64 only; a2, b2: 64, 128 and (b2 only) 256 */
+	for (int i = 0; i < 4; i++) {
+		json_t *d = doc_new();
+		double base = i < 2 ? 100 : 130;
+		double *v = spread(base + i % 2, 0.0001, 11);
+		add_case(d, mem_key("k", 64), "tsc_ticks", v, 11);
+		if (i % 2)
+			add_case(d, mem_key("k", 128), "tsc_ticks", v, 11);
+		if (i == 3)
+			add_case(d, mem_key("k", 256), "tsc_ticks", v, 11);
+		free(v);
+		char name[16];
+		snprintf(name, sizeof name, "%c%d.json", i < 2 ? 'a' : 'b', i % 2 + 1);
+		load_doc(d, name, &f[i]);
+	}
+	assert_int_equal(pb_results_name(f, 4), 0);
+	const struct pb_results_file *sa[] = {&f[0], &f[1]}, *sb[] = {&f[2], &f[3]};
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_sides(sa, 2, sb, 2, 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 2);
+	assert_int_equal(r.nonly_a, 0);
+	assert_int_equal(r.nonly_b, 1);
+	assert_string_equal(r.rows[1].a->label, r.rows[1].b->label);
+	assert_ptr_equal(r.rows[1].file_a, &f[1]);
+	assert_ptr_equal(r.rows[1].file_b, &f[3]);
+	assert_int_equal(r.rows[1].runs_a, 1);
+	assert_true(r.rows[1].one_run);
+	char *text = print_text(&r);
+	squash(text);
+	assert_contains(text, "1 case not in every file of a side, compared on the files "
+	                      "that have it: ");
+	assert_contains(text, "(old 1 of 2 files, new 1 of 2)");
+	assert_contains(text, "only in the new files:");
+	free(text);
+	char *csv = csv_text(&r, 1);
+	assert_int_equal(count_lines(csv, ""), 3); /* header and two rows */
+	free(csv);
+	pb_compare_result_free(&r);
+	/* compare a1 -- b1 b2: b2's cases are listed though b1 lacks them */
+	assert_int_equal(pb_compare_sides(sa, 1, sb, 2, 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 1);
+	assert_int_equal(r.nonly_b, 2);
+	pb_compare_result_free(&r);
+	/* the smaller file first on both sides, or last: the same rows */
+	const struct pb_results_file *ra[] = {&f[1], &f[0]}, *rb[] = {&f[3], &f[2]};
+	assert_int_equal(pb_compare_sides(ra, 2, rb, 2, 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 2);
+	assert_int_equal(r.nonly_b, 1);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 4; i++)
+		pb_results_file_free(&f[i]);
+}
+
+/* The legend names the method of every kind of row in the table, and the
+ * Hodges-Lehmann interval's actual coverage when the ranks do not attain
+ * the level exactly (issue 33, item 2); the '*' footnote says what the
+ * delta of the rows it marks is (item 4). */
+static void test_legend_methods(void **state)
+{
+	(void)state;
+	struct pb_results_file f;
+	load_ok("../format/cmd.json", &f);
+	assert_int_equal(pb_results_name(&f, 1), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f, &f, 0.95, false, &r), 0);
+	assert_true(r.nrows > 0);
+	assert_false(r.rows[0].run_level || r.rows[0].one_run);
+	char *text = print_text(&r);
+	squash(text);
+	assert_null(strstr(text, ", , at"));
+	assert_contains(text, "delta: new/old - 1, the Hodges-Lehmann estimate (the median of "
+	                      "all pairwise ratios) of the runs' times with its interval, p from "
+	                      "the Mann-Whitney U test, at 95%");
+	free(text);
+	char *md = markdown_text(&r);
+	assert_null(strstr(md, ", , at"));
+	free(md);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&f);
+	/* one run a side, 12 samples: the interval covers more than 95% */
+	struct pb_results_file g[2];
+	for (int i = 0; i < 2; i++) {
+		json_t *d = doc_new();
+		double *v = spread(100 + 30 * i, 0.001, 12);
+		add_case(d, mem_key("k", 64), "tsc_ticks", v, 12);
+		free(v);
+		load_doc(d, i ? "b.json" : "a.json", &g[i]);
+	}
+	assert_int_equal(pb_results_name(g, 2), 0);
+	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), 0);
+	assert_true(r.rows[0].shift.ci_valid);
+	assert_true(fabs(r.rows[0].shift.coverage - 0.95) > 5e-4);
+	char want[128];
+	snprintf(want, sizeof want,
+	         "at 95%% (the Hodges-Lehmann interval: %.1f%%, the nearest its "
+	         "ranks attain)",
+	         100 * r.rows[0].shift.coverage);
+	text = print_text(&r);
+	squash(text);
+	assert_contains(text, want);
+	free(text);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 2; i++)
 		pb_results_file_free(&g[i]);
 }
 
@@ -2033,6 +2162,8 @@ int main(void)
 	    cmocka_unit_test(test_threads_keys),
 	    cmocka_unit_test(test_replicates_v2),
 	    cmocka_unit_test(test_sides),
+	    cmocka_unit_test(test_sides_union),
+	    cmocka_unit_test(test_legend_methods),
 	    cmocka_unit_test(test_margin),
 	    cmocka_unit_test(test_markdown_csv),
 	    cmocka_unit_test(test_format_cli),

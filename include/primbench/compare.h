@@ -58,10 +58,17 @@ void pb_compare_diffs_free(struct pb_compare_diff *d, size_t n);
 /* One case in both files. */
 struct pb_compare_row {
 	const struct pb_results_case *a, *b;
+	/* the files a and b are from: with several files a side, the first
+	 * file of the side that has the case (a side is the union of its
+	 * files' cases) */
+	const struct pb_results_file *file_a, *file_b;
 	const char *unit; /* compared in: a's, b's, "ns"; latency "ns/load", map "ns/4KiB" */
-	struct pb_summary sa, sb; /* per-call summaries, median CI at level */
-	bool ratio;               /* all values > 0: shift is the HL ratio */
-	struct pb_shift shift;    /* ratio b/a, or else the shift b - a */
+	/* per-call summaries, median CI at level; n: the samples behind the
+	 * side, with several files a side those of every file that has the
+	 * case (pooled) */
+	struct pb_summary sa, sb;
+	bool ratio;            /* all values > 0: shift is the HL ratio */
+	struct pb_shift shift; /* ratio b/a, or else the shift b - a */
 	/* delta in %: 100 (ratio - 1), or 100 shift / median of a; NaN when
 	 * not defined (lo, hi: also without an interval) */
 	double pct, pct_lo, pct_hi;
@@ -82,11 +89,13 @@ struct pb_compare_row {
 	/* Run level (include/primbench/replicates.h): the runs of each side,
 	 * their figures, and Welch's t on their logs. With one file a side a
 	 * run is a replicate of the case (schema v2); with several files a
-	 * side, a file (its replicates' geometric mean). With two or more runs
-	 * a side (and every value > 0) the delta, its interval, p and the
-	 * verdict are the runs' (run_level); otherwise one_run: the delta is
-	 * the samples' Hodges-Lehmann figure, which describes one process
-	 * only, and there is no verdict. */
+	 * side, a file that has the case (its replicates' geometric mean).
+	 * With two or more runs a side (and every value > 0) the delta, its
+	 * interval, p and the verdict are the runs' (run_level); otherwise
+	 * one_run: the delta is the samples' Hodges-Lehmann figure (with
+	 * several files a side, of the samples of every file that has the
+	 * case, pooled), which describes one process only, and there is no
+	 * verdict. */
 	size_t runs_a, runs_b;
 	bool run_level, one_run;
 	struct pb_runs_ratio runs;
@@ -133,9 +142,11 @@ struct pb_compare_result {
 int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r);
 /* The same with several files a side, taken as runs (benchstat's use of
- * several files): a[0..na) the old side, b[0..nb) the new; cases are
- * those of a[0] found in b[0], and each file of a side that has the case
- * gives one run, its figure the case's median (pb_results_case_summary).
+ * several files): a[0..na) the old side, b[0..nb) the new; each side is
+ * the union of its files' cases (a case in some files only is compared on
+ * the files that have it, with a note; a case on one side only is listed
+ * in only_a or only_b), and each file of a side that has the case gives
+ * one run, its figure the case's median (pb_results_case_summary).
  * Every file is checked against a[0] for hardware as pb_compare_run does.
  * The arrays must outlive r. */
 int pb_compare_sides(const struct pb_results_file *const *a, size_t na,

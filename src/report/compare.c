@@ -204,26 +204,94 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Values in the unit compared in (scaled by `scale`), and a copy reduced to
- * at most PB_COMPARE_MAX_SAMPLES evenly spaced order statistics for the
- * two-sample figures. */
-static void prepare(const struct pb_results_case *c, double scale, double **all, double **few,
-                    size_t *nfew)
+/* One side's samples of a case, in the unit compared in, with their runs
+ * (rep_n, n_rep as a case's: NULL, 0 for none). */
+struct side_samples {
+	double *v;
+	size_t n;
+	size_t *rep_n;
+	size_t n_rep;
+	size_t files; /* the files they came from */
+};
+
+/* The samples of case c (from file `ref`) scaled by `scale`; by_file,
+ * those of every file of the side that has the case (in the same unit),
+ * pooled, ticks brought to ref's rate first, each file's replicates (or
+ * the file, without any) a run. */
+static void pool_side(const struct pb_results_case *c, const struct pb_results_file *ref,
+                      const struct pb_results_file *const *side, size_t nside, bool by_file,
+                      double scale, struct side_samples *out)
 {
-	*all = pb_xcalloc(c->n, sizeof **all);
-	for (size_t i = 0; i < c->n; i++)
-		(*all)[i] = c->v[i] * scale;
-	if (c->n <= PB_COMPARE_MAX_SAMPLES) {
-		*few = NULL;
-		*nfew = c->n;
+	memset(out, 0, sizeof *out);
+	const struct pb_results_case *only = c;
+	size_t total = 0, runs = 0;
+	if (by_file) {
+		only = NULL;
+		for (size_t f = 0; f < nside; f++) {
+			const struct pb_results_case *k = find_case(side[f], c->canon);
+			if (!k || strcmp(k->unit, c->unit))
+				continue;
+			out->files++;
+			only = out->files == 1 ? k : NULL;
+			total += k->n;
+			runs += k->n_rep ? k->n_rep : 1;
+		}
+	}
+	if (only) { /* one file: its samples and runs as they are */
+		out->files = 1;
+		out->n = only->n;
+		out->v = pb_xcalloc(only->n ? only->n : 1, sizeof *out->v);
+		for (size_t i = 0; i < only->n; i++)
+			out->v[i] = only->v[i] * scale;
+		if (only->n_rep) {
+			out->rep_n = pb_xcalloc(only->n_rep, sizeof *out->rep_n);
+			memcpy(out->rep_n, only->rep_n, only->n_rep * sizeof *out->rep_n);
+			out->n_rep = only->n_rep;
+		}
 		return;
 	}
-	double *sorted = pb_xcalloc(c->n, sizeof *sorted);
-	memcpy(sorted, *all, c->n * sizeof *sorted);
-	qsort(sorted, c->n, sizeof *sorted, cmp_double);
+	out->v = pb_xcalloc(total ? total : 1, sizeof *out->v);
+	out->rep_n = pb_xcalloc(runs ? runs : 1, sizeof *out->rep_n);
+	bool ticks = pb_tick_unit_is_counter(c->unit);
+	for (size_t f = 0; f < nside; f++) {
+		const struct pb_results_case *k = find_case(side[f], c->canon);
+		if (!k || strcmp(k->unit, c->unit))
+			continue;
+		double rate = ticks && ref->tsc_hz > 0 && side[f]->tsc_hz > 0
+		                  ? ref->tsc_hz / side[f]->tsc_hz
+		                  : 1;
+		for (size_t i = 0; i < k->n; i++)
+			out->v[out->n++] = k->v[i] * rate * scale;
+		if (k->n_rep)
+			for (size_t j = 0; j < k->n_rep; j++)
+				out->rep_n[out->n_rep++] = k->rep_n[j];
+		else
+			out->rep_n[out->n_rep++] = k->n;
+	}
+}
+
+static void side_samples_free(struct side_samples *s)
+{
+	free(s->v);
+	free(s->rep_n);
+}
+
+/* The values v[0..n), reduced to at most PB_COMPARE_MAX_SAMPLES evenly
+ * spaced order statistics for the two-sample figures (*few NULL: no
+ * need). */
+static void prepare(const double *v, size_t n, double **few, size_t *nfew)
+{
+	if (n <= PB_COMPARE_MAX_SAMPLES) {
+		*few = NULL;
+		*nfew = n;
+		return;
+	}
+	double *sorted = pb_xcalloc(n, sizeof *sorted);
+	memcpy(sorted, v, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, cmp_double);
 	size_t m = PB_COMPARE_MAX_SAMPLES;
 	*few = pb_xcalloc(m, sizeof **few);
-	pb_order_statistics(sorted, c->n, *few, m);
+	pb_order_statistics(sorted, n, *few, m);
 	*nfew = m;
 	free(sorted);
 }
@@ -257,10 +325,11 @@ static const char *suite_unit(const struct pb_results_case *c, double *per)
 /* The run figures of one side of a row into *out (malloc'd), their count
  * returned: by replicate, its case's replicates' medians (one when it has
  * none); by_file, one figure per file of the side that has the case, its
- * median (pb_results_case_summary), ticks brought to the first file's
- * rate. `scale` turns the first file's values into the row's unit. */
-static size_t side_runs(const struct pb_results_case *c, const struct pb_results_file *const *side,
-                        size_t nside, bool by_file, double scale, double level, double **out)
+ * median (pb_results_case_summary), ticks brought to the rate of `ref`
+ * (c's file). `scale` turns ref's values into the row's unit. */
+static size_t side_runs(const struct pb_results_case *c, const struct pb_results_file *ref,
+                        const struct pb_results_file *const *side, size_t nside, bool by_file,
+                        double scale, double level, double **out)
 {
 	if (!by_file) {
 		size_t cap = c->n_rep > 1 ? c->n_rep : 1;
@@ -278,8 +347,8 @@ static size_t side_runs(const struct pb_results_case *c, const struct pb_results
 		struct pb_summary s;
 		if (!k || strcmp(k->unit, c->unit) || pb_results_case_summary(k, level, &s) != 0)
 			continue;
-		double rate = ticks && side[0]->tsc_hz > 0 && side[f]->tsc_hz > 0
-		                  ? side[0]->tsc_hz / side[f]->tsc_hz
+		double rate = ticks && ref->tsc_hz > 0 && side[f]->tsc_hz > 0
+		                  ? ref->tsc_hz / side[f]->tsc_hz
 		                  : 1;
 		(*out)[n++] = s.median * rate * scale;
 	}
@@ -321,8 +390,8 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 	double *ra, *rb;
 	/* several files on either side: a file is the unit on both */
 	bool by_file = r->nside_a > 1 || r->nside_b > 1;
-	size_t na = side_runs(row->a, r->side_a, r->nside_a, by_file, sa, level, &ra);
-	size_t nb = side_runs(row->b, r->side_b, r->nside_b, by_file, sb, level, &rb);
+	size_t na = side_runs(row->a, row->file_a, r->side_a, r->nside_a, by_file, sa, level, &ra);
+	size_t nb = side_runs(row->b, row->file_b, r->side_b, r->nside_b, by_file, sb, level, &rb);
 	row->runs_a = na;
 	row->runs_b = nb;
 	int rc = 0;
@@ -347,17 +416,10 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 	if (by_file) {
 		summarize_runs(ra, na, level, &row->sa);
 		summarize_runs(rb, nb, level, &row->sb);
-		/* one file on a side: the change of the sides' figures, marked
-		 * as one run's (no interval) */
-		if (row->one_run && row->ratio && row->sa.median > 0) {
-			row->shift = (struct pb_shift){.estimate = row->sb.median / row->sa.median,
-			                               .level = level,
-			                               .coverage = level,
-			                               .ci_valid = false};
-			/* nor a p: the samples' test would be of the first file
-			 * of each side only */
-			row->u.p = NAN;
-		}
+		/* one run on a side: the delta, its interval and p stay the
+		 * Hodges-Lehmann figures and the U test of the samples of
+		 * every file with the case, pooled (compare_case), marked as
+		 * one run's */
 	}
 	free(ra);
 	free(rb);
@@ -384,7 +446,7 @@ void pb_compare_set_margin(struct pb_compare_result *r, double margin)
 static int compare_case(struct pb_compare_row *row, const struct pb_compare_result *res,
                         double level, size_t *converted)
 {
-	const struct pb_results_file *fa = res->fa, *fb = res->fb;
+	const struct pb_results_file *fa = row->file_a, *fb = row->file_b;
 	const struct pb_results_case *a = row->a, *b = row->b;
 	double sa = 1, sb = 1;
 	row->unit = a->unit;
@@ -434,15 +496,21 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_resu
 		row->unit = own;
 	}
 
-	double *xa, *xb, *fewa, *fewb;
+	/* with several files a side, the samples of every file of the side
+	 * with the case, pooled */
+	bool by_file = res->nside_a > 1 || res->nside_b > 1;
+	struct side_samples pa, pb;
+	pool_side(a, fa, res->side_a, res->nside_a, by_file, sa, &pa);
+	pool_side(b, fb, res->side_b, res->nside_b, by_file, sb, &pb);
+	double *fewa, *fewb;
 	size_t na, nb;
-	prepare(a, sa, &xa, &fewa, &na);
-	prepare(b, sb, &xb, &fewb, &nb);
+	prepare(pa.v, pa.n, &fewa, &na);
+	prepare(pb.v, pb.n, &fewb, &nb);
 	row->thinned = fewa || fewb;
-	const double *x = fewa ? fewa : xa, *y = fewb ? fewb : xb;
-	int rc = pb_summarize_replicates(xa, a->n, a->rep_n, a->n_rep, level, &row->sa);
+	const double *x = fewa ? fewa : pa.v, *y = fewb ? fewb : pb.v;
+	int rc = pb_summarize_replicates(pa.v, pa.n, pa.rep_n, pa.n_rep, level, &row->sa);
 	if (rc == 0)
-		rc = pb_summarize_replicates(xb, b->n, b->rep_n, b->n_rep, level, &row->sb);
+		rc = pb_summarize_replicates(pb.v, pb.n, pb.rep_n, pb.n_rep, level, &row->sb);
 	row->ratio = all_positive(x, na) && all_positive(y, nb);
 	if (rc == 0)
 		rc = row->ratio ? pb_hodges_lehmann_ratio(x, na, y, nb, level, &row->shift)
@@ -453,8 +521,8 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_resu
 		rc = run_level(row, res, sa, sb, level);
 	row->rev_a = a->kernel_revision;
 	row->rev_b = b->kernel_revision;
-	free(xa);
-	free(xb);
+	side_samples_free(&pa);
+	side_samples_free(&pb);
 	free(fewa);
 	free(fewb);
 	if (rc != 0) {
@@ -685,6 +753,73 @@ static void revision_notes(const struct pb_compare_result *r, struct pb_strv *no
 	}
 }
 
+/* A case of a side and the first of the side's files that has it. */
+struct side_case {
+	const struct pb_results_case *c;
+	const struct pb_results_file *f;
+};
+
+/* The union of the cases of side[0..n), each once (its first file's),
+ * in the order of the files, then of their cases; the count. */
+static size_t side_union(const struct pb_results_file *const *side, size_t n,
+                         struct side_case **out)
+{
+	size_t total = 0, k = 0;
+	for (size_t i = 0; i < n; i++)
+		total += side[i]->ncases;
+	*out = pb_xcalloc(total ? total : 1, sizeof **out);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < side[i]->ncases; j++) {
+			const struct pb_results_case *c = &side[i]->cases[j];
+			bool seen = false;
+			for (size_t e = 0; e < i && !seen; e++)
+				seen = find_case(side[e], c->canon) != NULL;
+			if (!seen)
+				(*out)[k++] = (struct side_case){c, side[i]};
+		}
+	return k;
+}
+
+/* With several files a side: the rows whose case some file of a side
+ * lacks, each with how many files of each side had it (it is compared on
+ * those). */
+static void partial_notes(const struct pb_compare_result *r, struct pb_strv *notes)
+{
+	if (r->nside_a < 2 && r->nside_b < 2)
+		return;
+	size_t found = 0;
+	char *list = pb_xstrdup("");
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct pb_compare_row *row = &r->rows[i];
+		size_t fa = 0, fb = 0;
+		for (size_t f = 0; f < r->nside_a; f++)
+			fa += find_case(r->side_a[f], row->a->canon) != NULL;
+		for (size_t f = 0; f < r->nside_b; f++)
+			fb += find_case(r->side_b[f], row->b->canon) != NULL;
+		if (fa == r->nside_a && fb == r->nside_b)
+			continue;
+		if (++found > LIST_MAX)
+			continue;
+		char *n = full_name(row->a);
+		char *item = pb_xasprintf("%s%s (old %zu of %zu files, new %zu of %zu)",
+		                          found > 1 ? "; " : "", n, fa, r->nside_a, fb, r->nside_b);
+		pb_xappend(&list, item);
+		free(item);
+		free(n);
+	}
+	if (found > LIST_MAX) {
+		char *more = pb_xasprintf("; and %zu more", found - LIST_MAX);
+		pb_xappend(&list, more);
+		free(more);
+	}
+	if (found)
+		pb_strv_push(notes, pb_xasprintf("%zu case%s not in every file of a side, compared "
+		                                 "on the files that have %s: %s",
+		                                 found, found == 1 ? "" : "s",
+		                                 found == 1 ? "it" : "them", list));
+	free(list);
+}
+
 int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
                    bool force, struct pb_compare_result *r)
 {
@@ -759,33 +894,44 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 		}
 	}
 
-	r->rows = pb_xcalloc(fa->ncases, sizeof *r->rows);
-	r->only_a = pb_xcalloc(fa->ncases, sizeof *r->only_a);
-	r->only_b = pb_xcalloc(fb->ncases, sizeof *r->only_b);
-	bool *used = pb_xcalloc(fb->ncases, sizeof *used);
+	/* Each side is the union of its files' cases, in the order of its
+	 * files, then of their cases: a case missing from a side's first file
+	 * is still that side's. */
+	struct side_case *ua, *ub;
+	size_t nua = side_union(sa, nsa, &ua), nub = side_union(sb, nsb, &ub);
+	r->rows = pb_xcalloc(nua ? nua : 1, sizeof *r->rows);
+	r->only_a = pb_xcalloc(nua ? nua : 1, sizeof *r->only_a);
+	r->only_b = pb_xcalloc(nub ? nub : 1, sizeof *r->only_b);
+	bool *used = pb_xcalloc(nub ? nub : 1, sizeof *used);
 	size_t converted = 0, thinned = 0;
 	int rc = 0;
-	for (size_t i = 0; i < fa->ncases && rc == 0; i++) {
-		const struct pb_results_case *a = &fa->cases[i];
-		const struct pb_results_case *b = find_case(fb, a->canon);
-		if (!b) {
+	for (size_t i = 0; i < nua && rc == 0; i++) {
+		const struct pb_results_case *a = ua[i].c;
+		size_t j = 0;
+		while (j < nub && strcmp(ub[j].c->canon, a->canon))
+			j++;
+		if (j == nub) {
 			r->only_a[r->nonly_a++] = a;
 			continue;
 		}
-		used[b - fb->cases] = true;
+		used[j] = true;
 		struct pb_compare_row *row = &r->rows[r->nrows];
 		row->a = a;
-		row->b = b;
+		row->b = ub[j].c;
+		row->file_a = ua[i].f;
+		row->file_b = ub[j].f;
 		rc = compare_case(row, r, level, &converted);
 		if (rc == 0) {
 			thinned += row->thinned;
 			r->nrows++;
 		}
 	}
-	for (size_t i = 0; i < fb->ncases; i++)
+	for (size_t i = 0; i < nub; i++)
 		if (!used[i])
-			r->only_b[r->nonly_b++] = &fb->cases[i];
+			r->only_b[r->nonly_b++] = ub[i].c;
 	free(used);
+	free(ua);
+	free(ub);
 	near_misses(r, &notes);
 	if (rc != 0) {
 		r->notes = notes.v;
@@ -799,6 +945,7 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 		                          converted, converted == 1 ? "" : "s", fa->tsc_hz / 1e6,
 		                          fb->tsc_hz / 1e6));
 	ci_note(r, level, &notes);
+	partial_notes(r, &notes);
 	run_notes(r, &notes);
 	revision_notes(r, &notes);
 	if (thinned)
@@ -1062,8 +1209,17 @@ static void row_cells(const struct pb_compare_row *row, double div, struct row_c
 		snprintf(c->p, sizeof c->p, "%.3f", row->u.p);
 }
 
-/* One row; true when it is marked '*'. */
-static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
+/* What a row marked '*' is (MARK_*): the kinds of delta the footnote
+ * explains. */
+enum { MARK_HL = 1, MARK_RUNS = 2 };
+
+static unsigned mark_kind(const struct pb_compare_row *row, bool marked)
+{
+	return !marked ? 0 : row->run_level ? MARK_RUNS : MARK_HL;
+}
+
+/* One row; its MARK_* when it is marked '*', else 0. */
+static unsigned print_row(FILE *f, const struct pb_compare_row *row, double div)
 {
 	struct row_cells c;
 	row_cells(row, div, &c);
@@ -1073,7 +1229,7 @@ static bool print_row(FILE *f, const struct pb_compare_row *row, double div)
 		label = "";
 	}
 	put_line(f, ROW_FMT, NAME_WIDTH, label, c.oa, c.ca, c.ob, c.cb, c.d, c.ci, c.p);
-	return c.marked;
+	return mark_kind(row, c.marked);
 }
 
 /* A header centred over a 14-column cell (value, "+-", CI). */
@@ -1109,11 +1265,11 @@ static double group_div(const struct pb_compare_result *r, const char *group, co
 	return ns_display(unit, smallest, uname);
 }
 
-/* The rows of one group in one unit; true when one is marked '*'. */
-static bool print_group(FILE *f, const struct pb_compare_result *r, const char *group,
-                        const char *unit, bool *done)
+/* The rows of one group in one unit; the MARK_* of the rows marked '*'. */
+static unsigned print_group(FILE *f, const struct pb_compare_result *r, const char *group,
+                            const char *unit, bool *done)
 {
-	bool marked = false;
+	unsigned marked = 0;
 	char lv[32], ci_head[40], oh[32], nh[32];
 	const char *uname;
 	double div = group_div(r, group, unit, done, &uname);
@@ -1263,20 +1419,58 @@ static char *legend_text(const struct pb_compare_result *r)
 	char lv[32], alpha[32];
 	level_text(lv, sizeof lv, r->level);
 	snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
-	bool runs = false, one = false;
+	/* the kinds of delta in the table: the runs' (Welch), one run a side
+	 * (the samples' Hodges-Lehmann, no verdict), and a cmd row with one
+	 * file a side (each sample a run: Hodges-Lehmann with a verdict); the
+	 * range of the Hodges-Lehmann intervals' actual coverage */
+	bool runs = false, one = false, cmdruns = false;
+	double cov_lo = INFINITY, cov_hi = -INFINITY;
 	for (size_t i = 0; i < r->nrows; i++) {
-		runs |= r->rows[i].run_level;
-		one |= r->rows[i].one_run;
+		const struct pb_compare_row *row = &r->rows[i];
+		runs |= row->run_level;
+		one |= row->one_run;
+		cmdruns |= !row->run_level && !row->one_run;
+		if (!row->run_level && row->shift.ci_valid) {
+			cov_lo = fmin(cov_lo, row->shift.coverage);
+			cov_hi = fmax(cov_hi, row->shift.coverage);
+		}
 	}
-	char *how = pb_xasprintf(
-	    "%s%s%s",
-	    runs ? "with runs on both sides (replicates, or files): the ratio of the runs' "
-	           "geometric means with Welch's t interval on their logs, p from that t test"
-	         : "",
-	    runs && one ? "; with one run a side: " : "",
-	    one ? "the Hodges-Lehmann estimate of the samples with its interval, p from the "
-	          "Mann-Whitney U test, and no verdict ('?': it covers one process only)"
-	        : "");
+	char *how = pb_xstrdup("");
+	if (runs)
+		pb_xappend(&how,
+		           "with runs on both sides (replicates, or files): the ratio of the "
+		           "runs' geometric means with Welch's t interval on their logs, p from "
+		           "that t test");
+	if (cmdruns)
+		pb_xappend(&how, runs ? "; cmd with one file a side (each sample a run): the "
+		                        "Hodges-Lehmann estimate of the runs' times with its "
+		                        "interval, p from the Mann-Whitney U test"
+		                      : "the Hodges-Lehmann estimate (the median of all pairwise "
+		                        "ratios) of the runs' times with its interval, p from the "
+		                        "Mann-Whitney U test");
+	if (one)
+		pb_xappend(&how,
+		           runs || cmdruns
+		               ? "; with one run a side: the Hodges-Lehmann estimate of the "
+		                 "samples with its interval, p from the Mann-Whitney U test, "
+		                 "and no verdict ('?': it covers one process only)"
+		               : "the Hodges-Lehmann estimate of the samples with its interval, "
+		                 "p from the Mann-Whitney U test, and no verdict ('?': it "
+		                 "covers one process only)");
+	/* a rank-sum interval covers what its ranks attain, at least the level */
+	char at[256];
+	char lo_txt[32], hi_txt[32];
+	snprintf(lo_txt, sizeof lo_txt, "%.1f%%", 100 * cov_lo);
+	snprintf(hi_txt, sizeof hi_txt, "%.1f%%", 100 * cov_hi);
+	if (cov_lo <= cov_hi && (fabs(cov_lo - r->level) > 5e-4 || fabs(cov_hi - r->level) > 5e-4))
+		snprintf(at, sizeof at,
+		         "%s (the Hodges-Lehmann interval%s: %s%s%s, the nearest "
+		         "its ranks attain)",
+		         lv, strcmp(lo_txt, hi_txt) ? "s" : "", lo_txt,
+		         strcmp(lo_txt, hi_txt) ? " to " : "",
+		         strcmp(lo_txt, hi_txt) ? hi_txt : "");
+	else
+		snprintf(at, sizeof at, "%s", lv);
 	char *legend = pb_xasprintf(
 	    "old, new: median per call%s%s%s +- the half-width of its %s "
 	    "confidence interval in %% of it (with replicates: their geometric mean and a "
@@ -1284,7 +1478,7 @@ static char *legend_text(const struct pb_compare_result *r)
 	    "within +-%g%% (the interval lies inside it); ~: cannot tell (the interval "
 	    "includes 0 or p >= %s, or the delta lies inside the margin and the interval "
 	    "beyond it). geomean: of the medians; delta new/old.",
-	    *units ? " (" : "", units, *units ? ")" : "", lv, how, lv, 100 * r->margin, alpha);
+	    *units ? " (" : "", units, *units ? ")" : "", lv, how, at, 100 * r->margin, alpha);
 	free(how);
 	free(units);
 	return legend;
@@ -1314,8 +1508,8 @@ static void print_profiles(FILE *f, const struct pb_compare_result *r)
 {
 	bool head = false;
 	for (size_t i = 0; i < r->nrows; i++) {
-		const json_t *pa = case_profile(r->fa, r->rows[i].a);
-		const json_t *pb = case_profile(r->fb, r->rows[i].b);
+		const json_t *pa = case_profile(r->rows[i].file_a, r->rows[i].a);
+		const json_t *pb = case_profile(r->rows[i].file_b, r->rows[i].b);
 		if (!pa || !pb)
 			continue;
 		if (!head) {
@@ -1363,13 +1557,30 @@ static void print_side(FILE *f, const char *label, const struct pb_results_file 
 	free(s);
 }
 
-/* What a '*' after a row's interval means. */
-#define MARKED_TEXT                                                                                \
-	"*: the change of the medians as printed (new/old - 1 of the old and new columns) lies "   \
-	"outside the delta's interval. Both are right: the delta is the median of all pairwise "   \
-	"ratios new/old, not the ratio of the medians, so with bimodal samples the medians can "   \
-	"jump between the modes while most pairs barely move; and the medians are rounded to 3 "   \
-	"figures."
+/* What a '*' after a row's interval means, for the kinds of row marked
+ * (MARK_*): the delta is the median of all pairwise ratios (Hodges-Lehmann)
+ * or the ratio of the runs' geometric means, not the ratio of the medians
+ * in the columns. */
+static char *marked_text(unsigned kinds)
+{
+	const char *head = "*: the change of the medians as printed (new/old - 1 of the old and "
+	                   "new columns) lies outside the delta's interval.";
+	const char *hl = "the median of all pairwise ratios new/old of the samples, not the "
+	                 "ratio of the medians, so with bimodal samples the medians can jump "
+	                 "between the modes while most pairs barely move";
+	const char *runs = "the ratio of the runs' geometric means, the old and new figures "
+	                   "themselves, so only their rounding to 3 figures puts it outside";
+	if (kinds == MARK_RUNS)
+		return pb_xasprintf("%s With runs on both sides the delta is %s.", head, runs);
+	if (kinds == MARK_HL)
+		return pb_xasprintf("%s Both are right: the delta is %s; and the medians are "
+		                    "rounded to 3 figures.",
+		                    head, hl);
+	return pb_xasprintf("%s Both are right: with one run a side (or a cmd row), the delta is "
+	                    "%s; with runs on both sides, it is %s; and the medians are rounded "
+	                    "to 3 figures.",
+	                    head, hl, runs);
+}
 
 void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 {
@@ -1387,7 +1598,8 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		free(t);
 	}
 
-	bool *done = pb_xcalloc(r->nrows, sizeof *done), marked = false;
+	bool *done = pb_xcalloc(r->nrows, sizeof *done);
+	unsigned marked = 0;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!done[i])
 			marked |= print_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
@@ -1423,12 +1635,14 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 	if (r->nonly_a || r->nonly_b)
 		fputc('\n', f);
 	if (r->nonly_a) {
-		char *h = pb_xasprintf("only in %s:", r->fa->path);
+		char *h = r->nside_a > 1 ? pb_xasprintf("only in the old files:")
+		                         : pb_xasprintf("only in %s:", r->fa->path);
 		print_names(f, h, r->only_a, r->nonly_a);
 		free(h);
 	}
 	if (r->nonly_b) {
-		char *h = pb_xasprintf("only in %s:", r->fb->path);
+		char *h = r->nside_b > 1 ? pb_xasprintf("only in the new files:")
+		                         : pb_xasprintf("only in %s:", r->fb->path);
 		print_names(f, h, r->only_b, r->nonly_b);
 		free(h);
 	}
@@ -1442,8 +1656,11 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		fputc('\n', f);
 		pb_print_labelled(f, 0, "", legend);
 		free(legend);
-		if (marked)
-			pb_print_labelled(f, 0, "", MARKED_TEXT);
+		if (marked) {
+			char *t = marked_text(marked);
+			pb_print_labelled(f, 0, "", t);
+			free(t);
+		}
 	}
 }
 
@@ -1496,11 +1713,15 @@ static const char *md_verdict(const struct pb_compare_row *row)
 	return row->significant ? "different" : "cannot tell";
 }
 
-static void md_names(FILE *f, const char *path, const struct pb_results_case *const *cases,
-                     size_t n)
+/* path NULL: the side's several files, named by `side` */
+static void md_names(FILE *f, const char *path, const char *side,
+                     const struct pb_results_case *const *cases, size_t n)
 {
 	fputs("- only in ", f);
-	md_path(f, path);
+	if (path)
+		md_path(f, path);
+	else
+		fputs(side, f);
 	fprintf(f, ", %zu case%s: ", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		char *name = full_name(cases[i]);
@@ -1511,11 +1732,11 @@ static void md_names(FILE *f, const char *path, const struct pb_results_case *co
 	fputc('\n', f);
 }
 
-/* The rows of one group in one unit as a table; true when one is marked. */
-static bool md_group(FILE *f, const struct pb_compare_result *r, const char *group,
-                     const char *unit, bool *done)
+/* The rows of one group in one unit as a table; the MARK_* of the rows marked '*'. */
+static unsigned md_group(FILE *f, const struct pb_compare_result *r, const char *group,
+                         const char *unit, bool *done)
 {
-	bool marked = false;
+	unsigned marked = 0;
 	char lv[32];
 	const char *uname;
 	double div = group_div(r, group, unit, done, &uname);
@@ -1532,7 +1753,7 @@ static bool md_group(FILE *f, const struct pb_compare_result *r, const char *gro
 		done[i] = true;
 		struct row_cells c;
 		row_cells(row, div, &c);
-		marked |= c.marked;
+		marked |= mark_kind(row, c.marked);
 		fputs("| ", f);
 		md_text(f, row->a->label);
 		fprintf(f, " | %s +-%s | %s +-%s | %s | %s | %s | %s |\n", c.oa, c.ca, c.ob, c.cb,
@@ -1555,7 +1776,8 @@ void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
 		free(t);
 	}
 
-	bool *done = pb_xcalloc(r->nrows, sizeof *done), marked = false;
+	bool *done = pb_xcalloc(r->nrows, sizeof *done);
+	unsigned marked = 0;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!done[i])
 			marked |= md_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
@@ -1587,9 +1809,11 @@ void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
 	if (r->nonly_a || r->nonly_b)
 		fputs("\n### only in one file\n\n", f);
 	if (r->nonly_a)
-		md_names(f, r->fa->path, r->only_a, r->nonly_a);
+		md_names(f, r->nside_a > 1 ? NULL : r->fa->path, "the old files", r->only_a,
+		         r->nonly_a);
 	if (r->nonly_b)
-		md_names(f, r->fb->path, r->only_b, r->nonly_b);
+		md_names(f, r->nside_b > 1 ? NULL : r->fb->path, "the new files", r->only_b,
+		         r->nonly_b);
 	if (r->nnotes)
 		fputs("\n### notes\n\n", f);
 	for (size_t i = 0; i < r->nnotes; i++) {
@@ -1602,8 +1826,11 @@ void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
 		char *legend = legend_text(r);
 		fprintf(f, "\n%s\n", legend);
 		free(legend);
-		if (marked)
-			fprintf(f, "\n%s\n", MARKED_TEXT);
+		if (marked) {
+			char *t = marked_text(marked);
+			fprintf(f, "\n%s\n", t);
+			free(t);
+		}
 	}
 }
 
@@ -1826,7 +2053,8 @@ json_t *pb_compare_json(const struct pb_compare_result *r)
 		json_object_set_new(c, "kernel_revision_old", json_integer(row->rev_a));
 		json_object_set_new(c, "kernel_revision_new", json_integer(row->rev_b));
 		json_object_set_new(c, "thinned", json_boolean(row->thinned));
-		const json_t *pa = case_profile(r->fa, row->a), *pb = case_profile(r->fb, row->b);
+		const json_t *pa = case_profile(row->file_a, row->a),
+		             *pb = case_profile(row->file_b, row->b);
 		if (pa && pb) {
 			json_t *fams = json_array();
 			for (int k = 0; k < PB_PROF_NFAMILIES; k++) {

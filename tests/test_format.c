@@ -262,6 +262,20 @@ static void test_page_op_title(void **state)
 	    render_edited("mem.json", "page_op", json_string("copy_page"), PB_FORMAT_MARKDOWN);
 	assert_non_null(strstr(md, "### copy_page hot (tsc_ticks per page)"));
 	free(md);
+	/* csv's group as text's; its key fields (and benchfmt's name, all key
+	 * fields) keep the op: the key a memcpy --sizes 4K file matches */
+	char *csv = render_edited("mem.json", "page_op", json_string("copy_page"), PB_FORMAT_CSV);
+	assert_non_null(strstr(csv, "\ncopy_page hot,"));
+	assert_non_null(strstr(csv, "\ncopy_page dram,"));
+	assert_non_null(strstr(csv, "\nmemcpy hot,")); /* its 64 B cases */
+	assert_null(strstr(csv, "clear_page"));
+	assert_non_null(strstr(csv, ",memcpy,"));
+	free(csv);
+	char *bf =
+	    render_edited("mem.json", "page_op", json_string("copy_page"), PB_FORMAT_BENCHFMT);
+	assert_non_null(strstr(bf, "/op=memcpy/"));
+	assert_null(strstr(bf, "copy_page"));
+	free(bf);
 	/* a file before the field: its command line says it */
 	json_t *cl =
 	    json_pack("[s, s, s, s, s]", "primbench", "mem", "copy_page", "--kernels", "libc");

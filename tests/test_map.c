@@ -19,6 +19,8 @@
 
 #include <libgen.h>
 #include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "primbench/cpu.h"
 #include "primbench/error.h"
@@ -210,9 +212,48 @@ static void test_run_errors(void **state)
 	struct pb_map_result r;
 	/* one page, two threads: skipped, not an error */
 	assert_int_equal(pb_map_run(&p, &r), 0);
-	assert_string_equal(r.cases[0].skip, "4K pages, 2 threads: skipped: the region holds "
-	                                     "fewer 4K pages than threads");
+	assert_string_equal(r.cases[0].skip, "4K pages, 2 threads: skipped: the region holds 1 "
+	                                     "4K page, fewer than threads");
 	pb_map_result_free(&r);
+	/* --size under one page: skipped whatever the threads, said once
+	 * among the notes (not as a threads line) */
+	unsigned one[] = {1, 2};
+	p.threads = one;
+	p.n_threads = 2;
+	p.bytes = 8192;
+	p.page_sizes[0] = PB_PAGE_2M;
+	/* a sysfs whose THP is on: 2M pages available, nothing mapped */
+	char mm[] = "/tmp/pb-test-map-XXXXXX", path[64];
+	assert_non_null(mkdtemp(mm));
+	snprintf(path, sizeof path, "%s/transparent_hugepage", mm);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/transparent_hugepage/enabled", mm);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("[always] madvise never\n", f);
+	fclose(f);
+	p.sysfs_mm = mm;
+	assert_int_equal(pb_map_run(&p, &r), 0);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/transparent_hugepage", mm);
+	rmdir(path);
+	rmdir(mm);
+	assert_int_equal(r.cases[0].source, PB_PAGES_THP);
+	for (size_t i = 0; i < 2; i++) {
+		assert_string_equal(r.cases[i].skip, "2M pages: skipped: --size 8K is smaller than "
+		                                     "one 2M page");
+		assert_int_equal(r.cases[i].n_samples, 0);
+	}
+	const char *n1 = strstr(r.notes, "--size 8K is smaller than one 2M page\n");
+	assert_non_null(n1);
+	assert_null(strstr(n1 + 1, "--size 8K"));
+	assert_null(strstr(r.notes, "thread"));
+	pb_map_result_free(&r);
+	p.bytes = 4096;
+	p.page_sizes[0] = PB_PAGE_4K;
+	p.sysfs_mm = NULL;
+	p.threads = counts;
+	p.n_threads = 1;
 	p.rounds = 0;
 	assert_int_equal(pb_map_run(&p, &r), -1);
 	p.rounds = 1;

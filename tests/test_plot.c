@@ -450,6 +450,57 @@ static void test_scaling(void **state)
 	pb_results_file_free(&f);
 }
 
+/* A `mem clear_page` run (plot/clear_page.json: its cases are memset 4 KiB
+ * cases, the file's page_op says clear_page) titles its panels by that
+ * name, and l2 and llc by their working set, half the cache; beside a
+ * memset file its panels name both; in a threaded file whose page_op is
+ * edited in, the 4 KiB scaling panels say clear_page and the others
+ * memset. */
+static void test_page_op_titles(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file f, g;
+	load("plot/clear_page.json", &f);
+	struct pb_plot_input in[2] = {{"clear_page", &f}, {"memset", &g}};
+	struct pb_plot_opts o = {"cpp.png", PB_UNIT_GB_S, NULL};
+	if (pb_plot_write(in, 1, &o, dir) != 0)
+		fail_msg("%s", pb_error());
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set title \"clear_page, hot (the same buffers every call)\""));
+	assert_non_null(strstr(s, "set title \"clear_page, l2 (a working set of half the L2)\""));
+	assert_non_null(strstr(s, "set title \"clear_page, llc (a working set of half the LLC)\""));
+	assert_non_null(strstr(s, "set title \"clear_page, fault-thp"));
+	assert_null(strstr(s, "memset"));
+	assert_null(strstr(s, "the size of"));
+	free(s);
+
+	clean();
+	load("plot/mem_many.json", &g);
+	if (pb_plot_write(in, 2, &o, dir) != 0)
+		fail_msg("%s", pb_error());
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(
+	    strstr(s, "set title \"clear_page / memset, hot (the same buffers every call)\""));
+	assert_non_null(strstr(s, "set title \"clear_page, dram"));
+	free(s);
+	pb_results_file_free(&f);
+	pb_results_file_free(&g);
+
+	clean();
+	load("plot/mem_threads.json", &f);
+	json_object_set_new(f.doc, "page_op", json_string("clear_page"));
+	in[0].file = &f;
+	if (pb_plot_write(in, 1, &o, dir) != 0)
+		fail_msg("%s", pb_error());
+	s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "set title \"clear_page / memset, hot ("));
+	assert_non_null(strstr(s, "title \"clear_page 4K, hot ("));
+	assert_non_null(strstr(s, "title \"memset 1M, hot ("));
+	free(s);
+	pb_results_file_free(&f);
+}
+
 static void test_before_after(void **state)
 {
 	(void)state;
@@ -1123,6 +1174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mem_sweep),
 	    cmocka_unit_test(test_before_after),
+	    cmocka_unit_test(test_page_op_titles),
 	    cmocka_unit_test(test_grid),
 	    cmocka_unit_test(test_cmd),
 	    cmocka_unit_test(test_refused),

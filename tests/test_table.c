@@ -160,6 +160,16 @@ static void test_page_op_title(void **state)
 	t = table(&r, PB_UNIT_TICKS_PER_CALL, true);
 	assert_non_null(strstr(t, "\nfastest clear_page, dram"));
 	free(t);
+	/* the spread line names the case by it too */
+	char *q = NULL;
+	size_t qlen = 0;
+	FILE *f = open_memstream(&q, &qlen);
+	assert_non_null(f);
+	pb_print_mem_quality(f, &r);
+	fclose(f);
+	assert_non_null(strstr(q, "(clear_page/libc 4K dram)"));
+	assert_null(strstr(q, "memset"));
+	free(q);
 }
 
 /* cmd's run-1 line names the rule it judged by and its fences. */

@@ -34,7 +34,8 @@ static void usage(FILE *f)
 	      "thread count (docs/methodology.md \"mem map\").\n"
 	      "\n"
 	      "  --size BYTES        region per round, all threads together (default\n"
-	      "                      1G; at most half of MemAvailable)\n"
+	      "                      1G, cut to half of MemAvailable; a larger --size\n"
+	      "                      is an error)\n"
 	      "  --pages LIST        4K, 2M, 1G (default 4K,2M,1G); 2M and 1G from\n"
 	      "                      hugetlbfs when pages are reserved, 2M else from THP;\n"
 	      "                      a size not available is skipped with one line\n"
@@ -122,8 +123,13 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 		snprintf(head, sizeof head,
 		         "mem map: %s per round, %s, %zu rounds (median; spread: p10..p90)", sz,
 		         fault, p->rounds);
-	pb_print_wrapped_at(stdout, 0, 0, head);
-	putchar('\n');
+	bool any = false; /* nothing measured: no table, the skip lines */
+	for (size_t i = 0; i < r->n_cases; i++)
+		any |= !r->cases[i].skip[0] && r->cases[i].n_samples > 0;
+	if (any) {
+		pb_print_wrapped_at(stdout, 0, 0, head);
+		putchar('\n');
+	}
 	struct pb_map_row *rows = pb_xcalloc(r->n_cases + 1, sizeof *rows);
 	size_t n = 0;
 	for (size_t i = 0; i < r->n_cases; i++) {
@@ -145,17 +151,19 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 		    .has_ci = s->replicates > 1 && s->ci_valid && s->median > 0,
 		    .ci = s->median > 0 ? (s->ci_hi - s->ci_lo) / 2 / s->median : NAN};
 	}
-	pb_map_print(stdout, rows, n);
+	if (any)
+		pb_map_print(stdout, rows, n);
 	free(rows);
-	bool first = true;
+	bool started = any, first = true; /* started: a blank line before what follows */
 	for (size_t i = 0; i < r->n_cases; i++)
 		if (r->cases[i].skip[0] && strstr(r->cases[i].skip, "threads")) {
-			if (first)
+			if (first && started)
 				putchar('\n');
 			first = false;
+			started = true;
 			pb_print_wrapped_at(stdout, 0, 2, r->cases[i].skip);
 		}
-	if (p->fault == PB_MAP_DEMAND) {
+	if (any && p->fault == PB_MAP_DEMAND) {
 		/* the other figure of a fault, and how to measure its case here */
 		putchar('\n');
 		pb_print_wrapped_at(
@@ -166,7 +174,8 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 		    "case (docs/methodology.md, \"Two page-fault figures\")");
 	}
 	if (r->notes[0]) {
-		putchar('\n');
+		if (started)
+			putchar('\n');
 		char *copy = strdup(r->notes), *save = NULL;
 		for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
 			pb_print_wrapped_at(stdout, 0, 2, l);
@@ -298,6 +307,23 @@ int cmd_mem_map(int argc, char **argv)
 		die_usage("map: %s", pb_error());
 	p.pinning = (struct pb_harness_pinning){.pin = pin_worker, .pin_ctx = &plan};
 
+	bool capped;
+	uint64_t avail = pb_map_mem_available();
+	p.bytes = pb_map_size_cap((size_t)size, avail, &capped);
+	if (capped && o.size_arg) {
+		/* a size asked for that cannot be mapped: not measured smaller */
+		char a[32], b[32];
+		/* the most, as a --size that parses: whole 1G (else 2M, 4K)
+		 * pages */
+		size_t unit = p.bytes >= PB_PAGE_1G   ? PB_PAGE_1G
+		              : p.bytes >= PB_PAGE_2M ? PB_PAGE_2M
+		                                      : PB_PAGE_4K;
+		pb_format_bytes(a, sizeof a, (double)avail, PB_BYTES_IEC);
+		pb_format_bytes(b, sizeof b, (double)(p.bytes / unit * unit), PB_BYTES_EXACT);
+		die_usage("map: --size %s is more than half of MemAvailable (%s): at most %s",
+		          o.size_arg, a, b);
+	}
+
 	if (o.processes > 1) {
 		if (o.out && pb_output_reserve(o.out) != 0)
 			die_usage("map: %s", pb_error());
@@ -314,10 +340,6 @@ int cmd_mem_map(int argc, char **argv)
 		};
 		return cli_processes_run(&cp);
 	}
-
-	bool capped;
-	uint64_t avail = pb_map_mem_available();
-	p.bytes = pb_map_size_cap((size_t)size, avail, &capped);
 
 	struct pb_session s;
 	struct pb_session_params sp = {
@@ -407,7 +429,14 @@ int cmd_mem_map(int argc, char **argv)
 	cli_progress_done(&line);
 	print_table(&rp, &r);
 	int status = PB_EXIT_OK;
-	if (s.doc) {
+	bool measured = false;
+	for (size_t i = 0; i < r.n_cases; i++)
+		measured |= r.cases[i].n_samples > 0;
+	if (!measured && !r.interrupted && !pb_session_stopped(&s)) {
+		/* every page size skipped (the lines above say why) */
+		cli_error("map: nothing was measured (see the notes above)");
+		status = PB_EXIT_USAGE;
+	} else if (s.doc) {
 		pb_results_add_map(s.doc, &r);
 		json_t *cases, *notes;
 		if (capline[0] && pb_results_arrays(s.doc, &cases, &notes) == 0)

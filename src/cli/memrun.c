@@ -919,14 +919,30 @@ static bool note_auto(struct mem_run *run, size_t o)
 }
 
 /* The lines above an op's tables: the value, the placement, the extent. */
+/* The unit a clear_page/copy_page run's tables are in, in words: a call
+ * is one 4 KiB page, so ticks/call and ticks/page are the same figure. */
+static const char *page_unit_words(const struct mem_cli *m)
+{
+	switch (m->unit_set ? m->unit : PB_UNIT_TICKS_PER_PAGE) {
+	case PB_UNIT_NS_PER_CALL:
+		return "ns per page";
+	case PB_UNIT_BYTES_PER_TICK:
+		return "bytes per tick";
+	case PB_UNIT_GB_S:
+		return "GB/s";
+	default:
+		return "ticks per page";
+	}
+}
+
 static void print_op_header(const struct mem_run *run, enum pb_op op)
 {
 	const struct mem_cli *m = run->m;
 	const struct mem_plan *pl = run->pl;
 	const struct pb_mem_placement *pl0 = &pl->placements[0];
 	if (m->scenario)
-		printf("\n%s: %s of 4096 page-aligned bytes, in ticks per page\n", m->scenario,
-		       op == PB_OP_MEMSET ? "memset 0" : "memcpy");
+		printf("\n%s: %s of 4096 page-aligned bytes, in %s\n", m->scenario,
+		       op == PB_OP_MEMSET ? "memset 0" : "memcpy", page_unit_words(m));
 	if (op == PB_OP_MEMSET) {
 		bool faulting = false, repeating = false; /* not pre-filled */
 		for (size_t si = 0; si < pl->nstates; si++) {

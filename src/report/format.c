@@ -105,6 +105,21 @@ struct row {
 	const json_t *per_call, *derived;
 };
 
+/* A case's group (pb_results_key_name's) titled by the page op of its
+ * file (pb_results_page_op_of: "clear_page hot", not "memset hot"), in
+ * place. Whether it was renamed. */
+static bool page_op_group(const char *page_op, const json_t *key, char **group)
+{
+	const char *po = pb_results_page_op_of(page_op, key);
+	const char *op = pb_key_str(key, "op");
+	if (!po || !op || !strcmp(po, op) || strncmp(*group, op, strlen(op)) != 0)
+		return false;
+	char *g = pb_xasprintf("%s%s", po, *group + strlen(op));
+	free(*group);
+	*group = g;
+	return true;
+}
+
 static struct row *rows_of(const struct pb_results_file *r)
 {
 	struct row *rows = calloc(r->ncases + 1, sizeof *rows);
@@ -124,14 +139,8 @@ static struct row *rows_of(const struct pb_results_file *r)
 		                                          : "call";
 		/* clear_page/copy_page runs: "clear_page hot" per page, not
 		 * "memset hot" per call */
-		const char *po = pb_results_page_op_of(page_op, c->key);
-		if (po && pb_key_str(c->key, "op") && strcmp(po, pb_key_str(c->key, "op")) != 0) {
-			const char *rest = rows[i].group + strlen(pb_key_str(c->key, "op"));
-			char *g = pb_xasprintf("%s%s", po, rest);
-			free(rows[i].group);
-			rows[i].group = g;
+		if (page_op_group(page_op, c->key, &rows[i].group))
 			rows[i].per = "page";
-		}
 		rows[i].per_call = json_object_get(cj, "per_call");
 		rows[i].derived = json_object_get(cj, "median_derived");
 	}
@@ -598,6 +607,7 @@ static int write_csv(FILE *f, const struct pb_results_file *r)
 	pb_csv_field(f, "statistic", false);
 	pb_csv_field(f, "value", false);
 	pb_csv_field(f, "unit", true);
+	const char *page_op = pb_results_page_op(r->doc);
 	static const char *const stats[] = {"n",   "min",  "p10",    "median", "p90",
 	                                    "max", "mean", "stddev", "ci_lo",  "ci_hi"};
 	for (size_t i = 0; i < r->ncases; i++) {
@@ -605,6 +615,7 @@ static int write_csv(FILE *f, const struct pb_results_file *r)
 		const json_t *cj = case_json(r, c);
 		char *group, *label;
 		pb_results_key_name(c->key, &group, &label);
+		page_op_group(page_op, c->key, &group); /* as text titles it */
 		size_t nk = nf;
 		char **kv = calloc(nf + 1, sizeof *kv);
 		if (!kv) {

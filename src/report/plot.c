@@ -195,8 +195,8 @@ static const char *state_text(const char *state)
 {
 	static const char *const t[][2] = {
 	    {"hot", "the same buffers every call"},
-	    {"l2", "working set the size of L2"},
-	    {"llc", "working set the size of the LLC"},
+	    {"l2", "a working set of half the L2"},
+	    {"llc", "a working set of half the LLC"},
 	    {"dram", "random buffers, out of cache"},
 	    {"fault", "fresh 4 KiB pages every call"},
 	    {"fault-thp", "fresh huge pages every call"},
@@ -247,6 +247,7 @@ struct panel {
 	char *op, *state;
 	double xmin, xmax;
 	bool variants; /* series differ by more than kernel and file */
+	char *title;   /* the names its cases are titled by (title_add) */
 };
 
 struct cell {
@@ -298,6 +299,7 @@ struct scaling {
 	char *op, *state, *node, *placement;
 	long long size;
 	bool variants; /* series differ by more than kernel and file */
+	char *title;   /* the names its cases are titled by (title_add) */
 };
 
 struct mem_plot {
@@ -419,6 +421,36 @@ static struct replay_panel *replay_for(struct mem_plot *m, const char *op, const
 	return r;
 }
 
+/* Adds name to a panel's title, the names its cases are titled by joined
+ * by " / " in first-seen order: "memset" for a memset sweep, "clear_page"
+ * for a `mem clear_page` run's cases (pb_results_page_op_of: keyed as
+ * memset 4 KiB cases), "memset / clear_page" for both in one panel. */
+static void title_add(char **title, const char *name)
+{
+	if (!*title) {
+		*title = pb_xstrdup(name);
+		return;
+	}
+	size_t len = strlen(name);
+	for (const char *p = *title; p; p = strstr(p, " / ")) {
+		if (p != *title)
+			p += 3;
+		if (!strncmp(p, name, len) && (!p[len] || !strncmp(p + len, " / ", 3)))
+			return;
+	}
+	char *t = pb_xasprintf("%s / %s", *title, name);
+	free(*title);
+	*title = t;
+}
+
+/* The name a mem case of file f is titled by: its op, or the page op of
+ * a clear_page/copy_page run. */
+static const char *case_title(const struct pb_results_file *f, const json_t *key)
+{
+	const char *name = pb_results_page_op_of(pb_results_page_op(f->doc), key);
+	return name ? name : pb_key_str(key, "op");
+}
+
 static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
 {
 	for (size_t i = 0; i < m->npanels; i++)
@@ -426,7 +458,7 @@ static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
 			return i;
 	GROW(m->panels, m->npanels, m->cappanels);
 	m->panels[m->npanels] =
-	    (struct panel){pb_xstrdup(op), pb_xstrdup(state), INFINITY, -INFINITY, false};
+	    (struct panel){pb_xstrdup(op), pb_xstrdup(state), INFINITY, -INFINITY, false, NULL};
 	return m->npanels++;
 }
 
@@ -520,9 +552,13 @@ static size_t scaling_index(struct mem_plot *m, const char *op, const char *stat
 			return i;
 	}
 	GROW(m->scalings, m->nscalings, m->capscalings);
-	m->scalings[m->nscalings] = (struct scaling){
-	    pb_xstrdup(op), pb_xstrdup(state), pb_xstrdup(node), pb_xstrdup(placement), size,
-	    false};
+	m->scalings[m->nscalings] = (struct scaling){pb_xstrdup(op),
+	                                             pb_xstrdup(state),
+	                                             pb_xstrdup(node),
+	                                             pb_xstrdup(placement),
+	                                             size,
+	                                             false,
+	                                             NULL};
 	return m->nscalings++;
 }
 
@@ -578,6 +614,7 @@ static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_results_fi
 	const char *placement = pb_key_str(key, "placement");
 	size_t pi = scaling_index(m, pb_key_str(key, "op"), pb_key_str(key, "cache_state"), size,
 	                          key_node(key), placement ? placement : "compact");
+	title_add(&m->scalings[pi].title, case_title(f, key));
 	char *variant = scaling_variant(key);
 	struct series *s = scaling_series_for(
 	    m, fi, name_index(&m->kernels, pb_key_str(key, "kernel")), pi, variant);
@@ -709,6 +746,7 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				continue;
 			}
 			size_t p = panel_index(m, op, state);
+			title_add(&m->panels[p].title, case_title(f, c->key));
 			char *variant = variant_text(c->key);
 			struct series *s = series_for(m, fi, k, p, variant);
 			free(variant);
@@ -731,7 +769,8 @@ static void mem_free(struct mem_plot *m)
 		free(m->kernels.v[i]);
 	free(m->kernels.v);
 	/* the members each struct owns */
-	static const size_t panel[] = {offsetof(struct panel, op), offsetof(struct panel, state)};
+	static const size_t panel[] = {offsetof(struct panel, op), offsetof(struct panel, state),
+	                               offsetof(struct panel, title)};
 	static const size_t series[] = {offsetof(struct series, variant),
 	                                offsetof(struct series, p)};
 	static const size_t grid[] = {offsetof(struct grid, op), offsetof(struct grid, state),
@@ -741,7 +780,8 @@ static void mem_free(struct mem_plot *m)
 	    offsetof(struct replay_panel, state), offsetof(struct replay_panel, b)};
 	static const size_t scaling[] = {
 	    offsetof(struct scaling, op), offsetof(struct scaling, state),
-	    offsetof(struct scaling, node), offsetof(struct scaling, placement)};
+	    offsetof(struct scaling, node), offsetof(struct scaling, placement),
+	    offsetof(struct scaling, title)};
 	PB_FREE_STRUCTS(m->panels, m->npanels, panel);
 	PB_FREE_STRUCTS(m->series, m->nseries, series);
 	PB_FREE_STRUCTS(m->grids, m->ngrids, grid);
@@ -987,13 +1027,13 @@ static int scaling_script(FILE *g, const struct mem_plot *m, size_t si,
 	double tmax = nts ? ts[nts - 1] : 1;
 	char sz[32];
 	pb_format_bytes(sz, sizeof sz, (double)sc->size, PB_BYTES_SHORT);
-	fprintf(g, "\n# scaling %zu: %s, %s, %s\n", si + 1, sc->op, sc->state, sz);
+	fprintf(g, "\n# scaling %zu: %s, %s, %s\n", si + 1, sc->title, sc->state, sz);
 	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
 	      "set autoscale\n",
 	      g);
 	char title[512];
-	int len = snprintf(title, sizeof title, "%s %s, %s (%s): aggregate %s by threads", sc->op,
-	                   sz, sc->state, state_text(sc->state), pb_unit_name(u));
+	int len = snprintf(title, sizeof title, "%s %s, %s (%s): aggregate %s by threads",
+	                   sc->title, sz, sc->state, state_text(sc->state), pb_unit_name(u));
 	bool placed = strcmp(sc->placement, "compact") != 0, node = strcmp(sc->node, "local") != 0;
 	if ((placed || node) && len > 0 && (size_t)len < sizeof title)
 		snprintf(title + len, sizeof title - (size_t)len, "\n%s%s%s%s%s",
@@ -1071,7 +1111,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 {
 	for (size_t pi = 0; pi < m->npanels; pi++) {
 		struct panel *pa = &m->panels[pi];
-		fprintf(g, "\n# panel %zu: %s, %s\n", pi + 1, pa->op, pa->state);
+		fprintf(g, "\n# panel %zu: %s, %s\n", pi + 1, pa->title, pa->state);
 		fputs("unset arrow; unset label; unset logscale; unset x2tics;"
 		      "set autoscale\n",
 		      g);
@@ -1079,7 +1119,7 @@ static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *i
 		/* The cache names (top axis, two lines each) sit in a wider top
 		 * margin, the panel title above them: gnuplot does not make
 		 * room for two-line tic labels itself. */
-		fprintf(g, "set tmargin 6\nset title \"%s, %s (%s)%s\" offset 0,1.8\n", pa->op,
+		fprintf(g, "set tmargin 6\nset title \"%s, %s (%s)%s\" offset 0,1.8\n", pa->title,
 		        pa->state, state_text(pa->state), m->threads ? ", 1 thread" : "");
 		double lo = pa->xmin, hi = pa->xmax;
 		if (hi <= lo)

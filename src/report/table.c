@@ -738,7 +738,7 @@ void pb_print_mem_quality(FILE *f, const struct pb_mem_result *r)
 			pb_format_bytes(sz, sizeof sz, worst_c->size_bytes, PB_BYTES_EXACT);
 		snprintf(line + len, sizeof line - (size_t)len,
 		         "; widest 95%% CI of a median: +-%.1f%% (%s/%s %s %s)", worst,
-		         pb_op_name(worst_c->op), worst_c->kernel->name, sz,
+		         op_title(r, worst_c->op), worst_c->kernel->name, sz,
 		         pb_cache_state_name(worst_c->state));
 	}
 	fputc('\n', f);

@@ -315,6 +315,17 @@ int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r)
 				pb_pages_skip_line(c->page_bytes, c->skip, sizeof c->skip);
 				continue;
 			}
+			if (p->bytes < c->page_bytes) {
+				/* not one page: whatever the thread count, said once */
+				char sz[32];
+				pb_format_bytes(sz, sizeof sz, (double)p->bytes, PB_BYTES_EXACT);
+				snprintf(c->skip, sizeof c->skip,
+				         "%s pages: skipped: --size %s is smaller than one %s page",
+				         name, sz, name);
+				if (t == 0)
+					note(r, "%s\n", c->skip);
+				continue;
+			}
 			size_t want = p->bytes;
 			if (a->source == PB_PAGES_HUGETLB && want / c->page_bytes > a->free_pages) {
 				want = (size_t)a->free_pages * c->page_bytes;
@@ -326,11 +337,14 @@ int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r)
 					     name, (unsigned long long)a->free_pages,
 					     (unsigned long long)(want >> 20));
 			}
-			if (!pb_map_split(want, c->page_bytes, c->threads, &c->pages, &c->bytes))
+			if (!pb_map_split(want, c->page_bytes, c->threads, &c->pages, &c->bytes)) {
+				unsigned long long held = want / c->page_bytes;
 				snprintf(c->skip, sizeof c->skip,
-				         "%s pages, %u threads: skipped: the region holds fewer "
-				         "%s pages than threads",
-				         name, c->threads, name);
+				         "%s pages, %u thread%s: skipped: the region holds %llu "
+				         "%s page%s, fewer than threads",
+				         name, c->threads, c->threads == 1 ? "" : "s", held, name,
+				         held == 1 ? "" : "s");
+			}
 		}
 		if (run_count(p, cs, p->n_page_sizes, p->threads[t], &rng, &r->interrupted) != 0) {
 			pb_map_result_free(r);

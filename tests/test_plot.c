@@ -861,6 +861,31 @@ static void test_cmd_env_title(void **state)
 	pb_results_file_free(&f);
 }
 
+/* Two A/B files in one plot: each file's sides and verdict in the title,
+ * named by its label (not only the first file's). */
+static void test_cmd_two_files_title(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file f;
+	load("plot/cmd_env_user.json", &f);
+	struct pb_plot_input in[2] = {{"one", &f}, {"two", &f}};
+	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
+	char *s = slurp(PB_PLOT_SCRIPT);
+	static const char *const want[] = {
+	    "\\none: A: make -s\\none: B: make -s (GLIBC_TUNABLES=",
+	    "\\ntwo: A: make -s\\ntwo: B: make -s (GLIBC_TUNABLES=",
+	    "\\none: B/A (user): ",
+	    "\\ntwo: B/A (user): ",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (!strstr(s, want[i]))
+			fail_msg("no '%s' in:\n%s", want[i], s);
+	free(s);
+	pb_results_file_free(&f);
+}
+
 /* The counted runs' `field` (ns) of case i of f, in ms, in run order. */
 static size_t runs_ms(const struct pb_results_file *f, size_t i, const char *field, double *out)
 {
@@ -1188,6 +1213,7 @@ int main(void)
 	    cmocka_unit_test(test_scaling),
 	    cmocka_unit_test(test_cmd_labels),
 	    cmocka_unit_test(test_cmd_env_title),
+	    cmocka_unit_test(test_cmd_two_files_title),
 	    cmocka_unit_test(test_cmd_metric_user),
 	    cmocka_unit_test(test_cmd_metric_mismatch),
 	};

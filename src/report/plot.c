@@ -1519,9 +1519,9 @@ static int cmd_values(const struct pb_results_file *f, const struct pb_results_c
 	return 0;
 }
 
-/* The first file's sides, one title line each: "\nA: LABEL\nB: LABEL"
+/* A file's sides, one title line each: "\nPREFIXA: LABEL\nPREFIXB: LABEL"
  * (pb_plot_cmd_labels for an A/B file), appended to *s. */
-static void cmd_side_lines(const struct pb_results_file *f, char **s)
+static void cmd_side_lines(const struct pb_results_file *f, const char *prefix, char **s)
 {
 	const json_t *key[2] = {NULL, NULL};
 	for (size_t i = 0; i < f->ncases; i++) {
@@ -1540,7 +1540,7 @@ static void cmd_side_lines(const struct pb_results_file *f, char **s)
 	for (int sd = 0; sd < 2; sd++) {
 		if (!label[sd])
 			continue;
-		char *line = pb_xasprintf("\n%c: %s", "AB"[sd], label[sd]);
+		char *line = pb_xasprintf("\n%s%c: %s", prefix, "AB"[sd], label[sd]);
 		pb_xappend(s, line);
 		free(line);
 		free(label[sd]);
@@ -1549,7 +1549,7 @@ static void cmd_side_lines(const struct pb_results_file *f, char **s)
 
 /* The verdict of an A/B file f, one title line ("\nB/A (METRIC): ...")
  * appended to *s; nothing for a file without ab. */
-static void cmd_verdict_line(const struct pb_results_file *f, char **s)
+static void cmd_verdict_line(const struct pb_results_file *f, const char *prefix, char **s)
 {
 	const json_t *ab = json_object_get(f->doc, "ab");
 	const json_t *ratio = json_object_get(ab, "ratio");
@@ -1560,7 +1560,7 @@ static void cmd_verdict_line(const struct pb_results_file *f, char **s)
 		return;
 	if (!json_is_number(est)) {
 		snprintf(line, sizeof line,
-		         "\nB/A: no comparison (too few runs, or a figure of 0)");
+		         "\n%sB/A: no comparison (too few runs, or a figure of 0)", prefix);
 	} else {
 		const json_t *lo = json_object_get(ratio, "ci_lo"),
 		             *hi = json_object_get(ratio, "ci_hi");
@@ -1574,18 +1574,20 @@ static void cmd_verdict_line(const struct pb_results_file *f, char **s)
 		else
 			ab_verdict(ab, json_number_value(est), l, h, verdict, sizeof verdict);
 		if (json_is_number(lo) && json_is_number(hi)) {
-			snprintf(line, sizeof line, "\nB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",
-			         metric ? metric : "real", json_number_value(est), l, h, verdict);
+			snprintf(line, sizeof line, "\n%sB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",
+			         prefix, metric ? metric : "real", json_number_value(est), l, h,
+			         verdict);
 		} else {
 			/* The interval needs more runs (cmd says so too). */
 			const char *order = pb_key_str(ab, "order");
 			size_t na = 0, nb = 0;
 			for (const char *c = order ? order : ""; *c; c++)
 				na += *c == 'A', nb += *c == 'B';
-			snprintf(line, sizeof line,
-			         "\nB/A (%s): %.3f; no 95%% CI, no verdict: too few runs (%zu and "
-			         "%zu)",
-			         metric ? metric : "real", json_number_value(est), na, nb);
+			snprintf(
+			    line, sizeof line,
+			    "\n%sB/A (%s): %.3f; no 95%% CI, no verdict: too few runs (%zu and "
+			    "%zu)",
+			    prefix, metric ? metric : "real", json_number_value(est), na, nb);
 		}
 	}
 	pb_xappend(s, line);
@@ -1631,7 +1633,20 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 	fputs("set yrange [0:*]\nset key off\nset grid ytics\n", g);
 	size_t npos = 0;
 	char *sub = pb_xstrdup("");
-	cmd_side_lines(in[0].file, &sub);
+	/* Each file's sides and verdict, named by its label when there are
+	 * several (the x tics say "A label", "B label"); at most 4 files. */
+	for (size_t fi = 0; fi < n && fi < 4; fi++) {
+		char *prefix = n > 1 ? pb_xasprintf("%s: ", in[fi].label) : pb_xstrdup("");
+		cmd_side_lines(in[fi].file, prefix, &sub);
+		cmd_verdict_line(in[fi].file, prefix, &sub);
+		free(prefix);
+	}
+	if (n > 4) {
+		char *more =
+		    pb_xasprintf("\n(and %zu more files: their sides in the x tics)", n - 4);
+		pb_xappend(&sub, more);
+		free(more);
+	}
 	struct outfile tics;
 	FILE *tf = out_open(&tics);
 	struct outfile plot;
@@ -1687,8 +1702,6 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 			fprintf(g, " at %g, %.6g offset 0,0.8 center font \",9\" front", x,
 			        sum.median / scale);
 		}
-		if (fi == 0 && rc == 0)
-			cmd_verdict_line(f, &sub);
 	}
 	fclose(tf);
 	fclose(pf);

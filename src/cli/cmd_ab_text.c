@@ -615,6 +615,28 @@ void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p)
 	fflush(fp);
 }
 
+/* The note on user and sys below the kernel's tick (pb_format_cputime_note)
+ * for the side with the least CPU time a run (each side's median of
+ * user+sys), into line; false when there is none. buf holds nrecs values. */
+static bool cputime_note(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                         double *buf, char *line, size_t len)
+{
+	double least = INFINITY;
+	for (int sd = 0; sd < p->nsides; sd++) {
+		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_NFIGURES, buf);
+		struct pb_summary sum;
+		if (k && pb_summarize(buf, k, 0.95, &sum) == 0 && sum.median < least)
+			least = sum.median;
+	}
+	static struct pb_cputime_accounting acc;
+	static bool acc_read;
+	if (!acc_read) {
+		pb_cputime_read("/proc/config.gz", "/boot", &acc);
+		acc_read = true;
+	}
+	return pb_format_cputime_note(line, len, least, &acc);
+}
+
 /* The runs and their figures: tables, run 1, left-over processes, failures. */
 void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
                             const struct pb_cmd_ab_result *r, const char *tu, double div)
@@ -646,22 +668,7 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 		fputc('\n', fp);
 	for (int sd = 0; sd < p->nsides; sd++)
 		pb_cmd_ab_print_first_run(fp, p, r, sd, buf);
-	/* user and sys below the kernel's tick: the side with the least CPU
-	 * time a run says it (each side's median of user+sys) */
-	double least = INFINITY;
-	for (int sd = 0; sd < p->nsides; sd++) {
-		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_NFIGURES, buf);
-		struct pb_summary sum;
-		if (k && pb_summarize(buf, k, 0.95, &sum) == 0 && sum.median < least)
-			least = sum.median;
-	}
-	static struct pb_cputime_accounting acc;
-	static bool acc_read;
-	if (!acc_read) {
-		pb_cputime_read("/proc/config.gz", "/boot", &acc);
-		acc_read = true;
-	}
-	if (pb_format_cputime_note(line, sizeof line, least, &acc))
+	if (cputime_note(p, r, buf, line, sizeof line))
 		pb_print_wrapped_at(fp, 0, 2, line);
 	free(buf);
 	if (r->leftover_runs) {
@@ -786,6 +793,11 @@ void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
 	free(real);
 	if (p->nsides == 2)
 		json_object_set_new(doc, "ab", pb_cmd_ab_json(p, r, ab));
+	double *vals = malloc((r->nrecs + 1) * sizeof *vals);
+	char note[1024];
+	if (vals && cputime_note(p, r, vals, note, sizeof note))
+		json_array_append_new(json_object_get(doc, "notes"), json_string(note));
+	free(vals);
 	size_t counted, failed = pb_cmd_ab_failed_runs(r, &counted);
 	if (failed && p->ignore_failure) {
 		char line[200];

@@ -230,6 +230,7 @@ static void test_cputime_note(void **state)
 	assert_non_null(strstr(buf, "a run used 0.8 ms of CPU time"));
 	assert_non_null(strstr(buf, "under one scheduler tick (4 ms at CONFIG_HZ=250)"));
 	assert_non_null(strstr(buf, "shows all of its time as user and 0 as sys"));
+	assert_non_null(strstr(buf, "all fell in the kernel all as sys and 0 as user"));
 	assert_true(pb_format_cputime_note(buf, sizeof buf, 12e6, &hz250)); /* 3 ticks */
 	assert_non_null(strstr(buf, "a few times one scheduler tick"));
 	assert_null(strstr(buf, "0 as sys"));

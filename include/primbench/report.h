@@ -92,7 +92,8 @@ bool pb_format_first_run(char *buf, size_t len, const double *x, size_t n);
  * it (fingerprint.h, pb_cputime_read; hz 0: not known, taken as the
  * longest usual tick, 10 ms at CONFIG_HZ=100). Under 10 ticks the split
  * is off by up to a tick a run (kernel/sched/cputime.c, cputime_adjust),
- * under one a run no tick fell in shows all of its time as user: the note
+ * under one a run no tick fell in shows all of its time as user, one whose
+ * ticks fell in the kernel all of it as sys: the note
  * says so and what stays measured (user+sys, real). Returns false (buf
  * "") when there is nothing to say: 10 ticks or more, or a kernel that
  * measures the split (tick_split 0), or cpu_ns not a number. */

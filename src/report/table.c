@@ -128,8 +128,9 @@ bool pb_format_cputime_note(char *buf, size_t len, double cpu_ns,
 	         "off by up to a tick%s: at this length user and sys say little apart; "
 	         "user+sys (--metric user+sys) and real are what is measured.",
 	         cpu_ns / 1e6, ticks < 1 ? "under" : "a few times", tick,
-	         ticks < 1 ? ", and a run no tick fell in shows all of its time as user and "
-	                     "0 as sys"
+	         ticks < 1 ? ": a run no tick fell in shows all of its time as user and 0 as "
+	                     "sys, one whose ticks all fell in the kernel all as sys and 0 as "
+	                     "user"
 	                   : "");
 	return true;
 }

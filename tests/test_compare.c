@@ -2012,7 +2012,7 @@ static void test_sides_cmd_one_file(void **state)
 			add_case(d, mem_key("k", 256), "tsc_ticks", v, 11);
 			free(v);
 		}
-		char name[16];
+		char name[32];
 		snprintf(name, sizeof name, "c%d.json", i + 1);
 		load_doc(d, name, &f[i]);
 	}

@@ -1679,7 +1679,9 @@ static void test_sides(void **state)
 
 /* ---- -f markdown and -f csv (issue 33, item 5) ---- */
 
-static char *markdown_text(const struct pb_compare_result *r)
+/* not inlined: GCC's -Wdangling-pointer takes the memstream's buffer for
+ * the local that held its address */
+__attribute__((noinline)) static char *markdown_text(const struct pb_compare_result *r)
 {
 	char *s = NULL;
 	size_t len = 0;
@@ -1938,7 +1940,27 @@ static void test_sides_union(void **state)
 	                      "that have it: ");
 	assert_contains(text, "(old 1 of 2 files, new 1 of 2)");
 	assert_contains(text, "only in the new files:");
+	/* the runs note's least is over every case compared: 128 is in one
+	 * file a side (issue 33, item 5) */
+	assert_contains(text, "note: runs: one per file (2 old, 2 new files; at least 1 and 1 "
+	                      "with each case)");
+	assert_null(strstr(text, "at least 2 and 2"));
 	free(text);
+	char *md = markdown_text(&r);
+	squash(md);
+	assert_contains(md, "runs: one per file (2 old, 2 new files; at least 1 and 1 with each "
+	                    "case)");
+	free(md);
+	json_t *j = pb_compare_json(&r);
+	json_t *jn = json_object_get(j, "notes");
+	bool found = false;
+	for (size_t i = 0; i < json_array_size(jn); i++) {
+		const char *n = json_string_value(json_array_get(jn, i));
+		assert_null(strstr(n, "at least 2 and 2"));
+		found |= strstr(n, "at least 1 and 1 with each case") != NULL;
+	}
+	assert_true(found);
+	json_decref(j);
 	char *csv = csv_text(&r, 1);
 	assert_int_equal(count_lines(csv, ""), 3); /* header and two rows */
 	free(csv);
@@ -1953,6 +1975,112 @@ static void test_sides_union(void **state)
 	assert_int_equal(pb_compare_sides(ra, 2, rb, 2, 0.95, false, &r), 0);
 	assert_int_equal(r.nrows, 2);
 	assert_int_equal(r.nonly_b, 1);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 4; i++)
+		pb_results_file_free(&f[i]);
+}
+
+static size_t count_substr(const char *s, const char *needle)
+{
+	size_t n = 0;
+	for (const char *at = s; (at = strstr(at, needle)); at++)
+		n++;
+	return n;
+}
+
+/* compare c1 c2 -- c3 c4 with a cmd case in c1 and c3 only: its samples
+ * are runs, each a process, so it is judged on them as compare c1 c3
+ * judges it (a verdict, no one-process note); a mem case in one file a
+ * side keeps no verdict (issue 33, item 5). */
+static void test_sides_cmd_one_file(void **state)
+{
+	(void)state;
+	struct pb_results_file f[4];
+	for (int i = 0; i < 4; i++) {
+		json_t *d = doc_new();
+		double base = i < 2 ? 100 : 130;
+		double *v = spread(base + i % 2, 0.0001, 11);
+		add_case(d, mem_key("k", 64), "tsc_ticks", v, 11);
+		free(v);
+		if (i % 2 == 0) {
+			json_t *k = json_pack("{s:s, s:[s], s:b, s:n, s:[]}", "suite", "cmd",
+			                      "argv", "/bin/true", "shell", 0, "cwd", "env");
+			double *c = spread(i ? 637e3 : 1350e3, 0.01, 15);
+			add_case(d, k, "ns", c, 15);
+			free(c);
+			v = spread(base, 0.0001, 11);
+			add_case(d, mem_key("k", 256), "tsc_ticks", v, 11);
+			free(v);
+		}
+		char name[32];
+		snprintf(name, sizeof name, "c%d.json", i + 1);
+		load_doc(d, name, &f[i]);
+	}
+	assert_int_equal(pb_results_name(f, 4), 0);
+	const struct pb_results_file *sa[] = {&f[0], &f[1]}, *sb[] = {&f[2], &f[3]};
+	struct pb_compare_result r, one;
+	assert_int_equal(pb_compare_sides(sa, 2, sb, 2, 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 3);
+	const struct pb_compare_row *cmd = NULL, *m256 = NULL;
+	for (size_t i = 0; i < r.nrows; i++) {
+		if (pb_results_key_is_cmd(r.rows[i].a->key))
+			cmd = &r.rows[i];
+		else if (i && !r.rows[i].run_level)
+			m256 = &r.rows[i];
+	}
+	assert_non_null(cmd);
+	assert_non_null(m256);
+	assert_false(cmd->one_run);
+	assert_false(cmd->run_level);
+	assert_int_equal(cmd->verdict, PB_VERDICT_DIFFERENT);
+	assert_true(cmd->significant);
+	assert_int_equal(cmd->runs_a, 15);
+	assert_int_equal(cmd->runs_b, 15);
+	/* as the OLD NEW form judges it */
+	assert_int_equal(pb_compare_run(&f[0], &f[2], 0.95, false, &one), 0);
+	const struct pb_compare_row *cmd1 = NULL;
+	for (size_t i = 0; i < one.nrows; i++)
+		if (pb_results_key_is_cmd(one.rows[i].a->key))
+			cmd1 = &one.rows[i];
+	assert_non_null(cmd1);
+	assert_int_equal(cmd->verdict, cmd1->verdict);
+	assert_close(cmd->shift.estimate, cmd1->shift.estimate, 1e-12);
+	assert_close(cmd->pct_lo, cmd1->pct_lo, 1e-9);
+	assert_close(cmd->pct_hi, cmd1->pct_hi, 1e-9);
+	assert_close(cmd->u.p, cmd1->u.p, 1e-12);
+	pb_compare_result_free(&one);
+	/* the mem case in one file a side: no verdict still */
+	assert_true(m256->one_run);
+	assert_int_equal(m256->verdict, PB_VERDICT_NONE);
+	char *text = print_text(&r);
+	squash(text);
+	assert_contains(text, "/bin/true 1350 +-4% 637 +-4% -52.8% [-54.6, -51.0] 0.000");
+	/* one one-run case (the mem one), not two */
+	assert_contains(text, "note: 1 case with one run on a side");
+	free(text);
+	char *md = markdown_text(&r);
+	size_t nv = count_substr(md, "no verdict (one run)");
+	assert_int_equal(nv, 1);
+	assert_int_equal(count_substr(md, "| /bin/true |"), 1);
+	size_t at = (size_t)(strstr(md, "| /bin/true |") - md);
+	md[at + strcspn(md + at, "\n")] = '\0';
+	assert_contains(md + at, "| different |");
+	free(md);
+	json_t *j = pb_compare_json(&r);
+	json_t *cases = json_object_get(j, "cases");
+	bool seen = false;
+	for (size_t i = 0; i < json_array_size(cases); i++) {
+		json_t *c = json_array_get(cases, i);
+		json_t *runs = json_object_get(c, "runs");
+		if (!pb_results_key_is_cmd(json_object_get(c, "key")))
+			continue;
+		seen = true;
+		assert_string_equal(json_string_value(json_object_get(c, "verdict")), "different");
+		assert_string_equal(json_string_value(json_object_get(runs, "unit")), "process");
+		assert_false(json_is_true(json_object_get(runs, "one_run")));
+	}
+	assert_true(seen);
+	json_decref(j);
 	pb_compare_result_free(&r);
 	for (int i = 0; i < 4; i++)
 		pb_results_file_free(&f[i]);
@@ -2163,6 +2291,7 @@ int main(void)
 	    cmocka_unit_test(test_replicates_v2),
 	    cmocka_unit_test(test_sides),
 	    cmocka_unit_test(test_sides_union),
+	    cmocka_unit_test(test_sides_cmd_one_file),
 	    cmocka_unit_test(test_legend_methods),
 	    cmocka_unit_test(test_margin),
 	    cmocka_unit_test(test_markdown_csv),

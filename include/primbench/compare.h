@@ -95,7 +95,10 @@ struct pb_compare_row {
 	 * one_run: the delta is the samples' Hodges-Lehmann figure (with
 	 * several files a side, of the samples of every file that has the
 	 * case, pooled), which describes one process only, and there is no
-	 * verdict. */
+	 * verdict. A cmd case's samples are runs, each a process: with one
+	 * file a side, or fewer than two files with the case on a side, it is
+	 * neither: the delta, interval, p and verdict are its samples' (of
+	 * every file with it, pooled), and runs_a, runs_b count them. */
 	size_t runs_a, runs_b;
 	bool run_level, one_run;
 	struct pb_runs_ratio runs;

@@ -407,6 +407,13 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 		                               .ci_valid = true};
 		row->u.p = row->runs.p;
 		row->u.exact = false;
+	} else if (pb_results_key_is_cmd(row->a->key)) {
+		/* a cmd case's samples are runs, each a process of its own: with
+		 * fewer than two files a side that have it, the delta, interval,
+		 * p and verdict are its samples' (every file with the case,
+		 * pooled), as with one file a side */
+		row->runs_a = row->sa.n;
+		row->runs_b = row->sb.n;
 	} else {
 		row->one_run = true;
 	}
@@ -666,20 +673,39 @@ static void ci_note(const struct pb_compare_result *r, double level, struct pb_s
 	                                 map ? " (mem map --rounds N)" : ""));
 }
 
-/* What the runs were, and the rows with one run a side. */
+/* How many of side[0..n) have the case `canon`. */
+static size_t files_with(const struct pb_results_file *const *side, size_t n, const char *canon)
+{
+	size_t k = 0;
+	for (size_t f = 0; f < n; f++)
+		k += find_case(side[f], canon) != NULL;
+	return k;
+}
+
+/* What the runs were, and the rows with one run a side. The least runs a
+ * side are over every row compared: with several files a side, the files
+ * that have the case (a case in fewer files counts, run level or not);
+ * with one, the replicates of every row but a cmd row judged on its
+ * samples (those are processes, not replicates). */
 static void run_notes(const struct pb_compare_result *r, struct pb_strv *notes)
 {
 	size_t one = 0, runs = 0, least_a = SIZE_MAX, least_b = SIZE_MAX;
+	bool by_file = r->nside_a > 1 || r->nside_b > 1;
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct pb_compare_row *row = &r->rows[i];
 		one += row->one_run;
-		if (row->run_level) {
-			runs++;
-			least_a = row->runs_a < least_a ? row->runs_a : least_a;
-			least_b = row->runs_b < least_b ? row->runs_b : least_b;
+		runs += row->run_level;
+		size_t ra = row->runs_a, rb = row->runs_b;
+		if (by_file) {
+			ra = files_with(r->side_a, r->nside_a, row->a->canon);
+			rb = files_with(r->side_b, r->nside_b, row->b->canon);
+		} else if (!row->run_level && !row->one_run) {
+			continue;
 		}
+		least_a = ra < least_a ? ra : least_a;
+		least_b = rb < least_b ? rb : least_b;
 	}
-	if (runs && (r->nside_a > 1 || r->nside_b > 1))
+	if (runs && by_file)
 		pb_strv_push(notes, pb_xasprintf("runs: one per file (%zu old, %zu new files; at "
 		                                 "least %zu and %zu with each case)",
 		                                 r->nside_a, r->nside_b, least_a, least_b));
@@ -1420,8 +1446,8 @@ static char *legend_text(const struct pb_compare_result *r)
 	level_text(lv, sizeof lv, r->level);
 	snprintf(alpha, sizeof alpha, "%.10g", 1 - r->level);
 	/* the kinds of delta in the table: the runs' (Welch), one run a side
-	 * (the samples' Hodges-Lehmann, no verdict), and a cmd row with one
-	 * file a side (each sample a run: Hodges-Lehmann with a verdict); the
+	 * (the samples' Hodges-Lehmann, no verdict), and a cmd row in one file
+	 * on a side (each sample a run: Hodges-Lehmann with a verdict); the
 	 * range of the Hodges-Lehmann intervals' actual coverage */
 	bool runs = false, one = false, cmdruns = false;
 	double cov_lo = INFINITY, cov_hi = -INFINITY;
@@ -1442,7 +1468,7 @@ static char *legend_text(const struct pb_compare_result *r)
 		           "runs' geometric means with Welch's t interval on their logs, p from "
 		           "that t test");
 	if (cmdruns)
-		pb_xappend(&how, runs ? "; cmd with one file a side (each sample a run): the "
+		pb_xappend(&how, runs ? "; cmd in one file on a side (each sample a run): the "
 		                        "Hodges-Lehmann estimate of the runs' times with its "
 		                        "interval, p from the Mann-Whitney U test"
 		                      : "the Hodges-Lehmann estimate (the median of all pairwise "
@@ -2036,9 +2062,12 @@ json_t *pb_compare_json(const struct pb_compare_result *r)
 		json_object_set_new(c, "verdict", json_string(pb_verdict_name(row->verdict)));
 		/* v2: the runs the delta is about */
 		json_t *runs = json_object();
-		json_object_set_new(
-		    runs, "unit",
-		    json_string(r->nside_a > 1 || r->nside_b > 1 ? "file" : "replicate"));
+		/* a cmd row judged on its samples: each a process */
+		bool procs = !row->run_level && !row->one_run && pb_results_key_is_cmd(row->a->key);
+		json_object_set_new(runs, "unit",
+		                    json_string(procs                              ? "process"
+		                                : r->nside_a > 1 || r->nside_b > 1 ? "file"
+		                                                                   : "replicate"));
 		json_object_set_new(runs, "old", json_integer((json_int_t)row->runs_a));
 		json_object_set_new(runs, "new", json_integer((json_int_t)row->runs_b));
 		json_object_set_new(runs, "run_level", json_boolean(row->run_level));

@@ -261,6 +261,61 @@ static void test_run_errors(void **state)
 	assert_int_equal(pb_map_run(&p, &r), -1);
 }
 
+/* Nothing measured (issue 33, item 4): the error line carries the
+ * distinct skip lines, in case order, joined by "; "; the heading's size
+ * is what the measured cases map, the size asked beside it when other. */
+static void test_messages(void **state)
+{
+	(void)state;
+	struct pb_map_case cs[4] = {{0}};
+	struct pb_map_result r = {.n_cases = 0, .cases = cs};
+	char buf[512];
+	pb_map_nothing_line(&r, buf, sizeof buf);
+	assert_string_equal(buf, "nothing was measured");
+	/* two thread counts: the size's line once, each threads line */
+	snprintf(cs[0].skip, sizeof cs[0].skip, "2M pages: skipped: --size 8K is smaller");
+	snprintf(cs[1].skip, sizeof cs[1].skip, "4K pages, 2 threads: skipped: 1 page");
+	snprintf(cs[2].skip, sizeof cs[2].skip, "2M pages: skipped: --size 8K is smaller");
+	snprintf(cs[3].skip, sizeof cs[3].skip, "4K pages, 3 threads: skipped: 1 page");
+	r.n_cases = 1;
+	pb_map_nothing_line(&r, buf, sizeof buf);
+	assert_string_equal(buf, "nothing was measured: 2M pages: skipped: --size 8K is smaller");
+	r.n_cases = 4;
+	int n = pb_map_nothing_line(&r, buf, sizeof buf);
+	assert_string_equal(buf, "nothing was measured: 2M pages: skipped: --size 8K is "
+	                         "smaller; 4K pages, 2 threads: skipped: 1 page; 4K pages, "
+	                         "3 threads: skipped: 1 page");
+	assert_int_equal(n, (int)strlen(buf));
+	assert_null(strchr(buf, '\n'));
+	/* too small a buffer: cut, terminated, the whole length returned */
+	char small[24];
+	assert_int_equal(pb_map_nothing_line(&r, small, sizeof small), n);
+	assert_string_equal(small, "nothing was measured: 2");
+
+	/* the heading: nothing measured, the size asked */
+	pb_map_round_size(&r, 4097, buf, sizeof buf);
+	assert_string_equal(buf, "4097 per round");
+	/* --size 4097 of 4K pages maps 4K */
+	memset(cs, 0, sizeof cs);
+	cs[0] = (struct pb_map_case){.page_bytes = PB_PAGE_4K, .bytes = 4096, .n_samples = 2};
+	r.n_cases = 1;
+	pb_map_round_size(&r, 4097, buf, sizeof buf);
+	assert_string_equal(buf, "4K per round (4097 asked)");
+	pb_map_round_size(&r, 4096, buf, sizeof buf);
+	assert_string_equal(buf, "4K per round");
+	/* --size 3M: 4K pages map 3M, 2M pages 2M; a skipped case not counted */
+	cs[0].bytes = 3u << 20;
+	cs[1] = (struct pb_map_case){.page_bytes = PB_PAGE_2M, .bytes = 2u << 20, .n_samples = 2};
+	cs[2] = (struct pb_map_case){.page_bytes = PB_PAGE_1G};
+	snprintf(cs[2].skip, sizeof cs[2].skip, "1G pages: skipped");
+	r.n_cases = 3;
+	pb_map_round_size(&r, 3u << 20, buf, sizeof buf);
+	assert_string_equal(buf, "2M to 3M per round (3M asked)");
+	cs[1].n_samples = 0; /* not measured (interrupted): not counted */
+	pb_map_round_size(&r, 3u << 20, buf, sizeof buf);
+	assert_string_equal(buf, "3M per round");
+}
+
 /* One hand-made run of two cases (4K and 2M THP, 1 thread), with the
  * per-page values vals4k[0..n4k) and vals2m[0..n2m) (pages 1 each) and the
  * THP case's least AnonHugePages. */
@@ -502,6 +557,7 @@ int main(void)
 	    cmocka_unit_test(test_run_populate),   cmocka_unit_test(test_run_errors),
 	    cmocka_unit_test(test_key_name),       cmocka_unit_test(test_replicates_join),
 	    cmocka_unit_test(test_replicates_run), cmocka_unit_test(test_old_file),
+	    cmocka_unit_test(test_messages),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

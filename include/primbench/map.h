@@ -114,6 +114,19 @@ size_t pb_map_rounds_each(size_t rounds, size_t replicates);
 bool pb_map_split(size_t bytes, size_t page_bytes, unsigned threads, uint64_t *pages,
                   size_t *mapped);
 
+/* The error line of a run that measured nothing (no case has samples):
+ * "nothing was measured", then ": " and the distinct skip lines of its
+ * cases in their order, joined by "; " (one line, for stderr in every
+ * format). Returns snprintf's count. */
+int pb_map_nothing_line(const struct pb_map_result *r, char *buf, size_t len);
+
+/* The region per round for the output's heading, of the cases measured:
+ * "4K per round" (what they map), "2M to 3M per round" (the least to the
+ * most), with "(4097 asked)" after it when the size asked is not what
+ * they map (whole pages, a smaller hugetlbfs pool); the size asked alone
+ * when none was measured. Returns snprintf's count. */
+int pb_map_round_size(const struct pb_map_result *r, size_t asked, char *buf, size_t len);
+
 /* Figures of a case from its time per page (ns): GB/s (10^9 bytes/s) =
  * page_bytes / ns_per_page, ns per 4 KiB = ns_per_page x 4096 / page_bytes. */
 struct pb_map_figures {

@@ -100,8 +100,9 @@ static int pin_worker(void *ctx, unsigned thread)
 
 static void print_table(const struct pb_map_params *p, const struct pb_map_result *r)
 {
-	char sz[32], head[512];
-	pb_format_bytes(sz, sizeof sz, (double)p->bytes, PB_BYTES_EXACT);
+	char sz[128], head[640];
+	/* what the cases map: whole pages of --size per thread, or less */
+	pb_map_round_size(r, p->bytes, sz, sizeof sz);
 	/* what the timed region holds (docs/methodology.md "Two page-fault
 	 * figures"): mmap and munmap are outside it either way */
 	const char *fault = p->fault == PB_MAP_POPULATE
@@ -114,15 +115,15 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 			reps = r->cases[i].n_replicates;
 	if (reps > 1)
 		snprintf(head, sizeof head,
-		         "mem map: %s per round, %s, %zu replicates of %zu round%s each (figures: "
+		         "mem map: %s, %s, %zu replicates of %zu round%s each (figures: "
 		         "the geometric mean of the replicates' medians; 95%% CI: +- the "
 		         "half-width of its Student t interval on the replicates' logs, in %% of "
 		         "it; spread: (p90 - p10) / median of all rounds)",
 		         sz, fault, reps, p->rounds, p->rounds == 1 ? "" : "s");
 	else
 		snprintf(head, sizeof head,
-		         "mem map: %s per round, %s, %zu rounds (median; spread: p10..p90)", sz,
-		         fault, p->rounds);
+		         "mem map: %s, %s, %zu rounds (median; spread: p10..p90)", sz, fault,
+		         p->rounds);
 	bool any = false; /* nothing measured: no table, the skip lines */
 	for (size_t i = 0; i < r->n_cases; i++)
 		any |= !r->cases[i].skip[0] && r->cases[i].n_samples > 0;
@@ -323,6 +324,8 @@ int cmd_mem_map(int argc, char **argv)
 		die_usage("map: --size %s is more than half of MemAvailable (%s): at most %s",
 		          o.size_arg, a, b);
 	}
+	if (capped) /* whole 4K pages: what the 4K cases map */
+		p.bytes -= p.bytes % PB_PAGE_4K;
 
 	if (o.processes > 1) {
 		if (o.out && pb_output_reserve(o.out) != 0)
@@ -421,22 +424,29 @@ int cmd_mem_map(int argc, char **argv)
 	if (pb_map_result_end_replicates(&r) != 0)
 		die_usage("map: %s", pb_error());
 	pb_page_reporting_read("/sys", &rep_after);
+	bool measured = false;
+	for (size_t i = 0; i < r.n_cases; i++)
+		measured |= r.cases[i].n_samples > 0;
+	bool stopped = r.interrupted || pb_session_stopped(&s);
 	char rline[512];
-	if (pb_page_reporting_note(&rep_before, &rep_after, rline, sizeof rline) > 0) {
+	/* the host's page reporting: a note on what was measured, if any */
+	if (measured && pb_page_reporting_note(&rep_before, &rep_after, rline, sizeof rline) > 0) {
 		size_t used = strlen(r.notes);
 		snprintf(r.notes + used, sizeof r.notes - used, "%s\n", rline);
 	}
 	cli_progress_done(&line);
-	print_table(&rp, &r);
 	int status = PB_EXIT_OK;
-	bool measured = false;
-	for (size_t i = 0; i < r.n_cases; i++)
-		measured |= r.cases[i].n_samples > 0;
-	if (!measured && !r.interrupted && !pb_session_stopped(&s)) {
-		/* every page size skipped (the lines above say why) */
-		cli_error("map: nothing was measured (see the notes above)");
+	if (!measured && !stopped) {
+		/* every case skipped: why, on the one error line (stdout may be
+		 * a file's format, or nowhere) */
+		char why[2048];
+		pb_map_nothing_line(&r, why, sizeof why);
+		cli_error("map: %s", why);
 		status = PB_EXIT_USAGE;
-	} else if (s.doc) {
+	} else {
+		print_table(&rp, &r);
+	}
+	if (status == PB_EXIT_OK && s.doc) {
 		pb_results_add_map(s.doc, &r);
 		json_t *cases, *notes;
 		if (capline[0] && pb_results_arrays(s.doc, &cases, &notes) == 0)
@@ -444,7 +454,7 @@ int cmd_mem_map(int argc, char **argv)
 		pb_session_finish(&s, r.interrupted || pb_session_stopped(&s));
 		status = cli_session_output(&s, &o.fmt, PB_EXIT_OK);
 	}
-	bool stopped = r.interrupted || pb_session_stopped(&s);
+	stopped = stopped || pb_session_stopped(&s);
 	pb_map_result_free(&r);
 	pb_placement_plan_free(&plan);
 	if (stopped) {

@@ -454,6 +454,49 @@ int pb_map_result_end_replicates(struct pb_map_result *r)
 	return 0;
 }
 
+int pb_map_nothing_line(const struct pb_map_result *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	bool first = true;
+	int n = snprintf(buf, len, "nothing was measured");
+	for (size_t i = 0; n >= 0 && i < r->n_cases; i++) {
+		const char *why = r->cases[i].skip;
+		bool seen = !why[0];
+		for (size_t j = 0; !seen && j < i; j++)
+			seen = !strcmp(r->cases[j].skip, why);
+		if (seen)
+			continue;
+		used = (size_t)n < len ? (size_t)n : len;
+		int m = snprintf(buf + used, len - used, "%s%s", first ? ": " : "; ", why);
+		first = false;
+		n = m < 0 ? m : n + m;
+	}
+	return n;
+}
+
+int pb_map_round_size(const struct pb_map_result *r, size_t asked, char *buf, size_t len)
+{
+	size_t lo = 0, hi = 0;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_map_case *c = &r->cases[i];
+		if (c->skip[0] || c->n_samples == 0)
+			continue;
+		if (!hi || c->bytes < lo)
+			lo = c->bytes;
+		if (c->bytes > hi)
+			hi = c->bytes;
+	}
+	char a[32], l[32], h[32];
+	pb_format_bytes(a, sizeof a, (double)asked, PB_BYTES_EXACT);
+	if (!hi || (lo == asked && hi == asked))
+		return snprintf(buf, len, "%s per round", a);
+	pb_format_bytes(l, sizeof l, (double)lo, PB_BYTES_EXACT);
+	pb_format_bytes(h, sizeof h, (double)hi, PB_BYTES_EXACT);
+	if (lo == hi)
+		return snprintf(buf, len, "%s per round (%s asked)", l, a);
+	return snprintf(buf, len, "%s to %s per round (%s asked)", l, h, a);
+}
+
 int pb_results_add_map(json_t *doc, const struct pb_map_result *r)
 {
 	json_t *cases, *notes;

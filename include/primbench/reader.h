@@ -129,6 +129,10 @@ const char *pb_key_str(const json_t *key, const char *field);
 bool pb_key_int(const json_t *key, const char *field, long long *out);
 /* Whether the array arr holds a value equal to v (json_equal). */
 bool pb_json_array_has(const json_t *arr, const json_t *v);
+/* The elements of array a that array b lacks (pb_json_array_has), each as
+ * pb_json_text gives it, space-separated; "" when none. Malloc'd (aborts
+ * when out of memory). */
+char *pb_json_array_minus_text(const json_t *a, const json_t *b);
 /* The value at a dotted path of objects ("cpu.model", at most 127
  * characters), or NULL. */
 const json_t *pb_json_path(const json_t *o, const char *path);

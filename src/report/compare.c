@@ -103,19 +103,7 @@ static void scalar_diff(struct pb_compare_diff **d, size_t *n, size_t *cap, cons
 /* The elements of a not in b, space-separated ("(none)" when none). */
 static char *set_minus(const json_t *a, const json_t *b)
 {
-	char *s = pb_xstrdup("");
-	size_t i;
-	const json_t *e;
-	json_array_foreach(a, i, e)
-	{
-		if (pb_json_array_has(b, e))
-			continue;
-		char *t = pb_json_text(e);
-		if (*s)
-			pb_xappend(&s, " ");
-		pb_xappend(&s, t);
-		free(t);
-	}
+	char *s = pb_json_array_minus_text(a, b);
 	if (!*s)
 		pb_xappend(&s, "(none)");
 	return s;

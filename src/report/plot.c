@@ -1292,18 +1292,7 @@ static void fit_pair(char *t[2], size_t max)
  * (null: primbench's own, "."). "" when nothing. */
 static char *cmd_own_text(const json_t *a, const json_t *b)
 {
-	const json_t *ea = json_object_get(a, "env"), *eb = json_object_get(b, "env");
-	char *s = pb_xstrdup("");
-	for (size_t i = 0; i < json_array_size(ea); i++) {
-		const json_t *e = json_array_get(ea, i);
-		if (pb_json_array_has(eb, e))
-			continue;
-		char *t = pb_json_text(e);
-		if (*s)
-			pb_xappend(&s, " ");
-		pb_xappend(&s, t);
-		free(t);
-	}
+	char *s = pb_json_array_minus_text(json_object_get(a, "env"), json_object_get(b, "env"));
 	const char *ca = pb_key_str(a, "cwd"), *cb = pb_key_str(b, "cwd");
 	if (strcmp(ca ? ca : ".", cb ? cb : ".")) {
 		char *t = pb_xasprintf("%sin %s", *s ? ", " : "", ca ? ca : ".");

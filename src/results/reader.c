@@ -736,6 +736,22 @@ bool pb_json_array_has(const json_t *arr, const json_t *v)
 	return false;
 }
 
+char *pb_json_array_minus_text(const json_t *a, const json_t *b)
+{
+	char *s = pb_xstrdup("");
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		const json_t *e = json_array_get(a, i);
+		if (pb_json_array_has(b, e))
+			continue;
+		char *t = pb_json_text(e);
+		if (*s)
+			pb_xappend(&s, " ");
+		pb_xappend(&s, t);
+		free(t);
+	}
+	return s;
+}
+
 /* A case and where it first appears: files in order, cases in file order
  * (so the baseline's cases come first). */
 struct named {

@@ -163,44 +163,15 @@ int pb_count_outliers_mz(const double *x, size_t n, double threshold, size_t *ou
 	return 0;
 }
 
-/* The fences of pb_first_outlier, in x's unit, and the median of
- * x[1..n); false when n < 4 or out of memory. */
-static bool first_fences(const double *x, size_t n, double *lo, double *hi, double *med)
+/* The median of x[1..n) (n >= 2) and, when n >= 4, the fences of
+ * pb_first_outlier around it, in x's unit: Tukey's far-out fences, never
+ * inside +-10% of the median (later runs that agree to 0.1% would else
+ * make a 2% slower run 1 an outlier, and runs that agree exactly, IQR 0,
+ * would not). Returns whether the fences were set; *med is NaN when n < 2
+ * or out of memory. */
+static bool later_runs(const double *x, size_t n, double *med, double *lo, double *hi)
 {
-	if (n < 4)
-		return false;
-	size_t m = n - 1;
-	double *rest = malloc(m * sizeof *rest);
-	if (!rest)
-		return false;
-	memcpy(rest, x + 1, m * sizeof *rest);
-	gsl_sort(rest, 1, m);
-	*med = gsl_stats_median_from_sorted_data(rest, 1, m);
-	double q1 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.25);
-	double q3 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.75);
-	free(rest);
-	/* Tukey's far-out fences, never inside +-10% of the median: later
-	 * runs that agree to 0.1% would else make a 2% slower run 1 an
-	 * outlier, and runs that agree exactly (IQR 0) would not */
-	double iqr = q3 - q1;
-	*lo = fmin(q1 - 3 * iqr, *med - 0.10 * fabs(*med));
-	*hi = fmax(q3 + 3 * iqr, *med + 0.10 * fabs(*med));
-	return true;
-}
-
-bool pb_first_outlier_fences(const double *x, size_t n, double *lo, double *hi)
-{
-	double l, h, med;
-	if (!first_fences(x, n, &l, &h, &med) || !(med > 0))
-		return false;
-	*lo = l / med;
-	*hi = h / med;
-	return true;
-}
-
-bool pb_first_outlier(const double *x, size_t n, double *ratio)
-{
-	*ratio = NAN;
+	*med = NAN;
 	if (n < 2)
 		return false;
 	size_t m = n - 1;
@@ -209,9 +180,33 @@ bool pb_first_outlier(const double *x, size_t n, double *ratio)
 		return false;
 	memcpy(rest, x + 1, m * sizeof *rest);
 	gsl_sort(rest, 1, m);
-	double med = gsl_stats_median_from_sorted_data(rest, 1, m);
+	*med = gsl_stats_median_from_sorted_data(rest, 1, m);
+	bool fences = n >= 4;
+	if (fences) {
+		double q1 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.25);
+		double q3 = gsl_stats_quantile_from_sorted_data(rest, 1, m, 0.75);
+		double iqr = q3 - q1;
+		*lo = fmin(q1 - 3 * iqr, *med - 0.10 * fabs(*med));
+		*hi = fmax(q3 + 3 * iqr, *med + 0.10 * fabs(*med));
+	}
 	free(rest);
+	return fences;
+}
+
+bool pb_first_outlier_fences(const double *x, size_t n, double *lo, double *hi)
+{
+	double l, h, med;
+	if (!later_runs(x, n, &med, &l, &h) || !(med > 0))
+		return false;
+	*lo = l / med;
+	*hi = h / med;
+	return true;
+}
+
+bool pb_first_outlier(const double *x, size_t n, double *ratio)
+{
+	double med, lo, hi;
+	bool fences = later_runs(x, n, &med, &lo, &hi);
 	*ratio = med > 0 ? x[0] / med : NAN;
-	double lo, hi;
-	return first_fences(x, n, &lo, &hi, &med) && (x[0] > hi || x[0] < lo);
+	return fences && (x[0] > hi || x[0] < lo);
 }

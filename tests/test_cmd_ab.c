@@ -3,6 +3,8 @@
  * per side, warm-ups run but not counted, failures, the progress and message
  * hooks, --until-verdict's looks, the argv of a side, and the statistics
  * and verdict on made-up runs. Never a speed threshold. */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +44,15 @@ static void on_message(void *ctx, enum pb_cmd_ab_msg kind, const char *text)
 	} else {
 		s->warnings++;
 	}
+}
+
+/* --duet: before each pair, the runs so far (two a pair) */
+static void on_progress_pairs(void *ctx, size_t done, size_t total)
+{
+	struct seen *s = ctx;
+	assert_int_equal(done, 2 * s->progress);
+	s->progress++;
+	s->last_total = total;
 }
 
 static struct pb_cmd_ab_params params(struct seen *s, int nsides, char **a, char **b)
@@ -238,6 +250,108 @@ static void test_stats_verdict(void **state)
 	assert_true(ab.nonpositive);
 }
 
+/* --duet: A and B at once, the CPU sets swapped every pair, the side
+ * spawned first every two pairs; two records per pair, A's first. */
+static void test_duet(void **state)
+{
+	(void)state;
+	struct seen s = {0};
+	struct pb_cmd_ab_params p = params(&s, 2, true_argv, true_argv);
+	cpu_set_t set;
+	assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
+	p.duet = p.paired = true;
+	p.duet_cpus[0] = p.duet_cpus[1] = &set; /* any CPUs: the order is what is tested */
+	p.warmup = 1;
+	p.hooks.progress = on_progress_pairs;
+	struct pb_cmd_ab_result r;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.end, PB_CMD_AB_DONE);
+	assert_int_equal(r.nrecs, 10);
+	assert_int_equal(r.counted[0], 4);
+	assert_int_equal(r.counted[1], 4);
+	assert_int_equal(r.warm[0], 1);
+	/* pair k: A's slot 1 + k % 2, A spawned first in pairs 0, 1 (of the
+	 * counted; the warm-up pair is pair 0 of its own) */
+	static const int a_slot[5] = {1, 1, 2, 1, 2};
+	static const bool a_first[5] = {true, true, true, false, false};
+	for (size_t i = 0; i < r.nrecs; i++) {
+		const struct pb_cmd_record *rec = &r.recs[i];
+		size_t pair = i / 2;
+		assert_int_equal(rec->side, (int)(i % 2));
+		assert_int_equal(rec->warmup, pair == 0);
+		assert_int_equal(rec->position, i);
+		assert_int_equal(rec->index, pair == 0 ? 1 : pair);
+		assert_int_equal(rec->duet_slot, rec->side ? 3 - a_slot[pair] : a_slot[pair]);
+		assert_int_equal(rec->spawned_first, rec->side ? !a_first[pair] : a_first[pair]);
+		assert_int_equal(rec->run.exit_code, 0);
+		assert_true(rec->run.wall_ns > 0);
+	}
+	assert_int_equal(s.progress, 5); /* one step per pair */
+	assert_int_equal(s.last_total, 10);
+	struct pb_cmd_ab_stats ab;
+	pb_cmd_ab_stats(r.recs, r.nrecs, PB_CMD_REAL, 0.95, false, &ab);
+	assert_true(ab.paired_valid);
+	assert_int_equal(ab.npairs, 4);
+	pb_cmd_ab_result_free(&r);
+
+	/* B fails: the pair is recorded, the session stops with B's error */
+	struct seen s2 = {0};
+	p = params(&s2, 2, true_argv, false_argv);
+	p.duet = p.paired = true;
+	p.duet_cpus[0] = p.duet_cpus[1] = &set;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_int_equal(r.end, PB_CMD_AB_FAILED);
+	assert_int_equal(r.nrecs, 2);
+	assert_string_equal(s2.last_error,
+	                    "run B1 exited with status 1 (see --show-output; or -i)");
+	pb_cmd_ab_result_free(&r);
+
+	/* --until-verdict on pairs: the plan's first look has an interval */
+	struct seen s3 = {0};
+	p = params(&s3, 2, true_argv, true_argv);
+	p.paired = true;
+	p.until_verdict = true;
+	p.max_runs = 12;
+	assert_int_equal(pb_cmd_ab_run(&p, &r), 0);
+	assert_true(r.plan.look_n[0] >= pb_paired_hl_min_pairs(r.plan.level_per_look));
+	assert_int_equal(r.counted[0], r.plan.look_n[r.looks - 1]);
+	pb_cmd_ab_result_free(&r);
+}
+
+/* Pairs: drift across blocks widens the two-sample interval; each pair's
+ * ratio is unmoved by it. */
+static void test_paired_drift(void **state)
+{
+	(void)state;
+	double a[12], b[12];
+	struct pb_cmd_record recs[24];
+	for (int i = 0; i < 12; i++) {
+		a[i] = 1e6 * (1 + 0.05 * i); /* a 55% drift over the session */
+		b[i] = 1.03 * a[i] * (1 + (i % 2 ? 1e-3 : -1e-3)); /* B 3% slower in every block */
+	}
+	recs_of(recs, a, b, 12);
+	struct pb_cmd_ab_stats ab;
+	pb_cmd_ab_stats(recs, 24, PB_CMD_REAL, 0.95, false, &ab);
+	assert_true(ab.valid && ab.paired_valid);
+	assert_int_equal(ab.npairs, 12);
+	assert_true(ab.ratio.lo < 1); /* all runs: the drift hides B's loss */
+	assert_int_equal(pb_cmd_ab_verdict(&ab, PB_EQUIVALENCE), PB_VERDICT_NONE);
+	assert_true(ab.paired.lo > 1.025 && ab.paired.hi < 1.035);
+	assert_float_equal(ab.paired.estimate, 1.03, 1e-3);
+	assert_int_equal(pb_cmd_ab_verdict_paired(&ab, PB_EQUIVALENCE), PB_VERDICT_DIFFERENT);
+	/* the pairs are A's k-th and B's k-th counted runs */
+	double pa[24], pbv[24];
+	assert_int_equal(pb_cmd_ab_pairs(recs, 24, PB_CMD_REAL, pa, pbv), 12);
+	for (int i = 0; i < 12; i++) {
+		assert_float_equal(pa[i], a[i], 0);
+		assert_float_equal(pbv[i], b[i], 0);
+	}
+	/* too few pairs: no interval, no verdict */
+	pb_cmd_ab_stats(recs, 8, PB_CMD_REAL, 0.95, false, &ab);
+	assert_false(ab.paired.ci_valid);
+	assert_int_equal(pb_cmd_ab_verdict_paired(&ab, PB_EQUIVALENCE), PB_VERDICT_NONE);
+}
+
 static void test_argv(void **state)
 {
 	(void)state;
@@ -267,7 +381,8 @@ int main(void)
 	    cmocka_unit_test(test_abba_warmup),   cmocka_unit_test(test_one_side),
 	    cmocka_unit_test(test_failure),       cmocka_unit_test(test_prepare_fails),
 	    cmocka_unit_test(test_until_verdict), cmocka_unit_test(test_stats_verdict),
-	    cmocka_unit_test(test_argv),
+	    cmocka_unit_test(test_argv),          cmocka_unit_test(test_duet),
+	    cmocka_unit_test(test_paired_drift),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

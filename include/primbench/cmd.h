@@ -97,6 +97,20 @@ double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric);
  * and returns 1: the run must not be counted. stop may be NULL. */
 int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop);
 
+/* Runs s[0] and s[1] at the same time (`cmd --duet`), each as
+ * pb_cmd_run_once runs one (its own process group, its own CPUs through
+ * spec.cpus), s[0] spawned first, and waits for both, blocked in wait4(2)
+ * (never polling): each one's wall_ns runs from just before its own spawn
+ * to the return of the wait4 that reaped it. Leftovers: the processes
+ * still running when both had exited, the same count in both (whose they
+ * are cannot be told); spec.wait_children is not honoured (the caller
+ * refuses it). Returns 0 and fills out[0..1]; 1 when *stop became
+ * non-zero (both groups get SIGTERM, then SIGKILL after 2 s or a second
+ * signal; the pair must not be counted); -1 with pb_error() when either
+ * cannot start ("cannot run 'ARGV0': REASON"; the other is killed). */
+int pb_cmd_run_pair(const struct pb_cmd_spec *const s[2], struct pb_cmd_run out[2],
+                    volatile int *stop);
+
 /* Waits, untimed, until every child of this process has exited (the
  * processes earlier runs left running, reparented here) and reaps them;
  * their rusage is dropped. pb_cmd_run_once calls it first. When *stop
@@ -140,6 +154,10 @@ struct pb_cmd_record {
 	bool warmup;
 	size_t index;
 	size_t position;
+	/* --duet: the CPU set the run had, 1 or 2 (swapped every pair), and
+	 * whether it was spawned before the other side; 0 and false otherwise */
+	int duet_slot;
+	bool spawned_first;
 };
 
 /* Whether an env_set entry is part of a case's key (and shown): not the

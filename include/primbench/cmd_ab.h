@@ -120,6 +120,19 @@ struct pb_cmd_ab_params {
 	size_t runs;                       /* counted, per side (not with until_verdict) */
 	bool until_verdict;                /* nsides 2: looks up to max_runs per side */
 	size_t max_runs;
+	/* The verdict (and every look) on the ratios B/A of the pairs of
+	 * runs made together (pb_paired_hl_ratio): the adjacent A and B runs of
+	 * each ABBA block, or the two sides of a duet pair. Else on every run
+	 * (fixed size: Hodges-Lehmann; looks: pb_seq_ratio). */
+	bool paired;
+	/* A and B at the same time (pb_cmd_run_pair), A on duet_cpus[i % 2]
+	 * and B on the other in pair i (so each CPU set's noise hits both
+	 * sides alike), A spawned first in pairs 0, 1, 4, 5, ... and B first
+	 * in 2, 3, 6, 7, ...; implies paired. duet_cpus: two cpu_set_t, for
+	 * the two slots; duet_cpus_text their lists, for the report. */
+	bool duet;
+	const void *duet_cpus[2];
+	const char *duet_cpus_text[2];
 	double budget_s;    /* until_verdict: stop after this long; 0 never */
 	double equivalence; /* the looks' margin; 0 none */
 	int metric;         /* the verdict's figure (pb_cmd_metric_value) */
@@ -138,6 +151,11 @@ struct pb_cmd_ab_stats {
 	size_t na, nb;
 	double med_a, med_b;
 	struct pb_shift ratio; /* Hodges-Lehmann on every run, or a look's */
+	/* pb_paired_hl_ratio of the pairs (A's k-th counted run with B's k-th:
+	 * the same ABBA block or duet pair) at the same level; npairs of them */
+	struct pb_shift paired;
+	size_t npairs;
+	bool paired_valid;
 	struct pb_utest u;
 	struct pb_ttest t;
 	bool t_valid;
@@ -184,6 +202,14 @@ void pb_cmd_ab_stats(const struct pb_cmd_record *recs, size_t n, int metric, dou
  * Mann-Whitney test (as `compare`) and `margin` (--equivalence; default
  * PB_EQUIVALENCE). */
 enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab, double margin);
+/* The verdict on the paired ratio: pb_verdict_of(ab->paired, margin) (the
+ * interval alone: no rank-sum test belongs to it), NONE without one. */
+enum pb_verdict pb_cmd_ab_verdict_paired(const struct pb_cmd_ab_stats *ab, double margin);
+/* The values of metric of the pairs among recs[0..n): a[k] side A's k-th
+ * counted run, b[k] side B's, k < the smaller count (room for n each).
+ * Returns their number. */
+size_t pb_cmd_ab_pairs(const struct pb_cmd_record *recs, size_t n, int metric, double *a,
+                       double *b);
 /* The counted runs that failed, and in *counted how many were counted. */
 size_t pb_cmd_ab_failed_runs(const struct pb_cmd_ab_result *r, size_t *counted);
 

@@ -176,6 +176,38 @@ struct pb_seq_plan {
  * with max_n runs per side ("--max-runs N is too few for ..."). */
 int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out);
 
+/* The same plan with another first look: first_n(level) is the smallest
+ * sample (runs or pairs per side) whose interval reaches `level`, 0 when
+ * none does. pb_seq_plan_make passes the Hodges-Lehmann two-sample one. */
+int pb_seq_plan_make_with(size_t max_n, double alpha, size_t (*first_n)(double level),
+                          struct pb_seq_plan *out);
+
+/* ---- Paired runs (src/stats/paired.c) ----
+ *
+ * The ratio y / x of n pairs (x[i], y[i]) measured together: the adjacent
+ * A and B runs of an ABBA block, or the two sides of a duet pair (docs/
+ * statistics.md, "Paired ratios and duet runs"). Drift slower than a pair
+ * cancels in each pair's ratio. The estimate is the median of the Walsh
+ * averages of d_i = log(y_i / x_i), exponentiated (the one-sample
+ * Hodges-Lehmann estimator), and the interval [W(k), W(M+1-k)] of the
+ * sorted Walsh averages, k the largest with 1 - 2 P(T+ <= k-1) >= level,
+ * T+ Wilcoxon's signed-rank statistic: exact while n <= 300, else its
+ * normal approximation with continuity correction (Hodges & Lehmann, Ann.
+ * Math. Statist. 34, 1963; Hollander & Wolfe, Nonparametric Statistical
+ * Methods, 2nd ed., 1999, 3.1-3.3). It assumes the d_i independent and
+ * symmetric about their centre. Values > 0; 1 <= n <= 2800. ci_valid is
+ * false when n is too small for the level (fewer than 6 pairs at 95%).
+ * Returns 0, or -1 with pb_error() (a value not above 0, n out of range,
+ * out of memory). */
+int pb_paired_hl_ratio(const double *x, const double *y, size_t n, double level,
+                       struct pb_shift *out);
+/* The fewest pairs whose interval reaches `level` (6 at 95%), 0 when above
+ * 300 pairs. */
+size_t pb_paired_hl_min_pairs(double level);
+/* pb_seq_plan_make for looks on pb_paired_hl_ratio: n counts pairs. */
+int pb_seq_plan_make_paired(size_t max_n, double alpha, struct pb_seq_plan *out);
+#define PB_SEQ_PAIRED_METHOD "paired-walsh-hodges-lehmann-log"
+
 /* The one verdict rule of primbench: `cmd` (its A/B verdict line and
  * every look of --until-verdict), `compare` (a row's delta, or "~"), the
  * default run's summary (libc ahead, behind, within the margin) and

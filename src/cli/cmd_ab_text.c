@@ -202,13 +202,56 @@ static void print_ministat(FILE *fp, const struct pb_ttest *t)
 	fprintf(fp, "\t(Student's t, pooled s = %g)\n", t->pooled_sd);
 }
 
+enum pb_verdict pb_cmd_ab_session_verdict(const struct pb_cmd_ab_params *p,
+                                          const struct pb_cmd_ab_stats *ab)
+{
+	return p->paired ? pb_cmd_ab_verdict_paired(ab, p->equivalence)
+	                 : pb_cmd_ab_verdict(ab, p->equivalence);
+}
+
+void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
+                            char *why, size_t len)
+{
+	const struct pb_shift *r = p->paired ? &ab->paired : &ab->ratio;
+	const char *which = p->paired ? "the paired ratio" : "the ratio";
+	enum pb_verdict v = pb_cmd_ab_session_verdict(p, ab);
+	bool excludes = r->lo > 1 || r->hi < 1;
+	double m = 100 * p->equivalence;
+	if (!(p->paired ? ab->paired_valid && r->ci_valid : ab->valid && r->ci_valid))
+		snprintf(why, len, "cannot tell: too few %s for an interval",
+		         p->paired ? "pairs" : "runs");
+	else if (v == PB_VERDICT_DIFFERENT)
+		snprintf(why, len, "B is %s (%s's interval lies %s 1, the ratio beyond +-%g%%)",
+		         r->lo > 1 ? "slower" : "faster", which, r->lo > 1 ? "above" : "below", m);
+	else if (v == PB_VERDICT_EQUIVALENT)
+		snprintf(why, len, "equivalent within +-%g%% (%s's interval lies inside it)", m,
+		         which);
+	else if (excludes && fabs(r->estimate - 1) <= p->equivalence &&
+	         (p->paired || ab->u.p < 1 - r->level))
+		snprintf(why, len,
+		         "cannot tell: B differs, but %s lies inside +-%g%% and its interval "
+		         "reaches beyond it",
+		         which, m);
+	else if (excludes)
+		snprintf(
+		    why, len,
+		    "cannot tell: the interval excludes 1, the Mann-Whitney test does not (p = "
+		    "%.3g, not below %.2g)",
+		    ab->u.p, 1 - r->level);
+	else
+		snprintf(why, len,
+		         "cannot tell: %s's interval contains 1 and reaches beyond +-%g%%", which,
+		         m);
+}
+
 void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
                         const struct pb_cmd_ab_stats *ab, const char *tu, double div)
 {
 	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
 	bool is_time = p->metric <= PB_CMD_SYS || p->metric == PB_CMD_NFIGURES;
 	double d = is_time ? div : 1;
-	fprintf(fp, "\nB vs A on %s (%zu and %zu runs, ABBA order)%s:\n", mname, ab->na, ab->nb,
+	fprintf(fp, "\nB vs A on %s (%zu and %zu runs, %s)%s:\n", mname, ab->na, ab->nb,
+	        p->duet ? "duet pairs" : "ABBA order",
 	        p->until_verdict ? "; 95% figures, for reference only" : "");
 	if (!ab->valid) {
 		pb_print_wrapped_at(
@@ -229,36 +272,23 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 	else
 		fprintf(fp, "  ratio B/A %.4f (Hodges-Lehmann; too few runs for a %.2f%% CI)\n",
 		        ab->ratio.estimate, 100 * ab->ratio.level);
-	enum pb_verdict v = pb_cmd_ab_verdict(ab, p->equivalence);
-	bool excludes = ab->ratio.lo > 1 || ab->ratio.hi < 1;
-	if (ab->ratio.ci_valid && !p->until_verdict) {
-		char why[160];
-		double m = 100 * p->equivalence;
-		if (v == PB_VERDICT_DIFFERENT)
-			snprintf(
-			    why, sizeof why,
-			    "B is %s (the ratio's interval lies %s 1, the ratio beyond +-%g%%)",
-			    ab->ratio.lo > 1 ? "slower" : "faster",
-			    ab->ratio.lo > 1 ? "above" : "below", m);
-		else if (v == PB_VERDICT_EQUIVALENT)
-			snprintf(why, sizeof why,
-			         "equivalent within +-%g%% (the ratio's interval lies inside it)",
-			         m);
-		else if (excludes && fabs(ab->ratio.estimate - 1) <= p->equivalence &&
-		         ab->u.p < 1 - ab->ratio.level)
-			snprintf(why, sizeof why,
-			         "cannot tell: B differs, but the ratio lies inside +-%g%% and its "
-			         "interval reaches beyond it",
-			         m);
-		else if (excludes)
-			snprintf(why, sizeof why,
-			         "cannot tell: the interval excludes 1, the Mann-Whitney test does "
-			         "not (p = %.3g, not below %.2g)",
-			         ab->u.p, 1 - ab->ratio.level);
-		else
-			snprintf(why, sizeof why,
-			         "cannot tell: the interval contains 1 and reaches beyond +-%g%%",
-			         m);
+	char pline[400];
+	if (ab->paired_valid && ab->paired.ci_valid)
+		snprintf(pline, sizeof pline,
+		         "  paired B/A %.4f, %.2f%% CI [%.4f, %.4f] (%zu %s; Walsh averages of log "
+		         "%s)",
+		         ab->paired.estimate, 100 * ab->paired.level, ab->paired.lo, ab->paired.hi,
+		         ab->npairs, p->duet ? "duet pairs" : "ABBA pairs of adjacent runs", mname);
+	else if (ab->paired_valid)
+		snprintf(
+		    pline, sizeof pline, "  paired B/A %.4f (%zu pair%s: too few for a %.2f%% CI)",
+		    ab->paired.estimate, ab->npairs, pb_plural(ab->npairs), 100 * ab->paired.level);
+	if (ab->paired_valid)
+		pb_print_wrapped_at(fp, 0, 4, pline);
+	if (!p->until_verdict &&
+	    (p->paired ? ab->paired_valid && ab->paired.ci_valid : ab->ratio.ci_valid)) {
+		char why[200];
+		pb_cmd_ab_verdict_text(p, ab, why, sizeof why);
 		fprintf(fp, "  verdict: %s\n", why);
 	}
 	fprintf(fp, "  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
@@ -285,26 +315,34 @@ bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
 {
 	char line[1024];
 	const struct pb_seq_plan *plan = &r->plan;
-	const struct pb_shift *ratio = &r->look_ab.ratio;
+	const struct pb_shift *ratio = p->paired ? &r->look_ab.paired : &r->look_ab.ratio;
 	bool by_verdict = strcmp(r->ended_by, "verdict") == 0;
+	char how[160];
+	if (p->paired)
+		snprintf(how, sizeof how,
+		         "Hodges-Lehmann on the Walsh averages of the %s' log ratios",
+		         p->duet ? "duet pairs" : "adjacent ABBA pairs");
+	else
+		snprintf(
+		    how, sizeof how,
+		    "Hodges-Lehmann on the minima of every %d runs of a side once they give an "
+		    "interval at this level, before that on every run",
+		    PB_SEQ_BLOCK);
 	fputc('\n', fp);
 	if (by_verdict)
 		snprintf(line, sizeof line,
 		         "until-verdict: ended by a verdict at look %zu of %zu (%zu runs per "
-		         "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f] (Hodges-Lehmann on the "
-		         "minima of every %d runs of a side once they give an interval at this "
-		         "level, before that on every run). Each look tests at %.2f%% (Bonferroni "
-		         "over %zu looks), so the chance of a false verdict is at most 5%%. "
-		         "Margin: +-%.1f%%.",
+		         "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f] (%s). Each look tests at "
+		         "%.2f%% (Bonferroni over %zu looks), so the chance of a false verdict is "
+		         "at most 5%%. Margin: +-%.1f%%.",
 		         r->looks, plan->nlooks, r->counted[0],
 		         r->verdict == PB_VERDICT_DIFFERENT
 		             ? (ratio->lo > 1 ? "B is slower" : "B is faster")
 		         : (ratio->lo > 1 || ratio->hi < 1)
 		             ? "equivalent: B differs, but by less than the margin"
 		             : "equivalent: no difference beyond the margin",
-		         ratio->estimate, 100 * plan->level_per_look, ratio->lo, ratio->hi,
-		         PB_SEQ_BLOCK, 100 * plan->level_per_look, plan->nlooks,
-		         100 * p->equivalence);
+		         ratio->estimate, 100 * plan->level_per_look, ratio->lo, ratio->hi, how,
+		         100 * plan->level_per_look, plan->nlooks, 100 * p->equivalence);
 	else
 		snprintf(line, sizeof line,
 		         "until-verdict: no verdict: stopped by %s after %zu runs per side (%zu of "
@@ -322,7 +360,8 @@ static json_t *until_verdict_json(const struct pb_cmd_ab_params *p,
 {
 	json_t *seq = json_object();
 	json_object_set_new(seq, "method", json_string("bonferroni-fixed-looks"));
-	json_object_set_new(seq, "estimator", json_string(PB_SEQ_METHOD));
+	json_object_set_new(seq, "estimator",
+	                    json_string(p->paired ? PB_SEQ_PAIRED_METHOD : PB_SEQ_METHOD));
 	json_object_set_new(seq, "alpha", pb_json_number(r->plan.alpha));
 	json_object_set_new(seq, "level_per_look", pb_json_number(r->plan.level_per_look));
 	json_t *ln = json_array();
@@ -342,6 +381,11 @@ json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_
 	json_t *abj = json_object();
 	json_object_set_new(abj, "metric",
 	                    json_string(pb_cmd_figure_name((enum pb_cmd_figure)p->metric)));
+	json_object_set_new(abj, "mode", json_string(p->duet ? "duet" : "abba"));
+	json_object_set_new(abj, "verdict_on", json_string(p->paired ? "pairs" : "runs"));
+	if (p->duet)
+		json_object_set_new(abj, "duet_cpus",
+		                    json_pack("[s,s]", p->duet_cpus_text[0], p->duet_cpus_text[1]));
 	char *order = malloc(r->nrecs + 1);
 	for (size_t i = 0; order && i < r->nrecs; i++)
 		order[i] = r->recs[i].side ? 'B' : 'A';
@@ -362,6 +406,16 @@ json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_
 		json_object_set_new(rj, "ci_lo", pb_json_number(ab->ratio.lo));
 		json_object_set_new(rj, "ci_hi", pb_json_number(ab->ratio.hi));
 		json_object_set_new(abj, "ratio", rj);
+		if (ab->paired_valid) {
+			json_t *pj = json_object();
+			json_object_set_new(pj, "method", json_string(PB_SEQ_PAIRED_METHOD));
+			json_object_set_new(pj, "pairs", json_integer((json_int_t)ab->npairs));
+			json_object_set_new(pj, "estimate", pb_json_number(ab->paired.estimate));
+			json_object_set_new(pj, "level", pb_json_number(ab->paired.level));
+			json_object_set_new(pj, "ci_lo", pb_json_number(ab->paired.lo));
+			json_object_set_new(pj, "ci_hi", pb_json_number(ab->paired.hi));
+			json_object_set_new(abj, "paired_ratio", pj);
+		}
 		json_object_set_new(abj, "mann_whitney",
 		                    json_pack("{s:o,s:o,s:b}", "u", pb_json_number(ab->u.u_x), "p",
 		                              pb_json_number(ab->u.p), "exact", ab->u.exact));
@@ -370,7 +424,7 @@ json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_
 		if (!p->until_verdict)
 			json_object_set_new(
 			    abj, "verdict",
-			    json_string(pb_verdict_name(pb_cmd_ab_verdict(ab, p->equivalence))));
+			    json_string(pb_verdict_name(pb_cmd_ab_session_verdict(p, ab))));
 		if (ab->t_valid)
 			json_object_set_new(abj, "student_t",
 			                    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b}", "level",
@@ -637,18 +691,53 @@ static bool cputime_note(const struct pb_cmd_ab_params *p, const struct pb_cmd_a
 	return pb_format_cputime_note(line, len, least, &acc);
 }
 
+/* --duet: the first side whose runs used more than one CPU (the median of
+ * (user + sys) / real above 1.15: threads or children running at once),
+ * as a note into line; false when none did. Then the sides compete for
+ * the CPUs the duet gives each alone, and the pair's ratio is not the one
+ * they have apart. */
+static bool duet_note(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                      double *buf, char *line, size_t len)
+{
+	for (int sd = 0; p->duet && sd < 2; sd++) {
+		size_t k = 0;
+		for (size_t i = 0; i < r->nrecs; i++)
+			if (r->recs[i].side == sd && !r->recs[i].warmup &&
+			    r->recs[i].run.wall_ns > 0)
+				buf[k++] = (r->recs[i].run.user_ns + r->recs[i].run.sys_ns) /
+				           r->recs[i].run.wall_ns;
+		struct pb_summary sum;
+		if (k && pb_summarize(buf, k, 0.95, &sum) == 0 && sum.median > 1.15) {
+			snprintf(
+			    line, len,
+			    "--duet: side %s used %.2f CPUs while it ran (median of (user + sys) / "
+			    "real): in a duet each side has its own CPUs only, so A and B slowed "
+			    "each other; compare them without --duet",
+			    sd ? "B" : "A", sum.median);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The runs and their figures: tables, run 1, left-over processes, failures. */
 void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
                             const struct pb_cmd_ab_result *r, const char *tu, double div)
 {
-	char line[1024];
+	char line[1024], order_text[600] = "";
 	const size_t *n = r->counted, *w = r->warm;
+	if (p->duet)
+		snprintf(order_text, sizeof order_text,
+		         " in duet pairs (A and B at the same time, on CPUs %s and %s, swapped "
+		         "every pair)",
+		         p->duet_cpus_text[0], p->duet_cpus_text[1]);
+	else if (p->nsides == 2)
+		snprintf(order_text, sizeof order_text, " in ABBA order");
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
 	         "(real) and wait4() (the rest)%s%s%s%s",
-	         n[0] + n[1], n[0] + n[1] == 1 ? "" : "s", p->nsides == 2 ? " in ABBA order" : "",
-	         w[0] + w[1], w[0] + w[1] == 1 ? "" : "s",
-	         p->side[0].show_output ? "shown" : "to /dev/null",
+	         n[0] + n[1], n[0] + n[1] == 1 ? "" : "s", order_text, w[0] + w[1],
+	         w[0] + w[1] == 1 ? "" : "s", p->side[0].show_output ? "shown" : "to /dev/null",
 	         p->shell ? "; through /bin/sh -c" : "",
 	         p->wait_children ? "; each run until its last descendant exited "
 	                            "(--wait-children)"
@@ -669,6 +758,8 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	for (int sd = 0; sd < p->nsides; sd++)
 		pb_cmd_ab_print_first_run(fp, p, r, sd, buf);
 	if (cputime_note(p, r, buf, line, sizeof line))
+		pb_print_wrapped_at(fp, 0, 2, line);
+	if (duet_note(p, r, buf, line, sizeof line))
 		pb_print_wrapped_at(fp, 0, 2, line);
 	free(buf);
 	if (r->leftover_runs) {
@@ -796,6 +887,8 @@ void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
 	double *vals = malloc((r->nrecs + 1) * sizeof *vals);
 	char note[1024];
 	if (vals && cputime_note(p, r, vals, note, sizeof note))
+		json_array_append_new(json_object_get(doc, "notes"), json_string(note));
+	if (vals && duet_note(p, r, vals, note, sizeof note))
 		json_array_append_new(json_object_get(doc, "notes"), json_string(note));
 	free(vals);
 	size_t counted, failed = pb_cmd_ab_failed_runs(r, &counted);

@@ -25,6 +25,8 @@ struct options {
 	size_t nenv_a, nvs_env;
 	bool runs_given, show_output, budget_given, max_given, equiv_given;
 	cpu_set_t cpus;                /* --cpu */
+	cpu_set_t duet_set[2];         /* --duet: each slot's CPUs */
+	char duet_text[2][256];        /* and as lists */
 	struct pb_cmd_ab_argv argv[3]; /* what A, B and --prepare run */
 	struct pb_cmd_spec prepare_spec;
 };
@@ -61,6 +63,13 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
                        const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
                        json_t *acct_json[2], json_t *prof_json[2]);
+/* The session's verdict: on the paired ratio with --paired (and --duet),
+ * else on every run (pb_cmd_ab_verdict); and the verdict line's text with
+ * its reason, into why[len]. */
+enum pb_verdict pb_cmd_ab_session_verdict(const struct pb_cmd_ab_params *p,
+                                          const struct pb_cmd_ab_stats *ab);
+void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
+                            char *why, size_t len);
 /* The time unit of the tables: s, ms or us, from the median real time. */
 void pb_cmd_ab_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div);
 /* Every run (a long session: the first 20 and the last 10), one line each. */

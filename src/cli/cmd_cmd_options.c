@@ -80,6 +80,14 @@ void cmd_usage(FILE *f)
 	      "                         change [1%; 0 disables]\n"
 	      "      --max-runs N       runs per side for --until-verdict [60]\n"
 	      "      --budget SECONDS   stop --until-verdict after this long\n"
+	      "      --paired           the verdict on the ratios B/A of the adjacent A and\n"
+	      "                         B runs of each ABBA block (drift between blocks\n"
+	      "                         cancels), not on all runs\n"
+	      "      --duet             run A and B at the same time, each pinned to its\n"
+	      "                         own half of the CPUs (--cpu, else all allowed),\n"
+	      "                         swapped every pair; the verdict on each pair's\n"
+	      "                         B/A, so noise that hits both cancels. Needs 2\n"
+	      "                         CPUs and commands that use one each\n"
 	      "\n"
 	      "examples:\n"
 	      "  primbench cmd -n 10 -- gzip -9 -k -c big.bin\n"
@@ -233,6 +241,8 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    {"record-distribution", required_argument, 0, 1010},
 	    {"wait-children", no_argument, 0, 1011},
 	    {"cpu", required_argument, 0, 1012},
+	    {"paired", no_argument, 0, 1030},
+	    {"duet", no_argument, 0, 1031},
 	    {0, 0, 0, 0},
 	};
 	/* the options that only store their value; cmd_option takes the rest */
@@ -254,11 +264,57 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    CLI_STORE_NUMBER_SET(1009, struct options, prof.top, profile_opts, "--profile-top", 1,
 	                         1000),
 	    CLI_STORE_FLAG(1011, struct options, p.wait_children, true),
+	    CLI_STORE_FLAG(1030, struct options, p.paired, true),
+	    CLI_STORE_FLAG(1031, struct options, p.duet, true),
 	    {0},
 	};
 	const struct cli_common common = {.out_path = &o->out, .fmt = &o->fmt, .stores = stores};
 	return !cli_parse_options("cmd", argc, argv, "+:hn:w:p:e:io:m:f:q", opts, cmd_option, o,
 	                          &common, cmd_usage);
+}
+
+/* --paired and --duet: a B side; --duet: two CPU sets, the first half of
+ * the CPUs (--cpu, else this process's) for slot 0, the second for slot
+ * 1 (an odd one left out), and no --wait-children. */
+static void check_duet(struct options *o)
+{
+	if ((o->p.paired || o->p.duet) && o->p.nsides == 1)
+		die_usage("cmd: --%s compares A and B: it needs a B side (--vs or --vs-env)",
+		          o->p.duet ? "duet" : "paired");
+	if (!o->p.duet)
+		return;
+	if (o->p.wait_children)
+		die_usage("cmd: --duet and --wait-children do not go together (whose processes "
+		          "are left running cannot be told)");
+	cpu_set_t all;
+	if (o->p.cpus_text)
+		all = o->cpus;
+	else if (sched_getaffinity(0, sizeof all, &all) != 0)
+		die_usage("cmd: --duet: cannot read this process's CPUs: %s", strerror(errno));
+	int n = CPU_COUNT(&all), half = n / 2, seen = 0;
+	if (n < 2)
+		die_usage("cmd: --duet runs A and B at the same time on CPUs of their own: it "
+		          "needs 2 CPUs, and %s has %d",
+		          o->p.cpus_text ? "--cpu" : "this process", n);
+	CPU_ZERO(&o->duet_set[0]);
+	CPU_ZERO(&o->duet_set[1]);
+	size_t used[2] = {0, 0};
+	for (int c = 0; c < CPU_SETSIZE && seen < 2 * half; c++) {
+		if (!CPU_ISSET(c, &all))
+			continue;
+		int slot = seen++ < half ? 0 : 1;
+		CPU_SET(c, &o->duet_set[slot]);
+		int w = snprintf(o->duet_text[slot] + used[slot],
+		                 sizeof o->duet_text[slot] - used[slot], "%s%d",
+		                 used[slot] ? "," : "", c);
+		if (w > 0 && used[slot] + (size_t)w < sizeof o->duet_text[slot])
+			used[slot] += (size_t)w;
+	}
+	o->p.paired = true;
+	for (int k = 0; k < 2; k++) {
+		o->p.duet_cpus[k] = &o->duet_set[k];
+		o->p.duet_cpus_text[k] = o->duet_text[k];
+	}
 }
 
 /* What the options cannot be together, and what must exist. */
@@ -297,6 +353,7 @@ void cmd_check_options(int argc, char **argv, struct options *o)
 	if (o->p.metric >= PB_CMD_MAXRSS && o->p.metric < PB_CMD_NFIGURES && o->p.nsides == 2)
 		die_usage("cmd: --metric %s: the verdict is on a time (real, user, sys, user+sys)",
 		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric));
+	check_duet(o);
 	if (o->cwd) {
 		struct stat st;
 		if (stat(o->cwd, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -350,7 +407,8 @@ void cmd_build_sides(char **argv, struct options *o)
 void cmd_check_programs(struct options *o)
 {
 	struct pb_seq_plan plan;
-	if (o->p.until_verdict && pb_seq_plan_make(o->p.max_runs, 0.05, &plan) != 0)
+	if (o->p.until_verdict && (o->p.paired ? pb_seq_plan_make_paired(o->p.max_runs, 0.05, &plan)
+	                                       : pb_seq_plan_make(o->p.max_runs, 0.05, &plan)) != 0)
 		die_usage("cmd: %s", pb_error());
 	if (pb_cmd_check(&o->p.side[0]) != 0)
 		die_usage("cmd: %s", pb_error());

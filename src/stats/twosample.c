@@ -805,7 +805,21 @@ static size_t schedule(size_t first, size_t max_n, double growth, size_t *look_n
 	return count;
 }
 
+/* The two-sample first look: the smallest n per side with an interval of
+ * the Hodges-Lehmann shift at `level` (0: none up to EXACT_MAX_N * 4). */
+static size_t first_look_two_sample(double level)
+{
+	size_t n;
+	return first_look(level, 4 * EXACT_MAX_N, &n) == 0 ? n : 0;
+}
+
 int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out)
+{
+	return pb_seq_plan_make_with(max_n, alpha, first_look_two_sample, out);
+}
+
+int pb_seq_plan_make_with(size_t max_n, double alpha, size_t (*first_n)(double level),
+                          struct pb_seq_plan *out)
 {
 	if (!(alpha > 0.0 && alpha < 1.0))
 		return pb_fail("error rate %g is not between 0 and 1", alpha);
@@ -813,9 +827,9 @@ int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out)
 		return pb_fail("--max-runs %zu is too few: a comparison needs at least 2 runs "
 		               "per side",
 		               max_n);
-	size_t first1;
-	if (first_look(1.0 - alpha, max_n, &first1) != 0)
-		return -1;
+	size_t first1 = first_n(1.0 - alpha);
+	if (first1 > max_n)
+		first1 = 0;
 	if (first1 == 0)
 		return pb_fail("--max-runs %zu is too few: no interval reaches %g%% with %zu runs "
 		               "per side",
@@ -829,9 +843,9 @@ int pb_seq_plan_make(size_t max_n, double alpha, struct pb_seq_plan *out)
 	for (;;) {
 		size_t prev_count = 0, prev_first = 0;
 		for (size_t K = 1; K <= PB_SEQ_MAX_LOOKS; K++) {
-			size_t first;
-			if (first_look(1.0 - alpha / (double)K, max_n, &first) != 0)
-				return -1;
+			size_t first = first_n(1.0 - alpha / (double)K);
+			if (first > max_n)
+				first = 0;
 			size_t count = first ? schedule(first, max_n, growth, looks) : 0;
 			if (first && count <= K) {
 				memset(out, 0, sizeof *out);

@@ -230,16 +230,11 @@ long pb_cmd_wait_leftovers(volatile int *stop)
 	return reap_children(true, NULL, stop);
 }
 
-int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop)
+/* Starts s in a process group of its own (pinned to s->cpus when set):
+ * *pid, and *t0 the CLOCK_MONOTONIC time just before the spawn. Returns 0,
+ * or -1 with pb_error() ("cannot run 'ARGV0': REASON"). */
+static int spawn(const struct pb_cmd_spec *s, pid_t *pid_out, struct timespec *t0_out)
 {
-	memset(out, 0, sizeof *out);
-	out->exit_code = -1;
-	if (!s->argv || !s->argv[0] || !s->argv[0][0])
-		return pb_fail("no command to run");
-	/* What an earlier run left running must not overlap this one. */
-	if (pb_cmd_wait_leftovers(stop) < 0)
-		return 1;
-
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_init(&fa);
@@ -300,9 +295,8 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		}
 		pinned = true;
 	}
-	struct timespec t0, t1;
 	pid_t pid;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_MONOTONIC, t0_out);
 	int err = posix_spawnp(&pid, s->argv[0], &fa, &attr, s->argv, envp);
 	if (pinned)
 		sched_setaffinity(0, sizeof saved, &saved);
@@ -314,6 +308,23 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		               s->argv[0]);
 	if (err != 0)
 		return pb_fail("cannot run '%s': %s", s->argv[0], strerror(err));
+	*pid_out = pid;
+	return 0;
+}
+
+int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatile int *stop)
+{
+	memset(out, 0, sizeof *out);
+	out->exit_code = -1;
+	if (!s->argv || !s->argv[0] || !s->argv[0][0])
+		return pb_fail("no command to run");
+	/* What an earlier run left running must not overlap this one. */
+	if (pb_cmd_wait_leftovers(stop) < 0)
+		return 1;
+	struct timespec t0, t1;
+	pid_t pid;
+	if (spawn(s, &pid, &t0) != 0)
+		return -1;
 
 	int status = 0;
 	struct rusage ru;
@@ -361,6 +372,83 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		out->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
 		out->term_signal = WTERMSIG(status);
+	return (stopped || (stop && *stop)) ? 1 : 0;
+}
+
+int pb_cmd_run_pair(const struct pb_cmd_spec *const s[2], struct pb_cmd_run out[2],
+                    volatile int *stop)
+{
+	for (int k = 0; k < 2; k++) {
+		memset(&out[k], 0, sizeof out[k]);
+		out[k].exit_code = -1;
+		if (!s[k]->argv || !s[k]->argv[0] || !s[k]->argv[0][0])
+			return pb_fail("no command to run");
+	}
+	if (pb_cmd_wait_leftovers(stop) < 0)
+		return 1;
+	struct timespec t0[2], t1[2];
+	pid_t pid[2];
+	if (spawn(s[0], &pid[0], &t0[0]) != 0)
+		return -1;
+	if (spawn(s[1], &pid[1], &t0[1]) != 0) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s", pb_error());
+		kill(-pid[0], SIGKILL);
+		reap_children(true, NULL, NULL);
+		return pb_fail("%s", msg);
+	}
+	int status[2] = {0, 0};
+	bool done[2] = {false, false}, stopped = false;
+	int polls = 0;
+	while (!done[0] || !done[1]) {
+		/* Blocked in wait4 until one of them (or an orphan of either,
+		 * whose rusage cannot be told apart and is dropped) exits. */
+		int st;
+		struct rusage ru;
+		pid_t w = wait4(-1, &st, stopped ? WNOHANG : 0, &ru);
+		if (w > 0) {
+			int k = w == pid[0] ? 0 : w == pid[1] ? 1 : -1;
+			if (k >= 0) {
+				clock_gettime(CLOCK_MONOTONIC, &t1[k]);
+				status[k] = st;
+				add_rusage(&out[k], &ru);
+				done[k] = true;
+			}
+			continue;
+		}
+		if (w < 0 && errno != EINTR)
+			return pb_fail("wait4: %s", strerror(errno));
+		if (stop && *stop && !stopped) {
+			for (int k = 0; k < 2; k++)
+				if (!done[k])
+					kill(-pid[k], SIGTERM);
+			stopped = true;
+		}
+		if (stopped && (++polls > 200 || (stop && *stop > 1)))
+			for (int k = 0; k < 2; k++)
+				if (!done[k])
+					kill(-pid[k], SIGKILL);
+		if (stopped && w == 0) {
+			struct timespec ten_ms = {0, 10000000};
+			nanosleep(&ten_ms, NULL);
+		}
+	}
+	if (stopped) {
+		kill(-pid[0], SIGTERM);
+		kill(-pid[1], SIGTERM);
+		reap_children(true, NULL, stop);
+	} else {
+		reap_children(false, NULL, NULL);
+		out[0].leftovers = out[1].leftovers = count_children();
+	}
+	for (int k = 0; k < 2; k++) {
+		out[k].wall_ns = (double)(t1[k].tv_sec - t0[k].tv_sec) * 1e9 +
+		                 (double)(t1[k].tv_nsec - t0[k].tv_nsec);
+		if (WIFEXITED(status[k]))
+			out[k].exit_code = WEXITSTATUS(status[k]);
+		else if (WIFSIGNALED(status[k]))
+			out[k].term_signal = WTERMSIG(status[k]);
+	}
 	return (stopped || (stop && *stop)) ? 1 : 0;
 }
 

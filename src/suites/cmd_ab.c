@@ -632,13 +632,14 @@ static bool look(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r)
 	if (r->looks >= r->plan.nlooks || r->counted[0] != r->plan.look_n[r->looks])
 		return false;
 	pb_cmd_ab_stats(r->recs, r->nrecs, p->metric, r->plan.level_per_look, true, &r->look_ab);
-	r->verdict =
-	    r->look_ab.valid ? pb_verdict_of(&r->look_ab.ratio, p->equivalence) : PB_VERDICT_NONE;
+	const struct pb_shift *lr = p->paired ? &r->look_ab.paired : &r->look_ab.ratio;
+	bool lvalid = p->paired ? r->look_ab.paired_valid : r->look_ab.valid;
+	r->verdict = lvalid ? pb_verdict_of(lr, p->equivalence) : PB_VERDICT_NONE;
 	json_t *lj = json_object();
 	json_object_set_new(lj, "runs_per_side", json_integer((json_int_t)r->counted[0]));
-	json_object_set_new(lj, "ratio", pb_json_number(r->look_ab.ratio.estimate));
-	json_object_set_new(lj, "ci_lo", pb_json_number(r->look_ab.ratio.lo));
-	json_object_set_new(lj, "ci_hi", pb_json_number(r->look_ab.ratio.hi));
+	json_object_set_new(lj, "ratio", pb_json_number(lr->estimate));
+	json_object_set_new(lj, "ci_lo", pb_json_number(lr->lo));
+	json_object_set_new(lj, "ci_hi", pb_json_number(lr->hi));
 	json_object_set_new(lj, "verdict", json_string(pb_verdict_name(r->verdict)));
 	json_array_append_new(r->looks_json, lj);
 	r->looks++;
@@ -649,16 +650,70 @@ static bool look(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r)
 	return r->ended_by != NULL;
 }
 
-/* n runs (per side: n * nsides), in ABBA order; false when the session
- * ended (r->end or r->ended_by set). */
+/* One duet pair (after --prepare): A and B at once, on the slots and in
+ * the spawn order of pair `pair`; PB_CMD_AB_DONE when the session goes
+ * on. */
+static enum pb_cmd_ab_end duet_pair(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r,
+                                    size_t pair, bool warmup)
+{
+	fflush(stdout);
+	if (p->prepare) {
+		enum pb_cmd_ab_end end = prepare_run(p);
+		if (end != PB_CMD_AB_DONE)
+			return end;
+	}
+	int a_slot = (int)(pair % 2);
+	bool a_first = (pair / 2) % 2 == 0;
+	struct pb_cmd_spec spec[2] = {p->side[0], p->side[1]};
+	spec[0].cpus = p->duet_cpus[a_slot];
+	spec[1].cpus = p->duet_cpus[1 - a_slot];
+	const struct pb_cmd_spec *order[2] = {&spec[a_first ? 0 : 1], &spec[a_first ? 1 : 0]};
+	struct pb_cmd_run run[2];
+	int rc = pb_cmd_run_pair(order, run, p->stop);
+	for (int sd = 0; sd < 2; sd++)
+		pb_cmd_ab_env_settle(p->env, sd, rc == 0 && !warmup);
+	if (rc < 0) {
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
+		return PB_CMD_AB_CANNOT_START;
+	}
+	if (rc == 1)
+		return PB_CMD_AB_INTERRUPTED;
+	enum pb_cmd_ab_end end = PB_CMD_AB_DONE;
+	for (int sd = 0; sd < 2; sd++) {
+		struct pb_cmd_record rec = {.run = run[a_first ? sd : 1 - sd],
+		                            .side = sd,
+		                            .warmup = warmup,
+		                            .position = r->nrecs,
+		                            .duet_slot = 1 + (sd ? 1 - a_slot : a_slot),
+		                            .spawned_first = (sd == 0) == a_first};
+		rec.index = warmup ? ++r->warm[sd] : ++r->counted[sd];
+		if (add_rec(r, &rec) != 0) {
+			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
+			return PB_CMD_AB_CANNOT_START;
+		}
+		if (rec.run.leftovers > 0 && sd == 1 && leftovers_wait(p, r, &rec) != 0)
+			return PB_CMD_AB_INTERRUPTED;
+		if (rec.run.exit_code != 0 && !p->ignore_failure && end == PB_CMD_AB_DONE) {
+			say_failed(p, &rec);
+			end = PB_CMD_AB_FAILED;
+		}
+	}
+	return end;
+}
+
+/* n runs (per side: n * nsides), in ABBA order, or n duet pairs; false
+ * when the session ended (r->end or r->ended_by set). */
 static bool runs(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r, size_t n,
                  bool warmup, size_t total, double t0)
 {
-	for (size_t i = 0; i < n * (size_t)p->nsides; i++) {
+	size_t steps = p->duet ? n : n * (size_t)p->nsides;
+	for (size_t i = 0; i < steps; i++) {
 		if (p->hooks.progress)
 			p->hooks.progress(p->hooks.ctx, r->nrecs, total);
-		int side = p->nsides == 2 ? pb_cmd_abba_side(i) : 0;
-		r->end = one_run(p, r, side, warmup);
+		if (p->duet)
+			r->end = duet_pair(p, r, warmup ? i : r->counted[0], warmup);
+		else
+			r->end = one_run(p, r, p->nsides == 2 ? pb_cmd_abba_side(i) : 0, warmup);
 		if (r->end != PB_CMD_AB_DONE)
 			return false;
 		if (warmup || !p->until_verdict || r->counted[0] != r->counted[1])
@@ -677,7 +732,8 @@ int pb_cmd_ab_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->looks_json = json_array();
-	if (p->until_verdict && pb_seq_plan_make(p->max_runs, 0.05, &r->plan) != 0)
+	if (p->until_verdict && (p->paired ? pb_seq_plan_make_paired(p->max_runs, 0.05, &r->plan)
+	                                   : pb_seq_plan_make(p->max_runs, 0.05, &r->plan)) != 0)
 		return -1;
 	double t0 = now_s();
 	size_t total = p->until_verdict ? 0 : (p->warmup + p->runs) * (size_t)p->nsides;
@@ -705,6 +761,13 @@ size_t pb_cmd_ab_values(const struct pb_cmd_record *recs, size_t n, int side, in
 		if (recs[i].side == side && !recs[i].warmup)
 			out[k++] = pb_cmd_metric_value(&recs[i].run, metric);
 	return k;
+}
+
+size_t pb_cmd_ab_pairs(const struct pb_cmd_record *recs, size_t n, int metric, double *a, double *b)
+{
+	size_t na = pb_cmd_ab_values(recs, n, 0, metric, a);
+	size_t nb = pb_cmd_ab_values(recs, n, 1, metric, b);
+	return na < nb ? na : nb;
 }
 
 static bool all_positive(const double *v, size_t n)
@@ -740,6 +803,10 @@ void pb_cmd_ab_stats(const struct pb_cmd_record *recs, size_t n, int metric, dou
 	ab->t_valid =
 	    ab->na >= 2 && ab->nb >= 2 && pb_ttest_pooled(a, ab->na, b, ab->nb, 0.95, &ab->t) == 0;
 	ab->valid = true;
+	/* the pairs: A's k-th counted run with B's k-th (a, b in run order) */
+	ab->npairs = ab->na < ab->nb ? ab->na : ab->nb;
+	ab->paired_valid =
+	    ab->npairs >= 1 && pb_paired_hl_ratio(a, b, ab->npairs, level, &ab->paired) == 0;
 out:
 	free(a);
 	free(b);
@@ -749,6 +816,11 @@ enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab, double margi
 {
 	const struct pb_verdict_rule rule = {.null = 1, .margin = margin, .u = &ab->u};
 	return ab->valid ? pb_verdict(&ab->ratio, &rule) : PB_VERDICT_NONE;
+}
+
+enum pb_verdict pb_cmd_ab_verdict_paired(const struct pb_cmd_ab_stats *ab, double margin)
+{
+	return ab->paired_valid ? pb_verdict_of(&ab->paired, margin) : PB_VERDICT_NONE;
 }
 
 /* ---- --profile ---- */

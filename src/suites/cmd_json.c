@@ -66,6 +66,10 @@ static json_t *run_json(const struct pb_cmd_record *r)
 	json_object_set_new(o, "run", json_integer((json_int_t)r->index));
 	json_object_set_new(o, "warmup", json_boolean(r->warmup));
 	json_object_set_new(o, "position", json_integer((json_int_t)r->position));
+	if (r->duet_slot) { /* --duet: which of the two CPU sets, who started first */
+		json_object_set_new(o, "duet_slot", json_integer(r->duet_slot));
+		json_object_set_new(o, "spawned_first", json_boolean(r->spawned_first));
+	}
 	json_object_set_new(o, "real_ns", pb_json_number(r->run.wall_ns));
 	json_object_set_new(o, "user_ns", pb_json_number(r->run.user_ns));
 	json_object_set_new(o, "sys_ns", pb_json_number(r->run.sys_ns));

@@ -24,6 +24,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,26 +41,31 @@ struct pool {
 	const char *name;
 	size_t n[2];
 	double *real[2], *cpu[2]; /* cpu: user + sys */
+	double *pos[2];           /* each run's position in the session */
+	size_t npairs;            /* A's k-th and B's k-th run by position */
+	double *pair_real[2];
 };
 
 struct est {
 	const char *name;
 	enum pb_estimator kind;
 	double param;
-	int cpu; /* on user+sys instead of real */
+	int cpu;    /* on user+sys instead of real */
+	int paired; /* on pairs (A's k-th and B's k-th run, drawn together) */
 };
 
 static const struct est ests[] = {
-    {"HL, log real (was)", PB_EST_HL, 0, 0},
-    {"HL, log user+sys", PB_EST_HL, 0, 1},
-    {"20% trimmed, log real", PB_EST_TRIMMED, 0.2, 0},
-    {"10% trimmed, log real", PB_EST_TRIMMED, 0.1, 0},
-    {"min of 3, HL, real", PB_EST_BLOCK_MIN, 3, 0},
-    {"min of 5, HL, real", PB_EST_BLOCK_MIN, 5, 0},
-    {"min of 10, HL, real", PB_EST_BLOCK_MIN, 10, 0},
-    {"min of 3 or all, real", PB_EST_BLOCK_MIN_OR_ALL, 3, 0},
-    {"min of 5 or all, real", PB_EST_BLOCK_MIN_OR_ALL, 5, 0},
-    {"low mode, HL, real", PB_EST_LOW_MODE, 0, 0},
+    {"HL, log real (was)", PB_EST_HL, 0, 0, 0},
+    {"HL, log user+sys", PB_EST_HL, 0, 1, 0},
+    {"20% trimmed, log real", PB_EST_TRIMMED, 0.2, 0, 0},
+    {"10% trimmed, log real", PB_EST_TRIMMED, 0.1, 0, 0},
+    {"min of 3, HL, real", PB_EST_BLOCK_MIN, 3, 0, 0},
+    {"min of 5, HL, real", PB_EST_BLOCK_MIN, 5, 0, 0},
+    {"min of 10, HL, real", PB_EST_BLOCK_MIN, 10, 0, 0},
+    {"min of 3 or all, real", PB_EST_BLOCK_MIN_OR_ALL, 3, 0, 0},
+    {"min of 5 or all, real", PB_EST_BLOCK_MIN_OR_ALL, 5, 0, 0},
+    {"low mode, HL, real", PB_EST_LOW_MODE, 0, 0, 0},
+    {"ABBA pairs, Walsh HL", PB_EST_HL, 0, 0, 1},
 };
 #define NESTS (sizeof ests / sizeof ests[0])
 
@@ -88,7 +94,7 @@ static void read_pool(const char *path, struct pool *p)
 	memset(p, 0, sizeof *p);
 	p->name = path;
 	char line[256];
-	size_t cap[2][2] = {{0}}, ncpu[2] = {0};
+	size_t cap[2][2] = {{0}}, ncpu[2] = {0}, npos[2] = {0}, cappos[2] = {0};
 	while (fgets(line, sizeof line, f)) {
 		char side;
 		double pos, real, user, sys;
@@ -99,22 +105,49 @@ static void read_pool(const char *path, struct pool *p)
 		int s = side == 'B';
 		push(&p->real[s], &p->n[s], &cap[s][0], real);
 		push(&p->cpu[s], &ncpu[s], &cap[s][1], user + sys);
+		push(&p->pos[s], &npos[s], &cappos[s], pos);
 	}
 	fclose(f);
 	if (p->n[0] < 2 || p->n[1] < 2)
 		die("fewer than 2 runs on a side in ", path);
+	/* the pairs: each side's runs in session order, the k-th with the k-th */
+	p->npairs = p->n[0] < p->n[1] ? p->n[0] : p->n[1];
+	for (int s = 0; s < 2; s++) {
+		size_t *ord = malloc(p->n[s] * sizeof *ord);
+		p->pair_real[s] = malloc(p->npairs * sizeof **p->pair_real);
+		if (!ord || !p->pair_real[s])
+			die("out of memory", NULL);
+		for (size_t i = 0; i < p->n[s]; i++)
+			ord[i] = i;
+		for (size_t i = 1; i < p->n[s]; i++) /* insertion sort by position */
+			for (size_t j = i; j > 0 && p->pos[s][ord[j - 1]] > p->pos[s][ord[j]];
+			     j--) {
+				size_t t = ord[j];
+				ord[j] = ord[j - 1];
+				ord[j - 1] = t;
+			}
+		for (size_t k = 0; k < p->npairs; k++)
+			p->pair_real[s][k] = p->real[s][ord[k]];
+		free(ord);
+	}
 }
 
 /* The runs per side at the verdict of one sequential trial (0: none) and
  * the verdict. a and b hold max_n draws each. */
+static struct pb_seq_plan paired_plan;
+
 static size_t sequential(const struct pb_seq_plan *plan, const struct est *e, const double *a,
                          const double *b, enum pb_verdict *v, double *ratio)
 {
+	if (e->paired)
+		plan = &paired_plan;
 	for (size_t k = 0; k < plan->nlooks; k++) {
 		size_t n = plan->look_n[k];
 		struct pb_shift r;
 		*v = PB_VERDICT_NONE;
-		if (pb_ratio_estimate(e->kind, e->param, a, n, b, n, plan->level_per_look, &r) != 0)
+		if ((e->paired ? pb_paired_hl_ratio(a, b, n, plan->level_per_look, &r)
+		               : pb_ratio_estimate(e->kind, e->param, a, n, b, n,
+		                                   plan->level_per_look, &r)) != 0)
 			continue; /* too few runs for this estimator yet */
 		*v = pb_verdict_of(&r, MARGIN);
 		*ratio = r.estimate;
@@ -130,6 +163,21 @@ static void draw(gsl_rng *rng, const double *v, size_t n, const double *v2, size
 	for (size_t i = 0; i < max_n; i++) {
 		size_t k = gsl_rng_uniform_int(rng, n + n2);
 		out[i] = k < n ? v[k] : v2[k - n];
+	}
+}
+
+/* max_n pairs drawn with replacement from pairs (x[k * step], y[k * step]),
+ * k < n; swap: each drawn pair's sides exchanged with probability 1/2, so
+ * that an A/A's null holds exactly (the sides of a pair of one command are
+ * exchangeable), as pooling both sides does for the two-sample rows. */
+static void draw_pairs(gsl_rng *rng, const double *x, const double *y, size_t n, size_t step,
+                       bool swap, double *a, double *b)
+{
+	for (size_t i = 0; i < max_n; i++) {
+		size_t k = gsl_rng_uniform_int(rng, n) * step;
+		bool s = swap && gsl_rng_uniform_int(rng, 2);
+		a[i] = s ? y[k] : x[k];
+		b[i] = s ? x[k] : y[k];
 	}
 }
 
@@ -215,7 +263,8 @@ int main(int argc, char **argv)
 		die("usage: estimators [-t TRIALS] [-s SEED] [-m MAX_RUNS] -a AA.csv... AB.csv...",
 		    NULL);
 	struct pb_seq_plan plan;
-	if (pb_seq_plan_make(max_n, ALPHA, &plan) != 0)
+	if (pb_seq_plan_make(max_n, ALPHA, &plan) != 0 ||
+	    pb_seq_plan_make_paired(max_n, ALPHA, &paired_plan) != 0)
 		die("no plan", NULL);
 	printf("plan: looks at");
 	for (size_t k = 0; k < plan.nlooks; k++)
@@ -241,7 +290,11 @@ int main(int argc, char **argv)
 			long cnt[3][2] = {{0}}; /* [verdict][B slower] */
 			for (long t = 0; t < trials; t++) {
 				double *const *v = E->cpu ? p.cpu : p.real;
-				if (aa) {
+				if (E->paired) {
+					/* A/A: the pool's own pairs are two runs of one command */
+					draw_pairs(rng, p.pair_real[0], p.pair_real[1], p.npairs, 1,
+					           aa, a, b);
+				} else if (aa) {
 					draw(rng, v[0], p.n[0], v[1], p.n[1], a);
 					draw(rng, v[0], p.n[0], v[1], p.n[1], b);
 				} else {
@@ -273,8 +326,15 @@ int main(int argc, char **argv)
 				long fa = 0;
 				for (long t = 0; t < trials; t++) {
 					double *const *v = E->cpu ? p.cpu : p.real;
-					draw(rng, v[0], p.n[0], NULL, 0, a);
-					draw(rng, v[0], p.n[0], NULL, 0, b);
+					if (E->paired) {
+						/* A/A of A: A's k-th run with its k+1-th (the
+						 * next block's), k even */
+						draw_pairs(rng, p.pair_real[0], p.pair_real[0] + 1,
+						           p.npairs / 2, 2, true, a, b);
+					} else {
+						draw(rng, v[0], p.n[0], NULL, 0, a);
+						draw(rng, v[0], p.n[0], NULL, 0, b);
+					}
 					enum pb_verdict verdict;
 					double ratio = 1;
 					sequential(&plan, E, a, b, &verdict, &ratio);

@@ -129,9 +129,9 @@ struct pb_cpu_place {
 	struct pb_cpu_probe probe;
 };
 
-/* Decides among `allowed` (the thread's affinity before any pinning): one
- * CPU: PB_PLACE_ONLY; a budget of 0: PB_PLACE_NONE with note "no probe
- * (PRIMBENCH_PROBE_MS=0)"; else the probe and pb_cpu_noise_choose
+/* Decides among `allowed` (the thread's affinity before any pinning): a
+ * budget of 0: PB_PLACE_NONE with note "no probe (PRIMBENCH_PROBE_MS=0)";
+ * one CPU: PB_PLACE_ONLY; else the probe and pb_cpu_noise_choose
  * (PB_PLACE_PROBE), or PB_PLACE_NONE with note "the probe could not pin
  * to CPU 1: Operation not permitted" when no CPU could be probed. The
  * thread is not pinned (the caller pins it, or the command). Returns 0, or

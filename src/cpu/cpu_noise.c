@@ -292,15 +292,15 @@ int pb_cpu_place_decide(const cpu_set_t *allowed, struct pb_cpu_place *out)
 		snprintf(out->note, sizeof out->note, "this process's CPUs are unknown");
 		return 0;
 	}
+	if (ms == 0) {
+		snprintf(out->note, sizeof out->note, "no probe (PRIMBENCH_PROBE_MS=0)");
+		return 0;
+	}
 	if (count == 1) {
 		out->how = PB_PLACE_ONLY;
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, allowed))
 				out->cpu = c;
-		return 0;
-	}
-	if (ms == 0) {
-		snprintf(out->note, sizeof out->note, "no probe (PRIMBENCH_PROBE_MS=0)");
 		return 0;
 	}
 	if (pb_cpu_probe_run(allowed, ms, &out->probe) != 0)

@@ -383,7 +383,7 @@ static void usage(FILE *f)
 	      "  --src-offset N    memcpy source bytes from a page boundary, a multiple of\n"
 	      "                    64 (default 2048; the destination is at 0)\n"
 	      "  --hide-features L hide CPU features (e.g. avx512f: AVX2 probes)\n"
-	      "  --cpu N           measure on CPU N (default: the one it starts on)\n"
+	      "  --cpu N           measure on CPU N (default: the quietest by a noise probe)\n"
 	      "  --seed N          seed of the interleaving and slot order\n"
 	      "  --strict          exit status 1 when a target is SHORT\n"
 	      "  -o FILE           write the cases and the rows as JSON (primbench-result\n"

@@ -111,6 +111,8 @@ void pb_cmd_ab_env_free(struct pb_cmd_ab_env *e);
 
 /* ---- the runs ---- */
 
+struct pb_cpu_place; /* include/primbench/cpu_noise.h */
+
 struct pb_cmd_ab_params {
 	int nsides;                        /* 1, or 2 for A/B */
 	struct pb_cmd_spec side[2];        /* what runs, A and B */
@@ -140,7 +142,11 @@ struct pb_cmd_ab_params {
 	bool wait_children;    /* for the leftovers warning's wording */
 	bool shell;            /* for the failure message's wording */
 	const char *cpus_text; /* --cpu as given, for the report; or NULL */
-	volatile int *stop;    /* raised by a signal handler */
+	/* how the command's CPU was chosen (cmd's placement by measured
+	 * noise, include/primbench/cpu_noise.h), for the report and the
+	 * document's "placement"; or NULL */
+	const struct pb_cpu_place *placement;
+	volatile int *stop; /* raised by a signal handler */
 	struct pb_cmd_ab_hooks hooks;
 };
 

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "primbench/cpu.h"
+#include "primbench/cpu_noise.h"
 #include "primbench/results.h"
 
 /* What the machine did besides the measurement (src/suites/noise.c): a
@@ -88,7 +89,10 @@ void pb_noise_end(const struct pb_noise_mark *m, struct pb_noise *out);
 
 /* Where the measuring thread goes (pb_session_params.pin). */
 enum pb_session_pin {
-	/* the CPU the run starts on (the default); a failure leaves the
+	/* the quietest allowed CPU by the noise probe (include/primbench/
+	 * cpu_noise.h, pb_cpu_place_decide; one "placement:" line on stderr
+	 * says which and why); without a choice (one CPU: that one; no probe,
+	 * or it failed) the CPU the run starts on. A failure to pin leaves the
 	 * thread unbound and pb_session.cpu -1, no error */
 	PB_SESSION_PIN_HERE = 0,
 	/* pb_session_params.cpu; an error when it cannot be bound there */
@@ -135,9 +139,11 @@ struct pb_session {
 	bool has_cpus;
 	struct pb_cache_info caches; /* detected, with the overrides */
 	time_t started;
-	json_t *doc;           /* the result document (params.doc), else NULL */
-	const char *out_path;  /* params.out_path */
-	struct pb_noise noise; /* after pb_session_noise; valid false before */
+	json_t *doc;               /* the result document (params.doc), else NULL */
+	const char *out_path;      /* params.out_path */
+	struct pb_noise noise;     /* after pb_session_noise; valid false before */
+	struct pb_cpu_place place; /* how the thread's CPU was chosen (doc
+	                              "placement": pb_cpu_place_json) */
 	/* private */
 	struct pb_noise_mark mark;
 	bool noise_running, signals_installed;
@@ -200,6 +206,15 @@ uint64_t pb_session_make_seed(uint64_t given);
  * runs on. Returns the CPU, or -1 with pb_error() ("--cpu N:
  * cannot bind to it", or "cannot find the CPU this thread runs on"). */
 int pb_session_pin(int want);
+
+/* The result document's "placement" object (docs/results-schema.md, "Top
+ * level"): how ("probe", "--cpu", "only", "here" or "none"), cpu (the
+ * chosen one or null), cpus (the CPUs considered, or --cpu's list), note,
+ * and probe (null without one): budget_ms, slice_ms, wall_ms,
+ * quantum_iters, not_probed, rule, and per_cpu (one object per CPU: cpu,
+ * ok, error (null or strerror), chunks, min_ns, median_ns, p99_ns, max_ns,
+ * lost_share, probe_ns). NULL when out of memory. */
+json_t *pb_cpu_place_json(const struct pb_cpu_place *pl);
 
 /* Parses a --cpu LIST: CPU numbers and ranges separated by commas ("1",
  * "0,2-3"), each an online CPU that a process can be pinned to here (tried

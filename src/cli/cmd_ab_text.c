@@ -23,6 +23,7 @@
 #include "primbench/record.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/session.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
@@ -733,16 +734,21 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 		         p->duet_cpus_text[0], p->duet_cpus_text[1]);
 	else if (p->nsides == 2)
 		snprintf(order_text, sizeof order_text, " in ABBA order");
+	bool probed = p->placement && p->placement->how == PB_PLACE_PROBE;
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
-	         "(real) and wait4() (the rest)%s%s%s%s",
+	         "(real) and wait4() (the rest)%s%s%s%s%s",
 	         n[0] + n[1], n[0] + n[1] == 1 ? "" : "s", order_text, w[0] + w[1],
 	         w[0] + w[1] == 1 ? "" : "s", p->side[0].show_output ? "shown" : "to /dev/null",
 	         p->shell ? "; through /bin/sh -c" : "",
 	         p->wait_children ? "; each run until its last descendant exited "
 	                            "(--wait-children)"
 	                          : "",
-	         p->cpus_text ? "; pinned to CPUs " : "", p->cpus_text ? p->cpus_text : "");
+	         !p->cpus_text ? ""
+	         : probed      ? "; pinned to CPU "
+	                       : "; pinned to CPUs ",
+	         p->cpus_text ? p->cpus_text : "",
+	         probed ? " (the quietest by the noise probe; --cpu overrides)" : "");
 	pb_print_wrapped_at(fp, 0, 0, line);
 	fputc('\n', fp);
 	double *buf = malloc((r->nrecs + 1) * sizeof *buf);
@@ -884,6 +890,8 @@ void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
 	free(real);
 	if (p->nsides == 2)
 		json_object_set_new(doc, "ab", pb_cmd_ab_json(p, r, ab));
+	if (p->placement)
+		json_object_set_new(doc, "placement", pb_cpu_place_json(p->placement));
 	double *vals = malloc((r->nrecs + 1) * sizeof *vals);
 	char note[1024];
 	if (vals && cputime_note(p, r, vals, note, sizeof note))

@@ -197,6 +197,7 @@ int cmd_cmd(int argc, char **argv)
 	cmd_build_sides(argv, &o);
 	cmd_check_programs(&o);
 	session_setup(&o);
+	cmd_place(&o);
 	o.p.stop = pb_session_stop_flag(&sess);
 	pb_cmd_ab_print_commands(stdout, &o.p);
 

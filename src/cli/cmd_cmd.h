@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "primbench/cmd.h"
 #include "primbench/cmd_ab.h"
+#include "primbench/cpu_noise.h"
 
 /* The options, then the session built from them. */
 struct options {
@@ -24,9 +25,13 @@ struct options {
 	char **env_a, **env_b, **vs_env;
 	size_t nenv_a, nvs_env;
 	bool runs_given, show_output, budget_given, max_given, equiv_given;
-	cpu_set_t cpus;                /* --cpu */
-	cpu_set_t duet_set[2];         /* --duet: each slot's CPUs */
-	char duet_text[2][256];        /* and as lists */
+	cpu_set_t cpus;         /* --cpu, or the CPU the placement chose */
+	cpu_set_t duet_set[2];  /* --duet: each slot's CPUs */
+	char duet_text[2][256]; /* and as lists */
+	/* placement by measured noise (cmd_place) */
+	bool cpu_any;                  /* --cpu any: no pinning, no probe */
+	struct pb_cpu_place place;     /* how the CPU was chosen */
+	char place_cpu[16];            /* the chosen CPU as text (p.cpus_text) */
 	struct pb_cmd_ab_argv argv[3]; /* what A, B and --prepare run */
 	struct pb_cmd_spec prepare_spec;
 };
@@ -42,6 +47,11 @@ void cmd_check_options(int argc, char **argv, struct options *o);
 void cmd_build_sides(char **argv, struct options *o);
 /* Every program found and executable before the first run (exits 2). */
 void cmd_check_programs(struct options *o);
+/* Without --cpu: the noise probe of the allowed CPUs and the command pinned
+ * to the quietest (include/primbench/cpu_noise.h), one "placement:" line
+ * on stderr; --cpu any: not pinned. Sets p.placement (exits 2 on a bad
+ * PRIMBENCH_PROBE_MS). */
+void cmd_place(struct options *o);
 
 /* ---- the report (cmd_ab_text.c): the session's text and result document ---- */
 

@@ -16,6 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/policy.h"
 #include "primbench/session.h"
+#include "primbench/text.h"
 
 void cmd_usage(FILE *f)
 {
@@ -40,6 +41,8 @@ void cmd_usage(FILE *f)
 	      "                         warning)\n"
 	      "      --cpu LIST         pin the command and every process it starts to\n"
 	      "                         these CPUs (e.g. 1 or 0,2-3; sched_setaffinity)\n"
+	      "                         [the quietest allowed CPU by a 0.2-0.5 s noise\n"
+	      "                         probe before the runs]; any: not pinned\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
 	      "  -o, --output FILE      write the results as JSON (schema v2)\n"
 	      "  -f, --format F         print the result as text (default), json, csv,\n"
@@ -158,6 +161,12 @@ static void parse_long_option(struct options *o, int opt)
 		o->record_dir = optarg;
 		break;
 	case 1012:
+		if (strcmp(optarg, "any") == 0) {
+			o->cpu_any = true; /* no pinning, no probe */
+			o->p.cpus_text = NULL;
+			break;
+		}
+		o->cpu_any = false;
 		if (pb_session_parse_cpus(optarg, &o->cpus) != 0)
 			die_usage("cmd: --cpu %s: %s", optarg, pb_error());
 		o->p.cpus_text = optarg;
@@ -426,4 +435,51 @@ void cmd_check_programs(struct options *o)
 			die_usage("cmd: --profile: %s (perf is in the Debian package linux-perf)",
 			          pb_error());
 	}
+}
+
+/* ---- placement by measured noise (issue 34) ---- */
+
+void cmd_place(struct options *o)
+{
+	struct pb_cpu_place *pl = &o->place;
+	o->p.placement = pl;
+	if (o->p.cpus_text) { /* --cpu LIST */
+		*pl = (struct pb_cpu_place){.how = PB_PLACE_OPTION, .cpu = -1};
+		snprintf(pl->cpus, sizeof pl->cpus, "%s", o->p.cpus_text);
+		if (CPU_COUNT(&o->cpus) == 1)
+			for (int c = 0; c < CPU_SETSIZE; c++)
+				if (CPU_ISSET(c, &o->cpus))
+					pl->cpu = c;
+		return;
+	}
+	cpu_set_t allowed;
+	CPU_ZERO(&allowed);
+	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+		CPU_ZERO(&allowed);
+	if (o->p.duet) { /* both halves are in use: nothing to choose */
+		*pl = (struct pb_cpu_place){.how = PB_PLACE_NONE, .cpu = -1};
+		pb_cpu_set_format(&allowed, pl->cpus, sizeof pl->cpus);
+		snprintf(pl->note, sizeof pl->note,
+		         "--duet: A and B on CPUs %s and %s at once, swapped every pair",
+		         o->p.duet_cpus_text[0], o->p.duet_cpus_text[1]);
+	} else if (o->cpu_any) {
+		*pl = (struct pb_cpu_place){.how = PB_PLACE_NONE, .cpu = -1};
+		pb_cpu_set_format(&allowed, pl->cpus, sizeof pl->cpus);
+		snprintf(pl->note, sizeof pl->note, "--cpu any");
+	} else if (pb_cpu_place_decide(&allowed, pl) != 0) {
+		die_usage("cmd: %s", pb_error());
+	}
+	char line[400];
+	pb_print_labelled(stderr, 11, "placement:",
+	                  pb_cpu_place_describe(
+	                      pl, o->p.duet ? "each side pinned to its CPUs" : "running unpinned",
+	                      line, sizeof line));
+	if (pl->how != PB_PLACE_PROBE)
+		return; /* one CPU allowed: pinned by itself; else unpinned */
+	CPU_ZERO(&o->cpus);
+	CPU_SET(pl->cpu, &o->cpus);
+	snprintf(o->place_cpu, sizeof o->place_cpu, "%d", pl->cpu);
+	o->p.cpus_text = o->place_cpu;
+	for (int sd = 0; sd < o->p.nsides; sd++)
+		o->p.side[sd].cpus = &o->cpus;
 }

@@ -53,7 +53,7 @@ static void usage(FILE *f)
 	      "  --pages LIST  one curve per page size of LIST (4K,2M,1G): 4K base pages,\n"
 	      "                2M from hugetlbfs or THP, 1G from hugetlbfs; a size not\n"
 	      "                available is skipped with one line (default: THP requested)\n"
-	      "  --cpu N       pin to CPU N (default: the CPU it starts on)\n"
+	      "  --cpu N       pin to CPU N (default: the quietest by a noise probe)\n"
 	      "  --replicates R\n"
 	      "                runs of the whole sweep, one after another (default 5; 1..100)\n"
 	      "  --processes N the replicates in N fresh processes of primbench, one after\n"

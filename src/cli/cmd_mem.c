@@ -66,7 +66,7 @@ static void usage(FILE *f)
 	      "  --min-samples N     per case (default 11); --max-samples N (default 201)\n"
 	      "  --l1-size S, --l2-size S, --llc-size S   override the cache sizes\n"
 	      "  --hide-features L   hide CPU features (e.g. " CLI_EG_FEATURES ")\n"
-	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
+	      "  --cpu N             measure on CPU N (default: the quietest by a noise probe)\n"
 	      "  --threads LIST      also run N threads at once, each on its own core with\n"
 	      "                      its own buffers: 1..8 (doubling), 1,2,3 or all; the\n"
 	      "                      1-thread case is always run; aggregate GB/s, per\n"

@@ -49,7 +49,7 @@ static void usage(FILE *f)
 	      "BENCH, all of them.\n"
 	      "\n"
 	      "  --list              the benchmarks and what one op is\n"
-	      "  --cpu N             pin to CPU N (default: the CPU it starts on);\n"
+	      "  --cpu N             pin to CPU N (default: the quietest by a noise probe);\n"
 	      "                      pipe-rtt's cross-CPU partner is the next allowed CPU\n"
 	      "  --budget SECONDS    per benchmark once it has --min-samples (default 1)\n"
 	      "  --min-samples N     per benchmark (default 11); --max-samples N (1001)\n"

@@ -96,7 +96,7 @@ static void usage(FILE *f)
 	      "                      changes, in 2 x R fresh processes A B B A ...)\n"
 	      "  -q, --quiet         no progress line on stderr\n"
 	      "  --hide-features L   hide CPU features (e.g. " CLI_EG_FEATURE ")\n"
-	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
+	      "  --cpu N             measure on CPU N (default: the quietest by a noise probe)\n"
 	      "  -h, --help          this text\n"
 	      "\n"
 	      "Example: primbench tune --ops memset,memcpy && primbench mem memset\n"

@@ -66,7 +66,7 @@ static void usage(FILE *f)
 	      "  --replicates R      runs of every pair (and of the sweep), one after\n"
 	      "                      another, the budgets and --max-samples shared out;\n"
 	      "                      figures and CIs are the runs' (default 5)\n"
-	      "  --cpu N             measure on CPU N (default: the one it starts on)\n"
+	      "  --cpu N             measure on CPU N (default: the quietest by a noise probe)\n"
 	      "  -o, --output FILE   write the results as JSON (schema v2); without "
 	      "it,\n"
 	      "                      nothing is written\n"

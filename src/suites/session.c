@@ -126,15 +126,42 @@ static int place(const struct pb_session_params *p, struct pb_session *s)
 	if (sched_getaffinity(0, sizeof s->allowed, &s->allowed) != 0)
 		CPU_ZERO(&s->allowed);
 	s->cpu = -1;
+	s->place = (struct pb_cpu_place){.how = PB_PLACE_NONE, .cpu = -1};
 	if (p->pin == PB_SESSION_PIN_CPU) {
 		if (p->cpu < 0)
 			return pb_fail("--cpu %d: cannot bind to it", p->cpu);
 		s->cpu = pb_session_pin(p->cpu);
 		if (s->cpu < 0)
 			return -1;
+		s->place.how = PB_PLACE_OPTION;
+		s->place.cpu = s->cpu;
+		snprintf(s->place.cpus, sizeof s->place.cpus, "%d", s->cpu);
 	} else if (p->pin == PB_SESSION_PIN_HERE) {
-		s->cpu = pb_session_pin(-1); /* -1: unbound, no error */
+		/* the quietest allowed CPU, else where the thread is */
+		if (pb_cpu_place_decide(&s->allowed, &s->place) != 0)
+			return -1;
+		if (s->place.cpu >= 0)
+			s->cpu = pb_session_pin(s->place.cpu);
+		if (s->cpu < 0) {
+			s->cpu = pb_session_pin(-1); /* -1: unbound, no error */
+			s->place.how = PB_PLACE_HERE;
+			s->place.cpu = s->cpu;
+		}
+		/* PRIMBENCH_PROBE_MS=0 (the CLI tests): as before, silently */
+		if (!s->place.probed && strstr(s->place.note, "PRIMBENCH_PROBE_MS=0"))
+			return 0;
+		char fallback[64], line[400];
+		snprintf(fallback, sizeof fallback, "staying on CPU %d, where the run started",
+		         s->cpu);
+		pb_print_labelled(stderr, 11, "placement:",
+		                  pb_cpu_place_describe(&s->place, fallback, line, sizeof line));
 	}
+	return 0;
+}
+
+/* The cpu_list of place(): checked, the thread not bound. */
+static int check_cpu_list(const struct pb_session_params *p, struct pb_session *s)
+{
 	if (p->cpu_list) {
 		if (pb_session_parse_cpus(p->cpu_list, &s->cpus) != 0)
 			return -1;
@@ -157,7 +184,7 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 	pb_cache_detect(&s->caches, p->cache_override_bytes);
 	/* Pinned before the timer starts, so its calibration runs where the
 	 * samples will be taken. */
-	if (place(p, s) != 0)
+	if (place(p, s) != 0 || check_cpu_list(p, s) != 0)
 		return -1;
 	if (p->timer && pb_timer_init() != 0) {
 		char why[256];
@@ -178,6 +205,8 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 			return -1;
 		if (p->record_seed)
 			json_object_set_new(s->doc, "seed", json_integer((json_int_t)s->seed));
+		if (p->pin != PB_SESSION_PIN_NONE)
+			json_object_set_new(s->doc, "placement", pb_cpu_place_json(&s->place));
 	}
 	if (p->noise) {
 		pb_noise_begin(&s->mark, s->cpu);
@@ -242,4 +271,53 @@ void pb_session_end(struct pb_session *s)
 void pb_session_noise_exclude(struct pb_session *s, int cpu)
 {
 	pb_noise_exclude(&s->mark, cpu);
+}
+
+json_t *pb_cpu_place_json(const struct pb_cpu_place *pl)
+{
+	static const char *const hows[] = {[PB_PLACE_NONE] = "none",
+	                                   [PB_PLACE_PROBE] = "probe",
+	                                   [PB_PLACE_ONLY] = "only",
+	                                   [PB_PLACE_OPTION] = "--cpu",
+	                                   [PB_PLACE_HERE] = "here"};
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "how", json_string(hows[pl->how]));
+	json_object_set_new(o, "cpu", pl->cpu >= 0 ? json_integer(pl->cpu) : json_null());
+	json_object_set_new(o, "cpus", json_string(pl->cpus));
+	json_object_set_new(o, "note", json_string(pl->note));
+	if (!pl->probed) {
+		json_object_set_new(o, "probe", json_null());
+		return o;
+	}
+	const struct pb_cpu_probe *pr = &pl->probe;
+	json_t *probe = json_object(), *per = json_array();
+	json_object_set_new(probe, "budget_ms", json_real(pr->budget_ms));
+	json_object_set_new(probe, "slice_ms", json_real(pr->slice_ms));
+	json_object_set_new(probe, "wall_ms", json_real(pr->wall_ms));
+	json_object_set_new(probe, "quantum_iters", json_integer((json_int_t)pr->iters));
+	json_object_set_new(probe, "not_probed", json_integer((json_int_t)pr->not_probed));
+	json_object_set_new(probe, "rule",
+	                    json_string("least lost_share; near-ties (within 1 point) to the "
+	                                "shorter p99 tail, then the lower CPU number"));
+	for (size_t i = 0; i < pr->n; i++) {
+		const struct pb_cpu_noise *f = &pr->cpu[i];
+		json_t *c = json_object();
+		json_object_set_new(c, "cpu", json_integer(f->cpu));
+		json_object_set_new(c, "ok", json_boolean(f->ok));
+		json_object_set_new(c, "error",
+		                    f->error ? json_string(strerror(f->error)) : json_null());
+		json_object_set_new(c, "chunks", json_integer((json_int_t)f->chunks));
+		json_object_set_new(c, "min_ns", json_real(f->min_ns));
+		json_object_set_new(c, "median_ns", json_real(f->median_ns));
+		json_object_set_new(c, "p99_ns", json_real(f->p99_ns));
+		json_object_set_new(c, "max_ns", json_real(f->max_ns));
+		json_object_set_new(c, "lost_share", json_real(f->lost_share));
+		json_object_set_new(c, "probe_ns", json_real(f->probe_ns));
+		json_array_append_new(per, c);
+	}
+	json_object_set_new(probe, "per_cpu", per);
+	json_object_set_new(o, "probe", probe);
+	return o;
 }

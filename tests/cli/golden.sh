@@ -35,6 +35,8 @@ root=$(cd "$here/../.." && pwd)
 export PB_TESTDATA
 # The machine's policy file and the user's settings stay out.
 export PRIMBENCH_POLICY_FILE= XDG_CONFIG_HOME=/nonexistent-primbench-golden
+# No noise probe: the shapes must not depend on the machine's CPU count.
+export PRIMBENCH_PROBE_MS=0
 unset PRIMBENCH_MEMSET PRIMBENCH_MEMCPY PRIMBENCH_MEMMOVE PRIMBENCH_ACCOUNT \
 	PRIMBENCH_HIDE_FEATURES GLIBC_TUNABLES 2>/dev/null || true
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT

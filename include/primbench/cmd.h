@@ -51,6 +51,10 @@ struct pb_cmd_spec {
 	 * needs no _GNU_SOURCE) the command and every process it starts are
 	 * pinned to (sched_setaffinity(2), inherited across fork and exec) */
 	const void *cpus;
+	/* when set: one more "NAME=VALUE" applied after env_set, for this run
+	 * only (--randomize-env's pad, include/primbench/cmd_layout.h); never
+	 * part of the case key */
+	const char *env_extra;
 };
 
 /* The figures of one run (units in the names; see the top of this file). */
@@ -140,11 +144,16 @@ struct pb_cmd_record {
 	bool warmup;
 	size_t index;
 	size_t position;
+	/* --randomize-env, --layout-audit: the run's environment had
+	 * PRIMBENCH_PAD with a value of pad_bytes bytes */
+	bool padded;
+	size_t pad_bytes;
 };
 
 /* Whether an env_set entry is part of a case's key (and shown): not the
  * accounting directory (a fresh temporary one each run), not the preload
- * library's log file (PRIMBENCH_PRELOAD_LOG, one per session) and not an
+ * library's log file (PRIMBENCH_PRELOAD_LOG, one per session), not the
+ * layout pad (PRIMBENCH_PAD, a different length each run) and not an
  * unset ("NAME" without '='). */
 bool pb_cmd_env_in_key(const char *entry);
 

@@ -336,6 +336,61 @@ static json_t *until_verdict_json(const struct pb_cmd_ab_params *p,
 	return seq;
 }
 
+void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
+                            const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
+                            size_t runs_per_size, const struct pb_cmd_ab_stats *ab, const char *tu,
+                            double div)
+{
+	char line[1024];
+	int aslr = pb_layout_aslr();
+	char aslr_text[80] = "randomize_va_space unknown";
+	if (aslr >= 0)
+		snprintf(aslr_text, sizeof aslr_text, "randomize_va_space %d%s", aslr,
+		         aslr ? ": the kernel moves the stack too" : "");
+	if (!a) {
+		snprintf(line, sizeof line,
+		         "layout: each run's environment padded with %s of 0..%d bytes "
+		         "(--randomize-env, seed %llu; %s)",
+		         PB_LAYOUT_PAD_NAME, PB_LAYOUT_PAD_MAX_BYTES, (unsigned long long)pl->seed,
+		         aslr_text);
+		fputc('\n', fp);
+		pb_print_wrapped_at(fp, 0, 2, line);
+		return;
+	}
+	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
+	bool is_time = p->metric <= PB_CMD_SYS || p->metric == PB_CMD_NFIGURES;
+	snprintf(line, sizeof line,
+	         "layout audit: %s alone at %u environment sizes (%s of 0..%ld bytes), %zu runs "
+	         "each, interleaved (seed %llu; %s%s); median %s%s%s per size:",
+	         p->nsides == 2 ? "A" : "the command", a->k, PB_LAYOUT_PAD_NAME,
+	         pb_layout_audit_size(a->k - 1), runs_per_size, (unsigned long long)pl->seed,
+	         aslr_text,
+	         pl->mode == PB_LAYOUT_RANDOM ? "; the timed runs were padded at random" : "",
+	         mname, is_time ? " " : "", is_time ? tu : "");
+	fputc('\n', fp);
+	pb_print_wrapped_at(fp, 0, 2, line);
+	if (!a->valid) {
+		fprintf(fp, "  no figures: a size without runs, or a run whose %s is 0\n", mname);
+		return;
+	}
+	size_t used = 0;
+	line[0] = 0;
+	for (unsigned g = 0; g < a->k && used < sizeof line; g++)
+		used +=
+		    (size_t)snprintf(line + used, sizeof line - used, "%s%ld B %.5g", g ? ", " : "",
+		                     pb_layout_audit_size(g), a->median[g] / (is_time ? div : 1));
+	pb_print_wrapped_at(fp, 2, 2, line);
+	char beside[160] = "";
+	if (ab && ab->valid)
+		snprintf(beside, sizeof beside, "; B/A = x%.3f", ab->ratio.estimate);
+	snprintf(line, sizeof line,
+	         "layout alone moves %s by up to x%.3f (Kruskal-Wallis H = %.2f, p = %.3g; "
+	         "between-size share of the variance of log %s %.0f%%, ANOVA p = %.3g)%s",
+	         p->nsides == 2 ? "A" : "it", 1 + a->spread, a->kw_h, a->kw_p, mname,
+	         100 * a->between_share, a->anova_p, beside);
+	pb_print_wrapped_at(fp, 2, 4, line);
+}
+
 json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
                        const struct pb_cmd_ab_stats *ab)
 {
@@ -645,7 +700,7 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	const size_t *n = r->counted, *w = r->warm;
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
-	         "(real) and wait4() (the rest)%s%s%s%s",
+	         "(real) and wait4() (the rest)%s%s%s%s%s",
 	         n[0] + n[1], n[0] + n[1] == 1 ? "" : "s", p->nsides == 2 ? " in ABBA order" : "",
 	         w[0] + w[1], w[0] + w[1] == 1 ? "" : "s",
 	         p->side[0].show_output ? "shown" : "to /dev/null",
@@ -653,7 +708,8 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	         p->wait_children ? "; each run until its last descendant exited "
 	                            "(--wait-children)"
 	                          : "",
-	         p->cpus_text ? "; pinned to CPUs " : "", p->cpus_text ? p->cpus_text : "");
+	         p->cpus_text ? "; pinned to CPUs " : "", p->cpus_text ? p->cpus_text : "",
+	         p->layout ? "; environment padded at random (--randomize-env)" : "");
 	pb_print_wrapped_at(fp, 0, 0, line);
 	fputc('\n', fp);
 	double *buf = malloc((r->nrecs + 1) * sizeof *buf);

@@ -81,6 +81,14 @@ void cmd_usage(FILE *f)
 	      "      --max-runs N       runs per side for --until-verdict [60]\n"
 	      "      --budget SECONDS   stop --until-verdict after this long\n"
 	      "\n"
+	      "Memory layout (the environment's size moves the stack; docs/statistics.md):\n"
+	      "      --randomize-env    pad each run's environment with PRIMBENCH_PAD of\n"
+	      "                         0..4095 bytes, drawn anew per run, both sides alike\n"
+	      "      --seed N           the draws' seed (0..4294967295) [random, printed]\n"
+	      "      --layout-audit[=R] after the runs, A against itself at 8 environment\n"
+	      "                         sizes, R runs each [5], interleaved: how much\n"
+	      "                         layout alone moves the figure (Kruskal-Wallis)\n"
+	      "\n"
 	      "examples:\n"
 	      "  primbench cmd -n 10 -- gzip -9 -k -c big.bin\n"
 	      "  primbench cmd --vs 'gzip -6 -c big.bin' -- gzip -9 -c big.bin\n"
@@ -90,6 +98,7 @@ void cmd_usage(FILE *f)
 	      "      -- ./my-program\n"
 	      "  primbench cmd -n 5 --profile --memset libc --vs-memset " CLI_EG_NT_MEMSET
 	      " -- ./prog\n"
+	      "  primbench cmd --randomize-env --layout-audit --vs './prog-new' -- ./prog\n"
 	      "exit status: 0 ok; 1 a run failed, or --until-verdict ended without a\n"
 	      "verdict; 2 bad usage or a command that cannot start; 128 + signal when\n"
 	      "interrupted (130 Ctrl-C, 143 SIGTERM; a second signal kills the command).\n",
@@ -154,6 +163,33 @@ static void parse_long_option(struct options *o, int opt)
 			die_usage("cmd: --cpu %s: %s", optarg, pb_error());
 		o->p.cpus_text = optarg;
 		break;
+	/* memory layout: --randomize-env, --seed, --layout-audit */
+	case 1013:
+		o->randomize_env = true;
+		break;
+	case 1014: {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(optarg, &end, 10);
+		if (errno || end == optarg || *end || optarg[0] == '-' || v > 4294967295ull)
+			die_usage("cmd: bad --seed '%s' (an integer, 0 to 4294967295)", optarg);
+		o->layout.seed = v;
+		o->seed_given = true;
+		break;
+	}
+	case 1015: {
+		o->audit_runs = PB_LAYOUT_AUDIT_RUNS;
+		if (!optarg)
+			break;
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(optarg, &end, 10);
+		if (errno || end == optarg || *end || optarg[0] == '-' || v < 2 || v > 1000)
+			die_usage("cmd: bad --layout-audit '%s' (runs per size, 2 to 1000)",
+			          optarg);
+		o->audit_runs = v;
+		break;
+	}
 	}
 }
 
@@ -189,7 +225,7 @@ static bool cmd_option(int opt, const char *arg, void *ctx)
 		o->p.budget_s = parse_budget(arg);
 		o->budget_given = true;
 		return true;
-	case 1000 ... 1012:
+	case 1000 ... 1015:
 		parse_long_option(o, opt);
 		return true;
 	default:
@@ -233,6 +269,9 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    {"record-distribution", required_argument, 0, 1010},
 	    {"wait-children", no_argument, 0, 1011},
 	    {"cpu", required_argument, 0, 1012},
+	    {"randomize-env", no_argument, 0, 1013},
+	    {"seed", required_argument, 0, 1014},
+	    {"layout-audit", optional_argument, 0, 1015},
 	    {0, 0, 0, 0},
 	};
 	/* the options that only store their value; cmd_option takes the rest */
@@ -297,6 +336,17 @@ void cmd_check_options(int argc, char **argv, struct options *o)
 	if (o->p.metric >= PB_CMD_MAXRSS && o->p.metric < PB_CMD_NFIGURES && o->p.nsides == 2)
 		die_usage("cmd: --metric %s: the verdict is on a time (real, user, sys, user+sys)",
 		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric));
+	if (o->seed_given && !o->randomize_env && !o->audit_runs)
+		die_usage("cmd: --seed goes with --randomize-env or --layout-audit");
+	if (o->audit_runs && o->env.account)
+		die_usage("cmd: --layout-audit: not with --account (the audit's runs would join "
+		          "A's accounting)");
+	if (!o->seed_given)
+		o->layout.seed = pb_layout_default_seed();
+	if (o->randomize_env) {
+		o->layout.mode = PB_LAYOUT_RANDOM;
+		o->p.layout = &o->layout;
+	}
 	if (o->cwd) {
 		struct stat st;
 		if (stat(o->cwd, &st) != 0 || !S_ISDIR(st.st_mode))

@@ -80,19 +80,29 @@ static double tv_ns(struct timeval tv)
 	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
 }
 
-/* The environment for the child: environ with env_set applied. Returns a
- * NULL-terminated array of pointers into environ and env_set (not copies),
- * or NULL when out of memory. */
-static char **build_env(char *const *env_set)
+/* The environment for the child: environ with env_set, then extra (when
+ * not NULL), applied. Returns a NULL-terminated array of pointers into
+ * environ, env_set and extra (not copies), or NULL when out of memory. */
+static char **build_env(char *const *env_set_in, const char *extra)
 {
 	size_t n = 0, k = 0;
 	while (environ && environ[n])
 		n++;
-	while (env_set && env_set[k])
+	while (env_set_in && env_set_in[k])
 		k++;
-	char **e = calloc(n + k + 1, sizeof *e);
-	if (!e)
+	/* env_set_in and extra as one list */
+	char **env_set = calloc(k + 2, sizeof *env_set);
+	if (!env_set)
 		return NULL;
+	if (k)
+		memcpy(env_set, env_set_in, k * sizeof *env_set);
+	if (extra)
+		env_set[k++] = (char *)extra;
+	char **e = calloc(n + k + 1, sizeof *e);
+	if (!e) {
+		free(env_set);
+		return NULL;
+	}
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *eq = strchr(environ[i], '=');
@@ -116,6 +126,7 @@ static char **build_env(char *const *env_set)
 			e[m++] = env_set[j];
 	}
 	e[m] = NULL;
+	free(env_set);
 	return e;
 }
 
@@ -276,7 +287,7 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
 	                                    POSIX_SPAWN_SETPGROUP);
 
-	char **envp = build_env(s->env_set);
+	char **envp = build_env(s->env_set, s->env_extra);
 	if (!envp) {
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&attr);

@@ -23,7 +23,8 @@ static json_t *string_array(char *const *v)
 bool pb_cmd_env_in_key(const char *entry)
 {
 	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 &&
-	       strncmp(entry, "PRIMBENCH_PRELOAD_LOG=", 22) != 0 && strchr(entry, '=') != NULL;
+	       strncmp(entry, "PRIMBENCH_PRELOAD_LOG=", 22) != 0 &&
+	       strncmp(entry, "PRIMBENCH_PAD=", 14) != 0 && strchr(entry, '=') != NULL;
 }
 
 /* The environment as part of the case key: what was set, minus what
@@ -79,6 +80,8 @@ static json_t *run_json(const struct pb_cmd_record *r)
 	json_object_set_new(o, "term_signal",
 	                    r->run.term_signal ? json_integer(r->run.term_signal) : json_null());
 	json_object_set_new(o, "leftovers", json_integer(r->run.leftovers));
+	if (r->padded)
+		json_object_set_new(o, "pad_bytes", json_integer((json_int_t)r->pad_bytes));
 	return o;
 }
 

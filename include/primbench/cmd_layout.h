@@ -115,7 +115,9 @@ int pb_layout_audit_stats(const double *v, const unsigned *group, size_t n, unsi
 /* The size index of a pad length (pb_layout_audit_size), or -1. */
 int pb_layout_audit_index(long pad_bytes);
 
-/* /proc/sys/kernel/randomize_va_space (0, 1, 2), or -1 when unreadable. */
+/* /proc/sys/kernel/randomize_va_space (0, 1, 2), 0 when this process
+ * runs with ADDR_NO_RANDOMIZE (setarch -R; personality(2), inherited by
+ * the commands), or -1 when unreadable. */
 int pb_layout_aslr(void);
 
 /* The document's "layout" object (docs/results-schema.md): mode

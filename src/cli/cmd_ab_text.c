@@ -136,7 +136,12 @@ void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
 	        : side         ? "B figure"
 	                       : "A figure",
 	        "min", "median", "mean", "sd", "median 95% CI");
-	for (int f = 0; f < PB_CMD_NFIGURES; f++) {
+	bool counted = false; /* instructions and cycles, when measured */
+	for (size_t i = 0; i < r->nrecs; i++)
+		counted |= r->recs[i].side == side && r->recs[i].run.counters;
+	for (int f = 0; f <= PB_CMD_CYCLES; f++) {
+		if (f == PB_CMD_USER_SYS || (pb_cmd_metric_is_counter(f) && !counted))
+			continue;
 		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, side, f, buf);
 		struct pb_summary sum;
 		if (k == 0 || pb_summarize(buf, k, 0.95, &sum) != 0)
@@ -206,7 +211,7 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
                         const struct pb_cmd_ab_stats *ab, const char *tu, double div)
 {
 	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
-	bool is_time = p->metric <= PB_CMD_SYS || p->metric == PB_CMD_NFIGURES;
+	bool is_time = pb_cmd_metric_is_time(p->metric);
 	double d = is_time ? div : 1;
 	fprintf(fp, "\nB vs A on %s (%zu and %zu runs, ABBA order)%s:\n", mname, ab->na, ab->nb,
 	        p->until_verdict ? "; 95% figures, for reference only" : "");
@@ -358,7 +363,7 @@ void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
 		return;
 	}
 	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
-	bool is_time = p->metric <= PB_CMD_SYS || p->metric == PB_CMD_NFIGURES;
+	bool is_time = pb_cmd_metric_is_time(p->metric);
 	snprintf(line, sizeof line,
 	         "layout audit: %s alone at %u environment sizes (%s of 0..%ld bytes), %zu runs "
 	         "each, interleaved (seed %llu; %s%s); median %s%s%s per size:",
@@ -678,7 +683,7 @@ static bool cputime_note(const struct pb_cmd_ab_params *p, const struct pb_cmd_a
 {
 	double least = INFINITY;
 	for (int sd = 0; sd < p->nsides; sd++) {
-		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_NFIGURES, buf);
+		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_USER_SYS, buf);
 		struct pb_summary sum;
 		if (k && pb_summarize(buf, k, 0.95, &sum) == 0 && sum.median < least)
 			least = sum.median;

@@ -131,6 +131,14 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
 		return status;
 	}
 	pb_cmd_ab_doc_add(doc, &o->p, r, ab, acct_json, prof_json);
+	/* Whether instructions and cycles could be counted here, and were. */
+	json_t *cj = json_object();
+	bool hw = pb_cmd_counters_check() == 0;
+	json_object_set_new(cj, "available", json_boolean(hw));
+	if (!hw)
+		json_object_set_new(cj, "reason", json_string(pb_error()));
+	json_object_set_new(cj, "measured", json_boolean(o->p.side[0].counters));
+	json_object_set_new(doc, "counters", cj);
 	if (o->randomize_env || o->audit_runs)
 		json_object_set_new(
 		    doc, "layout",

@@ -71,8 +71,9 @@ void cmd_usage(FILE *f)
 	      "                         $VAR), never run through one\n"
 	      "      --vs-env NAME=VALUE  B: A's command with this in its environment\n"
 	      "                         (repeatable; combines with --vs)\n"
-	      "  -m, --metric FIG       the figure the verdict is on: real, user, sys or\n"
-	      "                         user+sys [real]\n"
+	      "  -m, --metric FIG       the figure the verdict is on: real, user, sys,\n"
+	      "                         user+sys, or instructions or cycles (hardware\n"
+	      "                         counters, user space, the command's whole tree) [real]\n"
 	      "      --until-verdict    alternate until the 95% CI of B/A excludes 1, or\n"
 	      "                         lies within --equivalence, or a limit is reached\n"
 	      "                         (Bonferroni over a fixed schedule of looks)\n"
@@ -347,6 +348,9 @@ void cmd_check_options(int argc, char **argv, struct options *o)
 		o->layout.mode = PB_LAYOUT_RANDOM;
 		o->p.layout = &o->layout;
 	}
+	if (pb_cmd_metric_is_counter(o->p.metric) && pb_cmd_counters_check() != 0)
+		die_usage("cmd: --metric %s: %s",
+		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric), pb_error());
 	if (o->cwd) {
 		struct stat st;
 		if (stat(o->cwd, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -370,6 +374,7 @@ void cmd_build_sides(char **argv, struct options *o)
 	a->show_output = o->show_output;
 	a->wait_children = o->p.wait_children;
 	a->cpus = o->p.cpus_text ? &o->cpus : NULL;
+	a->counters = pb_cmd_metric_is_counter(o->p.metric);
 	if (o->p.nsides == 2) {
 		*b = *a;
 		if (o->vs && !(b->argv = pb_cmd_ab_argv(&o->argv[1], NULL, o->vs, o->p.shell)))

@@ -29,7 +29,21 @@ static const char *const figure_names[PB_CMD_NFIGURES] = {"real",   "user",   "s
 
 const char *pb_cmd_figure_name(enum pb_cmd_figure f)
 {
+	if ((int)f == PB_CMD_INSTRUCTIONS)
+		return "instructions";
+	if ((int)f == PB_CMD_CYCLES)
+		return "cycles";
 	return (unsigned)f < PB_CMD_NFIGURES ? figure_names[f] : "user+sys";
+}
+
+bool pb_cmd_metric_is_time(int metric)
+{
+	return metric <= PB_CMD_SYS || metric == PB_CMD_USER_SYS;
+}
+
+bool pb_cmd_metric_is_counter(int metric)
+{
+	return metric == PB_CMD_INSTRUCTIONS || metric == PB_CMD_CYCLES;
 }
 
 double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f)
@@ -59,19 +73,27 @@ double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f)
 int pb_cmd_parse_figure(const char *name)
 {
 	if (strcmp(name, "user+sys") == 0)
-		return PB_CMD_NFIGURES;
+		return PB_CMD_USER_SYS;
+	if (strcmp(name, "instructions") == 0)
+		return PB_CMD_INSTRUCTIONS;
+	if (strcmp(name, "cycles") == 0)
+		return PB_CMD_CYCLES;
 	for (int f = 0; f < PB_CMD_NFIGURES; f++)
 		if (strcmp(name, figure_names[f]) == 0)
 			return f;
 	return pb_fail("unknown figure '%s' (known: real, user, sys, user+sys, maxrss, minflt, "
-	               "majflt, vcsw, ivcsw)",
+	               "majflt, vcsw, ivcsw, instructions, cycles)",
 	               name);
 }
 
 double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric)
 {
-	if (metric == PB_CMD_NFIGURES)
+	if (metric == PB_CMD_USER_SYS)
 		return r->user_ns + r->sys_ns;
+	if (pb_cmd_metric_is_counter(metric))
+		return !r->counters                    ? NAN
+		       : metric == PB_CMD_INSTRUCTIONS ? r->instructions
+		                                       : r->cycles;
 	return pb_cmd_figure_value(r, (enum pb_cmd_figure)metric);
 }
 
@@ -311,10 +333,23 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		}
 		pinned = true;
 	}
+	/* Counters: opened on this process, inherited by the child, counting
+	 * from its exec (pb_cmd_counters_open). */
+	int cfd[2] = {-1, -1};
+	if (s->counters && pb_cmd_counters_open(cfd) != 0) {
+		if (pinned)
+			sched_setaffinity(0, sizeof saved, &saved);
+		posix_spawn_file_actions_destroy(&fa);
+		posix_spawnattr_destroy(&attr);
+		free(envp);
+		return -1;
+	}
 	struct timespec t0, t1;
 	pid_t pid;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int err = posix_spawnp(&pid, s->argv[0], &fa, &attr, s->argv, envp);
+	if (s->counters && err != 0)
+		pb_cmd_counters_read(cfd, out); /* closed: nothing ran */
 	if (pinned)
 		sched_setaffinity(0, sizeof saved, &saved);
 	posix_spawn_file_actions_destroy(&fa);
@@ -335,8 +370,12 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		pid_t w = wait4(pid, &status, stopped ? WNOHANG : 0, &ru);
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR)
-			return pb_fail("wait4: %s", strerror(errno));
+		if (w < 0 && errno != EINTR) {
+			int e = errno;
+			if (s->counters)
+				pb_cmd_counters_read(cfd, out);
+			return pb_fail("wait4: %s", strerror(e));
+		}
 		if (stop && *stop && !stopped) {
 			/* The command runs in its own process group: stop all of it. */
 			kill(-pid, SIGTERM);
@@ -367,6 +406,11 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 		}
 	}
+	/* The command's tree has exited (with wait_children, every
+	 * descendant; else those left running add nothing): its counts are in
+	 * the events. Closed before the next run's children could inherit. */
+	if (s->counters)
+		pb_cmd_counters_read(cfd, out);
 	out->wall_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
 	if (WIFEXITED(status))
 		out->exit_code = WEXITSTATUS(status);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,6 +95,10 @@ uint64_t pb_layout_default_seed(void)
 
 int pb_layout_aslr(void)
 {
+	/* setarch -R: this process and its children run without it */
+	int pers = personality(0xffffffff);
+	if (pers != -1 && (pers & ADDR_NO_RANDOMIZE))
+		return 0;
 	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
 	int v = -1;
 	if (f) {

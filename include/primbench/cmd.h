@@ -51,6 +51,13 @@ struct pb_cmd_spec {
 	 * needs no _GNU_SOURCE) the command and every process it starts are
 	 * pinned to (sched_setaffinity(2), inherited across fork and exec) */
 	const void *cpus;
+	/* when set: one more "NAME=VALUE" applied after env_set, for this run
+	 * only (--randomize-env's pad, include/primbench/cmd_layout.h); never
+	 * part of the case key */
+	const char *env_extra;
+	/* count instructions and cycles (pb_cmd_counters_open); a run whose
+	 * counters cannot open fails to start */
+	bool counters;
 };
 
 /* The figures of one run (units in the names; see the top of this file). */
@@ -60,6 +67,11 @@ struct pb_cmd_run {
 	int exit_code;   /* exit status when it exited, else -1 */
 	int term_signal; /* the signal that killed it, else 0 */
 	long leftovers;  /* descendants still running when the command exited */
+	/* with pb_cmd_spec.counters: instructions retired and core cycles of
+	 * the command and every descendant, user space only (counters true);
+	 * scaled by enabled/running time when the PMU was shared */
+	bool counters;
+	double instructions, cycles;
 };
 
 /* Number of figures in pb_cmd_figure order, their names ("real", "user",
@@ -76,14 +88,58 @@ enum pb_cmd_figure {
 	PB_CMD_IVCSW,
 	PB_CMD_NFIGURES
 };
+/* Metrics beyond the figures (pb_cmd_parse_figure, pb_cmd_metric_value):
+ * user + sys (ns), and the hardware counters' counts. */
+#define PB_CMD_USER_SYS     PB_CMD_NFIGURES
+#define PB_CMD_INSTRUCTIONS (PB_CMD_NFIGURES + 1)
+#define PB_CMD_CYCLES       (PB_CMD_NFIGURES + 2)
+/* Whether a metric is a time (ns), else a count. */
+bool pb_cmd_metric_is_time(int metric);
+/* Whether a metric needs the hardware counters. */
+bool pb_cmd_metric_is_counter(int metric);
+/* A figure's or metric's name ("user+sys", "instructions", "cycles"). */
 const char *pb_cmd_figure_name(enum pb_cmd_figure f);
 /* The value of figure f of a run (times in ns). */
 double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f);
-/* Parses "real", "user", "sys", "user+sys" (returned as PB_CMD_NFIGURES),
- * ... Returns -1 with pb_error() for an unknown name. */
+/* Parses "real", "user", "sys", "user+sys" (returned as PB_CMD_USER_SYS),
+ * "instructions", "cycles" (PB_CMD_INSTRUCTIONS, PB_CMD_CYCLES), ...
+ * Returns -1 with pb_error() for an unknown name. */
 int pb_cmd_parse_figure(const char *name);
-/* Figure value with PB_CMD_NFIGURES meaning user + sys. */
+/* Figure value, or user + sys (ns), or a counter's count (NAN for a run
+ * without counters). */
 double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric);
+
+/* Hardware counters over a whole command: two events, instructions and
+ * cycles (PERF_TYPE_HARDWARE), each its own fd (no group: inherited
+ * events cannot be read with PERF_FORMAT_GROUP, perf_event_open(2)
+ * "inherit"), opened by this process on itself (pid 0, any CPU) before
+ * posix_spawn with disabled = 1, inherit = 1 and enable_on_exec = 1: the
+ * child inherits them, disabled, and they start counting when it execs
+ * the command (this process never execs, so its own part stays 0); every
+ * descendant inherits them in turn. exclude_kernel = 1, exclude_hv = 1:
+ * user space only, which perf_event_paranoid 2 (the default) allows
+ * without CAP_PERFMON; kernel work is in sys time. When the command and
+ * its descendants have exited their counts are summed into these events
+ * (perf_event_open(2): inherited counts reach the parent event when the
+ * child exits), read with PERF_FORMAT_TOTAL_TIME_ENABLED and _RUNNING and
+ * scaled by enabled/running as perf stat does. PRIMBENCH_NO_COUNTERS=1
+ * (any value but "" and "0") makes the open fail, so that the path
+ * without counters can be tested on any machine.
+ * pb_cmd_counters_open: 0 with fd[0] (instructions), fd[1] (cycles), or
+ * -1 with pb_error() "no hardware counters here: perf_event_open
+ * (instructions): STRERROR[ (hint)]" (ENOENT/EOPNOTSUPP/ENODEV: no PMU
+ * for this CPU, as in most virtual machines; EACCES/EPERM:
+ * perf_event_paranoid or a seccomp filter).
+ * pb_cmd_counters_read: the counts into out (out->counters set) and
+ * closes both fds. pb_cmd_counters_check: an open and a close, for the
+ * checks before any run. */
+int pb_cmd_counters_open(int fd[2]);
+void pb_cmd_counters_read(int fd[2], struct pb_cmd_run *out);
+int pb_cmd_counters_check(void);
+/* The scaled count of a read of {value, time_enabled, time_running}:
+ * value * enabled / running, the value itself when running == enabled,
+ * NAN when running is 0 (never on the PMU). Pure. */
+double pb_cmd_counter_scale(uint64_t value, uint64_t enabled, uint64_t running);
 
 /* Runs s once, in a process group of its own, and waits for it. A run
  * that cannot start (no such program, not executable, cwd missing)
@@ -158,11 +214,16 @@ struct pb_cmd_record {
 	 * whether it was spawned before the other side; 0 and false otherwise */
 	int duet_slot;
 	bool spawned_first;
+	/* --randomize-env, --layout-audit: the run's environment had
+	 * PRIMBENCH_PAD with a value of pad_bytes bytes */
+	bool padded;
+	size_t pad_bytes;
 };
 
 /* Whether an env_set entry is part of a case's key (and shown): not the
  * accounting directory (a fresh temporary one each run), not the preload
- * library's log file (PRIMBENCH_PRELOAD_LOG, one per session) and not an
+ * library's log file (PRIMBENCH_PRELOAD_LOG, one per session), not the
+ * layout pad (PRIMBENCH_PAD, a different length each run) and not an
  * unset ("NAME" without '='). */
 bool pb_cmd_env_in_key(const char *entry);
 

@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "primbench/cmd.h"
+#include "primbench/cmd_layout.h"
 #include "primbench/profile.h"
 #include "primbench/twosample.h"
 
@@ -148,6 +149,9 @@ struct pb_cmd_ab_params {
 	const struct pb_cpu_place *placement;
 	volatile int *stop; /* raised by a signal handler */
 	struct pb_cmd_ab_hooks hooks;
+	/* --randomize-env, --layout-audit: each run's pad
+	 * (pb_layout_pad_of, recorded in its pb_cmd_record); NULL none */
+	const struct pb_layout_plan *layout;
 };
 
 /* B against A on one metric, in its unit (ns or counts). */
@@ -195,6 +199,15 @@ struct pb_cmd_ab_result {
  * pb_cmd_ab_result_free. */
 int pb_cmd_ab_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r);
 void pb_cmd_ab_result_free(struct pb_cmd_ab_result *r);
+
+/* --layout-audit: A alone (p->side[0]), PB_LAYOUT_AUDIT_SIZES environment
+ * sizes times runs_per_size counted runs after p->warmup warm-ups, the
+ * sizes interleaved (pb_layout_pad_of with PB_LAYOUT_AUDIT and seed), no
+ * --until-verdict; then pb_layout_audit_stats on p->metric into *a.
+ * Returns 0 (the end in r->end, the runs in r), or -1 with pb_error().
+ * Free r with pb_cmd_ab_result_free. */
+int pb_cmd_ab_layout_audit(const struct pb_cmd_ab_params *p, size_t runs_per_size, uint64_t seed,
+                           struct pb_cmd_ab_result *r, struct pb_layout_audit *a);
 
 /* The values of metric of the counted runs of side among recs[0..n), in
  * order, into out (room for n). Returns their number. */

@@ -137,7 +137,12 @@ void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
 	        : side         ? "B figure"
 	                       : "A figure",
 	        "min", "median", "mean", "sd", "median 95% CI");
-	for (int f = 0; f < PB_CMD_NFIGURES; f++) {
+	bool counted = false; /* instructions and cycles, when measured */
+	for (size_t i = 0; i < r->nrecs; i++)
+		counted |= r->recs[i].side == side && r->recs[i].run.counters;
+	for (int f = 0; f <= PB_CMD_CYCLES; f++) {
+		if (f == PB_CMD_USER_SYS || (pb_cmd_metric_is_counter(f) && !counted))
+			continue;
 		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, side, f, buf);
 		struct pb_summary sum;
 		if (k == 0 || pb_summarize(buf, k, 0.95, &sum) != 0)
@@ -249,7 +254,7 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
                         const struct pb_cmd_ab_stats *ab, const char *tu, double div)
 {
 	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
-	bool is_time = p->metric <= PB_CMD_SYS || p->metric == PB_CMD_NFIGURES;
+	bool is_time = pb_cmd_metric_is_time(p->metric);
 	double d = is_time ? div : 1;
 	fprintf(fp, "\nB vs A on %s (%zu and %zu runs, %s)%s:\n", mname, ab->na, ab->nb,
 	        p->duet ? "duet pairs" : "ABBA order",
@@ -374,6 +379,61 @@ static json_t *until_verdict_json(const struct pb_cmd_ab_params *p,
 	json_object_set_new(seq, "ended_by", r->ended_by ? json_string(r->ended_by) : json_null());
 	json_object_set_new(seq, "verdict", json_string(pb_verdict_name(r->verdict)));
 	return seq;
+}
+
+void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
+                            const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
+                            size_t runs_per_size, const struct pb_cmd_ab_stats *ab, const char *tu,
+                            double div)
+{
+	char line[1024];
+	int aslr = pb_layout_aslr();
+	char aslr_text[80] = "randomize_va_space unknown";
+	if (aslr >= 0)
+		snprintf(aslr_text, sizeof aslr_text, "randomize_va_space %d%s", aslr,
+		         aslr ? ": the kernel moves the stack too" : "");
+	if (!a) {
+		snprintf(line, sizeof line,
+		         "layout: each run's environment padded with %s of 0..%d bytes "
+		         "(--randomize-env, seed %llu; %s)",
+		         PB_LAYOUT_PAD_NAME, PB_LAYOUT_PAD_MAX_BYTES, (unsigned long long)pl->seed,
+		         aslr_text);
+		fputc('\n', fp);
+		pb_print_wrapped_at(fp, 0, 2, line);
+		return;
+	}
+	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
+	bool is_time = pb_cmd_metric_is_time(p->metric);
+	snprintf(line, sizeof line,
+	         "layout audit: %s alone at %u environment sizes (%s of 0..%ld bytes), %zu runs "
+	         "each, interleaved (seed %llu; %s%s); median %s%s%s per size:",
+	         p->nsides == 2 ? "A" : "the command", a->k, PB_LAYOUT_PAD_NAME,
+	         pb_layout_audit_size(a->k - 1), runs_per_size, (unsigned long long)pl->seed,
+	         aslr_text,
+	         pl->mode == PB_LAYOUT_RANDOM ? "; the timed runs were padded at random" : "",
+	         mname, is_time ? " " : "", is_time ? tu : "");
+	fputc('\n', fp);
+	pb_print_wrapped_at(fp, 0, 2, line);
+	if (!a->valid) {
+		fprintf(fp, "  no figures: a size without runs, or a run whose %s is 0\n", mname);
+		return;
+	}
+	size_t used = 0;
+	line[0] = 0;
+	for (unsigned g = 0; g < a->k && used < sizeof line; g++)
+		used +=
+		    (size_t)snprintf(line + used, sizeof line - used, "%s%ld B %.5g", g ? ", " : "",
+		                     pb_layout_audit_size(g), a->median[g] / (is_time ? div : 1));
+	pb_print_wrapped_at(fp, 2, 2, line);
+	char beside[160] = "";
+	if (ab && ab->valid)
+		snprintf(beside, sizeof beside, "; B/A = x%.3f", ab->ratio.estimate);
+	snprintf(line, sizeof line,
+	         "layout alone moves %s by up to x%.3f (Kruskal-Wallis H = %.2f, p = %.3g; "
+	         "between-size share of the variance of log %s %.0f%%, ANOVA p = %.3g)%s",
+	         p->nsides == 2 ? "A" : "it", 1 + a->spread, a->kw_h, a->kw_p, mname,
+	         100 * a->between_share, a->anova_p, beside);
+	pb_print_wrapped_at(fp, 2, 4, line);
 }
 
 json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
@@ -678,7 +738,7 @@ static bool cputime_note(const struct pb_cmd_ab_params *p, const struct pb_cmd_a
 {
 	double least = INFINITY;
 	for (int sd = 0; sd < p->nsides; sd++) {
-		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_NFIGURES, buf);
+		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_USER_SYS, buf);
 		struct pb_summary sum;
 		if (k && pb_summarize(buf, k, 0.95, &sum) == 0 && sum.median < least)
 			least = sum.median;
@@ -737,7 +797,7 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	bool probed = p->placement && p->placement->how == PB_PLACE_PROBE;
 	snprintf(line, sizeof line,
 	         "%zu counted run%s%s, %zu warm-up%s; output %s; times from CLOCK_MONOTONIC "
-	         "(real) and wait4() (the rest)%s%s%s%s%s",
+	         "(real) and wait4() (the rest)%s%s%s%s%s%s",
 	         n[0] + n[1], n[0] + n[1] == 1 ? "" : "s", order_text, w[0] + w[1],
 	         w[0] + w[1] == 1 ? "" : "s", p->side[0].show_output ? "shown" : "to /dev/null",
 	         p->shell ? "; through /bin/sh -c" : "",
@@ -748,7 +808,8 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	         : probed      ? "; pinned to CPU "
 	                       : "; pinned to CPUs ",
 	         p->cpus_text ? p->cpus_text : "",
-	         probed ? " (the quietest by the noise probe; --cpu overrides)" : "");
+	         probed ? " (the quietest by the noise probe; --cpu overrides)" : "",
+	         p->layout ? "; environment padded at random (--randomize-env)" : "");
 	pb_print_wrapped_at(fp, 0, 0, line);
 	fputc('\n', fp);
 	double *buf = malloc((r->nrecs + 1) * sizeof *buf);

@@ -101,10 +101,29 @@ static int signal_status(void)
 	return pb_session_exit_status(&sess);
 }
 
+/* --layout-audit: its runs after the session's (A alone at each
+ * environment size), while *end is PB_CMD_AB_DONE; true when *a holds its
+ * figures. *end becomes the audit's when it did not finish. */
+static bool layout_audit(struct options *o, enum pb_cmd_ab_end *end, struct pb_layout_audit *a)
+{
+	if (!o->audit_runs || *end != PB_CMD_AB_DONE)
+		return false;
+	struct pb_cmd_ab_result ar;
+	if (pb_cmd_ab_layout_audit(&o->p, o->audit_runs, o->layout.seed, &ar, a) != 0) {
+		cli_error("cmd: --layout-audit: %s", pb_error());
+		pb_cmd_ab_result_free(&ar);
+		*end = PB_CMD_AB_FAILED;
+		return false;
+	}
+	*end = ar.end;
+	pb_cmd_ab_result_free(&ar);
+	return *end == PB_CMD_AB_DONE;
+}
+
 /* The result document: to -o and/or standard output (-f). */
 static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
                          const struct pb_cmd_ab_stats *ab, json_t *acct_json[2],
-                         json_t *prof_json[2], int status)
+                         json_t *prof_json[2], const struct pb_layout_audit *audit, int status)
 {
 	json_t *doc = sess.doc;
 	if (!doc) {
@@ -112,6 +131,19 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
 		return status;
 	}
 	pb_cmd_ab_doc_add(doc, &o->p, r, ab, acct_json, prof_json);
+	/* Whether instructions and cycles could be counted here, and were. */
+	json_t *cj = json_object();
+	bool hw = pb_cmd_counters_check() == 0;
+	json_object_set_new(cj, "available", json_boolean(hw));
+	if (!hw)
+		json_object_set_new(cj, "reason", json_string(pb_error()));
+	json_object_set_new(cj, "measured", json_boolean(o->p.side[0].counters));
+	json_object_set_new(doc, "counters", cj);
+	if (o->randomize_env || o->audit_runs)
+		json_object_set_new(
+		    doc, "layout",
+		    pb_layout_json(&o->layout, audit, o->audit_runs,
+		                   pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric)));
 	pb_session_finish(&sess, status >= 128); /* no noise window: cmd times whole runs */
 	int wrc = o->out ? cli_write_results(doc, o->out) : PB_EXIT_OK;
 	if (wrc != PB_EXIT_OK && status == PB_EXIT_OK)
@@ -128,6 +160,12 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
 static int report(struct options *o, const struct pb_cmd_ab_result *r, int status)
 {
 	enum pb_cmd_ab_end end = status == PB_EXIT_OK ? PB_CMD_AB_DONE : PB_CMD_AB_FAILED;
+	struct pb_layout_audit audit;
+	bool audited = layout_audit(o, &end, &audit);
+	if (o->audit_runs && !audited && end == PB_CMD_AB_FAILED && status == PB_EXIT_OK)
+		status = PB_EXIT_CHECK_FAILED;
+	if (o->audit_runs && end == PB_CMD_AB_CANNOT_START && status == PB_EXIT_OK)
+		status = PB_EXIT_USAGE;
 	if (o->profile)
 		pb_cmd_ab_profile_run(&o->p, &o->prof, &end);
 	if (end == PB_CMD_AB_INTERRUPTED)
@@ -155,8 +193,12 @@ static int report(struct options *o, const struct pb_cmd_ab_result *r, int statu
 		    !pb_cmd_ab_print_until_verdict(stdout, &o->p, r) && status == PB_EXIT_OK)
 			status = PB_EXIT_CHECK_FAILED;
 	}
+	if (o->randomize_env || audited)
+		pb_cmd_ab_print_layout(stdout, &o->p, &o->layout, audited ? &audit : NULL,
+		                       o->audit_runs, o->p.nsides == 2 ? &ab : NULL, tu, div);
 	if (o->out || o->fmt.fmt != PB_FORMAT_TEXT)
-		status = write_results(o, r, &ab, acct_json, prof_json, status);
+		status =
+		    write_results(o, r, &ab, acct_json, prof_json, audited ? &audit : NULL, status);
 	for (int sd = 0; sd < 2; sd++) {
 		json_decref(acct_json[sd]);
 		json_decref(prof_json[sd]);

@@ -34,6 +34,10 @@ struct options {
 	char place_cpu[16];            /* the chosen CPU as text (p.cpus_text) */
 	struct pb_cmd_ab_argv argv[3]; /* what A, B and --prepare run */
 	struct pb_cmd_spec prepare_spec;
+	/* --randomize-env, --seed, --layout-audit[=R] (R in audit_runs; 0 none) */
+	struct pb_layout_plan layout;
+	bool randomize_env, seed_given;
+	size_t audit_runs;
 };
 
 /* The help text. */
@@ -115,6 +119,13 @@ void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
  * files in DIR (include/primbench/record.h). 0, or -1 after an error line
  * on stderr. */
 int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir);
+/* --randomize-env and --layout-audit: the audit (a, NULL without one:
+ * how A's figure moves with the environment's size alone) beside the A/B
+ * ratio (ab, NULL or not valid: not shown). */
+void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
+                            const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
+                            size_t runs_per_size, const struct pb_cmd_ab_stats *ab, const char *tu,
+                            double div);
 /* The result document's "ab" object (docs/results-schema.md). */
 json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
                        const struct pb_cmd_ab_stats *ab);

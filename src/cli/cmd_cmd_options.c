@@ -74,8 +74,9 @@ void cmd_usage(FILE *f)
 	      "                         $VAR), never run through one\n"
 	      "      --vs-env NAME=VALUE  B: A's command with this in its environment\n"
 	      "                         (repeatable; combines with --vs)\n"
-	      "  -m, --metric FIG       the figure the verdict is on: real, user, sys or\n"
-	      "                         user+sys [real]\n"
+	      "  -m, --metric FIG       the figure the verdict is on: real, user, sys,\n"
+	      "                         user+sys, or instructions or cycles (hardware\n"
+	      "                         counters, user space, the command's whole tree) [real]\n"
 	      "      --until-verdict    alternate until the 95% CI of B/A excludes 1, or\n"
 	      "                         lies within --equivalence, or a limit is reached\n"
 	      "                         (Bonferroni over a fixed schedule of looks)\n"
@@ -92,6 +93,14 @@ void cmd_usage(FILE *f)
 	      "                         B/A, so noise that hits both cancels. Needs 2\n"
 	      "                         CPUs and commands that use one each\n"
 	      "\n"
+	      "Memory layout (the environment's size moves the stack; docs/statistics.md):\n"
+	      "      --randomize-env    pad each run's environment with PRIMBENCH_PAD of\n"
+	      "                         0..4095 bytes, drawn anew per run, both sides alike\n"
+	      "      --seed N           the draws' seed (0..4294967295) [random, printed]\n"
+	      "      --layout-audit[=R] after the runs, A against itself at 8 environment\n"
+	      "                         sizes, R runs each [5], interleaved: how much\n"
+	      "                         layout alone moves the figure (Kruskal-Wallis)\n"
+	      "\n"
 	      "examples:\n"
 	      "  primbench cmd -n 10 -- gzip -9 -k -c big.bin\n"
 	      "  primbench cmd --vs 'gzip -6 -c big.bin' -- gzip -9 -c big.bin\n"
@@ -101,6 +110,7 @@ void cmd_usage(FILE *f)
 	      "      -- ./my-program\n"
 	      "  primbench cmd -n 5 --profile --memset libc --vs-memset " CLI_EG_NT_MEMSET
 	      " -- ./prog\n"
+	      "  primbench cmd --randomize-env --layout-audit --vs './prog-new' -- ./prog\n"
 	      "exit status: 0 ok; 1 a run failed, or --until-verdict ended without a\n"
 	      "verdict; 2 bad usage or a command that cannot start; 128 + signal when\n"
 	      "interrupted (130 Ctrl-C, 143 SIGTERM; a second signal kills the command).\n",
@@ -171,6 +181,33 @@ static void parse_long_option(struct options *o, int opt)
 			die_usage("cmd: --cpu %s: %s", optarg, pb_error());
 		o->p.cpus_text = optarg;
 		break;
+	/* memory layout: --randomize-env, --seed, --layout-audit */
+	case 1013:
+		o->randomize_env = true;
+		break;
+	case 1014: {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(optarg, &end, 10);
+		if (errno || end == optarg || *end || optarg[0] == '-' || v > 4294967295ull)
+			die_usage("cmd: bad --seed '%s' (an integer, 0 to 4294967295)", optarg);
+		o->layout.seed = v;
+		o->seed_given = true;
+		break;
+	}
+	case 1015: {
+		o->audit_runs = PB_LAYOUT_AUDIT_RUNS;
+		if (!optarg)
+			break;
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(optarg, &end, 10);
+		if (errno || end == optarg || *end || optarg[0] == '-' || v < 2 || v > 1000)
+			die_usage("cmd: bad --layout-audit '%s' (runs per size, 2 to 1000)",
+			          optarg);
+		o->audit_runs = v;
+		break;
+	}
 	}
 }
 
@@ -206,7 +243,7 @@ static bool cmd_option(int opt, const char *arg, void *ctx)
 		o->p.budget_s = parse_budget(arg);
 		o->budget_given = true;
 		return true;
-	case 1000 ... 1012:
+	case 1000 ... 1015:
 		parse_long_option(o, opt);
 		return true;
 	default:
@@ -252,6 +289,9 @@ bool cmd_parse_options(int argc, char **argv, struct options *o)
 	    {"cpu", required_argument, 0, 1012},
 	    {"paired", no_argument, 0, 1030},
 	    {"duet", no_argument, 0, 1031},
+	    {"randomize-env", no_argument, 0, 1013},
+	    {"seed", required_argument, 0, 1014},
+	    {"layout-audit", optional_argument, 0, 1015},
 	    {0, 0, 0, 0},
 	};
 	/* the options that only store their value; cmd_option takes the rest */
@@ -295,6 +335,10 @@ static void check_duet(struct options *o)
 	if (o->p.wait_children)
 		die_usage("cmd: --duet and --wait-children do not go together (whose processes "
 		          "are left running cannot be told)");
+	if (pb_cmd_metric_is_counter(o->p.metric))
+		die_usage("cmd: --duet and --metric %s do not go together (the counters follow "
+		          "both sides' processes at once)",
+		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric));
 	cpu_set_t all;
 	if (o->p.cpus_text)
 		all = o->cpus;
@@ -363,6 +407,20 @@ void cmd_check_options(int argc, char **argv, struct options *o)
 		die_usage("cmd: --metric %s: the verdict is on a time (real, user, sys, user+sys)",
 		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric));
 	check_duet(o);
+	if (o->seed_given && !o->randomize_env && !o->audit_runs)
+		die_usage("cmd: --seed goes with --randomize-env or --layout-audit");
+	if (o->audit_runs && o->env.account)
+		die_usage("cmd: --layout-audit: not with --account (the audit's runs would join "
+		          "A's accounting)");
+	if (!o->seed_given)
+		o->layout.seed = pb_layout_default_seed();
+	if (o->randomize_env) {
+		o->layout.mode = PB_LAYOUT_RANDOM;
+		o->p.layout = &o->layout;
+	}
+	if (pb_cmd_metric_is_counter(o->p.metric) && pb_cmd_counters_check() != 0)
+		die_usage("cmd: --metric %s: %s",
+		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric), pb_error());
 	if (o->cwd) {
 		struct stat st;
 		if (stat(o->cwd, &st) != 0 || !S_ISDIR(st.st_mode))
@@ -386,6 +444,7 @@ void cmd_build_sides(char **argv, struct options *o)
 	a->show_output = o->show_output;
 	a->wait_children = o->p.wait_children;
 	a->cpus = o->p.cpus_text ? &o->cpus : NULL;
+	a->counters = pb_cmd_metric_is_counter(o->p.metric);
 	if (o->p.nsides == 2) {
 		*b = *a;
 		if (o->vs && !(b->argv = pb_cmd_ab_argv(&o->argv[1], NULL, o->vs, o->p.shell)))

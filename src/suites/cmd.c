@@ -29,7 +29,21 @@ static const char *const figure_names[PB_CMD_NFIGURES] = {"real",   "user",   "s
 
 const char *pb_cmd_figure_name(enum pb_cmd_figure f)
 {
+	if ((int)f == PB_CMD_INSTRUCTIONS)
+		return "instructions";
+	if ((int)f == PB_CMD_CYCLES)
+		return "cycles";
 	return (unsigned)f < PB_CMD_NFIGURES ? figure_names[f] : "user+sys";
+}
+
+bool pb_cmd_metric_is_time(int metric)
+{
+	return metric <= PB_CMD_SYS || metric == PB_CMD_USER_SYS;
+}
+
+bool pb_cmd_metric_is_counter(int metric)
+{
+	return metric == PB_CMD_INSTRUCTIONS || metric == PB_CMD_CYCLES;
 }
 
 double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f)
@@ -59,19 +73,27 @@ double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f)
 int pb_cmd_parse_figure(const char *name)
 {
 	if (strcmp(name, "user+sys") == 0)
-		return PB_CMD_NFIGURES;
+		return PB_CMD_USER_SYS;
+	if (strcmp(name, "instructions") == 0)
+		return PB_CMD_INSTRUCTIONS;
+	if (strcmp(name, "cycles") == 0)
+		return PB_CMD_CYCLES;
 	for (int f = 0; f < PB_CMD_NFIGURES; f++)
 		if (strcmp(name, figure_names[f]) == 0)
 			return f;
 	return pb_fail("unknown figure '%s' (known: real, user, sys, user+sys, maxrss, minflt, "
-	               "majflt, vcsw, ivcsw)",
+	               "majflt, vcsw, ivcsw, instructions, cycles)",
 	               name);
 }
 
 double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric)
 {
-	if (metric == PB_CMD_NFIGURES)
+	if (metric == PB_CMD_USER_SYS)
 		return r->user_ns + r->sys_ns;
+	if (pb_cmd_metric_is_counter(metric))
+		return !r->counters                    ? NAN
+		       : metric == PB_CMD_INSTRUCTIONS ? r->instructions
+		                                       : r->cycles;
 	return pb_cmd_figure_value(r, (enum pb_cmd_figure)metric);
 }
 
@@ -80,19 +102,29 @@ static double tv_ns(struct timeval tv)
 	return (double)tv.tv_sec * 1e9 + (double)tv.tv_usec * 1e3;
 }
 
-/* The environment for the child: environ with env_set applied. Returns a
- * NULL-terminated array of pointers into environ and env_set (not copies),
- * or NULL when out of memory. */
-static char **build_env(char *const *env_set)
+/* The environment for the child: environ with env_set, then extra (when
+ * not NULL), applied. Returns a NULL-terminated array of pointers into
+ * environ, env_set and extra (not copies), or NULL when out of memory. */
+static char **build_env(char *const *env_set_in, const char *extra)
 {
 	size_t n = 0, k = 0;
 	while (environ && environ[n])
 		n++;
-	while (env_set && env_set[k])
+	while (env_set_in && env_set_in[k])
 		k++;
-	char **e = calloc(n + k + 1, sizeof *e);
-	if (!e)
+	/* env_set_in and extra as one list */
+	char **env_set = calloc(k + 2, sizeof *env_set);
+	if (!env_set)
 		return NULL;
+	if (k)
+		memcpy(env_set, env_set_in, k * sizeof *env_set);
+	if (extra)
+		env_set[k++] = (char *)extra;
+	char **e = calloc(n + k + 1, sizeof *e);
+	if (!e) {
+		free(env_set);
+		return NULL;
+	}
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *eq = strchr(environ[i], '=');
@@ -116,6 +148,7 @@ static char **build_env(char *const *env_set)
 			e[m++] = env_set[j];
 	}
 	e[m] = NULL;
+	free(env_set);
 	return e;
 }
 
@@ -231,9 +264,13 @@ long pb_cmd_wait_leftovers(volatile int *stop)
 }
 
 /* Starts s in a process group of its own (pinned to s->cpus when set):
- * *pid, and *t0 the CLOCK_MONOTONIC time just before the spawn. Returns 0,
- * or -1 with pb_error() ("cannot run 'ARGV0': REASON"). */
-static int spawn(const struct pb_cmd_spec *s, pid_t *pid_out, struct timespec *t0_out)
+ * *pid, and *t0 the CLOCK_MONOTONIC time just before the spawn. With
+ * s->counters, cfd gets the inherited events (pb_cmd_counters_open), to be
+ * read into out once the command's tree has exited; when the spawn fails
+ * they are read (closed) here. Returns 0, or -1 with pb_error() ("cannot
+ * run 'ARGV0': REASON"). */
+static int spawn(const struct pb_cmd_spec *s, pid_t *pid_out, struct timespec *t0_out, int cfd[2],
+                 struct pb_cmd_run *out)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -271,7 +308,7 @@ static int spawn(const struct pb_cmd_spec *s, pid_t *pid_out, struct timespec *t
 	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
 	                                    POSIX_SPAWN_SETPGROUP);
 
-	char **envp = build_env(s->env_set);
+	char **envp = build_env(s->env_set, s->env_extra);
 	if (!envp) {
 		posix_spawn_file_actions_destroy(&fa);
 		posix_spawnattr_destroy(&attr);
@@ -295,9 +332,21 @@ static int spawn(const struct pb_cmd_spec *s, pid_t *pid_out, struct timespec *t
 		}
 		pinned = true;
 	}
+	/* Counters: opened on this process, inherited by the child, counting
+	 * from its exec (pb_cmd_counters_open). */
+	if (s->counters && pb_cmd_counters_open(cfd) != 0) {
+		if (pinned)
+			sched_setaffinity(0, sizeof saved, &saved);
+		posix_spawn_file_actions_destroy(&fa);
+		posix_spawnattr_destroy(&attr);
+		free(envp);
+		return -1;
+	}
 	pid_t pid;
 	clock_gettime(CLOCK_MONOTONIC, t0_out);
 	int err = posix_spawnp(&pid, s->argv[0], &fa, &attr, s->argv, envp);
+	if (s->counters && err != 0)
+		pb_cmd_counters_read(cfd, out); /* closed: nothing ran */
 	if (pinned)
 		sched_setaffinity(0, sizeof saved, &saved);
 	posix_spawn_file_actions_destroy(&fa);
@@ -323,7 +372,8 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		return 1;
 	struct timespec t0, t1;
 	pid_t pid;
-	if (spawn(s, &pid, &t0) != 0)
+	int cfd[2] = {-1, -1};
+	if (spawn(s, &pid, &t0, cfd, out) != 0)
 		return -1;
 
 	int status = 0;
@@ -335,8 +385,12 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 		pid_t w = wait4(pid, &status, stopped ? WNOHANG : 0, &ru);
 		if (w == pid)
 			break;
-		if (w < 0 && errno != EINTR)
-			return pb_fail("wait4: %s", strerror(errno));
+		if (w < 0 && errno != EINTR) {
+			int e = errno;
+			if (s->counters)
+				pb_cmd_counters_read(cfd, out);
+			return pb_fail("wait4: %s", strerror(e));
+		}
 		if (stop && *stop && !stopped) {
 			/* The command runs in its own process group: stop all of it. */
 			kill(-pid, SIGTERM);
@@ -367,6 +421,11 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
 			clock_gettime(CLOCK_MONOTONIC, &t1);
 		}
 	}
+	/* The command's tree has exited (with wait_children, every
+	 * descendant; else those left running add nothing): its counts are in
+	 * the events. Closed before the next run's children could inherit. */
+	if (s->counters)
+		pb_cmd_counters_read(cfd, out);
 	out->wall_ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
 	if (WIFEXITED(status))
 		out->exit_code = WEXITSTATUS(status);
@@ -388,9 +447,12 @@ int pb_cmd_run_pair(const struct pb_cmd_spec *const s[2], struct pb_cmd_run out[
 		return 1;
 	struct timespec t0[2], t1[2];
 	pid_t pid[2];
-	if (spawn(s[0], &pid[0], &t0[0]) != 0)
+	int cfd[2][2] = {{-1, -1}, {-1, -1}}; /* unused: a duet has no counters */
+	if (s[0]->counters || s[1]->counters)
+		return pb_fail("counters cannot tell the two sides of a duet apart");
+	if (spawn(s[0], &pid[0], &t0[0], cfd[0], &out[0]) != 0)
 		return -1;
-	if (spawn(s[1], &pid[1], &t0[1]) != 0) {
+	if (spawn(s[1], &pid[1], &t0[1], cfd[1], &out[1]) != 0) {
 		char msg[512];
 		snprintf(msg, sizeof msg, "%s", pb_error());
 		kill(-pid[0], SIGKILL);

@@ -603,7 +603,19 @@ static enum pb_cmd_ab_end one_run(const struct pb_cmd_ab_params *p, struct pb_cm
 			return end;
 	}
 	struct pb_cmd_record rec = {.side = side, .warmup = warmup, .position = r->nrecs};
-	int rc = pb_cmd_run_once(&p->side[side], &rec.run, p->stop);
+	/* --randomize-env, --layout-audit: this run's pad (cmd_layout.h) */
+	struct pb_cmd_spec spec = p->side[side];
+	long pad = pb_layout_pad_of(p->layout, rec.position);
+	char *pad_entry = pad >= 0 ? pb_layout_pad_entry((size_t)pad) : NULL;
+	if (pad >= 0 && !pad_entry) {
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "out of memory");
+		return PB_CMD_AB_CANNOT_START;
+	}
+	spec.env_extra = pad_entry;
+	rec.padded = pad >= 0;
+	rec.pad_bytes = pad >= 0 ? (size_t)pad : 0;
+	int rc = pb_cmd_run_once(&spec, &rec.run, p->stop);
+	free(pad_entry);
 	pb_cmd_ab_env_settle(p->env, side, rc == 0 && !warmup);
 	if (rc < 0) {
 		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
@@ -667,9 +679,25 @@ static enum pb_cmd_ab_end duet_pair(const struct pb_cmd_ab_params *p, struct pb_
 	struct pb_cmd_spec spec[2] = {p->side[0], p->side[1]};
 	spec[0].cpus = p->duet_cpus[a_slot];
 	spec[1].cpus = p->duet_cpus[1 - a_slot];
+	/* --randomize-env: each side's pad by the position its record takes
+	 * (A's first), as one_run draws it */
+	long pad[2];
+	char *pad_entry[2] = {NULL, NULL};
+	for (int sd = 0; sd < 2; sd++) {
+		pad[sd] = pb_layout_pad_of(p->layout, r->nrecs + (size_t)sd);
+		pad_entry[sd] = pad[sd] >= 0 ? pb_layout_pad_entry((size_t)pad[sd]) : NULL;
+		if (pad[sd] >= 0 && !pad_entry[sd]) {
+			free(pad_entry[0]);
+			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "out of memory");
+			return PB_CMD_AB_CANNOT_START;
+		}
+		spec[sd].env_extra = pad_entry[sd];
+	}
 	const struct pb_cmd_spec *order[2] = {&spec[a_first ? 0 : 1], &spec[a_first ? 1 : 0]};
 	struct pb_cmd_run run[2];
 	int rc = pb_cmd_run_pair(order, run, p->stop);
+	free(pad_entry[0]);
+	free(pad_entry[1]);
 	for (int sd = 0; sd < 2; sd++)
 		pb_cmd_ab_env_settle(p->env, sd, rc == 0 && !warmup);
 	if (rc < 0) {
@@ -685,7 +713,9 @@ static enum pb_cmd_ab_end duet_pair(const struct pb_cmd_ab_params *p, struct pb_
 		                            .warmup = warmup,
 		                            .position = r->nrecs,
 		                            .duet_slot = 1 + (sd ? 1 - a_slot : a_slot),
-		                            .spawned_first = (sd == 0) == a_first};
+		                            .spawned_first = (sd == 0) == a_first,
+		                            .padded = pad[sd] >= 0,
+		                            .pad_bytes = pad[sd] >= 0 ? (size_t)pad[sd] : 0};
 		rec.index = warmup ? ++r->warm[sd] : ++r->counted[sd];
 		if (add_rec(r, &rec) != 0) {
 			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
@@ -749,6 +779,37 @@ void pb_cmd_ab_result_free(struct pb_cmd_ab_result *r)
 	free(r->recs);
 	json_decref(r->looks_json);
 	memset(r, 0, sizeof *r);
+}
+
+/* ---- --layout-audit ---- */
+
+int pb_cmd_ab_layout_audit(const struct pb_cmd_ab_params *p, size_t runs_per_size, uint64_t seed,
+                           struct pb_cmd_ab_result *r, struct pb_layout_audit *a)
+{
+	struct pb_layout_plan plan = {.mode = PB_LAYOUT_AUDIT, .seed = seed, .warmup = p->warmup};
+	struct pb_cmd_ab_params q = *p;
+	q.nsides = 1;
+	q.until_verdict = false;
+	q.duet = q.paired = false; /* A alone, one run at a time */
+	q.runs = runs_per_size * PB_LAYOUT_AUDIT_SIZES;
+	q.layout = &plan;
+	memset(a, 0, sizeof *a);
+	if (pb_cmd_ab_run(&q, r) != 0)
+		return -1;
+	double *v = malloc((r->nrecs + 1) * sizeof *v);
+	unsigned *g = malloc((r->nrecs + 1) * sizeof *g);
+	size_t n = 0;
+	for (size_t i = 0; v && g && i < r->nrecs; i++) {
+		int k = pb_layout_audit_index((long)r->recs[i].pad_bytes);
+		if (r->recs[i].warmup || !r->recs[i].padded || k < 0)
+			continue;
+		v[n] = pb_cmd_metric_value(&r->recs[i].run, p->metric);
+		g[n++] = (unsigned)k;
+	}
+	int rc = v && g ? pb_layout_audit_stats(v, g, n, PB_LAYOUT_AUDIT_SIZES, a) : -1;
+	free(v);
+	free(g);
+	return rc == 0 ? 0 : pb_fail("out of memory");
 }
 
 /* ---- the statistics ---- */

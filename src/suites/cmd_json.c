@@ -23,7 +23,8 @@ static json_t *string_array(char *const *v)
 bool pb_cmd_env_in_key(const char *entry)
 {
 	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 &&
-	       strncmp(entry, "PRIMBENCH_PRELOAD_LOG=", 22) != 0 && strchr(entry, '=') != NULL;
+	       strncmp(entry, "PRIMBENCH_PRELOAD_LOG=", 22) != 0 &&
+	       strncmp(entry, "PRIMBENCH_PAD=", 14) != 0 && strchr(entry, '=') != NULL;
 }
 
 /* The environment as part of the case key: what was set, minus what
@@ -83,6 +84,12 @@ static json_t *run_json(const struct pb_cmd_record *r)
 	json_object_set_new(o, "term_signal",
 	                    r->run.term_signal ? json_integer(r->run.term_signal) : json_null());
 	json_object_set_new(o, "leftovers", json_integer(r->run.leftovers));
+	if (r->run.counters) {
+		json_object_set_new(o, "instructions", pb_json_number(r->run.instructions));
+		json_object_set_new(o, "cycles", pb_json_number(r->run.cycles));
+	}
+	if (r->padded)
+		json_object_set_new(o, "pad_bytes", json_integer((json_int_t)r->pad_bytes));
 	return o;
 }
 
@@ -124,12 +131,16 @@ json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
 	if (m > 0) {
 		struct pb_summary s;
 		json_t *figs = json_object();
-		for (int f = 0; f < PB_CMD_NFIGURES; f++) {
+		bool counted = false; /* instructions and cycles, when measured */
+		for (size_t i = 0; i < n; i++)
+			counted |= recs[i].side == side && !recs[i].warmup && recs[i].run.counters;
+		for (int f = 0; f <= PB_CMD_CYCLES; f++) {
+			if (f == PB_CMD_USER_SYS || (pb_cmd_metric_is_counter(f) && !counted))
+				continue;
 			size_t k = 0;
 			for (size_t i = 0; i < n; i++)
 				if (recs[i].side == side && !recs[i].warmup)
-					v[k++] = pb_cmd_figure_value(&recs[i].run,
-					                             (enum pb_cmd_figure)f);
+					v[k++] = pb_cmd_metric_value(&recs[i].run, f);
 			if (pb_summarize(v, k, 0.95, &s) == 0) {
 				if (f == PB_CMD_REAL)
 					json_object_set_new(o, "per_call", pb_json_summary(&s));

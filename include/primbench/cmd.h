@@ -183,8 +183,11 @@ long pb_cmd_wait_leftovers(volatile int *stop);
  * "cannot run 'x': not found in PATH" (for a shell builtin such as cd:
  * "cannot run 'cd': a shell builtin, not a program (use --shell)"), "... is
  * a directory",
- * "... is not executable", "... no such file". A file that passes can still fail in
- * execve (a missing #! interpreter): pb_cmd_run_once reports that. */
+ * "... is not executable", "... no such file"; a script whose #! line names
+ * an interpreter that does not exist fails as pb_cmd_run_once would say it
+ * ("cannot run './x': the interpreter its #! line names was not found").
+ * A file that passes can still fail in execve (a binary of no format the
+ * kernel runs: "Exec format error"): pb_cmd_run_once reports that. */
 int pb_cmd_check(const struct pb_cmd_spec *s);
 
 /* Splits `line` into words as a POSIX shell would (quotes and backslashes

@@ -264,26 +264,48 @@ static void print_loaded(const struct pb_loaded_params *p, const struct pb_loade
 	pb_loaded_print(stdout, rows, n <= PB_LATENCY_MAX_LOAD ? n : PB_LATENCY_MAX_LOAD + 1);
 }
 
-/* The loaded run on session s: load CPUs from the CPUs allowed before
- * pinning, other than s's. Returns an exit status. */
-static int run_loaded(struct pb_session *s, const struct latency_opts *o)
+/* --load's kernel (--load-kernel, default memcpy/libc), checked before
+ * the session begins (its placement line would precede the error): exits
+ * 2 when it is unknown, a memmove kernel or not usable here. */
+static const struct pb_kernel *loaded_kernel(const struct latency_opts *o)
 {
 	const struct pb_kernel *k =
 	    pb_kernel_find(PB_OP_COUNT, o->load_kernel ? o->load_kernel : "memcpy/libc");
 	char why[200];
-	if (!k) {
-		cli_error("--load-kernel: %s", pb_error());
-		return PB_EXIT_USAGE;
-	}
-	if (k->op == PB_OP_MEMMOVE) {
-		cli_error("--load-kernel: %s/%s: a memcpy or memset kernel, please",
+	if (!k)
+		die_usage("--load-kernel: %s", pb_error());
+	if (k->op == PB_OP_MEMMOVE)
+		die_usage("--load-kernel: %s/%s: a memcpy or memset kernel, please",
 		          pb_op_name(k->op), k->name);
-		return PB_EXIT_USAGE;
-	}
-	if (!pb_kernel_usable(k, pb_cpu_features(), why, sizeof why)) {
-		cli_error("--load-kernel %s: not usable here: %s", k->name, why);
-		return PB_EXIT_USAGE;
-	}
+	if (!pb_kernel_usable(k, pb_cpu_features(), why, sizeof why))
+		die_usage("--load-kernel %s: not usable here: %s", k->name, why);
+	return k;
+}
+
+/* Before the session: --load N needs N CPUs of this process's besides the
+ * measuring one (--cpu N's, if it is among them; else the one the session
+ * will choose among them). Exits 2 when there are fewer. */
+static void check_load_cpus(const struct latency_opts *o, int want_cpu)
+{
+	cpu_set_t allowed;
+	CPU_ZERO(&allowed);
+	if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+		return; /* the session's own count says it */
+	int n = CPU_COUNT(&allowed);
+	if (!o->cpu_arg ||
+	    (want_cpu >= 0 && want_cpu < CPU_SETSIZE && CPU_ISSET(want_cpu, &allowed)))
+		n--;
+	if (n < 0)
+		n = 0;
+	if (n < (int)o->load)
+		die_usage("--load %zu: only %d other CPU%s to run the load on", o->load, n,
+		          n == 1 ? "" : "s");
+}
+
+/* The loaded run of kernel k on session s: load CPUs from the CPUs allowed
+ * before pinning, other than s's. Returns an exit status. */
+static int run_loaded(struct pb_session *s, const struct latency_opts *o, const struct pb_kernel *k)
+{
 	int cpus[PB_LATENCY_MAX_LOAD], n = 0;
 	for (int c = 0; c < CPU_SETSIZE && n < (int)o->load; c++)
 		if (CPU_ISSET(c, &s->allowed) && c != s->cpu)
@@ -420,6 +442,18 @@ int cmd_latency(int argc, char **argv)
 	if (o.pages_arg && o.load_set)
 		die_usage("--pages is not for --load (the loaded chase requests THP)");
 	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
+	/* the checks that need the machine, too: the session's placement line
+	 * comes before anything else it prints */
+	const struct pb_kernel *load_k = NULL;
+	if (o.load_set) {
+		load_k = loaded_kernel(&o);
+		check_load_cpus(&o, want_cpu);
+	}
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, NULL);
+	uint64_t max = o.max ? o.max : cli_latency_max("--max", 0, &caches);
+	if (!o.load_set && o.min > max)
+		die_usage("--min is more than the default --max (give --max)");
 	if (o.processes > 1) {
 		if (o.out && pb_output_reserve(o.out) != 0)
 			die_usage("%s", pb_error());
@@ -452,14 +486,9 @@ int cmd_latency(int argc, char **argv)
 		die_usage("%s", pb_error());
 	}
 	if (o.load_set) {
-		int st = run_loaded(&s, &o);
+		int st = run_loaded(&s, &o, load_k);
 		pb_session_end(&s);
 		return st;
-	}
-	uint64_t max = o.max ? o.max : cli_latency_max("--max", 0, &s.caches);
-	if (o.min > max) {
-		pb_session_end(&s);
-		die_usage("--min is more than the default --max (give --max)");
 	}
 	if (!cli_quiet) {
 		if (s.cpu >= 0)

@@ -297,6 +297,22 @@ static int write_results(struct pb_session *s, struct cli_format *fmt,
 	return cli_session_output(s, fmt, PB_EXIT_OK);
 }
 
+/* The helper programs of the selected benchmarks (tools/), found before
+ * the session begins: a missing one is the only error line, as
+ * pb_syscall_run would say it, with no placement line before it. */
+static void check_tools(const bool *sel)
+{
+	char path[4096];
+	if (sel[PB_SC_EXEC_STATIC] && pb_syscall_tool_path(true, path, sizeof path) != 0)
+		die_usage("%s", pb_error());
+	if ((sel[PB_SC_EXEC_DYNAMIC] || sel[PB_SC_SPAWN]) &&
+	    pb_syscall_tool_path(false, path, sizeof path) != 0)
+		die_usage("%s", pb_error());
+	if (sel[PB_SC_FORK_HELPER] &&
+	    pb_syscall_tool_path_named("primbench-forker", path, sizeof path) != 0)
+		die_usage("%s", pb_error());
+}
+
 int cmd_syscall(int argc, char **argv)
 {
 	struct syscall_opts o;
@@ -317,6 +333,7 @@ int cmd_syscall(int argc, char **argv)
 	p->max_samples = o.samp.max_samples;
 	p->seed = o.samp.seed;
 	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
+	check_tools(p->selected);
 	if (o.n_vs_env && !cli_processes_child()) {
 		/* A/B: 2 x R processes of one replicate each, A B B A ... */
 		if (o.processes > 1)

@@ -1129,6 +1129,12 @@ int cmd_tune(int argc, char **argv)
 	char path[PB_AUTO_PATH_MAX];
 	struct pb_auto_file old;
 	bool have_old;
+	/* --split's default comes from the LLC: the caches the session would
+	 * detect, read before it begins (its placement line would precede
+	 * the error) */
+	struct pb_cache_info caches;
+	pb_cache_detect(&caches, NULL);
+	choose_split(&o, &caches);
 	prepare_policy_file(&o, path, &old, &have_old);
 
 	struct pb_session s;
@@ -1140,7 +1146,6 @@ int cmd_tune(int argc, char **argv)
 	if (pb_session_begin(&sp, &s) != 0)
 		die_usage("%s", pb_error());
 	t.s = &s;
-	choose_split(&o, &s.caches);
 	pb_glibc_thresholds_read(&t.glibc);
 	struct pb_cpu_ident id;
 	pb_cpu_ident(&id);

@@ -1319,6 +1319,12 @@ int mem_cli_run(struct mem_cli *m)
 		sigint_after = atol(hook);
 	struct mem_plan pl;
 	mem_plan_make(m, &pl);
+	/* auto's policy file read and checked now: a bad one is one error line,
+	 * before the session's placement line (and before any child) */
+	for (size_t o = 0; o < m->nops; o++)
+		for (size_t i = 0; i < pl.nkernels[o]; i++)
+			if (!strcmp(pl.kernels[o][i]->name, "auto"))
+				cli_auto_setup();
 	cli_replicates_check(&m->samp, &m->replicates, m->replicates_set, m->processes);
 
 	char path[4096] = "";

@@ -545,6 +545,42 @@ static bool is_shell_builtin(const char *name)
 	return false;
 }
 
+/* The program at path (found for s) starts with a #! line whose
+ * interpreter does not exist: execve would fail with ENOENT, after the
+ * session had begun. Returns -1 with the error pb_cmd_run_once gives for
+ * it, else 0. Only what the line names is looked at (binfmt_script: the
+ * word after "#!" within its first 256 bytes; a relative one from the
+ * command's directory). */
+static int check_interpreter(const struct pb_cmd_spec *s, const char *path)
+{
+	char head[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* executable but not readable: execve may still run it */
+	ssize_t n = read(fd, head, sizeof head - 1);
+	close(fd);
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return 0;
+	head[n] = '\0';
+	char *interp = head + 2;
+	interp += strspn(interp, " \t");
+	interp[strcspn(interp, " \t\n")] = '\0';
+	if (!interp[0])
+		return 0;
+	char ipath[4096 + 256];
+	if (interp[0] != '/' && s->cwd)
+		snprintf(ipath, sizeof ipath, "%s/%s", s->cwd, interp);
+	else
+		snprintf(ipath, sizeof ipath, "%s", interp);
+	struct stat st;
+	if (stat(ipath, &st) == 0 || errno != ENOENT)
+		return 0;
+	if (strchr(s->argv[0], '/'))
+		return pb_fail("cannot run '%s': the interpreter its #! line names was not found",
+		               s->argv[0]);
+	return pb_fail("cannot run '%s': %s", s->argv[0], strerror(ENOENT));
+}
+
 int pb_cmd_check(const struct pb_cmd_spec *s)
 {
 	if (!s->argv || !s->argv[0] || !s->argv[0][0])
@@ -556,7 +592,9 @@ int pb_cmd_check(const struct pb_cmd_spec *s)
 			snprintf(path, sizeof path, "%s/%s", s->cwd, prog);
 		else
 			snprintf(path, sizeof path, "%s", prog);
-		return check_file(prog, path);
+		if (check_file(prog, path) != 0)
+			return -1;
+		return check_interpreter(s, path);
 	}
 	const char *env_path = getenv("PATH");
 	if (!env_path)
@@ -575,7 +613,7 @@ int pb_cmd_check(const struct pb_cmd_spec *s)
 		struct stat st;
 		if (stat(path, &st) == 0) {
 			if (S_ISREG(st.st_mode) && access(path, X_OK) == 0)
-				return 0;
+				return check_interpreter(s, path);
 			found_other = true;
 		}
 		if (!colon)

@@ -25,8 +25,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 PB_TESTDATA=$(cd "$here/../data" && pwd)
 export PB_TESTDATA
 # No noise probe (placement by measured noise) unless a case sets
-# PRIMBENCH_PROBE_MS: 0.2 s a measuring run, and a late error would follow
-# its placement line.
+# PRIMBENCH_PROBE_MS: 0.2 s a measuring run. tests/cli/probe_errors.sh runs
+# the status-2 cases with it on (an error must come before the session's
+# placement line).
 PRIMBENCH_PROBE_MS=0
 export PRIMBENCH_PROBE_MS
 scratch=$(mktemp -d)

@@ -4,8 +4,10 @@
  * measured command).
  *
  * What the probe measures. The calling thread, pinned to one CPU at a
- * time, runs a fixed work quantum (a loop on a volatile counter, so the
- * compiler cannot drop or shorten it; its iteration count is calibrated
+ * time, runs a fixed work quantum (a chain of dependent multiply-adds in
+ * a register, behind an empty asm so the compiler cannot drop or shorten
+ * it; a volatile counter's stack slot ran at two speeds on AMD Zen; its
+ * iteration count is calibrated
  * once per probe to take about 8 us, so nothing assumes a CPU speed) back
  * to back, reading CLOCK_MONOTONIC (clock_gettime) between quanta: each
  * "chunk" is the time from one reading to the next, so no time falls

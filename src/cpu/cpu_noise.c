@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,20 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* The fixed work quantum: a volatile counter is loaded and stored every
- * iteration, so the loop can be neither removed nor shortened. */
+/* The fixed work quantum: a chain of dependent multiply-adds in a
+ * register, whose time is iters times the multiplier's latency, the same
+ * every time on an undisturbed CPU. (A loop on a volatile counter, the first version, goes through a
+ * stack slot, and on AMD Zen the store-to-load forwarding of such a slot
+ * ran at two speeds, 4.2 and 7.2 us a quantum on one CPU: speed changes of
+ * the probe itself counted as lost time.) The empty asm keeps the compiler
+ * from folding the chain (GNU C, any target). */
 static void quantum(unsigned long iters)
 {
-	for (volatile unsigned long i = 0; i < iters; i++)
-		;
+	uint64_t x = 1;
+	for (unsigned long i = 0; i < iters; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		__asm__ volatile("" : "+r"(x));
+	}
 }
 
 double pb_cpu_probe_budget_ms(size_t n)

@@ -281,7 +281,7 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 	char pline[400];
 	if (ab->paired_valid && ab->paired.ci_valid)
 		snprintf(pline, sizeof pline,
-		         "  paired B/A %.4f, %.2f%% CI [%.4f, %.4f] (%zu %s; Walsh averages of log "
+		         "paired B/A %.4f, %.2f%% CI [%.4f, %.4f] (%zu %s; Walsh averages of log "
 		         "%s)",
 		         ab->paired.estimate, 100 * ab->paired.level, ab->paired.lo, ab->paired.hi,
 		         ab->npairs, p->duet ? "duet pairs" : "ABBA pairs of adjacent runs", mname);
@@ -290,12 +290,13 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 		    pline, sizeof pline, "  paired B/A %.4f (%zu pair%s: too few for a %.2f%% CI)",
 		    ab->paired.estimate, ab->npairs, pb_plural(ab->npairs), 100 * ab->paired.level);
 	if (ab->paired_valid)
-		pb_print_wrapped_at(fp, 0, 4, pline);
+		pb_print_wrapped_at(fp, 2, 4, pline);
 	if (!p->until_verdict &&
 	    (p->paired ? ab->paired_valid && ab->paired.ci_valid : ab->ratio.ci_valid)) {
-		char why[200];
+		char why[200], vline[220];
 		pb_cmd_ab_verdict_text(p, ab, why, sizeof why);
-		fprintf(fp, "  verdict: %s\n", why);
+		snprintf(vline, sizeof vline, "verdict: %s", why);
+		pb_print_wrapped_at(fp, 2, 4, vline);
 	}
 	fprintf(fp, "  Mann-Whitney U = %.1f, p = %.3g (%s)\n", ab->u.u_x, ab->u.p,
 	        ab->u.exact ? "exact" : "normal approximation");

@@ -592,6 +592,25 @@ static void say_failed(const struct pb_cmd_ab_params *p, const struct pb_cmd_rec
 	              rec->warmup ? "warm-up " : "", side_name(p, rec->side), rec->index, what);
 }
 
+/* --randomize-env, --layout-audit: the pad of the run rec will be
+ * (cmd_layout.h, by rec->position) into rec and spec->env_extra, its
+ * entry in *entry for the caller to free (NULL without a pad). Returns 0,
+ * or -1 after an error line (out of memory). */
+static int run_pad(const struct pb_cmd_ab_params *p, struct pb_cmd_record *rec,
+                   struct pb_cmd_spec *spec, char **entry)
+{
+	long pad = pb_layout_pad_of(p->layout, rec->position);
+	*entry = pad >= 0 ? pb_layout_pad_entry((size_t)pad) : NULL;
+	if (pad >= 0 && !*entry) {
+		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "out of memory");
+		return -1;
+	}
+	spec->env_extra = *entry;
+	rec->padded = pad >= 0;
+	rec->pad_bytes = pad >= 0 ? (size_t)pad : 0;
+	return 0;
+}
+
 /* Runs one (after --prepare); PB_CMD_AB_DONE when the session goes on. */
 static enum pb_cmd_ab_end one_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r,
                                   int side, bool warmup)
@@ -603,17 +622,10 @@ static enum pb_cmd_ab_end one_run(const struct pb_cmd_ab_params *p, struct pb_cm
 			return end;
 	}
 	struct pb_cmd_record rec = {.side = side, .warmup = warmup, .position = r->nrecs};
-	/* --randomize-env, --layout-audit: this run's pad (cmd_layout.h) */
 	struct pb_cmd_spec spec = p->side[side];
-	long pad = pb_layout_pad_of(p->layout, rec.position);
-	char *pad_entry = pad >= 0 ? pb_layout_pad_entry((size_t)pad) : NULL;
-	if (pad >= 0 && !pad_entry) {
-		pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "out of memory");
+	char *pad_entry;
+	if (run_pad(p, &rec, &spec, &pad_entry) != 0)
 		return PB_CMD_AB_CANNOT_START;
-	}
-	spec.env_extra = pad_entry;
-	rec.padded = pad >= 0;
-	rec.pad_bytes = pad >= 0 ? (size_t)pad : 0;
 	int rc = pb_cmd_run_once(&spec, &rec.run, p->stop);
 	free(pad_entry);
 	pb_cmd_ab_env_settle(p->env, side, rc == 0 && !warmup);
@@ -679,19 +691,19 @@ static enum pb_cmd_ab_end duet_pair(const struct pb_cmd_ab_params *p, struct pb_
 	struct pb_cmd_spec spec[2] = {p->side[0], p->side[1]};
 	spec[0].cpus = p->duet_cpus[a_slot];
 	spec[1].cpus = p->duet_cpus[1 - a_slot];
-	/* --randomize-env: each side's pad by the position its record takes
-	 * (A's first), as one_run draws it */
-	long pad[2];
+	/* each side's record-to-be (A's first) and its pad, as one_run draws it */
+	struct pb_cmd_record rec[2];
 	char *pad_entry[2] = {NULL, NULL};
 	for (int sd = 0; sd < 2; sd++) {
-		pad[sd] = pb_layout_pad_of(p->layout, r->nrecs + (size_t)sd);
-		pad_entry[sd] = pad[sd] >= 0 ? pb_layout_pad_entry((size_t)pad[sd]) : NULL;
-		if (pad[sd] >= 0 && !pad_entry[sd]) {
+		rec[sd] = (struct pb_cmd_record){.side = sd,
+		                                 .warmup = warmup,
+		                                 .position = r->nrecs + (size_t)sd,
+		                                 .duet_slot = 1 + (sd ? 1 - a_slot : a_slot),
+		                                 .spawned_first = (sd == 0) == a_first};
+		if (run_pad(p, &rec[sd], &spec[sd], &pad_entry[sd]) != 0) {
 			free(pad_entry[0]);
-			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "out of memory");
 			return PB_CMD_AB_CANNOT_START;
 		}
-		spec[sd].env_extra = pad_entry[sd];
 	}
 	const struct pb_cmd_spec *order[2] = {&spec[a_first ? 0 : 1], &spec[a_first ? 1 : 0]};
 	struct pb_cmd_run run[2];
@@ -708,23 +720,16 @@ static enum pb_cmd_ab_end duet_pair(const struct pb_cmd_ab_params *p, struct pb_
 		return PB_CMD_AB_INTERRUPTED;
 	enum pb_cmd_ab_end end = PB_CMD_AB_DONE;
 	for (int sd = 0; sd < 2; sd++) {
-		struct pb_cmd_record rec = {.run = run[a_first ? sd : 1 - sd],
-		                            .side = sd,
-		                            .warmup = warmup,
-		                            .position = r->nrecs,
-		                            .duet_slot = 1 + (sd ? 1 - a_slot : a_slot),
-		                            .spawned_first = (sd == 0) == a_first,
-		                            .padded = pad[sd] >= 0,
-		                            .pad_bytes = pad[sd] >= 0 ? (size_t)pad[sd] : 0};
-		rec.index = warmup ? ++r->warm[sd] : ++r->counted[sd];
-		if (add_rec(r, &rec) != 0) {
+		rec[sd].run = run[a_first ? sd : 1 - sd];
+		rec[sd].index = warmup ? ++r->warm[sd] : ++r->counted[sd];
+		if (add_rec(r, &rec[sd]) != 0) {
 			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
 			return PB_CMD_AB_CANNOT_START;
 		}
-		if (rec.run.leftovers > 0 && sd == 1 && leftovers_wait(p, r, &rec) != 0)
+		if (rec[sd].run.leftovers > 0 && sd == 1 && leftovers_wait(p, r, &rec[sd]) != 0)
 			return PB_CMD_AB_INTERRUPTED;
-		if (rec.run.exit_code != 0 && !p->ignore_failure && end == PB_CMD_AB_DONE) {
-			say_failed(p, &rec);
+		if (rec[sd].run.exit_code != 0 && !p->ignore_failure && end == PB_CMD_AB_DONE) {
+			say_failed(p, &rec[sd]);
 			end = PB_CMD_AB_FAILED;
 		}
 	}

@@ -157,9 +157,9 @@ int pb_cmd_run_once(const struct pb_cmd_spec *s, struct pb_cmd_run *out, volatil
  * pb_cmd_run_once runs one (its own process group, its own CPUs through
  * spec.cpus), s[0] spawned first, and waits for both, blocked in wait4(2)
  * (never polling): each one's wall_ns runs from just before its own spawn
- * to the return of the wait4 that reaped it. Leftovers: the processes
- * still running when both had exited, the same count in both (whose they
- * are cannot be told); spec.wait_children is not honoured (the caller
+ * to the return of the wait4 that reaped it. Leftovers: each side's
+ * processes still running when both had exited, by process group (one
+ * that left its group is counted for neither); spec.wait_children is not honoured (the caller
  * refuses it). Returns 0 and fills out[0..1]; 1 when *stop became
  * non-zero (both groups get SIGTERM, then SIGKILL after 2 s or a second
  * signal; the pair must not be counted); -1 with pb_error() when either

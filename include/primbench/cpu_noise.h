@@ -85,9 +85,10 @@ struct pb_cpu_probe {
 };
 
 /* The probe's time for n CPUs in ms: PRIMBENCH_PROBE_MS when set (a number
- * from 0 to 10000; 0: no probe; tests set it small), else min(100 * n, 500).
+ * from 0 to 2000, so that Ctrl-C, which the probe does not watch, is
+ * never kept waiting long; 0: no probe; tests set it small), else min(100 * n, 500).
  * Returns -1 with pb_error() "bad PRIMBENCH_PROBE_MS 'x' (milliseconds, 0
- * to 10000)". */
+ * to 2000)". */
 double pb_cpu_probe_budget_ms(size_t n);
 
 /* Probes the CPUs of `cpus` (at most PB_CPU_NOISE_MAX) for budget_ms in all

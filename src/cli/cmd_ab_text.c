@@ -340,7 +340,7 @@ bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
 		snprintf(line, sizeof line,
 		         "until-verdict: ended by a verdict at look %zu of %zu (%zu runs per "
 		         "side): %s. B/A %.4f, %.2f%% CI [%.4f, %.4f] (%s). Each look tests at "
-		         "%.2f%% (Bonferroni over %zu looks), so the chance of a false verdict is "
+		         "%.2f%% (Bonferroni over %zu look%s), so the chance of a false verdict is "
 		         "at most 5%%. Margin: +-%.1f%%.",
 		         r->looks, plan->nlooks, r->counted[0],
 		         r->verdict == PB_VERDICT_DIFFERENT
@@ -349,7 +349,8 @@ bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
 		             ? "equivalent: B differs, but by less than the margin"
 		             : "equivalent: no difference beyond the margin",
 		         ratio->estimate, 100 * plan->level_per_look, ratio->lo, ratio->hi, how,
-		         100 * plan->level_per_look, plan->nlooks, 100 * p->equivalence);
+		         100 * plan->level_per_look, plan->nlooks, pb_plural(plan->nlooks),
+		         100 * p->equivalence);
 	else
 		snprintf(line, sizeof line,
 		         "until-verdict: no verdict: stopped by %s after %zu runs per side (%zu of "
@@ -805,11 +806,11 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	         p->wait_children ? "; each run until its last descendant exited "
 	                            "(--wait-children)"
 	                          : "",
-	         !p->cpus_text ? ""
-	         : probed      ? "; pinned to CPU "
-	                       : "; pinned to CPUs ",
-	         p->cpus_text ? p->cpus_text : "",
-	         probed ? " (the quietest by the noise probe; --cpu overrides)" : "",
+	         !p->cpus_text || p->duet ? ""
+	         : probed                 ? "; pinned to CPU "
+	                                  : "; pinned to CPUs ",
+	         p->cpus_text && !p->duet ? p->cpus_text : "",
+	         probed ? " (chosen by the noise probe; --cpu overrides)" : "",
 	         p->layout ? "; environment padded at random (--randomize-env)" : "");
 	pb_print_wrapped_at(fp, 0, 0, line);
 	fputc('\n', fp);

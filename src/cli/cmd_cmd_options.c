@@ -407,6 +407,14 @@ void cmd_check_options(int argc, char **argv, struct options *o)
 		die_usage("cmd: --metric %s: the verdict is on a time (real, user, sys, user+sys)",
 		          pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric));
 	check_duet(o);
+	for (size_t i = 0; (o->randomize_env || o->audit_runs) && i < o->nenv_a + o->nvs_env; i++) {
+		const char *e = i < o->nenv_a ? o->env_a[i] : o->vs_env[i - o->nenv_a];
+		if (strncmp(e, "PRIMBENCH_PAD=", 14) == 0)
+			die_usage("cmd: %s PRIMBENCH_PAD: that is the variable --%s sets in every "
+			          "run",
+			          i < o->nenv_a ? "--env" : "--vs-env",
+			          o->randomize_env ? "randomize-env" : "layout-audit");
+	}
 	if (o->seed_given && !o->randomize_env && !o->audit_runs)
 		die_usage("cmd: --seed goes with --randomize-env or --layout-audit");
 	if (o->audit_runs && o->env.account)

@@ -29,11 +29,10 @@ static double now_ns(void)
 
 /* The fixed work quantum: a chain of dependent multiply-adds in a
  * register, whose time is iters times the multiplier's latency, the same
- * every time on an undisturbed CPU. (A loop on a volatile counter, the first version, goes through a
- * stack slot, and on AMD Zen the store-to-load forwarding of such a slot
- * ran at two speeds, 4.2 and 7.2 us a quantum on one CPU: speed changes of
- * the probe itself counted as lost time.) The empty asm keeps the compiler
- * from folding the chain (GNU C, any target). */
+ * every time on an undisturbed CPU. (A loop on a volatile counter, the first version, goes through
+ * a stack slot, and on AMD Zen the store-to-load forwarding of such a slot ran at two speeds, 4.2
+ * and 7.2 us a quantum on one CPU: speed changes of the probe itself counted as lost time.) The
+ * empty asm keeps the compiler from folding the chain (GNU C, any target). */
 static void quantum(unsigned long iters)
 {
 	uint64_t x = 1;
@@ -50,8 +49,8 @@ double pb_cpu_probe_budget_ms(size_t n)
 		char *end;
 		errno = 0;
 		double v = strtod(env, &end);
-		if (errno || end == env || *end || !(v >= 0) || v > 10000)
-			return pb_fail("bad PRIMBENCH_PROBE_MS '%s' (milliseconds, 0 to 10000)",
+		if (errno || end == env || *end || !(v >= 0) || v > 2000)
+			return pb_fail("bad PRIMBENCH_PROBE_MS '%s' (milliseconds, 0 to 2000)",
 			               env);
 		return v;
 	}

@@ -165,7 +165,7 @@ static void become_subreaper(void)
 /* The children of this process, from /proc/self/task/TID/children
  * (proc(5)); sends each one `sig` unless sig is 0. Returns their number,
  * or -1 when no such file could be read. */
-static long children_signal(int sig)
+static long children_in(int sig, pid_t pgid)
 {
 	DIR *d = opendir("/proc/self/task");
 	if (!d)
@@ -184,6 +184,8 @@ static long children_signal(int sig)
 		read_one = true;
 		long pid;
 		while (fscanf(f, "%ld", &pid) == 1) {
+			if (pgid > 0 && getpgid((pid_t)pid) != pgid)
+				continue;
 			n++;
 			if (sig && pid > 0)
 				kill((pid_t)pid, sig);
@@ -192,6 +194,11 @@ static long children_signal(int sig)
 	}
 	closedir(d);
 	return read_one ? n : -1;
+}
+
+static long children_signal(int sig)
+{
+	return children_in(sig, 0);
 }
 
 /* The children left running: from /proc, else 1 when waitid(2) sees a
@@ -500,8 +507,13 @@ int pb_cmd_run_pair(const struct pb_cmd_spec *const s[2], struct pb_cmd_run out[
 		kill(-pid[1], SIGTERM);
 		reap_children(true, NULL, stop);
 	} else {
+		/* each side's: those in its process group (one that left the
+		 * group, by setsid or setpgid, is counted for neither) */
 		reap_children(false, NULL, NULL);
-		out[0].leftovers = out[1].leftovers = count_children();
+		for (int k = 0; k < 2; k++) {
+			long n = children_in(0, pid[k]);
+			out[k].leftovers = n > 0 ? n : 0;
+		}
 	}
 	for (int k = 0; k < 2; k++) {
 		out[k].wall_ns = (double)(t1[k].tv_sec - t0[k].tv_sec) * 1e9 +

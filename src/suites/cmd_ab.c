@@ -726,7 +726,7 @@ static enum pb_cmd_ab_end duet_pair(const struct pb_cmd_ab_params *p, struct pb_
 			pb_cmd_ab_say(&p->hooks, PB_CMD_AB_ERROR, "%s", pb_error());
 			return PB_CMD_AB_CANNOT_START;
 		}
-		if (rec[sd].run.leftovers > 0 && sd == 1 && leftovers_wait(p, r, &rec[sd]) != 0)
+		if (rec[sd].run.leftovers > 0 && leftovers_wait(p, r, &rec[sd]) != 0)
 			return PB_CMD_AB_INTERRUPTED;
 		if (rec[sd].run.exit_code != 0 && !p->ignore_failure && end == PB_CMD_AB_DONE) {
 			say_failed(p, &rec[sd]);

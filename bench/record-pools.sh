@@ -12,7 +12,11 @@
 #   awk1s-2pct  the same 2% at about 1 s per run
 #   memcpy      bench/memcpy-heavy.c under libprimswitch.so, libc's memcpy
 #               against the catalogue's avx512
-# SCALE multiplies the run counts (1: 150, 150, 30, 80 per side).
+#   spin-aa-PLACE, spin-2pct-PLACE   bench/spin (SPIN=path) 90,000,000
+#               iterations against itself and against 1.02x, for each PLACE:
+#               cpu0, cpu1 (--cpu N), any (--cpu any: unpinned), probe (the
+#               default placement), duet (--duet: pairs run at once)
+# SCALE multiplies the run counts (1: 150, 150, 30, 80 per side; spin 150).
 # Wrap it as you wrap measurements: e.g.
 #   flock /tmp/cpu1.lock taskset -c 1 bench/record-pools.sh ...
 # (or run one pool at a time with POOLS="awk-aa").
@@ -58,6 +62,19 @@ for p in $pools; do
 		    -o "$heavy" "$here/memcpy-heavy.c"
 		"$pb" cmd -n "$(n 80)" -w 1 -o "$out/$p.json" \
 		    --memcpy libc --vs-memcpy avx512 -- "$heavy" 15000000 >/dev/null ;;
+	spin-aa-* | spin-2pct-*)
+		spin=${SPIN:?spin pools need SPIN=path/to/bench/spin}
+		case $p in spin-aa-*) b=90000000 ;; *) b=91800000 ;; esac
+		case ${p##*-} in
+		cpu*) place="--cpu ${p##*-cpu}" ;;
+		any) place="--cpu any" ;;
+		probe) place="" ;;
+		duet) place="--duet" ;;
+		*) echo "$0: unknown placement in '$p'" >&2; exit 2 ;;
+		esac
+		# shellcheck disable=SC2086
+		"$pb" cmd -q -n "$(n 150)" -w 1 $place -o "$out/$p.json" \
+		    --vs "$spin $b" -- "$spin" 90000000 >/dev/null ;;
 	*)
 		echo "$0: unknown pool '$p'" >&2
 		exit 2 ;;

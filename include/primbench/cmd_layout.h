@@ -85,9 +85,9 @@ long pb_layout_audit_size(unsigned k);
  * of memory. */
 char *pb_layout_pad_entry(size_t bytes);
 
-/* A seed for the draws when none is given (--seed): from getrandom(2),
- * else the clock and the pid; below 2^32 so that JSON readers keep it
- * exact. */
+/* A seed for the draws when none is given (--seed): the session's seed
+ * maker (pb_session_make_seed, the clock and the pid) cut below 2^32, so
+ * that JSON readers keep it exact. */
 uint64_t pb_layout_default_seed(void);
 
 /* The audit's figures over n runs: v[i] the run's value (the verdict's

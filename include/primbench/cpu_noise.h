@@ -129,6 +129,7 @@ struct pb_cpu_place {
 	char cpus[128];         /* the CPUs considered ("0-1"), or --cpu's list */
 	char note[160];         /* PB_PLACE_NONE/HERE: why not probed ("" else) */
 	bool probed;            /* probe holds figures */
+	bool probe_off;         /* PRIMBENCH_PROBE_MS=0: no probe asked for */
 	struct pb_cpu_probe probe;
 };
 

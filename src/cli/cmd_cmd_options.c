@@ -13,6 +13,7 @@
 
 #include "cli/cmd_cmd.h"
 #include "primbench/cpu.h"
+#include "primbench/cpu_noise.h"
 #include "primbench/error.h"
 #include "primbench/policy.h"
 #include "primbench/session.h"
@@ -351,18 +352,11 @@ static void check_duet(struct options *o)
 		          o->p.cpus_text ? "--cpu" : "this process", n);
 	CPU_ZERO(&o->duet_set[0]);
 	CPU_ZERO(&o->duet_set[1]);
-	size_t used[2] = {0, 0};
-	for (int c = 0; c < CPU_SETSIZE && seen < 2 * half; c++) {
-		if (!CPU_ISSET(c, &all))
-			continue;
-		int slot = seen++ < half ? 0 : 1;
-		CPU_SET(c, &o->duet_set[slot]);
-		int w = snprintf(o->duet_text[slot] + used[slot],
-		                 sizeof o->duet_text[slot] - used[slot], "%s%d",
-		                 used[slot] ? "," : "", c);
-		if (w > 0 && used[slot] + (size_t)w < sizeof o->duet_text[slot])
-			used[slot] += (size_t)w;
-	}
+	for (int c = 0; c < CPU_SETSIZE && seen < 2 * half; c++)
+		if (CPU_ISSET(c, &all))
+			CPU_SET(c, &o->duet_set[seen++ < half ? 0 : 1]);
+	for (int k = 0; k < 2; k++)
+		pb_cpu_set_format(&o->duet_set[k], o->duet_text[k], sizeof o->duet_text[k]);
 	o->p.paired = true;
 	for (int k = 0; k < 2; k++) {
 		o->p.duet_cpus[k] = &o->duet_set[k];

@@ -301,6 +301,7 @@ int pb_cpu_place_decide(const cpu_set_t *allowed, struct pb_cpu_place *out)
 		return 0;
 	}
 	if (ms == 0) {
+		out->probe_off = true;
 		snprintf(out->note, sizeof out->note, "no probe (PRIMBENCH_PROBE_MS=0)");
 		return 0;
 	}

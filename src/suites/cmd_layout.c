@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "primbench/results.h"
+#include "primbench/session.h"
 
 /* SplitMix64's output function of a state (Steele, Lea and Flood 2014). */
 static uint64_t splitmix64(uint64_t z)
@@ -84,13 +84,8 @@ char *pb_layout_pad_entry(size_t bytes)
 
 uint64_t pb_layout_default_seed(void)
 {
-	uint32_t s;
-	if (getrandom(&s, sizeof s, GRND_NONBLOCK) == (ssize_t)sizeof s)
-		return s;
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint32_t)splitmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
-	                            (uint64_t)getpid());
+	/* 32 bits, so that every JSON reader keeps it exact */
+	return pb_session_make_seed(0) & UINT32_MAX;
 }
 
 int pb_layout_aslr(void)

@@ -148,7 +148,7 @@ static int place(const struct pb_session_params *p, struct pb_session *s)
 			s->place.cpu = s->cpu;
 		}
 		/* PRIMBENCH_PROBE_MS=0 (the CLI tests): as before, silently */
-		if (!s->place.probed && strstr(s->place.note, "PRIMBENCH_PROBE_MS=0"))
+		if (s->place.probe_off)
 			return 0;
 		char fallback[64], line[400];
 		snprintf(fallback, sizeof fallback, "staying on CPU %d, where the run started",

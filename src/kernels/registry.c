@@ -255,6 +255,16 @@ static const struct revision revisions[] = {
     {"memmove/mops_nt", 2,
      "the non-temporal CPYPN/CPYMN/CPYEN at every size; revision 1 ran mops's code up to 1 MiB",
      "mops", REV1_NT_FROM},
+    /* Issue 35: the bulk path's head is four vectors (glibc's loop
+     * geometry), which moves where the loop's stores and the tail's
+     * overlap: one 64-byte store fewer at most sizes, three more a little
+     * above a multiple of four vectors (docs/performance.md). */
+    {"memset/avx512", 2,
+     "above 512 B, four vectors at the head instead of one (one store fewer at most sizes)",
+     NULL, 0},
+    {"memset/avx2", 2,
+     "above 128 B, four vectors at the head instead of two (one store fewer at most sizes)",
+     NULL, 0},
 };
 #undef PB_NT_REV2
 #undef REV1_NT_FROM

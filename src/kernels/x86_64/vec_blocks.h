@@ -78,17 +78,7 @@ VINLINE void copy_head_tail_x2(uint8_t *d, const uint8_t *s, size_t n)
 	vstore(d + n - W, z);
 }
 
-/* The 64 bytes at d (the head block of the bulk paths). */
-VINLINE void set_block64(uint8_t *d, VEC v)
-{
-#if W == 64
-	vstore(d, v);
-#elif W == 32
-	set_head_tail(d, 64, v);
-#else
-	set_head_tail_x2(d, 64, v);
-#endif
-}
+/* The 64 bytes at d (the head block of the bulk copy paths). */
 VINLINE void copy_block64(uint8_t *d, const uint8_t *s)
 {
 #if W == 64

@@ -61,12 +61,21 @@ VINLINE void copy_loop_t(uint8_t *p, const uint8_t *end, const uint8_t *d, const
 #endif
 
 #if !NT
-/* memset: the 64-byte head at d, 4W per step from the first line boundary
- * after d, 4W ending at the end. */
+/* memset, n >= 4W: 4W at d (unaligned), then 4W per step of aligned stores
+ * from the line boundary 4W - 64 bytes past the first one after d (at most
+ * d + 4W: the head covers everything before it), 4W ending at the end.
+ * The geometry of glibc 2.36's memset-vec-unaligned-erms.S loop: with a
+ * 64-byte head instead, n = 609..2048 took one 64-byte store more than
+ * glibc's (1.4 TSC ticks a call on Zen 4, docs/performance.md "memset
+ * between 512 B and 2 KiB"); sizes a little above a multiple of 4W now
+ * take three more than before, as glibc's do. */
 VINLINE void set_bulk_t(uint8_t *d, size_t n, VEC v)
 {
-	set_block64(d, v); /* first: it may share the caller's stores at d */
-	uint8_t *end = d + n, *p = pb_next_line(d);
+	vstore(d, v); /* first: it may share the caller's stores at d */
+	vstore(d + W, v);
+	vstore(d + 2 * W, v);
+	vstore(d + 3 * W, v);
+	uint8_t *end = d + n, *p = pb_next_line(d) + (4 * W - PB_LINE_BYTES);
 	for (; end - p > 4 * W; p += 4 * W)
 		put_x4_t(p, v, v, v, v);
 	set_head_tail_x2(end - 4 * W, 4 * W, v);

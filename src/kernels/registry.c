@@ -260,11 +260,11 @@ static const struct revision revisions[] = {
      * overlap: one 64-byte store fewer at most sizes, three more a little
      * above a multiple of four vectors (docs/performance.md). */
     {"memset/avx512", 2,
-     "above 512 B, four vectors at the head instead of one (one store fewer at most sizes)",
-     NULL, 0},
+     "above 512 B, four vectors at the head instead of one (one store fewer at most sizes)", NULL,
+     0},
     {"memset/avx2", 2,
-     "above 128 B, four vectors at the head instead of two (one store fewer at most sizes)",
-     NULL, 0},
+     "above 128 B, four vectors at the head instead of two (one store fewer at most sizes)", NULL,
+     0},
 };
 #undef PB_NT_REV2
 #undef REV1_NT_FROM

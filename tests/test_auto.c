@@ -516,6 +516,98 @@ static void test_combine(void **state)
 	pb_mem_result_free(&out);
 }
 
+/* pb_tune_guard_combined: a kernel slower than libc in one state beyond
+ * the margin takes that state's ratio, whatever it gains in the other; one
+ * within the margin in both keeps the geometric mean. */
+static void test_guard_combined(void **state)
+{
+	(void)state;
+	struct pb_mem_case hot[] = {
+	    combine_case("gpr_unrolled", 4096, PB_STATE_HOT, 400, 0.02), /* 2x slower */
+	    combine_case("bytes", 4096, PB_STATE_HOT, 201, 0.02),        /* 0.5% slower */
+	    combine_case("libc", 4096, PB_STATE_HOT, 200, 0.02),
+	    combine_case("gpr_unrolled", 8192, PB_STATE_HOT, 400, 0.02), /* no libc here */
+	};
+	struct pb_mem_case dram[] = {
+	    combine_case("gpr_unrolled", 4096, PB_STATE_DRAM, 800, 0.02), /* 2x faster */
+	    combine_case("bytes", 4096, PB_STATE_DRAM, 1000, 0.02),
+	    combine_case("libc", 4096, PB_STATE_DRAM, 1600, 0.02),
+	    combine_case("gpr_unrolled", 8192, PB_STATE_DRAM, 800, 0.02),
+	};
+	double gt[] = {400, 420}, dt[] = {800, 820};
+	uint64_t one[] = {1, 1};
+	hot[0].batch_ticks = gt, hot[0].batch_calls = one, hot[0].n_samples = 2;
+	dram[0].batch_ticks = dt, dram[0].batch_calls = one, dram[0].n_samples = 2;
+	struct pb_mem_result h = {.cases = hot, .n_cases = 4}, d = {.cases = dram, .n_cases = 4};
+	struct pb_mem_result out;
+	assert_int_equal(pb_tune_combine(&h, &d, 1024, 65536, PB_STATE_HOT, &out), 0);
+	assert_int_equal(out.n_cases, 4);
+	const struct pb_kernel *libc = pb_kernel_find(PB_OP_MEMSET, "libc");
+	assert_int_equal(pb_tune_guard_combined(&out, &h, &d, libc, 0.01), 1);
+	double g = sqrt(200.0 * 1600.0); /* libc's combined median */
+	for (size_t i = 0; i < out.n_cases; i++) {
+		const struct pb_mem_case *c = &out.cases[i];
+		const char *k = c->kernel->name;
+		if (!strcmp(k, "gpr_unrolled") && c->size_bytes == 4096) {
+			/* its worse state's ratio, 2, against libc's combined median */
+			assert_true(fabs(c->ticks_per_call.median / g - 2.0) < 1e-9);
+			assert_true(fabs(c->ticks_per_call.ci_lo - 2 * g * 0.98) < 1e-6);
+			/* the samples scaled alike: 2 / sqrt(0.5 x 2) = 2 */
+			assert_true(fabs(c->batch_ticks[0] - 2 * sqrt(400.0 * 800.0)) < 1e-9);
+		} else if (!strcmp(k, "bytes")) {
+			assert_true(fabs(c->ticks_per_call.median - sqrt(201.0 * 1000.0)) < 1e-9);
+		} else if (!strcmp(k, "gpr_unrolled")) {
+			/* 8 KiB: no libc there, left as it was */
+			assert_true(fabs(c->ticks_per_call.median - sqrt(400.0 * 800.0)) < 1e-9);
+		}
+	}
+	/* no guard kernel: nothing scaled */
+	assert_int_equal(pb_tune_guard_combined(&out, &h, &d, NULL, 0.01), 0);
+	pb_mem_result_free(&out);
+}
+
+/* pb_tune_set_range: kernel k over lo..hi, the rest as it was. */
+static void set_range_is(const char *policy, uint64_t lo, uint64_t hi, const char *kernel,
+                         const char *want)
+{
+	struct pb_policy p;
+	assert_int_equal(pb_policy_parse(PB_OP_MEMSET, policy, (pb_features)-1, &p), 0);
+	assert_int_equal(pb_tune_set_range(&p, lo, hi, pb_kernel_find(PB_OP_MEMSET, kernel)), 0);
+	char text[PB_POLICY_TEXT_MAX];
+	assert_true(pb_policy_format(&p, text, sizeof text) > 0);
+	assert_string_equal(text, want);
+}
+
+static void test_set_range(void **state)
+{
+	(void)state;
+	const char *row = "avx512<=32K,rep_stosb<=16M,avx512_nt";
+	/* inside one band: it is cut in two around the range */
+	set_range_is(row, 600, 2100, "libc",
+	             "avx512<=599,libc<=2100,avx512<=32K,rep_stosb<=16M,avx512_nt");
+	/* across bands: the middle ones go, the outer ones keep the rest */
+	set_range_is(row, 20000, 20000000, "libc", "avx512<=19999,libc<=20000000,avx512_nt");
+	/* from the first size, and to the last */
+	set_range_is(row, 0, 100, "libc", "libc<=100,avx512<=32K,rep_stosb<=16M,avx512_nt");
+	set_range_is(row, 32 << 20, UINT64_MAX, "libc",
+	             "avx512<=32K,rep_stosb<=16M,avx512_nt<=33554431,libc");
+	/* the band's own kernel: nothing changes; a neighbour's: joined */
+	set_range_is(row, 100, 200, "avx512", row);
+	set_range_is(row, 30000, 32768, "rep_stosb", "avx512<=29999,rep_stosb<=16M,avx512_nt");
+	/* refused, p unchanged: an empty range, another op's kernel, too many bands */
+	struct pb_policy p;
+	assert_int_equal(pb_policy_parse(PB_OP_MEMSET, row, (pb_features)-1, &p), 0);
+	assert_int_equal(pb_tune_set_range(&p, 10, 9, pb_kernel_find(PB_OP_MEMSET, "libc")), -1);
+	assert_int_equal(pb_tune_set_range(&p, 10, 20, pb_kernel_find(PB_OP_MEMCPY, "libc")), -1);
+	for (uint64_t lo = 100; p.n_bands + 2 <= PB_POLICY_MAX_BANDS; lo += 100)
+		assert_int_equal(
+		    pb_tune_set_range(&p, lo, lo + 10, pb_kernel_find(PB_OP_MEMSET, "libc")), 0);
+	size_t n = p.n_bands;
+	assert_int_equal(pb_tune_set_range(&p, 50000, 50010, pb_kernel_find(PB_OP_MEMSET, "libc")),
+	                 -1);
+	assert_int_equal(p.n_bands, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +621,8 @@ int main(void)
 	    cmocka_unit_test(test_install_refuses),
 	    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_combine),
+	    cmocka_unit_test(test_guard_combined),
+	    cmocka_unit_test(test_set_range),
 	    cmocka_unit_test(test_auto_correct),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

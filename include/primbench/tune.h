@@ -40,6 +40,31 @@ int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uin
 int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b, uint64_t lo_bytes,
                     uint64_t hi_bytes, enum pb_cache_state as, struct pb_mem_result *out);
 
+/* The no-loss rule for sizes that may live in either state (issue 35:
+ * auto must never be slower than glibc there in either): in out, a result
+ * of pb_tune_combine(a, b, ...), every case of a kernel other than guard
+ * (libc) whose median in a or in b is slower than guard's there by more
+ * than margin (a fraction, 0.01 for 1%) has its figures (samples, median,
+ * CI, min, max) scaled so that its ratio to guard's combined median is its
+ * worse state's ratio, max(t_a / g_a, t_b / g_b), instead of the geometric
+ * mean of the two. Such a kernel then ranks behind guard (ratio 1) at that
+ * size whatever it gains in the other state, while a kernel slower in
+ * neither keeps the geometric mean. Cases without a usable guard case in
+ * both states at their size are left as they are. Returns how many cases
+ * were scaled. */
+size_t pb_tune_guard_combined(struct pb_mem_result *out, const struct pb_mem_result *a,
+                              const struct pb_mem_result *b, const struct pb_kernel *guard,
+                              double margin);
+
+/* p with kernel k serving the sizes lo_bytes..hi_bytes (inclusive, lo <=
+ * hi): the bands below and above keep their kernels over the rest of
+ * their sizes; equal neighbours are joined. How tune hands a size range
+ * where its policy lost to glibc over to libc. Returns 0, or -1 with
+ * pb_error() (p unchanged) when lo > hi, k is of another op, or the result
+ * would have more than PB_POLICY_MAX_BANDS bands. */
+int pb_tune_set_range(struct pb_policy *p, uint64_t lo_bytes, uint64_t hi_bytes,
+                      const struct pb_kernel *k);
+
 /* Joins neighbouring bands of p that name the same kernel (the upper one's
  * bound stays). */
 void pb_policy_join_equal(struct pb_policy *p);

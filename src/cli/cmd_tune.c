@@ -351,6 +351,10 @@ static int both_run(const struct run *hot, const struct run *dram, uint64_t from
 	struct pb_mem_result both;
 	if (pb_tune_combine(&hot->result, &dram->result, from, split, PB_STATE_HOT, &both) != 0)
 		die_usage("tune: %s", pb_error());
+	/* never slower than glibc in either state beyond the one margin
+	 * (pb_tune_guard_combined): a kernel that is ranks behind libc */
+	size_t held = pb_tune_guard_combined(&both, &hot->result, &dram->result,
+	                                     pb_kernel_find(hot->op, "libc"), pb_equivalence());
 	struct pb_breakeven be;
 	int got = pb_breakeven_compute_rule(&both, hot->op, PB_STATE_HOT, NULL, rule, &be);
 	pb_mem_result_free(&both);
@@ -359,8 +363,10 @@ static int both_run(const struct run *hot, const struct run *dram, uint64_t from
 	if (got == 0)
 		return -1;
 	if (verbose) {
-		printf("\n%s, hot and dram together (geometric mean of the medians):\n",
-		       pb_op_name(hot->op));
+		printf("\n%s, hot and dram together (geometric mean of the medians; a kernel "
+		       "slower than libc in one state by over %g%% takes that state's ratio: %zu "
+		       "case%s):\n",
+		       pb_op_name(hot->op), 100 * pb_equivalence(), held, pb_plural(held));
 		pb_breakeven_print(stdout, &be);
 	}
 	memset(out, 0, sizeof *out);

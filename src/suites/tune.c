@@ -76,6 +76,44 @@ int pb_tune_merge(const struct pb_policy *hot, const struct pb_policy *dram, uin
 	return 0;
 }
 
+int pb_tune_set_range(struct pb_policy *p, uint64_t lo_bytes, uint64_t hi_bytes,
+                      const struct pb_kernel *k)
+{
+	if (lo_bytes > hi_bytes)
+		return pb_fail("tune: an empty size range (%llu..%llu)",
+		               (unsigned long long)lo_bytes, (unsigned long long)hi_bytes);
+	if (k->op != p->op)
+		return pb_fail("tune: a %s kernel in a %s policy", pb_op_name(k->op),
+		               pb_op_name(p->op));
+	/* at most every old band, cut in two around the range, plus the range */
+	struct pb_policy_band b[2 * PB_POLICY_MAX_BANDS + 1];
+	size_t n = 0;
+	uint64_t from = 0; /* the first size of band i */
+	bool placed = false;
+	for (size_t i = 0; i < p->n_bands; from = p->bands[i].max_bytes + 1, i++) {
+		const struct pb_policy_band *o = &p->bands[i];
+		if (from < lo_bytes) /* the part below the range */
+			b[n++] = (struct pb_policy_band){
+			    .max_bytes = o->max_bytes < lo_bytes - 1 ? o->max_bytes : lo_bytes - 1,
+			    .kernel = o->kernel};
+		if (!placed && o->max_bytes >= lo_bytes) {
+			b[n++] = (struct pb_policy_band){.max_bytes = hi_bytes, .kernel = k};
+			placed = true;
+		}
+		if (o->max_bytes > hi_bytes) /* the part above it */
+			b[n++] = *o;
+		if (o->max_bytes == UINT64_MAX)
+			break;
+	}
+	n = join_equal(b, n);
+	if (n > PB_POLICY_MAX_BANDS)
+		return pb_fail("tune: %zu bands (at most %d)", n, PB_POLICY_MAX_BANDS);
+	p->n_bands = n;
+	for (size_t i = 0; i < n; i++)
+		p->bands[i] = b[i];
+	return 0;
+}
+
 static bool usable(const struct pb_mem_case *c)
 {
 	return c->ticks_per_call.n > 0 && c->ticks_per_call.median > 0 &&
@@ -185,6 +223,52 @@ int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b
 		s->mean = s->p10 = s->p90 = s->stddev = NAN;
 	}
 	return 0;
+}
+
+/* The usable case of kernel k at size n in r, or NULL. */
+static const struct pb_mem_case *case_of(const struct pb_mem_result *r, const struct pb_kernel *k,
+                                         uint64_t n)
+{
+	for (size_t i = 0; i < r->n_cases; i++)
+		if (r->cases[i].kernel == k && r->cases[i].size_bytes == n && usable(&r->cases[i]))
+			return &r->cases[i];
+	return NULL;
+}
+
+size_t pb_tune_guard_combined(struct pb_mem_result *out, const struct pb_mem_result *a,
+                              const struct pb_mem_result *b, const struct pb_kernel *guard,
+                              double margin)
+{
+	size_t scaled = 0;
+	for (size_t i = 0; guard && i < out->n_cases; i++) {
+		struct pb_mem_case *c = &out->cases[i];
+		if (c->kernel == guard)
+			continue;
+		const struct pb_mem_case *xa = case_of(a, c->kernel, c->size_bytes),
+		                         *xb = case_of(b, c->kernel, c->size_bytes),
+		                         *ga = case_of(a, guard, c->size_bytes),
+		                         *gb = case_of(b, guard, c->size_bytes);
+		if (!xa || !xb || !ga || !gb)
+			continue;
+		double ra = xa->ticks_per_call.median / ga->ticks_per_call.median,
+		       rb = xb->ticks_per_call.median / gb->ticks_per_call.median;
+		double worst = ra > rb ? ra : rb;
+		if (!(worst > 1 + margin))
+			continue;
+		double f = worst / sqrt(ra * rb);
+		for (size_t k = 0; c->batch_ticks && k < c->n_samples; k++)
+			c->batch_ticks[k] *= f;
+		struct pb_summary *s = &c->ticks_per_call;
+		s->median *= f;
+		s->min *= f;
+		s->max *= f;
+		if (s->ci_valid) {
+			s->ci_lo *= f;
+			s->ci_hi *= f;
+		}
+		scaled++;
+	}
+	return scaled;
 }
 
 char *pb_auto_file_text(const struct pb_auto_file *f, const char *comment)

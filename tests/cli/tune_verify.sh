@@ -26,7 +26,7 @@ fail() {
 	exit 1
 }
 run() {
-	GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1 "$bin" tune --ops memset \
+	GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=1 "$bin" tune --no-check --ops memset \
 		--split 8K --max-size 16K --per-octave 1 --budget 0.01 --replicates 2 -n -q \
 		"$@" >out.txt 2>err.txt
 }

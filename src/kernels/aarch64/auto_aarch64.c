@@ -20,7 +20,7 @@
 void *pb_memset_auto(void *dst, int c, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMSET];
-	pb_memset_fn f = t->fn[pb_auto_band(t, n)].set;
+	pb_memset_fn f = t->band[pb_auto_band(t, n)].fn.set;
 	if (f == pb_memset_neon)
 		return pb_memset_neon(dst, c, n);
 	if (f == pb_memset_mops)
@@ -33,7 +33,7 @@ void *pb_memset_auto(void *dst, int c, size_t n)
 void *pb_memcpy_auto(void *restrict dst, const void *restrict src, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMCPY];
-	pb_memcpy_fn f = t->fn[pb_auto_band(t, n)].cpy;
+	pb_memcpy_fn f = t->band[pb_auto_band(t, n)].fn.cpy;
 	if (f == pb_memcpy_neon)
 		return pb_memcpy_neon(dst, src, n);
 	if (f == pb_memcpy_mops)
@@ -46,7 +46,7 @@ void *pb_memcpy_auto(void *restrict dst, const void *restrict src, size_t n)
 void *pb_memmove_auto(void *dst, const void *src, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMMOVE];
-	pb_memmove_fn f = t->fn[pb_auto_band(t, n)].mov;
+	pb_memmove_fn f = t->band[pb_auto_band(t, n)].fn.mov;
 	if (f == pb_memmove_neon)
 		return pb_memmove_neon(dst, src, n);
 	if (f == pb_memmove_mops)

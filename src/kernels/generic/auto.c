@@ -32,9 +32,9 @@
 #include "generic_rows.h"
 
 struct pb_auto_table pb_auto_tables[PB_OP_COUNT] = {
-    [PB_OP_MEMSET] = {1, {UINT64_MAX}, {{.set = pb_memset_gpr_unrolled}}},
-    [PB_OP_MEMCPY] = {1, {UINT64_MAX}, {{.cpy = pb_memcpy_gpr_unrolled}}},
-    [PB_OP_MEMMOVE] = {1, {UINT64_MAX}, {{.mov = pb_memmove_gpr_unrolled}}},
+    [PB_OP_MEMSET] = {.n = 1, .band = {{UINT64_MAX, {.set = pb_memset_gpr_unrolled}}}},
+    [PB_OP_MEMCPY] = {.n = 1, .band = {{UINT64_MAX, {.cpy = pb_memcpy_gpr_unrolled}}}},
+    [PB_OP_MEMMOVE] = {.n = 1, .band = {{UINT64_MAX, {.mov = pb_memmove_gpr_unrolled}}}},
 };
 
 /* The installed policies as policies, for reports; kernel pointers are
@@ -42,24 +42,22 @@ struct pb_auto_table pb_auto_tables[PB_OP_COUNT] = {
 static struct pb_policy installed[PB_OP_COUNT];
 static bool have_installed[PB_OP_COUNT];
 
-uint8_t pb_auto_small_avx512[PB_OP_COUNT][PB_AUTO_SMALL_MAX + 1];
-
 void *pb_auto_memset_dispatch(void *dst, int c, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMSET];
-	return t->fn[pb_auto_band(t, n)].set(dst, c, n);
+	return t->band[pb_auto_band(t, n)].fn.set(dst, c, n);
 }
 
 void *pb_auto_memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMCPY];
-	return t->fn[pb_auto_band(t, n)].cpy(dst, src, n);
+	return t->band[pb_auto_band(t, n)].fn.cpy(dst, src, n);
 }
 
 void *pb_auto_memmove_dispatch(void *dst, const void *src, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMMOVE];
-	return t->fn[pb_auto_band(t, n)].mov(dst, src, n);
+	return t->band[pb_auto_band(t, n)].fn.mov(dst, src, n);
 }
 
 int pb_auto_install(const struct pb_policy *p)
@@ -83,31 +81,43 @@ int pb_auto_install(const struct pb_policy *p)
 	struct pb_auto_table *t = &pb_auto_tables[p->op];
 	struct pb_policy *ip = &installed[p->op];
 	/* Field by field (see the file comment); the count last, so that a
-	 * table is never read with more bands than are filled. */
+	 * table is never read with more bands than are filled. No inline
+	 * sizes while the bands change. */
+	t->inline_count = 0;
 	t->n = 1;
 	for (size_t i = 0; i < p->n_bands; i++) {
 		const struct pb_kernel *k = p->bands[i].kernel;
-		t->max[i] = p->bands[i].max_bytes;
+		t->band[i].max = p->bands[i].max_bytes;
 		if (p->op == PB_OP_MEMSET)
-			t->fn[i].set = k->memset_fn;
+			t->band[i].fn.set = k->memset_fn;
 		else if (p->op == PB_OP_MEMCPY)
-			t->fn[i].cpy = k->memcpy_fn;
+			t->band[i].fn.cpy = k->memcpy_fn;
 		else
-			t->fn[i].mov = k->memmove_fn;
+			t->band[i].fn.mov = k->memmove_fn;
 		ip->bands[i].max_bytes = p->bands[i].max_bytes;
 		ip->bands[i].kernel = k;
 	}
-	t->max[p->n_bands - 1] = UINT64_MAX;
+	t->band[p->n_bands - 1].max = UINT64_MAX;
 	t->n = p->n_bands;
-	/* The small sizes the entry point may run itself: those where the
-	 * band's code is a row with auto_inline (avx512; avx512_nt below a
-	 * line, 64 B, runs the same code). auto_internal.h. */
-	uint8_t *small = pb_auto_small_avx512[p->op];
+	/* The small sizes the entry point may run itself: the longest run of
+	 * sizes up to PB_AUTO_SMALL_MAX where the band's code is a row with
+	 * auto_inline (avx512; avx512_nt below a line, 64 B, runs the same
+	 * code). auto_internal.h. */
+	uint32_t best_lo = 0, best_count = 0, lo = 0, count = 0;
 	for (size_t n = 0, b = 0; n <= PB_AUTO_SMALL_MAX; n++) {
 		while ((uint64_t)n > p->bands[b].max_bytes)
 			b++;
-		small[n] = pb_kernel_code_at(p->bands[b].kernel, n)->auto_inline;
+		if (!pb_kernel_code_at(p->bands[b].kernel, n)->auto_inline) {
+			count = 0;
+			continue;
+		}
+		if (!count)
+			lo = (uint32_t)n;
+		if (++count > best_count)
+			best_lo = lo, best_count = count;
 	}
+	t->inline_lo = best_lo;
+	t->inline_count = best_count;
 	ip->op = p->op;
 	ip->n_bands = p->n_bands;
 	have_installed[p->op] = true;

@@ -10,17 +10,39 @@
 #include "primbench/kernels.h"
 #include "primbench/policy.h"
 
-/* The installed policy of an op as its bounds and functions side by side. */
+/* The installed policy of an op: each band's bound beside its function,
+ * and the sizes an AVX-512 entry may run itself, in one 64-byte-aligned
+ * block whose first line holds those sizes and the first three bands. A
+ * call of a small size reads that one line: when the caches were emptied
+ * (the dram state, or a program that has not called memset for a while)
+ * it is the one miss auto adds to the callee's own. With the bounds and
+ * the functions in two arrays and the inline sizes in a byte table per
+ * size (before issue 35) such a call read two or three lines, which cost
+ * auto 14-40 TSC ticks a call at 19-108 B in the dram state on Zen 4
+ * (docs/performance.md, "auto's table in one line"). */
 struct pb_auto_table {
-	size_t n;                          /* bands, >= 1 */
-	uint64_t max[PB_POLICY_MAX_BANDS]; /* inclusive; the last is UINT64_MAX */
-	union {                            /* the op's function of each band */
-		pb_memset_fn set;
-		pb_memcpy_fn cpy;
-		pb_memmove_fn mov;
-	} fn[PB_POLICY_MAX_BANDS];
-};
+	/* sizes n with n - inline_lo < inline_count (unsigned) run the
+	 * AVX-512 entry's own path: the longest run of sizes up to
+	 * PB_AUTO_SMALL_MAX whose band's code at n is a row with auto_inline
+	 * (avx512; avx512_nt below a line, 64 B); inline_count 0: none */
+	uint32_t inline_lo, inline_count;
+	uint64_t n; /* bands, >= 1 */
+	struct {
+		uint64_t max; /* inclusive; the last is UINT64_MAX */
+		union {       /* the op's function */
+			pb_memset_fn set;
+			pb_memcpy_fn cpy;
+			pb_memmove_fn mov;
+		} fn;
+	} band[PB_POLICY_MAX_BANDS];
+} __attribute__((aligned(64)));
 extern struct pb_auto_table pb_auto_tables[PB_OP_COUNT];
+
+/* Whether the AVX-512 entry may run a call of n bytes itself. */
+static inline int pb_auto_inline(const struct pb_auto_table *t, size_t n)
+{
+	return (uint64_t)n - t->inline_lo < t->inline_count;
+}
 
 /* The band of a call of n bytes. The last bound is UINT64_MAX, so the scan
  * needs no count; the first band is tested alone because most calls of
@@ -28,10 +50,10 @@ extern struct pb_auto_table pb_auto_tables[PB_OP_COUNT];
  * per call here, one compare ~0.2: docs/performance.md). */
 static inline size_t pb_auto_band(const struct pb_auto_table *t, size_t n)
 {
-	if (__builtin_expect((uint64_t)n <= t->max[0], 1))
+	if (__builtin_expect((uint64_t)n <= t->band[0].max, 1))
 		return 0;
 	size_t i = 1;
-	while ((uint64_t)n > t->max[i])
+	while ((uint64_t)n > t->band[i].max)
 		i++;
 	return i;
 }
@@ -41,14 +63,5 @@ static inline size_t pb_auto_band(const struct pb_auto_table *t, size_t n)
 void *pb_auto_memset_dispatch(void *dst, int c, size_t n);
 void *pb_auto_memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n);
 void *pb_auto_memmove_dispatch(void *dst, const void *src, size_t n);
-
-/* Per op and size n <= PB_AUTO_SMALL_MAX (auto.h): 1 when the code the
- * band serving n runs at n is a row with auto_inline (avx512; avx512_nt
- * runs it below a line, 64 B), whose path for n is its
- * small-size ladder (masked vector up to 64 bytes, head and tail vectors
- * up to 512): an entry point compiled for AVX-512 may run that ladder (or
- * jump straight to avx512) instead of dispatching. All 0 until
- * pb_auto_install. */
-extern uint8_t pb_auto_small_avx512[PB_OP_COUNT][PB_AUTO_SMALL_MAX + 1];
 
 #endif

@@ -32,7 +32,7 @@
 static inline __attribute__((always_inline)) void *memset_dispatch(void *dst, int c, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMSET];
-	pb_memset_fn f = t->fn[pb_auto_band(t, n)].set;
+	pb_memset_fn f = t->band[pb_auto_band(t, n)].fn.set;
 	if (f == pb_memset_avx512)
 		return pb_memset_avx512(dst, c, n);
 	if (f == pb_memset_rep_stosb)
@@ -46,7 +46,7 @@ static inline __attribute__((always_inline)) void *
 memcpy_dispatch(void *restrict dst, const void *restrict src, size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMCPY];
-	pb_memcpy_fn f = t->fn[pb_auto_band(t, n)].cpy;
+	pb_memcpy_fn f = t->band[pb_auto_band(t, n)].fn.cpy;
 	if (f == pb_memcpy_avx512)
 		return pb_memcpy_avx512(dst, src, n);
 	if (f == pb_memcpy_rep_movsb)
@@ -60,7 +60,7 @@ static inline __attribute__((always_inline)) void *memmove_dispatch(void *dst, c
                                                                     size_t n)
 {
 	const struct pb_auto_table *t = &pb_auto_tables[PB_OP_MEMMOVE];
-	pb_memmove_fn f = t->fn[pb_auto_band(t, n)].mov;
+	pb_memmove_fn f = t->band[pb_auto_band(t, n)].fn.mov;
 	if (f == pb_memmove_avx512)
 		return pb_memmove_avx512(dst, src, n);
 	if (f == pb_memmove_rep_movsb)
@@ -93,7 +93,7 @@ static void *memmove_entry(void *dst, const void *src, size_t n)
  * docs/performance.md). */
 static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 {
-	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMSET][n], 1)) {
+	if (__builtin_expect(pb_auto_inline(&pb_auto_tables[PB_OP_MEMSET], n), 1)) {
 		if (n > 2 * 64)
 			return pb_memset_avx512(dst, c, n);
 		/* avx512.c's path up to 128 B, inline */
@@ -115,14 +115,14 @@ static AVX512 void *memset_avx512(void *dst, int c, size_t n)
 
 static AVX512 void *memcpy_avx512(void *restrict dst, const void *restrict src, size_t n)
 {
-	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMCPY][n], 1))
+	if (__builtin_expect(pb_auto_inline(&pb_auto_tables[PB_OP_MEMCPY], n), 1))
 		return pb_memcpy_avx512(dst, src, n);
 	return memcpy_dispatch(dst, src, n);
 }
 
 static AVX512 void *memmove_avx512(void *dst, const void *src, size_t n)
 {
-	if (__builtin_expect(n <= PB_AUTO_SMALL_MAX && pb_auto_small_avx512[PB_OP_MEMMOVE][n], 1))
+	if (__builtin_expect(pb_auto_inline(&pb_auto_tables[PB_OP_MEMMOVE], n), 1))
 		return pb_memmove_avx512(dst, src, n);
 	return memmove_dispatch(dst, src, n);
 }

@@ -1,0 +1,240 @@
+/* tune_check.c - tune's check of the policy it found (cli/tune_check.h).
+ *
+ * Why a check: tune chooses bands from the sizes it timed, in its own
+ * process. A band can still lose to glibc between those sizes (a kernel's
+ * cost steps with the size: memset/avx2 at 1 KiB against 861 B), and a
+ * choice made on one process's figures need not hold in the next (two
+ * identical runs differ by a median 1.75% here, docs/statistics.md). So
+ * auto with the policy is run against libc at the sizes halfway between
+ * the tuned ones, in fresh processes of `primbench mem` (--processes: the
+ * replicates of two processes joined, so the interval is run-level), and
+ * judged by the one rule (pb_contender_ratio, pb_verdict with the one
+ * margin), before the file is written.
+ */
+#define _GNU_SOURCE
+#include "cli/tune_check.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "primbench/error.h"
+#include "primbench/reader.h"
+#include "primbench/replicates.h"
+#include "primbench/stats.h"
+#include "primbench/twosample.h"
+
+size_t tune_check_sizes(unsigned per_octave, uint64_t max_bytes, uint64_t *out, size_t cap)
+{
+	size_t n = 0;
+	for (unsigned k = 0; n < cap; k++) {
+		double v = 16.0 * exp2(((double)k + 0.5) / (double)per_octave);
+		uint64_t s = (uint64_t)llround(v);
+		if (s > max_bytes)
+			break;
+		if (n && s == out[n - 1])
+			continue;
+		out[n++] = s;
+	}
+	return n;
+}
+
+void tune_check_free(struct tune_check *c)
+{
+	free(c->pts);
+	c->pts = NULL;
+	c->n = 0;
+}
+
+/* The last non-empty line of the file at path into buf ("" when none). */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
+/* Runs `primbench mem` as p says, its result into json, its stderr into
+ * err. Returns its exit status (128 + signal when killed), or -1. */
+static int run_mem(const struct tune_check_params *p, const char *json, const char *err)
+{
+	char *sizes = NULL;
+	size_t slen = 0;
+	FILE *m = open_memstream(&sizes, &slen);
+	if (!m)
+		return -1;
+	for (size_t i = 0; i < p->n_sizes; i++)
+		fprintf(m, "%s%llu", i ? "," : "", (unsigned long long)p->sizes[i]);
+	if (fclose(m) != 0)
+		return -1;
+	char reps[32], procs[32], budget[64], cpu[32];
+	snprintf(reps, sizeof reps, "%zu", p->replicates);
+	snprintf(procs, sizeof procs, "%zu", p->processes);
+	snprintf(budget, sizeof budget, "%.9g", p->budget_s);
+	snprintf(cpu, sizeof cpu, "%d", p->cpu);
+	char *argv[] = {cli_argv[0],
+	                "mem",
+	                (char *)pb_op_name(p->op),
+	                "--kernels",
+	                "auto,libc",
+	                "--sizes",
+	                sizes,
+	                "--cache",
+	                "hot,dram",
+	                "--replicates",
+	                reps,
+	                "--processes",
+	                procs,
+	                "--budget",
+	                budget,
+	                "-q",
+	                "-o",
+	                (char *)json,
+	                p->cpu >= 0 ? "--cpu" : NULL,
+	                cpu,
+	                NULL};
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (setenv("PRIMBENCH_POLICY_FILE", p->policy_path, 1) != 0)
+			_exit(127);
+		int fd = open(err, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (!freopen("/dev/null", "w", stdout) || fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+			_exit(127);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	free(sizes);
+	if (pid < 0)
+		return -1;
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The case of f with op, kernel, state and size, or NULL. */
+static const struct pb_results_case *find(const struct pb_results_file *f, const char *op,
+                                          const char *kernel, const char *state, uint64_t n)
+{
+	for (size_t i = 0; i < f->ncases; i++) {
+		const json_t *key = f->cases[i].key;
+		const char *o = pb_key_str(key, "op"), *k = pb_key_str(key, "kernel"),
+		           *s = pb_key_str(key, "cache_state");
+		long long size;
+		if (o && k && s && !strcmp(o, op) && !strcmp(k, kernel) && !strcmp(s, state) &&
+		    pb_key_int(key, "size_bytes", &size) && (uint64_t)size == n)
+			return &f->cases[i];
+	}
+	return NULL;
+}
+
+/* The points of the result file f into out. Returns 0 or -1. */
+static int judge(const struct tune_check_params *p, const struct pb_results_file *f,
+                 struct tune_check *out)
+{
+	static const enum pb_cache_state states[2] = {PB_STATE_HOT, PB_STATE_DRAM};
+	out->pts = calloc(2 * p->n_sizes, sizeof *out->pts);
+	if (!out->pts)
+		return pb_fail("out of memory");
+	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
+	for (int s = 0; s < 2; s++) {
+		double logs = 0;
+		for (size_t i = 0; i < p->n_sizes; i++) {
+			const char *st = pb_cache_state_name(states[s]), *op = pb_op_name(p->op);
+			const struct pb_results_case *a = find(f, op, "auto", st, p->sizes[i]),
+			                             *l = find(f, op, "libc", st, p->sizes[i]);
+			if (!a || !l)
+				continue; /* interrupted before it: not judged */
+			/* libc / auto: y = libc, x = auto */
+			struct pb_shift sh = {.ci_valid = false};
+			if (pb_contender_ratio(a->v, a->n, a->rep_n, a->n_rep, l->v, l->n, l->rep_n,
+			                       l->n_rep, 0.95, &sh) != 0)
+				return -1;
+			struct pb_summary sum;
+			if (!(sh.estimate > 0) || pb_results_case_summary(a, 0.95, &sum) != 0)
+				continue;
+			struct tune_check_point *pt = &out->pts[out->n++];
+			*pt = (struct tune_check_point){
+			    .state = states[s],
+			    .size_bytes = p->sizes[i],
+			    .ratio = sh.estimate,
+			    .lo = sh.ci_valid ? sh.lo : NAN,
+			    .hi = sh.ci_valid ? sh.hi : NAN,
+			    .auto_ticks = sum.median,
+			    .loss = sh.ci_valid && pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT &&
+			            sh.estimate < 1,
+			};
+			out->losses += pt->loss;
+			logs += log(sh.estimate);
+			out->count[s]++;
+		}
+		out->geomean[s] = out->count[s] ? exp(logs / (double)out->count[s]) : NAN;
+	}
+	return 0;
+}
+
+int tune_check_run(const struct tune_check_params *p, struct tune_check *out)
+{
+	*out = (struct tune_check){.geomean = {NAN, NAN}};
+	const char *dir = getenv("TMPDIR");
+	if (!dir || dir[0] != '/')
+		dir = "/tmp";
+	char json[4096], err[4096];
+	snprintf(json, sizeof json, "%s/primbench-tune-check-XXXXXX", dir);
+	snprintf(err, sizeof err, "%s/primbench-tune-check-err-XXXXXX", dir);
+	int jfd = mkstemp(json), efd = mkstemp(err);
+	if (jfd < 0 || efd < 0) {
+		int e = errno;
+		if (jfd >= 0) {
+			close(jfd);
+			unlink(json);
+		}
+		if (efd >= 0) {
+			close(efd);
+			unlink(err);
+		}
+		return pb_fail("the check: cannot create a file in %s: %s", dir, strerror(e));
+	}
+	close(jfd);
+	close(efd);
+	int st = run_mem(p, json, err);
+	int rc = 0;
+	if (st != 0) {
+		char line[512];
+		last_line(err, line, sizeof line);
+		if (st > 128 && st != 255)
+			rc = st;
+		else
+			rc = pb_fail("the check's processes (primbench mem %s --kernels auto,libc) "
+			             "%s%s%s",
+			             pb_op_name(p->op), st < 0 ? "could not start" : "failed",
+			             line[0] ? ": " : "", line);
+	} else {
+		struct pb_results_file f;
+		if (pb_results_load(json, &f) != 0 || judge(p, &f, out) != 0)
+			rc = -1;
+		pb_results_file_free(&f);
+	}
+	unlink(json);
+	unlink(err);
+	return rc;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# tune checks its policy before writing it (issue 35): auto with the policy
+# against libc at the sizes halfway between the tuned ones, hot and dram,
+# in 2 fresh processes; the figures are printed and go into the policy
+# file's comment. No timing is checked: the lines' shape, the counts, the
+# comment, 80 columns; --no-check prints none of it.
+#   tests/cli/tune_check.sh PRIMBENCH
+set -u
+bin=$1
+if [ -n "${PB_TEST_EMULATED:-}" ]; then
+	echo "skipped: qemu-user cannot re-exec the child processes"
+	exit 0
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fail() {
+	echo "FAIL: $*"
+	echo "--- stdout"; cat out.txt
+	echo "--- stderr"; cat err.txt
+	exit 1
+}
+run() {
+	"$bin" tune --ops memset --split 4K --max-size 64K --per-octave 1 --budget 0.01 \
+		--replicates 2 --no-verify -q -o p "$@" >out.txt 2>err.txt
+}
+run
+rc=$?
+[ $rc -eq 0 ] || fail "exit status $rc"
+flat=$(tr '\n' ' ' <out.txt | tr -s ' ')
+# 16 B x 2^(k + 1/2) up to 64 KiB: 23, 45, ..., 46341: 12 sizes
+echo "$flat" | grep -q 'check, memset: auto with the policy against libc at 12 sizes halfway between the tuned ones, hot and dram, in 2 fresh processes of 3 replicates each:' ||
+	fail "no check heading"
+echo "$flat" | grep -Eq 'libc/auto \(> 1: auto faster\), geometric mean: hot [0-9.]+ over 12 sizes, dram [0-9.]+ over 12' ||
+	fail "no geometric means over the 12 sizes"
+echo "$flat" | grep -Eq 'slower than libc \(pb_verdict on the run-level 95% interval, \+-1%\): [0-9]+' ||
+	fail "no count of the losses"
+grep -Eq '^# checked, memset: libc/auto [0-9.]+ hot, [0-9.]+ dram at 12 held-back sizes in 2 fresh processes; [0-9]+ slower than libc' p ||
+	{ cat p; fail "no check in the policy file's comment"; }
+grep -q '^memset = ' p || fail "no memset line in the policy file"
+awk 'length > 80 { print "line over 80 columns: " $0; bad = 1 } END { exit bad }' out.txt ||
+	fail "a line over 80 columns"
+run --no-check
+[ $? -eq 0 ] || fail "--no-check: exit status"
+grep -q '^check' out.txt && fail "--no-check checked"
+grep -q '^# checked' p && fail "--no-check: a check in the comment"
+echo "ok"

@@ -12,14 +12,14 @@
 
 /* The installed policy of an op: each band's bound beside its function,
  * and the sizes an AVX-512 entry may run itself, in one 64-byte-aligned
- * block whose first line holds those sizes and the first three bands. A
- * call of a small size reads that one line: when the caches were emptied
- * (the dram state, or a program that has not called memset for a while)
- * it is the one miss auto adds to the callee's own. With the bounds and
- * the functions in two arrays and the inline sizes in a byte table per
- * size (before issue 35) such a call read two or three lines, which cost
- * auto 14-40 TSC ticks a call at 19-108 B in the dram state on Zen 4
- * (docs/performance.md, "auto's table in one line"). */
+ * block whose first line holds those sizes and the first three bands, so
+ * that a small call reads one line of it (before issue 35: bounds and
+ * functions in two arrays and a byte per size for the inline sizes, two
+ * or three lines). Predicted to cut auto's extra time in the dram state
+ * at 19-108 B (10-45 TSC ticks a call through the dispatch on Zen 4);
+ * measured: no change beyond the run-to-run spread, since the dram state
+ * flushes only the buffers, not this table (docs/performance.md, "auto's
+ * dispatch in the dram state"). Kept: one line, no 1.5 KiB byte table. */
 struct pb_auto_table {
 	/* sizes n with n - inline_lo < inline_count (unsigned) run the
 	 * AVX-512 entry's own path: the longest run of sizes up to

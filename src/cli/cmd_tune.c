@@ -860,8 +860,10 @@ struct tune_ctx {
 	/* the line's checks: an op and cache state each (plan_checks) */
 	struct cli_glibc_check checks[2 * PB_OP_COUNT];
 	size_t nchecks;
-	char line[800];                 /* "GLIBC_TUNABLES=..." of every setting */
-	char checked[PB_OP_COUNT][200]; /* each op's check, for the file's comment */
+	char line[800];                    /* "GLIBC_TUNABLES=..." of every setting */
+	char checked[PB_OP_COUNT][200];    /* each op's check, for the file's comment */
+	uint64_t suspect[PB_OP_COUNT][64]; /* sizes tune's runs saw lose (guard_tuned) */
+	size_t nsuspect[PB_OP_COUNT];
 };
 
 /* The sizes of op's two runs: hot 16..split; dram the hot sizes from
@@ -1020,14 +1022,17 @@ static bool hand_to_libc(struct pb_policy *policy, uint64_t s, unsigned per_octa
 	return !pb_policy_equal(&before, policy);
 }
 
-/* The no-loss rule at the sizes tune timed above PB_AUTO_SMALL_MAX: where
- * the merged policy's kernel is slower than libc at a size of the hot run
- * (up to the split) or of the dram run, by pb_verdict with the one margin on the run's
- * replicates, and by more than libc's dispatch would cost, the sizes
- * around it go to libc. */
-static void guard_tuned(struct pb_policy *policy, const struct run *hot, const struct run *dram,
-                        const struct tune_opts *o)
+/* The no-loss rule at the sizes tune timed above PB_AUTO_SMALL_MAX: the
+ * sizes of the hot run (up to the split) or of the dram run where the
+ * merged policy's kernel is slower than libc by the one rule on the run's
+ * replicates, beyond the dispatch (beats_dispatch), into t->suspect[op]
+ * with a line each. One process's figure is a suspicion: the check
+ * (check_op) measures those sizes again in fresh processes and libc takes
+ * them where the loss repeats; with --no-check libc takes them now. */
+static void guard_tuned(struct tune_ctx *t, struct pb_policy *policy, const struct run *hot,
+                        const struct run *dram)
 {
+	const struct tune_opts *o = t->o;
 	const struct pb_kernel *libc = pb_kernel_find(policy->op, "libc");
 	const struct run *runs[2] = {hot, dram};
 	bool said = false;
@@ -1048,14 +1053,22 @@ static void guard_tuned(struct pb_policy *policy, const struct run *hot, const s
 			if (!said)
 				printf(
 				    "  slower than libc where it was timed (the one rule, beyond "
-				    "the dispatch):\n");
+				    "the dispatch)%s:\n",
+				    o->no_check ? "" : "; measured again by the check");
 			said = true;
 			char why[160], sz[32];
 			pb_format_bytes(sz, sizeof sz, n, PB_BYTES_EXACT);
 			snprintf(why, sizeof why, "%s at %s: %.3g against libc's %.3g ticks",
 			         pb_cache_state_name(run->state), sz, c->ticks_per_call.median,
 			         l->ticks_per_call.median);
-			hand_to_libc(policy, n, o->per_octave, why);
+			if (o->no_check)
+				hand_to_libc(policy, n, o->per_octave, why);
+			else {
+				pb_print_wrapped_at(stdout, 4, 6, why);
+				size_t *ns = &t->nsuspect[policy->op];
+				if (*ns < sizeof t->suspect[0] / sizeof t->suspect[0][0])
+					t->suspect[policy->op][(*ns)++] = n;
+			}
 		}
 	}
 }
@@ -1098,7 +1111,7 @@ static int tune_op(struct tune_ctx *t, enum pb_op op)
 			die_usage("tune: %s", pb_error());
 		print_op_policies(t, op, &hot, &dram, have_both ? &both : NULL, &merged);
 		struct pb_policy before = merged;
-		guard_tuned(&merged, &hot, &dram, o);
+		guard_tuned(t, &merged, &hot, &dram);
 		if (!pb_policy_equal(&before, &merged)) {
 			char text[PB_POLICY_TEXT_MAX];
 			pb_policy_format(&merged, text, sizeof text);
@@ -1337,8 +1350,9 @@ static void add_size(uint64_t *sizes, size_t *n, size_t cap, uint64_t s)
  *   1. every held-back size, hot and dram: the figures, and the losses;
  *   2. the sizes that lost above PB_AUTO_SMALL_MAX (below it a libc band
  *      would add auto's dispatch to libc's time; the losses there are
- *      reported and left), measured again: of ~90 points judged at 95%
- *      a few lose by chance, so only a loss that repeats counts;
+ *      reported and left), here or in tune's own runs (guard_tuned),
+ *      measured again: of ~90 points judged at 95% a few lose by chance,
+ *      so only a loss that repeats counts;
  *   3. libc takes the sizes around each repeated loss (hand_to_libc) and
  *      they are measured once more with the new policy.
  * Returns the exit status. */
@@ -1373,6 +1387,8 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 		else if (pb_policy_pick(&t->file.policy[op], (size_t)pt->size_bytes) != libc)
 			add_size(again, &na, 256, pt->size_bytes);
 	}
+	for (size_t i = 0; i < t->nsuspect[op]; i++)
+		add_size(again, &na, 256, t->suspect[op][i]);
 	snprintf(t->checked[op], sizeof t->checked[op],
 	         "%s: libc/auto %.3f hot, %.3f dram at %zu held-back sizes in %d fresh "
 	         "processes; %zu slower than libc",
@@ -1385,8 +1401,8 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 	if (!na)
 		return PB_EXIT_OK;
 	snprintf(head, sizeof head,
-	         "check, %s, round 2: the %zu size%s that lost above 512 B, measured again (a "
-	         "loss counts when it repeats):",
+	         "check, %s, round 2: the %zu size%s that lost above 512 B (here, or in "
+	         "tune's runs), measured again (a loss counts when it repeats):",
 	         pb_op_name(op), na, pb_plural(na));
 	status = check_round(t, op, path, again, na, head, false, &c);
 	if (status != PB_EXIT_OK) {

@@ -153,19 +153,59 @@ static void test_curve_marks_and_steps(void **state)
 	free(t);
 }
 
+/* pb_curve_last_step: the last run of 1.3x steps above a size. A curve
+ * at 2^k and 1.5 x 2^k from 256 KiB to 256 MiB, as the sweep makes:
+ * 1 ns to 1 MiB (L2), 10 ns to 24 MiB, 30 ns at 32 MiB, 80 ns from
+ * 48 MiB (DRAM past a 32 MiB LLC). */
+static void test_last_step(void **state)
+{
+	(void)state;
+	struct pb_curve_point pts[24];
+	int n = 0;
+	for (uint64_t b = 256 << 10; b <= 256ull << 20; b *= 2) {
+		uint64_t sz[2] = {b, b + b / 2};
+		for (int k = 0; k < 2 && sz[k] <= 256ull << 20; k++) {
+			double ns = sz[k] <= (1 << 20)     ? 1
+			            : sz[k] <= (24u << 20) ? 10
+			            : sz[k] <= (32u << 20) ? 30
+			                                   : 80;
+			pts[n++] = (struct pb_curve_point){.size_bytes = sz[k], .ns_per_load = ns};
+		}
+	}
+	uint64_t from = 0;
+	double rise = 0;
+	/* 32 MiB is 3x 16 MiB's 10 ns, 48 MiB 8x 24 MiB's, 64 MiB 80/30:
+	 * one step from 32 MiB to 64 MiB, 8x over 24 MiB's 10 ns */
+	assert_int_equal(pb_curve_last_step(pts, n, 1 << 20, &from, &rise), 1);
+	assert_int_equal(from, 32u << 20);
+	assert_true(fabs(rise - 8.0) < 1e-9);
+	/* the L2 step (1.5 MiB, 2 MiB) is the only one above 512 KiB when the
+	 * curve ends at 24 MiB */
+	int m = 0;
+	while (m < n && pts[m].size_bytes <= (24u << 20))
+		m++;
+	assert_int_equal(pb_curve_last_step(pts, m, 512 << 10, &from, &rise), 1);
+	assert_int_equal(from, 3u << 19);
+	/* nothing above 64 MiB: no step, outputs untouched */
+	from = 7;
+	assert_int_equal(pb_curve_last_step(pts, n, 64u << 20, &from, &rise), 0);
+	assert_int_equal(from, 7);
+	assert_int_equal(pb_curve_last_step(pts, 0, 0, &from, &rise), 0);
+}
+
 static void test_loaded_and_map_rows(void **state)
 {
 	(void)state;
 	struct pb_loaded_row lr[2] = {{.threads = 0,
-	                                .ns_per_load = 100.04,
-	                                .ticks_per_load = 260.0,
-	                                .load_gb_per_s = 0,
-	                                .spread = 0.1},
-	                               {.threads = 3,
-	                                .ns_per_load = 180.0,
-	                                .ticks_per_load = 468.0,
-	                                .load_gb_per_s = 21.456,
-	                                .spread = NAN}};
+	                               .ns_per_load = 100.04,
+	                               .ticks_per_load = 260.0,
+	                               .load_gb_per_s = 0,
+	                               .spread = 0.1},
+	                              {.threads = 3,
+	                               .ns_per_load = 180.0,
+	                               .ticks_per_load = 468.0,
+	                               .load_gb_per_s = 21.456,
+	                               .spread = NAN}};
 	char *t = NULL;
 	CAPTURE(t, pb_loaded_print(out, lr, 2));
 	assert_string_equal(t, "  load threads    ns/load   ticks/load  load GB/s  spread\n"
@@ -607,6 +647,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_curve_marks_and_steps),
+	    cmocka_unit_test(test_last_step),
 	    cmocka_unit_test(test_loaded_and_map_rows),
 	    cmocka_unit_test(test_caches_of),
 	    cmocka_unit_test(test_report_latency),

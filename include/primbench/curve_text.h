@@ -38,6 +38,17 @@ struct pb_curve_point {
 void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts, int n,
                     bool no_check);
 
+/* The last step of the curve that starts above above_bytes (a run of
+ * points each 1.3x or more slower than the point of half its size, as
+ * pb_curve_print marks them): *from_bytes its first point, the first size
+ * past the cache level that ends there, and *rise its last point over the
+ * point before it. How tune finds the last level's size when the reported
+ * one is implausible (a guest shown its host's whole L3). pts ascending by
+ * size, ns_per_load > 0. Returns 1, or 0 when the curve has no such step
+ * (outputs untouched). */
+int pb_curve_last_step(const struct pb_curve_point *pts, int n, uint64_t above_bytes,
+                       uint64_t *from_bytes, double *rise);
+
 /* c from a result file's machine object ("caches": L1d, L2, LLC with
  * size_bytes, source, by_source{name: {size_bytes, plausible}}, note;
  * line_bytes): a level or source missing from it is 0 / PB_SRC_FALLBACK.

@@ -32,9 +32,11 @@
 #include "primbench/auto.h"
 #include "primbench/breakeven.h"
 #include "primbench/cpu.h"
+#include "primbench/curve_text.h"
 #include "primbench/distribution.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
+#include "primbench/latency.h"
 #include "primbench/mem.h"
 #include "primbench/mem_result.h"
 #include "primbench/replicates.h"
@@ -92,6 +94,9 @@ static void usage(FILE *f)
 	      "  --equivalence P%    the one margin of its verdicts: a difference inside\n"
 	      "                      +-P% is none (default 1%; the keep rule's gain is\n"
 	      "                      never below it)\n"
+	      "  --llc-from-curve    take the LLC's size from the latency curve (the\n"
+	      "                      start of its last step) even when the reported one\n"
+	      "                      is plausible (by default only when it is not)\n"
 	      "  --no-check          do not check the policy before writing it (by\n"
 	      "                      default auto with it is timed against libc at the\n"
 	      "                      sizes halfway between the tuned ones, hot and dram,\n"
@@ -605,6 +610,7 @@ enum {
 	OPT_REPLICATES,
 	OPT_NO_VERIFY,
 	OPT_NO_CHECK,
+	OPT_LLC_CURVE,
 	OPT_EQUIVALENCE
 };
 
@@ -623,8 +629,11 @@ struct tune_opts {
 	size_t replicates;
 	const char *out_path;
 	bool dry_run, verbose;
-	bool no_verify; /* --no-verify: the GLIBC_TUNABLES line is not measured */
-	bool no_check;  /* --no-check: the policy is not checked before it is written */
+	bool no_verify;   /* --no-verify: the GLIBC_TUNABLES line is not measured */
+	bool no_check;    /* --no-check: the policy is not checked before it is written */
+	bool llc_curve;   /* --llc-from-curve: the LLC from the latency curve, whatever
+	                     the reported figure */
+	bool split_given; /* --split was on the command line */
 	int want_cpu;
 	const char *dist_arg;
 };
@@ -660,6 +669,8 @@ static bool parse_bound_option(int c, const char *arg, struct tune_opts *o)
 			die_usage("tune: bad --%s '%s' (64 to 1G)",
 			          c == OPT_SPLIT ? "split" : "max-size", arg);
 		*(c == OPT_SPLIT ? &o->split : &o->max_size) = v;
+		if (c == OPT_SPLIT)
+			o->split_given = true;
 		return true;
 	}
 	case OPT_LARGE_FROM:
@@ -739,6 +750,7 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    {"distribution", required_argument, 0, OPT_DIST},
 	    {"no-verify", no_argument, 0, OPT_NO_VERIFY},
 	    {"no-check", no_argument, 0, OPT_NO_CHECK},
+	    {"llc-from-curve", no_argument, 0, OPT_LLC_CURVE},
 	    {"equivalence", required_argument, 0, OPT_EQUIVALENCE},
 	    CLI_QUIET_OPTION,
 	    CLI_HELP_OPTION,
@@ -759,6 +771,7 @@ static bool parse_options(int argc, char **argv, struct tune_opts *o)
 	    CLI_STORE_FLAG('v', struct tune_opts, verbose, true),
 	    CLI_STORE_FLAG(OPT_NO_VERIFY, struct tune_opts, no_verify, true),
 	    CLI_STORE_FLAG(OPT_NO_CHECK, struct tune_opts, no_check, true),
+	    CLI_STORE_FLAG(OPT_LLC_CURVE, struct tune_opts, llc_curve, true),
 	    CLI_STORE_ARG(OPT_DIST, struct tune_opts, dist_arg),
 	    {0},
 	};
@@ -822,6 +835,74 @@ static void choose_split(struct tune_opts *o, const struct pb_cache_info *caches
 	if (o->rule.large_from_bytes > o->max_size)
 		die_usage("tune: --large-from must not be above --max-size (no size would be "
 		          "timed from there on)");
+}
+
+/* The latency sweep for the LLC: from a quarter of L2 (the steps compare
+ * each point with the one of half its size) to 512 MiB or RAM / 8, which
+ * finds a last level of up to ~340 MiB (its step must show by 1.5x). */
+#define LLC_CURVE_MAX_BYTES (512ull << 20)
+
+/* The LLC's size when the reported one is implausible (its source is the
+ * fallback) or --llc-from-curve: where the latency curve's last step above
+ * L2 starts (pb_curve_last_step), the first size past the last level
+ * (docs/breakeven.md, "The LLC from the latency curve"). It replaces
+ * caches' LLC (the dram state's working set, 4x it) and, without --split,
+ * sets the split to 3/4 of it. line gets the line saying which figure
+ * tune uses and why. */
+static void llc_from_curve(struct tune_opts *o, struct pb_cache_info *caches,
+                           volatile sig_atomic_t *stop, char *line, size_t len)
+{
+	struct pb_cache_level_info *llc = &caches->level[PB_CACHE_LLC];
+	char sz[32];
+	pb_format_bytes(sz, sizeof sz, llc->size_bytes, PB_BYTES_IEC);
+	bool implausible = llc->source == PB_SRC_FALLBACK;
+	if (!implausible && !o->llc_curve) {
+		snprintf(line, len, "LLC %s (%s)", sz, pb_cache_source_name(llc->source));
+		return;
+	}
+	uint64_t l2 = caches->level[PB_CACHE_L2].size_bytes;
+	uint64_t max = LLC_CURVE_MAX_BYTES;
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && psz > 0 && (uint64_t)pages * (uint64_t)psz / 8 < max)
+		max = (uint64_t)pages * (uint64_t)psz / 8;
+	struct pb_latency_point pts[80];
+	struct pb_latency_params lp = {
+	    .min_bytes = l2 / 4 > 4096 ? l2 / 4 : 4096,
+	    .max_bytes = max,
+	    .max_points = 80,
+	    .stop = stop,
+	};
+	int n = lp.min_bytes < lp.max_bytes ? pb_latency_sweep(&lp, pts, NULL) : 0;
+	struct pb_curve_point cp[80];
+	for (int i = 0; i < n; i++)
+		cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
+		                                .ns_per_load = pts[i].ns_per_load};
+	uint64_t from = 0;
+	double rise = 0;
+	char why[300] = "";
+	if (implausible)
+		snprintf(why, sizeof why, " (%s)", llc->note[0] ? llc->note : "none plausible");
+	if (n > 0 && pb_curve_last_step(cp, n, l2, &from, &rise)) {
+		char f[32];
+		pb_format_bytes(f, sizeof f, from, PB_BYTES_IEC);
+		snprintf(line, len,
+		         "LLC %s, where the latency curve's last step above L2 starts (x%.1f "
+		         "in ns a load); the reported figure: %s, %s%s",
+		         f, rise, sz, pb_cache_source_name(llc->source), why);
+		llc->size_bytes = from;
+		if (!o->split_given) {
+			o->split = from / 4 * 3;
+			if (o->split >= o->max_size)
+				o->split = o->max_size / 2;
+		}
+	} else {
+		char m[32];
+		pb_format_bytes(m, sizeof m, max, PB_BYTES_IEC);
+		snprintf(line, len,
+		         "LLC %s (%s)%s: the latency curve to %s %s, so that figure stays", sz,
+		         pb_cache_source_name(llc->source), why, m,
+		         n > 0 ? "shows no step above L2" : "could not be measured");
+	}
 }
 
 /* The first lines: the CPU, the ranges, the budget and the rule. */
@@ -1501,7 +1582,12 @@ int cmd_tune(int argc, char **argv)
 	pb_glibc_thresholds_read(&t.glibc);
 	struct pb_cpu_ident id;
 	pb_cpu_ident(&id);
+	/* the LLC the runs use (their dram working set, the split, which the
+	 * plan prints): said under the plan */
+	char llc_line[600];
+	llc_from_curve(&o, &s.caches, pb_session_stop_flag(&s), llc_line, sizeof llc_line);
 	print_plan(&o, &id);
+	pb_print_wrapped_at(stdout, 2, 4, llc_line);
 	snprintf(t.file.cpu, sizeof t.file.cpu, "%s", id.brand);
 	size_t nk_cap;
 	pb_kernels(&nk_cap);

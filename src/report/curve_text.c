@@ -62,6 +62,20 @@ static int find_steps(const struct pb_curve_point *pts, int n, struct step *st, 
 	return k;
 }
 
+int pb_curve_last_step(const struct pb_curve_point *pts, int n, uint64_t above_bytes,
+                       uint64_t *from_bytes, double *rise)
+{
+	struct step st[MAX_POINTS];
+	int nst = find_steps(pts, n, st, MAX_POINTS);
+	for (int i = nst - 1; i >= 0; i--)
+		if (st[i].from > above_bytes) {
+			*from_bytes = st[i].from;
+			*rise = st[i].rise;
+			return 1;
+		}
+	return 0;
+}
+
 /* "1 MiB" or "1 MiB..2 MiB". */
 static void step_text(char *out, size_t len, const struct step *s)
 {

@@ -40,8 +40,12 @@ grep -Eq '^# checked, memset: libc/auto [0-9.]+ hot, [0-9.]+ dram at 12 held-bac
 grep -q '^memset = ' p || fail "no memset line in the policy file"
 awk 'length > 80 { print "line over 80 columns: " $0; bad = 1 } END { exit bad }' out.txt ||
 	fail "a line over 80 columns"
-run --no-check
-[ $? -eq 0 ] || fail "--no-check: exit status"
+grep -Eq '^  LLC [0-9.]+ [KMG]iB \((sysfs|cpuid|hwloc|sysconf|fallback)\)' out.txt ||
+	fail "no LLC line under the plan"
+run --no-check --llc-from-curve
+[ $? -eq 0 ] || fail "--no-check --llc-from-curve: exit status"
+grep -Eq '^  LLC [0-9.]+ [KMG]iB(, where the latency curve.s last step above L2 starts| \(.*: the latency curve to)' out.txt ||
+	fail "--llc-from-curve: no LLC line from the curve"
 grep -q '^check' out.txt && fail "--no-check checked"
 grep -q '^# checked' p && fail "--no-check: a check in the comment"
 echo "ok"

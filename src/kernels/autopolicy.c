@@ -19,9 +19,14 @@
 
 /* The built-in defaults, tried in order; the first whose vendor matches
  * and whose policy parses with this machine's usable kernels serves.
- * Bounds: docs/performance.md "auto and tune" has the measurements behind
- * the intel-avx512 row; the others are by analogy (not measured on such a
- * CPU; `primbench tune` measures the machine it runs on). Each
+ * Each row's note says where it came from: the command and machine of a
+ * measured row, the analogy of one that was not. Their bounds are bytes,
+ * not fractions of a cache size: the only cache figure a program's first
+ * memset can read (cpuid, sysfs) is the one these guests get wrong (a
+ * 2-vCPU guest shown its host's 480 MiB L3, from which glibc derives its
+ * 181.5 MiB non-temporal threshold); `primbench tune` measures the machine
+ * and writes bytes (docs/cli-grammar.md, "Why bounds are bytes").
+ * docs/performance.md "auto and tune" has the measurements. Each
  * architecture's rows name its own kernels (arch_rows.h); generic is
  * everyone's last row. */
 static const struct pb_auto_default_row defaults[] = {
@@ -29,13 +34,20 @@ static const struct pb_auto_default_row defaults[] = {
     {"intel-avx512",
      "GenuineIntel",
      {"avx512<=32K,rep_stosb<=8M,avx512_nt", "avx512<=32K,rep_movsb<=8M,avx512_nt", "avx512"},
-     "measured on an Intel Xeon KVM guest (AVX-512, ERMS, FSRM), 2026-11-30: the break-even "
-     "finder's policy, bounds rounded to powers of two (docs/performance.md)"},
+     "measured on an Intel Xeon KVM guest (AVX-512, ERMS, FSRM), 2026-11-30: the policy of "
+     "`primbench tune` (its defaults then: hot 16 B-24 MiB, dram above, budget 0.1 s), bounds "
+     "rounded to powers of two (commit 1d48a50; the tune output itself was not kept)"},
     {"amd-avx512",
      "AuthenticAMD",
-     {"avx512<=32K,rep_stosb<=16M,avx512_nt", "avx512<=32K,rep_movsb<=16M,avx512_nt", "avx512"},
-     "by analogy with intel-avx512 and DESIGN.md's Zen 5 figures (NT stores reach the DRAM "
-     "write peak, glibc's memset never uses them); not measured here: run primbench tune"},
+     {"avx512<=512,avx2<=16K,rep_stosb<=16M,avx512_nt",
+      "avx512<=512,avx2<=4K,rep_movsb<=8M,avx512_nt", "avx512"},
+     "measured on an AMD EPYC Zen 4 KVM guest (family 25 model 17, glibc 2.36), 2026-12-07: "
+     "`primbench tune --ops memset,memcpy` (defaults; its policy: avx512 to 512 B, avx2 to "
+     "16 KiB, rep to 5.9-6.6 MiB, non-temporal above), bounds rounded to powers of two, the "
+     "rep bands to the 16 MiB (memset) and 8 MiB (memcpy) where non-temporal stores stopped "
+     "losing to a cached buffer, memcpy's avx2 to 4 KiB where rep movsb stopped losing; "
+     "each checked with `primbench mem OP --kernels auto,libc --sizes 16..64M/4 --cache "
+     "hot,dram` in two processes (docs/performance.md); memmove by analogy, not measured"},
     {"x86-avx2",
      NULL,
      {"avx2<=32K,rep_stosb<=8M,avx2_nt", "avx2<=32K,rep_movsb<=8M,avx2_nt", "avx2"},

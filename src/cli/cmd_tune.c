@@ -208,7 +208,7 @@ static void loss_range(uint64_t s, unsigned per_octave, uint64_t *lo, uint64_t *
 /* auto serves sizes up to PB_AUTO_SMALL_MAX that its inline kernel
  * (avx512) serves without a dispatch (auto.h); any other kernel there
  * costs the dispatch, PB_AUTO_DISPATCH_TICKS a call in the hot state and
- * more in dram (8-45 ticks at 19-108 B on Zen 4, where the inline path
+ * more in dram (5-45 ticks at 19-108 B on Zen 4, where the inline path
  * costs 0-4: docs/performance.md, "auto's dispatch in the dram state"). At each measured size up to
  * PB_AUTO_SMALL_MAX of a hot band of another kernel, that kernel keeps the
  * sizes around it (loss_range) only where it beats the inline kernel by

@@ -16,7 +16,7 @@
  * that a small call reads one line of it (before issue 35: bounds and
  * functions in two arrays and a byte per size for the inline sizes, two
  * or three lines). Predicted to cut auto's extra time in the dram state
- * at 19-108 B (10-45 TSC ticks a call through the dispatch on Zen 4);
+ * at 19-108 B (5-45 TSC ticks a call through the dispatch on Zen 4);
  * measured: no change beyond the run-to-run spread, since the dram state
  * flushes only the buffers, not this table (docs/performance.md, "auto's
  * dispatch in the dram state"). Kept: one line, no 1.5 KiB byte table. */

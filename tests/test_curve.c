@@ -153,44 +153,46 @@ static void test_curve_marks_and_steps(void **state)
 	free(t);
 }
 
-/* pb_curve_last_step: the last run of 1.3x steps above a size. A curve
- * at 2^k and 1.5 x 2^k from 256 KiB to 256 MiB, as the sweep makes:
- * 1 ns to 1 MiB (L2), 10 ns to 24 MiB, 30 ns at 32 MiB, 80 ns from
- * 48 MiB (DRAM past a 32 MiB LLC). */
-static void test_last_step(void **state)
+/* pb_curve_llc_step: the step above a size that rises most, if by at
+ * least min_rise. A curve at 2^k and 1.5 x 2^k from 256 KiB to 512 MiB,
+ * as the sweep makes: 1 ns to 1 MiB (L2), 10 ns to 24 MiB, 30 ns at
+ * 32 MiB, 80 ns from 48 MiB (DRAM past a 32 MiB LLC), 120 ns from
+ * 384 MiB (a page-walk step, x1.5). */
+static void test_llc_step(void **state)
 {
 	(void)state;
-	struct pb_curve_point pts[24];
+	struct pb_curve_point pts[32];
 	int n = 0;
-	for (uint64_t b = 256 << 10; b <= 256ull << 20; b *= 2) {
+	for (uint64_t b = 256 << 10; b <= 512ull << 20; b *= 2) {
 		uint64_t sz[2] = {b, b + b / 2};
-		for (int k = 0; k < 2 && sz[k] <= 256ull << 20; k++) {
+		for (int k = 0; k < 2 && sz[k] <= 512ull << 20; k++) {
 			double ns = sz[k] <= (1 << 20)     ? 1
 			            : sz[k] <= (24u << 20) ? 10
 			            : sz[k] <= (32u << 20) ? 30
-			                                   : 80;
+			            : sz[k] < (384u << 20) ? 80
+			                                   : 120;
 			pts[n++] = (struct pb_curve_point){.size_bytes = sz[k], .ns_per_load = ns};
 		}
 	}
 	uint64_t from = 0;
 	double rise = 0;
-	/* 32 MiB is 3x 16 MiB's 10 ns, 48 MiB 8x 24 MiB's, 64 MiB 80/30:
-	 * one step from 32 MiB to 64 MiB, 8x over 24 MiB's 10 ns */
-	assert_int_equal(pb_curve_last_step(pts, n, 1 << 20, &from, &rise), 1);
+	/* above twice L2 (the step at 1.5 MiB is L2's own): the 32..64 MiB
+	 * step (8x over 24 MiB's 10 ns), not the later, smaller one at
+	 * 384 MiB */
+	assert_int_equal(pb_curve_llc_step(pts, n, 2 << 20, 2.0, &from, &rise), 1);
 	assert_int_equal(from, 32u << 20);
 	assert_true(fabs(rise - 8.0) < 1e-9);
-	/* the L2 step (1.5 MiB, 2 MiB) is the only one above 512 KiB when the
-	 * curve ends at 24 MiB */
-	int m = 0;
-	while (m < n && pts[m].size_bytes <= (24u << 20))
-		m++;
-	assert_int_equal(pb_curve_last_step(pts, m, 512 << 10, &from, &rise), 1);
-	assert_int_equal(from, 3u << 19);
-	/* nothing above 64 MiB: no step, outputs untouched */
+	/* above 64 MiB only the x1.5 step: under min_rise 2, none; under
+	 * 1.3, it */
 	from = 7;
-	assert_int_equal(pb_curve_last_step(pts, n, 64u << 20, &from, &rise), 0);
+	assert_int_equal(pb_curve_llc_step(pts, n, 64u << 20, 2.0, &from, &rise), 0);
 	assert_int_equal(from, 7);
-	assert_int_equal(pb_curve_last_step(pts, 0, 0, &from, &rise), 0);
+	assert_int_equal(pb_curve_llc_step(pts, n, 64u << 20, 1.3, &from, &rise), 1);
+	assert_int_equal(from, 384u << 20);
+	/* above 512 KiB the L2 step (x10 at 1.5 MiB) rises most */
+	assert_int_equal(pb_curve_llc_step(pts, n, 512 << 10, 2.0, &from, &rise), 1);
+	assert_int_equal(from, 3u << 19);
+	assert_int_equal(pb_curve_llc_step(pts, 0, 0, 2.0, &from, &rise), 0);
 }
 
 static void test_loaded_and_map_rows(void **state)
@@ -647,7 +649,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_curve_marks_and_steps),
-	    cmocka_unit_test(test_last_step),
+	    cmocka_unit_test(test_llc_step),
 	    cmocka_unit_test(test_loaded_and_map_rows),
 	    cmocka_unit_test(test_caches_of),
 	    cmocka_unit_test(test_report_latency),

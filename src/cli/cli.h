@@ -58,6 +58,10 @@ extern char **cli_argv;
  * continuation lines indented by 4. stdout is flushed first. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The directory for temporary files: $TMPDIR when it is an absolute path,
+ * else /tmp (a relative TMPDIR would depend on where the command runs). */
+const char *cli_tmp_dir(void);
+
 /* "noise: HIGH (CAUSES): compare kernels within this run, not across
  * runs" when pb_noise_judge found it high (include/primbench/session.h);
  * nothing otherwise. */

@@ -391,3 +391,9 @@ void cli_print_noise_high(const struct pb_noise *noise)
 	         noise->high_cause);
 	pb_print_wrapped_at(stdout, 0, 7, line);
 }
+
+const char *cli_tmp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+	return dir && dir[0] == '/' ? dir : "/tmp";
+}

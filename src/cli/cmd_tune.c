@@ -94,9 +94,10 @@ static void usage(FILE *f)
 	      "  --equivalence P%    the one margin of its verdicts: a difference inside\n"
 	      "                      +-P% is none (default 1%; the keep rule's gain is\n"
 	      "                      never below it)\n"
-	      "  --llc-from-curve    take the LLC's size from the latency curve (the\n"
-	      "                      start of its last step) even when the reported one\n"
-	      "                      is plausible (by default only when it is not)\n"
+	      "  --llc-from-curve    take the LLC's size from the latency curve (where\n"
+	      "                      its largest step past L2 starts) even when the\n"
+	      "                      reported one is plausible (by default only when\n"
+	      "                      it is not)\n"
 	      "  --no-check          do not check the policy before writing it (by\n"
 	      "                      default auto with it is timed against libc at the\n"
 	      "                      sizes halfway between the tuned ones, hot and dram,\n"
@@ -190,15 +191,17 @@ static bool beats_dispatch(const struct pb_mem_case *c, const struct pb_mem_case
 	return sh.ci_valid && pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT && sh.estimate > 1;
 }
 
-/* The sizes around a tuned size s (tuned sizes are 16 B x 2^(k /
- * per_octave)): those strictly between s's neighbours on the grid
- * halfway between (tune's check measures there), where nothing measured
- * says another kernel should serve. */
+/* The sizes around a size s of either grid (tuned sizes are 16 B x
+ * 2^(k / per_octave), the check's halfway between): from s's lower
+ * neighbour on the other grid to its upper one, both included (with 1%
+ * to spare for their rounding to whole bytes), so that the ranges of two
+ * neighbouring sizes meet and no size between them keeps the kernel
+ * neither was measured to win with. */
 static void loss_range(uint64_t s, unsigned per_octave, uint64_t *lo, uint64_t *hi)
 {
-	double r = exp2(0.5 / (double)per_octave);
-	*lo = (uint64_t)floor((double)s / r) + 1;
-	*hi = (uint64_t)ceil((double)s * r) - 1;
+	double r = exp2(0.5 / (double)per_octave) * 1.01;
+	*lo = (uint64_t)floor((double)s / r);
+	*hi = (uint64_t)ceil((double)s * r);
 	if (*lo > s)
 		*lo = s;
 	if (*hi < s)
@@ -586,9 +589,12 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 		pb_policy_format(policy, text, sizeof text);
 		print_policy("policy for ", dist->name, text);
 	} else {
-		printf("  policy kept: no kernel beats it on %s beyond +-%g%% (the ratio's 95%% "
-		       "CI)\n",
-		       dist->name, 100 * pb_equivalence());
+		char kept[400];
+		snprintf(
+		    kept, sizeof kept,
+		    "policy kept: no kernel beats it on %s beyond +-%g%% (the ratio's 95%% CI)",
+		    dist->name, 100 * pb_equivalence());
+		pb_print_wrapped_at(stdout, 2, 4, kept);
 	}
 	free(cands);
 	free(sum);
@@ -841,11 +847,17 @@ static void choose_split(struct tune_opts *o, const struct pb_cache_info *caches
  * each point with the one of half its size) to 512 MiB or RAM / 8, which
  * finds a last level of up to ~340 MiB (its step must show by 1.5x). */
 #define LLC_CURVE_MAX_BYTES (512ull << 20)
+/* The least rise of the LLC's step: LLC to DRAM is 3-10x in ns a load;
+ * the steps a sweep shows past the LLC (page walks) 1.3-2x. */
+#define LLC_CURVE_MIN_RISE 2.0
 
 /* The LLC's size when the reported one is implausible (its source is the
- * fallback) or --llc-from-curve: where the latency curve's last step above
- * L2 starts (pb_curve_last_step), the first size past the last level
- * (docs/breakeven.md, "The LLC from the latency curve"). It replaces
+ * fallback) or --llc-from-curve: where the latency curve's largest step
+ * past L2 (starting above 2 x L2, rising 2x or more) starts
+ * (pb_curve_llc_step), the first size past the last level: the
+ * median of three sweeps when two or more find such a step and they agree
+ * within 2x, else the reported figure stays (docs/breakeven.md, "The LLC
+ * from the latency curve"). It replaces
  * caches' LLC (the dram state's working set, 4x it) and, without --split,
  * sets the split to 3/4 of it. line gets the line saying which figure
  * tune uses and why. */
@@ -865,30 +877,62 @@ static void llc_from_curve(struct tune_opts *o, struct pb_cache_info *caches,
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 	if (pages > 0 && psz > 0 && (uint64_t)pages * (uint64_t)psz / 8 < max)
 		max = (uint64_t)pages * (uint64_t)psz / 8;
-	struct pb_latency_point pts[80];
-	struct pb_latency_params lp = {
-	    .min_bytes = l2 / 4 > 4096 ? l2 / 4 : 4096,
-	    .max_bytes = max,
-	    .max_points = 80,
-	    .stop = stop,
-	};
-	int n = lp.min_bytes < lp.max_bytes ? pb_latency_sweep(&lp, pts, NULL) : 0;
-	struct pb_curve_point cp[80];
-	for (int i = 0; i < n; i++)
-		cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
-		                                .ns_per_load = pts[i].ns_per_load};
-	uint64_t from = 0;
-	double rise = 0;
-	char why[300] = "";
+	/* three sweeps, fresh chains each: one sweep's step moved by up to
+	 * 64x between runs on a busy 2-vCPU guest (4 to 256 MiB) */
+	enum { SWEEPS = 3 };
+	uint64_t found[SWEEPS];
+	double rises[SWEEPS];
+	int nfound = 0, swept = 0;
+	for (int k = 0; k < SWEEPS; k++) {
+		struct pb_latency_point pts[80];
+		struct pb_latency_params lp = {
+		    .min_bytes = l2 / 4 > 4096 ? l2 / 4 : 4096,
+		    .max_bytes = max,
+		    .max_points = 80,
+		    .seed = 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1),
+		    .stop = stop,
+		};
+		int n = lp.min_bytes < lp.max_bytes ? pb_latency_sweep(&lp, pts, NULL) : 0;
+		if (n <= 0)
+			continue;
+		swept++;
+		struct pb_curve_point cp[80];
+		for (int i = 0; i < n; i++)
+			cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
+			                                .ns_per_load = pts[i].ns_per_load};
+		if (pb_curve_llc_step(cp, n, 2 * l2, LLC_CURVE_MIN_RISE, &found[nfound],
+		                      &rises[nfound]))
+			nfound++;
+	}
+	char why[300] = "", seen[200] = "";
 	if (implausible)
 		snprintf(why, sizeof why, " (%s)", llc->note[0] ? llc->note : "none plausible");
-	if (n > 0 && pb_curve_last_step(cp, n, l2, &from, &rise)) {
+	for (int k = 0; k < nfound; k++) {
+		char f[32];
+		pb_format_bytes(f, sizeof f, found[k], PB_BYTES_IEC);
+		size_t used = strlen(seen);
+		snprintf(seen + used, sizeof seen - used, "%s%s", k ? ", " : "", f);
+	}
+	/* the median of the steps found, when most sweeps found one and they
+	 * agree within 2x */
+	for (int a = 0; a < nfound; a++)
+		for (int b = a + 1; b < nfound; b++)
+			if (found[b] < found[a]) {
+				uint64_t x = found[a];
+				found[a] = found[b], found[b] = x;
+			}
+	bool agree = nfound * 2 > SWEEPS && found[nfound - 1] <= 2 * found[0];
+	char m[32];
+	pb_format_bytes(m, sizeof m, max, PB_BYTES_IEC);
+	if (agree) {
+		uint64_t from = found[nfound / 2];
 		char f[32];
 		pb_format_bytes(f, sizeof f, from, PB_BYTES_IEC);
-		snprintf(line, len,
-		         "LLC %s, where the latency curve's last step above L2 starts (x%.1f "
-		         "in ns a load); the reported figure: %s, %s%s",
-		         f, rise, sz, pb_cache_source_name(llc->source), why);
+		snprintf(
+		    line, len,
+		    "LLC %s, where the latency curve's largest step past L2 starts (the median "
+		    "of %d sweeps to %s: %s); the reported figure: %s, %s%s",
+		    f, swept, m, seen, sz, pb_cache_source_name(llc->source), why);
 		llc->size_bytes = from;
 		if (!o->split_given) {
 			o->split = from / 4 * 3;
@@ -896,12 +940,13 @@ static void llc_from_curve(struct tune_opts *o, struct pb_cache_info *caches,
 				o->split = o->max_size / 2;
 		}
 	} else {
-		char m[32];
-		pb_format_bytes(m, sizeof m, max, PB_BYTES_IEC);
 		snprintf(line, len,
-		         "LLC %s (%s)%s: the latency curve to %s %s, so that figure stays", sz,
-		         pb_cache_source_name(llc->source), why, m,
-		         n > 0 ? "shows no step above L2" : "could not be measured");
+		         "LLC %s (%s)%s, kept: %d sweeps of the latency curve to %s %s%s%s", sz,
+		         pb_cache_source_name(llc->source), why, swept, m,
+		         !swept    ? "could not be made"
+		         : !nfound ? "show no step past L2 of 2x or more"
+		                   : "do not agree on its step past L2 (",
+		         nfound ? seen : "", nfound ? ")" : "");
 	}
 }
 
@@ -918,12 +963,12 @@ static void print_plan(const struct tune_opts *o, const struct pb_cpu_ident *id)
 		         slarge, ssplit);
 	else
 		snprintf(from, sizeof from, "hot 16..%s", ssplit);
-	printf("tune: %s\n  policy from %s,\n  dram above %s to %s; sizes per octave: %u; "
+	printf("tune: %s\n  policy from %s,\n  dram above %s to %s; %u size%s per octave; "
 	       "budget %g s per size\n  in %zu replicate%s; "
 	       "bands kept where they win by over %g%% (from %s on: %g%%)\n",
-	       id->brand[0] ? id->brand : id->vendor, from, ssplit, smax, o->per_octave, o->budget,
-	       o->replicates, o->replicates == 1 ? "" : "s", o->rule.small * 100, slarge,
-	       o->rule.large * 100);
+	       id->brand[0] ? id->brand : id->vendor, from, ssplit, smax, o->per_octave,
+	       o->per_octave == 1 ? "" : "s", o->budget, o->replicates,
+	       o->replicates == 1 ? "" : "s", o->rule.small * 100, slarge, o->rule.large * 100);
 }
 
 /* A tuning in progress: the options, the session, the candidates, and what
@@ -942,8 +987,10 @@ struct tune_ctx {
 	struct cli_glibc_check checks[2 * PB_OP_COUNT];
 	size_t nchecks;
 	char line[800];                    /* "GLIBC_TUNABLES=..." of every setting */
-	char checked[PB_OP_COUNT][200];    /* each op's check, for the file's comment */
+	char checked[PB_OP_COUNT][600];    /* each op's check, for the file's comment */
 	uint64_t suspect[PB_OP_COUNT][64]; /* sizes tune's runs saw lose (guard_tuned) */
+	bool check_changed;                /* the check handed sizes to libc */
+	char check_path[4096];             /* the check's policy file ("" when none) */
 	size_t nsuspect[PB_OP_COUNT];
 };
 
@@ -1005,6 +1052,53 @@ static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const str
 	print_policy("policy", "", m);
 }
 
+/* The settings of tun->line ("name=value" each) appended to t->settings;
+ * words gets them joined by ", ". */
+static void add_settings(struct tune_ctx *t, const struct pb_glibc_tunables *tun, char *words,
+                         size_t len)
+{
+	const char *eq = strchr(tun->line, '=');
+	words[0] = '\0';
+	for (const char *q = eq ? eq + 1 : ""; *q;) {
+		size_t n = strcspn(q, ":");
+		if (t->nsettings < sizeof t->settings / sizeof t->settings[0])
+			snprintf(t->settings[t->nsettings++], sizeof t->settings[0], "%.*s", (int)n,
+			         q);
+		size_t used = strlen(words);
+		snprintf(words + used, len - used, "%s%.*s", used ? ", " : "", (int)n, q);
+		q += n + (q[n] == ':');
+	}
+}
+
+/* After the check handed sizes to libc: glibc's closest settings to the
+ * policies as they are now (the line printed next is for them), with a
+ * line saying so. */
+static void glibc_after_check(struct tune_ctx *t)
+{
+	if (!t->check_changed || !t->glibc.known)
+		return;
+	t->nsettings = 0;
+	char all[600] = "";
+	for (int op = 0; op < PB_OP_COUNT; op++) {
+		if (!t->o->want[op] || op == PB_OP_MEMMOVE)
+			continue;
+		struct pb_glibc_tunables tun;
+		pb_glibc_map_policy(&t->file.policy[op], &t->glibc, 16, t->o->max_size, &tun);
+		char words[512];
+		add_settings(t, &tun, words, sizeof words);
+		if (words[0]) {
+			size_t used = strlen(all);
+			snprintf(all + used, sizeof all - used, "%s%s", used ? ", " : "", words);
+		}
+	}
+	char line[800];
+	snprintf(line, sizeof line,
+	         "\nglibc's closest to the policies after the check: %s (the line below; the "
+	         "ones printed above each op were for the policies before it)",
+	         all[0] ? all : "(none)");
+	pb_print_wrapped_at(stdout, 0, 2, line);
+}
+
 /* glibc's closest settings to policy: printed, and kept for the
  * GLIBC_TUNABLES line at the end. */
 static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
@@ -1012,18 +1106,8 @@ static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
 {
 	pb_glibc_map_policy(policy, g, 16, t->o->max_size, out);
 	const struct pb_glibc_tunables *tun = out;
-	/* the settings of tun->line, one "name=value" each */
-	const char *eq = strchr(tun->line, '=');
-	char words[512] = "";
-	for (const char *q = eq ? eq + 1 : ""; *q;) {
-		size_t n = strcspn(q, ":");
-		if (t->nsettings < sizeof t->settings / sizeof t->settings[0])
-			snprintf(t->settings[t->nsettings++], sizeof t->settings[0], "%.*s", (int)n,
-			         q);
-		size_t used = strlen(words);
-		snprintf(words + used, sizeof words - used, "%s%.*s", used ? ", " : "", (int)n, q);
-		q += n + (q[n] == ':');
-	}
+	char words[512];
+	add_settings(t, tun, words, sizeof words);
 	char line[800], nopath[128] = "";
 	if (tun->no_path_octaves > 0.05)
 		snprintf(nopath, sizeof nopath,
@@ -1265,13 +1349,24 @@ static void policy_comment(const struct tune_ctx *t, const struct pb_cpu_ident *
 	}
 	for (int op = 0; op < PB_OP_COUNT; op++)
 		if (o->want[op] && t->checked[op][0]) {
-			size_t used = strlen(comment);
-			snprintf(comment + used, len - used, "\nchecked, %s", t->checked[op]);
+			/* words broken into lines of at most 76 columns */
+			size_t used = strlen(comment), col = 0;
+			for (const char *q = t->checked[op]; *q && used + 2 < len;) {
+				size_t w = strcspn(q, " ");
+				comment[used++] = col == 0 || col + 1 + w > 76 ? '\n' : ' ';
+				col = comment[used - 1] == '\n' ? 0 : col + 1;
+				used +=
+				    (size_t)snprintf(comment + used, len - used, "%.*s", (int)w, q);
+				col += w;
+				q += w + (q[w] == ' ');
+			}
+			comment[used < len ? used : len - 1] = '\0';
 		}
 	size_t used = strlen(comment);
 	snprintf(comment + used, len - used,
-	         "\ntuned now: %s (up to %llu bytes, %u sizes per octave, budget %g s)%s%s%s",
-	         tuned, (unsigned long long)o->max_size, o->per_octave, o->budget,
+	         "\ntuned now: %s (up to %llu bytes, %u size%s per octave, budget %g s)%s%s%s",
+	         tuned, (unsigned long long)o->max_size, o->per_octave,
+	         o->per_octave == 1 ? "" : "s", o->budget,
 	         kept[0] ? ";\nkept from the file as it was: " : "", kept,
 	         kept[0] ? " (not described above)" : "");
 }
@@ -1309,6 +1404,13 @@ static int verify_glibc_line(struct tune_ctx *t)
 	if (!t->nchecks) {
 		printf("\nthe line changes glibc's path at none of the sizes timed: nothing to "
 		       "measure\n");
+		return PB_EXIT_OK;
+	}
+	if (t->check_changed) {
+		pb_print_wrapped_at(stdout, 0, 2,
+		                    "\nthe line is not measured: the check changed the policies "
+		                    "after its measurement was planned (primbench mem OP --kernels "
+		                    "libc --vs-env GLIBC_TUNABLES=... measures it)");
 		return PB_EXIT_OK;
 	}
 	printf("\nthe line, measured (--no-verify skips this):\n");
@@ -1379,16 +1481,22 @@ static int check_round(struct tune_ctx *t, enum pb_op op, const char *path, cons
 	    .replicates = TUNE_CHECK_REPLICATES,
 	    .budget_s = t->o->budget * 10,
 	    .cpu = t->s->cpu,
+	    .stop = pb_session_stop_flag(t->s),
 	};
 	printf("\n");
 	pb_print_wrapped_at(stdout, 0, 2, head);
 	fflush(stdout);
 	int rc = tune_check_run(&p, c);
+	if (pb_session_stopped(t->s))
+		return pb_session_exit_status(t->s); /* cmd_tune says it */
 	if (rc != 0) {
 		if (rc < 0) {
 			cli_error("tune: %s (--no-check skips the check)", pb_error());
 			return PB_EXIT_USAGE;
 		}
+		cli_error("tune: the check's processes ended with signal %d; no policy file "
+		          "written",
+		          rc - 128);
 		return rc;
 	}
 	char line[400];
@@ -1471,9 +1579,10 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 	for (size_t i = 0; i < t->nsuspect[op]; i++)
 		add_size(again, &na, 256, t->suspect[op][i]);
 	snprintf(t->checked[op], sizeof t->checked[op],
-	         "%s: libc/auto %.3f hot, %.3f dram at %zu held-back sizes in %d fresh "
-	         "processes; %zu slower than libc",
-	         pb_op_name(op), c.geomean[0], c.geomean[1], n, TUNE_CHECK_PROCESSES, c.losses);
+	         "checked, %s: auto with the policy tune found against libc at %zu "
+	         "held-back sizes, in %d fresh processes: libc/auto %.3f hot, %.3f dram "
+	         "(geometric means); %zu slower than libc",
+	         pb_op_name(op), n, TUNE_CHECK_PROCESSES, c.geomean[0], c.geomean[1], c.losses);
 	tune_check_free(&c);
 	if (small_losses)
 		pb_print_wrapped_at(stdout, 2, 4,
@@ -1490,8 +1599,11 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 		tune_check_free(&c);
 		return status;
 	}
+	/* each size handed over, its round-2 point, and the policy before */
 	uint64_t handed[256];
+	struct tune_check_point was[256];
 	size_t nh = 0;
+	const struct pb_policy before = t->file.policy[op];
 	for (size_t i = 0; i < c.n; i++) {
 		const struct tune_check_point *pt = &c.pts[i];
 		if (!pt->loss)
@@ -1499,8 +1611,11 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 		char why[160], sz[32];
 		pb_format_bytes(sz, sizeof sz, pt->size_bytes, PB_BYTES_EXACT);
 		snprintf(why, sizeof why, "%s at %s, twice", pb_cache_state_name(pt->state), sz);
-		if (hand_to_libc(&t->file.policy[op], pt->size_bytes, o->per_octave, why))
-			add_size(handed, &nh, 256, pt->size_bytes);
+		if (hand_to_libc(&t->file.policy[op], pt->size_bytes, o->per_octave, why) &&
+		    nh < 256) {
+			handed[nh] = pt->size_bytes;
+			was[nh++] = *pt;
+		}
 	}
 	tune_check_free(&c);
 	if (!nh)
@@ -1516,13 +1631,48 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 	         "check, %s, round 3: the size%s handed to libc, with this policy:", pb_op_name(op),
 	         pb_plural(nh));
 	status = check_round(t, op, path, handed, nh, head, false, &c);
+	if (status != PB_EXIT_OK) {
+		tune_check_free(&c);
+		return status;
+	}
+	/* a handover that did worse than the kernel it replaced (libc's
+	 * dispatch can cost more than the loss) is undone */
+	size_t undone = 0;
+	for (size_t i = 0; i < c.n; i++) {
+		const struct tune_check_point *pt = &c.pts[i];
+		for (size_t h = 0; h < nh; h++) {
+			if (was[h].size_bytes != pt->size_bytes || was[h].state != pt->state ||
+			    !pt->loss || !(pt->ratio < was[h].ratio))
+				continue;
+			const struct pb_kernel *k = pb_policy_pick(&before, (size_t)pt->size_bytes);
+			uint64_t lo, hi;
+			loss_range(pt->size_bytes, o->per_octave, &lo, &hi);
+			char sz[32], line[300];
+			pb_format_bytes(sz, sizeof sz, pt->size_bytes, PB_BYTES_EXACT);
+			if (pb_tune_set_range(&t->file.policy[op], lo, hi, k) == 0) {
+				undone++;
+				snprintf(
+				    line, sizeof line,
+				    "%s at %s: libc did worse there (%.3f, against %.3f before): "
+				    "handed back to %s",
+				    pb_cache_state_name(pt->state), sz, pt->ratio, was[h].ratio,
+				    k->name);
+				pb_print_wrapped_at(stdout, 4, 6, line);
+			}
+		}
+	}
+	if (undone) {
+		pb_policy_format(&t->file.policy[op], text, sizeof text);
+		print_policy("policy, after the check", "", text);
+	}
 	size_t used = strlen(t->checked[op]);
-	if (status == PB_EXIT_OK)
-		snprintf(t->checked[op] + used, sizeof t->checked[op] - used,
-		         "; %zu size%s handed to libc, then %zu slower", nh, pb_plural(nh),
-		         c.losses);
+	snprintf(t->checked[op] + used, sizeof t->checked[op] - used,
+	         "; then libc took the sizes around %zu of them (%zu handed back), after "
+	         "which %zu of those were slower than libc",
+	         nh - undone, undone, c.losses);
+	t->check_changed = true;
 	tune_check_free(&c);
-	return status;
+	return PB_EXIT_OK;
 }
 
 /* The check of every op tuned now (check_op), on a policy file of what
@@ -1530,25 +1680,39 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
  * the exit status. */
 static int check_policies(struct tune_ctx *t)
 {
-	const char *dir = getenv("TMPDIR");
-	if (!dir || dir[0] != '/')
-		dir = "/tmp";
-	char path[4096];
-	snprintf(path, sizeof path, "%s/primbench-tune-policy-XXXXXX", dir);
-	int fd = mkstemp(path);
-	if (fd < 0) {
-		cli_error("tune: cannot create a file in %s for the check: %s (--no-check skips "
-		          "it)",
-		          dir, strerror(errno));
-		return PB_EXIT_USAGE;
-	}
-	close(fd);
 	int status = PB_EXIT_OK;
 	for (int op = 0; op < PB_OP_COUNT && status == PB_EXIT_OK; op++)
 		if (t->o->want[op])
-			status = check_op(t, (enum pb_op)op, path);
-	unlink(path);
+			status = check_op(t, (enum pb_op)op, t->check_path);
 	return status;
+}
+
+/* The check's policy file, made before anything is measured (a TMPDIR
+ * where no file can be made is an error at the start, not after the
+ * tuning), removed at exit. */
+static char check_file_path[4096];
+
+static void remove_check_file(void)
+{
+	if (check_file_path[0])
+		unlink(check_file_path);
+}
+
+static void make_check_file(struct tune_ctx *t)
+{
+	const char *dir = cli_tmp_dir();
+	snprintf(check_file_path, sizeof check_file_path, "%s/primbench-tune-policy-XXXXXX", dir);
+	int fd = mkstemp(check_file_path);
+	if (fd < 0) {
+		int e = errno;
+		check_file_path[0] = '\0';
+		die_usage(
+		    "tune: cannot create a file in %s for the check: %s (--no-check skips it)", dir,
+		    strerror(e));
+	}
+	close(fd);
+	atexit(remove_check_file);
+	snprintf(t->check_path, sizeof t->check_path, "%s", check_file_path);
 }
 
 int cmd_tune(int argc, char **argv)
@@ -1569,6 +1733,8 @@ int cmd_tune(int argc, char **argv)
 	pb_cache_detect(&caches, NULL);
 	choose_split(&o, &caches);
 	prepare_policy_file(&o, path, &old, &have_old);
+	if (!o.no_check)
+		make_check_file(&t);
 
 	struct pb_session s;
 	struct pb_session_params sp = {
@@ -1597,8 +1763,11 @@ int cmd_tune(int argc, char **argv)
 		if (o.want[op])
 			status = tune_op(&t, (enum pb_op)op);
 	free(t.ks);
-	if (status == PB_EXIT_OK && !o.no_check)
+	if (status == PB_EXIT_OK && !o.no_check) {
 		status = check_policies(&t);
+		if (status == PB_EXIT_OK)
+			glibc_after_check(&t);
+	}
 	if (status != PB_EXIT_OK) {
 		if (pb_session_stopped(&s))
 			cli_error("interrupted; no policy file written");
@@ -1620,7 +1789,7 @@ int cmd_tune(int argc, char **argv)
 			t.file.policy[op] = old.policy[op];
 			t.file.set[op] = true;
 		}
-	char comment[2048];
+	char comment[4096];
 	policy_comment(&t, &id, comment, sizeof comment);
 	pb_distribution_free(&t.dist);
 	pb_session_end(&s);

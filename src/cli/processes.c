@@ -9,6 +9,7 @@
  * prints it as `primbench report` does. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -377,9 +378,11 @@ int cli_processes_run(const struct cli_processes *p)
 {
 	if (p->n_vs_env)
 		return run_vs_env(p);
-	char dir[] = "/tmp/primbench-processes-XXXXXX";
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/primbench-processes-XXXXXX", cli_tmp_dir());
 	if (!mkdtemp(dir))
-		die_usage("--processes: cannot make a temporary directory: %s", strerror(errno));
+		die_usage("--processes: cannot make a temporary directory in %s: %s", cli_tmp_dir(),
+		          strerror(errno));
 	json_t *doc = NULL;
 	int status = PB_EXIT_OK;
 	size_t done = 0;
@@ -525,9 +528,11 @@ void cli_vs_env_result_free(struct cli_vs_env_result *r)
 int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *r)
 {
 	memset(r, 0, sizeof *r);
-	char dir[] = "/tmp/primbench-processes-XXXXXX";
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/primbench-processes-XXXXXX", cli_tmp_dir());
 	if (!mkdtemp(dir))
-		die_usage("--vs-env: cannot make a temporary directory: %s", strerror(errno));
+		die_usage("--vs-env: cannot make a temporary directory in %s: %s", cli_tmp_dir(),
+		          strerror(errno));
 	json_t **doc = r->doc;
 	size_t *done = r->done;
 	int status = PB_EXIT_OK;

@@ -53,18 +53,33 @@ void tune_check_free(struct tune_check *c)
 	c->n = 0;
 }
 
-/* The last non-empty line of the file at path into buf ("" when none). */
-static void last_line(const char *path, char *buf, size_t len)
+/* The error line in the file at path into buf: the last line that starts
+ * with "primbench:", with the lines that continue it (they start with
+ * blanks: the text is wrapped at 80 columns) joined by one blank; else the
+ * last non-empty line; "" when none. */
+static void error_line(const char *path, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
 	char line[512];
+	bool in_error = false;
 	while (fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (line[0])
-			snprintf(buf, len, "%s", line);
+		if (!line[0])
+			continue;
+		bool cont = line[0] == ' ' || line[0] == '\t';
+		const char *t = line + strspn(line, " \t");
+		if (!strncmp(line, "primbench:", 10)) {
+			snprintf(buf, len, "%s", line + 10 + strspn(line + 10, " "));
+			in_error = true;
+		} else if (cont && in_error) {
+			size_t used = strlen(buf);
+			snprintf(buf + used, len - used, " %s", t);
+		} else if (!in_error) {
+			snprintf(buf, len, "%s", t);
+		}
 	}
 	fclose(f);
 }
@@ -125,9 +140,18 @@ static int run_mem(const struct tune_check_params *p, const char *json, const ch
 	if (pid < 0)
 		return -1;
 	int st;
-	while (waitpid(pid, &st, 0) < 0)
+	bool told = false;
+	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			return -1;
+		/* tune was asked to stop: so are its processes (a SIGINT to the
+		 * terminal's process group reaches them anyway; one to tune's
+		 * PID does not) */
+		if (p->stop && *p->stop && !told) {
+			kill(pid, SIGTERM);
+			told = true;
+		}
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -195,9 +219,7 @@ static int judge(const struct tune_check_params *p, const struct pb_results_file
 int tune_check_run(const struct tune_check_params *p, struct tune_check *out)
 {
 	*out = (struct tune_check){.geomean = {NAN, NAN}};
-	const char *dir = getenv("TMPDIR");
-	if (!dir || dir[0] != '/')
-		dir = "/tmp";
+	const char *dir = cli_tmp_dir();
 	char json[4096], err[4096];
 	snprintf(json, sizeof json, "%s/primbench-tune-check-XXXXXX", dir);
 	snprintf(err, sizeof err, "%s/primbench-tune-check-err-XXXXXX", dir);
@@ -220,7 +242,7 @@ int tune_check_run(const struct tune_check_params *p, struct tune_check *out)
 	int rc = 0;
 	if (st != 0) {
 		char line[512];
-		last_line(err, line, sizeof line);
+		error_line(err, line, sizeof line);
 		if (st > 128 && st != 255)
 			rc = st;
 		else

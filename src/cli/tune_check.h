@@ -6,6 +6,7 @@
 #ifndef PRIMBENCH_CLI_TUNE_CHECK_H
 #define PRIMBENCH_CLI_TUNE_CHECK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,9 @@ struct tune_check_params {
 	size_t processes, replicates;
 	double budget_s;
 	int cpu;
+	/* the session's stop flag (pb_session_stop_flag): when a SIGINT or
+	 * SIGTERM sets it while the processes run, they get a SIGTERM */
+	volatile sig_atomic_t *stop;
 };
 
 /* One size in one state: ratio = libc time / auto time (> 1: auto
@@ -50,11 +54,12 @@ struct tune_check {
 	size_t count[2];
 };
 
-/* Runs the check (stdout of the processes discarded, their stderr kept
- * for the error line). Returns 0; -1 with pb_error() when the processes
- * failed ("the check's processes exited with status 2: LAST LINE OF
- * THEIR STDERR") or their result cannot be read; 128 + signal when they
- * were interrupted. Free out with tune_check_free (also after a failure). */
+/* Runs the check in cli_tmp_dir() (stdout of the processes discarded,
+ * their stderr kept for the error line). Returns 0; -1 with pb_error()
+ * when the processes failed ("the check's processes (primbench mem memset
+ * --kernels auto,libc) failed: THEIR ERROR LINE") or their result cannot
+ * be read; 128 + signal when they were killed or interrupted. Free out
+ * with tune_check_free (also after a failure). */
 int tune_check_run(const struct tune_check_params *p, struct tune_check *out);
 void tune_check_free(struct tune_check *c);
 

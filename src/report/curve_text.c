@@ -62,18 +62,20 @@ static int find_steps(const struct pb_curve_point *pts, int n, struct step *st, 
 	return k;
 }
 
-int pb_curve_last_step(const struct pb_curve_point *pts, int n, uint64_t above_bytes,
-                       uint64_t *from_bytes, double *rise)
+int pb_curve_llc_step(const struct pb_curve_point *pts, int n, uint64_t above_bytes,
+                      double min_rise, uint64_t *from_bytes, double *rise)
 {
 	struct step st[MAX_POINTS];
-	int nst = find_steps(pts, n, st, MAX_POINTS);
-	for (int i = nst - 1; i >= 0; i--)
-		if (st[i].from > above_bytes) {
-			*from_bytes = st[i].from;
-			*rise = st[i].rise;
-			return 1;
-		}
-	return 0;
+	int nst = find_steps(pts, n, st, MAX_POINTS), best = -1;
+	for (int i = 0; i < nst; i++)
+		if (st[i].from > above_bytes && st[i].rise >= min_rise &&
+		    (best < 0 || st[i].rise > st[best].rise))
+			best = i;
+	if (best < 0)
+		return 0;
+	*from_bytes = st[best].from;
+	*rise = st[best].rise;
+	return 1;
 }
 
 /* "1 MiB" or "1 MiB..2 MiB". */

@@ -1364,7 +1364,7 @@ static void policy_comment(const struct tune_ctx *t, const struct pb_cpu_ident *
 		}
 	size_t used = strlen(comment);
 	snprintf(comment + used, len - used,
-	         "\ntuned now: %s (up to %llu bytes, %u size%s per octave, budget %g s)%s%s%s",
+	         "\ntuned now: %s\n(up to %llu bytes, %u size%s per octave, budget %g s)%s%s%s",
 	         tuned, (unsigned long long)o->max_size, o->per_octave,
 	         o->per_octave == 1 ? "" : "s", o->budget,
 	         kept[0] ? ";\nkept from the file as it was: " : "", kept,

@@ -1750,7 +1750,7 @@ int cmd_tune(int argc, char **argv)
 	pb_cpu_ident(&id);
 	/* the LLC the runs use (their dram working set, the split, which the
 	 * plan prints): said under the plan */
-	char llc_line[600];
+	char llc_line[1200];
 	llc_from_curve(&o, &s.caches, pb_session_stop_flag(&s), llc_line, sizeof llc_line);
 	print_plan(&o, &id);
 	pb_print_wrapped_at(stdout, 2, 4, llc_line);

@@ -581,19 +581,19 @@ static void set_range_is(const char *policy, uint64_t lo, uint64_t hi, const cha
 static void test_set_range(void **state)
 {
 	(void)state;
-	const char *row = "avx512<=32K,rep_stosb<=16M,avx512_nt";
+	const char *row = "gpr_unrolled<=32K,bytes<=16M,rbw";
 	/* inside one band: it is cut in two around the range */
 	set_range_is(row, 600, 2100, "libc",
-	             "avx512<=599,libc<=2100,avx512<=32K,rep_stosb<=16M,avx512_nt");
+	             "gpr_unrolled<=599,libc<=2100,gpr_unrolled<=32K,bytes<=16M,rbw");
 	/* across bands: the middle ones go, the outer ones keep the rest */
-	set_range_is(row, 20000, 20000000, "libc", "avx512<=19999,libc<=20000000,avx512_nt");
+	set_range_is(row, 20000, 20000000, "libc", "gpr_unrolled<=19999,libc<=20000000,rbw");
 	/* from the first size, and to the last */
-	set_range_is(row, 0, 100, "libc", "libc<=100,avx512<=32K,rep_stosb<=16M,avx512_nt");
+	set_range_is(row, 0, 100, "libc", "libc<=100,gpr_unrolled<=32K,bytes<=16M,rbw");
 	set_range_is(row, 32 << 20, UINT64_MAX, "libc",
-	             "avx512<=32K,rep_stosb<=16M,avx512_nt<=33554431,libc");
+	             "gpr_unrolled<=32K,bytes<=16M,rbw<=33554431,libc");
 	/* the band's own kernel: nothing changes; a neighbour's: joined */
-	set_range_is(row, 100, 200, "avx512", row);
-	set_range_is(row, 30000, 32768, "rep_stosb", "avx512<=29999,rep_stosb<=16M,avx512_nt");
+	set_range_is(row, 100, 200, "gpr_unrolled", row);
+	set_range_is(row, 30000, 32768, "bytes", "gpr_unrolled<=29999,bytes<=16M,rbw");
 	/* refused, p unchanged: an empty range, another op's kernel, too many bands */
 	struct pb_policy p;
 	assert_int_equal(pb_policy_parse(PB_OP_MEMSET, row, (pb_features)-1, &p), 0);

@@ -5,8 +5,12 @@
  *   n <= 64    one byte-masked load/store: bytes outside the mask are not
  *              accessed and cannot fault (Intel SDM Vol. 1 15.4.1, fault
  *              suppression), so no size needs a narrower block (memset
- *              from 64 to 128: two 32-byte stores at each end; memcpy
- *              and memmove: n < 64; at 64 the head/tail pair of plain
+ *              below 64, from 64 to 128 two 32-byte stores at each end;
+ *              memcpy and memmove below 16 only: from 16 to 63 a pair of
+ *              16- or 32-byte vectors, head and tail, as glibc 2.36's
+ *              avx512 memmove, which was 6-10% faster than the masked
+ *              pair from DRAM and no slower hot on Zen 4 (kernel revision
+ *              2, docs/performance.md); at 64 the head/tail pair of plain
  *              vectors took 3.2-3.3 TSC ticks against 4.1-4.5 masked)
  *   n <= 128   one vector at the head, one ending at the end
  *   n <= 256   two at the head, two ending at the end
@@ -118,9 +122,21 @@ static inline AVX512 void copy_head_tail_x4(uint8_t *d, const uint8_t *s, size_t
 static inline __attribute__((always_inline)) AVX512 bool copy_upto512(uint8_t *d, const uint8_t *s,
                                                                       size_t n)
 {
-	if (n < W) { /* n == W: two plain vectors are faster than a full mask */
-		__mmask64 m = low_bytes(n);
-		_mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
+	if (n < W) {              /* n == W: two plain vectors are faster than a full mask */
+		if (n >= W / 2) { /* 32..63: two 32-byte vectors, both loads first */
+			__m256i a = _mm256_loadu_si256((const __m256i *)s);
+			__m256i b = _mm256_loadu_si256((const __m256i *)(s + n - W / 2));
+			_mm256_storeu_si256((__m256i *)d, a);
+			_mm256_storeu_si256((__m256i *)(d + n - W / 2), b);
+		} else if (n >= W / 4) { /* 16..31: two 16-byte vectors */
+			__m128i a = _mm_loadu_si128((const __m128i *)s);
+			__m128i b = _mm_loadu_si128((const __m128i *)(s + n - W / 4));
+			_mm_storeu_si128((__m128i *)d, a);
+			_mm_storeu_si128((__m128i *)(d + n - W / 4), b);
+		} else {
+			__mmask64 m = low_bytes(n);
+			_mm512_mask_storeu_epi8(d, m, _mm512_maskz_loadu_epi8(m, s));
+		}
 		return true;
 	}
 	if (n <= 2 * W) {

@@ -8,8 +8,7 @@
 
 #include "primbench/error.h"
 #include "primbench/memory.h"
-
-#define HUGE_PAGE_BYTES ((size_t)2 << 20)
+#include "primbench/pages.h"
 
 /* Rounds up to whole pages; 0 when that overflows. */
 static size_t round_to_pages(size_t bytes)
@@ -32,7 +31,7 @@ void *pb_map(size_t bytes, bool huge, bool fault_later)
 	/* For huge pages, over-map by 2 MiB and trim both ends so the mapping
 	 * starts on a 2 MiB boundary and is exactly `len` long (pb_unmap then
 	 * needs only `bytes`). */
-	size_t extra = huge ? HUGE_PAGE_BYTES : 0;
+	size_t extra = huge ? PB_PAGE_2M : 0;
 	if (len > SIZE_MAX - extra) {
 		pb_fail("mapping of %zu bytes is too large", bytes);
 		return NULL;
@@ -45,8 +44,7 @@ void *pb_map(size_t bytes, bool huge, bool fault_later)
 	}
 	uint8_t *p = raw;
 	if (huge) {
-		p = (uint8_t *)(((uintptr_t)raw + HUGE_PAGE_BYTES - 1) &
-		                ~(uintptr_t)(HUGE_PAGE_BYTES - 1));
+		p = (uint8_t *)(((uintptr_t)raw + PB_PAGE_2M - 1) & ~(uintptr_t)(PB_PAGE_2M - 1));
 		if (p > raw)
 			munmap(raw, (size_t)(p - raw));
 		if (raw + extra > p)

@@ -162,7 +162,7 @@ static uint64_t state_region_bytes(const struct pb_mem_params *p, enum pb_cache_
 	case PB_STATE_LLC:
 		return level_bytes(p, st, sides);
 	case PB_STATE_DRAM:
-		return round_up(dram_bytes(p, 8 * max_slot), HUGE_PAGE_BYTES);
+		return round_up(dram_bytes(p, 8 * max_slot), (uint64_t)PB_PAGE_2M);
 	default:
 		return 0;
 	}
@@ -174,12 +174,12 @@ static uint64_t dram_thread_bytes(const struct pb_mem_params *p, uint64_t max_sl
                                   unsigned threads)
 {
 	unsigned sides = p->op != PB_OP_MEMSET ? 2 : 1;
-	uint64_t per = round_up(dram_bytes(p, 8 * max_slot), HUGE_PAGE_BYTES);
+	uint64_t per = round_up(dram_bytes(p, 8 * max_slot), (uint64_t)PB_PAGE_2M);
 	uint64_t avail = (uint64_t)sysconf(_SC_AVPHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t cap = avail / 2 / threads / sides / HUGE_PAGE_BYTES * HUGE_PAGE_BYTES;
-	uint64_t floor = round_up((dram_bytes(p, 0) + threads - 1) / threads, HUGE_PAGE_BYTES);
-	if (floor < round_up(8 * max_slot, HUGE_PAGE_BYTES))
-		floor = round_up(8 * max_slot, HUGE_PAGE_BYTES);
+	uint64_t cap = avail / 2 / threads / sides / (uint64_t)PB_PAGE_2M * (uint64_t)PB_PAGE_2M;
+	uint64_t floor = round_up((dram_bytes(p, 0) + threads - 1) / threads, (uint64_t)PB_PAGE_2M);
+	if (floor < round_up(8 * max_slot, (uint64_t)PB_PAGE_2M))
+		floor = round_up(8 * max_slot, (uint64_t)PB_PAGE_2M);
 	if (per > cap)
 		per = cap > floor ? cap : floor;
 	return per;

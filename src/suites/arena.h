@@ -24,7 +24,6 @@
 #define DRAM_MIN_WORKING_SET (256ull << 20)
 /* Fresh mappings one fault batch may create. */
 #define FAULT_MAX_BATCH_BYTES (64ull << 20)
-#define HUGE_PAGE_BYTES       (2ull << 20)
 /* A replay's source window starts this far past a page boundary, so that
  * destination and source never share a page offset (no 4K aliasing of
  * loads with stores), as mem's default --src-offset. */

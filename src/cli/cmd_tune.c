@@ -881,7 +881,6 @@ static void llc_from_curve(struct tune_opts *o, struct pb_cache_info *caches,
 	 * 64x between runs on a busy 2-vCPU guest (4 to 256 MiB) */
 	enum { SWEEPS = 3 };
 	uint64_t found[SWEEPS];
-	double rises[SWEEPS];
 	int nfound = 0, swept = 0;
 	for (int k = 0; k < SWEEPS; k++) {
 		struct pb_latency_point pts[80];
@@ -900,8 +899,8 @@ static void llc_from_curve(struct tune_opts *o, struct pb_cache_info *caches,
 		for (int i = 0; i < n; i++)
 			cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
 			                                .ns_per_load = pts[i].ns_per_load};
-		if (pb_curve_llc_step(cp, n, 2 * l2, LLC_CURVE_MIN_RISE, &found[nfound],
-		                      &rises[nfound]))
+		double rise; /* not reported: the sweeps' sizes are */
+		if (pb_curve_llc_step(cp, n, 2 * l2, LLC_CURVE_MIN_RISE, &found[nfound], &rise))
 			nfound++;
 	}
 	char why[300] = "", seen[200] = "";
@@ -990,7 +989,6 @@ struct tune_ctx {
 	char checked[PB_OP_COUNT][600];    /* each op's check, for the file's comment */
 	uint64_t suspect[PB_OP_COUNT][64]; /* sizes tune's runs saw lose (guard_tuned) */
 	bool check_changed;                /* the check handed sizes to libc */
-	char check_path[4096];             /* the check's policy file ("" when none) */
 	size_t nsuspect[PB_OP_COUNT];
 };
 
@@ -1349,18 +1347,25 @@ static void policy_comment(const struct tune_ctx *t, const struct pb_cpu_ident *
 	}
 	for (int op = 0; op < PB_OP_COUNT; op++)
 		if (o->want[op] && t->checked[op][0]) {
-			/* words broken into lines of at most 76 columns */
-			size_t used = strlen(comment), col = 0;
-			for (const char *q = t->checked[op]; *q && used + 2 < len;) {
-				size_t w = strcspn(q, " ");
-				comment[used++] = col == 0 || col + 1 + w > 76 ? '\n' : ' ';
-				col = comment[used - 1] == '\n' ? 0 : col + 1;
-				used +=
-				    (size_t)snprintf(comment + used, len - used, "%.*s", (int)w, q);
-				col += w;
-				q += w + (q[w] == ' ');
+			/* the one word wrapper, its lines indented by 2 and the 2
+			 * dropped: with the file's "# " they stay within 80 columns */
+			char *w = NULL;
+			size_t wlen = 0;
+			FILE *m = open_memstream(&w, &wlen);
+			if (!m)
+				continue;
+			pb_print_wrapped_at(m, 2, 2, t->checked[op]);
+			if (fclose(m) != 0) {
+				free(w);
+				continue;
 			}
-			comment[used < len ? used : len - 1] = '\0';
+			for (char *l = w; *l;) {
+				size_t n = strcspn(l, "\n"), used = strlen(comment);
+				snprintf(comment + used, len - used, "\n%.*s",
+				         n > 2 ? (int)(n - 2) : 0, n > 2 ? l + 2 : "");
+				l += n + (l[n] == '\n');
+			}
+			free(w);
 		}
 	size_t used = strlen(comment);
 	snprintf(comment + used, len - used,
@@ -1675,6 +1680,11 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 	return PB_EXIT_OK;
 }
 
+/* The check's policy file, made before anything is measured (a TMPDIR
+ * where no file can be made is an error at the start, not after the
+ * tuning), removed at exit; "" with --no-check. */
+static char check_file_path[4096];
+
 /* The check of every op tuned now (check_op), on a policy file of what
  * tune found; the file is then written with what the check left. Returns
  * the exit status. */
@@ -1683,14 +1693,9 @@ static int check_policies(struct tune_ctx *t)
 	int status = PB_EXIT_OK;
 	for (int op = 0; op < PB_OP_COUNT && status == PB_EXIT_OK; op++)
 		if (t->o->want[op])
-			status = check_op(t, (enum pb_op)op, t->check_path);
+			status = check_op(t, (enum pb_op)op, check_file_path);
 	return status;
 }
-
-/* The check's policy file, made before anything is measured (a TMPDIR
- * where no file can be made is an error at the start, not after the
- * tuning), removed at exit. */
-static char check_file_path[4096];
 
 static void remove_check_file(void)
 {
@@ -1698,7 +1703,7 @@ static void remove_check_file(void)
 		unlink(check_file_path);
 }
 
-static void make_check_file(struct tune_ctx *t)
+static void make_check_file(void)
 {
 	const char *dir = cli_tmp_dir();
 	snprintf(check_file_path, sizeof check_file_path, "%s/primbench-tune-policy-XXXXXX", dir);
@@ -1712,7 +1717,6 @@ static void make_check_file(struct tune_ctx *t)
 	}
 	close(fd);
 	atexit(remove_check_file);
-	snprintf(t->check_path, sizeof t->check_path, "%s", check_file_path);
 }
 
 int cmd_tune(int argc, char **argv)
@@ -1734,7 +1738,7 @@ int cmd_tune(int argc, char **argv)
 	choose_split(&o, &caches);
 	prepare_policy_file(&o, path, &old, &have_old);
 	if (!o.no_check)
-		make_check_file(&t);
+		make_check_file();
 
 	struct pb_session s;
 	struct pb_session_params sp = {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "primbench/breakeven.h"
+#include "primbench/breakeven_text.h"
 #include "primbench/error.h"
 #include "primbench/replicates.h"
 #include "primbench/text.h"

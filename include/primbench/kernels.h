@@ -52,7 +52,7 @@ enum pb_store_kind {
 };
 
 /* The path of glibc 2.36's x86-64 string functions a kernel's own code
- * corresponds to (the classes of the glibc model, src/report/breakeven.c):
+ * corresponds to (the classes of the glibc model, src/analysis/glibc_model.c):
  * its vector loop, rep movsb/stosb, its non-temporal loop, any path (the C
  * library itself), or none. The model covers memset and memcpy: memmove
  * rows say NONE. */

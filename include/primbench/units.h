@@ -20,8 +20,17 @@ enum pb_unit {
 const char *pb_unit_name(enum pb_unit u);
 /* Returns 0, or -1 with pb_error(): "unknown unit 'x' (known: ...)". */
 int pb_unit_parse(const char *name, enum pb_unit *out);
-/* A median in ticks/call converted to unit u at size n. */
+/* A median in ticks/call converted to unit u at size n, with this
+ * process's timer (pb_ticks_to_ns): pb_unit_convert at its ns per tick. */
 double pb_unit_value(enum pb_unit u, double ticks_per_call, uint64_t size_bytes);
+
+/* The one conversion of a per-call tick count t to unit u at size n, with
+ * ns_per_tick nanoseconds per tick (NaN when unknown: then ns/call and
+ * GB/s are NaN). ticks/page is NaN at size 0; bytes/tick and GB/s are 0
+ * at size 0 and infinite for t <= 0. A result file's values convert with
+ * that file's own rate (file_units.h), never this process's. */
+double pb_unit_convert(enum pb_unit u, double ticks_per_call, double ns_per_tick,
+                       uint64_t size_bytes);
 
 /* Derived figures of a per-call tick count t at size n (see README units).
  * At size 0: ticks/page is NaN (undefined), bytes/tick and GB/s are 0. */

@@ -31,6 +31,7 @@
 #include "cli/tune_check.h"
 #include "primbench/auto.h"
 #include "primbench/breakeven.h"
+#include "primbench/breakeven_text.h"
 #include "primbench/cpu.h"
 #include "primbench/curve_text.h"
 #include "primbench/distribution.h"

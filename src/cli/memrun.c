@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "cli/glibc_check.h"
 #include "primbench/breakeven.h"
+#include "primbench/breakeven_text.h"
 #include "primbench/distribution.h"
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/file_units.h"
 #include "primbench/fingerprint.h"
 #include "primbench/format.h"
 #include "primbench/kernels.h"
@@ -475,10 +476,8 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_resu
 			free(n);
 			return -1;
 		}
-		if (ticks_a)
-			sa = 1e9 / fa->tsc_hz;
-		if (ticks_b)
-			sb = 1e9 / fb->tsc_hz;
+		sa = pb_file_ns_per_value(fa, a->unit);
+		sb = pb_file_ns_per_value(fb, b->unit);
 		row->unit = "ns";
 		(*converted)++;
 	}
@@ -486,8 +485,8 @@ static int compare_case(struct pb_compare_row *row, const struct pb_compare_resu
 	const char *own = suite_unit(a, &per);
 	if (own && (ticks_a || ns_a) && (ticks_b || ns_b) && (!ticks_a || fa->tsc_hz > 0) &&
 	    (!ticks_b || fb->tsc_hz > 0)) {
-		sa = (ticks_a ? 1e9 / fa->tsc_hz : 1) * per;
-		sb = (ticks_b ? 1e9 / fb->tsc_hz : 1) * per;
+		sa = pb_file_ns_per_value(fa, a->unit) * per;
+		sb = pb_file_ns_per_value(fb, b->unit) * per;
 		row->unit = own;
 	}
 

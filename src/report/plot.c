@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/file_units.h"
 #include "primbench/plot.h"
 #include "primbench/policy.h"
 #include "primbench/results.h"
@@ -162,32 +163,13 @@ static void ab_verdict(const json_t *ab, double est, double lo, double hi, char 
 		snprintf(out, len, "cannot tell");
 }
 
-/* Ticks per second of a case's unit: the file's TSC for "tsc_ticks", 1e9
- * for "ns" (the clock_gettime fallback, docs/results-schema.md). */
-static double unit_hz(const struct pb_results_file *f, const char *unit)
+/* A per-call value t (ns_per nanoseconds each; NaN: unknown) in unit u at
+ * size bytes: the one conversion (pb_unit_convert); what cannot be drawn
+ * (an infinite rate of a time <= 0) is NaN, a gap in the curve. */
+static double convert(enum pb_unit u, double t, double ns_per, double size)
 {
-	if (!strcmp(unit, "ns"))
-		return 1e9;
-	return f->tsc_hz;
-}
-
-/* A per-call time t (ticks at hz) in unit u at size bytes. */
-static double convert(enum pb_unit u, double t, double hz, double size)
-{
-	switch (u) {
-	case PB_UNIT_TICKS_PER_CALL:
-		return t;
-	case PB_UNIT_TICKS_PER_PAGE:
-		return size > 0 ? t * 4096.0 / size : NAN;
-	case PB_UNIT_NS_PER_CALL:
-		return t / hz * 1e9;
-	case PB_UNIT_BYTES_PER_TICK:
-		return t > 0 ? size / t : NAN;
-	case PB_UNIT_GB_S:
-		return t > 0 ? size * hz / t / 1e9 : NAN;
-	default:
-		return NAN;
-	}
+	double v = pb_unit_convert(u, t, ns_per, (uint64_t)size);
+	return isfinite(v) ? v : NAN;
 }
 
 /* The cache states in a few words (docs/methodology.md, "Cache states"). */
@@ -521,14 +503,14 @@ static enum pb_unit replay_unit(enum pb_unit asked)
 
 /* A case's median (y) and 95% CI (lo, hi; the median alone without one)
  * in unit u at size bytes; lo is the lower figure on the axis. */
-static void case_value(enum pb_unit u, const struct pb_summary *sum, double hz, double size,
+static void case_value(enum pb_unit u, const struct pb_summary *sum, double ns_per, double size,
                        struct point *p)
 {
-	p->y = convert(u, sum->median, hz, size);
+	p->y = convert(u, sum->median, ns_per, size);
 	p->lo = p->hi = p->y;
 	if (sum->ci_valid) {
-		double a = convert(u, sum->ci_lo, hz, size);
-		double b = convert(u, sum->ci_hi, hz, size);
+		double a = convert(u, sum->ci_lo, ns_per, size);
+		double b = convert(u, sum->ci_hi, ns_per, size);
 		p->lo = higher_is_better(u) ? b : a;
 		p->hi = higher_is_better(u) ? a : b;
 	}
@@ -597,16 +579,16 @@ static char *scaling_variant(const json_t *key)
 
 /* An N-thread sweep case (N > 1) into its scaling panel. */
 static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_results_file *f,
-                       const json_t *key, const struct pb_summary *sum, double hz,
+                       const json_t *key, const struct pb_summary *sum, double ns_per,
                        enum pb_unit unit)
 {
 	long long size = 0;
 	pb_key_int(key, "size_bytes", &size);
 	enum pb_unit u = scaling_unit(unit);
-	if (!(hz > 0) && u == PB_UNIT_GB_S)
+	if (!(ns_per > 0) && u == PB_UNIT_GB_S)
 		return pb_fail("%s: no timer.hz: cannot give %s", f->path, pb_unit_name(u));
 	struct point p;
-	case_value(u, sum, hz, (double)size, &p);
+	case_value(u, sum, ns_per, (double)size, &p);
 	if (size <= 0 || !isfinite(p.y)) {
 		m->zero_sizes++;
 		return 0;
@@ -642,7 +624,7 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 			           *state = pb_key_str(c->key, "cache_state");
 			long long size = 0;
 			pb_key_int(c->key, "size_bytes", &size);
-			double hz = unit_hz(f, c->unit);
+			double ns_per = pb_file_ns_per_value(f, c->unit);
 			struct pb_summary sum;
 			bool have = false;
 			struct point p = {1, NAN, NAN, NAN};
@@ -652,12 +634,12 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 				    strcmp(sc->state, state) || strcmp(sc->node, key_node(c->key)))
 					continue;
 				if (!have) {
-					if (!(hz > 0) && u == PB_UNIT_GB_S)
+					if (!(ns_per > 0) && u == PB_UNIT_GB_S)
 						return pb_fail("%s: no timer.hz: cannot give %s",
 						               f->path, pb_unit_name(u));
 					if (pb_results_case_summary(c, 0.95, &sum) != 0)
 						return -1;
-					case_value(u, &sum, hz, (double)size, &p);
+					case_value(u, &sum, ns_per, (double)size, &p);
 					have = true;
 				}
 				if (!isfinite(p.y))
@@ -703,9 +685,9 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				               "and kernel",
 				               f->path, c->index);
 			pb_key_int(c->key, "dst_offset_bytes", &dst);
-			double hz = unit_hz(f, c->unit);
+			double ns_per = pb_file_ns_per_value(f, c->unit);
 			enum pb_unit u = kind == CASE_REPLAY ? replay_unit(unit) : unit;
-			if (!(hz > 0) && u != PB_UNIT_TICKS_PER_CALL &&
+			if (!(ns_per > 0) && u != PB_UNIT_TICKS_PER_CALL &&
 			    u != PB_UNIT_TICKS_PER_PAGE && u != PB_UNIT_BYTES_PER_TICK)
 				return pb_fail("%s: no timer.hz: cannot give %s", f->path,
 				               pb_unit_name(u));
@@ -717,9 +699,9 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				const char *dist = pb_key_str(c->key, "distribution");
 				struct replay_panel *r = replay_for(m, op, dist, state);
 				GROW(r->b, r->n, r->cap);
-				double y = convert(u, sum.median, hz, 0);
-				double lo = sum.ci_valid ? convert(u, sum.ci_lo, hz, 0) : y;
-				double hi = sum.ci_valid ? convert(u, sum.ci_hi, hz, 0) : y;
+				double y = convert(u, sum.median, ns_per, 0);
+				double lo = sum.ci_valid ? convert(u, sum.ci_lo, ns_per, 0) : y;
+				double hi = sum.ci_valid ? convert(u, sum.ci_hi, ns_per, 0) : y;
 				r->b[r->n++] =
 				    (struct bar){fi, name_index(&m->kernels, kernel), y, lo, hi};
 				continue;
@@ -727,12 +709,12 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 			if (key_threads(c->key) > 1) {
 				/* Aggregates: the scaling panels, not the size panels. */
 				m->threads = true;
-				if (scaling_add(m, fi, f, c->key, &sum, hz, unit) != 0)
+				if (scaling_add(m, fi, f, c->key, &sum, ns_per, unit) != 0)
 					return -1;
 				continue;
 			}
 			struct point pt;
-			case_value(unit, &sum, hz, (double)size, &pt);
+			case_value(unit, &sum, ns_per, (double)size, &pt);
 			double y = pt.y, lo = pt.lo, hi = pt.hi;
 			size_t k = name_index(&m->kernels, kernel);
 			if (in_grid(f, i)) {
@@ -1775,8 +1757,8 @@ static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t 
 			const char *suite = pb_key_str(c->key, "suite");
 			if (!suite || strcmp(suite, map ? "map" : "latency"))
 				continue;
-			double hz = unit_hz(f, c->unit);
-			if (!(hz > 0))
+			double ns_per = pb_file_ns_per_value(f, c->unit);
+			if (!(ns_per > 0))
 				return pb_fail("%s: a %s case is in %s, and the file has no "
 				               "machine.timer.hz to convert it",
 				               f->path, suite, c->unit);
@@ -1802,7 +1784,7 @@ static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t 
 				snprintf(name, sizeof name, "%s %s%s%s", group + 4, pg,
 				         base ? "" : " ", base ? "" : src);
 				ls = lm_series_for(m, fi, name);
-				double b = (double)page * hz / 1e9; /* GB/s = b / ticks */
+				double b = (double)page / ns_per; /* GB/s = b / ticks */
 				p = (struct point){(double)threads, b / s.median, b / s.p90,
 				                   b / s.p10};
 			} else {
@@ -1810,7 +1792,7 @@ static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t 
 					free(group);
 					continue;
 				}
-				double k = 1e9 / hz;
+				double k = ns_per;
 				long long load;
 				bool loaded = pb_key_int(c->key, "load_threads", &load);
 				ls = lm_series_for(m, fi, group);

@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "primbench/breakeven.h"
+#include "primbench/breakeven_text.h"
 #include "primbench/error.h"
+#include "primbench/file_units.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
@@ -883,14 +885,11 @@ static json_t *glibc_section(struct ctx *c)
 
 /* ---- kernel crossings ----------------------------------------------------- */
 
-/* ns per value of case k, or 0 when it cannot be converted. */
+/* ns per value of case k, or 0 when it cannot be converted (the file's
+ * own timer figures, file_units.h). */
 static double ns_scale(const struct ctx *c, const struct pb_results_case *k)
 {
-	if (!strcmp(k->unit, "ns"))
-		return 1;
-	if (pb_tick_unit_is_counter(k->unit) && c->f->tsc_hz > 0)
-		return 1e9 / c->f->tsc_hz;
-	return 0;
+	return pb_file_ns_per_value(c->f, k->unit);
 }
 
 /* A time for prose, 4 significant figures: "176.7 ns", "5.195 us",

@@ -17,40 +17,54 @@ static const char *const unit_names[PB_UNIT_COUNT] = {"ticks/call", "ticks/page"
 
 PB_NAME_FUNCTIONS(enum pb_unit, pb_unit_name, pb_unit_parse, unit_names, PB_UNIT_COUNT, "unit")
 
-double pb_unit_value(enum pb_unit u, double t, uint64_t n)
+double pb_unit_convert(enum pb_unit u, double t, double ns_per_tick, uint64_t n)
 {
 	switch (u) {
 	case PB_UNIT_TICKS_PER_CALL:
 		return t;
 	case PB_UNIT_TICKS_PER_PAGE:
-		return pb_ticks_per_page(t, n);
+		return n ? t * UNIT_PAGE_BYTES / (double)n : NAN;
 	case PB_UNIT_NS_PER_CALL:
-		return pb_ticks_to_ns(t);
+		return t * ns_per_tick;
 	case PB_UNIT_BYTES_PER_TICK:
-		return pb_bytes_per_tick(t, n);
-	case PB_UNIT_GB_S:
-		return pb_gb_per_s(t, n);
+		if (n == 0)
+			return 0;
+		return t > 0 ? (double)n / t : INFINITY;
+	case PB_UNIT_GB_S: {
+		double ns = t * ns_per_tick;
+		if (n == 0)
+			return 0;
+		if (isnan(ns))
+			return NAN;
+		return ns > 0 ? (double)n / ns : INFINITY;
+	}
 	default:
 		return NAN;
 	}
 }
 
+/* this process's ns per tick (pb_ticks_to_ns is linear in its ticks) */
+static double own_ns_per_tick(void)
+{
+	return pb_ticks_to_ns(1);
+}
+
+double pb_unit_value(enum pb_unit u, double t, uint64_t n)
+{
+	return pb_unit_convert(u, t, own_ns_per_tick(), n);
+}
+
 double pb_ticks_per_page(double t, uint64_t n)
 {
-	return n ? t * UNIT_PAGE_BYTES / (double)n : NAN;
+	return pb_unit_convert(PB_UNIT_TICKS_PER_PAGE, t, NAN, n);
 }
 
 double pb_bytes_per_tick(double t, uint64_t n)
 {
-	if (n == 0)
-		return 0;
-	return t > 0 ? (double)n / t : INFINITY;
+	return pb_unit_convert(PB_UNIT_BYTES_PER_TICK, t, NAN, n);
 }
 
 double pb_gb_per_s(double t, uint64_t n)
 {
-	double ns = pb_ticks_to_ns(t);
-	if (n == 0)
-		return 0;
-	return ns > 0 ? (double)n / ns : INFINITY;
+	return pb_unit_convert(PB_UNIT_GB_S, t, own_ns_per_tick(), n);
 }

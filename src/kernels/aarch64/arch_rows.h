@@ -7,7 +7,7 @@
  * glibc note, flags, description, source); struct pb_kernel,
  * include/primbench/kernels.h; flags PB_KF_*, protos.h.
  *
- * The glibc model (src/report/breakeven.c) is x86-64's (its tunables are
+ * The glibc model (src/analysis/glibc_model.c) is x86-64's (its tunables are
  * x86_rep_*_threshold and x86_non_temporal_threshold): the arm64 rows map
  * to no path of it. The sve rows' vector bytes are 0: their code is
  * vector-length agnostic (the CPU's VL, 16 to 256 bytes). The MOPS rows

@@ -19,6 +19,7 @@
 	assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (1 + fabs((double)(b))))
 
 #include "primbench/compare.h"
+#include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
@@ -59,6 +60,78 @@ static struct pb_mem_params params(const struct pb_kernel **ks, size_t nk, const
 	    .seed = 42,
 	};
 	return p;
+}
+
+/* pb_mem_params_make: every default, and nothing else set. */
+static void test_params_make_defaults(void **state)
+{
+	(void)state;
+	struct pb_cache_info caches = {0};
+	caches.level[PB_CACHE_L1D].size_bytes = 48 << 10;
+	caches.level[PB_CACHE_L2].size_bytes = 2 << 20;
+	caches.level[PB_CACHE_LLC].size_bytes = 32 << 20;
+	volatile sig_atomic_t stop = 0;
+	struct pb_mem_params p = pb_mem_params_make(PB_OP_MEMCPY, &caches, 0.25, 77, &stop);
+	assert_int_equal(p.op, PB_OP_MEMCPY);
+	assert_near(p.budget_s, 0.25);
+	assert_int_equal(p.seed, 77);
+	assert_ptr_equal(p.stop, &stop);
+	assert_int_equal(p.min_samples, PB_MEM_MIN_SAMPLES_DEFAULT);
+	assert_int_equal(p.max_samples, PB_MEM_MAX_SAMPLES_DEFAULT);
+	assert_int_equal(p.warmup_samples, PB_MEM_WARMUP_SAMPLES_DEFAULT);
+	assert_int_equal(PB_MEM_MIN_SAMPLES_DEFAULT, 11);
+	assert_int_equal(PB_MEM_MAX_SAMPLES_DEFAULT, 201);
+	assert_int_equal(PB_MEM_WARMUP_SAMPLES_DEFAULT, 1);
+	assert_int_equal(p.l1_bytes, 48 << 10);
+	assert_int_equal(p.l2_bytes, 2 << 20);
+	assert_int_equal(p.llc_bytes, 32 << 20);
+	/* one placement: dst page-aligned, src 2048 bytes past */
+	assert_int_equal(p.n_placements, 1);
+	assert_non_null(p.placements);
+	assert_int_equal(p.placements[0].dst_offset_bytes, 0);
+	assert_int_equal(p.placements[0].src_offset_bytes, 2048);
+	assert_false(p.placements[0].has_distance);
+	/* the rest is zero: one thread, 4K pages, no extras */
+	assert_null(p.kernels);
+	assert_int_equal(p.n_kernels, 0);
+	assert_null(p.sizes_bytes);
+	assert_int_equal(p.n_sizes, 0);
+	assert_null(p.states);
+	assert_int_equal(p.n_states, 0);
+	assert_int_equal(p.extent_bytes, 0);
+	assert_false(p.then_read);
+	assert_int_equal(p.value, 0);
+	assert_near(p.precision, 0);
+	assert_null(p.counters);
+	assert_null(p.progress);
+	assert_int_equal(p.threads, 0);
+	assert_int_equal(p.n_thread_counts, 0);
+	assert_null(p.cpus);
+	assert_null(p.pin);
+	assert_null(p.thread_placement);
+	assert_int_equal(p.mem_node, PB_MEM_NODE_LOCAL);
+	assert_null(p.bind_memory);
+	assert_int_equal(p.n_page_sizes, 0);
+	assert_null(p.page_sizes);
+	/* usable as it is once kernels, sizes and states are set */
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMCPY, "libc")};
+	assert_non_null(ks[0]);
+	uint64_t sizes[] = {64};
+	enum pb_cache_state hot = PB_STATE_HOT;
+	p.kernels = ks;
+	p.n_kernels = 1;
+	p.sizes_bytes = sizes;
+	p.n_sizes = 1;
+	p.states = &hot;
+	p.n_states = 1;
+	p.budget_s = 0.001;
+	p.min_samples = 2;
+	p.max_samples = 3;
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run(&p, &r), 0);
+	assert_int_equal(r.n_cases, 1);
+	assert_true(r.cases[0].n_samples >= 2);
+	pb_mem_result_free(&r);
 }
 
 static void test_cases_and_samples(void **state)
@@ -1173,6 +1246,7 @@ static void test_threads_results(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_params_make_defaults),
 	    cmocka_unit_test(test_cases_and_samples),
 	    cmocka_unit_test(test_memset_prefill_differs),
 	    cmocka_unit_test(test_stop_flag_interrupts),

@@ -119,6 +119,29 @@ struct pb_mem_params {
 	size_t n_page_sizes;
 };
 
+/* The sampling every mem run starts from (pb_mem_params_make): at least
+ * 11 samples per case (a 95% CI of the median needs 6), at most 201, after
+ * one warm-up sample; mem's --min-samples, --max-samples and --warmup
+ * default to these. */
+#define PB_MEM_MIN_SAMPLES_DEFAULT    11
+#define PB_MEM_MAX_SAMPLES_DEFAULT    201
+#define PB_MEM_WARMUP_SAMPLES_DEFAULT 1
+
+/* The parameters of a mem run with every default set once: op; budget_s
+ * (seconds per group); PB_MEM_MIN_SAMPLES_DEFAULT, PB_MEM_MAX_SAMPLES_
+ * DEFAULT and PB_MEM_WARMUP_SAMPLES_DEFAULT samples per case; l1_bytes,
+ * l2_bytes, llc_bytes from caches (its L1D, L2 and LLC levels:
+ * pb_cache_detect's figures); seed; stop (may be NULL); one placement, the
+ * destination page-aligned and the source 2048 bytes past a page boundary
+ * (dst - src = 2048 mod 4096: no 4K aliasing; static storage); memset value
+ * 0; no precision stop, extent, read-back, counters, progress, threads,
+ * memory binding or page-size list (4K pages). The caller then sets the
+ * kernels, sizes and states, and whatever else it changes. */
+struct pb_cache_info;
+struct pb_mem_params pb_mem_params_make(enum pb_op op, const struct pb_cache_info *caches,
+                                        double budget_s, uint64_t seed,
+                                        volatile sig_atomic_t *stop);
+
 /* The page sizes of a --pages list this machine offers: sizes[0..n) (pages.h
  * PB_PAGE_*) probed under sysfs_mm (NULL: "/sys/kernel/mm"; tests pass a
  * directory of their own); the available ones, in order, into out[] and

@@ -289,26 +289,6 @@ struct run {
 	char peers[512];
 };
 
-/* The sampling every tune measurement shares: 11..201 samples after one
- * warm-up, the detected cache sizes, the session's stop flag. */
-static struct pb_mem_params tune_mem_params(enum pb_op op, double budget,
-                                            const struct pb_cache_info *caches, uint64_t seed,
-                                            struct pb_session *s)
-{
-	return (struct pb_mem_params){
-	    .op = op,
-	    .budget_s = budget,
-	    .min_samples = 11,
-	    .max_samples = 201,
-	    .warmup_samples = 1,
-	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
-	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
-	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
-	    .seed = seed,
-	    .stop = pb_session_stop_flag(s),
-	};
-}
-
 /* Times op's candidates at run->sizes in run->state; computes the
  * break-even policy. Returns 0, or the exit status of a failure. */
 static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
@@ -316,22 +296,19 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
                    uint64_t seed, bool verbose, const struct pb_glibc_thresholds *g,
                    unsigned per_octave, struct pb_session *s)
 {
-	struct pb_mem_placement place = {.dst_offset_bytes = 0, .src_offset_bytes = 2048};
 	uint64_t *sizes = calloc(run->sizes.count, sizeof *sizes);
 	for (size_t i = 0; i < run->sizes.count; i++)
 		sizes[i] = (uint64_t)run->sizes.values[i];
 	char ctx[64];
 	snprintf(ctx, sizeof ctx, "%s %s", pb_op_name(run->op), pb_cache_state_name(run->state));
-	struct pb_mem_params p = tune_mem_params(run->op, budget, caches, seed, s);
+	struct pb_mem_params p =
+	    pb_mem_params_make(run->op, caches, budget, seed, pb_session_stop_flag(s));
 	p.kernels = ks;
 	p.n_kernels = nk;
 	p.sizes_bytes = sizes;
 	p.n_sizes = run->sizes.count;
 	p.states = &run->state;
 	p.n_states = 1;
-	p.placements = &place;
-	p.n_placements = 1;
-	p.value = 0;
 	p.progress = progress;
 	p.progress_ctx = ctx;
 	/* Replicates (include/primbench/replicates.h), as mem runs them: the
@@ -550,7 +527,8 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 			die_usage("tune: %s", pb_error());
 	}
 	struct pb_mem_replay rp = {.dist = dist, .seed = 1, .batch_calls = 4096};
-	struct pb_mem_params p = tune_mem_params(policy->op, budget * 10, caches, seed, s);
+	struct pb_mem_params p =
+	    pb_mem_params_make(policy->op, caches, budget * 10, seed, pb_session_stop_flag(s));
 	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum, vs) != 0) {
 		cli_error("%s", pb_error());
 		free(cands);

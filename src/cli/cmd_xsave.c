@@ -258,28 +258,15 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	}
 	ks[nk++] = rep;
 	enum pb_cache_state hot = PB_STATE_HOT;
-	struct pb_mem_placement pl = {.dst_offset_bytes = 0, .src_offset_bytes = 2048};
-	struct pb_mem_params p = {
-	    .op = op,
-	    .kernels = ks,
-	    .n_kernels = nk,
-	    .sizes_bytes = size_bytes,
-	    .n_sizes = sizes->count,
-	    .states = &hot,
-	    .n_states = 1,
-	    .placements = &pl,
-	    .n_placements = 1,
-	    .value = 0,
-	    .budget_s = budget / (double)reps,
-	    .min_samples = min_samples,
-	    .max_samples = max_samples / reps > min_samples ? max_samples / reps : min_samples,
-	    .warmup_samples = 1,
-	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
-	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
-	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
-	    .seed = seed,
-	    .stop = stop,
-	};
+	struct pb_mem_params p = pb_mem_params_make(op, caches, budget / (double)reps, seed, stop);
+	p.kernels = ks;
+	p.n_kernels = nk;
+	p.sizes_bytes = size_bytes;
+	p.n_sizes = sizes->count;
+	p.states = &hot;
+	p.n_states = 1;
+	p.min_samples = min_samples;
+	p.max_samples = max_samples / reps > min_samples ? max_samples / reps : min_samples;
 	/* replicates: the sweep again, in a row, fresh buffers and calibration
 	 * each; its figures are then the replicates' geometric means */
 	struct pb_mem_result mr = {0};

@@ -93,9 +93,11 @@ void mem_cli_defaults(struct mem_cli *m)
 	m->cache_arg = "hot";
 	m->dst_offsets_arg = "0";
 	m->src_offsets_arg = "2048"; /* dst - src = 2048 mod 4096: no 4K aliasing */
-	m->warmup_samples = 1;
+	m->warmup_samples = PB_MEM_WARMUP_SAMPLES_DEFAULT;
 	m->cpu = -1;
-	m->samp = (struct cli_sampling){.budget_s = 0.5, .min_samples = 11, .max_samples = 201};
+	m->samp = (struct cli_sampling){.budget_s = 0.5,
+	                                .min_samples = PB_MEM_MIN_SAMPLES_DEFAULT,
+	                                .max_samples = PB_MEM_MAX_SAMPLES_DEFAULT};
 	m->replicates = MEM_CLI_DEFAULT_REPLICATES;
 	m->processes = 1;
 }
@@ -858,45 +860,38 @@ static struct pb_mem_params op_params(struct mem_run *run, size_t o)
 {
 	const struct mem_cli *m = run->m;
 	const struct mem_plan *pl = run->pl;
-	const struct pb_cache_info *caches = &run->s.caches;
-	return (struct pb_mem_params){
-	    .op = m->ops[o],
-	    .kernels = pl->kernels[o],
-	    .n_kernels = pl->nkernels[o],
-	    .sizes_bytes = pl->size_bytes,
-	    .n_sizes = pl->sizes.count,
-	    .states = pl->states,
-	    .n_states = pl->nstates,
-	    .placements = pl->placements,
-	    .n_placements = pl->nplacements,
-	    .extent_bytes = m->extent_bytes,
-	    .then_read = m->then_read,
-	    .precision = m->precision,
-	    .warmup_samples = m->warmup_samples,
-	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
-	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
-	    .value = m->value,
-	    .budget_s = m->samp.budget_s,
-	    .min_samples = m->samp.min_samples,
-	    .max_samples = m->samp.max_samples,
-	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
-	    .seed = run->s.seed + o,
-	    .stop = pb_session_stop_flag(&run->s),
-	    .counters = run->counting ? &run->counters : NULL,
-	    .progress = progress,
-	    .progress_ctx = &run->progress_line,
-	    .thread_counts = pl->thread_counts,
-	    .n_thread_counts = pl->n_thread_counts,
-	    .cpus = pl->cpus,
-	    .thread_placement = pl->threaded ? pb_placement_name(pl->tplan.placement) : NULL,
-	    .mem_node = pl->node.kind,
-	    .mem_node_index = pl->node.node,
-	    .bind_memory = pl->node.kind != PB_MEM_NODE_LOCAL ? bind_memory : NULL,
-	    .bind_ctx = (void *)pl,
-	    .page_sizes = pl->page_sizes,
-	    .page_sources = pl->page_sources,
-	    .n_page_sizes = pl->n_page_sizes,
-	};
+	struct pb_mem_params p = pb_mem_params_make(m->ops[o], &run->s.caches, m->samp.budget_s,
+	                                            run->s.seed + o, pb_session_stop_flag(&run->s));
+	p.kernels = pl->kernels[o];
+	p.n_kernels = pl->nkernels[o];
+	p.sizes_bytes = pl->size_bytes;
+	p.n_sizes = pl->sizes.count;
+	p.states = pl->states;
+	p.n_states = pl->nstates;
+	p.placements = pl->placements;
+	p.n_placements = pl->nplacements;
+	p.extent_bytes = m->extent_bytes;
+	p.then_read = m->then_read;
+	p.precision = m->precision;
+	p.min_samples = m->samp.min_samples;
+	p.max_samples = m->samp.max_samples;
+	p.warmup_samples = m->warmup_samples;
+	p.value = m->value;
+	p.counters = run->counting ? &run->counters : NULL;
+	p.progress = progress;
+	p.progress_ctx = &run->progress_line;
+	p.thread_counts = pl->thread_counts;
+	p.n_thread_counts = pl->n_thread_counts;
+	p.cpus = pl->cpus;
+	p.thread_placement = pl->threaded ? pb_placement_name(pl->tplan.placement) : NULL;
+	p.mem_node = pl->node.kind;
+	p.mem_node_index = pl->node.node;
+	p.bind_memory = pl->node.kind != PB_MEM_NODE_LOCAL ? bind_memory : NULL;
+	p.bind_ctx = (void *)pl;
+	p.page_sizes = pl->page_sizes;
+	p.page_sources = pl->page_sources;
+	p.n_page_sizes = pl->n_page_sizes;
+	return p;
 }
 
 /* auto among the kernels of op: its policy is installed before the run and

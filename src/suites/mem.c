@@ -15,6 +15,7 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+#include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/memory.h"
 #include "primbench/replicates.h"
@@ -33,6 +34,30 @@
 int pb_mem_prefill_value(enum pb_op op, int value)
 {
 	return op != PB_OP_MEMSET ? 0xA5 : (value ^ 0xA5) & 0xff;
+}
+
+/* pb_mem_params_make's placement: dst page-aligned, src 2048 bytes past. */
+static const struct pb_mem_placement default_placement = {.dst_offset_bytes = 0,
+                                                          .src_offset_bytes = 2048};
+
+struct pb_mem_params pb_mem_params_make(enum pb_op op, const struct pb_cache_info *caches,
+                                        double budget_s, uint64_t seed, volatile sig_atomic_t *stop)
+{
+	return (struct pb_mem_params){
+	    .op = op,
+	    .placements = &default_placement,
+	    .n_placements = 1,
+	    .value = 0,
+	    .budget_s = budget_s,
+	    .min_samples = PB_MEM_MIN_SAMPLES_DEFAULT,
+	    .max_samples = PB_MEM_MAX_SAMPLES_DEFAULT,
+	    .warmup_samples = PB_MEM_WARMUP_SAMPLES_DEFAULT,
+	    .l1_bytes = caches->level[PB_CACHE_L1D].size_bytes,
+	    .l2_bytes = caches->level[PB_CACHE_L2].size_bytes,
+	    .llc_bytes = caches->level[PB_CACHE_LLC].size_bytes,
+	    .seed = seed,
+	    .stop = stop,
+	};
 }
 
 static uint64_t round_up(uint64_t x, uint64_t to)

@@ -224,6 +224,12 @@ enum pb_verdict pb_cmd_ab_verdict(const struct pb_cmd_ab_stats *ab, double margi
 /* The verdict on the paired ratio: pb_verdict_of(ab->paired, margin) (the
  * interval alone: no rank-sum test belongs to it), NONE without one. */
 enum pb_verdict pb_cmd_ab_verdict_paired(const struct pb_cmd_ab_stats *ab, double margin);
+
+/* The session's verdict: on the paired ratio with --paired (and --duet),
+ * else on every run (pb_cmd_ab_verdict), with p->equivalence as the
+ * margin. */
+enum pb_verdict pb_cmd_ab_session_verdict(const struct pb_cmd_ab_params *p,
+                                          const struct pb_cmd_ab_stats *ab);
 /* The values of metric of the pairs among recs[0..n): a[k] side A's k-th
  * counted run, b[k] side B's, k < the smaller count (room for n each).
  * Returns their number. */

@@ -208,13 +208,6 @@ static void print_ministat(FILE *fp, const struct pb_ttest *t)
 	fprintf(fp, "\t(Student's t, pooled s = %g)\n", t->pooled_sd);
 }
 
-enum pb_verdict pb_cmd_ab_session_verdict(const struct pb_cmd_ab_params *p,
-                                          const struct pb_cmd_ab_stats *ab)
-{
-	return p->paired ? pb_cmd_ab_verdict_paired(ab, p->equivalence)
-	                 : pb_cmd_ab_verdict(ab, p->equivalence);
-}
-
 void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
                             char *why, size_t len)
 {

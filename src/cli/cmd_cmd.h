@@ -77,11 +77,8 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
                        const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
                        json_t *acct_json[2], json_t *prof_json[2]);
-/* The session's verdict: on the paired ratio with --paired (and --duet),
- * else on every run (pb_cmd_ab_verdict); and the verdict line's text with
- * its reason, into why[len]. */
-enum pb_verdict pb_cmd_ab_session_verdict(const struct pb_cmd_ab_params *p,
-                                          const struct pb_cmd_ab_stats *ab);
+/* The verdict line's text with its reason (pb_cmd_ab_session_verdict,
+ * cmd_ab.h), into why[len]. */
 void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
                             char *why, size_t len);
 /* The time unit of the tables: s, ms or us, from the median real time. */

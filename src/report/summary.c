@@ -21,6 +21,7 @@
 #include "primbench/error.h"
 #include "primbench/file_units.h"
 #include "primbench/glibc_effect.h"
+#include "primbench/judge.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
 #include "primbench/replicates.h"
@@ -190,8 +191,15 @@ static bool runs_measured_base(const struct ctx *c, const struct mcase *m)
 	return false;
 }
 
-enum verdict { V_AHEAD, V_WITHIN, V_BEHIND, V_UNSURE, V_COUNT };
-static const char *const verdict_names[] = {"ahead", "within_noise", "behind", "cannot_tell"};
+/* The verdicts of libc at a size: where it stands against the fastest
+ * other kernel (judge.h), V_* short for PB_STANDING_*. */
+enum verdict {
+	V_AHEAD = PB_STANDING_AHEAD,
+	V_WITHIN = PB_STANDING_WITHIN,
+	V_BEHIND = PB_STANDING_BEHIND,
+	V_UNSURE = PB_STANDING_UNSURE,
+	V_COUNT = PB_STANDING_COUNT
+};
 
 struct cmp {
 	enum pb_op op;
@@ -210,87 +218,24 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* libc / best (any two cases of the run: x / y) as a ratio interval at 95%
- * (pb_contender_ratio: replicate by replicate, or with one replicate by
- * the samples, both from the same process). ci_valid false when none can
- * be had. */
-static struct pb_shift libc_ratio(const struct mcase *libc, const struct mcase *best)
-{
-	struct pb_shift r;
-	const struct pb_results_case *l = libc->k, *b = best->k;
-	if (pb_contender_ratio(b->v, b->n, b->rep_n, b->n_rep, l->v, l->n, l->rep_n, l->n_rep, 0.95,
-	                       &r) != 0)
-		r.ci_valid = false;
-	return r;
-}
-
-/* libc against the fastest of others[0..k), each replicate's contender
- * chosen on the other replicates (pb_vs_fastest_ratio): when libc and
- * every one of them have the same three or more replicates. Returns
- * false (nothing in *r) otherwise. */
-static bool libc_vs_fastest(const struct mcase *libc, const struct mcase *const *others, size_t k,
-                            struct pb_shift *r)
-{
-	size_t n = libc->k->n_rep;
-	if (n < 3 || !libc->k->rep_n)
-		return false;
-	for (size_t c = 0; c < k; c++)
-		if (others[c]->k->n_rep != n || !others[c]->k->rep_n)
-			return false;
-	double *med = malloc((k + 1) * n * sizeof *med);
-	if (!med)
-		return false;
-	bool ok = pb_replicate_medians(libc->k->v, libc->k->n, libc->k->rep_n, n, med + k * n) == n;
-	for (size_t c = 0; c < k && ok; c++) {
-		const struct pb_results_case *o = others[c]->k;
-		ok = pb_replicate_medians(o->v, o->n, o->rep_n, n, med + c * n) == n;
-	}
-	struct pb_runs_ratio pr = {0};
-	ok = ok && pb_vs_fastest_ratio(med, k, n, med + k * n, 0.95, &pr, NULL) == 0 && pr.valid;
-	free(med);
-	if (!ok)
-		return false;
-	*r = (struct pb_shift){.estimate = pr.estimate,
-	                       .lo = pr.lo,
-	                       .hi = pr.hi,
-	                       .level = 0.95,
-	                       .coverage = 0.95,
-	                       .ci_valid = true};
-	return true;
-}
-
-/* The verdict on libc at one size: pb_verdict (twosample.h) on libc
- * against the fastest other kernel with the one margin, PB_EQUIVALENCE:
- * replicate by replicate against the fastest of the others chosen on the
- * other replicates (libc_vs_fastest), else against `best`, the fastest by
- * the medians. */
+/* The verdict on libc at one size: where it stands against the fastest
+ * other kernel by the one rule (pb_judge_vs_fastest, judge.h: replicate by
+ * replicate against the fastest of others chosen on the other replicates,
+ * else against `best`, the fastest by the medians). */
 static void judge(struct cmp *x, const struct mcase *const *others, size_t k)
 {
-	x->ratio = x->libc->s.median / x->best->s.median;
-	x->ratio_least = NAN;
-	x->bound = NAN;
-	x->ratio_lo = x->ratio_hi = NAN;
-	struct pb_shift r;
-	if (!libc_vs_fastest(x->libc, others, k, &r))
-		r = libc_ratio(x->libc, x->best);
-	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
-	enum pb_verdict v = pb_verdict(&r, &rule);
-	if (r.ci_valid) {
-		x->ratio = r.estimate;
-		x->ratio_lo = r.lo;
-		x->ratio_hi = r.hi;
-		x->bound = r.hi;
-	}
-	if (v == PB_VERDICT_DIFFERENT && r.estimate > 1) {
-		x->v = V_BEHIND;
-		x->ratio_least = r.lo;
-	} else if (v == PB_VERDICT_DIFFERENT) {
-		x->v = V_AHEAD;
-	} else if (v == PB_VERDICT_EQUIVALENT) {
-		x->v = V_WITHIN;
-	} else {
-		x->v = V_UNSURE;
-	}
+	const struct pb_results_case *ok[k ? k : 1];
+	for (size_t i = 0; i < k; i++)
+		ok[i] = others[i]->k;
+	struct pb_standing_judgement j;
+	pb_judge_vs_fastest(x->libc->k, x->libc->s.median, ok, k, x->best->k, x->best->s.median,
+	                    &j);
+	x->v = (enum verdict)j.standing;
+	x->ratio = j.ratio;
+	x->ratio_lo = j.lo;
+	x->ratio_hi = j.hi;
+	x->bound = j.hi;
+	x->ratio_least = j.least;
 }
 
 /* Appends to buf a list of the sizes of xs[] with verdict v. */
@@ -403,8 +348,9 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 				                    json_string(pb_cache_state_name(x->st)));
 				json_object_set_new(o2, "size_bytes",
 				                    json_integer((json_int_t)x->size));
-				json_object_set_new(o2, "verdict",
-				                    json_string(verdict_names[x->v]));
+				json_object_set_new(
+				    o2, "verdict",
+				    json_string(pb_standing_name((enum pb_standing)x->v)));
 				json_object_set_new(o2, "fastest_other", json_string(best->kernel));
 				json_object_set_new(o2, "libc_ticks",
 				                    json_pack("[o,o,o]", jnum(libc->s.median),
@@ -546,11 +492,10 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 			continue;
 		/* b / a by the one rule (pb_contender_ratio, pb_verdict with
 		 * PB_EQUIVALENCE): above 1, a's path is faster */
-		struct pb_shift r = libc_ratio(b, a);
+		struct pb_shift r;
+		bool differ = pb_judge_cases(a->k, b->k, &r) == PB_VERDICT_DIFFERENT;
 		if (!r.ci_valid)
 			continue;
-		const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
-		bool differ = pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT;
 		if (!both++)
 			min = sizes[j];
 		max = sizes[j];

@@ -6,6 +6,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "primbench/error.h"
+#include "primbench/judge.h"
 #include "primbench/kernels.h"
 #include "primbench/replicates.h"
 #include "primbench/report.h"
@@ -209,19 +210,11 @@ char pb_mem_mark(const struct pb_mem_case *c, const struct pb_mem_case *best)
 {
 	if (c == best)
 		return '*';
-	double *x = pb_mem_case_per_call(best), *y = pb_mem_case_per_call(c);
-	char mark = ' ';
 	struct pb_shift r;
-	if (x && y &&
-	    pb_contender_ratio(x, best->n_samples, best->replicate_samples, best->n_replicates, y,
-	                       c->n_samples, c->replicate_samples, c->n_replicates, 0.95,
-	                       &r) == 0) {
-		const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
-		mark = pb_verdict(&r, &rule) == PB_VERDICT_DIFFERENT && r.estimate > 1 ? ' ' : '=';
-	}
-	free(x);
-	free(y);
-	return mark;
+	enum pb_verdict v = pb_judge_mem_cases(best, c, &r);
+	if (isnan(r.estimate))
+		return ' '; /* no ratio at all */
+	return v == PB_VERDICT_DIFFERENT && r.estimate > 1 ? ' ' : '=';
 }
 
 /* A cell `width` columns wide: v right-aligned in width - 2, its mark and

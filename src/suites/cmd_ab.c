@@ -889,6 +889,13 @@ enum pb_verdict pb_cmd_ab_verdict_paired(const struct pb_cmd_ab_stats *ab, doubl
 	return ab->paired_valid ? pb_verdict_of(&ab->paired, margin) : PB_VERDICT_NONE;
 }
 
+enum pb_verdict pb_cmd_ab_session_verdict(const struct pb_cmd_ab_params *p,
+                                          const struct pb_cmd_ab_stats *ab)
+{
+	return p->paired ? pb_cmd_ab_verdict_paired(ab, p->equivalence)
+	                 : pb_cmd_ab_verdict(ab, p->equivalence);
+}
+
 /* ---- --profile ---- */
 
 /* Removes the --profile directory and what is left in it. */

@@ -319,74 +319,89 @@ static const char *mismatch_reason(const struct mapctx *c, const struct gmodel *
 	           : "glibc uses rep stosb for every size above one threshold";
 }
 
-void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresholds *cur,
-                         uint64_t range_lo, uint64_t range_hi, struct pb_glibc_tunables *out)
+/* The mapping's context: the policy, glibc's model with its current
+ * values (cur known) or free ones. */
+static void map_context(struct mapctx *c, const struct pb_policy *p,
+                        const struct pb_glibc_thresholds *cur)
 {
-	memset(out, 0, sizeof *out);
-	out->op = p->op;
 	bool cpy = p->op == PB_OP_MEMCPY;
 	bool known = cur && cur->known;
-
-	struct mapctx c = {.p = p, .cur_known = known};
-	c.base.op = p->op;
-	c.base.stop_follows_nt =
+	*c = (struct mapctx){.p = p, .cur_known = known};
+	c->base.op = p->op;
+	c->base.stop_follows_nt =
 	    !known || cur->rep_movsb_stop == 0 || cur->rep_movsb_stop == cur->non_temporal;
-	c.base.stop = c.base.stop_follows_nt ? 0 : cur->rep_movsb_stop;
-	c.rep_movsb_min = known ? cur->rep_movsb_min : 0;
-	c.base.two_vec = known && cur->rep_movsb_min ? cur->rep_movsb_min / 4 : 0;
-	c.base.nt = PB_GLIBC_NT_MAX;
+	c->base.stop = c->base.stop_follows_nt ? 0 : cur->rep_movsb_stop;
+	c->rep_movsb_min = known ? cur->rep_movsb_min : 0;
+	c->base.two_vec = known && cur->rep_movsb_min ? cur->rep_movsb_min / 4 : 0;
+	c->base.nt = PB_GLIBC_NT_MAX;
 	if (known) {
-		c.cur = c.base;
-		c.cur.rep = cpy ? cur->rep_movsb : cur->rep_stosb;
-		c.cur.nt = cpy ? cur->non_temporal : PB_GLIBC_NT_MAX;
-		if (c.cur.nt == 0)
-			c.cur.nt = PB_GLIBC_NT_MAX;
+		c->cur = c->base;
+		c->cur.rep = cpy ? cur->rep_movsb : cur->rep_stosb;
+		c->cur.nt = cpy ? cur->non_temporal : PB_GLIBC_NT_MAX;
+		if (c->cur.nt == 0)
+			c->cur.nt = PB_GLIBC_NT_MAX;
 	}
+}
 
+/* The sizes the mapping is judged over: [*lo, *top) (0, 0: 64 B up to
+ * twice the largest bound, at least 64 MiB), and *far (2^60 or beyond top)
+ * for the tie-break. */
+static void map_range(const struct pb_policy *p, uint64_t *lo, uint64_t *hi, uint64_t *top,
+                      uint64_t *far)
+{
 	uint64_t max_bound = 0;
 	for (size_t i = 0; i + 1 < p->n_bands; i++)
 		if (p->bands[i].max_bytes > max_bound)
 			max_bound = p->bands[i].max_bytes;
-	if (range_lo == 0 && range_hi == 0) {
-		range_lo = 64;
-		range_hi = max_bound < (UINT64_C(1) << 58) ? 2 * max_bound : max_bound;
-		if (range_hi < (UINT64_C(64) << 20))
-			range_hi = UINT64_C(64) << 20;
+	if (*lo == 0 && *hi == 0) {
+		*lo = 64;
+		*hi = max_bound < (UINT64_C(1) << 58) ? 2 * max_bound : max_bound;
+		if (*hi < (UINT64_C(64) << 20))
+			*hi = UINT64_C(64) << 20;
 	}
-	if (range_lo == 0)
-		range_lo = 1;
-	if (range_hi < range_lo)
-		range_hi = range_lo;
-	uint64_t top = range_hi + 1, far = UINT64_C(1) << 60;
-	if (far < top)
-		far = top;
+	if (*lo == 0)
+		*lo = 1;
+	if (*hi < *lo)
+		*hi = *lo;
+	*top = *hi + 1;
+	*far = UINT64_C(1) << 60;
+	if (*far < *top)
+		*far = *top;
+}
 
-	/* Candidate values. The lowest rep movsb threshold glibc accepts is
-	 * min + 1; unknown min: 513 works whatever glibc's vector size. */
+#define MAX_CANDIDATES (2 * PB_POLICY_MAX_BANDS + 4)
+
+/* The candidate values of the rep and non-temporal thresholds: each
+ * policy bound, glibc's current and lowest accepted values, "never", and
+ * where a band's kernel starts running its own code. */
+static void map_candidates(const struct mapctx *c, uint64_t *reps, size_t *nrep, uint64_t *nts,
+                           size_t *nnt)
+{
+	const struct pb_policy *p = c->p;
+	bool cpy = p->op == PB_OP_MEMCPY;
 	/* The lowest threshold glibc accepts: for rep movsb 8 x VEC_SIZE + 1;
 	 * with VEC_SIZE unknown, 513 works for all of them (the "rep movsb
 	 * from the start" candidate) and 129 is the least any accepts. */
-	uint64_t rep_min = cpy ? (c.rep_movsb_min ? c.rep_movsb_min + 1 : 513) : 1;
-	uint64_t rep_floor = cpy ? (c.rep_movsb_min ? c.rep_movsb_min + 1 : 129) : 1;
-	uint64_t reps[2 * PB_POLICY_MAX_BANDS + 4], nts[2 * PB_POLICY_MAX_BANDS + 4];
-	size_t nrep = 0, nnt = 0;
-	nrep = add_candidate(reps, nrep, rep_min);
-	nrep = add_candidate(reps, nrep, PB_GLIBC_NT_MAX);
-	nnt = add_candidate(nts, nnt, PB_GLIBC_NT_MAX);
-	if (known) {
-		nrep = add_candidate(reps, nrep, c.cur.rep);
+	uint64_t rep_min = cpy ? (c->rep_movsb_min ? c->rep_movsb_min + 1 : 513) : 1;
+	uint64_t rep_floor = cpy ? (c->rep_movsb_min ? c->rep_movsb_min + 1 : 129) : 1;
+	*nrep = *nnt = 0;
+	*nrep = add_candidate(reps, *nrep, rep_min);
+	*nrep = add_candidate(reps, *nrep, PB_GLIBC_NT_MAX);
+	*nnt = add_candidate(nts, *nnt, PB_GLIBC_NT_MAX);
+	if (c->cur_known) {
+		*nrep = add_candidate(reps, *nrep, c->cur.rep);
 		if (cpy)
-			nnt = add_candidate(nts, nnt, c.cur.nt);
+			*nnt = add_candidate(nts, *nnt, c->cur.nt);
 	}
 	for (size_t i = 0; i + 1 < p->n_bands; i++) {
 		uint64_t b = p->bands[i].max_bytes;
 		uint64_t r = b < rep_floor ? rep_floor : b > PB_GLIBC_NT_MAX ? PB_GLIBC_NT_MAX : b;
-		nrep = add_candidate(reps, nrep, r);
+		*nrep = add_candidate(reps, *nrep, r);
 		uint64_t n = b >= PB_GLIBC_NT_MAX ? PB_GLIBC_NT_MAX : b + 1;
 		if (n <= PB_GLIBC_NT_MIN)
 			n = PB_GLIBC_NT_MIN + 1;
 		if (cpy)
-			nnt = add_candidate(nts, nnt, n);
+			*nnt = add_candidate(nts, *nnt, n);
 	}
 	/* Where a band's kernel starts running its own code (avx512_nt:
 	 * streams from a line, 64 B, on) is a switch of classes too. */
@@ -394,21 +409,31 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 		size_t from = p->bands[i].kernel->differs_from_bytes;
 		if (!p->bands[i].kernel->same_code_as || from < 2)
 			continue;
-		nrep = add_candidate(reps, nrep, from - 1 < rep_floor ? rep_floor : from - 1);
+		*nrep = add_candidate(reps, *nrep, from - 1 < rep_floor ? rep_floor : from - 1);
 		if (cpy && from > PB_GLIBC_NT_MIN)
-			nnt = add_candidate(nts, nnt, from);
+			*nnt = add_candidate(nts, *nnt, from);
 	}
+}
 
-	struct gmodel best = c.base;
+/* The candidate pair whose bands differ from the policy over the fewest
+ * octaves of [lo, top); ties: the fewest up to far, then the nearest
+ * glibc's current values, then lower values. *in: its octaves. */
+static struct gmodel map_choose(const struct mapctx *c, uint64_t lo, uint64_t top, uint64_t far,
+                                double *in_out)
+{
+	uint64_t reps[MAX_CANDIDATES], nts[MAX_CANDIDATES];
+	size_t nrep, nnt;
+	map_candidates(c, reps, &nrep, nts, &nnt);
+	struct gmodel best = c->base;
 	double best_in = INFINITY, best_far = INFINITY, best_dist = INFINITY;
 	for (size_t i = 0; i < nrep; i++) {
 		for (size_t j = 0; j < nnt; j++) {
-			struct gmodel m = c.base;
+			struct gmodel m = c->base;
 			m.rep = reps[i];
 			m.nt = nts[j];
-			double in = mismatch(&c, &m, range_lo, top);
-			double fa = mismatch(&c, &m, range_lo, far);
-			double di = known ? distance(&m, &c.cur) : 0;
+			double in = mismatch(c, &m, lo, top);
+			double fa = mismatch(c, &m, lo, far);
+			double di = c->cur_known ? distance(&m, &c->cur) : 0;
 			const double eps = 1e-9;
 			bool better =
 			    in < best_in - eps ||
@@ -426,38 +451,54 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 			}
 		}
 	}
-	out->mismatch_octaves = best_in;
-	{
-		uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
-		size_t n = breakpoints(&c, &best, range_lo, top, pts);
-		for (size_t i = 0; i + 1 < n; i++) {
-			uint64_t a = pts[i], b = pts[i + 1];
-			if (a < range_lo || b > top || a >= b)
-				continue;
-			const struct pb_kernel *k =
-			    pb_kernel_code_at(pb_policy_pick(p, (size_t)a), (size_t)a);
-			if (kernel_class(k) == G_NONE)
-				out->no_path_octaves += log2((double)b) - log2((double)a);
-		}
+	*in_out = best_in;
+	return best;
+}
+
+/* Octaves of [lo, top) whose policy kernel glibc has no path for. */
+static double no_path_octaves(const struct mapctx *c, const struct gmodel *best, uint64_t lo,
+                              uint64_t top)
+{
+	uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
+	size_t n = breakpoints(c, best, lo, top, pts);
+	double oct = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		uint64_t a = pts[i], b = pts[i + 1];
+		if (a < lo || b > top || a >= b)
+			continue;
+		const struct pb_kernel *k =
+		    pb_kernel_code_at(pb_policy_pick(c->p, (size_t)a), (size_t)a);
+		if (kernel_class(k) == G_NONE)
+			oct += log2((double)b) - log2((double)a);
 	}
+	return oct;
+}
+
+/* out's thresholds and its GLIBC_TUNABLES line from best. */
+static void map_line(const struct gmodel *best, struct pb_glibc_tunables *out)
+{
 	char a[32], b[32];
-	pb_glibc_threshold_text(best.rep, a, sizeof a);
-	if (cpy) {
-		out->rep_movsb = best.rep;
-		out->non_temporal = best.nt;
-		pb_glibc_threshold_text(best.nt, b, sizeof b);
+	pb_glibc_threshold_text(best->rep, a, sizeof a);
+	if (out->op == PB_OP_MEMCPY) {
+		out->rep_movsb = best->rep;
+		out->non_temporal = best->nt;
+		pb_glibc_threshold_text(best->nt, b, sizeof b);
 		snprintf(out->line, sizeof out->line,
 		         "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=%s:glibc.cpu.x86_non_"
 		         "temporal_threshold=%s",
 		         a, b);
 	} else {
-		out->rep_stosb = best.rep;
+		out->rep_stosb = best->rep;
 		snprintf(out->line, sizeof out->line,
 		         "GLIBC_TUNABLES=glibc.cpu.x86_rep_stosb_threshold=%s", a);
 	}
+}
 
-	/* What glibc cannot express: kernels it has no path for, then sizes
-	 * where its bands still differ from the policy. */
+/* Notes on the bands' kernels glibc has no path for, bands of several
+ * vector widths, and 'libc' bands with glibc's values unknown. */
+static void notes_kernels(const struct mapctx *c, struct pb_glibc_tunables *out)
+{
+	const struct pb_policy *p = c->p;
 	char band[96];
 	const char *vec_kernel = NULL;
 	bool mixed_vec = false, has_libc = false;
@@ -487,37 +528,64 @@ void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresh
 		add_note(out,
 		         "bands of different vector widths: glibc uses one width for every size "
 		         "(chosen at start-up; glibc.cpu.hwcaps can change it)");
-	if (has_libc && !known)
+	if (has_libc && !c->cur_known)
 		add_note(out,
 		         "glibc's current thresholds are unknown: 'libc' bands were left free");
+}
 
+/* Notes on the sizes of [lo, top) where best's bands still differ from
+ * the policy, runs of one disagreement joined. */
+static void notes_mismatch(const struct mapctx *c, const struct gmodel *best, uint64_t lo,
+                           uint64_t top, struct pb_glibc_tunables *out)
+{
+	const struct pb_policy *p = c->p;
+	char band[96];
 	uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
-	size_t n = breakpoints(&c, &best, range_lo, top, pts);
+	size_t n = breakpoints(c, best, lo, top, pts);
 	for (size_t i = 0; i + 1 < n; i++) {
 		uint64_t s = pts[i];
-		if (s < range_lo || pts[i + 1] > top || s >= pts[i + 1])
+		if (s < lo || pts[i + 1] > top || s >= pts[i + 1])
 			continue;
-		enum gclass want = want_class(&c, s), got = gmodel_class(&best, s);
+		enum gclass want = want_class(c, s), got = gmodel_class(best, s);
 		if (want == G_ANY || want == got)
 			continue;
 		/* Extend over following segments with the same disagreement. */
 		uint64_t e = pts[i + 1];
 		const struct pb_kernel *k = pb_policy_pick(p, (size_t)s);
-		const char *why = mismatch_reason(&c, &best, want, got, s);
+		const char *why = mismatch_reason(c, best, want, got, s);
 		while (i + 2 < n && pts[i + 2] <= top && pts[i + 1] < pts[i + 2] &&
-		       want_class(&c, pts[i + 1]) == want &&
-		       gmodel_class(&best, pts[i + 1]) == got &&
+		       want_class(c, pts[i + 1]) == want && gmodel_class(best, pts[i + 1]) == got &&
 		       pb_policy_pick(p, (size_t)pts[i + 1]) == k &&
-		       mismatch_reason(&c, &best, want, got, pts[i + 1]) == why) {
+		       mismatch_reason(c, best, want, got, pts[i + 1]) == why) {
 			i++;
 			e = pts[i + 1];
 		}
 		fmt_band(s, e - 1, band, sizeof band);
 		const char *what = gclass_words[got];
-		if (!cpy && got == G_REP)
+		if (p->op != PB_OP_MEMCPY && got == G_REP)
 			what = "rep stosb";
 		add_note(out, "%s (%s): glibc would use %s there: %s", k->name, band, what, why);
 	}
+}
+
+void pb_glibc_map_policy(const struct pb_policy *p, const struct pb_glibc_thresholds *cur,
+                         uint64_t range_lo, uint64_t range_hi, struct pb_glibc_tunables *out)
+{
+	memset(out, 0, sizeof *out);
+	out->op = p->op;
+	bool cpy = p->op == PB_OP_MEMCPY;
+	bool known = cur && cur->known;
+	struct mapctx c;
+	map_context(&c, p, cur);
+	uint64_t top, far;
+	map_range(p, &range_lo, &range_hi, &top, &far);
+	struct gmodel best = map_choose(&c, range_lo, top, far, &out->mismatch_octaves);
+	out->no_path_octaves = no_path_octaves(&c, &best, range_lo, top);
+	map_line(&best, out);
+	/* What glibc cannot express: kernels it has no path for, then sizes
+	 * where its bands still differ from the policy. */
+	notes_kernels(&c, out);
+	notes_mismatch(&c, &best, range_lo, top, out);
 	if (cpy && (!known || cur->rep_movsb_stop == 0))
 		add_note(out,
 		         "rep movsb stop threshold unknown: taken as x86_non_temporal_threshold "

@@ -134,35 +134,9 @@ void pb_breakeven_peers_text(const struct pb_breakeven *b, char *out, size_t out
 		out[out_len - 1] = '\0';
 }
 
-void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
+/* The recommended policy, its keep rule, and the bands' peers. */
+static void print_policy(FILE *f, const struct pb_breakeven *b)
 {
-	char line[512], a[64], c[64];
-	fprintf(f, "\nbreak-even, %s, %s (medians of ticks/call and their 95%% CIs)\n",
-	        pb_op_name(b->op), pb_cache_state_name(b->state));
-	int len = snprintf(line, sizeof line, "leading kernels:");
-	for (size_t i = 0; i < b->n_leading && len < (int)sizeof line; i++)
-		len += snprintf(line + len, sizeof line - (size_t)len, " %s", b->leading[i]->name);
-	pb_print_wrapped_at(f, 0, 17, line);
-	pb_format_bytes(a, sizeof a, b->min_size, PB_BYTES_PROSE);
-	pb_format_bytes(c, sizeof c, b->max_size, PB_BYTES_PROSE);
-	fprintf(f, "%zu size%s measured, %s to %s\n", b->n_sizes, b->n_sizes == 1 ? "" : "s", a, c);
-
-	fprintf(f,
-	        "where the recommended policy switches kernels (faster below -> faster\n"
-	        "above; in brackets the sizes where neither is faster beyond +-%g%%, not\n"
-	        "a confidence interval of the switch):\n",
-	        100 * pb_equivalence());
-	for (size_t i = 0; i < b->n_switches; i++) {
-		pb_breakeven_switch_text(&b->switches[i], line, sizeof line);
-		pb_print_wrapped_at(f, 2, 4, line);
-	}
-	if (b->n_switches == 0)
-		fprintf(f, "  none: one kernel serves every size\n");
-	if (b->n_crossings > 0)
-		fprintf(f,
-		        "  (every crossing of two leading kernels, %zu, is in the result file)\n",
-		        b->n_crossings);
-
 	char policy[PB_POLICY_TEXT_MAX];
 	pb_policy_format(&b->policy, policy, sizeof policy);
 	char gain[96];
@@ -209,9 +183,14 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		         peers);
 		pb_print_wrapped_at(f, 2, 4, text);
 	}
+}
 
-	if (!b->have_glibc)
-		return;
+/* The glibc tunables closest to the policy beside glibc's values now, the
+ * line to paste, and what glibc cannot express. */
+static void print_glibc(FILE *f, const struct pb_breakeven *b)
+{
+	char line[512];
+	int len;
 	const struct pb_glibc_tunables *t = &b->glibc;
 	const struct pb_glibc_thresholds *now = &b->glibc_now;
 	struct row {
@@ -264,6 +243,39 @@ void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
 		snprintf(line, sizeof line, "- %s", t->notes[i]);
 		pb_print_wrapped_at(f, 2, 4, line);
 	}
+}
+
+void pb_breakeven_print(FILE *f, const struct pb_breakeven *b)
+{
+	char line[512], a[64], c[64];
+	fprintf(f, "\nbreak-even, %s, %s (medians of ticks/call and their 95%% CIs)\n",
+	        pb_op_name(b->op), pb_cache_state_name(b->state));
+	int len = snprintf(line, sizeof line, "leading kernels:");
+	for (size_t i = 0; i < b->n_leading && len < (int)sizeof line; i++)
+		len += snprintf(line + len, sizeof line - (size_t)len, " %s", b->leading[i]->name);
+	pb_print_wrapped_at(f, 0, 17, line);
+	pb_format_bytes(a, sizeof a, b->min_size, PB_BYTES_PROSE);
+	pb_format_bytes(c, sizeof c, b->max_size, PB_BYTES_PROSE);
+	fprintf(f, "%zu size%s measured, %s to %s\n", b->n_sizes, b->n_sizes == 1 ? "" : "s", a, c);
+
+	fprintf(f,
+	        "where the recommended policy switches kernels (faster below -> faster\n"
+	        "above; in brackets the sizes where neither is faster beyond +-%g%%, not\n"
+	        "a confidence interval of the switch):\n",
+	        100 * pb_equivalence());
+	for (size_t i = 0; i < b->n_switches; i++) {
+		pb_breakeven_switch_text(&b->switches[i], line, sizeof line);
+		pb_print_wrapped_at(f, 2, 4, line);
+	}
+	if (b->n_switches == 0)
+		fprintf(f, "  none: one kernel serves every size\n");
+	if (b->n_crossings > 0)
+		fprintf(f,
+		        "  (every crossing of two leading kernels, %zu, is in the result file)\n",
+		        b->n_crossings);
+	print_policy(f, b);
+	if (b->have_glibc)
+		print_glibc(f, b);
 }
 
 void pb_print_breakeven(FILE *f, const struct pb_mem_result *r, enum pb_op op,

@@ -717,6 +717,253 @@ int pb_mem_pages_avail(const char *sysfs_mm, const size_t *sizes, size_t n, size
 	return 0;
 }
 
+/* The slots the regions must hold: *max_slot for every group,
+ * *max_dense_slot for the groups the hot state does not lay out far. */
+static void slot_sizes(const struct pb_mem_params *p, bool copy, uint64_t *max_slot,
+                       uint64_t *max_dense_slot)
+{
+	*max_slot = 0;
+	*max_dense_slot = PB_PAGE_BYTES;
+	for (size_t z = 0; z < p->n_sizes; z++)
+		for (size_t q = 0; q < p->n_placements; q++) {
+			uint64_t di, si;
+			/* With an extent, the one slot holds the extent (and the
+			 * distance, when the source is in the same region). */
+			uint64_t need = pb_arena_slot_layout(p->extent_bytes ? p->extent_bytes
+			                                                     : p->sizes_bytes[z],
+			                                     &p->placements[q], copy, &di, &si);
+			need = round_up(need, PB_PAGE_BYTES);
+			if (need > *max_slot)
+				*max_slot = need;
+			if (!pb_arena_far_group(p, PB_STATE_HOT, &p->placements[q]) &&
+			    need > *max_dense_slot)
+				*max_dense_slot = need;
+		}
+}
+
+/* What pb_mem_run shares between its groups: the parameters, the result,
+ * the thread counts, pinning, the batch arrays and the count of groups
+ * done of all. */
+struct mem_session {
+	const struct pb_mem_params *p;
+	struct pb_mem_result *r;
+	const unsigned *counts;
+	size_t n_counts;
+	struct pb_harness_pinning pinning;
+	bool copy;
+	int prefill;
+	uint64_t max_slot, max_dense_slot;
+	const size_t *pages;
+	const enum pb_page_source *sources;
+	size_t n_pages;
+	size_t groups_total, groups_done;
+	struct pb_mem_case **cts;
+	void **d;
+	const void **s;
+	size_t *k_last;
+	uint64_t rng;
+};
+
+/* The cases of one group (size n, placement q, state st, page size, nt
+ * threads), one per kernel, appended to r; their pointers into m->cts. */
+static void group_cases(struct mem_session *m, const struct arena_setup *x, size_t q, unsigned nt,
+                        const struct pb_arena *a)
+{
+	const struct pb_mem_params *p = m->p;
+	struct pb_mem_result *r = m->r;
+	bool copy = m->copy;
+	enum pb_cache_state st = x->st;
+	for (size_t ki = 0; ki < p->n_kernels; ki++) {
+		struct pb_mem_case *c = &r->cases[r->n_cases++];
+		c->op = p->op;
+		c->kernel = p->kernels[ki];
+		c->size_bytes = x->n;
+		c->placement = p->placements[q];
+		if (!copy) {
+			c->placement.src_offset_bytes = 0;
+			c->placement.has_distance = false;
+			c->placement.distance_bytes = 0;
+		}
+		c->extent_bytes = p->extent_bytes;
+		c->state = st;
+		c->page_bytes = (unsigned)x->page_bytes;
+		c->fill_value = copy ? -1 : (p->value & 0xff);
+		/* Fresh pages read as zero; repeat's destination holds the
+		 * previous call's bytes. */
+		c->prefill_value = pb_cache_state_is_fault(st) ? 0
+		                   : st == PB_STATE_REPEAT     ? (copy ? -1 : (p->value & 0xff))
+		                                               : m->prefill;
+		c->then_read = p->then_read;
+		c->working_set_bytes =
+		    p->extent_bytes ? p->extent_bytes * (copy ? 2 : 1) : a->ws_bytes;
+		c->threads = nt;
+		c->thread_placement = nt == 1               ? NULL
+		                      : p->thread_placement ? p->thread_placement
+		                                            : "compact";
+		c->mem_node = p->mem_node;
+		c->mem_node_index = p->mem_node_index;
+		m->cts[ki] = c;
+	}
+}
+
+/* After a group ran: the read-back loop's own speed beside each case's
+ * read-back (within its noise, the read-back shows the loop, not where
+ * the bytes sit), and a note when fault-thp saw no huge pages. */
+static void group_done(struct mem_session *m, const struct arena_setup *x, size_t q,
+                       const char *what)
+{
+	const struct pb_mem_params *p = m->p;
+	struct pb_mem_result *r = m->r;
+	struct pb_mem_case **cts = m->cts;
+	uint64_t n = x->n;
+	struct pb_summary loop;
+	double loop_v[READ_LOOP_SAMPLES];
+	if (p->then_read && n > 0 && !r->interrupted && cts[0]->n_samples > 0 &&
+	    measure_read_loop(n, p->placements[q].dst_offset_bytes, &loop, loop_v) == 0) {
+		for (size_t ki = 0; ki < p->n_kernels; ki++) {
+			struct pb_mem_case *c = cts[ki];
+			c->read_loop_ticks_per_call = loop;
+			c->read_loop_bound =
+			    c->n_samples > 0 && within_loop_noise(c, &loop, loop_v);
+		}
+	}
+	if (x->page_source == PB_PAGES_THP && pb_cache_state_is_fault(x->st) && n > 0 &&
+	    cts[0]->thp_bytes == 0)
+		note(r,
+		     "%s: size %llu: no huge pages seen in /proc/self/smaps (THP off, or not "
+		     "available)",
+		     what, (unsigned long long)n);
+}
+
+enum group_outcome {
+	GROUP_RAN,     /* run_group ran: *rc is its status */
+	GROUP_SKIPPED, /* with a note: nothing measured, no progress to tell */
+	GROUP_FAILED,  /* its arenas could not be set: -1 with pb_error() */
+};
+
+/* One group: size n at placement q in the arenas x set up. */
+static enum group_outcome run_one_group(struct mem_session *m, struct arena_setup *x,
+                                        struct pb_arena *as, unsigned nt, uint64_t n, size_t q,
+                                        const char *what, int *rc)
+{
+	const struct pb_mem_params *p = m->p;
+	struct pb_mem_result *r = m->r;
+	/* the far layout's mappings are 4K ones */
+	bool far = x->page_bytes == PB_PAGE_4K && pb_arena_far_group(p, x->st, &p->placements[q]);
+	x->n = n;
+	x->pl = &p->placements[q];
+	x->far = far;
+	int g = arenas_set_group(x, nt, &m->pinning);
+	if (g < 0)
+		return GROUP_FAILED;
+	m->groups_done++;
+	if (g == 1 && far) {
+		note(r, "%s: size %llu at distance %lld skipped: %s", what, (unsigned long long)n,
+		     (long long)p->placements[q].distance_bytes, pb_error());
+		return GROUP_SKIPPED;
+	}
+	if (g == 1 && pb_cache_state_is_fault(x->st)) {
+		if (q == 0)
+			note(r, "%s: size %llu skipped: %s", what, (unsigned long long)n,
+			     pb_error());
+		return GROUP_SKIPPED;
+	}
+	if (g == 1) {
+		if (q == 0)
+			note(r,
+			     "%s: size %llu skipped: the %llu KiB working set does not hold two "
+			     "of them",
+			     what, (unsigned long long)n,
+			     (unsigned long long)(as[0].region_bytes >> 10));
+		return GROUP_SKIPPED;
+	}
+	group_cases(m, x, q, nt, &as[0]);
+	struct group grp = {.p = p,
+	                    .threads = nt,
+	                    .cpus = m->pinning.cpus,
+	                    .a = as,
+	                    .cases = m->cts,
+	                    .d = m->d,
+	                    .s = m->s,
+	                    .k_last = m->k_last};
+	*rc = run_group(p, &grp, &m->rng);
+	for (size_t ki = 0; *rc == 0 && nt > 1 && ki < p->n_kernels; ki++)
+		note_skew(r, m->cts[ki]);
+	if (*rc == 0)
+		group_done(m, x, q, what);
+	return GROUP_RAN;
+}
+
+/* "llc", "llc, 2 threads", "llc, 2M pages" */
+static void state_words(enum pb_cache_state st, unsigned nt, size_t page, char *what, size_t len)
+{
+	if (nt > 1)
+		snprintf(what, len, "%s, %u threads", pb_cache_state_name(st), nt);
+	else
+		snprintf(what, len, "%s", pb_cache_state_name(st));
+	if (page != PB_PAGE_4K && st != PB_STATE_FAULT_THP)
+		snprintf(what + strlen(what), len - strlen(what), ", %s pages",
+		         pb_pages_name(page));
+}
+
+/* Every size and placement in state st with page size index pi and nt
+ * threads. Returns 0 or -1 with pb_error(). */
+static int run_state(struct mem_session *m, enum pb_cache_state st, size_t pi, unsigned nt)
+{
+	const struct pb_mem_params *p = m->p;
+	struct pb_mem_result *r = m->r;
+	size_t page = st == PB_STATE_FAULT_THP ? PB_PAGE_2M : m->pages[pi];
+	char what[80];
+	state_words(st, nt, page, what, sizeof what);
+	if (p->stop && *p->stop) {
+		r->interrupted = true;
+		return 0;
+	}
+	struct pb_arena *as = calloc(nt, sizeof *as);
+	if (!as)
+		return pb_fail("out of memory");
+	struct arena_setup x = {
+	    .p = p,
+	    .as = as,
+	    .st = st,
+	    .page_bytes = page,
+	    .page_source = st == PB_STATE_FAULT_THP ? PB_PAGES_THP : m->sources[pi],
+	    .prefill = m->prefill,
+	    .max_slot = st == PB_STATE_HOT ? m->max_dense_slot : m->max_slot,
+	};
+	if (arenas_init(&x, nt, &m->pinning, &m->rng) != 0) {
+		note(r, "%s: skipped: %s", what, pb_error());
+		m->groups_done += p->n_sizes * p->n_placements;
+		arenas_free(as, nt);
+		return 0;
+	}
+	int rc = 0;
+	for (size_t zi = 0; zi < p->n_sizes && rc == 0 && !r->interrupted; zi++) {
+		for (size_t q = 0; q < p->n_placements && rc == 0; q++) {
+			if (p->stop && *p->stop) {
+				r->interrupted = true;
+				break;
+			}
+			enum group_outcome o =
+			    run_one_group(m, &x, as, nt, p->sizes_bytes[zi], q, what, &rc);
+			if (o == GROUP_FAILED) {
+				rc = -1;
+				break;
+			}
+			if (o == GROUP_SKIPPED)
+				continue;
+			if (p->stop && *p->stop)
+				r->interrupted = true;
+			if (p->progress)
+				p->progress(p->progress_ctx, m->groups_done, m->groups_total);
+			if (r->interrupted)
+				break;
+		}
+	}
+	arenas_free(as, nt);
+	return rc;
+}
+
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -739,54 +986,41 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 			return -1;
 		}
 	}
-	struct pb_harness_pinning pinning = {
-	    .pin = p->pin, .pin_ctx = p->pin_ctx, .cpus = p->cpus ? p->cpus : cpus};
 	read_back = pb_read_back_pick(&r->read_loop);
 	if (!p->then_read)
 		r->read_loop = NULL;
 
-	bool copy = p->op != PB_OP_MEMSET;
-	int prefill = pb_mem_prefill_value(p->op, p->value);
-	/* The slots the regions must hold: max_slot for every group,
-	 * max_dense_slot for the groups the hot state does not lay out far. */
-	uint64_t max_slot = 0, max_dense_slot = PB_PAGE_BYTES;
-	for (size_t z = 0; z < p->n_sizes; z++)
-		for (size_t q = 0; q < p->n_placements; q++) {
-			uint64_t di, si;
-			/* With an extent, the one slot holds the extent (and the
-			 * distance, when the source is in the same region). */
-			uint64_t need = pb_arena_slot_layout(p->extent_bytes ? p->extent_bytes
-			                                                     : p->sizes_bytes[z],
-			                                     &p->placements[q], copy, &di, &si);
-			need = round_up(need, PB_PAGE_BYTES);
-			if (need > max_slot)
-				max_slot = need;
-			if (!pb_arena_far_group(p, PB_STATE_HOT, &p->placements[q]) &&
-			    need > max_dense_slot)
-				max_dense_slot = need;
-		}
-
 	/* The page sizes: fault-thp has 2M only, every other state the list. */
 	static const size_t four_k = PB_PAGE_4K;
 	static const enum pb_page_source base = PB_PAGES_BASE;
-	const size_t *pages = p->n_page_sizes ? p->page_sizes : &four_k;
-	const enum pb_page_source *sources = p->n_page_sizes ? p->page_sources : &base;
-	size_t n_pages = p->n_page_sizes ? p->n_page_sizes : 1;
+	struct mem_session m = {
+	    .p = p,
+	    .r = r,
+	    .counts = counts,
+	    .n_counts = n_counts,
+	    .pinning = {.pin = p->pin, .pin_ctx = p->pin_ctx, .cpus = p->cpus ? p->cpus : cpus},
+	    .copy = p->op != PB_OP_MEMSET,
+	    .prefill = pb_mem_prefill_value(p->op, p->value),
+	    .pages = p->n_page_sizes ? p->page_sizes : &four_k,
+	    .sources = p->n_page_sizes ? p->page_sources : &base,
+	    .n_pages = p->n_page_sizes ? p->n_page_sizes : 1,
+	    .rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull,
+	};
+	slot_sizes(p, m.copy, &m.max_slot, &m.max_dense_slot);
 	size_t state_pages = 0;
 	for (size_t si = 0; si < p->n_states; si++)
-		state_pages += p->states[si] == PB_STATE_FAULT_THP ? 1 : n_pages;
-	size_t groups_total = state_pages * n_counts * p->n_sizes * p->n_placements,
-	       groups_done = 0;
-	r->cases = calloc(groups_total * p->n_kernels + 1, sizeof *r->cases);
-	struct pb_mem_case **cts = calloc(p->n_kernels, sizeof *cts);
-	void **d = malloc(most * MAX_BATCH_CALLS * sizeof *d);
-	const void **s = malloc(most * MAX_BATCH_CALLS * sizeof *s);
-	size_t *k_last = calloc(most, sizeof *k_last);
-	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+		state_pages += p->states[si] == PB_STATE_FAULT_THP ? 1 : m.n_pages;
+	m.groups_total = state_pages * n_counts * p->n_sizes * p->n_placements;
+	r->cases = calloc(m.groups_total * p->n_kernels + 1, sizeof *r->cases);
+	m.cts = calloc(p->n_kernels, sizeof *m.cts);
+	m.d = malloc(most * MAX_BATCH_CALLS * sizeof *m.d);
+	m.s = malloc(most * MAX_BATCH_CALLS * sizeof *m.s);
+	m.k_last = calloc(most, sizeof *m.k_last);
 	int rc = 0;
-	if (!r->cases || !cts || !d || !s || !k_last)
-		rc = pb_fail("out of memory"); /* the loops below do not start */
+	if (!r->cases || !m.cts || !m.d || !m.s || !m.k_last)
+		rc = pb_fail("out of memory"); /* the loop below does not start */
 
+	size_t n_pages = m.n_pages;
 	for (size_t sp = 0; sp < p->n_states * n_pages * n_counts && rc == 0 && !r->interrupted;
 	     sp++) {
 		size_t si = sp / (n_pages * n_counts), pi = sp / n_counts % n_pages,
@@ -794,179 +1028,12 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 		enum pb_cache_state st = p->states[si];
 		if (st == PB_STATE_FAULT_THP && pi > 0)
 			continue; /* fault-thp: fault with 2M pages, once */
-		size_t page = st == PB_STATE_FAULT_THP ? PB_PAGE_2M : pages[pi];
-		{
-			unsigned nt = counts[ti];
-			/* "llc", "llc, 2 threads", "llc, 2M pages" */
-			char what[80];
-			if (nt > 1)
-				snprintf(what, sizeof what, "%s, %u threads",
-				         pb_cache_state_name(st), nt);
-			else
-				snprintf(what, sizeof what, "%s", pb_cache_state_name(st));
-			if (page != PB_PAGE_4K && st != PB_STATE_FAULT_THP)
-				snprintf(what + strlen(what), sizeof what - strlen(what),
-				         ", %s pages", pb_pages_name(page));
-			if (p->stop && *p->stop) {
-				r->interrupted = true;
-				break;
-			}
-			struct pb_arena *as = calloc(nt, sizeof *as);
-			if (!as) {
-				rc = pb_fail("out of memory");
-				break;
-			}
-			struct arena_setup x = {
-			    .p = p,
-			    .as = as,
-			    .st = st,
-			    .page_bytes = page,
-			    .page_source = st == PB_STATE_FAULT_THP ? PB_PAGES_THP : sources[pi],
-			    .prefill = prefill,
-			    .max_slot = st == PB_STATE_HOT ? max_dense_slot : max_slot,
-			};
-			if (arenas_init(&x, nt, &pinning, &rng) != 0) {
-				note(r, "%s: skipped: %s", what, pb_error());
-				groups_done += p->n_sizes * p->n_placements;
-				arenas_free(as, nt);
-				continue;
-			}
-			struct pb_arena *a = &as[0];
-			for (size_t zi = 0; zi < p->n_sizes && rc == 0 && !r->interrupted; zi++) {
-				uint64_t n = p->sizes_bytes[zi];
-				for (size_t q = 0; q < p->n_placements && rc == 0; q++) {
-					if (p->stop && *p->stop) {
-						r->interrupted = true;
-						break;
-					}
-					/* the far layout's mappings are 4K ones */
-					bool far = page == PB_PAGE_4K &&
-					           pb_arena_far_group(p, st, &p->placements[q]);
-					x.n = n;
-					x.pl = &p->placements[q];
-					x.far = far;
-					int g = arenas_set_group(&x, nt, &pinning);
-					if (g < 0) {
-						rc = -1;
-						break;
-					}
-					groups_done++;
-					if (g == 1 && far) {
-						note(r,
-						     "%s: size %llu at distance %lld skipped: %s",
-						     what, (unsigned long long)n,
-						     (long long)p->placements[q].distance_bytes,
-						     pb_error());
-						continue;
-					}
-					if (g == 1 && pb_cache_state_is_fault(st)) {
-						if (q == 0)
-							note(r, "%s: size %llu skipped: %s", what,
-							     (unsigned long long)n, pb_error());
-						continue;
-					}
-					if (g == 1) {
-						if (q == 0)
-							note(r,
-							     "%s: size %llu skipped: the %llu KiB "
-							     "working "
-							     "set "
-							     "does not hold two of them",
-							     what, (unsigned long long)n,
-							     (unsigned long long)(a->region_bytes >>
-							                          10));
-						continue;
-					}
-					for (size_t ki = 0; ki < p->n_kernels; ki++) {
-						struct pb_mem_case *c = &r->cases[r->n_cases++];
-						c->op = p->op;
-						c->kernel = p->kernels[ki];
-						c->size_bytes = n;
-						c->placement = p->placements[q];
-						if (!copy) {
-							c->placement.src_offset_bytes = 0;
-							c->placement.has_distance = false;
-							c->placement.distance_bytes = 0;
-						}
-						c->extent_bytes = p->extent_bytes;
-						c->state = st;
-						c->page_bytes = (unsigned)page;
-						c->fill_value = copy ? -1 : (p->value & 0xff);
-						/* Fresh pages read as zero; repeat's
-						 * destination holds the previous call's
-						 * bytes. */
-						c->prefill_value =
-						    pb_cache_state_is_fault(st) ? 0
-						    : st == PB_STATE_REPEAT
-						        ? (copy ? -1 : (p->value & 0xff))
-						        : prefill;
-						c->then_read = p->then_read;
-						c->working_set_bytes =
-						    p->extent_bytes
-						        ? p->extent_bytes * (copy ? 2 : 1)
-						        : a->ws_bytes;
-						c->threads = nt;
-						c->thread_placement = nt == 1 ? NULL
-						                      : p->thread_placement
-						                          ? p->thread_placement
-						                          : "compact";
-						c->mem_node = p->mem_node;
-						c->mem_node_index = p->mem_node_index;
-						cts[ki] = c;
-					}
-					struct group grp = {.p = p,
-					                    .threads = nt,
-					                    .cpus = pinning.cpus,
-					                    .a = as,
-					                    .cases = cts,
-					                    .d = d,
-					                    .s = s,
-					                    .k_last = k_last};
-					rc = run_group(p, &grp, &rng);
-					for (size_t ki = 0; rc == 0 && nt > 1 && ki < p->n_kernels;
-					     ki++)
-						note_skew(r, cts[ki]);
-					/* The read-back loop's own speed beside each
-					 * case's read-back: within its noise, the
-					 * read-back shows the loop, not where the bytes
-					 * sit. */
-					struct pb_summary loop;
-					double loop_v[READ_LOOP_SAMPLES];
-					if (rc == 0 && p->then_read && n > 0 && !r->interrupted &&
-					    cts[0]->n_samples > 0 &&
-					    measure_read_loop(n, p->placements[q].dst_offset_bytes,
-					                      &loop, loop_v) == 0) {
-						for (size_t ki = 0; ki < p->n_kernels; ki++) {
-							struct pb_mem_case *c = cts[ki];
-							c->read_loop_ticks_per_call = loop;
-							c->read_loop_bound =
-							    c->n_samples > 0 &&
-							    within_loop_noise(c, &loop, loop_v);
-						}
-					}
-					if (rc == 0 && x.page_source == PB_PAGES_THP &&
-					    pb_cache_state_is_fault(st) && n > 0 &&
-					    cts[0]->thp_bytes == 0)
-						note(r,
-						     "%s: size %llu: no huge pages seen in "
-						     "/proc/self/smaps (THP off, or not available)",
-						     what, (unsigned long long)n);
-					if (p->stop && *p->stop)
-						r->interrupted = true;
-					if (p->progress)
-						p->progress(p->progress_ctx, groups_done,
-						            groups_total);
-					if (r->interrupted)
-						break;
-				}
-			}
-			arenas_free(as, nt);
-		}
+		rc = run_state(&m, st, pi, counts[ti]);
 	}
-	free(cts);
-	free(d);
-	free(s);
-	free(k_last);
+	free(m.cts);
+	free(m.d);
+	free(m.s);
+	free(m.k_last);
 	free(counts);
 	free(cpus);
 	return pb_mem_result_end(r, rc);

@@ -134,6 +134,144 @@ static void test_params_make_defaults(void **state)
 	pb_mem_result_free(&r);
 }
 
+/* pb_mem_replicate_params: the seed, budget and most samples of each. */
+static void test_replicate_params(void **state)
+{
+	(void)state;
+	struct pb_mem_params p = {
+	    .seed = 42, .budget_s = 0.6, .min_samples = 11, .max_samples = 201};
+	for (size_t rep = 0; rep < 3; rep++) {
+		struct pb_mem_params q = pb_mem_replicate_params(&p, rep, 3);
+		assert_int_equal(q.seed, 42 + rep * 0x9E3779B97F4A7C15ull);
+		assert_near(q.budget_s, 0.2);
+		assert_int_equal(q.max_samples, 67); /* 201 / 3 */
+		assert_int_equal(q.min_samples, 11);
+	}
+	/* the seed wraps modulo 2^64 */
+	p.seed = UINT64_MAX;
+	assert_int_equal(pb_mem_replicate_params(&p, 1, 2).seed,
+	                 UINT64_MAX + 0x9E3779B97F4A7C15ull);
+	/* never below min_samples; one replicate keeps p's */
+	assert_int_equal(pb_mem_replicate_params(&p, 0, 30).max_samples, 11);
+	struct pb_mem_params one = pb_mem_replicate_params(&p, 0, 1);
+	assert_int_equal(one.seed, p.seed);
+	assert_near(one.budget_s, p.budget_s);
+	assert_int_equal(one.max_samples, 201);
+}
+
+/* What pb_mem_run_replicates' start callback saw. */
+struct seen {
+	size_t starts, ends;
+	uint64_t seeds[4];
+	size_t max_samples[4];
+	char labels[4][64];
+};
+
+static void seen_start(void *ctx, const char *label, const struct pb_mem_params *p)
+{
+	struct seen *s = ctx;
+	if (s->starts < 4) {
+		s->seeds[s->starts] = p->seed;
+		s->max_samples[s->starts] = p->max_samples;
+		snprintf(s->labels[s->starts], sizeof s->labels[0], "%s", label);
+	}
+	s->starts++;
+}
+
+static void seen_end(void *ctx)
+{
+	((struct seen *)ctx)->ends++;
+}
+
+/* pb_mem_run_replicates on libc with a tiny budget: R replicates, each
+ * with its seed and label, joined into run-level cases. */
+static void test_run_replicates(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMCPY, "libc")};
+	assert_non_null(ks[0]);
+	uint64_t sizes[] = {64, 256};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 2, st, 1);
+	p.min_samples = 2;
+	p.max_samples = 9;
+	struct seen seen = {0};
+	struct pb_mem_replicates rs = {
+	    .n = 3, .label = "memcpy", .start = seen_start, .end = seen_end, .ctx = &seen};
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run_replicates(&p, &rs, &r), 0);
+	assert_int_equal(seen.starts, 3);
+	assert_int_equal(seen.ends, 3);
+	for (size_t rep = 0; rep < 3; rep++) {
+		assert_int_equal(seen.seeds[rep], 42 + rep * 0x9E3779B97F4A7C15ull);
+		assert_int_equal(seen.max_samples[rep], 3);
+		char want[64];
+		snprintf(want, sizeof want, "memcpy, replicate %zu of 3", rep + 1);
+		assert_string_equal(seen.labels[rep], want);
+	}
+	assert_false(r.interrupted);
+	assert_int_equal(r.n_cases, 2);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		const struct pb_mem_case *c = &r.cases[i];
+		assert_int_equal(c->n_replicates, 3);
+		size_t sum = 0;
+		for (size_t k = 0; k < c->n_replicates; k++) {
+			assert_in_range(c->replicate_samples[k], 2, 3);
+			sum += c->replicate_samples[k];
+		}
+		assert_int_equal(sum, c->n_samples);
+		assert_int_equal(c->ticks_per_call.replicates, 3);
+	}
+	pb_mem_result_free(&r);
+
+	/* one replicate (n 0 is one): the label alone, p's own sampling */
+	memset(&seen, 0, sizeof seen);
+	rs.n = 0;
+	assert_int_equal(pb_mem_run_replicates(&p, &rs, &r), 0);
+	assert_int_equal(seen.starts, 1);
+	assert_string_equal(seen.labels[0], "memcpy");
+	assert_int_equal(seen.seeds[0], 42);
+	assert_int_equal(seen.max_samples[0], 9);
+	assert_true(r.cases[0].n_replicates <= 1);
+	pb_mem_result_free(&r);
+
+	/* a bad plan: -1, the result empty, end still called */
+	memset(&seen, 0, sizeof seen);
+	rs.n = 2;
+	p.n_kernels = 0;
+	assert_int_equal(pb_mem_run_replicates(&p, &rs, &r), -1);
+	assert_int_equal(seen.ends, 1);
+	assert_int_equal(r.n_cases, 0);
+	assert_null(r.cases);
+}
+
+/* A stop flag set during the first replicate: no second one. */
+static void stop_at_start(void *ctx, const char *label, const struct pb_mem_params *p)
+{
+	(void)label;
+	(void)ctx;
+	*p->stop = 1;
+}
+
+static void test_run_replicates_stop(void **state)
+{
+	(void)state;
+	const struct pb_kernel *ks[1] = {pb_kernel_find(PB_OP_MEMSET, "libc")};
+	assert_non_null(ks[0]);
+	uint64_t sizes[] = {64};
+	enum pb_cache_state st[] = {PB_STATE_HOT};
+	struct pb_mem_params p = params(ks, 1, sizes, 1, st, 1);
+	volatile sig_atomic_t stop = 0;
+	p.stop = &stop;
+	struct pb_mem_replicates rs = {.n = 4, .start = stop_at_start};
+	struct pb_mem_result r;
+	assert_int_equal(pb_mem_run_replicates(&p, &rs, &r), 0);
+	assert_true(r.interrupted);
+	for (size_t i = 0; i < r.n_cases; i++)
+		assert_true(r.cases[i].n_replicates <= 1);
+	pb_mem_result_free(&r);
+}
+
 static void test_cases_and_samples(void **state)
 {
 	(void)state;
@@ -1247,6 +1385,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_params_make_defaults),
+	    cmocka_unit_test(test_replicate_params),
+	    cmocka_unit_test(test_run_replicates),
+	    cmocka_unit_test(test_run_replicates_stop),
 	    cmocka_unit_test(test_cases_and_samples),
 	    cmocka_unit_test(test_memset_prefill_differs),
 	    cmocka_unit_test(test_stop_flag_interrupts),

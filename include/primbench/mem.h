@@ -157,6 +157,42 @@ int pb_mem_pages_avail(const char *sysfs_mm, const size_t *sizes, size_t n, size
  * pb_timer_init() must have succeeded. */
 int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *result);
 
+/* Replicates (include/primbench/replicates.h), as every mem caller runs
+ * them: the whole plan of p again for each, in a row, with fresh buffers
+ * and calibration. Replicate rep (0-based) of n (>= 1) runs with
+ * pb_mem_replicate_params: the seed p->seed + rep x 0x9E3779B97F4A7C15
+ * (other slot orders and shuffles), the budget p->budget_s / n, and the
+ * most samples p->max_samples / n, but never below p->min_samples (their
+ * sum stays within max_samples). Every other field is p's. */
+struct pb_mem_params pb_mem_replicate_params(const struct pb_mem_params *p, size_t rep, size_t n);
+
+/* How pb_mem_run_replicates runs and reports. Zero-initialise, then set
+ * the fields wanted. */
+struct pb_mem_replicates {
+	size_t n;                     /* replicates; 0 runs one */
+	struct pb_mem_replay *replay; /* NULL: each replicate is a pb_mem_run; else a
+	                                 pb_mem_replay_run of it (its batch keeps its
+	                                 own seed: the same calls every replicate) */
+	const char *label;            /* the progress label (NULL: "") */
+	/* Called before each replicate with its label, "LABEL" when n is 1,
+	 * else "LABEL, replicate I of N" (I from 1), and its parameters; may
+	 * be NULL. */
+	void (*start)(void *ctx, const char *label, const struct pb_mem_params *p);
+	/* Called after each replicate's run, also one that failed; may be
+	 * NULL. */
+	void (*end)(void *ctx);
+	void *ctx;
+};
+
+/* Runs p in rs->n replicates (pb_mem_replicate_params) into *r, each
+ * joined by pb_mem_result_add_replicate and summarised at the end by
+ * pb_mem_result_end_replicates; stops after the replicate in which p->stop
+ * was set (r->interrupted). Returns 0 with *r filled (free it with
+ * pb_mem_result_free), or -1 with pb_error() and *r empty: bad parameters,
+ * buffers that cannot be mapped, out of memory. */
+int pb_mem_run_replicates(const struct pb_mem_params *p, const struct pb_mem_replicates *rs,
+                          struct pb_mem_result *r);
+
 /* Replays rp's distribution (include/primbench/distribution.h) with the
  * kernels of p, interleaved as pb_mem_run does, in p's cache states (hot,
  * l2, llc, dram; not the fault states) with p's sampling, budget and stop

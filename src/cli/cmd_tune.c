@@ -289,6 +289,20 @@ struct run {
 	char peers[512];
 };
 
+/* Before and after each replicate of measure: the progress line. */
+static void replicate_start(void *ctx, const char *label, const struct pb_mem_params *p)
+{
+	(void)ctx;
+	(void)p;
+	cli_progress_start(&progress_line, label);
+}
+
+static void replicate_end(void *ctx)
+{
+	(void)ctx;
+	cli_progress_done(&progress_line);
+}
+
 /* Times op's candidates at run->sizes in run->state; computes the
  * break-even policy. Returns 0, or the exit status of a failure. */
 static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
@@ -316,34 +330,11 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	 * samples shared out, so that the one rule judges the kernels on
 	 * run-level intervals (two tunes' policies on sample-level ones did
 	 * not repeat: docs/breakeven.md, "Policies that repeat"). */
-	int rc = 0;
-	memset(&run->result, 0, sizeof run->result);
-	p.budget_s = budget / (double)reps;
-	p.max_samples = p.max_samples / reps > p.min_samples ? p.max_samples / reps : p.min_samples;
-	uint64_t seed0 = p.seed;
-	for (size_t rep = 0; rep < reps && rc == 0; rep++) {
-		char label[160];
-		if (reps > 1)
-			snprintf(label, sizeof label, "tune: %s, replicate %zu of %zu", ctx,
-			         rep + 1, reps);
-		else
-			snprintf(label, sizeof label, "tune: %s", ctx);
-		p.seed = seed0 + rep * 0x9E3779B97F4A7C15ull;
-		struct pb_mem_result one;
-		cli_progress_start(&progress_line, label);
-		rc = pb_mem_run(&p, &one);
-		cli_progress_done(&progress_line);
-		if (rc == 0 && pb_mem_result_add_replicate(&run->result, &one) != 0) {
-			pb_mem_result_free(&one);
-			rc = -1;
-		}
-		if (rc == 0 && run->result.interrupted)
-			break;
-	}
-	if (rc == 0)
-		rc = pb_mem_result_end_replicates(&run->result);
-	if (rc != 0)
-		pb_mem_result_free(&run->result);
+	char label[160];
+	snprintf(label, sizeof label, "tune: %s", ctx);
+	struct pb_mem_replicates rs = {
+	    .n = reps, .label = label, .start = replicate_start, .end = replicate_end};
+	int rc = pb_mem_run_replicates(&p, &rs, &run->result);
 	free(sizes);
 	if (rc != 0) {
 		cli_error("%s", pb_error());

@@ -258,7 +258,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	}
 	ks[nk++] = rep;
 	enum pb_cache_state hot = PB_STATE_HOT;
-	struct pb_mem_params p = pb_mem_params_make(op, caches, budget / (double)reps, seed, stop);
+	struct pb_mem_params p = pb_mem_params_make(op, caches, budget, seed, stop);
 	p.kernels = ks;
 	p.n_kernels = nk;
 	p.sizes_bytes = size_bytes;
@@ -266,24 +266,13 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 	p.states = &hot;
 	p.n_states = 1;
 	p.min_samples = min_samples;
-	p.max_samples = max_samples / reps > min_samples ? max_samples / reps : min_samples;
+	p.max_samples = max_samples;
 	/* replicates: the sweep again, in a row, fresh buffers and calibration
 	 * each; its figures are then the replicates' geometric means */
-	struct pb_mem_result mr = {0};
-	for (size_t ri = 0; ri < reps; ri++) {
-		struct pb_mem_result one;
-		p.seed = seed + ri * 0x9E3779B97F4A7C15ull;
-		if (pb_mem_run(&p, &one) != 0 || pb_mem_result_add_replicate(&mr, &one) != 0) {
-			cli_error("%s", pb_error());
-			pb_mem_result_free(&mr);
-			return false;
-		}
-		if (mr.interrupted)
-			break;
-	}
-	if (pb_mem_result_end_replicates(&mr) != 0) {
+	struct pb_mem_replicates rs = {.n = reps};
+	struct pb_mem_result mr;
+	if (pb_mem_run_replicates(&p, &rs, &mr) != 0) {
 		cli_error("%s", pb_error());
-		pb_mem_result_free(&mr);
 		return false;
 	}
 	size_t n = sizes->count;

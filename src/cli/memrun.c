@@ -1066,54 +1066,34 @@ static void print_page_tables(struct mem_run *run, const struct pb_mem_result *r
 	free(cases);
 }
 
-/* Runs the o-th op, prints its tables and adds its cases to the document.
- * Returns false when the run must stop (an error, or interrupted). */
+/* Before each replicate: its progress line. */
+static void replicate_start(void *ctx, const char *label, const struct pb_mem_params *p)
+{
+	(void)p;
+	struct mem_run *run = ctx;
+	cli_progress_start(&run->progress_line, label);
+}
+
 /* The o-th op's cases in m->replicates replicates (include/primbench/
  * replicates.h): the whole plan runs again for each, in a row, with fresh
  * buffers, calibration and seed, and the budget and --max-samples shared
- * out between them. Returns 0 with *r filled, or -1 with pb_error(). */
+ * out between them (pb_mem_run_replicates). Returns 0 with *r filled, or
+ * -1 with pb_error(). */
 static int run_replicates(struct mem_run *run, size_t o, struct pb_mem_result *r)
 {
-	struct mem_plan *pl = run->pl;
-	const struct mem_cli *m = run->m;
-	size_t reps = m->replicates ? m->replicates : 1;
-	memset(r, 0, sizeof *r);
-	for (size_t rep = 0; rep < reps; rep++) {
-		struct pb_mem_params p = op_params(run, o);
-		char label[64];
-		if (reps > 1)
-			snprintf(label, sizeof label, "%s, replicate %zu of %zu",
-			         pb_op_name(m->ops[o]), rep + 1, reps);
-		else
-			snprintf(label, sizeof label, "%s", pb_op_name(m->ops[o]));
-		cli_progress_start(&run->progress_line, label);
-		/* another seed for each replicate: other slot orders and shuffles
-		 * (a replay's batch keeps its own seed: the same calls) */
-		p.seed += rep * 0x9E3779B97F4A7C15ull;
-		p.budget_s /= (double)reps;
-		size_t per = p.max_samples / reps; /* their sum stays within --max-samples */
-		p.max_samples = per > p.min_samples ? per : p.min_samples;
-		struct pb_mem_result one;
-		if (pl->replaying ? pb_mem_replay_run(&p, &pl->replay, &one) != 0
-		                  : pb_mem_run(&p, &one) != 0) {
-			pb_mem_result_free(r);
-			return -1;
-		}
-		if (pb_mem_result_add_replicate(r, &one) != 0) {
-			pb_mem_result_free(&one);
-			pb_mem_result_free(r);
-			return -1;
-		}
-		if (r->interrupted)
-			break;
-	}
-	if (pb_mem_result_end_replicates(r) != 0) {
-		pb_mem_result_free(r);
-		return -1;
-	}
-	return 0;
+	struct pb_mem_params p = op_params(run, o);
+	struct pb_mem_replicates rs = {
+	    .n = run->m->replicates,
+	    .replay = run->pl->replaying ? &run->pl->replay : NULL,
+	    .label = pb_op_name(run->m->ops[o]),
+	    .start = replicate_start,
+	    .ctx = run,
+	};
+	return pb_mem_run_replicates(&p, &rs, r);
 }
 
+/* Runs the o-th op, prints its tables and adds its cases to the document.
+ * Returns false when the run must stop (an error, or interrupted). */
 static bool run_op(struct mem_run *run, size_t o)
 {
 	struct mem_plan *pl = run->pl;

@@ -215,9 +215,11 @@ static size_t breakpoints(const struct mapctx *c, const struct gmodel *m, uint64
 	return n;
 }
 
-/* Octaves of [lo, hi] (hi exclusive) where glibc's class under m differs
- * from the policy's. */
-static double mismatch(const struct mapctx *c, const struct gmodel *m, uint64_t lo, uint64_t hi)
+/* Octaves of [lo, hi) (the segments between m's breakpoints) where
+ * counts(c, m, a) holds at a segment's start a. */
+static double octaves_where(const struct mapctx *c, const struct gmodel *m, uint64_t lo,
+                            uint64_t hi,
+                            bool (*counts)(const struct mapctx *, const struct gmodel *, uint64_t))
 {
 	uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
 	size_t n = breakpoints(c, m, lo, hi, pts);
@@ -226,11 +228,32 @@ static double mismatch(const struct mapctx *c, const struct gmodel *m, uint64_t 
 		uint64_t a = pts[i], b = pts[i + 1];
 		if (a < lo || b > hi || a >= b)
 			continue;
-		enum gclass want = want_class(c, a);
-		if (want != G_ANY && want != gmodel_class(m, a))
+		if (counts(c, m, a))
 			sum += log2((double)b) - log2((double)a);
 	}
 	return sum;
+}
+
+/* glibc's class under m differs from the policy's at a */
+static bool differs_at(const struct mapctx *c, const struct gmodel *m, uint64_t a)
+{
+	enum gclass want = want_class(c, a);
+	return want != G_ANY && want != gmodel_class(m, a);
+}
+
+/* the policy's kernel at a runs code glibc has no path for */
+static bool no_path_at(const struct mapctx *c, const struct gmodel *m, uint64_t a)
+{
+	(void)m;
+	return kernel_class(pb_kernel_code_at(pb_policy_pick(c->p, (size_t)a), (size_t)a)) ==
+	       G_NONE;
+}
+
+/* Octaves of [lo, hi] (hi exclusive) where glibc's class under m differs
+ * from the policy's. */
+static double mismatch(const struct mapctx *c, const struct gmodel *m, uint64_t lo, uint64_t hi)
+{
+	return octaves_where(c, m, lo, hi, differs_at);
 }
 
 /* Distance of a candidate from glibc's current values, in octaves. */
@@ -459,19 +482,7 @@ static struct gmodel map_choose(const struct mapctx *c, uint64_t lo, uint64_t to
 static double no_path_octaves(const struct mapctx *c, const struct gmodel *best, uint64_t lo,
                               uint64_t top)
 {
-	uint64_t pts[3 * PB_POLICY_MAX_BANDS + 16];
-	size_t n = breakpoints(c, best, lo, top, pts);
-	double oct = 0;
-	for (size_t i = 0; i + 1 < n; i++) {
-		uint64_t a = pts[i], b = pts[i + 1];
-		if (a < lo || b > top || a >= b)
-			continue;
-		const struct pb_kernel *k =
-		    pb_kernel_code_at(pb_policy_pick(c->p, (size_t)a), (size_t)a);
-		if (kernel_class(k) == G_NONE)
-			oct += log2((double)b) - log2((double)a);
-	}
-	return oct;
+	return octaves_where(c, best, lo, top, no_path_at);
 }
 
 /* out's thresholds and its GLIBC_TUNABLES line from best. */

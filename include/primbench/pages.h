@@ -22,7 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define PB_PAGE_4K        ((size_t)4096)
+#include "primbench/memory.h"
+
+/* PB_PAGE_BYTES (memory.h) is the one definition of the base page. */
+#define PB_PAGE_4K        ((size_t)PB_PAGE_BYTES)
 #define PB_PAGE_2M        ((size_t)2 << 20)
 #define PB_PAGE_1G        ((size_t)1 << 30)
 #define PB_PAGE_SIZES_MAX 3 /* 4K, 2M, 1G: a --pages list has at most these */

@@ -27,12 +27,12 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/latency.h"
+#include "primbench/pages.h"
 #include "primbench/replicates.h"
 #include "primbench/syscall.h" /* pb_thp_bytes_at */
 #include "primbench/timer.h"
 
 #define LINE_BYTES   64
-#define HUGE_BYTES   (2u << 20)
 #define WARM_LOADS   16384
 #define DEFAULT_SEED 0x9E3779B97F4A7C15ull
 
@@ -109,12 +109,12 @@ static void **measure(void **p, uint64_t size, struct pb_latency_point *out)
  * the buffer, or NULL with *map MAP_FAILED. */
 static char *map_thp_aligned(size_t bytes, char **map, size_t *map_bytes)
 {
-	size_t len = (bytes + HUGE_BYTES - 1) / HUGE_BYTES * HUGE_BYTES;
-	*map_bytes = len + HUGE_BYTES;
+	size_t len = (bytes + PB_PAGE_2M - 1) / PB_PAGE_2M * PB_PAGE_2M;
+	*map_bytes = len + PB_PAGE_2M;
 	*map = mmap(NULL, *map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (*map == MAP_FAILED)
 		return NULL;
-	char *buf = (char *)(((uintptr_t)*map + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+	char *buf = (char *)(((uintptr_t)*map + PB_PAGE_2M - 1) & ~(uintptr_t)(PB_PAGE_2M - 1));
 	madvise(buf, len, MADV_HUGEPAGE);
 	return buf;
 }
@@ -142,7 +142,7 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 		map_bytes = region.bytes;
 	} else {
 		buf = map_thp_aligned((size_t)max_bytes, &map, &mapped_bytes);
-		map_bytes = mapped_bytes - HUGE_BYTES;
+		map_bytes = mapped_bytes - PB_PAGE_2M;
 		if (!buf)
 			return pb_fail("cannot map %zu bytes for the latency sweep", map_bytes);
 	}

@@ -23,6 +23,7 @@
 
 #include "primbench/error.h"
 #include "primbench/memory.h"
+#include "primbench/pages.h"
 #include "primbench/replicates.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
@@ -35,7 +36,6 @@
  * (64 MiB of 4 KiB pages). */
 #define MAX_OPS       16384u
 #define MAX_THP_PAGES 32u
-#define HUGE_BYTES    (2ull << 20)
 
 /* The groups whose members are interleaved with each other. */
 enum group { G_SIMPLE, G_RTT, G_PROCESS, G_MEMORY, G_COUNT };
@@ -460,7 +460,7 @@ static int time_ops(struct ctx *x, struct contender *ct, size_t k, uint64_t *tic
 	}
 	case PB_SC_FAULT: {
 		bool huge = ct->variant == 1;
-		size_t page = huge ? HUGE_BYTES : PB_PAGE_BYTES, bytes = k * page;
+		size_t page = huge ? PB_PAGE_2M : PB_PAGE_BYTES, bytes = k * page;
 		volatile uint8_t *p = pb_map(bytes, huge, true);
 		if (!p)
 			return -1;
@@ -589,7 +589,7 @@ static struct pb_syscall_case *new_case(struct pb_syscall_result *r, enum pb_sc_
 		snprintf(c->placement, sizeof c->placement, "cpu %d", cpu);
 	else
 		snprintf(c->placement, sizeof c->placement, "unpinned");
-	if (b == PB_SC_FAULT && page_bytes == HUGE_BYTES)
+	if (b == PB_SC_FAULT && page_bytes == PB_PAGE_2M)
 		c->op_desc = "first write to a fresh 2 MiB transparent huge page";
 	return c;
 }
@@ -709,7 +709,7 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 				cts[n] = base;
 				cts[n].variant = 1;
 				cts[n].max_k = MAX_THP_PAGES;
-				cts[n].c = new_case(r, bench, p->cpu, -1, (uint32_t)HUGE_BYTES);
+				cts[n].c = new_case(r, bench, p->cpu, -1, (uint32_t)PB_PAGE_2M);
 				n++;
 			}
 		}
@@ -740,9 +740,9 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 				fault_note(r);
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			struct pb_syscall_case *c = cts[i].c;
-			if (c->bench == PB_SC_FAULT && c->page_bytes == HUGE_BYTES &&
+			if (c->bench == PB_SC_FAULT && c->page_bytes == PB_PAGE_2M &&
 			    c->n_samples) {
-				uint64_t expect = (uint64_t)cts[i].k * HUGE_BYTES;
+				uint64_t expect = (uint64_t)cts[i].k * PB_PAGE_2M;
 				if (c->thp_bytes == 0)
 					note(r, "fault: THP: no huge pages seen in "
 					        "/proc/self/smaps: the figure is a 4 KiB fault");

@@ -18,9 +18,8 @@
 #include "primbench/fingerprint.h"
 #include "primbench/io.h"
 #include "primbench/memory.h"
+#include "primbench/pages.h"
 #include "primbench/syscall.h"
-
-#define HUGE_BYTES (2ull << 20)
 
 static const char *const names[PB_SC_COUNT] = {
     "null",        "umask",       "getpid",       "read",  "write", "pipe", "pipe-rtt", "fork",
@@ -305,7 +304,7 @@ int pb_syscall_check_exec(const char *path, bool spawn)
 
 int pb_syscall_check_fault(size_t pages, bool huge, uint64_t *touched, uint64_t *thp)
 {
-	size_t page = huge ? HUGE_BYTES : PB_PAGE_BYTES, bytes = pages * page;
+	size_t page = huge ? PB_PAGE_2M : PB_PAGE_BYTES, bytes = pages * page;
 	uint8_t *p = pb_map(bytes, huge, true);
 	if (!p)
 		return -1;

@@ -1,10 +1,10 @@
 /* test_auto.c - the auto kernels and their policies (include/primbench/
- * auto.h, tune.h): the policy file's format and every error with its line,
- * the round trip through pb_auto_file_text, where the file is looked for,
- * set-up from a file, a missing file and a bad one, the built-in defaults,
- * pb_tune_merge, and auto's correctness through the same sweep as every
- * kernel (include/primbench/selftest.h) under policies that mix kernels,
- * with bounds around the one-vector inline path. */
+ * auto.h, tune.h, tune_rules.h): the policy file's format and every error
+ * with its line, the round trip through pb_auto_file_text, where the file
+ * is looked for, set-up from a file, a missing file and a bad one, the
+ * built-in defaults, pb_tune_merge, and auto's correctness through the
+ * same sweep as every kernel (include/primbench/selftest.h) under policies
+ * that mix kernels, with bounds around the one-vector inline path. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +24,7 @@
 #include "primbench/error.h"
 #include "primbench/selftest.h"
 #include "primbench/tune.h"
+#include "primbench/tune_rules.h"
 
 #include "hide_profile.h"
 

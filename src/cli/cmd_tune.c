@@ -48,6 +48,7 @@
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/tune.h"
+#include "primbench/tune_rules.h"
 #include "primbench/twosample.h"
 
 static void usage(FILE *f)
@@ -125,19 +126,6 @@ static bool candidate(const struct pb_kernel *k, enum pb_op op)
 	return k->op == op && k->tune_candidate && pb_kernel_usable(k, pb_cpu_features(), NULL, 0);
 }
 
-/* The usable kernel of op auto may run without its dispatch (auto_inline:
- * avx512), or NULL. */
-static const struct pb_kernel *inline_kernel(enum pb_op op)
-{
-	size_t nk;
-	const struct pb_kernel *t = pb_kernels(&nk);
-	for (size_t i = 0; i < nk; i++)
-		if (t[i].op == op && t[i].auto_inline &&
-		    pb_kernel_usable(&t[i], pb_cpu_features(), NULL, 0))
-			return &t[i];
-	return NULL;
-}
-
 /* Sizes lo..hi at n per octave (the size grammar's a..b/n). */
 static void make_sizes(uint64_t lo, uint64_t hi, unsigned per_octave, struct pb_size_list *out)
 {
@@ -156,124 +144,6 @@ static void progress(void *ctx, size_t done, size_t total)
 	cli_progress_update(&progress_line, done, total, "size");
 	if (done == total)
 		cli_progress_done(&progress_line);
-}
-
-/* The case of kernel k at size n in r with samples, or NULL. */
-static const struct pb_mem_case *case_at(const struct pb_mem_result *r, const struct pb_kernel *k,
-                                         uint64_t n)
-{
-	for (size_t i = 0; i < r->n_cases; i++)
-		if (r->cases[i].kernel == k && r->cases[i].size_bytes == n &&
-		    r->cases[i].n_samples > 0)
-			return &r->cases[i];
-	return NULL;
-}
-
-/* Whether case c beats case fast (the same size, interleaved in one run)
- * by more than a dispatch: the ratio fast / c (pb_contender_ratio,
- * replicate by replicate) called different by pb_verdict with c faster,
- * its margin the dispatch's share of c's median (never below the one
- * margin, PB_EQUIVALENCE). No interval: no evidence that c wins. */
-static bool beats_dispatch(const struct pb_mem_case *c, const struct pb_mem_case *fast)
-{
-	double *x = pb_mem_case_per_call(c), *y = pb_mem_case_per_call(fast);
-	struct pb_shift sh = {.ci_valid = false};
-	if (!x || !y ||
-	    pb_contender_ratio(x, c->n_samples, c->replicate_samples, c->n_replicates, y,
-	                       fast->n_samples, fast->replicate_samples, fast->n_replicates, 0.95,
-	                       &sh) != 0)
-		sh.ci_valid = false;
-	free(x);
-	free(y);
-	double med = c->ticks_per_call.median;
-	const struct pb_verdict_rule rule = {
-	    .null = 1,
-	    .margin = fmax(pb_equivalence(), med > 0 ? PB_AUTO_DISPATCH_TICKS / med : INFINITY)};
-	return sh.ci_valid && pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT && sh.estimate > 1;
-}
-
-/* The sizes around a size s of either grid (tuned sizes are 16 B x
- * 2^(k / per_octave), the check's halfway between): from s's lower
- * neighbour on the other grid to its upper one, both included (with 1%
- * to spare for their rounding to whole bytes), so that the ranges of two
- * neighbouring sizes meet and no size between them keeps the kernel
- * neither was measured to win with. */
-static void loss_range(uint64_t s, unsigned per_octave, uint64_t *lo, uint64_t *hi)
-{
-	double r = exp2(0.5 / (double)per_octave) * 1.01;
-	*lo = (uint64_t)floor((double)s / r);
-	*hi = (uint64_t)ceil((double)s * r);
-	if (*lo > s)
-		*lo = s;
-	if (*hi < s)
-		*hi = s;
-}
-
-/* auto serves sizes up to PB_AUTO_SMALL_MAX that its inline kernel
- * (avx512) serves without a dispatch (auto.h); any other kernel there
- * costs the dispatch, PB_AUTO_DISPATCH_TICKS a call in the hot state and
- * more in dram (5-45 ticks at 19-108 B on Zen 4, where the inline path
- * costs 0-4: docs/performance.md, "auto's dispatch in the dram state"). At each measured size up to
- * PB_AUTO_SMALL_MAX of a hot band of another kernel, that kernel keeps the
- * sizes around it (loss_range) only where it beats the inline kernel by
- * more than the dispatch, by the one rule (beats_dispatch); otherwise the
- * inline kernel takes them. A kernel that runs avx512's code at every one
- * of the band's sizes up to PB_AUTO_SMALL_MAX (same_code_as: avx512_nt
- * below 64 B) is avx512 there. */
-static void prefer_inline(struct pb_policy *p, const struct pb_mem_result *r, unsigned per_octave)
-{
-	const struct pb_kernel *fast = inline_kernel(p->op);
-	if (!fast)
-		return;
-	enum { CAP = 64 };
-	uint64_t give_lo[CAP], give_hi[CAP];
-	size_t ngive = 0;
-	uint64_t lo = 0;
-	for (size_t b = 0; b < p->n_bands && lo <= PB_AUTO_SMALL_MAX;
-	     lo = p->bands[b].max_bytes + 1, b++) {
-		const struct pb_policy_band *band = &p->bands[b];
-		if (band->kernel == fast)
-			continue;
-		uint64_t hi =
-		    band->max_bytes < PB_AUTO_SMALL_MAX ? band->max_bytes : PB_AUTO_SMALL_MAX;
-		if (pb_kernel_code_at(band->kernel, (size_t)hi) == fast) {
-			if (ngive < CAP)
-				give_lo[ngive] = lo, give_hi[ngive++] = hi;
-			continue;
-		}
-		/* the band's smallest and largest measured sizes: their ranges
-		 * reach to the band's ends (nothing measured beyond them) */
-		uint64_t first = UINT64_MAX, last = 0;
-		for (size_t i = 0; i < r->n_cases; i++) {
-			const struct pb_mem_case *c = &r->cases[i];
-			if (c->kernel == band->kernel && c->n_samples > 0 && c->size_bytes >= lo &&
-			    c->size_bytes <= hi) {
-				first = c->size_bytes < first ? c->size_bytes : first;
-				last = c->size_bytes > last ? c->size_bytes : last;
-			}
-		}
-		bool measured = first != UINT64_MAX;
-		for (size_t i = 0; measured && i < r->n_cases; i++) {
-			const struct pb_mem_case *c = &r->cases[i];
-			if (c->kernel != band->kernel || c->n_samples == 0 || c->size_bytes < lo ||
-			    c->size_bytes > hi)
-				continue;
-			/* avx512 not measured there: no evidence that c loses */
-			const struct pb_mem_case *f = case_at(r, fast, c->size_bytes);
-			if (!f || beats_dispatch(c, f) || ngive == CAP)
-				continue;
-			uint64_t a, z;
-			loss_range(c->size_bytes, per_octave, &a, &z);
-			give_lo[ngive] = a > lo && c->size_bytes != first ? a : lo;
-			give_hi[ngive++] = z < hi && c->size_bytes != last ? z : hi;
-		}
-		if (!measured && ngive < CAP) /* no evidence that the kernel wins */
-			give_lo[ngive] = lo, give_hi[ngive++] = hi;
-	}
-	/* a band count over PB_POLICY_MAX_BANDS leaves that part as it was */
-	for (size_t i = 0; i < ngive; i++)
-		(void)pb_tune_set_range(p, give_lo[i], give_hi[i], fast);
-	pb_policy_join_equal(p);
 }
 
 struct run {
@@ -364,7 +234,8 @@ static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, doub
 	if (verbose)
 		pb_breakeven_print(stdout, &run->be);
 	if (run->state == PB_STATE_HOT)
-		prefer_inline(&run->be.policy, &run->result, per_octave);
+		pb_tune_prefer_inline(&run->be.policy, &run->result, pb_tune_inline_kernel(run->op),
+		                      per_octave);
 	return 0;
 }
 
@@ -539,22 +410,15 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 	         "ns/call, and the policy's over each (> 1: faster than the policy)",
 	         dist->name, rp.batch_calls, 100.0 * (double)rp.batch_le_128 / 4096.0);
 	pb_print_wrapped_at(stdout, 2, 4, line);
-	size_t best = 0;
 	for (size_t j = 0; j <= nk; j++) {
-		if (sum[j].n && sum[j].median < sum[best].median)
-			best = j;
 		char ns[24];
 		pb_format_sig3(ns, sizeof ns, pb_ticks_to_ns(sum[j].median));
 		printf("    %-24s %8s %8.3f\n", j ? ks[j - 1]->name : "the policy above", ns,
 		       sum[j].median > 0 ? sum[0].median / sum[j].median : NAN);
 	}
-	/* the one rule: pb_verdict on best / the policy, the interleaved
-	 * samples' ratio, with the one margin: faster beyond it */
-	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
-	bool wins = best != 0 && pb_verdict(&vs[best], &rule) == PB_VERDICT_DIFFERENT &&
-	            vs[best].estimate < 1;
+	size_t best = pb_tune_distribution_pick(sum, vs, nk + 1);
 	char text[PB_POLICY_TEXT_MAX];
-	if (wins) {
+	if (best != 0) {
 		*policy = cands[best];
 		pb_policy_format(policy, text, sizeof text);
 		print_policy("policy for ", dist->name, text);
@@ -1093,7 +957,7 @@ static void note_glibc(struct tune_ctx *t, const struct pb_policy *policy,
  * cli_glibc_median_fn). */
 static double run_median(const void *ctx, const struct pb_kernel *k, uint64_t n)
 {
-	const struct pb_mem_case *c = case_at(ctx, k, n);
+	const struct pb_mem_case *c = pb_tune_case_at(ctx, k, n);
 	return c && c->ticks_per_call.n > 0 ? c->ticks_per_call.median : NAN;
 }
 
@@ -1131,76 +995,73 @@ static void plan_checks(struct tune_ctx *t, enum pb_op op, const struct pb_glibc
 	}
 }
 
-/* Hands the sizes around s to libc in policy (pb_tune_set_range), with a
+/* Hands the sizes around s to libc in policy (pb_tune_hand_to_libc), with a
  * line saying so. Returns whether the policy changed. */
 static bool hand_to_libc(struct pb_policy *policy, uint64_t s, unsigned per_octave, const char *why)
 {
-	const struct pb_kernel *libc = pb_kernel_find(policy->op, "libc");
-	const struct pb_kernel *k = pb_policy_pick(policy, (size_t)s);
-	if (!libc || k == libc)
+	struct pb_tune_handover h;
+	int got = pb_tune_hand_to_libc(policy, s, per_octave, &h);
+	if (got == 0)
 		return false;
-	uint64_t lo, hi;
-	loss_range(s, per_octave, &lo, &hi);
 	char a[32], b[32], line[400];
-	pb_format_bytes(a, sizeof a, lo, PB_BYTES_EXACT);
-	pb_format_bytes(b, sizeof b, hi, PB_BYTES_EXACT);
-	struct pb_policy before = *policy;
-	if (pb_tune_set_range(policy, lo, hi, libc) != 0) {
+	pb_format_bytes(a, sizeof a, h.lo_bytes, PB_BYTES_EXACT);
+	pb_format_bytes(b, sizeof b, h.hi_bytes, PB_BYTES_EXACT);
+	if (got < 0) {
 		snprintf(line, sizeof line, "%s; not handed to libc: %s", why, pb_error());
 		pb_print_wrapped_at(stdout, 4, 6, line);
 		return false;
 	}
-	snprintf(line, sizeof line, "%s: %s..%s handed from %s to libc", why, a, b, k->name);
+	snprintf(line, sizeof line, "%s: %s..%s handed from %s to libc", why, a, b, h.from->name);
 	pb_print_wrapped_at(stdout, 4, 6, line);
-	return !pb_policy_equal(&before, policy);
+	return h.changed;
 }
 
-/* The no-loss rule at the sizes tune timed above PB_AUTO_SMALL_MAX: the
- * sizes of the hot run (up to the split) or of the dram run where the
- * merged policy's kernel is slower than libc by the one rule on the run's
- * replicates, beyond the dispatch (beats_dispatch), into t->suspect[op]
- * with a line each. One process's figure is a suspicion: the check
- * (check_op) measures those sizes again in fresh processes and libc takes
- * them where the loss repeats; with --no-check libc takes them now. */
+/* The no-loss rule at the sizes tune timed above PB_AUTO_SMALL_MAX
+ * (pb_tune_libc_losses): the sizes of the hot run (up to the split) or of
+ * the dram run where the merged policy's kernel is slower than libc by the
+ * one rule on the run's replicates, beyond the dispatch, into
+ * t->suspect[op] with a line each. One process's figure is a suspicion:
+ * the check (check_op) measures those sizes again in fresh processes and
+ * libc takes them where the loss repeats; with --no-check libc takes them
+ * now. */
 static void guard_tuned(struct tune_ctx *t, struct pb_policy *policy, const struct run *hot,
                         const struct run *dram)
 {
 	const struct tune_opts *o = t->o;
-	const struct pb_kernel *libc = pb_kernel_find(policy->op, "libc");
 	const struct run *runs[2] = {hot, dram};
 	bool said = false;
-	for (int r = 0; r < 2 && libc; r++) {
+	for (int r = 0; r < 2; r++) {
 		const struct run *run = runs[r];
 		if (!run->have_result)
 			continue;
-		for (size_t i = 0; i < run->sizes.count; i++) {
-			uint64_t n = (uint64_t)run->sizes.values[i];
-			/* up to 512 B a libc band adds auto's dispatch (check_op) */
-			if ((r == 0 && n > o->split) || n <= PB_AUTO_SMALL_MAX)
-				continue;
-			const struct pb_kernel *k = pb_policy_pick(policy, (size_t)n);
-			const struct pb_mem_case *c = case_at(&run->result, k, n),
-			                         *l = case_at(&run->result, libc, n);
-			if (k == libc || !c || !l || !beats_dispatch(l, c))
-				continue;
+		uint64_t sizes[256];
+		struct pb_tune_loss loss[256];
+		size_t ns = 0;
+		for (size_t i = 0; i < run->sizes.count && ns < 256; i++)
+			sizes[ns++] = (uint64_t)run->sizes.values[i];
+		size_t nl = pb_tune_libc_losses(policy, &run->result, sizes, ns,
+		                                r == 0 ? o->split : UINT64_MAX, loss, 256);
+		for (size_t i = 0; i < nl; i++) {
 			if (!said)
 				printf(
 				    "  slower than libc where it was timed (the one rule, beyond "
 				    "the dispatch)%s:\n",
 				    o->no_check ? "" : "; measured again by the check");
 			said = true;
+			uint64_t n = loss[i].size_bytes;
 			char why[160], sz[32];
 			pb_format_bytes(sz, sizeof sz, n, PB_BYTES_EXACT);
 			snprintf(why, sizeof why, "%s at %s: %.3g against libc's %.3g ticks",
-			         pb_cache_state_name(run->state), sz, c->ticks_per_call.median,
-			         l->ticks_per_call.median);
+			         pb_cache_state_name(run->state), sz,
+			         loss[i].kernel_case->ticks_per_call.median,
+			         loss[i].libc_case->ticks_per_call.median);
 			if (o->no_check)
 				hand_to_libc(policy, n, o->per_octave, why);
 			else {
 				pb_print_wrapped_at(stdout, 4, 6, why);
-				size_t *ns = &t->nsuspect[policy->op];
-				if (*ns < sizeof t->suspect[0] / sizeof t->suspect[0][0])
-					t->suspect[policy->op][(*ns)++] = n;
+				size_t *nsus = &t->nsuspect[policy->op];
+				if (*nsus < sizeof t->suspect[0] / sizeof t->suspect[0][0])
+					t->suspect[policy->op][(*nsus)++] = n;
 			}
 		}
 	}
@@ -1445,7 +1306,7 @@ static int write_check_file(const struct tune_ctx *t, const char *path)
  * means (with `means`) and the losses. Returns 0 or an exit status (2, or
  * 128 + signal), with c filled on 0. */
 static int check_round(struct tune_ctx *t, enum pb_op op, const char *path, const uint64_t *sizes,
-                       size_t n, const char *head, bool means, struct tune_check *c)
+                       size_t n, const char *head, bool means, struct pb_tune_check *c)
 {
 	const struct tune_check_params p = {
 	    .op = op,
@@ -1487,7 +1348,7 @@ static int check_round(struct tune_ctx *t, enum pb_op op, const char *path, cons
 	         100 * pb_equivalence(), c->losses, c->losses ? ", libc/auto [interval]:" : "");
 	pb_print_wrapped_at(stdout, 2, 4, line);
 	for (size_t i = 0; i < c->n; i++) {
-		const struct tune_check_point *pt = &c->pts[i];
+		const struct pb_tune_check_point *pt = &c->pts[i];
 		if (!pt->loss)
 			continue;
 		char sz[32];
@@ -1499,103 +1360,15 @@ static int check_round(struct tune_ctx *t, enum pb_op op, const char *path, cons
 	return PB_EXIT_OK;
 }
 
-/* Adds s to sizes[0..*n) unless there (at most cap). */
-static void add_size(uint64_t *sizes, size_t *n, size_t cap, uint64_t s)
+/* The check's third round (pb_tune_check_undo): the sizes handed to libc
+ * in round 2, measured with the policy after it; a handover that did
+ * worse than the kernel it replaced is undone, with a line each. Returns
+ * 0 or an exit status. */
+static int check_handed(struct tune_ctx *t, enum pb_op op, const char *path,
+                        const struct pb_policy *before, const uint64_t *handed,
+                        const struct pb_tune_check_point *was, size_t nh)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (sizes[i] == s)
-			return;
-	if (*n < cap)
-		sizes[(*n)++] = s;
-}
-
-/* The check (tune_check.h) of op, tuned now, in up to three rounds of
- * fresh processes:
- *   1. every held-back size, hot and dram: the figures, and the losses;
- *   2. the sizes that lost above PB_AUTO_SMALL_MAX (below it a libc band
- *      would add auto's dispatch to libc's time; the losses there are
- *      reported and left), here or in tune's own runs (guard_tuned),
- *      measured again: of ~90 points judged at 95% a few lose by chance,
- *      so only a loss that repeats counts;
- *   3. libc takes the sizes around each repeated loss (hand_to_libc) and
- *      they are measured once more with the new policy.
- * Returns the exit status. */
-static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
-{
-	const struct tune_opts *o = t->o;
-	uint64_t sizes[256], again[256];
-	size_t n = tune_check_sizes(o->per_octave, o->max_size, sizes, 256), na = 0;
-	char head[400];
-	struct tune_check c;
-	snprintf(head, sizeof head,
-	         "check, %s: auto with the policy against libc at %zu sizes halfway between "
-	         "the tuned ones, hot and dram, in %d fresh processes of %d replicates each:",
-	         pb_op_name(op), n, TUNE_CHECK_PROCESSES, TUNE_CHECK_REPLICATES);
-	if (write_check_file(t, path) != 0) {
-		cli_error("tune: %s", pb_error());
-		return PB_EXIT_USAGE;
-	}
-	int status = check_round(t, op, path, sizes, n, head, true, &c);
-	if (status != PB_EXIT_OK) {
-		tune_check_free(&c);
-		return status;
-	}
-	const struct pb_kernel *libc = pb_kernel_find(op, "libc");
-	size_t small_losses = 0;
-	for (size_t i = 0; i < c.n; i++) {
-		const struct tune_check_point *pt = &c.pts[i];
-		if (!pt->loss)
-			continue;
-		if (pt->size_bytes <= PB_AUTO_SMALL_MAX)
-			small_losses++;
-		else if (pb_policy_pick(&t->file.policy[op], (size_t)pt->size_bytes) != libc)
-			add_size(again, &na, 256, pt->size_bytes);
-	}
-	for (size_t i = 0; i < t->nsuspect[op]; i++)
-		add_size(again, &na, 256, t->suspect[op][i]);
-	snprintf(t->checked[op], sizeof t->checked[op],
-	         "checked, %s: auto with the policy tune found against libc at %zu "
-	         "held-back sizes, in %d fresh processes: libc/auto %.3f hot, %.3f dram "
-	         "(geometric means); %zu slower than libc",
-	         pb_op_name(op), n, TUNE_CHECK_PROCESSES, c.geomean[0], c.geomean[1], c.losses);
-	tune_check_free(&c);
-	if (small_losses)
-		pb_print_wrapped_at(stdout, 2, 4,
-		                    "up to 512 B a libc band would add auto's dispatch to libc's "
-		                    "time: losses there are left as they are");
-	if (!na)
-		return PB_EXIT_OK;
-	snprintf(head, sizeof head,
-	         "check, %s, round 2: the %zu size%s that lost above 512 B (here, or in "
-	         "tune's runs), measured again (a loss counts when it repeats):",
-	         pb_op_name(op), na, pb_plural(na));
-	status = check_round(t, op, path, again, na, head, false, &c);
-	if (status != PB_EXIT_OK) {
-		tune_check_free(&c);
-		return status;
-	}
-	/* each size handed over, its round-2 point, and the policy before */
-	uint64_t handed[256];
-	struct tune_check_point was[256];
-	size_t nh = 0;
-	const struct pb_policy before = t->file.policy[op];
-	for (size_t i = 0; i < c.n; i++) {
-		const struct tune_check_point *pt = &c.pts[i];
-		if (!pt->loss)
-			continue;
-		char why[160], sz[32];
-		pb_format_bytes(sz, sizeof sz, pt->size_bytes, PB_BYTES_EXACT);
-		snprintf(why, sizeof why, "%s at %s, twice", pb_cache_state_name(pt->state), sz);
-		if (hand_to_libc(&t->file.policy[op], pt->size_bytes, o->per_octave, why) &&
-		    nh < 256) {
-			handed[nh] = pt->size_bytes;
-			was[nh++] = *pt;
-		}
-	}
-	tune_check_free(&c);
-	if (!nh)
-		return PB_EXIT_OK;
-	char text[PB_POLICY_TEXT_MAX];
+	char text[PB_POLICY_TEXT_MAX], head[400];
 	pb_policy_format(&t->file.policy[op], text, sizeof text);
 	print_policy("policy, after the check", "", text);
 	if (write_check_file(t, path) != 0) {
@@ -1605,36 +1378,24 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 	snprintf(head, sizeof head,
 	         "check, %s, round 3: the size%s handed to libc, with this policy:", pb_op_name(op),
 	         pb_plural(nh));
-	status = check_round(t, op, path, handed, nh, head, false, &c);
+	struct pb_tune_check c;
+	int status = check_round(t, op, path, handed, nh, head, false, &c);
 	if (status != PB_EXIT_OK) {
-		tune_check_free(&c);
+		pb_tune_check_free(&c);
 		return status;
 	}
-	/* a handover that did worse than the kernel it replaced (libc's
-	 * dispatch can cost more than the loss) is undone */
-	size_t undone = 0;
-	for (size_t i = 0; i < c.n; i++) {
-		const struct tune_check_point *pt = &c.pts[i];
-		for (size_t h = 0; h < nh; h++) {
-			if (was[h].size_bytes != pt->size_bytes || was[h].state != pt->state ||
-			    !pt->loss || !(pt->ratio < was[h].ratio))
-				continue;
-			const struct pb_kernel *k = pb_policy_pick(&before, (size_t)pt->size_bytes);
-			uint64_t lo, hi;
-			loss_range(pt->size_bytes, o->per_octave, &lo, &hi);
-			char sz[32], line[300];
-			pb_format_bytes(sz, sizeof sz, pt->size_bytes, PB_BYTES_EXACT);
-			if (pb_tune_set_range(&t->file.policy[op], lo, hi, k) == 0) {
-				undone++;
-				snprintf(
-				    line, sizeof line,
-				    "%s at %s: libc did worse there (%.3f, against %.3f before): "
-				    "handed back to %s",
-				    pb_cache_state_name(pt->state), sz, pt->ratio, was[h].ratio,
-				    k->name);
-				pb_print_wrapped_at(stdout, 4, 6, line);
-			}
-		}
+	struct pb_tune_undo undo[256];
+	size_t undone = pb_tune_check_undo(&t->file.policy[op], before, &c, was, nh,
+	                                   t->o->per_octave, undo, 256);
+	for (size_t i = 0; i < undone && i < 256; i++) {
+		char sz[32], line[300];
+		pb_format_bytes(sz, sizeof sz, undo[i].size_bytes, PB_BYTES_EXACT);
+		snprintf(line, sizeof line,
+		         "%s at %s: libc did worse there (%.3f, against %.3f before): "
+		         "handed back to %s",
+		         pb_cache_state_name(undo[i].state), sz, undo[i].ratio, undo[i].was_ratio,
+		         undo[i].kernel->name);
+		pb_print_wrapped_at(stdout, 4, 6, line);
 	}
 	if (undone) {
 		pb_policy_format(&t->file.policy[op], text, sizeof text);
@@ -1646,8 +1407,95 @@ static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
 	         "which %zu of those were slower than libc",
 	         nh - undone, undone, c.losses);
 	t->check_changed = true;
-	tune_check_free(&c);
+	pb_tune_check_free(&c);
 	return PB_EXIT_OK;
+}
+
+/* The check's second round: the sizes again[0..na), measured again; libc
+ * takes the sizes around each that lost twice (hand_to_libc), and they go
+ * to the third round (check_handed). Returns the exit status. */
+static int check_again(struct tune_ctx *t, enum pb_op op, const char *path, const uint64_t *again,
+                       size_t na)
+{
+	char head[400];
+	snprintf(head, sizeof head,
+	         "check, %s, round 2: the %zu size%s that lost above 512 B (here, or in "
+	         "tune's runs), measured again (a loss counts when it repeats):",
+	         pb_op_name(op), na, pb_plural(na));
+	struct pb_tune_check c;
+	int status = check_round(t, op, path, again, na, head, false, &c);
+	if (status != PB_EXIT_OK) {
+		pb_tune_check_free(&c);
+		return status;
+	}
+	/* each size handed over, its round-2 point, and the policy before */
+	uint64_t handed[256];
+	struct pb_tune_check_point was[256];
+	size_t nh = 0;
+	const struct pb_policy before = t->file.policy[op];
+	for (size_t i = 0; i < c.n; i++) {
+		const struct pb_tune_check_point *pt = &c.pts[i];
+		if (!pt->loss)
+			continue;
+		char why[160], sz[32];
+		pb_format_bytes(sz, sizeof sz, pt->size_bytes, PB_BYTES_EXACT);
+		snprintf(why, sizeof why, "%s at %s, twice", pb_cache_state_name(pt->state), sz);
+		if (hand_to_libc(&t->file.policy[op], pt->size_bytes, t->o->per_octave, why) &&
+		    nh < 256) {
+			handed[nh] = pt->size_bytes;
+			was[nh++] = *pt;
+		}
+	}
+	pb_tune_check_free(&c);
+	return nh ? check_handed(t, op, path, &before, handed, was, nh) : PB_EXIT_OK;
+}
+
+/* The check (tune_check.h) of op, tuned now, in up to three rounds of
+ * fresh processes:
+ *   1. every held-back size, hot and dram: the figures, and the losses;
+ *   2. the sizes that lost above PB_AUTO_SMALL_MAX (below it a libc band
+ *      would add auto's dispatch to libc's time; the losses there are
+ *      reported and left), here or in tune's own runs (guard_tuned),
+ *      measured again: of ~90 points judged at 95% a few lose by chance,
+ *      so only a loss that repeats counts (pb_tune_check_again);
+ *   3. libc takes the sizes around each repeated loss (hand_to_libc) and
+ *      they are measured once more with the new policy
+ *      (pb_tune_check_undo).
+ * Returns the exit status. */
+static int check_op(struct tune_ctx *t, enum pb_op op, const char *path)
+{
+	const struct tune_opts *o = t->o;
+	uint64_t sizes[256], again[256];
+	size_t n = pb_tune_check_sizes(o->per_octave, o->max_size, sizes, 256);
+	char head[400];
+	struct pb_tune_check c;
+	snprintf(head, sizeof head,
+	         "check, %s: auto with the policy against libc at %zu sizes halfway between "
+	         "the tuned ones, hot and dram, in %d fresh processes of %d replicates each:",
+	         pb_op_name(op), n, TUNE_CHECK_PROCESSES, TUNE_CHECK_REPLICATES);
+	if (write_check_file(t, path) != 0) {
+		cli_error("tune: %s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	int status = check_round(t, op, path, sizes, n, head, true, &c);
+	if (status != PB_EXIT_OK) {
+		pb_tune_check_free(&c);
+		return status;
+	}
+	size_t small_losses;
+	size_t na = pb_tune_check_again(&c, &t->file.policy[op], t->suspect[op], t->nsuspect[op],
+	                                again, 256, &small_losses);
+	snprintf(t->checked[op], sizeof t->checked[op],
+	         "checked, %s: auto with the policy tune found against libc at %zu "
+	         "held-back sizes, in %d fresh processes: libc/auto %.3f hot, %.3f dram "
+	         "(geometric means); %zu slower than libc",
+	         pb_op_name(op), n, TUNE_CHECK_PROCESSES, c.geomean[0], c.geomean[1], c.losses);
+	pb_tune_check_free(&c);
+	if (small_losses)
+		pb_print_wrapped_at(stdout, 2, 4,
+		                    "up to 512 B a libc band would add auto's dispatch to libc's "
+		                    "time: losses there are left as they are");
+	return na ? check_again(t, op, path, again, na) : PB_EXIT_OK;
 }
 
 /* The check's policy file, made before anything is measured (a TMPDIR

@@ -9,7 +9,9 @@
  * the tuned ones, in fresh processes of `primbench mem` (--processes: the
  * replicates of two processes joined, so the interval is run-level), and
  * judged by the one rule (pb_contender_ratio, pb_verdict with the one
- * margin), before the file is written.
+ * margin: pb_tune_check_judge, include/primbench/tune_rules.h), before the
+ * file is written. This file starts the processes and reads their result;
+ * the verdicts are the analysis module's.
  */
 #define _GNU_SOURCE
 #include "cli/tune_check.h"
@@ -27,31 +29,6 @@
 #include "cli/cli.h"
 #include "primbench/error.h"
 #include "primbench/reader.h"
-#include "primbench/replicates.h"
-#include "primbench/stats.h"
-#include "primbench/twosample.h"
-
-size_t tune_check_sizes(unsigned per_octave, uint64_t max_bytes, uint64_t *out, size_t cap)
-{
-	size_t n = 0;
-	for (unsigned k = 0; n < cap; k++) {
-		double v = 16.0 * exp2(((double)k + 0.5) / (double)per_octave);
-		uint64_t s = (uint64_t)llround(v);
-		if (s > max_bytes)
-			break;
-		if (n && s == out[n - 1])
-			continue;
-		out[n++] = s;
-	}
-	return n;
-}
-
-void tune_check_free(struct tune_check *c)
-{
-	free(c->pts);
-	c->pts = NULL;
-	c->n = 0;
-}
 
 /* The error line in the file at path into buf: the last line that starts
  * with "primbench:", with the lines that continue it (they start with
@@ -155,70 +132,9 @@ static int run_mem(const struct tune_check_params *p, const char *json, const ch
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* The case of f with op, kernel, state and size, or NULL. */
-static const struct pb_results_case *find(const struct pb_results_file *f, const char *op,
-                                          const char *kernel, const char *state, uint64_t n)
+int tune_check_run(const struct tune_check_params *p, struct pb_tune_check *out)
 {
-	for (size_t i = 0; i < f->ncases; i++) {
-		const json_t *key = f->cases[i].key;
-		const char *o = pb_key_str(key, "op"), *k = pb_key_str(key, "kernel"),
-		           *s = pb_key_str(key, "cache_state");
-		long long size;
-		if (o && k && s && !strcmp(o, op) && !strcmp(k, kernel) && !strcmp(s, state) &&
-		    pb_key_int(key, "size_bytes", &size) && (uint64_t)size == n)
-			return &f->cases[i];
-	}
-	return NULL;
-}
-
-/* The points of the result file f into out. Returns 0 or -1. */
-static int judge(const struct tune_check_params *p, const struct pb_results_file *f,
-                 struct tune_check *out)
-{
-	static const enum pb_cache_state states[2] = {PB_STATE_HOT, PB_STATE_DRAM};
-	out->pts = calloc(2 * p->n_sizes, sizeof *out->pts);
-	if (!out->pts)
-		return pb_fail("out of memory");
-	const struct pb_verdict_rule rule = {.null = 1, .margin = pb_equivalence()};
-	for (int s = 0; s < 2; s++) {
-		double logs = 0;
-		for (size_t i = 0; i < p->n_sizes; i++) {
-			const char *st = pb_cache_state_name(states[s]), *op = pb_op_name(p->op);
-			const struct pb_results_case *a = find(f, op, "auto", st, p->sizes[i]),
-			                             *l = find(f, op, "libc", st, p->sizes[i]);
-			if (!a || !l)
-				continue; /* interrupted before it: not judged */
-			/* libc / auto: y = libc, x = auto */
-			struct pb_shift sh = {.ci_valid = false};
-			if (pb_contender_ratio(a->v, a->n, a->rep_n, a->n_rep, l->v, l->n, l->rep_n,
-			                       l->n_rep, 0.95, &sh) != 0)
-				return -1;
-			struct pb_summary sum;
-			if (!(sh.estimate > 0) || pb_results_case_summary(a, 0.95, &sum) != 0)
-				continue;
-			struct tune_check_point *pt = &out->pts[out->n++];
-			*pt = (struct tune_check_point){
-			    .state = states[s],
-			    .size_bytes = p->sizes[i],
-			    .ratio = sh.estimate,
-			    .lo = sh.ci_valid ? sh.lo : NAN,
-			    .hi = sh.ci_valid ? sh.hi : NAN,
-			    .auto_ticks = sum.median,
-			    .loss = sh.ci_valid && pb_verdict(&sh, &rule) == PB_VERDICT_DIFFERENT &&
-			            sh.estimate < 1,
-			};
-			out->losses += pt->loss;
-			logs += log(sh.estimate);
-			out->count[s]++;
-		}
-		out->geomean[s] = out->count[s] ? exp(logs / (double)out->count[s]) : NAN;
-	}
-	return 0;
-}
-
-int tune_check_run(const struct tune_check_params *p, struct tune_check *out)
-{
-	*out = (struct tune_check){.geomean = {NAN, NAN}};
+	*out = (struct pb_tune_check){.geomean = {NAN, NAN}};
 	const char *dir = cli_tmp_dir();
 	char json[4096], err[4096];
 	snprintf(json, sizeof json, "%s/primbench-tune-check-XXXXXX", dir);
@@ -252,7 +168,8 @@ int tune_check_run(const struct tune_check_params *p, struct tune_check *out)
 			             line[0] ? ": " : "", line);
 	} else {
 		struct pb_results_file f;
-		if (pb_results_load(json, &f) != 0 || judge(p, &f, out) != 0)
+		if (pb_results_load(json, &f) != 0 ||
+		    pb_tune_check_judge(p->op, p->sizes, p->n_sizes, &f, out) != 0)
 			rc = -1;
 		pb_results_file_free(&f);
 	}

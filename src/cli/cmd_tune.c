@@ -40,7 +40,6 @@
 #include "primbench/latency.h"
 #include "primbench/mem.h"
 #include "primbench/mem_result.h"
-#include "primbench/replicates.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
@@ -118,27 +117,17 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* Kernels the policy may name: every usable one of op whose row says
- * tune_candidate (not auto, whose policy it is, nor the kernels that only
- * demonstrate a technique; primbench/kernels.h). */
-static bool candidate(const struct pb_kernel *k, enum pb_op op)
-{
-	return k->op == op && k->tune_candidate && pb_kernel_usable(k, pb_cpu_features(), NULL, 0);
-}
-
-/* Sizes lo..hi at n per octave (the size grammar's a..b/n). */
-static void make_sizes(uint64_t lo, uint64_t hi, unsigned per_octave, struct pb_size_list *out)
-{
-	char text[96];
-	snprintf(text, sizeof text, "%llu..%llu/%u", (unsigned long long)lo, (unsigned long long)hi,
-	         per_octave);
-	if (pb_parse_size_list(text, 0, 4096, out) != 0)
-		die_usage("%s", pb_error());
-}
-
 static struct cli_progress progress_line;
 
-static void progress(void *ctx, size_t done, size_t total)
+/* The tune suite's hooks (struct pb_tune_hooks): the progress line of each
+ * replicate of a run; with -v each run's table and break-even. */
+static void run_start(void *ctx, const char *label)
+{
+	(void)ctx;
+	cli_progress_start(&progress_line, label);
+}
+
+static void run_progress(void *ctx, size_t done, size_t total)
 {
 	(void)ctx;
 	cli_progress_update(&progress_line, done, total, "size");
@@ -146,142 +135,32 @@ static void progress(void *ctx, size_t done, size_t total)
 		cli_progress_done(&progress_line);
 }
 
-struct run {
-	enum pb_op op;
-	enum pb_cache_state state;
-	struct pb_size_list sizes;
-	struct pb_mem_result result;
-	bool have_result;
-	struct pb_breakeven be;
-	bool have_be;
-	/* the bands' peers (pb_breakeven_peers_text), taken before
-	 * prefer_inline may join bands */
-	char peers[512];
-};
-
-/* Before and after each replicate of measure: the progress line. */
-static void replicate_start(void *ctx, const char *label, const struct pb_mem_params *p)
-{
-	(void)ctx;
-	(void)p;
-	cli_progress_start(&progress_line, label);
-}
-
-static void replicate_end(void *ctx)
+static void run_end(void *ctx)
 {
 	(void)ctx;
 	cli_progress_done(&progress_line);
 }
 
-/* Times op's candidates at run->sizes in run->state; computes the
- * break-even policy. Returns 0, or the exit status of a failure. */
-static int measure(struct run *run, const struct pb_kernel **ks, size_t nk, double budget,
-                   size_t reps, const struct pb_gain_rule *rule, const struct pb_cache_info *caches,
-                   uint64_t seed, bool verbose, const struct pb_glibc_thresholds *g,
-                   unsigned per_octave, struct pb_session *s)
+/* -v: a measured run's table and break-even; the combined one's
+ * break-even (ctx: bool *verbose). */
+static void run_done(void *ctx, const struct pb_tune_run *run)
 {
-	uint64_t *sizes = calloc(run->sizes.count, sizeof *sizes);
-	for (size_t i = 0; i < run->sizes.count; i++)
-		sizes[i] = (uint64_t)run->sizes.values[i];
-	char ctx[64];
-	snprintf(ctx, sizeof ctx, "%s %s", pb_op_name(run->op), pb_cache_state_name(run->state));
-	struct pb_mem_params p =
-	    pb_mem_params_make(run->op, caches, budget, seed, pb_session_stop_flag(s));
-	p.kernels = ks;
-	p.n_kernels = nk;
-	p.sizes_bytes = sizes;
-	p.n_sizes = run->sizes.count;
-	p.states = &run->state;
-	p.n_states = 1;
-	p.progress = progress;
-	p.progress_ctx = ctx;
-	/* Replicates (include/primbench/replicates.h), as mem runs them: the
-	 * sizes R times in a row, another seed each, the budget and the most
-	 * samples shared out, so that the one rule judges the kernels on
-	 * run-level intervals (two tunes' policies on sample-level ones did
-	 * not repeat: docs/breakeven.md, "Policies that repeat"). */
-	char label[160];
-	snprintf(label, sizeof label, "tune: %s", ctx);
-	struct pb_mem_replicates rs = {
-	    .n = reps, .label = label, .start = replicate_start, .end = replicate_end};
-	int rc = pb_mem_run_replicates(&p, &rs, &run->result);
-	free(sizes);
-	if (rc != 0) {
-		cli_error("%s", pb_error());
-		return PB_EXIT_USAGE;
-	}
-	run->have_result = true;
-	if (run->result.interrupted)
-		return pb_session_exit_status(s);
-	if (verbose) {
-		printf("\n");
-		pb_print_mem_table(stdout, &run->result, run->op, run->state,
-		                   run->state == PB_STATE_HOT ? PB_UNIT_TICKS_PER_CALL
-		                                              : PB_UNIT_GB_S);
-	}
-	int got = pb_breakeven_compute_rule(&run->result, run->op, run->state, g, rule, &run->be);
-	if (got < 0) {
-		cli_error("%s", pb_error());
-		return PB_EXIT_USAGE;
-	}
-	if (got == 0) {
-		cli_error("no %s case of %s could be timed", pb_cache_state_name(run->state),
-		          pb_op_name(run->op));
-		return PB_EXIT_USAGE;
-	}
-	run->have_be = true;
-	pb_breakeven_peers_text(&run->be, run->peers, sizeof run->peers);
-	if (verbose)
-		pb_breakeven_print(stdout, &run->be);
-	if (run->state == PB_STATE_HOT)
-		pb_tune_prefer_inline(&run->be.policy, &run->result, pb_tune_inline_kernel(run->op),
-		                      per_octave);
-	return 0;
-}
-
-/* The policy for sizes [from, split] that both runs timed: the break-even
- * policy of the two states together (pb_tune_combine). Returns 0, or -1
- * when there is nothing to combine (the hot policy then serves those
- * sizes). */
-static int both_run(const struct run *hot, const struct run *dram, uint64_t from, uint64_t split,
-                    const struct pb_gain_rule *rule, bool verbose, struct run *out)
-{
-	struct pb_mem_result both;
-	if (pb_tune_combine(&hot->result, &dram->result, from, split, PB_STATE_HOT, &both) != 0)
-		die_usage("tune: %s", pb_error());
-	/* never slower than glibc in either state beyond the one margin
-	 * (pb_tune_guard_combined): a kernel that is ranks behind libc */
-	size_t held = pb_tune_guard_combined(&both, &hot->result, &dram->result,
-	                                     pb_kernel_find(hot->op, "libc"), pb_equivalence());
-	struct pb_breakeven be;
-	int got = pb_breakeven_compute_rule(&both, hot->op, PB_STATE_HOT, NULL, rule, &be);
-	pb_mem_result_free(&both);
-	if (got < 0)
-		die_usage("tune: %s", pb_error());
-	if (got == 0)
-		return -1;
-	if (verbose) {
+	if (!*(const bool *)ctx)
+		return;
+	if (run->combined) {
 		printf("\n%s, hot and dram together (geometric mean of the medians; a kernel "
 		       "slower than libc in one state by over %g%% takes that state's ratio: %zu "
 		       "case%s):\n",
-		       pb_op_name(hot->op), 100 * pb_equivalence(), held, pb_plural(held));
-		pb_breakeven_print(stdout, &be);
+		       pb_op_name(run->op), 100 * pb_equivalence(), run->held,
+		       pb_plural(run->held));
+		pb_breakeven_print(stdout, &run->be);
+		return;
 	}
-	memset(out, 0, sizeof *out);
-	out->op = hot->op;
-	out->be = be;
-	out->have_be = true;
-	pb_breakeven_peers_text(&out->be, out->peers, sizeof out->peers);
-	return 0;
-}
-
-static void run_free(struct run *r)
-{
-	if (r->have_be)
-		pb_breakeven_free(&r->be);
-	if (r->have_result)
-		pb_mem_result_free(&r->result);
-	pb_size_list_free(&r->sizes);
+	printf("\n");
+	pb_print_mem_table(stdout, &run->result, run->op, run->state,
+	                   run->state == PB_STATE_HOT ? PB_UNIT_TICKS_PER_CALL : PB_UNIT_GB_S);
+	if (run->have_be)
+		pb_breakeven_print(stdout, &run->be);
 }
 
 /* "  LABEL: POLICY", the policy on the next lines when long, broken after
@@ -308,18 +187,18 @@ static void print_policy(const char *label, const char *label2, const char *poli
 	printf("\n");
 }
 
-/* Under a policy: each of its switches in words (pb_breakeven_switch_text),
- * so that a bound the run cannot place says where its kernels cannot be
- * told apart. */
-static void print_switches(const struct run *r)
+/* Under a run's policy: each of its switches in words
+ * (pb_breakeven_switch_text), so that a bound the run cannot place says
+ * where its kernels cannot be told apart; then the bands' peers. */
+static void print_switches(const struct pb_tune_run *r)
 {
 	if (!r->have_be)
 		return;
-	const struct pb_policy *p = &r->be.policy;
+	const struct pb_policy *p = &r->policy;
 	for (size_t i = 0; i < r->be.n_switches; i++) {
 		const struct pb_crossing *x = &r->be.switches[i];
-		/* only bounds the policy still has (prefer_inline may have
-		 * joined the bands around one) */
+		/* only bounds the policy still has (pb_tune_prefer_inline may
+		 * have joined the bands around one) */
 		bool kept = false;
 		for (size_t b = 0; b + 1 < p->n_bands && !kept; b++)
 			kept = p->bands[b].max_bytes == x->bound_bytes &&
@@ -330,13 +209,16 @@ static void print_switches(const struct run *r)
 		pb_breakeven_switch_text(x, line, sizeof line);
 		pb_print_wrapped_at(stdout, 4, 6, line);
 	}
-	if (r->peers[0]) {
+	/* the break-even's bands, before pb_tune_prefer_inline */
+	char peers[512];
+	pb_breakeven_peers_text(&r->be, peers, sizeof peers);
+	if (peers[0]) {
 		char line[768];
 		snprintf(line, sizeof line,
 		         "cannot be told apart from the band's kernel (not slower by the one "
 		         "rule over its sizes; of those within --min-gain by the medians, "
 		         "the first in catalogue order, libc last, serves): %s",
-		         r->peers);
+		         peers);
 		pb_print_wrapped_at(stdout, 4, 6, line);
 	}
 }
@@ -365,61 +247,41 @@ static int make_parent_dirs(const char *path)
 }
 
 /* --distribution (issue 9): the policy tune found against each candidate
- * kernel serving every size of the distribution (sizes above it keep the
- * policy's bands), timed on one replay batch (pb_mem_replay_policies).
- * *policy becomes the fastest candidate when pb_verdict calls it faster than
- * the found policy beyond the one margin (PB_EQUIVALENCE); otherwise it
- * stays. Returns 0, or an exit status. */
+ * kernel serving every size of the distribution, timed on one replay batch
+ * (pb_tune_distribution_run), the figures printed; *policy becomes the
+ * candidate chosen (pb_tune_distribution_pick: faster than the found
+ * policy beyond the one margin by pb_verdict), else it stays. Returns 0,
+ * or an exit status. */
 static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel **ks, size_t nk,
                                 const struct pb_distribution *dist, double budget,
-                                const struct pb_cache_info *caches, uint64_t seed,
                                 struct pb_session *s)
 {
-	struct pb_policy *cands = calloc(nk + 1, sizeof *cands);
-	struct pb_summary *sum = calloc(nk + 1, sizeof *sum);
-	struct pb_shift *vs = calloc(nk + 1, sizeof *vs);
-	if (!cands || !sum || !vs)
-		die_usage("out of memory");
-	cands[0] = *policy;
-	for (size_t i = 0; i < nk; i++) {
-		struct pb_policy one = {.op = policy->op, .n_bands = 1};
-		one.bands[0] = (struct pb_policy_band){.max_bytes = UINT64_MAX, .kernel = ks[i]};
-		uint64_t top = dist->max_bytes ? dist->max_bytes : 1;
-		if (pb_tune_merge(&one, policy, top, &cands[i + 1]) != 0)
-			die_usage("tune: %s", pb_error());
-	}
-	struct pb_mem_replay rp = {.dist = dist, .seed = 1, .batch_calls = 4096};
-	struct pb_mem_params p =
-	    pb_mem_params_make(policy->op, caches, budget * 10, seed, pb_session_stop_flag(s));
-	if (pb_mem_replay_policies(&p, &rp, cands, nk + 1, sum, vs) != 0) {
+	struct pb_tune_distribution d;
+	if (pb_tune_distribution_run(policy, ks, nk, dist, budget, &s->caches, s->seed,
+	                             pb_session_stop_flag(s), &d) != 0) {
 		cli_error("%s", pb_error());
-		free(cands);
-		free(sum);
-		free(vs);
+		pb_tune_distribution_free(&d);
 		return PB_EXIT_USAGE;
 	}
-	if (pb_session_stopped(s)) {
-		free(cands);
-		free(sum);
-		free(vs);
+	if (d.interrupted) {
+		pb_tune_distribution_free(&d);
 		return pb_session_exit_status(s);
 	}
 	char line[600];
 	snprintf(line, sizeof line,
 	         "on %s (%zu calls, seed 1, random offsets, hot; %.1f%% of them <= 128 B): median "
 	         "ns/call, and the policy's over each (> 1: faster than the policy)",
-	         dist->name, rp.batch_calls, 100.0 * (double)rp.batch_le_128 / 4096.0);
+	         dist->name, d.batch_calls, 100.0 * (double)d.batch_le_128 / 4096.0);
 	pb_print_wrapped_at(stdout, 2, 4, line);
-	for (size_t j = 0; j <= nk; j++) {
+	for (size_t j = 0; j < d.n; j++) {
 		char ns[24];
-		pb_format_sig3(ns, sizeof ns, pb_ticks_to_ns(sum[j].median));
+		pb_format_sig3(ns, sizeof ns, pb_ticks_to_ns(d.sum[j].median));
 		printf("    %-24s %8s %8.3f\n", j ? ks[j - 1]->name : "the policy above", ns,
-		       sum[j].median > 0 ? sum[0].median / sum[j].median : NAN);
+		       d.sum[j].median > 0 ? d.sum[0].median / d.sum[j].median : NAN);
 	}
-	size_t best = pb_tune_distribution_pick(sum, vs, nk + 1);
 	char text[PB_POLICY_TEXT_MAX];
-	if (best != 0) {
-		*policy = cands[best];
+	if (d.pick != 0) {
+		*policy = d.cands[d.pick];
 		pb_policy_format(policy, text, sizeof text);
 		print_policy("policy for ", dist->name, text);
 	} else {
@@ -430,9 +292,7 @@ static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel
 		    dist->name, 100 * pb_equivalence());
 		pb_print_wrapped_at(stdout, 2, 4, kept);
 	}
-	free(cands);
-	free(sum);
-	free(vs);
+	pb_tune_distribution_free(&d);
 	return 0;
 }
 
@@ -811,7 +671,7 @@ struct tune_ctx {
 	struct pb_session *s;
 	struct pb_glibc_thresholds glibc;
 	const struct pb_kernel **ks;
-	size_t nk;
+	size_t nk, nk_cap;
 	struct pb_distribution dist;
 	struct pb_auto_file file;
 	char settings[8][96];
@@ -826,43 +686,18 @@ struct tune_ctx {
 	size_t nsuspect[PB_OP_COUNT];
 };
 
-/* The sizes of op's two runs: hot 16..split; dram the hot sizes from
- * --large-from on (they may live in either state: their policy is the best
- * over both), then above the split. Returns whether the two overlap. */
-static bool make_runs(const struct tune_opts *o, enum pb_op op, struct run *hot, struct run *dram)
-{
-	*hot = (struct run){.op = op, .state = PB_STATE_HOT};
-	*dram = (struct run){.op = op, .state = PB_STATE_DRAM};
-	make_sizes(16, o->split, o->per_octave, &hot->sizes);
-	/* above the split: the same grid on (16 B times 2^(k / per_octave)), so
-	 * that no octave above the split has fewer sizes than one below it */
-	struct pb_size_list all;
-	make_sizes(16, o->max_size, o->per_octave, &all);
-	dram->sizes.values = calloc(hot->sizes.count + all.count, sizeof *dram->sizes.values);
-	if (!dram->sizes.values)
-		die_usage("tune: out of memory");
-	for (size_t i = 0; i < hot->sizes.count; i++)
-		if ((uint64_t)hot->sizes.values[i] >= o->rule.large_from_bytes)
-			dram->sizes.values[dram->sizes.count++] = hot->sizes.values[i];
-	for (size_t i = 0; i < all.count; i++)
-		if ((uint64_t)all.values[i] > o->split)
-			dram->sizes.values[dram->sizes.count++] = all.values[i];
-	pb_size_list_free(&all);
-	return o->rule.large_from_bytes < o->split && dram->sizes.count > 0 &&
-	       (uint64_t)dram->sizes.values[0] <= o->split;
-}
-
 /* Prints op's policies: hot, both states together (when timed), dram and
  * the merged one. */
-static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const struct run *hot,
-                              const struct run *dram, const struct run *both_run,
-                              const struct pb_policy *merged)
+static void print_op_policies(const struct tune_ctx *t, enum pb_op op,
+                              const struct pb_tune_op_result *r)
 {
+	const struct pb_tune_run *hot = &r->hot, *dram = &r->dram;
+	const struct pb_tune_run *both_run = r->have_both ? &r->both : NULL;
 	const struct tune_opts *o = t->o;
 	char a[PB_POLICY_TEXT_MAX], b[PB_POLICY_TEXT_MAX], m[PB_POLICY_TEXT_MAX];
-	pb_policy_format(&hot->be.policy, a, sizeof a);
-	pb_policy_format(&dram->be.policy, b, sizeof b);
-	pb_policy_format(merged, m, sizeof m);
+	pb_policy_format(&hot->policy, a, sizeof a);
+	pb_policy_format(&dram->policy, b, sizeof b);
+	pb_policy_format(&r->merged, m, sizeof m);
 	char ssplit[32], smax[32];
 	pb_format_bytes(ssplit, sizeof ssplit, o->split, PB_BYTES_EXACT);
 	pb_format_bytes(smax, sizeof smax, o->max_size, PB_BYTES_EXACT);
@@ -873,7 +708,7 @@ static void print_op_policies(const struct tune_ctx *t, enum pb_op op, const str
 	if (both_run) {
 		char sfrom[32], both[PB_POLICY_TEXT_MAX];
 		pb_format_bytes(sfrom, sizeof sfrom, o->rule.large_from_bytes, PB_BYTES_EXACT);
-		pb_policy_format(&both_run->be.policy, both, sizeof both);
+		pb_policy_format(&both_run->policy, both, sizeof both);
 		snprintf(label, sizeof label, "hot and dram together, %s..%s", sfrom, ssplit);
 		print_policy(label, "", both);
 		print_switches(both_run);
@@ -966,20 +801,19 @@ static double run_median(const void *ctx, const struct pb_kernel *k, uint64_t n)
  * mid ones: their policy is the best over both states), the predictions
  * from that run. */
 static void plan_checks(struct tune_ctx *t, enum pb_op op, const struct pb_glibc_tunables *tun,
-                        const struct run *hot, const struct run *dram,
-                        const struct pb_policy *policy)
+                        const struct pb_tune_op_result *res, const struct pb_policy *policy)
 {
 	const struct tune_opts *o = t->o;
-	const struct run *runs[2] = {hot, dram};
+	const struct pb_tune_run *runs[2] = {&res->hot, &res->dram};
 	for (int r = 0; r < 2; r++) {
-		const struct run *run = runs[r];
+		const struct pb_tune_run *run = runs[r];
 		if (!run->have_result || t->nchecks == sizeof t->checks / sizeof t->checks[0])
 			continue;
 		uint64_t sizes[256];
 		size_t ns = 0;
-		for (size_t i = 0; i < run->sizes.count && ns < 256; i++)
-			if (r == 1 || (uint64_t)run->sizes.values[i] <= o->split)
-				sizes[ns++] = (uint64_t)run->sizes.values[i];
+		for (size_t i = 0; i < run->n_sizes && ns < 256; i++)
+			if (r == 1 || run->sizes_bytes[i] <= o->split)
+				sizes[ns++] = run->sizes_bytes[i];
 		struct cli_glibc_check *c = &t->checks[t->nchecks];
 		*c = (struct cli_glibc_check){
 		    .op = op,
@@ -1024,23 +858,20 @@ static bool hand_to_libc(struct pb_policy *policy, uint64_t s, unsigned per_octa
  * the check (check_op) measures those sizes again in fresh processes and
  * libc takes them where the loss repeats; with --no-check libc takes them
  * now. */
-static void guard_tuned(struct tune_ctx *t, struct pb_policy *policy, const struct run *hot,
-                        const struct run *dram)
+static void guard_tuned(struct tune_ctx *t, struct pb_policy *policy,
+                        const struct pb_tune_op_result *res)
 {
 	const struct tune_opts *o = t->o;
-	const struct run *runs[2] = {hot, dram};
+	const struct pb_tune_run *runs[2] = {&res->hot, &res->dram};
 	bool said = false;
 	for (int r = 0; r < 2; r++) {
-		const struct run *run = runs[r];
+		const struct pb_tune_run *run = runs[r];
 		if (!run->have_result)
 			continue;
-		uint64_t sizes[256];
 		struct pb_tune_loss loss[256];
-		size_t ns = 0;
-		for (size_t i = 0; i < run->sizes.count && ns < 256; i++)
-			sizes[ns++] = (uint64_t)run->sizes.values[i];
-		size_t nl = pb_tune_libc_losses(policy, &run->result, sizes, ns,
-		                                r == 0 ? o->split : UINT64_MAX, loss, 256);
+		size_t nl =
+		    pb_tune_libc_losses(policy, &run->result, run->sizes_bytes, run->n_sizes,
+		                        r == 0 ? o->split : UINT64_MAX, loss, 256);
 		for (size_t i = 0; i < nl; i++) {
 			if (!said)
 				printf(
@@ -1067,46 +898,50 @@ static void guard_tuned(struct tune_ctx *t, struct pb_policy *policy, const stru
 	}
 }
 
-/* Tunes op: its hot and dram runs, the policy of both together, the merged
- * policy into t->file, then --distribution and glibc's line. Returns the
- * exit status. */
+/* Tunes op: its hot and dram runs, the policy of both together and the
+ * merged policy (pb_tune_op_run), printed; the merged policy, never slower
+ * than libc where timed, into t->file, then --distribution and glibc's
+ * line. Returns the exit status. */
 static int tune_op(struct tune_ctx *t, enum pb_op op)
 {
 	const struct tune_opts *o = t->o;
-	size_t nk_cap;
-	const struct pb_kernel *all = pb_kernels(&nk_cap);
-	t->nk = 0;
-	for (size_t i = 0; i < nk_cap; i++)
-		if (candidate(&all[i], op))
-			t->ks[t->nk++] = &all[i];
+	t->nk = pb_tune_candidates(op, t->ks, t->nk_cap);
 	const struct pb_glibc_thresholds *g =
 	    t->glibc.known && op != PB_OP_MEMMOVE ? &t->glibc : NULL;
-	struct run hot, dram;
-	bool have_both = make_runs(o, op, &hot, &dram);
-	uint64_t seed = t->s->seed;
-	int status = measure(&hot, t->ks, t->nk, o->budget, o->replicates, &o->rule, &t->s->caches,
-	                     seed + (uint64_t)op, o->verbose, g, o->per_octave, t->s);
-	if (status == PB_EXIT_OK)
-		status =
-		    measure(&dram, t->ks, t->nk, o->budget, o->replicates, &o->rule, &t->s->caches,
-		            seed + 3 + (uint64_t)op, o->verbose, g, o->per_octave, t->s);
-	struct run both = {0};
-	if (status == PB_EXIT_OK && have_both &&
-	    both_run(&hot, &dram, o->rule.large_from_bytes, o->split, &o->rule, o->verbose,
-	             &both) != 0)
-		have_both = false;
-	const struct pb_policy both_policy = both.be.policy;
+	bool verbose = o->verbose;
+	const struct pb_tune_params p = {
+	    .op = op,
+	    .kernels = t->ks,
+	    .n_kernels = t->nk,
+	    .split_bytes = o->split,
+	    .max_bytes = o->max_size,
+	    .per_octave = o->per_octave,
+	    .rule = o->rule,
+	    .budget_s = o->budget,
+	    .replicates = o->replicates,
+	    .caches = &t->s->caches,
+	    .glibc = g,
+	    .seed = t->s->seed,
+	    .stop = pb_session_stop_flag(t->s),
+	    .hooks = {.start = run_start,
+	              .progress = run_progress,
+	              .end = run_end,
+	              .run_done = run_done,
+	              .ctx = &verbose},
+	};
+	struct pb_tune_op_result r;
+	int status = PB_EXIT_OK;
+	if (pb_tune_op_run(&p, &r) != 0) {
+		cli_error("%s", pb_error());
+		status = PB_EXIT_USAGE;
+	} else if (r.interrupted) {
+		status = pb_session_exit_status(t->s);
+	}
 	if (status == PB_EXIT_OK) {
-		struct pb_policy low = hot.be.policy, merged;
-		if (have_both && pb_tune_merge(&hot.be.policy, &both_policy,
-		                               o->rule.large_from_bytes - 1, &low) != 0)
-			die_usage("tune: %s", pb_error());
-		if (pb_tune_merge(&low, &dram.be.policy, o->split, &merged) != 0)
-			die_usage("tune: %s", pb_error());
-		print_op_policies(t, op, &hot, &dram, have_both ? &both : NULL, &merged);
-		struct pb_policy before = merged;
-		guard_tuned(t, &merged, &hot, &dram);
-		if (!pb_policy_equal(&before, &merged)) {
+		struct pb_policy merged = r.merged;
+		print_op_policies(t, op, &r);
+		guard_tuned(t, &merged, &r);
+		if (!pb_policy_equal(&r.merged, &merged)) {
 			char text[PB_POLICY_TEXT_MAX];
 			pb_policy_format(&merged, text, sizeof text);
 			print_policy("policy, never slower than libc where timed", "", text);
@@ -1114,19 +949,17 @@ static int tune_op(struct tune_ctx *t, enum pb_op op)
 		t->file.policy[op] = merged;
 		t->file.set[op] = true;
 		if (o->dist_arg) {
-			status = tune_on_distribution(&merged, t->ks, t->nk, &t->dist, o->budget,
-			                              &t->s->caches, seed + 6 + (uint64_t)op, t->s);
+			status =
+			    tune_on_distribution(&merged, t->ks, t->nk, &t->dist, o->budget, t->s);
 			t->file.policy[op] = merged;
 		}
 		if (g) {
 			struct pb_glibc_tunables tun;
 			note_glibc(t, &merged, g, &tun);
-			plan_checks(t, op, &tun, &hot, &dram, &merged);
+			plan_checks(t, op, &tun, &r, &merged);
 		}
 	}
-	run_free(&hot);
-	run_free(&both);
-	run_free(&dram);
+	pb_tune_op_free(&r);
 	return status;
 }
 
@@ -1577,9 +1410,8 @@ int cmd_tune(int argc, char **argv)
 	print_plan(&o, &id);
 	pb_print_wrapped_at(stdout, 2, 4, llc_line);
 	snprintf(t.file.cpu, sizeof t.file.cpu, "%s", id.brand);
-	size_t nk_cap;
-	pb_kernels(&nk_cap);
-	t.ks = calloc(nk_cap, sizeof *t.ks);
+	pb_kernels(&t.nk_cap);
+	t.ks = calloc(t.nk_cap, sizeof *t.ks);
 	int status = PB_EXIT_OK;
 	for (int op = 0; op < PB_OP_COUNT && status == PB_EXIT_OK; op++)
 		if (o.want[op])

@@ -1,8 +1,10 @@
 /* test_xsave.c - the xsave suite's plumbing, never its speed: leaf 0xD and
  * XCR0 parsing (synthetic values), area sizes, variant reasons, a save and
- * restore round trip of a register, and the break-even rule. */
+ * restore round trip of a register, the replicates of the pairs, the
+ * break-even rule (breakeven.h), the pair it adds and the sweep. */
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "primbench/breakeven.h"
+#include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
@@ -262,6 +266,133 @@ static void test_breakeven(void **state)
 	assert_int_equal(pb_xsave_breakeven(s2, r2, 1, NAN), -1);
 }
 
+/* pb_xsave_largest_lead: where rep - simd is largest, both measured. */
+static void test_largest_lead(void **state)
+{
+	(void)state;
+	double simd[] = {5, 8, NAN, 20}, rep[] = {6, 15, 100, 26};
+	assert_int_equal(pb_xsave_largest_lead(simd, rep, 4), 1); /* 7; NaN skipped */
+	double s2[] = {NAN}, r2[] = {1};
+	assert_int_equal(pb_xsave_largest_lead(s2, r2, 1), -1);
+	assert_int_equal(pb_xsave_largest_lead(simd, rep, 0), -1);
+}
+
+/* pb_xsave_cheapest_dirty_pair: the dirty xsave-family pair with the
+ * lowest median; fxsave, clean ones and unmeasured ones never. */
+static void test_cheapest_dirty_pair(void **state)
+{
+	(void)state;
+	struct pb_xsave_result r = {.n_cases = 4};
+	r.cases[0] = (struct pb_xsave_case){
+	    .v = {.insn = PB_XS_FXSAVE, .upper = PB_XS_DIRTY, .available = true}, .n_samples = 3};
+	r.cases[0].ticks_per_op.median = 10;
+	r.cases[1] = (struct pb_xsave_case){
+	    .v = {.insn = PB_XS_XSAVE, .upper = PB_XS_CLEAN, .available = true}, .n_samples = 3};
+	r.cases[1].ticks_per_op.median = 20;
+	r.cases[2] = (struct pb_xsave_case){
+	    .v = {.insn = PB_XS_XSAVE, .upper = PB_XS_DIRTY, .available = true}, .n_samples = 3};
+	r.cases[2].ticks_per_op.median = 90;
+	r.cases[3] = (struct pb_xsave_case){
+	    .v = {.insn = PB_XS_XSAVEC, .upper = PB_XS_DIRTY, .available = true}, .n_samples = 3};
+	r.cases[3].ticks_per_op.median = 80;
+	assert_ptr_equal(pb_xsave_cheapest_dirty_pair(&r), &r.cases[3]);
+	r.cases[3].n_samples = 0;
+	assert_ptr_equal(pb_xsave_cheapest_dirty_pair(&r), &r.cases[2]);
+	r.cases[2].v.available = false;
+	assert_null(pb_xsave_cheapest_dirty_pair(&r));
+}
+
+/* pb_xsave_run_replicates: R runs of every available variant, the
+ * samples shared out; skipped variants none. */
+static void test_run_replicates(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_timer_init(), 0);
+	struct pb_xsave_params p = {
+	    .budget_s = 0.002, .min_samples = 3, .max_samples = 6, .warmup_samples = 0, .seed = 7};
+	struct pb_xsave_result r;
+	assert_int_equal(pb_xsave_run_replicates(&p, 2, &r), 0);
+	assert_int_equal(r.n_cases, NVAR);
+	for (size_t i = 0; i < r.n_cases; i++) {
+		const struct pb_xsave_case *c = &r.cases[i];
+		if (!c->v.available) {
+			assert_int_equal(c->n_samples, 0);
+			continue;
+		}
+		assert_int_equal(c->n_replicates, 2);
+		assert_int_equal(c->replicate_samples[0], 3);
+		assert_int_equal(c->n_samples, 6);
+	}
+	pb_xsave_result_free(&r);
+	/* a stop: one replicate, kept */
+	volatile sig_atomic_t stop = 1;
+	p.stop = &stop;
+	assert_int_equal(pb_xsave_run_replicates(&p, 3, &r), 0);
+	for (size_t i = 0; i < r.n_cases; i++)
+		assert_true(r.cases[i].n_replicates <= 1);
+	pb_xsave_result_free(&r);
+}
+
+/* pb_xsave_simd_kernels and pb_xsave_sweep_run: the vector kernels widest
+ * first and glibc's rep kernel; a tiny sweep's reduction, its verdict
+ * (none with a pair of NaN ticks, then how close it came), and a stop:
+ * no verdict. Whatever this ISA has (no rep kernel: nothing measured). */
+static void test_sweep(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_timer_init(), 0);
+	const struct pb_kernel *ks[PB_XSAVE_MAX_SIMD], *rep;
+	size_t nk = pb_xsave_simd_kernels(PB_OP_MEMSET, ks, &rep);
+	for (size_t i = 0; i < nk; i++) {
+		assert_int_equal(ks[i]->store, PB_STORE_VECTOR);
+		assert_true(i == 0 || ks[i]->vector_bytes <= ks[i - 1]->vector_bytes);
+	}
+	if (rep)
+		assert_int_equal(rep->glibc, PB_GLIBC_PATH_REP);
+	struct pb_cache_info caches = {.line_bytes = 64};
+	caches.level[PB_CACHE_L1D].size_bytes = 32 << 10;
+	caches.level[PB_CACHE_L2].size_bytes = 1 << 20;
+	caches.level[PB_CACHE_LLC].size_bytes = 1 << 20;
+	const uint64_t sizes[] = {256, 512};
+	volatile sig_atomic_t stop = 0;
+	struct pb_xsave_sweep_params p = {.op = PB_OP_MEMSET,
+	                                  .sizes_bytes = sizes,
+	                                  .n_sizes = 2,
+	                                  .pair_ticks = NAN,
+	                                  .caches = &caches,
+	                                  .budget_s = 0.002,
+	                                  .min_samples = 3,
+	                                  .max_samples = 6,
+	                                  .replicates = 2,
+	                                  .seed = 3,
+	                                  .stop = &stop};
+	struct pb_xsave_sweep sw;
+	assert_int_equal(pb_xsave_sweep_run(&p, &sw), 0);
+	assert_int_equal(sw.n_simd, nk);
+	assert_ptr_equal(sw.rep, rep);
+	if (!nk || !rep) {
+		assert_int_equal(sw.result.n_cases, 0);
+		pb_xsave_sweep_free(&sw);
+		return;
+	}
+	assert_int_equal(sw.result.n_cases, 2 * (nk + 1));
+	assert_int_equal(sw.n, 2);
+	assert_false(sw.interrupted);
+	assert_int_equal(sw.at, -1); /* a pair of NaN ticks never holds */
+	assert_true(sw.lead == 0 || sw.lead == 1);
+	for (size_t z = 0; z < 2; z++) {
+		assert_true(sw.simd_ticks[z] > 0 && sw.rep_ticks[z] > 0);
+		assert_int_equal(sw.simd_kernel[z]->store, PB_STORE_VECTOR);
+	}
+	pb_xsave_sweep_free(&sw);
+	stop = 1;
+	assert_int_equal(pb_xsave_sweep_run(&p, &sw), 0);
+	assert_true(sw.interrupted);
+	assert_int_equal(sw.at, -1);
+	assert_int_equal(sw.lead, -1);
+	pb_xsave_sweep_free(&sw);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -284,6 +415,10 @@ int main(void)
 	    cmocka_unit_test(test_roundtrip),
 	    cmocka_unit_test(test_run_plumbing),
 	    cmocka_unit_test(test_breakeven),
+	    cmocka_unit_test(test_largest_lead),
+	    cmocka_unit_test(test_cheapest_dirty_pair),
+	    cmocka_unit_test(test_run_replicates),
+	    cmocka_unit_test(test_sweep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

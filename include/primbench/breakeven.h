@@ -160,4 +160,21 @@ int pb_breakeven_compute_rule(const struct pb_mem_result *r, enum pb_op op, enum
                               struct pb_breakeven *out);
 void pb_breakeven_free(struct pb_breakeven *b);
 
+/* ---- SIMD plus a state save against rep (xsave's break-even line) ---- */
+
+/* simd[i], rep[i]: the best SIMD kernel's and the rep kernel's median
+ * ticks a call at sizes[i] of one hot sweep (sizes ascending; NaN: not
+ * measured), pair: one save+restore of the SIMD state (ticks). The
+ * break-even size: the smallest i from which simd[j] + pair < rep[j]
+ * holds for every j >= i (a NaN entry never holds; a sum and a
+ * comparison of three figures, no interval of its own). Returns i, or -1
+ * when it never holds up to the largest size (src/analysis/
+ * xsave_breakeven.c; docs/methodology.md "SIMD state saving"). */
+int pb_xsave_breakeven(const double *simd, const double *rep, size_t n, double pair);
+
+/* When it never holds, how close it came: the i where SIMD leads rep most,
+ * rep[i] - simd[i] largest (the first of equal ones; both measured).
+ * Returns i, or -1 when no size has both. */
+int pb_xsave_largest_lead(const double *simd, const double *rep, size_t n);
+
 #endif

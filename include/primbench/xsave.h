@@ -11,7 +11,10 @@
  * - pb_xsave_run(): times save+restore pairs, interleaved across variants
  *   (src/suites/x86_64/xsave.c; src/suites/none/xsave.c reports every
  *   variant unavailable).
- * - pb_xsave_breakeven(): where SIMD + one save/restore beats rep (pure).
+ * - pb_xsave_sweep_run(): the hot memset/memcpy sweep of the SIMD kernels
+ *   and rep, its break-even line decided by the analysis module
+ *   (pb_xsave_breakeven, breakeven.h: where SIMD + one save/restore beats
+ *   rep).
  */
 #ifndef PRIMBENCH_XSAVE_H
 #define PRIMBENCH_XSAVE_H
@@ -22,7 +25,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "primbench/kernels.h"
+#include "primbench/mem_result.h"
 #include "primbench/stats.h"
+
+struct pb_cache_info;
 
 /* The save/restore pairs, in display order. */
 enum pb_xsave_insn {
@@ -181,17 +188,82 @@ void pb_xsave_result_free(struct pb_xsave_result *r);
 int pb_xsave_result_add_replicate(struct pb_xsave_result *acc, struct pb_xsave_result *more);
 int pb_xsave_result_end_replicates(struct pb_xsave_result *r);
 
+/* Every pair `replicates` times in a row (0 counts as 1), fresh save
+ * areas, calibration and seed each (p->seed + r x 0x9E3779B97F4A7C15 for
+ * replicate r), p's budget and max_samples shared out among them (their
+ * sum within max_samples, each at least min_samples), joined by
+ * pb_xsave_result_add_replicate and summarized by
+ * pb_xsave_result_end_replicates. A stop (p->stop) or an interrupted
+ * replicate ends the run after it: what was measured is kept. Returns 0
+ * with *out filled, or -1 with pb_error() (out freed). */
+int pb_xsave_run_replicates(const struct pb_xsave_params *p, size_t replicates,
+                            struct pb_xsave_result *out);
+
+/* The dirty pair a kernel would pay before using ymm/zmm: the cheapest
+ * (by its median) of the xsave family measured in r (fxsave saves no
+ * upper state, so it does not count), or NULL. */
+const struct pb_xsave_case *pb_xsave_cheapest_dirty_pair(const struct pb_xsave_result *r);
+
+/* ---- the break-even sweep ---------------------------------------------- */
+
+#define PB_XSAVE_MAX_SIMD 8
+
+/* The kernels of op the break-even compares, from the table's properties:
+ * the usable temporal vector kernels (store kind VECTOR), widest first, in
+ * ks (at most PB_XSAVE_MAX_SIMD); glibc's own rep kernel (glibc path REP,
+ * no note: rep_stosb, rep_movsb) in *rep (set to NULL first), or NULL.
+ * Returns their count. */
+size_t pb_xsave_simd_kernels(enum pb_op op, const struct pb_kernel **ks,
+                             const struct pb_kernel **rep);
+
+/* The sweep: op's SIMD kernels and its rep kernel (pb_xsave_simd_kernels)
+ * at sizes_bytes[0..n_sizes) (ascending) in the hot state, interleaved,
+ * `replicates` times in a row (pb_mem_run_replicates, mem.h: budget_s and
+ * max_samples shared out, the seed stepped), working sets from caches
+ * (pb_mem_params_make); pair_ticks: the save+restore pair's figure the
+ * line adds to SIMD. */
+struct pb_xsave_sweep_params {
+	enum pb_op op;
+	const uint64_t *sizes_bytes;
+	size_t n_sizes;
+	double pair_ticks;
+	const struct pb_cache_info *caches;
+	double budget_s;
+	size_t min_samples, max_samples, replicates;
+	uint64_t seed;
+	volatile sig_atomic_t *stop;
+};
+
+/* Its outcome. rep NULL or n_simd 0: nothing to compare, nothing measured.
+ * Else result (the mem cases, replicates joined) and per size i < n: the
+ * best SIMD kernel's median ticks a call simd_ticks[i] (simd_kernel[i]
+ * which) and rep's rep_ticks[i] (NaN: not measured); at: the break-even
+ * size's index (pb_xsave_breakeven, breakeven.h), -1 when it never holds
+ * or the sweep was interrupted (no verdict then); lead: where SIMD leads
+ * rep most (pb_xsave_largest_lead), -1 when none, set when at is -1. */
+struct pb_xsave_sweep {
+	const struct pb_kernel *rep;
+	size_t n_simd;
+	struct pb_mem_result result;
+	size_t n;
+	double *simd_ticks, *rep_ticks;
+	const struct pb_kernel **simd_kernel;
+	int at, lead;
+	bool interrupted;
+};
+
+/* Runs the sweep and its reduction. pb_timer_init() must have run.
+ * Returns 0 (also when interrupted, or with nothing to compare), or -1
+ * with pb_error() (pb_mem_run's error, out of memory). Free out with
+ * pb_xsave_sweep_free (also after a failure). */
+int pb_xsave_sweep_run(const struct pb_xsave_sweep_params *p, struct pb_xsave_sweep *out);
+void pb_xsave_sweep_free(struct pb_xsave_sweep *s);
+
 /* Plumbing check for the tests: writes a known value to xmm0 (and the
  * upper half of ymm0 when AVX state is enabled), saves with insn, clobbers
  * the register, restores, reads it back. Returns 0 when the value came
  * back, -1 with pb_error() otherwise (or when insn cannot run here). */
 int pb_xsave_roundtrip_check(enum pb_xsave_insn insn);
-
-/* The break-even size: the smallest sizes[i] from which
- * simd[j] + pair < rep[j] holds for every j >= i (sizes ascending; a NaN
- * entry never holds). Returns i, or -1 when it never holds up to the
- * largest size. */
-int pb_xsave_breakeven(const double *simd, const double *rep, size_t n, double pair);
 
 /* Appends the cases to doc["cases"] (key {suite "xsave", instruction,
  * upper_state}), skipped ones to doc["notes"], and the state description

@@ -17,8 +17,6 @@
 #include "cli/cli.h"
 #include "primbench/error.h"
 #include "primbench/machine.h"
-#include "primbench/mem.h"
-#include "primbench/mem_result.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
@@ -201,159 +199,6 @@ static void print_table(const struct pb_xsave_result *r)
 	       outl, pb_plural(outl), mig, pb_plural(mig));
 }
 
-/* The dirty pair a kernel would pay before using ymm/zmm: the cheapest of
- * the xsave family (fxsave saves no upper state, so it does not count). */
-static const struct pb_xsave_case *best_dirty_pair(const struct pb_xsave_result *r)
-{
-	const struct pb_xsave_case *best = NULL;
-	for (size_t i = 0; i < r->n_cases; i++) {
-		const struct pb_xsave_case *c = &r->cases[i];
-		if (!c->v.available || c->v.upper != PB_XS_DIRTY || c->v.insn == PB_XS_FXSAVE ||
-		    !c->n_samples)
-			continue;
-		if (!best || c->ticks_per_op.median < best->ticks_per_op.median)
-			best = c;
-	}
-	return best;
-}
-
-#define PB_XSAVE_MAX_SIMD 8
-
-/* The kernels of op the break-even compares, from the table's properties:
- * the usable temporal vector kernels (store kind VECTOR), widest first, in
- * ks (at most PB_XSAVE_MAX_SIMD); glibc's own rep kernel (glibc path REP,
- * no note: rep_stosb, rep_movsb) in *rep, or NULL. Returns their count. */
-static size_t simd_kernels(enum pb_op op, const struct pb_kernel **ks, const struct pb_kernel **rep)
-{
-	size_t nt, nk = 0;
-	const struct pb_kernel *t = pb_kernels(&nt);
-	for (unsigned width = 64; width >= 16; width /= 2)
-		for (size_t i = 0; i < nt && nk < PB_XSAVE_MAX_SIMD; i++)
-			if (t[i].op == op && t[i].store == PB_STORE_VECTOR &&
-			    t[i].vector_bytes == width &&
-			    pb_kernel_usable(&t[i], pb_cpu_features(), NULL, 0))
-				ks[nk++] = &t[i];
-	for (size_t i = 0; i < nt && !*rep; i++)
-		if (t[i].op == op && t[i].glibc == PB_GLIBC_PATH_REP && !t[i].glibc_note)
-			*rep = &t[i];
-	return nk;
-}
-
-/* Runs the hot sweep for op with the usable SIMD kernels and rep, prints
- * the break-even line, records it in doc. Returns false when interrupted
- * or failed. */
-static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
-                         const struct pb_size_list *sizes, const uint64_t *size_bytes,
-                         const struct pb_cache_info *caches, double budget, size_t min_samples,
-                         size_t max_samples, size_t reps, uint64_t seed,
-                         volatile sig_atomic_t *stop, json_t *doc)
-{
-	const struct pb_kernel *ks[PB_XSAVE_MAX_SIMD + 1], *rep = NULL;
-	size_t nk = simd_kernels(op, ks, &rep);
-	const char *rep_name = rep ? rep->name : "rep kernel";
-	if (!nk || !rep) {
-		printf("%s: no usable SIMD kernel or no %s: no break-even\n", pb_op_name(op),
-		       rep_name);
-		return true;
-	}
-	ks[nk++] = rep;
-	enum pb_cache_state hot = PB_STATE_HOT;
-	struct pb_mem_params p = pb_mem_params_make(op, caches, budget, seed, stop);
-	p.kernels = ks;
-	p.n_kernels = nk;
-	p.sizes_bytes = size_bytes;
-	p.n_sizes = sizes->count;
-	p.states = &hot;
-	p.n_states = 1;
-	p.min_samples = min_samples;
-	p.max_samples = max_samples;
-	/* replicates: the sweep again, in a row, fresh buffers and calibration
-	 * each; its figures are then the replicates' geometric means */
-	struct pb_mem_replicates rs = {.n = reps};
-	struct pb_mem_result mr;
-	if (pb_mem_run_replicates(&p, &rs, &mr) != 0) {
-		cli_error("%s", pb_error());
-		return false;
-	}
-	size_t n = sizes->count;
-	double *simd = malloc(n * sizeof *simd), *repm = malloc(n * sizeof *repm);
-	const struct pb_kernel **which = calloc(n, sizeof *which);
-	for (size_t z = 0; z < n; z++) {
-		simd[z] = repm[z] = NAN;
-		for (size_t i = 0; i < mr.n_cases; i++) {
-			const struct pb_mem_case *c = &mr.cases[i];
-			if (c->size_bytes != size_bytes[z] || !c->n_samples)
-				continue;
-			double m = c->ticks_per_call.median;
-			if (c->kernel == rep)
-				repm[z] = m;
-			else if (isnan(simd[z]) || m < simd[z])
-				simd[z] = m, which[z] = c->kernel;
-		}
-	}
-	double pm = pair->ticks_per_op.median;
-	int at = pb_xsave_breakeven(simd, repm, n, pm);
-	char line[512];
-	if (mr.interrupted) {
-		/* A sweep cut short cannot say "never" nor "from": no verdict. */
-		at = -1;
-		snprintf(line, sizeof line, "%s: no verdict: interrupted before the sweep ended",
-		         pb_op_name(op));
-	} else if (at < 0) {
-		/* How close it came: SIMD's largest lead over rep. */
-		int best = -1;
-		for (size_t z = 0; z < n; z++)
-			if (!isnan(simd[z]) && !isnan(repm[z]) &&
-			    (best < 0 || repm[z] - simd[z] > repm[best] - simd[best]))
-				best = (int)z;
-		snprintf(line, sizeof line,
-		         "%s: never within " SWEEP_DESC "; SIMD's largest lead over %s is %.1f "
-		         "ticks (%s, at %llu B; a difference of two cases' figures: no interval), "
-		         "under the pair's %.1f",
-		         pb_op_name(op), rep_name, best >= 0 ? repm[best] - simd[best] : NAN,
-		         best >= 0 ? which[best]->name : "-",
-		         best >= 0 ? (unsigned long long)size_bytes[best] : 0ull, pm);
-	} else {
-		snprintf(line, sizeof line,
-		         "%s: from %llu B up: %s %.1f + pair %.1f < %s %.1f ticks", pb_op_name(op),
-		         (unsigned long long)size_bytes[at], which[at]->name, simd[at], pm,
-		         rep_name, repm[at]);
-	}
-	pb_print_wrapped_at(stdout, 0, 8, line);
-	if (at >= 0 && !mr.interrupted)
-		printf("        (a sum and a comparison of three cases' figures: no interval of "
-		       "its own)\n");
-	json_t *be = json_object();
-	json_object_set_new(be, "op", json_string(pb_op_name(op)));
-	json_object_set_new(be, "pair", json_string(pb_xsave_insn_name(pair->v.insn)));
-	json_object_set_new(be, "pair_upper_state", json_string("dirty"));
-	/* the pair's figure: with replicates their geometric mean, and its CI */
-	json_object_set_new(be, "pair_median_ticks", json_real(pm));
-	const struct pb_summary *ps = &pair->ticks_per_op;
-	json_object_set_new(be, "pair_ci_ticks",
-	                    ps->ci_valid ? json_pack("[f, f]", ps->ci_lo, ps->ci_hi) : json_null());
-	json_object_set_new(be, "replicates",
-	                    json_integer((json_int_t)(reps > 1 ? ps->replicates : 1)));
-	json_object_set_new(be, "rep_kernel", json_string(rep_name));
-	json_object_set_new(be, "size_bytes",
-	                    at < 0 ? json_null() : json_integer((json_int_t)size_bytes[at]));
-	json_object_set_new(be, "simd_kernel", at < 0 ? json_null() : json_string(which[at]->name));
-	json_object_set_new(be, "complete", json_boolean(!mr.interrupted));
-	json_t *arr = json_object_get(doc, "xsave_breakeven");
-	if (!arr) {
-		arr = json_array();
-		json_object_set_new(doc, "xsave_breakeven", arr);
-	}
-	json_array_append_new(arr, be);
-	pb_results_add_mem(doc, &mr);
-	bool ok = !mr.interrupted;
-	free(simd);
-	free(repm);
-	free(which);
-	pb_mem_result_free(&mr);
-	return ok;
-}
-
 /* What the command line asked for. */
 struct xsave_opts {
 	struct cli_sampling samp;
@@ -409,12 +254,121 @@ static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 	return true;
 }
 
+/* xsave_breakeven's JSON entry of op's line: the pair, rep, the
+ * break-even size and kernel (null: none), whether the sweep ended;
+ * appended to doc["xsave_breakeven"]. */
+static void breakeven_json(json_t *doc, enum pb_op op, const struct pb_xsave_case *pair,
+                           size_t reps, const char *rep_name, const struct pb_xsave_sweep *sw,
+                           const uint64_t *size_bytes)
+{
+	json_t *be = json_object();
+	json_object_set_new(be, "op", json_string(pb_op_name(op)));
+	json_object_set_new(be, "pair", json_string(pb_xsave_insn_name(pair->v.insn)));
+	json_object_set_new(be, "pair_upper_state", json_string("dirty"));
+	/* the pair's figure: with replicates their geometric mean, and its CI */
+	const struct pb_summary *ps = &pair->ticks_per_op;
+	json_object_set_new(be, "pair_median_ticks", json_real(ps->median));
+	json_object_set_new(be, "pair_ci_ticks",
+	                    ps->ci_valid ? json_pack("[f, f]", ps->ci_lo, ps->ci_hi) : json_null());
+	json_object_set_new(be, "replicates",
+	                    json_integer((json_int_t)(reps > 1 ? ps->replicates : 1)));
+	json_object_set_new(be, "rep_kernel", json_string(rep_name));
+	int at = sw->at;
+	json_object_set_new(be, "size_bytes",
+	                    at < 0 ? json_null() : json_integer((json_int_t)size_bytes[at]));
+	json_object_set_new(be, "simd_kernel",
+	                    at < 0 ? json_null() : json_string(sw->simd_kernel[at]->name));
+	json_object_set_new(be, "complete", json_boolean(!sw->interrupted));
+	json_t *arr = json_object_get(doc, "xsave_breakeven");
+	if (!arr) {
+		arr = json_array();
+		json_object_set_new(doc, "xsave_breakeven", arr);
+	}
+	json_array_append_new(arr, be);
+}
+
+/* The break-even line of op's sweep (pb_xsave_sweep_run): from which size
+ * SIMD + the pair beats rep, never (and how close it came), or no verdict
+ * when interrupted. */
+static void print_breakeven(enum pb_op op, double pm, const char *rep_name,
+                            const struct pb_xsave_sweep *sw, const uint64_t *size_bytes)
+{
+	char line[512];
+	int at = sw->at;
+	if (sw->interrupted) {
+		snprintf(line, sizeof line, "%s: no verdict: interrupted before the sweep ended",
+		         pb_op_name(op));
+	} else if (at < 0) {
+		/* How close it came: SIMD's largest lead over rep. */
+		int best = sw->lead;
+		snprintf(line, sizeof line,
+		         "%s: never within " SWEEP_DESC "; SIMD's largest lead over %s is %.1f "
+		         "ticks (%s, at %llu B; a difference of two cases' figures: no interval), "
+		         "under the pair's %.1f",
+		         pb_op_name(op), rep_name,
+		         best >= 0 ? sw->rep_ticks[best] - sw->simd_ticks[best] : NAN,
+		         best >= 0 ? sw->simd_kernel[best]->name : "-",
+		         best >= 0 ? (unsigned long long)size_bytes[best] : 0ull, pm);
+	} else {
+		snprintf(line, sizeof line,
+		         "%s: from %llu B up: %s %.1f + pair %.1f < %s %.1f ticks", pb_op_name(op),
+		         (unsigned long long)size_bytes[at], sw->simd_kernel[at]->name,
+		         sw->simd_ticks[at], pm, rep_name, sw->rep_ticks[at]);
+	}
+	pb_print_wrapped_at(stdout, 0, 8, line);
+	if (at >= 0 && !sw->interrupted)
+		printf("        (a sum and a comparison of three cases' figures: no interval of "
+		       "its own)\n");
+}
+
+/* Runs the hot sweep for op with the usable SIMD kernels and rep
+ * (pb_xsave_sweep_run), prints the break-even line, records it in doc.
+ * Returns false when interrupted or failed. */
+static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
+                         const struct pb_size_list *sizes, const uint64_t *size_bytes,
+                         const struct xsave_opts *o, struct pb_session *s, uint64_t seed)
+{
+	size_t reps = o->replicates ? o->replicates : 1;
+	const struct pb_xsave_sweep_params p = {
+	    .op = op,
+	    .sizes_bytes = size_bytes,
+	    .n_sizes = sizes->count,
+	    .pair_ticks = pair->ticks_per_op.median,
+	    .caches = &s->caches,
+	    .budget_s = o->mem_budget,
+	    .min_samples = o->samp.min_samples,
+	    .max_samples = o->samp.max_samples,
+	    .replicates = reps,
+	    .seed = seed,
+	    .stop = pb_session_stop_flag(s),
+	};
+	struct pb_xsave_sweep sw;
+	if (pb_xsave_sweep_run(&p, &sw) != 0) {
+		cli_error("%s", pb_error());
+		pb_xsave_sweep_free(&sw);
+		return false;
+	}
+	const char *rep_name = sw.rep ? sw.rep->name : "rep kernel";
+	if (!sw.n_simd || !sw.rep) {
+		printf("%s: no usable SIMD kernel or no %s: no break-even\n", pb_op_name(op),
+		       rep_name);
+		pb_xsave_sweep_free(&sw);
+		return true;
+	}
+	print_breakeven(op, p.pair_ticks, rep_name, &sw, size_bytes);
+	breakeven_json(s->doc, op, pair, reps, rep_name, &sw, size_bytes);
+	pb_results_add_mem(s->doc, &sw.result);
+	bool ok = !sw.interrupted;
+	pb_xsave_sweep_free(&sw);
+	return ok;
+}
+
 /* The break-even lines after the pairs: the hot memset and memcpy sweeps
  * against the cheapest dirty pair of r. Returns the exit status so far. */
 static int run_breakeven(const struct xsave_opts *o, struct pb_session *s,
                          const struct pb_xsave_result *r)
 {
-	const struct pb_xsave_case *pair = best_dirty_pair(r);
+	const struct pb_xsave_case *pair = pb_xsave_cheapest_dirty_pair(r);
 	printf("\nbreak-even, hot, " SWEEP_DESC " (4 sizes per octave): smallest size from "
 	       "which\nbest SIMD + one save+restore < rep at that and every larger "
 	       "size\n");
@@ -447,10 +401,7 @@ static int run_breakeven(const struct xsave_opts *o, struct pb_session *s,
 	int status = PB_EXIT_OK;
 	enum pb_op ops[2] = {PB_OP_MEMSET, PB_OP_MEMCPY};
 	for (int i = 0; i < 2 && !pb_session_stopped(s); i++) {
-		if (!breakeven_op(ops[i], pair, &sizes, sb, &s->caches, o->mem_budget,
-		                  o->samp.min_samples, o->samp.max_samples,
-		                  o->replicates ? o->replicates : 1, s->seed + 1 + (uint64_t)i,
-		                  pb_session_stop_flag(s), s->doc)) {
+		if (!breakeven_op(ops[i], pair, &sizes, sb, o, s, s->seed + 1 + (uint64_t)i)) {
 			if (!pb_session_stopped(s))
 				status = PB_EXIT_USAGE;
 			break;
@@ -531,26 +482,9 @@ int cmd_xsave(int argc, char **argv)
 	/* replicates (include/primbench/replicates.h): every pair again, in a
 	 * row, fresh save areas, calibration and seed each; the budget and
 	 * --max-samples shared out */
-	struct pb_xsave_result r = {0};
-	size_t reps = o.replicates ? o.replicates : 1;
-	xp.budget_s /= (double)reps;
-	size_t per = o.samp.max_samples / reps; /* their sum stays within --max-samples */
-	xp.max_samples = per > o.samp.min_samples ? per : o.samp.min_samples;
-	for (size_t rep = 0; rep < reps; rep++) {
-		struct pb_xsave_result one;
-		xp.seed = s.seed + rep * 0x9E3779B97F4A7C15ull;
-		if (pb_xsave_run(&xp, &one) != 0 || pb_xsave_result_add_replicate(&r, &one) != 0) {
-			cli_error("%s", pb_error());
-			pb_xsave_result_free(&r);
-			pb_session_end(&s);
-			return PB_EXIT_USAGE;
-		}
-		if (r.interrupted || pb_session_stopped(&s))
-			break;
-	}
-	if (pb_xsave_result_end_replicates(&r) != 0) {
+	struct pb_xsave_result r;
+	if (pb_xsave_run_replicates(&xp, o.replicates, &r) != 0) {
 		cli_error("%s", pb_error());
-		pb_xsave_result_free(&r);
 		pb_session_end(&s);
 		return PB_EXIT_USAGE;
 	}

@@ -1,10 +1,14 @@
 /* xsave.c - the portable half of the xsave suite: names, parsing of cpuid
- * leaf 0xD and XCR0, the variant list and the break-even rule
- * (include/primbench/xsave.h). The instructions themselves are in
+ * leaf 0xD and XCR0, the variant list, the replicates of the pairs and the
+ * break-even sweep, its line decided by the analysis module
+ * (src/analysis/xsave_breakeven.c) (include/primbench/xsave.h). The instructions themselves are in
  * src/suites/x86_64/xsave.c (src/suites/none/xsave.c elsewhere). */
 #include "primbench/xsave.h"
 
+#include "primbench/breakeven.h"
+#include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/mem.h"
 #include "primbench/replicates.h"
 #include "primbench/text.h"
 
@@ -174,19 +178,6 @@ void pb_xsave_variants(const struct pb_xsave_info *info, bool arch_ok, const cha
 		}
 }
 
-int pb_xsave_breakeven(const double *simd, const double *rep, size_t n, double pair)
-{
-	int from = -1;
-	for (size_t j = n; j-- > 0;) {
-		bool holds = isfinite(simd[j]) && isfinite(rep[j]) && isfinite(pair) &&
-		             simd[j] + pair < rep[j];
-		if (!holds)
-			break;
-		from = (int)j;
-	}
-	return from;
-}
-
 void pb_xsave_result_free(struct pb_xsave_result *r)
 {
 	for (size_t i = 0; i < r->n_cases; i++) {
@@ -282,4 +273,136 @@ void pb_xsave_notes(struct pb_xsave_result *r)
 		         pb_xsave_insn_name(c->v.insn), same ? "" : " ",
 		         same ? "" : pb_xsave_upper_name(c->v.upper), c->v.reason);
 	}
+}
+
+int pb_xsave_run_replicates(const struct pb_xsave_params *p, size_t replicates,
+                            struct pb_xsave_result *out)
+{
+	size_t reps = replicates ? replicates : 1;
+	struct pb_xsave_params xp = *p;
+	xp.budget_s = p->budget_s / (double)reps;
+	size_t per = p->max_samples / reps; /* their sum stays within max_samples */
+	xp.max_samples = per > p->min_samples ? per : p->min_samples;
+	memset(out, 0, sizeof *out);
+	for (size_t rep = 0; rep < reps; rep++) {
+		struct pb_xsave_result one;
+		xp.seed = p->seed + rep * 0x9E3779B97F4A7C15ull;
+		if (pb_xsave_run(&xp, &one) != 0 || pb_xsave_result_add_replicate(out, &one) != 0) {
+			pb_xsave_result_free(out);
+			return -1;
+		}
+		if (out->interrupted || (p->stop && *p->stop))
+			break;
+	}
+	if (pb_xsave_result_end_replicates(out) != 0) {
+		pb_xsave_result_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+const struct pb_xsave_case *pb_xsave_cheapest_dirty_pair(const struct pb_xsave_result *r)
+{
+	const struct pb_xsave_case *best = NULL;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		const struct pb_xsave_case *c = &r->cases[i];
+		if (!c->v.available || c->v.upper != PB_XS_DIRTY || c->v.insn == PB_XS_FXSAVE ||
+		    !c->n_samples)
+			continue;
+		if (!best || c->ticks_per_op.median < best->ticks_per_op.median)
+			best = c;
+	}
+	return best;
+}
+
+size_t pb_xsave_simd_kernels(enum pb_op op, const struct pb_kernel **ks,
+                             const struct pb_kernel **rep)
+{
+	size_t nt, nk = 0;
+	const struct pb_kernel *t = pb_kernels(&nt);
+	*rep = NULL;
+	for (unsigned width = 64; width >= 16; width /= 2)
+		for (size_t i = 0; i < nt && nk < PB_XSAVE_MAX_SIMD; i++)
+			if (t[i].op == op && t[i].store == PB_STORE_VECTOR &&
+			    t[i].vector_bytes == width &&
+			    pb_kernel_usable(&t[i], pb_cpu_features(), NULL, 0))
+				ks[nk++] = &t[i];
+	for (size_t i = 0; i < nt && !*rep; i++)
+		if (t[i].op == op && t[i].glibc == PB_GLIBC_PATH_REP && !t[i].glibc_note)
+			*rep = &t[i];
+	return nk;
+}
+
+void pb_xsave_sweep_free(struct pb_xsave_sweep *s)
+{
+	pb_mem_result_free(&s->result);
+	free(s->simd_ticks);
+	free(s->rep_ticks);
+	free(s->simd_kernel);
+	s->simd_ticks = s->rep_ticks = NULL;
+	s->simd_kernel = NULL;
+	s->n = 0;
+}
+
+/* The replicates of the sweep of ks[0..nk) at p's sizes into *out
+ * (pb_mem_run_replicates, as mem runs them: fresh buffers and calibration
+ * each, the figures then the replicates' geometric means). Returns 0 or
+ * -1 with pb_error(). */
+static int sweep_measure(const struct pb_xsave_sweep_params *sp, const struct pb_kernel **ks,
+                         size_t nk, struct pb_mem_result *out)
+{
+	enum pb_cache_state hot = PB_STATE_HOT;
+	struct pb_mem_params p =
+	    pb_mem_params_make(sp->op, sp->caches, sp->budget_s, sp->seed, sp->stop);
+	p.kernels = ks;
+	p.n_kernels = nk;
+	p.sizes_bytes = sp->sizes_bytes;
+	p.n_sizes = sp->n_sizes;
+	p.states = &hot;
+	p.n_states = 1;
+	p.min_samples = sp->min_samples;
+	p.max_samples = sp->max_samples;
+	const struct pb_mem_replicates rs = {.n = sp->replicates};
+	return pb_mem_run_replicates(&p, &rs, out);
+}
+
+int pb_xsave_sweep_run(const struct pb_xsave_sweep_params *p, struct pb_xsave_sweep *out)
+{
+	*out = (struct pb_xsave_sweep){.at = -1, .lead = -1};
+	const struct pb_kernel *ks[PB_XSAVE_MAX_SIMD + 1];
+	out->n_simd = pb_xsave_simd_kernels(p->op, ks, &out->rep);
+	if (!out->n_simd || !out->rep)
+		return 0;
+	ks[out->n_simd] = out->rep;
+	if (sweep_measure(p, ks, out->n_simd + 1, &out->result) != 0)
+		return -1;
+	size_t n = p->n_sizes;
+	out->simd_ticks = malloc((n ? n : 1) * sizeof *out->simd_ticks);
+	out->rep_ticks = malloc((n ? n : 1) * sizeof *out->rep_ticks);
+	out->simd_kernel = calloc(n ? n : 1, sizeof *out->simd_kernel);
+	if (!out->simd_ticks || !out->rep_ticks || !out->simd_kernel)
+		return pb_fail("out of memory");
+	out->n = n;
+	/* per size: the best SIMD median, and rep's */
+	for (size_t z = 0; z < n; z++) {
+		double *simd = &out->simd_ticks[z], *rep = &out->rep_ticks[z];
+		*simd = *rep = NAN;
+		for (size_t i = 0; i < out->result.n_cases; i++) {
+			const struct pb_mem_case *c = &out->result.cases[i];
+			if (c->size_bytes != p->sizes_bytes[z] || !c->n_samples)
+				continue;
+			double m = c->ticks_per_call.median;
+			if (c->kernel == out->rep)
+				*rep = m;
+			else if (isnan(*simd) || m < *simd)
+				*simd = m, out->simd_kernel[z] = c->kernel;
+		}
+	}
+	out->interrupted = out->result.interrupted;
+	/* A sweep cut short cannot say "never" nor "from": no verdict. */
+	if (!out->interrupted)
+		out->at = pb_xsave_breakeven(out->simd_ticks, out->rep_ticks, n, p->pair_ticks);
+	if (out->at < 0 && !out->interrupted)
+		out->lead = pb_xsave_largest_lead(out->simd_ticks, out->rep_ticks, n);
+	return 0;
 }

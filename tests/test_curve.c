@@ -158,6 +158,28 @@ static void test_curve_marks_and_steps(void **state)
  * as the sweep makes: 1 ns to 1 MiB (L2), 10 ns to 24 MiB, 30 ns at
  * 32 MiB, 80 ns from 48 MiB (DRAM past a 32 MiB LLC), 120 ns from
  * 384 MiB (a page-walk step, x1.5). */
+/* Sweeps agree when more than half found the step and the largest is
+ * within twice the smallest: then the median (the upper middle). */
+static void test_llc_agree(void **state)
+{
+	(void)state;
+	uint64_t llc = 7;
+	uint64_t a[3] = {64u << 20, 32u << 20, 48u << 20};
+	assert_true(pb_curve_llc_agree(a, 3, 3, &llc));
+	assert_int_equal(llc, 48u << 20);
+	assert_true(a[0] == 32u << 20 && a[2] == 64u << 20); /* sorted */
+	uint64_t b[2] = {64u << 20, 32u << 20};
+	assert_true(pb_curve_llc_agree(b, 2, 3, &llc));
+	assert_int_equal(llc, 64u << 20);
+	uint64_t c[2] = {256u << 20, 4u << 20}; /* 64x apart */
+	llc = 7;
+	assert_false(pb_curve_llc_agree(c, 2, 3, &llc));
+	assert_int_equal(llc, 7);
+	uint64_t d[1] = {32u << 20}; /* one of three: not most */
+	assert_false(pb_curve_llc_agree(d, 1, 3, &llc));
+	assert_false(pb_curve_llc_agree(d, 0, 3, &llc));
+}
+
 static void test_llc_step(void **state)
 {
 	(void)state;
@@ -650,6 +672,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_curve_marks_and_steps),
 	    cmocka_unit_test(test_llc_step),
+	    cmocka_unit_test(test_llc_agree),
 	    cmocka_unit_test(test_loaded_and_map_rows),
 	    cmocka_unit_test(test_caches_of),
 	    cmocka_unit_test(test_report_latency),

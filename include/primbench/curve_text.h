@@ -15,16 +15,7 @@
 #include <jansson.h>
 
 #include "primbench/cpu.h"
-
-/* One point of the curve. spread: (max - min) / median of the point's
- * rounds, a fraction (NaN: unknown). has_ci: the figure has an interval
- * (a run in replicates), ci its half-width, a fraction of the figure. */
-struct pb_curve_point {
-	uint64_t size_bytes;
-	double ns_per_load, ticks_per_load, spread;
-	bool has_ci;
-	double ci;
-};
+#include "primbench/curve.h"
 
 /* The curve's table (after its heading, which the caller prints): a
  * column line, then per point "size ns/load ticks/load spread" (and "95%
@@ -37,20 +28,6 @@ struct pb_curve_point {
  * size; n >= 0. */
 void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts, int n,
                     bool no_check);
-
-/* The last level's step of the curve: among its steps (runs of points
- * each 1.3x or more slower than the point of half their size, as
- * pb_curve_print marks them) that start above above_bytes and rise by
- * min_rise or more over the point before them, the one that rises most:
- * *from_bytes its first point, the first size past the cache level that
- * ends there, and *rise its rise. The largest rise, not the last step: a
- * sweep far past the LLC shows smaller steps of its own (page walks: 1.3-2x
- * at 384 MiB on the Zen 4 guest), the LLC-to-DRAM step is 3-10x. How tune
- * finds the LLC when the reported one is implausible. pts ascending by
- * size, ns_per_load > 0. Returns 1, or 0 when no step qualifies (outputs
- * untouched). */
-int pb_curve_llc_step(const struct pb_curve_point *pts, int n, uint64_t above_bytes,
-                      double min_rise, uint64_t *from_bytes, double *rise);
 
 /* c from a result file's machine object ("caches": L1d, L2, LLC with
  * size_bytes, source, by_source{name: {size_bytes, plausible}}, note;

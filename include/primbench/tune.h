@@ -153,4 +153,37 @@ void pb_tune_distribution_free(struct pb_tune_distribution *d);
  * formatted. */
 char *pb_auto_file_text(const struct pb_auto_file *f, const char *comment);
 
+/* ---- the LLC from the latency curve ------------------------------------ */
+
+/* The latency sweep for the LLC: from a quarter of L2 (the steps compare
+ * each point with the one of half its size) to 512 MiB or RAM / 8, which
+ * finds a last level of up to ~340 MiB (its step must show by 1.5x). */
+#define PB_TUNE_LLC_CURVE_MAX_BYTES (512ull << 20)
+/* The least rise of the LLC's step: LLC to DRAM is 3-10x in ns a load;
+ * the steps a sweep shows past the LLC (page walks) 1.3-2x. */
+#define PB_TUNE_LLC_CURVE_MIN_RISE 2.0
+/* Sweeps, fresh chains each: one sweep's step moved by up to 64x between
+ * runs on a busy 2-vCPU guest (4 to 256 MiB). */
+#define PB_TUNE_LLC_SWEEPS 3
+
+struct pb_tune_llc_sweeps {
+	uint64_t max_bytes;                 /* the sweeps' top size */
+	int swept;                          /* sweeps that measured points */
+	int nfound;                         /* of those, sweeps whose curve shows the step */
+	uint64_t found[PB_TUNE_LLC_SWEEPS]; /* its first size, per sweep that found one */
+	bool agree;         /* pb_curve_llc_agree: more than half found it, within 2x */
+	uint64_t llc_bytes; /* agree: their median */
+};
+
+/* Sweeps the latency curve PB_TUNE_LLC_SWEEPS times (pb_latency_sweep,
+ * seeds fixed per sweep) from max(l2_bytes / 4, 4 KiB) to
+ * PB_TUNE_LLC_CURVE_MAX_BYTES or RAM / 8, finds each curve's largest step
+ * starting above 2 x l2_bytes that rises PB_TUNE_LLC_CURVE_MIN_RISE or
+ * more (pb_curve_llc_step) and whether they agree (pb_curve_llc_agree).
+ * stop: checked between points. Never fails: a sweep that cannot be made
+ * counts as not swept. (docs/breakeven.md, "The LLC from the latency
+ * curve".) */
+void pb_tune_llc_from_curve(uint64_t l2_bytes, volatile sig_atomic_t *stop,
+                            struct pb_tune_llc_sweeps *out);
+
 #endif

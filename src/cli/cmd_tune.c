@@ -537,14 +537,6 @@ static void choose_split(struct tune_opts *o, const struct pb_cache_info *caches
 		          "timed from there on)");
 }
 
-/* The latency sweep for the LLC: from a quarter of L2 (the steps compare
- * each point with the one of half its size) to 512 MiB or RAM / 8, which
- * finds a last level of up to ~340 MiB (its step must show by 1.5x). */
-#define LLC_CURVE_MAX_BYTES (512ull << 20)
-/* The least rise of the LLC's step: LLC to DRAM is 3-10x in ns a load;
- * the steps a sweep shows past the LLC (page walks) 1.3-2x. */
-#define LLC_CURVE_MIN_RISE 2.0
-
 /* The LLC's size when the reported one is implausible (its source is the
  * fallback) or --llc-from-curve: where the latency curve's largest step
  * past L2 (starting above 2 x L2, rising 2x or more) starts
@@ -566,80 +558,41 @@ static void llc_from_curve(struct tune_opts *o, struct pb_cache_info *caches,
 		snprintf(line, len, "LLC %s (%s)", sz, pb_cache_source_name(llc->source));
 		return;
 	}
-	uint64_t l2 = caches->level[PB_CACHE_L2].size_bytes;
-	uint64_t max = LLC_CURVE_MAX_BYTES;
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	if (pages > 0 && psz > 0 && (uint64_t)pages * (uint64_t)psz / 8 < max)
-		max = (uint64_t)pages * (uint64_t)psz / 8;
-	/* three sweeps, fresh chains each: one sweep's step moved by up to
-	 * 64x between runs on a busy 2-vCPU guest (4 to 256 MiB) */
-	enum { SWEEPS = 3 };
-	uint64_t found[SWEEPS];
-	int nfound = 0, swept = 0;
-	for (int k = 0; k < SWEEPS; k++) {
-		struct pb_latency_point pts[80];
-		struct pb_latency_params lp = {
-		    .min_bytes = l2 / 4 > 4096 ? l2 / 4 : 4096,
-		    .max_bytes = max,
-		    .max_points = 80,
-		    .seed = 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1),
-		    .stop = stop,
-		};
-		int n = lp.min_bytes < lp.max_bytes ? pb_latency_sweep(&lp, pts, NULL) : 0;
-		if (n <= 0)
-			continue;
-		swept++;
-		struct pb_curve_point cp[80];
-		for (int i = 0; i < n; i++)
-			cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
-			                                .ns_per_load = pts[i].ns_per_load};
-		double rise; /* not reported: the sweeps' sizes are */
-		if (pb_curve_llc_step(cp, n, 2 * l2, LLC_CURVE_MIN_RISE, &found[nfound], &rise))
-			nfound++;
-	}
+	struct pb_tune_llc_sweeps sw;
+	pb_tune_llc_from_curve(caches->level[PB_CACHE_L2].size_bytes, stop, &sw);
 	char why[300] = "", seen[200] = "";
 	if (implausible)
 		snprintf(why, sizeof why, " (%s)", llc->note[0] ? llc->note : "none plausible");
-	for (int k = 0; k < nfound; k++) {
+	for (int k = 0; k < sw.nfound; k++) {
 		char f[32];
-		pb_format_bytes(f, sizeof f, found[k], PB_BYTES_IEC);
+		pb_format_bytes(f, sizeof f, sw.found[k], PB_BYTES_IEC);
 		size_t used = strlen(seen);
 		snprintf(seen + used, sizeof seen - used, "%s%s", k ? ", " : "", f);
 	}
-	/* the median of the steps found, when most sweeps found one and they
-	 * agree within 2x */
-	for (int a = 0; a < nfound; a++)
-		for (int b = a + 1; b < nfound; b++)
-			if (found[b] < found[a]) {
-				uint64_t x = found[a];
-				found[a] = found[b], found[b] = x;
-			}
-	bool agree = nfound * 2 > SWEEPS && found[nfound - 1] <= 2 * found[0];
 	char m[32];
-	pb_format_bytes(m, sizeof m, max, PB_BYTES_IEC);
-	if (agree) {
-		uint64_t from = found[nfound / 2];
+	pb_format_bytes(m, sizeof m, sw.max_bytes, PB_BYTES_IEC);
+	if (sw.agree) {
 		char f[32];
-		pb_format_bytes(f, sizeof f, from, PB_BYTES_IEC);
+		pb_format_bytes(f, sizeof f, sw.llc_bytes, PB_BYTES_IEC);
 		snprintf(
 		    line, len,
 		    "LLC %s, where the latency curve's largest step past L2 starts (the median "
 		    "of %d sweeps to %s: %s); the reported figure: %s, %s%s",
-		    f, swept, m, seen, sz, pb_cache_source_name(llc->source), why);
-		llc->size_bytes = from;
+		    f, sw.swept, m, seen, sz, pb_cache_source_name(llc->source), why);
+		llc->size_bytes = sw.llc_bytes;
 		if (!o->split_given) {
-			o->split = from / 4 * 3;
+			o->split = sw.llc_bytes / 4 * 3;
 			if (o->split >= o->max_size)
 				o->split = o->max_size / 2;
 		}
 	} else {
 		snprintf(line, len,
 		         "LLC %s (%s)%s, kept: %d sweeps of the latency curve to %s %s%s%s", sz,
-		         pb_cache_source_name(llc->source), why, swept, m,
-		         !swept    ? "could not be made"
-		         : !nfound ? "show no step past L2 of 2x or more"
-		                   : "do not agree on its step past L2 (",
-		         nfound ? seen : "", nfound ? ")" : "");
+		         pb_cache_source_name(llc->source), why, sw.swept, m,
+		         !sw.swept    ? "could not be made"
+		         : !sw.nfound ? "show no step past L2 of 2x or more"
+		                      : "do not agree on its step past L2 (",
+		         sw.nfound ? seen : "", sw.nfound ? ")" : "");
 	}
 }
 

@@ -9,8 +9,8 @@
 
 #include "primbench/text.h"
 
-#define MAX_POINTS 80  /* steps looked for; the sweep has at most 80 points */
-#define STEP_RATIO 1.3 /* a step: this much slower than half the size */
+#define MAX_POINTS PB_CURVE_MAX_POINTS
+#define STEP_RATIO PB_CURVE_STEP_RATIO
 
 /* Prints a row and its marks, marks that do not fit in the width on lines
  * of their own under the first mark. */
@@ -27,59 +27,8 @@ static void print_row(FILE *f, const char *row, char marks[][48], int nmarks)
 	fputc('\n', f);
 }
 
-/* The ratio of point i to the point of half its size, or 0 when none. */
-static double step_ratio(const struct pb_curve_point *pts, int n, int i)
-{
-	for (int j = 0; j < n; j++)
-		if (pts[j].size_bytes * 2 == pts[i].size_bytes && pts[j].ns_per_load > 0)
-			return pts[i].ns_per_load / pts[j].ns_per_load;
-	return 0;
-}
-
-/* A step of the curve: a run of consecutive points each STEP_RATIO or more
- * slower than the point of half its size (one transition shows on two or
- * three points), from the first to the last, and the rise over it. */
-struct step {
-	uint64_t from, to;
-	double rise; /* the run's last point over the point before the run */
-};
-
-/* The curve's steps, at most cap; returns how many. */
-static int find_steps(const struct pb_curve_point *pts, int n, struct step *st, int cap)
-{
-	int k = 0;
-	for (int i = 0; i < n && k < cap; i++) {
-		if (step_ratio(pts, n, i) < STEP_RATIO)
-			continue;
-		int j = i;
-		while (j + 1 < n && step_ratio(pts, n, j + 1) >= STEP_RATIO)
-			j++;
-		double before = i > 0 ? pts[i - 1].ns_per_load : 0;
-		st[k++] = (struct step){pts[i].size_bytes, pts[j].size_bytes,
-		                        before > 0 ? pts[j].ns_per_load / before : 0};
-		i = j;
-	}
-	return k;
-}
-
-int pb_curve_llc_step(const struct pb_curve_point *pts, int n, uint64_t above_bytes,
-                      double min_rise, uint64_t *from_bytes, double *rise)
-{
-	struct step st[MAX_POINTS];
-	int nst = find_steps(pts, n, st, MAX_POINTS), best = -1;
-	for (int i = 0; i < nst; i++)
-		if (st[i].from > above_bytes && st[i].rise >= min_rise &&
-		    (best < 0 || st[i].rise > st[best].rise))
-			best = i;
-	if (best < 0)
-		return 0;
-	*from_bytes = st[best].from;
-	*rise = st[best].rise;
-	return 1;
-}
-
 /* "1 MiB" or "1 MiB..2 MiB". */
-static void step_text(char *out, size_t len, const struct step *s)
+static void step_text(char *out, size_t len, const struct pb_curve_step *s)
 {
 	char a[32], b[32];
 	pb_format_bytes(a, sizeof a, s->from, PB_BYTES_IEC);
@@ -93,7 +42,7 @@ static void step_text(char *out, size_t len, const struct step *s)
 /* One reported size against the curve's steps: a level of `bytes` ends
  * where a step starts after it, within four times it. */
 static void judge(char *out, size_t len, const struct pb_curve_point *pts, int n,
-                  const struct step *st, int nst, uint64_t bytes)
+                  const struct pb_curve_step *st, int nst, uint64_t bytes)
 {
 	char a[32], b[32], t[80];
 	uint64_t top = n ? pts[n - 1].size_bytes : 0;
@@ -118,8 +67,8 @@ static void judge(char *out, size_t len, const struct pb_curve_point *pts, int n
 static void print_check(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts,
                         int n)
 {
-	struct step st[MAX_POINTS];
-	int nst = find_steps(pts, n, st, MAX_POINTS);
+	struct pb_curve_step st[MAX_POINTS];
+	int nst = pb_curve_steps(pts, n, st, MAX_POINTS);
 	char steps[512] = "", sz[32], text[600], verdict[200], t[80];
 	size_t used = 0;
 	for (int i = 0; i < nst && used < sizeof steps; i++) {
@@ -195,7 +144,7 @@ void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curv
 		else
 			snprintf(row, sizeof row, "  %10s %10.1f %12.1f %7s", sz,
 			         pts[i].ns_per_load, pts[i].ticks_per_load, spread);
-		double r = step_ratio(pts, n, i);
+		double r = pb_curve_step_ratio(pts, n, i);
 		if (r >= STEP_RATIO)
 			snprintf(marks[nmarks++], sizeof marks[0], "x%.1f vs half the size", r);
 		while (next_level < PB_CACHE_LEVELS &&

@@ -8,9 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "primbench/cpu.h"
+#include "primbench/curve.h"
 #include "primbench/error.h"
+#include "primbench/latency.h"
 #include "primbench/mem.h"
 #include "primbench/sizes.h"
 #include "primbench/tune_rules.h"
@@ -317,4 +320,40 @@ char *pb_auto_file_text(const struct pb_auto_file *f, const char *comment)
 		return NULL;
 	}
 	return buf;
+}
+
+void pb_tune_llc_from_curve(uint64_t l2_bytes, volatile sig_atomic_t *stop,
+                            struct pb_tune_llc_sweeps *out)
+{
+	*out = (struct pb_tune_llc_sweeps){.max_bytes = PB_TUNE_LLC_CURVE_MAX_BYTES};
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && psz > 0 && (uint64_t)pages * (uint64_t)psz / 8 < out->max_bytes)
+		out->max_bytes = (uint64_t)pages * (uint64_t)psz / 8;
+	for (int k = 0; k < PB_TUNE_LLC_SWEEPS; k++) {
+		struct pb_latency_point pts[PB_CURVE_MAX_POINTS];
+		struct pb_latency_params lp = {
+		    .min_bytes = l2_bytes / 4 > 4096 ? l2_bytes / 4 : 4096,
+		    .max_bytes = out->max_bytes,
+		    .max_points = PB_CURVE_MAX_POINTS,
+		    .seed = 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1),
+		    .stop = stop,
+		};
+		int n = lp.min_bytes < lp.max_bytes ? pb_latency_sweep(&lp, pts, NULL) : 0;
+		if (n <= 0)
+			continue;
+		out->swept++;
+		struct pb_curve_point cp[PB_CURVE_MAX_POINTS];
+		for (int i = 0; i < n; i++)
+			cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
+			                                .ns_per_load = pts[i].ns_per_load};
+		double rise; /* not reported: the sweeps' sizes are */
+		if (pb_curve_llc_step(cp, n, 2 * l2_bytes, PB_TUNE_LLC_CURVE_MIN_RISE,
+		                      &out->found[out->nfound], &rise))
+			out->nfound++;
+	}
+	/* sorted by pb_curve_llc_agree: a copy keeps the sweeps' order */
+	uint64_t sorted[PB_TUNE_LLC_SWEEPS];
+	for (int i = 0; i < out->nfound; i++)
+		sorted[i] = out->found[i];
+	out->agree = pb_curve_llc_agree(sorted, out->nfound, PB_TUNE_LLC_SWEEPS, &out->llc_bytes);
 }

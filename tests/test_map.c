@@ -4,7 +4,8 @@
  * and samples) with one and two threads, demand and populate, the skipped
  * sizes of a fake sysfs with no huge pages, the JSON cases, and replicates
  * (samples grouped per replicate, the figure the geometric mean of the
- * replicates' medians, an older file without them still read). */
+ * replicates' medians, a run in replicates and its stop, an older file
+ * without them still read). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <setjmp.h>
@@ -503,6 +504,97 @@ static void test_replicates_run(void **state)
 	pb_map_result_free(&acc);
 }
 
+/* What pb_map_run_replicates' progress saw; raises *stop as replicate
+ * stop_at starts (when stop is set). */
+struct rep_calls {
+	size_t n, rep[8], total;
+	volatile sig_atomic_t *stop;
+	size_t stop_at;
+};
+
+static void count_replicate(void *ctx, size_t rep, size_t replicates)
+{
+	struct rep_calls *c = ctx;
+	if (c->n < 8)
+		c->rep[c->n] = rep;
+	c->n++;
+	c->total = replicates;
+	if (c->stop && rep == c->stop_at)
+		*c->stop = 1;
+}
+
+/* pb_map_run_replicates on a 64 KiB region, one round a replicate: each
+ * replicate's rounds and seed, one group of samples a replicate, the
+ * progress before each; a stop ends the run after the replicate it came
+ * in. */
+static void test_run_replicates(void **state)
+{
+	(void)state;
+	unsigned counts[] = {1};
+	struct pb_map_params p = {
+	    .bytes = 64u << 10,
+	    .page_sizes = {PB_PAGE_4K},
+	    .n_page_sizes = 1,
+	    .fault = PB_MAP_DEMAND,
+	    .threads = counts,
+	    .n_threads = 1,
+	    .rounds = 5,
+	    .seed = 7,
+	    .sysfs_mm = "/nonexistent/pb-test-map",
+	};
+	/* replicate r's parameters: the rounds shared out, the seed moved */
+	struct pb_map_params rp;
+	pb_map_replicate_params(&p, 0, 2, &rp);
+	assert_int_equal(rp.rounds, 2);
+	assert_true(rp.seed == 7);
+	assert_true(rp.threads == counts && rp.bytes == p.bytes);
+	pb_map_replicate_params(&p, 3, 5, &rp);
+	assert_int_equal(rp.rounds, 1);
+	assert_true(rp.seed == 7 + 3 * 0x9E3779B97F4A7C15ull);
+	assert_true(rp.seed == pb_replicate_seed(7, 3));
+
+	p.rounds = 3;
+	struct rep_calls calls = {0};
+	struct pb_map_result r;
+	if (pb_map_run_replicates(&p, 3, count_replicate, &calls, &r) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(calls.n, 3);
+	assert_int_equal(calls.total, 3);
+	for (size_t k = 0; k < 3; k++)
+		assert_int_equal(calls.rep[k], k);
+	assert_false(r.interrupted);
+	assert_int_equal(r.n_cases, 1);
+	const struct pb_map_case *c = &r.cases[0];
+	assert_int_equal(c->n_replicates, 3);
+	size_t sum = 0;
+	for (size_t k = 0; k < 3; k++) {
+		assert_true(c->replicate_samples[k] <= 1);
+		sum += c->replicate_samples[k];
+	}
+	assert_int_equal(sum, c->n_samples);
+	assert_int_equal(sum + c->migrations, 3);
+	pb_map_result_free(&r);
+
+	/* a stop as the second replicate starts: it is the last one */
+	volatile sig_atomic_t stop = 0;
+	p.stop = &stop;
+	calls = (struct rep_calls){.stop = &stop, .stop_at = 1};
+	if (pb_map_run_replicates(&p, 3, count_replicate, &calls, &r) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(calls.n, 2);
+	assert_true(r.interrupted);
+	assert_int_equal(r.n_cases, 1);
+	assert_int_equal(r.cases[0].n_replicates, 2);
+	pb_map_result_free(&r);
+
+	/* 0 replicates: one, no progress needed */
+	stop = 0;
+	if (pb_map_run_replicates(&p, 0, NULL, NULL, &r) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(r.cases[0].n_replicates, 1);
+	pb_map_result_free(&r);
+}
+
 /* A file of mem map from before replicates (tests/data/latency/
  * map_threads.json, no "replicates"): read as one run a case. */
 static void test_old_file(void **state)
@@ -556,8 +648,8 @@ int main(void)
 	    cmocka_unit_test(test_cap_and_modes),  cmocka_unit_test(test_run_demand),
 	    cmocka_unit_test(test_run_populate),   cmocka_unit_test(test_run_errors),
 	    cmocka_unit_test(test_key_name),       cmocka_unit_test(test_replicates_join),
-	    cmocka_unit_test(test_replicates_run), cmocka_unit_test(test_old_file),
-	    cmocka_unit_test(test_messages),
+	    cmocka_unit_test(test_replicates_run), cmocka_unit_test(test_run_replicates),
+	    cmocka_unit_test(test_old_file),       cmocka_unit_test(test_messages),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -332,6 +332,17 @@ static void test_vs_fastest(void **state)
 	gsl_rng_free(g);
 }
 
+/* Replicate r's seed: the run's moved r times by the golden ratio's
+ * 64-bit constant, wrapping. */
+static void test_replicate_seed(void **state)
+{
+	(void)state;
+	assert_true(pb_replicate_seed(42, 0) == 42);
+	assert_true(pb_replicate_seed(42, 1) == 42 + 0x9E3779B97F4A7C15ull);
+	assert_true(pb_replicate_seed(0, 2) == 2 * 0x9E3779B97F4A7C15ull);
+	assert_true(pb_replicate_seed(UINT64_MAX, 1) == 0x9E3779B97F4A7C14ull);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(test_runs_ratio_aa_and_power),
 	    cmocka_unit_test(test_paired_ratio),
 	    cmocka_unit_test(test_vs_fastest),
+	    cmocka_unit_test(test_replicate_seed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

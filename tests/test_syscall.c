@@ -1,7 +1,7 @@
 /* test_syscall.c - plumbing of the syscall suite (never speed): the tiny
  * programs exist and exit 0, the pipe pair exchanges the bytes, fork/wait
  * returns the child's status, fault touches its pages, the smaps parser,
- * the input errors, and the JSON layout. */
+ * the input errors, the JSON layout, and a run in replicates. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <setjmp.h>
@@ -262,6 +262,81 @@ static void test_stop(void **state)
 	pb_syscall_result_free(&r);
 }
 
+/* What the progress of a run in replicates saw; raises *stop at call
+ * stop_at (when stop is set). */
+struct bench_calls {
+	size_t n;
+	volatile sig_atomic_t *stop;
+	size_t stop_at;
+};
+
+static void count_bench(void *ctx, const char *bench)
+{
+	struct bench_calls *c = ctx;
+	assert_string_equal(bench, "null");
+	if (c->stop && c->n == c->stop_at)
+		*c->stop = 1;
+	c->n++;
+}
+
+/* pb_syscall_run_replicates of `null`, one sample a replicate: each
+ * replicate's share and seed, one group of samples a replicate, the
+ * progress in each; a stop ends the run after the replicate it came in. */
+static void test_run_replicates(void **state)
+{
+	(void)state;
+	struct bench_calls calls = {0};
+	struct pb_syscall_params p = {.cpu = -1,
+	                              .peer_cpu = -1,
+	                              .budget_s = 0.003,
+	                              .min_samples = 1,
+	                              .max_samples = 7,
+	                              .seed = 9,
+	                              .progress = count_bench,
+	                              .progress_ctx = &calls};
+	const char *names[] = {"null"};
+	assert_int_equal(pb_syscall_select(names, 1, p.selected), 0);
+	/* replicate r's share: budget / R, max_samples / R (at least
+	 * min_samples), the seed moved */
+	struct pb_syscall_params rp;
+	pb_syscall_replicate_params(&p, 0, 3, &rp);
+	assert_true(rp.budget_s > 0.00099 && rp.budget_s < 0.00101);
+	assert_int_equal(rp.max_samples, 2);
+	assert_true(rp.seed == 9);
+	assert_true(rp.selected[PB_SC_NULL] && rp.progress == count_bench);
+	pb_syscall_replicate_params(&p, 2, 10, &rp);
+	assert_int_equal(rp.max_samples, 1);
+	assert_true(rp.seed == 9 + 2 * 0x9E3779B97F4A7C15ull);
+
+	p.max_samples = 3;
+	struct pb_syscall_result r;
+	if (pb_syscall_run_replicates(&p, 3, &r) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(calls.n, 3);
+	assert_false(r.interrupted);
+	assert_int_equal(r.n_cases, 1);
+	const struct pb_syscall_case *c = &r.cases[0];
+	assert_int_equal(c->n_replicates, 3);
+	size_t sum = 0;
+	for (size_t k = 0; k < 3; k++) {
+		assert_true(c->replicate_samples[k] <= 1);
+		sum += c->replicate_samples[k];
+	}
+	assert_int_equal(sum, c->n_samples);
+	assert_int_equal(sum + (size_t)c->migrations, 3);
+	pb_syscall_result_free(&r);
+
+	/* a stop as the second replicate starts: it is the last one */
+	volatile sig_atomic_t stop = 0;
+	p.stop = &stop;
+	calls = (struct bench_calls){.stop = &stop, .stop_at = 1};
+	if (pb_syscall_run_replicates(&p, 3, &r) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(calls.n, 2);
+	assert_true(r.interrupted);
+	pb_syscall_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +345,7 @@ int main(void)
 	    cmocka_unit_test(test_fault_touches),    cmocka_unit_test(test_smaps_parser),
 	    cmocka_unit_test(test_select),           cmocka_unit_test(test_bad_cpu),
 	    cmocka_unit_test(test_run_all_and_json), cmocka_unit_test(test_stop),
+	    cmocka_unit_test(test_run_replicates),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -107,6 +107,29 @@ int pb_map_result_end_replicates(struct pb_map_result *r);
  * all: floor(rounds / replicates) (their sum within rounds), at least 1. */
 size_t pb_map_rounds_each(size_t rounds, size_t replicates);
 
+/* Replicate `rep` (0-based) of `replicates` runs of p: *out is p with
+ * pb_map_rounds_each(p->rounds, replicates) rounds and the seed
+ * pb_replicate_seed(p->seed, rep) (replicates.h). */
+void pb_map_replicate_params(const struct pb_map_params *p, size_t rep, size_t replicates,
+                             struct pb_map_params *out);
+
+/* Called as replicate `rep` (0-based) of `replicates` starts. */
+typedef void pb_map_replicate_progress(void *ctx, size_t rep, size_t replicates);
+
+/* Every case `replicates` times in a row (0 counts as 1), replicate r with
+ * pb_map_replicate_params(p, r, replicates) (each its own warm-up, fresh
+ * regions and interleaving order, the rounds shared out), joined by
+ * pb_map_result_add_replicate and summarized by
+ * pb_map_result_end_replicates. progress (may be NULL) is called with
+ * progress_ctx before each replicate. A stop (p->stop) ends the run after
+ * the replicate it interrupted: out->interrupted, what was measured kept.
+ * pb_timer_init() must have run. Returns 0 with *out filled (free with
+ * pb_map_result_free), or -1 with pb_error() as pb_map_run and *out
+ * freed. */
+int pb_map_run_replicates(const struct pb_map_params *p, size_t replicates,
+                          pb_map_replicate_progress *progress, void *progress_ctx,
+                          struct pb_map_result *out);
+
 /* The accounting of one case: pages and bytes of a sample for `bytes`
  * asked, page_bytes and `threads` (each thread gets floor(bytes /
  * page_bytes / threads) pages, so pages is a multiple of threads and bytes

@@ -64,6 +64,11 @@ int pb_summarize_batch_replicates(const double *ticks, const uint64_t *calls, si
                                   const size_t *rep_n, size_t n_rep, double level,
                                   struct pb_summary *out);
 
+/* The seed of replicate `rep` (0-based) of a run seeded `seed`: seed +
+ * rep x 0x9E3779B97F4A7C15 (2^64 over the golden ratio), mod 2^64.
+ * Replicate 0 keeps the run's seed; each next one draws another order. */
+uint64_t pb_replicate_seed(uint64_t seed, size_t rep);
+
 /* B against A at the run level: Welch's t on log a[0..na) and log
  * b[0..nb) (each value a replicate's or a run's figure, > 0). */
 struct pb_runs_ratio {

@@ -139,6 +139,26 @@ void pb_syscall_result_free(struct pb_syscall_result *r);
 int pb_syscall_result_add_replicate(struct pb_syscall_result *acc, struct pb_syscall_result *more);
 int pb_syscall_result_end_replicates(struct pb_syscall_result *r);
 
+/* Replicate `rep` (0-based) of `replicates` runs of p (0 counts as 1):
+ * *out is p with the budget and max_samples shared out (budget_s /
+ * replicates; max_samples / replicates, their sum within max_samples, at
+ * least min_samples) and the seed pb_replicate_seed(p->seed, rep)
+ * (replicates.h). */
+void pb_syscall_replicate_params(const struct pb_syscall_params *p, size_t rep, size_t replicates,
+                                 struct pb_syscall_params *out);
+
+/* The selected benchmarks `replicates` times in a row (0 counts as 1),
+ * replicate r with pb_syscall_replicate_params(p, r, replicates), joined
+ * by pb_syscall_result_add_replicate and summarized by
+ * pb_syscall_result_end_replicates. p->progress is called as each
+ * benchmark of each replicate starts. A stop (p->stop) ends the run after
+ * the replicate it interrupted: out->interrupted, what was measured kept.
+ * pb_timer_init() must have run. Returns 0 with *out filled (free with
+ * pb_syscall_result_free), or -1 with pb_error() as pb_syscall_run and
+ * *out freed. */
+int pb_syscall_run_replicates(const struct pb_syscall_params *p, size_t replicates,
+                              struct pb_syscall_result *out);
+
 /* Plumbing checks for the tests: each does one op or a few of a benchmark
  * and reports what happened, never how fast. */
 /* pipe-rtt: n round trips with an echo process on peer_cpu (-1: not

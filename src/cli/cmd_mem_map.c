@@ -185,6 +185,14 @@ static void print_table(const struct pb_map_params *p, const struct pb_map_resul
 	fflush(stdout);
 }
 
+/* The progress line's "replicate R/N" (pb_map_run_replicates' progress;
+ * ctx: the struct cli_progress), when there are two or more. */
+static void replicate_progress(void *ctx, size_t rep, size_t replicates)
+{
+	if (replicates > 1)
+		cli_progress_update(ctx, rep, replicates, "replicate");
+}
+
 /* --replicates of at least one round each share --rounds (in --processes
  * N processes, each ceil(R / N) of them): exits 2 when they cannot and
  * --replicates was given, else lowers it to fit. */
@@ -405,25 +413,15 @@ int cmd_mem_map(int argc, char **argv)
 	/* replicates (include/primbench/replicates.h): every case again, in a
 	 * row, each with its warm-up, fresh regions and another interleaving;
 	 * the rounds shared out */
-	struct pb_map_result r = {0};
+	struct pb_map_result r;
 	size_t reps = o.replicates ? o.replicates : 1;
 	struct pb_page_reporting rep_before, rep_after;
 	pb_page_reporting_read("/sys", &rep_before);
-	struct pb_map_params rp = p;
-	rp.rounds = pb_map_rounds_each(p.rounds, reps);
-	for (size_t rep = 0; rep < reps; rep++) {
-		struct pb_map_result one;
-		if (reps > 1)
-			cli_progress_update(&line, rep, reps, "replicate");
-		rp.seed = p.seed + rep * 0x9E3779B97F4A7C15ull;
-		if (pb_map_run(&rp, &one) != 0 || pb_map_result_add_replicate(&r, &one) != 0)
-			die_usage("map: %s", pb_error());
-		if (r.interrupted)
-			break;
-	}
-	if (pb_map_result_end_replicates(&r) != 0)
+	if (pb_map_run_replicates(&p, reps, replicate_progress, &line, &r) != 0)
 		die_usage("map: %s", pb_error());
 	pb_page_reporting_read("/sys", &rep_after);
+	struct pb_map_params rp; /* a replicate's: its rounds for the heading */
+	pb_map_replicate_params(&p, 0, reps, &rp);
 	bool measured = false;
 	for (size_t i = 0; i < r.n_cases; i++)
 		measured |= r.cases[i].n_samples > 0;

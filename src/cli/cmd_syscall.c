@@ -406,13 +406,9 @@ int cmd_syscall(int argc, char **argv)
 	cli_format_begin(&o.fmt);
 	/* replicates (include/primbench/replicates.h): every benchmark again,
 	 * in a row, the budget and --max-samples shared out between them */
-	struct pb_syscall_result r = {0};
+	struct pb_syscall_result r;
 	size_t reps = o.replicates ? o.replicates : 1;
 	ps.total *= reps;
-	struct pb_syscall_params rp = *p;
-	rp.budget_s = p->budget_s / (double)reps;
-	size_t per = p->max_samples / reps; /* their sum stays within --max-samples */
-	rp.max_samples = per > p->min_samples ? per : p->min_samples;
 	/* children and pipe partners that share the measuring CPU make the
 	 * thread wait by themselves: no wait or preemption rule then */
 	static const enum pb_sc_bench own_tasks[] = {PB_SC_PIPE_RTT,     PB_SC_FORK,
@@ -423,16 +419,7 @@ int cmd_syscall(int argc, char **argv)
 		spawns |= p->selected[own_tasks[i]];
 	if (spawns)
 		pb_noise_exclude_begin(&s.mark);
-	for (size_t rep = 0; rep < reps; rep++) {
-		struct pb_syscall_result one;
-		rp.seed = p->seed + rep * 0x9E3779B97F4A7C15ull;
-		if (pb_syscall_run(&rp, &one) != 0 ||
-		    pb_syscall_result_add_replicate(&r, &one) != 0)
-			die_usage("%s", pb_error());
-		if (r.interrupted)
-			break;
-	}
-	if (pb_syscall_result_end_replicates(&r) != 0)
+	if (pb_syscall_run_replicates(p, reps, &r) != 0)
 		die_usage("%s", pb_error());
 	if (spawns)
 		pb_noise_exclude_end(&s.mark);

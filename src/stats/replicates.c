@@ -203,6 +203,11 @@ int pb_replicate_join(double **ticks, uint64_t **calls, size_t n, size_t **rep_n
 	return 0;
 }
 
+uint64_t pb_replicate_seed(uint64_t seed, size_t rep)
+{
+	return seed + (uint64_t)rep * 0x9E3779B97F4A7C15ull;
+}
+
 int pb_summarize_batch_replicates(const double *ticks, const uint64_t *calls, size_t n,
                                   const size_t *rep_n, size_t n_rep, double level,
                                   struct pb_summary *out)

@@ -375,6 +375,14 @@ size_t pb_map_rounds_each(size_t rounds, size_t replicates)
 	return each ? each : 1;
 }
 
+void pb_map_replicate_params(const struct pb_map_params *p, size_t rep, size_t replicates,
+                             struct pb_map_params *out)
+{
+	*out = *p;
+	out->rounds = pb_map_rounds_each(p->rounds, replicates);
+	out->seed = pb_replicate_seed(p->seed, rep);
+}
+
 static void first_replicate(struct pb_map_case *c)
 {
 	c->replicate_samples = pb_xcalloc(1, sizeof *c->replicate_samples);
@@ -451,6 +459,30 @@ int pb_map_result_end_replicates(struct pb_map_result *r)
 			return -1;
 	}
 	thp_notes(r, r->cases, r->n_cases);
+	return 0;
+}
+
+int pb_map_run_replicates(const struct pb_map_params *p, size_t replicates,
+                          pb_map_replicate_progress *progress, void *progress_ctx,
+                          struct pb_map_result *out)
+{
+	size_t reps = replicates ? replicates : 1;
+	memset(out, 0, sizeof *out);
+	for (size_t rep = 0; rep < reps && !out->interrupted; rep++) {
+		struct pb_map_params rp;
+		struct pb_map_result one;
+		if (progress)
+			progress(progress_ctx, rep, reps);
+		pb_map_replicate_params(p, rep, reps, &rp);
+		if (pb_map_run(&rp, &one) != 0 || pb_map_result_add_replicate(out, &one) != 0) {
+			pb_map_result_free(out);
+			return -1;
+		}
+	}
+	if (pb_map_result_end_replicates(out) != 0) {
+		pb_map_result_free(out);
+		return -1;
+	}
 	return 0;
 }
 

@@ -877,3 +877,36 @@ int pb_syscall_result_end_replicates(struct pb_syscall_result *r)
 	}
 	return 0;
 }
+
+void pb_syscall_replicate_params(const struct pb_syscall_params *p, size_t rep, size_t replicates,
+                                 struct pb_syscall_params *out)
+{
+	size_t reps = replicates ? replicates : 1;
+	*out = *p;
+	out->budget_s = p->budget_s / (double)reps;
+	size_t per = p->max_samples / reps; /* their sum stays within max_samples */
+	out->max_samples = per > p->min_samples ? per : p->min_samples;
+	out->seed = pb_replicate_seed(p->seed, rep);
+}
+
+int pb_syscall_run_replicates(const struct pb_syscall_params *p, size_t replicates,
+                              struct pb_syscall_result *out)
+{
+	size_t reps = replicates ? replicates : 1;
+	memset(out, 0, sizeof *out);
+	for (size_t rep = 0; rep < reps && !out->interrupted; rep++) {
+		struct pb_syscall_params rp;
+		struct pb_syscall_result one;
+		pb_syscall_replicate_params(p, rep, reps, &rp);
+		if (pb_syscall_run(&rp, &one) != 0 ||
+		    pb_syscall_result_add_replicate(out, &one) != 0) {
+			pb_syscall_result_free(out);
+			return -1;
+		}
+	}
+	if (pb_syscall_result_end_replicates(out) != 0) {
+		pb_syscall_result_free(out);
+		return -1;
+	}
+	return 0;
+}

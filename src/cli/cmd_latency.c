@@ -387,7 +387,9 @@ static bool latency_option(int opt, const char *arg, void *ctx)
 	}
 }
 
-int cmd_latency(int argc, char **argv)
+/* Parses argv into o (the defaults first). Returns false after --help;
+ * exits 2 on bad input. */
+static bool parse_options(int argc, char **argv, struct latency_opts *o)
 {
 	static const struct option longopts[] = {
 	    {"min", required_argument, NULL, OPT_MIN},
@@ -404,7 +406,7 @@ int cmd_latency(int argc, char **argv)
 	    CLI_HELP_OPTION,
 	    {NULL, 0, NULL, 0},
 	};
-	struct latency_opts o = {
+	*o = (struct latency_opts){
 	    .min = SWEEP_MIN_BYTES, .replicates = LATENCY_DEFAULT_REPLICATES, .processes = 1};
 	optind = 1;
 	static const struct cli_store stores[] = {
@@ -419,54 +421,170 @@ int cmd_latency(int argc, char **argv)
 	    CLI_STORE_NUMBER(OPT_SEED, struct latency_opts, seed, "--seed", 0, SIZE_MAX),
 	    {0},
 	};
-	const struct cli_common common = {.out_path = &o.out, .stores = stores};
-	if (!cli_parse_options("latency", argc, argv, ":ho:q", longopts, latency_option, &o,
-	                       &common, usage))
-		return PB_EXIT_OK;
+	const struct cli_common common = {.out_path = &o->out, .stores = stores};
+	if (!cli_parse_options("latency", argc, argv, ":ho:q", longopts, latency_option, o, &common,
+	                       usage))
+		return false;
 	cli_no_operands("latency", longopts, argc, argv);
+	return true;
+}
 
-	/* Every option is checked before anything is measured. */
-	if (o.max)
-		cli_latency_max("--max", o.max, NULL);
-	if (o.max && o.min > o.max) {
+/* What the options come to, once checked. */
+struct latency_plan {
+	size_t page_sizes[PB_PAGE_SIZES_MAX], n_pages; /* --pages (n_pages 0: none) */
+	const struct pb_kernel *load_k;                /* --load-kernel's, with --load */
+	uint64_t max;                                  /* --max, or the default's bytes */
+};
+
+/* Every option checked before anything is measured, into *pl, the checks
+ * that need the machine too (the session's placement line comes before
+ * anything else it prints). Returns --cpu's CPU (cli_parse_cpu_opt); exits
+ * 2 on bad input. */
+static int check_options(const struct latency_opts *o, struct latency_plan *pl)
+{
+	if (o->max)
+		cli_latency_max("--max", o->max, NULL);
+	if (o->max && o->min > o->max) {
 		char a[32], b[32];
-		pb_format_bytes(a, sizeof a, o.min, PB_BYTES_IEC);
-		pb_format_bytes(b, sizeof b, o.max, PB_BYTES_IEC);
+		pb_format_bytes(a, sizeof a, o->min, PB_BYTES_IEC);
+		pb_format_bytes(b, sizeof b, o->max, PB_BYTES_IEC);
 		die_usage("--min %s is more than --max %s", a, b);
 	}
-	if (o.load_kernel && !o.load_set)
+	if (o->load_kernel && !o->load_set)
 		die_usage("--load-kernel needs --load N");
-	size_t page_sizes[PB_PAGE_SIZES_MAX], n_pages = 0;
-	if (o.pages_arg && pb_pages_parse(o.pages_arg, page_sizes, &n_pages) != 0)
+	*pl = (struct latency_plan){0};
+	if (o->pages_arg && pb_pages_parse(o->pages_arg, pl->page_sizes, &pl->n_pages) != 0)
 		die_usage("--pages: %s", pb_error());
-	if (o.pages_arg && o.load_set)
+	if (o->pages_arg && o->load_set)
 		die_usage("--pages is not for --load (the loaded chase requests THP)");
-	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
-	/* the checks that need the machine, too: the session's placement line
-	 * comes before anything else it prints */
-	const struct pb_kernel *load_k = NULL;
-	if (o.load_set) {
-		load_k = loaded_kernel(&o);
-		check_load_cpus(&o, want_cpu);
+	int want_cpu = cli_parse_cpu_opt(o->cpu_arg);
+	if (o->load_set) {
+		pl->load_k = loaded_kernel(o);
+		check_load_cpus(o, want_cpu);
 	}
 	struct pb_cache_info caches;
 	pb_cache_detect(&caches, NULL);
-	uint64_t max = o.max ? o.max : cli_latency_max("--max", 0, &caches);
-	if (!o.load_set && o.min > max)
+	pl->max = o->max ? o->max : cli_latency_max("--max", 0, &caches);
+	if (!o->load_set && o->min > pl->max)
 		die_usage("--min is more than the default --max (give --max)");
-	if (o.processes > 1) {
-		if (o.out && pb_output_reserve(o.out) != 0)
-			die_usage("%s", pb_error());
-		struct cli_processes cp = {
-		    .n = o.processes,
-		    .replicates_each = (o.replicates + o.processes - 1) / o.processes,
-		    .seed = o.seed ? (uint64_t)o.seed : (uint64_t)time(NULL) * 2654435761u,
-		    .out_path = o.out,
-		    .format = PB_FORMAT_TEXT,
-		    .fixed_samples = true,
-		};
-		return cli_processes_run(&cp);
+	return want_cpu;
+}
+
+/* --processes N: the replicates in N fresh processes (cli/processes.h).
+ * Returns the exit status. */
+static int run_processes(const struct latency_opts *o)
+{
+	if (o->out && pb_output_reserve(o->out) != 0)
+		die_usage("%s", pb_error());
+	struct cli_processes cp = {
+	    .n = o->processes,
+	    .replicates_each = (o->replicates + o->processes - 1) / o->processes,
+	    .seed = o->seed ? (uint64_t)o->seed : (uint64_t)time(NULL) * 2654435761u,
+	    .out_path = o->out,
+	    .format = PB_FORMAT_TEXT,
+	    .fixed_samples = true,
+	};
+	return cli_processes_run(&cp);
+}
+
+/* The curves of the sweep p on session s: one on the default buffer
+ * (page_bytes 0), or one per --pages size available (one not available
+ * skipped with its line), each printed by cli_latency_table into pts and
+ * info, and added to the document with -o. Returns the last curve's
+ * points, or -1 (said) when a probe or a sweep failed; *status
+ * PB_EXIT_USAGE when a curve could not be added. */
+static int sweep_curves(struct pb_session *s, const struct latency_opts *o,
+                        const struct latency_plan *pl, struct pb_latency_params *p,
+                        struct pb_latency_rpoint *pts, struct pb_latency_info *info, int *status)
+{
+	int n = 0;
+	for (size_t i = 0; i < (o->pages_arg ? pl->n_pages : 1) && !info->interrupted; i++) {
+		if (o->pages_arg) {
+			struct pb_pages_avail av;
+			if (pb_pages_probe(pl->page_sizes[i], &av) != 0) {
+				cli_error("%s", pb_error());
+				return -1;
+			}
+			if (av.source == PB_PAGES_NONE) {
+				char line[320];
+				pb_pages_skip_line(pl->page_sizes[i], line, sizeof line);
+				putchar('\n');
+				pb_print_wrapped_at(stdout, 0, 0, line);
+				continue;
+			}
+			p->page_bytes = pl->page_sizes[i];
+			p->page_source = av.source;
+		}
+		n = cli_latency_table(&s->caches, p, o->replicates, pts, info);
+		if (n < 0)
+			return -1;
+		if (o->out && pb_results_add_latency_run(s->doc, pts, n, info) != 0) {
+			cli_error("%s", pb_error());
+			*status = PB_EXIT_USAGE;
+			break;
+		}
 	}
+	return n;
+}
+
+/* The unloaded sweep on session s (sweep_curves), the document written
+ * with -o, and the line of a stop. Returns the exit status. */
+static int run_sweep(struct pb_session *s, const struct latency_opts *o,
+                     const struct latency_plan *pl)
+{
+	if (!cli_quiet) {
+		if (s->cpu >= 0)
+			printf("latency on CPU %d, %zu replicate%s\n", s->cpu, o->replicates,
+			       o->replicates == 1 ? "" : "s");
+		fflush(stdout);
+	}
+	struct pb_latency_params p = {.min_bytes = o->min,
+	                              .max_bytes = pl->max,
+	                              .max_points = SWEEP_MAX_POINTS,
+	                              .seed = s->seed,
+	                              .stop = pb_session_stop_flag(s)};
+	struct pb_latency_rpoint *pts = calloc(SWEEP_MAX_POINTS, sizeof *pts);
+	if (!pts) {
+		pb_session_end(s);
+		die_usage("out of memory");
+	}
+	struct pb_latency_info info = {0};
+	int status = PB_EXIT_OK;
+	int n = sweep_curves(s, o, pl, &p, pts, &info, &status);
+	if (n < 0)
+		status = PB_EXIT_USAGE;
+	else if (o->out && status == PB_EXIT_OK) {
+		pb_session_finish(s, pb_session_stopped(s));
+		if (pb_session_write(s, s->doc) != 0) {
+			cli_error("%s", pb_error());
+			status = PB_EXIT_USAGE;
+		} else if (!cli_processes_child()) {
+			printf("results: %s\n", o->out);
+		}
+	}
+	free(pts);
+	if (n >= 0 && info.interrupted) {
+		fflush(stdout);
+		if (cli_processes_child())
+			; /* the parent says where the joined result is */
+		else if (o->out && status == PB_EXIT_OK)
+			cli_error("interrupted; what was measured is in %s", o->out);
+		else
+			cli_error("interrupted; the table above shows what was measured");
+		status = pb_session_exit_status(s);
+	}
+	return status;
+}
+
+int cmd_latency(int argc, char **argv)
+{
+	struct latency_opts o;
+	if (!parse_options(argc, argv, &o))
+		return PB_EXIT_OK;
+	struct latency_plan pl;
+	int want_cpu = check_options(&o, &pl);
+	if (o.processes > 1)
+		return run_processes(&o);
 
 	struct pb_session s;
 	struct pb_session_params sp = {
@@ -485,79 +603,7 @@ int cmd_latency(int argc, char **argv)
 		pb_session_end(&s);
 		die_usage("%s", pb_error());
 	}
-	if (o.load_set) {
-		int st = run_loaded(&s, &o, load_k);
-		pb_session_end(&s);
-		return st;
-	}
-	if (!cli_quiet) {
-		if (s.cpu >= 0)
-			printf("latency on CPU %d, %zu replicate%s\n", s.cpu, o.replicates,
-			       o.replicates == 1 ? "" : "s");
-		fflush(stdout);
-	}
-	struct pb_latency_params p = {.min_bytes = o.min,
-	                              .max_bytes = max,
-	                              .max_points = SWEEP_MAX_POINTS,
-	                              .seed = s.seed,
-	                              .stop = pb_session_stop_flag(&s)};
-	struct pb_latency_rpoint *pts = calloc(SWEEP_MAX_POINTS, sizeof *pts);
-	if (!pts) {
-		pb_session_end(&s);
-		die_usage("out of memory");
-	}
-	struct pb_latency_info info = {0};
-	int n = 0, status = PB_EXIT_OK;
-	/* Without --pages one curve on the default buffer (page_bytes 0). */
-	for (size_t i = 0; i < (o.pages_arg ? n_pages : 1) && !info.interrupted; i++) {
-		if (o.pages_arg) {
-			struct pb_pages_avail av;
-			if (pb_pages_probe(page_sizes[i], &av) != 0) {
-				n = -1;
-				cli_error("%s", pb_error());
-				break;
-			}
-			if (av.source == PB_PAGES_NONE) {
-				char line[320];
-				pb_pages_skip_line(page_sizes[i], line, sizeof line);
-				putchar('\n');
-				pb_print_wrapped_at(stdout, 0, 0, line);
-				continue;
-			}
-			p.page_bytes = page_sizes[i];
-			p.page_source = av.source;
-		}
-		n = cli_latency_table(&s.caches, &p, o.replicates, pts, &info);
-		if (n < 0)
-			break;
-		if (o.out && pb_results_add_latency_run(s.doc, pts, n, &info) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-			break;
-		}
-	}
-	if (n < 0)
-		status = PB_EXIT_USAGE;
-	else if (o.out && status == PB_EXIT_OK) {
-		pb_session_finish(&s, pb_session_stopped(&s));
-		if (pb_session_write(&s, s.doc) != 0) {
-			cli_error("%s", pb_error());
-			status = PB_EXIT_USAGE;
-		} else if (!cli_processes_child()) {
-			printf("results: %s\n", o.out);
-		}
-	}
-	free(pts);
-	if (n >= 0 && info.interrupted) {
-		fflush(stdout);
-		if (cli_processes_child())
-			; /* the parent says where the joined result is */
-		else if (o.out && status == PB_EXIT_OK)
-			cli_error("interrupted; what was measured is in %s", o.out);
-		else
-			cli_error("interrupted; the table above shows what was measured");
-		status = pb_session_exit_status(&s);
-	}
+	int status = o.load_set ? run_loaded(&s, &o, pl.load_k) : run_sweep(&s, &o, &pl);
 	pb_session_end(&s);
 	return status;
 }

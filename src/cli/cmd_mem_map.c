@@ -225,7 +225,9 @@ static void replicates_check(struct map_opts *o)
 	o->replicates = r;
 }
 
-int cmd_mem_map(int argc, char **argv)
+/* Parses argv into o (the defaults first). Returns false after --help;
+ * exits 2 on bad input. */
+static bool parse_options(int argc, char **argv, struct map_opts *o)
 {
 	static const struct option opts[] = {
 	    {"size", required_argument, 0, OPT_SIZE},
@@ -261,96 +263,244 @@ int cmd_mem_map(int argc, char **argv)
 	    CLI_STORE_NUMBER(OPT_PROCESSES, struct map_opts, processes, "--processes", 1, 100),
 	    {0},
 	};
-	struct map_opts o = {.rounds = 5,
-	                     .warmup = 1,
-	                     .replicates = MAP_DEFAULT_REPLICATES,
-	                     .processes = 1,
-	                     .fmt = {.fmt = PB_FORMAT_TEXT}};
+	*o = (struct map_opts){.rounds = 5,
+	                       .warmup = 1,
+	                       .replicates = MAP_DEFAULT_REPLICATES,
+	                       .processes = 1,
+	                       .fmt = {.fmt = PB_FORMAT_TEXT}};
 	const struct cli_common common = {
-	    .out_path = &o.out, .fmt = &o.fmt, .sampling = &o.samp, .stores = stores};
-	if (!cli_parse_options("map", argc, argv, ":ho:f:q", opts, NULL, &o, &common, usage))
-		return PB_EXIT_OK;
+	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
+	if (!cli_parse_options("map", argc, argv, ":ho:f:q", opts, NULL, o, &common, usage))
+		return false;
 	cli_no_operands("map", opts, argc, argv);
-	replicates_check(&o);
+	return true;
+}
 
-	struct pb_map_params p = {.rounds = o.rounds, .warmup = o.warmup};
-	uint64_t size = PB_MAP_DEFAULT_BYTES;
-	if (o.size_arg && pb_parse_size(o.size_arg, &size) != 0)
-		die_usage("map: --size: %s", pb_error());
-	if (size < 4096 || size > SIZE_MAX / 2)
-		die_usage("map: bad --size '%s' (4K to half the memory)", o.size_arg);
-	if (pb_pages_parse(o.pages_arg ? o.pages_arg : "4K,2M,1G", p.page_sizes, &p.n_page_sizes) !=
-	    0)
+/* --pages and --fault (or --populate) into p. Exits 2 on bad input. */
+static void plan_pages(const struct map_opts *o, struct pb_map_params *p)
+{
+	if (pb_pages_parse(o->pages_arg ? o->pages_arg : "4K,2M,1G", p->page_sizes,
+	                   &p->n_page_sizes) != 0)
 		die_usage("map: --pages: %s", pb_error());
-	p.fault = o.populate ? PB_MAP_POPULATE : PB_MAP_DEMAND;
-	if (o.fault_arg) {
-		if (pb_map_fault_parse(o.fault_arg, &p.fault) != 0)
+	p->fault = o->populate ? PB_MAP_POPULATE : PB_MAP_DEMAND;
+	if (o->fault_arg) {
+		if (pb_map_fault_parse(o->fault_arg, &p->fault) != 0)
 			die_usage("map: --fault: %s", pb_error());
-		if (o.populate && p.fault != PB_MAP_POPULATE)
-			die_usage("map: --populate and --fault %s disagree", o.fault_arg);
+		if (o->populate && p->fault != PB_MAP_POPULATE)
+			die_usage("map: --populate and --fault %s disagree", o->fault_arg);
 	}
+}
+
+/* --threads into counts[0..64) (p->threads points to it), then --placement
+ * and --cpu into *plan for the most of them, whose workers p pins. Exits 2
+ * on bad input. */
+static void plan_threads(const struct map_opts *o, struct pb_map_params *p, unsigned *counts,
+                         struct pb_placement_plan *plan)
+{
 	struct pb_size_list tl = {0};
-	if (pb_parse_size_list(o.threads_arg ? o.threads_arg : "1", 0, 64, &tl) != 0)
+	if (pb_parse_size_list(o->threads_arg ? o->threads_arg : "1", 0, 64, &tl) != 0)
 		die_usage("map: --threads: %s", pb_error());
-	unsigned counts[64], max_threads = 1;
+	unsigned max_threads = 1;
 	for (size_t i = 0; i < tl.count; i++) {
 		if (tl.values[i] < 1 || tl.values[i] > PB_MAP_MAX_THREADS)
-			die_usage("map: --threads %s: a count from 1 to %d", o.threads_arg,
+			die_usage("map: --threads %s: a count from 1 to %d", o->threads_arg,
 			          PB_MAP_MAX_THREADS);
 		counts[i] = (unsigned)tl.values[i];
 		for (size_t j = 0; j < i; j++)
 			if (counts[j] == counts[i])
-				die_usage("map: --threads %s: %u is listed twice", o.threads_arg,
+				die_usage("map: --threads %s: %u is listed twice", o->threads_arg,
 				          counts[i]);
 		if (counts[i] > max_threads)
 			max_threads = counts[i];
 	}
-	p.threads = counts;
-	p.n_threads = tl.count;
+	p->threads = counts;
+	p->n_threads = tl.count;
 	pb_size_list_free(&tl);
 	enum pb_placement placement = PB_PLACEMENT_COMPACT;
-	if (o.placement_arg && pb_placement_parse(o.placement_arg, &placement) != 0)
+	if (o->placement_arg && pb_placement_parse(o->placement_arg, &placement) != 0)
 		die_usage("map: --placement: %s", pb_error());
-	struct pb_placement_plan plan = {0};
-	if (pb_placement_plan(NULL, o.cpu_arg, placement, max_threads, &plan) != 0)
+	if (pb_placement_plan(NULL, o->cpu_arg, placement, max_threads, plan) != 0)
 		die_usage("map: %s", pb_error());
-	p.pinning = (struct pb_harness_pinning){.pin = pin_worker, .pin_ctx = &plan};
+	p->pinning = (struct pb_harness_pinning){.pin = pin_worker, .pin_ctx = plan};
+}
 
-	bool capped;
+/* --size (or the default) into *size. Exits 2 on bad input. */
+static void parse_size(const struct map_opts *o, uint64_t *size)
+{
+	*size = PB_MAP_DEFAULT_BYTES;
+	if (o->size_arg && pb_parse_size(o->size_arg, size) != 0)
+		die_usage("map: --size: %s", pb_error());
+	if (*size < 4096 || *size > SIZE_MAX / 2)
+		die_usage("map: bad --size '%s' (4K to half the memory)", o->size_arg);
+}
+
+/* The region of a round into p->bytes: `size`, cut to half of
+ * MemAvailable (*capped) when --size was not given; a --size given that
+ * is more exits 2. */
+static void plan_size(const struct map_opts *o, uint64_t size, struct pb_map_params *p,
+                      bool *capped)
+{
 	uint64_t avail = pb_map_mem_available();
-	p.bytes = pb_map_size_cap((size_t)size, avail, &capped);
-	if (capped && o.size_arg) {
+	p->bytes = pb_map_size_cap((size_t)size, avail, capped);
+	if (*capped && o->size_arg) {
 		/* a size asked for that cannot be mapped: not measured smaller */
 		char a[32], b[32];
 		/* the most, as a --size that parses: whole 1G (else 2M, 4K)
 		 * pages */
-		size_t unit = p.bytes >= PB_PAGE_1G   ? PB_PAGE_1G
-		              : p.bytes >= PB_PAGE_2M ? PB_PAGE_2M
-		                                      : PB_PAGE_4K;
+		size_t unit = p->bytes >= PB_PAGE_1G   ? PB_PAGE_1G
+		              : p->bytes >= PB_PAGE_2M ? PB_PAGE_2M
+		                                       : PB_PAGE_4K;
 		pb_format_bytes(a, sizeof a, (double)avail, PB_BYTES_IEC);
-		pb_format_bytes(b, sizeof b, (double)(p.bytes / unit * unit), PB_BYTES_EXACT);
+		pb_format_bytes(b, sizeof b, (double)(p->bytes / unit * unit), PB_BYTES_EXACT);
 		die_usage("map: --size %s is more than half of MemAvailable (%s): at most %s",
-		          o.size_arg, a, b);
+		          o->size_arg, a, b);
 	}
-	if (capped) /* whole 4K pages: what the 4K cases map */
-		p.bytes -= p.bytes % PB_PAGE_4K;
+	if (*capped) /* whole 4K pages: what the 4K cases map */
+		p->bytes -= p->bytes % PB_PAGE_4K;
+}
 
-	if (o.processes > 1) {
-		if (o.out && pb_output_reserve(o.out) != 0)
-			die_usage("map: %s", pb_error());
-		pb_placement_plan_free(&plan);
-		struct cli_processes cp = {
-		    .n = o.processes,
-		    .replicates_each = (o.replicates + o.processes - 1) / o.processes,
-		    .min_samples = 1,
-		    .max_samples = o.rounds,
-		    .seed = o.samp.seed ? o.samp.seed : (uint64_t)time(NULL) * 2654435761u,
-		    .rounds_option = "--rounds",
-		    .out_path = o.out,
-		    .format = o.fmt.fmt,
-		};
-		return cli_processes_run(&cp);
+/* --processes N: the replicates in N fresh processes (cli/processes.h).
+ * Returns the exit status. */
+static int run_processes(const struct map_opts *o, struct pb_placement_plan *plan)
+{
+	if (o->out && pb_output_reserve(o->out) != 0)
+		die_usage("map: %s", pb_error());
+	pb_placement_plan_free(plan);
+	struct cli_processes cp = {
+	    .n = o->processes,
+	    .replicates_each = (o->replicates + o->processes - 1) / o->processes,
+	    .min_samples = 1,
+	    .max_samples = o->rounds,
+	    .seed = o->samp.seed ? o->samp.seed : (uint64_t)time(NULL) * 2654435761u,
+	    .rounds_option = "--rounds",
+	    .out_path = o->out,
+	    .format = o->fmt.fmt,
+	};
+	return cli_processes_run(&cp);
+}
+
+/* The lines before the measuring: the size cut to half of MemAvailable
+ * (also into capline, for the file's notes), what each case maps when
+ * --size is not a whole number of its pages per thread, more threads than
+ * CPUs. */
+static void print_plan(const struct pb_map_params *p, const struct pb_placement_plan *plan,
+                       uint64_t size, bool capped, char *capline, size_t caplen)
+{
+	if (capped) {
+		char a[32], b[32];
+		pb_format_bytes(a, sizeof a, (double)size, PB_BYTES_EXACT);
+		pb_format_bytes(b, sizeof b, (double)p->bytes, PB_BYTES_EXACT);
+		snprintf(capline, caplen,
+		         "--size %s is more than half of MemAvailable: %s per round", a, b);
+		printf("mem map: %s\n", capline);
 	}
+	/* What each (page size, thread count) case maps when --size is not a
+	 * whole number of its pages per thread (pb_map_split: the suite's own
+	 * accounting), so that the table's figures are read over that. */
+	for (size_t i = 0; i < p->n_page_sizes; i++)
+		for (size_t j = 0; j < p->n_threads; j++) {
+			uint64_t pages;
+			size_t mapped;
+			size_t pg = p->page_sizes[i];
+			if (!pb_map_split(p->bytes, pg, p->threads[j], &pages, &mapped) ||
+			    mapped == p->bytes)
+				continue;
+			char a[32], b[32], c[32], t[32] = "";
+			pb_format_bytes(a, sizeof a, (double)p->bytes, PB_BYTES_EXACT);
+			pb_format_bytes(b, sizeof b, (double)pg, PB_BYTES_EXACT);
+			pb_format_bytes(c, sizeof c, (double)mapped, PB_BYTES_EXACT);
+			if (p->threads[j] > 1)
+				snprintf(t, sizeof t, " on %u threads", p->threads[j]);
+			printf("mem map: %s is not a multiple of %s%s: %s pages%s map %s\n", a, b,
+			       *t ? " per thread" : "", b, t, c);
+		}
+	if (plan->oversubscribed) {
+		char d[160];
+		if (pb_placement_describe(plan, d, sizeof d) >= 0) {
+			char *t = pb_xasprintf(
+			    "mem map: more threads than CPUs, they share CPUs (%s)", d);
+			pb_print_wrapped_at(stdout, 0, 2, t);
+			free(t);
+		}
+	}
+}
+
+/* Every case in `reps` replicates (include/primbench/replicates.h: every
+ * case again, in a row, each with its warm-up, fresh regions and another
+ * interleaving; the rounds shared out) under the progress line, into *r;
+ * the host's page reporting over the run a note of r when it measured
+ * something. Exits 2 on the suite's error. */
+static void measure(const struct pb_map_params *p, size_t reps, struct pb_map_result *r)
+{
+	struct cli_progress line;
+	cli_progress_start(&line, "mem map");
+	struct pb_page_reporting rep_before, rep_after;
+	pb_page_reporting_read("/sys", &rep_before);
+	if (pb_map_run_replicates(p, reps, replicate_progress, &line, r) != 0)
+		die_usage("map: %s", pb_error());
+	pb_page_reporting_read("/sys", &rep_after);
+	bool measured = false;
+	for (size_t i = 0; i < r->n_cases; i++)
+		measured |= r->cases[i].n_samples > 0;
+	char rline[512];
+	/* the host's page reporting: a note on what was measured, if any */
+	if (measured && pb_page_reporting_note(&rep_before, &rep_after, rline, sizeof rline) > 0) {
+		size_t used = strlen(r->notes);
+		snprintf(r->notes + used, sizeof r->notes - used, "%s\n", rline);
+	}
+	cli_progress_done(&line);
+}
+
+/* The table of r (a replicate's rounds in its heading), or, nothing
+ * measured and no stop, the one error line; then the result document
+ * (capline among its notes) to -o and in -f's format. Returns the exit
+ * status. */
+static int print_and_write(struct pb_session *s, struct cli_format *fmt,
+                           const struct pb_map_params *p, size_t reps, struct pb_map_result *r,
+                           const char *capline, bool stopped)
+{
+	bool measured = false;
+	for (size_t i = 0; i < r->n_cases; i++)
+		measured |= r->cases[i].n_samples > 0;
+	if (!measured && !stopped) {
+		/* every case skipped: why, on the one error line (stdout may be
+		 * a file's format, or nowhere) */
+		char why[2048];
+		pb_map_nothing_line(r, why, sizeof why);
+		cli_error("map: %s", why);
+		return PB_EXIT_USAGE;
+	}
+	struct pb_map_params rp; /* a replicate's: its rounds for the heading */
+	pb_map_replicate_params(p, 0, reps, &rp);
+	print_table(&rp, r);
+	if (!s->doc)
+		return PB_EXIT_OK;
+	pb_results_add_map(s->doc, r);
+	json_t *cases, *notes;
+	if (capline[0] && pb_results_arrays(s->doc, &cases, &notes) == 0)
+		pb_results_add_notes(notes, "map: ", capline);
+	pb_session_finish(s, r->interrupted || pb_session_stopped(s));
+	return cli_session_output(s, fmt, PB_EXIT_OK);
+}
+
+int cmd_mem_map(int argc, char **argv)
+{
+	struct map_opts o;
+	if (!parse_options(argc, argv, &o))
+		return PB_EXIT_OK;
+	replicates_check(&o);
+
+	struct pb_map_params p = {.rounds = o.rounds, .warmup = o.warmup};
+	unsigned counts[64];
+	struct pb_placement_plan plan = {0};
+	uint64_t size;
+	bool capped;
+	parse_size(&o, &size);
+	plan_pages(&o, &p);
+	plan_threads(&o, &p, counts, &plan);
+	plan_size(&o, size, &p, &capped);
+	if (o.processes > 1)
+		return run_processes(&o, &plan);
 
 	struct pb_session s;
 	struct pb_session_params sp = {
@@ -371,87 +521,12 @@ int cmd_mem_map(int argc, char **argv)
 	p.stop = pb_session_stop_flag(&s);
 	cli_format_begin(&o.fmt);
 	char capline[160] = "";
-	if (capped) {
-		char a[32], b[32];
-		pb_format_bytes(a, sizeof a, (double)size, PB_BYTES_EXACT);
-		pb_format_bytes(b, sizeof b, (double)p.bytes, PB_BYTES_EXACT);
-		snprintf(capline, sizeof capline,
-		         "--size %s is more than half of MemAvailable: %s per round", a, b);
-		printf("mem map: %s\n", capline);
-	}
-	/* What each (page size, thread count) case maps when --size is not a
-	 * whole number of its pages per thread (pb_map_split: the suite's own
-	 * accounting), so that the table's figures are read over that. */
-	for (size_t i = 0; i < p.n_page_sizes; i++)
-		for (size_t j = 0; j < p.n_threads; j++) {
-			uint64_t pages;
-			size_t mapped;
-			size_t pg = p.page_sizes[i];
-			if (!pb_map_split(p.bytes, pg, p.threads[j], &pages, &mapped) ||
-			    mapped == p.bytes)
-				continue;
-			char a[32], b[32], c[32], t[32] = "";
-			pb_format_bytes(a, sizeof a, (double)p.bytes, PB_BYTES_EXACT);
-			pb_format_bytes(b, sizeof b, (double)pg, PB_BYTES_EXACT);
-			pb_format_bytes(c, sizeof c, (double)mapped, PB_BYTES_EXACT);
-			if (p.threads[j] > 1)
-				snprintf(t, sizeof t, " on %u threads", p.threads[j]);
-			printf("mem map: %s is not a multiple of %s%s: %s pages%s map %s\n", a, b,
-			       *t ? " per thread" : "", b, t, c);
-		}
-	if (plan.oversubscribed) {
-		char d[160];
-		if (pb_placement_describe(&plan, d, sizeof d) >= 0) {
-			char *t = pb_xasprintf(
-			    "mem map: more threads than CPUs, they share CPUs (%s)", d);
-			pb_print_wrapped_at(stdout, 0, 2, t);
-			free(t);
-		}
-	}
-	struct cli_progress line;
-	cli_progress_start(&line, "mem map");
-	/* replicates (include/primbench/replicates.h): every case again, in a
-	 * row, each with its warm-up, fresh regions and another interleaving;
-	 * the rounds shared out */
+	print_plan(&p, &plan, size, capped, capline, sizeof capline);
 	struct pb_map_result r;
 	size_t reps = o.replicates ? o.replicates : 1;
-	struct pb_page_reporting rep_before, rep_after;
-	pb_page_reporting_read("/sys", &rep_before);
-	if (pb_map_run_replicates(&p, reps, replicate_progress, &line, &r) != 0)
-		die_usage("map: %s", pb_error());
-	pb_page_reporting_read("/sys", &rep_after);
-	struct pb_map_params rp; /* a replicate's: its rounds for the heading */
-	pb_map_replicate_params(&p, 0, reps, &rp);
-	bool measured = false;
-	for (size_t i = 0; i < r.n_cases; i++)
-		measured |= r.cases[i].n_samples > 0;
+	measure(&p, reps, &r);
 	bool stopped = r.interrupted || pb_session_stopped(&s);
-	char rline[512];
-	/* the host's page reporting: a note on what was measured, if any */
-	if (measured && pb_page_reporting_note(&rep_before, &rep_after, rline, sizeof rline) > 0) {
-		size_t used = strlen(r.notes);
-		snprintf(r.notes + used, sizeof r.notes - used, "%s\n", rline);
-	}
-	cli_progress_done(&line);
-	int status = PB_EXIT_OK;
-	if (!measured && !stopped) {
-		/* every case skipped: why, on the one error line (stdout may be
-		 * a file's format, or nowhere) */
-		char why[2048];
-		pb_map_nothing_line(&r, why, sizeof why);
-		cli_error("map: %s", why);
-		status = PB_EXIT_USAGE;
-	} else {
-		print_table(&rp, &r);
-	}
-	if (status == PB_EXIT_OK && s.doc) {
-		pb_results_add_map(s.doc, &r);
-		json_t *cases, *notes;
-		if (capline[0] && pb_results_arrays(s.doc, &cases, &notes) == 0)
-			pb_results_add_notes(notes, "map: ", capline);
-		pb_session_finish(&s, r.interrupted || pb_session_stopped(&s));
-		status = cli_session_output(&s, &o.fmt, PB_EXIT_OK);
-	}
+	int status = print_and_write(&s, &o.fmt, &p, reps, &r, capline, stopped);
 	stopped = stopped || pb_session_stopped(&s);
 	pb_map_result_free(&r);
 	pb_placement_plan_free(&plan);

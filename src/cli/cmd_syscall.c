@@ -313,6 +313,145 @@ static void check_tools(const bool *sel)
 		die_usage("%s", pb_error());
 }
 
+/* The command line past the options into o->p, checked: the benchmarks
+ * (operands), the sampling, --replicates against it, --cpu and the helper
+ * programs. Returns --cpu's CPU (cli_parse_cpu_opt); exits 2 on bad
+ * input. */
+static int check_options(int argc, char **argv, struct syscall_opts *o)
+{
+	struct pb_syscall_params *p = &o->p;
+	if (pb_syscall_select((const char *const *)argv + optind, (size_t)(argc - optind),
+	                      p->selected) != 0)
+		die_usage("%s", pb_error());
+	cli_sampling_check(&o->samp);
+	cli_replicates_check(&o->samp, &o->replicates, o->replicates_set, o->processes);
+	p->budget_s = o->samp.budget_s;
+	p->min_samples = o->samp.min_samples;
+	p->max_samples = o->samp.max_samples;
+	p->seed = o->samp.seed;
+	int want_cpu = cli_parse_cpu_opt(o->cpu_arg);
+	check_tools(p->selected);
+	return want_cpu;
+}
+
+/* --vs-env: A/B in 2 x R processes of one replicate each, A B B A ...
+ * (cli/processes.h). Returns the exit status; exits 2 on bad input. */
+static int run_vs_env(const struct syscall_opts *o)
+{
+	if (o->processes > 1)
+		die_usage("--vs-env runs its own processes (2 x --replicates, A B B A ...): "
+		          "not with --processes");
+	if (o->fmt.fmt != PB_FORMAT_TEXT && o->fmt.fmt != PB_FORMAT_JSON)
+		die_usage("--vs-env prints text or json (-f), not %s", pb_format_name(o->fmt.fmt));
+	if (o->out && pb_output_reserve(o->out) != 0)
+		die_usage("%s", pb_error());
+	size_t reps = o->replicates > 1 ? o->replicates : 2;
+	struct cli_processes cp = {
+	    .n = 2 * reps,
+	    .replicates_each = 1,
+	    .budget_s = o->samp.budget_s * 2,
+	    .min_samples = o->samp.min_samples,
+	    .max_samples = o->samp.max_samples * 2,
+	    .seed = o->samp.seed ? o->samp.seed : (uint64_t)time(NULL) * 2654435761u,
+	    .out_path = o->out,
+	    .format = o->fmt.fmt,
+	    .vs_env = o->vs_env,
+	    .n_vs_env = o->n_vs_env,
+	};
+	return cli_processes_run(&cp);
+}
+
+/* --processes N: the replicates in N fresh processes (cli/processes.h).
+ * Returns the exit status. */
+static int run_processes(const struct syscall_opts *o)
+{
+	if (o->out && pb_output_reserve(o->out) != 0)
+		die_usage("%s", pb_error());
+	struct cli_processes cp = {
+	    .n = o->processes,
+	    .replicates_each = (o->replicates + o->processes - 1) / o->processes,
+	    .budget_s = o->samp.budget_s,
+	    .min_samples = o->samp.min_samples,
+	    .max_samples = o->samp.max_samples,
+	    .seed = o->samp.seed ? o->samp.seed : (uint64_t)time(NULL) * 2654435761u,
+	    .out_path = o->out,
+	    .format = o->fmt.fmt,
+	};
+	return cli_processes_run(&cp);
+}
+
+/* Whether a selected benchmark has children or pipe partners that share
+ * the measuring CPU: they make the thread wait by themselves, so no wait
+ * or preemption rule of the noise figures then. */
+static bool spawns_tasks(const bool *selected)
+{
+	static const enum pb_sc_bench own_tasks[] = {PB_SC_PIPE_RTT,     PB_SC_FORK,
+	                                             PB_SC_FORK_HELPER,  PB_SC_EXEC_STATIC,
+	                                             PB_SC_EXEC_DYNAMIC, PB_SC_SPAWN};
+	bool spawns = false;
+	for (size_t i = 0; i < sizeof own_tasks / sizeof *own_tasks; i++)
+		spawns |= selected[own_tasks[i]];
+	return spawns;
+}
+
+/* The benchmarks of o->p in --replicates runs on session s (replicates.h:
+ * every benchmark again, in a row, the budget and --max-samples shared
+ * out between them) under the progress line, into *r. Exits 2 on the
+ * suite's error. */
+static void measure(struct pb_session *s, struct syscall_opts *o, struct pb_syscall_result *r)
+{
+	struct pb_syscall_params *p = &o->p;
+	struct progress_state ps = {0};
+	for (int b = 0; b < PB_SC_COUNT; b++)
+		ps.total += p->selected[b];
+	cli_progress_start(&ps.line, "syscall");
+	p->progress = progress;
+	p->progress_ctx = &ps;
+
+	cli_format_begin(&o->fmt);
+	size_t reps = o->replicates ? o->replicates : 1;
+	ps.total *= reps;
+	bool spawns = spawns_tasks(p->selected);
+	if (spawns)
+		pb_noise_exclude_begin(&s->mark);
+	if (pb_syscall_run_replicates(p, reps, r) != 0)
+		die_usage("%s", pb_error());
+	if (spawns)
+		pb_noise_exclude_end(&s->mark);
+	pb_session_noise(s); /* the noise figures end with the measuring */
+	p->progress = NULL;  /* ps ends here */
+	p->progress_ctx = NULL;
+	cli_progress_done(&ps.line);
+}
+
+/* The table, notes and noise of r, the warning of a noisy run, the
+ * document (write_results), the line of a stop. Returns the exit status. */
+static int print_and_write(struct pb_session *s, const struct syscall_opts *o,
+                           struct cli_format *fmt, struct pb_syscall_result *r)
+{
+	const struct pb_noise *noise = pb_session_noise(s);
+	cli_syscall_print_table(r);
+	print_notes_and_noise(r, noise);
+	/* a --processes child's warning would be one of many: its parent
+	 * gives one for them all */
+	if (!cli_processes_child())
+		warn_noisy(r, noise);
+	int status = write_results(s, fmt, r);
+	bool stopped = r->interrupted || pb_session_stopped(s);
+	if (stopped) {
+		fflush(stdout);
+		if (cli_processes_child())
+			; /* the parent says where the joined result is */
+		else if (o->out && status == PB_EXIT_OK)
+			cli_error("interrupted; what was measured is in %s", o->out);
+		else
+			cli_error("interrupted; the %s above shows what was measured",
+			          fmt->fmt == PB_FORMAT_TEXT ? "table" : "result");
+		status = pb_session_exit_status(s);
+	}
+	return status;
+}
+
 int cmd_syscall(int argc, char **argv)
 {
 	struct syscall_opts o;
@@ -323,58 +462,11 @@ int cmd_syscall(int argc, char **argv)
 		return PB_EXIT_OK;
 	}
 	struct pb_syscall_params *p = &o.p;
-	if (pb_syscall_select((const char *const *)argv + optind, (size_t)(argc - optind),
-	                      p->selected) != 0)
-		die_usage("%s", pb_error());
-	cli_sampling_check(&o.samp);
-	cli_replicates_check(&o.samp, &o.replicates, o.replicates_set, o.processes);
-	p->budget_s = o.samp.budget_s;
-	p->min_samples = o.samp.min_samples;
-	p->max_samples = o.samp.max_samples;
-	p->seed = o.samp.seed;
-	int want_cpu = cli_parse_cpu_opt(o.cpu_arg);
-	check_tools(p->selected);
-	if (o.n_vs_env && !cli_processes_child()) {
-		/* A/B: 2 x R processes of one replicate each, A B B A ... */
-		if (o.processes > 1)
-			die_usage(
-			    "--vs-env runs its own processes (2 x --replicates, A B B A ...): "
-			    "not with --processes");
-		if (o.fmt.fmt != PB_FORMAT_TEXT && o.fmt.fmt != PB_FORMAT_JSON)
-			die_usage("--vs-env prints text or json (-f), not %s",
-			          pb_format_name(o.fmt.fmt));
-		if (o.out && pb_output_reserve(o.out) != 0)
-			die_usage("%s", pb_error());
-		size_t reps = o.replicates > 1 ? o.replicates : 2;
-		struct cli_processes cp = {
-		    .n = 2 * reps,
-		    .replicates_each = 1,
-		    .budget_s = o.samp.budget_s * 2,
-		    .min_samples = o.samp.min_samples,
-		    .max_samples = o.samp.max_samples * 2,
-		    .seed = o.samp.seed ? o.samp.seed : (uint64_t)time(NULL) * 2654435761u,
-		    .out_path = o.out,
-		    .format = o.fmt.fmt,
-		    .vs_env = o.vs_env,
-		    .n_vs_env = o.n_vs_env,
-		};
-		return cli_processes_run(&cp);
-	}
-	if (o.processes > 1) {
-		if (o.out && pb_output_reserve(o.out) != 0)
-			die_usage("%s", pb_error());
-		struct cli_processes cp = {
-		    .n = o.processes,
-		    .replicates_each = (o.replicates + o.processes - 1) / o.processes,
-		    .budget_s = o.samp.budget_s,
-		    .min_samples = o.samp.min_samples,
-		    .max_samples = o.samp.max_samples,
-		    .seed = o.samp.seed ? o.samp.seed : (uint64_t)time(NULL) * 2654435761u,
-		    .out_path = o.out,
-		    .format = o.fmt.fmt,
-		};
-		return cli_processes_run(&cp);
-	}
+	int want_cpu = check_options(argc, argv, &o);
+	if (o.n_vs_env && !cli_processes_child())
+		return run_vs_env(&o);
+	if (o.processes > 1)
+		return run_processes(&o);
 
 	struct pb_session s;
 	struct pb_session_params sp = {
@@ -396,56 +488,10 @@ int cmd_syscall(int argc, char **argv)
 	p->peer_cpu = peer_cpu(&s.allowed, s.cpu);
 	p->seed = s.seed;
 	p->stop = pb_session_stop_flag(&s);
-	struct progress_state ps = {0};
-	for (int b = 0; b < PB_SC_COUNT; b++)
-		ps.total += p->selected[b];
-	cli_progress_start(&ps.line, "syscall");
-	p->progress = progress;
-	p->progress_ctx = &ps;
-
-	cli_format_begin(&o.fmt);
-	/* replicates (include/primbench/replicates.h): every benchmark again,
-	 * in a row, the budget and --max-samples shared out between them */
 	struct pb_syscall_result r;
-	size_t reps = o.replicates ? o.replicates : 1;
-	ps.total *= reps;
-	/* children and pipe partners that share the measuring CPU make the
-	 * thread wait by themselves: no wait or preemption rule then */
-	static const enum pb_sc_bench own_tasks[] = {PB_SC_PIPE_RTT,     PB_SC_FORK,
-	                                             PB_SC_FORK_HELPER,  PB_SC_EXEC_STATIC,
-	                                             PB_SC_EXEC_DYNAMIC, PB_SC_SPAWN};
-	bool spawns = false;
-	for (size_t i = 0; i < sizeof own_tasks / sizeof *own_tasks; i++)
-		spawns |= p->selected[own_tasks[i]];
-	if (spawns)
-		pb_noise_exclude_begin(&s.mark);
-	if (pb_syscall_run_replicates(p, reps, &r) != 0)
-		die_usage("%s", pb_error());
-	if (spawns)
-		pb_noise_exclude_end(&s.mark);
-	const struct pb_noise *noise = pb_session_noise(&s);
-	cli_progress_done(&ps.line);
-
-	cli_syscall_print_table(&r);
-	print_notes_and_noise(&r, noise);
-	/* a --processes child's warning would be one of many: its parent
-	 * gives one for them all */
-	if (!cli_processes_child())
-		warn_noisy(&r, noise);
-	int status = write_results(&s, &o.fmt, &r);
-	bool stopped = r.interrupted || pb_session_stopped(&s);
+	measure(&s, &o, &r);
+	int status = print_and_write(&s, &o, &o.fmt, &r);
 	pb_syscall_result_free(&r);
-	if (stopped) {
-		fflush(stdout);
-		if (cli_processes_child())
-			; /* the parent says where the joined result is */
-		else if (o.out && status == PB_EXIT_OK)
-			cli_error("interrupted; what was measured is in %s", o.out);
-		else
-			cli_error("interrupted; the %s above shows what was measured",
-			          o.fmt.fmt == PB_FORMAT_TEXT ? "table" : "result");
-		status = pb_session_exit_status(&s);
-	}
 	pb_session_end(&s);
 	return status;
 }

@@ -525,9 +525,36 @@ void cli_vs_env_result_free(struct cli_vs_env_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *r)
+/* The exit status of a run whose child i of n (side B when b) returned rc
+ * != 0, with its error line: interrupted (130, 143) keeps what was
+ * measured; a child that failed otherwise (its own error line, if any, is
+ * above) ends the run with 2: a comparison of what is left would hide
+ * it. */
+static int child_failed(int rc, size_t i, size_t n, bool b)
 {
-	memset(r, 0, sizeof *r);
+	int status = rc == 130 || rc == 143 ? rc : PB_EXIT_USAGE;
+	if (!cli_quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%*s\r", 40, "");
+	if (rc == -1)
+		cli_error("--vs-env: cannot start %s again: %s", "/proc/self/exe", strerror(errno));
+	else if (rc > 128 && status == PB_EXIT_USAGE)
+		cli_error("--vs-env: process %zu of %zu (side %c) was killed by "
+		          "signal %d",
+		          i + 1, n, b ? 'B' : 'A', rc - 128);
+	else if (status == PB_EXIT_USAGE)
+		cli_error("--vs-env: process %zu of %zu (side %c) failed (exit "
+		          "status %d)",
+		          i + 1, n, b ? 'B' : 'A', rc);
+	return status;
+}
+
+/* The p->n processes, A B B A ..., one after another, each side's
+ * documents joined into r->doc[side] (r->done, r->order), SIGINT and
+ * SIGTERM forwarded to the child meanwhile. Returns 0, the status of an
+ * interrupted child (what was measured kept), or 2 (said) when one
+ * failed. */
+static int run_sides(const struct cli_processes *p, struct cli_vs_env_result *r)
+{
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof dir, "%s/primbench-processes-XXXXXX", cli_tmp_dir());
 	if (!mkdtemp(dir))
@@ -567,23 +594,7 @@ int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *
 			}
 		}
 		if (rc != 0) {
-			/* interrupted (130, 143) keeps what was measured; a child that
-			 * failed otherwise (its own error line, if any, is above) ends
-			 * the run with 2: a comparison of what is left would hide it */
-			status = rc == 130 || rc == 143 ? rc : PB_EXIT_USAGE;
-			if (!cli_quiet && isatty(STDERR_FILENO))
-				fprintf(stderr, "\r%*s\r", 40, "");
-			if (rc == -1)
-				cli_error("--vs-env: cannot start %s again: %s", "/proc/self/exe",
-				          strerror(errno));
-			else if (rc > 128 && status == PB_EXIT_USAGE)
-				cli_error("--vs-env: process %zu of %zu (side %c) was killed by "
-				          "signal %d",
-				          i + 1, p->n, b ? 'B' : 'A', rc - 128);
-			else if (status == PB_EXIT_USAGE)
-				cli_error("--vs-env: process %zu of %zu (side %c) failed (exit "
-				          "status %d)",
-				          i + 1, p->n, b ? 'B' : 'A', rc);
+			status = child_failed(rc, i, p->n, b);
 			break;
 		}
 	}
@@ -592,21 +603,16 @@ int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *
 	if (!cli_quiet && isatty(STDERR_FILENO))
 		fprintf(stderr, "\r%*s\r", 40, "");
 	rmdir(dir);
-	if (status == PB_EXIT_USAGE) {
-		cli_vs_env_result_free(r);
-		return status;
-	}
-	if (!doc[0] || !doc[1]) {
-		/* interrupted: the caller says so (what it keeps is its own) */
-		if (status == PB_EXIT_OK)
-			cli_error("--vs-env: no process of side %c finished: nothing to compare",
-			          doc[0] ? 'B' : 'A');
-		char side = doc[0] ? 'B' : 'A';
-		cli_vs_env_result_free(r);
-		r->empty_side = side;
-		return status ? status : PB_EXIT_USAGE;
-	}
-	/* the environment of B, one string: "X=1 Y=2" */
+	return status;
+}
+
+/* B set against A: r->envs (B's environment, one string: "X=1 Y=2"), each
+ * side's document told its command line and processes (and, for a
+ * command's own run, its noise warned of), read back as r->f[0..1] and
+ * compared into r->res with the one margin. Returns 0, or 2 (said). */
+static int compare_sides(const struct cli_processes *p, struct cli_vs_env_result *r)
+{
+	json_t **doc = r->doc;
 	size_t elen = 1;
 	for (size_t e = 0; e < p->n_vs_env; e++)
 		elen += strlen(p->vs_env[e]) + 1;
@@ -627,10 +633,10 @@ int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *
 	for (int s = 0; s < 2; s++) {
 		json_object_set(doc[s], "command_line", cl);
 		json_object_set_new(doc[s], "processes",
-		                    json_pack("{s:I, s:I}", "count", (json_int_t)done[s],
+		                    json_pack("{s:I, s:I}", "count", (json_int_t)r->done[s],
 		                              "replicates_each", (json_int_t)p->replicates_each));
 		if (!p->argv)
-			warn_noise(doc[s], done[s], s ? "B" : "A");
+			warn_noise(doc[s], r->done[s], s ? "B" : "A");
 	}
 	json_decref(cl);
 	snprintf(name_b, elen + 8, "B (%s)", r->envs);
@@ -639,11 +645,35 @@ int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *
 	    pb_compare_run(&r->f[0], &r->f[1], 0.95, false, &r->res) != 0) {
 		cli_error("--vs-env: %s", pb_error());
 		free(name_b);
-		cli_vs_env_result_free(r);
 		return PB_EXIT_USAGE;
 	}
 	free(name_b);
 	pb_compare_set_margin(&r->res, pb_equivalence());
+	return PB_EXIT_OK;
+}
+
+int cli_vs_env_measure(const struct cli_processes *p, struct cli_vs_env_result *r)
+{
+	memset(r, 0, sizeof *r);
+	int status = run_sides(p, r);
+	if (status == PB_EXIT_USAGE) {
+		cli_vs_env_result_free(r);
+		return status;
+	}
+	if (!r->doc[0] || !r->doc[1]) {
+		/* interrupted: the caller says so (what it keeps is its own) */
+		if (status == PB_EXIT_OK)
+			cli_error("--vs-env: no process of side %c finished: nothing to compare",
+			          r->doc[0] ? 'B' : 'A');
+		char side = r->doc[0] ? 'B' : 'A';
+		cli_vs_env_result_free(r);
+		r->empty_side = side;
+		return status ? status : PB_EXIT_USAGE;
+	}
+	if (compare_sides(p, r) != PB_EXIT_OK) {
+		cli_vs_env_result_free(r);
+		return PB_EXIT_USAGE;
+	}
 	return status;
 }
 

@@ -21,6 +21,7 @@
 
 #include "primbench/error.h"
 #include "primbench/harness.h"
+#include "primbench/replicates.h"
 #include "primbench/stats.h"
 
 #define MAXC     4
@@ -753,9 +754,24 @@ static void test_on_threads(void **state)
 	assert_int_equal(atomic_load(&mask), 63);
 }
 
+/* SplitMix64 against its reference outputs from state 0 (Vigna's
+ * splitmix64.c: 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, ...), the state
+ * advanced by PB_SEED_STEP each draw. */
+static void test_splitmix64(void **state)
+{
+	(void)state;
+	uint64_t s = 0;
+	assert_true(pb_splitmix64(&s) == 0xe220a8397b1dcdafull);
+	assert_true(s == PB_SEED_STEP);
+	assert_true(pb_splitmix64(&s) == 0x6e789e6aa1b965f4ull);
+	assert_true(pb_seed_or_default(0) == PB_SEED_STEP);
+	assert_true(pb_seed_or_default(5) == 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_splitmix64),
 	    cmocka_unit_test(test_calibration_k),
 	    cmocka_unit_test(test_warmup_discarded),
 	    cmocka_unit_test(test_sample_bounds_and_budget),

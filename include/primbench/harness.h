@@ -201,6 +201,12 @@ int pb_harness_on_threads(unsigned n, const struct pb_harness_pinning *pinning,
  * exploration of Marsaglia's xorshift generators"). *state must not be 0. */
 uint64_t pb_rng_next(uint64_t *state);
 
+/* SplitMix64: advances *state by PB_SEED_STEP (replicates.h) and returns
+ * its output function of the new state (Steele, Lea and Flood, OOPSLA
+ * 2014); any state, 0 included. For draws that must not depend on the
+ * order they are made in: hash a position into a state, draw once. */
+uint64_t pb_splitmix64(uint64_t *state);
+
 /* Fisher-Yates shuffle of a[0..n) with pb_rng_next. */
 void pb_shuffle_u32(uint32_t *a, size_t n, uint64_t *rng);
 

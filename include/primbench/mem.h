@@ -160,7 +160,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *result);
 /* Replicates (include/primbench/replicates.h), as every mem caller runs
  * them: the whole plan of p again for each, in a row, with fresh buffers
  * and calibration. Replicate rep (0-based) of n (>= 1) runs with
- * pb_mem_replicate_params: the seed p->seed + rep x 0x9E3779B97F4A7C15
+ * pb_mem_replicate_params: the seed p->seed + rep x PB_SEED_STEP
  * (other slot orders and shuffles), the budget p->budget_s / n, and the
  * most samples p->max_samples / n, but never below p->min_samples (their
  * sum stays within max_samples). Every other field is p's. */

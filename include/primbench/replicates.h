@@ -64,10 +64,23 @@ int pb_summarize_batch_replicates(const double *ticks, const uint64_t *calls, si
                                   const size_t *rep_n, size_t n_rep, double level,
                                   struct pb_summary *out);
 
+/* 2^64 over the golden ratio, odd: the step between the seeds of
+ * replicates and sweeps, and the seed of a run given none (splitmix64's
+ * increment; Steele, Lea and Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014). */
+#define PB_SEED_STEP 0x9E3779B97F4A7C15ull
+
 /* The seed of replicate `rep` (0-based) of a run seeded `seed`: seed +
- * rep x 0x9E3779B97F4A7C15 (2^64 over the golden ratio), mod 2^64.
- * Replicate 0 keeps the run's seed; each next one draws another order. */
+ * rep x PB_SEED_STEP, mod 2^64. Replicate 0 keeps the run's seed; each
+ * next one draws another order. */
 uint64_t pb_replicate_seed(uint64_t seed, size_t rep);
+
+/* A suite's generator state from its parameters' seed: the seed, or
+ * PB_SEED_STEP when it is 0 (an xorshift state must not be 0). */
+static inline uint64_t pb_seed_or_default(uint64_t seed)
+{
+	return seed ? seed : PB_SEED_STEP;
+}
 
 /* B against A at the run level: Welch's t on log a[0..na) and log
  * b[0..nb) (each value a replicate's or a run's figure, > 0). */

@@ -80,7 +80,7 @@ struct pb_tune_hooks {
  * working sets (pb_mem_params_make). glibc: the thresholds the hot and
  * dram break-evens map their policies to (NULL: none). seed: the
  * session's; the hot run takes seed + op, the dram run seed + 3 + op,
- * replicate r adds r x 0x9E3779B97F4A7C15. stop: a set flag ends the
+ * replicate r adds r x PB_SEED_STEP. stop: a set flag ends the
  * run after the current sample (may be NULL). */
 struct pb_tune_params {
 	enum pb_op op;

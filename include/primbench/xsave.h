@@ -189,7 +189,7 @@ int pb_xsave_result_add_replicate(struct pb_xsave_result *acc, struct pb_xsave_r
 int pb_xsave_result_end_replicates(struct pb_xsave_result *r);
 
 /* Every pair `replicates` times in a row (0 counts as 1), fresh save
- * areas, calibration and seed each (p->seed + r x 0x9E3779B97F4A7C15 for
+ * areas, calibration and seed each (p->seed + r x PB_SEED_STEP for
  * replicate r), p's budget and max_samples shared out among them (their
  * sum within max_samples, each at least min_samples), joined by
  * pb_xsave_result_add_replicate and summarized by

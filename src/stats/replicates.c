@@ -205,7 +205,7 @@ int pb_replicate_join(double **ticks, uint64_t **calls, size_t n, size_t **rep_n
 
 uint64_t pb_replicate_seed(uint64_t seed, size_t rep)
 {
-	return seed + (uint64_t)rep * 0x9E3779B97F4A7C15ull;
+	return seed + (uint64_t)rep * PB_SEED_STEP;
 }
 
 int pb_summarize_batch_replicates(const double *ticks, const uint64_t *calls, size_t n,

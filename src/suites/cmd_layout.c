@@ -13,16 +13,14 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "primbench/harness.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
 
-/* SplitMix64's output function of a state (Steele, Lea and Flood 2014). */
+/* SplitMix64's output function of a state z (pb_splitmix64 on a copy). */
 static uint64_t splitmix64(uint64_t z)
 {
-	z += 0x9E3779B97F4A7C15ull;
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
+	return pb_splitmix64(&z);
 }
 
 /* The draw number i of stream `stream` from seed: independent of order. */

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "primbench/error.h"
+#include "primbench/replicates.h"
 #include "primbench/timer.h"
 #include "primbench/xalloc.h"
 #include "suites/sampling.h"
@@ -26,6 +27,14 @@ uint64_t pb_rng_next(uint64_t *s)
 	x ^= x >> 27;
 	*s = x;
 	return x * 0x2545F4914F6CDD1Dull;
+}
+
+uint64_t pb_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += PB_SEED_STEP);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
 }
 
 void pb_shuffle_u32(uint32_t *a, size_t n, uint64_t *rng)

@@ -32,9 +32,8 @@
 #include "primbench/syscall.h" /* pb_thp_bytes_at */
 #include "primbench/timer.h"
 
-#define LINE_BYTES   64
-#define WARM_LOADS   16384
-#define DEFAULT_SEED 0x9E3779B97F4A7C15ull
+#define LINE_BYTES 64
+#define WARM_LOADS 16384
 
 static uint64_t rng_next(uint64_t *s)
 {
@@ -154,7 +153,7 @@ int pb_latency_sweep(const struct pb_latency_params *prm, struct pb_latency_poin
 		return pb_fail("out of memory for the latency sweep");
 	}
 
-	uint64_t seed = prm->seed ? prm->seed : DEFAULT_SEED;
+	uint64_t seed = pb_seed_or_default(prm->seed);
 	int count = 0;
 	bool stopped = false;
 	void **volatile sink;
@@ -204,8 +203,8 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
  * golden ratio's constant, never 0 (xorshift's fixed point). */
 static uint64_t replicate_seed(uint64_t base, size_t r)
 {
-	uint64_t s = (base ? base : DEFAULT_SEED) + (uint64_t)r * 0x9E3779B97F4A7C15ull;
-	return s ? s : DEFAULT_SEED;
+	uint64_t s = pb_replicate_seed(pb_seed_or_default(base), r);
+	return pb_seed_or_default(s);
 }
 
 int pb_latency_rpoint_add(struct pb_latency_rpoint *rp, const struct pb_latency_point *pt)
@@ -411,7 +410,7 @@ int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *
 		}
 		memset(t[i].buf, 1, t[i].buf_bytes); /* fault it in before timing */
 	}
-	uint64_t seed = p->seed ? p->seed : DEFAULT_SEED;
+	uint64_t seed = pb_seed_or_default(p->seed);
 	void **chain = pb_chase_build(buf, chase / LINE_BYTES, LINE_BYTES, order, &seed);
 	void **volatile sink;
 	for (int level = 0; level <= p->n_load; level++) {

@@ -300,7 +300,7 @@ int pb_map_run(const struct pb_map_params *p, struct pb_map_result *r)
 	}
 	r->n_cases = p->n_threads * p->n_page_sizes;
 	r->cases = pb_xcalloc(r->n_cases, sizeof *r->cases);
-	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+	uint64_t rng = pb_seed_or_default(p->seed);
 	for (size_t t = 0; t < p->n_threads; t++) {
 		struct pb_map_case *cs = &r->cases[t * p->n_page_sizes];
 		for (size_t i = 0; i < p->n_page_sizes; i++) {

@@ -1004,7 +1004,7 @@ int pb_mem_run(const struct pb_mem_params *p, struct pb_mem_result *r)
 	    .pages = p->n_page_sizes ? p->page_sizes : &four_k,
 	    .sources = p->n_page_sizes ? p->page_sources : &base,
 	    .n_pages = p->n_page_sizes ? p->n_page_sizes : 1,
-	    .rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull,
+	    .rng = pb_seed_or_default(p->seed),
 	};
 	slot_sizes(p, m.copy, &m.max_slot, &m.max_dense_slot);
 	size_t state_pages = 0;

@@ -5,17 +5,17 @@
 #include <string.h>
 
 #include "primbench/mem.h"
+#include "primbench/replicates.h"
 
 /* The seed step between replicates: 2^64 over the golden ratio, so the
  * replicates' seeds are far apart whatever the first. */
-#define REPLICATE_SEED_STEP 0x9E3779B97F4A7C15ull
 
 struct pb_mem_params pb_mem_replicate_params(const struct pb_mem_params *p, size_t rep, size_t n)
 {
 	struct pb_mem_params q = *p;
 	if (n == 0)
 		n = 1;
-	q.seed = p->seed + rep * REPLICATE_SEED_STEP;
+	q.seed = pb_replicate_seed(p->seed, rep);
 	q.budget_s = p->budget_s / (double)n;
 	size_t per = p->max_samples / n; /* their sum stays within max_samples */
 	q.max_samples = per > p->min_samples ? per : p->min_samples;

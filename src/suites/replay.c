@@ -180,7 +180,7 @@ int pb_mem_replay_run(const struct pb_mem_params *p, struct pb_mem_replay *rp,
 		need += PB_REPLAY_SRC_PAGE_OFFSET;
 	if (need == 0)
 		need = 1;
-	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+	uint64_t rng = pb_seed_or_default(p->seed);
 	for (size_t si = 0; rc == 0 && si < p->n_states; si++) {
 		enum pb_cache_state st = p->states[si];
 		if (p->stop && *p->stop) {
@@ -309,7 +309,7 @@ int pb_mem_replay_policies(const struct pb_mem_params *p, struct pb_mem_replay *
 		rc = pb_fail("out of memory");
 	rc = draw_batch(rp, sizes, offs, n, window, rc);
 	size_t need = rp->dist->max_bytes + window - 1 + (copy ? PB_REPLAY_SRC_PAGE_OFFSET : 0);
-	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+	uint64_t rng = pb_seed_or_default(p->seed);
 	struct pb_replay_arena a = {.copy = copy, .d = d, .s = s};
 	bool mapped = false;
 	if (rc == 0) {

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "primbench/error.h"
+#include "primbench/harness.h"
 #include "primbench/memory.h"
 #include "primbench/selftest.h"
 #include "primbench/text.h"
@@ -79,14 +80,6 @@ static const char *const level_names[] = {[PB_SELFTEST_QUICK] = "quick",
 const char *pb_selftest_level_name(enum pb_selftest_level lvl)
 {
 	return pb_enum_name(level_names, sizeof level_names / sizeof *level_names, lvl, "unknown");
-}
-
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 static uint8_t *place(const struct pb_guarded *g, enum place where, size_t offset, size_t n)
@@ -517,9 +510,9 @@ int pb_selftest_kernel(const struct pb_kernel *k, enum pb_selftest_level lvl,
 
 	uint64_t seed = 0x5eed0f5e1f7e57ull;
 	for (size_t i = 0; i < window + NOISE_SHIFTS; i++)
-		r.noise[i] = (uint8_t)(1 + splitmix64(&seed) % 255);
+		r.noise[i] = (uint8_t)(1 + pb_splitmix64(&seed) % 255);
 	for (size_t i = 0; i < r.src.bytes; i++)
-		r.src.base[i] = (uint8_t)splitmix64(&seed);
+		r.src.base[i] = (uint8_t)pb_splitmix64(&seed);
 
 	rc = run_catching_faults(&r, lvl);
 done:

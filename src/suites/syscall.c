@@ -665,7 +665,7 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 		ctx_close(&x);
 		return pb_fail("out of memory");
 	}
-	uint64_t rng = p->seed ? p->seed : 0x9E3779B97F4A7C15ull;
+	uint64_t rng = pb_seed_or_default(p->seed);
 	int rc = 0;
 	for (int g = 0; g < G_COUNT && rc == 0 && !stopped(&x); g++) {
 		struct contender cts[PB_SC_COUNT + 2];

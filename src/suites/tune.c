@@ -15,6 +15,7 @@
 #include "primbench/error.h"
 #include "primbench/latency.h"
 #include "primbench/mem.h"
+#include "primbench/replicates.h"
 #include "primbench/sizes.h"
 #include "primbench/tune_rules.h"
 
@@ -335,7 +336,7 @@ void pb_tune_llc_from_curve(uint64_t l2_bytes, volatile sig_atomic_t *stop,
 		    .min_bytes = l2_bytes / 4 > 4096 ? l2_bytes / 4 : 4096,
 		    .max_bytes = out->max_bytes,
 		    .max_points = PB_CURVE_MAX_POINTS,
-		    .seed = 0x9E3779B97F4A7C15ull * (uint64_t)(k + 1),
+		    .seed = pb_replicate_seed(0, (size_t)k + 1),
 		    .stop = stop,
 		};
 		int n = lp.min_bytes < lp.max_bytes ? pb_latency_sweep(&lp, pts, NULL) : 0;

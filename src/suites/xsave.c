@@ -286,7 +286,7 @@ int pb_xsave_run_replicates(const struct pb_xsave_params *p, size_t replicates,
 	memset(out, 0, sizeof *out);
 	for (size_t rep = 0; rep < reps; rep++) {
 		struct pb_xsave_result one;
-		xp.seed = p->seed + rep * 0x9E3779B97F4A7C15ull;
+		xp.seed = pb_replicate_seed(p->seed, rep);
 		if (pb_xsave_run(&xp, &one) != 0 || pb_xsave_result_add_replicate(out, &one) != 0) {
 			pb_xsave_result_free(out);
 			return -1;

@@ -22,6 +22,7 @@
 
 #include "primbench/error.h"
 #include "primbench/harness.h"
+#include "primbench/replicates.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
 
@@ -323,7 +324,7 @@ static int run_slots(const struct pb_xsave_params *p, struct run *x, size_t nslo
 	struct pb_harness_contender hc[PB_XS_INSN_COUNT * PB_XS_UPPER_COUNT];
 	for (size_t i = 0; i < nslots; i++)
 		hc[i] = (struct pb_harness_contender){.max_k = MAX_BATCH_PAIRS};
-	uint64_t rng = p->seed ? p->seed : 0x9e3779b97f4a7c15ull;
+	uint64_t rng = pb_seed_or_default(p->seed);
 	struct pb_harness_params hp = {
 	    .n_contenders = nslots,
 	    .contenders = hc,

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PB_CURVE_MAX_POINTS 80  /* a sweep's points at most (and its steps) */
+#define PB_CURVE_MAX_POINTS 80  /* a curve's points at most (and its steps) */
 #define PB_CURVE_STEP_RATIO 1.3 /* a step: this much slower than half the size */
 
 /* One point of the curve. spread: (max - min) / median of the point's

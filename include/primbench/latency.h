@@ -48,6 +48,11 @@ void pb_chase_order(uint32_t *order, size_t n, uint64_t *seed);
  * entries. Returns the first slot of the cycle. */
 void **pb_chase_build(char *buf, size_t n, size_t stride, uint32_t *order, uint64_t *seed);
 
+/* The points of a sweep the commands ask for (at two an octave, 40
+ * octaves: more than any sweep's range); the curve's steps are looked for
+ * among as many (PB_CURVE_MAX_POINTS, curve.h, is the same figure). */
+#define PB_LATENCY_SWEEP_POINTS 80
+
 /* What a sweep asks for. */
 struct pb_latency_params {
 	uint64_t min_bytes, max_bytes; /* rounded to whole lines; min at least 128 */

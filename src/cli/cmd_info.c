@@ -17,8 +17,6 @@
 #include "primbench/text.h"
 #include "primbench/timer.h"
 
-#define SWEEP_MAX_POINTS 80
-
 static void usage(FILE *f)
 {
 	fputs("usage: primbench info [--hide-features LIST] [--l1-size S] [--l2-size S]\n"
@@ -44,9 +42,9 @@ static int print_latency(const struct pb_cache_info *c, uint64_t max_bytes)
 {
 	printf("\nnote: 'primbench info --latency' is now 'primbench latency' (this form stays)\n");
 	struct pb_latency_params p = {
-	    .min_bytes = 4096, .max_bytes = max_bytes, .max_points = SWEEP_MAX_POINTS};
+	    .min_bytes = 4096, .max_bytes = max_bytes, .max_points = PB_LATENCY_SWEEP_POINTS};
 	/* one replicate: the old form's table ('primbench latency' has them) */
-	struct pb_latency_rpoint *pts = calloc(SWEEP_MAX_POINTS, sizeof *pts);
+	struct pb_latency_rpoint *pts = calloc(PB_LATENCY_SWEEP_POINTS, sizeof *pts);
 	struct pb_latency_info info;
 	if (!pts) {
 		cli_error("out of memory");

@@ -31,7 +31,6 @@
 
 #define SWEEP_MIN_BYTES     (4ull << 10)
 #define SWEEP_DEFAULT_BYTES (64ull << 20)
-#define SWEEP_MAX_POINTS    80
 
 static void usage(FILE *f)
 {
@@ -182,15 +181,16 @@ int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_par
 	         pages, thp, method);
 	putchar('\n');
 	pb_print_wrapped_at(stdout, 0, 0, head);
-	struct pb_curve_point cp[SWEEP_MAX_POINTS];
-	for (int i = 0; i < n && i < SWEEP_MAX_POINTS; i++) {
+	struct pb_curve_point cp[PB_LATENCY_SWEEP_POINTS];
+	for (int i = 0; i < n && i < PB_LATENCY_SWEEP_POINTS; i++) {
 		cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
 		                                .ns_per_load = pts[i].ns_per_load,
 		                                .ticks_per_load = pts[i].per_load.median,
 		                                .spread = round_spread(&pts[i])};
 		cp[i].has_ci = point_ci(&pts[i], &cp[i].ci);
 	}
-	pb_curve_print(stdout, c, cp, n < SWEEP_MAX_POINTS ? n : SWEEP_MAX_POINTS, false);
+	pb_curve_print(stdout, c, cp, n < PB_LATENCY_SWEEP_POINTS ? n : PB_LATENCY_SWEEP_POINTS,
+	               false);
 	return n;
 }
 
@@ -540,10 +540,10 @@ static int run_sweep(struct pb_session *s, const struct latency_opts *o,
 	}
 	struct pb_latency_params p = {.min_bytes = o->min,
 	                              .max_bytes = pl->max,
-	                              .max_points = SWEEP_MAX_POINTS,
+	                              .max_points = PB_LATENCY_SWEEP_POINTS,
 	                              .seed = s->seed,
 	                              .stop = pb_session_stop_flag(s)};
-	struct pb_latency_rpoint *pts = calloc(SWEEP_MAX_POINTS, sizeof *pts);
+	struct pb_latency_rpoint *pts = calloc(PB_LATENCY_SWEEP_POINTS, sizeof *pts);
 	if (!pts) {
 		pb_session_end(s);
 		die_usage("out of memory");

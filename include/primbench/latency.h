@@ -125,6 +125,21 @@ struct pb_latency_rpoint {
 
 #define PB_LATENCY_LEVEL 0.95
 
+/* (max - min) of a point's rounds (every replicate's) over its figure
+ * (per_load.median x round_loads), a fraction; 0 when that is not
+ * positive. */
+double pb_latency_round_spread(const struct pb_latency_rpoint *pt);
+
+/* The half-width of a point's interval, a fraction of its figure, into
+ * *ci: true when it has one (two or more replicates, a valid CI, a
+ * positive median). */
+bool pb_latency_point_ci(const struct pb_latency_rpoint *pt, double *ci);
+
+/* The point as the curve's printers and step finder take it (curve.h):
+ * size, ns and ticks per load, spread, interval. */
+struct pb_curve_point;
+void pb_latency_curve_point(const struct pb_latency_rpoint *pt, struct pb_curve_point *out);
+
 /* Adds replicate pt (one sweep's point) to rp: the first sets size and
  * loads, the next must have the same size. Returns 0, or -1 with
  * pb_error() (another size, more than PB_LATENCY_MAX_REPLICATES). */

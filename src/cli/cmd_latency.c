@@ -108,30 +108,6 @@ uint64_t cli_latency_max(const char *opt, uint64_t asked, const struct pb_cache_
 	return max;
 }
 
-/* (max - min) of a point's rounds (every replicate's) over its figure, a
- * fraction. */
-static double round_spread(const struct pb_latency_rpoint *pt)
-{
-	double lo = pt->round_ticks[0][0], hi = lo;
-	for (size_t r = 0; r < pt->n_rep; r++)
-		for (int k = 0; k < PB_LATENCY_ROUNDS; k++) {
-			lo = fmin(lo, pt->round_ticks[r][k]);
-			hi = fmax(hi, pt->round_ticks[r][k]);
-		}
-	double med = pt->per_load.median * (double)pt->round_loads;
-	return med > 0 ? (hi - lo) / med : 0;
-}
-
-/* The half-width of a point's interval, a fraction of its figure. */
-static bool point_ci(const struct pb_latency_rpoint *pt, double *ci)
-{
-	const struct pb_summary *s = &pt->per_load;
-	if (!s->ci_valid || s->replicates < 2 || !(s->median > 0))
-		return false;
-	*ci = (s->ci_hi - s->ci_lo) / 2 / s->median;
-	return true;
-}
-
 /* What the figures are, for a heading: the median of the rounds, or the
  * replicates' geometric mean with its interval. */
 static void method_text(char *out, size_t len, size_t reps)
@@ -183,11 +159,7 @@ int cli_latency_table(const struct pb_cache_info *c, const struct pb_latency_par
 	pb_print_wrapped_at(stdout, 0, 0, head);
 	struct pb_curve_point cp[PB_LATENCY_SWEEP_POINTS];
 	for (int i = 0; i < n && i < PB_LATENCY_SWEEP_POINTS; i++) {
-		cp[i] = (struct pb_curve_point){.size_bytes = pts[i].size_bytes,
-		                                .ns_per_load = pts[i].ns_per_load,
-		                                .ticks_per_load = pts[i].per_load.median,
-		                                .spread = round_spread(&pts[i])};
-		cp[i].has_ci = point_ci(&pts[i], &cp[i].ci);
+		pb_latency_curve_point(&pts[i], &cp[i]);
 	}
 	pb_curve_print(stdout, c, cp, n < PB_LATENCY_SWEEP_POINTS ? n : PB_LATENCY_SWEEP_POINTS,
 	               false);
@@ -258,8 +230,8 @@ static void print_loaded(const struct pb_loaded_params *p, const struct pb_loade
 		                                 .ns_per_load = pts[i].chase.ns_per_load,
 		                                 .ticks_per_load = pts[i].chase.per_load.median,
 		                                 .load_gb_per_s = pts[i].load_bytes_per_s / 1e9,
-		                                 .spread = round_spread(&pts[i].chase)};
-		rows[i].has_ci = point_ci(&pts[i].chase, &rows[i].ci);
+		                                 .spread = pb_latency_round_spread(&pts[i].chase)};
+		rows[i].has_ci = pb_latency_point_ci(&pts[i].chase, &rows[i].ci);
 	}
 	pb_loaded_print(stdout, rows, n <= PB_LATENCY_MAX_LOAD ? n : PB_LATENCY_MAX_LOAD + 1);
 }

@@ -16,6 +16,7 @@
  *     warms it before the timed rounds.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -24,6 +25,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "primbench/curve.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/latency.h"
@@ -480,4 +482,34 @@ int pb_latency_loaded_replicates(const struct pb_loaded_params *p, size_t replic
 	if (interrupted && stop && *stop)
 		*interrupted = true;
 	return levels;
+}
+
+double pb_latency_round_spread(const struct pb_latency_rpoint *pt)
+{
+	double lo = pt->round_ticks[0][0], hi = lo;
+	for (size_t r = 0; r < pt->n_rep; r++)
+		for (int k = 0; k < PB_LATENCY_ROUNDS; k++) {
+			lo = fmin(lo, pt->round_ticks[r][k]);
+			hi = fmax(hi, pt->round_ticks[r][k]);
+		}
+	double med = pt->per_load.median * (double)pt->round_loads;
+	return med > 0 ? (hi - lo) / med : 0;
+}
+
+bool pb_latency_point_ci(const struct pb_latency_rpoint *pt, double *ci)
+{
+	const struct pb_summary *s = &pt->per_load;
+	if (!s->ci_valid || s->replicates < 2 || !(s->median > 0))
+		return false;
+	*ci = (s->ci_hi - s->ci_lo) / 2 / s->median;
+	return true;
+}
+
+void pb_latency_curve_point(const struct pb_latency_rpoint *pt, struct pb_curve_point *out)
+{
+	*out = (struct pb_curve_point){.size_bytes = pt->size_bytes,
+	                               .ns_per_load = pt->ns_per_load,
+	                               .ticks_per_load = pt->per_load.median,
+	                               .spread = pb_latency_round_spread(pt)};
+	out->has_ci = pb_latency_point_ci(pt, &out->ci);
 }

@@ -312,6 +312,19 @@ static void test_cpu_list_syntax(void **state)
 	                  "(allowed: 0-63)");
 	expect_list_error(t, "64", "CPU list '64': CPU 64 not available");
 	hwloc_topology_destroy(t);
+
+	/* Into a glibc CPU set: a CPU beyond its size is refused, not
+	 * dropped. 80 PUs, a set of 64 bits. */
+	t = load_synthetic("core:80 pu:1", 0);
+	unsigned long bits[1] = {~0ul};
+	assert_int_equal(pb_cpu_list_parse_set(t, "0-2,63", bits, sizeof bits), 0);
+	assert_int_equal(bits[0], 0x8000000000000007ul);
+	assert_int_equal(pb_cpu_list_parse_set(t, "60-70", bits, sizeof bits), -1);
+	assert_string_equal(pb_error(), "CPU list '60-70': CPU 64 is beyond a CPU set of 64");
+	assert_int_equal(bits[0], 0);
+	assert_int_equal(pb_cpu_list_parse_set(t, "1-", bits, sizeof bits), -1);
+	assert_non_null(strstr(pb_error(), "bad CPU list '1-'"));
+	hwloc_topology_destroy(t);
 }
 
 /* A topology whose allowed set is half its PUs (as a cgroup cpuset would
@@ -440,6 +453,36 @@ static void test_this_machine(void **state)
 	/* A CPU beyond this machine's. */
 	assert_null(pb_cpu_list_parse(NULL, "65000"));
 	assert_non_null(strstr(pb_error(), "CPU 65000 not available to this process"));
+
+	/* As a glibc CPU set (cmd --cpu, pb_session's cpu_list): the same
+	 * CPUs, the same errors; the set cleared first. */
+	cpu_set_t set;
+	char list[16];
+	snprintf(list, sizeof list, "%u", first);
+	CPU_ZERO(&set);
+	CPU_SET(first + 1 < CPU_SETSIZE ? first + 1 : 0, &set);
+	assert_int_equal(pb_cpu_list_parse_set(NULL, list, &set, sizeof set), 0);
+	assert_int_equal(CPU_COUNT(&set), 1);
+	assert_true(CPU_ISSET(first, &set));
+	assert_int_equal(pb_cpu_list_parse_set(NULL, "all", &set, sizeof set), 0);
+	assert_int_equal((unsigned)CPU_COUNT(&set), n);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			assert_true(CPU_ISSET(c, &saved));
+	assert_int_equal(pb_cpu_list_parse_set(NULL, "2-1", &set, sizeof set), -1);
+	assert_string_equal(pb_error(), "bad CPU list '2-1': a range runs backwards (numbers and "
+	                                "ranges such as 0,2-3, or all)");
+	assert_int_equal(CPU_COUNT(&set), 0);
+	assert_int_equal(pb_cpu_list_parse_set(NULL, "0,", &set, sizeof set), -1);
+	assert_non_null(strstr(pb_error(), "bad CPU list '0,': expected a CPU number"));
+	assert_int_equal(pb_cpu_list_parse_set(NULL, "x", &set, sizeof set), -1);
+	assert_non_null(strstr(pb_error(), "bad CPU list 'x': expected a CPU number"));
+	assert_int_equal(pb_cpu_list_parse_set(NULL, "65000", &set, sizeof set), -1);
+	assert_non_null(strstr(pb_error(), "CPU 65000 not available to this process"));
+	/* nothing was pinned */
+	cpu_set_t after;
+	assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+	assert_true(CPU_EQUAL(&after, &saved));
 
 	struct pb_placement_plan plan;
 	plan_ok(NULL, NULL, PB_PLACEMENT_COMPACT, 1, &plan);

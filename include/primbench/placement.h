@@ -15,7 +15,8 @@
  *   - more threads than PUs: the assignment wraps around from thread 0's
  *     CPU and the plan says `oversubscribed` (the caller warns).
  * The set of CPUs is the allowed set (below), optionally restricted by a
- * CPU list ("0,2-3", "all": the grammar of `cmd --cpu`).
+ * CPU list ("0,2-3", "all": the one grammar of every --cpu LIST, mem
+ * --threads' and cmd's).
  *
  * Allowed set: the topology's allowed cpuset (hwloc_topology_get_allowed_
  * cpuset: the cgroup's cpuset on Linux); for the topology of this machine
@@ -53,12 +54,22 @@ struct hwloc_topology *pb_placement_topology(void);
 
 /* Parses a CPU list into a new hwloc bitmap of OS CPU numbers. Grammar: "all"
  * (the whole allowed set), or comma-separated numbers and ascending ranges
- * ("1", "0,2-3"), as `cmd --cpu`. Every CPU must be in the allowed set of
- * `topo` (NULL: this machine). Returns the bitmap (free it with
- * hwloc_bitmap_free), or NULL with pb_error(): "bad CPU list '0-' (expected
- * numbers and ranges such as 0,2-3, or all)", "CPU list '2-5': CPUs 4-5 are
+ * ("1", "0,2-3"): the one grammar of every --cpu LIST (cmd's, mem
+ * --threads'). Every CPU must be in the allowed set of `topo` (NULL: this
+ * machine). Returns the bitmap (free it with hwloc_bitmap_free), or NULL
+ * with pb_error(): "bad CPU list '0-': expected a CPU number after '-'
+ * (numbers and ranges such as 0,2-3, or all)", "CPU list '2-5': CPUs 4,5
  * not available to this process (allowed: 0-3)". */
 struct hwloc_bitmap_s *pb_cpu_list_parse(struct hwloc_topology *topo, const char *text);
+
+/* pb_cpu_list_parse of text on `topo` (NULL: this machine), its CPUs put
+ * in a glibc CPU set for sched_setaffinity: cpu_set points to a cpu_set_t
+ * of set_bytes bytes (&set and sizeof set; void here, so that this header
+ * needs no _GNU_SOURCE), which is cleared first. Returns 0, or -1 with
+ * pb_error(): pb_cpu_list_parse's errors, or "CPU list '2000': CPU 2000 is
+ * beyond a CPU set of 1024" (the set then holds nothing). */
+int pb_cpu_list_parse_set(struct hwloc_topology *topo, const char *text, void *cpu_set,
+                          size_t set_bytes);
 
 /* ---- plans --------------------------------------------------------------- */
 

@@ -109,7 +109,8 @@ struct pb_session_params {
 	uint64_t seed;                        /* 0: make one (pb_session_make_seed) */
 	enum pb_session_pin pin;              /* where the measuring thread goes */
 	int cpu;                              /* the CPU of PB_SESSION_PIN_CPU */
-	const char *cpu_list;                 /* NULL, or a --cpu LIST ("1", "0,2-3") checked
+	const char *cpu_list;                 /* NULL, or a --cpu LIST ("1", "0,2-3", "all":
+	                                         pb_cpu_list_parse, placement.h) checked
 	                                         into pb_session.cpus; the thread is not bound */
 	bool timer;                           /* pb_timer_init: an error when there is no clock */
 	bool noise;                           /* measure the machine's noise from begin to
@@ -154,10 +155,12 @@ struct pb_session {
  * SIGINT, SIGTERM and SIGHUP, without SA_RESTART (a blocking wait4 or read
  * returns EINTR, so the suite sees the stop flag at once), and ignores
  * SIGPIPE (a reader that quits must not cost the work); makes the seed;
- * reserves out_path; detects the caches; notes the allowed CPUs, then pins;
- * starts the timer; makes the document; starts the noise window. Returns
- * 0, or -1 with pb_error(): "--cpu N: cannot bind to it", the cpu_list's
- * error ("no CPU 9 to pin to (2 online)", "range 2-1 runs backwards"),
+ * reserves out_path; detects the caches; checks the cpu_list; notes the
+ * allowed CPUs, then pins; starts the timer; makes the document; starts the
+ * noise window. Returns 0, or -1 with pb_error(): "--cpu N: cannot bind to
+ * it", the cpu_list's error (pb_cpu_list_parse_set's: "CPU list '9': CPU 9
+ * not available to this process (allowed: 0,1)", "bad CPU list '2-1': a
+ * range runs backwards (...)"),
  * "no usable clock: REASON", or the reservation's "cannot write 'PATH':
  * REASON". After a failure, pb_session_end is still to be called. */
 int pb_session_begin(const struct pb_session_params *p, struct pb_session *s);
@@ -215,12 +218,5 @@ int pb_session_pin(int want);
  * ok, error (null or strerror), chunks, min_ns, median_ns, p99_ns, max_ns,
  * lost_share, probe_ns). NULL when out of memory. */
 json_t *pb_cpu_place_json(const struct pb_cpu_place *pl);
-
-/* Parses a --cpu LIST: CPU numbers and ranges separated by commas ("1",
- * "0,2-3"), each an online CPU that a process can be pinned to here (tried
- * on this thread, whose own CPUs are then put back). Returns 0, or -1 with
- * pb_error() ("expected a CPU number or a range such as 0-3", "range 2-1
- * runs backwards", "no CPU 9 to pin to (2 online)", "unexpected 'x'"). */
-int pb_session_parse_cpus(const char *list, cpu_set_t *set);
 
 #endif

@@ -15,6 +15,7 @@
 #include "primbench/cpu.h"
 #include "primbench/cpu_noise.h"
 #include "primbench/error.h"
+#include "primbench/placement.h"
 #include "primbench/policy.h"
 #include "primbench/session.h"
 #include "primbench/text.h"
@@ -41,7 +42,8 @@ void cmd_usage(FILE *f)
 	      "                         left running are waited for untimed, with a\n"
 	      "                         warning)\n"
 	      "      --cpu LIST         pin the command and every process it starts to\n"
-	      "                         these CPUs (e.g. 1 or 0,2-3; sched_setaffinity)\n"
+	      "                         these CPUs (e.g. 1, 0,2-3 or all;\n"
+	      "                         sched_setaffinity)\n"
 	      "                         [the quietest allowed CPU by a 0.2-0.5 s noise\n"
 	      "                         probe before the runs]; any: not pinned\n"
 	      "  -i, --ignore-failure   keep going when a run exits non-zero\n"
@@ -178,8 +180,8 @@ static void parse_long_option(struct options *o, int opt)
 			break;
 		}
 		o->cpu_any = false;
-		if (pb_session_parse_cpus(optarg, &o->cpus) != 0)
-			die_usage("cmd: --cpu %s: %s", optarg, pb_error());
+		if (pb_cpu_list_parse_set(NULL, optarg, &o->cpus, sizeof o->cpus) != 0)
+			die_usage("cmd: --cpu: %s", pb_error());
 		o->p.cpus_text = optarg;
 		break;
 	/* memory layout: --randomize-env, --seed, --layout-audit */

@@ -13,9 +13,11 @@
  * them out round-robin, the first domain of every package before any
  * package's second.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <hwloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -227,6 +229,26 @@ struct hwloc_bitmap_s *pb_cpu_list_parse(struct hwloc_topology *topo, const char
 	}
 	hwloc_bitmap_free(allowed);
 	return set;
+}
+
+int pb_cpu_list_parse_set(struct hwloc_topology *topo, const char *text, void *cpu_set,
+                          size_t set_bytes)
+{
+	cpu_set_t *out = cpu_set;
+	CPU_ZERO_S(set_bytes, out);
+	hwloc_bitmap_t set = pb_cpu_list_parse(topo, text);
+	if (!set)
+		return -1;
+	int beyond = hwloc_bitmap_next(set, (int)(set_bytes * 8) - 1);
+	if (beyond >= 0) {
+		hwloc_bitmap_free(set);
+		return pb_fail("CPU list '%s': CPU %d is beyond a CPU set of %zu", text, beyond,
+		               set_bytes * 8);
+	}
+	for (int c = hwloc_bitmap_first(set); c >= 0; c = hwloc_bitmap_next(set, c))
+		CPU_SET_S((size_t)c, set_bytes, out);
+	hwloc_bitmap_free(set);
+	return 0;
 }
 
 /* ---- plans ------------------------------------------------------------------ */

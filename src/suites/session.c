@@ -12,6 +12,7 @@
 
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/placement.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
 
@@ -77,49 +78,8 @@ int pb_session_pin(int want)
 	return cpu;
 }
 
-int pb_session_parse_cpus(const char *list, cpu_set_t *set)
-{
-	cpu_set_t saved;
-	if (sched_getaffinity(0, sizeof saved, &saved) != 0)
-		return pb_fail("cannot read this process's CPUs: %s", strerror(errno));
-	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	CPU_ZERO(set);
-	const char *p = list;
-	for (;;) {
-		char *end;
-		if (*p < '0' || *p > '9')
-			return pb_fail("expected a CPU number or a range such as 0-3");
-		unsigned long lo = strtoul(p, &end, 10), hi = lo;
-		if (*end == '-') {
-			p = end + 1;
-			if (*p < '0' || *p > '9')
-				return pb_fail("expected a CPU number after '-'");
-			hi = strtoul(p, &end, 10);
-		}
-		if (hi < lo)
-			return pb_fail("range %lu-%lu runs backwards", lo, hi);
-		for (unsigned long c = lo; c <= hi; c++) {
-			cpu_set_t one;
-			CPU_ZERO(&one);
-			if (c < CPU_SETSIZE)
-				CPU_SET(c, &one);
-			if (c >= CPU_SETSIZE || sched_setaffinity(0, sizeof one, &one) != 0) {
-				sched_setaffinity(0, sizeof saved, &saved);
-				return pb_fail("no CPU %lu to pin to (%ld online)", c, ncpus);
-			}
-			CPU_SET(c, set);
-		}
-		sched_setaffinity(0, sizeof saved, &saved);
-		if (*end == '\0')
-			return 0;
-		if (*end != ',')
-			return pb_fail("unexpected '%c'", *end);
-		p = end + 1;
-	}
-}
-
-/* The CPU set-up of begin: the allowed CPUs before pinning, the pinning,
- * the cpu_list. 0 or -1 with pb_error(). */
+/* The CPU set-up of begin: the allowed CPUs before pinning, the pinning.
+ * 0 or -1 with pb_error(). */
 static int place(const struct pb_session_params *p, struct pb_session *s)
 {
 	CPU_ZERO(&s->allowed);
@@ -159,11 +119,13 @@ static int place(const struct pb_session_params *p, struct pb_session *s)
 	return 0;
 }
 
-/* The cpu_list of place(): checked, the thread not bound. */
+/* The cpu_list: checked (placement's grammar, pb_cpu_list_parse), the
+ * thread not bound. Before place() pins: the first look at the topology
+ * records the CPUs the process may use. */
 static int check_cpu_list(const struct pb_session_params *p, struct pb_session *s)
 {
 	if (p->cpu_list) {
-		if (pb_session_parse_cpus(p->cpu_list, &s->cpus) != 0)
+		if (pb_cpu_list_parse_set(NULL, p->cpu_list, &s->cpus, sizeof s->cpus) != 0)
 			return -1;
 		s->has_cpus = true;
 	}
@@ -184,7 +146,7 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 	pb_cache_detect(&s->caches, p->cache_override_bytes);
 	/* Pinned before the timer starts, so its calibration runs where the
 	 * samples will be taken. */
-	if (place(p, s) != 0 || check_cpu_list(p, s) != 0)
+	if (check_cpu_list(p, s) != 0 || place(p, s) != 0)
 		return -1;
 	if (p->timer && pb_timer_init() != 0) {
 		char why[256];

@@ -301,6 +301,19 @@ uint64_t cli_parse_size_opt(const char *opt, const char *text);
  * text is NULL (not given); exits 2 with the parser's message. */
 int cli_parse_cpu_opt(const char *text);
 
+/* The session of a subcommand that times code in this process
+ * (include/primbench/session.h) into *sp: the command line as typed
+ * (cli_argc, cli_argv) and the seed (0: one made) recorded in the result
+ * document, which is made when doc is true and written to out_path (NULL:
+ * no file); the timer started; the noise measured; the measuring thread
+ * pinned to cpu (>= 0: PB_SESSION_PIN_CPU, an error when it cannot be
+ * bound there) or, with cpu < 0, to the quietest allowed CPU
+ * (PB_SESSION_PIN_HERE). Every other field zero. The subcommand sets what
+ * differs, then calls pb_session_begin. */
+struct pb_session_params;
+void cli_session_params(struct pb_session_params *sp, int cpu, uint64_t seed, bool doc,
+                        const char *out_path);
+
 /* The syscall table (cmd_syscall.c), also printed by the default run. */
 void cli_syscall_print_table(const struct pb_syscall_result *r);
 

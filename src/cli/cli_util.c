@@ -381,6 +381,23 @@ int cli_parse_cpu_opt(const char *text)
 	return cpu;
 }
 
+void cli_session_params(struct pb_session_params *sp, int cpu, uint64_t seed, bool doc,
+                        const char *out_path)
+{
+	*sp = (struct pb_session_params){
+	    .argc = cli_argc,
+	    .argv = cli_argv,
+	    .seed = seed,
+	    .pin = cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
+	    .cpu = cpu,
+	    .timer = true,
+	    .noise = true,
+	    .doc = doc,
+	    .record_seed = true,
+	    .out_path = out_path,
+	};
+}
+
 void cli_print_noise_high(const struct pb_noise *noise)
 {
 	if (!noise->high)

@@ -559,18 +559,8 @@ int cmd_latency(int argc, char **argv)
 		return run_processes(&o);
 
 	struct pb_session s;
-	struct pb_session_params sp = {
-	    .argc = cli_argc,
-	    .argv = cli_argv,
-	    .pin = o.cpu_arg ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
-	    .cpu = want_cpu,
-	    .seed = (uint64_t)o.seed,
-	    .timer = true,
-	    .noise = true,
-	    .doc = o.out != NULL,
-	    .record_seed = true,
-	    .out_path = o.out,
-	};
+	struct pb_session_params sp;
+	cli_session_params(&sp, want_cpu, (uint64_t)o.seed, o.out != NULL, o.out);
 	if (pb_session_begin(&sp, &s) != 0) {
 		pb_session_end(&s);
 		die_usage("%s", pb_error());

@@ -503,18 +503,9 @@ int cmd_mem_map(int argc, char **argv)
 		return run_processes(&o, &plan);
 
 	struct pb_session s;
-	struct pb_session_params sp = {
-	    .argc = cli_argc,
-	    .argv = cli_argv,
-	    .seed = o.samp.seed,
-	    .pin = PB_SESSION_PIN_CPU,
-	    .cpu = (int)plan.threads[0].os_cpu, /* the one-thread case runs here */
-	    .timer = true,
-	    .noise = true,
-	    .doc = o.out || o.fmt.fmt != PB_FORMAT_TEXT,
-	    .record_seed = true,
-	    .out_path = o.out,
-	};
+	struct pb_session_params sp; /* the one-thread case runs on the plan's first CPU */
+	cli_session_params(&sp, (int)plan.threads[0].os_cpu, o.samp.seed,
+	                   o.out || o.fmt.fmt != PB_FORMAT_TEXT, o.out);
 	if (pb_session_begin(&sp, &s) != 0)
 		die_usage("map: %s", pb_error());
 	p.seed = s.seed;

@@ -469,18 +469,8 @@ int cmd_syscall(int argc, char **argv)
 		return run_processes(&o);
 
 	struct pb_session s;
-	struct pb_session_params sp = {
-	    .argc = cli_argc,
-	    .argv = cli_argv,
-	    .seed = p->seed,
-	    .pin = o.cpu_arg ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
-	    .cpu = want_cpu,
-	    .timer = true,
-	    .noise = true,
-	    .doc = o.out || o.fmt.fmt != PB_FORMAT_TEXT,
-	    .record_seed = true,
-	    .out_path = o.out,
-	};
+	struct pb_session_params sp;
+	cli_session_params(&sp, want_cpu, p->seed, o.out || o.fmt.fmt != PB_FORMAT_TEXT, o.out);
 	if (pb_session_begin(&sp, &s) != 0)
 		die_usage("%s", pb_error());
 	/* The CPU and pipe-rtt's partner, from the CPUs allowed before pinning. */

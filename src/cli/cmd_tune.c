@@ -1345,11 +1345,10 @@ int cmd_tune(int argc, char **argv)
 		make_check_file();
 
 	struct pb_session s;
-	struct pb_session_params sp = {
-	    .pin = o.want_cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
-	    .cpu = o.want_cpu,
-	    .timer = true,
-	};
+	/* no result document, no noise figure */
+	struct pb_session_params sp;
+	cli_session_params(&sp, o.want_cpu, 0, false, NULL);
+	sp.noise = false;
 	if (pb_session_begin(&sp, &s) != 0)
 		die_usage("%s", pb_error());
 	t.s = &s;

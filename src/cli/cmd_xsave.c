@@ -450,18 +450,8 @@ int cmd_xsave(int argc, char **argv)
 		return PB_EXIT_USAGE;
 	}
 	struct pb_session s;
-	struct pb_session_params sp = {
-	    .argc = cli_argc,
-	    .argv = cli_argv,
-	    .seed = o.samp.seed,
-	    .pin = o.want_cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
-	    .cpu = o.want_cpu,
-	    .timer = true,
-	    .noise = true,
-	    .doc = true,
-	    .record_seed = true,
-	    .out_path = o.out,
-	};
+	struct pb_session_params sp;
+	cli_session_params(&sp, o.want_cpu, o.samp.seed, true, o.out);
 	if (pb_session_begin(&sp, &s) != 0)
 		die_usage("%s", pb_error());
 	cli_format_begin(&o.fmt);

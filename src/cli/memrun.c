@@ -1360,22 +1360,14 @@ int mem_cli_run(struct mem_cli *m)
 	}
 
 	struct mem_run run = {.m = m, .pl = &pl, .status = PB_EXIT_OK};
-	struct pb_session_params sp = {
-	    .argc = cli_argc,
-	    .argv = cli_argv,
-	    .seed = m->samp.seed, /* always recorded, so any run's order can be replayed */
-	    /* with --threads the calling thread runs the 1-thread cases on
-	     * the plan's first CPU */
-	    .pin = pl.threaded || m->cpu >= 0 ? PB_SESSION_PIN_CPU : PB_SESSION_PIN_HERE,
-	    .cpu = pl.threaded ? pl.cpus[0] : m->cpu,
-	    .timer = true,
-	    .noise = true,
-	    .doc = true,
-	    .record_seed = true,
-	    .cache_override_bytes = m->cache_override_bytes,
-	    .out_path = path[0] ? path : NULL,
-	    .started = started,
-	};
+	/* the seed always recorded, so any run's order can be replayed; with
+	 * --threads the calling thread runs the 1-thread cases on the plan's
+	 * first CPU */
+	struct pb_session_params sp;
+	cli_session_params(&sp, pl.threaded ? pl.cpus[0] : m->cpu, m->samp.seed, true,
+	                   path[0] ? path : NULL);
+	sp.cache_override_bytes = m->cache_override_bytes;
+	sp.started = started;
 	if (pb_session_begin(&sp, &run.s) != 0)
 		die_usage("%s", pb_error());
 	/* the margin its verdicts used: report judges the file with it */

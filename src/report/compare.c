@@ -833,32 +833,12 @@ static void partial_notes(const struct pb_compare_result *r, struct pb_strv *not
 	free(list);
 }
 
-int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
-                   bool force, struct pb_compare_result *r)
+/* Each file's hardware against the first old file's (-1, said, unless force); fills hw, sw. */
+static int check_hardware(struct pb_compare_result *r, bool force)
 {
-	int rc = pb_compare_sides(&fa, 1, &fb, 1, level, force, r);
-	r->side_a = r->side_b = NULL; /* they pointed at this frame's fa, fb */
-	return rc;
-}
-
-int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
-                     const struct pb_results_file *const *sb, size_t nsb, double level, bool force,
-                     struct pb_compare_result *r)
-{
-	memset(r, 0, sizeof *r);
-	if (nsa < 1 || nsb < 1)
-		return pb_fail("a side without a file");
-	const struct pb_results_file *fa = sa[0], *fb = sb[0];
-	r->fa = fa;
-	r->fb = fb;
-	r->side_a = sa;
-	r->side_b = sb;
-	r->nside_a = nsa;
-	r->nside_b = nsb;
-	r->level = level;
-	r->margin = pb_equivalence();
-	if (!(level > 0 && level < 1))
-		return pb_fail("confidence level %g is not between 0 and 1", level);
+	const struct pb_results_file *const *sa = r->side_a, *const *sb = r->side_b;
+	size_t nsa = r->nside_a, nsb = r->nside_b;
+	const struct pb_results_file *fa = r->fa, *fb = r->fb;
 	/* every further file of a side against the first old one */
 	for (size_t i = 0; i < nsa + nsb; i++) {
 		const struct pb_results_file *f = i < nsa ? sa[i] : sb[i - nsa];
@@ -888,25 +868,37 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 		return -1;
 	}
 	r->nsw = (size_t)pb_compare_software_diffs(fa->machine, fb->machine, &r->sw);
+	return 0;
+}
 
-	struct pb_strv notes = {0};
+/* The notes on the two first files themselves: interrupted, skipped cases. */
+static void file_notes(const struct pb_compare_result *r, struct pb_strv *notes)
+{
+	const struct pb_results_file *fa = r->fa, *fb = r->fb;
 	const struct pb_results_file *both[2] = {fa, fb};
 	for (int i = 0; i < 2; i++) {
 		if (i == 1 && fb == fa)
 			break;
 		if (both[i]->interrupted)
-			pb_strv_push(&notes,
+			pb_strv_push(notes,
 			             pb_xasprintf("%s: the run was interrupted (its cases are "
 			                          "what it measured)",
 			                          both[i]->path));
 		if (both[i]->nskipped) {
 			char *head = pb_xasprintf("%s: skipped (no samples):", both[i]->path);
-			list_note(&notes, head, (const char *const *)both[i]->skipped,
+			list_note(notes, head, (const char *const *)both[i]->skipped,
 			          both[i]->nskipped);
 			free(head);
 		}
 	}
+}
 
+/* The rows (matched cases compared) and only_a, only_b; -1 at the first row that fails. */
+static int match_cases(struct pb_compare_result *r, double level, size_t *converted_out,
+                       size_t *thinned_out)
+{
+	const struct pb_results_file *const *sa = r->side_a, *const *sb = r->side_b;
+	size_t nsa = r->nside_a, nsb = r->nside_b;
 	/* Each side is the union of its files' cases, in the order of its
 	 * files, then of their cases: a case missing from a side's first file
 	 * is still that side's. */
@@ -945,30 +937,38 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 	free(used);
 	free(ua);
 	free(ub);
-	near_misses(r, &notes);
-	if (rc != 0) {
-		r->notes = notes.v;
-		r->nnotes = notes.n;
-		return -1;
-	}
+	*converted_out = converted;
+	*thinned_out = thinned;
+	return rc;
+}
+
+/* The notes on the rows: conversion, interval, partial sides, runs, revisions, thinning. */
+static void row_notes(const struct pb_compare_result *r, double level, size_t converted,
+                      size_t thinned, struct pb_strv *notes)
+{
+	const struct pb_results_file *fa = r->fa, *fb = r->fb;
 	if (converted)
-		pb_strv_push(&notes,
+		pb_strv_push(notes,
 		             pb_xasprintf("%zu case%s compared in ns: tsc_ticks converted with "
 		                          "each file's machine.timer.hz (%.3f and %.3f MHz)",
 		                          converted, converted == 1 ? "" : "s", fa->tsc_hz / 1e6,
 		                          fb->tsc_hz / 1e6));
-	ci_note(r, level, &notes);
-	partial_notes(r, &notes);
-	run_notes(r, &notes);
-	revision_notes(r, &notes);
+	ci_note(r, level, notes);
+	partial_notes(r, notes);
+	run_notes(r, notes);
+	revision_notes(r, notes);
 	if (thinned)
-		pb_strv_push(&notes,
+		pb_strv_push(notes,
 		             pb_xasprintf("%zu case%s with more than %d samples on a side: the "
 		                          "delta, its interval and p use %d evenly spaced "
 		                          "order statistics of that side",
 		                          thinned, thinned == 1 ? "" : "s", PB_COMPARE_MAX_SAMPLES,
 		                          PB_COMPARE_MAX_SAMPLES));
+}
 
+/* The geometric means per unit (r->gm) and a note naming the rows they leave out. */
+static void geomeans(struct pb_compare_result *r, struct pb_strv *notes)
+{
 	/* Geometric means per unit, units in order of first appearance. */
 	r->gm = pb_xcalloc(r->nrows, sizeof *r->gm);
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -993,7 +993,7 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 		if (!(r->rows[i].sa.median > 0 && r->rows[i].sb.median > 0))
 			left[nleft] = owned[nleft] = full_name(r->rows[i].a), nleft++;
 	if (nleft)
-		list_note(&notes, "geomean: a median of 0 (no logarithm) leaves out", left, nleft);
+		list_note(notes, "geomean: a median of 0 (no logarithm) leaves out", left, nleft);
 	for (size_t i = 0; i < nleft; i++)
 		free(owned[i]);
 	free(owned);
@@ -1008,6 +1008,49 @@ int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
 			m->a = m->b = m->ratio = NAN;
 		}
 	}
+}
+
+int pb_compare_run(const struct pb_results_file *fa, const struct pb_results_file *fb, double level,
+                   bool force, struct pb_compare_result *r)
+{
+	int rc = pb_compare_sides(&fa, 1, &fb, 1, level, force, r);
+	r->side_a = r->side_b = NULL; /* they pointed at this frame's fa, fb */
+	return rc;
+}
+
+int pb_compare_sides(const struct pb_results_file *const *sa, size_t nsa,
+                     const struct pb_results_file *const *sb, size_t nsb, double level, bool force,
+                     struct pb_compare_result *r)
+{
+	memset(r, 0, sizeof *r);
+	if (nsa < 1 || nsb < 1)
+		return pb_fail("a side without a file");
+	const struct pb_results_file *fa = sa[0], *fb = sb[0];
+	r->fa = fa;
+	r->fb = fb;
+	r->side_a = sa;
+	r->side_b = sb;
+	r->nside_a = nsa;
+	r->nside_b = nsb;
+	r->level = level;
+	r->margin = pb_equivalence();
+	if (!(level > 0 && level < 1))
+		return pb_fail("confidence level %g is not between 0 and 1", level);
+	if (check_hardware(r, force) != 0)
+		return -1;
+
+	struct pb_strv notes = {0};
+	file_notes(r, &notes);
+	size_t converted = 0, thinned = 0;
+	int rc = match_cases(r, level, &converted, &thinned);
+	near_misses(r, &notes);
+	if (rc != 0) {
+		r->notes = notes.v;
+		r->nnotes = notes.n;
+		return -1;
+	}
+	row_notes(r, level, converted, thinned, &notes);
+	geomeans(r, &notes);
 	r->notes = notes.v;
 	r->nnotes = notes.n;
 	return 0;

@@ -268,131 +268,119 @@ static void size_list(char *buf, size_t len, const struct cmp *xs, size_t n, enu
 	}
 }
 
-static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
-{
-	json_t *arr = json_array();
-	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
-	struct cmp *xs = calloc(c->nmc ? c->nmc : 1, sizeof *xs);
-	uint64_t *sizes = calloc(c->nmc ? c->nmc : 1, sizeof *sizes);
-	const struct mcase **others = calloc(c->nmc ? c->nmc : 1, sizeof *others);
+/* libc_section's working arrays, and what it carries from one (op, state)
+ * to the next. */
+struct libc_scan {
+	struct ctx *c;
+	size_t *counts; /* [V_COUNT], the caller's */
+	json_t *arr;
+	struct cmp *xs;
+	uint64_t *sizes;
+	const struct mcase **others;
 	struct cmp worst_v;
-	const struct cmp *worst = NULL; /* a copy: xs is refilled per (op, state) */
-	if (!xs || !sizes || !others) {
-		free(xs);
-		free(sizes);
-		free(others);
-		return arr;
-	}
-	para(c, 0,
-	     "libc against the fastest other kernel at each size, in ticks per call, "
-	     "as the ratio libc / kernel with its 95%% interval (replicate by "
-	     "replicate within this run, each replicate against the kernel fastest "
-	     "in the other replicates; under three replicates: against the fastest "
-	     "by the medians, with one replicate by the samples), judged as "
-	     "compare and cmd judge, with a margin of +-%g%%. Within the noise: the "
-	     "interval lies inside the margin. Behind at SIZE (KERNEL xR, >=xL): the "
-	     "interval lies above 1 and R beyond the margin; L is its low end. Ahead: "
-	     "the same below 1. Cannot tell: no interval, or one too wide for either "
-	     "(interval up to xB: its high end).",
-	     100 * pb_equivalence());
-	size_t headline_at = json_array_size(c->text);
-	bool any = false;
-	for (size_t o = 0; o < 2; o++) {
-		for (int st = 0; st < PB_STATE_COUNT; st++) {
-			size_t ns = 0, nx = 0;
-			for (size_t i = 0; i < c->nmc; i++)
-				if (c->mc[i].op == ops[o] && c->mc[i].st == (enum pb_cache_state)st)
-					sizes[ns++] = c->mc[i].size;
-			qsort(sizes, ns, sizeof *sizes, cmp_u64);
-			for (size_t j = 0; j < ns; j++) {
-				if (j && sizes[j] == sizes[j - 1])
-					continue;
-				const struct mcase *libc = NULL, *best = NULL;
-				size_t k = 0;
-				for (size_t i = 0; i < c->nmc; i++) {
-					const struct mcase *m = &c->mc[i];
-					if (m->op != ops[o] || m->st != (enum pb_cache_state)st ||
-					    m->size != sizes[j])
-						continue;
-					if (!strcmp(m->kernel, "libc")) {
-						if (!libc)
-							libc = m;
-					} else if (runs_measured_base(c, m)) {
-						continue;
-					} else {
-						others[k++] = m;
-						if (!best || m->s.median < best->s.median)
-							best = m;
-					}
-				}
-				if (!libc || !best || !(libc->s.median > 0) ||
-				    !(best->s.median > 0))
-					continue;
-				struct cmp *x = &xs[nx++];
-				*x = (struct cmp){.op = ops[o],
-				                  .st = (enum pb_cache_state)st,
-				                  .size = sizes[j],
-				                  .libc = libc,
-				                  .best = best};
-				judge(x, others, k);
-				counts[x->v]++;
-				c->behind[x->op][x->st] += x->v == V_BEHIND;
-				if (x->v == V_BEHIND &&
-				    (!worst || x->ratio_least > worst->ratio_least)) {
-					worst_v = *x;
-					worst = &worst_v;
-				}
-				json_t *o2 = json_object();
-				json_object_set_new(o2, "op", json_string(pb_op_name(x->op)));
-				json_object_set_new(o2, "cache_state",
-				                    json_string(pb_cache_state_name(x->st)));
-				json_object_set_new(o2, "size_bytes",
-				                    json_integer((json_int_t)x->size));
-				json_object_set_new(
-				    o2, "verdict",
-				    json_string(pb_standing_name((enum pb_standing)x->v)));
-				json_object_set_new(o2, "fastest_other", json_string(best->kernel));
-				json_object_set_new(o2, "libc_ticks",
-				                    json_pack("[o,o,o]", jnum(libc->s.median),
-				                              jnum(libc->s.ci_lo),
-				                              jnum(libc->s.ci_hi)));
-				json_object_set_new(o2, "fastest_ticks",
-				                    json_pack("[o,o,o]", jnum(best->s.median),
-				                              jnum(best->s.ci_lo),
-				                              jnum(best->s.ci_hi)));
-				json_object_set_new(o2, "ratio", jnum(x->ratio));
-				json_object_set_new(o2, "ratio_least", jnum(x->ratio_least));
-				json_object_set_new(o2, "ratio_bound", jnum(x->bound));
-				json_object_set_new(
-				    o2, "ratio_ci",
-				    json_pack("[o,o]", jnum(x->ratio_lo), jnum(x->ratio_hi)));
-				json_array_append_new(arr, o2);
-			}
-			if (!nx)
+	const struct cmp *worst; /* a copy: xs is refilled per (op, state) */
+};
+
+/* The JSON record of one size's comparison x. */
+static json_t *libc_point(const struct cmp *x)
+{
+	const struct mcase *libc = x->libc, *best = x->best;
+	json_t *o2 = json_object();
+	json_object_set_new(o2, "op", json_string(pb_op_name(x->op)));
+	json_object_set_new(o2, "cache_state", json_string(pb_cache_state_name(x->st)));
+	json_object_set_new(o2, "size_bytes", json_integer((json_int_t)x->size));
+	json_object_set_new(o2, "verdict", json_string(pb_standing_name((enum pb_standing)x->v)));
+	json_object_set_new(o2, "fastest_other", json_string(best->kernel));
+	json_object_set_new(
+	    o2, "libc_ticks",
+	    json_pack("[o,o,o]", jnum(libc->s.median), jnum(libc->s.ci_lo), jnum(libc->s.ci_hi)));
+	json_object_set_new(
+	    o2, "fastest_ticks",
+	    json_pack("[o,o,o]", jnum(best->s.median), jnum(best->s.ci_lo), jnum(best->s.ci_hi)));
+	json_object_set_new(o2, "ratio", jnum(x->ratio));
+	json_object_set_new(o2, "ratio_least", jnum(x->ratio_least));
+	json_object_set_new(o2, "ratio_bound", jnum(x->bound));
+	json_object_set_new(o2, "ratio_ci",
+	                    json_pack("[o,o]", jnum(x->ratio_lo), jnum(x->ratio_hi)));
+	return o2;
+}
+
+/* libc against the fastest other kernel at each size of (op, st) into s->xs: counts, records;
+ * returns how many. */
+static size_t libc_compare_state(struct libc_scan *s, enum pb_op op, enum pb_cache_state st)
+{
+	struct ctx *c = s->c;
+	uint64_t *sizes = s->sizes;
+	size_t ns = 0, nx = 0;
+	for (size_t i = 0; i < c->nmc; i++)
+		if (c->mc[i].op == op && c->mc[i].st == st)
+			sizes[ns++] = c->mc[i].size;
+	qsort(sizes, ns, sizeof *sizes, cmp_u64);
+	for (size_t j = 0; j < ns; j++) {
+		if (j && sizes[j] == sizes[j - 1])
+			continue;
+		const struct mcase *libc = NULL, *best = NULL;
+		size_t k = 0;
+		for (size_t i = 0; i < c->nmc; i++) {
+			const struct mcase *m = &c->mc[i];
+			if (m->op != op || m->st != st || m->size != sizes[j])
 				continue;
-			any = true;
-			char line[4096];
-			snprintf(line, sizeof line, "%s %s:", pb_op_name(ops[o]),
-			         pb_cache_state_name((enum pb_cache_state)st));
-			static const char *const heads[] = {"ahead at", "within the noise at",
-			                                    "behind at", "cannot tell at"};
-			static const enum verdict order[] = {V_WITHIN, V_BEHIND, V_AHEAD, V_UNSURE};
-			bool first = true;
-			for (size_t k = 0; k < 4; k++) {
-				size_t cnt = 0;
-				for (size_t i = 0; i < nx; i++)
-					cnt += xs[i].v == order[k];
-				if (!cnt)
-					continue;
-				size_t used = strlen(line);
-				snprintf(line + used, sizeof line - used, "%s %s ",
-				         first ? "" : ";", heads[order[k]]);
-				size_list(line, sizeof line, xs, nx, order[k]);
-				first = false;
+			if (!strcmp(m->kernel, "libc")) {
+				if (!libc)
+					libc = m;
+			} else if (runs_measured_base(c, m)) {
+				continue;
+			} else {
+				s->others[k++] = m;
+				if (!best || m->s.median < best->s.median)
+					best = m;
 			}
-			para(c, 2, "%s.", line);
 		}
+		if (!libc || !best || !(libc->s.median > 0) || !(best->s.median > 0))
+			continue;
+		struct cmp *x = &s->xs[nx++];
+		*x = (struct cmp){.op = op, .st = st, .size = sizes[j], .libc = libc, .best = best};
+		judge(x, s->others, k);
+		s->counts[x->v]++;
+		c->behind[x->op][x->st] += x->v == V_BEHIND;
+		if (x->v == V_BEHIND && (!s->worst || x->ratio_least > s->worst->ratio_least)) {
+			s->worst_v = *x;
+			s->worst = &s->worst_v;
+		}
+		json_array_append_new(s->arr, libc_point(x));
 	}
+	return nx;
+}
+
+/* The paragraph of one (op, state): its sizes, by verdict. */
+static void libc_state_line(struct ctx *c, enum pb_op op, enum pb_cache_state st,
+                            const struct cmp *xs, size_t nx)
+{
+	char line[4096];
+	snprintf(line, sizeof line, "%s %s:", pb_op_name(op), pb_cache_state_name(st));
+	static const char *const heads[] = {"ahead at", "within the noise at", "behind at",
+	                                    "cannot tell at"};
+	static const enum verdict order[] = {V_WITHIN, V_BEHIND, V_AHEAD, V_UNSURE};
+	bool first = true;
+	for (size_t k = 0; k < 4; k++) {
+		size_t cnt = 0;
+		for (size_t i = 0; i < nx; i++)
+			cnt += xs[i].v == order[k];
+		if (!cnt)
+			continue;
+		size_t used = strlen(line);
+		snprintf(line + used, sizeof line - used, "%s %s ", first ? "" : ";",
+		         heads[order[k]]);
+		size_list(line, sizeof line, xs, nx, order[k]);
+		first = false;
+	}
+	para(c, 2, "%s.", line);
+}
+
+/* The paragraph of the totals, moved before the (op, state) ones (or: nothing to say). */
+static void libc_conclusion(struct ctx *c, const size_t counts[V_COUNT], const struct cmp *worst,
+                            bool any, size_t headline_at)
+{
 	size_t total = 0;
 	for (int v = 0; v < V_COUNT; v++)
 		total += counts[v];
@@ -419,9 +407,50 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 		json_array_remove(c->text, json_array_size(c->text) - 1);
 		json_array_insert_new(c->text, headline_at, last);
 	}
-	free(xs);
-	free(sizes);
-	free(others);
+}
+
+/* The summary's libc section: libc against the fastest other kernel, per size, with its text. */
+static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
+{
+	json_t *arr = json_array();
+	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
+	struct libc_scan s = {.c = c, .counts = counts, .arr = arr};
+	s.xs = calloc(c->nmc ? c->nmc : 1, sizeof *s.xs);
+	s.sizes = calloc(c->nmc ? c->nmc : 1, sizeof *s.sizes);
+	s.others = calloc(c->nmc ? c->nmc : 1, sizeof *s.others);
+	if (!s.xs || !s.sizes || !s.others) {
+		free(s.xs);
+		free(s.sizes);
+		free(s.others);
+		return arr;
+	}
+	para(c, 0,
+	     "libc against the fastest other kernel at each size, in ticks per call, "
+	     "as the ratio libc / kernel with its 95%% interval (replicate by "
+	     "replicate within this run, each replicate against the kernel fastest "
+	     "in the other replicates; under three replicates: against the fastest "
+	     "by the medians, with one replicate by the samples), judged as "
+	     "compare and cmd judge, with a margin of +-%g%%. Within the noise: the "
+	     "interval lies inside the margin. Behind at SIZE (KERNEL xR, >=xL): the "
+	     "interval lies above 1 and R beyond the margin; L is its low end. Ahead: "
+	     "the same below 1. Cannot tell: no interval, or one too wide for either "
+	     "(interval up to xB: its high end).",
+	     100 * pb_equivalence());
+	size_t headline_at = json_array_size(c->text);
+	bool any = false;
+	for (size_t o = 0; o < 2; o++) {
+		for (int st = 0; st < PB_STATE_COUNT; st++) {
+			size_t nx = libc_compare_state(&s, ops[o], (enum pb_cache_state)st);
+			if (!nx)
+				continue;
+			any = true;
+			libc_state_line(c, ops[o], (enum pb_cache_state)st, s.xs, nx);
+		}
+	}
+	libc_conclusion(c, counts, s.worst, any, headline_at);
+	free(s.xs);
+	free(s.sizes);
+	free(s.others);
 	return arr;
 }
 
@@ -463,19 +492,22 @@ static const struct mcase *best_of_path(const struct ctx *c, enum pb_op op, enum
 	return best;
 }
 
-/* Where glibc switches from path `lo` to path `hi` at threshold t (sizes
- * above t take `hi`), against this run's (op, st): the largest size where
- * lo's best kernel is faster by the one rule (pb_verdict on their ratio,
- * PB_EQUIVALENCE), the next size measured after it, and the smallest size
- * where hi's is faster so. */
-static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
-                             const char *tname, uint64_t t, unsigned lo, unsigned hi,
-                             const char *wl, const char *wh)
+/* What threshold_one finds along the sizes of one (op, state). */
+struct crossing {
+	uint64_t lo_upto, next, hi_from, min, max;
+	const struct mcase *lo_at, *hi_at, *lo_vs, *hi_vs;
+	size_t both; /* sizes with a kernel of each path and an interval */
+};
+
+/* The best kernels of paths lo and hi compared at each size of (op, st) into x; -1 out of memory.
+ */
+static int threshold_scan(const struct ctx *c, enum pb_op op, enum pb_cache_state st, unsigned lo,
+                          unsigned hi, struct crossing *x)
 {
 	uint64_t *sizes = calloc(c->nmc ? c->nmc : 1, sizeof *sizes);
 	size_t ns = 0;
 	if (!sizes)
-		return NULL;
+		return -1;
 	for (size_t i = 0; i < c->nmc; i++)
 		if (c->mc[i].op == op && c->mc[i].st == st)
 			sizes[ns++] = c->mc[i].size;
@@ -515,19 +547,29 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 		}
 	}
 	free(sizes);
-	char tb[32], s1[32], s2[32], s3[32], r1[64] = "", r2[64] = "";
-	pb_format_bytes(tb, sizeof tb, (double)t, PB_BYTES_PROSE);
-	json_t *o = json_object();
-	json_object_set_new(o, "op", json_string(pb_op_name(op)));
-	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(st)));
-	json_object_set_new(o, "threshold", json_string(tname));
-	json_object_set_new(o, "threshold_bytes", json_integer((json_int_t)t));
-	const char *verdict;
+	*x = (struct crossing){.lo_upto = lo_upto,
+	                       .next = next,
+	                       .hi_from = hi_from,
+	                       .min = min,
+	                       .max = max,
+	                       .lo_at = lo_at,
+	                       .hi_at = hi_at,
+	                       .lo_vs = lo_vs,
+	                       .hi_vs = hi_vs,
+	                       .both = both};
+	return 0;
+}
 
-	char head[128];
-	snprintf(head, sizeof head, "%s %s, glibc's %s (%s)", pb_op_name(op),
-	         pb_cache_state_name(st), tname, tb);
-	if (both == 0) {
+/* The paragraph on threshold t (head) against the crossing x; returns its verdict's name. */
+static const char *threshold_text(struct ctx *c, const char *head, uint64_t t, const char *wl,
+                                  const char *wh, const struct crossing *x)
+{
+	uint64_t lo_upto = x->lo_upto, hi_from = x->hi_from, min = x->min, max = x->max;
+	const struct mcase *lo_at = x->lo_at, *hi_at = x->hi_at, *lo_vs = x->lo_vs,
+	                   *hi_vs = x->hi_vs;
+	char s1[32], s2[32], s3[32], r1[64] = "", r2[64] = "";
+	const char *verdict;
+	if (x->both == 0) {
 		verdict = "no_data";
 		para(c, 2,
 		     "%s: no size with a kernel of each path (%s; %s) and CIs: no comparison.",
@@ -594,6 +636,33 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 			}
 		}
 	}
+	return verdict;
+}
+
+/* Where glibc switches from path `lo` to path `hi` at threshold t (sizes
+ * above t take `hi`), against this run's (op, st): the largest size where
+ * lo's best kernel is faster by the one rule (pb_verdict on their ratio,
+ * PB_EQUIVALENCE), the next size measured after it, and the smallest size
+ * where hi's is faster so. */
+static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
+                             const char *tname, uint64_t t, unsigned lo, unsigned hi,
+                             const char *wl, const char *wh)
+{
+	struct crossing x;
+	if (threshold_scan(c, op, st, lo, hi, &x) != 0)
+		return NULL;
+	char tb[32];
+	pb_format_bytes(tb, sizeof tb, (double)t, PB_BYTES_PROSE);
+	json_t *o = json_object();
+	json_object_set_new(o, "op", json_string(pb_op_name(op)));
+	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(st)));
+	json_object_set_new(o, "threshold", json_string(tname));
+	json_object_set_new(o, "threshold_bytes", json_integer((json_int_t)t));
+
+	char head[128];
+	snprintf(head, sizeof head, "%s %s, glibc's %s (%s)", pb_op_name(op),
+	         pb_cache_state_name(st), tname, tb);
+	const char *verdict = threshold_text(c, head, t, wl, wh, &x);
 	json_object_set_new(o, "verdict", json_string(verdict));
 	json_object_set_new(
 	    o, "lower_path",
@@ -601,9 +670,9 @@ static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state s
 	json_object_set_new(o, "upper_path",
 	                    json_string(hi == PATH_BIT(PB_GLIBC_PATH_NT) ? "non_temporal" : "rep"));
 	json_object_set_new(o, "lower_faster_up_to_bytes",
-	                    lo_upto ? json_integer((json_int_t)lo_upto) : json_null());
+	                    x.lo_upto ? json_integer((json_int_t)x.lo_upto) : json_null());
 	json_object_set_new(o, "upper_faster_from_bytes",
-	                    hi_from ? json_integer((json_int_t)hi_from) : json_null());
+	                    x.hi_from ? json_integer((json_int_t)x.hi_from) : json_null());
 	return o;
 }
 

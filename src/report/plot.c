@@ -1088,153 +1088,171 @@ static int scaling_script(FILE *g, const struct mem_plot *m, size_t si,
 	return 0;
 }
 
+/* One size panel: per kernel and file the median (95% CI) against bytes
+ * per call, log x, the cache sizes and break-even points marked. */
+static int panel_script(FILE *g, const struct mem_plot *m, size_t pi,
+                        const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
+                        const char *dir, size_t *ndata)
+{
+	const struct panel *pa = &m->panels[pi];
+	fprintf(g, "\n# panel %zu: %s, %s\n", pi + 1, pa->title, pa->state);
+	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
+	      "set autoscale\n",
+	      g);
+	/* Raised above the top axis's cache names. */
+	/* The cache names (top axis, two lines each) sit in a wider top
+	 * margin, the panel title above them: gnuplot does not make
+	 * room for two-line tic labels itself. */
+	fprintf(g, "set tmargin 6\nset title \"%s, %s (%s)%s\" offset 0,1.8\n", pa->title,
+	        pa->state, state_text(pa->state), m->threads ? ", 1 thread" : "");
+	double lo = pa->xmin, hi = pa->xmax;
+	if (hi <= lo)
+		hi = lo * 2;
+	fprintf(g, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.15, hi * 1.15);
+	size_tics(g, lo, hi);
+	if (higher_is_better(o->unit))
+		fputs("set yrange [0:*]\n", g);
+	else
+		fputs("set logscale y 10\n", g);
+	fputs("set ylabel ", g);
+	gp_str(g, unit_axis(o->unit));
+	fputc('\n', g);
+	char off[256];
+	cache_marks(g, in[0].file, lo / 1.15, hi * 1.15, off, sizeof off);
+	size_t marks = breakeven_marks(g, in[0].file, pa->op, pa->state, lo, hi);
+	char xl[512];
+	snprintf(xl, sizeof xl, "bytes per call (log scale)%s%s%s%s%s",
+	         marks ? ";  \xe2\x96\xb2 break-even: where the policy of " : "",
+	         marks ? in[0].label : "", marks ? " switches kernel" : "",
+	         off[0] ? "\nbeyond the sizes measured: " : "", off);
+	fputs("set xlabel ", g);
+	gp_str(g, xl);
+	fputc('\n', g);
+	/* Below the plot, never over a curve; "height" keeps it clear of
+	 * the x label (gnuplot counts one line of it). */
+	fprintf(g, "set key below Left reverse samplen 3 width 2 height %.1f font \",9\"\n",
+	        off[0] ? 2.5 : 1.5);
+	fputs("plot \\\n", g);
+	bool first = true;
+	for (size_t si = 0; si < m->nseries; si++) {
+		const struct series *s = &m->series[si];
+		if (s->panel != pi || s->n == 0)
+			continue;
+		struct outfile d;
+		FILE *df = data_open(&d, ndata);
+		fputs("# bytes value lo hi\n", df);
+		for (size_t j = 0; j < s->n; j++)
+			fprintf(df, "%.0f %.6g %.6g %.6g\n", s->p[j].x, s->p[j].y, s->p[j].lo,
+			        s->p[j].hi);
+		if (out_close(&d, dir, d.name) != 0)
+			return -1;
+		char title[256];
+		snprintf(title, sizeof title, "%s%s%s%s%s", m->kernels.v[s->kernel],
+		         pa->variants && s->variant[0] ? " " : "", pa->variants ? s->variant : "",
+		         n > 1 ? "  " : "", n > 1 ? in[s->file].label : "");
+		fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
+		        first ? "" : ",\\\n", d.name);
+		fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ", colours[s->kernel % NCOLOURS],
+		        file_dash[s->file % NFILESTYLES], kernel_point(s->kernel, s->file));
+		gp_str(g, title);
+		first = false;
+	}
+	fputs("\n", g);
+	return 0;
+}
+
+/* One alignment heat map: a grid's medians by destination offset (x) and
+ * kernel (y). */
+static int grid_script(FILE *g, const struct mem_plot *m, size_t gi, const struct pb_plot_input *in,
+                       size_t n, const struct pb_plot_opts *o, const char *dir, size_t *ndata)
+{
+	const struct grid *gr = &m->grids[gi];
+	/* Offsets (x) and kernels (y) of this grid, in order. */
+	long long *offs = NULL;
+	size_t noffs = 0, capoffs = 0;
+	size_t *ks = NULL, nks = 0, capks = 0;
+	for (size_t i = 0; i < gr->n; i++) {
+		ADD_UNIQUE(offs, noffs, capoffs, gr->c[i].dst);
+		ADD_UNIQUE(ks, nks, capks, gr->c[i].kernel);
+	}
+	for (size_t i = 1; i < noffs; i++)
+		for (size_t j = i; j > 0 && offs[j - 1] > offs[j]; j--) {
+			long long t = offs[j];
+			offs[j] = offs[j - 1];
+			offs[j - 1] = t;
+		}
+	struct outfile d;
+	FILE *df = data_open(&d, ndata);
+	fputs("# offset_index kernel_index value\n", df);
+	for (size_t ki = 0; ki < nks; ki++) {
+		for (size_t oi = 0; oi < noffs; oi++) {
+			double y = NAN;
+			for (size_t i = 0; i < gr->n; i++)
+				if (gr->c[i].kernel == ks[ki] && gr->c[i].dst == offs[oi]) {
+					y = gr->c[i].y;
+					break;
+				}
+			if (isfinite(y))
+				fprintf(df, "%zu %zu %.6g\n", oi, ki, y);
+			else
+				fprintf(df, "%zu %zu NaN\n", oi, ki);
+		}
+		fputc('\n', df);
+	}
+	if (out_close(&d, dir, d.name) != 0) {
+		free(offs);
+		free(ks);
+		return -1;
+	}
+	char sz[32], title[256];
+	pb_format_bytes(sz, sizeof sz, (double)gr->size, PB_BYTES_SHORT);
+	snprintf(title, sizeof title, "%s %s, %s: median %s by destination offset%s%s", gr->op, sz,
+	         gr->state, pb_unit_name(o->unit), n > 1 ? " - " : "",
+	         n > 1 ? in[gr->file].label : "");
+	fprintf(g, "\n# heat map %zu\n", gi + 1);
+	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
+	      "set autoscale\n",
+	      g);
+	fputs("set tmargin\nset title ", g);
+	gp_str(g, title);
+	fputs(" offset 0,0\nset xlabel \"destination bytes from a page boundary\"\n", g);
+	fputs("set ylabel \"\"\nset xrange [-0.5:*]\nset yrange [-0.5:*]\n", g);
+	size_t step = noffs > 16 ? (noffs + 15) / 16 : 1;
+	fputs("set xtics (", g);
+	for (size_t oi = 0; oi < noffs; oi += step)
+		fprintf(g, "%s\"%lld\" %zu", oi ? ", " : "", offs[oi], oi);
+	fputs(")\nset ytics (", g);
+	for (size_t ki = 0; ki < nks; ki++) {
+		fputs(ki ? ", " : "", g);
+		gp_str(g, m->kernels.v[ks[ki]]);
+		fprintf(g, " %zu", ki);
+	}
+	fputs(")\n", g);
+	fputs("set cblabel ", g);
+	gp_str(g, pb_unit_name(o->unit));
+	fputs("\nset palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", "
+	      "3 \"#5ec962\", 4 \"#fde725\")\n",
+	      g);
+	fprintf(g, "plot \"%s\" using 1:2:3 with image notitle\n", d.name);
+	fputs("unset cblabel\n", g);
+	free(offs);
+	free(ks);
+	return 0;
+}
+
+/* A mem plot's panels in order: sizes, thread scaling, heat maps, replays. */
 static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *in, size_t n,
                       const struct pb_plot_opts *o, const char *dir, size_t *ndata)
 {
-	for (size_t pi = 0; pi < m->npanels; pi++) {
-		struct panel *pa = &m->panels[pi];
-		fprintf(g, "\n# panel %zu: %s, %s\n", pi + 1, pa->title, pa->state);
-		fputs("unset arrow; unset label; unset logscale; unset x2tics;"
-		      "set autoscale\n",
-		      g);
-		/* Raised above the top axis's cache names. */
-		/* The cache names (top axis, two lines each) sit in a wider top
-		 * margin, the panel title above them: gnuplot does not make
-		 * room for two-line tic labels itself. */
-		fprintf(g, "set tmargin 6\nset title \"%s, %s (%s)%s\" offset 0,1.8\n", pa->title,
-		        pa->state, state_text(pa->state), m->threads ? ", 1 thread" : "");
-		double lo = pa->xmin, hi = pa->xmax;
-		if (hi <= lo)
-			hi = lo * 2;
-		fprintf(g, "set logscale x 2\nset xrange [%g:%g]\n", lo / 1.15, hi * 1.15);
-		size_tics(g, lo, hi);
-		if (higher_is_better(o->unit))
-			fputs("set yrange [0:*]\n", g);
-		else
-			fputs("set logscale y 10\n", g);
-		fputs("set ylabel ", g);
-		gp_str(g, unit_axis(o->unit));
-		fputc('\n', g);
-		char off[256];
-		cache_marks(g, in[0].file, lo / 1.15, hi * 1.15, off, sizeof off);
-		size_t marks = breakeven_marks(g, in[0].file, pa->op, pa->state, lo, hi);
-		char xl[512];
-		snprintf(xl, sizeof xl, "bytes per call (log scale)%s%s%s%s%s",
-		         marks ? ";  \xe2\x96\xb2 break-even: where the policy of " : "",
-		         marks ? in[0].label : "", marks ? " switches kernel" : "",
-		         off[0] ? "\nbeyond the sizes measured: " : "", off);
-		fputs("set xlabel ", g);
-		gp_str(g, xl);
-		fputc('\n', g);
-		/* Below the plot, never over a curve; "height" keeps it clear of
-		 * the x label (gnuplot counts one line of it). */
-		fprintf(g, "set key below Left reverse samplen 3 width 2 height %.1f font \",9\"\n",
-		        off[0] ? 2.5 : 1.5);
-		fputs("plot \\\n", g);
-		bool first = true;
-		for (size_t si = 0; si < m->nseries; si++) {
-			struct series *s = &m->series[si];
-			if (s->panel != pi || s->n == 0)
-				continue;
-			struct outfile d;
-			FILE *df = data_open(&d, ndata);
-			fputs("# bytes value lo hi\n", df);
-			for (size_t j = 0; j < s->n; j++)
-				fprintf(df, "%.0f %.6g %.6g %.6g\n", s->p[j].x, s->p[j].y,
-				        s->p[j].lo, s->p[j].hi);
-			if (out_close(&d, dir, d.name) != 0)
-				return -1;
-			char title[256];
-			snprintf(title, sizeof title, "%s%s%s%s%s", m->kernels.v[s->kernel],
-			         pa->variants && s->variant[0] ? " " : "",
-			         pa->variants ? s->variant : "", n > 1 ? "  " : "",
-			         n > 1 ? in[s->file].label : "");
-			fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
-			        first ? "" : ",\\\n", d.name);
-			fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ",
-			        colours[s->kernel % NCOLOURS], file_dash[s->file % NFILESTYLES],
-			        kernel_point(s->kernel, s->file));
-			gp_str(g, title);
-			first = false;
-		}
-		fputs("\n", g);
-	}
+	for (size_t pi = 0; pi < m->npanels; pi++)
+		if (panel_script(g, m, pi, in, n, o, dir, ndata) != 0)
+			return -1;
 	for (size_t si = 0; si < m->nscalings; si++)
 		if (scaling_script(g, m, si, in, n, o, dir, ndata) != 0)
 			return -1;
-	for (size_t gi = 0; gi < m->ngrids; gi++) {
-		struct grid *gr = &m->grids[gi];
-		/* Offsets (x) and kernels (y) of this grid, in order. */
-		long long *offs = NULL;
-		size_t noffs = 0, capoffs = 0;
-		size_t *ks = NULL, nks = 0, capks = 0;
-		for (size_t i = 0; i < gr->n; i++) {
-			ADD_UNIQUE(offs, noffs, capoffs, gr->c[i].dst);
-			ADD_UNIQUE(ks, nks, capks, gr->c[i].kernel);
-		}
-		for (size_t i = 1; i < noffs; i++)
-			for (size_t j = i; j > 0 && offs[j - 1] > offs[j]; j--) {
-				long long t = offs[j];
-				offs[j] = offs[j - 1];
-				offs[j - 1] = t;
-			}
-		struct outfile d;
-		FILE *df = data_open(&d, ndata);
-		fputs("# offset_index kernel_index value\n", df);
-		for (size_t ki = 0; ki < nks; ki++) {
-			for (size_t oi = 0; oi < noffs; oi++) {
-				double y = NAN;
-				for (size_t i = 0; i < gr->n; i++)
-					if (gr->c[i].kernel == ks[ki] && gr->c[i].dst == offs[oi]) {
-						y = gr->c[i].y;
-						break;
-					}
-				if (isfinite(y))
-					fprintf(df, "%zu %zu %.6g\n", oi, ki, y);
-				else
-					fprintf(df, "%zu %zu NaN\n", oi, ki);
-			}
-			fputc('\n', df);
-		}
-		if (out_close(&d, dir, d.name) != 0) {
-			free(offs);
-			free(ks);
+	for (size_t gi = 0; gi < m->ngrids; gi++)
+		if (grid_script(g, m, gi, in, n, o, dir, ndata) != 0)
 			return -1;
-		}
-		char sz[32], title[256];
-		pb_format_bytes(sz, sizeof sz, (double)gr->size, PB_BYTES_SHORT);
-		snprintf(title, sizeof title, "%s %s, %s: median %s by destination offset%s%s",
-		         gr->op, sz, gr->state, pb_unit_name(o->unit), n > 1 ? " - " : "",
-		         n > 1 ? in[gr->file].label : "");
-		fprintf(g, "\n# heat map %zu\n", gi + 1);
-		fputs("unset arrow; unset label; unset logscale; unset x2tics;"
-		      "set autoscale\n",
-		      g);
-		fputs("set tmargin\nset title ", g);
-		gp_str(g, title);
-		fputs(" offset 0,0\nset xlabel \"destination bytes from a page boundary\"\n", g);
-		fputs("set ylabel \"\"\nset xrange [-0.5:*]\nset yrange [-0.5:*]\n", g);
-		size_t step = noffs > 16 ? (noffs + 15) / 16 : 1;
-		fputs("set xtics (", g);
-		for (size_t oi = 0; oi < noffs; oi += step)
-			fprintf(g, "%s\"%lld\" %zu", oi ? ", " : "", offs[oi], oi);
-		fputs(")\nset ytics (", g);
-		for (size_t ki = 0; ki < nks; ki++) {
-			fputs(ki ? ", " : "", g);
-			gp_str(g, m->kernels.v[ks[ki]]);
-			fprintf(g, " %zu", ki);
-		}
-		fputs(")\n", g);
-		fputs("set cblabel ", g);
-		gp_str(g, pb_unit_name(o->unit));
-		fputs("\nset palette defined (0 \"#440154\", 1 \"#3b528b\", 2 \"#21918c\", "
-		      "3 \"#5ec962\", 4 \"#fde725\")\n",
-		      g);
-		fprintf(g, "plot \"%s\" using 1:2:3 with image notitle\n", d.name);
-		fputs("unset cblabel\n", g);
-		free(offs);
-		free(ks);
-	}
 	for (size_t ri = 0; ri < m->nreplays; ri++)
 		if (replay_script(g, m, &m->replays[ri], in, n, o, dir, ndata) != 0)
 			return -1;
@@ -1564,45 +1582,63 @@ static void cmd_verdict_line(const struct pb_results_file *f, const char *prefix
 	pb_xappend(s, line);
 }
 
-static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const char *dir,
-                      size_t *ndata, char *subtitle, size_t sublen)
-{
-	/* The figure the verdict is on, drawn for every run. */
+/* What cmd_script's steps share: every case's values of the metric, their
+ * scale, and the script's parts being written. */
+struct cmd_fig {
+	const struct pb_plot_input *in;
+	size_t n;
 	const struct cmd_metric *metric;
-	if (cmd_metric_all(in, n, &metric) != 0)
-		return -1;
+	double **val; /* [total]: each case's values, the files' cases in order */
+	size_t *nval; /* [total] */
+	size_t total; /* cases in all files */
+	double scale; /* ns per unit: 1e9 (s) or 1e6 (ms) */
+	const char *unit;
+	FILE *g;       /* the script */
+	FILE *tf, *pf; /* its x tics and its plot clauses, assembled after */
+	const char *dir;
+	size_t *ndata;
+	size_t npos; /* cases placed so far (x = 1, 2, ...) */
+};
+
+/* Every case's values of the metric into fig->val, fig->nval, and their largest into *vmax; -1
+ * (said). */
+static int cmd_fig_values(struct cmd_fig *fig, double *vmax_out)
+{
+	const struct pb_plot_input *in = fig->in;
+	size_t n = fig->n;
 	size_t total = 0;
 	for (size_t fi = 0; fi < n; fi++)
 		total += in[fi].file->ncases;
 	double **val = pb_xcalloc(total + 1, sizeof *val);
 	size_t *nval = pb_xcalloc(total + 1, sizeof *nval);
+	fig->total = total;
+	fig->val = val;
+	fig->nval = nval;
 	int rc = 0;
 	double vmax = 0;
 	for (size_t fi = 0, k = 0; fi < n && rc == 0; fi++)
 		for (size_t i = 0; i < in[fi].file->ncases && rc == 0; i++, k++) {
-			rc = cmd_values(in[fi].file, &in[fi].file->cases[i], metric, &val[k],
+			rc = cmd_values(in[fi].file, &in[fi].file->cases[i], fig->metric, &val[k],
 			                &nval[k]);
 			for (size_t j = 0; rc == 0 && j < nval[k]; j++)
 				vmax = fmax(vmax, val[k][j]);
 		}
-	if (rc != 0) {
-		for (size_t k = 0; k < total; k++)
-			free(val[k]);
-		free(val);
-		free(nval);
-		return -1;
-	}
-	/* Scale: s when the longest run is over 10 s, else ms. */
-	double scale = vmax > 10e9 ? 1e9 : 1e6;
-	const char *unit = vmax > 10e9 ? "s" : "ms";
+	*vmax_out = vmax;
+	return rc;
+}
 
-	fputs("\nunset arrow; unset label; unset logscale; set autoscale\n", g);
-	fprintf(g, "set ylabel \"%s per run, %s\"\n", metric->axis, unit);
-	fputs("set xlabel \"dots: the counted runs of each side in the order they ran, "
-	      "left to right; bar: their median\"\n",
-	      g);
-	fputs("set yrange [0:*]\nset key off\nset grid ytics\n", g);
-	size_t npos = 0;
+/* Frees fig's values. */
+static void cmd_fig_free(struct cmd_fig *fig)
+{
+	for (size_t k = 0; k < fig->total; k++)
+		free(fig->val[k]);
+	free(fig->val);
+	free(fig->nval);
+}
+
+/* The subtitle: each file's sides and verdict, at most 4 files' (the rest counted). */
+static char *cmd_subtitle(const struct pb_plot_input *in, size_t n)
+{
 	char *sub = pb_xstrdup("");
 	/* Each file's sides and verdict, named by its label when there are
 	 * several (the x tics say "A label", "B label"); at most 4 files. */
@@ -1618,75 +1654,110 @@ static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const c
 		pb_xappend(&sub, more);
 		free(more);
 	}
+	return sub;
+}
+
+/* Case k (c, of file fi): its x tic, its runs as dots and median as a bar (two data files), its
+ * median's label; -1 (said). */
+static int cmd_case(struct cmd_fig *fig, size_t fi, size_t k, const struct pb_results_case *c)
+{
+	const struct pb_plot_input *in = fig->in;
+	size_t n = fig->n;
+	double **val = fig->val;
+	size_t *nval = fig->nval;
+	double scale = fig->scale;
+	const char *unit = fig->unit;
+	FILE *g = fig->g, *tf = fig->tf, *pf = fig->pf;
+	int rc;
+	const char *side = pb_key_str(c->key, "side");
+	double x = (double)++fig->npos;
+	size_t npos = fig->npos;
+	char tic[160];
+	snprintf(tic, sizeof tic, "%s%s%s", side ? side : "?", n > 1 ? " " : "",
+	         n > 1 ? in[fi].label : "");
+	fputs(npos > 1 ? ", " : "", tf);
+	gp_str(tf, tic);
+	fprintf(tf, " %g", x);
+	struct pb_summary sum;
+	if (pb_summarize(val[k], nval[k], 0.95, &sum) != 0)
+		return -1;
+	char runs[32], med[32];
+	snprintf(runs, sizeof runs, "%03zu.dat", (*fig->ndata)++);
+	snprintf(med, sizeof med, "%03zu.dat", (*fig->ndata)++);
+	struct outfile d;
+	FILE *df = out_open(&d);
+	fprintf(df, "# x %s_%s (metric %s)\n", fig->metric->name, unit, fig->metric->name);
+	for (size_t j = 0; j < nval[k]; j++) {
+		/* Runs in the order they ran, left to right: a
+		 * drift or a slow first run shows as such. */
+		double dx = nval[k] > 1 ? -0.3 + 0.6 * (double)j / (double)(nval[k] - 1) : 0;
+		fprintf(df, "%.4f %.6g\n", x + dx, val[k][j] / scale);
+	}
+	if ((rc = out_close(&d, fig->dir, runs)) != 0)
+		return rc;
+	df = out_open(&d);
+	fprintf(df, "# median\n%.4f %.6g\n%.4f %.6g\n", x - 0.35, sum.median / scale, x + 0.35,
+	        sum.median / scale);
+	if ((rc = out_close(&d, fig->dir, med)) != 0)
+		return rc;
+	const char *col = colours[(npos - 1) % NCOLOURS];
+	fprintf(pf,
+	        "%s  \"%s\" using 1:2 with points pt %d ps 0.8 lc rgb \"%s\", \\\n"
+	        "  \"%s\" using 1:2 with lines lw 3 lc rgb \"black\"",
+	        npos > 1 ? ",\\\n" : "", runs, file_point[fi % NFILESTYLES], col, med);
+	char ml[64];
+	snprintf(ml, sizeof ml, "%.4g %s", sum.median / scale, unit);
+	fputs("\nset label ", g);
+	gp_str(g, ml);
+	fprintf(g, " at %g, %.6g offset 0,0.8 center font \",9\" front", x, sum.median / scale);
+	return 0;
+}
+
+/* A cmd plot: every run of every side as a dot, its median as a bar, in the metric the verdict is
+ * on. */
+static int cmd_script(FILE *g, const struct pb_plot_input *in, size_t n, const char *dir,
+                      size_t *ndata, char *subtitle, size_t sublen)
+{
+	/* The figure the verdict is on, drawn for every run. */
+	struct cmd_fig fig = {.in = in, .n = n, .g = g, .dir = dir, .ndata = ndata};
+	if (cmd_metric_all(in, n, &fig.metric) != 0)
+		return -1;
+	double vmax;
+	if (cmd_fig_values(&fig, &vmax) != 0) {
+		cmd_fig_free(&fig);
+		return -1;
+	}
+	/* Scale: s when the longest run is over 10 s, else ms. */
+	fig.scale = vmax > 10e9 ? 1e9 : 1e6;
+	fig.unit = vmax > 10e9 ? "s" : "ms";
+
+	fputs("\nunset arrow; unset label; unset logscale; set autoscale\n", g);
+	fprintf(g, "set ylabel \"%s per run, %s\"\n", fig.metric->axis, fig.unit);
+	fputs("set xlabel \"dots: the counted runs of each side in the order they ran, "
+	      "left to right; bar: their median\"\n",
+	      g);
+	fputs("set yrange [0:*]\nset key off\nset grid ytics\n", g);
+	char *sub = cmd_subtitle(in, n);
 	struct outfile tics;
-	FILE *tf = out_open(&tics);
+	fig.tf = out_open(&tics);
 	struct outfile plot;
-	FILE *pf = out_open(&plot);
+	fig.pf = out_open(&plot);
+	int rc = 0;
 	for (size_t fi = 0, k = 0; fi < n && rc == 0; fi++) {
 		const struct pb_results_file *f = in[fi].file;
-		for (size_t i = 0; i < f->ncases && rc == 0; i++, k++) {
-			const struct pb_results_case *c = &f->cases[i];
-			const char *side = pb_key_str(c->key, "side");
-			double x = (double)++npos;
-			char tic[160];
-			snprintf(tic, sizeof tic, "%s%s%s", side ? side : "?", n > 1 ? " " : "",
-			         n > 1 ? in[fi].label : "");
-			fputs(npos > 1 ? ", " : "", tf);
-			gp_str(tf, tic);
-			fprintf(tf, " %g", x);
-			struct pb_summary sum;
-			if (pb_summarize(val[k], nval[k], 0.95, &sum) != 0) {
-				rc = -1;
-				break;
-			}
-			char runs[32], med[32];
-			snprintf(runs, sizeof runs, "%03zu.dat", (*ndata)++);
-			snprintf(med, sizeof med, "%03zu.dat", (*ndata)++);
-			struct outfile d;
-			FILE *df = out_open(&d);
-			fprintf(df, "# x %s_%s (metric %s)\n", metric->name, unit, metric->name);
-			for (size_t j = 0; j < nval[k]; j++) {
-				/* Runs in the order they ran, left to right: a
-				 * drift or a slow first run shows as such. */
-				double dx = nval[k] > 1
-				                ? -0.3 + 0.6 * (double)j / (double)(nval[k] - 1)
-				                : 0;
-				fprintf(df, "%.4f %.6g\n", x + dx, val[k][j] / scale);
-			}
-			if ((rc = out_close(&d, dir, runs)) != 0)
-				break;
-			df = out_open(&d);
-			fprintf(df, "# median\n%.4f %.6g\n%.4f %.6g\n", x - 0.35,
-			        sum.median / scale, x + 0.35, sum.median / scale);
-			if ((rc = out_close(&d, dir, med)) != 0)
-				break;
-			const char *col = colours[(npos - 1) % NCOLOURS];
-			fprintf(pf,
-			        "%s  \"%s\" using 1:2 with points pt %d ps 0.8 lc rgb \"%s\", \\\n"
-			        "  \"%s\" using 1:2 with lines lw 3 lc rgb \"black\"",
-			        npos > 1 ? ",\\\n" : "", runs, file_point[fi % NFILESTYLES], col,
-			        med);
-			char ml[64];
-			snprintf(ml, sizeof ml, "%.4g %s", sum.median / scale, unit);
-			fputs("\nset label ", g);
-			gp_str(g, ml);
-			fprintf(g, " at %g, %.6g offset 0,0.8 center font \",9\" front", x,
-			        sum.median / scale);
-		}
+		for (size_t i = 0; i < f->ncases && rc == 0; i++, k++)
+			rc = cmd_case(&fig, fi, k, &f->cases[i]);
 	}
-	fclose(tf);
-	fclose(pf);
+	fclose(fig.tf);
+	fclose(fig.pf);
 	if (rc == 0)
 		fprintf(g, "\nset xrange [0.4:%g]\nset xtics (%s)\nplot \\\n%s\n",
-		        (double)npos + 0.6, tics.text, plot.text);
+		        (double)fig.npos + 0.6, tics.text, plot.text);
 	snprintf(subtitle, sublen, "%s", sub);
 	free(sub);
 	free(tics.text);
 	free(plot.text);
-	for (size_t k = 0; k < total; k++)
-		free(val[k]);
-	free(val);
-	free(nval);
+	cmd_fig_free(&fig);
 	return rc;
 }
 
@@ -2125,52 +2196,63 @@ int pb_plot_check(const struct pb_plot_input *in, size_t n)
 	return 0;
 }
 
-int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
-                  const char *dir)
-{
-	const char *out = o->output;
-	size_t olen = strlen(out);
-	bool svg = olen > 4 && !strcmp(out + olen - 4, ".svg");
-	bool png = olen > 4 && !strcmp(out + olen - 4, ".png");
-	if (!svg && !png)
-		return pb_fail("output '%s' must end in .svg or .png", out);
-	if (pb_plot_check(in, n) != 0)
-		return -1;
-	const char *other, *kind = suite_of(in[0].file, &other);
-	bool mem = !strcmp(kind, "mem"), lat = !strcmp(kind, "latency"), map = !strcmp(kind, "map");
+/* What pb_plot_write's steps share: the input, the kind of plot, its
+ * collected series and its layout. */
+struct plot_job {
+	const struct pb_plot_input *in;
+	size_t n;
+	const struct pb_plot_opts *o;
+	const char *dir;
+	const char *kind; /* the first file's suite: mem, latency, map or cmd */
+	bool mem, lat, map;
+	struct mem_plot m;
+	struct lm_plot lm;
+	size_t panels, cols, rows;
+};
 
-	struct mem_plot m = {0};
-	struct lm_plot lm = {0};
+/* A mem, latency or map plot's series collected, with its panels and columns; -1 (said, freed). */
+static int plot_collect(struct plot_job *j)
+{
+	const struct pb_plot_input *in = j->in;
+	size_t n = j->n;
 	size_t panels = 1, cols = 1;
-	if (lat || map) {
-		if (lm_collect(&lm, in, n, map) != 0) {
-			lm_free(&lm);
+	if (j->lat || j->map) {
+		if (lm_collect(&j->lm, in, n, j->map) != 0) {
+			lm_free(&j->lm);
 			return -1;
 		}
 		bool curve = false, loaded = false;
-		for (size_t i = 0; i < lm.n; i++) {
-			curve |= !lm.s[i].loaded;
-			loaded |= lm.s[i].loaded;
+		for (size_t i = 0; i < j->lm.n; i++) {
+			curve |= !j->lm.s[i].loaded;
+			loaded |= j->lm.s[i].loaded;
 		}
 		panels = (size_t)curve + (size_t)loaded;
 	}
-	if (mem) {
-		if (mem_collect(&m, in, n, o->unit) != 0) {
-			mem_free(&m);
+	if (j->mem) {
+		struct mem_plot *m = &j->m;
+		if (mem_collect(m, in, n, j->o->unit) != 0) {
+			mem_free(m);
 			return -1;
 		}
-		panels = m.npanels + m.nscalings + m.ngrids + m.nreplays;
+		panels = m->npanels + m->nscalings + m->ngrids + m->nreplays;
 		if (panels == 0) {
-			mem_free(&m);
+			mem_free(m);
 			return pb_fail("%s: no mem case with a size above 0 to plot",
 			               in[0].file->path);
 		}
 		cols = panels > 1 ? 2 : 1;
 	}
-	size_t rows = (panels + cols - 1) / cols;
+	j->panels = panels;
+	j->cols = cols;
+	j->rows = (panels + cols - 1) / cols;
+	return 0;
+}
 
-	struct outfile s;
-	FILE *g = out_open(&s);
+/* The script's head: the terminal (svg or png, sized by the layout), its output and grid. */
+static void plot_head(FILE *g, const struct plot_job *j, bool svg)
+{
+	const char *out = j->o->output;
+	size_t cols = j->cols, rows = j->rows;
 	fputs("# primbench plot: gnuplot script (run it in this directory:\n"
 	      "# gnuplot " PB_PLOT_SCRIPT ")\n",
 	      g);
@@ -2188,45 +2270,58 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 	fputs("set encoding utf8\nset output ", g);
 	gp_str(g, out);
 	fputs("\nset grid xtics ytics lc rgb \"#dddddd\"\nset border lc rgb \"#444444\"\n", g);
+}
 
-	char title[1024];
+/* The figure's title: --title, else the kind, the files' labels, the first file's CPU and start. */
+static void plot_title(const struct plot_job *j, char *title, size_t len)
+{
+	const struct pb_plot_input *in = j->in;
+	size_t n = j->n;
 	size_t pos = 0;
-	if (o->title) {
-		snprintf(title, sizeof title, "%s", o->title);
+	if (j->o->title) {
+		snprintf(title, len, "%s", j->o->title);
 	} else {
-		pos += (size_t)snprintf(title, sizeof title, "primbench %s results:", kind);
-		for (size_t i = 0; i < n && pos < sizeof title; i++)
+		pos += (size_t)snprintf(title, len, "primbench %s results:", j->kind);
+		for (size_t i = 0; i < n && pos < len; i++)
 			pos +=
-			    (size_t)snprintf(title + pos, sizeof title - pos, "%s%s",
+			    (size_t)snprintf(title + pos, len - pos, "%s%s",
 			                     i ? (i + 1 == n ? " vs " : ", ") : " ", in[i].label);
 		const char *brand =
 		    json_string_value(get_path(in[0].file->machine, "cpu", "brand", NULL));
 		const char *when =
 		    json_string_value(json_object_get(in[0].file->doc, "started_at"));
-		if (brand && pos < sizeof title)
-			snprintf(title + pos, sizeof title - pos, "\n%s%s%s", brand,
-			         when ? ", " : "", when ? when : "");
+		if (brand && pos < len)
+			snprintf(title + pos, len - pos, "\n%s%s%s", brand, when ? ", " : "",
+			         when ? when : "");
 	}
+}
+
+/* The script's body under title: the mem, latency or map panels in a multiplot, or the cmd figure.
+ */
+static int plot_body(FILE *g, struct plot_job *j, const char *title)
+{
+	const struct pb_plot_input *in = j->in;
+	size_t n = j->n;
 	size_t ndata = 0;
 	int rc;
-	if (mem) {
-		fprintf(g, "set multiplot layout %zu,%zu title ", rows, cols);
+	if (j->mem) {
+		fprintf(g, "set multiplot layout %zu,%zu title ", j->rows, j->cols);
 		gp_str(g, title);
 		fputs(" font \",13\"\n", g);
-		rc = mem_script(g, &m, in, n, o, dir, &ndata);
+		rc = mem_script(g, &j->m, in, n, j->o, j->dir, &ndata);
 		fputs("unset multiplot\n", g);
-	} else if (lat || map) {
-		fprintf(g, "set multiplot layout %zu,1 title ", rows);
+	} else if (j->lat || j->map) {
+		fprintf(g, "set multiplot layout %zu,1 title ", j->rows);
 		gp_str(g, title);
 		fputs(" font \",13\"\n", g);
-		rc = lat ? latency_script(g, &lm, in, n, dir, &ndata)
-		         : map_script(g, &lm, in, n, dir, &ndata);
+		rc = j->lat ? latency_script(g, &j->lm, in, n, j->dir, &ndata)
+		            : map_script(g, &j->lm, in, n, j->dir, &ndata);
 		fputs("unset multiplot\n", g);
 	} else {
 		char sub[768];
 		struct outfile body;
 		FILE *bf = out_open(&body);
-		rc = cmd_script(bf, in, n, dir, &ndata, sub, sizeof sub);
+		rc = cmd_script(bf, in, n, j->dir, &ndata, sub, sizeof sub);
 		fclose(bf);
 		if (rc == 0) {
 			char full[1800];
@@ -2238,8 +2333,36 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 		}
 		free(body.text);
 	}
-	mem_free(&m);
-	lm_free(&lm);
+	return rc;
+}
+
+int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
+                  const char *dir)
+{
+	const char *out = o->output;
+	size_t olen = strlen(out);
+	bool svg = olen > 4 && !strcmp(out + olen - 4, ".svg");
+	bool png = olen > 4 && !strcmp(out + olen - 4, ".png");
+	if (!svg && !png)
+		return pb_fail("output '%s' must end in .svg or .png", out);
+	if (pb_plot_check(in, n) != 0)
+		return -1;
+	const char *other, *kind = suite_of(in[0].file, &other);
+	struct plot_job j = {.in = in, .n = n, .o = o, .dir = dir, .kind = kind};
+	j.mem = !strcmp(kind, "mem");
+	j.lat = !strcmp(kind, "latency");
+	j.map = !strcmp(kind, "map");
+	if (plot_collect(&j) != 0)
+		return -1;
+
+	struct outfile s;
+	FILE *g = out_open(&s);
+	plot_head(g, &j, svg);
+	char title[1024];
+	plot_title(&j, title, sizeof title);
+	int rc = plot_body(g, &j, title);
+	mem_free(&j.m);
+	lm_free(&j.lm);
 	if (rc != 0) {
 		fclose(g);
 		free(s.text);

@@ -302,14 +302,25 @@ static int kernel_column(const struct grid *g)
 	return w;
 }
 
-void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
-                       enum pb_cache_state st, uint64_t n, enum pb_unit unit)
+/* What pb_print_mem_grid's steps share: the cases of (op, st, n), their
+ * placements (rows) and kernels (columns), and the columns' widths. */
+struct grid_print {
+	FILE *f;
+	const struct pb_mem_result *r;
+	enum pb_op op;
+	enum pb_cache_state st;
+	uint64_t n;
+	enum pb_unit unit;
+	const struct grid *g;
+	const struct pb_mem_case **rows; /* a case per placement, in first-seen order */
+	size_t nrows;
+	int cw, lw; /* a kernel's column, the label column */
+};
+
+/* The placements of (op, st, n) in first-seen order, a case each (NULL: out of memory). */
+static const struct pb_mem_case **grid_rows(const struct pb_mem_result *r, enum pb_op op,
+                                            enum pb_cache_state st, uint64_t n, size_t *nrows_out)
 {
-	struct grid g;
-	if (grid_build(&g, r, op, st) != 0 || g.nkernels == 0) {
-		grid_free(&g);
-		return;
-	}
 	/* Rows: the placements of (op, st, n) in first-seen order. */
 	const struct pb_mem_case **rows = calloc(r->n_cases + 1, sizeof *rows);
 	size_t nrows = 0;
@@ -323,14 +334,21 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		if (j == nrows)
 			rows[nrows++] = c;
 	}
-	if (nrows == 0) {
-		free(rows);
-		grid_free(&g);
-		return;
-	}
+	*nrows_out = nrows;
+	return rows;
+}
+
+/* The grid's head: op, size and state, the unit and the rows' axis, the marks. */
+static void grid_head(const struct grid_print *p)
+{
+	FILE *f = p->f;
+	const struct pb_mem_result *r = p->r;
+	enum pb_op op = p->op;
+	enum pb_cache_state st = p->st;
+	enum pb_unit unit = p->unit;
 	char sz[24];
-	pb_format_bytes(sz, sizeof sz, n, PB_BYTES_EXACT);
-	const struct pb_mem_case *c0 = rows[0];
+	pb_format_bytes(sz, sizeof sz, p->n, PB_BYTES_EXACT);
+	const struct pb_mem_case *c0 = p->rows[0];
 	const char *axis = c0->placement.has_distance ? "dst offset, src - dst distance"
 	                   : op != PB_OP_MEMSET       ? "dst/src offset"
 	                                              : "dst offset";
@@ -340,72 +358,110 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	        unit == PB_UNIT_BYTES_PER_TICK || unit == PB_UNIT_GB_S ? "higher" : "lower", axis);
 	fprintf(f, "* fastest in its row; = not shown slower than it beyond +-%g%%\n",
 	        100 * pb_equivalence());
+}
+
+/* The columns' widths: a kernel's (its name, at least a value and marker), the labels'. */
+static void grid_widths(struct grid_print *p)
+{
+	const struct grid *g = p->g;
 	/* Columns as wide as the longest kernel name (kernel names are the
 	 * headers here), at least a value and its marker. */
 	int cw = CELL_WIDTH;
-	for (size_t k = 0; k < g.nkernels; k++)
-		if ((int)strlen(g.kernels[k]->name) + 1 > cw)
-			cw = (int)strlen(g.kernels[k]->name) + 1;
+	for (size_t k = 0; k < g->nkernels; k++)
+		if ((int)strlen(g->kernels[k]->name) + 1 > cw)
+			cw = (int)strlen(g->kernels[k]->name) + 1;
 	/* The label column holds the longest label: a distance of 2^47
 	 * bytes is never cut (it used to be, to 9 characters). */
 	int lw = NAME_WIDTH;
-	for (size_t i = 0; i < nrows; i++) {
+	for (size_t i = 0; i < p->nrows; i++) {
 		char lab[48];
-		placement_label(rows[i], lab, sizeof lab);
+		placement_label(p->rows[i], lab, sizeof lab);
 		if ((int)strlen(lab) + 1 > lw)
 			lw = (int)strlen(lab) + 1;
 	}
+	p->cw = cw;
+	p->lw = lw;
+}
+
+/* Row i of the grid: its placement and the median of kernels first..last-1, marked. */
+static void grid_row(const struct grid_print *p, size_t i, size_t first, size_t last)
+{
+	FILE *f = p->f;
+	const struct pb_mem_result *r = p->r;
+	enum pb_op op = p->op;
+	enum pb_cache_state st = p->st;
+	uint64_t n = p->n;
+	const struct pb_mem_case **rows = p->rows;
+	char lab[48];
+	placement_label(rows[i], lab, sizeof lab);
+	fprintf(f, "%-*s", p->lw, lab);
+	const struct pb_mem_case *best = NULL;
+	for (size_t j = 0; j < r->n_cases; j++) {
+		const struct pb_mem_case *c = &r->cases[j];
+		if (matches(c, op, st) && c->size_bytes == n &&
+		    same_placement(&c->placement, &rows[i]->placement) &&
+		    (!best || c->ticks_per_call.median < best->ticks_per_call.median))
+			best = c;
+	}
+	for (size_t k = first; k < last; k++) {
+		const struct pb_mem_case *c = NULL;
+		for (size_t j = 0; j < r->n_cases && !c; j++) {
+			const struct pb_mem_case *x = &r->cases[j];
+			if (matches(x, op, st) && x->size_bytes == n &&
+			    x->kernel == p->g->kernels[k] &&
+			    same_placement(&x->placement, &rows[i]->placement))
+				c = x;
+		}
+		char v[24] = "-";
+		char mark = ' ';
+		if (c) {
+			pb_format_sig3(v, sizeof v,
+			               pb_unit_value(p->unit, c->ticks_per_call.median, n));
+			mark = pb_mem_mark(c, best);
+		}
+		put_cell(f, p->cw, v, mark, k + 1 == last);
+	}
+	fputc('\n', f);
+}
+
+/* The grid as tables of as many kernels as fit the width, a row per placement. */
+static void grid_tables(const struct grid_print *p)
+{
+	FILE *f = p->f;
+	const struct grid *g = p->g;
+	int cw = p->cw, lw = p->lw;
 	size_t per_table = (size_t)((PB_TEXT_WIDTH - lw) / cw);
-	for (size_t first = 0; first < g.nkernels; first += per_table) {
-		size_t last = first + per_table < g.nkernels ? first + per_table : g.nkernels;
+	for (size_t first = 0; first < g->nkernels; first += per_table) {
+		size_t last = first + per_table < g->nkernels ? first + per_table : g->nkernels;
 		fprintf(f, "%-*s", lw, "placement");
 		for (size_t k = first; k < last; k++)
-			fprintf(f, "%*s%s", cw - 1, g.kernels[k]->name, k + 1 < last ? " " : "");
+			fprintf(f, "%*s%s", cw - 1, g->kernels[k]->name, k + 1 < last ? " " : "");
 		fputc('\n', f);
-		for (size_t i = 0; i < nrows; i++) {
-			char lab[48];
-			placement_label(rows[i], lab, sizeof lab);
-			fprintf(f, "%-*s", lw, lab);
-			const struct pb_mem_case *best = NULL;
-			for (size_t j = 0; j < r->n_cases; j++) {
-				const struct pb_mem_case *c = &r->cases[j];
-				if (matches(c, op, st) && c->size_bytes == n &&
-				    same_placement(&c->placement, &rows[i]->placement) &&
-				    (!best ||
-				     c->ticks_per_call.median < best->ticks_per_call.median))
-					best = c;
-			}
-			for (size_t k = first; k < last; k++) {
-				const struct pb_mem_case *c = NULL;
-				for (size_t j = 0; j < r->n_cases && !c; j++) {
-					const struct pb_mem_case *x = &r->cases[j];
-					if (matches(x, op, st) && x->size_bytes == n &&
-					    x->kernel == g.kernels[k] &&
-					    same_placement(&x->placement, &rows[i]->placement))
-						c = x;
-				}
-				char v[24] = "-";
-				char mark = ' ';
-				if (c) {
-					pb_format_sig3(
-					    v, sizeof v,
-					    pb_unit_value(unit, c->ticks_per_call.median, n));
-					mark = pb_mem_mark(c, best);
-				}
-				put_cell(f, cw, v, mark, k + 1 == last);
-			}
-			fputc('\n', f);
-		}
-		if (last < g.nkernels)
+		for (size_t i = 0; i < p->nrows; i++)
+			grid_row(p, i, first, last);
+		if (last < g->nkernels)
 			fputc('\n', f);
 	}
+}
+
+/* Per kernel: its worst row against the row's fastest, and its rows at under half speed. */
+static void grid_behind(const struct grid_print *p)
+{
+	FILE *f = p->f;
+	const struct pb_mem_result *r = p->r;
+	enum pb_op op = p->op;
+	enum pb_cache_state st = p->st;
+	uint64_t n = p->n;
+	const struct grid *g = p->g;
+	const struct pb_mem_case **rows = p->rows;
+	size_t nrows = p->nrows;
 	/* Per kernel: how far it falls behind each row's fastest, the worst
 	 * row, and how many rows it runs at under half the fastest's speed
 	 * (case M1's question). */
-	int kw = kernel_column(&g) - 1;
+	int kw = kernel_column(g) - 1;
 	fprintf(f, "%-*s %9s  %-20s %s\n", kw, "vs row's best", "worst", "at placement",
 	        "rows at < 1/2 speed");
-	for (size_t k = 0; k < g.nkernels; k++) {
+	for (size_t k = 0; k < g->nkernels; k++) {
 		double worst = 0;
 		size_t worst_row = 0, slow = 0, seen = 0;
 		for (size_t i = 0; i < nrows; i++) {
@@ -415,7 +471,7 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 				if (!matches(x, op, st) || x->size_bytes != n ||
 				    !same_placement(&x->placement, &rows[i]->placement))
 					continue;
-				if (x->kernel == g.kernels[k])
+				if (x->kernel == g->kernels[k])
 					c = x;
 				if (!best || x->ticks_per_call.median < best->ticks_per_call.median)
 					best = x;
@@ -436,10 +492,31 @@ void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 		char lab[48], w[24];
 		placement_label(rows[worst_row], lab, sizeof lab);
 		snprintf(w, sizeof w, "%.2fx", worst);
-		fprintf(f, "%-*s %9s  %-20s %zu of %zu\n", kw, g.kernels[k]->name, w, lab, slow,
+		fprintf(f, "%-*s %9s  %-20s %zu of %zu\n", kw, g->kernels[k]->name, w, lab, slow,
 		        seen);
 	}
-	free(rows);
+}
+
+void pb_print_mem_grid(FILE *f, const struct pb_mem_result *r, enum pb_op op,
+                       enum pb_cache_state st, uint64_t n, enum pb_unit unit)
+{
+	struct grid g;
+	if (grid_build(&g, r, op, st) != 0 || g.nkernels == 0) {
+		grid_free(&g);
+		return;
+	}
+	struct grid_print p = {.f = f, .r = r, .op = op, .st = st, .n = n, .unit = unit, .g = &g};
+	p.rows = grid_rows(r, op, st, n, &p.nrows);
+	if (p.nrows == 0) {
+		free(p.rows);
+		grid_free(&g);
+		return;
+	}
+	grid_head(&p);
+	grid_widths(&p);
+	grid_tables(&p);
+	grid_behind(&p);
+	free(p.rows);
 	grid_free(&g);
 }
 

@@ -176,6 +176,174 @@ json_t *pb_results_key(const char *suite)
 	return key;
 }
 
+/* A mem case's key (schema: the fields that name it), nt its threads (1 when one). */
+static json_t *mem_key(const struct pb_mem_case *c, unsigned nt)
+{
+	json_t *key = pb_results_key("mem");
+	json_object_set_new(key, "op", json_string(pb_op_name(c->op)));
+	json_object_set_new(key, "kernel", json_string(c->kernel->name));
+	json_object_set_new(key, "size_bytes",
+	                    c->replay ? json_null() : json_integer((json_int_t)c->size_bytes));
+	const struct pb_mem_placement *pl = &c->placement;
+	json_object_set_new(key, "dst_offset_bytes",
+	                    json_integer((json_int_t)pl->dst_offset_bytes));
+	json_object_set_new(key, "src_offset_bytes",
+	                    c->op != PB_OP_MEMSET && !pl->has_distance
+	                        ? json_integer((json_int_t)pl->src_offset_bytes)
+	                        : json_null());
+	json_object_set_new(key, "distance_bytes",
+	                    pl->has_distance ? json_integer(pl->distance_bytes) : json_null());
+	json_object_set_new(key, "extent_bytes", json_integer((json_int_t)c->extent_bytes));
+	json_object_set_new(key, "cache_state", json_string(pb_cache_state_name(c->state)));
+	json_object_set_new(key, "page_bytes", json_integer(c->page_bytes));
+	json_object_set_new(key, "fill_value",
+	                    c->fill_value < 0 ? json_null() : json_integer(c->fill_value));
+	json_object_set_new(key, "then_read", json_boolean(c->then_read));
+	/* Threads: 1, placement null and mem_node "local" are what a file
+	 * without these fields means (compare reads them alike). */
+	char node[32];
+	json_object_set_new(key, "threads", json_integer(nt));
+	json_object_set_new(key, "placement",
+	                    nt > 1
+	                        ? json_string(c->thread_placement ? c->thread_placement : "compact")
+	                        : json_null());
+	json_object_set_new(
+	    key, "mem_node",
+	    json_string(pb_mem_node_text(c->mem_node, c->mem_node_index, node, sizeof node)));
+	if (c->replay) {
+		/* A replay: the distribution, the seed and offsets mode that
+		 * drew the batch, and its length are part of the key. */
+		const struct pb_mem_replay *rp = c->replay;
+		json_object_set_new(key, "distribution", json_string(rp->dist->name));
+		json_object_set_new(key, "offsets",
+		                    json_string(pb_replay_offsets_name(rp->offsets)));
+		json_object_set_new(key, "seed", json_integer((json_int_t)(rp->seed & INT64_MAX)));
+		json_object_set_new(key, "batch_calls", json_integer((json_int_t)rp->batch_calls));
+	}
+	return key;
+}
+
+/* A replay's "distribution" object: the distribution, the seed, offsets and batch it drew. */
+static json_t *replay_json(const struct pb_mem_replay *rp)
+{
+	json_t *dj = json_object();
+	json_object_set_new(dj, "name", json_string(rp->dist->name));
+	json_object_set_new(dj, "path", json_string(rp->dist->path));
+	json_object_set_new(dj, "values", json_integer((json_int_t)rp->dist->n_values));
+	json_object_set_new(dj, "weight_sum", pb_json_number(rp->dist->weight_sum));
+	json_object_set_new(dj, "share_le_128", pb_json_number(rp->dist->share_le_128));
+	json_object_set_new(dj, "mean_bytes", pb_json_number(rp->dist->mean_bytes));
+	json_object_set_new(dj, "seed", json_integer((json_int_t)(rp->seed & INT64_MAX)));
+	json_object_set_new(dj, "offsets", json_string(pb_replay_offsets_name(rp->offsets)));
+	json_object_set_new(dj, "offset_window_bytes",
+	                    json_integer(rp->offsets == PB_OFFSETS_RANDOM ? PB_REPLAY_WINDOW : 1));
+	json_object_set_new(dj, "batch_calls", json_integer((json_int_t)rp->batch_calls));
+	json_object_set_new(dj, "batch_bytes", json_integer((json_int_t)rp->batch_bytes));
+	json_object_set_new(dj, "batch_share_le_128",
+	                    pb_json_number((double)rp->batch_le_128 / (double)rp->batch_calls));
+	return dj;
+}
+
+/* A case's "median_derived": its median per call in ns and per byte (NULL: no samples). */
+static json_t *mem_derived(const struct pb_mem_result *r, const struct pb_mem_case *c, unsigned nt)
+{
+	if (c->n_samples && c->replay) {
+		double med = c->ticks_per_call.median;
+		double per = (double)c->replay->batch_bytes / (double)c->replay->batch_calls;
+		json_t *dv = json_object();
+		json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));
+		json_object_set_new(dv, "bytes_per_tick",
+		                    pb_json_number(med > 0 ? per / med : INFINITY));
+		json_object_set_new(dv, "gb_per_s",
+		                    pb_json_number(med > 0 ? per / pb_ticks_to_ns(med) : INFINITY));
+		return dv;
+	} else if (c->n_samples) {
+		double med = c->ticks_per_call.median;
+		json_t *dv = json_object();
+		json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));
+		json_object_set_new(dv, "ticks_per_page",
+		                    pb_json_number(pb_ticks_per_page(med, c->size_bytes)));
+		json_object_set_new(dv, "bytes_per_tick",
+		                    pb_json_number(pb_bytes_per_tick(med, c->size_bytes)));
+		json_object_set_new(dv, "gb_per_s",
+		                    pb_json_number(pb_gb_per_s(med, c->size_bytes)));
+		if (nt > 1)
+			json_object_set_new(dv, "efficiency",
+			                    pb_json_number(pb_mem_efficiency(r, c)));
+		return dv;
+	}
+	return NULL;
+}
+
+/* A case's read-back (--then-read) into o: its samples and per-call summaries. */
+static void mem_read_back(json_t *o, const struct pb_mem_case *c)
+{
+	json_t *rs = json_array();
+	for (size_t j = 0; j < c->n_samples; j++)
+		json_array_append_new(rs, pb_json_number(c->read_ticks[j]));
+	json_object_set_new(o, "read_samples", rs);
+	json_object_set_new(o, "read_per_call", pb_json_summary(&c->read_ticks_per_call));
+	if (c->read_loop_ticks_per_call.n > 0) {
+		json_object_set_new(o, "read_loop_per_call",
+		                    pb_json_summary(&c->read_loop_ticks_per_call));
+		json_object_set_new(o, "read_loop_bound", json_boolean(c->read_loop_bound));
+	}
+}
+
+/* A case's hardware counters per call: "counters". */
+static json_t *mem_counters(const struct pb_mem_case *c)
+{
+	/* Counted around whole batches (read-back included with
+	 * --then-read), user space only. */
+	double calls = (double)c->counted_calls;
+	json_t *hc = json_object();
+	json_object_set_new(hc, "calls", json_integer((json_int_t)c->counted_calls));
+	json_object_set_new(hc, "cycles_per_call", pb_json_number((double)c->cycles / calls));
+	json_object_set_new(hc, "instructions_per_call",
+	                    pb_json_number((double)c->instructions / calls));
+	json_object_set_new(hc, "cache_misses_per_call",
+	                    pb_json_number((double)c->cache_misses / calls));
+	json_object_set_new(hc, "multiplexed", json_boolean(c->counters_multiplexed));
+	return hc;
+}
+
+/* One mem case's object (without the fields pb_results_append_case adds). */
+static json_t *mem_case_json(const struct pb_mem_result *r, const struct pb_mem_case *c)
+{
+	json_t *o = json_object();
+	unsigned nt = c->threads > 1 ? c->threads : 1;
+	json_t *key = mem_key(c, nt);
+	if (c->replay)
+		json_object_set_new(o, "distribution", replay_json(c->replay));
+	json_object_set_new(o, "key", key);
+	/* which code the row ran: compare says when two files differ */
+	json_object_set_new(o, "kernel_revision",
+	                    json_integer(pb_kernel_revision(c->kernel, NULL)));
+	/* a fixed size where the row runs another row's code (an NT
+	 * row below a line): that row's name */
+	const struct pb_kernel *code =
+	    c->replay ? c->kernel : pb_kernel_code_at(c->kernel, (size_t)c->size_bytes);
+	if (code != c->kernel)
+		json_object_set_new(o, "ran_code_of", json_string(code->name));
+	json_object_set_new(o, "prefill_value", json_integer(c->prefill_value));
+	json_object_set_new(o, "working_set_bytes", json_integer((json_int_t)c->working_set_bytes));
+	pb_json_add_samples(o, c->batch_ticks, c->batch_calls, c->n_samples, &c->ticks_per_call);
+	json_t *reps = pb_json_replicates(c->batch_ticks, c->batch_calls, c->n_samples,
+	                                  c->replicate_samples, c->n_replicates);
+	if (reps)
+		json_object_set_new(o, "replicates", reps);
+	json_t *dv = mem_derived(r, c, nt);
+	if (dv)
+		json_object_set_new(o, "median_derived", dv);
+	if (nt > 1 && c->thread_cpus)
+		json_object_set_new(o, "per_thread", per_thread_json(c, nt));
+	if (c->then_read && c->n_samples)
+		mem_read_back(o, c);
+	if (c->counted_calls)
+		json_object_set_new(o, "counters", mem_counters(c));
+	return o;
+}
+
 int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 {
 	json_t *cases, *notes;
@@ -187,156 +355,7 @@ int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
 		json_object_set_new(doc, "page_op", json_string(r->page_op));
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_mem_case *c = &r->cases[i];
-		json_t *o = json_object();
-		json_t *key = pb_results_key("mem");
-		json_object_set_new(key, "op", json_string(pb_op_name(c->op)));
-		json_object_set_new(key, "kernel", json_string(c->kernel->name));
-		json_object_set_new(key, "size_bytes",
-		                    c->replay ? json_null()
-		                              : json_integer((json_int_t)c->size_bytes));
-		const struct pb_mem_placement *pl = &c->placement;
-		json_object_set_new(key, "dst_offset_bytes",
-		                    json_integer((json_int_t)pl->dst_offset_bytes));
-		json_object_set_new(key, "src_offset_bytes",
-		                    c->op != PB_OP_MEMSET && !pl->has_distance
-		                        ? json_integer((json_int_t)pl->src_offset_bytes)
-		                        : json_null());
-		json_object_set_new(key, "distance_bytes",
-		                    pl->has_distance ? json_integer(pl->distance_bytes)
-		                                     : json_null());
-		json_object_set_new(key, "extent_bytes", json_integer((json_int_t)c->extent_bytes));
-		json_object_set_new(key, "cache_state", json_string(pb_cache_state_name(c->state)));
-		json_object_set_new(key, "page_bytes", json_integer(c->page_bytes));
-		json_object_set_new(key, "fill_value",
-		                    c->fill_value < 0 ? json_null() : json_integer(c->fill_value));
-		json_object_set_new(key, "then_read", json_boolean(c->then_read));
-		/* Threads: 1, placement null and mem_node "local" are what a file
-		 * without these fields means (compare reads them alike). */
-		unsigned nt = c->threads > 1 ? c->threads : 1;
-		char node[32];
-		json_object_set_new(key, "threads", json_integer(nt));
-		json_object_set_new(
-		    key, "placement",
-		    nt > 1 ? json_string(c->thread_placement ? c->thread_placement : "compact")
-		           : json_null());
-		json_object_set_new(key, "mem_node",
-		                    json_string(pb_mem_node_text(c->mem_node, c->mem_node_index,
-		                                                 node, sizeof node)));
-		if (c->replay) {
-			/* A replay: the distribution, the seed and offsets mode that
-			 * drew the batch, and its length are part of the key. */
-			const struct pb_mem_replay *rp = c->replay;
-			json_object_set_new(key, "distribution", json_string(rp->dist->name));
-			json_object_set_new(key, "offsets",
-			                    json_string(pb_replay_offsets_name(rp->offsets)));
-			json_object_set_new(key, "seed",
-			                    json_integer((json_int_t)(rp->seed & INT64_MAX)));
-			json_object_set_new(key, "batch_calls",
-			                    json_integer((json_int_t)rp->batch_calls));
-			json_t *dj = json_object();
-			json_object_set_new(dj, "name", json_string(rp->dist->name));
-			json_object_set_new(dj, "path", json_string(rp->dist->path));
-			json_object_set_new(dj, "values",
-			                    json_integer((json_int_t)rp->dist->n_values));
-			json_object_set_new(dj, "weight_sum", pb_json_number(rp->dist->weight_sum));
-			json_object_set_new(dj, "share_le_128",
-			                    pb_json_number(rp->dist->share_le_128));
-			json_object_set_new(dj, "mean_bytes", pb_json_number(rp->dist->mean_bytes));
-			json_object_set_new(dj, "seed",
-			                    json_integer((json_int_t)(rp->seed & INT64_MAX)));
-			json_object_set_new(dj, "offsets",
-			                    json_string(pb_replay_offsets_name(rp->offsets)));
-			json_object_set_new(
-			    dj, "offset_window_bytes",
-			    json_integer(rp->offsets == PB_OFFSETS_RANDOM ? PB_REPLAY_WINDOW : 1));
-			json_object_set_new(dj, "batch_calls",
-			                    json_integer((json_int_t)rp->batch_calls));
-			json_object_set_new(dj, "batch_bytes",
-			                    json_integer((json_int_t)rp->batch_bytes));
-			json_object_set_new(
-			    dj, "batch_share_le_128",
-			    pb_json_number((double)rp->batch_le_128 / (double)rp->batch_calls));
-			json_object_set_new(o, "distribution", dj);
-		}
-		json_object_set_new(o, "key", key);
-		/* which code the row ran: compare says when two files differ */
-		json_object_set_new(o, "kernel_revision",
-		                    json_integer(pb_kernel_revision(c->kernel, NULL)));
-		/* a fixed size where the row runs another row's code (an NT
-		 * row below a line): that row's name */
-		const struct pb_kernel *code =
-		    c->replay ? c->kernel : pb_kernel_code_at(c->kernel, (size_t)c->size_bytes);
-		if (code != c->kernel)
-			json_object_set_new(o, "ran_code_of", json_string(code->name));
-		json_object_set_new(o, "prefill_value", json_integer(c->prefill_value));
-		json_object_set_new(o, "working_set_bytes",
-		                    json_integer((json_int_t)c->working_set_bytes));
-		pb_json_add_samples(o, c->batch_ticks, c->batch_calls, c->n_samples,
-		                    &c->ticks_per_call);
-		json_t *reps = pb_json_replicates(c->batch_ticks, c->batch_calls, c->n_samples,
-		                                  c->replicate_samples, c->n_replicates);
-		if (reps)
-			json_object_set_new(o, "replicates", reps);
-		if (c->n_samples && c->replay) {
-			double med = c->ticks_per_call.median;
-			double per =
-			    (double)c->replay->batch_bytes / (double)c->replay->batch_calls;
-			json_t *dv = json_object();
-			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));
-			json_object_set_new(dv, "bytes_per_tick",
-			                    pb_json_number(med > 0 ? per / med : INFINITY));
-			json_object_set_new(
-			    dv, "gb_per_s",
-			    pb_json_number(med > 0 ? per / pb_ticks_to_ns(med) : INFINITY));
-			json_object_set_new(o, "median_derived", dv);
-		} else if (c->n_samples) {
-			double med = c->ticks_per_call.median;
-			json_t *dv = json_object();
-			json_object_set_new(dv, "ns_per_call", pb_json_number(pb_ticks_to_ns(med)));
-			json_object_set_new(dv, "ticks_per_page",
-			                    pb_json_number(pb_ticks_per_page(med, c->size_bytes)));
-			json_object_set_new(dv, "bytes_per_tick",
-			                    pb_json_number(pb_bytes_per_tick(med, c->size_bytes)));
-			json_object_set_new(dv, "gb_per_s",
-			                    pb_json_number(pb_gb_per_s(med, c->size_bytes)));
-			if (nt > 1)
-				json_object_set_new(dv, "efficiency",
-				                    pb_json_number(pb_mem_efficiency(r, c)));
-			json_object_set_new(o, "median_derived", dv);
-		}
-		if (nt > 1 && c->thread_cpus)
-			json_object_set_new(o, "per_thread", per_thread_json(c, nt));
-		if (c->then_read && c->n_samples) {
-			json_t *rs = json_array();
-			for (size_t j = 0; j < c->n_samples; j++)
-				json_array_append_new(rs, pb_json_number(c->read_ticks[j]));
-			json_object_set_new(o, "read_samples", rs);
-			json_object_set_new(o, "read_per_call",
-			                    pb_json_summary(&c->read_ticks_per_call));
-			if (c->read_loop_ticks_per_call.n > 0) {
-				json_object_set_new(o, "read_loop_per_call",
-				                    pb_json_summary(&c->read_loop_ticks_per_call));
-				json_object_set_new(o, "read_loop_bound",
-				                    json_boolean(c->read_loop_bound));
-			}
-		}
-		if (c->counted_calls) {
-			/* Counted around whole batches (read-back included with
-			 * --then-read), user space only. */
-			double calls = (double)c->counted_calls;
-			json_t *hc = json_object();
-			json_object_set_new(hc, "calls",
-			                    json_integer((json_int_t)c->counted_calls));
-			json_object_set_new(hc, "cycles_per_call",
-			                    pb_json_number((double)c->cycles / calls));
-			json_object_set_new(hc, "instructions_per_call",
-			                    pb_json_number((double)c->instructions / calls));
-			json_object_set_new(hc, "cache_misses_per_call",
-			                    pb_json_number((double)c->cache_misses / calls));
-			json_object_set_new(hc, "multiplexed",
-			                    json_boolean(c->counters_multiplexed));
-			json_object_set_new(o, "counters", hc);
-		}
+		json_t *o = mem_case_json(r, c);
 		pb_results_append_case(cases, o,
 		                       c->state == PB_STATE_FAULT_THP ||
 		                               (c->state == PB_STATE_FAULT && c->thp_bytes > 0)

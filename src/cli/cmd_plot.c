@@ -399,9 +399,10 @@ int cmd_plot(int argc, char **argv)
 		die_usage("out of memory");
 	for (size_t i = 0; i < n; i++)
 		byname[i] = (struct pb_plot_input){argv[optind + (int)i], &files[i]};
-	if (pb_plot_check(byname, n) != 0)
-		die_usage("plot: %s", pb_error());
+	int checked = pb_plot_check(byname, n);
 	free(byname);
+	if (checked != 0)
+		die_usage("plot: %s", pb_error());
 	char gnuplot[PATH_MAX];
 	if (!a.script_dir)
 		need_gnuplot(gnuplot, sizeof gnuplot);

@@ -637,29 +637,160 @@ static void ctx_close(struct ctx *x)
 	forker_stop(&x->forker);
 }
 
+/* The tools, /dev/zero, /dev/null and the pipe the selected benchmarks
+ * need, into x. Returns 0, or -1 with pb_error() (x closed). */
+static int ctx_open(const struct pb_syscall_params *p, struct ctx *x)
+{
+	*x = (struct ctx){.zero_fd = -1, .null_fd = -1, .pfd = {-1, -1}, .stop = p->stop};
+	const bool *sel = p->selected;
+	if (sel[PB_SC_EXEC_STATIC] &&
+	    pb_syscall_tool_path(true, x->exe_static, sizeof x->exe_static) != 0)
+		return -1;
+	if ((sel[PB_SC_EXEC_DYNAMIC] || sel[PB_SC_SPAWN]) &&
+	    pb_syscall_tool_path(false, x->exe_dynamic, sizeof x->exe_dynamic) != 0)
+		return -1;
+	if (sel[PB_SC_FORK_HELPER] && pb_syscall_tool_path_named("primbench-forker", x->exe_forker,
+	                                                         sizeof x->exe_forker) != 0)
+		return -1;
+	x->zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	x->null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (x->zero_fd < 0 || x->null_fd < 0 || pipe2(x->pfd, O_CLOEXEC) != 0) {
+		int e = errno;
+		ctx_close(x);
+		return pb_fail("cannot open /dev/zero, /dev/null or a pipe: %s", strerror(e));
+	}
+	return 0;
+}
+
+/* The contenders of group g into cts (their cases added to r): each
+ * selected benchmark of the group, pipe-rtt on the same CPU and the other,
+ * fault with 4 KiB pages and (THP on) 2 MiB ones. Returns how many; *rc
+ * -1 when an echo partner could not start. */
+static size_t group_contenders(const struct pb_syscall_params *p, struct pb_syscall_result *r,
+                               struct ctx *x, enum group g, struct contender *cts, int *rc)
+{
+	const bool *sel = p->selected;
+	size_t n = 0;
+	for (int b = 0; b < PB_SC_COUNT; b++) {
+		if (!sel[b] || group_of((enum pb_sc_bench)b) != g)
+			continue;
+		enum pb_sc_bench bench = (enum pb_sc_bench)b;
+		struct contender base = {.bench = bench, .max_k = MAX_OPS};
+		if (bench == PB_SC_PIPE_RTT) {
+			/* same CPU, then other CPU */
+			int peers[2] = {p->cpu, p->peer_cpu};
+			for (int v = 0; v < 2 && *rc == 0; v++) {
+				if (v == 1 && (p->peer_cpu < 0 || p->cpu < 0)) {
+					note(r, "pipe-rtt: cross-CPU run skipped: %s",
+					     p->cpu < 0 ? "not pinned (no --cpu)"
+					                : "only one CPU available");
+					continue;
+				}
+				*rc = echo_start(&x->echo[v], peers[v], &x->echo[1 - v]);
+				cts[n] = base;
+				cts[n].variant = v;
+				cts[n].c = new_case(r, bench, p->cpu, peers[v], 0);
+				n++;
+			}
+			continue;
+		}
+		uint32_t page = 0;
+		if (bench == PB_SC_FAULT || bench == PB_SC_POPULATE || bench == PB_SC_MMAP)
+			page = PB_PAGE_BYTES;
+		cts[n] = base;
+		cts[n].c = new_case(r, bench, p->cpu, -1, page);
+		n++;
+		if (bench == PB_SC_FAULT) {
+			if (!thp_possible()) {
+				note(r, "fault: THP case skipped: transparent huge pages "
+				        "are off (/sys/kernel/mm/transparent_hugepage/"
+				        "enabled)");
+				continue;
+			}
+			cts[n] = base;
+			cts[n].variant = 1;
+			cts[n].max_k = MAX_THP_PAGES;
+			cts[n].c = new_case(r, bench, p->cpu, -1, (uint32_t)PB_PAGE_2M);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Stops the group's fork helper and echo partners. Returns 0, or -1 when
+ * one did not end as it should. */
+static int group_stop(struct ctx *x)
+{
+	int rc = forker_stop(&x->forker) != 0 ? -1 : 0;
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t echoed = 0;
+		if (x->echo[i].pid > 0 && echo_stop(&x->echo[i], &echoed) != 0 && rc == 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* The notes on a group's faults: the 4 KiB fault's, and whether the THP
+ * case really faulted huge pages. */
+static void group_fault_notes(struct pb_syscall_result *r, const struct contender *cts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cts[i].bench == PB_SC_FAULT && cts[i].variant == 0 && cts[i].c->n_samples)
+			fault_note(r);
+	for (size_t i = 0; i < n; i++) {
+		struct pb_syscall_case *c = cts[i].c;
+		if (c->bench == PB_SC_FAULT && c->page_bytes == PB_PAGE_2M && c->n_samples) {
+			uint64_t expect = (uint64_t)cts[i].k * PB_PAGE_2M;
+			if (c->thp_bytes == 0)
+				note(r, "fault: THP: no huge pages seen in "
+				        "/proc/self/smaps: the figure is a 4 KiB fault");
+			else if (c->thp_bytes < expect)
+				note(r,
+				     "fault: THP: only %llu of %llu KiB were huge pages "
+				     "in the sample checked",
+				     (unsigned long long)(c->thp_bytes >> 10),
+				     (unsigned long long)(expect >> 10));
+		}
+	}
+}
+
+/* One group: its contenders, fork helper and partners started, interleaved
+ * (run_group), stopped, noted. Returns 0 or -1 with pb_error(). */
+static int run_one_group(const struct pb_syscall_params *p, struct pb_syscall_result *r,
+                         struct ctx *x, enum group g, uint64_t *rng)
+{
+	struct contender cts[PB_SC_COUNT + 2];
+	int rc = 0;
+	size_t n = group_contenders(p, r, x, g, cts, &rc);
+	if (n == 0 || rc != 0)
+		return rc;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (cts[i].bench == PB_SC_FORK_HELPER)
+			rc = forker_start_ready(&x->forker, x->exe_forker);
+		if (cts[i].bench == PB_SC_FORK || cts[i].bench == PB_SC_FORK_HELPER)
+			note_forked(r, cts[i].bench,
+			            cts[i].bench == PB_SC_FORK ? 0 : x->forker.pid);
+	}
+	if (rc != 0)
+		return rc;
+	if (p->progress)
+		p->progress(p->progress_ctx, pb_syscall_bench_name(cts[0].bench));
+	rc = run_group(p, x, cts, n, rng);
+	if (group_stop(x) != 0 && rc == 0)
+		rc = -1;
+	if (rc == 0)
+		group_fault_notes(r, cts, n);
+	return rc;
+}
+
 int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *r)
 {
 	memset(r, 0, sizeof *r);
 	if (p->min_samples < 1 || p->max_samples < p->min_samples)
 		return pb_fail("bad sample bounds");
-	struct ctx x = {.zero_fd = -1, .null_fd = -1, .pfd = {-1, -1}, .stop = p->stop};
-	const bool *sel = p->selected;
-	if (sel[PB_SC_EXEC_STATIC] &&
-	    pb_syscall_tool_path(true, x.exe_static, sizeof x.exe_static) != 0)
+	struct ctx x;
+	if (ctx_open(p, &x) != 0)
 		return -1;
-	if ((sel[PB_SC_EXEC_DYNAMIC] || sel[PB_SC_SPAWN]) &&
-	    pb_syscall_tool_path(false, x.exe_dynamic, sizeof x.exe_dynamic) != 0)
-		return -1;
-	if (sel[PB_SC_FORK_HELPER] &&
-	    pb_syscall_tool_path_named("primbench-forker", x.exe_forker, sizeof x.exe_forker) != 0)
-		return -1;
-	x.zero_fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
-	x.null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (x.zero_fd < 0 || x.null_fd < 0 || pipe2(x.pfd, O_CLOEXEC) != 0) {
-		int e = errno;
-		ctx_close(&x);
-		return pb_fail("cannot open /dev/zero, /dev/null or a pipe: %s", strerror(e));
-	}
 	r->cases = calloc(PB_SC_COUNT + 2, sizeof *r->cases);
 	if (!r->cases) {
 		ctx_close(&x);
@@ -667,94 +798,8 @@ int pb_syscall_run(const struct pb_syscall_params *p, struct pb_syscall_result *
 	}
 	uint64_t rng = pb_seed_or_default(p->seed);
 	int rc = 0;
-	for (int g = 0; g < G_COUNT && rc == 0 && !stopped(&x); g++) {
-		struct contender cts[PB_SC_COUNT + 2];
-		size_t n = 0;
-		for (int b = 0; b < PB_SC_COUNT; b++) {
-			if (!sel[b] || group_of((enum pb_sc_bench)b) != (enum group)g)
-				continue;
-			enum pb_sc_bench bench = (enum pb_sc_bench)b;
-			struct contender base = {.bench = bench, .max_k = MAX_OPS};
-			if (bench == PB_SC_PIPE_RTT) {
-				/* same CPU, then other CPU */
-				int peers[2] = {p->cpu, p->peer_cpu};
-				for (int v = 0; v < 2 && rc == 0; v++) {
-					if (v == 1 && (p->peer_cpu < 0 || p->cpu < 0)) {
-						note(r, "pipe-rtt: cross-CPU run skipped: %s",
-						     p->cpu < 0 ? "not pinned (no --cpu)"
-						                : "only one CPU available");
-						continue;
-					}
-					rc = echo_start(&x.echo[v], peers[v], &x.echo[1 - v]);
-					cts[n] = base;
-					cts[n].variant = v;
-					cts[n].c = new_case(r, bench, p->cpu, peers[v], 0);
-					n++;
-				}
-				continue;
-			}
-			uint32_t page = 0;
-			if (bench == PB_SC_FAULT || bench == PB_SC_POPULATE || bench == PB_SC_MMAP)
-				page = PB_PAGE_BYTES;
-			cts[n] = base;
-			cts[n].c = new_case(r, bench, p->cpu, -1, page);
-			n++;
-			if (bench == PB_SC_FAULT) {
-				if (!thp_possible()) {
-					note(r, "fault: THP case skipped: transparent huge pages "
-					        "are off (/sys/kernel/mm/transparent_hugepage/"
-					        "enabled)");
-					continue;
-				}
-				cts[n] = base;
-				cts[n].variant = 1;
-				cts[n].max_k = MAX_THP_PAGES;
-				cts[n].c = new_case(r, bench, p->cpu, -1, (uint32_t)PB_PAGE_2M);
-				n++;
-			}
-		}
-		if (n == 0 || rc != 0)
-			continue;
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			if (cts[i].bench == PB_SC_FORK_HELPER)
-				rc = forker_start_ready(&x.forker, x.exe_forker);
-			if (cts[i].bench == PB_SC_FORK || cts[i].bench == PB_SC_FORK_HELPER)
-				note_forked(r, cts[i].bench,
-				            cts[i].bench == PB_SC_FORK ? 0 : x.forker.pid);
-		}
-		if (rc != 0)
-			continue;
-		if (p->progress)
-			p->progress(p->progress_ctx, pb_syscall_bench_name(cts[0].bench));
-		rc = run_group(p, &x, cts, n, &rng);
-		if (forker_stop(&x.forker) != 0 && rc == 0)
-			rc = -1;
-		for (size_t i = 0; i < 2; i++) {
-			uint64_t echoed = 0;
-			if (x.echo[i].pid > 0 && echo_stop(&x.echo[i], &echoed) != 0 && rc == 0)
-				rc = -1;
-		}
-		for (size_t i = 0; i < n && rc == 0; i++)
-			if (cts[i].bench == PB_SC_FAULT && cts[i].variant == 0 &&
-			    cts[i].c->n_samples)
-				fault_note(r);
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			struct pb_syscall_case *c = cts[i].c;
-			if (c->bench == PB_SC_FAULT && c->page_bytes == PB_PAGE_2M &&
-			    c->n_samples) {
-				uint64_t expect = (uint64_t)cts[i].k * PB_PAGE_2M;
-				if (c->thp_bytes == 0)
-					note(r, "fault: THP: no huge pages seen in "
-					        "/proc/self/smaps: the figure is a 4 KiB fault");
-				else if (c->thp_bytes < expect)
-					note(r,
-					     "fault: THP: only %llu of %llu KiB were huge pages "
-					     "in the sample checked",
-					     (unsigned long long)(c->thp_bytes >> 10),
-					     (unsigned long long)(expect >> 10));
-			}
-		}
-	}
+	for (int g = 0; g < G_COUNT && rc == 0 && !stopped(&x); g++)
+		rc = run_one_group(p, r, &x, (enum group)g, &rng);
 	if (stopped(&x))
 		r->interrupted = true;
 	ctx_close(&x);

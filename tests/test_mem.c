@@ -165,7 +165,21 @@ struct seen {
 	uint64_t seeds[4];
 	size_t max_samples[4];
 	char labels[4][64];
+	/* the label as start got it, read again by every progress update
+	 * of the run (the cli's progress line keeps the pointer) */
+	const char *kept;
+	size_t progress_calls, label_gone;
 };
+
+static void seen_progress(void *ctx, size_t done, size_t total)
+{
+	(void)done;
+	(void)total;
+	struct seen *s = ctx;
+	s->progress_calls++;
+	if (!s->kept || strncmp(s->kept, "memcpy, replicate ", 18) != 0)
+		s->label_gone++;
+}
 
 static void seen_start(void *ctx, const char *label, const struct pb_mem_params *p)
 {
@@ -175,6 +189,7 @@ static void seen_start(void *ctx, const char *label, const struct pb_mem_params 
 		s->max_samples[s->starts] = p->max_samples;
 		snprintf(s->labels[s->starts], sizeof s->labels[0], "%s", label);
 	}
+	s->kept = label;
 	s->starts++;
 }
 
@@ -196,10 +211,14 @@ static void test_run_replicates(void **state)
 	p.min_samples = 2;
 	p.max_samples = 9;
 	struct seen seen = {0};
+	p.progress = seen_progress;
+	p.progress_ctx = &seen;
 	struct pb_mem_replicates rs = {
 	    .n = 3, .label = "memcpy", .start = seen_start, .end = seen_end, .ctx = &seen};
 	struct pb_mem_result r;
 	assert_int_equal(pb_mem_run_replicates(&p, &rs, &r), 0);
+	assert_true(seen.progress_calls >= 3);
+	assert_int_equal(seen.label_gone, 0);
 	assert_int_equal(seen.starts, 3);
 	assert_int_equal(seen.ends, 3);
 	for (size_t rep = 0; rep < 3; rep++) {

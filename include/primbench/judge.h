@@ -23,7 +23,8 @@
  * PB_VERDICT_DIFFERENT with ratio->estimate > 1 means y is slower.
  * PB_VERDICT_NONE with ratio->ci_valid false when no interval can be
  * had (too few values), and with ratio->estimate NaN too when no ratio
- * can be had (values <= 0, no values). */
+ * can be had (pb_contender_ratio failed: values <= 0, no values, out of
+ * memory; pb_error() says which). */
 enum pb_verdict pb_judge_cases(const struct pb_results_case *x, const struct pb_results_case *y,
                                struct pb_shift *ratio);
 

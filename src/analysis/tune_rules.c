@@ -499,6 +499,8 @@ int pb_tune_check_judge(enum pb_op op, const uint64_t *sizes, size_t n,
 			/* libc / auto: y = libc, x = auto; the one rule */
 			struct pb_shift sh;
 			enum pb_verdict v = pb_judge_cases(a, l, &sh);
+			if (isnan(sh.estimate))
+				return -1; /* no ratio at all: pb_error() says why */
 			struct pb_summary sum;
 			if (!(sh.estimate > 0) || pb_results_case_summary(a, 0.95, &sum) != 0)
 				continue;

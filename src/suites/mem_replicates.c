@@ -30,8 +30,10 @@ int pb_mem_run_replicates(const struct pb_mem_params *p, const struct pb_mem_rep
 	memset(r, 0, sizeof *r);
 	for (size_t rep = 0; rep < n; rep++) {
 		struct pb_mem_params q = pb_mem_replicate_params(p, rep, n);
+		/* the label outlives the run: start's callback may keep it (the
+		 * progress line reads it on every update) */
+		char line[256];
 		if (rs->start) {
-			char line[256];
 			if (n > 1)
 				snprintf(line, sizeof line, "%s, replicate %zu of %zu", label,
 				         rep + 1, n);

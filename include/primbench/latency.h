@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "primbench/curve.h"
 #include "primbench/pages.h"
 #include "primbench/stats.h"
 
@@ -49,9 +50,9 @@ void pb_chase_order(uint32_t *order, size_t n, uint64_t *seed);
 void **pb_chase_build(char *buf, size_t n, size_t stride, uint32_t *order, uint64_t *seed);
 
 /* The points of a sweep the commands ask for (at two an octave, 40
- * octaves: more than any sweep's range); the curve's steps are looked for
- * among as many (PB_CURVE_MAX_POINTS, curve.h, is the same figure). */
-#define PB_LATENCY_SWEEP_POINTS 80
+ * octaves: more than any sweep's range): as many as the curve's step
+ * finder takes (curve.h). */
+#define PB_LATENCY_SWEEP_POINTS PB_CURVE_MAX_POINTS
 
 /* What a sweep asks for. */
 struct pb_latency_params {
@@ -137,7 +138,6 @@ bool pb_latency_point_ci(const struct pb_latency_rpoint *pt, double *ci);
 
 /* The point as the curve's printers and step finder take it (curve.h):
  * size, ns and ticks per load, spread, interval. */
-struct pb_curve_point;
 void pb_latency_curve_point(const struct pb_latency_rpoint *pt, struct pb_curve_point *out);
 
 /* Adds replicate pt (one sweep's point) to rp: the first sets size and

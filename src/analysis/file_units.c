@@ -2,7 +2,6 @@
  * from the file's own timer figures (include/primbench/file_units.h). */
 #include "primbench/file_units.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "primbench/timer.h"
@@ -16,11 +15,4 @@ double pb_file_ns_per_value(const struct pb_results_file *f, const char *unit)
 	if (pb_tick_unit_is_counter(unit) && f && f->tsc_hz > 0)
 		return 1e9 / f->tsc_hz;
 	return 0;
-}
-
-double pb_file_unit_value(const struct pb_results_file *f, const char *unit, enum pb_unit u,
-                          double t, uint64_t size_bytes)
-{
-	double ns = pb_file_ns_per_value(f, unit);
-	return pb_unit_convert(u, t, ns > 0 ? ns : NAN, size_bytes);
 }

@@ -9,9 +9,6 @@
 
 #include "primbench/text.h"
 
-#define MAX_POINTS PB_CURVE_MAX_POINTS
-#define STEP_RATIO PB_CURVE_STEP_RATIO
-
 /* Prints a row and its marks, marks that do not fit in the width on lines
  * of their own under the first mark. */
 static void print_row(FILE *f, const char *row, char marks[][48], int nmarks)
@@ -67,8 +64,8 @@ static void judge(char *out, size_t len, const struct pb_curve_point *pts, int n
 static void print_check(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts,
                         int n)
 {
-	struct pb_curve_step st[MAX_POINTS];
-	int nst = pb_curve_steps(pts, n, st, MAX_POINTS);
+	struct pb_curve_step st[PB_CURVE_MAX_POINTS];
+	int nst = pb_curve_steps(pts, n, st, PB_CURVE_MAX_POINTS);
 	char steps[512] = "", sz[32], text[600], verdict[200], t[80];
 	size_t used = 0;
 	for (int i = 0; i < nst && used < sizeof steps; i++) {
@@ -79,7 +76,7 @@ static void print_check(FILE *f, const struct pb_cache_info *c, const struct pb_
 	fprintf(f,
 	        "\nthe reported cache sizes against the curve (a step: %.1fx or more over half\n"
 	        "the size)\n",
-	        STEP_RATIO);
+	        PB_CURVE_STEP_RATIO);
 	pb_print_labelled(f, 16, "  steps", used ? steps : "none");
 	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
 		const struct pb_cache_level_info *li = &c->level[l];
@@ -145,7 +142,7 @@ void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curv
 			snprintf(row, sizeof row, "  %10s %10.1f %12.1f %7s", sz,
 			         pts[i].ns_per_load, pts[i].ticks_per_load, spread);
 		double r = pb_curve_step_ratio(pts, n, i);
-		if (r >= STEP_RATIO)
+		if (r >= PB_CURVE_STEP_RATIO)
 			snprintf(marks[nmarks++], sizeof marks[0], "x%.1f vs half the size", r);
 		while (next_level < PB_CACHE_LEVELS &&
 		       pts[i].size_bytes > c->level[next_level].size_bytes) {

@@ -331,11 +331,11 @@ void pb_tune_llc_from_curve(uint64_t l2_bytes, volatile sig_atomic_t *stop,
 	if (pages > 0 && psz > 0 && (uint64_t)pages * (uint64_t)psz / 8 < out->max_bytes)
 		out->max_bytes = (uint64_t)pages * (uint64_t)psz / 8;
 	for (int k = 0; k < PB_TUNE_LLC_SWEEPS; k++) {
-		struct pb_latency_point pts[PB_CURVE_MAX_POINTS];
+		struct pb_latency_point pts[PB_LATENCY_SWEEP_POINTS];
 		struct pb_latency_params lp = {
 		    .min_bytes = l2_bytes / 4 > 4096 ? l2_bytes / 4 : 4096,
 		    .max_bytes = out->max_bytes,
-		    .max_points = PB_CURVE_MAX_POINTS,
+		    .max_points = PB_LATENCY_SWEEP_POINTS,
 		    .seed = pb_replicate_seed(0, (size_t)k + 1),
 		    .stop = stop,
 		};

@@ -45,6 +45,7 @@
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
@@ -903,7 +904,7 @@ int main(int argc, char **argv)
 	                  "not core cycles");
 	fflush(stdout);
 
-	json_t *doc = s.doc;
+	struct pb_results_doc *doc = s.doc;
 	bool interrupted = false;
 	int status = 0;
 	for (size_t i = 0; i < NROWS && !interrupted; i++) {
@@ -998,7 +999,7 @@ int main(int argc, char **argv)
 		pb_print_labelled(stdout, 9, "noise", nl);
 	}
 	if (doc) {
-		json_object_set_new(doc, "perf_targets", rows_json(ps->isa));
+		json_object_set_new(pb_results_doc_json(doc), "perf_targets", rows_json(ps->isa));
 		pb_session_finish(&s, interrupted);
 		if (pb_session_write(&s, doc) != 0) {
 			fprintf(stderr, "perf-targets: %s\n", pb_error());

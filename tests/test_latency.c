@@ -32,6 +32,7 @@
 #include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 
 static const size_t sizes[] = {1, 2, 3, 7, 64, 1000, 4096, 65537};
 static const uint64_t seeds[] = {1, 0x9E3779B97F4A7C15ull, 42, 0xffffffffffffffffull};
@@ -148,9 +149,10 @@ static void test_sweep_and_cases(void **state)
 	struct pb_cache_info c;
 	assert_int_equal(pb_cache_detect(&c, NULL), 0);
 	char *argv[] = {"primbench", "latency", NULL};
-	json_t *doc = pb_results_new(2, argv, 0, &c, -1);
+	struct pb_results_doc *rdoc = pb_results_new(2, argv, 0, &c, -1);
+	json_t *doc = pb_results_doc_json(rdoc);
 	assert_non_null(doc);
-	assert_int_equal(pb_results_add_latency(doc, pts, n, &info), 0);
+	assert_int_equal(pb_results_add_latency(rdoc, pts, n, &info), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), (size_t)n);
 	for (int i = 0; i < n; i++) {
@@ -167,7 +169,7 @@ static void test_sweep_and_cases(void **state)
 		assert_true(json_is_integer(json_object_get(o, "thp_bytes_seen")));
 		assert_true(json_is_integer(json_object_get(o, "outliers")));
 	}
-	json_decref(doc);
+	pb_results_doc_free(rdoc);
 }
 
 /* --pages: a small sweep in 4K pages records page_bytes 4096 and its
@@ -189,7 +191,8 @@ static void test_sweep_pages(void **state)
 	assert_int_equal(info.buffer_bytes, 16 << 10);
 	assert_int_equal(info.thp_bytes, 0);
 	json_t *doc = json_pack("{s:[], s:[]}", "cases", "notes");
-	assert_int_equal(pb_results_add_latency(doc, pts, n, &info), 0);
+	struct pb_results_doc *rdoc = pb_results_doc_adopt(json_incref(doc));
+	assert_int_equal(pb_results_add_latency(rdoc, pts, n, &info), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), (size_t)n);
 	json_t *key = json_object_get(json_array_get(cases, 0), "key");
@@ -207,6 +210,7 @@ static void test_sweep_pages(void **state)
 		assert_non_null(strstr(line, "1G pages: skipped"));
 	}
 	assert_int_equal(json_array_size(cases), (size_t)n); /* nothing added */
+	pb_results_doc_free(rdoc);
 	json_decref(doc);
 }
 
@@ -247,8 +251,9 @@ static void test_loaded(void **state)
 	struct pb_cache_info c;
 	assert_int_equal(pb_cache_detect(&c, NULL), 0);
 	char *argv[] = {"primbench", "latency", NULL};
-	json_t *doc = pb_results_new(2, argv, 0, &c, -1);
-	assert_int_equal(pb_results_add_loaded(doc, &p, pts, n), 0);
+	struct pb_results_doc *rdoc = pb_results_new(2, argv, 0, &c, -1);
+	json_t *doc = pb_results_doc_json(rdoc);
+	assert_int_equal(pb_results_add_loaded(rdoc, &p, pts, n), 0);
 	json_t *last = json_array_get(json_object_get(doc, "cases"), (size_t)n - 1);
 	json_t *key = json_object_get(last, "key");
 	assert_string_equal(json_string_value(json_object_get(key, "load_kernel")), "memcpy/libc");
@@ -256,7 +261,7 @@ static void test_loaded(void **state)
 	assert_int_equal(json_integer_value(json_object_get(key, "size_bytes")), 1 << 20);
 	assert_true(json_is_number(
 	    json_object_get(json_object_get(last, "median_derived"), "load_gb_per_s")));
-	json_decref(doc);
+	pb_results_doc_free(rdoc);
 
 	/* Not a memcpy or memset kernel; a buffer smaller than two calls. */
 	p.kernel = pb_kernel_find(PB_OP_COUNT, "memmove/libc");
@@ -325,9 +330,10 @@ static void test_sweep_replicates(void **state)
 	struct pb_cache_info c;
 	assert_int_equal(pb_cache_detect(&c, NULL), 0);
 	char *argv[] = {"primbench", "latency", NULL};
-	json_t *doc = pb_results_new(2, argv, 0, &c, -1);
+	struct pb_results_doc *rdoc = pb_results_new(2, argv, 0, &c, -1);
+	json_t *doc = pb_results_doc_json(rdoc);
 	assert_non_null(doc);
-	assert_int_equal(pb_results_add_latency_run(doc, pts, n, &info), 0);
+	assert_int_equal(pb_results_add_latency_run(rdoc, pts, n, &info), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), (size_t)n);
 	for (int i = 0; i < n; i++) {
@@ -366,7 +372,7 @@ static void test_sweep_replicates(void **state)
 	}
 	pb_results_file_free(&f);
 	free(text);
-	json_decref(doc);
+	pb_results_doc_free(rdoc);
 
 	/* one replicate: the rounds' own summary, as a sweep without them */
 	assert_int_equal(pb_latency_sweep_replicates(&p, 1, pts, &info), n);
@@ -443,10 +449,12 @@ static void test_loaded_replicates(void **state)
 	assert_int_equal(pts[0].chase.n_rep, 3);
 	assert_true(pts[0].load_bytes_per_s == 0);
 	json_t *doc = json_pack("{s:[], s:[]}", "cases", "notes");
-	assert_int_equal(pb_results_add_loaded_run(doc, &p, pts, 1), 0);
+	struct pb_results_doc *rdoc = pb_results_doc_adopt(json_incref(doc));
+	assert_int_equal(pb_results_add_loaded_run(rdoc, &p, pts, 1), 0);
 	json_t *o = json_array_get(json_object_get(doc, "cases"), 0);
 	assert_int_equal(json_array_size(json_object_get(o, "replicates")), 3);
 	assert_int_equal(json_array_size(json_object_get(o, "samples")), 3 * PB_LATENCY_ROUNDS);
+	pb_results_doc_free(rdoc);
 	json_decref(doc);
 	/* a stop after the first replicate ends the run there */
 	volatile sig_atomic_t stop = 1;

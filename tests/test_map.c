@@ -30,6 +30,7 @@
 #include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/timer.h"
 #include "primbench/xalloc.h"
 
@@ -156,9 +157,10 @@ static void run_small(enum pb_map_fault fault)
 	assert_null(strstr(strstr(r.notes, "1G pages:") + 1, "1G pages:"));
 
 	json_t *doc = json_object();
+	struct pb_results_doc *rdoc = pb_results_doc_adopt(json_incref(doc));
 	json_object_set_new(doc, "cases", json_array());
 	json_object_set_new(doc, "notes", json_array());
-	assert_int_equal(pb_results_add_map(doc, &r), 0);
+	assert_int_equal(pb_results_add_map(rdoc, &r), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), 2);
 	for (size_t i = 0; i < 2; i++) {
@@ -182,6 +184,7 @@ static void run_small(enum pb_map_fault fault)
 	json_t *notes = json_object_get(doc, "notes");
 	assert_int_equal(json_array_size(notes), 2);
 	assert_non_null(strstr(json_string_value(json_array_get(notes, 0)), "map: 2M pages: "));
+	pb_results_doc_free(rdoc);
 	json_decref(doc);
 	pb_map_result_free(&r);
 }
@@ -402,9 +405,10 @@ static void test_replicates_join(void **state)
 	struct pb_cache_info caches;
 	assert_int_equal(pb_cache_detect(&caches, NULL), 0);
 	char *argv[] = {"primbench", "mem", "map", NULL};
-	json_t *doc = pb_results_new(3, argv, 0, &caches, -1);
+	struct pb_results_doc *rdoc = pb_results_new(3, argv, 0, &caches, -1);
+	json_t *doc = pb_results_doc_json(rdoc);
 	assert_non_null(doc);
-	assert_int_equal(pb_results_add_map(doc, &acc), 0);
+	assert_int_equal(pb_results_add_map(rdoc, &acc), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), 2);
 	for (size_t i = 0; i < 2; i++) {
@@ -440,7 +444,7 @@ static void test_replicates_join(void **state)
 	}
 	pb_results_file_free(&f);
 	free(text);
-	json_decref(doc);
+	pb_results_doc_free(rdoc);
 	pb_map_result_free(&acc);
 }
 

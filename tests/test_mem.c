@@ -27,6 +27,7 @@
 #include "primbench/pages.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/timer.h"
 #include "suites/readback.h"
 
@@ -772,9 +773,10 @@ static void test_memmove_overlap(void **state)
 	struct pb_cache_info caches;
 	pb_cache_detect(&caches, (uint64_t[PB_CACHE_LEVELS]){0});
 	char *argv[] = {"primbench", "mem", "memmove"};
-	json_t *doc = pb_results_new(3, argv, 0, &caches, 0);
+	struct pb_results_doc *rdoc = pb_results_new(3, argv, 0, &caches, 0);
+	json_t *doc = pb_results_doc_json(rdoc);
 	assert_non_null(doc);
-	assert_int_equal(pb_results_add_mem(doc, &r), 0);
+	assert_int_equal(pb_results_add_mem(rdoc, &r), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), r.n_cases);
 	for (size_t i = 0; i < r.n_cases; i++) {
@@ -792,7 +794,7 @@ static void test_memmove_overlap(void **state)
 			assert_true(json_is_null(dist));
 		}
 	}
-	json_decref(doc);
+	pb_results_doc_free(rdoc);
 	pb_mem_result_free(&r);
 
 	/* An extent of overlapping moves, and (memcpy too) a source 1 MiB
@@ -964,19 +966,20 @@ static void test_results_round_trip(void **state)
 	struct pb_cache_info caches;
 	pb_cache_detect(&caches, (uint64_t[PB_CACHE_LEVELS]){0});
 	char *argv[] = {"primbench", "mem", "memset"};
-	json_t *doc = pb_results_new(3, argv, 0, &caches, 0);
+	struct pb_results_doc *rdoc = pb_results_new(3, argv, 0, &caches, 0);
+	json_t *doc = pb_results_doc_json(rdoc);
 	assert_non_null(doc);
-	assert_int_equal(pb_results_add_mem(doc, &r), 0);
+	assert_int_equal(pb_results_add_mem(rdoc, &r), 0);
 	struct pb_noise noise = {.valid = true, .steal_pct = 1.5};
-	pb_results_finish(doc, &noise, false);
+	pb_results_finish(rdoc, &noise, false);
 
 	char dir[] = "/tmp/pbtestXXXXXX";
 	assert_non_null(mkdtemp(dir));
 	char path[64];
 	snprintf(path, sizeof path, "%s/r.json", dir);
 	assert_int_equal(pb_results_check_path(path), 0);
-	assert_int_equal(pb_results_write(doc, path), 0);
-	json_decref(doc);
+	assert_int_equal(pb_results_write(rdoc, path), 0);
+	pb_results_doc_free(rdoc);
 
 	json_error_t err;
 	json_t *back = json_load_file(path, 0, &err);
@@ -1094,7 +1097,7 @@ static void test_results_bad_path(void **state)
 	assert_int_equal(pb_results_check_path("/nonexistent/dir/x.json"), -1);
 	assert_non_null(strstr(pb_error(), "cannot write '/nonexistent/dir/x.json'"));
 	json_t *doc = json_object();
-	assert_int_equal(pb_results_write(doc, "/nonexistent/dir/x.json"), -1);
+	assert_int_equal(pb_results_write_json(doc, "/nonexistent/dir/x.json"), -1);
 	json_decref(doc);
 }
 
@@ -1113,7 +1116,7 @@ static void test_results_symlink_and_special(void **state)
 	assert_int_equal(symlink("target.json", link), 0);
 	json_t *doc = json_pack("{s:i}", "x", 1);
 	assert_int_equal(pb_results_check_path(link), 0);
-	assert_int_equal(pb_results_write(doc, link), 0);
+	assert_int_equal(pb_results_write_json(doc, link), 0);
 	struct stat st;
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
@@ -1124,7 +1127,7 @@ static void test_results_symlink_and_special(void **state)
 	json_decref(back);
 	assert_int_equal(pb_results_check_path("/dev/null"), -1);
 	assert_non_null(strstr(pb_error(), "not a regular file"));
-	assert_int_equal(pb_results_write(doc, "/dev/null"), -1);
+	assert_int_equal(pb_results_write_json(doc, "/dev/null"), -1);
 	assert_int_equal(pb_results_check_path(dir), -1);
 	assert_non_null(strstr(pb_error(), "it is a directory"));
 	json_decref(doc);
@@ -1361,10 +1364,11 @@ static void test_threads_results(void **state)
 	struct pb_cache_info caches;
 	pb_cache_detect(&caches, (uint64_t[PB_CACHE_LEVELS]){0});
 	char *argv[] = {"primbench", "mem", "memset"};
-	json_t *doc = pb_results_new(3, argv, 0, &caches, 0);
-	assert_int_equal(pb_results_add_mem(doc, &r), 0);
+	struct pb_results_doc *rdoc = pb_results_new(3, argv, 0, &caches, 0);
+	json_t *doc = pb_results_doc_json(rdoc);
+	assert_int_equal(pb_results_add_mem(rdoc, &r), 0);
 	struct pb_noise noise = {0};
-	pb_results_finish(doc, &noise, false);
+	pb_results_finish(rdoc, &noise, false);
 	json_t *cases = json_object_get(doc, "cases");
 	json_t *k1 = json_object_get(json_array_get(cases, 0), "key");
 	json_t *k2 = json_object_get(json_array_get(cases, 1), "key");
@@ -1396,7 +1400,7 @@ static void test_threads_results(void **state)
 	assert_string_equal(f.cases[1].label, "libc 256 x2");
 	pb_results_file_free(&f);
 	free(text);
-	json_decref(doc);
+	pb_results_doc_free(rdoc);
 	pb_mem_result_free(&r);
 }
 

@@ -21,6 +21,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 
 static char *argv0[] = {"test_session", NULL};
@@ -96,7 +97,7 @@ static void test_seed_given_is_recorded(void **state)
 	                              .record_seed = true};
 	assert_int_equal(pb_session_begin(&p, &s), 0);
 	assert_int_equal(s.seed, 12345);
-	json_t *seed = json_object_get(s.doc, "seed");
+	json_t *seed = json_object_get(pb_results_doc_json(s.doc), "seed");
 	assert_non_null(seed);
 	assert_int_equal(json_integer_value(seed), 12345);
 	pb_session_end(&s);
@@ -158,7 +159,7 @@ static void test_write_without_path(void **state)
 	struct pb_session_params p = {
 	    .argc = 1, .argv = argv0, .pin = PB_SESSION_PIN_NONE, .doc = true};
 	assert_int_equal(pb_session_begin(&p, &s), 0);
-	assert_null(json_object_get(s.doc, "seed")); /* not asked for */
+	assert_null(json_object_get(pb_results_doc_json(s.doc), "seed")); /* not asked for */
 	assert_int_equal(pb_session_write(&s, s.doc), 0);
 	pb_session_end(&s);
 }

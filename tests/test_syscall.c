@@ -18,6 +18,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
 
@@ -214,9 +215,10 @@ static void test_run_all_and_json(void **state)
 	assert_non_null(strstr(r.notes, "\"Two page-fault figures\""));
 
 	json_t *doc = json_object();
+	struct pb_results_doc *rdoc = pb_results_doc_adopt(json_incref(doc));
 	json_object_set_new(doc, "cases", json_array());
 	json_object_set_new(doc, "notes", json_array());
-	assert_int_equal(pb_results_add_syscall(doc, &r), 0);
+	assert_int_equal(pb_results_add_syscall(rdoc, &r), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), r.n_cases);
 	for (size_t i = 0; i < r.n_cases; i++) {
@@ -243,6 +245,7 @@ static void test_run_all_and_json(void **state)
 		if (r.cases[i].bench == PB_SC_PIPE_RTT)
 			assert_true(json_array_size(json_object_get(o, "cpus")) == 2);
 	}
+	pb_results_doc_free(rdoc);
 	json_decref(doc);
 	pb_syscall_result_free(&r);
 }

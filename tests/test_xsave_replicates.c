@@ -22,6 +22,7 @@
 #include "primbench/error.h"
 #include "primbench/reader.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
 
@@ -112,9 +113,10 @@ static void test_join(void **state)
 	struct pb_cache_info caches;
 	assert_int_equal(pb_cache_detect(&caches, NULL), 0);
 	char *argv[] = {"primbench", "xsave", NULL};
-	json_t *doc = pb_results_new(2, argv, 0, &caches, -1);
+	struct pb_results_doc *rdoc = pb_results_new(2, argv, 0, &caches, -1);
+	json_t *doc = pb_results_doc_json(rdoc);
 	assert_non_null(doc);
-	assert_int_equal(pb_results_add_xsave(doc, &acc), 0);
+	assert_int_equal(pb_results_add_xsave(rdoc, &acc), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), 2);
 	for (size_t k = 0; k < 2; k++) {
@@ -144,7 +146,7 @@ static void test_join(void **state)
 	}
 	pb_results_file_free(&f);
 	free(text);
-	json_decref(doc);
+	pb_results_doc_free(rdoc);
 	pb_xsave_result_free(&acc);
 }
 

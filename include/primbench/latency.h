@@ -93,6 +93,8 @@ int pb_latency_sweep(const struct pb_latency_params *p, struct pb_latency_point 
 int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
                            int max_points);
 
+struct pb_results_doc; /* primbench/results.h */
+
 /* Appends one case per point to doc["cases"] (docs/results-schema.md, "A
  * latency case"): key {suite "latency", size_bytes}, the rounds as samples
  * ([ticks, loads]) with their per_call summary (the spread), and
@@ -100,7 +102,7 @@ int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_lat
  * info->page_bytes non-zero (--pages) the key adds page_bytes and
  * page_source ("4K", "hugetlbfs", "THP"). Returns 0 or -1 with
  * pb_error(). */
-int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int n,
+int pb_results_add_latency(struct pb_results_doc *doc, const struct pb_latency_point *pts, int n,
                            const struct pb_latency_info *info);
 
 /* ---- replicates (include/primbench/replicates.h) ----------------------- */
@@ -166,8 +168,8 @@ int pb_latency_sweep_replicates(const struct pb_latency_params *p, size_t replic
  * rounds as its samples, "replicates" (pb_json_replicates: each
  * replicate's count and median) and per_call the run-level summary
  * (rp->per_load). */
-int pb_results_add_latency_run(json_t *doc, const struct pb_latency_rpoint *pts, int n,
-                               const struct pb_latency_info *info);
+int pb_results_add_latency_run(struct pb_results_doc *doc, const struct pb_latency_rpoint *pts,
+                               int n, const struct pb_latency_info *info);
 
 /* ---- loaded latency ------------------------------------------------------ */
 
@@ -210,7 +212,7 @@ int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *
 /* One case per level, as pb_results_add_latency, the key adding
  * load_threads and load_kernel ("memcpy/avx2") and median_derived adding
  * load_gb_per_s. */
-int pb_results_add_loaded(json_t *doc, const struct pb_loaded_params *p,
+int pb_results_add_loaded(struct pb_results_doc *doc, const struct pb_loaded_params *p,
                           const struct pb_loaded_point *pts, int n);
 
 /* One load level of a loaded run in replicates: the chase's rounds of
@@ -233,7 +235,7 @@ int pb_latency_loaded_replicates(const struct pb_loaded_params *p, size_t replic
 
 /* pb_results_add_loaded for a run in replicates (samples, "replicates",
  * per_call as pb_results_add_latency_run). */
-int pb_results_add_loaded_run(json_t *doc, const struct pb_loaded_params *p,
+int pb_results_add_loaded_run(struct pb_results_doc *doc, const struct pb_loaded_params *p,
                               const struct pb_loaded_rpoint *pts, int n);
 
 #endif

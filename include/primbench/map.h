@@ -165,8 +165,10 @@ size_t pb_map_size_cap(size_t want, uint64_t mem_available, bool *capped);
 /* MemAvailable of /proc/meminfo in bytes; 0 when unreadable. */
 uint64_t pb_map_mem_available(void);
 
+struct pb_results_doc; /* primbench/results.h */
+
 /* Appends the cases (skipped ones as notes) and notes to a result document
  * (docs/results-schema.md "map cases"). 0, or -1 with pb_error(). */
-int pb_results_add_map(json_t *doc, const struct pb_map_result *r);
+int pb_results_add_map(struct pb_results_doc *doc, const struct pb_map_result *r);
 
 #endif

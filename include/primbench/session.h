@@ -140,11 +140,11 @@ struct pb_session {
 	bool has_cpus;
 	struct pb_cache_info caches; /* detected, with the overrides */
 	time_t started;
-	json_t *doc;               /* the result document (params.doc), else NULL */
-	const char *out_path;      /* params.out_path */
-	struct pb_noise noise;     /* after pb_session_noise; valid false before */
-	struct pb_cpu_place place; /* how the thread's CPU was chosen (doc
-	                              "placement": pb_cpu_place_json) */
+	struct pb_results_doc *doc; /* the result document (params.doc), else NULL */
+	const char *out_path;       /* params.out_path */
+	struct pb_noise noise;      /* after pb_session_noise; valid false before */
+	struct pb_cpu_place place;  /* how the thread's CPU was chosen (doc
+	                               "placement": pb_cpu_place_json) */
 	/* private */
 	struct pb_noise_mark mark;
 	bool noise_running, signals_installed;
@@ -194,7 +194,7 @@ void pb_session_finish(struct pb_session *s, bool interrupted);
  * keeps what it measured. 0 (also without an out_path), or -1 with
  * pb_error() "cannot write 'PATH': REASON" (the text is then saved under
  * $TMPDIR and the error names it: pb_write_file_whole). */
-int pb_session_write(struct pb_session *s, const json_t *doc);
+int pb_session_write(struct pb_session *s, const struct pb_results_doc *doc);
 
 /* Frees the document and puts back the signal actions begin replaced. The
  * thread stays where it was pinned. Safe after a failed begin. */

@@ -177,9 +177,11 @@ int pb_syscall_check_exec(const char *path, bool spawn);
  * AnonHugePages of the mapping. */
 int pb_syscall_check_fault(size_t pages, bool huge, uint64_t *touched, uint64_t *thp);
 
+struct pb_results_doc; /* primbench/results.h */
+
 /* JSON: appends r's cases to doc["cases"] (key {suite: "syscall",
  * benchmark, placement, page_bytes}) and its notes to doc["notes"]. */
 #include <jansson.h>
-int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r);
+int pb_results_add_syscall(struct pb_results_doc *doc, const struct pb_syscall_result *r);
 
 #endif

@@ -265,9 +265,11 @@ void pb_xsave_sweep_free(struct pb_xsave_sweep *s);
  * back, -1 with pb_error() otherwise (or when insn cannot run here). */
 int pb_xsave_roundtrip_check(enum pb_xsave_insn insn);
 
+struct pb_results_doc; /* primbench/results.h */
+
 /* Appends the cases to doc["cases"] (key {suite "xsave", instruction,
  * upper_state}), skipped ones to doc["notes"], and the state description
  * to doc["xsave"]. Returns 0 or -1 with pb_error(). */
-int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r);
+int pb_results_add_xsave(struct pb_results_doc *doc, const struct pb_xsave_result *r);
 
 #endif

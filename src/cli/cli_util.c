@@ -15,6 +15,7 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 #include "primbench/syscall.h"
 #include "primbench/text.h"
@@ -222,7 +223,7 @@ bool cli_stdout_gone(void)
 
 int cli_write_results(const json_t *doc, const char *path)
 {
-	if (pb_results_write(doc, path) != 0) {
+	if (pb_results_write_json(doc, path) != 0) {
 		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
@@ -241,7 +242,7 @@ int cli_session_output(struct pb_session *s, struct cli_format *fmt, int status)
 			status = PB_EXIT_OK;
 		}
 	}
-	if (cli_format_end(fmt, s->doc) != 0) {
+	if (cli_format_end(fmt, pb_results_doc_json(s->doc)) != 0) {
 		cli_error("%s", pb_error());
 		status = PB_EXIT_USAGE;
 	}

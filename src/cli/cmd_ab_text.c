@@ -23,6 +23,7 @@
 #include "primbench/record.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"

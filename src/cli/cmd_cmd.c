@@ -24,6 +24,7 @@
 #include "primbench/policy.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 #include "primbench/timer.h"
 
@@ -125,7 +126,7 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
                          const struct pb_cmd_ab_stats *ab, json_t *acct_json[2],
                          json_t *prof_json[2], const struct pb_layout_audit *audit, int status)
 {
-	json_t *doc = sess.doc;
+	json_t *doc = pb_results_doc_json(sess.doc);
 	if (!doc) {
 		cli_error("%s", pb_error());
 		return status;

@@ -15,6 +15,7 @@
 #include "primbench/fingerprint.h"
 #include "primbench/format.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 
 #define COMPARE_SCHEMA         "primbench-compare"
 #define COMPARE_SCHEMA_VERSION 2
@@ -130,7 +131,7 @@ static int write_doc(const json_t *doc, const char *out, enum pb_format fmt)
 {
 	if (fmt == PB_FORMAT_TEXT)
 		return cli_write_results(doc, out);
-	if (pb_results_write(doc, out) != 0) {
+	if (pb_results_write_json(doc, out) != 0) {
 		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}

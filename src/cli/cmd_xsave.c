@@ -19,6 +19,7 @@
 #include "primbench/machine.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/syscall.h"
@@ -356,7 +357,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 		return true;
 	}
 	print_breakeven(op, p.pair_ticks, rep_name, &sw, size_bytes);
-	breakeven_json(s->doc, op, pair, reps, rep_name, &sw, size_bytes);
+	breakeven_json(pb_results_doc_json(s->doc), op, pair, reps, rep_name, &sw, size_bytes);
 	pb_results_add_mem(s->doc, &sw.result);
 	bool ok = !sw.interrupted;
 	pb_xsave_sweep_free(&sw);

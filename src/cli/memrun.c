@@ -29,6 +29,7 @@
 #include "primbench/pages.h"
 #include "primbench/placement.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/summary.h"
@@ -366,8 +367,8 @@ static void default_path(char *buf, size_t len, time_t now)
  * buffers by then) and fork-helper (of a small helper), exec-static,
  * exec-dynamic, fault per 4 KiB page, with a small budget each; cases go
  * into the same result document. The notes say what each fork forked. */
-static void run_syscall_table(json_t *doc, int cpu, const cpu_set_t *allowed, uint64_t seed,
-                              volatile sig_atomic_t *stop)
+static void run_syscall_table(struct pb_results_doc *doc, int cpu, const cpu_set_t *allowed,
+                              uint64_t seed, volatile sig_atomic_t *stop)
 {
 	static const enum pb_sc_bench benches[] = {
 	    PB_SC_NULL,        PB_SC_UMASK,       PB_SC_PIPE,         PB_SC_PIPE_RTT, PB_SC_FORK,
@@ -852,7 +853,7 @@ static void open_counters(struct mem_run *run)
 		printf("\n");
 		pb_print_wrapped_at(stdout, 0, 6, run->counters.reason);
 	}
-	json_object_set_new(run->s.doc, "counters", hc);
+	json_object_set_new(pb_results_doc_json(run->s.doc), "counters", hc);
 }
 
 /* The suite's parameters for the o-th op. */
@@ -905,10 +906,10 @@ static bool note_auto(struct mem_run *run, size_t o)
 		return false;
 	enum pb_op op = run->m->ops[o];
 	cli_auto_setup();
-	json_t *ap = json_object_get(run->s.doc, "auto_policy");
+	json_t *ap = json_object_get(pb_results_doc_json(run->s.doc), "auto_policy");
 	if (!ap) {
 		ap = json_object();
-		json_object_set_new(run->s.doc, "auto_policy", ap);
+		json_object_set_new(pb_results_doc_json(run->s.doc), "auto_policy", ap);
 	}
 	json_object_set_new(ap, pb_op_name(op), cli_auto_json(op));
 	return true;
@@ -989,10 +990,10 @@ static void print_breakeven(struct mem_run *run, const struct pb_mem_result *r, 
 	json_t *be = pb_breakeven_json(r, op, st, g);
 	if (!be)
 		return;
-	json_t *arr = json_object_get(run->s.doc, "breakeven");
+	json_t *arr = json_object_get(pb_results_doc_json(run->s.doc), "breakeven");
 	if (!arr) {
 		arr = json_array();
-		json_object_set_new(run->s.doc, "breakeven", arr);
+		json_object_set_new(pb_results_doc_json(run->s.doc), "breakeven", arr);
 	}
 	json_array_append_new(arr, be);
 }
@@ -1163,7 +1164,7 @@ static void print_noise(const struct pb_noise *noise, int cpu)
  * saved file. */
 static void add_summary(struct mem_run *run)
 {
-	json_t *sum = pb_summary_build_doc(run->s.doc);
+	json_t *sum = pb_summary_build_doc(pb_results_doc_json(run->s.doc));
 	if (!sum) {
 		warn("no summary: %s", pb_error());
 		return;
@@ -1172,7 +1173,8 @@ static void add_summary(struct mem_run *run)
 	 * short: a failed or interrupted check is said and leaves the run's
 	 * figures as they are */
 	if (run->m->verify_glibc_lines && !run->was_interrupted && run->status == PB_EXIT_OK) {
-		int rc = cli_glibc_check_summary(run->s.doc, sum, run->m->replicates,
+		int rc = cli_glibc_check_summary(pb_results_doc_json(run->s.doc), sum,
+		                                 run->m->replicates,
 		                                 fmin(1.0, run->m->samp.budget_s / 2));
 		if (rc != PB_EXIT_OK)
 			warn("the summary's GLIBC_TUNABLES lines were not all measured%s",
@@ -1182,7 +1184,7 @@ static void add_summary(struct mem_run *run)
 	}
 	if (run->m->format == PB_FORMAT_TEXT)
 		pb_summary_print(stdout, sum);
-	json_object_set_new(run->s.doc, "summary", sum);
+	json_object_set_new(pb_results_doc_json(run->s.doc), "summary", sum);
 }
 
 /* Writes the result file (when there is a path) and the -f output. */
@@ -1250,7 +1252,7 @@ static void print_threads_plan(struct mem_run *run)
 	} else {
 		printf("tsc       not checked: %s\n", pb_error());
 	}
-	json_object_set_new(run->s.doc, "threads", tj);
+	json_object_set_new(pb_results_doc_json(run->s.doc), "threads", tj);
 	fflush(stdout);
 }
 
@@ -1371,7 +1373,8 @@ int mem_cli_run(struct mem_cli *m)
 	if (pb_session_begin(&sp, &run.s) != 0)
 		die_usage("%s", pb_error());
 	/* the margin its verdicts used: report judges the file with it */
-	json_object_set_new(run.s.doc, "equivalence", json_real(pb_equivalence()));
+	json_object_set_new(pb_results_doc_json(run.s.doc), "equivalence",
+	                    json_real(pb_equivalence()));
 	mem_measure(&run);
 	bool stopped = run.was_interrupted || pb_session_stopped(&run.s);
 	int status = stopped ? pb_session_exit_status(&run.s) : run.status;

@@ -29,6 +29,7 @@
 #include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/summary.h"
 #include "primbench/text.h"
 #include "primbench/twosample.h"
@@ -472,7 +473,7 @@ int cli_processes_run(const struct cli_processes *p)
 	}
 	pb_results_file_free(&f);
 	free(text);
-	if (p->out_path && pb_results_write(doc, p->out_path) != 0) {
+	if (p->out_path && pb_results_write_json(doc, p->out_path) != 0) {
 		cli_error("%s", pb_error());
 		status = PB_EXIT_USAGE;
 	} else if (p->out_path && p->format == PB_FORMAT_TEXT) {
@@ -743,9 +744,9 @@ static int run_vs_env(const struct cli_processes *p)
 			free(t);
 		}
 		if (p->out_path) {
-			if (pb_results_write(r.doc[0], pa) != 0 ||
-			    pb_results_write(r.doc[1], pbp) != 0 ||
-			    pb_results_write(cj, p->out_path) != 0) {
+			if (pb_results_write_json(r.doc[0], pa) != 0 ||
+			    pb_results_write_json(r.doc[1], pbp) != 0 ||
+			    pb_results_write_json(cj, p->out_path) != 0) {
 				cli_error("%s", pb_error());
 				status = PB_EXIT_USAGE;
 			} else if (p->format == PB_FORMAT_TEXT) {

@@ -20,6 +20,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
 

@@ -21,6 +21,7 @@
 #include "primbench/profile.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/xalloc.h"

@@ -16,6 +16,7 @@
 #include "primbench/machine.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/timer.h"
 #include "primbench/units.h"
 
@@ -28,7 +29,41 @@ json_t *pb_json_number(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_cache_info *caches,
+/* The document is the JSON object itself, behind an opaque type. */
+struct pb_results_doc {
+	json_t *root;
+};
+
+json_t *pb_results_doc_json(struct pb_results_doc *doc)
+{
+	return doc ? doc->root : NULL;
+}
+
+const json_t *pb_results_doc_cjson(const struct pb_results_doc *doc)
+{
+	return doc ? doc->root : NULL;
+}
+
+struct pb_results_doc *pb_results_doc_adopt(json_t *root)
+{
+	struct pb_results_doc *d = malloc(sizeof *d);
+	if (!d) {
+		json_decref(root);
+		return NULL;
+	}
+	d->root = root;
+	return d;
+}
+
+void pb_results_doc_free(struct pb_results_doc *doc)
+{
+	if (!doc)
+		return;
+	json_decref(doc->root);
+	free(doc);
+}
+
+static json_t *new_doc(int argc, char **argv, time_t started, const struct pb_cache_info *caches,
                        int pinned_cpu)
 {
 	json_t *doc = json_object();
@@ -62,6 +97,15 @@ json_t *pb_results_new(int argc, char **argv, time_t started, const struct pb_ca
 	json_object_set_new(doc, "notes", json_array());
 	json_object_set_new(doc, "interrupted", json_false());
 	return doc;
+}
+
+struct pb_results_doc *pb_results_new(int argc, char **argv, time_t started,
+                                      const struct pb_cache_info *caches, int pinned_cpu)
+{
+	json_t *root = new_doc(argc, argv, started, caches, pinned_cpu);
+	if (!root)
+		return NULL;
+	return pb_results_doc_adopt(root);
 }
 
 void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, size_t n,
@@ -344,8 +388,9 @@ static json_t *mem_case_json(const struct pb_mem_result *r, const struct pb_mem_
 	return o;
 }
 
-int pb_results_add_mem(json_t *doc, const struct pb_mem_result *r)
+int pb_results_add_mem(struct pb_results_doc *d, const struct pb_mem_result *r)
 {
+	json_t *doc = d->root;
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
@@ -394,8 +439,9 @@ int pb_results_add_notes(json_t *notes, const char *prefix, const char *text)
 	return 0;
 }
 
-void pb_results_finish(json_t *doc, const struct pb_noise *n, bool interrupted)
+void pb_results_finish(struct pb_results_doc *d, const struct pb_noise *n, bool interrupted)
 {
+	json_t *doc = d->root;
 	json_t *o = json_object();
 	if (n->valid) {
 		json_object_set_new(o, "steal_pct", pb_json_number(n->steal_pct));
@@ -489,9 +535,14 @@ int pb_results_check_path(const char *path)
 	return 0;
 }
 
-int pb_results_write(const json_t *doc, const char *path)
+int pb_results_write(const struct pb_results_doc *doc, const char *path)
 {
-	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	return pb_results_write_json(doc->root, path);
+}
+
+int pb_results_write_json(const json_t *root, const char *path)
+{
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	if (!text)
 		return pb_fail("cannot write '%s': %s", path, strerror(ENOMEM));
 	size_t len = strlen(text);

@@ -17,6 +17,7 @@
 #include "primbench/error.h"
 #include "primbench/preload.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/stats.h"
 #include "primbench/syscall.h"
 #include "primbench/text.h"

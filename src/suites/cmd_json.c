@@ -10,6 +10,7 @@
 #include "primbench/error.h"
 #include "primbench/preload.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/stats.h"
 
 static json_t *string_array(char *const *v)

@@ -15,6 +15,7 @@
 
 #include "primbench/harness.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/session.h"
 
 /* SplitMix64's output function of a state z (pb_splitmix64 on a copy). */

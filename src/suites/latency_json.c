@@ -9,6 +9,7 @@
 #include "primbench/kernels.h"
 #include "primbench/latency.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/stats.h"
 #include "primbench/timer.h"
 
@@ -76,9 +77,10 @@ static json_t *page_keys(const struct pb_latency_info *info)
 	return extra;
 }
 
-int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int n,
+int pb_results_add_latency(struct pb_results_doc *rdoc, const struct pb_latency_point *pts, int n,
                            const struct pb_latency_info *info)
 {
+	json_t *doc = pb_results_doc_json(rdoc);
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
@@ -98,9 +100,10 @@ int pb_results_add_latency(json_t *doc, const struct pb_latency_point *pts, int 
 	return rc;
 }
 
-int pb_results_add_latency_run(json_t *doc, const struct pb_latency_rpoint *pts, int n,
-                               const struct pb_latency_info *info)
+int pb_results_add_latency_run(struct pb_results_doc *rdoc, const struct pb_latency_rpoint *pts,
+                               int n, const struct pb_latency_info *info)
 {
+	json_t *doc = pb_results_doc_json(rdoc);
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
@@ -127,9 +130,10 @@ static int add_level(json_t *cases, const char *kname, int threads, double load_
 	return rc;
 }
 
-int pb_results_add_loaded(json_t *doc, const struct pb_loaded_params *p,
+int pb_results_add_loaded(struct pb_results_doc *rdoc, const struct pb_loaded_params *p,
                           const struct pb_loaded_point *pts, int n)
 {
+	json_t *doc = pb_results_doc_json(rdoc);
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
@@ -149,9 +153,10 @@ int pb_results_add_loaded(json_t *doc, const struct pb_loaded_params *p,
 	return rc;
 }
 
-int pb_results_add_loaded_run(json_t *doc, const struct pb_loaded_params *p,
+int pb_results_add_loaded_run(struct pb_results_doc *rdoc, const struct pb_loaded_params *p,
                               const struct pb_loaded_rpoint *pts, int n)
 {
+	json_t *doc = pb_results_doc_json(rdoc);
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;

@@ -13,6 +13,7 @@
 #include "primbench/pages.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
@@ -529,8 +530,9 @@ int pb_map_round_size(const struct pb_map_result *r, size_t asked, char *buf, si
 	return snprintf(buf, len, "%s to %s per round (%s asked)", l, h, a);
 }
 
-int pb_results_add_map(json_t *doc, const struct pb_map_result *r)
+int pb_results_add_map(struct pb_results_doc *rdoc, const struct pb_map_result *r)
 {
+	json_t *doc = pb_results_doc_json(rdoc);
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;

@@ -2,6 +2,7 @@
  * include/primbench/session.h). */
 #define _GNU_SOURCE
 #include "primbench/session.h"
+#include "primbench/results_json.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -166,9 +167,11 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 		if (!s->doc)
 			return -1;
 		if (p->record_seed)
-			json_object_set_new(s->doc, "seed", json_integer((json_int_t)s->seed));
+			json_object_set_new(pb_results_doc_json(s->doc), "seed",
+			                    json_integer((json_int_t)s->seed));
 		if (p->pin != PB_SESSION_PIN_NONE)
-			json_object_set_new(s->doc, "placement", pb_cpu_place_json(&s->place));
+			json_object_set_new(pb_results_doc_json(s->doc), "placement",
+			                    pb_cpu_place_json(&s->place));
 	}
 	if (p->noise) {
 		pb_noise_begin(&s->mark, s->cpu);
@@ -208,7 +211,7 @@ void pb_session_finish(struct pb_session *s, bool interrupted)
 		pb_results_finish(s->doc, noise, interrupted);
 }
 
-int pb_session_write(struct pb_session *s, const json_t *doc)
+int pb_session_write(struct pb_session *s, const struct pb_results_doc *doc)
 {
 	if (!s->out_path)
 		return 0;
@@ -217,7 +220,7 @@ int pb_session_write(struct pb_session *s, const json_t *doc)
 
 void pb_session_end(struct pb_session *s)
 {
-	json_decref(s->doc);
+	pb_results_doc_free(s->doc);
 	s->doc = NULL;
 	if (s->signals_installed) {
 		sigaction(SIGINT, &s->old_int, NULL);

@@ -8,11 +8,13 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
 
-int pb_results_add_syscall(json_t *doc, const struct pb_syscall_result *r)
+int pb_results_add_syscall(struct pb_results_doc *rdoc, const struct pb_syscall_result *r)
 {
+	json_t *doc = pb_results_doc_json(rdoc);
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;

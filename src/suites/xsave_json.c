@@ -6,6 +6,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
 
@@ -25,8 +26,9 @@ static json_t *hex(uint64_t v)
 	return json_string(buf);
 }
 
-int pb_results_add_xsave(json_t *doc, const struct pb_xsave_result *r)
+int pb_results_add_xsave(struct pb_results_doc *rdoc, const struct pb_xsave_result *r)
 {
+	json_t *doc = pb_results_doc_json(rdoc);
 	json_t *cases, *notes;
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;

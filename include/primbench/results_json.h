@@ -1,0 +1,85 @@
+/* primbench/results_json.h - TRANSITIONAL (issue 37, "One owner for the
+ * result format"): the JSON building blocks of result documents, for the
+ * writers not yet moved into src/results/. When every writer lives in
+ * src/results/, this header moves there as a private one and no public
+ * header includes jansson. Part of the results module. */
+#ifndef PRIMBENCH_RESULTS_JSON_H
+#define PRIMBENCH_RESULTS_JSON_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "primbench/results.h"
+#include "primbench/stats.h"
+
+/* The JSON object behind a document (borrowed; the document keeps it). */
+json_t *pb_results_doc_json(struct pb_results_doc *doc);
+const json_t *pb_results_doc_cjson(const struct pb_results_doc *doc);
+
+/* A document around the object `root` (the document takes the reference):
+ * for a document joined from several files. NULL when out of memory. */
+struct pb_results_doc *pb_results_doc_adopt(json_t *root);
+
+/* pb_results_write for a JSON object not (yet) in a document. */
+int pb_results_write_json(const json_t *root, const char *path);
+
+/* A document's "cases" and "notes" arrays, for a suite's writer to append
+ * to. 0, or -1 with pb_error() "not a result document" when either is
+ * missing or not an array. */
+int pb_results_arrays(json_t *doc, json_t **cases, json_t **notes);
+
+/* A new case key, {"suite": SUITE} ("mem", "syscall", "xsave", "cmd"):
+ * every key names its suite first (docs/results-schema.md); the suite's
+ * writer adds the rest. New reference. */
+json_t *pb_results_key(const char *suite);
+
+/* Adds the quality fields of a timed case to o: thp_bytes_seen (only when
+ * thp_bytes_seen is not NULL: the fault cases with huge pages), migrations
+ * (samples dropped: the thread changed CPU) and outliers (modified z-score
+ * > 3.5, kept); then appends o to the array `cases` (o's reference moves
+ * there). */
+void pb_results_append_case(json_t *cases, json_t *o, const uint64_t *thp_bytes_seen,
+                            json_int_t migrations, size_t outliers);
+
+/* Appends each non-empty line of text (lines end at '\n') to the array
+ * `notes` (a document's "notes"), `prefix` before each ("xsave: ", or "").
+ * Returns 0, or -1 with pb_error() when out of memory. */
+int pb_results_add_notes(json_t *notes, const char *prefix, const char *text);
+
+/* A number for a result document: null for NaN and infinity (which jansson
+ * cannot encode). New reference. */
+json_t *pb_json_number(double v);
+
+/* One member of an object for pb_json_set_members: its name and its value
+ * (a new reference, or NULL: then nothing is set, as json_object_set_new
+ * does). */
+struct pb_json_member {
+	const char *name;
+	json_t *value;
+};
+
+/* Sets the members m[0..n) in o, in that order (o takes their values):
+ * the table-driven form of a run of json_object_set_new calls. */
+void pb_json_set_members(json_t *o, const struct pb_json_member *m, size_t n);
+
+/* A summary as the cases' `per_call` object: n, min, p10, median, p90,
+ * max, mean, stddev, ci_level/ci_lo/ci_hi when the CI is valid, and (v2)
+ * `replicates` (the runs median and CI stand for) and `method`
+ * ("replicates-geomean-student-t-log" or "samples-median-order-statistics",
+ * include/primbench/replicates.h). */
+json_t *pb_json_summary(const struct pb_summary *s);
+
+/* A case's `replicates` array (v2): per replicate r, {"samples": rep_n[r],
+ * "median": the median of its per-call values ticks / calls}, the samples
+ * being ticks[0..n) in replicate order. NULL when rep_n is NULL. */
+json_t *pb_json_replicates(const double *ticks, const uint64_t *calls, size_t n,
+                           const size_t *rep_n, size_t n_rep);
+
+/* Adds a case's measurement fields to o: unit ("tsc_ticks" or "ns"),
+ * overhead_subtracted, samples ([ticks, calls] per sample) and, when n > 0,
+ * per_call (the summary). */
+void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, size_t n,
+                         const struct pb_summary *per_call);
+
+#endif

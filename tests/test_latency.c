@@ -253,7 +253,7 @@ static void test_loaded(void **state)
 	char *argv[] = {"primbench", "latency", NULL};
 	struct pb_results_doc *rdoc = pb_results_new(2, argv, 0, &c, -1);
 	json_t *doc = pb_results_doc_json(rdoc);
-	assert_int_equal(pb_results_add_loaded(rdoc, &p, pts, n), 0);
+	assert_int_equal(pb_results_add_loaded(rdoc, p.kernel, pts, n), 0);
 	json_t *last = json_array_get(json_object_get(doc, "cases"), (size_t)n - 1);
 	json_t *key = json_object_get(last, "key");
 	assert_string_equal(json_string_value(json_object_get(key, "load_kernel")), "memcpy/libc");
@@ -450,7 +450,7 @@ static void test_loaded_replicates(void **state)
 	assert_true(pts[0].load_bytes_per_s == 0);
 	json_t *doc = json_pack("{s:[], s:[]}", "cases", "notes");
 	struct pb_results_doc *rdoc = pb_results_doc_adopt(json_incref(doc));
-	assert_int_equal(pb_results_add_loaded_run(rdoc, &p, pts, 1), 0);
+	assert_int_equal(pb_results_add_loaded_run(rdoc, p.kernel, pts, 1), 0);
 	json_t *o = json_array_get(json_object_get(doc, "cases"), 0);
 	assert_int_equal(json_array_size(json_object_get(o, "replicates")), 3);
 	assert_int_equal(json_array_size(json_object_get(o, "samples")), 3 * PB_LATENCY_ROUNDS);

@@ -160,7 +160,7 @@ static void run_small(enum pb_map_fault fault)
 	struct pb_results_doc *rdoc = pb_results_doc_adopt(json_incref(doc));
 	json_object_set_new(doc, "cases", json_array());
 	json_object_set_new(doc, "notes", json_array());
-	assert_int_equal(pb_results_add_map(rdoc, &r), 0);
+	assert_int_equal(pb_map_result_to_doc(rdoc, &r), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), 2);
 	for (size_t i = 0; i < 2; i++) {
@@ -408,7 +408,7 @@ static void test_replicates_join(void **state)
 	struct pb_results_doc *rdoc = pb_results_new(3, argv, 0, &caches, -1);
 	json_t *doc = pb_results_doc_json(rdoc);
 	assert_non_null(doc);
-	assert_int_equal(pb_results_add_map(rdoc, &acc), 0);
+	assert_int_equal(pb_map_result_to_doc(rdoc, &acc), 0);
 	json_t *cases = json_object_get(doc, "cases");
 	assert_int_equal(json_array_size(cases), 2);
 	for (size_t i = 0; i < 2; i++) {

@@ -7,33 +7,19 @@
 #ifndef PRIMBENCH_LATENCY_H
 #define PRIMBENCH_LATENCY_H
 
-#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "primbench/curve.h"
+#include "primbench/latency_result.h"
 #include "primbench/pages.h"
 #include "primbench/stats.h"
 
-#define PB_LATENCY_ROUNDS      5            /* timed rounds per size */
 #define PB_LATENCY_ROUND_LOADS 16384        /* dependent loads per round */
 #define PB_LATENCY_MIN_BYTES   128          /* two lines: the smallest chain */
 #define PB_LATENCY_MAX_BYTES   (1ull << 34) /* 16 GiB: a guard against a typo */
-
-/* One point of a pointer-chase curve: a random cyclic chain through one
- * pointer per cache line of a size_bytes buffer (transparent huge pages
- * requested, so TLB misses stay small next to cache misses). */
-struct pb_latency_point {
-	uint64_t size_bytes;
-	double ticks_per_load; /* timer ticks per dependent load (median of rounds) */
-	double ns_per_load;
-	/* each round's ticks for round_loads loads, the timer's overhead
-	 * subtracted (the samples of the point's result case) */
-	double round_ticks[PB_LATENCY_ROUNDS];
-	uint64_t round_loads;
-};
 
 /* The visiting order of a chase over n slots (1 <= n <= 2^32): order[0..n)
  * becomes a uniformly random permutation of 0..n-1 (Fisher-Yates, Knuth
@@ -69,15 +55,6 @@ struct pb_latency_params {
 	enum pb_page_source page_source;
 };
 
-/* What a sweep saw besides its points. */
-struct pb_latency_info {
-	uint64_t buffer_bytes; /* the mapping the chains were built in */
-	uint64_t thp_bytes;    /* its AnonHugePages after the largest chain */
-	bool interrupted;      /* *stop ended the sweep early */
-	size_t page_bytes;     /* the params' page_bytes (0: the default buffer) */
-	enum pb_page_source page_source;
-};
-
 /* Measures load-to-use latency at two sizes per octave (2^k and 1.5 *
  * 2^k) from min_bytes to max_bytes, PB_LATENCY_ROUNDS rounds of
  * PB_LATENCY_ROUND_LOADS loads each after a warm-up chase. Uses the timer
@@ -93,40 +70,7 @@ int pb_latency_sweep(const struct pb_latency_params *p, struct pb_latency_point 
 int pb_cache_latency_sweep(uint64_t min_bytes, uint64_t max_bytes, struct pb_latency_point *out,
                            int max_points);
 
-struct pb_results_doc; /* primbench/results.h */
-
-/* Appends one case per point to doc["cases"] (docs/results-schema.md, "A
- * latency case"): key {suite "latency", size_bytes}, the rounds as samples
- * ([ticks, loads]) with their per_call summary (the spread), and
- * median_derived.ns_per_load; the THP seen as thp_bytes_seen. With
- * info->page_bytes non-zero (--pages) the key adds page_bytes and
- * page_source ("4K", "hugetlbfs", "THP"). Returns 0 or -1 with
- * pb_error(). */
-int pb_results_add_latency(struct pb_results_doc *doc, const struct pb_latency_point *pts, int n,
-                           const struct pb_latency_info *info);
-
 /* ---- replicates (include/primbench/replicates.h) ----------------------- */
-
-#define PB_LATENCY_MAX_REPLICATES 100
-
-/* One point of a sweep run in replicates: every replicate's rounds, in
- * replicate order, and the run-level figure. */
-struct pb_latency_rpoint {
-	uint64_t size_bytes;
-	uint64_t round_loads;
-	size_t n_rep; /* replicates that measured the point */
-	/* replicate r's rounds (ticks for round_loads loads, overhead
-	 * subtracted), r < n_rep */
-	double round_ticks[PB_LATENCY_MAX_REPLICATES][PB_LATENCY_ROUNDS];
-	/* ticks per load: pb_summarize_replicates over the rounds grouped by
-	 * replicate at PB_LATENCY_LEVEL (the geometric mean of the replicates'
-	 * medians, Student's t interval on their logs; with one replicate
-	 * pb_summarize of its rounds) */
-	struct pb_summary per_load;
-	double ns_per_load; /* per_load.median in ns */
-};
-
-#define PB_LATENCY_LEVEL 0.95
 
 /* (max - min) of a point's rounds (every replicate's) over its figure
  * (per_load.median x round_loads), a fraction; 0 when that is not
@@ -142,15 +86,6 @@ bool pb_latency_point_ci(const struct pb_latency_rpoint *pt, double *ci);
  * size, ns and ticks per load, spread, interval. */
 void pb_latency_curve_point(const struct pb_latency_rpoint *pt, struct pb_curve_point *out);
 
-/* Adds replicate pt (one sweep's point) to rp: the first sets size and
- * loads, the next must have the same size. Returns 0, or -1 with
- * pb_error() (another size, more than PB_LATENCY_MAX_REPLICATES). */
-int pb_latency_rpoint_add(struct pb_latency_rpoint *rp, const struct pb_latency_point *pt);
-
-/* rp->per_load and ns_per_load from its replicates. Returns 0, or -1 with
- * pb_error() (no replicate). */
-int pb_latency_rpoint_end(struct pb_latency_rpoint *rp);
-
 /* The whole sweep of p `replicates` times in a row (1..PB_LATENCY_MAX_
  * REPLICATES), each a fresh draw of what varies between runs: a fresh
  * buffer (mapped for the replicate, unmapped after it) and a fresh chain
@@ -163,13 +98,6 @@ int pb_latency_rpoint_end(struct pb_latency_rpoint *rp);
  * as pb_latency_sweep. */
 int pb_latency_sweep_replicates(const struct pb_latency_params *p, size_t replicates,
                                 struct pb_latency_rpoint *out, struct pb_latency_info *info);
-
-/* One case per point as pb_results_add_latency, with every replicate's
- * rounds as its samples, "replicates" (pb_json_replicates: each
- * replicate's count and median) and per_call the run-level summary
- * (rp->per_load). */
-int pb_results_add_latency_run(struct pb_results_doc *doc, const struct pb_latency_rpoint *pts,
-                               int n, const struct pb_latency_info *info);
 
 /* ---- loaded latency ------------------------------------------------------ */
 
@@ -191,16 +119,6 @@ struct pb_loaded_params {
 
 #define PB_LATENCY_MAX_LOAD 64
 
-/* One load level: the chase's point and what the load threads did while
- * it ran. */
-struct pb_loaded_point {
-	int threads; /* load threads running */
-	struct pb_latency_point chase;
-	double load_bytes_per_s; /* all load threads' bytes (per call: call_bytes,
-	                            memcpy's copied bytes, not read + write) over
-	                            the chase's wall time */
-};
-
 /* Runs the levels 0..n_load (out has n_load + 1 entries): for each, starts
  * that many load threads, waits until each has made a call, then times the
  * chase as pb_latency_sweep does one point, counting the load's bytes over
@@ -208,20 +126,6 @@ struct pb_loaded_point {
  * levels, or -1 with pb_error() (a bad size, a kernel that is not memset
  * or memcpy, no memory, a thread that cannot start or be pinned). */
 int pb_latency_loaded(const struct pb_loaded_params *p, struct pb_loaded_point *out);
-
-/* One case per level, as pb_results_add_latency, the key adding
- * load_threads and load_kernel ("memcpy/avx2") and median_derived adding
- * load_gb_per_s. */
-int pb_results_add_loaded(struct pb_results_doc *doc, const struct pb_loaded_params *p,
-                          const struct pb_loaded_point *pts, int n);
-
-/* One load level of a loaded run in replicates: the chase's rounds of
- * every replicate and the load's GB/s, the mean over them. */
-struct pb_loaded_rpoint {
-	int threads;
-	struct pb_latency_rpoint chase;
-	double load_bytes_per_s; /* the mean of the replicates' */
-};
 
 /* pb_latency_loaded `replicates` times in a row (1..PB_LATENCY_MAX_
  * REPLICATES), each with a fresh chase buffer and chain seed (as
@@ -232,10 +136,5 @@ struct pb_loaded_rpoint {
 int pb_latency_loaded_replicates(const struct pb_loaded_params *p, size_t replicates,
                                  volatile sig_atomic_t *stop, struct pb_loaded_rpoint *out,
                                  bool *interrupted);
-
-/* pb_results_add_loaded for a run in replicates (samples, "replicates",
- * per_call as pb_results_add_latency_run). */
-int pb_results_add_loaded_run(struct pb_results_doc *doc, const struct pb_loaded_params *p,
-                              const struct pb_loaded_rpoint *pts, int n);
 
 #endif

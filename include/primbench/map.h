@@ -14,7 +14,6 @@
 #ifndef PRIMBENCH_MAP_H
 #define PRIMBENCH_MAP_H
 
-#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -167,8 +166,11 @@ uint64_t pb_map_mem_available(void);
 
 struct pb_results_doc; /* primbench/results.h */
 
-/* Appends the cases (skipped ones as notes) and notes to a result document
- * (docs/results-schema.md "map cases"). 0, or -1 with pb_error(). */
-int pb_results_add_map(struct pb_results_doc *doc, const struct pb_map_result *r);
+/* Hands r to a result document: its measured cases (skipped ones and
+ * cases without samples are not cases) as records to pb_results_add_map
+ * (include/primbench/map_result.h, docs/results-schema.md "A map case"),
+ * then as notes the skip lines that name threads and r->notes. 0, or -1
+ * with pb_error(). */
+int pb_map_result_to_doc(struct pb_results_doc *doc, const struct pb_map_result *r);
 
 #endif

@@ -311,7 +311,7 @@ static int run_loaded(struct pb_session *s, const struct latency_opts *o, const 
 	print_loaded(&p, pts, levels);
 	int status = PB_EXIT_OK;
 	if (o->out) {
-		int added = pb_results_add_loaded_run(s->doc, &p, pts, levels);
+		int added = pb_results_add_loaded_run(s->doc, p.kernel, pts, levels);
 		pb_session_finish(s, stopped || pb_session_stopped(s));
 		if (added != 0 || pb_session_write(s, s->doc) != 0) {
 			cli_error("%s", pb_error());

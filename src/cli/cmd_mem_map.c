@@ -476,7 +476,7 @@ static int print_and_write(struct pb_session *s, struct cli_format *fmt,
 	print_table(&rp, r);
 	if (!s->doc)
 		return PB_EXIT_OK;
-	pb_results_add_map(s->doc, r);
+	pb_map_result_to_doc(s->doc, r);
 	json_t *cases, *notes;
 	if (capline[0] && pb_results_arrays(pb_results_doc_json(s->doc), &cases, &notes) == 0)
 		pb_results_add_notes(notes, "map: ", capline);

@@ -10,10 +10,10 @@
 #include "primbench/error.h"
 #include "primbench/harness.h"
 #include "primbench/map.h"
+#include "primbench/map_result.h"
 #include "primbench/pages.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
@@ -530,45 +530,55 @@ int pb_map_round_size(const struct pb_map_result *r, size_t asked, char *buf, si
 	return snprintf(buf, len, "%s to %s per round (%s asked)", l, h, a);
 }
 
-int pb_results_add_map(struct pb_results_doc *rdoc, const struct pb_map_result *r)
+int pb_map_result_to_doc(struct pb_results_doc *doc, const struct pb_map_result *r)
 {
-	json_t *doc = pb_results_doc_json(rdoc);
-	json_t *cases, *notes;
-	if (pb_results_arrays(doc, &cases, &notes) != 0)
-		return -1;
+	struct pb_map_record *recs = calloc(r->n_cases ? r->n_cases : 1, sizeof *recs);
+	/* the skip lines that name threads, then the run's notes */
+	size_t room = sizeof r->notes + 1;
+	for (size_t i = 0; i < r->n_cases; i++)
+		room += sizeof r->cases[i].skip + 1;
+	char *notes = malloc(room);
+	if (!recs || !notes) {
+		free(recs);
+		free(notes);
+		return pb_fail("out of memory");
+	}
+	size_t n = 0, used = 0;
 	for (size_t i = 0; i < r->n_cases; i++) {
 		const struct pb_map_case *c = &r->cases[i];
 		if (c->skip[0] || c->n_samples == 0)
 			continue; /* the skip line is among the notes */
-		json_t *o = json_object();
-		json_t *key = json_object();
-		json_object_set_new(key, "suite", json_string("map"));
-		json_object_set_new(key, "fault", json_string(pb_map_fault_name(c->fault)));
-		json_object_set_new(key, "page_bytes", json_integer((json_int_t)c->page_bytes));
-		json_object_set_new(key, "page_source",
-		                    json_string(pb_pages_source_name(c->source)));
-		json_object_set_new(key, "threads", json_integer(c->threads));
-		json_object_set_new(key, "region_bytes", json_integer((json_int_t)c->bytes));
-		json_object_set_new(o, "key", key);
-		json_object_set_new(o, "pages", json_integer((json_int_t)c->pages));
-		json_t *reps = pb_json_replicates(c->ticks, c->calls, c->n_samples,
-		                                  c->replicate_samples, c->n_replicates);
-		if (reps)
-			json_object_set_new(o, "replicates", reps);
-		pb_json_add_samples(o, c->ticks, c->calls, c->n_samples, &c->per_page);
 		struct pb_map_figures f;
 		pb_map_figures_of(c->page_bytes, pb_ticks_to_ns(c->per_page.median), &f);
-		json_t *dv = json_object();
-		json_object_set_new(dv, "ns_per_page", pb_json_number(f.ns_per_page));
-		json_object_set_new(dv, "ns_per_4k_page", pb_json_number(f.ns_per_4k));
-		json_object_set_new(dv, "gb_per_s", pb_json_number(f.gb_per_s));
-		json_object_set_new(o, "median_derived", dv);
-		pb_results_append_case(cases, o, c->source == PB_PAGES_THP ? &c->thp_bytes : NULL,
-		                       (json_int_t)c->migrations, c->outliers);
+		recs[n++] = (struct pb_map_record){
+		    .fault = pb_map_fault_name(c->fault),
+		    .page_bytes = c->page_bytes,
+		    .page_source = pb_pages_source_name(c->source),
+		    .threads = c->threads,
+		    .region_bytes = c->bytes,
+		    .pages = c->pages,
+		    .n_samples = c->n_samples,
+		    .ticks = c->ticks,
+		    .calls = c->calls,
+		    .per_page = &c->per_page,
+		    .n_replicates = c->n_replicates,
+		    .replicate_samples = c->replicate_samples,
+		    .ns_per_page = f.ns_per_page,
+		    .ns_per_4k_page = f.ns_per_4k,
+		    .gb_per_s = f.gb_per_s,
+		    .thp = c->source == PB_PAGES_THP,
+		    .thp_bytes = c->thp_bytes,
+		    .migrations = c->migrations,
+		    .outliers = c->outliers,
+		};
 	}
 	for (size_t i = 0; i < r->n_cases; i++)
 		if (r->cases[i].skip[0] && strstr(r->cases[i].skip, "threads"))
-			if (pb_results_add_notes(notes, "map: ", r->cases[i].skip) != 0)
-				return -1;
-	return pb_results_add_notes(notes, "map: ", r->notes);
+			used +=
+			    (size_t)snprintf(notes + used, room - used, "%s\n", r->cases[i].skip);
+	snprintf(notes + used, room - used, "%s", r->notes);
+	int rc = pb_results_add_map(doc, recs, n, notes);
+	free(recs);
+	free(notes);
+	return rc;
 }

@@ -21,10 +21,6 @@
 #include "primbench/pages.h"
 #include "primbench/syscall.h"
 
-static const char *const names[PB_SC_COUNT] = {
-    "null",        "umask",       "getpid",       "read",  "write", "pipe", "pipe-rtt", "fork",
-    "fork-helper", "exec-static", "exec-dynamic", "spawn", "fault", "mmap", "populate"};
-
 static const char *const descs[PB_SC_COUNT] = {
     "syscall(SYS_getppid)",
     "umask(set) + umask(restore)",
@@ -43,11 +39,6 @@ static const char *const descs[PB_SC_COUNT] = {
     "mmap(MAP_POPULATE), per 4 KiB page",
 };
 
-const char *pb_syscall_bench_name(enum pb_sc_bench b)
-{
-	return b < PB_SC_COUNT ? names[b] : "?";
-}
-
 const char *pb_syscall_bench_desc(enum pb_sc_bench b)
 {
 	return b < PB_SC_COUNT ? descs[b] : "?";
@@ -60,14 +51,14 @@ int pb_syscall_select(const char *const *want, size_t n, bool sel[PB_SC_COUNT])
 	for (size_t i = 0; i < n; i++) {
 		int found = -1;
 		for (int b = 0; b < PB_SC_COUNT && found < 0; b++)
-			if (!strcmp(want[i], names[b]))
+			if (!strcmp(want[i], pb_syscall_bench_name((enum pb_sc_bench)b)))
 				found = b;
 		if (found < 0) {
 			char known[256] = "";
 			for (int b = 0; b < PB_SC_COUNT; b++) {
 				size_t used = strlen(known);
 				snprintf(known + used, sizeof known - used, "%s%s", b ? ", " : "",
-				         names[b]);
+				         pb_syscall_bench_name((enum pb_sc_bench)b));
 			}
 			return pb_fail("unknown benchmark '%s' (known: %s)", want[i], known);
 		}

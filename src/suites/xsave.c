@@ -17,38 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const insn_names[PB_XS_INSN_COUNT] = {
-    "fxsave64/fxrstor64", "xsave64/xrstor64",   "xsaveopt64/xrstor64",
-    "xsavec64/xrstor64",  "xsaves64/xrstors64",
-};
-
-const char *pb_xsave_insn_name(enum pb_xsave_insn i)
-{
-	return (unsigned)i < PB_XS_INSN_COUNT ? insn_names[i] : "?";
-}
-
-const char *pb_xsave_upper_name(enum pb_xsave_upper u)
-{
-	return u == PB_XS_CLEAN ? "clean" : u == PB_XS_DIRTY ? "dirty" : "?";
-}
-
-/* Intel SDM Vol. 1 13.1 (and 13.5 for the supervisor ones). */
-static const char *const comp_names[] = {
-    "x87",           "SSE",      "AVX",   "MPX BNDREGS", "MPX BNDCSR", "AVX-512 opmask",
-    "ZMM_Hi256",     "Hi16_ZMM", "PT",    "PKRU",        "PASID",      "CET_U",
-    "CET_S",         "HDC",      "UINTR", "LBR",         "HWP",        "AMX XTILECFG",
-    "AMX XTILEDATA", "APX",
-};
-
-const char *pb_xsave_component_name(unsigned bit)
-{
-	static _Thread_local char buf[24];
-	if (bit < sizeof comp_names / sizeof comp_names[0])
-		return comp_names[bit];
-	snprintf(buf, sizeof buf, "component %u", bit);
-	return buf;
-}
-
 void pb_xsave_format_mask(uint64_t mask, char *buf, size_t len)
 {
 	size_t used = 0;

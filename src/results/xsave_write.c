@@ -1,5 +1,7 @@
-/* xsave_json.c - the xsave suite's cases in a result document (schema v1,
- * the same samples/per_call layout as the mem cases in src/results/json.c). */
+/* xsave_write.c - the xsave suite's names, and its cases in a result
+ * document (include/primbench/xsave_result.h; docs/results-schema.md, "An
+ * xsave case": the same samples/per_call layout as the mem cases in
+ * src/results/json.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +10,39 @@
 #include "primbench/results.h"
 #include "primbench/results_json.h"
 #include "primbench/timer.h"
-#include "primbench/xsave.h"
+#include "primbench/xsave_result.h"
+
+static const char *const insn_names[PB_XS_INSN_COUNT] = {
+    "fxsave64/fxrstor64", "xsave64/xrstor64",   "xsaveopt64/xrstor64",
+    "xsavec64/xrstor64",  "xsaves64/xrstors64",
+};
+
+const char *pb_xsave_insn_name(enum pb_xsave_insn i)
+{
+	return (unsigned)i < PB_XS_INSN_COUNT ? insn_names[i] : "?";
+}
+
+const char *pb_xsave_upper_name(enum pb_xsave_upper u)
+{
+	return u == PB_XS_CLEAN ? "clean" : u == PB_XS_DIRTY ? "dirty" : "?";
+}
+
+/* Intel SDM Vol. 1 13.1 (and 13.5 for the supervisor ones). */
+static const char *const comp_names[] = {
+    "x87",           "SSE",      "AVX",   "MPX BNDREGS", "MPX BNDCSR", "AVX-512 opmask",
+    "ZMM_Hi256",     "Hi16_ZMM", "PT",    "PKRU",        "PASID",      "CET_U",
+    "CET_S",         "HDC",      "UINTR", "LBR",         "HWP",        "AMX XTILECFG",
+    "AMX XTILEDATA", "APX",
+};
+
+const char *pb_xsave_component_name(unsigned bit)
+{
+	static _Thread_local char buf[24];
+	if (bit < sizeof comp_names / sizeof comp_names[0])
+		return comp_names[bit];
+	snprintf(buf, sizeof buf, "component %u", bit);
+	return buf;
+}
 
 static json_t *mask_json(uint64_t mask)
 {

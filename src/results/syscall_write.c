@@ -1,6 +1,7 @@
-/* syscall_json.c - the syscall suite's cases in a result document (schema
- * v1, docs/results-schema.md; the layout of the mem cases, written by
- * src/results/json.c's pb_json_add_samples). */
+/* syscall_write.c - the syscall suite's cases in a result document
+ * (include/primbench/syscall_result.h; docs/results-schema.md, "A syscall
+ * case"; the layout of the mem cases, written by src/results/json.c's
+ * pb_json_add_samples). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -9,8 +10,17 @@
 #include "primbench/error.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
-#include "primbench/syscall.h"
+#include "primbench/syscall_result.h"
 #include "primbench/timer.h"
+
+static const char *const names[PB_SC_COUNT] = {
+    "null",        "umask",       "getpid",       "read",  "write", "pipe", "pipe-rtt", "fork",
+    "fork-helper", "exec-static", "exec-dynamic", "spawn", "fault", "mmap", "populate"};
+
+const char *pb_syscall_bench_name(enum pb_sc_bench b)
+{
+	return b < PB_SC_COUNT ? names[b] : "?";
+}
 
 int pb_results_add_syscall(struct pb_results_doc *rdoc, const struct pb_syscall_result *r)
 {

@@ -1,13 +1,14 @@
-/* latency_json.c - the latency curve's cases in a result document (schema
- * v2, docs/results-schema.md "A latency case"; the layout of the syscall
- * cases, src/suites/syscall_json.c, replicates and all). */
+/* latency_write.c - the latency curve's cases in a result document
+ * (include/primbench/latency_result.h; docs/results-schema.md "A latency
+ * case"; the layout of the syscall cases, src/results/syscall_write.c,
+ * replicates and all). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "primbench/error.h"
 #include "primbench/kernels.h"
-#include "primbench/latency.h"
+#include "primbench/latency_result.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
 #include "primbench/stats.h"
@@ -73,7 +74,7 @@ static json_t *page_keys(const struct pb_latency_info *info)
 	json_t *extra = json_object();
 	json_object_set_new(extra, "page_bytes", json_integer((json_int_t)info->page_bytes));
 	json_object_set_new(extra, "page_source",
-	                    json_string(pb_pages_source_name(info->page_source)));
+	                    json_string(info->page_source ? info->page_source : "none"));
 	return extra;
 }
 
@@ -130,7 +131,7 @@ static int add_level(json_t *cases, const char *kname, int threads, double load_
 	return rc;
 }
 
-int pb_results_add_loaded(struct pb_results_doc *rdoc, const struct pb_loaded_params *p,
+int pb_results_add_loaded(struct pb_results_doc *rdoc, const struct pb_kernel *load_kernel,
                           const struct pb_loaded_point *pts, int n)
 {
 	json_t *doc = pb_results_doc_json(rdoc);
@@ -138,7 +139,7 @@ int pb_results_add_loaded(struct pb_results_doc *rdoc, const struct pb_loaded_pa
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
 	char kname[96];
-	snprintf(kname, sizeof kname, "%s/%s", pb_op_name(p->kernel->op), p->kernel->name);
+	snprintf(kname, sizeof kname, "%s/%s", pb_op_name(load_kernel->op), load_kernel->name);
 	struct pb_latency_rpoint *rp = malloc(sizeof *rp);
 	if (!rp)
 		return pb_fail("out of memory");
@@ -153,7 +154,7 @@ int pb_results_add_loaded(struct pb_results_doc *rdoc, const struct pb_loaded_pa
 	return rc;
 }
 
-int pb_results_add_loaded_run(struct pb_results_doc *rdoc, const struct pb_loaded_params *p,
+int pb_results_add_loaded_run(struct pb_results_doc *rdoc, const struct pb_kernel *load_kernel,
                               const struct pb_loaded_rpoint *pts, int n)
 {
 	json_t *doc = pb_results_doc_json(rdoc);
@@ -161,7 +162,7 @@ int pb_results_add_loaded_run(struct pb_results_doc *rdoc, const struct pb_loade
 	if (pb_results_arrays(doc, &cases, &notes) != 0)
 		return -1;
 	char kname[96];
-	snprintf(kname, sizeof kname, "%s/%s", pb_op_name(p->kernel->op), p->kernel->name);
+	snprintf(kname, sizeof kname, "%s/%s", pb_op_name(load_kernel->op), load_kernel->name);
 	int rc = 0;
 	for (int i = 0; i < n && rc == 0; i++)
 		rc = add_level(cases, kname, pts[i].threads, pts[i].load_bytes_per_s, &pts[i].chase,

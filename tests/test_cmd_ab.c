@@ -184,7 +184,7 @@ static void test_until_verdict(void **state)
 	assert_int_equal(s.last_total, 0);
 	assert_true(r.plan.nlooks >= 1);
 	assert_true(r.looks >= 1 && r.looks <= r.plan.nlooks);
-	assert_int_equal(json_array_size(r.looks_json), r.looks);
+	assert_int_equal(r.look[r.looks - 1].runs_per_side, r.counted[0]);
 	assert_int_equal(r.counted[0], r.counted[1]);
 	assert_int_equal(r.counted[0], r.plan.look_n[r.looks - 1]);
 	if (strcmp(r.ended_by, "verdict") == 0)

@@ -24,8 +24,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "primbench/cmd.h"
 #include "primbench/cmd_layout.h"
 #include "primbench/profile.h"
@@ -191,7 +189,9 @@ struct pb_cmd_ab_result {
 	enum pb_verdict verdict;        /* of the last look */
 	struct pb_cmd_ab_stats look_ab; /* the last look's */
 	const char *ended_by;           /* "verdict", "budget", "zero-metric", "max-runs"; NULL */
-	json_t *looks_json;             /* [{runs_per_side, ratio, ci_lo, ci_hi, verdict}] */
+	/* the looks done, look[0..looks): runs per side, ratio, interval,
+	 * verdict (the document's "looks": pb_cmd_ab_looks_json) */
+	struct pb_cmd_ab_look look[PB_SEQ_MAX_LOOKS];
 };
 
 /* Runs the session. Returns 0 (the end in r->end), or -1 with pb_error()

@@ -40,29 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
-/* The pad variable's name, and the longest value (bytes). */
-#define PB_LAYOUT_PAD_NAME      "PRIMBENCH_PAD"
-#define PB_LAYOUT_PAD_MAX_BYTES 4095
-/* --layout-audit: environment sizes, and runs per size by default. */
-#define PB_LAYOUT_AUDIT_SIZES 8
-#define PB_LAYOUT_AUDIT_RUNS  5
-
-enum pb_layout_mode {
-	PB_LAYOUT_NONE,   /* no pad */
-	PB_LAYOUT_RANDOM, /* --randomize-env: a uniform draw per run */
-	PB_LAYOUT_AUDIT,  /* --layout-audit: the audit's sizes, interleaved */
-};
-
-/* How a session pads its runs. warmup: PB_LAYOUT_AUDIT only, the warm-ups
- * (per side, 1 side) before its counted runs, which get sizes in the
- * order of the counted ones. */
-struct pb_layout_plan {
-	enum pb_layout_mode mode;
-	uint64_t seed;
-	size_t warmup;
-};
+#include "primbench/cmd_layout_result.h"
 
 /* The pad length in bytes (the value's, not counting "PRIMBENCH_PAD=") of
  * the run at `position` (0-based in the session, warm-ups included), or
@@ -74,12 +52,6 @@ struct pb_layout_plan {
  * visits every size once, in an order shuffled per round from the seed (no
  * size always first after a given one; drift spreads over all). */
 long pb_layout_pad_of(const struct pb_layout_plan *pl, size_t position);
-
-/* The pad of size index k (0..PB_LAYOUT_AUDIT_SIZES-1), bytes: k * 528
- * (0, 528, ..., 3696). 528 = 512 + 16: spread over the page, and each
- * 16-byte slot of a 64-byte line taken twice (k * 512 alone would keep
- * every size at the same offset within a cache line). */
-long pb_layout_audit_size(unsigned k);
 
 /* "PRIMBENCH_PAD=" and `bytes` 'x's, allocated (free it), or NULL when out
  * of memory. */
@@ -100,32 +72,10 @@ uint64_t pb_layout_default_seed(void);
  * no run, k < 2, n <= k or a value is not positive. Sources: Kruskal and
  * Wallis, "Use of ranks in one-criterion variance analysis" (JASA 1952);
  * NIST/SEMATECH e-Handbook 7.4.3 (one-way ANOVA). */
-struct pb_layout_audit {
-	bool valid;
-	unsigned k;
-	size_t n[PB_LAYOUT_AUDIT_SIZES];
-	double median[PB_LAYOUT_AUDIT_SIZES];
-	double spread;
-	double kw_h, kw_p;
-	double anova_f, anova_p, between_share;
-};
 int pb_layout_audit_stats(const double *v, const unsigned *group, size_t n, unsigned k,
                           struct pb_layout_audit *out);
 
 /* The size index of a pad length (pb_layout_audit_size), or -1. */
 int pb_layout_audit_index(long pad_bytes);
-
-/* /proc/sys/kernel/randomize_va_space (0, 1, 2), 0 when this process
- * runs with ADDR_NO_RANDOMIZE (setarch -R; personality(2), inherited by
- * the commands), or -1 when unreadable. */
-int pb_layout_aslr(void);
-
-/* The document's "layout" object (docs/results-schema.md): mode
- * ("randomize-env" or "audit-only"), variable, pad_bytes_max, seed,
- * randomize_va_space; with an audit (a not NULL), "audit": sizes_bytes,
- * runs_per_size, metric, medians, spread, kruskal_wallis {h, df, p},
- * anova_log {f, df1, df2, p, between_share}, valid. New reference. */
-json_t *pb_layout_json(const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
-                       size_t runs_per_size, const char *metric);
 
 #endif

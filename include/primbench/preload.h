@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-/* File name of the library. */
-#define PB_PRELOAD_NAME "libprimswitch.so"
+/* File name of the library: PB_PRELOAD_NAME (a case key's env records it
+ * without its directory, so it lives with the cmd records). */
+#include "primbench/cmd_result.h"
 
 /* Finds libprimswitch.so and writes its absolute, canonical path to buf
  * (len bytes; PATH_MAX is always enough), ready to be an LD_PRELOAD entry.

@@ -39,8 +39,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 struct pb_cmd_spec;
 
 /* What kind of binary a sample fell in: "[kernel]" ([k] samples), a
@@ -141,16 +139,7 @@ bool pb_profile_family_counted(const struct pb_profile *p, int family);
  * worse. n == 0: both NaN. */
 void pb_profile_share_ci95(uint64_t k, uint64_t n, double *lo, double *hi);
 
-/* The profile as the cmd case's "profile" object (docs/results-schema.md):
- * event, user_only, samples, lost, event_count, kernel_samples, kernel_unresolved,
- * kernel_hidden, runs, families (name, label, samples, share, share_ci95 [lo, hi]
- * (pb_profile_share_ci95): null when not counted) and the first `top`
- * symbols. New reference. */
-json_t *pb_profile_json(const struct pb_profile *p, size_t top);
-
-/* A family's share (0..1) from a "profile" object as pb_profile_json
- * wrote it: 0, or -1 when the object has no such family or it was not
- * counted. */
-int pb_profile_json_share(const json_t *profile, const char *family, double *share);
+/* The profile's "profile" object of a cmd case and reading a share back
+ * from it: pb_profile_json, pb_profile_json_share (results_json.h). */
 
 #endif

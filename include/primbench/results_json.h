@@ -82,4 +82,59 @@ json_t *pb_json_replicates(const double *ticks, const uint64_t *calls, size_t n,
 void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, size_t n,
                          const struct pb_summary *per_call);
 
+/* ---- the suites' parts that other modules still assemble (transitional:
+ * the cmd A/B document is put together in src/cli/) ---- */
+
+struct pb_cmd_spec;     /* primbench/cmd_result.h */
+struct pb_cmd_record;   /* primbench/cmd_result.h */
+struct pb_cmd_ab_look;  /* primbench/cmd_result.h */
+struct pb_layout_plan;  /* primbench/cmd_layout_result.h */
+struct pb_layout_audit; /* primbench/cmd_layout_result.h */
+struct pb_cpu_place;    /* primbench/cpu_noise.h */
+struct pb_profile;      /* primbench/profile.h */
+
+/* A result-document case (docs/results-schema.md, "A cmd case") for the
+ * runs of `side` among recs[0..n): key {suite "cmd", argv, shell, cwd,
+ * env, side "A"/"B"}, unit "ns", samples [[real_ns, 1], ...] of the
+ * counted runs, per_call (summary of real), figures (a summary per figure),
+ * runs (every run, warm-ups flagged) and first_run {ratio_to_later_median:
+ * first_ratio, outlier: first_outlier}, the caller's pb_first_outlier
+ * (include/primbench/stats.h) of the counted runs' real times. argv is
+ * what was executed (with --shell: /bin/sh -c ...). New reference, NULL
+ * with pb_error(). */
+json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
+                         const struct pb_cmd_record *recs, size_t n, double first_ratio,
+                         bool first_outlier);
+
+/* The looks of a sequential A/B session, looks[0..n), as the document's
+ * "looks" array: [{runs_per_side, ratio, ci_lo, ci_hi, verdict}] (ratio
+ * and interval null when not finite; verdict "none", "different" or
+ * "equivalent"). New reference. */
+json_t *pb_cmd_ab_looks_json(const struct pb_cmd_ab_look *looks, size_t n);
+
+/* The document's "layout" object (docs/results-schema.md): mode
+ * ("randomize-env" or "audit-only"), variable, pad_bytes_max, seed,
+ * randomize_va_space (pb_layout_aslr; null when unreadable); with an audit (a not NULL), "audit":
+ * sizes_bytes, runs_per_size, metric, medians, spread, kruskal_wallis {h, df, p}, anova_log {f,
+ * df1, df2, p, between_share}, valid. New reference. */
+json_t *pb_layout_json(const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
+                       size_t runs_per_size, const char *metric);
+
+/* The document's "placement" object (pb_results_add_placement,
+ * primbench/session_result.h, says its members). NULL when out of
+ * memory. */
+json_t *pb_cpu_place_json(const struct pb_cpu_place *pl);
+
+/* The profile as the cmd case's "profile" object (docs/results-schema.md):
+ * event, user_only, samples, lost, event_count, kernel_samples, kernel_unresolved,
+ * kernel_hidden, runs, families (name, label, samples, share, share_ci95 [lo, hi]
+ * (pb_profile_share_ci95): null when not counted) and the first `top`
+ * symbols. New reference. */
+json_t *pb_profile_json(const struct pb_profile *p, size_t top);
+
+/* A family's share (0..1) from a "profile" object as pb_profile_json
+ * wrote it: 0, or -1 when the object has no such family or it was not
+ * counted. */
+int pb_profile_json_share(const json_t *profile, const char *family, double *share);
+
 #endif

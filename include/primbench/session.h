@@ -21,7 +21,6 @@
 #ifndef PRIMBENCH_SESSION_H
 #define PRIMBENCH_SESSION_H
 
-#include <jansson.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -144,7 +143,7 @@ struct pb_session {
 	const char *out_path;       /* params.out_path */
 	struct pb_noise noise;      /* after pb_session_noise; valid false before */
 	struct pb_cpu_place place;  /* how the thread's CPU was chosen (doc
-	                               "placement": pb_cpu_place_json) */
+	                               "placement": pb_results_add_placement) */
 	/* private */
 	struct pb_noise_mark mark;
 	bool noise_running, signals_installed;
@@ -209,14 +208,5 @@ uint64_t pb_session_make_seed(uint64_t given);
  * runs on. Returns the CPU, or -1 with pb_error() ("--cpu N:
  * cannot bind to it", or "cannot find the CPU this thread runs on"). */
 int pb_session_pin(int want);
-
-/* The result document's "placement" object (docs/results-schema.md, "Top
- * level"): how ("probe", "--cpu", "only", "here" or "none"), cpu (the
- * chosen one or null), cpus (the CPUs considered, or --cpu's list), note,
- * and probe (null without one): budget_ms, slice_ms, wall_ms,
- * quantum_iters, not_probed, rule, and per_cpu (one object per CPU: cpu,
- * ok, error (null or strerror), chunks, min_ns, median_ns, p99_ns, max_ns,
- * lost_share, probe_ns). NULL when out of memory. */
-json_t *pb_cpu_place_json(const struct pb_cpu_place *pl);
 
 #endif

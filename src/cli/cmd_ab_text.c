@@ -371,7 +371,7 @@ static json_t *until_verdict_json(const struct pb_cmd_ab_params *p,
 		json_array_append_new(ln, json_integer((json_int_t)r->plan.look_n[i]));
 	json_object_set_new(seq, "schedule", ln);
 	json_object_set_new(seq, "equivalence", pb_json_number(p->equivalence));
-	json_object_set_new(seq, "looks", json_incref(r->looks_json));
+	json_object_set_new(seq, "looks", pb_cmd_ab_looks_json(r->look, r->looks));
 	json_object_set_new(seq, "ended_by", r->ended_by ? json_string(r->ended_by) : json_null());
 	json_object_set_new(seq, "verdict", json_string(pb_verdict_name(r->verdict)));
 	return seq;

@@ -24,52 +24,6 @@
 
 extern char **environ;
 
-static const char *const figure_names[PB_CMD_NFIGURES] = {"real",   "user",   "sys",  "maxrss",
-                                                          "minflt", "majflt", "vcsw", "ivcsw"};
-
-const char *pb_cmd_figure_name(enum pb_cmd_figure f)
-{
-	if ((int)f == PB_CMD_INSTRUCTIONS)
-		return "instructions";
-	if ((int)f == PB_CMD_CYCLES)
-		return "cycles";
-	return (unsigned)f < PB_CMD_NFIGURES ? figure_names[f] : "user+sys";
-}
-
-bool pb_cmd_metric_is_time(int metric)
-{
-	return metric <= PB_CMD_SYS || metric == PB_CMD_USER_SYS;
-}
-
-bool pb_cmd_metric_is_counter(int metric)
-{
-	return metric == PB_CMD_INSTRUCTIONS || metric == PB_CMD_CYCLES;
-}
-
-double pb_cmd_figure_value(const struct pb_cmd_run *r, enum pb_cmd_figure f)
-{
-	switch (f) {
-	case PB_CMD_REAL:
-		return r->wall_ns;
-	case PB_CMD_USER:
-		return r->user_ns;
-	case PB_CMD_SYS:
-		return r->sys_ns;
-	case PB_CMD_MAXRSS:
-		return (double)r->max_rss_kib;
-	case PB_CMD_MINFLT:
-		return (double)r->minflt;
-	case PB_CMD_MAJFLT:
-		return (double)r->majflt;
-	case PB_CMD_VCSW:
-		return (double)r->nvcsw;
-	case PB_CMD_IVCSW:
-		return (double)r->nivcsw;
-	default:
-		return NAN;
-	}
-}
-
 int pb_cmd_parse_figure(const char *name)
 {
 	if (strcmp(name, "user+sys") == 0)
@@ -79,22 +33,11 @@ int pb_cmd_parse_figure(const char *name)
 	if (strcmp(name, "cycles") == 0)
 		return PB_CMD_CYCLES;
 	for (int f = 0; f < PB_CMD_NFIGURES; f++)
-		if (strcmp(name, figure_names[f]) == 0)
+		if (strcmp(name, pb_cmd_figure_name((enum pb_cmd_figure)f)) == 0)
 			return f;
 	return pb_fail("unknown figure '%s' (known: real, user, sys, user+sys, maxrss, minflt, "
 	               "majflt, vcsw, ivcsw, instructions, cycles)",
 	               name);
-}
-
-double pb_cmd_metric_value(const struct pb_cmd_run *r, int metric)
-{
-	if (metric == PB_CMD_USER_SYS)
-		return r->user_ns + r->sys_ns;
-	if (pb_cmd_metric_is_counter(metric))
-		return !r->counters                    ? NAN
-		       : metric == PB_CMD_INSTRUCTIONS ? r->instructions
-		                                       : r->cycles;
-	return pb_cmd_figure_value(r, (enum pb_cmd_figure)metric);
 }
 
 static double tv_ns(struct timeval tv)

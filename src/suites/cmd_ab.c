@@ -17,7 +17,6 @@
 #include "primbench/error.h"
 #include "primbench/preload.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/stats.h"
 #include "primbench/syscall.h"
 #include "primbench/text.h"
@@ -650,7 +649,7 @@ static enum pb_cmd_ab_end one_run(const struct pb_cmd_ab_params *p, struct pb_cm
 	return PB_CMD_AB_DONE;
 }
 
-/* The look due now, if any: its statistics, verdict and JSON; true when it
+/* The look due now, if any: its statistics, verdict and record; true when it
  * ends the session (r->ended_by set). */
 static bool look(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r)
 {
@@ -660,13 +659,11 @@ static bool look(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r)
 	const struct pb_shift *lr = p->paired ? &r->look_ab.paired : &r->look_ab.ratio;
 	bool lvalid = p->paired ? r->look_ab.paired_valid : r->look_ab.valid;
 	r->verdict = lvalid ? pb_verdict_of(lr, p->equivalence) : PB_VERDICT_NONE;
-	json_t *lj = json_object();
-	json_object_set_new(lj, "runs_per_side", json_integer((json_int_t)r->counted[0]));
-	json_object_set_new(lj, "ratio", pb_json_number(lr->estimate));
-	json_object_set_new(lj, "ci_lo", pb_json_number(lr->lo));
-	json_object_set_new(lj, "ci_hi", pb_json_number(lr->hi));
-	json_object_set_new(lj, "verdict", json_string(pb_verdict_name(r->verdict)));
-	json_array_append_new(r->looks_json, lj);
+	r->look[r->looks] = (struct pb_cmd_ab_look){.runs_per_side = r->counted[0],
+	                                            .ratio = lr->estimate,
+	                                            .ci_lo = lr->lo,
+	                                            .ci_hi = lr->hi,
+	                                            .verdict = r->verdict};
 	r->looks++;
 	if (!r->look_ab.valid && r->look_ab.nonpositive)
 		r->ended_by = "zero-metric";
@@ -767,7 +764,6 @@ static bool runs(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r, s
 int pb_cmd_ab_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r)
 {
 	memset(r, 0, sizeof *r);
-	r->looks_json = json_array();
 	if (p->until_verdict && (p->paired ? pb_seq_plan_make_paired(p->max_runs, 0.05, &r->plan)
 	                                   : pb_seq_plan_make(p->max_runs, 0.05, &r->plan)) != 0)
 		return -1;
@@ -783,7 +779,6 @@ int pb_cmd_ab_run(const struct pb_cmd_ab_params *p, struct pb_cmd_ab_result *r)
 void pb_cmd_ab_result_free(struct pb_cmd_ab_result *r)
 {
 	free(r->recs);
-	json_decref(r->looks_json);
 	memset(r, 0, sizeof *r);
 }
 

@@ -7,15 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/personality.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
 
 #include "primbench/harness.h"
-#include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/session.h"
 
 /* SplitMix64's output function of a state z (pb_splitmix64 on a copy). */
@@ -28,11 +25,6 @@ static uint64_t splitmix64(uint64_t z)
 static uint64_t draw(uint64_t seed, uint64_t stream, uint64_t i)
 {
 	return splitmix64(splitmix64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i);
-}
-
-long pb_layout_audit_size(unsigned k)
-{
-	return (long)k * 528;
 }
 
 int pb_layout_audit_index(long pad_bytes)
@@ -85,22 +77,6 @@ uint64_t pb_layout_default_seed(void)
 {
 	/* 32 bits, so that every JSON reader keeps it exact */
 	return pb_session_make_seed(0) & UINT32_MAX;
-}
-
-int pb_layout_aslr(void)
-{
-	/* setarch -R: this process and its children run without it */
-	int pers = personality(0xffffffff);
-	if (pers != -1 && (pers & ADDR_NO_RANDOMIZE))
-		return 0;
-	FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
-	int v = -1;
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -224,46 +200,4 @@ int pb_layout_audit_stats(const double *v, const unsigned *group, size_t n, unsi
 	anova_log(v, group, n, k, out);
 	out->valid = true;
 	return 0;
-}
-
-json_t *pb_layout_json(const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
-                       size_t runs_per_size, const char *metric)
-{
-	json_t *o = json_object();
-	json_object_set_new(
-	    o, "mode", json_string(pl->mode == PB_LAYOUT_RANDOM ? "randomize-env" : "audit-only"));
-	json_object_set_new(o, "variable", json_string(PB_LAYOUT_PAD_NAME));
-	json_object_set_new(o, "pad_bytes_max", json_integer(PB_LAYOUT_PAD_MAX_BYTES));
-	json_object_set_new(o, "seed", json_integer((json_int_t)pl->seed));
-	int aslr = pb_layout_aslr();
-	json_object_set_new(o, "randomize_va_space", aslr >= 0 ? json_integer(aslr) : json_null());
-	if (!a)
-		return o;
-	json_t *au = json_object(), *sizes = json_array(), *med = json_array();
-	for (unsigned g = 0; g < a->k; g++) {
-		json_array_append_new(sizes, json_integer(pb_layout_audit_size(g)));
-		json_array_append_new(med, a->valid ? pb_json_number(a->median[g]) : json_null());
-	}
-	json_object_set_new(au, "sizes_bytes", sizes);
-	json_object_set_new(au, "runs_per_size", json_integer((json_int_t)runs_per_size));
-	json_object_set_new(au, "metric", json_string(metric));
-	json_object_set_new(au, "valid", json_boolean(a->valid));
-	json_object_set_new(au, "medians", med);
-	if (a->valid) {
-		size_t n = 0;
-		for (unsigned g = 0; g < a->k; g++)
-			n += a->n[g];
-		json_object_set_new(au, "spread", pb_json_number(a->spread));
-		json_object_set_new(au, "kruskal_wallis",
-		                    json_pack("{s:o,s:i,s:o}", "h", pb_json_number(a->kw_h), "df",
-		                              (int)a->k - 1, "p", pb_json_number(a->kw_p)));
-		json_object_set_new(au, "anova_log",
-		                    json_pack("{s:o,s:i,s:i,s:o,s:o}", "f",
-		                              pb_json_number(a->anova_f), "df1", (int)a->k - 1,
-		                              "df2", (int)(n - a->k), "p",
-		                              pb_json_number(a->anova_p), "between_share",
-		                              pb_json_number(a->between_share)));
-	}
-	json_object_set_new(o, "audit", au);
-	return o;
 }

@@ -2,7 +2,7 @@
  * include/primbench/session.h). */
 #define _GNU_SOURCE
 #include "primbench/session.h"
-#include "primbench/results_json.h"
+#include "primbench/session_result.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -166,12 +166,11 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 		s->doc = pb_results_new(p->argc, p->argv, s->started, &s->caches, s->cpu);
 		if (!s->doc)
 			return -1;
-		if (p->record_seed)
-			json_object_set_new(pb_results_doc_json(s->doc), "seed",
-			                    json_integer((json_int_t)s->seed));
-		if (p->pin != PB_SESSION_PIN_NONE)
-			json_object_set_new(pb_results_doc_json(s->doc), "placement",
-			                    pb_cpu_place_json(&s->place));
+		if (p->record_seed && pb_results_add_seed(s->doc, s->seed) != 0)
+			return -1;
+		if (p->pin != PB_SESSION_PIN_NONE &&
+		    pb_results_add_placement(s->doc, &s->place) != 0)
+			return -1;
 	}
 	if (p->noise) {
 		pb_noise_begin(&s->mark, s->cpu);
@@ -236,53 +235,4 @@ void pb_session_end(struct pb_session *s)
 void pb_session_noise_exclude(struct pb_session *s, int cpu)
 {
 	pb_noise_exclude(&s->mark, cpu);
-}
-
-json_t *pb_cpu_place_json(const struct pb_cpu_place *pl)
-{
-	static const char *const hows[] = {[PB_PLACE_NONE] = "none",
-	                                   [PB_PLACE_PROBE] = "probe",
-	                                   [PB_PLACE_ONLY] = "only",
-	                                   [PB_PLACE_OPTION] = "--cpu",
-	                                   [PB_PLACE_HERE] = "here"};
-	json_t *o = json_object();
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "how", json_string(hows[pl->how]));
-	json_object_set_new(o, "cpu", pl->cpu >= 0 ? json_integer(pl->cpu) : json_null());
-	json_object_set_new(o, "cpus", json_string(pl->cpus));
-	json_object_set_new(o, "note", json_string(pl->note));
-	if (!pl->probed) {
-		json_object_set_new(o, "probe", json_null());
-		return o;
-	}
-	const struct pb_cpu_probe *pr = &pl->probe;
-	json_t *probe = json_object(), *per = json_array();
-	json_object_set_new(probe, "budget_ms", json_real(pr->budget_ms));
-	json_object_set_new(probe, "slice_ms", json_real(pr->slice_ms));
-	json_object_set_new(probe, "wall_ms", json_real(pr->wall_ms));
-	json_object_set_new(probe, "quantum_iters", json_integer((json_int_t)pr->iters));
-	json_object_set_new(probe, "not_probed", json_integer((json_int_t)pr->not_probed));
-	json_object_set_new(probe, "rule",
-	                    json_string("least lost_share; near-ties (within 1 point) to the "
-	                                "shorter p99 tail, then the lower CPU number"));
-	for (size_t i = 0; i < pr->n; i++) {
-		const struct pb_cpu_noise *f = &pr->cpu[i];
-		json_t *c = json_object();
-		json_object_set_new(c, "cpu", json_integer(f->cpu));
-		json_object_set_new(c, "ok", json_boolean(f->ok));
-		json_object_set_new(c, "error",
-		                    f->error ? json_string(strerror(f->error)) : json_null());
-		json_object_set_new(c, "chunks", json_integer((json_int_t)f->chunks));
-		json_object_set_new(c, "min_ns", json_real(f->min_ns));
-		json_object_set_new(c, "median_ns", json_real(f->median_ns));
-		json_object_set_new(c, "p99_ns", json_real(f->p99_ns));
-		json_object_set_new(c, "max_ns", json_real(f->max_ns));
-		json_object_set_new(c, "lost_share", json_real(f->lost_share));
-		json_object_set_new(c, "probe_ns", json_real(f->probe_ns));
-		json_array_append_new(per, c);
-	}
-	json_object_set_new(probe, "per_cpu", per);
-	json_object_set_new(o, "probe", probe);
-	return o;
 }

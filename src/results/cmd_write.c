@@ -1,14 +1,16 @@
-/* cmd_json.c - the cmd suite's cases in a result document (schema v1,
- * docs/results-schema.md, "A cmd case"). */
+/* cmd_write.c - the cmd suite's parts of a result document
+ * (docs/results-schema.md, "A cmd case", the "layout" object and the
+ * looks of a sequential session), from the records of
+ * include/primbench/cmd_result.h and cmd_layout_result.h. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "primbench/cmd.h"
+#include "primbench/cmd_layout_result.h"
+#include "primbench/cmd_result.h"
 #include "primbench/error.h"
-#include "primbench/preload.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
 #include "primbench/stats.h"
@@ -19,13 +21,6 @@ static json_t *string_array(char *const *v)
 	for (size_t i = 0; v && v[i]; i++)
 		json_array_append_new(a, json_string(v[i]));
 	return a;
-}
-
-bool pb_cmd_env_in_key(const char *entry)
-{
-	return strncmp(entry, "PRIMBENCH_ACCOUNT_DIR=", 22) != 0 &&
-	       strncmp(entry, "PRIMBENCH_PRELOAD_LOG=", 22) != 0 &&
-	       strncmp(entry, "PRIMBENCH_PAD=", 14) != 0 && strchr(entry, '=') != NULL;
 }
 
 /* The environment as part of the case key: what was set, minus what
@@ -158,4 +153,63 @@ json_t *pb_cmd_case_json(const struct pb_cmd_spec *spec, bool shell, int side,
 	json_object_set_new(o, "runs", runs);
 	free(v);
 	return o;
+}
+
+json_t *pb_layout_json(const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
+                       size_t runs_per_size, const char *metric)
+{
+	json_t *o = json_object();
+	json_object_set_new(
+	    o, "mode", json_string(pl->mode == PB_LAYOUT_RANDOM ? "randomize-env" : "audit-only"));
+	json_object_set_new(o, "variable", json_string(PB_LAYOUT_PAD_NAME));
+	json_object_set_new(o, "pad_bytes_max", json_integer(PB_LAYOUT_PAD_MAX_BYTES));
+	json_object_set_new(o, "seed", json_integer((json_int_t)pl->seed));
+	int aslr = pb_layout_aslr();
+	json_object_set_new(o, "randomize_va_space", aslr >= 0 ? json_integer(aslr) : json_null());
+	if (!a)
+		return o;
+	json_t *au = json_object(), *sizes = json_array(), *med = json_array();
+	for (unsigned g = 0; g < a->k; g++) {
+		json_array_append_new(sizes, json_integer(pb_layout_audit_size(g)));
+		json_array_append_new(med, a->valid ? pb_json_number(a->median[g]) : json_null());
+	}
+	json_object_set_new(au, "sizes_bytes", sizes);
+	json_object_set_new(au, "runs_per_size", json_integer((json_int_t)runs_per_size));
+	json_object_set_new(au, "metric", json_string(metric));
+	json_object_set_new(au, "valid", json_boolean(a->valid));
+	json_object_set_new(au, "medians", med);
+	if (a->valid) {
+		size_t n = 0;
+		for (unsigned g = 0; g < a->k; g++)
+			n += a->n[g];
+		json_object_set_new(au, "spread", pb_json_number(a->spread));
+		json_object_set_new(au, "kruskal_wallis",
+		                    json_pack("{s:o,s:i,s:o}", "h", pb_json_number(a->kw_h), "df",
+		                              (int)a->k - 1, "p", pb_json_number(a->kw_p)));
+		json_object_set_new(au, "anova_log",
+		                    json_pack("{s:o,s:i,s:i,s:o,s:o}", "f",
+		                              pb_json_number(a->anova_f), "df1", (int)a->k - 1,
+		                              "df2", (int)(n - a->k), "p",
+		                              pb_json_number(a->anova_p), "between_share",
+		                              pb_json_number(a->between_share)));
+	}
+	json_object_set_new(o, "audit", au);
+	return o;
+}
+
+json_t *pb_cmd_ab_looks_json(const struct pb_cmd_ab_look *looks, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_cmd_ab_look *l = &looks[i];
+		json_t *lj = json_object();
+		json_object_set_new(lj, "runs_per_side",
+		                    json_integer((json_int_t)l->runs_per_side));
+		json_object_set_new(lj, "ratio", pb_json_number(l->ratio));
+		json_object_set_new(lj, "ci_lo", pb_json_number(l->ci_lo));
+		json_object_set_new(lj, "ci_hi", pb_json_number(l->ci_hi));
+		json_object_set_new(lj, "verdict", json_string(pb_verdict_name(l->verdict)));
+		json_array_append_new(a, lj);
+	}
+	return a;
 }

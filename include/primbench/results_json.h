@@ -21,6 +21,16 @@ const json_t *pb_results_doc_cjson(const struct pb_results_doc *doc);
  * for a document joined from several files. NULL when out of memory. */
 struct pb_results_doc *pb_results_doc_adopt(json_t *root);
 
+/* TRANSITIONAL (issue 37): for the objects other modules still build as
+ * JSON (the summary, break-even, accounting, layout and placement
+ * objects, a cmd case). Sets doc[name] to value (the document takes the
+ * reference; NULL: nothing set). */
+void pb_results_doc_set_json(struct pb_results_doc *doc, const char *name, json_t *value);
+
+/* TRANSITIONAL (issue 37): appends value to the array doc[name] (made
+ * when missing; the document takes the reference; NULL: nothing). */
+void pb_results_doc_append_json(struct pb_results_doc *doc, const char *name, json_t *value);
+
 /* pb_results_write for a JSON object not (yet) in a document. */
 int pb_results_write_json(const json_t *root, const char *path);
 

@@ -45,7 +45,7 @@
 #include "primbench/kernels.h"
 #include "primbench/mem.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
@@ -811,45 +811,37 @@ static void print_peaks(void)
 		       ti->core_hz_estimate / 1e9);
 }
 
-/* The rows as JSON for -o: label, op, size, state, value, reference and
- * best kernel with their medians (TSC ticks per call), ratio and range,
- * target, result. */
-static json_t *rows_json(const char *probe_isa)
+/* The rows for -o (pb_results_set_perf_targets): label, op, size, state,
+ * value, reference and best kernel with their medians (TSC ticks per
+ * call), ratio and range, target, result. */
+static void record_rows(struct pb_results_doc *doc, const char *probe_isa)
 {
-	json_t *arr = json_array();
+	struct pb_perf_target_row out[NROWS];
 	for (size_t i = 0; i < NROWS; i++) {
 		const struct row *rw = &rows[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "row", json_string(rw->label));
-		json_object_set_new(o, "op", json_string(pb_op_name(rw->op)));
-		json_object_set_new(o, "size_bytes", json_integer((json_int_t)rw->size_bytes));
-		json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(rw->state)));
-		if (rw->op == PB_OP_MEMSET)
-			json_object_set_new(o, "fill_value", json_integer(rw->value));
-		json_object_set_new(o, "probe_isa", json_string(probe_isa));
-		json_object_set_new(o, "reference",
-		                    json_string(rw->ref ? rw->ref->kernel->name : ""));
-		json_object_set_new(o, "reference_ticks_per_call",
-		                    pb_json_number(rw->ref ? rw->ref->ticks_per_call.median : NAN));
-		json_object_set_new(
-		    o, "libc_ticks_per_call",
-		    pb_json_number(rw->libc ? rw->libc->ticks_per_call.median : NAN));
-		json_object_set_new(o, "best_kernel",
-		                    json_string(rw->best ? rw->best->kernel->name : ""));
-		json_object_set_new(
-		    o, "best_ticks_per_call",
-		    pb_json_number(rw->best ? rw->best->ticks_per_call.median : NAN));
-		json_object_set_new(o, "ratio", pb_json_number(rw->ratio));
-		json_object_set_new(o, "ratio_lo", pb_json_number(rw->ratio_lo));
-		json_object_set_new(o, "ratio_hi", pb_json_number(rw->ratio_hi));
-		json_object_set_new(o, "target", pb_json_number(rw->target));
-		json_object_set_new(o, "result",
-		                    json_string(isnan(rw->ratio)          ? "n/a"
-		                                : rw->ratio >= rw->target ? "PASS"
-		                                                          : "SHORT"));
-		json_array_append_new(arr, o);
+		out[i] = (struct pb_perf_target_row){
+		    .row = rw->label,
+		    .op = pb_op_name(rw->op),
+		    .size_bytes = rw->size_bytes,
+		    .cache_state = pb_cache_state_name(rw->state),
+		    .has_fill_value = rw->op == PB_OP_MEMSET,
+		    .fill_value = rw->value,
+		    .probe_isa = probe_isa,
+		    .reference = rw->ref ? rw->ref->kernel->name : "",
+		    .reference_ticks_per_call = rw->ref ? rw->ref->ticks_per_call.median : NAN,
+		    .libc_ticks_per_call = rw->libc ? rw->libc->ticks_per_call.median : NAN,
+		    .best_kernel = rw->best ? rw->best->kernel->name : "",
+		    .best_ticks_per_call = rw->best ? rw->best->ticks_per_call.median : NAN,
+		    .ratio = rw->ratio,
+		    .ratio_lo = rw->ratio_lo,
+		    .ratio_hi = rw->ratio_hi,
+		    .target = rw->target,
+		    .result = isnan(rw->ratio)          ? "n/a"
+		              : rw->ratio >= rw->target ? "PASS"
+		                                        : "SHORT",
+		};
 	}
-	return arr;
+	pb_results_set_perf_targets(doc, out, NROWS);
 }
 
 int main(int argc, char **argv)
@@ -999,7 +991,7 @@ int main(int argc, char **argv)
 		pb_print_labelled(stdout, 9, "noise", nl);
 	}
 	if (doc) {
-		json_object_set_new(pb_results_doc_json(doc), "perf_targets", rows_json(ps->isa));
+		record_rows(doc, ps->isa);
 		pb_session_finish(&s, interrupted);
 		if (pb_session_write(&s, doc) != 0) {
 			fprintf(stderr, "perf-targets: %s\n", pb_error());

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "primbench/cmd_result.h"
 #include "primbench/results.h"
 #include "primbench/twosample.h"
 
@@ -36,10 +37,9 @@ struct pb_ab_record {
 	/* --until-verdict ("until_verdict", when until_verdict) */
 	bool until_verdict;
 	struct pb_seq_plan plan;
-	/* TRANSITIONAL (issue 37): the looks as the cmd suite records them,
-	 * [{runs_per_side, ratio, ci_lo, ci_hi, verdict}], until it hands
-	 * typed looks */
-	const struct json_t *looks;
+	/* the looks done, in order (primbench/cmd_result.h) */
+	const struct pb_cmd_ab_look *look;
+	size_t nlooks;
 	const char *ended_by;    /* NULL: null */
 	const char *seq_verdict; /* the last look's verdict */
 };

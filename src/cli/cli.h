@@ -21,8 +21,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "primbench/auto.h"
 #include "primbench/format.h"
 #include "primbench/syscall.h"
@@ -222,13 +220,16 @@ size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 
 struct pb_results_file;
 struct pb_compare_result;
+struct pb_results_doc;
+struct json_t; /* TRANSITIONAL (issue 37): jansson's, for cmd_compare.c's two below */
 /* compare's -o document (docs/results-schema.md, "compare output") for
  * one comparison of files[0..na) (old) with files[na..n) (new): schema,
  * command line, level, margin, forced, files, sides, comparisons. NULL
- * when out of memory. */
-json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
-                        const struct pb_compare_result *res, double level, double margin,
-                        bool force);
+ * when out of memory. TRANSITIONAL (issue 37): JSON until compare's
+ * writer moves into src/results/. */
+struct json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
+                               const struct pb_compare_result *res, double level, double margin,
+                               bool force);
 
 /* Seconds in (0, 3600]; exits 2 with "bad OPT 'ARG' (...)". */
 double cli_parse_seconds(const char *opt, const char *arg);
@@ -247,7 +248,9 @@ void cli_check_output_not_input(const char *cmd, const char *out, char **inputs,
 
 /* Writes doc whole to path and prints "results: PATH"; on failure one
  * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */
-int cli_write_results(const json_t *doc, const char *path);
+int cli_write_doc(const struct pb_results_doc *doc, const char *path);
+/* TRANSITIONAL (issue 37): cli_write_doc for compare's JSON document. */
+int cli_write_results(const struct json_t *doc, const char *path);
 
 /* The end of a measuring session's output: writes s's document to its -o
  * path (pb_session_write, then "results: PATH") and prints it in -f's
@@ -274,9 +277,9 @@ const struct pb_auto_origin *cli_auto_setup(void);
  * built-in default row and a hint to run tune), wrapped at 80 columns. */
 void cli_auto_print(FILE *f, enum pb_op op);
 
-/* {"policy": "...", "source": "file"|"default", "path": ..., "default_row":
- * ..., "file_cpu": ...} for the result file. */
-json_t *cli_auto_json(enum pb_op op);
+/* Records op's auto policy and where it came from in doc["auto_policy"]
+ * (pb_results_set_auto_policy). */
+void cli_auto_record(struct pb_results_doc *doc, enum pb_op op);
 
 /* The latency curve (cmd_latency.c), also run by `info --latency`: runs
  * pb_latency_sweep_replicates(p, replicates) into pts (p->max_points of
@@ -366,6 +369,6 @@ struct cli_format {
 void cli_format_begin(struct cli_format *f);
 /* -f's argument; exits 2 with the known formats when unknown. */
 enum pb_format cli_parse_format(const char *arg);
-int cli_format_end(struct cli_format *f, const json_t *doc);
+int cli_format_end(struct cli_format *f, const struct pb_results_doc *doc);
 
 #endif

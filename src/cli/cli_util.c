@@ -16,6 +16,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/syscall.h"
 #include "primbench/text.h"
@@ -221,6 +222,16 @@ bool cli_stdout_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
 }
 
+int cli_write_doc(const struct pb_results_doc *doc, const char *path)
+{
+	if (pb_results_write(doc, path) != 0) {
+		cli_error("%s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	printf("\nresults: %s\n", path);
+	return PB_EXIT_OK;
+}
+
 int cli_write_results(const json_t *doc, const char *path)
 {
 	if (pb_results_write_json(doc, path) != 0) {
@@ -242,7 +253,7 @@ int cli_session_output(struct pb_session *s, struct cli_format *fmt, int status)
 			status = PB_EXIT_OK;
 		}
 	}
-	if (cli_format_end(fmt, pb_results_doc_json(s->doc)) != 0) {
+	if (cli_format_end(fmt, s->doc) != 0) {
 		cli_error("%s", pb_error());
 		status = PB_EXIT_USAGE;
 	}
@@ -319,21 +330,13 @@ void cli_auto_print(FILE *f, enum pb_op op)
 	}
 }
 
-json_t *cli_auto_json(enum pb_op op)
+void cli_auto_record(struct pb_results_doc *doc, enum pb_op op)
 {
 	const struct pb_auto_origin *o = cli_auto_setup();
 	char pol[PB_POLICY_TEXT_MAX];
 	if (pb_policy_format(pb_auto_installed(op), pol, sizeof pol) < 0)
 		pol[0] = '\0';
-	json_t *j = json_object();
-	json_object_set_new(j, "policy", json_string(pol));
-	json_object_set_new(j, "source", json_string(o->from_file[op] ? "file" : "default"));
-	json_object_set_new(j, "path", o->path[0] ? json_string(o->path) : json_null());
-	if (o->from_file[op])
-		json_object_set_new(j, "file_cpu", json_string(o->file_cpu));
-	else
-		json_object_set_new(j, "default_row", json_string(o->default_row[op]));
-	return j;
+	pb_results_set_auto_policy(doc, op, pol, o);
 }
 
 void cli_check_output_dir(const char *what, const char *dir)

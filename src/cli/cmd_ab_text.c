@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cmd_cmd.h"
+#include "primbench/ab_record.h"
 #include "primbench/accounting.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/cpu.h"
@@ -24,6 +25,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
@@ -357,26 +359,6 @@ bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
 	return by_verdict;
 }
 
-static json_t *until_verdict_json(const struct pb_cmd_ab_params *p,
-                                  const struct pb_cmd_ab_result *r)
-{
-	json_t *seq = json_object();
-	json_object_set_new(seq, "method", json_string("bonferroni-fixed-looks"));
-	json_object_set_new(seq, "estimator",
-	                    json_string(p->paired ? PB_SEQ_PAIRED_METHOD : PB_SEQ_METHOD));
-	json_object_set_new(seq, "alpha", pb_json_number(r->plan.alpha));
-	json_object_set_new(seq, "level_per_look", pb_json_number(r->plan.level_per_look));
-	json_t *ln = json_array();
-	for (size_t i = 0; i < r->plan.nlooks; i++)
-		json_array_append_new(ln, json_integer((json_int_t)r->plan.look_n[i]));
-	json_object_set_new(seq, "schedule", ln);
-	json_object_set_new(seq, "equivalence", pb_json_number(p->equivalence));
-	json_object_set_new(seq, "looks", pb_cmd_ab_looks_json(r->look, r->looks));
-	json_object_set_new(seq, "ended_by", r->ended_by ? json_string(r->ended_by) : json_null());
-	json_object_set_new(seq, "verdict", json_string(pb_verdict_name(r->verdict)));
-	return seq;
-}
-
 void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
                             const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
                             size_t runs_per_size, const struct pb_cmd_ab_stats *ab, const char *tu,
@@ -432,69 +414,45 @@ void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
 	pb_print_wrapped_at(fp, 2, 4, line);
 }
 
-json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
-                       const struct pb_cmd_ab_stats *ab)
+/* The result document's "ab" object (docs/results-schema.md): B against
+ * A as the text reports it (pb_results_set_ab). */
+static void set_ab(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
+                   const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab)
 {
-	json_t *abj = json_object();
-	json_object_set_new(abj, "metric",
-	                    json_string(pb_cmd_figure_name((enum pb_cmd_figure)p->metric)));
-	json_object_set_new(abj, "mode", json_string(p->duet ? "duet" : "abba"));
-	json_object_set_new(abj, "verdict_on", json_string(p->paired ? "pairs" : "runs"));
-	if (p->duet)
-		json_object_set_new(abj, "duet_cpus",
-		                    json_pack("[s,s]", p->duet_cpus_text[0], p->duet_cpus_text[1]));
+	struct pb_ab_record a = {
+	    .metric = pb_cmd_figure_name((enum pb_cmd_figure)p->metric),
+	    .duet = p->duet,
+	    .paired = p->paired,
+	    .duet_cpus = {p->duet_cpus_text[0], p->duet_cpus_text[1]},
+	    .valid = ab->valid,
+	    .med_a = ab->med_a,
+	    .med_b = ab->med_b,
+	    .ratio = ab->ratio,
+	    .paired_valid = ab->paired_valid,
+	    .npairs = ab->npairs,
+	    .paired_ratio = ab->paired,
+	    .u = ab->u,
+	    .equivalence = p->equivalence,
+	    .t_valid = ab->t_valid,
+	    .t = ab->t,
+	    .until_verdict = p->until_verdict,
+	    .plan = r->plan,
+	    .look = r->look,
+	    .nlooks = r->looks,
+	    .ended_by = r->ended_by,
+	    .seq_verdict = pb_verdict_name(r->verdict),
+	};
+	/* the verdict the text prints (--until-verdict: its own) */
+	if (ab->valid && !p->until_verdict)
+		a.verdict = pb_verdict_name(pb_cmd_ab_session_verdict(p, ab));
 	char *order = malloc(r->nrecs + 1);
 	for (size_t i = 0; order && i < r->nrecs; i++)
 		order[i] = r->recs[i].side ? 'B' : 'A';
-	if (order) {
+	if (order)
 		order[r->nrecs] = 0;
-		json_object_set_new(abj, "order", json_string(order));
-		free(order);
-	}
-	if (ab->valid) {
-		json_object_set_new(abj, "median_a", pb_json_number(ab->med_a));
-		json_object_set_new(abj, "median_b", pb_json_number(ab->med_b));
-		json_object_set_new(abj, "difference_of_medians",
-		                    pb_json_number(ab->med_b - ab->med_a));
-		json_t *rj = json_object();
-		json_object_set_new(rj, "method", json_string("hodges-lehmann-log"));
-		json_object_set_new(rj, "estimate", pb_json_number(ab->ratio.estimate));
-		json_object_set_new(rj, "level", pb_json_number(ab->ratio.level));
-		json_object_set_new(rj, "ci_lo", pb_json_number(ab->ratio.lo));
-		json_object_set_new(rj, "ci_hi", pb_json_number(ab->ratio.hi));
-		json_object_set_new(abj, "ratio", rj);
-		if (ab->paired_valid) {
-			json_t *pj = json_object();
-			json_object_set_new(pj, "method", json_string(PB_SEQ_PAIRED_METHOD));
-			json_object_set_new(pj, "pairs", json_integer((json_int_t)ab->npairs));
-			json_object_set_new(pj, "estimate", pb_json_number(ab->paired.estimate));
-			json_object_set_new(pj, "level", pb_json_number(ab->paired.level));
-			json_object_set_new(pj, "ci_lo", pb_json_number(ab->paired.lo));
-			json_object_set_new(pj, "ci_hi", pb_json_number(ab->paired.hi));
-			json_object_set_new(abj, "paired_ratio", pj);
-		}
-		json_object_set_new(abj, "mann_whitney",
-		                    json_pack("{s:o,s:o,s:b}", "u", pb_json_number(ab->u.u_x), "p",
-		                              pb_json_number(ab->u.p), "exact", ab->u.exact));
-		/* the verdict the text prints (--until-verdict: its own, below) */
-		json_object_set_new(abj, "equivalence", pb_json_number(p->equivalence));
-		if (!p->until_verdict)
-			json_object_set_new(
-			    abj, "verdict",
-			    json_string(pb_verdict_name(pb_cmd_ab_session_verdict(p, ab))));
-		if (ab->t_valid)
-			json_object_set_new(abj, "student_t",
-			                    json_pack("{s:o,s:o,s:o,s:o,s:o,s:b}", "level",
-			                              pb_json_number(ab->t.level), "difference",
-			                              pb_json_number(ab->t.diff), "half_width",
-			                              pb_json_number(ab->t.half_width), "percent",
-			                              pb_json_number(ab->t.pct), "pooled_sd",
-			                              pb_json_number(ab->t.pooled_sd),
-			                              "significant", ab->t.significant));
-	}
-	if (p->until_verdict)
-		json_object_set_new(abj, "until_verdict", until_verdict_json(p, r));
-	return abj;
+	a.order = order;
+	pb_results_set_ab(doc, &a);
+	free(order);
 }
 
 /* ---- --account, --record-distribution ---- */
@@ -925,13 +883,12 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 	return rc;
 }
 
-void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
+void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
                        const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
                        json_t *acct_json[2], json_t *prof_json[2])
 {
-	json_t *cases = json_object_get(doc, "cases");
 	double *real = malloc((r->nrecs ? r->nrecs : 1) * sizeof *real);
-	for (int sd = 0; cases && real && sd < p->nsides; sd++) {
+	for (int sd = 0; real && sd < p->nsides; sd++) {
 		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_REAL, real);
 		double ratio;
 		bool outlier = pb_first_outlier(real, k, &ratio);
@@ -941,20 +898,20 @@ void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
 			json_object_set(c, "accounting", acct_json[sd]);
 		if (c && prof_json[sd])
 			json_object_set(c, "profile", prof_json[sd]);
-		if (c)
-			json_array_append_new(cases, c);
+		pb_results_doc_append_json(doc, "cases", c);
 	}
 	free(real);
 	if (p->nsides == 2)
-		json_object_set_new(doc, "ab", pb_cmd_ab_json(p, r, ab));
+		set_ab(doc, p, r, ab);
+	/* TRANSITIONAL (issue 37): the cpu module's JSON */
 	if (p->placement)
-		json_object_set_new(doc, "placement", pb_cpu_place_json(p->placement));
+		pb_results_doc_set_json(doc, "placement", pb_cpu_place_json(p->placement));
 	double *vals = malloc((r->nrecs + 1) * sizeof *vals);
 	char note[1024];
 	if (vals && cputime_note(p, r, vals, note, sizeof note))
-		json_array_append_new(json_object_get(doc, "notes"), json_string(note));
+		pb_results_append_note(doc, note);
 	if (vals && duet_note(p, r, vals, note, sizeof note))
-		json_array_append_new(json_object_get(doc, "notes"), json_string(note));
+		pb_results_append_note(doc, note);
 	free(vals);
 	size_t counted, failed = pb_cmd_ab_failed_runs(r, &counted);
 	if (failed && p->ignore_failure) {
@@ -962,6 +919,6 @@ void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
 		snprintf(line, sizeof line,
 		         "%zu of %zu counted runs failed; --ignore-failure kept them", failed,
 		         counted);
-		json_array_append_new(json_object_get(doc, "notes"), json_string(line));
+		pb_results_append_note(doc, line);
 	}
 }

@@ -11,6 +11,8 @@
 #include "primbench/accounting.h"
 #include "primbench/error.h"
 #include "primbench/results.h"
+#include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/timer.h"
 
 static void usage(FILE *f)
@@ -73,13 +75,13 @@ int cmd_account(int argc, char **argv)
 	pb_acct_print(stdout, t, hz, 0, flags);
 	int status = PB_EXIT_OK;
 	if (out) {
-		json_t *doc = json_object();
-		json_object_set_new(doc, "schema", json_string("primbench-accounting"));
-		json_object_set_new(doc, "schema_version", json_integer(1));
-		json_object_set_new(doc, "directory", json_string(dir));
-		json_object_set_new(doc, "accounting", pb_acct_json(t, hz, 0));
-		status = cli_write_results(doc, out);
-		json_decref(doc);
+		struct pb_results_doc *doc = pb_results_accounting_new(dir);
+		if (!doc)
+			die_usage("account: %s", pb_error());
+		/* TRANSITIONAL (issue 37): the report module's accounting JSON */
+		pb_results_doc_set_json(doc, "accounting", pb_acct_json(t, hz, 0));
+		status = cli_write_doc(doc, out);
+		pb_results_doc_free(doc);
 	}
 	free(t);
 	return status;

@@ -25,6 +25,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/timer.h"
 
@@ -126,27 +127,29 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
                          const struct pb_cmd_ab_stats *ab, json_t *acct_json[2],
                          json_t *prof_json[2], const struct pb_layout_audit *audit, int status)
 {
-	json_t *doc = pb_results_doc_json(sess.doc);
+	struct pb_results_doc *doc = sess.doc;
 	if (!doc) {
 		cli_error("%s", pb_error());
 		return status;
 	}
 	pb_cmd_ab_doc_add(doc, &o->p, r, ab, acct_json, prof_json);
 	/* Whether instructions and cycles could be counted here, and were. */
-	json_t *cj = json_object();
 	bool hw = pb_cmd_counters_check() == 0;
-	json_object_set_new(cj, "available", json_boolean(hw));
-	if (!hw)
-		json_object_set_new(cj, "reason", json_string(pb_error()));
-	json_object_set_new(cj, "measured", json_boolean(o->p.side[0].counters));
-	json_object_set_new(doc, "counters", cj);
+	const struct pb_counters_status cs = {
+	    .available = hw,
+	    .reason = hw ? NULL : pb_error(),
+	    .has_measured = true,
+	    .measured = o->p.side[0].counters,
+	};
+	pb_results_set_counters(doc, &cs);
+	/* TRANSITIONAL (issue 37): the cmd suite's layout JSON */
 	if (o->randomize_env || o->audit_runs)
-		json_object_set_new(
+		pb_results_doc_set_json(
 		    doc, "layout",
 		    pb_layout_json(&o->layout, audit, o->audit_runs,
 		                   pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric)));
 	pb_session_finish(&sess, status >= 128); /* no noise window: cmd times whole runs */
-	int wrc = o->out ? cli_write_results(doc, o->out) : PB_EXIT_OK;
+	int wrc = o->out ? cli_write_doc(doc, o->out) : PB_EXIT_OK;
 	if (wrc != PB_EXIT_OK && status == PB_EXIT_OK)
 		status = wrc;
 	if (cli_format_end(&o->fmt, doc) != 0) {

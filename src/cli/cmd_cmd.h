@@ -59,6 +59,13 @@ void cmd_place(struct options *o);
 
 /* ---- the report (cmd_ab_text.c): the session's text and result document ---- */
 
+/* TRANSITIONAL (issue 37): the accounting (report's pb_acct_json), profile
+ * (results' pb_profile_json) and case (the cmd suite's pb_cmd_case_json)
+ * objects are still JSON (jansson's json_t) until their modules hand typed
+ * structs; every other part of the document is written by src/results/. */
+struct json_t;
+struct pb_results_doc;
+
 /* What runs: each side's command and the environment entries of its key. */
 void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
 /* How the runs were made, the table of runs, the summaries per side, run 1
@@ -70,13 +77,14 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
  * Returns -1 when the distributions could not be written, else 0. */
 int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
                            const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
-                           const char *record_dir, json_t *acct_json[2], json_t *prof_json[2]);
+                           const char *record_dir, struct json_t *acct_json[2],
+                           struct json_t *prof_json[2]);
 /* Adds the session to a result document: a case per side (with its
  * accounting and profile objects, when not NULL), "ab" for two sides, a
  * note for failed runs kept. */
-void pb_cmd_ab_doc_add(json_t *doc, const struct pb_cmd_ab_params *p,
+void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
                        const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
-                       json_t *acct_json[2], json_t *prof_json[2]);
+                       struct json_t *acct_json[2], struct json_t *prof_json[2]);
 /* The verdict line's text with its reason (pb_cmd_ab_session_verdict,
  * cmd_ab.h), into why[len]. */
 void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
@@ -105,13 +113,13 @@ bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
  * as JSON. */
 void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
                              const struct pb_cmd_ab_profile *pr, int side, bool preload);
-json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int side, bool preload);
+struct json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int side, bool preload);
 /* --account: one side's accounting files (counted runs) as a table, and as
  * JSON in *out (NULL when nothing could be read: then an error line on
  * stderr). tsc_hz 0: no ticks. */
 void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
                              const struct pb_cmd_ab_result *r, int side, double tsc_hz,
-                             json_t **out);
+                             struct json_t **out);
 /* --record-distribution DIR: side A's exact sizes files as distribution
  * files in DIR (include/primbench/record.h). 0, or -1 after an error line
  * on stderr. */
@@ -123,8 +131,5 @@ void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
                             const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
                             size_t runs_per_size, const struct pb_cmd_ab_stats *ab, const char *tu,
                             double div);
-/* The result document's "ab" object (docs/results-schema.md). */
-json_t *pb_cmd_ab_json(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
-                       const struct pb_cmd_ab_stats *ab);
 
 #endif

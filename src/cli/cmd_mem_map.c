@@ -18,7 +18,7 @@
 #include "primbench/pages.h"
 #include "primbench/placement.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
@@ -477,9 +477,8 @@ static int print_and_write(struct pb_session *s, struct cli_format *fmt,
 	if (!s->doc)
 		return PB_EXIT_OK;
 	pb_map_result_to_doc(s->doc, r);
-	json_t *cases, *notes;
-	if (capline[0] && pb_results_arrays(pb_results_doc_json(s->doc), &cases, &notes) == 0)
-		pb_results_add_notes(notes, "map: ", capline);
+	if (capline[0])
+		pb_results_add_doc_notes(s->doc, "map: ", capline);
 	pb_session_finish(s, r->interrupted || pb_session_stopped(s));
 	return cli_session_output(s, fmt, PB_EXIT_OK);
 }

@@ -19,7 +19,7 @@
 #include "primbench/machine.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/syscall.h"
@@ -255,37 +255,31 @@ static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 	return true;
 }
 
-/* xsave_breakeven's JSON entry of op's line: the pair, rep, the
- * break-even size and kernel (null: none), whether the sweep ended;
- * appended to doc["xsave_breakeven"]. */
-static void breakeven_json(json_t *doc, enum pb_op op, const struct pb_xsave_case *pair,
-                           size_t reps, const char *rep_name, const struct pb_xsave_sweep *sw,
-                           const uint64_t *size_bytes)
+/* xsave_breakeven's entry of op's line (pb_results_add_xsave_breakeven):
+ * the pair, rep, the break-even size and kernel (none: null), whether the
+ * sweep ended. */
+static void record_breakeven(struct pb_results_doc *doc, enum pb_op op,
+                             const struct pb_xsave_case *pair, size_t reps, const char *rep_name,
+                             const struct pb_xsave_sweep *sw, const uint64_t *size_bytes)
 {
-	json_t *be = json_object();
-	json_object_set_new(be, "op", json_string(pb_op_name(op)));
-	json_object_set_new(be, "pair", json_string(pb_xsave_insn_name(pair->v.insn)));
-	json_object_set_new(be, "pair_upper_state", json_string("dirty"));
 	/* the pair's figure: with replicates their geometric mean, and its CI */
 	const struct pb_summary *ps = &pair->ticks_per_op;
-	json_object_set_new(be, "pair_median_ticks", json_real(ps->median));
-	json_object_set_new(be, "pair_ci_ticks",
-	                    ps->ci_valid ? json_pack("[f, f]", ps->ci_lo, ps->ci_hi) : json_null());
-	json_object_set_new(be, "replicates",
-	                    json_integer((json_int_t)(reps > 1 ? ps->replicates : 1)));
-	json_object_set_new(be, "rep_kernel", json_string(rep_name));
 	int at = sw->at;
-	json_object_set_new(be, "size_bytes",
-	                    at < 0 ? json_null() : json_integer((json_int_t)size_bytes[at]));
-	json_object_set_new(be, "simd_kernel",
-	                    at < 0 ? json_null() : json_string(sw->simd_kernel[at]->name));
-	json_object_set_new(be, "complete", json_boolean(!sw->interrupted));
-	json_t *arr = json_object_get(doc, "xsave_breakeven");
-	if (!arr) {
-		arr = json_array();
-		json_object_set_new(doc, "xsave_breakeven", arr);
-	}
-	json_array_append_new(arr, be);
+	const struct pb_xsave_breakeven_record b = {
+	    .op = pb_op_name(op),
+	    .pair = pb_xsave_insn_name(pair->v.insn),
+	    .pair_median_ticks = ps->median,
+	    .pair_ci_valid = ps->ci_valid,
+	    .pair_ci_lo = ps->ci_lo,
+	    .pair_ci_hi = ps->ci_hi,
+	    .replicates = reps > 1 ? ps->replicates : 1,
+	    .rep_kernel = rep_name,
+	    .found = at >= 0,
+	    .size_bytes = at >= 0 ? size_bytes[at] : 0,
+	    .simd_kernel = at >= 0 ? sw->simd_kernel[at]->name : NULL,
+	    .complete = !sw->interrupted,
+	};
+	pb_results_add_xsave_breakeven(doc, &b);
 }
 
 /* The break-even line of op's sweep (pb_xsave_sweep_run): from which size
@@ -357,7 +351,7 @@ static bool breakeven_op(enum pb_op op, const struct pb_xsave_case *pair,
 		return true;
 	}
 	print_breakeven(op, p.pair_ticks, rep_name, &sw, size_bytes);
-	breakeven_json(pb_results_doc_json(s->doc), op, pair, reps, rep_name, &sw, size_bytes);
+	record_breakeven(s->doc, op, pair, reps, rep_name, &sw, size_bytes);
 	pb_results_add_mem(s->doc, &sw.result);
 	bool ok = !sw.interrupted;
 	pb_xsave_sweep_free(&sw);

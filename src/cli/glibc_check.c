@@ -13,6 +13,8 @@
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
 #include "primbench/policy.h"
+#include "primbench/results_join.h"
+#include "primbench/results_json.h"
 #include "primbench/twosample.h"
 
 size_t cli_glibc_check_plan(struct cli_glibc_check *c, const struct pb_glibc_thresholds *g,
@@ -125,28 +127,9 @@ int cli_glibc_check_run(const struct cli_glibc_check *c)
 	return status;
 }
 
-/* Whether case c is a one-thread case of (op, state, kernel); its size
- * into *size. */
-static bool case_of(const json_t *c, const char *op, const char *state, const char *kernel,
-                    uint64_t *size)
-{
-	const json_t *k = json_object_get(c, "key");
-	const char *kop = json_string_value(json_object_get(k, "op"));
-	const char *kst = json_string_value(json_object_get(k, "cache_state"));
-	const char *kk = json_string_value(json_object_get(k, "kernel"));
-	const json_t *ks = json_object_get(k, "size_bytes");
-	const json_t *th = json_object_get(k, "threads");
-	if (!kop || !kst || !kk || strcmp(kop, op) || strcmp(kst, state) || strcmp(kk, kernel) ||
-	    !json_is_integer(ks) || json_integer_value(ks) <= 0 ||
-	    (json_is_integer(th) && json_integer_value(th) != 1))
-		return false;
-	*size = (uint64_t)json_integer_value(ks);
-	return true;
-}
-
 /* The run a summary's check predicts from: its document, op and state. */
 struct doc_run {
-	const json_t *doc;
+	const struct pb_results_doc *doc;
 	const char *op, *state;
 };
 
@@ -155,20 +138,11 @@ struct doc_run {
 static double doc_median(const void *ctx, const struct pb_kernel *kernel, uint64_t size)
 {
 	const struct doc_run *d = ctx;
-	size_t i;
-	const json_t *c;
-	uint64_t n;
-	json_array_foreach(json_object_get(d->doc, "cases"), i, c)
-	{
-		if (!case_of(c, d->op, d->state, kernel->name, &n) || n != size)
-			continue;
-		const json_t *m = json_object_get(json_object_get(c, "per_call"), "median");
-		return json_is_number(m) ? json_number_value(m) : NAN;
-	}
-	return NAN;
+	return pb_results_mem_median(d->doc, d->op, d->state, kernel->name, size);
 }
 
-int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicates, double budget_s)
+int cli_glibc_check_summary(const struct pb_results_doc *doc, json_t *summary, size_t replicates,
+                            double budget_s)
 {
 	json_t *gl = json_object_get(summary, "glibc");
 	const json_t *pols = json_object_get(gl, "policies");
@@ -203,13 +177,7 @@ int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicate
 			continue;
 		/* the run's libc sizes of (op, state) */
 		uint64_t sizes[256];
-		size_t ns = 0, j;
-		const json_t *c;
-		json_array_foreach(json_object_get(doc, "cases"), j, c)
-		{
-			if (ns < 256 && case_of(c, opn, stn, "libc", &sizes[ns]))
-				ns++;
-		}
+		size_t ns = pb_results_mem_sizes(doc, opn, stn, "libc", sizes, 256);
 		struct cli_glibc_check chk = {
 		    .op = op,
 		    .state = st,

@@ -9,8 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "primbench/breakeven.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/mem.h"
@@ -68,6 +66,10 @@ int cli_glibc_check_measure(const struct cli_glibc_check *c, struct cli_glibc_re
  * (pb_glibc_effect_print_check). */
 int cli_glibc_check_run(const struct cli_glibc_check *c);
 
+/* TRANSITIONAL (issue 37): the summary is the report module's JSON
+ * (jansson's json_t) until it hands a typed summary. */
+struct json_t;
+struct pb_results_doc;
 /* The default run's summary (include/primbench/summary.h) measures its
  * GLIBC_TUNABLES lines: each policy of summary["glibc"]["policies"] that
  * names a line (env, not current_is_closest, libc behind at some size)
@@ -77,6 +79,7 @@ int cli_glibc_check_run(const struct cli_glibc_check *c);
  * checks go into summary["glibc"]["measured"] (pb_glibc_effect_json), for
  * pb_summary_print. Returns the exit status of the first check that
  * failed, else 0. */
-int cli_glibc_check_summary(const json_t *doc, json_t *summary, size_t replicates, double budget_s);
+int cli_glibc_check_summary(const struct pb_results_doc *doc, struct json_t *summary,
+                            size_t replicates, double budget_s);
 
 #endif

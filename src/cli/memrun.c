@@ -30,6 +30,7 @@
 #include "primbench/placement.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
+#include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"
 #include "primbench/summary.h"
@@ -846,14 +847,15 @@ static void open_counters(struct mem_run *run)
 	if (!run->m->counters)
 		return;
 	run->counting = pb_counters_open(&run->counters) == 0;
-	json_t *hc = json_object();
-	json_object_set_new(hc, "available", json_boolean(run->counting));
+	const struct pb_counters_status cs = {
+	    .available = run->counting,
+	    .reason = run->counting ? NULL : run->counters.reason,
+	};
 	if (!run->counting) {
-		json_object_set_new(hc, "reason", json_string(run->counters.reason));
 		printf("\n");
 		pb_print_wrapped_at(stdout, 0, 6, run->counters.reason);
 	}
-	json_object_set_new(pb_results_doc_json(run->s.doc), "counters", hc);
+	pb_results_set_counters(run->s.doc, &cs);
 }
 
 /* The suite's parameters for the o-th op. */
@@ -905,13 +907,7 @@ static bool note_auto(struct mem_run *run, size_t o)
 	if (!has_auto)
 		return false;
 	enum pb_op op = run->m->ops[o];
-	cli_auto_setup();
-	json_t *ap = json_object_get(pb_results_doc_json(run->s.doc), "auto_policy");
-	if (!ap) {
-		ap = json_object();
-		json_object_set_new(pb_results_doc_json(run->s.doc), "auto_policy", ap);
-	}
-	json_object_set_new(ap, pb_op_name(op), cli_auto_json(op));
+	cli_auto_record(run->s.doc, op);
 	return true;
 }
 
@@ -987,15 +983,8 @@ static void print_breakeven(struct mem_run *run, const struct pb_mem_result *r, 
 	const struct pb_glibc_thresholds *g =
 	    run->glibc.known && op != PB_OP_MEMMOVE ? &run->glibc : NULL;
 	pb_print_breakeven(stdout, r, op, st, g);
-	json_t *be = pb_breakeven_json(r, op, st, g);
-	if (!be)
-		return;
-	json_t *arr = json_object_get(pb_results_doc_json(run->s.doc), "breakeven");
-	if (!arr) {
-		arr = json_array();
-		json_object_set_new(pb_results_doc_json(run->s.doc), "breakeven", arr);
-	}
-	json_array_append_new(arr, be);
+	/* TRANSITIONAL (issue 37): the analysis module's JSON */
+	pb_results_doc_append_json(run->s.doc, "breakeven", pb_breakeven_json(r, op, st, g));
 }
 
 /* The tables of one state: one grid per size when there are several
@@ -1164,6 +1153,7 @@ static void print_noise(const struct pb_noise *noise, int cpu)
  * saved file. */
 static void add_summary(struct mem_run *run)
 {
+	/* TRANSITIONAL (issue 37): the report module's summary, JSON */
 	json_t *sum = pb_summary_build_doc(pb_results_doc_json(run->s.doc));
 	if (!sum) {
 		warn("no summary: %s", pb_error());
@@ -1173,8 +1163,7 @@ static void add_summary(struct mem_run *run)
 	 * short: a failed or interrupted check is said and leaves the run's
 	 * figures as they are */
 	if (run->m->verify_glibc_lines && !run->was_interrupted && run->status == PB_EXIT_OK) {
-		int rc = cli_glibc_check_summary(pb_results_doc_json(run->s.doc), sum,
-		                                 run->m->replicates,
+		int rc = cli_glibc_check_summary(run->s.doc, sum, run->m->replicates,
 		                                 fmin(1.0, run->m->samp.budget_s / 2));
 		if (rc != PB_EXIT_OK)
 			warn("the summary's GLIBC_TUNABLES lines were not all measured%s",
@@ -1184,7 +1173,7 @@ static void add_summary(struct mem_run *run)
 	}
 	if (run->m->format == PB_FORMAT_TEXT)
 		pb_summary_print(stdout, sum);
-	json_object_set_new(pb_results_doc_json(run->s.doc), "summary", sum);
+	pb_results_doc_set_json(run->s.doc, "summary", sum);
 }
 
 /* Writes the result file (when there is a path) and the -f output. */
@@ -1224,14 +1213,18 @@ static void print_threads_plan(struct mem_run *run)
 			cpus[n++] = pl->tplan.threads[t].os_cpu;
 	}
 	struct pb_tsc_sync ts;
-	json_t *tj = json_object();
-	json_t *cj = json_array();
+	unsigned *tcpus = calloc(pl->tplan.n_threads ? pl->tplan.n_threads : 1, sizeof *tcpus);
+	if (!tcpus)
+		die_usage("out of memory");
 	for (unsigned t = 0; t < pl->tplan.n_threads; t++)
-		json_array_append_new(cj, json_integer(pl->tplan.threads[t].os_cpu));
-	json_object_set_new(tj, "placement", json_string(pb_placement_name(pl->tplan.placement)));
-	json_object_set_new(tj, "cpus", cj);
-	json_object_set_new(tj, "mem_node", json_string(node));
-	json_object_set_new(tj, "oversubscribed", json_boolean(pl->tplan.oversubscribed));
+		tcpus[t] = pl->tplan.threads[t].os_cpu;
+	struct pb_threads_record tr = {
+	    .placement = pb_placement_name(pl->tplan.placement),
+	    .cpus = tcpus,
+	    .n_cpus = pl->tplan.n_threads,
+	    .mem_node = node,
+	    .oversubscribed = pl->tplan.oversubscribed,
+	};
 	if (pb_tsc_sync_check(cpus, n, 2000, &ts) == 0) {
 		if (n < 2)
 			printf("tsc       one CPU: one clock\n");
@@ -1242,17 +1235,12 @@ static void print_threads_plan(struct mem_run *run)
 			       ts.max_abs_offset_ticks, ts.bound_ticks);
 		if (ts.note[0] && n >= 2)
 			pb_print_labelled(stdout, 10, "", ts.note);
-		json_t *sj = json_object();
-		json_object_set_new(sj, "invariant", json_boolean(ts.invariant));
-		json_object_set_new(sj, "measured", json_boolean(ts.measured));
-		json_object_set_new(sj, "synchronized", json_boolean(ts.synchronized));
-		json_object_set_new(sj, "max_abs_offset_ticks", json_real(ts.max_abs_offset_ticks));
-		json_object_set_new(sj, "bound_ticks", json_real(ts.bound_ticks));
-		json_object_set_new(tj, "tsc_sync", sj);
+		tr.tsc_sync = &ts;
 	} else {
 		printf("tsc       not checked: %s\n", pb_error());
 	}
-	json_object_set_new(pb_results_doc_json(run->s.doc), "threads", tj);
+	pb_results_set_threads(run->s.doc, &tr);
+	free(tcpus);
 	fflush(stdout);
 }
 
@@ -1373,8 +1361,7 @@ int mem_cli_run(struct mem_cli *m)
 	if (pb_session_begin(&sp, &run.s) != 0)
 		die_usage("%s", pb_error());
 	/* the margin its verdicts used: report judges the file with it */
-	json_object_set_new(pb_results_doc_json(run.s.doc), "equivalence",
-	                    json_real(pb_equivalence()));
+	pb_results_set_equivalence(run.s.doc, pb_equivalence());
 	mem_measure(&run);
 	bool stopped = run.was_interrupted || pb_session_stopped(&run.s);
 	int status = stopped ? pb_session_exit_status(&run.s) : run.status;

@@ -19,8 +19,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cli/cli.h"
 #include "cli/processes.h"
 #include "primbench/compare.h"
@@ -29,6 +27,7 @@
 #include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
+#include "primbench/results_join.h"
 #include "primbench/results_json.h"
 #include "primbench/summary.h"
 #include "primbench/text.h"
@@ -186,117 +185,16 @@ static int run_child(const struct cli_processes *p, size_t i, const char *path, 
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* The case of doc with key `key`, or NULL. */
-static json_t *find_case(json_t *doc, const json_t *key)
-{
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(doc, "cases"), i, c)
-	{
-		if (json_equal(json_object_get(c, "key"), key))
-			return c;
-	}
-	return NULL;
-}
-
-/* Scales the fields of median_derived that follow the median (times by
- * f, rates by 1/f): the figures of the joined median. */
-static void rescale_derived(json_t *c, double f)
-{
-	json_t *d = json_object_get(c, "median_derived");
-	const char *times[] = {"ns_per_call",
-	                       "ticks_per_page",
-	                       "ns_per_4k_page",
-	                       "ticks_per_4k_page",
-	                       "ns_per_page",
-	                       "ns_per_load",
-	                       NULL};
-	const char *rates[] = {"bytes_per_tick", "gb_per_s", NULL};
-	for (size_t i = 0; d && times[i]; i++) {
-		json_t *v = json_object_get(d, times[i]);
-		if (json_is_number(v))
-			json_object_set_new(d, times[i], pb_json_number(json_number_value(v) * f));
-	}
-	for (size_t i = 0; d && rates[i]; i++) {
-		json_t *v = json_object_get(d, rates[i]);
-		if (json_is_number(v))
-			json_object_set_new(d, rates[i], pb_json_number(json_number_value(v) / f));
-	}
-}
-
-/* A case's per-call values and replicate counts, from its JSON. */
-static int case_values(const json_t *c, double **v, size_t *n, size_t **rep, size_t *nrep)
-{
-	const json_t *s = json_object_get(c, "samples"), *r = json_object_get(c, "replicates");
-	*n = json_array_size(s);
-	*nrep = json_array_size(r);
-	*v = calloc(*n ? *n : 1, sizeof **v);
-	*rep = calloc(*nrep ? *nrep : 1, sizeof **rep);
-	if (!*v || !*rep)
-		return pb_fail("out of memory");
-	for (size_t i = 0; i < *n; i++) {
-		const json_t *x = json_array_get(s, i);
-		(*v)[i] = json_number_value(json_array_get(x, 0)) /
-		          json_number_value(json_array_get(x, 1));
-	}
-	for (size_t i = 0; i < *nrep; i++)
-		(*rep)[i] =
-		    (size_t)json_integer_value(json_object_get(json_array_get(r, i), "samples"));
-	if (*nrep == 0) { /* one run */
-		(*rep)[0] = *n;
-		*nrep = 1;
-	}
-	return 0;
-}
-
-/* base's integer fields keys[] (NULL-ended) += more's, where both have one. */
-static void add_integers(json_t *base, const json_t *more, const char *const *keys)
-{
-	for (size_t k = 0; keys[k]; k++) {
-		json_t *x = json_object_get(base, keys[k]), *y = json_object_get(more, keys[k]);
-		if (json_is_integer(x) && json_is_integer(y))
-			json_object_set_new(
-			    base, keys[k],
-			    json_integer(json_integer_value(x) + json_integer_value(y)));
-	}
-}
-
-/* The processes' noise as one: the worst steal and business of the other
- * CPUs, the context switches summed. */
-static void join_noise(json_t *base, const json_t *more)
-{
-	if (!json_is_object(base) || !json_is_object(more))
-		return;
-	/* the worst process's figures, and its own judgement (pb_noise_judge) */
-	const char *worst[] = {"steal_pct",         "other_cpus_busy_pct",
-	                       "run_delay_pct",     "measuring_cpu_others_pct",
-	                       "involuntary_per_s", NULL};
-	for (size_t k = 0; worst[k]; k++) {
-		json_t *x = json_object_get(base, worst[k]), *y = json_object_get(more, worst[k]);
-		if (json_is_number(y) &&
-		    (!json_is_number(x) || json_number_value(y) > json_number_value(x)))
-			json_object_set(base, worst[k], y);
-	}
-	static const char *const sum[] = {"voluntary_switches", "involuntary_switches", NULL};
-	add_integers(base, more, sum);
-	if (json_is_true(json_object_get(more, "high")) &&
-	    !json_is_true(json_object_get(base, "high"))) {
-		json_object_set(base, "high", json_true());
-		json_t *cause = json_object_get(more, "high_cause");
-		if (cause)
-			json_object_set(base, "high_cause", cause);
-	}
-}
-
 /* One warning for the joined run, as a single process gives one (each
  * child keeps its own to itself): the worst process's noise. */
-static void warn_noise(const json_t *doc, size_t n, const char *side)
+static void warn_noise(const struct pb_results_doc *doc, size_t n, const char *side)
 {
-	const json_t *noise = json_object_get(doc, "noise");
-	double steal = json_number_value(json_object_get(noise, "steal_pct"));
-	double busy = json_number_value(json_object_get(noise, "other_cpus_busy_pct"));
-	const char *cause = json_string_value(json_object_get(noise, "high_cause"));
-	if (json_is_true(json_object_get(noise, "high")) && cause)
+	struct pb_results_noise_seen noise;
+	pb_results_doc_noise(doc, &noise);
+	double steal = noise.steal_pct;
+	double busy = noise.other_cpus_busy_pct;
+	const char *cause = noise.high_cause;
+	if (noise.high && cause)
 		warn("noisy machine: %s (the worst of %zu process%s%s%s)", cause, n,
 		     n == 1 ? "" : "es", side ? " of side " : "", side ? side : "");
 	else if (steal > 2 || busy > 50)
@@ -305,72 +203,13 @@ static void warn_noise(const json_t *doc, size_t n, const char *side)
 		     steal, busy, n, n == 1 ? "" : "es", side ? " of side " : "", side ? side : "");
 }
 
-/* Adds child document `more` to `base`: samples, replicates, counts. */
-static int join_doc(json_t *base, json_t *more)
+/* The result file a child wrote at path, read and removed (NULL when it
+ * wrote none or it does not read). */
+static struct pb_results_doc *take_child_doc(const char *path)
 {
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(more, "cases"), i, c)
-	{
-		json_t *b = find_case(base, json_object_get(c, "key"));
-		if (!b) {
-			json_array_append(json_object_get(base, "cases"), c);
-			continue;
-		}
-		json_t *bs = json_object_get(b, "samples"), *cs = json_object_get(c, "samples");
-		if (!json_is_array(bs) || !json_is_array(cs))
-			continue;
-		json_array_extend(bs, cs);
-		json_t *br = json_object_get(b, "replicates"),
-		       *cr = json_object_get(c, "replicates");
-		if (json_is_array(br) && json_is_array(cr))
-			json_array_extend(br, cr);
-		static const char *const sum[] = {"migrations", "outliers", NULL};
-		add_integers(b, c, sum);
-	}
-	json_t *bn = json_object_get(base, "notes");
-	json_array_foreach(json_object_get(more, "notes"), i, c)
-	{
-		bool have = false;
-		size_t j;
-		json_t *x;
-		json_array_foreach(bn, j, x) have |= json_equal(x, c);
-		if (!have)
-			json_array_append(bn, c);
-	}
-	join_noise(json_object_get(base, "noise"), json_object_get(more, "noise"));
-	if (json_is_true(json_object_get(more, "interrupted")))
-		json_object_set_new(base, "interrupted", json_true());
-	return 0;
-}
-
-/* Every case's per_call from all its replicates (and the median's
- * derived figures with it). */
-static int resummarize(json_t *doc)
-{
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(doc, "cases"), i, c)
-	{
-		json_t *pc = json_object_get(c, "per_call");
-		if (!pc || !json_array_size(json_object_get(c, "samples")))
-			continue;
-		double *v;
-		size_t n, *rep, nrep;
-		int rc = case_values(c, &v, &n, &rep, &nrep);
-		struct pb_summary s;
-		if (rc == 0)
-			rc = pb_summarize_replicates(v, n, rep, nrep, 0.95, &s);
-		free(v);
-		free(rep);
-		if (rc != 0)
-			return -1;
-		double old = json_number_value(json_object_get(pc, "median"));
-		json_object_set_new(c, "per_call", pb_json_summary(&s));
-		if (old > 0 && s.median > 0)
-			rescale_derived(c, s.median / old);
-	}
-	return 0;
+	struct pb_results_doc *d = access(path, R_OK) == 0 ? pb_results_doc_load(path) : NULL;
+	unlink(path);
+	return d;
 }
 
 static int run_vs_env(const struct cli_processes *p);
@@ -384,7 +223,7 @@ int cli_processes_run(const struct cli_processes *p)
 	if (!mkdtemp(dir))
 		die_usage("--processes: cannot make a temporary directory in %s: %s", cli_tmp_dir(),
 		          strerror(errno));
-	json_t *doc = NULL;
+	struct pb_results_doc *doc = NULL;
 	int status = PB_EXIT_OK;
 	size_t done = 0;
 	/* Ctrl-C or a SIGTERM: passed on to the child, which stops and writes
@@ -399,15 +238,13 @@ int cli_processes_run(const struct cli_processes *p)
 		if (!cli_quiet && isatty(STDERR_FILENO))
 			fprintf(stderr, "\rprocess %zu of %zu ...", i + 1, p->n);
 		int rc = run_child(p, i, path, false);
-		json_error_t err;
-		json_t *d = access(path, R_OK) == 0 ? json_load_file(path, 0, &err) : NULL;
-		unlink(path);
+		struct pb_results_doc *d = take_child_doc(path);
 		if (d) {
 			if (!doc)
 				doc = d;
 			else {
-				join_doc(doc, d);
-				json_decref(d);
+				pb_results_doc_join(doc, d);
+				pb_results_doc_free(d);
 			}
 			done++;
 		}
@@ -426,32 +263,26 @@ int cli_processes_run(const struct cli_processes *p)
 	rmdir(dir);
 	if (!doc)
 		return status ? status : PB_EXIT_USAGE;
-	json_t *cl = json_array();
-	for (int j = 0; j < cli_argc; j++)
-		json_array_append_new(cl, json_string(cli_argv[j]));
-	json_object_set_new(doc, "command_line", cl);
-	json_object_set_new(doc, "processes",
-	                    json_pack("{s:I, s:I}", "count", (json_int_t)done, "replicates_each",
-	                              (json_int_t)p->replicates_each));
+	pb_results_set_command_line(doc, cli_argc, cli_argv);
+	pb_results_set_processes(doc, done, p->replicates_each);
 	warn_noise(doc, done, NULL);
-	if (resummarize(doc) != 0) {
-		json_decref(doc);
+	if (pb_results_doc_resummarize(doc) != 0) {
+		pb_results_doc_free(doc);
 		die_usage("--processes: %s", pb_error());
 	}
 	/* print it as `report` does, then write it whole */
-	char *text = json_dumps(doc, JSON_INDENT(1));
 	struct pb_results_file f;
 	char name[64];
 	snprintf(name, sizeof name, "%zu process%s joined", done, done == 1 ? "" : "es");
-	if (text &&
-	    pb_results_load_text(text, strlen(text), p->out_path ? p->out_path : name, &f) == 0) {
+	if (pb_results_doc_read(doc, p->out_path ? p->out_path : name, &f) == 0) {
 		if (p->format == PB_FORMAT_TEXT) {
 			pb_format_write(stdout, &f, PB_FORMAT_TEXT);
 			if (pb_summary_is_default_run(&f)) {
+				/* TRANSITIONAL (issue 37): the report module's summary, JSON */
 				json_t *sum = pb_summary_build(&f);
 				if (sum) {
 					pb_summary_print(stdout, sum);
-					json_object_set_new(doc, "summary", sum);
+					pb_results_doc_set_json(doc, "summary", sum);
 				}
 			}
 			if (status > 128)
@@ -472,14 +303,13 @@ int cli_processes_run(const struct cli_processes *p)
 		status = PB_EXIT_USAGE;
 	}
 	pb_results_file_free(&f);
-	free(text);
-	if (p->out_path && pb_results_write_json(doc, p->out_path) != 0) {
+	if (p->out_path && pb_results_write(doc, p->out_path) != 0) {
 		cli_error("%s", pb_error());
 		status = PB_EXIT_USAGE;
 	} else if (p->out_path && p->format == PB_FORMAT_TEXT) {
 		printf("\nresults: %s\n", p->out_path);
 	}
-	json_decref(doc);
+	pb_results_doc_free(doc);
 	if (status > 128) {
 		fflush(stdout);
 		if (p->out_path)
@@ -505,14 +335,11 @@ static void side_path(const char *path, char side, char *out, size_t len)
 /* One side's joined document as a result file named `name`, its cases'
  * per_call from all its processes. NULL (with the error printed) when it
  * does not read back. */
-static int side_file(json_t *doc, const char *name, struct pb_results_file *f)
+static int side_file(struct pb_results_doc *doc, const char *name, struct pb_results_file *f)
 {
-	if (resummarize(doc) != 0)
+	if (pb_results_doc_resummarize(doc) != 0)
 		return -1;
-	char *text = json_dumps(doc, JSON_INDENT(1));
-	int rc = text ? pb_results_load_text(text, strlen(text), name, f) : -1;
-	free(text);
-	return rc;
+	return pb_results_doc_read(doc, name, f);
 }
 
 void cli_vs_env_result_free(struct cli_vs_env_result *r)
@@ -520,8 +347,8 @@ void cli_vs_env_result_free(struct cli_vs_env_result *r)
 	pb_compare_result_free(&r->res);
 	pb_results_file_free(&r->f[0]);
 	pb_results_file_free(&r->f[1]);
-	json_decref(r->doc[0]);
-	json_decref(r->doc[1]);
+	pb_results_doc_free(r->doc[0]);
+	pb_results_doc_free(r->doc[1]);
 	free(r->envs);
 	memset(r, 0, sizeof *r);
 }
@@ -561,7 +388,7 @@ static int run_sides(const struct cli_processes *p, struct cli_vs_env_result *r)
 	if (!mkdtemp(dir))
 		die_usage("--vs-env: cannot make a temporary directory in %s: %s", cli_tmp_dir(),
 		          strerror(errno));
-	json_t **doc = r->doc;
+	struct pb_results_doc **doc = r->doc;
 	size_t *done = r->done;
 	int status = PB_EXIT_OK;
 	struct sigaction sa = {.sa_handler = forward}, old_int, old_term;
@@ -577,15 +404,13 @@ static int run_sides(const struct cli_processes *p, struct cli_vs_env_result *r)
 			fprintf(stderr, "\rprocess %zu of %zu (%c) ...", i + 1, p->n,
 			        b ? 'B' : 'A');
 		int rc = run_child(p, i, path, b);
-		json_error_t err;
-		json_t *d = access(path, R_OK) == 0 ? json_load_file(path, 0, &err) : NULL;
-		unlink(path);
+		struct pb_results_doc *d = take_child_doc(path);
 		if (d) {
 			if (!doc[b])
 				doc[b] = d;
 			else {
-				join_doc(doc[b], d);
-				json_decref(d);
+				pb_results_doc_join(doc[b], d);
+				pb_results_doc_free(d);
 			}
 			done[b]++;
 			size_t len = strlen(order);
@@ -613,7 +438,7 @@ static int run_sides(const struct cli_processes *p, struct cli_vs_env_result *r)
  * compared into r->res with the one margin. Returns 0, or 2 (said). */
 static int compare_sides(const struct cli_processes *p, struct cli_vs_env_result *r)
 {
-	json_t **doc = r->doc;
+	struct pb_results_doc **doc = r->doc;
 	size_t elen = 1;
 	for (size_t e = 0; e < p->n_vs_env; e++)
 		elen += strlen(p->vs_env[e]) + 1;
@@ -628,18 +453,12 @@ static int compare_sides(const struct cli_processes *p, struct cli_vs_env_result
 	}
 	char *const *av = p->argv ? p->argv : cli_argv;
 	int ac = p->argv ? p->argc : cli_argc;
-	json_t *cl = json_array();
-	for (int j = 0; j < ac; j++)
-		json_array_append_new(cl, json_string(av[j]));
 	for (int s = 0; s < 2; s++) {
-		json_object_set(doc[s], "command_line", cl);
-		json_object_set_new(doc[s], "processes",
-		                    json_pack("{s:I, s:I}", "count", (json_int_t)r->done[s],
-		                              "replicates_each", (json_int_t)p->replicates_each));
+		pb_results_set_command_line(doc[s], ac, av);
+		pb_results_set_processes(doc[s], r->done[s], p->replicates_each);
 		if (!p->argv)
 			warn_noise(doc[s], r->done[s], s ? "B" : "A");
 	}
-	json_decref(cl);
 	snprintf(name_b, elen + 8, "B (%s)", r->envs);
 	if (side_file(doc[0], "A (this environment)", &r->f[0]) != 0 ||
 	    side_file(doc[1], name_b, &r->f[1]) != 0 || pb_results_name(r->f, 2) != 0 ||
@@ -726,27 +545,25 @@ static int run_vs_env(const struct cli_processes *p)
 		putchar('\n');
 		pb_compare_print(stdout, &r.res);
 	}
-	json_t *cj = cli_compare_doc(r.f, 2, 1, &r.res, 0.95, pb_equivalence(), false);
-	if (cj) {
-		json_t *vs = json_array();
-		for (size_t e = 0; e < p->n_vs_env; e++)
-			json_array_append_new(vs, json_string(p->vs_env[e]));
-		json_object_set_new(cj, "vs_env",
-		                    json_pack("{s:o, s:s, s:I, s:I}", "env", vs, "order", r.order,
-		                              "processes_a", (json_int_t)r.done[0], "processes_b",
-		                              (json_int_t)r.done[1]));
-		if (status > 128)
-			json_object_set_new(cj, "interrupted", json_true());
-		if (p->format == PB_FORMAT_JSON) {
-			char *t = json_dumps(cj, JSON_INDENT(2));
-			if (t)
-				printf("%s\n", t);
-			free(t);
-		}
+	/* TRANSITIONAL (issue 37): cmd_compare.c's compare document, JSON */
+	struct pb_results_doc *cj =
+	    pb_results_doc_adopt(cli_compare_doc(r.f, 2, 1, &r.res, 0.95, pb_equivalence(), false));
+	if (cj && pb_results_doc_cjson(cj)) {
+		const struct pb_vs_env_record vr = {
+		    .env = p->vs_env,
+		    .n_env = p->n_vs_env,
+		    .order = r.order,
+		    .processes_a = r.done[0],
+		    .processes_b = r.done[1],
+		    .interrupted = status > 128,
+		};
+		pb_results_set_vs_env(cj, &vr);
+		if (p->format == PB_FORMAT_JSON)
+			pb_results_doc_print(stdout, cj, 2);
 		if (p->out_path) {
-			if (pb_results_write_json(r.doc[0], pa) != 0 ||
-			    pb_results_write_json(r.doc[1], pbp) != 0 ||
-			    pb_results_write_json(cj, p->out_path) != 0) {
+			if (pb_results_write(r.doc[0], pa) != 0 ||
+			    pb_results_write(r.doc[1], pbp) != 0 ||
+			    pb_results_write(cj, p->out_path) != 0) {
 				cli_error("%s", pb_error());
 				status = PB_EXIT_USAGE;
 			} else if (p->format == PB_FORMAT_TEXT) {
@@ -759,8 +576,8 @@ static int run_vs_env(const struct cli_processes *p)
 				free(line);
 			}
 		}
-		json_decref(cj);
 	}
+	pb_results_doc_free(cj);
 	cli_vs_env_result_free(&r);
 	if (status > 128) {
 		fflush(stdout);

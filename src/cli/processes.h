@@ -7,11 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
 #include "primbench/compare.h"
 #include "primbench/format.h"
 #include "primbench/reader.h"
+#include "primbench/results.h"
 
 struct cli_processes {
 	size_t n;                        /* processes, >= 2 */
@@ -72,14 +71,14 @@ int cli_processes_run(const struct cli_processes *p);
 
 /* An A/B run's two sides and B set against A (cli_vs_env_measure). */
 struct cli_vs_env_result {
-	json_t *doc[2];               /* A's and B's processes joined */
-	size_t done[2];               /* processes of each that finished */
-	char order[256];              /* "ABBAAB...", those that finished */
-	char *envs;                   /* B's variables, "X=1 Y=2" */
-	struct pb_results_file f[2];  /* the two sides as result files */
-	struct pb_compare_result res; /* B against A, margin PB_EQUIVALENCE */
-	char empty_side;              /* with no result: 'A' or 'B', the side none of whose
-	                                 processes finished (0: another failure) */
+	struct pb_results_doc *doc[2]; /* A's and B's processes joined */
+	size_t done[2];                /* processes of each that finished */
+	char order[256];               /* "ABBAAB...", those that finished */
+	char *envs;                    /* B's variables, "X=1 Y=2" */
+	struct pb_results_file f[2];   /* the two sides as result files */
+	struct pb_compare_result res;  /* B against A, margin PB_EQUIVALENCE */
+	char empty_side;               /* with no result: 'A' or 'B', the side none of whose
+	                                  processes finished (0: another failure) */
 };
 
 /* The A/B run of p (n_vs_env > 0) without printing it: its processes, the

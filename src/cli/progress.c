@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "primbench/error.h"
 #include "primbench/reader.h"
+#include "primbench/results_join.h"
 
 bool cli_quiet;
 
@@ -91,7 +92,7 @@ void cli_format_begin(struct cli_format *f)
 	close(null);
 }
 
-int cli_format_end(struct cli_format *f, const json_t *doc)
+int cli_format_end(struct cli_format *f, const struct pb_results_doc *doc)
 {
 	if (f->fmt == PB_FORMAT_TEXT || f->saved_fd < 0)
 		return 0;
@@ -99,12 +100,8 @@ int cli_format_end(struct cli_format *f, const json_t *doc)
 	dup2(f->saved_fd, STDOUT_FILENO);
 	close(f->saved_fd);
 	f->saved_fd = -1;
-	char *text = json_dumps(doc, JSON_COMPACT);
-	if (!text)
-		return pb_fail("out of memory");
 	struct pb_results_file file;
-	int rc = pb_results_load_text(text, strlen(text), "(this run)", &file);
-	free(text);
+	int rc = pb_results_doc_read(doc, "(this run)", &file);
 	if (rc == 0)
 		rc = pb_format_write(stdout, &file, f->fmt);
 	pb_results_file_free(&file);

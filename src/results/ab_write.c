@@ -20,7 +20,7 @@ static json_t *until_verdict_json(const struct pb_ab_record *a)
 		json_array_append_new(ln, json_integer((json_int_t)a->plan.look_n[i]));
 	json_object_set_new(seq, "schedule", ln);
 	json_object_set_new(seq, "equivalence", pb_json_number(a->equivalence));
-	json_object_set_new(seq, "looks", json_incref((json_t *)a->looks));
+	json_object_set_new(seq, "looks", pb_cmd_ab_looks_json(a->look, a->nlooks));
 	json_object_set_new(seq, "ended_by", a->ended_by ? json_string(a->ended_by) : json_null());
 	json_object_set_new(seq, "verdict", json_string(a->seq_verdict));
 	return seq;

@@ -7,6 +7,7 @@
 #define PRIMBENCH_RESULTS_JSON_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,58 @@ void pb_results_doc_set_json(struct pb_results_doc *doc, const char *name, json_
 /* TRANSITIONAL (issue 37): appends value to the array doc[name] (made
  * when missing; the document takes the reference; NULL: nothing). */
 void pb_results_doc_append_json(struct pb_results_doc *doc, const char *name, json_t *value);
+
+/* TRANSITIONAL (issue 37): a policy of the default run's summary,
+ * summary["glibc"]["policies"][i] (the summary is the report module's JSON
+ * until it hands a typed one); strings borrowed from summary, NULL when
+ * missing. */
+struct pb_summary_glibc_policy {
+	const char *env, *op, *cache_state, *policy;
+	bool current_is_closest;
+	bool behind_valid;           /* libc_behind_sizes is an integer */
+	long long libc_behind_sizes; /* sizes where libc is behind */
+};
+/* The number of summary["glibc"]["policies"] (0: none, or not an array). */
+size_t pb_results_summary_glibc_count(const json_t *summary);
+/* Policy i (< the count) into *out. */
+void pb_results_summary_glibc_policy(const json_t *summary, size_t i,
+                                     struct pb_summary_glibc_policy *out);
+/* Sets summary["glibc"]["measured"] to the array `measured` (taking the
+ * reference) when it has an element, else drops it. */
+void pb_results_summary_set_glibc_measured(json_t *summary, json_t *measured);
+
+/* TRANSITIONAL (issue 37): a cmd side's profile object (pb_profile_json,
+ * top 30 rows) with how it was sampled, for the cmd case it goes in. */
+struct pb_cmd_profile_env {
+	const char *event_requested;
+	bool software;                  /* the event is not "cycles" */
+	const char *no_hardware_reason; /* software: why (else null) */
+	int perf_event_paranoid;        /* INT_MIN: unknown (null) */
+	int kptr_restrict;              /* INT_MIN: unknown (null) */
+	bool root, preload;
+};
+struct pb_profile;
+json_t *pb_results_cmd_profile_json(const struct pb_profile *prof,
+                                    const struct pb_cmd_profile_env *e);
+
+/* TRANSITIONAL (issue 37): cmd --account's calls that ran another row's
+ * code, as acct["ran_other_code"] (acct: the report module's accounting
+ * JSON): [{"op", "kernel", "ran_code_of", "calls"}]; nothing when n is 0
+ * or acct is NULL. */
+struct pb_ran_other_code {
+	const char *op, *kernel, *ran_code_of;
+	uint64_t calls;
+};
+void pb_results_acct_set_ran_other_code(json_t *acct, const struct pb_ran_other_code *rows,
+                                        size_t n);
+
+/* TRANSITIONAL (issue 37): primitive `prim`'s figures in an accounting
+ * object: its calls (0: none), cpu_pct and cpu_pct_min (NAN when not
+ * numbers). */
+void pb_results_acct_prim(const json_t *acct, const char *prim, long long *calls, double *cpu_pct,
+                          double *cpu_pct_min);
+/* acct["timer_overhead_ticks"] (0 when missing). */
+double pb_results_acct_overhead_ticks(const json_t *acct);
 
 /* pb_results_write for a JSON object not (yet) in a document. */
 int pb_results_write_json(const json_t *root, const char *path);

@@ -468,7 +468,8 @@ static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
                              const struct pb_acct_total *t, json_t *acct)
 {
 	static const int prim_of[PB_OP_COUNT] = {PB_ACCT_MEMSET, PB_ACCT_MEMCPY, PB_ACCT_MEMMOVE};
-	json_t *arr = json_array();
+	struct pb_ran_other_code ran[PB_OP_COUNT * PB_POLICY_MAX_BANDS];
+	size_t nran = 0;
 	for (int op = 0; op < PB_OP_COUNT; op++) {
 		const char *text = p->env->policy[sd][op];
 		if (!text && sd == 1)
@@ -503,17 +504,15 @@ static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
 			                       : "A ",
 			        pb_op_name((enum pb_op)op), k->name, calls, pc->calls,
 			        100.0 * (double)calls / (double)all, base->name, k->name);
-			json_t *o = json_object();
-			json_object_set_new(o, "op", json_string(pb_op_name((enum pb_op)op)));
-			json_object_set_new(o, "kernel", json_string(k->name));
-			json_object_set_new(o, "ran_code_of", json_string(base->name));
-			json_object_set_new(o, "calls", json_integer((json_int_t)calls));
-			json_array_append_new(arr, o);
+			ran[nran++] = (struct pb_ran_other_code){
+			    .op = pb_op_name((enum pb_op)op),
+			    .kernel = k->name,
+			    .ran_code_of = base->name,
+			    .calls = calls,
+			};
 		}
 	}
-	if (acct && json_array_size(arr))
-		json_object_set(acct, "ran_other_code", arr);
-	json_decref(arr);
+	pb_results_acct_set_ran_other_code(acct, ran, nran);
 }
 
 /* The accounting files of one side (counted runs only) as a table, and
@@ -620,20 +619,17 @@ void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
 
 json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int sd, bool preload)
 {
-	const char *event = pr->event, *hw_why = pr->hw_why;
-	json_t *o = pb_profile_json(&pr->prof[sd], 30);
-	bool sw = strcmp(event, "cycles") != 0;
-	int pv = pb_read_int_file("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
-	int kv = pb_read_int_file("/proc/sys/kernel/kptr_restrict", INT_MIN);
-	json_object_set_new(o, "event_requested", json_string(event));
-	json_object_set_new(o, "event_kind", json_string(sw ? "software" : "hardware"));
-	json_object_set_new(o, "no_hardware_reason", sw ? json_string(hw_why) : json_null());
-	json_object_set_new(o, "perf_event_paranoid",
-	                    pv == INT_MIN ? json_null() : json_integer(pv));
-	json_object_set_new(o, "kptr_restrict", kv == INT_MIN ? json_null() : json_integer(kv));
-	json_object_set_new(o, "root", json_boolean(geteuid() == 0));
-	json_object_set_new(o, "preload", json_boolean(preload));
-	return o;
+	const struct pb_cmd_profile_env e = {
+	    .event_requested = pr->event,
+	    .software = strcmp(pr->event, "cycles") != 0,
+	    .no_hardware_reason = pr->hw_why,
+	    .perf_event_paranoid =
+	        pb_read_int_file("/proc/sys/kernel/perf_event_paranoid", INT_MIN),
+	    .kptr_restrict = pb_read_int_file("/proc/sys/kernel/kptr_restrict", INT_MIN),
+	    .root = geteuid() == 0,
+	    .preload = preload,
+	};
+	return pb_results_cmd_profile_json(&pr->prof[sd], &e);
 }
 
 /* ---- the session ---- */
@@ -818,22 +814,20 @@ static void print_two_ways(FILE *fp, const struct pb_cmd_ab_params *p,
 	    {"memcpy/memmove", {"memcpy", "memmove"}, {PB_PROF_LIBC_MEMCPY, PB_PROF_PB_MEMCPY}},
 	};
 	const struct pb_profile *prof = &pr->prof[sd];
-	const json_t *prims = json_object_get(acct, "primitives");
-	double over = json_number_value(json_object_get(acct, "timer_overhead_ticks"));
+	double over = pb_results_acct_overhead_ticks(acct);
 	bool first = true;
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		double share = 0, min = 0;
-		json_int_t calls = 0;
+		long long calls = 0;
 		for (int k = 0; k < 2; k++) {
-			const json_t *o = json_object_get(prims, rows[i].acct[k]);
-			json_int_t c = json_integer_value(json_object_get(o, "calls"));
+			long long c;
+			double sh, mn;
+			pb_results_acct_prim(acct, rows[i].acct[k], &c, &sh, &mn);
 			if (c == 0)
 				continue;
 			calls += c;
-			const json_t *sh = json_object_get(o, "cpu_pct");
-			const json_t *mn = json_object_get(o, "cpu_pct_min");
-			share += json_is_number(sh) ? json_number_value(sh) : NAN;
-			min += json_is_number(mn) ? json_number_value(mn) : NAN;
+			share += sh;
+			min += mn;
 		}
 		uint64_t samples = prof->family[rows[i].fam[0]] + prof->family[rows[i].fam[1]];
 		if (calls == 0 && samples == 0)

@@ -144,34 +144,29 @@ static double doc_median(const void *ctx, const struct pb_kernel *kernel, uint64
 int cli_glibc_check_summary(const struct pb_results_doc *doc, json_t *summary, size_t replicates,
                             double budget_s)
 {
-	json_t *gl = json_object_get(summary, "glibc");
-	const json_t *pols = json_object_get(gl, "policies");
+	size_t npol = pb_results_summary_glibc_count(summary);
 	struct pb_glibc_thresholds g;
 	pb_glibc_thresholds_read(&g);
 #ifndef __x86_64__
 	g.known = false; /* x86-64's tunables only (see verify_glibc_line in cmd_tune.c) */
 #endif
-	if (!json_is_array(pols) || !g.known)
+	if (!npol || !g.known)
 		return PB_EXIT_OK;
+	/* TRANSITIONAL (issue 37): the report module's JSON (summary, checks) */
 	json_t *measured = json_array();
 	int status = PB_EXIT_OK;
-	size_t i;
-	const json_t *pol;
-	json_array_foreach(pols, i, pol)
-	{
-		const char *env = json_string_value(json_object_get(pol, "env"));
-		const char *opn = json_string_value(json_object_get(pol, "op"));
-		const char *stn = json_string_value(json_object_get(pol, "cache_state"));
-		const char *ptext = json_string_value(json_object_get(pol, "policy"));
-		const json_t *behind = json_object_get(pol, "libc_behind_sizes");
+	for (size_t i = 0; i < npol; i++) {
+		struct pb_summary_glibc_policy pol;
+		pb_results_summary_glibc_policy(summary, i, &pol);
+		const char *env = pol.env, *opn = pol.op, *stn = pol.cache_state,
+		           *ptext = pol.policy;
 		enum pb_op op;
 		enum pb_cache_state st;
 		struct pb_policy policy;
 		struct pb_glibc_tunables tun;
-		if (!env || !opn || !stn || !ptext ||
-		    json_is_true(json_object_get(pol, "current_is_closest")) ||
-		    !json_is_integer(behind) || json_integer_value(behind) <= 0 ||
-		    pb_op_parse(opn, &op) != 0 || pb_cache_state_parse(stn, &st) != 0 ||
+		if (!env || !opn || !stn || !ptext || pol.current_is_closest || !pol.behind_valid ||
+		    pol.libc_behind_sizes <= 0 || pb_op_parse(opn, &op) != 0 ||
+		    pb_cache_state_parse(stn, &st) != 0 ||
 		    pb_policy_parse(op, ptext, (pb_features)-1, &policy) != 0 ||
 		    pb_glibc_tunables_from_line(env, op, &tun) != 0)
 			continue;
@@ -200,9 +195,6 @@ int cli_glibc_check_summary(const struct pb_results_doc *doc, json_t *summary, s
 			break;
 		}
 	}
-	if (json_array_size(measured))
-		json_object_set_new(gl, "measured", measured);
-	else
-		json_decref(measured);
+	pb_results_summary_set_glibc_measured(summary, measured);
 	return status;
 }

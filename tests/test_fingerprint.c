@@ -24,6 +24,7 @@
 #include "primbench/cpu.h"
 #include "primbench/fingerprint.h"
 #include "primbench/machine.h"
+#include "primbench/results_json.h"
 
 #define NVALUES(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -158,16 +159,24 @@ static void test_glibc_diag_parse_partial(void **state)
 	assert_false(d.known[PB_GLIBC_DATA_CACHE_SIZE]);
 }
 
+/* The text of `name` in a list, or NULL. */
+static const char *named_text(const struct pb_named_texts *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->item[i].name, name))
+			return l->item[i].text;
+	return NULL;
+}
+
 static void test_glibc_tunables_parse_fixture(void **state)
 {
 	(void)state;
-	json_t *t = pb_glibc_tunables_parse(tunables_fixture);
-	assert_non_null(t);
-	assert_int_equal(json_object_size(t), 9);
-	assert_string_equal(
-	    json_string_value(json_object_get(t, "glibc.cpu.x86_rep_movsb_threshold")), "0x840");
-	assert_string_equal(json_string_value(json_object_get(t, "glibc.malloc.check")), "0");
-	assert_string_equal(json_string_value(json_object_get(t, "glibc.cpu.x86_shstk")), "");
+	struct pb_named_texts t;
+	assert_int_equal(pb_glibc_tunables_parse(tunables_fixture, &t), 9);
+	assert_int_equal(t.n, 9);
+	assert_string_equal(named_text(&t, "glibc.cpu.x86_rep_movsb_threshold"), "0x840");
+	assert_string_equal(named_text(&t, "glibc.malloc.check"), "0");
+	assert_string_equal(named_text(&t, "glibc.cpu.x86_shstk"), "");
 	/* the lowest value a tunable accepts */
 	assert_int_equal(
 	    pb_glibc_tunable_min(tunables_fixture, "glibc.cpu.x86_rep_movsb_threshold"), 0x200);
@@ -177,20 +186,20 @@ static void test_glibc_tunables_parse_fixture(void **state)
 	                 0);
 	/* Names in byte order, whatever glibc's order. */
 	const char *prev = "";
-	const char *key;
-	json_t *v;
-	json_object_foreach(t, key, v)
-	{
-		assert_true(strcmp(prev, key) < 0);
-		prev = key;
+	for (size_t i = 0; i < t.n; i++) {
+		assert_true(strcmp(prev, t.item[i].name) < 0);
+		prev = t.item[i].name;
 	}
-	json_decref(t);
+	pb_named_texts_free(&t);
+	assert_int_equal(t.n, 0);
 	/* Lines of another shape are skipped. */
-	t = pb_glibc_tunables_parse("ld.so: unrecognized option '--list-tunables'\n"
-	                            "Try 'ld.so --help' for more information.\n"
-	                            "glibc.bad name: 1\n");
-	assert_int_equal(json_object_size(t), 0);
-	json_decref(t);
+	assert_int_equal(pb_glibc_tunables_parse("ld.so: unrecognized option '--list-tunables'\n"
+	                                         "Try 'ld.so --help' for more information.\n"
+	                                         "glibc.bad name: 1\n",
+	                                         &t),
+	                 0);
+	assert_int_equal(t.n, 0);
+	pb_named_texts_free(&t);
 }
 
 static void test_vulnerabilities_dir(void **state)
@@ -208,24 +217,24 @@ static void test_vulnerabilities_dir(void **state)
 	snprintf(sub, sizeof sub, "%s/subdir", dir);
 	assert_int_equal(mkdir(sub, 0700), 0);
 
-	json_t *v = pb_vulnerabilities_read(dir);
-	assert_non_null(v);
-	assert_int_equal(json_object_size(v), 4);
-	assert_string_equal(json_string_value(json_object_get(v, "meltdown")), "Not affected");
-	assert_string_equal(json_string_value(json_object_get(v, "retbleed")), "Vulnerable");
-	assert_string_equal(json_string_value(json_object_get(v, "empty")), "");
-	assert_non_null(
-	    strstr(json_string_value(json_object_get(v, "spectre_v2")), "BHI: Retpoline"));
-	/* Written in byte order (the file is not key-sorted). */
-	char *text = json_dumps(v, JSON_COMPACT);
-	assert_non_null(text);
-	assert_true(strstr(text, "\"empty\"") < strstr(text, "\"meltdown\""));
-	assert_true(strstr(text, "\"retbleed\"") < strstr(text, "\"spectre_v2\""));
-	free(text);
-	json_decref(v);
+	struct pb_named_texts v;
+	assert_int_equal(pb_vulnerabilities_read(dir, &v), 0);
+	assert_int_equal(v.n, 4);
+	assert_string_equal(named_text(&v, "meltdown"), "Not affected");
+	assert_string_equal(named_text(&v, "retbleed"), "Vulnerable");
+	assert_string_equal(named_text(&v, "empty"), "");
+	assert_non_null(strstr(named_text(&v, "spectre_v2"), "BHI: Retpoline"));
+	/* In byte order (written so: the file is not key-sorted). */
+	assert_string_equal(v.item[0].name, "empty");
+	assert_string_equal(v.item[1].name, "meltdown");
+	assert_string_equal(v.item[2].name, "retbleed");
+	assert_string_equal(v.item[3].name, "spectre_v2");
+	pb_named_texts_free(&v);
 
 	remove_tree(dir);
-	assert_null(pb_vulnerabilities_read(dir)); /* gone: NULL, written as null */
+	/* gone: -1 and the empty list, written as null */
+	assert_int_equal(pb_vulnerabilities_read(dir, &v), -1);
+	assert_int_equal(v.n, 0);
 	free(dir);
 }
 
@@ -541,11 +550,11 @@ static void test_hugepages_read(void **state)
 	(void)state;
 	char dir[] = "/tmp/pb-fingerprint-XXXXXX", p[512];
 	assert_non_null(mkdtemp(dir));
-	assert_null(pb_hugepages_read("/nonexistent/hugepages"));
-	json_t *o = pb_hugepages_read(dir);
-	assert_non_null(o);
-	assert_int_equal(json_object_size(o), 0);
-	json_decref(o);
+	struct pb_hugepages o;
+	assert_int_equal(pb_hugepages_read("/nonexistent/hugepages", &o), -1);
+	assert_int_equal(o.n, 0);
+	assert_int_equal(pb_hugepages_read(dir, &o), 0);
+	assert_int_equal(o.n, 0);
 	static const char *const sizes[] = {"hugepages-2048kB", "hugepages-1048576kB"};
 	for (size_t i = 0; i < NVALUES(sizes); i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, sizes[i]);
@@ -556,16 +565,16 @@ static void test_hugepages_read(void **state)
 	write_file(p, "free_hugepages", "12\n");
 	snprintf(p, sizeof p, "%s/hugepages-1048576kB", dir);
 	write_file(p, "nr_hugepages", "0\n"); /* free_hugepages missing */
-	o = pb_hugepages_read(dir);
-	assert_int_equal(json_object_size(o), 2);
-	json_t *two = json_object_get(o, "2048kB"), *one = json_object_get(o, "1048576kB");
-	assert_int_equal(json_integer_value(json_object_get(two, "reserved")), 16);
-	assert_int_equal(json_integer_value(json_object_get(two, "free")), 12);
-	assert_int_equal(json_integer_value(json_object_get(one, "reserved")), 0);
-	assert_true(json_is_null(json_object_get(one, "free")));
+	assert_int_equal(pb_hugepages_read(dir, &o), 0);
+	assert_int_equal(o.n, 2);
 	/* Smaller pages first. */
-	assert_string_equal(json_object_iter_key(json_object_iter(o)), "2048kB");
-	json_decref(o);
+	const struct pb_hugepage_count *two = &o.size[0], *one = &o.size[1];
+	assert_string_equal(two->size, "2048kB");
+	assert_string_equal(one->size, "1048576kB");
+	assert_int_equal(two->reserved, 16);
+	assert_int_equal(two->free, 12);
+	assert_int_equal(one->reserved, 0);
+	assert_int_equal(one->free, -1); /* written as null */
 	remove_tree(dir);
 }
 
@@ -933,7 +942,7 @@ static json_t *this_machine(int pinned_cpu)
 {
 	struct pb_cache_info c;
 	assert_int_equal(pb_cache_detect(&c, NULL), 0);
-	json_t *m = pb_fingerprint_json(&c, pinned_cpu);
+	json_t *m = pb_results_machine_json_now(&c, pinned_cpu);
 	assert_non_null(m);
 	return m;
 }

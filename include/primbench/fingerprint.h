@@ -1,14 +1,15 @@
 /* primbench/fingerprint.h - the text width and helpers of the machine
  * listings (include/primbench/machine.h prints them; every line at most
  * PB_TEXT_WIDTH columns, README: the output pastes into an email), the
- * fingerprint_hash of a machine object (docs/results-schema.md), and the
- * system facts behind it (src/cpu/sysinfo.c). Module cpu: nothing here
- * needs the timer.
+ * hash behind the fingerprint_hash of a machine object
+ * (docs/results-schema.md; results computes it, results_json.h), and the
+ * system facts behind that object (src/cpu/sysinfo.c,
+ * src/cpu/kernel_facts.c), as typed values: results alone writes them as
+ * JSON. Module cpu: nothing here needs the timer.
  */
 #ifndef PRIMBENCH_FINGERPRINT_H
 #define PRIMBENCH_FINGERPRINT_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,30 +20,34 @@
 
 /* ---- the fingerprint_hash of a machine object -------------------------- */
 
-/* Hex digits in a fingerprint_hash. */
+/* Hex digits in a fingerprint_hash (the hash itself: pb_fingerprint_hash,
+ * include/primbench/results_json.h). */
 #define PB_FINGERPRINT_HASH_LEN 16
-
-/* The parts of a machine object that change results, as a new object
- * (docs/results-schema.md, "fingerprint_hash"): CPU vendor, family, model,
- * stepping and microcode; usable features; the cache sizes used and the
- * line size; the clock and the TSC frequency rounded to MHz; kernel
- * release; mitigations; THP mode; cpufreq governor; glibc version and
- * thresholds; compiler, build flags and primbench version. Not hostname,
- * pinned_cpu, timer noise or the command line. A field missing from
- * `machine` is null. Works on any object (tests build synthetic ones). */
-json_t *pb_fingerprint_hash_input(const json_t *machine);
-
-/* fingerprint_hash of a machine object: FNV-1a 64 of the canonical JSON
- * (json_dumps with JSON_SORT_KEYS | JSON_COMPACT) of
- * pb_fingerprint_hash_input(machine), as 16 lower-case hex digits and a
- * NUL in `out`. Returns 0, or -1 with pb_error() set (out of memory). */
-int pb_fingerprint_hash(const json_t *machine, char out[PB_FINGERPRINT_HASH_LEN + 1]);
 
 /* FNV-1a, 64 bits (Fowler, Noll, Vo; offset basis 0xcbf29ce484222325,
  * prime 0x100000001b3: http://www.isthe.com/chongo/tech/comp/fnv/ and
  * draft-eastlake-fnv). Not cryptographic: it names configurations, it does
  * not authenticate them. */
 uint64_t pb_fnv1a64(const void *data, size_t len);
+
+/* ---- named texts: vulnerabilities, glibc tunables ---------------------- */
+
+/* One name and its text, both NUL-terminated and owned by the list. */
+struct pb_named_text {
+	char *name;
+	char *text;
+};
+
+/* A list of named texts, names in byte order (strcmp), no name twice
+ * for the readers below. {NULL, 0} is the empty list. */
+struct pb_named_texts {
+	struct pb_named_text *item;
+	size_t n;
+};
+
+/* Frees every name and text and the array; leaves the empty list. NULL or
+ * an empty list: nothing. */
+void pb_named_texts_free(struct pb_named_texts *l);
 
 /* ---- system facts behind the machine object (src/cpu/sysinfo.c) ---------
  * Each reader takes its file or directory as a parameter so that tests can
@@ -59,10 +64,13 @@ void pb_microcode_read(const char *cpuinfo_path, char *out, size_t len);
 bool pb_cmdline_param(const char *cmdline, const char *name, char *out, size_t len);
 
 /* Every regular file of a vulnerabilities directory
- * (/sys/devices/system/cpu/vulnerabilities): an object name -> text (the
- * file's first line), names in byte order. NULL when the directory cannot
- * be read (kernel older than 4.15, or not mounted). New reference. */
-json_t *pb_vulnerabilities_read(const char *dir);
+ * (/sys/devices/system/cpu/vulnerabilities): name -> text (the file's
+ * first line; "unknown (REASON)" when it cannot be read) in `out`, names
+ * in byte order. Returns 0, or -1 with the empty list when the directory
+ * cannot be read (kernel older than 4.15, or not mounted). A file that
+ * cannot be listed for want of memory is left out. Free with
+ * pb_named_texts_free. */
+int pb_vulnerabilities_read(const char *dir, struct pb_named_texts *out);
 
 /* The bracketed choice of a sysfs multiple-choice file's text ("always
  * [madvise] never" -> "madvise"), or "unknown" without brackets. */
@@ -112,11 +120,12 @@ struct pb_glibc_diag {
 int pb_glibc_diag_parse(const char *text, struct pb_glibc_diag *out);
 
 /* Parses the text of ld.so --list-tunables ("glibc.cpu.x86_shstk:" and
- * "glibc.malloc.check: 0 (min: 0, max: 3)" lines): an object name ->
- * value as printed ("0x840", "" when none), names in byte order. Lines
- * of another shape are skipped. New reference (an empty object for no
- * lines). */
-json_t *pb_glibc_tunables_parse(const char *text);
+ * "glibc.malloc.check: 0 (min: 0, max: 3)" lines): name -> value as
+ * printed ("0x840", "" when none) in `out`, names in byte order. Lines of
+ * another shape (and any that cannot be stored for want of memory) are
+ * skipped. Returns the number of tunables, out->n (0: the empty list).
+ * Free with pb_named_texts_free. */
+size_t pb_glibc_tunables_parse(const char *text, struct pb_named_texts *out);
 
 /* The "min:" of tunable `name` in that text ("glibc.cpu.x86_rep_movsb_
  * threshold: 0x840 (min: 0x200, max: ...)" gives 0x200), or 0 when the
@@ -138,10 +147,12 @@ struct pb_glibc_info {
  * parses it. Never fails: unknown figures have known[] false and a note. */
 void pb_glibc_read(struct pb_glibc_info *out);
 
-/* Runs `loader --list-tunables` (glibc 2.33+) and parses it. NULL (with a
- * reason in why) when the loader is missing, fails or prints nothing of
- * that shape. */
-json_t *pb_glibc_tunables_read(const char *loader, char *why, size_t why_len);
+/* Runs `loader --list-tunables` (glibc 2.33+) and parses it into `out`
+ * (as pb_glibc_tunables_parse). Returns 0 ("" in why), or -1 with the
+ * empty list and a reason in why when the loader is missing, fails or
+ * prints nothing of that shape. Free with pb_named_texts_free. */
+int pb_glibc_tunables_read(const char *loader, struct pb_named_texts *out, char *why,
+                           size_t why_len);
 
 /* ---- the kernel's preemption model and huge pages (src/cpu/kernel_facts.c) */
 
@@ -180,12 +191,27 @@ void pb_preempt_resolve(const char *config_text, const char *uname_version, cons
  * Never mounts debugfs: a runtime switch of a dynamic kernel is not seen. */
 void pb_preempt_read(const char *config_gz, const char *cmdline_path, struct pb_preempt_info *out);
 
+/* At most this many huge page sizes are read (x86-64 has two, arm64 four). */
+#define PB_HUGEPAGE_SIZES 16
+
+/* The huge pages of one size. */
+struct pb_hugepage_count {
+	char size[256]; /* "2048kB": the directory's name less "hugepages-" */
+	long reserved;  /* nr_hugepages, -1 when it cannot be read */
+	long free;      /* free_hugepages, -1 when it cannot be read */
+};
+
+/* The huge pages of every size, smaller sizes first. */
+struct pb_hugepages {
+	size_t n;
+	struct pb_hugepage_count size[PB_HUGEPAGE_SIZES];
+};
+
 /* Huge pages of each size under a hugepages directory
- * (/sys/kernel/mm/hugepages): an object "2048kB" -> {"reserved":
- * nr_hugepages, "free": free_hugepages} (null for a count that cannot be
- * read), smaller sizes first (jansson keeps the insertion order). NULL when the directory
- * cannot be opened. New reference. */
-json_t *pb_hugepages_read(const char *dir);
+ * (/sys/kernel/mm/hugepages: its hugepages-<N>kB subdirectories, the first
+ * PB_HUGEPAGE_SIZES read) in `out`, smaller sizes first. Returns 0 (n 0:
+ * no sizes), or -1 with n 0 when the directory cannot be opened. */
+int pb_hugepages_read(const char *dir, struct pb_hugepages *out);
 
 /* ---- free page reporting to the hypervisor (src/cpu/kernel_facts.c) -------- */
 

@@ -11,8 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "primbench/cpu.h"
+#include "primbench/fingerprint.h" /* PB_FINGERPRINT_HASH_LEN */
 #include "primbench/results.h"
 #include "primbench/stats.h"
+
+struct pb_machine_facts; /* primbench/machine.h */
 
 /* The JSON object behind a document (borrowed; the document keeps it). */
 json_t *pb_results_doc_json(struct pb_results_doc *doc);
@@ -199,5 +203,39 @@ json_t *pb_profile_json(const struct pb_profile *p, size_t top);
  * wrote it: 0, or -1 when the object has no such family or it was not
  * counted. */
 int pb_profile_json_share(const json_t *profile, const char *family, double *share);
+
+/* ---- the machine object (src/results/machine_json.c) ------------------ */
+
+/* The complete `machine` object of a result document (every field in
+ * docs/results-schema.md, `machine`) from the facts `f`
+ * (pb_machine_facts_read, primbench/machine.h), in the schema's key order,
+ * with this build (primbench_version, compiler, build_flags) and
+ * fingerprint_hash (null when it cannot be computed: out of memory). A
+ * figure not read is "unknown" or null, as the schema says. New
+ * reference. */
+json_t *pb_results_machine_json(const struct pb_machine_facts *f);
+
+/* pb_results_machine_json of this machine's facts, read now
+ * (pb_machine_facts_read: calls pb_timer_init(), runs the dynamic loader;
+ * `caches` from pb_cache_detect()). Never fails. New reference. */
+json_t *pb_results_machine_json_now(const struct pb_cache_info *caches, int pinned_cpu);
+
+/* TRANSITIONAL (moved from fingerprint.h: they take a machine object as
+ * read from a file, or one built above). The parts of a machine object
+ * that change results, as a new object (docs/results-schema.md,
+ * "fingerprint_hash"): CPU vendor, family, model, stepping and microcode;
+ * usable features; the cache sizes used and the line size; the clock and
+ * the TSC frequency rounded to MHz; kernel release; mitigations; THP mode;
+ * preemption model; cpufreq governor; glibc version and thresholds;
+ * compiler, build flags and primbench version. Not hostname, pinned_cpu,
+ * timer noise or the command line. A field missing from `machine` is
+ * null. Works on any object (tests build synthetic ones). */
+json_t *pb_fingerprint_hash_input(const json_t *machine);
+
+/* fingerprint_hash of a machine object: FNV-1a 64 (pb_fnv1a64) of the
+ * canonical JSON (json_dumps with JSON_SORT_KEYS | JSON_COMPACT) of
+ * pb_fingerprint_hash_input(machine), as 16 lower-case hex digits and a
+ * NUL in `out`. Returns 0, or -1 with pb_error() set (out of memory). */
+int pb_fingerprint_hash(const json_t *machine, char out[PB_FINGERPRINT_HASH_LEN + 1]);
 
 #endif

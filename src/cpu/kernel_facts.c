@@ -263,12 +263,13 @@ static int by_size(const void *a, const void *b)
 	return (sx > sy) - (sx < sy);
 }
 
-json_t *pb_hugepages_read(const char *dir)
+int pb_hugepages_read(const char *dir, struct pb_hugepages *out)
 {
+	out->n = 0;
 	DIR *d = opendir(dir);
 	if (!d)
-		return NULL;
-	char *names[16];
+		return -1;
+	char *names[PB_HUGEPAGE_SIZES];
 	size_t n = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) && n < sizeof names / sizeof names[0])
@@ -276,19 +277,16 @@ json_t *pb_hugepages_read(const char *dir)
 			names[n++] = strdup(e->d_name);
 	closedir(d);
 	qsort(names, n, sizeof names[0], by_size);
-	json_t *o = json_object();
 	for (size_t i = 0; i < n; i++) {
 		if (!names[i])
 			continue;
-		long nr = read_count(dir, names[i], "nr_hugepages");
-		long fr = read_count(dir, names[i], "free_hugepages");
-		json_t *s = json_object();
-		json_object_set_new(s, "reserved", nr >= 0 ? json_integer(nr) : json_null());
-		json_object_set_new(s, "free", fr >= 0 ? json_integer(fr) : json_null());
-		json_object_set_new(o, names[i] + 10, s); /* "2048kB" */
+		struct pb_hugepage_count *c = &out->size[out->n++];
+		snprintf(c->size, sizeof c->size, "%s", names[i] + 10); /* "2048kB" */
+		c->reserved = read_count(dir, names[i], "nr_hugepages");
+		c->free = read_count(dir, names[i], "free_hugepages");
 		free(names[i]);
 	}
-	return o;
+	return 0;
 }
 
 /* ---- free page reporting ---------------------------------------------------- */

@@ -2,8 +2,9 @@
  * CPU itself: microcode, kernel command line and mitigations, transparent
  * huge pages, the cpufreq governor, and glibc with the thresholds its
  * string functions use on this CPU. Readers take their paths as parameters
- * (tests point them at fixtures); pb_fingerprint_json() (src/machine/machine.c)
- * puts the results together.
+ * (tests point them at fixtures); pb_machine_facts_read()
+ * (src/machine/machine.c) puts the results together, and results writes
+ * them (src/results/machine_json.c).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -146,13 +147,28 @@ static int byte_order(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-json_t *pb_vulnerabilities_read(const char *dir)
+void pb_named_texts_free(struct pb_named_texts *l)
 {
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->item[i].name);
+		free(l->item[i].text);
+	}
+	free(l->item);
+	l->item = NULL;
+	l->n = 0;
+}
+
+int pb_vulnerabilities_read(const char *dir, struct pb_named_texts *out)
+{
+	out->item = NULL;
+	out->n = 0;
 	struct dirent **names;
 	int n = scandir(dir, &names, not_dot, byte_order);
 	if (n < 0)
-		return NULL;
-	json_t *o = json_object();
+		return -1;
+	size_t cap = 0;
 	for (int i = 0; i < n; i++) {
 		char path[4096], text[512];
 		struct stat st;
@@ -160,12 +176,21 @@ json_t *pb_vulnerabilities_read(const char *dir)
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 			if (pb_read_line(path, text, sizeof text) != 0)
 				snprintf(text, sizeof text, "unknown (%s)", strerror(errno));
-			json_object_set_new(o, names[i]->d_name, json_string(text));
+			char *name = strdup(names[i]->d_name), *value = strdup(text);
+			if (name && value &&
+			    pb_grow(&out->item, &cap, out->n, sizeof *out->item, 32) == 0) {
+				out->item[out->n].name = name;
+				out->item[out->n].text = value;
+				out->n++;
+			} else {
+				free(name);
+				free(value);
+			}
 		}
 		free(names[i]);
 	}
 	free(names);
-	return o;
+	return 0;
 }
 
 /* ---- sysfs choices and cpufreq ------------------------------------------- */
@@ -306,12 +331,8 @@ int pb_glibc_diag_parse(const char *text, struct pb_glibc_diag *out)
 	return n;
 }
 
-struct tunable {
-	char *name, *value;
-};
-
 struct tunables {
-	struct tunable *t;
+	struct pb_named_text *t;
 	size_t n, cap;
 };
 
@@ -355,29 +376,25 @@ static void tunable_line(const char *line, size_t n, void *arg)
 		return;
 	}
 	ts->t[ts->n].name = name;
-	ts->t[ts->n].value = value;
+	ts->t[ts->n].text = value;
 	ts->n++;
 }
 
 static int tunable_order(const void *a, const void *b)
 {
-	return strcmp(((const struct tunable *)a)->name, ((const struct tunable *)b)->name);
+	return strcmp(((const struct pb_named_text *)a)->name,
+	              ((const struct pb_named_text *)b)->name);
 }
 
-json_t *pb_glibc_tunables_parse(const char *text)
+size_t pb_glibc_tunables_parse(const char *text, struct pb_named_texts *out)
 {
 	struct tunables ts = {0};
 	each_line(text, tunable_line, &ts);
 	if (ts.n)
 		qsort(ts.t, ts.n, sizeof *ts.t, tunable_order);
-	json_t *o = json_object();
-	for (size_t i = 0; i < ts.n; i++) {
-		json_object_set_new(o, ts.t[i].name, json_string(ts.t[i].value));
-		free(ts.t[i].name);
-		free(ts.t[i].value);
-	}
-	free(ts.t);
-	return o;
+	out->item = ts.t;
+	out->n = ts.n;
+	return out->n;
 }
 
 uint64_t pb_glibc_tunable_min(const char *text, const char *name)
@@ -548,25 +565,28 @@ void pb_glibc_read(struct pb_glibc_info *out)
 	}
 }
 
-json_t *pb_glibc_tunables_read(const char *loader, char *why, size_t why_len)
+int pb_glibc_tunables_read(const char *loader, struct pb_named_texts *out, char *why,
+                           size_t why_len)
 {
+	out->item = NULL;
+	out->n = 0;
 	snprintf(why, why_len, "%s", "");
 	if (!loader || !loader[0]) {
 		snprintf(why, why_len, "no dynamic loader found (a static build, or not glibc)");
-		return NULL;
+		return -1;
 	}
 	char *text = run_capture(loader, "--list-tunables", why, why_len);
 	if (!text) {
 		size_t n = strlen(why);
 		snprintf(why + n, why_len - n, " (--list-tunables exists since glibc 2.33)");
-		return NULL;
+		return -1;
 	}
-	json_t *o = pb_glibc_tunables_parse(text);
+	pb_glibc_tunables_parse(text, out);
 	free(text);
-	if (json_object_size(o) == 0) {
-		json_decref(o);
+	if (out->n == 0) {
+		pb_named_texts_free(out);
 		snprintf(why, why_len, "'%s --list-tunables' printed no tunables", loader);
-		return NULL;
+		return -1;
 	}
-	return o;
+	return 0;
 }

@@ -1,11 +1,12 @@
 /* machine.c - the machine as text: the summary that opens a default run
  * and the full `primbench info` listing, every figure printed with where
- * it came from; and the machine as data: the `machine` object of a result
- * (docs/results-schema.md). Above cpu and timer: it reports both (moved
- * from src/cpu/fingerprint.c so that cpu does not include the timer).
+ * it came from; and the machine as data: the facts of the `machine`
+ * object of a result (docs/results-schema.md), which results writes
+ * (src/results/machine_json.c). Above cpu and timer: it reports both
+ * (moved from src/cpu/fingerprint.c so that cpu does not include the
+ * timer).
  */
 #define _GNU_SOURCE
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,18 +21,6 @@
 #include "primbench/machine.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
-
-/* Set by CMake (CMakeLists.txt); these fallbacks keep a build without them
- * working. */
-#ifndef PB_VERSION_STRING
-#define PB_VERSION_STRING "unknown"
-#endif
-#ifndef PB_GIT_DESCRIBE /* `git describe --always --dirty` at configure time */
-#define PB_GIT_DESCRIBE PB_VERSION_STRING
-#endif
-#ifndef PB_BUILD_FLAGS
-#define PB_BUILD_FLAGS ""
-#endif
 
 #define INFO_INDENT    16
 #define SUMMARY_INDENT 10
@@ -291,24 +280,19 @@ static void print_kernel_facts(FILE *f)
 	thp_choice("enabled", en, sizeof en);
 	thp_choice("defrag", df, sizeof df);
 	field(f, "thp", "enabled %s, defrag %s", en, df);
-	json_t *hp = pb_hugepages_read(HUGEPAGES_DIR);
+	struct pb_hugepages hp;
+	bool have_hp = pb_hugepages_read(HUGEPAGES_DIR, &hp) == 0;
 	char text[512] = "";
 	size_t used = 0;
-	const char *size;
-	json_t *v;
-	json_object_foreach(hp, size, v)
-	{
-		json_t *nr = json_object_get(v, "reserved"), *fr = json_object_get(v, "free");
-		used += (size_t)snprintf(
-		    text + used, sizeof text - used, "%s%s: %lld reserved, %lld free",
-		    used ? "; " : "", size,
-		    json_is_integer(nr) ? (long long)json_integer_value(nr) : -1LL,
-		    json_is_integer(fr) ? (long long)json_integer_value(fr) : -1LL);
+	for (size_t i = 0; i < hp.n; i++) {
+		const struct pb_hugepage_count *c = &hp.size[i];
+		used += (size_t)snprintf(text + used, sizeof text - used,
+		                         "%s%s: %lld reserved, %lld free", used ? "; " : "",
+		                         c->size, (long long)c->reserved, (long long)c->free);
 		if (used >= sizeof text)
 			break;
 	}
-	field(f, "huge pages", "%s", hp ? (used ? text : "no sizes") : "no " HUGEPAGES_DIR);
-	json_decref(hp);
+	field(f, "huge pages", "%s", have_hp ? (used ? text : "no sizes") : "no " HUGEPAGES_DIR);
 }
 
 static void print_caches(FILE *f, const struct pb_cache_info *c)
@@ -447,232 +431,70 @@ void pb_print_machine_info(FILE *f, const struct pb_cache_info *c)
 	print_glibc_view(f);
 }
 
-/* ---- the machine object of a result ------------------------------------- */
+/* ---- the facts of the machine object of a result ----------------------- */
 
-/* jansson cannot encode NaN or infinity (json_real returns NULL): null. */
-static json_t *json_num(double v)
+void pb_machine_facts_read(struct pb_machine_facts *out, const struct pb_cache_info *caches,
+                           int pinned_cpu)
 {
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *json_features(pb_features f)
-{
-	json_t *a = json_array();
-	for (int i = 0; i < PB_FEAT_COUNT; i++)
-		if (f & ((pb_features)1u << i))
-			json_array_append_new(a, json_string(pb_feature_name((enum pb_feature)i)));
-	return a;
-}
-
-static json_t *json_caches(const struct pb_cache_info *c)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "line_bytes", json_integer(c->line_bytes));
-	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
-		const struct pb_cache_level_info *li = &c->level[l];
-		json_t *lv = json_object();
-		json_object_set_new(lv, "size_bytes", json_integer((json_int_t)li->size_bytes));
-		json_object_set_new(lv, "source", json_string(pb_cache_source_name(li->source)));
-		json_t *srcs = json_object();
-		for (int s = 0; s < PB_SRC_COUNT; s++) {
-			if (!li->by_source_bytes[s])
-				continue;
-			json_t *e = json_object();
-			json_object_set_new(e, "size_bytes",
-			                    json_integer((json_int_t)li->by_source_bytes[s]));
-			json_object_set_new(e, "plausible", json_boolean(li->plausible[s]));
-			json_object_set_new(srcs, pb_cache_source_name((enum pb_cache_source)s), e);
-		}
-		json_object_set_new(lv, "by_source", srcs);
-		json_object_set_new(lv, "note", json_string(li->note));
-		json_object_set_new(o, pb_cache_level_name((enum pb_cache_level)l), lv);
-	}
-	return o;
-}
-
-static json_t *json_timer(void)
-{
-	const struct pb_timer_info *t = pb_timer_info();
-	json_t *o = json_object();
-	json_object_set_new(o, "clock", json_string(t->clock_name));
-	json_object_set_new(o, "clock_desc", json_string(t->clock_desc));
-	if (t->fallback_reason)
-		json_object_set_new(o, "fallback_reason", json_string(t->fallback_reason));
-	json_object_set_new(o, "hz", json_num(t->hz));
-	json_object_set_new(o, "freq_source", json_string(t->freq_source_desc));
-	json_object_set_new(o, "calibrated_hz",
-	                    t->calibrated_hz > 0 ? json_num(t->calibrated_hz) : json_null());
-	json_object_set_new(o, "calibration_error_ppm", json_num(t->calibration_error_ppm));
-	json_object_set_new(o, "overhead_ticks", json_num(t->overhead_ticks));
-	json_object_set_new(o, "step_ticks", json_num(t->step_ticks));
-	json_object_set_new(o, "core_hz_estimate", json_num(t->core_hz_estimate));
-	return o;
-}
-
-static json_t *json_cpu(void)
-{
-	struct pb_cpu_ident id;
-	char microcode[64];
-	pb_cpu_ident(&id);
-	pb_microcode_read("/proc/cpuinfo", microcode, sizeof microcode);
-	json_t *cpu = json_object();
-	json_object_set_new(cpu, "vendor", json_string(id.vendor));
-	json_object_set_new(cpu, "brand", json_string(id.brand));
-	json_object_set_new(cpu, "family", json_integer(id.family));
-	json_object_set_new(cpu, "model", json_integer(id.model));
-	json_object_set_new(cpu, "stepping", json_integer(id.stepping));
-	json_object_set_new(cpu, "microcode", json_string(microcode));
-	json_object_set_new(cpu, "hypervisor", json_boolean(id.hypervisor));
-	json_object_set_new(
-	    cpu, "hypervisor_vendor",
-	    json_string(id.hypervisor ? hypervisor_name(id.hypervisor_vendor) : "none"));
-	json_object_set_new(cpu, "hypervisor_signature", json_string(id.hypervisor_vendor));
-	json_object_set_new(cpu, "online_cpus", json_integer(id.online_cpus));
-	char midr[160];
-	json_object_set_new(cpu, "midr",
-	                    json_string(pb_cpu_midr_describe(midr, sizeof midr) ? midr : ""));
-	json_object_set_new(cpu, "dczva_block_bytes", json_integer(pb_cpu_dczva_block_bytes()));
-	return cpu;
-}
-
-/* {"emulated": bool, "signs": [...]}: not in fingerprint_hash (a fact
- * about the run's trustworthiness, not the machine measured). */
-static json_t *json_emulation(void)
-{
-	struct pb_cpu_emulation e;
-	pb_cpu_emulation(&e);
-	json_t *o = json_object(), *signs = json_array();
-	for (const char *p = e.signs; *p;) {
-		const char *end = strstr(p, "; ");
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		json_array_append_new(signs, json_stringn(p, n));
-		p = end ? end + 2 : p + n;
-	}
-	json_object_set_new(o, "emulated", json_boolean(e.emulated));
-	json_object_set_new(o, "signs", signs);
-	return o;
-}
-
-/* A string, or "unknown" when empty. */
-static json_t *json_text(const char *s)
-{
-	return json_string(s && s[0] ? s : "unknown");
-}
-
-static json_t *json_mitigations(const char *cmdline)
-{
-	char token[256];
-	json_t *o = json_object();
-	json_t *v = pb_vulnerabilities_read("/sys/devices/system/cpu/vulnerabilities");
-	json_object_set_new(o, "vulnerabilities", v ? v : json_null());
-	json_object_set_new(o, "cmdline",
-	                    pb_cmdline_param(cmdline, "mitigations", token, sizeof token)
-	                        ? json_string(token)
-	                        : json_null());
-	return o;
-}
-
-static json_t *json_thp(void)
-{
-	static const char *const files[] = {"enabled", "defrag"};
-	json_t *o = json_object();
-	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char choice[64];
-		thp_choice(files[i], choice, sizeof choice);
-		json_object_set_new(o, files[i], json_string(choice));
-	}
-	return o;
-}
-
-static json_t *json_preemption(void)
-{
-	struct pb_preempt_info p;
-	pb_preempt_read(PROC_CONFIG_GZ, "/proc/cmdline", &p);
-	json_t *o = json_object();
-	json_object_set_new(o, "model", json_string(p.model));
-	json_object_set_new(o, "dynamic", p.dynamic < 0 ? json_null() : json_boolean(p.dynamic));
-	json_object_set_new(o, "source", json_string(p.source));
-	json_object_set_new(o, "cmdline", p.cmdline[0] ? json_string(p.cmdline) : json_null());
-	return o;
-}
-
-static json_t *json_cpufreq(void)
-{
-	char governor[64], driver[64], why[512];
-	pb_cpufreq_read("/sys/devices/system/cpu/cpu0", governor, sizeof governor, driver,
-	                sizeof driver, why, sizeof why);
-	json_t *o = json_object();
-	json_object_set_new(o, "governor", json_string(governor));
-	json_object_set_new(o, "driver", json_string(driver));
-	json_object_set_new(o, "note", json_string(why));
-	return o;
-}
-
-static json_t *json_glibc(void)
-{
-	struct pb_glibc_info g;
-	char why[300], note[sizeof g.note + sizeof why + 4];
-	pb_glibc_read(&g);
-	json_t *o = json_object();
-	json_object_set_new(o, "version", json_text(g.version));
-	json_object_set_new(o, "release", json_text(g.release));
-	json_object_set_new(o, "loader", json_text(g.loader));
-	for (int i = 0; i < PB_GLIBC_FIGURES; i++)
-		json_object_set_new(o, pb_glibc_figure_name((enum pb_glibc_figure)i),
-		                    g.diag.known[i] ? json_integer((json_int_t)g.diag.value[i])
-		                                    : json_string("unknown"));
-	json_t *t = pb_glibc_tunables_read(g.loader, why, sizeof why);
-	json_object_set_new(o, "tunables", t ? t : json_string("unknown"));
-	const char *env = getenv("GLIBC_TUNABLES");
-	json_object_set_new(o, "tunables_env", env ? json_string(env) : json_null());
-	snprintf(note, sizeof note, "%s%s%s", g.note, g.note[0] && !t ? "; " : "", t ? "" : why);
-	json_object_set_new(o, "note", json_string(note));
-	return o;
-}
-
-static json_t *json_build(void)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "primbench_version", json_string(PB_GIT_DESCRIBE));
-	json_object_set_new(o, "compiler", json_string(__VERSION__));
-	json_object_set_new(o, "build_flags", json_string(PB_BUILD_FLAGS));
-	return o;
-}
-
-json_t *pb_fingerprint_json(const struct pb_cache_info *caches, int pinned_cpu)
-{
-	char cmdline[8192];
 	struct utsname u;
 	bool have_uname = uname(&u) == 0;
 
+	memset(out, 0, sizeof *out);
 	pb_timer_init();
-	json_t *m = json_object();
-	json_object_set_new(m, "cpu", json_cpu());
-	json_object_set_new(m, "emulation", json_emulation());
-	json_t *feat = json_object();
-	json_object_set_new(feat, "detected", json_features(pb_cpu_features_detected()));
-	json_object_set_new(feat, "hidden", json_features(pb_cpu_features_hidden()));
-	json_object_set_new(feat, "usable", json_features(pb_cpu_features()));
-	json_object_set_new(m, "features", feat);
-	json_object_set_new(m, "caches", json_caches(caches));
-	json_object_set_new(m, "timer", json_timer());
-	json_object_set_new(m, "hostname", json_text(have_uname ? u.nodename : NULL));
-	json_object_set_new(m, "kernel", json_text(have_uname ? u.release : NULL));
-	json_object_set_new(m, "kernel_version", json_text(have_uname ? u.version : NULL));
-	if (pb_read_line("/proc/cmdline", cmdline, sizeof cmdline) != 0)
-		cmdline[0] = '\0';
-	json_object_set_new(m, "kernel_cmdline", json_text(cmdline));
-	json_object_set_new(m, "mitigations", json_mitigations(cmdline));
-	json_object_set_new(m, "thp", json_thp());
-	json_object_set_new(m, "preemption", json_preemption());
-	json_t *hp = pb_hugepages_read(HUGEPAGES_DIR);
-	json_object_set_new(m, "hugepages", hp ? hp : json_null());
-	json_object_set_new(m, "cpufreq", json_cpufreq());
-	json_object_set_new(m, "glibc", json_glibc());
-	json_object_set_new(m, "build", json_build());
-	json_object_set_new(m, "pinned_cpu", json_integer(pinned_cpu));
-	char hash[PB_FINGERPRINT_HASH_LEN + 1];
-	json_object_set_new(m, "fingerprint_hash",
-	                    pb_fingerprint_hash(m, hash) == 0 ? json_string(hash) : json_null());
-	return m;
+
+	pb_cpu_ident(&out->cpu);
+	snprintf(out->hypervisor_product, sizeof out->hypervisor_product, "%s",
+	         out->cpu.hypervisor ? hypervisor_name(out->cpu.hypervisor_vendor) : "none");
+	pb_microcode_read("/proc/cpuinfo", out->microcode, sizeof out->microcode);
+	if (!pb_cpu_midr_describe(out->midr, sizeof out->midr))
+		out->midr[0] = '\0';
+	out->dczva_block_bytes = pb_cpu_dczva_block_bytes();
+	pb_cpu_emulation(&out->emulation);
+
+	out->detected = pb_cpu_features_detected();
+	out->hidden = pb_cpu_features_hidden();
+	out->usable = pb_cpu_features();
+	out->caches = *caches;
+	out->timer = *pb_timer_info();
+
+	if (have_uname) {
+		snprintf(out->hostname, sizeof out->hostname, "%s", u.nodename);
+		snprintf(out->kernel, sizeof out->kernel, "%s", u.release);
+		snprintf(out->kernel_version, sizeof out->kernel_version, "%s", u.version);
+	}
+	if (pb_read_line("/proc/cmdline", out->kernel_cmdline, sizeof out->kernel_cmdline) != 0)
+		out->kernel_cmdline[0] = '\0';
+
+	out->vulnerabilities_read =
+	    pb_vulnerabilities_read("/sys/devices/system/cpu/vulnerabilities",
+	                            &out->vulnerabilities) == 0;
+	out->mitigations_set = pb_cmdline_param(out->kernel_cmdline, "mitigations",
+	                                        out->mitigations, sizeof out->mitigations);
+
+	thp_choice("enabled", out->thp_enabled, sizeof out->thp_enabled);
+	thp_choice("defrag", out->thp_defrag, sizeof out->thp_defrag);
+	pb_preempt_read(PROC_CONFIG_GZ, "/proc/cmdline", &out->preemption);
+	out->hugepages_read = pb_hugepages_read(HUGEPAGES_DIR, &out->hugepages) == 0;
+
+	pb_cpufreq_read("/sys/devices/system/cpu/cpu0", out->cpufreq_governor,
+	                sizeof out->cpufreq_governor, out->cpufreq_driver,
+	                sizeof out->cpufreq_driver, out->cpufreq_note, sizeof out->cpufreq_note);
+
+	pb_glibc_read(&out->glibc);
+	out->tunables_read =
+	    pb_glibc_tunables_read(out->glibc.loader, &out->tunables, out->tunables_why,
+	                           sizeof out->tunables_why) == 0;
+	const char *env = getenv("GLIBC_TUNABLES");
+	out->tunables_env = env ? strdup(env) : NULL;
+	out->pinned_cpu = pinned_cpu;
+}
+
+void pb_machine_facts_free(struct pb_machine_facts *f)
+{
+	if (!f)
+		return;
+	pb_named_texts_free(&f->vulnerabilities);
+	pb_named_texts_free(&f->tunables);
+	free(f->tunables_env);
+	f->tunables_env = NULL;
 }

@@ -92,7 +92,7 @@ static json_t *new_doc(int argc, char **argv, time_t started, const struct pb_ca
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(doc, "started_at", json_string(when));
 
-	json_object_set_new(doc, "machine", pb_fingerprint_json(caches, pinned_cpu));
+	json_object_set_new(doc, "machine", pb_results_machine_json_now(caches, pinned_cpu));
 	json_object_set_new(doc, "cases", json_array());
 	json_object_set_new(doc, "notes", json_array());
 	json_object_set_new(doc, "interrupted", json_false());

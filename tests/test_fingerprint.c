@@ -947,6 +947,65 @@ static json_t *this_machine(int pinned_cpu)
 	return m;
 }
 
+/* The machine object written from facts: the typed readers' "cannot
+ * read" becomes null or "unknown", lists keep their order. */
+static void test_machine_json_from_facts(void **state)
+{
+	(void)state;
+	static struct pb_machine_facts f; /* zero: nothing read */
+	memset(&f, 0, sizeof f);
+	f.pinned_cpu = 3;
+	f.hugepages_read = true;
+	f.hugepages.n = 2;
+	snprintf(f.hugepages.size[0].size, sizeof f.hugepages.size[0].size, "2048kB");
+	f.hugepages.size[0].reserved = 16;
+	f.hugepages.size[0].free = -1;
+	snprintf(f.hugepages.size[1].size, sizeof f.hugepages.size[1].size, "1048576kB");
+	f.hugepages.size[1].reserved = 0;
+	f.hugepages.size[1].free = 0;
+	struct pb_named_text tun[] = {{"glibc.a", "1"}, {"glibc.b", ""}};
+	snprintf(f.tunables_why, sizeof f.tunables_why, "no loader");
+	json_t *m = pb_results_machine_json(&f);
+	assert_non_null(m);
+	assert_true(json_is_null(at_path(m, "mitigations.vulnerabilities")));
+	assert_true(json_is_null(at_path(m, "mitigations.cmdline")));
+	assert_string_equal(json_string_value(at_path(m, "hostname")), "unknown");
+	assert_string_equal(json_string_value(at_path(m, "glibc.tunables")), "unknown");
+	assert_string_equal(json_string_value(at_path(m, "glibc.note")), "no loader");
+	assert_true(json_is_null(at_path(m, "glibc.tunables_env")));
+	json_t *hp = at_path(m, "hugepages");
+	assert_string_equal(json_object_iter_key(json_object_iter(hp)), "2048kB");
+	assert_int_equal(json_integer_value(at_path(m, "hugepages.2048kB.reserved")), 16);
+	assert_true(json_is_null(at_path(m, "hugepages.2048kB.free")));
+	assert_int_equal(json_integer_value(at_path(m, "hugepages.1048576kB.free")), 0);
+	assert_int_equal(json_integer_value(at_path(m, "pinned_cpu")), 3);
+	char h[PB_FINGERPRINT_HASH_LEN + 1];
+	hash_of(m, h);
+	assert_string_equal(json_string_value(json_object_get(m, "fingerprint_hash")), h);
+	json_decref(m);
+
+	f.hugepages_read = false;
+	f.vulnerabilities_read = true;
+	struct pb_named_text vul[] = {{"meltdown", "Not affected"}, {"retbleed", "Vulnerable"}};
+	f.vulnerabilities = (struct pb_named_texts){vul, 2};
+	f.tunables_read = true;
+	f.tunables = (struct pb_named_texts){tun, 2};
+	f.tunables_why[0] = '\0';
+	f.mitigations_set = true;
+	snprintf(f.mitigations, sizeof f.mitigations, "auto");
+	m = pb_results_machine_json(&f);
+	assert_true(json_is_null(at_path(m, "hugepages")));
+	assert_string_equal(json_string_value(at_path(m, "mitigations.cmdline")), "auto");
+	char *text = json_dumps(at_path(m, "mitigations.vulnerabilities"), JSON_COMPACT);
+	assert_string_equal(text, "{\"meltdown\":\"Not affected\",\"retbleed\":\"Vulnerable\"}");
+	free(text);
+	text = json_dumps(at_path(m, "glibc.tunables"), JSON_COMPACT);
+	assert_string_equal(text, "{\"glibc.a\":\"1\",\"glibc.b\":\"\"}");
+	free(text);
+	assert_string_equal(json_string_value(at_path(m, "glibc.note")), "");
+	json_decref(m);
+}
+
 static void test_machine_fields_and_types(void **state)
 {
 	(void)state;
@@ -1139,6 +1198,7 @@ int main(void)
 	    cmocka_unit_test(test_cputime_config),
 	    cmocka_unit_test(test_fnv1a64_vectors),
 	    cmocka_unit_test(test_hash_synthetic),
+	    cmocka_unit_test(test_machine_json_from_facts),
 	    cmocka_unit_test(test_machine_fields_and_types),
 	    cmocka_unit_test(test_machine_values),
 	    cmocka_unit_test(test_machine_hash_stable),

@@ -238,4 +238,72 @@ json_t *pb_fingerprint_hash_input(const json_t *machine);
  * NUL in `out`. Returns 0, or -1 with pb_error() set (out of memory). */
 int pb_fingerprint_hash(const json_t *machine, char out[PB_FINGERPRINT_HASH_LEN + 1]);
 
+/* ---- TRANSITIONAL json_t readers (include/primbench/reader.h has the
+ * typed ones: pb_key_name, pb_key_page_op_of, pb_key_cmd_text,
+ * pb_key_is_cmd, pb_field_str, pb_field_int, pb_facts_*, pb_field_text,
+ * pb_key_array_minus_text, pb_key_field_names; struct pb_results_file's
+ * page_op and mach) for the files not yet converted ---- */
+
+/* A short readable name of a key, group and label: mem "memset hot" /
+ * "avx2 4K" (non-default offsets, distance, extent, value, read-back
+ * appended), syscall "syscall" / "fault 2M cpu 1", xsave "xsave" /
+ * "xsaveopt dirty", cmd "cmd A" / the argv (abbreviated past 40
+ * characters), others the suite / "field=value ...". Malloc'd. */
+void pb_results_key_name(const json_t *key, char **group, char **label);
+
+/* "clear_page" or "copy_page" when the file `doc` is a `mem clear_page`
+ * or `mem copy_page` run (its "page_op"; a file written before that field:
+ * its command_line's words after "mem"), else NULL. The string is static.
+ * Its cases are memset (value 0) or memcpy cases of one page-aligned 4 KiB
+ * page (docs/results-schema.md, `page_op`). */
+const char *pb_results_page_op(const json_t *doc);
+
+/* The name a case's group is titled by in a file whose pb_results_page_op
+ * is page_op (NULL: none): page_op for the 4 KiB cases of its op (memset
+ * for clear_page, memcpy for copy_page), else key's own op. NULL when key
+ * is not a mem case. */
+const char *pb_results_page_op_of(const char *page_op, const json_t *key);
+
+/* The argv of a cmd key as one line, not abbreviated: words joined by
+ * spaces (each as pb_json_text gives it); --shell's ["/bin/sh", "-c",
+ * "TEXT"] as "sh: TEXT". "" without an argv array. Malloc'd (aborts when
+ * out of memory). */
+char *pb_results_cmd_text(const json_t *key);
+
+/* Whether key is a cmd case's (suite "cmd" with an argv array). */
+bool pb_results_key_is_cmd(const json_t *key);
+
+/* ---- reading keys and machine objects (for every consumer) ---- */
+
+/* The string field `field` of an object, or NULL (missing, not a string). */
+const char *pb_key_str(const json_t *key, const char *field);
+/* The integer field `field` into *out: true, or false (missing, not an
+ * integer; *out untouched). */
+bool pb_key_int(const json_t *key, const char *field, long long *out);
+/* Whether the array arr holds a value equal to v (json_equal). */
+bool pb_json_array_has(const json_t *arr, const json_t *v);
+/* The elements of array a that array b lacks (pb_json_array_has), each as
+ * pb_json_text gives it, space-separated; "" when none. Malloc'd (aborts
+ * when out of memory). */
+char *pb_json_array_minus_text(const json_t *a, const json_t *b);
+/* The value at a dotted path of objects ("cpu.model", at most 127
+ * characters), or NULL. */
+const json_t *pb_json_path(const json_t *o, const char *path);
+/* The field names of object a and of object b (NULL: none) not in a, in
+ * strcmp order: n of them in a malloc'd array (free it; the names are
+ * borrowed from the objects). Aborts when out of memory. */
+const char **pb_json_field_names(const json_t *a, const json_t *b, size_t *n);
+/* A JSON value as text for a person: strings bare (control characters
+ * escaped as pb_printable does: they come from a file), integers as
+ * written, reals "%.10g", others compact JSON, "(missing)" for NULL.
+ * Malloc'd (aborts when out of memory). */
+char *pb_json_text(const json_t *v);
+
+/* c from a result file's machine object ("caches": L1d, L2, LLC with
+ * size_bytes, source, by_source{name: {size_bytes, plausible}}, note;
+ * line_bytes): a level or source missing from it is 0 / PB_SRC_FALLBACK.
+ * Returns 0, or -1 when the object has no "caches" (c zeroed). The typed
+ * form: struct pb_results_machine's caches. */
+int pb_results_machine_caches(const json_t *machine, struct pb_cache_info *c);
+
 #endif

@@ -15,11 +15,13 @@
 #include <string.h>
 
 #include "primbench/error.h"
+#include "primbench/profile.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
 #include "primbench/xalloc.h"
+#include "results/typed.h"
 
 #define LABEL_MAX 40 /* argv and generic labels are abbreviated past this */
 
@@ -121,14 +123,14 @@ static char *size_text(long long bytes)
 	return pb_xstrdup(buf);
 }
 
-static bool mem_name(const json_t *key, char **group, char **label)
+static bool mem_name(const struct pb_key *key, char **group, char **label)
 {
-	const char *op = pb_key_str(key, "op"), *kernel = pb_key_str(key, "kernel");
-	const char *state = pb_key_str(key, "cache_state");
+	const char *op = pb_field_str(key, "op"), *kernel = pb_field_str(key, "kernel");
+	const char *state = pb_field_str(key, "cache_state");
 	long long size, v;
 	/* a replay (mem --distribution) names its distribution, not a size */
-	const char *dist = pb_key_str(key, "distribution");
-	if (!op || !kernel || !state || (!dist && !pb_key_int(key, "size_bytes", &size)))
+	const char *dist = pb_field_str(key, "distribution");
+	if (!op || !kernel || !state || (!dist && !pb_field_int(key, "size_bytes", &size)))
 		return false;
 	*group = pb_xasprintf("%s %s", op, state);
 	char *sz = dist ? pb_xasprintf("dist=%s", dist) : size_text(size);
@@ -140,48 +142,50 @@ static bool mem_name(const json_t *key, char **group, char **label)
 		if (n >= 0 && (size_t)n < sizeof buf)                                              \
 			n += snprintf(buf + n, sizeof buf - (size_t)n, __VA_ARGS__);               \
 	} while (0)
-	if (pb_key_int(key, "dst_offset_bytes", &v) && v != 0)
+	if (pb_field_int(key, "dst_offset_bytes", &v) && v != 0)
 		ADD(" dst+%lld", v);
-	if (pb_key_int(key, "src_offset_bytes", &v) && v != 2048)
+	if (pb_field_int(key, "src_offset_bytes", &v) && v != 2048)
 		ADD(" src+%lld", v);
-	if (pb_key_int(key, "distance_bytes", &v))
+	if (pb_field_int(key, "distance_bytes", &v))
 		ADD(" dist%+lld", v);
-	if (pb_key_int(key, "extent_bytes", &v) && v != 0) {
+	if (pb_field_int(key, "extent_bytes", &v) && v != 0) {
 		char *e = size_text(v);
 		ADD(" ext=%s", e);
 		free(e);
 	}
-	if (pb_key_int(key, "fill_value", &v) && v != 0)
+	if (pb_field_int(key, "fill_value", &v) && v != 0)
 		ADD(" v=0x%02llx", v);
-	if (pb_key_int(key, "page_bytes", &v) && v != 4096 && strcmp(state, "fault-thp") != 0) {
+	if (pb_field_int(key, "page_bytes", &v) && v != 4096 && strcmp(state, "fault-thp") != 0) {
 		char *p = size_text(v);
 		ADD(" page=%s", p);
 		free(p);
 	}
-	if (json_is_true(json_object_get(key, "then_read")))
+	if (pb_field_true(key, "then_read"))
 		ADD(" +read");
-	if (dist && pb_key_int(key, "seed", &v) && v != 1)
+	if (dist && pb_field_int(key, "seed", &v) && v != 1)
 		ADD(" seed=%lld", v);
-	if (dist && pb_key_str(key, "offsets") && strcmp(pb_key_str(key, "offsets"), "random") != 0)
-		ADD(" %s", pb_key_str(key, "offsets"));
-	if (pb_key_int(key, "threads", &v) && v != 1)
+	if (dist && pb_field_str(key, "offsets") &&
+	    strcmp(pb_field_str(key, "offsets"), "random") != 0)
+		ADD(" %s", pb_field_str(key, "offsets"));
+	if (pb_field_int(key, "threads", &v) && v != 1)
 		ADD(" x%lld", v);
-	if (pb_key_str(key, "placement") && strcmp(pb_key_str(key, "placement"), "compact") != 0)
-		ADD(" %s", pb_key_str(key, "placement"));
-	if (pb_key_str(key, "mem_node") && strcmp(pb_key_str(key, "mem_node"), "local") != 0)
-		ADD(" mem=%s", pb_key_str(key, "mem_node"));
+	if (pb_field_str(key, "placement") &&
+	    strcmp(pb_field_str(key, "placement"), "compact") != 0)
+		ADD(" %s", pb_field_str(key, "placement"));
+	if (pb_field_str(key, "mem_node") && strcmp(pb_field_str(key, "mem_node"), "local") != 0)
+		ADD(" mem=%s", pb_field_str(key, "mem_node"));
 #undef ADD
 	*label = pb_xstrdup(buf);
 	return true;
 }
 
-static bool syscall_name(const json_t *key, char **group, char **label)
+static bool syscall_name(const struct pb_key *key, char **group, char **label)
 {
-	const char *bench = pb_key_str(key, "benchmark"), *place = pb_key_str(key, "placement");
+	const char *bench = pb_field_str(key, "benchmark"), *place = pb_field_str(key, "placement");
 	long long page;
 	if (!bench)
 		return false;
-	char *pg = pb_key_int(key, "page_bytes", &page) ? size_text(page) : NULL;
+	char *pg = pb_field_int(key, "page_bytes", &page) ? size_text(page) : NULL;
 	*group = pb_xstrdup("syscall");
 	*label = pb_xasprintf("%s%s%s%s%s", bench, pg ? " " : "", pg ? pg : "", place ? " " : "",
 	                      place ? place : "");
@@ -190,12 +194,12 @@ static bool syscall_name(const json_t *key, char **group, char **label)
 }
 
 /* mem map (map.h): group "map demand", label "2M THP 4 threads". */
-static bool map_name(const json_t *key, char **group, char **label)
+static bool map_name(const struct pb_key *key, char **group, char **label)
 {
-	const char *fault = pb_key_str(key, "fault"), *src = pb_key_str(key, "page_source");
+	const char *fault = pb_field_str(key, "fault"), *src = pb_field_str(key, "page_source");
 	long long page, threads;
-	if (!fault || !src || !pb_key_int(key, "page_bytes", &page) ||
-	    !pb_key_int(key, "threads", &threads))
+	if (!fault || !src || !pb_field_int(key, "page_bytes", &page) ||
+	    !pb_field_int(key, "threads", &threads))
 		return false;
 	char *pg = size_text(page);
 	*group = pb_xasprintf("map %s", fault);
@@ -209,17 +213,17 @@ static bool map_name(const json_t *key, char **group, char **label)
 /* latency (latency.h): group "latency", "latency 2M THP" (key page_bytes)
  * or "latency loaded memcpy/libc" (key load_threads), label the working
  * set ("48K"), loaded " 2 load threads" after it. */
-static bool latency_name(const json_t *key, char **group, char **label)
+static bool latency_name(const struct pb_key *key, char **group, char **label)
 {
-	const char *src = pb_key_str(key, "page_source"), *lk = pb_key_str(key, "load_kernel");
+	const char *src = pb_field_str(key, "page_source"), *lk = pb_field_str(key, "load_kernel");
 	long long size, page, load;
-	if (!pb_key_int(key, "size_bytes", &size))
+	if (!pb_field_int(key, "size_bytes", &size))
 		return false;
 	char *sz = size_text(size);
-	if (pb_key_int(key, "load_threads", &load)) {
+	if (pb_field_int(key, "load_threads", &load)) {
 		*group = pb_xasprintf("latency loaded%s%s", lk ? " " : "", lk ? lk : "");
 		*label = pb_xasprintf("%s %lld load thread%s", sz, load, load == 1 ? "" : "s");
-	} else if (pb_key_int(key, "page_bytes", &page)) {
+	} else if (pb_field_int(key, "page_bytes", &page)) {
 		char *pg = size_text(page);
 		bool base = !src || !strcmp(src, "4K");
 		*group = pb_xasprintf("latency %s%s%s", pg, base ? "" : " ", base ? "" : src);
@@ -233,9 +237,10 @@ static bool latency_name(const json_t *key, char **group, char **label)
 	return true;
 }
 
-static bool xsave_name(const json_t *key, char **group, char **label)
+static bool xsave_name(const struct pb_key *key, char **group, char **label)
 {
-	const char *insn = pb_key_str(key, "instruction"), *upper = pb_key_str(key, "upper_state");
+	const char *insn = pb_field_str(key, "instruction"),
+	           *upper = pb_field_str(key, "upper_state");
 	if (!insn)
 		return false;
 	*group = pb_xstrdup("xsave");
@@ -243,14 +248,22 @@ static bool xsave_name(const json_t *key, char **group, char **label)
 	return true;
 }
 
-char *pb_results_cmd_text(const json_t *key)
+/* The elements of an array field as JSON (new reference), NULL when f is
+ * not an array. */
+static json_t *array_of(const struct pb_field *f)
 {
-	const json_t *argv = json_object_get(key, "argv");
+	if (!f || (f->kind != PB_FIELD_STRINGS && (f->kind != PB_FIELD_OTHER || f->s[0] != '[')))
+		return NULL;
+	return pb_field_to_json(f);
+}
+
+char *pb_key_cmd_text(const struct pb_key *key)
+{
+	json_t *argv = array_of(pb_field_get(key, "argv"));
 	size_t first = 0;
 	const char *c1 = json_string_value(json_array_get(argv, 1));
 	char *l = pb_xstrdup("");
-	if (json_is_true(json_object_get(key, "shell")) && json_array_size(argv) >= 3 && c1 &&
-	    !strcmp(c1, "-c")) {
+	if (pb_field_true(key, "shell") && json_array_size(argv) >= 3 && c1 && !strcmp(c1, "-c")) {
 		pb_xappend(&l, "sh:");
 		first = 2;
 	}
@@ -261,16 +274,19 @@ char *pb_results_cmd_text(const json_t *key)
 		pb_xappend(&l, t);
 		free(t);
 	}
+	json_decref(argv);
 	return l;
 }
 
-static bool cmd_name(const json_t *key, char **group, char **label)
+static bool cmd_name(const struct pb_key *key, char **group, char **label)
 {
-	if (!json_is_array(json_object_get(key, "argv")))
+	const struct pb_field *argv = pb_field_get(key, "argv");
+	if (!argv ||
+	    (argv->kind != PB_FIELD_STRINGS && (argv->kind != PB_FIELD_OTHER || argv->s[0] != '[')))
 		return false;
-	const char *side = pb_key_str(key, "side");
+	const char *side = pb_field_str(key, "side");
 	*group = side ? pb_xasprintf("cmd %s", side) : pb_xstrdup("cmd");
-	char *l = pb_results_cmd_text(key);
+	char *l = pb_key_cmd_text(key);
 	abbreviate(l, LABEL_MAX);
 	*label = l;
 	return true;
@@ -278,16 +294,16 @@ static bool cmd_name(const json_t *key, char **group, char **label)
 
 /* Any other key: "field=value" for every field but the suite, in name
  * order, not abbreviated. */
-static char *generic_text(const json_t *key)
+static char *generic_text(const struct pb_key *key)
 {
-	const char *suite = pb_key_str(key, "suite");
+	const char *suite = pb_field_str(key, "suite");
 	char *l = pb_xstrdup("");
 	size_t nk;
-	const char **names = pb_json_field_names(key, NULL, &nk);
+	const char **names = pb_key_field_names(key, NULL, &nk);
 	for (size_t i = 0; i < nk; i++) {
 		if (!strcmp(names[i], "suite") && suite)
 			continue;
-		char *t = pb_json_text(json_object_get(key, names[i]));
+		char *t = pb_field_text(pb_field_get(key, names[i]));
 		char *item = pb_xasprintf("%s%s=%s", *l ? " " : "", names[i], t);
 		pb_xappend(&l, item);
 		free(item);
@@ -298,9 +314,9 @@ static char *generic_text(const json_t *key)
 }
 
 /* Any other key: the suite, then field=value for the rest in key order. */
-static void generic_name(const json_t *key, char **group, char **label)
+static void generic_name(const struct pb_key *key, char **group, char **label)
 {
-	const char *suite = pb_key_str(key, "suite");
+	const char *suite = pb_field_str(key, "suite");
 	*group = pb_xstrdup(suite ? suite : "?");
 	char *l = generic_text(key);
 	abbreviate(l, LABEL_MAX);
@@ -309,9 +325,9 @@ static void generic_name(const json_t *key, char **group, char **label)
 
 /* The name of a key; *generic tells whether it is generic_name's (no
  * name of the suite's own, or the key lacks a field that one needs). */
-static void key_name(const json_t *key, char **group, char **label, bool *generic)
+static void key_name(const struct pb_key *key, char **group, char **label, bool *generic)
 {
-	const char *suite = pb_key_str(key, "suite");
+	const char *suite = pb_field_str(key, "suite");
 	*group = *label = NULL;
 	bool ok = false;
 	if (suite && !strcmp(suite, "mem"))
@@ -341,9 +357,45 @@ static void key_name(const json_t *key, char **group, char **label, bool *generi
 	*label = l;
 }
 
-void pb_results_key_name(const json_t *key, char **group, char **label)
+void pb_key_name(const struct pb_key *key, char **group, char **label)
 {
 	key_name(key, group, label, NULL);
+}
+
+void pb_results_key_name(const json_t *key, char **group, char **label)
+{
+	struct pb_key k;
+	pb_key_from_json(&k, key);
+	pb_key_name(&k, group, label);
+	pb_key_clear(&k);
+}
+
+char *pb_results_cmd_text(const json_t *key)
+{
+	struct pb_key k;
+	pb_key_from_json(&k, key);
+	char *t = pb_key_cmd_text(&k);
+	pb_key_clear(&k);
+	return t;
+}
+
+bool pb_results_key_is_cmd(const json_t *key)
+{
+	struct pb_key k;
+	pb_key_from_json(&k, key);
+	bool is = pb_key_is_cmd(&k);
+	pb_key_clear(&k);
+	return is;
+}
+
+const char *pb_results_page_op_of(const char *page_op, const json_t *key)
+{
+	struct pb_key k;
+	pb_key_from_json(&k, key);
+	const char *name = pb_key_page_op_of(page_op, &k);
+	pb_key_clear(&k);
+	/* the key's own op: borrowed from the json key, not the copy */
+	return name && name != page_op ? pb_key_str(key, "op") : name;
 }
 
 static const char *known_page_op(const char *name)
@@ -368,14 +420,14 @@ const char *pb_results_page_op(const json_t *doc)
 	return NULL;
 }
 
-const char *pb_results_page_op_of(const char *page_op, const json_t *key)
+const char *pb_key_page_op_of(const char *page_op, const struct pb_key *key)
 {
-	const char *suite = pb_key_str(key, "suite"), *op = pb_key_str(key, "op");
+	const char *suite = pb_field_str(key, "suite"), *op = pb_field_str(key, "op");
 	if (!suite || strcmp(suite, "mem") != 0 || !op)
 		return NULL;
 	long long size;
 	const char *base = !page_op ? NULL : !strcmp(page_op, "clear_page") ? "memset" : "memcpy";
-	if (base && !strcmp(op, base) && pb_key_int(key, "size_bytes", &size) && size == 4096)
+	if (base && !strcmp(op, base) && pb_field_int(key, "size_bytes", &size) && size == 4096)
 		return page_op;
 	return op;
 }
@@ -411,14 +463,15 @@ static int fail_case(const char *name, size_t i, const json_t *key, const char *
  * fields that only say the default (threads 1, placement null, mem_node
  * "local"), so that a file written before they existed matches a newer
  * one's 1-thread cases. NULL when it cannot be encoded. */
-static char *canonical_key(const json_t *key)
+static char *canonical_key(const struct pb_key *fields)
 {
-	const char *suite = pb_key_str(key, "suite");
-	if (!suite || strcmp(suite, "mem") != 0)
-		return json_dumps(key, JSON_SORT_KEYS | JSON_COMPACT);
-	json_t *k = json_copy((json_t *)key);
-	if (!k)
-		return NULL;
+	json_t *k = pb_key_to_json(fields);
+	const char *suite = pb_key_str(k, "suite");
+	if (!suite || strcmp(suite, "mem") != 0) {
+		char *canon = json_dumps(k, JSON_SORT_KEYS | JSON_COMPACT);
+		json_decref(k);
+		return canon;
+	}
 	long long threads;
 	if (pb_key_int(k, "threads", &threads) && threads == 1)
 		json_object_del(k, "threads");
@@ -482,6 +535,70 @@ size_t pb_results_case_runs(const struct pb_results_case *k, double *med, size_t
 	return r;
 }
 
+static void case_clear(struct pb_results_case *c)
+{
+	free(c->v);
+	free(c->canon);
+	free(c->group);
+	free(c->label);
+	free(c->rep_n);
+	free(c->sample_value);
+	free(c->sample_calls);
+	pb_key_clear(&c->fields);
+	pb_facts_clear(&c->facts);
+	memset(c, 0, sizeof *c);
+}
+
+/* What pb_results_write_file needs besides the typed members: the order
+ * of the members, the cases without samples, how samples were written. */
+struct layout_case {
+	char **members; /* the case's member names in file order */
+	size_t nmembers;
+	struct pb_results_case *typed; /* NULL: a case without samples, */
+	struct pb_key key;             /* whose key and */
+	struct pb_facts facts;         /* other members are these */
+	unsigned char *sample_int;     /* typed: per sample, 1: value integer, 2: calls */
+};
+
+struct pb_results_layout {
+	char **members; /* the document's member names in file order */
+	size_t nmembers;
+	struct layout_case *cases; /* every case of the file */
+	size_t ncases;
+};
+
+static char **member_names(const json_t *o, size_t *n)
+{
+	char **v = pb_xcalloc(json_object_size(o) + 1, sizeof *v);
+	*n = 0;
+	const char *name;
+	json_t *x;
+	json_object_foreach((json_t *)o, name, x) v[(*n)++] = pb_xstrdup(name);
+	return v;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void layout_free(struct pb_results_layout *l)
+{
+	if (!l)
+		return;
+	free_names(l->members, l->nmembers);
+	for (size_t i = 0; i < l->ncases; i++) {
+		free_names(l->cases[i].members, l->cases[i].nmembers);
+		pb_key_clear(&l->cases[i].key);
+		pb_facts_clear(&l->cases[i].facts);
+		free(l->cases[i].sample_int);
+	}
+	free(l->cases);
+	free(l);
+}
+
 static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struct pb_strv *skipped)
 {
 	const char *name = f->path;
@@ -495,7 +612,12 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 		samples = NULL;
 	if (samples && !json_is_array(samples))
 		return fail_case(name, i, key, "'samples' is not an array");
+	struct layout_case *lc = &f->layout->cases[f->layout->ncases++];
+	lc->members = member_names(c, &lc->nmembers);
 	if (!samples || json_array_size(samples) == 0) {
+		static const char *const not_facts[] = {"key"};
+		pb_key_from_json(&lc->key, key);
+		pb_facts_add_json(&lc->facts, c, NULL, 0, not_facts, 1);
 		char *g, *l;
 		pb_results_key_name(key, &g, &l);
 		pb_strv_push(skipped, pb_xasprintf("%s: %s", g, l));
@@ -509,20 +631,21 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 	struct pb_results_case *cc = &f->cases[f->ncases];
 	cc->n = json_array_size(samples);
 	cc->v = pb_xcalloc(cc->n, sizeof *cc->v);
+	cc->sample_value = pb_xcalloc(cc->n, sizeof *cc->sample_value);
+	cc->sample_calls = pb_xcalloc(cc->n, sizeof *cc->sample_calls);
+	lc->sample_int = pb_xcalloc(cc->n, 1);
 	for (size_t j = 0; j < cc->n; j++) {
 		const json_t *s = json_array_get(samples, j);
 		const json_t *val = json_array_get(s, 0), *calls = json_array_get(s, 1);
 		if (!json_is_array(s) || json_array_size(s) != 2 || !json_is_number(val) ||
 		    !json_is_number(calls)) {
-			free(cc->v);
-			cc->v = NULL;
+			case_clear(cc);
 			return fail_case(name, i, key, "samples[%zu] is not a [value, calls] pair",
 			                 j);
 		}
 		double v = json_number_value(val), n = json_number_value(calls);
 		if (!isfinite(v) || !(n >= 1) || !isfinite(n)) {
-			free(cc->v);
-			cc->v = NULL;
+			case_clear(cc);
 			return fail_case(name, i, key, "samples[%zu] has calls %g (must be >= 1)",
 			                 j, n);
 		}
@@ -530,18 +653,25 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 		 * after subtracting the timer's overhead (0 is a real reading:
 		 * a batch below the timer's resolution). */
 		if (v < 0) {
-			free(cc->v);
-			cc->v = NULL;
+			case_clear(cc);
 			return fail_case(name, i, key,
 			                 "samples[%zu] is %g: a time cannot be negative", j, v);
 		}
 		cc->v[j] = v / n;
+		cc->sample_value[j] = v;
+		cc->sample_calls[j] = n;
+		lc->sample_int[j] =
+		    (unsigned char)(json_is_integer(val) | json_is_integer(calls) << 1);
 	}
 	cc->key = key;
-	cc->canon = canonical_key(key);
+	pb_key_from_json(&cc->fields, key);
+	static const char *const not_facts[] = {"key", "unit", "samples"};
+	pb_facts_add_json(&cc->facts, c, NULL, 0, not_facts, 3);
+	lc->typed = cc;
+	cc->canon = canonical_key(&cc->fields);
 	if (!cc->canon) {
-		free(cc->v);
-		cc->v = NULL;
+		case_clear(cc);
+		lc->typed = NULL;
 		return fail_case(name, i, key, "key cannot be encoded");
 	}
 	cc->unit = unit;
@@ -556,14 +686,113 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 	if (rc == 0)
 		rc = load_replicates(cc, json_object_get(c, "replicates"), name, i);
 	if (rc != 0) {
-		free(cc->v);
-		free(cc->canon);
-		free(cc->rep_n);
-		memset(cc, 0, sizeof *cc);
+		case_clear(cc);
+		lc->typed = NULL;
 		return -1;
 	}
 	f->ncases++;
 	return 0;
+}
+
+/* A source by its name (pb_cache_source_name), PB_SRC_COUNT when none. */
+static enum pb_cache_source source_of(const char *name)
+{
+	for (int s = 0; name && s < PB_SRC_COUNT; s++)
+		if (!strcmp(name, pb_cache_source_name((enum pb_cache_source)s)))
+			return (enum pb_cache_source)s;
+	return PB_SRC_COUNT;
+}
+
+int pb_results_machine_caches(const json_t *machine, struct pb_cache_info *c)
+{
+	memset(c, 0, sizeof *c);
+	const json_t *caches = json_object_get(machine, "caches");
+	if (!json_is_object(caches))
+		return -1;
+	const json_t *line = json_object_get(caches, "line_bytes");
+	c->line_bytes = json_is_integer(line) ? (unsigned)json_integer_value(line) : 64;
+	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
+		struct pb_cache_level_info *li = &c->level[l];
+		const json_t *o =
+		    json_object_get(caches, pb_cache_level_name((enum pb_cache_level)l));
+		const json_t *sz = json_object_get(o, "size_bytes");
+		enum pb_cache_source src =
+		    source_of(json_string_value(json_object_get(o, "source")));
+		li->size_bytes = json_is_integer(sz) && json_integer_value(sz) > 0
+		                     ? (uint64_t)json_integer_value(sz)
+		                     : 0;
+		li->source = src < PB_SRC_COUNT ? src : PB_SRC_FALLBACK;
+		const char *note = json_string_value(json_object_get(o, "note"));
+		snprintf(li->note, sizeof li->note, "%s", note ? note : "");
+		const char *name;
+		const json_t *v;
+		json_object_foreach((json_t *)json_object_get(o, "by_source"), name, v)
+		{
+			enum pb_cache_source s = source_of(name);
+			const json_t *b = json_object_get(v, "size_bytes");
+			if (s == PB_SRC_COUNT || !json_is_integer(b) || json_integer_value(b) <= 0)
+				continue;
+			li->by_source_bytes[s] = (uint64_t)json_integer_value(b);
+			li->plausible[s] = json_is_true(json_object_get(v, "plausible"));
+		}
+	}
+	return 0;
+}
+
+/* The typed machine and document members of f (struct
+ * pb_results_machine, pb_results_file) from its checked document. */
+static void type_doc(struct pb_results_file *f, const json_t *doc)
+{
+	struct pb_results_machine *m = &f->mach;
+	pb_facts_add_json(&m->facts, f->machine, NULL, 0, NULL, 0);
+	double hz = pb_facts_num(&m->facts, "timer.hz");
+	m->tsc_hz = hz > 0 ? hz : 0;
+	m->timer_clock = pb_facts_str(&m->facts, "timer.clock");
+	m->brand = pb_facts_str(&m->facts, "cpu.brand");
+	m->vendor = pb_facts_str(&m->facts, "cpu.vendor");
+	long long *ints[] = {&m->family, &m->model, &m->stepping};
+	const char *int_names[] = {"cpu.family", "cpu.model", "cpu.stepping"};
+	for (size_t i = 0; i < 3; i++)
+		if (!pb_facts_int(&m->facts, int_names[i], ints[i]))
+			*ints[i] = -1;
+	m->fingerprint_hash = pb_facts_str(&m->facts, "fingerprint_hash");
+	m->kernel = pb_facts_str(&m->facts, "kernel");
+	m->kernel_version = pb_facts_str(&m->facts, "kernel_version");
+	m->glibc_version = pb_facts_str(&m->facts, "glibc.version");
+	m->has_caches = pb_results_machine_caches(f->machine, &m->caches) == 0;
+	f->tsc_hz = m->tsc_hz;
+
+	static const char *const not_facts[] = {"machine", "cases"};
+	pb_facts_add_json(&f->facts, doc, NULL, 0, not_facts, 2);
+	f->layout = pb_xcalloc(1, sizeof *f->layout);
+	f->layout->members = member_names(doc, &f->layout->nmembers);
+	const struct pb_facts *d = &f->facts;
+	f->interrupted = pb_facts_get(d, "interrupted") &&
+	                 pb_facts_get(d, "interrupted")->kind == PB_FIELD_BOOL &&
+	                 pb_facts_get(d, "interrupted")->b;
+	pb_facts_int(d, "schema_version", &f->schema_version);
+	f->started_at = pb_facts_str(d, "started_at");
+	const struct pb_field *cl = pb_facts_get(d, "command_line");
+	if (cl && cl->kind == PB_FIELD_STRINGS) {
+		f->command_line = cl->strv;
+		f->ncommand_line = cl->nstr;
+	}
+	f->has_equivalence = pb_facts_has(d, "equivalence");
+	f->equivalence = pb_facts_num(d, "equivalence");
+	pb_facts_int(d, "processes.count", &f->processes_count);
+	pb_facts_int(d, "processes.replicates_each", &f->replicates_each);
+	f->page_op = pb_results_page_op(doc);
+	f->primbench_version = pb_facts_str(d, "primbench.version");
+	f->primbench_arch = pb_facts_str(d, "primbench.arch");
+	const struct pb_field *notes = pb_facts_get(d, "notes");
+	if (notes && notes->kind == PB_FIELD_STRINGS) {
+		f->notes = notes->strv;
+		f->nnotes = notes->nstr;
+	}
+	f->has_noise = pb_facts_has(d, "noise");
+	const struct pb_field *high = pb_facts_get(d, "noise.high");
+	f->noise_high = high && high->kind == PB_FIELD_BOOL && high->b;
+	f->noise_cause = pb_facts_str(d, "noise.high_cause");
 }
 
 static int check_doc(struct pb_results_file *f)
@@ -617,12 +846,11 @@ static int check_doc(struct pb_results_file *f)
 	const json_t *cases = json_object_get(doc, "cases");
 	if (!json_is_array(cases))
 		return pb_fail("%s: no 'cases' array", name);
-	const json_t *hz = pb_json_path(f->machine, "timer.hz");
-	f->tsc_hz = json_is_number(hz) && json_number_value(hz) > 0 ? json_number_value(hz) : 0;
-	f->interrupted = json_is_true(json_object_get(doc, "interrupted"));
+	type_doc(f, doc);
 
 	size_t n = json_array_size(cases);
 	f->cases = pb_xcalloc(n, sizeof *f->cases);
+	f->layout->cases = pb_xcalloc(n + 1, sizeof *f->layout->cases);
 	struct pb_strv skipped = {0};
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++)
@@ -712,15 +940,16 @@ int pb_results_load(const char *path, struct pb_results_file *f)
 
 void pb_results_file_free(struct pb_results_file *f)
 {
-	static const size_t owned[] = {
-	    offsetof(struct pb_results_case, v), offsetof(struct pb_results_case, canon),
-	    offsetof(struct pb_results_case, group), offsetof(struct pb_results_case, label),
-	    offsetof(struct pb_results_case, rep_n)};
-	PB_FREE_STRUCTS(f->cases, f->ncases, owned);
+	for (size_t i = 0; i < f->ncases; i++)
+		case_clear(&f->cases[i]);
+	free(f->cases);
 	free(f->order);
 	for (size_t i = 0; i < f->nskipped; i++)
 		free(f->skipped[i]);
 	free(f->skipped);
+	pb_facts_clear(&f->mach.facts);
+	pb_facts_clear(&f->facts);
+	layout_free(f->layout);
 	json_decref(f->doc);
 	free(f->path);
 	memset(f, 0, sizeof *f);
@@ -752,6 +981,29 @@ char *pb_json_array_minus_text(const json_t *a, const json_t *b)
 	return s;
 }
 
+char *pb_key_array_minus_text(const struct pb_key *a, const struct pb_key *b, const char *name)
+{
+	json_t *x = array_of(pb_field_get(a, name)), *y = array_of(pb_field_get(b, name));
+	char *s = pb_json_array_minus_text(x, y);
+	json_decref(x);
+	json_decref(y);
+	return s;
+}
+
+const char **pb_key_field_names(const struct pb_key *a, const struct pb_key *b, size_t *n)
+{
+	size_t k = 0;
+	const char **names = pb_xcalloc((a ? a->n : 0) + (b ? b->n : 0) + 1, sizeof *names);
+	for (size_t i = 0; a && i < a->n; i++)
+		names[k++] = a->fields[i].name;
+	for (size_t i = 0; b && i < b->n; i++)
+		if (!pb_field_get(a, b->fields[i].name))
+			names[k++] = b->fields[i].name;
+	qsort(names, k, sizeof *names, cmp_str);
+	*n = k;
+	return names;
+}
+
 /* A case and where it first appears: files in order, cases in file order
  * (so the baseline's cases come first). */
 struct named {
@@ -771,25 +1023,30 @@ static int cmp_named(const void *pa, const void *pb)
 	return c ? c : (na->pos > nb->pos) - (na->pos < nb->pos);
 }
 
-bool pb_results_key_is_cmd(const json_t *key)
+bool pb_key_is_cmd(const struct pb_key *key)
 {
-	const char *suite = pb_key_str(key, "suite");
-	return suite && !strcmp(suite, "cmd") && json_is_array(json_object_get(key, "argv"));
+	const char *suite = pb_field_str(key, "suite");
+	json_t *argv = array_of(pb_field_get(key, "argv"));
+	json_decref(argv);
+	return suite && !strcmp(suite, "cmd") && argv;
 }
 
 /* The text that tells the cmd key keys[i] apart from the others of
  * keys[0..n) (which share its name): the env entries not in every one of
  * them, before the command as a shell would show them ("X=1 ./prog"),
  * the whole argv, and " (in DIR)" when the working directories differ. */
-static char *cmd_full_text(const json_t *const *keys, size_t n, size_t i)
+static char *cmd_full_text(const struct pb_key *const *keys, size_t n, size_t i)
 {
 	char *s = pb_xstrdup("");
-	const json_t *env = json_object_get(keys[i], "env");
+	json_t **envs = pb_xcalloc(n, sizeof *envs);
+	for (size_t j = 0; j < n; j++)
+		envs[j] = array_of(pb_field_get(keys[j], "env"));
+	const json_t *env = envs[i];
 	for (size_t e = 0; e < json_array_size(env); e++) {
 		const json_t *entry = json_array_get(env, e);
 		bool everywhere = true;
 		for (size_t j = 0; j < n && everywhere; j++)
-			everywhere = pb_json_array_has(json_object_get(keys[j], "env"), entry);
+			everywhere = pb_json_array_has(envs[j], entry);
 		if (everywhere)
 			continue;
 		char *t = pb_json_text(entry);
@@ -797,14 +1054,17 @@ static char *cmd_full_text(const json_t *const *keys, size_t n, size_t i)
 		pb_xappend(&s, " ");
 		free(t);
 	}
-	char *argv = pb_results_cmd_text(keys[i]);
+	for (size_t j = 0; j < n; j++)
+		json_decref(envs[j]);
+	free(envs);
+	char *argv = pb_key_cmd_text(keys[i]);
 	pb_xappend(&s, argv);
 	free(argv);
 	/* null or missing: primbench's own directory, "." */
-	const char *cwd = pb_key_str(keys[i], "cwd");
+	const char *cwd = pb_field_str(keys[i], "cwd");
 	bool cwd_differs = false;
 	for (size_t j = 0; j < n; j++) {
-		const char *other = pb_key_str(keys[j], "cwd");
+		const char *other = pb_field_str(keys[j], "cwd");
 		cwd_differs |= (cwd == NULL) != (other == NULL) || (cwd && strcmp(cwd, other));
 	}
 	if (cwd_differs) {
@@ -908,12 +1168,12 @@ void pb_results_distinct_labels(char *const *full, size_t n, size_t max, char **
 static void rename_run(struct named *run, size_t n, bool tell_apart)
 {
 	/* The distinct keys, at the first position of each. */
-	const json_t **keys = pb_xcalloc(n, sizeof *keys);
+	const struct pb_key **keys = pb_xcalloc(n, sizeof *keys);
 	size_t *first = pb_xcalloc(n, sizeof *first), *of = pb_xcalloc(n, sizeof *of);
 	size_t r = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i == 0 || strcmp(run[i].c->canon, run[i - 1].c->canon)) {
-			keys[r] = run[i].c->key;
+			keys[r] = &run[i].c->fields;
 			first[r++] = run[i].pos;
 		} else if (run[i].pos < first[r - 1]) {
 			first[r - 1] = run[i].pos;
@@ -926,7 +1186,7 @@ static void rename_run(struct named *run, size_t n, bool tell_apart)
 		char *g, *l;
 		bool gen;
 		key_name(keys[k], &g, &l, &gen);
-		cmd &= pb_results_key_is_cmd(keys[k]);
+		cmd &= pb_key_is_cmd(keys[k]);
 		generic &= gen;
 		free(g);
 		free(l);
@@ -992,7 +1252,7 @@ int pb_results_name(struct pb_results_file *files, size_t nfiles)
 			struct pb_results_case *c = &files[i].cases[j];
 			free(c->group);
 			free(c->label);
-			pb_results_key_name(c->key, &c->group, &c->label);
+			pb_key_name(&c->fields, &c->group, &c->label);
 			all[k].c = c;
 			all[k].pos = k;
 			k++;
@@ -1016,4 +1276,108 @@ int pb_results_name(struct pb_results_file *files, size_t nfiles)
 	}
 	free(all);
 	return 0;
+}
+
+/* ---- writing back ------------------------------------------------------ */
+
+static json_t *case_json(const struct layout_case *lc)
+{
+	json_t *o = json_object();
+	const struct pb_results_case *c = lc->typed;
+	for (size_t i = 0; i < lc->nmembers; i++) {
+		const char *name = lc->members[i];
+		json_t *v = NULL;
+		if (!strcmp(name, "key")) {
+			v = pb_key_to_json(c ? &c->fields : &lc->key);
+		} else if (c && !strcmp(name, "unit")) {
+			v = json_string(c->unit);
+		} else if (c && !strcmp(name, "samples")) {
+			v = json_array();
+			for (size_t j = 0; j < c->n; j++) {
+				double x = c->sample_value[j], n = c->sample_calls[j];
+				json_array_append_new(
+				    v, json_pack("[oo]",
+				                 lc->sample_int[j] & 1 ? json_integer((json_int_t)x)
+				                                       : json_real(x),
+				                 lc->sample_int[j] & 2 ? json_integer((json_int_t)n)
+				                                       : json_real(n)));
+			}
+		} else {
+			const char *seg[1] = {name};
+			v = pb_facts_to_json(c ? &c->facts : &lc->facts, seg, 1);
+		}
+		json_object_set_new(o, name, v ? v : json_null());
+	}
+	return o;
+}
+
+static json_t *file_json(const struct pb_results_file *f)
+{
+	json_t *doc = json_object();
+	const struct pb_results_layout *l = f->layout;
+	for (size_t i = 0; l && i < l->nmembers; i++) {
+		const char *name = l->members[i];
+		json_t *v;
+		if (!strcmp(name, "machine")) {
+			v = pb_facts_to_json(&f->mach.facts, NULL, 0);
+			if (!v)
+				v = json_object();
+		} else if (!strcmp(name, "cases")) {
+			v = json_array();
+			for (size_t j = 0; j < l->ncases; j++)
+				json_array_append_new(v, case_json(&l->cases[j]));
+		} else {
+			const char *seg[1] = {name};
+			v = pb_facts_to_json(&f->facts, seg, 1);
+		}
+		json_object_set_new(doc, name, v ? v : json_null());
+	}
+	return doc;
+}
+
+char *pb_results_file_text(const struct pb_results_file *f, int indent, int precision)
+{
+	json_t *doc = file_json(f);
+	size_t flags = JSON_INDENT(indent) | (precision > 0 ? JSON_REAL_PRECISION(precision) : 0);
+	if (indent == 0)
+		flags |= JSON_COMPACT;
+	char *text = json_dumps(doc, flags);
+	json_decref(doc);
+	if (!text)
+		pb_fail("%s: out of memory", f->path);
+	return text;
+}
+
+int pb_results_write_file(const struct pb_results_file *f, const char *path)
+{
+	char *text = pb_results_file_text(f, 1, 0);
+	if (!text)
+		return -1;
+	char *whole = pb_xasprintf("%s\n", text);
+	int rc = pb_write_file_whole(path, whole, strlen(whole));
+	free(whole);
+	free(text);
+	return rc;
+}
+
+int pb_results_file_print(FILE *fp, const struct pb_results_file *f, int indent, int precision)
+{
+	char *text = pb_results_file_text(f, indent, precision);
+	if (!text)
+		return -1;
+	int rc = fputs(text, fp) < 0 ? pb_fail("cannot write JSON") : 0;
+	free(text);
+	return rc;
+}
+
+int pb_results_case_profile_share(const struct pb_results_case *c, const char *family,
+                                  double *share)
+{
+	const char *seg[1] = {"profile"};
+	json_t *p = pb_facts_to_json(&c->facts, seg, 1);
+	int rc = p ? pb_profile_json_share(p, family, share) : -1;
+	if (!p)
+		*share = 0;
+	json_decref(p);
+	return rc;
 }

@@ -898,11 +898,11 @@ static void test_width(void **state)
 	struct pb_results_file f[2];
 	load_doc(da, "a-result-file-in-a-directory-with-a-long-name/and-a-long-file-name.json",
 	         &f[0]);
-	load_doc(db, "b.json", &f[1]);
-	assert_int_equal(pb_results_name(f, 2), 0);
-	json_object_set_new((json_t *)f[1].machine, "kernel",
+	json_object_set_new(json_object_get(db, "machine"), "kernel",
 	                    json_string("6.1.0-20-amd64-with-a-local-version-string-that-is-"
 	                                "longer-than-a-line-of-eighty-columns-by-itself"));
+	load_doc(db, "b.json", &f[1]);
+	assert_int_equal(pb_results_name(f, 2), 0);
 	struct pb_compare_result r;
 	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
 	char *text = print_text(&r);

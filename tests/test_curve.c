@@ -278,7 +278,7 @@ static void test_caches_of(void **state)
 	struct pb_results_file f;
 	load("latency/curve_a.json", &f);
 	struct pb_cache_info c;
-	assert_int_equal(pb_curve_caches_of(f.machine, &c), 0);
+	assert_int_equal(pb_curve_caches_of(&f.mach, &c), 0);
 	const json_t *caches = json_object_get(f.machine, "caches");
 	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
 		const char *name = pb_cache_level_name((enum pb_cache_level)l);
@@ -300,10 +300,9 @@ static void test_caches_of(void **state)
 			                 json_is_true(json_object_get(v, "plausible")));
 		}
 	}
-	json_t *none = json_object();
-	assert_int_equal(pb_curve_caches_of(none, &c), -1);
+	struct pb_results_machine none = {0};
+	assert_int_equal(pb_curve_caches_of(&none, &c), -1);
 	assert_int_equal(c.level[PB_CACHE_L1D].size_bytes, 0);
-	json_decref(none);
 	pb_results_file_free(&f);
 }
 

@@ -264,6 +264,15 @@ static struct pb_results_case file_case(const char *kernel, const char *st, uint
 	struct pb_results_case c = {0};
 	c.key = json_pack("{s:s, s:s, s:s, s:I}", "op", "memset", "kernel", kernel, "cache_state",
 	                  st, "size_bytes", (json_int_t)n);
+	/* the typed key (reader.h) the reader would have made of it */
+	struct pb_field *fl = calloc(4, sizeof *fl);
+	assert_non_null(fl);
+	fl[0] = (struct pb_field){.name = "op", .kind = PB_FIELD_STRING, .s = "memset"};
+	fl[1] = (struct pb_field){.name = "kernel", .kind = PB_FIELD_STRING, .s = kernel};
+	fl[2] = (struct pb_field){.name = "cache_state", .kind = PB_FIELD_STRING, .s = st};
+	fl[3] = (struct pb_field){
+	    .name = "size_bytes", .kind = PB_FIELD_INT, .i = (long long)n, .r = (double)n};
+	c.fields = (struct pb_key){fl, 4};
 	c.v = v;
 	c.n = NS;
 	return c;
@@ -308,8 +317,10 @@ static void test_check_judge(void **state)
 	assert_int_equal(c.n, 0);
 	assert_true(isnan(c.geomean[0]));
 	pb_tune_check_free(&c);
-	for (size_t i = 0; i < 7; i++)
+	for (size_t i = 0; i < 7; i++) {
 		json_decref(cases[i].key);
+		free(cases[i].fields.fields);
+	}
 }
 
 /* pb_tune_check_again: the losses above 512 B not served by libc, then

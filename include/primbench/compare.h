@@ -28,8 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
+#include "primbench/compare_result.h"
 #include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/stats.h"
@@ -39,102 +38,6 @@
  * cost is nx * ny): a larger sample is reduced to this many evenly spaced
  * order statistics, with a note. */
 #define PB_COMPARE_MAX_SAMPLES 2000
-
-/* One field that differs between two machines. */
-struct pb_compare_diff {
-	char *field; /* "cpu.model", "kernel", "mitigations.vulnerabilities.mds" */
-	char *a, *b; /* values as text ("(missing)" when absent) */
-};
-
-/* The hardware fields (cpu.vendor, cpu.family, cpu.model, cpu.stepping,
- * cpu.online_cpus) and the software ones (microcode, kernel, kernel
- * version, mitigations, THP, cpufreq governor, glibc version, tunables and
- * thresholds, primbench build, usable features, cache sizes, clock) that
- * differ. Returns the count stored in *out (malloc'd array), or -1. */
-int pb_compare_hardware_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out);
-int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out);
-void pb_compare_diffs_free(struct pb_compare_diff *d, size_t n);
-
-/* One case in both files. */
-struct pb_compare_row {
-	const struct pb_results_case *a, *b;
-	/* the files a and b are from: with several files a side, the first
-	 * file of the side that has the case (a side is the union of its
-	 * files' cases) */
-	const struct pb_results_file *file_a, *file_b;
-	const char *unit; /* compared in: a's, b's, "ns"; latency "ns/load", map "ns/4KiB" */
-	/* per-call summaries, median CI at level; n: the samples behind the
-	 * side, with several files a side those of every file that has the
-	 * case (pooled) */
-	struct pb_summary sa, sb;
-	bool ratio;            /* all values > 0: shift is the HL ratio */
-	struct pb_shift shift; /* ratio b/a, or else the shift b - a */
-	/* delta in %: 100 (ratio - 1), or 100 shift / median of a; NaN when
-	 * not defined (lo, hi: also without an interval) */
-	double pct, pct_lo, pct_hi;
-	struct pb_utest u;
-	/* pb_verdict (twosample.h) on the delta with the result's margin (a
-	 * ratio row; a shift row: none); significant: verdict different.
-	 * one_run rows: none. */
-	enum pb_verdict verdict;
-	bool significant;
-	bool thinned; /* a side had more than PB_COMPARE_MAX_SAMPLES */
-	/* The change of the medians in % (as pct: of the ratio of the medians,
-	 * or of their difference in % of a's). It can lie outside [pct_lo,
-	 * pct_hi]: the delta is the median of all pairwise ratios (or
-	 * differences), not the ratio of the medians, and with bimodal samples
-	 * a median can jump between modes. The table marks such a row '*'
-	 * (judged on the printed figures). */
-	double pct_medians;
-	/* Run level (include/primbench/replicates.h): the runs of each side,
-	 * their figures, and Welch's t on their logs. With one file a side a
-	 * run is a replicate of the case (schema v2); with several files a
-	 * side, a file that has the case (its replicates' geometric mean).
-	 * With two or more runs a side (and every value > 0) the delta, its
-	 * interval, p and the verdict are the runs' (run_level); otherwise
-	 * one_run: the delta is the samples' Hodges-Lehmann figure (with
-	 * several files a side, of the samples of every file that has the
-	 * case, pooled), which describes one process only, and there is no
-	 * verdict. A cmd case's samples are runs, each a process: with one
-	 * file a side, or fewer than two files with the case on a side, it is
-	 * neither: the delta, interval, p and verdict are its samples' (of
-	 * every file with it, pooled), and runs_a, runs_b count them. */
-	size_t runs_a, runs_b;
-	bool run_level, one_run;
-	struct pb_runs_ratio runs;
-	/* mem: the kernel row's revision in each file (1: not recorded) */
-	long long rev_a, rev_b;
-};
-
-/* Geometric means over the rows of one unit whose medians are > 0 (the
- * others are named in a note of the result). */
-struct pb_compare_geomean {
-	const char *unit;
-	size_t n;
-	double a, b;  /* geometric means of the medians */
-	double ratio; /* b / a: the geometric mean of the median ratios */
-};
-
-struct pb_compare_result {
-	const struct pb_results_file *fa, *fb; /* the first file of each side */
-	/* every file of each side (pb_compare_sides; NULL after pb_compare_run,
-	 * whose one file a side is fa, fb). Borrowed: valid while the caller's
-	 * arrays are. */
-	const struct pb_results_file *const *side_a, *const *side_b;
-	size_t nside_a, nside_b;
-	double level;
-	double margin; /* of "equivalent": PB_EQUIVALENCE unless pb_compare_set_margin */
-	struct pb_compare_diff *hw, *sw;
-	size_t nhw, nsw;
-	struct pb_compare_row *rows; /* in a's order */
-	size_t nrows;
-	struct pb_compare_geomean *gm;
-	size_t ngm;
-	const struct pb_results_case **only_a, **only_b;
-	size_t nonly_a, nonly_b;
-	char **notes;
-	size_t nnotes;
-};
 
 /* Compares fb with fa (the baseline) at confidence `level` (e.g. 0.95).
  * Files must have been named (pb_results_name). Different hardware fails
@@ -189,7 +92,7 @@ void pb_compare_markdown(FILE *f, const struct pb_compare_result *r);
  * Markdown and JSON. */
 void pb_compare_csv(FILE *f, const struct pb_compare_result *r, size_t n);
 
-/* The comparison as JSON (docs/results-schema.md "compare output"). */
-json_t *pb_compare_json(const struct pb_compare_result *r);
+/* The comparison as JSON (docs/results-schema.md "compare output"):
+ * written by the results module, include/primbench/compare_result.h. */
 
 #endif

@@ -12,10 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "primbench/cpu.h"
 #include "primbench/curve.h"
+#include "primbench/reader.h"
 
 /* The curve's table (after its heading, which the caller prints): a
  * column line, then per point "size ns/load ticks/load spread" (and "95%
@@ -29,11 +28,12 @@
 void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curve_point *pts, int n,
                     bool no_check);
 
-/* c from a result file's machine object ("caches": L1d, L2, LLC with
- * size_bytes, source, by_source{name: {size_bytes, plausible}}, note;
- * line_bytes): a level or source missing from it is 0 / PB_SRC_FALLBACK.
- * Returns 0, or -1 when the object has no "caches" (c zeroed). */
-int pb_curve_caches_of(const json_t *machine, struct pb_cache_info *c);
+/* c from a result file's machine (struct pb_results_machine's caches, read
+ * from its "caches": L1d, L2, LLC with size_bytes, source,
+ * by_source{name: {size_bytes, plausible}}, note; line_bytes): a level or
+ * source missing from it is 0 / PB_SRC_FALLBACK. Returns 0, or -1 when
+ * the machine has no "caches" (c zeroed). */
+int pb_curve_caches_of(const struct pb_results_machine *m, struct pb_cache_info *c);
 
 /* One load level of loaded latency: the chase with `threads` load threads
  * running, their aggregate GB/s (decimal) and the chase's spread and

@@ -16,8 +16,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "primbench/reader.h"
 
 enum pb_format {
@@ -61,11 +59,11 @@ int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt
  *    quote, a line break, blanks at an end), then ',' or, when last, CRLF;
  *  - pb_csv_double: v in the shortest text that reads back as the same
  *    double ("" for NaN; buf of 32 bytes holds any);
- *  - pb_csv_value_text: a key's value (strings as they are, numbers as
- *    JSON, null as "", arrays and objects as compact JSON), malloc'd; NULL
- *    when out of memory. */
+ *  - pb_csv_value_text: a key's field (reader.h; strings as they are,
+ *    numbers as JSON, null or NULL as "", arrays and objects as compact
+ *    JSON), malloc'd; NULL when out of memory. */
 void pb_csv_field(FILE *f, const char *s, bool last);
 void pb_csv_double(char *buf, size_t len, double v);
-char *pb_csv_value_text(const json_t *v);
+char *pb_csv_value_text(const struct pb_field *v);
 
 #endif

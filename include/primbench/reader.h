@@ -85,7 +85,7 @@ char *pb_field_text(const struct pb_field *f);
 bool pb_field_equal(const struct pb_field *a, const struct pb_field *b);
 /* A field's value as compact JSON, members in file order (json_dumps
  * with JSON_COMPACT | JSON_ENCODE_ANY): "null" for NULL. Malloc'd. */
-char *pb_field_json_text(const struct pb_field *f);
+char *pb_field_raw_text(const struct pb_field *f);
 
 /* A leaf of a nested object, by its path: "cpu.model", "caches.L2.source".
  * Objects are followed to their leaves (an empty object is a leaf: OTHER

@@ -306,4 +306,15 @@ char *pb_json_text(const json_t *v);
  * form: struct pb_results_machine's caches. */
 int pb_results_machine_caches(const json_t *machine, struct pb_cache_info *c);
 
+/* The machine differences of compare_result.h's pb_results_hardware_diffs
+ * and pb_results_software_diffs, from machine objects. */
+struct pb_compare_diff;
+int pb_compare_hardware_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out);
+int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out);
+
+/* One comparison as JSON (compare_result.h, pb_results_add_comparison,
+ * docs/results-schema.md "compare output"). New reference. */
+struct pb_compare_result;
+json_t *pb_compare_json(const struct pb_compare_result *r);
+
 #endif

@@ -469,13 +469,13 @@ static const struct pb_results_case *find(const struct pb_results_file *f, const
                                           const char *kernel, const char *state, uint64_t n)
 {
 	for (size_t i = 0; i < f->ncases; i++) {
-		const struct pb_results_case *c = &f->cases[i];
-		const char *o = pb_key_str(c->key, "op"), *k = pb_key_str(c->key, "kernel"),
-		           *s = pb_key_str(c->key, "cache_state");
+		const struct pb_key *key = &f->cases[i].fields;
+		const char *o = pb_field_str(key, "op"), *k = pb_field_str(key, "kernel"),
+		           *s = pb_field_str(key, "cache_state");
 		long long size;
 		if (o && k && s && !strcmp(o, op) && !strcmp(k, kernel) && !strcmp(s, state) &&
-		    pb_key_int(c->key, "size_bytes", &size) && (uint64_t)size == n)
-			return c;
+		    pb_field_int(key, "size_bytes", &size) && (uint64_t)size == n)
+			return &f->cases[i];
 	}
 	return NULL;
 }

@@ -221,15 +221,14 @@ size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 struct pb_results_file;
 struct pb_compare_result;
 struct pb_results_doc;
-struct json_t; /* TRANSITIONAL (issue 37): jansson's, for cmd_compare.c's two below */
+struct json_t; /* TRANSITIONAL (issue 37): jansson's, for cli_write_results below */
 /* compare's -o document (docs/results-schema.md, "compare output") for
  * one comparison of files[0..na) (old) with files[na..n) (new): schema,
  * command line, level, margin, forced, files, sides, comparisons. NULL
- * when out of memory. TRANSITIONAL (issue 37): JSON until compare's
- * writer moves into src/results/. */
-struct json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
-                               const struct pb_compare_result *res, double level, double margin,
-                               bool force);
+ * when out of memory. */
+struct pb_results_doc *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
+                                       const struct pb_compare_result *res, double level,
+                                       double margin, bool force);
 
 /* Seconds in (0, 3600]; exits 2 with "bad OPT 'ARG' (...)". */
 double cli_parse_seconds(const char *opt, const char *arg);

@@ -15,10 +15,6 @@
 #include "primbench/fingerprint.h"
 #include "primbench/format.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
-
-#define COMPARE_SCHEMA         "primbench-compare"
-#define COMPARE_SCHEMA_VERSION 2
 
 static void usage(FILE *f)
 {
@@ -100,15 +96,12 @@ static enum pb_format parse_format(const char *arg)
 /* The comparisons res[0..n) on standard output in fmt; doc (-o's
  * document) for json. */
 static void print_results(enum pb_format fmt, const struct pb_compare_result *res, size_t n,
-                          const json_t *doc)
+                          const struct pb_results_doc *doc)
 {
 	if (fmt == PB_FORMAT_JSON) {
-		char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-		if (!text)
-			die_usage("compare: out of memory");
 		/* a write error is reported once, by main's finish() */
-		printf("%s\n", text);
-		free(text);
+		if (pb_results_compare_print(stdout, doc) != 0)
+			die_usage("compare: out of memory");
 		return;
 	}
 	if (fmt == PB_FORMAT_CSV) {
@@ -127,32 +120,19 @@ static void print_results(enum pb_format fmt, const struct pb_compare_result *re
 
 /* -o: doc to out. "results: PATH" follows the text only: with another
  * format, standard output holds that format alone. */
-static int write_doc(const json_t *doc, const char *out, enum pb_format fmt)
+static int write_doc(const struct pb_results_doc *doc, const char *out, enum pb_format fmt)
 {
-	if (fmt == PB_FORMAT_TEXT)
-		return cli_write_results(doc, out);
-	if (pb_results_write_json(doc, out) != 0) {
+	if (pb_results_write(doc, out) != 0) {
 		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}
+	if (fmt == PB_FORMAT_TEXT)
+		printf("\nresults: %s\n", out);
 	return PB_EXIT_OK;
 }
 
 /* Exits 2 when `out` is (a link to) one of the inputs: writing the
  * comparison would replace a result file it was made from. */
-static json_t *file_json(const struct pb_results_file *f)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "path", json_string(f->path));
-	json_t *hash = json_object_get(f->machine, "fingerprint_hash");
-	json_object_set(o, "fingerprint_hash", hash ? hash : json_null());
-	json_t *started = json_object_get(f->doc, "started_at");
-	json_object_set(o, "started_at", started ? started : json_null());
-	json_object_set_new(o, "cases", json_integer((json_int_t)f->ncases));
-	json_object_set_new(o, "cases_without_samples", json_integer((json_int_t)f->nskipped));
-	return o;
-}
-
 static void free_all(struct pb_results_file *files, struct pb_compare_result *res, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -214,39 +194,19 @@ static bool compare_option(int opt, const char *arg, void *ctx)
 	}
 }
 
-/* The compare JSON document's head (schema, command line, level). */
-static json_t *doc_head(double level, double margin, bool force)
+struct pb_results_doc *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
+                                       const struct pb_compare_result *res, double level,
+                                       double margin, bool force)
 {
-	json_t *doc = json_object();
-	json_object_set_new(doc, "schema", json_string(COMPARE_SCHEMA));
-	json_object_set_new(doc, "schema_version", json_integer(COMPARE_SCHEMA_VERSION));
-	json_t *cl = json_array();
-	for (int i = 0; i < cli_argc; i++)
-		json_array_append_new(cl, json_string(cli_argv[i]));
-	json_object_set_new(doc, "command_line", cl);
-	json_object_set_new(doc, "level", json_real(level));
-	json_object_set_new(doc, "equivalence", json_real(margin));
-	json_object_set_new(doc, "forced", json_boolean(force));
-	return doc;
-}
-
-json_t *cli_compare_doc(const struct pb_results_file *files, size_t n, size_t na,
-                        const struct pb_compare_result *res, double level, double margin,
-                        bool force)
-{
-	json_t *doc = doc_head(level, margin, force);
-	json_t *fl = json_array(), *sides = json_object(), *ja = json_array(), *jb = json_array();
-	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(fl, file_json(&files[i]));
-		json_array_append_new(i < na ? ja : jb, json_string(files[i].path));
+	struct pb_results_doc *doc =
+	    pb_results_compare_new(cli_argc, cli_argv, level, margin, force, files, n);
+	if (!doc)
+		return NULL;
+	pb_results_compare_sides(doc, files, n, na);
+	if (pb_results_add_comparison(doc, res) != 0) {
+		pb_results_doc_free(doc);
+		return NULL;
 	}
-	json_object_set_new(doc, "files", fl);
-	json_object_set_new(sides, "old", ja);
-	json_object_set_new(sides, "new", jb);
-	json_object_set_new(doc, "sides", sides);
-	json_t *comparisons = json_array();
-	json_array_append_new(comparisons, pb_compare_json(res));
-	json_object_set_new(doc, "comparisons", comparisons);
 	return doc;
 }
 
@@ -315,14 +275,17 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, const struct 
 	if (res->nhw)
 		warn("compare: %s: different hardware from %s (compared anyway: --force)",
 		     files[na].path, files[0].path);
-	json_t *doc = NULL;
-	if (out || o->fmt == PB_FORMAT_JSON)
+	struct pb_results_doc *doc = NULL;
+	if (out || o->fmt == PB_FORMAT_JSON) {
 		doc = cli_compare_doc(files, n, na, res, level, margin, force);
+		if (!doc)
+			die_usage("compare: out of memory");
+	}
 	print_results(o->fmt, res, 1, doc);
 	int rc = PB_EXIT_OK;
 	if (out)
 		rc = write_doc(doc, out, o->fmt);
-	json_decref(doc);
+	pb_results_doc_free(doc);
 	for (size_t i = 1; i < n; i++)
 		pb_results_file_free(&files[i]);
 	free_all(files, res, 1);
@@ -407,23 +370,21 @@ int cmd_compare(int argc, char **argv)
 		free(s);
 	}
 
-	json_t *doc = NULL, *comparisons = NULL;
+	struct pb_results_doc *doc = NULL;
 	if (out || o.fmt == PB_FORMAT_JSON) {
-		doc = doc_head(level, o.margin, force);
-		json_t *fl = json_array();
-		for (size_t i = 0; i < nfiles; i++)
-			json_array_append_new(fl, file_json(&files[i]));
-		json_object_set_new(doc, "files", fl);
-		comparisons = json_array();
-		json_object_set_new(doc, "comparisons", comparisons);
+		doc = pb_results_compare_new(cli_argc, cli_argv, level, o.margin, force, files,
+		                             nfiles);
+		if (!doc)
+			die_usage("compare: out of memory");
+		for (size_t i = 1; i < nfiles; i++)
+			if (pb_results_add_comparison(doc, &res[i]) != 0)
+				die_usage("compare: out of memory");
 	}
-	for (size_t i = 1; comparisons && i < nfiles; i++)
-		json_array_append_new(comparisons, pb_compare_json(&res[i]));
 	print_results(o.fmt, res + 1, nfiles - 1, doc);
 	int rc = PB_EXIT_OK;
 	if (out)
 		rc = write_doc(doc, out, o.fmt);
-	json_decref(doc);
+	pb_results_doc_free(doc);
 	free_all(files, res, nfiles);
 	return rc;
 }

@@ -545,10 +545,9 @@ static int run_vs_env(const struct cli_processes *p)
 		putchar('\n');
 		pb_compare_print(stdout, &r.res);
 	}
-	/* TRANSITIONAL (issue 37): cmd_compare.c's compare document, JSON */
 	struct pb_results_doc *cj =
-	    pb_results_doc_adopt(cli_compare_doc(r.f, 2, 1, &r.res, 0.95, pb_equivalence(), false));
-	if (cj && pb_results_doc_cjson(cj)) {
+	    cli_compare_doc(r.f, 2, 1, &r.res, 0.95, pb_equivalence(), false);
+	if (cj) {
 		const struct pb_vs_env_record vr = {
 		    .env = p->vs_env,
 		    .n_env = p->n_vs_env,

@@ -21,7 +21,6 @@
 #include "primbench/profile.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/xalloc.h"
@@ -32,141 +31,9 @@
 /* TSC frequencies further apart than this make ticks incomparable. */
 #define HZ_TOLERANCE 0.001
 
-static bool same(const json_t *a, const json_t *b)
-{
-	return (!a && !b) || (a && b && json_equal((json_t *)a, (json_t *)b));
-}
-
 static char *full_name(const struct pb_results_case *c)
 {
 	return pb_xasprintf("%s: %s", c->group, c->label);
-}
-
-/* ---- machines ------------------------------------------------------------ */
-
-static const char *const hardware_fields[] = {
-    "cpu.vendor", "cpu.family", "cpu.model", "cpu.stepping", "cpu.online_cpus",
-};
-
-static const char *const software_fields[] = {
-    "cpu.microcode",
-    "kernel",
-    "kernel_version",
-    "mitigations.cmdline",
-    "mitigations.vulnerabilities", /* per entry */
-    "thp.enabled",
-    "thp.defrag",
-    "preemption.model",
-    "preemption.dynamic",
-    "preemption.cmdline",
-    "hugepages.2048kB.reserved",
-    "hugepages.1048576kB.reserved",
-    "cpufreq.governor",
-    "glibc.version",
-    "glibc.tunables_env",
-    "glibc.x86_rep_movsb_threshold",
-    "glibc.x86_rep_stosb_threshold",
-    "glibc.x86_non_temporal_threshold",
-    "glibc.x86_shared_cache_size",
-    "glibc.x86_data_cache_size",
-    "build.primbench_version",
-    "build.compiler",
-    "build.build_flags",
-    "features.usable", /* as sets */
-    "caches.line_bytes",
-    "caches.L1d.size_bytes",
-    "caches.L2.size_bytes",
-    "caches.LLC.size_bytes",
-    "timer.clock",
-};
-
-static void diff_push(struct pb_compare_diff **d, size_t *n, size_t *cap, char *field, char *a,
-                      char *b)
-{
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 8;
-		struct pb_compare_diff *nd = realloc(*d, *cap * sizeof *nd);
-		if (!nd) {
-			fputs("primbench: out of memory\n", stderr);
-			abort();
-		}
-		*d = nd;
-	}
-	(*d)[(*n)++] = (struct pb_compare_diff){field, a, b};
-}
-
-static void scalar_diff(struct pb_compare_diff **d, size_t *n, size_t *cap, const char *field,
-                        const json_t *a, const json_t *b)
-{
-	if (!same(a, b))
-		diff_push(d, n, cap, pb_xstrdup(field), pb_json_text(a), pb_json_text(b));
-}
-
-/* The elements of a not in b, space-separated ("(none)" when none). */
-static char *set_minus(const json_t *a, const json_t *b)
-{
-	char *s = pb_json_array_minus_text(a, b);
-	if (!*s)
-		pb_xappend(&s, "(none)");
-	return s;
-}
-
-int pb_compare_hardware_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out)
-{
-	size_t n = 0, cap = 0;
-	*out = NULL;
-	for (size_t i = 0; i < sizeof hardware_fields / sizeof *hardware_fields; i++)
-		scalar_diff(out, &n, &cap, hardware_fields[i], pb_json_path(ma, hardware_fields[i]),
-		            pb_json_path(mb, hardware_fields[i]));
-	return (int)n;
-}
-
-int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_compare_diff **out)
-{
-	size_t n = 0, cap = 0;
-	*out = NULL;
-	for (size_t i = 0; i < sizeof software_fields / sizeof *software_fields; i++) {
-		const char *field = software_fields[i];
-		const json_t *a = pb_json_path(ma, field), *b = pb_json_path(mb, field);
-		if (same(a, b))
-			continue;
-		if (!strcmp(field, "mitigations.vulnerabilities") && json_is_object(a) &&
-		    json_is_object(b)) {
-			/* Entry by entry, in name order. */
-			size_t k;
-			const char **names = pb_json_field_names(a, b, &k);
-			for (size_t j = 0; j < k; j++) {
-				char *f = pb_xasprintf("%s.%s", field, names[j]);
-				scalar_diff(out, &n, &cap, f, json_object_get(a, names[j]),
-				            json_object_get(b, names[j]));
-				free(f);
-			}
-			free(names);
-		} else if (!strcmp(field, "features.usable") && json_is_array(a) &&
-		           json_is_array(b)) {
-			char *only_a = set_minus(a, b), *only_b = set_minus(b, a);
-			if (!strcmp(only_a, "(none)") && !strcmp(only_b, "(none)")) {
-				free(only_a); /* the same set in another order */
-				free(only_b);
-				continue;
-			}
-			diff_push(out, &n, &cap, pb_xstrdup("features.usable (not in both)"),
-			          only_a, only_b);
-		} else {
-			scalar_diff(out, &n, &cap, field, a, b);
-		}
-	}
-	return (int)n;
-}
-
-void pb_compare_diffs_free(struct pb_compare_diff *d, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(d[i].field);
-		free(d[i].a);
-		free(d[i].b);
-	}
-	free(d);
 }
 
 /* ---- comparing ----------------------------------------------------------- */
@@ -300,12 +167,13 @@ static bool all_positive(const double *v, size_t n)
  * map), or NULL for every other case. */
 static const char *suite_unit(const struct pb_results_case *c, double *per)
 {
-	const char *suite = pb_key_str(c->key, "suite");
+	const char *suite = pb_field_str(&c->fields, "suite");
 	long long page;
 	*per = 1;
 	if (suite && !strcmp(suite, "latency"))
 		return "ns/load";
-	if (suite && !strcmp(suite, "map") && pb_key_int(c->key, "page_bytes", &page) && page > 0) {
+	if (suite && !strcmp(suite, "map") && pb_field_int(&c->fields, "page_bytes", &page) &&
+	    page > 0) {
 		*per = 4096.0 / (double)page;
 		return "ns/4KiB";
 	}
@@ -372,7 +240,7 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
                      double sb, double level)
 {
 	/* a cmd case's samples are runs already: each a process of its own */
-	if (pb_results_key_is_cmd(row->a->key) && r->nside_a == 1 && r->nside_b == 1) {
+	if (pb_key_is_cmd(&row->a->fields) && r->nside_a == 1 && r->nside_b == 1) {
 		row->runs_a = row->a->n;
 		row->runs_b = row->b->n;
 		return 0;
@@ -397,7 +265,7 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 		                               .ci_valid = true};
 		row->u.p = row->runs.p;
 		row->u.exact = false;
-	} else if (pb_results_key_is_cmd(row->a->key)) {
+	} else if (pb_key_is_cmd(&row->a->fields)) {
 		/* a cmd case's samples are runs, each a process of its own: with
 		 * fewer than two files a side that have it, the delta, interval,
 		 * p and verdict are its samples' (every file with the case,
@@ -572,13 +440,13 @@ static void list_note(struct pb_strv *notes, const char *head, const char *const
 
 /* The key fields whose values differ, comma-separated ("env", "cwd,
  * env"), in name order. */
-static char *fields_differing(const json_t *ka, const json_t *kb)
+static char *fields_differing(const struct pb_key *ka, const struct pb_key *kb)
 {
 	size_t k;
-	const char **names = pb_json_field_names(ka, kb, &k);
+	const char **names = pb_key_field_names(ka, kb, &k);
 	char *s = pb_xstrdup("");
 	for (size_t i = 0; i < k; i++) {
-		if (same(json_object_get(ka, names[i]), json_object_get(kb, names[i])))
+		if (pb_field_equal(pb_field_get(ka, names[i]), pb_field_get(kb, names[i])))
 			continue;
 		if (*s)
 			pb_xappend(&s, ", ");
@@ -596,14 +464,14 @@ static void near_misses(const struct pb_compare_result *r, struct pb_strv *notes
 	size_t found = 0;
 	for (size_t i = 0; i < r->nonly_a; i++) {
 		char *ga, *la;
-		pb_results_key_name(r->only_a[i]->key, &ga, &la);
+		pb_key_name(&r->only_a[i]->fields, &ga, &la);
 		for (size_t j = 0; j < r->nonly_b; j++) {
 			char *gb, *lb;
-			pb_results_key_name(r->only_b[j]->key, &gb, &lb);
+			pb_key_name(&r->only_b[j]->fields, &gb, &lb);
 			if (!strcmp(ga, gb) && !strcmp(la, lb)) {
 				if (found++ < LIST_MAX) {
-					char *f =
-					    fields_differing(r->only_a[i]->key, r->only_b[j]->key);
+					char *f = fields_differing(&r->only_a[i]->fields,
+					                           &r->only_b[j]->fields);
 					pb_strv_push(
 					    notes,
 					    pb_xasprintf("not compared: %s: %s (old) and %s: %s "
@@ -644,7 +512,7 @@ static void ci_note(const struct pb_compare_result *r, double level, struct pb_s
 		none++;
 		least = row->a->n < least ? row->a->n : least;
 		least = row->b->n < least ? row->b->n : least;
-		map |= !strcmp(pb_key_str(row->a->key, "suite"), "map");
+		map |= !strcmp(pb_field_str(&row->a->fields, "suite"), "map");
 	}
 	if (!none)
 		return;
@@ -698,8 +566,7 @@ static void run_notes(const struct pb_compare_result *r, struct pb_strv *notes)
 		                                 "least %zu and %zu with each case)",
 		                                 r->nside_a, r->nside_b, least_a, least_b));
 	else if (runs) {
-		json_int_t pa = json_integer_value(pb_json_path(r->fa->doc, "processes.count")),
-		           pb = json_integer_value(pb_json_path(r->fb->doc, "processes.count"));
+		long long pa = r->fa->processes_count, pb = r->fb->processes_count;
 		const char *which = pa > 1 && pb > 1 ? NULL
 		                    : pa > 1         ? "the new side in one process"
 		                    : pb > 1         ? "the old side in one process"
@@ -741,8 +608,8 @@ static void revision_notes(const struct pb_compare_result *r, struct pb_strv *no
 		const struct pb_compare_row *row = &r->rows[i];
 		if (row->rev_a == row->rev_b)
 			continue;
-		const char *op = pb_key_str(row->a->key, "op"),
-		           *name = pb_key_str(row->a->key, "kernel");
+		const char *op = pb_field_str(&row->a->fields, "op"),
+		           *name = pb_field_str(&row->a->fields, "kernel");
 		if (!op || !name)
 			continue;
 		char id[128];
@@ -846,7 +713,7 @@ static int check_hardware(struct pb_compare_result *r, bool force)
 		if (f == fa || f == fb)
 			continue;
 		struct pb_compare_diff *d = NULL;
-		size_t nd = (size_t)pb_compare_hardware_diffs(fa->machine, f->machine, &d);
+		size_t nd = (size_t)pb_results_hardware_diffs(&fa->mach, &f->mach, &d);
 		if (nd && !force) {
 			pb_fail("%s: different hardware from %s: %s %s vs %s; use --force", f->path,
 			        fa->path, d[0].field, d[0].a, d[0].b);
@@ -855,7 +722,7 @@ static int check_hardware(struct pb_compare_result *r, bool force)
 		}
 		pb_compare_diffs_free(d, nd);
 	}
-	r->nhw = (size_t)pb_compare_hardware_diffs(fa->machine, fb->machine, &r->hw);
+	r->nhw = (size_t)pb_results_hardware_diffs(&fa->mach, &fb->mach, &r->hw);
 	if (r->nhw && !force) {
 		char *s = pb_xstrdup("");
 		for (size_t i = 0; i < r->nhw; i++) {
@@ -868,7 +735,7 @@ static int check_hardware(struct pb_compare_result *r, bool force)
 		free(s);
 		return -1;
 	}
-	r->nsw = (size_t)pb_compare_software_diffs(fa->machine, fb->machine, &r->sw);
+	r->nsw = (size_t)pb_results_software_diffs(&fa->mach, &fb->mach, &r->sw);
 	return 0;
 }
 
@@ -1376,7 +1243,7 @@ static char *suites_text(const struct pb_results_file *fl)
 	const char **suite = pb_xcalloc(fl->ncases, sizeof *suite);
 	size_t *count = pb_xcalloc(fl->ncases, sizeof *count), ns = 0;
 	for (size_t i = 0; i < fl->ncases; i++) {
-		const char *name = pb_key_str(fl->cases[i].key, "suite");
+		const char *name = pb_field_str(&fl->cases[i].fields, "suite");
 		name = name ? name : "(no suite)";
 		size_t k = 0;
 		while (k < ns && strcmp(suite[k], name))
@@ -1408,8 +1275,8 @@ static bool suites_overlap(const struct pb_results_file *fa, const struct pb_res
 {
 	for (size_t i = 0; i < fa->ncases; i++)
 		for (size_t j = 0; j < fb->ncases; j++) {
-			const char *a = pb_key_str(fa->cases[i].key, "suite");
-			const char *b = pb_key_str(fb->cases[j].key, "suite");
+			const char *a = pb_field_str(&fa->cases[i].fields, "suite");
+			const char *b = pb_field_str(&fb->cases[j].fields, "suite");
 			if ((!a && !b) || (a && b && !strcmp(a, b)))
 				return true;
 		}
@@ -1456,7 +1323,7 @@ static char *legend_text(const struct pb_compare_result *r)
 		map |= !strcmp(row->unit, "ns/4KiB");
 		ticks |= !strcmp(row->unit, "tsc_ticks");
 		counter |= !strcmp(row->unit, "cntvct_ticks");
-		cmd |= pb_results_key_is_cmd(row->a->key);
+		cmd |= pb_key_is_cmd(&row->a->fields);
 		scaled |= ns_display(row->unit, fmin(row->sa.median, row->sb.median), &name) != 1;
 	}
 	char *units = pb_xstrdup("");
@@ -1541,17 +1408,12 @@ static char *legend_text(const struct pb_compare_result *r)
 	return legend;
 }
 
-/* The "profile" object (cmd --profile) of a case in its file, or NULL. */
-static const json_t *case_profile(const struct pb_results_file *f, const struct pb_results_case *c)
+/* A family's share in a case's profile as text: "5.0%", "-" when not
+ * counted. */
+static bool family_share(const struct pb_results_case *c, const char *name, double *share,
+                         char *buf, size_t len)
 {
-	return json_object_get(json_array_get(json_object_get(f->doc, "cases"), c->index),
-	                       "profile");
-}
-
-/* A family's share in one profile as text: "5.0%", "-" when not counted. */
-static bool family_share(const json_t *prof, const char *name, double *share, char *buf, size_t len)
-{
-	bool ok = pb_profile_json_share(prof, name, share) == 0;
+	bool ok = pb_results_case_profile_share(c, name, share) == 0;
 	if (ok)
 		snprintf(buf, len, "%.1f%%", 100 * *share);
 	else
@@ -1565,9 +1427,8 @@ static void print_profiles(FILE *f, const struct pb_compare_result *r)
 {
 	bool head = false;
 	for (size_t i = 0; i < r->nrows; i++) {
-		const json_t *pa = case_profile(r->rows[i].file_a, r->rows[i].a);
-		const json_t *pb = case_profile(r->rows[i].file_b, r->rows[i].b);
-		if (!pa || !pb)
+		const struct pb_results_case *pa = r->rows[i].a, *pb = r->rows[i].b;
+		if (!pb_facts_has(&pa->facts, "profile") || !pb_facts_has(&pb->facts, "profile"))
 			continue;
 		if (!head) {
 			fprintf(f,
@@ -1940,27 +1801,25 @@ static void csv_summary(FILE *f, const struct pb_summary *s)
 void pb_compare_csv(FILE *f, const struct pb_compare_result *r, size_t n)
 {
 	/* the union of the old cases' key fields, first-seen order */
-	json_t *fields = json_array();
+	struct pb_strv fields = {0};
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < r[k].nrows; i++) {
-			const char *name;
-			json_t *v;
-			json_object_foreach(r[k].rows[i].a->key, name, v)
-			{
+			const struct pb_key *key = &r[k].rows[i].a->fields;
+			for (size_t x = 0; x < key->n; x++) {
+				const char *name = key->fields[x].name;
 				bool seen = false;
-				for (size_t j = 0; j < json_array_size(fields) && !seen; j++)
-					seen = !strcmp(json_string_value(json_array_get(fields, j)),
-					               name);
+				for (size_t j = 0; j < fields.n && !seen; j++)
+					seen = !strcmp(fields.v[j], name);
 				if (!seen)
-					json_array_append_new(fields, json_string(name));
+					pb_strv_push(&fields, pb_xstrdup(name));
 			}
 		}
-	size_t nf = json_array_size(fields);
+	size_t nf = fields.n;
 	for (size_t j = 0; j < sizeof csv_head / sizeof *csv_head; j++)
 		pb_csv_field(f, csv_head[j], false);
 	for (size_t j = 0; j < nf; j++) {
 		/* a key field named like a column of the table's own keeps apart */
-		const char *name = json_string_value(json_array_get(fields, j));
+		const char *name = fields.v[j];
 		bool clash = false;
 		for (size_t c = 0; c < sizeof csv_head / sizeof *csv_head; c++)
 			clash |= !strcmp(name, csv_head[c]);
@@ -1982,8 +1841,8 @@ void pb_compare_csv(FILE *f, const struct pb_compare_result *r, size_t n)
 			pb_csv_field(f, row->a->group, false);
 			pb_csv_field(f, row->a->label, false);
 			for (size_t j = 0; j < nf; j++) {
-				const char *name = json_string_value(json_array_get(fields, j));
-				char *t = pb_csv_value_text(json_object_get(row->a->key, name));
+				const char *name = fields.v[j];
+				char *t = pb_csv_value_text(pb_field_get(&row->a->fields, name));
 				pb_csv_field(f, t ? t : "", false);
 				free(t);
 			}
@@ -2002,154 +1861,7 @@ void pb_compare_csv(FILE *f, const struct pb_compare_result *r, size_t n)
 		free(old);
 		free(new);
 	}
-	json_decref(fields);
-}
-
-/* ---- JSON ---------------------------------------------------------------- */
-
-static json_t *side_json(const struct pb_summary *s)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "median", pb_json_number(s->median));
-	json_object_set_new(o, "ci_lo", s->ci_valid ? pb_json_number(s->ci_lo) : json_null());
-	json_object_set_new(o, "ci_hi", s->ci_valid ? pb_json_number(s->ci_hi) : json_null());
-	return o;
-}
-
-static json_t *names_json(const struct pb_results_case *const *cases, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_object();
-		char *name = full_name(cases[i]);
-		json_object_set_new(o, "name", json_string(name));
-		free(name);
-		json_object_set(o, "key", cases[i]->key);
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-static json_t *diffs_json(const struct pb_compare_diff *d, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++) {
-		json_t *o = json_object();
-		json_object_set_new(o, "field", json_string(d[i].field));
-		json_object_set_new(o, "old", json_string(d[i].a));
-		json_object_set_new(o, "new", json_string(d[i].b));
-		json_array_append_new(a, o);
-	}
-	return a;
-}
-
-json_t *pb_compare_json(const struct pb_compare_result *r)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "old", json_string(r->fa->path));
-	json_object_set_new(o, "new", json_string(r->fb->path));
-	/* with `--`, every file of a side ("old"/"new": the first of each) */
-	json_t *fa = json_array(), *fb = json_array();
-	size_t na = r->side_a ? r->nside_a : 1, nb = r->side_b ? r->nside_b : 1;
-	for (size_t i = 0; i < na; i++)
-		json_array_append_new(fa,
-		                      json_string(r->side_a ? r->side_a[i]->path : r->fa->path));
-	for (size_t i = 0; i < nb; i++)
-		json_array_append_new(fb,
-		                      json_string(r->side_b ? r->side_b[i]->path : r->fb->path));
-	json_object_set_new(o, "old_files", fa);
-	json_object_set_new(o, "new_files", fb);
-	json_object_set_new(o, "hardware_differs", diffs_json(r->hw, r->nhw));
-	json_object_set_new(o, "software_differs", diffs_json(r->sw, r->nsw));
-	json_t *cases = json_array();
-	for (size_t i = 0; i < r->nrows; i++) {
-		const struct pb_compare_row *row = &r->rows[i];
-		json_t *c = json_object();
-		char *name = full_name(row->a);
-		json_object_set_new(c, "name", json_string(name));
-		free(name);
-		json_object_set(c, "key", row->a->key);
-		json_object_set_new(c, "unit", json_string(row->unit));
-		json_object_set_new(c, "old", side_json(&row->sa));
-		json_object_set_new(c, "new", side_json(&row->sb));
-		json_t *d = json_object();
-		json_object_set_new(d, "method", json_string(row->ratio ? "ratio" : "shift"));
-		json_object_set_new(d, "estimate", pb_json_number(row->shift.estimate));
-		json_object_set_new(
-		    d, "lo", row->shift.ci_valid ? pb_json_number(row->shift.lo) : json_null());
-		json_object_set_new(
-		    d, "hi", row->shift.ci_valid ? pb_json_number(row->shift.hi) : json_null());
-		json_object_set_new(d, "coverage",
-		                    row->shift.ci_valid ? pb_json_number(row->shift.coverage)
-		                                        : json_null());
-		json_object_set_new(d, "pct", pb_json_number(row->pct));
-		json_object_set_new(d, "pct_lo", pb_json_number(row->pct_lo));
-		json_object_set_new(d, "pct_hi", pb_json_number(row->pct_hi));
-		json_object_set_new(c, "delta", d);
-		json_object_set_new(c, "p", pb_json_number(row->u.p));
-		json_object_set_new(c, "p_exact", json_boolean(row->u.exact));
-		json_object_set_new(c, "significant", json_boolean(row->significant));
-		json_object_set_new(c, "verdict", json_string(pb_verdict_name(row->verdict)));
-		/* v2: the runs the delta is about */
-		json_t *runs = json_object();
-		/* a cmd row judged on its samples: each a process */
-		bool procs = !row->run_level && !row->one_run && pb_results_key_is_cmd(row->a->key);
-		json_object_set_new(runs, "unit",
-		                    json_string(procs                              ? "process"
-		                                : r->nside_a > 1 || r->nside_b > 1 ? "file"
-		                                                                   : "replicate"));
-		json_object_set_new(runs, "old", json_integer((json_int_t)row->runs_a));
-		json_object_set_new(runs, "new", json_integer((json_int_t)row->runs_b));
-		json_object_set_new(runs, "run_level", json_boolean(row->run_level));
-		json_object_set_new(runs, "one_run", json_boolean(row->one_run));
-		if (row->run_level) {
-			json_object_set_new(runs, "method", json_string("welch-t-log"));
-			json_object_set_new(runs, "df", pb_json_number(row->runs.df));
-			json_object_set_new(runs, "sd_log_old", pb_json_number(row->runs.sd_log_a));
-			json_object_set_new(runs, "sd_log_new", pb_json_number(row->runs.sd_log_b));
-		}
-		json_object_set_new(c, "runs", runs);
-		json_object_set_new(c, "kernel_revision_old", json_integer(row->rev_a));
-		json_object_set_new(c, "kernel_revision_new", json_integer(row->rev_b));
-		json_object_set_new(c, "thinned", json_boolean(row->thinned));
-		const json_t *pa = case_profile(row->file_a, row->a),
-		             *pb = case_profile(row->file_b, row->b);
-		if (pa && pb) {
-			json_t *fams = json_array();
-			for (int k = 0; k < PB_PROF_NFAMILIES; k++) {
-				double sa, sb;
-				const char *fname = pb_prof_families[k].name;
-				bool ca = pb_profile_json_share(pa, fname, &sa) == 0;
-				bool cb = pb_profile_json_share(pb, fname, &sb) == 0;
-				json_array_append_new(
-				    fams,
-				    json_pack("{s:s, s:o, s:o, s:o}", "name", fname, "old",
-				              ca ? pb_json_number(sa) : json_null(), "new",
-				              cb ? pb_json_number(sb) : json_null(), "change",
-				              ca && cb ? pb_json_number(sb - sa) : json_null()));
-			}
-			json_object_set_new(c, "profile", json_pack("{s:o}", "families", fams));
-		}
-		json_array_append_new(cases, c);
-	}
-	json_object_set_new(o, "cases", cases);
-	json_t *gm = json_array();
-	for (size_t g = 0; g < r->ngm; g++) {
-		json_t *m = json_object();
-		json_object_set_new(m, "unit", json_string(r->gm[g].unit));
-		json_object_set_new(m, "n", json_integer((json_int_t)r->gm[g].n));
-		json_object_set_new(m, "old", pb_json_number(r->gm[g].a));
-		json_object_set_new(m, "new", pb_json_number(r->gm[g].b));
-		json_object_set_new(m, "ratio", pb_json_number(r->gm[g].ratio));
-		json_array_append_new(gm, m);
-	}
-	json_object_set_new(o, "geomean", gm);
-	json_object_set_new(o, "only_in_old", names_json(r->only_a, r->nonly_a));
-	json_object_set_new(o, "only_in_new", names_json(r->only_b, r->nonly_b));
-	json_t *notes = json_array();
-	for (size_t i = 0; i < r->nnotes; i++)
-		json_array_append_new(notes, json_string(r->notes[i]));
-	json_object_set_new(o, "notes", notes);
-	return o;
+	for (size_t j = 0; j < fields.n; j++)
+		free(fields.v[j]);
+	free(fields.v);
 }

@@ -163,48 +163,13 @@ void pb_curve_print(FILE *f, const struct pb_cache_info *c, const struct pb_curv
 		print_check(f, c, pts, n);
 }
 
-/* A source by its name (pb_cache_source_name), PB_SRC_COUNT when none. */
-static enum pb_cache_source source_of(const char *name)
+int pb_curve_caches_of(const struct pb_results_machine *m, struct pb_cache_info *c)
 {
-	for (int s = 0; name && s < PB_SRC_COUNT; s++)
-		if (!strcmp(name, pb_cache_source_name((enum pb_cache_source)s)))
-			return (enum pb_cache_source)s;
-	return PB_SRC_COUNT;
-}
-
-int pb_curve_caches_of(const json_t *machine, struct pb_cache_info *c)
-{
-	memset(c, 0, sizeof *c);
-	const json_t *caches = json_object_get(machine, "caches");
-	if (!json_is_object(caches))
+	if (!m->has_caches) {
+		memset(c, 0, sizeof *c);
 		return -1;
-	const json_t *line = json_object_get(caches, "line_bytes");
-	c->line_bytes = json_is_integer(line) ? (unsigned)json_integer_value(line) : 64;
-	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
-		struct pb_cache_level_info *li = &c->level[l];
-		const json_t *o =
-		    json_object_get(caches, pb_cache_level_name((enum pb_cache_level)l));
-		const json_t *sz = json_object_get(o, "size_bytes");
-		enum pb_cache_source src =
-		    source_of(json_string_value(json_object_get(o, "source")));
-		li->size_bytes = json_is_integer(sz) && json_integer_value(sz) > 0
-		                     ? (uint64_t)json_integer_value(sz)
-		                     : 0;
-		li->source = src < PB_SRC_COUNT ? src : PB_SRC_FALLBACK;
-		const char *note = json_string_value(json_object_get(o, "note"));
-		snprintf(li->note, sizeof li->note, "%s", note ? note : "");
-		const char *name;
-		const json_t *v;
-		json_object_foreach((json_t *)json_object_get(o, "by_source"), name, v)
-		{
-			enum pb_cache_source s = source_of(name);
-			const json_t *b = json_object_get(v, "size_bytes");
-			if (s == PB_SRC_COUNT || !json_is_integer(b) || json_integer_value(b) <= 0)
-				continue;
-			li->by_source_bytes[s] = (uint64_t)json_integer_value(b);
-			li->plausible[s] = json_is_true(json_object_get(v, "plausible"));
-		}
 	}
+	*c = m->caches;
 	return 0;
 }
 

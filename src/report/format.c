@@ -43,21 +43,18 @@ const char *pb_format_name(enum pb_format fmt)
 
 /* ---- reading the document ------------------------------------------------ */
 
-static const json_t *case_json(const struct pb_results_file *r, const struct pb_results_case *c)
+/* A number of the case's object `obj` ("per_call", "median_derived"), or
+ * NAN (missing, null, not a number). */
+static double obj_num(const struct pb_facts *facts, const char *obj, const char *name)
 {
-	return json_array_get(json_object_get(r->doc, "cases"), c->index);
+	char path[160];
+	snprintf(path, sizeof path, "%s.%s", obj, name);
+	return pb_facts_num(facts, path);
 }
 
-/* A number member of o, or NAN (missing, null, not a number). */
-static double num(const json_t *o, const char *name)
+static const char *str(const struct pb_key *key, const char *name)
 {
-	const json_t *v = json_object_get(o, name);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *name)
-{
-	const char *s = json_string_value(json_object_get(o, name));
+	const char *s = pb_field_str(key, name);
 	return s ? s : "";
 }
 
@@ -76,42 +73,53 @@ static void fmt_num(double v, char *buf, size_t len)
 
 /* A scalar key value as text: strings as they are, numbers and booleans as
  * JSON, null as "", arrays and objects as compact JSON. Malloc'd. */
-static char *value_text(const json_t *v)
+static char *value_text(const struct pb_field *v)
 {
-	if (!v || json_is_null(v))
+	if (!v || v->kind == PB_FIELD_NULL)
 		return strdup("");
-	if (json_is_string(v))
-		return strdup(json_string_value(v));
-	if (json_is_integer(v)) {
+	if (v->kind == PB_FIELD_STRING)
+		return strdup(v->s);
+	if (v->kind == PB_FIELD_INT) {
 		char *s;
-		return asprintf(&s, "%lld", (long long)json_integer_value(v)) < 0 ? NULL : s;
+		return asprintf(&s, "%lld", v->i) < 0 ? NULL : s;
 	}
-	if (json_is_real(v)) {
+	if (v->kind == PB_FIELD_REAL) {
 		char buf[32];
-		pb_csv_double(buf, sizeof buf, json_real_value(v));
+		pb_csv_double(buf, sizeof buf, v->r);
 		return strdup(buf);
 	}
-	if (json_is_boolean(v))
-		return strdup(json_is_true(v) ? "true" : "false");
-	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	if (v->kind == PB_FIELD_BOOL)
+		return strdup(v->b ? "true" : "false");
+	return pb_field_raw_text(v);
 }
 
 /* ---- groups (text and markdown) -------------------------------------------- */
 
 struct row {
-	const json_t *key;
+	const struct pb_key *key;
 	char *group, *label;
-	const char *unit, *per; /* "call", "run", ... */
-	const json_t *per_call, *derived;
+	const char *unit, *per;       /* "call", "run", ... */
+	const struct pb_facts *facts; /* the case's: per_call, median_derived */
 };
+
+/* A number of a row's per_call, of its median_derived; NAN when missing. */
+static double pc_num(const struct row *w, const char *name)
+{
+	return obj_num(w->facts, "per_call", name);
+}
+
+static double dv_num(const struct row *w, const char *name)
+{
+	return obj_num(w->facts, "median_derived", name);
+}
 
 /* A case's group (pb_results_key_name's) titled by the page op of its
  * file (pb_results_page_op_of: "clear_page hot", not "memset hot"), in
  * place. Whether it was renamed. */
-static bool page_op_group(const char *page_op, const json_t *key, char **group)
+static bool page_op_group(const char *page_op, const struct pb_key *key, char **group)
 {
-	const char *po = pb_results_page_op_of(page_op, key);
-	const char *op = pb_key_str(key, "op");
+	const char *po = pb_key_page_op_of(page_op, key);
+	const char *op = pb_field_str(key, "op");
 	if (!po || !op || !strcmp(po, op) || strncmp(*group, op, strlen(op)) != 0)
 		return false;
 	char *g = pb_xasprintf("%s%s", po, *group + strlen(op));
@@ -125,24 +133,22 @@ static struct row *rows_of(const struct pb_results_file *r)
 	struct row *rows = calloc(r->ncases + 1, sizeof *rows);
 	if (!rows)
 		return NULL;
-	const char *page_op = pb_results_page_op(r->doc);
+	const char *page_op = r->page_op;
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct pb_results_case *c = &r->cases[i];
-		const json_t *cj = case_json(r, c);
-		pb_results_key_name(c->key, &rows[i].group, &rows[i].label);
-		rows[i].key = c->key;
+		pb_key_name(&c->fields, &rows[i].group, &rows[i].label);
+		rows[i].key = &c->fields;
 		rows[i].unit = c->unit;
-		const char *suite = str(c->key, "suite");
+		const char *suite = str(&c->fields, "suite");
 		rows[i].per = !strcmp(suite, "cmd")       ? "run"
 		              : !strcmp(suite, "syscall") ? "op"
 		              : !strcmp(suite, "xsave")   ? "save+restore"
 		                                          : "call";
 		/* clear_page/copy_page runs: "clear_page hot" per page, not
 		 * "memset hot" per call */
-		if (page_op_group(page_op, c->key, &rows[i].group))
+		if (page_op_group(page_op, &c->fields, &rows[i].group))
 			rows[i].per = "page";
-		rows[i].per_call = json_object_get(cj, "per_call");
-		rows[i].derived = json_object_get(cj, "median_derived");
+		rows[i].facts = &c->facts;
 	}
 	return rows;
 }
@@ -170,13 +176,13 @@ struct cells {
  * cmd times shown in us, ms, s). */
 static void cells_of(const struct row *w, double div, struct cells *c)
 {
-	double n = num(w->per_call, "n");
+	double n = pc_num(w, "n");
 	if (isfinite(n))
 		snprintf(c->n, sizeof c->n, "%.0f", n);
 	else
 		snprintf(c->n, sizeof c->n, "-");
-	fmt_num(num(w->per_call, "median") / div, c->median, sizeof c->median);
-	double lo = num(w->per_call, "ci_lo"), hi = num(w->per_call, "ci_hi");
+	fmt_num(pc_num(w, "median") / div, c->median, sizeof c->median);
+	double lo = pc_num(w, "ci_lo"), hi = pc_num(w, "ci_hi");
 	if (isfinite(lo) && isfinite(hi)) {
 		char a[24], b[24];
 		fmt_num(lo / div, a, sizeof a);
@@ -185,8 +191,8 @@ static void cells_of(const struct row *w, double div, struct cells *c)
 	} else {
 		snprintf(c->ci, sizeof c->ci, "-");
 	}
-	fmt_num(num(w->derived, "ns_per_call"), c->ns, sizeof c->ns);
-	fmt_num(num(w->derived, "gb_per_s"), c->gbs, sizeof c->gbs);
+	fmt_num(dv_num(w, "ns_per_call"), c->ns, sizeof c->ns);
+	fmt_num(dv_num(w, "gb_per_s"), c->gbs, sizeof c->gbs);
 }
 
 static size_t max_sz(size_t a, size_t b)
@@ -206,7 +212,7 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 {
 	bool derived = false;
 	for (size_t i = a; i < b; i++)
-		derived |= isfinite(num(rows[i].derived, "gb_per_s"));
+		derived |= isfinite(dv_num(&rows[i], "gb_per_s"));
 	struct cells *cs = calloc(b - a, sizeof *cs);
 	if (!cs)
 		return;
@@ -279,9 +285,9 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 
 /* ---- latency and map groups (text) ------------------------------------------ */
 
-static double key_num(const json_t *key, const char *name)
+static double key_num(const struct pb_key *key, const char *name)
 {
-	return num(key, name);
+	return pb_field_num(key, name);
 }
 
 static int cmp_row_size(const void *pa, const void *pb)
@@ -297,18 +303,18 @@ static int cmp_row_size(const void *pa, const void *pb)
 
 /* (max - min) / median of a case's per-call figures: the latency
  * command's spread (its rounds all have the same loads). */
-static double range_spread(const json_t *pc)
+static double range_spread(const struct row *pc)
 {
-	double med = num(pc, "median");
-	return med > 0 ? (num(pc, "max") - num(pc, "min")) / med : NAN;
+	double med = pc_num(pc, "median");
+	return med > 0 ? (pc_num(pc, "max") - pc_num(pc, "min")) / med : NAN;
 }
 
 /* The half-width of a case's interval, a fraction of its median, when
  * its per_call stands for replicates (a latency run in replicates). */
-static bool replicates_ci(const json_t *pc, double *ci)
+static bool replicates_ci(const struct row *pc, double *ci)
 {
-	double med = num(pc, "median"), lo = num(pc, "ci_lo"), hi = num(pc, "ci_hi");
-	if (!(num(pc, "replicates") > 1) || !(med > 0) || !isfinite(lo) || !isfinite(hi))
+	double med = pc_num(pc, "median"), lo = pc_num(pc, "ci_lo"), hi = pc_num(pc, "ci_hi");
+	if (!(pc_num(pc, "replicates") > 1) || !(med > 0) || !isfinite(lo) || !isfinite(hi))
 		return false;
 	*ci = (hi - lo) / 2 / med;
 	return true;
@@ -316,9 +322,9 @@ static bool replicates_ci(const json_t *pc, double *ci)
 
 /* What a latency group's figures are: "median of 5 rounds", or with
  * replicates their geometric mean and interval. */
-static void latency_method(char *out, size_t len, const json_t *pc)
+static void latency_method(char *out, size_t len, const struct row *pc)
 {
-	double rounds = num(pc, "n"), reps = num(pc, "replicates");
+	double rounds = pc_num(pc, "n"), reps = pc_num(pc, "replicates");
 	if (reps > 1)
 		snprintf(out, len,
 		         "the geometric mean of %.0f replicates' medians of %.0f rounds each; 95%% "
@@ -337,11 +343,11 @@ static void latency_method(char *out, size_t len, const json_t *pc)
 static void latency_group(FILE *f, const struct pb_results_file *r, struct row *rows, size_t n)
 {
 	qsort(rows, n, sizeof *rows, cmp_row_size);
-	const json_t *k = rows[0].key;
+	const struct pb_key *k = rows[0].key;
 	const char *src = str(k, "page_source");
 	double page = key_num(k, "page_bytes");
 	char size[32], pages[96] = "THP requested", head[640], method[256];
-	latency_method(method, sizeof method, rows[0].per_call);
+	latency_method(method, sizeof method, &rows[0]);
 	if (isfinite(key_num(k, "load_threads"))) {
 		pb_format_bytes(size, sizeof size, key_num(k, "size_bytes"), PB_BYTES_IEC);
 		snprintf(head, sizeof head,
@@ -354,11 +360,11 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 		for (size_t i = 0; lr && i < n; i++) {
 			lr[i] = (struct pb_loaded_row){
 			    .threads = (int)key_num(rows[i].key, "load_threads"),
-			    .ns_per_load = num(rows[i].derived, "ns_per_load"),
-			    .ticks_per_load = num(rows[i].per_call, "median"),
-			    .load_gb_per_s = num(rows[i].derived, "load_gb_per_s"),
-			    .spread = range_spread(rows[i].per_call)};
-			lr[i].has_ci = replicates_ci(rows[i].per_call, &lr[i].ci);
+			    .ns_per_load = dv_num(&rows[i], "ns_per_load"),
+			    .ticks_per_load = pc_num(&rows[i], "median"),
+			    .load_gb_per_s = dv_num(&rows[i], "load_gb_per_s"),
+			    .spread = range_spread(&rows[i])};
+			lr[i].has_ci = replicates_ci(&rows[i], &lr[i].ci);
 		}
 		if (lr)
 			pb_loaded_print(f, lr, (int)n);
@@ -378,15 +384,15 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 	         rows[0].group, pages, method);
 	pb_print_wrapped_at(f, 0, 0, head);
 	struct pb_cache_info c;
-	bool caches = pb_curve_caches_of(r->machine, &c) == 0;
+	bool caches = pb_curve_caches_of(&r->mach, &c) == 0;
 	struct pb_curve_point *pts = calloc(n, sizeof *pts);
 	for (size_t i = 0; pts && i < n; i++) {
 		pts[i] = (struct pb_curve_point){.size_bytes =
 		                                     (uint64_t)key_num(rows[i].key, "size_bytes"),
-		                                 .ns_per_load = num(rows[i].derived, "ns_per_load"),
-		                                 .ticks_per_load = num(rows[i].per_call, "median"),
-		                                 .spread = range_spread(rows[i].per_call)};
-		pts[i].has_ci = replicates_ci(rows[i].per_call, &pts[i].ci);
+		                                 .ns_per_load = dv_num(&rows[i], "ns_per_load"),
+		                                 .ticks_per_load = pc_num(&rows[i], "median"),
+		                                 .spread = range_spread(&rows[i])};
+		pts[i].has_ci = replicates_ci(&rows[i], &pts[i].ci);
 	}
 	if (pts)
 		pb_curve_print(f, &c, pts, (int)n, !caches);
@@ -402,37 +408,39 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 static void map_group(FILE *f, const struct row *rows, size_t n)
 {
 	char head[384];
-	double reps = num(rows[0].per_call, "replicates");
+	double reps = pc_num(&rows[0], "replicates");
 	if (reps > 1)
 		snprintf(head, sizeof head,
 		         "%s: per page size and thread count (the geometric mean of %.0f "
 		         "replicates' medians, %.0f samples in all; 95%% CI: +- the half-width of "
 		         "its Student t interval on the replicates' logs, in %% of it; spread: "
 		         "(p90 - p10) / median of the samples)",
-		         rows[0].group, reps, num(rows[0].per_call, "n"));
+		         rows[0].group, reps, pc_num(&rows[0], "n"));
 	else
 		snprintf(head, sizeof head,
 		         "%s: per page size and thread count (median of %.0f samples; spread: "
 		         "(p90 - p10) / median)",
-		         rows[0].group, num(rows[0].per_call, "n"));
+		         rows[0].group, pc_num(&rows[0], "n"));
 	pb_print_wrapped_at(f, 0, 0, head);
 	struct pb_map_row *m = calloc(n + 1, sizeof *m);
 	char(*pages)[32] = calloc(n + 1, sizeof *pages);
 	for (size_t i = 0; m && pages && i < n; i++) {
-		const json_t *pc = rows[i].per_call;
-		double med = num(pc, "median"), lo = num(pc, "ci_lo"), hi = num(pc, "ci_hi");
+		const struct row *pc = &rows[i];
+		double med = pc_num(pc, "median"), lo = pc_num(pc, "ci_lo"),
+		       hi = pc_num(pc, "ci_hi");
 		pb_format_bytes(pages[i], sizeof pages[i], key_num(rows[i].key, "page_bytes"),
 		                PB_BYTES_EXACT);
 		m[i] = (struct pb_map_row){
 		    .pages = pages[i],
 		    .source = str(rows[i].key, "page_source"),
 		    .threads = (unsigned)key_num(rows[i].key, "threads"),
-		    .gb_per_s = num(rows[i].derived, "gb_per_s"),
-		    .ns_per_4k = num(rows[i].derived, "ns_per_4k_page"),
-		    .ns_per_page = num(rows[i].derived, "ns_per_page"),
-		    .spread = med > 0 ? (num(pc, "p90") - num(pc, "p10")) / med : NAN,
+		    .gb_per_s = dv_num(&rows[i], "gb_per_s"),
+		    .ns_per_4k = dv_num(&rows[i], "ns_per_4k_page"),
+		    .ns_per_page = dv_num(&rows[i], "ns_per_page"),
+		    .spread = med > 0 ? (pc_num(pc, "p90") - pc_num(pc, "p10")) / med : NAN,
 		    /* the interval of replicates only: a few rounds' own is none */
-		    .has_ci = num(pc, "replicates") > 1 && med > 0 && isfinite(lo) && isfinite(hi),
+		    .has_ci =
+		        pc_num(pc, "replicates") > 1 && med > 0 && isfinite(lo) && isfinite(hi),
 		    .ci = (hi - lo) / 2 / med};
 	}
 	if (m && pages)
@@ -448,8 +456,7 @@ static bool own_table(const struct row *rows, size_t n, const char *suite)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(str(rows[i].key, "suite"), suite) ||
-		    !isfinite(
-		        num(rows[i].derived, !strcmp(suite, "map") ? "gb_per_s" : "ns_per_load")))
+		    !isfinite(dv_num(&rows[i], !strcmp(suite, "map") ? "gb_per_s" : "ns_per_load")))
 			return false;
 	return n > 0 && strncmp(rows[0].group, suite, strlen(suite)) == 0;
 }
@@ -459,25 +466,22 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 	struct row *rows = rows_of(r);
 	if (!rows)
 		return pb_fail("out of memory");
-	const json_t *m = r->machine;
-	const json_t *cpu = json_object_get(m, "cpu");
-	const char *intr =
-	    json_is_true(json_object_get(r->doc, "interrupted")) ? " (interrupted)" : "";
+	const char *brand = r->mach.brand ? r->mach.brand : "";
+	const char *started = r->started_at ? r->started_at : "";
+	const char *intr = r->interrupted ? " (interrupted)" : "";
 	/* --processes N: the file joins N processes' replicates */
 	char procs[96] = "";
-	const json_t *pj = json_object_get(r->doc, "processes");
-	json_int_t np = json_integer_value(json_object_get(pj, "count"));
-	json_int_t re = json_integer_value(json_object_get(pj, "replicates_each"));
+	long long np = r->processes_count, re = r->replicates_each;
 	if (np > 0)
-		snprintf(procs, sizeof procs, ", %lld process%s of %lld replicate%s each",
-		         (long long)np, np == 1 ? "" : "es", (long long)re, re == 1 ? "" : "s");
+		snprintf(procs, sizeof procs, ", %lld process%s of %lld replicate%s each", np,
+		         np == 1 ? "" : "es", re, re == 1 ? "" : "s");
 	if (markdown)
-		fprintf(f, "## primbench result: %s\n\n%s, started %s%s%s\n\n", r->path,
-		        str(cpu, "brand"), str(r->doc, "started_at"), procs, intr);
+		fprintf(f, "## primbench result: %s\n\n%s, started %s%s%s\n\n", r->path, brand,
+		        started, procs, intr);
 	else {
 		char *head;
-		if (asprintf(&head, "%s: %s, started %s%s%s", r->path, str(cpu, "brand"),
-		             str(r->doc, "started_at"), procs, intr) >= 0) {
+		if (asprintf(&head, "%s: %s, started %s%s%s", r->path, brand, started, procs,
+		             intr) >= 0) {
 			pb_print_wrapped_at(f, 0, 4, head);
 			free(head);
 		}
@@ -495,7 +499,7 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 	double cmd_ns = 0; /* the longest median of a cmd run */
 	for (size_t i = 0; i < r->ncases; i++)
 		if (is_cmd_run(&rows[i]))
-			cmd_ns = fmax(cmd_ns, num(rows[i].per_call, "median"));
+			cmd_ns = fmax(cmd_ns, pc_num(&rows[i], "median"));
 	for (size_t i = 0; i < r->ncases; i++) {
 		if (done[i])
 			continue;
@@ -536,7 +540,7 @@ void pb_csv_double(char *buf, size_t len, double v)
 	}
 }
 
-char *pb_csv_value_text(const json_t *v)
+char *pb_csv_value_text(const struct pb_field *v)
 {
 	return value_text(v);
 }
@@ -586,75 +590,62 @@ static const char *derived_unit(const char *name, const char *unit)
 static int write_csv(FILE *f, const struct pb_results_file *r)
 {
 	/* the union of the key fields, first-seen order */
-	json_t *fields = json_array();
-	for (size_t i = 0; i < r->ncases; i++) {
-		const char *k;
-		json_t *v;
-		json_object_foreach(r->cases[i].key, k, v)
-		{
+	struct pb_strv fields = {0};
+	for (size_t i = 0; i < r->ncases; i++)
+		for (size_t k = 0; k < r->cases[i].fields.n; k++) {
+			const char *name = r->cases[i].fields.fields[k].name;
 			bool seen = false;
-			for (size_t j = 0; j < json_array_size(fields) && !seen; j++)
-				seen = !strcmp(json_string_value(json_array_get(fields, j)), k);
+			for (size_t j = 0; j < fields.n && !seen; j++)
+				seen = !strcmp(fields.v[j], name);
 			if (!seen)
-				json_array_append_new(fields, json_string(k));
+				pb_strv_push(&fields, pb_xstrdup(name));
 		}
-	}
-	size_t nf = json_array_size(fields);
+	size_t nf = fields.n;
 	pb_csv_field(f, "group", false);
 	pb_csv_field(f, "case", false);
 	for (size_t j = 0; j < nf; j++)
-		pb_csv_field(f, json_string_value(json_array_get(fields, j)), false);
+		pb_csv_field(f, fields.v[j], false);
 	pb_csv_field(f, "statistic", false);
 	pb_csv_field(f, "value", false);
 	pb_csv_field(f, "unit", true);
-	const char *page_op = pb_results_page_op(r->doc);
+	const char *page_op = r->page_op;
 	static const char *const stats[] = {"n",   "min",  "p10",    "median", "p90",
 	                                    "max", "mean", "stddev", "ci_lo",  "ci_hi"};
+	int rc = 0;
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct pb_results_case *c = &r->cases[i];
-		const json_t *cj = case_json(r, c);
 		char *group, *label;
-		pb_results_key_name(c->key, &group, &label);
-		page_op_group(page_op, c->key, &group); /* as text titles it */
+		pb_key_name(&c->fields, &group, &label);
+		page_op_group(page_op, &c->fields, &group); /* as text titles it */
 		size_t nk = nf;
 		char **kv = calloc(nf + 1, sizeof *kv);
 		if (!kv) {
 			free(group);
 			free(label);
-			json_decref(fields);
-			return pb_fail("out of memory");
+			rc = pb_fail("out of memory");
+			break;
 		}
 		for (size_t j = 0; j < nk; j++)
-			kv[j] = value_text(
-			    json_object_get(c->key, json_string_value(json_array_get(fields, j))));
-		const json_t *pc = json_object_get(cj, "per_call");
-		const json_t *md = json_object_get(cj, "median_derived");
+			kv[j] = value_text(pb_field_get(&c->fields, fields.v[j]));
+		/* the statistics, then the median_derived members in file order */
 		size_t nstat = sizeof stats / sizeof stats[0];
-		const char *dname;
-		json_t *dv;
-		size_t nd = json_object_size(md);
-		for (size_t s = 0; s < nstat + nd; s++) {
+		size_t nfacts = c->facts.n;
+		for (size_t s = 0; s < nstat + nfacts; s++) {
 			const char *name, *unit;
 			char statname[64];
-			const json_t *v;
+			const struct pb_field *v;
 			if (s < nstat) {
 				name = stats[s];
-				v = json_object_get(pc, name);
+				char path[64];
+				snprintf(path, sizeof path, "per_call.%s", name);
+				v = pb_facts_get(&c->facts, path);
 				unit = !strcmp(name, "n") ? "count" : c->unit;
 			} else {
-				size_t want = s - nstat, at = 0;
-				name = NULL;
-				v = NULL;
-				json_object_foreach((json_t *)md, dname, dv)
-				{
-					if (at++ == want) {
-						name = dname;
-						v = dv;
-						break;
-					}
-				}
-				if (!name)
+				const struct pb_fact *x = &c->facts.v[s - nstat];
+				if (x->nseg != 2 || strcmp(x->seg[0], "median_derived"))
 					continue;
+				name = x->seg[1];
+				v = &x->v;
 				unit = derived_unit(name, c->unit);
 				snprintf(statname, sizeof statname, "median_%s", name);
 				name = statname;
@@ -677,8 +668,10 @@ static int write_csv(FILE *f, const struct pb_results_file *r)
 		free(group);
 		free(label);
 	}
-	json_decref(fields);
-	return 0;
+	for (size_t j = 0; j < fields.n; j++)
+		free(fields.v[j]);
+	free(fields.v);
+	return rc;
 }
 
 /* ---- Go's benchmark data format ------------------------------------------------ */
@@ -708,48 +701,41 @@ static void name_value(FILE *f, const char *s)
 
 static int write_benchfmt(FILE *f, const struct pb_results_file *r)
 {
-	const json_t *m = r->machine;
-	const json_t *pb = json_object_get(r->doc, "primbench");
-	const char *arch = str(pb, "arch");
+	const char *arch = r->primbench_arch ? r->primbench_arch : "";
 	config_line(f, "goos", "linux");
 	config_line(f, "goarch", !strcmp(arch, "x86_64") ? "amd64" : arch);
 	config_line(f, "pkg", "primbench");
-	config_line(f, "cpu", str(json_object_get(m, "cpu"), "brand"));
+	config_line(f, "cpu", r->mach.brand ? r->mach.brand : "");
 	/* Only what stays the same between a before and an after run on one
 	 * machine: benchstat puts results whose configuration differs in
 	 * separate tables, so a kernel, glibc or date line would keep the two
 	 * files apart (primbench compare lists those differences instead). */
-	const json_t *timer = json_object_get(m, "timer");
-	double hz = num(timer, "hz");
+	double hz = pb_facts_num(&r->mach.facts, "timer.hz");
 	char buf[64];
-	config_line(f, "clock", str(timer, "clock"));
+	config_line(f, "clock", r->mach.timer_clock ? r->mach.timer_clock : "");
 	if (isfinite(hz)) {
 		/* rounded to whole MHz, as the fingerprint does */
 		snprintf(buf, sizeof buf, "%.0f", round(hz / 1e6) * 1e6);
 		config_line(f, "clock-hz", buf);
 	}
 	fputc('\n', f);
-	const json_t *cases = json_object_get(r->doc, "cases");
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct pb_results_case *c = &r->cases[i];
-		const json_t *samples = json_object_get(json_array_get(cases, c->index), "samples");
-		const char *suite = str(c->key, "suite");
-		double size = num(c->key, "size_bytes");
+		const char *suite = str(&c->fields, "suite");
+		double size = pb_field_num(&c->fields, "size_bytes");
 		bool ticks = pb_tick_unit_is_counter(c->unit) && hz > 0;
 		bool ns = !strcmp(c->unit, "ns");
-		for (size_t s = 0; s < json_array_size(samples); s++) {
-			const json_t *pair = json_array_get(samples, s);
-			double v = json_number_value(json_array_get(pair, 0));
-			double calls = json_number_value(json_array_get(pair, 1));
+		for (size_t s = 0; s < c->n; s++) {
+			double v = c->sample_value[s];
+			double calls = c->sample_calls[s];
 			fputs("Benchmark", f);
 			/* "Benchmark" then an upper-case letter: Mem, Syscall, ... */
 			fputc(toupper((unsigned char)(suite[0] ? suite[0] : 'X')), f);
 			name_value(f, suite[0] ? suite + 1 : "");
-			const char *k;
-			json_t *kv;
-			json_object_foreach(c->key, k, kv)
-			{
-				if (!strcmp(k, "suite") || json_is_null(kv))
+			for (size_t j = 0; j < c->fields.n; j++) {
+				const struct pb_field *kv = &c->fields.fields[j];
+				const char *k = kv->name;
+				if (!strcmp(k, "suite") || kv->kind == PB_FIELD_NULL)
 					continue;
 				char *t = value_text(kv);
 				fputc('/', f);
@@ -788,7 +774,7 @@ int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt
 		rc = write_tables(f, r, true);
 		break;
 	case PB_FORMAT_JSON:
-		if (json_dumpf(r->doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) != 0)
+		if (pb_results_file_print(f, r, 1, 10) != 0)
 			rc = pb_fail("cannot write JSON");
 		else
 			fputc('\n', f);

@@ -151,7 +151,7 @@ char *pb_field_text(const struct pb_field *f)
 	}
 }
 
-char *pb_field_json_text(const struct pb_field *f)
+char *pb_field_raw_text(const struct pb_field *f)
 {
 	if (!f)
 		return pb_xstrdup("null");

@@ -27,6 +27,7 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/plot.h"
+#include "results/typed.h"
 
 static char dir[] = "/tmp/pb-plot-test-XXXXXX";
 
@@ -101,6 +102,19 @@ static void load(const char *path, struct pb_results_file *f)
 {
 	if (pb_results_load(path, f) != 0)
 		fail_msg("%s", pb_error());
+}
+
+/* f loaded again from its document as a test edited it: the reader types
+ * a file when it loads it (include/primbench/reader.h). */
+static void reload(struct pb_results_file *f)
+{
+	char *text = json_dumps(f->doc, 0), *path = strdup(f->path);
+	assert_non_null(text);
+	pb_results_file_free(f);
+	if (pb_results_load_text(text, strlen(text), path, f) != 0)
+		fail_msg("%s", pb_error());
+	free(text);
+	free(path);
 }
 
 /* mem_sweep.json's policies name x86-64 kernels (avx2, rep_stosb): in a
@@ -437,6 +451,7 @@ static void test_scaling(void **state)
 		if (json_integer_value(json_object_get(k, "threads")) == 2)
 			json_object_set_new(k, "placement", json_string("scatter"));
 	}
+	reload(&f);
 	clean();
 	o.unit = PB_UNIT_GB_S;
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
@@ -490,6 +505,7 @@ static void test_page_op_titles(void **state)
 	clean();
 	load("plot/mem_threads.json", &f);
 	json_object_set_new(f.doc, "page_op", json_string("clear_page"));
+	reload(&f);
 	in[0].file = &f;
 	if (pb_plot_write(in, 1, &o, dir) != 0)
 		fail_msg("%s", pb_error());
@@ -651,6 +667,7 @@ static void test_cmd_too_few_runs(void **state)
 	json_object_set_new(ratio, "ci_lo", json_null());
 	json_object_set_new(ratio, "ci_hi", json_null());
 	json_object_set_new(json_object_get(f.doc, "ab"), "order", json_string("ABBAAB"));
+	reload(&f);
 	struct pb_plot_input in = {"ab", &f};
 	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
@@ -722,11 +739,23 @@ static json_t *cmd_key(const char *argv, const char *env, const char *cwd, const
 	return k;
 }
 
+/* pb_plot_cmd_labels of two JSON keys, typed as the reader types them. */
+static int cmd_labels(const json_t *a, const json_t *b, size_t max, char *l[2])
+{
+	struct pb_key ka, kb;
+	pb_key_from_json(&ka, a);
+	pb_key_from_json(&kb, b);
+	int rc = pb_plot_cmd_labels(&ka, &kb, max, l);
+	pb_key_clear(&ka);
+	pb_key_clear(&kb);
+	return rc;
+}
+
 /* pb_plot_cmd_labels of two keys into l; both at most max bytes unless
  * fits is false, and never the same. */
 static void labels_of(json_t *a, json_t *b, size_t max, bool fits, char *l[2])
 {
-	assert_int_equal(pb_plot_cmd_labels(a, b, max, l), 0);
+	assert_int_equal(cmd_labels(a, b, max, l), 0);
 	if (fits) {
 		assert_true(strlen(l[0]) <= max);
 		assert_true(strlen(l[1]) <= max);
@@ -832,11 +861,11 @@ static void test_cmd_labels(void **state)
 	free_labels(l);
 	/* Not a cmd key; too little room. */
 	json_t *a = cmd_key("make", NULL, NULL, "A"), *m = json_pack("{s:s}", "suite", "mem");
-	assert_int_equal(pb_plot_cmd_labels(a, m, 80, l), -1);
+	assert_int_equal(cmd_labels(a, m, 80, l), -1);
 	assert_null(l[0]);
 	assert_string_equal(pb_error(),
 	                    "side B: not a cmd case's key (suite \"cmd\" with an argv)");
-	assert_int_equal(pb_plot_cmd_labels(a, a, 39, l), -1);
+	assert_int_equal(cmd_labels(a, a, 39, l), -1);
 	json_decref(a);
 	json_decref(m);
 }
@@ -966,6 +995,7 @@ static void test_cmd_metric_user(void **state)
 	/* user+sys: the two summed, and said so. */
 	clean();
 	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("user+sys"));
+	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set ylabel \"user+sys (CPU) time per run, ms\""));
@@ -979,6 +1009,7 @@ static void test_cmd_metric_user(void **state)
 	/* A metric plot cannot draw. */
 	clean();
 	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("maxrss"));
+	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
 	assert_string_equal(pb_error(), "plot/cmd_env_user.json: ab.metric 'maxrss': plot draws "
 	                                "real, user, sys or user+sys");
@@ -1000,6 +1031,7 @@ static void test_cmd_metric_mismatch(void **state)
 	                    "user: user)");
 	/* A file without ab (one side) takes the other's metric. */
 	json_object_del(r.doc, "ab");
+	reload(&r);
 	assert_int_equal(pb_plot_check(in, 2), 0);
 	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
 	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
@@ -1021,6 +1053,7 @@ static void test_breakeven_suffix(void **state)
 	load("plot/mem_sweep.json", &f);
 	json_t *be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
 	json_object_set_new(be, "policy", json_string("avx2<=1K,rep_stosb<=16K,libc"));
+	reload(&f);
 	struct pb_plot_input in = {"sweep", &f};
 	struct pb_plot_opts o = {"s.svg", PB_UNIT_GB_S, NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
@@ -1034,13 +1067,17 @@ static void test_breakeven_suffix(void **state)
 	free(s);
 	/* Ids and hex work too; a kernel unknown here gives no arrow. */
 	clean();
+	be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
 	json_object_set_new(be, "policy", json_string("memset/avx2<=0x200,libc"));
+	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set arrow from 512, graph 0 to 512, graph 0.07"));
 	free(s);
 	clean();
+	be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
 	json_object_set_new(be, "policy", json_string("avx3<=1K,libc"));
+	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	s = slurp(PB_PLOT_SCRIPT);
 	assert_null(strstr(s, "graph 0.07"));

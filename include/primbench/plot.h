@@ -67,8 +67,6 @@
 
 #include <stddef.h>
 
-#include <jansson.h>
-
 #include "primbench/reader.h"
 #include "primbench/report.h"
 
@@ -122,7 +120,8 @@ char *pb_plot_note(const struct pb_results_file *f);
  * labels[0] (A) and labels[1] (B) are malloc'd (aborts when out of
  * memory). Returns 0, or -1 with pb_error() and both NULL: "side B: not a
  * cmd case's key (suite "cmd" with an argv)", a max below 40. */
-int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, char *labels[2]);
+int pb_plot_cmd_labels(const struct pb_key *key_a, const struct pb_key *key_b, size_t max,
+                       char *labels[2]);
 
 /* Writes dir/PB_PLOT_SCRIPT and its data files (dir/NNN.dat, read by the
  * script relative to dir: run gnuplot with dir as its working directory).

@@ -2,6 +2,7 @@
  * result file in another format (include/primbench/format.h). */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,8 @@ int cmd_report(int argc, char **argv)
 	}
 	/* judged with the margin it was run with (a file before the margin
 	 * was recorded: the default) */
-	const json_t *eq = json_object_get(file.doc, "equivalence");
-	if (eq && (!json_is_number(eq) || pb_equivalence_set(json_number_value(eq)) != 0)) {
+	if (file.has_equivalence &&
+	    (isnan(file.equivalence) || pb_equivalence_set(file.equivalence) != 0)) {
 		pb_results_file_free(&file);
 		die_usage("report: %s: equivalence: not a fraction in [0, 0.5)", in);
 	}

@@ -127,24 +127,15 @@ static int out_close(struct outfile *o, const char *dir, const char *name)
 
 /* ---- reading cases -------------------------------------------------- */
 
-static const json_t *get_path(const json_t *o, const char *a, const char *b, const char *c)
-{
-	o = json_object_get(o, a);
-	if (o && b)
-		o = json_object_get(o, b);
-	if (o && c)
-		o = json_object_get(o, c);
-	return o;
-}
-
 /* A cmd A/B's verdict, as cmd printed it: ab.verdict (pb_verdict with
  * ab.equivalence) when the file has it; an older file's from its ratio
  * and interval by the same rule (pb_verdict_of, the default margin). */
-static void ab_verdict(const json_t *ab, double est, double lo, double hi, char *out, size_t len)
+static void ab_verdict(const struct pb_results_file *f, double est, double lo, double hi, char *out,
+                       size_t len)
 {
-	const char *v = pb_key_str(ab, "verdict");
-	const json_t *m = json_object_get(ab, "equivalence");
-	double margin = json_is_number(m) ? json_number_value(m) : pb_equivalence();
+	const char *v = pb_facts_str(&f->facts, "ab.verdict");
+	double m = pb_facts_num(&f->facts, "ab.equivalence");
+	double margin = !isnan(m) ? m : pb_equivalence();
 	enum pb_verdict vv = PB_VERDICT_NONE;
 	if (v && !strcmp(v, "different"))
 		vv = PB_VERDICT_DIFFERENT;
@@ -304,16 +295,16 @@ struct mem_plot {
 };
 
 /* Threads of a mem case: absent means 1 (docs/results-schema.md). */
-static long long key_threads(const json_t *key)
+static long long key_threads(const struct pb_key *key)
 {
 	long long t;
-	return pb_key_int(key, "threads", &t) && t > 1 ? t : 1;
+	return pb_field_int(key, "threads", &t) && t > 1 ? t : 1;
 }
 
 /* Where a mem case's buffers were: absent means "local". */
-static const char *key_node(const json_t *key)
+static const char *key_node(const struct pb_key *key)
 {
-	const char *s = pb_key_str(key, "mem_node");
+	const char *s = pb_field_str(key, "mem_node");
 	return s ? s : "local";
 }
 
@@ -321,22 +312,22 @@ static const char *key_node(const json_t *key)
  * destination offset and threads: the source's place, extent, fill value,
  * read-back, page size, memory node. "" when all are the defaults of a
  * plain sweep. */
-static char *variant_text(const json_t *key)
+static char *variant_text(const struct pb_key *key)
 {
 	char buf[160] = "";
 	size_t pos = 0;
 	long long v;
-	if (pb_key_int(key, "distance_bytes", &v))
+	if (pb_field_int(key, "distance_bytes", &v))
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " distance %lld", v);
-	if (pb_key_int(key, "src_offset_bytes", &v) && v != 2048)
+	if (pb_field_int(key, "src_offset_bytes", &v) && v != 2048)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " src+%lld", v);
-	if (pb_key_int(key, "extent_bytes", &v) && v > 0)
+	if (pb_field_int(key, "extent_bytes", &v) && v > 0)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " extent %lld", v);
-	if (pb_key_int(key, "fill_value", &v) && v != 0)
+	if (pb_field_int(key, "fill_value", &v) && v != 0)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " value 0x%02llx", v);
-	if (json_is_true(json_object_get(key, "then_read")))
+	if (pb_field_true(key, "then_read"))
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " then-read");
-	if (pb_key_int(key, "page_bytes", &v) && v != 4096)
+	if (pb_field_int(key, "page_bytes", &v) && v != 4096)
 		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " pages %lld", v);
 	if (strcmp(key_node(key), "local") && pos < sizeof buf)
 		snprintf(buf + pos, sizeof buf - pos, " memory %s", key_node(key));
@@ -348,21 +339,21 @@ static char *variant_text(const json_t *key)
  * offset. */
 static bool in_grid(const struct pb_results_file *f, size_t i)
 {
-	const json_t *a = f->cases[i].key;
+	const struct pb_key *a = &f->cases[i].fields;
 	long long sa, da;
-	if (!pb_key_int(a, "size_bytes", &sa) || !pb_key_int(a, "dst_offset_bytes", &da))
+	if (!pb_field_int(a, "size_bytes", &sa) || !pb_field_int(a, "dst_offset_bytes", &da))
 		return false;
 	for (size_t j = 0; j < f->ncases; j++) {
-		const json_t *b = f->cases[j].key;
+		const struct pb_key *b = &f->cases[j].fields;
 		long long sb, db;
-		if (j == i || !pb_key_int(b, "size_bytes", &sb) || sb != sa ||
-		    !pb_key_int(b, "dst_offset_bytes", &db) || db == da ||
+		if (j == i || !pb_field_int(b, "size_bytes", &sb) || sb != sa ||
+		    !pb_field_int(b, "dst_offset_bytes", &db) || db == da ||
 		    key_threads(a) != key_threads(b))
 			continue;
 		const char *fa[] = {"suite", "op", "cache_state", "kernel"};
 		bool same = true;
 		for (size_t k = 0; k < 4 && same; k++) {
-			const char *x = pb_key_str(a, fa[k]), *y = pb_key_str(b, fa[k]);
+			const char *x = pb_field_str(a, fa[k]), *y = pb_field_str(b, fa[k]);
 			same = x && y && !strcmp(x, y);
 		}
 		if (same)
@@ -375,9 +366,9 @@ static bool in_grid(const struct pb_results_file *f, size_t i)
  * of a size distribution, a cmd run, or something not drawn. */
 enum case_kind { CASE_SWEEP, CASE_REPLAY, CASE_CMD, CASE_LATENCY, CASE_MAP, CASE_OTHER };
 
-static enum case_kind case_kind(const json_t *key)
+static enum case_kind case_kind(const struct pb_key *key)
 {
-	const char *suite = pb_key_str(key, "suite");
+	const char *suite = pb_field_str(key, "suite");
 	if (suite && !strcmp(suite, "cmd"))
 		return CASE_CMD;
 	if (suite && !strcmp(suite, "latency"))
@@ -386,7 +377,7 @@ static enum case_kind case_kind(const json_t *key)
 		return CASE_MAP;
 	if (!suite || strcmp(suite, "mem"))
 		return CASE_OTHER;
-	return pb_key_str(key, "distribution") ? CASE_REPLAY : CASE_SWEEP;
+	return pb_field_str(key, "distribution") ? CASE_REPLAY : CASE_SWEEP;
 }
 
 static struct replay_panel *replay_for(struct mem_plot *m, const char *op, const char *dist,
@@ -427,10 +418,10 @@ static void title_add(char **title, const char *name)
 
 /* The name a mem case of file f is titled by: its op, or the page op of
  * a clear_page/copy_page run. */
-static const char *case_title(const struct pb_results_file *f, const json_t *key)
+static const char *case_title(const struct pb_results_file *f, const struct pb_key *key)
 {
-	const char *name = pb_results_page_op_of(pb_results_page_op(f->doc), key);
-	return name ? name : pb_key_str(key, "op");
+	const char *name = pb_key_page_op_of(f->page_op, key);
+	return name ? name : pb_field_str(key, "op");
 }
 
 static size_t panel_index(struct mem_plot *m, const char *op, const char *state)
@@ -563,11 +554,11 @@ static struct series *scaling_series_for(struct mem_plot *m, size_t file, size_t
 
 /* A scaling series' variant: variant_text and the destination offset (an
  * alignment grid run on N threads has a series per offset). */
-static char *scaling_variant(const json_t *key)
+static char *scaling_variant(const struct pb_key *key)
 {
 	char *v = variant_text(key), *out = NULL;
 	long long dst = 0;
-	if (!pb_key_int(key, "dst_offset_bytes", &dst) || dst == 0)
+	if (!pb_field_int(key, "dst_offset_bytes", &dst) || dst == 0)
 		return v;
 	if (asprintf(&out, "%s%sdst+%lld", v, v[0] ? " " : "", dst) < 0) {
 		fputs("primbench: out of memory\n", stderr);
@@ -579,11 +570,11 @@ static char *scaling_variant(const json_t *key)
 
 /* An N-thread sweep case (N > 1) into its scaling panel. */
 static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_results_file *f,
-                       const json_t *key, const struct pb_summary *sum, double ns_per,
+                       const struct pb_key *key, const struct pb_summary *sum, double ns_per,
                        enum pb_unit unit)
 {
 	long long size = 0;
-	pb_key_int(key, "size_bytes", &size);
+	pb_field_int(key, "size_bytes", &size);
 	enum pb_unit u = scaling_unit(unit);
 	if (!(ns_per > 0) && u == PB_UNIT_GB_S)
 		return pb_fail("%s: no timer.hz: cannot give %s", f->path, pb_unit_name(u));
@@ -593,13 +584,13 @@ static int scaling_add(struct mem_plot *m, size_t fi, const struct pb_results_fi
 		m->zero_sizes++;
 		return 0;
 	}
-	const char *placement = pb_key_str(key, "placement");
-	size_t pi = scaling_index(m, pb_key_str(key, "op"), pb_key_str(key, "cache_state"), size,
-	                          key_node(key), placement ? placement : "compact");
+	const char *placement = pb_field_str(key, "placement");
+	size_t pi = scaling_index(m, pb_field_str(key, "op"), pb_field_str(key, "cache_state"),
+	                          size, key_node(key), placement ? placement : "compact");
 	title_add(&m->scalings[pi].title, case_title(f, key));
 	char *variant = scaling_variant(key);
 	struct series *s = scaling_series_for(
-	    m, fi, name_index(&m->kernels, pb_key_str(key, "kernel")), pi, variant);
+	    m, fi, name_index(&m->kernels, pb_field_str(key, "kernel")), pi, variant);
 	free(variant);
 	p.x = (double)key_threads(key);
 	GROW(s->p, s->n, s->cap);
@@ -618,12 +609,12 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 		const struct pb_results_file *f = in[fi].file;
 		for (size_t i = 0; i < f->ncases; i++) {
 			const struct pb_results_case *c = &f->cases[i];
-			if (case_kind(c->key) != CASE_SWEEP || key_threads(c->key) > 1)
+			if (case_kind(&c->fields) != CASE_SWEEP || key_threads(&c->fields) > 1)
 				continue;
-			const char *op = pb_key_str(c->key, "op"),
-			           *state = pb_key_str(c->key, "cache_state");
+			const char *op = pb_field_str(&c->fields, "op"),
+			           *state = pb_field_str(&c->fields, "cache_state");
 			long long size = 0;
-			pb_key_int(c->key, "size_bytes", &size);
+			pb_field_int(&c->fields, "size_bytes", &size);
 			double ns_per = pb_file_ns_per_value(f, c->unit);
 			struct pb_summary sum;
 			bool have = false;
@@ -631,7 +622,8 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 			for (size_t pi = 0; pi < m->nscalings; pi++) {
 				const struct scaling *sc = &m->scalings[pi];
 				if (sc->size != size || strcmp(sc->op, op) ||
-				    strcmp(sc->state, state) || strcmp(sc->node, key_node(c->key)))
+				    strcmp(sc->state, state) ||
+				    strcmp(sc->node, key_node(&c->fields)))
 					continue;
 				if (!have) {
 					if (!(ns_per > 0) && u == PB_UNIT_GB_S)
@@ -644,10 +636,11 @@ static int scaling_attach(struct mem_plot *m, const struct pb_plot_input *in, si
 				}
 				if (!isfinite(p.y))
 					break;
-				char *variant = scaling_variant(c->key);
+				char *variant = scaling_variant(&c->fields);
 				struct series *s = scaling_series_for(
-				    m, fi, name_index(&m->kernels, pb_key_str(c->key, "kernel")),
-				    pi, variant);
+				    m, fi,
+				    name_index(&m->kernels, pb_field_str(&c->fields, "kernel")), pi,
+				    variant);
 				free(variant);
 				GROW(s->p, s->n, s->cap);
 				s->p[s->n++] = p;
@@ -668,15 +661,15 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 		const struct pb_results_file *f = in[fi].file;
 		for (size_t i = 0; i < f->ncases; i++) {
 			const struct pb_results_case *c = &f->cases[i];
-			enum case_kind kind = case_kind(c->key);
+			enum case_kind kind = case_kind(&c->fields);
 			if (kind != CASE_SWEEP && kind != CASE_REPLAY)
 				continue; /* said by pb_plot_note() */
-			const char *op = pb_key_str(c->key, "op"),
-			           *state = pb_key_str(c->key, "cache_state"),
-			           *kernel = pb_key_str(c->key, "kernel");
+			const char *op = pb_field_str(&c->fields, "op"),
+			           *state = pb_field_str(&c->fields, "cache_state"),
+			           *kernel = pb_field_str(&c->fields, "kernel");
 			long long size = 0, dst = 0;
-			if (kind == CASE_SWEEP &&
-			    (!op || !state || !kernel || !pb_key_int(c->key, "size_bytes", &size)))
+			if (kind == CASE_SWEEP && (!op || !state || !kernel ||
+			                           !pb_field_int(&c->fields, "size_bytes", &size)))
 				return pb_fail("%s: cases[%zu]: a mem key needs op, cache_state, "
 				               "kernel and size_bytes",
 				               f->path, c->index);
@@ -684,7 +677,7 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				return pb_fail("%s: cases[%zu]: a replay key needs op, cache_state "
 				               "and kernel",
 				               f->path, c->index);
-			pb_key_int(c->key, "dst_offset_bytes", &dst);
+			pb_field_int(&c->fields, "dst_offset_bytes", &dst);
 			double ns_per = pb_file_ns_per_value(f, c->unit);
 			enum pb_unit u = kind == CASE_REPLAY ? replay_unit(unit) : unit;
 			if (!(ns_per > 0) && u != PB_UNIT_TICKS_PER_CALL &&
@@ -696,7 +689,7 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				return -1;
 			if (kind == CASE_REPLAY) {
 				/* Per call over the batch: ns/call (or ticks). */
-				const char *dist = pb_key_str(c->key, "distribution");
+				const char *dist = pb_field_str(&c->fields, "distribution");
 				struct replay_panel *r = replay_for(m, op, dist, state);
 				GROW(r->b, r->n, r->cap);
 				double y = convert(u, sum.median, ns_per, 0);
@@ -706,10 +699,10 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				    (struct bar){fi, name_index(&m->kernels, kernel), y, lo, hi};
 				continue;
 			}
-			if (key_threads(c->key) > 1) {
+			if (key_threads(&c->fields) > 1) {
 				/* Aggregates: the scaling panels, not the size panels. */
 				m->threads = true;
-				if (scaling_add(m, fi, f, c->key, &sum, ns_per, unit) != 0)
+				if (scaling_add(m, fi, f, &c->fields, &sum, ns_per, unit) != 0)
 					return -1;
 				continue;
 			}
@@ -728,8 +721,8 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 				continue;
 			}
 			size_t p = panel_index(m, op, state);
-			title_add(&m->panels[p].title, case_title(f, c->key));
-			char *variant = variant_text(c->key);
+			title_add(&m->panels[p].title, case_title(f, &c->fields));
+			char *variant = variant_text(&c->fields);
 			struct series *s = series_for(m, fi, k, p, variant);
 			free(variant);
 			GROW(s->p, s->n, s->cap);
@@ -804,12 +797,14 @@ static void cache_marks(FILE *g, const struct pb_results_file *f, double lo, dou
 	off[0] = '\0';
 	size_t pos = 0, tics = 0;
 	for (size_t i = 0; i < 3; i++) {
-		const json_t *c = get_path(f->machine, "caches", levels[i], NULL);
-		const json_t *sz = json_object_get(c, "size_bytes");
-		const char *src = json_string_value(json_object_get(c, "source"));
-		if (!json_is_integer(sz) || json_integer_value(sz) <= 0)
+		char path[64];
+		snprintf(path, sizeof path, "caches.%s.size_bytes", levels[i]);
+		long long sz;
+		if (!pb_facts_int(&f->mach.facts, path, &sz) || sz <= 0)
 			continue;
-		double x = (double)json_integer_value(sz);
+		snprintf(path, sizeof path, "caches.%s.source", levels[i]);
+		const char *src = pb_facts_str(&f->mach.facts, path);
+		double x = (double)sz;
 		char l[32];
 		pb_format_bytes(l, sizeof l, x, PB_BYTES_SHORT);
 		char text[96];
@@ -842,15 +837,15 @@ static void cache_marks(FILE *g, const struct pb_results_file *f, double lo, dou
 static size_t breakeven_marks(FILE *g, const struct pb_results_file *f, const char *op,
                               const char *state, double lo, double hi)
 {
-	const json_t *be = json_object_get(f->doc, "breakeven");
 	enum pb_op pop;
-	size_t marks = 0;
+	size_t marks = 0, nbe;
 	if (pb_op_parse(op, &pop) != 0)
 		return 0;
-	for (size_t i = 0; i < json_array_size(be); i++) {
-		const json_t *e = json_array_get(be, i);
-		const char *eop = pb_key_str(e, "op"), *est = pb_key_str(e, "cache_state");
-		const char *text = pb_key_str(e, "policy");
+	struct pb_key *be = pb_facts_objects(&f->facts, "breakeven", &nbe);
+	for (size_t i = 0; i < nbe; i++) {
+		const struct pb_key *e = &be[i];
+		const char *eop = pb_field_str(e, "op"), *est = pb_field_str(e, "cache_state");
+		const char *text = pb_field_str(e, "policy");
 		struct pb_policy pol;
 		if (!eop || !est || !text || strcmp(eop, op) || strcmp(est, state) ||
 		    pb_policy_parse(pop, text, (pb_features)-1, &pol) != 0)
@@ -872,6 +867,7 @@ static size_t breakeven_marks(FILE *g, const struct pb_results_file *f, const ch
 			marks++;
 		}
 	}
+	pb_keys_free(be, nbe);
 	return marks;
 }
 
@@ -1290,10 +1286,10 @@ static void fit_pair(char *t[2], size_t max)
 /* What key a records that key b does not: its env entries not in b's,
  * space-separated, then "in DIR" when the working directories differ
  * (null: primbench's own, "."). "" when nothing. */
-static char *cmd_own_text(const json_t *a, const json_t *b)
+static char *cmd_own_text(const struct pb_key *a, const struct pb_key *b)
 {
-	char *s = pb_json_array_minus_text(json_object_get(a, "env"), json_object_get(b, "env"));
-	const char *ca = pb_key_str(a, "cwd"), *cb = pb_key_str(b, "cwd");
+	char *s = pb_key_array_minus_text(a, b, "env");
+	const char *ca = pb_field_str(a, "cwd"), *cb = pb_field_str(b, "cwd");
 	if (strcmp(ca ? ca : ".", cb ? cb : ".")) {
 		char *t = pb_xasprintf("%sin %s", *s ? ", " : "", ca ? ca : ".");
 		pb_xappend(&s, t);
@@ -1304,16 +1300,17 @@ static char *cmd_own_text(const json_t *a, const json_t *b)
 
 /* The fields of key a other than "side" that differ from key b's, as
  * "field=value ..." (a field b lacks included). "" when none. */
-static char *cmd_field_text(const json_t *a, const json_t *b)
+static char *cmd_field_text(const struct pb_key *a, const struct pb_key *b)
 {
 	size_t nf;
-	const char **names = pb_json_field_names(a, b, &nf);
+	const char **names = pb_key_field_names(a, b, &nf);
 	char *s = pb_xstrdup("");
 	for (size_t i = 0; i < nf; i++) {
-		const json_t *va = json_object_get(a, names[i]), *vb = json_object_get(b, names[i]);
-		if (!strcmp(names[i], "side") || (va && vb && json_equal(va, vb)))
+		const struct pb_field *va = pb_field_get(a, names[i]),
+		                      *vb = pb_field_get(b, names[i]);
+		if (!strcmp(names[i], "side") || (va && vb && pb_field_equal(va, vb)))
 			continue;
-		char *t = pb_json_text(va);
+		char *t = pb_field_text(va);
 		char *item = pb_xasprintf("%s%s=%s", *s ? " " : "", names[i], t);
 		pb_xappend(&s, item);
 		free(item);
@@ -1340,19 +1337,20 @@ static size_t cmd_room(size_t extra, size_t max)
 	                                             : max - 3 - extra;
 }
 
-int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, char *labels[2])
+int pb_plot_cmd_labels(const struct pb_key *key_a, const struct pb_key *key_b, size_t max,
+                       char *labels[2])
 {
-	const json_t *key[2] = {key_a, key_b};
+	const struct pb_key *key[2] = {key_a, key_b};
 	labels[0] = labels[1] = NULL;
 	if (max < 40)
 		return pb_fail("cmd side labels: %zu bytes is too short (at least 40)", max);
 	for (int s = 0; s < 2; s++)
-		if (!pb_results_key_is_cmd(key[s]))
+		if (!pb_key_is_cmd(key[s]))
 			return pb_fail("side %c: not a cmd case's key (suite \"cmd\" with an argv)",
 			               "AB"[s]);
 	char *cmd[2], *own[2];
 	for (int s = 0; s < 2; s++) {
-		cmd[s] = pb_results_cmd_text(key[s]);
+		cmd[s] = pb_key_cmd_text(key[s]);
 		own[s] = cmd_own_text(key[s], key[!s]);
 	}
 	/* The command first, cut to what EXTRA leaves it (at least
@@ -1384,7 +1382,7 @@ int pb_plot_cmd_labels(const json_t *key_a, const json_t *key_b, size_t max, cha
 		} else {
 			free(labels[0]);
 			for (int s = 0; s < 2; s++) {
-				char *whole = pb_results_cmd_text(key[s]);
+				char *whole = pb_key_cmd_text(key[s]);
 				labels[s] = cmd_label_of(whole, field[s]);
 				free(whole);
 			}
@@ -1420,9 +1418,8 @@ static const struct cmd_metric cmd_metrics[] = {
  * pb_error() for a metric plot cannot draw. */
 static int cmd_metric_of(const struct pb_results_file *f, const struct cmd_metric **m, bool *named)
 {
-	const json_t *ab = json_object_get(f->doc, "ab");
-	const char *name = pb_key_str(ab, "metric");
-	*named = ab != NULL;
+	const char *name = pb_facts_str(&f->facts, "ab.metric");
+	*named = pb_facts_has(&f->facts, "ab");
 	if (!name)
 		name = "real";
 	for (size_t i = 0; i < sizeof cmd_metrics / sizeof cmd_metrics[0]; i++)
@@ -1472,33 +1469,36 @@ static int cmd_values(const struct pb_results_file *f, const struct pb_results_c
 		*nv = c->n;
 		return 0;
 	}
-	const json_t *cj = json_array_get(json_object_get(f->doc, "cases"), c->index);
-	const json_t *runs = json_object_get(cj, "runs");
-	for (size_t j = 0; j < json_array_size(runs); j++) {
-		const json_t *r = json_array_get(runs, j);
-		if (json_is_true(json_object_get(r, "warmup")))
+	size_t nruns;
+	struct pb_key *runs = pb_facts_objects(&c->facts, "runs", &nruns);
+	for (size_t j = 0; j < nruns; j++) {
+		const struct pb_key *r = &runs[j];
+		if (pb_field_true(r, "warmup"))
 			continue;
 		double x = 0;
 		for (int k = 0; k < 2 && m->field[k]; k++) {
-			const json_t *fv = json_object_get(r, m->field[k]);
-			if (!json_is_number(fv) || json_number_value(fv) < 0) {
+			double fv = pb_field_num(r, m->field[k]);
+			if (isnan(fv) || fv < 0) {
 				free(*v);
 				*v = NULL;
+				pb_keys_free(runs, nruns);
 				return pb_fail("%s: case %zu (%s): runs[%zu] has no %s to draw the "
 				               "metric '%s' with",
 				               f->path, c->index + 1, c->group, j, m->field[k],
 				               m->name);
 			}
-			x += json_number_value(fv);
+			x += fv;
 		}
 		if (*nv == c->n) { /* more counted runs than samples */
 			free(*v);
 			*v = NULL;
+			pb_keys_free(runs, nruns);
 			return pb_fail("%s: case %zu (%s): %zu samples but more counted runs",
 			               f->path, c->index + 1, c->group, c->n);
 		}
 		(*v)[(*nv)++] = x;
 	}
+	pb_keys_free(runs, nruns);
 	if (*nv != c->n) {
 		free(*v);
 		*v = NULL;
@@ -1512,18 +1512,18 @@ static int cmd_values(const struct pb_results_file *f, const struct pb_results_c
  * (pb_plot_cmd_labels for an A/B file), appended to *s. */
 static void cmd_side_lines(const struct pb_results_file *f, const char *prefix, char **s)
 {
-	const json_t *key[2] = {NULL, NULL};
+	const struct pb_key *key[2] = {NULL, NULL};
 	for (size_t i = 0; i < f->ncases; i++) {
-		const char *side = pb_key_str(f->cases[i].key, "side");
+		const char *side = pb_field_str(&f->cases[i].fields, "side");
 		int sd = side && !strcmp(side, "B");
-		if (pb_results_key_is_cmd(f->cases[i].key) && !key[sd])
-			key[sd] = f->cases[i].key;
+		if (pb_key_is_cmd(&f->cases[i].fields) && !key[sd])
+			key[sd] = &f->cases[i].fields;
 	}
 	char *label[2] = {NULL, NULL};
 	if (!key[0] || !key[1] || pb_plot_cmd_labels(key[0], key[1], 80, label) != 0)
 		for (int sd = 0; sd < 2; sd++)
 			if (key[sd]) {
-				label[sd] = pb_results_cmd_text(key[sd]);
+				label[sd] = pb_key_cmd_text(key[sd]);
 				cut_end(label[sd], 80);
 			}
 	for (int sd = 0; sd < 2; sd++) {
@@ -1540,35 +1540,34 @@ static void cmd_side_lines(const struct pb_results_file *f, const char *prefix, 
  * appended to *s; nothing for a file without ab. */
 static void cmd_verdict_line(const struct pb_results_file *f, const char *prefix, char **s)
 {
-	const json_t *ab = json_object_get(f->doc, "ab");
-	const json_t *ratio = json_object_get(ab, "ratio");
-	const json_t *est = json_object_get(ratio, "estimate");
-	const char *metric = pb_key_str(ab, "metric");
+	const struct pb_facts *d = &f->facts;
+	double est = pb_facts_num(d, "ab.ratio.estimate");
+	const char *metric = pb_facts_str(d, "ab.metric");
 	char line[256];
-	if (!ab)
+	if (!pb_facts_has(d, "ab"))
 		return;
-	if (!json_is_number(est)) {
+	if (isnan(est)) {
 		snprintf(line, sizeof line,
 		         "\n%sB/A: no comparison (too few runs, or a figure of 0)", prefix);
 	} else {
-		const json_t *lo = json_object_get(ratio, "ci_lo"),
-		             *hi = json_object_get(ratio, "ci_hi");
-		double l = json_number_value(lo), h = json_number_value(hi);
+		double lo = pb_facts_num(d, "ab.ratio.ci_lo"),
+		       hi = pb_facts_num(d, "ab.ratio.ci_hi");
+		/* a missing bound: 0, as before (the verdict's rule sees none) */
+		double l = isnan(lo) ? 0 : lo, h = isnan(hi) ? 0 : hi;
 		/* --until-verdict decided by its own procedure; the 95%
 		 * interval is for reference there (cmd says so). */
-		const char *seq = pb_key_str(json_object_get(ab, "until_verdict"), "verdict");
+		const char *seq = pb_facts_str(d, "ab.until_verdict.verdict");
 		char verdict[64];
 		if (seq)
 			snprintf(verdict, sizeof verdict, "until-verdict: %s", seq);
 		else
-			ab_verdict(ab, json_number_value(est), l, h, verdict, sizeof verdict);
-		if (json_is_number(lo) && json_is_number(hi)) {
+			ab_verdict(f, est, l, h, verdict, sizeof verdict);
+		if (!isnan(lo) && !isnan(hi)) {
 			snprintf(line, sizeof line, "\n%sB/A (%s): %.3f, 95%% CI [%.3f, %.3f]: %s",
-			         prefix, metric ? metric : "real", json_number_value(est), l, h,
-			         verdict);
+			         prefix, metric ? metric : "real", est, l, h, verdict);
 		} else {
 			/* The interval needs more runs (cmd says so too). */
-			const char *order = pb_key_str(ab, "order");
+			const char *order = pb_facts_str(d, "ab.order");
 			size_t na = 0, nb = 0;
 			for (const char *c = order ? order : ""; *c; c++)
 				na += *c == 'A', nb += *c == 'B';
@@ -1576,7 +1575,7 @@ static void cmd_verdict_line(const struct pb_results_file *f, const char *prefix
 			    line, sizeof line,
 			    "\n%sB/A (%s): %.3f; no 95%% CI, no verdict: too few runs (%zu and "
 			    "%zu)",
-			    prefix, metric ? metric : "real", json_number_value(est), na, nb);
+			    prefix, metric ? metric : "real", est, na, nb);
 		}
 	}
 	pb_xappend(s, line);
@@ -1669,7 +1668,7 @@ static int cmd_case(struct cmd_fig *fig, size_t fi, size_t k, const struct pb_re
 	const char *unit = fig->unit;
 	FILE *g = fig->g, *tf = fig->tf, *pf = fig->pf;
 	int rc;
-	const char *side = pb_key_str(c->key, "side");
+	const char *side = pb_field_str(&c->fields, "side");
 	double x = (double)++fig->npos;
 	size_t npos = fig->npos;
 	char tic[160];
@@ -1807,12 +1806,11 @@ static struct lm_series *lm_series_for(struct lm_plot *m, size_t file, const cha
 }
 
 /* A case's median_derived member, NAN when missing. */
-static double derived(const struct pb_results_file *f, const struct pb_results_case *c,
-                      const char *name)
+static double derived(const struct pb_results_case *c, const char *name)
 {
-	const json_t *v = get_path(json_array_get(json_object_get(f->doc, "cases"), c->index),
-	                           "median_derived", name, NULL);
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	char path[128];
+	snprintf(path, sizeof path, "median_derived.%s", name);
+	return pb_facts_num(&c->facts, path);
 }
 
 /* The series of the latency (kind "latency") or map cases of every file.
@@ -1825,7 +1823,7 @@ static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t 
 		const struct pb_results_file *f = in[fi].file;
 		for (size_t i = 0; i < f->ncases; i++) {
 			const struct pb_results_case *c = &f->cases[i];
-			const char *suite = pb_key_str(c->key, "suite");
+			const char *suite = pb_field_str(&c->fields, "suite");
 			if (!suite || strcmp(suite, map ? "map" : "latency"))
 				continue;
 			double ns_per = pb_file_ns_per_value(f, c->unit);
@@ -1837,15 +1835,15 @@ static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t 
 			if (pb_results_case_summary(c, 0.95, &s) != 0)
 				return -1;
 			char *group, *label;
-			pb_results_key_name(c->key, &group, &label);
+			pb_key_name(&c->fields, &group, &label);
 			free(label);
 			long long size = 0, threads = 0, page = 0;
 			struct point p;
 			struct lm_series *ls;
 			if (map) {
-				const char *src = pb_key_str(c->key, "page_source");
-				if (!pb_key_int(c->key, "threads", &threads) ||
-				    !pb_key_int(c->key, "page_bytes", &page) || page <= 0) {
+				const char *src = pb_field_str(&c->fields, "page_source");
+				if (!pb_field_int(&c->fields, "threads", &threads) ||
+				    !pb_field_int(&c->fields, "page_bytes", &page) || page <= 0) {
 					free(group);
 					continue;
 				}
@@ -1859,16 +1857,16 @@ static int lm_collect(struct lm_plot *m, const struct pb_plot_input *in, size_t 
 				p = (struct point){(double)threads, b / s.median, b / s.p90,
 				                   b / s.p10};
 			} else {
-				if (!pb_key_int(c->key, "size_bytes", &size) || size <= 0) {
+				if (!pb_field_int(&c->fields, "size_bytes", &size) || size <= 0) {
 					free(group);
 					continue;
 				}
 				double k = ns_per;
 				long long load;
-				bool loaded = pb_key_int(c->key, "load_threads", &load);
+				bool loaded = pb_field_int(&c->fields, "load_threads", &load);
 				ls = lm_series_for(m, fi, group);
 				ls->loaded = loaded;
-				p = (struct point){loaded ? derived(f, c, "load_gb_per_s")
+				p = (struct point){loaded ? derived(c, "load_gb_per_s")
 				                          : (double)size,
 				                   s.median * k, s.min * k, s.max * k};
 				if (loaded) {
@@ -2115,11 +2113,11 @@ static const char *suite_of(const struct pb_results_file *f, const char **other)
 	const char *suite = NULL;
 	*other = NULL;
 	for (size_t i = 0; i < f->ncases; i++) {
-		enum case_kind k = case_kind(f->cases[i].key);
+		enum case_kind k = case_kind(&f->cases[i].fields);
 		if (k != CASE_OTHER)
 			suite = suite ? suite : kind_plot(k);
 		else if (!*other) {
-			const char *s = pb_key_str(f->cases[i].key, "suite");
+			const char *s = pb_field_str(&f->cases[i].fields, "suite");
 			*other = s ? s : "?";
 		}
 	}
@@ -2132,16 +2130,16 @@ char *pb_plot_note(const struct pb_results_file *f)
 	struct names suites = {0};
 	size_t *count = NULL, zero = 0;
 	for (size_t i = 0; i < f->ncases; i++) {
-		const json_t *key = f->cases[i].key;
+		const struct pb_key *key = &f->cases[i].fields;
 		enum case_kind k = case_kind(key);
 		long long size;
 		if (kind && k != CASE_OTHER && !strcmp(kind_plot(k), kind)) {
-			if (k == CASE_SWEEP && pb_key_int(key, "size_bytes", &size) && size <= 0 &&
-			    !in_grid(f, i))
+			if (k == CASE_SWEEP && pb_field_int(key, "size_bytes", &size) &&
+			    size <= 0 && !in_grid(f, i))
 				zero++;
 			continue;
 		}
-		const char *s = pb_key_str(key, "suite");
+		const char *s = pb_field_str(key, "suite");
 		size_t had = suites.n, j = name_index(&suites, s ? s : "?");
 		count = pb_xrealloc(count, suites.cap * sizeof *count);
 		if (suites.n > had)
@@ -2286,10 +2284,8 @@ static void plot_title(const struct plot_job *j, char *title, size_t len)
 			pos +=
 			    (size_t)snprintf(title + pos, len - pos, "%s%s",
 			                     i ? (i + 1 == n ? " vs " : ", ") : " ", in[i].label);
-		const char *brand =
-		    json_string_value(get_path(in[0].file->machine, "cpu", "brand", NULL));
-		const char *when =
-		    json_string_value(json_object_get(in[0].file->doc, "started_at"));
+		const char *brand = in[0].file->mach.brand;
+		const char *when = in[0].file->started_at;
 		if (brand && pos < len)
 			snprintf(title + pos, len - pos, "\n%s%s%s", brand, when ? ", " : "",
 			         when ? when : "");

@@ -102,6 +102,7 @@ struct pb_fact {
 struct pb_facts {
 	struct pb_fact *v;
 	size_t n;
+	size_t cap; /* the reader's: room in v */
 };
 
 /* The leaf at the dotted path, or NULL (missing, or an object). */

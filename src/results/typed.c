@@ -215,7 +215,10 @@ void pb_keys_free(struct pb_key *k, size_t n)
 
 static void facts_push(struct pb_facts *f, char **seg, size_t nseg, const json_t *v)
 {
-	f->v = pb_xrealloc(f->v, (f->n + 1) * sizeof *f->v);
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 16;
+		f->v = pb_xrealloc(f->v, f->cap * sizeof *f->v);
+	}
 	struct pb_fact *x = &f->v[f->n++];
 	x->nseg = nseg;
 	x->seg = pb_xcalloc(nseg, sizeof *x->seg);
@@ -311,7 +314,7 @@ void pb_facts_clear(struct pb_facts *f)
 	}
 	free(f->v);
 	f->v = NULL;
-	f->n = 0;
+	f->n = f->cap = 0;
 }
 
 /* A dotted path's members (at most 16); *buf to free. */

@@ -25,6 +25,7 @@
 #include "primbench/error.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/profile.h"
+#include "primbench/results_json.h"
 
 #define assert_close(a, b, eps)                                                                    \
 	do {                                                                                       \
@@ -2212,44 +2213,58 @@ static void test_glibc_effect(void **state)
 	m = open_memstream(&direct, &len);
 	pb_glibc_effect_print_check(m, "memset", "hot", 5, "ABBAABBAAB", rows, 5, 0.01);
 	fclose(m);
-	json_t *j = pb_glibc_effect_json("memset", "hot", "GLIBC_TUNABLES=x", 5, 5, "ABBAABBAAB",
-	                                 0.01, rows, 5);
+	struct pb_glibc_check check, *kept = NULL;
+	size_t nkept = 0;
+	pb_glibc_effect_check_make("memset", "hot", "GLIBC_TUNABLES=x", 5, 5, "ABBAABBAAB", 0.01,
+	                           rows, 5, &check);
+	json_t *j = pb_results_glibc_check_json(&check);
 	char *jt = json_dumps(j, 0);
 	json_decref(j);
 	json_error_t err;
 	j = json_loads(jt, 0, &err); /* NaN went out as null */
 	assert_non_null(j);
 	free(jt);
+	json_t *arr = json_array();
+	json_array_append(arr, j);
+	assert_int_equal(pb_results_glibc_checks_from_json(arr, &kept, &nkept), 0);
+	assert_int_equal(nkept, 1);
 	m = open_memstream(&again, &len);
-	assert_int_equal(pb_glibc_effect_print_json(m, j), 0);
+	pb_glibc_effect_print_stored(m, &kept[0]);
 	fclose(m);
+	free(kept);
 	assert_string_equal(direct, again);
 	assert_contains(direct, "memset hot, libc without and with the line, measured: 5 fresh");
 	assert_contains(direct, "2896,4096,8192,12288,16384");
 	json_object_del(j, "order");
-	assert_int_equal(pb_glibc_effect_print_json(stderr, j), -1);
+	assert_int_equal(pb_results_glibc_checks_from_json(arr, &kept, &nkept), -1);
 	assert_non_null(strstr(pb_error(), "measured[0].order: not a sequence of A and B"));
 	json_decref(j);
+	json_decref(arr);
 	/* a file's checks: one bad field, named */
-	json_t *arr = json_array();
-	j = pb_glibc_effect_json("memset", "hot", "GLIBC_TUNABLES=x", 5, 5, "ABBA", 0.01, rows, 5);
+	arr = json_array();
+	pb_glibc_effect_check_make("memset", "hot", "GLIBC_TUNABLES=x", 5, 5, "ABBA", 0.01, rows, 5,
+	                           &check);
+	j = pb_results_glibc_check_json(&check);
 	json_array_append(arr, j);
-	assert_int_equal(pb_glibc_effect_check_json(arr), 0);
+	assert_int_equal(pb_results_glibc_checks_from_json(arr, &kept, &nkept), 0);
+	free(kept);
 	json_object_set_new(json_array_get(json_object_get(j, "rows"), 2), "pct", json_real(1e308));
-	assert_int_equal(pb_glibc_effect_check_json(arr), -1);
+	assert_int_equal(pb_results_glibc_checks_from_json(arr, &kept, &nkept), -1);
 	assert_string_equal(pb_error(), "summary.glibc.measured[0].rows[2].pct: out of range");
 	json_object_set_new(json_array_get(json_object_get(j, "rows"), 2), "pct", json_null());
 	json_object_set_new(j, "env", json_string("GLIBC_TUNABLES=x\n\x1b[31m"));
-	assert_int_equal(pb_glibc_effect_check_json(arr), -1);
+	assert_int_equal(pb_results_glibc_checks_from_json(arr, &kept, &nkept), -1);
 	assert_non_null(strstr(pb_error(), "env: not a GLIBC_TUNABLES= line"));
 	json_object_set_new(j, "env", json_string("GLIBC_TUNABLES=x"));
 	json_object_set_new(json_array_get(json_object_get(j, "rows"), 0), "word",
 	                    json_string("abc"));
-	assert_int_equal(pb_glibc_effect_check_json(arr), -1);
+	assert_int_equal(pb_results_glibc_checks_from_json(arr, &kept, &nkept), -1);
 	assert_non_null(strstr(pb_error(), "rows[0].word: not one of"));
 	json_decref(j);
 	json_decref(arr);
-	assert_int_equal(pb_glibc_effect_check_json(json_object_get(j = json_object(), "x")), -1);
+	assert_int_equal(pb_results_glibc_checks_from_json(json_object_get(j = json_object(), "x"),
+	                                                   &kept, &nkept),
+	                 -1);
 	json_decref(j);
 	free(direct);
 	free(again);

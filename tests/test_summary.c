@@ -24,14 +24,68 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
+#include "primbench/results_json.h"
 #include "primbench/summary.h"
 #include "primbench/twosample.h"
+
+/* The summaries built, each beside its JSON as the result file has it
+ * (pb_results_summary_json): the tests read the JSON, print the record. */
+static struct {
+	json_t *json;
+	struct pb_summary_report *report;
+} built[4];
+
+/* The JSON of summary r (NULL: NULL), kept beside r until drop(). */
+static json_t *as_json(struct pb_summary_report *r)
+{
+	if (!r)
+		return NULL;
+	json_t *j = pb_results_summary_json(r);
+	assert_non_null(j);
+	for (size_t i = 0; i < sizeof built / sizeof *built; i++)
+		if (!built[i].json) {
+			built[i].json = j;
+			built[i].report = r;
+			return j;
+		}
+	fail_msg("more than 4 summaries at once");
+	return NULL;
+}
+
+static const struct pb_summary_report *report_of(const json_t *s)
+{
+	for (size_t i = 0; i < sizeof built / sizeof *built; i++)
+		if (built[i].json == s)
+			return built[i].report;
+	fail_msg("not a summary built here");
+	return NULL;
+}
+
+static void drop(json_t *s)
+{
+	for (size_t i = 0; i < sizeof built / sizeof *built; i++)
+		if (built[i].json == s) {
+			pb_summary_report_free(built[i].report);
+			built[i].json = NULL;
+			built[i].report = NULL;
+		}
+	json_decref(s);
+}
+
+static json_t *build_doc(json_t *doc)
+{
+	struct pb_results_doc *d = pb_results_doc_adopt(json_incref(doc));
+	assert_non_null(d);
+	json_t *s = as_json(pb_summary_build_doc(d));
+	pb_results_doc_free(d);
+	return s;
+}
 
 static json_t *load_summary(const char *name, struct pb_results_file *f)
 {
 	if (pb_results_load(name, f) != 0)
 		fail_msg("%s: %s", name, pb_error());
-	json_t *s = pb_summary_build(f);
+	json_t *s = as_json(pb_summary_build(f));
 	if (!s)
 		fail_msg("%s: %s", name, pb_error());
 	return s;
@@ -43,7 +97,7 @@ static char *printed(const json_t *s)
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	assert_non_null(m);
-	pb_summary_print(m, s);
+	pb_summary_print(m, report_of(s));
 	assert_int_equal(fclose(m), 0);
 	return text;
 }
@@ -227,7 +281,7 @@ static void test_within_noise(void **state)
 	assert_non_null(strstr(t, "12 cases left out of these policies: their kernel ran other "
 	                          "code at their size than this build's row runs there"));
 	free(t);
-	json_decref(s);
+	drop(s);
 	pb_results_file_free(&f);
 }
 
@@ -286,7 +340,7 @@ static void test_loses_large(void **state)
 	assert_non_null(strstr(pol, ",clzero"));
 	assert_non_null(strstr(t, "cannot be told apart from the band's kernel"));
 	free(t);
-	json_decref(s);
+	drop(s);
 	pb_results_file_free(&f);
 }
 
@@ -303,7 +357,7 @@ static void test_margin(void **state)
 	json_t *s = load_summary("loses-large.json", &f);
 	size_t behind_1, behind_30;
 	check_libc(s, NULL, &behind_1);
-	json_decref(s);
+	drop(s);
 	pb_results_file_free(&f);
 	assert_int_equal(pb_equivalence_set(0.30), 0);
 	s = load_summary("loses-large.json", &f);
@@ -323,7 +377,7 @@ static void test_margin(void **state)
 	assert_non_null(strstr(t, "a margin of +-30%"));
 	assert_null(strstr(t, "+-1%"));
 	free(t);
-	json_decref(s);
+	drop(s);
 	pb_results_file_free(&f);
 	assert_int_equal(pb_equivalence_set(PB_EQUIVALENCE), 0);
 }
@@ -344,7 +398,7 @@ static void test_noise_cause(void **state)
 	    nz, "high_cause",
 	    json_string("the measuring thread waited 49.0% of the run for its CPU"));
 	json_object_set_new(nz, "run_delay_pct", json_real(49.0));
-	json_t *s = pb_summary_build(&f);
+	json_t *s = as_json(pb_summary_build(&f));
 	assert_non_null(s);
 	assert_true(trust_flag(s, "high_noise"));
 	char *t = joined(s);
@@ -352,14 +406,14 @@ static void test_noise_cause(void **state)
 	assert_non_null(strstr(t, "HIGH because (the measuring thread waited 49.0% of the run for "
 	                          "its CPU)."));
 	free(t);
-	json_decref(s);
+	drop(s);
 	/* judged quiet by the run: no HIGH, though nothing else changed */
 	json_object_set_new(nz, "high", json_false());
-	s = pb_summary_build(&f);
+	s = as_json(pb_summary_build(&f));
 	t = joined(s);
 	assert_null(strstr(t, "HIGH"));
 	free(t);
-	json_decref(s);
+	drop(s);
 	pb_results_file_free(&f);
 }
 
@@ -398,7 +452,7 @@ static void test_too_noisy(void **state)
 	assert_null(strstr(t, "GLIBC_TUNABLES="));
 	assert_null(strstr(t, "within the noise at"));
 	free(t);
-	json_decref(s);
+	drop(s);
 	pb_results_file_free(&f);
 }
 
@@ -408,12 +462,12 @@ static void test_doc_equals_file(void **state)
 	(void)state;
 	struct pb_results_file f;
 	json_t *a = load_summary("loses-large.json", &f);
-	json_t *b = pb_summary_build_doc(f.doc);
+	json_t *b = build_doc(f.doc);
 	assert_non_null(b);
 	assert_true(json_equal(a, b));
 	assert_true(pb_summary_is_default_run(&f));
-	json_decref(a);
-	json_decref(b);
+	drop(a);
+	drop(b);
 	pb_results_file_free(&f);
 }
 
@@ -473,12 +527,12 @@ static void test_other_placement_ignored(void **state)
 		added++;
 	}
 	assert_true(added > 0);
-	json_t *b = pb_summary_build_doc(doc);
+	json_t *b = build_doc(doc);
 	assert_non_null(b);
 	assert_true(json_equal(json_object_get(a, "libc"), json_object_get(b, "libc")));
 	json_decref(doc);
-	json_decref(a);
-	json_decref(b);
+	drop(a);
+	drop(b);
 }
 
 /* A v2 file: loses-large.json with every case's samples cut into two
@@ -517,7 +571,7 @@ static void test_replicates_v2(void **state)
 	struct pb_results_file f;
 	assert_int_equal(pb_results_load_text(text, strlen(text), "v2.json", &f), 0);
 	free(text);
-	json_t *s = pb_summary_build(&f);
+	json_t *s = as_json(pb_summary_build(&f));
 	assert_non_null(s);
 	size_t behind;
 	assert_int_equal(check_libc(s, NULL, &behind), 12);
@@ -540,7 +594,7 @@ static void test_replicates_v2(void **state)
 	char *t = printed(s);
 	check_width(t);
 	free(t);
-	json_decref(s);
+	drop(s);
 	pb_results_file_free(&f);
 }
 

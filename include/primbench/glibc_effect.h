@@ -12,9 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "primbench/compare.h"
+#include "primbench/summary_record.h"
 #include "primbench/twosample.h"
 
 /* A size the line changes, with the proposing run's prediction. */
@@ -66,29 +65,19 @@ void pb_glibc_effect_print_check(FILE *f, const char *op, const char *state, siz
                                  const char *order, const struct pb_glibc_effect_row *rows,
                                  size_t n, double margin);
 
-/* A check as JSON (docs/results-schema.md, summary "glibc.measured"):
- * {"op", "cache_state", "env", "processes_a", "processes_b", "order",
- * "margin", "rows": [{"size_bytes", "unit", "without", "with", "pct",
- * "pct_lo", "pct_hi", "run_level", "verdict", "word", "predicted_pct" (100
- * predicted, a percentage as pct), "predicted_kernel"}]} (NaN as null).
- * New reference. */
-json_t *pb_glibc_effect_json(const char *op, const char *state, const char *env, size_t processes_a,
-                             size_t processes_b, const char *order, double margin,
-                             const struct pb_glibc_effect_row *rows, size_t n);
+/* A check as the record a summary keeps (docs/results-schema.md, summary
+ * "glibc.measured"; include/primbench/summary_record.h, written by the
+ * results module): op, state, env, the processes of each side, their
+ * order, the margin and up to PB_GLIBC_CHECK_MAX_ROWS rows (more are left
+ * out), each row's prediction as a percentage (100 predicted; NaN: none).
+ * Strings are copied (truncated to the record's fields). */
+void pb_glibc_effect_check_make(const char *op, const char *state, const char *env,
+                                size_t processes_a, size_t processes_b, const char *order,
+                                double margin, const struct pb_glibc_effect_row *rows, size_t n,
+                                struct pb_glibc_check *out);
 
-/* Checks an array of such checks as read from a file: at most 16, each
- * with op memset or memcpy, cache_state hot or dram, a printable env
- * "GLIBC_TUNABLES=..." (up to 2048 characters), order of A and B,
- * processes_a 1..255, margin in [0, 1), 1 to 8 rows, each with size_bytes
- * 1 B..1 PiB, a known word and unit, medians in [0, 1e15], percentages in
- * [-100, 1e6] (or null) and a kernel name of up to 32 printable
- * characters. Returns 0, or -1 with pb_error() naming the first bad field
- * ("summary.glibc.measured[0].rows[2].pct: out of range"). */
-int pb_glibc_effect_check_json(const json_t *measured);
-
-/* Prints one check of that JSON as pb_glibc_effect_print_check does (its
- * strings borrowed while printing). Returns 0, or -1 with pb_error() when
- * it is malformed (nothing printed). */
-int pb_glibc_effect_print_json(FILE *f, const json_t *check);
+/* Prints a kept check as pb_glibc_effect_print_check does (the processes
+ * of side A, the rows' predictions back as fractions). */
+void pb_glibc_effect_print_stored(FILE *f, const struct pb_glibc_check *check);
 
 #endif

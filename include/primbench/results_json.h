@@ -36,25 +36,6 @@ void pb_results_doc_set_json(struct pb_results_doc *doc, const char *name, json_
  * when missing; the document takes the reference; NULL: nothing). */
 void pb_results_doc_append_json(struct pb_results_doc *doc, const char *name, json_t *value);
 
-/* TRANSITIONAL (issue 37): a policy of the default run's summary,
- * summary["glibc"]["policies"][i] (the summary is the report module's JSON
- * until it hands a typed one); strings borrowed from summary, NULL when
- * missing. */
-struct pb_summary_glibc_policy {
-	const char *env, *op, *cache_state, *policy;
-	bool current_is_closest;
-	bool behind_valid;           /* libc_behind_sizes is an integer */
-	long long libc_behind_sizes; /* sizes where libc is behind */
-};
-/* The number of summary["glibc"]["policies"] (0: none, or not an array). */
-size_t pb_results_summary_glibc_count(const json_t *summary);
-/* Policy i (< the count) into *out. */
-void pb_results_summary_glibc_policy(const json_t *summary, size_t i,
-                                     struct pb_summary_glibc_policy *out);
-/* Sets summary["glibc"]["measured"] to the array `measured` (taking the
- * reference) when it has an element, else drops it. */
-void pb_results_summary_set_glibc_measured(json_t *summary, json_t *measured);
-
 /* TRANSITIONAL (issue 37): a cmd side's profile object (pb_profile_json,
  * top 30 rows) with how it was sampled, for the cmd case it goes in. */
 struct pb_cmd_profile_env {
@@ -316,5 +297,36 @@ int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_comp
  * docs/results-schema.md "compare output"). New reference. */
 struct pb_compare_result;
 json_t *pb_compare_json(const struct pb_compare_result *r);
+
+/* ---- report's records as JSON, for the writers not yet moved (issue 37) ---- */
+
+struct pb_summary_report;
+struct pb_glibc_check;
+struct pb_breakeven_record;
+struct pb_acct_tables;
+
+/* A summary as the `summary` object (include/primbench/summary_record.h;
+ * docs/results-schema.md "summary"). New reference, or NULL with
+ * pb_error() when out of memory. */
+json_t *pb_results_summary_json(const struct pb_summary_report *s);
+
+/* The array `measured` (summary.glibc.measured) read and checked as
+ * pb_results_read_glibc_checks does (summary_record.h): 0 with *out (malloc'd,
+ * NULL when empty) and *n, or -1 with pb_error() naming the first bad field. */
+int pb_results_glibc_checks_from_json(const json_t *measured, struct pb_glibc_check **out,
+                                      size_t *n);
+
+/* One check as an object of that array. New reference. */
+json_t *pb_results_glibc_check_json(const struct pb_glibc_check *c);
+
+/* One break-even record (include/primbench/breakeven_record.h) as an object of
+ * the document's "breakeven" array (docs/breakeven.md). New reference, or NULL
+ * with pb_error() when out of memory. */
+json_t *pb_results_breakeven_json(const struct pb_breakeven_record *b);
+
+/* Accounting tables (include/primbench/accounting_record.h) as the
+ * `accounting` object of a cmd case (docs/results-schema.md, "A cmd case").
+ * New reference, or NULL with pb_error() when out of memory. */
+json_t *pb_results_acct_json(const struct pb_acct_tables *t);
 
 #endif

@@ -31,29 +31,42 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "primbench/reader.h"
+#include "primbench/results.h"
+#include "primbench/summary_record.h"
 
 /* True when f was written by the default run (`primbench` or `primbench
  * run`: its command_line has no subcommand, or "run"). */
 bool pb_summary_is_default_run(const struct pb_results_file *f);
 
-/* The summary of f as a JSON object (docs/results-schema.md "summary"):
- * "rules", "libc" (one object per comparison), "glibc" (per op and cache
- * state), "crossings" (syscall cases, ns per op), "trust", and "text" (the
+/* The summary of f (docs/results-schema.md "summary";
+ * include/primbench/summary_record.h): rules, libc (one record per
+ * comparison), glibc (per op and cache state; with the measured
+ * GLIBC_TUNABLES lines of f's stored summary, kept as they were), the
+ * crossings (syscall cases, ns per op), trust, and the text (the
  * paragraphs pb_summary_print prints; leading spaces are the indent).
- * Sections without data are empty and the text says so. Returns NULL with
- * pb_error() when f has neither mem cases of memset or memcpy nor syscall
- * cases, or on allocation failure. */
-json_t *pb_summary_build(const struct pb_results_file *f);
+ * Sections without data are empty and the text says so. Written by
+ * pb_results_add_summary; free with pb_summary_report_free. Returns NULL
+ * with pb_error() when f has neither mem cases of memset or memcpy nor
+ * syscall cases, when f's stored measured lines are malformed ("PATH:
+ * summary.glibc.measured[0].rows[2].pct: out of range"), or on allocation
+ * failure. */
+struct pb_summary_report *pb_summary_build(const struct pb_results_file *f);
 
 /* The same from a result document in memory (a run's, before it is
- * written): serialized and loaded as a file is. NULL with pb_error(). */
-json_t *pb_summary_build_doc(const json_t *doc);
+ * written): loaded as a file is (pb_results_doc_read, results_join.h). NULL with
+ * pb_error(). */
+struct pb_summary_report *pb_summary_build_doc(const struct pb_results_doc *doc);
 
-/* Prints the summary's "text" under a blank line, wrapped at 80 columns
- * (continuation lines 2 spaces deeper than the paragraph's indent). */
-void pb_summary_print(FILE *out, const json_t *summary);
+/* Appends one measured GLIBC_TUNABLES line (a copy of *check) to
+ * s->glibc.measured, which is then written even when it was absent.
+ * Returns 0, or -1 with pb_error() (out of memory, or already
+ * PB_GLIBC_CHECK_MAX lines). */
+int pb_summary_add_measured(struct pb_summary_report *s, const struct pb_glibc_check *check);
+
+/* Prints the summary's text under a blank line, wrapped at 80 columns
+ * (continuation lines 2 spaces deeper than the paragraph's indent), then
+ * its measured GLIBC_TUNABLES lines (pb_glibc_effect_print_stored). */
+void pb_summary_print(FILE *out, const struct pb_summary_report *summary);
 
 #endif

@@ -90,12 +90,12 @@ int cmd_report(int argc, char **argv)
 	int rc = pb_format_write(m, &file, fmt);
 	/* A default run's file ends with its summary, rebuilt from the file. */
 	if (rc == 0 && fmt == PB_FORMAT_TEXT && pb_summary_is_default_run(&file)) {
-		json_t *sum = pb_summary_build(&file);
+		struct pb_summary_report *sum = pb_summary_build(&file);
 		if (sum)
 			pb_summary_print(m, sum);
 		else
 			rc = -1; /* a saved summary that does not read: pb_error() says where */
-		json_decref(sum);
+		pb_summary_report_free(sum);
 	}
 	if (fclose(m) != 0 && rc == 0)
 		rc = pb_fail("out of memory");

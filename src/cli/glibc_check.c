@@ -14,7 +14,7 @@
 #include "primbench/mem_result.h"
 #include "primbench/policy.h"
 #include "primbench/results_join.h"
-#include "primbench/results_json.h"
+#include "primbench/summary.h"
 #include "primbench/twosample.h"
 
 size_t cli_glibc_check_plan(struct cli_glibc_check *c, const struct pb_glibc_thresholds *g,
@@ -141,31 +141,28 @@ static double doc_median(const void *ctx, const struct pb_kernel *kernel, uint64
 	return pb_results_mem_median(d->doc, d->op, d->state, kernel->name, size);
 }
 
-int cli_glibc_check_summary(const struct pb_results_doc *doc, json_t *summary, size_t replicates,
-                            double budget_s)
+int cli_glibc_check_summary(const struct pb_results_doc *doc, struct pb_summary_report *summary,
+                            size_t replicates, double budget_s)
 {
-	size_t npol = pb_results_summary_glibc_count(summary);
+	const struct pb_summary_glibc *gl = &summary->glibc;
 	struct pb_glibc_thresholds g;
 	pb_glibc_thresholds_read(&g);
 #ifndef __x86_64__
 	g.known = false; /* x86-64's tunables only (see verify_glibc_line in cmd_tune.c) */
 #endif
-	if (!npol || !g.known)
+	if (!g.known)
 		return PB_EXIT_OK;
-	/* TRANSITIONAL (issue 37): the report module's JSON (summary, checks) */
-	json_t *measured = json_array();
 	int status = PB_EXIT_OK;
-	for (size_t i = 0; i < npol; i++) {
-		struct pb_summary_glibc_policy pol;
-		pb_results_summary_glibc_policy(summary, i, &pol);
-		const char *env = pol.env, *opn = pol.op, *stn = pol.cache_state,
-		           *ptext = pol.policy;
+	for (size_t i = 0; i < gl->n_policies; i++) {
+		const struct pb_summary_policy *pol = &gl->policies[i];
+		const char *env = pol->has_env ? pol->env : NULL;
+		const char *opn = pol->op, *stn = pol->cache_state, *ptext = pol->policy;
 		enum pb_op op;
 		enum pb_cache_state st;
 		struct pb_policy policy;
 		struct pb_glibc_tunables tun;
-		if (!env || !opn || !stn || !ptext || pol.current_is_closest || !pol.behind_valid ||
-		    pol.libc_behind_sizes <= 0 || pb_op_parse(opn, &op) != 0 ||
+		if (!env || !opn || !stn || pol->current_is_closest ||
+		    pol->libc_behind_sizes == 0 || pb_op_parse(opn, &op) != 0 ||
 		    pb_cache_state_parse(stn, &st) != 0 ||
 		    pb_policy_parse(op, ptext, (pb_features)-1, &policy) != 0 ||
 		    pb_glibc_tunables_from_line(env, op, &tun) != 0)
@@ -186,15 +183,16 @@ int cli_glibc_check_summary(const struct pb_results_doc *doc, json_t *summary, s
 			continue;
 		struct cli_glibc_result res;
 		int rc = cli_glibc_check_measure(&chk, &res);
-		if (res.n)
-			json_array_append_new(
-			    measured, pb_glibc_effect_json(opn, stn, env, res.done[0], res.done[1],
-			                                   res.order, res.margin, res.rows, res.n));
+		struct pb_glibc_check check;
+		if (res.n) {
+			pb_glibc_effect_check_make(opn, stn, env, res.done[0], res.done[1],
+			                           res.order, res.margin, res.rows, res.n, &check);
+			(void)pb_summary_add_measured(summary, &check); /* full: not kept */
+		}
 		if (rc != PB_EXIT_OK) {
 			status = rc;
 			break;
 		}
 	}
-	pb_results_summary_set_glibc_measured(summary, measured);
 	return status;
 }

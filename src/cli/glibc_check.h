@@ -13,6 +13,7 @@
 #include "primbench/glibc_effect.h"
 #include "primbench/mem.h"
 #include "primbench/policy.h"
+#include "primbench/summary_record.h"
 
 #define CLI_GLIBC_CHECK_MAX_SIZES 8
 
@@ -66,20 +67,17 @@ int cli_glibc_check_measure(const struct cli_glibc_check *c, struct cli_glibc_re
  * (pb_glibc_effect_print_check). */
 int cli_glibc_check_run(const struct cli_glibc_check *c);
 
-/* TRANSITIONAL (issue 37): the summary is the report module's JSON
- * (jansson's json_t) until it hands a typed summary. */
-struct json_t;
 struct pb_results_doc;
 /* The default run's summary (include/primbench/summary.h) measures its
- * GLIBC_TUNABLES lines: each policy of summary["glibc"]["policies"] that
+ * GLIBC_TUNABLES lines: each policy of summary->glibc.policies that
  * names a line (env, not current_is_closest, libc behind at some size)
  * is checked at the sizes of doc's libc cases of its op and state where
  * the line changes glibc's path, the prediction from doc's medians (the
  * policy's kernel against libc), with `replicates` processes a side; the
- * checks go into summary["glibc"]["measured"] (pb_glibc_effect_json), for
+ * checks go into summary->glibc.measured (pb_summary_add_measured), for
  * pb_summary_print. Returns the exit status of the first check that
  * failed, else 0. */
-int cli_glibc_check_summary(const struct pb_results_doc *doc, struct json_t *summary,
+int cli_glibc_check_summary(const struct pb_results_doc *doc, struct pb_summary_report *summary,
                             size_t replicates, double budget_s);
 
 #endif

@@ -1153,8 +1153,7 @@ static void print_noise(const struct pb_noise *noise, int cpu)
  * saved file. */
 static void add_summary(struct mem_run *run)
 {
-	/* TRANSITIONAL (issue 37): the report module's summary, JSON */
-	json_t *sum = pb_summary_build_doc(pb_results_doc_json(run->s.doc));
+	struct pb_summary_report *sum = pb_summary_build_doc(run->s.doc);
 	if (!sum) {
 		warn("no summary: %s", pb_error());
 		return;
@@ -1173,7 +1172,9 @@ static void add_summary(struct mem_run *run)
 	}
 	if (run->m->format == PB_FORMAT_TEXT)
 		pb_summary_print(stdout, sum);
-	pb_results_doc_set_json(run->s.doc, "summary", sum);
+	if (pb_results_add_summary(run->s.doc, sum) != 0)
+		warn("no summary: %s", pb_error());
+	pb_summary_report_free(sum);
 }
 
 /* Writes the result file (when there is a path) and the -f output. */

@@ -278,12 +278,13 @@ int cli_processes_run(const struct cli_processes *p)
 		if (p->format == PB_FORMAT_TEXT) {
 			pb_format_write(stdout, &f, PB_FORMAT_TEXT);
 			if (pb_summary_is_default_run(&f)) {
-				/* TRANSITIONAL (issue 37): the report module's summary, JSON */
-				json_t *sum = pb_summary_build(&f);
+				struct pb_summary_report *sum = pb_summary_build(&f);
 				if (sum) {
 					pb_summary_print(stdout, sum);
-					pb_results_doc_set_json(doc, "summary", sum);
+					(void)pb_results_add_summary(
+					    doc, sum); /* none kept when it fails */
 				}
+				pb_summary_report_free(sum);
 			}
 			if (status > 128)
 				printf(

@@ -4,11 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h>
+#include <jansson.h> /* the compared cases' keys: read as json_t for now (issue 37) */
 
 #include "primbench/error.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/reader.h"
+#include "primbench/summary_record.h"
 #include "primbench/text.h"
 
 const char *pb_glibc_effect_word(enum pb_verdict v, double pct)
@@ -149,221 +150,62 @@ void pb_glibc_effect_print_check(FILE *f, const char *op, const char *state, siz
 	pb_glibc_effect_print(f, heading, rows, n, margin);
 }
 
-static json_t *num_or_null(double v)
+void pb_glibc_effect_check_make(const char *op, const char *state, const char *env,
+                                size_t processes_a, size_t processes_b, const char *order,
+                                double margin, const struct pb_glibc_effect_row *rows, size_t n,
+                                struct pb_glibc_check *out)
 {
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *pb_glibc_effect_json(const char *op, const char *state, const char *env, size_t processes_a,
-                             size_t processes_b, const char *order, double margin,
-                             const struct pb_glibc_effect_row *rows, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++) {
+	memset(out, 0, sizeof *out);
+	snprintf(out->op, sizeof out->op, "%s", op);
+	snprintf(out->cache_state, sizeof out->cache_state, "%s", state);
+	snprintf(out->env, sizeof out->env, "%s", env);
+	snprintf(out->order, sizeof out->order, "%s", order);
+	out->processes_a = processes_a;
+	out->processes_b = processes_b;
+	out->margin = margin;
+	out->n_rows = n < PB_GLIBC_CHECK_MAX_ROWS ? n : PB_GLIBC_CHECK_MAX_ROWS;
+	for (size_t i = 0; i < out->n_rows; i++) {
 		const struct pb_glibc_effect_row *e = &rows[i];
-		json_t *r = json_object();
-		json_object_set_new(r, "size_bytes", json_integer((json_int_t)e->pt.size_bytes));
-		json_object_set_new(r, "unit", e->unit ? json_string(e->unit) : json_null());
-		json_object_set_new(r, "without", num_or_null(e->without));
-		json_object_set_new(r, "with", num_or_null(e->with));
-		json_object_set_new(r, "pct", num_or_null(e->pct));
-		json_object_set_new(r, "pct_lo", num_or_null(e->pct_lo));
-		json_object_set_new(r, "pct_hi", num_or_null(e->pct_hi));
-		json_object_set_new(r, "run_level", json_boolean(e->run_level));
-		json_object_set_new(r, "verdict", json_string(pb_verdict_name(e->verdict)));
-		json_object_set_new(r, "word", json_string(e->word ? e->word : "missing"));
-		json_object_set_new(r, "predicted_pct", num_or_null(100 * e->pt.predicted));
-		json_object_set_new(r, "predicted_kernel",
-		                    e->pt.predicted_kernel ? json_string(e->pt.predicted_kernel)
-		                                           : json_null());
-		json_array_append_new(a, r);
+		struct pb_glibc_check_row *r = &out->rows[i];
+		r->size_bytes = e->pt.size_bytes;
+		snprintf(r->unit, sizeof r->unit, "%s", e->unit ? e->unit : "");
+		r->without = e->without;
+		r->with = e->with;
+		r->pct = e->pct;
+		r->pct_lo = e->pct_lo;
+		r->pct_hi = e->pct_hi;
+		r->run_level = e->run_level;
+		r->verdict = e->verdict;
+		snprintf(r->word, sizeof r->word, "%s", e->word ? e->word : "missing");
+		r->predicted_pct = 100 * e->pt.predicted;
+		snprintf(r->predicted_kernel, sizeof r->predicted_kernel, "%s",
+		         e->pt.predicted_kernel ? e->pt.predicted_kernel : "");
 	}
-	json_t *o = json_object();
-	json_object_set_new(o, "op", json_string(op));
-	json_object_set_new(o, "cache_state", json_string(state));
-	json_object_set_new(o, "env", json_string(env));
-	json_object_set_new(o, "processes_a", json_integer((json_int_t)processes_a));
-	json_object_set_new(o, "processes_b", json_integer((json_int_t)processes_b));
-	json_object_set_new(o, "order", json_string(order));
-	json_object_set_new(o, "margin", json_real(margin));
-	json_object_set_new(o, "rows", a);
-	return o;
 }
 
-/* Checks of a stored check (pb_glibc_effect_check_json): bounds that any
- * figure primbench writes lies within. */
-#define MAX_CHECKS 16
-#define MAX_ROWS   8
-
-static bool printable(const char *s, size_t max)
+void pb_glibc_effect_print_stored(FILE *f, const struct pb_glibc_check *check)
 {
-	size_t n = 0;
-	for (; s[n]; n++)
-		if (n >= max || (unsigned char)s[n] < 0x20 || (unsigned char)s[n] >= 0x7f)
-			return false;
-	return n > 0;
-}
-
-/* A number of row `r` under key k in [lo, hi] (null allowed when
- * nullable: NAN). Returns false with pb_error() naming it. */
-static bool row_num(const json_t *r, size_t i, size_t j, const char *k, double lo, double hi,
-                    bool nullable, double *out)
-{
-	const json_t *v = json_object_get(r, k);
-	*out = NAN;
-	if (nullable && (!v || json_is_null(v)))
-		return true;
-	if (!json_is_number(v) || !(json_number_value(v) >= lo && json_number_value(v) <= hi)) {
-		pb_fail("summary.glibc.measured[%zu].rows[%zu].%s: %s", i, j, k,
-		        json_is_number(v) ? "out of range" : "not a number");
-		return false;
+	struct pb_glibc_effect_row e[PB_GLIBC_CHECK_MAX_ROWS];
+	size_t n =
+	    check->n_rows < PB_GLIBC_CHECK_MAX_ROWS ? check->n_rows : PB_GLIBC_CHECK_MAX_ROWS;
+	for (size_t i = 0; i < n; i++) {
+		const struct pb_glibc_check_row *r = &check->rows[i];
+		e[i] = (struct pb_glibc_effect_row){
+		    .pt = {.size_bytes = r->size_bytes,
+		           .predicted = r->predicted_pct / 100,
+		           .predicted_kernel = r->predicted_kernel[0] ? r->predicted_kernel : NULL},
+		    .measured = strcmp(r->word, "missing") != 0,
+		    .unit = r->unit[0] ? r->unit : NULL,
+		    .without = r->without,
+		    .with = r->with,
+		    .pct = r->pct,
+		    .pct_lo = r->pct_lo,
+		    .pct_hi = r->pct_hi,
+		    .run_level = r->run_level,
+		    .verdict = r->verdict,
+		    .word = r->word,
+		};
 	}
-	*out = json_number_value(v);
-	return true;
-}
-
-/* Row j of check i into e (strings borrowed). */
-static bool read_row(const json_t *r, size_t i, size_t j, struct pb_glibc_effect_row *e)
-{
-	static const char *const words[] = {"faster", "slower", "same", "unclear", "missing"};
-	static const char *const units[] = {"tsc_ticks", "ns"};
-	memset(e, 0, sizeof *e);
-	const json_t *size = json_object_get(r, "size_bytes");
-	if (!json_is_object(r) || !json_is_integer(size) || json_integer_value(size) <= 0 ||
-	    json_integer_value(size) > (json_int_t)1 << 50)
-		return pb_fail("summary.glibc.measured[%zu].rows[%zu]: %s", i, j,
-		               json_is_object(r) ? "size_bytes is not a size from 1 B to 1 PiB"
-		                                 : "not an object"),
-		       false;
-	e->pt.size_bytes = (uint64_t)json_integer_value(size);
-	const char *word = json_string_value(json_object_get(r, "word"));
-	for (size_t w = 0; word && w < sizeof words / sizeof *words; w++)
-		if (!strcmp(word, words[w]))
-			e->word = words[w];
-	if (!e->word)
-		return pb_fail("summary.glibc.measured[%zu].rows[%zu].word: not one of faster, "
-		               "slower, same, unclear, missing",
-		               i, j),
-		       false;
-	e->measured = strcmp(e->word, "missing") != 0;
-	const json_t *u = json_object_get(r, "unit");
-	if (e->measured || !json_is_null(u)) {
-		const char *unit = json_string_value(u);
-		for (size_t w = 0; unit && w < sizeof units / sizeof *units; w++)
-			if (!strcmp(unit, units[w]))
-				e->unit = units[w];
-		if (!e->unit)
-			return pb_fail("summary.glibc.measured[%zu].rows[%zu].unit: not tsc_ticks "
-			               "or ns",
-			               i, j),
-			       false;
-	}
-	double pred;
-	if (!row_num(r, i, j, "without", 0, 1e15, true, &e->without) ||
-	    !row_num(r, i, j, "with", 0, 1e15, true, &e->with) ||
-	    !row_num(r, i, j, "pct", -100, 1e6, true, &e->pct) ||
-	    !row_num(r, i, j, "pct_lo", -100, 1e6, true, &e->pct_lo) ||
-	    !row_num(r, i, j, "pct_hi", -100, 1e6, true, &e->pct_hi) ||
-	    !row_num(r, i, j, "predicted_pct", -100, 1e6, true, &pred))
-		return false;
-	e->pt.predicted = pred / 100;
-	const json_t *pk = json_object_get(r, "predicted_kernel");
-	if (!json_is_null(pk) && pk) {
-		const char *k = json_string_value(pk);
-		if (!k || !printable(k, 32))
-			return pb_fail(
-			           "summary.glibc.measured[%zu].rows[%zu].predicted_kernel: not a "
-			           "kernel name (up to 32 printable characters)",
-			           i, j),
-			       false;
-		e->pt.predicted_kernel = k;
-	}
-	const json_t *rl = json_object_get(r, "run_level");
-	const char *v = json_string_value(json_object_get(r, "verdict"));
-	if (!json_is_boolean(rl))
-		return pb_fail("summary.glibc.measured[%zu].rows[%zu].run_level: not true or false",
-		               i, j),
-		       false;
-	if (!v || (strcmp(v, "different") && strcmp(v, "equivalent") && strcmp(v, "none")))
-		return pb_fail("summary.glibc.measured[%zu].rows[%zu].verdict: not different, "
-		               "equivalent or none",
-		               i, j),
-		       false;
-	e->run_level = json_is_true(rl);
-	e->verdict = !strcmp(v, "different")    ? PB_VERDICT_DIFFERENT
-	             : !strcmp(v, "equivalent") ? PB_VERDICT_EQUIVALENT
-	                                        : PB_VERDICT_NONE;
-	return true;
-}
-
-static bool read_check(const json_t *check, size_t i, const char **op, const char **state,
-                       size_t *processes, const char **order, double *margin,
-                       struct pb_glibc_effect_row *e, size_t *n)
-{
-	if (!json_is_object(check))
-		return pb_fail("summary.glibc.measured[%zu]: not an object", i), false;
-	*op = json_string_value(json_object_get(check, "op"));
-	*state = json_string_value(json_object_get(check, "cache_state"));
-	*order = json_string_value(json_object_get(check, "order"));
-	const char *env = json_string_value(json_object_get(check, "env"));
-	const json_t *pa = json_object_get(check, "processes_a");
-	const json_t *pb = json_object_get(check, "processes_b");
-	const json_t *m = json_object_get(check, "margin");
-	const json_t *rows = json_object_get(check, "rows");
-	const char *bad = NULL;
-	if (!*op || (strcmp(*op, "memset") && strcmp(*op, "memcpy")))
-		bad = "op: not memset or memcpy";
-	else if (!*state || (strcmp(*state, "hot") && strcmp(*state, "dram")))
-		bad = "cache_state: not hot or dram";
-	else if (!env || !printable(env, 2048) || strncmp(env, "GLIBC_TUNABLES=", 15))
-		bad = "env: not a GLIBC_TUNABLES= line of up to 2048 printable characters";
-	else if (!*order || !printable(*order, 255) || strspn(*order, "AB") != strlen(*order))
-		bad = "order: not a sequence of A and B";
-	else if (!json_is_integer(pa) || json_integer_value(pa) < 1 || json_integer_value(pa) > 255)
-		bad = "processes_a: not a count from 1 to 255";
-	else if (!json_is_integer(pb) || json_integer_value(pb) < 1 || json_integer_value(pb) > 255)
-		bad = "processes_b: not a count from 1 to 255";
-	else if (!json_is_number(m) || !(json_number_value(m) >= 0 && json_number_value(m) < 1))
-		bad = "margin: not a fraction from 0 to 1";
-	else if (!json_is_array(rows) || json_array_size(rows) < 1 ||
-	         json_array_size(rows) > MAX_ROWS)
-		bad = "rows: not an array of 1 to 8 rows";
-	if (bad)
-		return pb_fail("summary.glibc.measured[%zu].%s", i, bad), false;
-	*processes = (size_t)json_integer_value(pa);
-	*margin = json_number_value(m);
-	*n = json_array_size(rows);
-	for (size_t j = 0; j < *n; j++)
-		if (!read_row(json_array_get(rows, j), i, j, &e[j]))
-			return false;
-	return true;
-}
-
-int pb_glibc_effect_check_json(const json_t *measured)
-{
-	if (!json_is_array(measured) || json_array_size(measured) > MAX_CHECKS)
-		return pb_fail("summary.glibc.measured: not an array of up to %d checks",
-		               MAX_CHECKS);
-	for (size_t i = 0; i < json_array_size(measured); i++) {
-		const char *op, *state, *order;
-		size_t processes, n;
-		double margin;
-		struct pb_glibc_effect_row e[MAX_ROWS];
-		if (!read_check(json_array_get(measured, i), i, &op, &state, &processes, &order,
-		                &margin, e, &n))
-			return -1;
-	}
-	return 0;
-}
-
-int pb_glibc_effect_print_json(FILE *f, const json_t *check)
-{
-	const char *op, *state, *order;
-	size_t processes, n;
-	double margin;
-	struct pb_glibc_effect_row e[MAX_ROWS];
-	if (!read_check(check, 0, &op, &state, &processes, &order, &margin, e, &n))
-		return -1;
-	pb_glibc_effect_print_check(f, op, state, processes, order, e, n, margin);
-	return 0;
+	pb_glibc_effect_print_check(f, check->op, check->cache_state, check->processes_a,
+	                            check->order, e, n, check->margin);
 }

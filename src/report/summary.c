@@ -1,6 +1,7 @@
 /* summary.c - what a default run found (include/primbench/summary.h).
  *
- * Four sections, each built as JSON data and, beside it, paragraphs of
+ * Four sections, each built as data (include/primbench/summary_record.h;
+ * src/results/summary_write.c writes it) and, beside it, paragraphs of
  * text made from the same figures: libc against the fastest kernel,
  * glibc's thresholds against the measured switches, the kernel crossings
  * (syscall cases), and how far to trust the run.
@@ -26,12 +27,15 @@
 #include "primbench/mem_result.h"
 #include "primbench/replicates.h"
 #include "primbench/report.h"
+#include "primbench/results_join.h"
 #include "primbench/sizes.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
 #include "primbench/twosample.h"
 #include "primbench/units.h"
+
+#include <jansson.h> /* the file's keys, machine and noise: read as json_t for now (issue 37) */
 
 /* One usable mem case of the file: op memset or memcpy, a size > 0, no
  * extent, read-back or replay; its per-call summary recomputed. */
@@ -49,7 +53,9 @@ struct ctx {
 	const struct pb_results_file *f;
 	struct mcase *mc;
 	size_t nmc;
-	json_t *text; /* array of paragraphs */
+	struct pb_summary_report *out; /* its text: the paragraphs */
+	size_t text_cap;
+	bool oom; /* a paragraph or record could not be allocated */
 	/* cases left out of the policies: their kernel ran, at their size,
 	 * other code than its row runs now (an older kernel_revision), or
 	 * code not known here (a newer one) */
@@ -62,6 +68,30 @@ struct ctx {
 static void para(struct ctx *c, int indent, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Inserts the paragraph `line` (taken; NULL: out of memory) at index at. */
+static void text_insert(struct ctx *c, size_t at, char *line)
+{
+	struct pb_summary_report *o = c->out;
+	if (line && o->n_text == c->text_cap) {
+		size_t cap = c->text_cap ? 2 * c->text_cap : 32;
+		char **t = realloc(o->text, cap * sizeof *t);
+		if (t) {
+			o->text = t;
+			c->text_cap = cap;
+		} else {
+			free(line);
+			line = NULL;
+		}
+	}
+	if (!line) {
+		c->oom = true;
+		return;
+	}
+	memmove(o->text + at + 1, o->text + at, (o->n_text - at) * sizeof *o->text);
+	o->text[at] = line;
+	o->n_text++;
+}
+
 static void para(struct ctx *c, int indent, const char *fmt, ...)
 {
 	char *body = NULL, *line = NULL;
@@ -69,17 +99,21 @@ static void para(struct ctx *c, int indent, const char *fmt, ...)
 	va_start(ap, fmt);
 	int rc = vasprintf(&body, fmt, ap);
 	va_end(ap);
-	if (rc < 0)
+	if (rc < 0) {
+		c->oom = true;
 		return;
-	if (asprintf(&line, "%*s%s", indent, "", body) >= 0)
-		json_array_append_new(c->text, json_string(line));
-	free(line);
+	}
+	if (asprintf(&line, "%*s%s", indent, "", body) < 0)
+		line = NULL;
+	text_insert(c, c->out->n_text, line);
 	free(body);
 }
 
-static json_t *jnum(double v)
+static char *dup_or_oom(struct ctx *c, const char *s)
 {
-	return isfinite(v) ? json_real(v) : json_null();
+	char *d = strdup(s);
+	c->oom |= d == NULL;
+	return d;
 }
 
 static const char *jstr(const json_t *o, const char *k)
@@ -273,7 +307,6 @@ static void size_list(char *buf, size_t len, const struct cmp *xs, size_t n, enu
 struct libc_scan {
 	struct ctx *c;
 	size_t *counts; /* [V_COUNT], the caller's */
-	json_t *arr;
 	struct cmp *xs;
 	uint64_t *sizes;
 	const struct mcase **others;
@@ -281,28 +314,24 @@ struct libc_scan {
 	const struct cmp *worst; /* a copy: xs is refilled per (op, state) */
 };
 
-/* The JSON record of one size's comparison x. */
-static json_t *libc_point(const struct cmp *x)
+/* The record of one size's comparison x into c's libc section. */
+static void libc_point(struct ctx *c, const struct cmp *x)
 {
 	const struct mcase *libc = x->libc, *best = x->best;
-	json_t *o2 = json_object();
-	json_object_set_new(o2, "op", json_string(pb_op_name(x->op)));
-	json_object_set_new(o2, "cache_state", json_string(pb_cache_state_name(x->st)));
-	json_object_set_new(o2, "size_bytes", json_integer((json_int_t)x->size));
-	json_object_set_new(o2, "verdict", json_string(pb_standing_name((enum pb_standing)x->v)));
-	json_object_set_new(o2, "fastest_other", json_string(best->kernel));
-	json_object_set_new(
-	    o2, "libc_ticks",
-	    json_pack("[o,o,o]", jnum(libc->s.median), jnum(libc->s.ci_lo), jnum(libc->s.ci_hi)));
-	json_object_set_new(
-	    o2, "fastest_ticks",
-	    json_pack("[o,o,o]", jnum(best->s.median), jnum(best->s.ci_lo), jnum(best->s.ci_hi)));
-	json_object_set_new(o2, "ratio", jnum(x->ratio));
-	json_object_set_new(o2, "ratio_least", jnum(x->ratio_least));
-	json_object_set_new(o2, "ratio_bound", jnum(x->bound));
-	json_object_set_new(o2, "ratio_ci",
-	                    json_pack("[o,o]", jnum(x->ratio_lo), jnum(x->ratio_hi)));
-	return o2;
+	struct pb_summary_libc *o = &c->out->libc[c->out->n_libc++];
+	*o = (struct pb_summary_libc){
+	    .op = pb_op_name(x->op),
+	    .cache_state = pb_cache_state_name(x->st),
+	    .size_bytes = x->size,
+	    .verdict = pb_standing_name((enum pb_standing)x->v),
+	    .fastest_other = dup_or_oom(c, best->kernel),
+	    .libc_ticks = {libc->s.median, libc->s.ci_lo, libc->s.ci_hi},
+	    .fastest_ticks = {best->s.median, best->s.ci_lo, best->s.ci_hi},
+	    .ratio = x->ratio,
+	    .ratio_least = x->ratio_least,
+	    .ratio_bound = x->bound,
+	    .ratio_ci = {x->ratio_lo, x->ratio_hi},
+	};
 }
 
 /* libc against the fastest other kernel at each size of (op, st) into s->xs: counts, records;
@@ -347,7 +376,7 @@ static size_t libc_compare_state(struct libc_scan *s, enum pb_op op, enum pb_cac
 			s->worst_v = *x;
 			s->worst = &s->worst_v;
 		}
-		json_array_append_new(s->arr, libc_point(x));
+		libc_point(c, x);
 	}
 	return nx;
 }
@@ -403,26 +432,30 @@ static void libc_conclusion(struct ctx *c, const size_t counts[V_COUNT], const s
 		     counts[V_WITHIN], total, counts[V_AHEAD], counts[V_BEHIND], counts[V_UNSURE],
 		     w);
 		/* the conclusion first, the sizes after it */
-		json_t *last = json_incref(json_array_get(c->text, json_array_size(c->text) - 1));
-		json_array_remove(c->text, json_array_size(c->text) - 1);
-		json_array_insert_new(c->text, headline_at, last);
+		struct pb_summary_report *o = c->out;
+		if (o->n_text > headline_at) {
+			char *last = o->text[--o->n_text];
+			text_insert(c, headline_at, last);
+		}
 	}
 }
 
 /* The summary's libc section: libc against the fastest other kernel, per size, with its text. */
-static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
+static void libc_section(struct ctx *c, size_t counts[V_COUNT])
 {
-	json_t *arr = json_array();
 	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
-	struct libc_scan s = {.c = c, .counts = counts, .arr = arr};
+	struct libc_scan s = {.c = c, .counts = counts};
 	s.xs = calloc(c->nmc ? c->nmc : 1, sizeof *s.xs);
 	s.sizes = calloc(c->nmc ? c->nmc : 1, sizeof *s.sizes);
 	s.others = calloc(c->nmc ? c->nmc : 1, sizeof *s.others);
-	if (!s.xs || !s.sizes || !s.others) {
+	/* one comparison per (op, state, size) at most: nmc of them */
+	c->out->libc = calloc(c->nmc ? c->nmc : 1, sizeof *c->out->libc);
+	if (!s.xs || !s.sizes || !s.others || !c->out->libc) {
 		free(s.xs);
 		free(s.sizes);
 		free(s.others);
-		return arr;
+		c->oom = true;
+		return;
 	}
 	para(c, 0,
 	     "libc against the fastest other kernel at each size, in ticks per call, "
@@ -436,7 +469,7 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 	     "the same below 1. Cannot tell: no interval, or one too wide for either "
 	     "(interval up to xB: its high end).",
 	     100 * pb_equivalence());
-	size_t headline_at = json_array_size(c->text);
+	size_t headline_at = c->out->n_text;
 	bool any = false;
 	for (size_t o = 0; o < 2; o++) {
 		for (int st = 0; st < PB_STATE_COUNT; st++) {
@@ -451,7 +484,6 @@ static json_t *libc_section(struct ctx *c, size_t counts[V_COUNT])
 	free(s.xs);
 	free(s.sizes);
 	free(s.others);
-	return arr;
 }
 
 /* ---- glibc's thresholds against the measured switches --------------------- */
@@ -644,36 +676,32 @@ static const char *threshold_text(struct ctx *c, const char *head, uint64_t t, c
  * lo's best kernel is faster by the one rule (pb_verdict on their ratio,
  * PB_EQUIVALENCE), the next size measured after it, and the smallest size
  * where hi's is faster so. */
-static json_t *threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
-                             const char *tname, uint64_t t, unsigned lo, unsigned hi,
-                             const char *wl, const char *wh)
+static void threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state st, const char *tname,
+                          uint64_t t, unsigned lo, unsigned hi, const char *wl, const char *wh)
 {
 	struct crossing x;
-	if (threshold_scan(c, op, st, lo, hi, &x) != 0)
-		return NULL;
+	if (threshold_scan(c, op, st, lo, hi, &x) != 0) {
+		c->oom = true;
+		return;
+	}
 	char tb[32];
 	pb_format_bytes(tb, sizeof tb, (double)t, PB_BYTES_PROSE);
-	json_t *o = json_object();
-	json_object_set_new(o, "op", json_string(pb_op_name(op)));
-	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(st)));
-	json_object_set_new(o, "threshold", json_string(tname));
-	json_object_set_new(o, "threshold_bytes", json_integer((json_int_t)t));
-
 	char head[128];
 	snprintf(head, sizeof head, "%s %s, glibc's %s (%s)", pb_op_name(op),
 	         pb_cache_state_name(st), tname, tb);
 	const char *verdict = threshold_text(c, head, t, wl, wh, &x);
-	json_object_set_new(o, "verdict", json_string(verdict));
-	json_object_set_new(
-	    o, "lower_path",
-	    json_string(hi == PATH_BIT(PB_GLIBC_PATH_NT) ? "vector_or_rep" : "vector"));
-	json_object_set_new(o, "upper_path",
-	                    json_string(hi == PATH_BIT(PB_GLIBC_PATH_NT) ? "non_temporal" : "rep"));
-	json_object_set_new(o, "lower_faster_up_to_bytes",
-	                    x.lo_upto ? json_integer((json_int_t)x.lo_upto) : json_null());
-	json_object_set_new(o, "upper_faster_from_bytes",
-	                    x.hi_from ? json_integer((json_int_t)x.hi_from) : json_null());
-	return o;
+	struct pb_summary_glibc *g = &c->out->glibc;
+	g->thresholds[g->n_thresholds++] = (struct pb_summary_threshold){
+	    .op = pb_op_name(op),
+	    .cache_state = pb_cache_state_name(st),
+	    .threshold = tname,
+	    .threshold_bytes = t,
+	    .verdict = verdict,
+	    .lower_path = hi == PATH_BIT(PB_GLIBC_PATH_NT) ? "vector_or_rep" : "vector",
+	    .upper_path = hi == PATH_BIT(PB_GLIBC_PATH_NT) ? "non_temporal" : "rep",
+	    .lower_faster_up_to_bytes = x.lo_upto,
+	    .upper_faster_from_bytes = x.hi_from,
+	};
 }
 
 /* pc's samples from the file's case k: per-call values as batches of one
@@ -700,14 +728,16 @@ static int case_samples(struct pb_mem_case *pc, const struct pb_results_case *k)
 	return 0;
 }
 
-static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
-                          const struct pb_glibc_thresholds *g)
+static void policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
+                       const struct pb_glibc_thresholds *g)
 {
 	/* The cases of (op, st) as a mem result, as the run had them. */
 	struct pb_mem_result r = {0};
 	r.cases = calloc(c->nmc ? c->nmc : 1, sizeof *r.cases);
-	if (!r.cases)
-		return NULL;
+	if (!r.cases) {
+		c->oom = true;
+		return;
+	}
 	for (size_t i = 0; i < c->nmc; i++) {
 		const struct mcase *m = &c->mc[i];
 		const struct pb_kernel *k;
@@ -733,32 +763,34 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		 * was one band) */
 		if (case_samples(pc, m->k) != 0) {
 			pb_mem_result_free(&r);
-			return NULL;
+			c->oom = true;
+			return;
 		}
 	}
 	struct pb_breakeven b;
 	int rc = r.n_cases ? pb_breakeven_compute(&r, op, st, g, &b) : 0;
 	if (rc <= 0) {
 		pb_mem_result_free(&r);
-		return NULL;
+		return;
 	}
-	json_t *o = json_object();
-	char policy[PB_POLICY_TEXT_MAX];
-	pb_policy_format(&b.policy, policy, sizeof policy);
-	json_object_set_new(o, "op", json_string(pb_op_name(op)));
-	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(st)));
-	json_object_set_new(o, "policy", json_string(policy));
-	json_object_set_new(o, "switches", json_integer((json_int_t)b.n_switches));
+	struct pb_summary_policy *o = &c->out->glibc.policies[c->out->glibc.n_policies++];
+	memset(o, 0, sizeof *o);
+	pb_policy_format(&b.policy, o->policy, sizeof o->policy);
+	const char *policy = o->policy;
+	o->op = pb_op_name(op);
+	o->cache_state = pb_cache_state_name(st);
+	o->switches = b.n_switches;
 	if (b.have_glibc && g && g->known) {
 		const struct pb_glibc_tunables *t = &b.glibc;
 		bool same = op == PB_OP_MEMSET ? t->rep_stosb == g->rep_stosb
 		                               : t->rep_movsb == g->rep_movsb &&
 		                                     t->non_temporal == g->non_temporal;
 		size_t behind = c->behind[op][st];
-		json_object_set_new(o, "env", json_string(t->line));
-		json_object_set_new(o, "current_is_closest", json_boolean(same));
-		json_object_set_new(o, "mismatch_octaves", jnum(t->mismatch_octaves));
-		json_object_set_new(o, "libc_behind_sizes", json_integer((json_int_t)behind));
+		o->has_env = true;
+		snprintf(o->env, sizeof o->env, "%s", t->line);
+		o->current_is_closest = same;
+		o->mismatch_octaves = t->mismatch_octaves;
+		o->libc_behind_sizes = behind;
 		/* A new setting is worth naming only where libc lost beyond the
 		 * CIs: elsewhere the run gives no reason to move glibc. */
 		if (!same && !behind) {
@@ -798,14 +830,12 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		para(c, 2, "%s %s: policy '%s'.", pb_op_name(op), pb_cache_state_name(st), policy);
 	}
 	/* where another kernel would do as well: a second run may name it */
-	json_t *peers = json_array();
+	o->n_bands = b.policy.n_bands;
 	for (size_t i = 0; i < b.policy.n_bands; i++) {
-		json_t *one = json_array();
+		o->n_peers[i] = b.peers[i].n;
 		for (size_t k = 0; k < b.peers[i].n; k++)
-			json_array_append_new(one, json_string(b.peers[i].kernels[k]->name));
-		json_array_append_new(peers, one);
+			o->peers[i][k] = b.peers[i].kernels[k]->name;
 	}
-	json_object_set_new(o, "policy_peers", peers);
 	char text[1024];
 	pb_breakeven_peers_text(&b, text, sizeof text);
 	if (text[0])
@@ -815,14 +845,20 @@ static json_t *policy_one(struct ctx *c, enum pb_op op, enum pb_cache_state st,
 		     text);
 	pb_breakeven_free(&b);
 	pb_mem_result_free(&r);
-	return o;
 }
 
-static json_t *glibc_section(struct ctx *c)
+_Static_assert(PB_SUMMARY_MAX_PEERS == PB_BREAKEVEN_MAX_PEERS, "a band's peers fit the record");
+
+static void glibc_section(struct ctx *c)
 {
-	json_t *o = json_object(), *th = json_array(), *pol = json_array();
-	json_object_set_new(o, "thresholds", th);
-	json_object_set_new(o, "policies", pol);
+	struct pb_summary_glibc *o = &c->out->glibc;
+	/* per (op, state): memset one threshold, memcpy two; one policy */
+	o->thresholds = calloc(2 * PB_STATE_COUNT, sizeof *o->thresholds);
+	o->policies = calloc(2 * PB_STATE_COUNT, sizeof *o->policies);
+	if (!o->thresholds || !o->policies) {
+		c->oom = true;
+		return;
+	}
 	const json_t *gl = json_object_get(c->f->machine, "glibc");
 	struct pb_glibc_thresholds g = {0};
 	g.known = glibc_value(gl, "x86_rep_movsb_threshold", &g.rep_movsb) &&
@@ -832,7 +868,7 @@ static json_t *glibc_section(struct ctx *c)
 	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
 	if (!c->nmc) {
 		para(c, 0, "glibc's thresholds: no memset or memcpy cases to set them against.");
-		return o;
+		return;
 	}
 	if (!g.known) {
 		para(c, 0,
@@ -851,40 +887,32 @@ static json_t *glibc_section(struct ctx *c)
 					       c->mc[i].st == (enum pb_cache_state)st;
 				if (!have)
 					continue;
-				json_t *x = threshold_one(
-				    c, ops[o2], (enum pb_cache_state)st,
-				    ops[o2] == PB_OP_MEMSET ? "x86_rep_stosb_threshold"
-				                            : "x86_rep_movsb_threshold",
-				    ops[o2] == PB_OP_MEMSET ? g.rep_stosb : g.rep_movsb,
-				    PATH_BIT(PB_GLIBC_PATH_VECTOR), PATH_BIT(PB_GLIBC_PATH_REP),
-				    "the vector loop", "rep");
-				if (x)
-					json_array_append_new(th, x);
+				threshold_one(c, ops[o2], (enum pb_cache_state)st,
+				              ops[o2] == PB_OP_MEMSET ? "x86_rep_stosb_threshold"
+				                                      : "x86_rep_movsb_threshold",
+				              ops[o2] == PB_OP_MEMSET ? g.rep_stosb : g.rep_movsb,
+				              PATH_BIT(PB_GLIBC_PATH_VECTOR),
+				              PATH_BIT(PB_GLIBC_PATH_REP), "the vector loop",
+				              "rep");
 				if (ops[o2] != PB_OP_MEMCPY)
 					continue;
 				/* memcpy: from the non-temporal threshold on, glibc stops
 				 * rep movsb too (Intel; AMD: at the L2 size) and uses its
 				 * non-temporal loop; compared with the best cached path. */
-				x = threshold_one(c, ops[o2], (enum pb_cache_state)st,
-				                  "x86_non_temporal_threshold", g.non_temporal,
-				                  PATH_BIT(PB_GLIBC_PATH_VECTOR) |
-				                      PATH_BIT(PB_GLIBC_PATH_REP),
-				                  PATH_BIT(PB_GLIBC_PATH_NT),
-				                  "cached stores (vector or rep)", "non-temporal");
-				if (x)
-					json_array_append_new(th, x);
+				threshold_one(c, ops[o2], (enum pb_cache_state)st,
+				              "x86_non_temporal_threshold", g.non_temporal,
+				              PATH_BIT(PB_GLIBC_PATH_VECTOR) |
+				                  PATH_BIT(PB_GLIBC_PATH_REP),
+				              PATH_BIT(PB_GLIBC_PATH_NT),
+				              "cached stores (vector or rep)", "non-temporal");
 			}
 	}
 	para(c, 0,
 	     "the policy --breakeven computes from this run (docs/breakeven.md) and the "
 	     "GLIBC_TUNABLES line closest to it:");
 	for (size_t o2 = 0; o2 < 2; o2++)
-		for (int st = 0; st < PB_STATE_COUNT; st++) {
-			json_t *x =
-			    policy_one(c, ops[o2], (enum pb_cache_state)st, g.known ? &g : NULL);
-			if (x)
-				json_array_append_new(pol, x);
-		}
+		for (int st = 0; st < PB_STATE_COUNT; st++)
+			policy_one(c, ops[o2], (enum pb_cache_state)st, g.known ? &g : NULL);
 	if (c->other_code) {
 		para(c, 2,
 		     "%zu case%s left out of these policies: %s kernel ran other code at %s size "
@@ -893,8 +921,8 @@ static json_t *glibc_section(struct ctx *c)
 		     c->other_code, c->other_code == 1 ? "" : "s",
 		     c->other_code == 1 ? "its" : "their", c->other_code == 1 ? "its" : "their");
 	}
-	json_object_set_new(o, "cases_other_code", json_integer((json_int_t)c->other_code));
-	return o;
+	o->has_cases_other_code = true;
+	o->cases_other_code = c->other_code;
 }
 
 /* ---- kernel crossings ----------------------------------------------------- */
@@ -919,10 +947,14 @@ static const char *fmt_ns(double ns, char *buf, size_t len)
 	return buf;
 }
 
-static json_t *crossings_section(struct ctx *c, double *widest_pct)
+static void crossings_section(struct ctx *c, double *widest_pct)
 {
-	json_t *arr = json_array();
 	const struct pb_results_file *f = c->f;
+	c->out->crossings = calloc(f->ncases ? f->ncases : 1, sizeof *c->out->crossings);
+	if (!c->out->crossings) {
+		c->oom = true;
+		return;
+	}
 	char widest_name[128] = "";
 	double fault_ns[3] = {NAN, NAN, NAN};
 	bool any = false;
@@ -940,23 +972,21 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 		double sc = ns_scale(c, k);
 		char *group = NULL, *label = NULL;
 		pb_results_key_name(k->key, &group, &label);
-		json_t *o = json_object();
-		json_object_set_new(o, "case", json_string(label ? label : "?"));
+		struct pb_summary_crossing *o = &c->out->crossings[c->out->n_crossings++];
+		*o = (struct pb_summary_crossing){.name = dup_or_oom(c, label ? label : "?")};
 		if (sc == 0 || pb_results_case_summary(k, 0.95, &s) != 0) {
 			para(c, 2, "%s: no figure (unit '%s' without a TSC frequency).", label,
 			     k->unit);
-			json_array_append_new(arr, o);
 			free(group);
 			free(label);
 			continue;
 		}
 		double hw = has_ci(&s) ? 50 * (s.ci_hi - s.ci_lo) / s.median : NAN;
-		json_object_set_new(o, "ns_per_op", jnum(s.median * sc));
-		json_object_set_new(o, "ci_ns",
-		                    json_pack("[o,o]", jnum(has_ci(&s) ? s.ci_lo * sc : NAN),
-		                              jnum(has_ci(&s) ? s.ci_hi * sc : NAN)));
-		json_object_set_new(o, "ci_halfwidth_pct", jnum(hw));
-		json_array_append_new(arr, o);
+		o->has_figure = true;
+		o->ns_per_op = s.median * sc;
+		o->ci_ns[0] = has_ci(&s) ? s.ci_lo * sc : NAN;
+		o->ci_ns[1] = has_ci(&s) ? s.ci_hi * sc : NAN;
+		o->ci_halfwidth_pct = hw;
 		char t0[32], t1[32], t2[32];
 		if (has_ci(&s))
 			para(c, 2, "%s: %s (%s to %s, +-%.1f%%)", label,
@@ -983,7 +1013,7 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 	}
 	if (!any) {
 		para(c, 0, "kernel crossings: no syscall cases in this file.");
-		return arr;
+		return;
 	}
 	if (widest_name[0])
 		para(c, 2,
@@ -1017,15 +1047,13 @@ static json_t *crossings_section(struct ctx *c, double *widest_pct)
 		     fmt_ns(fault_ns[0], t0, sizeof t0), fault_ns[0] / m, best->kernel,
 		     fmt_ns(m, t1, sizeof t1), fault_ns[1] / hi, fault_ns[2] / lo);
 	}
-	return arr;
 }
 
 /* ---- how far to trust the run --------------------------------------------- */
 
-static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
+static void trust_section(struct ctx *c, const size_t counts[V_COUNT])
 {
 	const struct pb_results_file *f = c->f;
-	json_t *o = json_object();
 	size_t samples = 0, noisy = 0, no_ci = 0, cases = 0;
 	long long migrations = 0, outliers = 0;
 	double widest = 0;
@@ -1073,17 +1101,20 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 	for (int v = 0; v < V_COUNT; v++)
 		total += counts[v];
 	bool too_noisy = total && 2 * counts[V_UNSURE] >= total;
-	json_object_set_new(o, "cases", json_integer((json_int_t)cases));
-	json_object_set_new(o, "samples", json_integer((json_int_t)samples));
-	json_object_set_new(o, "widest_ci_halfwidth_pct", jnum(widest));
-	json_object_set_new(o, "widest_ci_case", json_string(widest_name));
-	json_object_set_new(o, "noisy_cases", json_integer((json_int_t)noisy));
-	json_object_set_new(o, "cases_without_ci", json_integer((json_int_t)no_ci));
-	json_object_set_new(o, "migrations", json_integer(migrations));
-	json_object_set_new(o, "outliers", json_integer(outliers));
-	json_object_set_new(o, "high_noise", json_boolean(high));
-	json_object_set_new(o, "too_noisy_to_conclude", json_boolean(too_noisy));
-	json_object_set_new(o, "interrupted", json_boolean(f->interrupted));
+	struct pb_summary_trust *o = &c->out->trust;
+	*o = (struct pb_summary_trust){
+	    .cases = cases,
+	    .samples = samples,
+	    .widest_ci_halfwidth_pct = widest,
+	    .noisy_cases = noisy,
+	    .cases_without_ci = no_ci,
+	    .migrations = migrations,
+	    .outliers = outliers,
+	    .high_noise = high,
+	    .too_noisy_to_conclude = too_noisy,
+	    .interrupted = f->interrupted,
+	};
+	snprintf(o->widest_ci_case, sizeof o->widest_ci_case, "%s", widest_name);
 
 	para(c, 0, "how far to trust it:");
 	para(c, 2,
@@ -1124,7 +1155,6 @@ static json_t *trust_section(struct ctx *c, const size_t counts[V_COUNT])
 		     "wide to tell it from the fastest kernel. Run again on a quieter machine, "
 		     "or with a larger --budget.",
 		     counts[V_UNSURE], total);
-	return o;
 }
 
 /* ---- the whole ------------------------------------------------------------ */
@@ -1140,7 +1170,7 @@ bool pb_summary_is_default_run(const struct pb_results_file *f)
 	return a && (!strcmp(a, "run") || a[0] == '-');
 }
 
-json_t *pb_summary_build(const struct pb_results_file *f)
+struct pb_summary_report *pb_summary_build(const struct pb_results_file *f)
 {
 	struct ctx c = {.f = f};
 	if (collect(&c) != 0)
@@ -1155,31 +1185,43 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 		pb_fail("%s: no memset, memcpy or syscall cases to summarize", f->path);
 		return NULL;
 	}
-	c.text = json_array();
-	json_t *o = json_object();
-	json_t *rules = json_object();
-	json_object_set_new(rules, "margin", json_real(pb_equivalence()));
-	json_object_set_new(
-	    rules, "within_noise",
-	    json_sprintf("the 95%% interval of libc / the fastest other kernel (ratio_ci: "
-	                 "paired by replicate, or the samples' Hodges-Lehmann with one) lies "
-	                 "inside 1 +- %g (pb_verdict: equivalent)",
-	                 pb_equivalence()));
-	json_object_set_new(rules, "behind",
-	                    json_string("the interval lies above 1 and the ratio beyond the "
-	                                "margin (pb_verdict: different)"));
-	json_object_set_new(rules, "ahead",
-	                    json_string("the interval lies below 1 and the ratio beyond the "
-	                                "margin (pb_verdict: different)"));
-	json_object_set_new(rules, "cannot_tell",
-	                    json_string("no interval, or one neither inside the margin nor "
-	                                "clear of 1 with the ratio beyond it"));
-	json_object_set_new(rules, "consistent",
-	                    json_string("glibc's threshold lies where neither path is faster "
-	                                "by the one rule, between the sizes where each is"));
-	json_object_set_new(rules, "too_noisy_to_conclude",
-	                    json_string("at least half of the libc comparisons cannot tell"));
-	json_object_set_new(o, "rules", rules);
+	/* what the run measured of its lines cannot be rebuilt from the cases:
+	 * a saved run's is kept, once checked (a malformed one fails the build) */
+	struct pb_glibc_check *measured = NULL;
+	size_t n_measured = 0;
+	bool has_measured = false;
+	if (pb_results_read_glibc_checks(f, &measured, &n_measured, &has_measured) != 0) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s", pb_error());
+		free(c.mc);
+		pb_fail("%s: %s", f->path, msg);
+		return NULL;
+	}
+	struct pb_summary_report *o = calloc(1, sizeof *o);
+	if (!o) {
+		free(measured);
+		free(c.mc);
+		pb_fail("out of memory");
+		return NULL;
+	}
+	c.out = o;
+	o->rules = (struct pb_summary_rules){
+	    .margin = pb_equivalence(),
+	    .behind = "the interval lies above 1 and the ratio beyond the margin (pb_verdict: "
+	              "different)",
+	    .ahead = "the interval lies below 1 and the ratio beyond the margin (pb_verdict: "
+	             "different)",
+	    .cannot_tell = "no interval, or one neither inside the margin nor clear of 1 with "
+	                   "the ratio beyond it",
+	    .consistent = "glibc's threshold lies where neither path is faster by the one rule, "
+	                  "between the sizes where each is",
+	    .too_noisy_to_conclude = "at least half of the libc comparisons cannot tell",
+	};
+	snprintf(o->rules.within_noise, sizeof o->rules.within_noise,
+	         "the 95%% interval of libc / the fastest other kernel (ratio_ci: paired by "
+	         "replicate, or the samples' Hodges-Lehmann with one) lies inside 1 +- %g "
+	         "(pb_verdict: equivalent)",
+	         pb_equivalence());
 
 	size_t reps = 0; /* the most replicates of a case: v2 files */
 	for (size_t i = 0; i < f->ncases; i++)
@@ -1192,54 +1234,42 @@ json_t *pb_summary_build(const struct pb_results_file *f)
 	else
 		para(&c, 0, "summary (every figure from this run's samples: medians, 95%% CIs):");
 	size_t counts[V_COUNT] = {0};
-	json_object_set_new(o, "libc", libc_section(&c, counts));
-	json_object_set_new(o, "glibc", glibc_section(&c));
-	/* what the run measured of its lines cannot be rebuilt from the cases:
-	 * a saved run's is kept, once checked (a malformed one fails the build) */
-	const json_t *measured = json_object_get(
-	    json_object_get(json_object_get(f->doc, "summary"), "glibc"), "measured");
-	if (measured && pb_glibc_effect_check_json(measured) != 0) {
-		char msg[400];
-		snprintf(msg, sizeof msg, "%s", pb_error());
-		json_decref(o);
-		json_decref(c.text);
-		free(c.mc);
-		pb_fail("%s: %s", f->path, msg);
-		return NULL;
-	}
-	if (measured)
-		json_object_set(json_object_get(o, "glibc"), "measured", (json_t *)measured);
+	libc_section(&c, counts);
+	glibc_section(&c);
+	o->glibc.has_measured = has_measured;
+	o->glibc.measured = measured;
+	o->glibc.n_measured = n_measured;
 	double widest = 0;
-	json_object_set_new(o, "crossings", crossings_section(&c, &widest));
-	json_t *trust = trust_section(&c, counts);
-	json_object_set_new(o, "trust", trust);
+	crossings_section(&c, &widest);
+	trust_section(&c, counts);
 	/* The conclusion first: a run that cannot support one says so at once. */
-	if (json_is_true(json_object_get(trust, "too_noisy_to_conclude")))
-		json_array_insert_new(
-		    c.text, 1,
-		    json_sprintf("  Too noisy to conclude about libc at most sizes: %zu of %zu "
-		                 "comparisons cannot tell (\"how far to trust it\", below).",
-		                 counts[V_UNSURE],
-		                 counts[V_AHEAD] + counts[V_WITHIN] + counts[V_BEHIND] +
-		                     counts[V_UNSURE]));
-	json_object_set_new(o, "text", c.text);
+	if (o->trust.too_noisy_to_conclude) {
+		char *line = NULL;
+		if (asprintf(&line,
+		             "  Too noisy to conclude about libc at most sizes: %zu of %zu "
+		             "comparisons cannot tell (\"how far to trust it\", below).",
+		             counts[V_UNSURE],
+		             counts[V_AHEAD] + counts[V_WITHIN] + counts[V_BEHIND] +
+		                 counts[V_UNSURE]) < 0)
+			line = NULL;
+		text_insert(&c, o->n_text < 1 ? o->n_text : 1, line);
+	}
 	free(c.mc);
-	return o;
-}
-
-json_t *pb_summary_build_doc(const json_t *doc)
-{
-	char *text = json_dumps(doc, JSON_COMPACT);
-	if (!text) {
+	if (c.oom) {
+		pb_summary_report_free(o);
 		pb_fail("out of memory");
 		return NULL;
 	}
+	return o;
+}
+
+struct pb_summary_report *pb_summary_build_doc(const struct pb_results_doc *doc)
+{
 	struct pb_results_file f;
-	json_t *s = NULL;
-	if (pb_results_load_text(text, strlen(text), "this run", &f) == 0)
+	struct pb_summary_report *s = NULL;
+	if (pb_results_doc_read(doc, "this run", &f) == 0)
 		s = pb_summary_build(&f);
 	pb_results_file_free(&f);
-	free(text);
 	return s;
 }
 
@@ -1263,17 +1293,11 @@ static void print_env_line(FILE *out, int indent, const char *s)
 	fputc('\n', out);
 }
 
-void pb_summary_print(FILE *out, const json_t *summary)
+void pb_summary_print(FILE *out, const struct pb_summary_report *summary)
 {
-	const json_t *text = json_object_get(summary, "text");
-	size_t i;
-	const json_t *p;
 	fputc('\n', out);
-	json_array_foreach(text, i, p)
-	{
-		const char *s = json_string_value(p);
-		if (!s)
-			continue;
+	for (size_t i = 0; i < summary->n_text; i++) {
+		const char *s = summary->text[i];
 		int indent = (int)strspn(s, " ");
 		if (!strncmp(s + indent, "GLIBC_TUNABLES=", 15))
 			print_env_line(out, indent, s + indent);
@@ -1281,20 +1305,30 @@ void pb_summary_print(FILE *out, const json_t *summary)
 			pb_print_wrapped_at(out, indent, indent + 2, s + indent);
 	}
 	/* the default run's GLIBC_TUNABLES lines, measured (glibc_effect.h) */
-	const json_t *measured = json_object_get(json_object_get(summary, "glibc"), "measured");
-	if (json_array_size(measured))
+	if (summary->glibc.n_measured)
 		pb_print_wrapped_at(
 		    out, 0, 2,
 		    "\nthe GLIBC_TUNABLES lines above, measured: libc without and "
 		    "with each at the sizes where it changes glibc's path, in fresh "
 		    "processes A B B A ...:");
-	json_array_foreach(measured, i, p)
-	{
-		const char *env = json_string_value(json_object_get(p, "env"));
+	for (size_t i = 0; i < summary->glibc.n_measured; i++) {
+		const struct pb_glibc_check *p = &summary->glibc.measured[i];
 		fputc('\n', out);
-		if (env)
-			print_env_line(out, 0, env);
-		if (pb_glibc_effect_print_json(out, p) != 0)
-			fprintf(out, "  (%s)\n", pb_error());
+		print_env_line(out, 0, p->env);
+		pb_glibc_effect_print_stored(out, p);
 	}
+}
+
+int pb_summary_add_measured(struct pb_summary_report *s, const struct pb_glibc_check *check)
+{
+	struct pb_summary_glibc *g = &s->glibc;
+	if (g->n_measured >= PB_GLIBC_CHECK_MAX)
+		return pb_fail("more than %d measured GLIBC_TUNABLES lines", PB_GLIBC_CHECK_MAX);
+	struct pb_glibc_check *m = realloc(g->measured, (g->n_measured + 1) * sizeof *m);
+	if (!m)
+		return pb_fail("out of memory");
+	m[g->n_measured++] = *check;
+	g->measured = m;
+	g->has_measured = true;
+	return 0;
 }

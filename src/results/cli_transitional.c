@@ -1,6 +1,6 @@
 /* cli_transitional.c - TRANSITIONAL (issue 37): the JSON the command line
- * still exchanges with modules that hand JSON (the report module's summary
- * and accounting objects, the cmd suite's cases), read and written here
+ * still exchanges with modules that hand JSON (the report module's
+ * accounting object, the cmd suite's cases), read and written here
  * so that src/cli/ builds and walks none of it (results_json.h). */
 #include <jansson.h>
 #include <limits.h>
@@ -8,36 +8,6 @@
 
 #include "primbench/profile.h"
 #include "primbench/results_json.h"
-
-size_t pb_results_summary_glibc_count(const json_t *summary)
-{
-	return json_array_size(json_object_get(json_object_get(summary, "glibc"), "policies"));
-}
-
-void pb_results_summary_glibc_policy(const json_t *summary, size_t i,
-                                     struct pb_summary_glibc_policy *out)
-{
-	const json_t *pol =
-	    json_array_get(json_object_get(json_object_get(summary, "glibc"), "policies"), i);
-	const json_t *behind = json_object_get(pol, "libc_behind_sizes");
-	*out = (struct pb_summary_glibc_policy){
-	    .env = json_string_value(json_object_get(pol, "env")),
-	    .op = json_string_value(json_object_get(pol, "op")),
-	    .cache_state = json_string_value(json_object_get(pol, "cache_state")),
-	    .policy = json_string_value(json_object_get(pol, "policy")),
-	    .current_is_closest = json_is_true(json_object_get(pol, "current_is_closest")),
-	    .behind_valid = json_is_integer(behind),
-	    .libc_behind_sizes = json_integer_value(behind),
-	};
-}
-
-void pb_results_summary_set_glibc_measured(json_t *summary, json_t *measured)
-{
-	if (json_array_size(measured))
-		json_object_set_new(json_object_get(summary, "glibc"), "measured", measured);
-	else
-		json_decref(measured);
-}
 
 json_t *pb_results_cmd_profile_json(const struct pb_profile *prof,
                                     const struct pb_cmd_profile_env *e)

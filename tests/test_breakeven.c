@@ -20,6 +20,7 @@
 #include "primbench/breakeven_text.h"
 #include "primbench/error.h"
 #include "primbench/replicates.h"
+#include "primbench/results_json.h"
 #include "primbench/text.h"
 #include "primbench/twosample.h"
 
@@ -147,6 +148,22 @@ static struct pb_breakeven compute(struct synth *s, enum pb_op op,
 	if (rc != 1)
 		fail_msg("pb_breakeven_compute: %d (%s)", rc, pb_error());
 	return b;
+}
+
+/* The result file's "breakeven" object of (op, st) of r, as the results
+ * module writes its record; NULL when r has no case of (op, st). */
+static json_t *breakeven_json(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
+                              const struct pb_glibc_thresholds *g)
+{
+	struct pb_breakeven b;
+	if (pb_breakeven_compute(r, op, st, g, &b) <= 0)
+		return NULL;
+	struct pb_breakeven_record rec;
+	assert_int_equal(pb_breakeven_record_make(&b, &rec), 0);
+	pb_breakeven_free(&b);
+	json_t *o = pb_results_breakeven_json(&rec);
+	pb_breakeven_record_free(&rec);
+	return o;
 }
 
 static void assert_policy(const struct pb_breakeven *b, const char *text)
@@ -591,7 +608,7 @@ static void test_inputs(void **state)
 	struct pb_mem_result r = result_of(&s);
 	struct pb_breakeven b;
 	assert_int_equal(pb_breakeven_compute(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL, &b), 0);
-	assert_null(pb_breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL));
+	assert_null(breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL));
 
 	add(&s, PB_OP_MEMCPY, KA, 0, 5, 0.02);
 	add(&s, PB_OP_MEMCPY, KB, 0, 1, 0.02);
@@ -1279,7 +1296,7 @@ static void test_json(void **state)
 	struct synth s = {0};
 	sweep(&s);
 	struct pb_mem_result r = result_of(&s);
-	json_t *o = pb_breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, &intel);
+	json_t *o = breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, &intel);
 	assert_non_null(o);
 	assert_string_equal(json_string_value(json_object_get(o, "op")), "memcpy");
 	assert_string_equal(json_string_value(json_object_get(o, "cache_state")), "hot");
@@ -1320,7 +1337,7 @@ static void test_json(void **state)
 	json_decref(o);
 
 	/* without glibc figures: no "glibc" member */
-	o = pb_breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL);
+	o = breakeven_json(&r, PB_OP_MEMCPY, PB_STATE_HOT, NULL);
 	assert_null(json_object_get(o, "glibc"));
 	json_decref(o);
 }

@@ -1,13 +1,15 @@
 /* primbench/breakeven_text.h - a break-even computation
- * (primbench/breakeven.h) as text and as the result file's "breakeven"
- * object (docs/breakeven.md, docs/results-schema.md). */
+ * (primbench/breakeven.h) as text and as the record of the result file's
+ * "breakeven" array (docs/breakeven.md, docs/results-schema.md), which the
+ * results module writes. */
 #ifndef PRIMBENCH_BREAKEVEN_TEXT_H
 #define PRIMBENCH_BREAKEVEN_TEXT_H
 
-#include <jansson.h>
 #include <stdio.h>
 
 #include "primbench/breakeven.h"
+#include "primbench/breakeven_record.h"
+#include "primbench/results.h"
 
 /* One switch of a policy in words, as pb_breakeven_print gives it:
  * "BELOW -> ABOVE above BOUND (HOW)", HOW saying how the bound was placed
@@ -28,10 +30,18 @@ void pb_print_breakeven(FILE *f, const struct pb_mem_result *r, enum pb_op op,
                         enum pb_cache_state st, const struct pb_glibc_thresholds *g);
 void pb_breakeven_print(FILE *f, const struct pb_breakeven *b);
 
-/* The same as a JSON object for the result file (docs/breakeven.md);
- * NULL when r has no case of (op, st) or on allocation failure. */
-json_t *pb_breakeven_json(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
-                          const struct pb_glibc_thresholds *g);
-json_t *pb_breakeven_to_json(const struct pb_breakeven *b);
+/* b as the result file's record (docs/breakeven.md; written by the
+ * results module, include/primbench/breakeven_record.h): the kernel names
+ * are the table's, the rest copied. Returns 0, or -1 with pb_error() when
+ * out of memory (nothing to free then); else free with
+ * pb_breakeven_record_free. */
+int pb_breakeven_record_make(const struct pb_breakeven *b, struct pb_breakeven_record *out);
+
+/* Computes the break-even of (op, st) of r (pb_breakeven_compute, g as
+ * there) and appends its record to doc["breakeven"]. Returns 1 when
+ * appended, 0 when r has no case of (op, st) (nothing appended), or -1
+ * with pb_error() (out of memory). */
+int pb_breakeven_write(struct pb_results_doc *doc, const struct pb_mem_result *r, enum pb_op op,
+                       enum pb_cache_state st, const struct pb_glibc_thresholds *g);
 
 #endif

@@ -983,8 +983,7 @@ static void print_breakeven(struct mem_run *run, const struct pb_mem_result *r, 
 	const struct pb_glibc_thresholds *g =
 	    run->glibc.known && op != PB_OP_MEMMOVE ? &run->glibc : NULL;
 	pb_print_breakeven(stdout, r, op, st, g);
-	/* TRANSITIONAL (issue 37): the analysis module's JSON */
-	pb_results_doc_append_json(run->s.doc, "breakeven", pb_breakeven_json(r, op, st, g));
+	(void)pb_breakeven_write(run->s.doc, r, op, st, g); /* none written when it fails */
 }
 
 /* The tables of one state: one grid per size when there are several

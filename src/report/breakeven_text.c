@@ -1,6 +1,7 @@
 /* breakeven_text.c - a break-even computation in words, in at most 80
- * columns, and as the result file's "breakeven" object
- * (include/primbench/breakeven_text.h, docs/breakeven.md). */
+ * columns, and as the record of the result file's "breakeven" array
+ * (include/primbench/breakeven_text.h, docs/breakeven.md; the results
+ * module writes it: src/results/breakeven_write.c). */
 #include "primbench/breakeven_text.h"
 #include "primbench/report.h"
 
@@ -294,132 +295,109 @@ void pb_print_breakeven(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 	pb_breakeven_free(&b);
 }
 
-/* ---- JSON ------------------------------------------------------------------ */
+/* ---- the result file's record ------------------------------------------- */
 
-static json_t *jnum(double v)
+static void crossing_record(const struct pb_crossing *c, bool with_bound,
+                            struct pb_breakeven_crossing_record *x)
 {
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *jsize(uint64_t v)
-{
-	return v > (uint64_t)INT64_MAX ? json_null() : json_integer((json_int_t)v);
-}
-/* The crossings (or the policy's switches, with their bound_bytes) as a
- * JSON array of objects (docs/results-schema.md "breakeven"). */
-static json_t *crossings_json(const struct pb_crossing *cs, size_t n, bool with_bound)
-{
-	json_t *xs = json_array();
-	for (size_t i = 0; i < n; i++) {
-		const struct pb_crossing *c = &cs[i];
-		json_t *x = json_object();
-		json_object_set_new(x, "below", json_string(c->below->name));
-		json_object_set_new(x, "above", json_string(c->above->name));
-		if (with_bound) {
-			static const char *const how[] = {
-			    [PB_BOUND_CROSSING] = "crossing",
-			    [PB_BOUND_BANDS] = "bands_meet",
-			    [PB_BOUND_CODE] = "same_code",
-			    [PB_BOUND_ASCENDING] = "ascending",
-			};
-			json_object_set_new(x, "bound_bytes", jsize(c->bound_bytes));
-			json_object_set_new(x, "bound_from", json_string(how[c->bound_how]));
-			if (c->bound_how == PB_BOUND_CODE || c->bound_how == PB_BOUND_ASCENDING)
-				json_object_set_new(x, "moved_from_bytes",
-				                    jsize(c->moved_from_bytes));
-			json_object_set_new(x, "ci_overlap_measured",
-			                    json_boolean(c->undecided_measured));
-		}
-		json_object_set_new(x, "size_bytes", jnum(c->size_bytes));
-		json_object_set_new(x, "bracket_bytes",
-		                    json_pack("[o,o]", jsize(c->bracket_lo), jsize(c->bracket_hi)));
-		json_object_set_new(x, "ci_overlap_bytes",
-		                    json_pack("[o,o]", jnum(c->lo_bytes), jnum(c->hi_bytes)));
-		json_object_set_new(x, "ci_overlap_open",
-		                    json_pack("[b,b]", c->lo_open, c->hi_open));
-		json_object_set_new(x, "flips", json_integer(c->flips));
-		json_array_append_new(xs, x);
+	static const char *const how[] = {
+	    [PB_BOUND_CROSSING] = "crossing",
+	    [PB_BOUND_BANDS] = "bands_meet",
+	    [PB_BOUND_CODE] = "same_code",
+	    [PB_BOUND_ASCENDING] = "ascending",
+	};
+	*x = (struct pb_breakeven_crossing_record){
+	    .below = c->below->name,
+	    .above = c->above->name,
+	    .size_bytes = c->size_bytes,
+	    .bracket_lo = c->bracket_lo,
+	    .bracket_hi = c->bracket_hi,
+	    .lo_bytes = c->lo_bytes,
+	    .hi_bytes = c->hi_bytes,
+	    .lo_open = c->lo_open,
+	    .hi_open = c->hi_open,
+	    .flips = c->flips,
+	};
+	if (with_bound) {
+		x->bound_bytes = c->bound_bytes;
+		x->bound_from = how[c->bound_how];
+		x->has_moved_from =
+		    c->bound_how == PB_BOUND_CODE || c->bound_how == PB_BOUND_ASCENDING;
+		x->moved_from_bytes = c->moved_from_bytes;
+		x->ci_overlap_measured = c->undecided_measured;
 	}
-	return xs;
 }
 
-json_t *pb_breakeven_to_json(const struct pb_breakeven *b)
+_Static_assert(PB_BREAKEVEN_RECORD_MAX_PEERS == PB_BREAKEVEN_MAX_PEERS, "peers fit the record");
+_Static_assert(PB_BREAKEVEN_RECORD_MAX_NOTES == PB_GLIBC_MAX_NOTES, "notes fit the record");
+
+int pb_breakeven_record_make(const struct pb_breakeven *b, struct pb_breakeven_record *o)
 {
-	json_t *o = json_object();
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "op", json_string(pb_op_name(b->op)));
-	json_object_set_new(o, "cache_state", json_string(pb_cache_state_name(b->state)));
-	json_object_set_new(o, "method", json_string("docs/breakeven.md"));
-	json_object_set_new(o, "min_size_bytes", jsize(b->min_size));
-	json_object_set_new(o, "max_size_bytes", jsize(b->max_size));
-	json_t *lead = json_array();
+	memset(o, 0, sizeof *o);
+	o->op = pb_op_name(b->op);
+	o->cache_state = pb_cache_state_name(b->state);
+	o->min_size_bytes = b->min_size;
+	o->max_size_bytes = b->max_size;
+	o->leading = calloc(b->n_leading ? b->n_leading : 1, sizeof *o->leading);
+	o->crossings = calloc(b->n_crossings ? b->n_crossings : 1, sizeof *o->crossings);
+	o->switches = calloc(b->n_switches ? b->n_switches : 1, sizeof *o->switches);
+	if (!o->leading || !o->crossings || !o->switches) {
+		pb_breakeven_record_free(o);
+		return pb_fail("out of memory");
+	}
 	for (size_t i = 0; i < b->n_leading; i++)
-		json_array_append_new(lead, json_string(b->leading[i]->name));
-	json_object_set_new(o, "leading_kernels", lead);
-
-	json_object_set_new(o, "crossings", crossings_json(b->crossings, b->n_crossings, false));
-	json_object_set_new(o, "switches", crossings_json(b->switches, b->n_switches, true));
-
-	char policy[PB_POLICY_TEXT_MAX];
-	pb_policy_format(&b->policy, policy, sizeof policy);
-	json_object_set_new(o, "policy", json_string(policy));
-	json_object_set_new(o, "policy_simplified", json_boolean(b->policy_simplified));
-	json_t *peers = json_array();
+		o->leading[i] = b->leading[i]->name;
+	o->n_leading = b->n_leading;
+	for (size_t i = 0; i < b->n_crossings; i++)
+		crossing_record(&b->crossings[i], false, &o->crossings[i]);
+	o->n_crossings = b->n_crossings;
+	for (size_t i = 0; i < b->n_switches; i++)
+		crossing_record(&b->switches[i], true, &o->switches[i]);
+	o->n_switches = b->n_switches;
+	pb_policy_format(&b->policy, o->policy, sizeof o->policy);
+	o->policy_simplified = b->policy_simplified;
+	o->n_bands = b->policy.n_bands;
 	for (size_t i = 0; i < b->policy.n_bands; i++) {
-		json_t *one = json_array();
+		o->n_peers[i] = b->peers[i].n;
 		for (size_t k = 0; k < b->peers[i].n; k++)
-			json_array_append_new(one, json_string(b->peers[i].kernels[k]->name));
-		json_array_append_new(peers, one);
+			o->peers[i][k] = b->peers[i].kernels[k]->name;
 	}
-	json_object_set_new(o, "policy_peers", peers);
-
+	o->have_glibc = b->have_glibc;
 	if (b->have_glibc) {
 		const struct pb_glibc_tunables *t = &b->glibc;
 		const struct pb_glibc_thresholds *now = &b->glibc_now;
-		json_t *gl = json_object();
-		json_t *rec = json_object(), *cur = now->known ? json_object() : json_null();
-		json_object_set_new(gl, "model", json_string("glibc 2.36 x86-64"));
-		if (b->op == PB_OP_MEMCPY) {
-			json_object_set_new(rec, "x86_rep_movsb_threshold", jsize(t->rep_movsb));
-			json_object_set_new(rec, "x86_non_temporal_threshold",
-			                    jsize(t->non_temporal));
-			if (now->known) {
-				json_object_set_new(cur, "x86_rep_movsb_threshold",
-				                    jsize(now->rep_movsb));
-				json_object_set_new(cur, "x86_non_temporal_threshold",
-				                    jsize(now->non_temporal));
-				json_object_set_new(cur, "rep_movsb_stop_threshold",
-				                    now->rep_movsb_stop ? jsize(now->rep_movsb_stop)
-				                                        : json_null());
-			}
-		} else {
-			json_object_set_new(rec, "x86_rep_stosb_threshold", jsize(t->rep_stosb));
-			if (now->known)
-				json_object_set_new(cur, "x86_rep_stosb_threshold",
-				                    jsize(now->rep_stosb));
-		}
-		json_object_set_new(gl, "tunables", rec);
-		json_object_set_new(gl, "current", cur);
-		json_object_set_new(gl, "env", json_string(t->line));
-		json_object_set_new(gl, "mismatch_octaves", jnum(t->mismatch_octaves));
-		json_object_set_new(gl, "no_path_octaves", jnum(t->no_path_octaves));
-		json_t *notes = json_array();
+		o->is_memcpy = b->op == PB_OP_MEMCPY;
+		o->rep_movsb = t->rep_movsb;
+		o->non_temporal = t->non_temporal;
+		o->rep_stosb = t->rep_stosb;
+		o->current_known = now->known;
+		o->cur_rep_movsb = now->rep_movsb;
+		o->cur_non_temporal = now->non_temporal;
+		o->cur_rep_stosb = now->rep_stosb;
+		o->cur_rep_movsb_stop = now->rep_movsb_stop;
+		snprintf(o->env, sizeof o->env, "%s", t->line);
+		o->mismatch_octaves = t->mismatch_octaves;
+		o->no_path_octaves = t->no_path_octaves;
+		o->n_notes = t->n_notes;
 		for (size_t i = 0; i < t->n_notes; i++)
-			json_array_append_new(notes, json_string(t->notes[i]));
-		json_object_set_new(gl, "not_expressible", notes);
-		json_object_set_new(o, "glibc", gl);
+			snprintf(o->notes[i], sizeof o->notes[i], "%s", t->notes[i]);
 	}
-	return o;
+	return 0;
 }
 
-json_t *pb_breakeven_json(const struct pb_mem_result *r, enum pb_op op, enum pb_cache_state st,
-                          const struct pb_glibc_thresholds *g)
+int pb_breakeven_write(struct pb_results_doc *doc, const struct pb_mem_result *r, enum pb_op op,
+                       enum pb_cache_state st, const struct pb_glibc_thresholds *g)
 {
 	struct pb_breakeven b;
-	if (pb_breakeven_compute(r, op, st, g, &b) <= 0)
-		return NULL;
-	json_t *o = pb_breakeven_to_json(&b);
+	int rc = pb_breakeven_compute(r, op, st, g, &b);
+	if (rc <= 0)
+		return rc;
+	struct pb_breakeven_record rec;
+	rc = pb_breakeven_record_make(&b, &rec);
 	pb_breakeven_free(&b);
-	return o;
+	if (rc != 0)
+		return -1;
+	rc = pb_results_add_breakeven(doc, &rec);
+	pb_breakeven_record_free(&rec);
+	return rc == 0 ? 1 : -1;
 }

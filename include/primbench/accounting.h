@@ -29,66 +29,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "primbench/account.h"
-
-#define PB_ACCT_MAX_EXES  16 /* distinct programs listed; more are counted together */
-#define PB_ACCT_MAX_RATES 8  /* distinct sample_every values listed */
-#define PB_ACCT_MAX_NOTES 4  /* skipped files described; more are only counted */
-#define PB_ACCT_NOTE_LEN  512
-
-/* Size classes of the printed table (groups of log2 buckets). */
-enum pb_acct_class {
-	PB_ACCT_CLASS_0,      /* 0 bytes                (bucket 0) */
-	PB_ACCT_CLASS_1_15,   /* 1..15                  (buckets 1-4) */
-	PB_ACCT_CLASS_16_63,  /* 16..63                 (buckets 5-6) */
-	PB_ACCT_CLASS_64_255, /* 64..255                (buckets 7-8) */
-	PB_ACCT_CLASS_256_1K, /* 256..1023              (buckets 9-10) */
-	PB_ACCT_CLASS_1K_4K,  /* 1 KiB..4 KiB-1         (buckets 11-12) */
-	PB_ACCT_CLASS_4K_64K, /* 4 KiB..64 KiB-1        (buckets 13-16) */
-	PB_ACCT_CLASS_64K_1M, /* 64 KiB..1 MiB-1        (buckets 17-20) */
-	PB_ACCT_CLASS_1M_UP,  /* 1 MiB and more         (buckets 21-64) */
-	PB_ACCT_NCLASSES
-};
-
-/* The sums over a set of accounting files. All-zero (`= {0}`) is the empty
- * total. Counts are numbers of files, one per process image. */
-struct pb_acct_total {
-	uint64_t processes;       /* files added */
-	uint64_t forked;          /* of them made in a fork child (forked == 1) */
-	uint64_t policy_failed;   /* of them with policy_ok == 0 (libc served their calls) */
-	uint64_t ticks_processes; /* of them in ticks mode (ticks == 1) */
-	uint64_t skipped;         /* files named like accounting files that could not be read
-	                             or were malformed (pb_acct_read_dir) */
-	char skip_note[PB_ACCT_MAX_NOTES][PB_ACCT_NOTE_LEN]; /* why, for the first ones */
-	/* Distinct exe paths (as the files give them, maybe truncated) with
-	 * their number of processes, in first-seen order; processes whose
-	 * program did not fit in the list are counted in exe_other. */
-	struct {
-		char path[PB_ACCT_TEXT];
-		uint64_t processes;
-	} exe[PB_ACCT_MAX_EXES];
-	unsigned n_exe;
-	uint64_t exe_other;
-	/* Distinct sample_every values of the ticks-mode files, with their
-	 * number of processes; rate_other counts the ones past the list. */
-	struct {
-		uint32_t sample_every;
-		uint64_t processes;
-	} rate[PB_ACCT_MAX_RATES];
-	unsigned n_rate;
-	uint64_t rate_other;
-	/* Per primitive: the files' calls and bytes, and per bucket the sums
-	 * of calls, bytes, sampled_calls and sampled_ticks. The primitive's
-	 * calls/bytes and the sums of its buckets are added separately (a live
-	 * writer's snapshot may differ by a few calls). Additions saturate at
-	 * UINT64_MAX. */
-	struct pb_acct_prim_counts prim[PB_ACCT_NPRIM];
-	/* The largest timer_overhead_ticks of the ticks-mode files: the cost
-	 * of one empty timer pair, what each timed call had subtracted. */
-	double timer_overhead_ticks_max;
-};
+#include "primbench/accounting_record.h"
 
 /* The estimate of a range of buckets (see the top of this file). */
 struct pb_acct_est {
@@ -201,10 +143,14 @@ int pb_acct_read_dir(const char *dir, struct pb_acct_total *t);
 void pb_acct_print(FILE *f, const struct pb_acct_total *t, double tsc_hz, double cpu_time_s,
                    int flags);
 
-/* The figures of pb_acct_print() as a JSON object: the `accounting` field
- * of a cmd case (docs/results-schema.md, "A cmd case"); tsc_hz and
- * cpu_time_s as for pb_acct_print(). Unknown figures are null. New
- * reference, or NULL with pb_error() when out of memory. */
-json_t *pb_acct_json(const struct pb_acct_total *t, double tsc_hz, double cpu_time_s);
+/* The figures of pb_acct_print() as the record of the `accounting` field
+ * of a cmd case (docs/results-schema.md, "A cmd case";
+ * include/primbench/accounting_record.h, written by the results module):
+ * per primitive, its size classes and "all", the estimates with their
+ * share of cpu_time_s; tsc_hz and cpu_time_s as for pb_acct_print()
+ * (unknown: NaN in *out). *out borrows t (out->total): t must outlive it.
+ * Never fails. */
+void pb_acct_tables(const struct pb_acct_total *t, double tsc_hz, double cpu_time_s,
+                    struct pb_acct_tables *out);
 
 #endif

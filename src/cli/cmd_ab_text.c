@@ -537,7 +537,9 @@ void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
 	fflush(fp);
 	pb_acct_print(fp, t, tsc_hz, cpu_s,
 	              (p->nsides == 2 && sd == 0) ? PB_ACCT_PRINT_NO_CAVEATS : 0);
-	*out = pb_acct_json(t, tsc_hz, cpu_s);
+	struct pb_acct_tables tab;
+	pb_acct_tables(t, tsc_hz, cpu_s, &tab);
+	*out = pb_results_acct_json(&tab);
 	print_other_code(fp, p, sd, t, *out);
 	free(t);
 }

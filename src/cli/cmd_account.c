@@ -78,8 +78,10 @@ int cmd_account(int argc, char **argv)
 		struct pb_results_doc *doc = pb_results_accounting_new(dir);
 		if (!doc)
 			die_usage("account: %s", pb_error());
-		/* TRANSITIONAL (issue 37): the report module's accounting JSON */
-		pb_results_doc_set_json(doc, "accounting", pb_acct_json(t, hz, 0));
+		struct pb_acct_tables tab;
+		pb_acct_tables(t, hz, 0, &tab);
+		if (pb_results_add_accounting(doc, &tab) != 0)
+			die_usage("account: %s", pb_error());
 		status = cli_write_doc(doc, out);
 		pb_results_doc_free(doc);
 	}

@@ -20,7 +20,6 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/sizes.h"
 #include "primbench/text.h"
 
@@ -695,144 +694,61 @@ void pb_acct_print(FILE *f, const struct pb_acct_total *t, double tsc_hz, double
 	    "ones).");
 }
 
-/* --- JSON ---------------------------------------------------------------- */
-
-static json_t *u64(uint64_t v)
-{
-	return v <= (uint64_t)INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v);
-}
+/* --- the result file's record ------------------------------------------ */
 
 /* share: also cpu_pct and cpu_pct_min (pb_acct_share_bounds with
  * overhead_ticks). */
-static void est_json(json_t *o, const struct pb_acct_est *e, double tsc_hz, double cpu_time_s,
-                     bool share, double overhead_ticks)
+static void est_record(struct pb_acct_est_record *o, const struct pb_acct_est *e, double tsc_hz,
+                       double cpu_time_s, bool share, double overhead_ticks)
 {
-	json_object_set_new(o, "calls", u64(e->calls));
-	json_object_set_new(o, "bytes", u64(e->bytes));
-	json_object_set_new(o, "sampled_calls", u64(e->sampled_calls));
-	json_object_set_new(o, "est_ticks", pb_json_number(e->ticks));
 	double s = known(tsc_hz) ? e->ticks / tsc_hz : NAN;
-	json_object_set_new(o, "est_s", pb_json_number(s));
+	*o = (struct pb_acct_est_record){
+	    .calls = e->calls,
+	    .bytes = e->bytes,
+	    .sampled_calls = e->sampled_calls,
+	    .est_ticks = e->ticks,
+	    .est_s = s,
+	    .share = share,
+	    .cpu_pct = NAN,
+	    .cpu_pct_min = NAN,
+	    .calls_unestimated = e->calls_unestimated,
+	};
 	if (share) {
-		json_object_set_new(o, "cpu_pct",
-		                    pb_json_number(known(cpu_time_s) ? pct(s, cpu_time_s) : NAN));
-		double sh, lo;
-		pb_acct_share_bounds(e, overhead_ticks, tsc_hz, cpu_time_s, &sh, &lo);
-		json_object_set_new(o, "cpu_pct_min", pb_json_number(lo));
+		o->cpu_pct = known(cpu_time_s) ? pct(s, cpu_time_s) : NAN;
+		double sh;
+		pb_acct_share_bounds(e, overhead_ticks, tsc_hz, cpu_time_s, &sh, &o->cpu_pct_min);
 	}
-	json_object_set_new(o, "calls_unestimated", u64(e->calls_unestimated));
 }
 
-/* A path as the file gives it (maybe truncated, maybe not UTF-8: then each
- * byte >= 0x80 becomes '?'). */
-static json_t *text_json(const char *s)
+void pb_acct_tables(const struct pb_acct_total *t, double tsc_hz, double cpu_time_s,
+                    struct pb_acct_tables *out)
 {
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	char buf[PB_ACCT_TEXT];
-	snprintf(buf, sizeof buf, "%s", s);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	return json_string(buf);
-}
-
-json_t *pb_acct_json(const struct pb_acct_total *t, double tsc_hz, double cpu_time_s)
-{
-	json_t *o = json_object();
-	if (!o) {
-		pb_fail("out of memory");
-		return NULL;
-	}
-	json_object_set_new(o, "processes", u64(t->processes));
-	json_object_set_new(o, "forked", u64(t->forked));
-	json_object_set_new(o, "policy_failed", u64(t->policy_failed));
-	json_object_set_new(o, "ticks_processes", u64(t->ticks_processes));
-	json_object_set_new(o, "files_skipped", u64(t->skipped));
-	json_t *notes = json_array();
-	for (uint64_t i = 0; i < t->skipped && i < PB_ACCT_MAX_NOTES; i++)
-		json_array_append_new(notes, json_string(t->skip_note[i]));
-	json_object_set_new(o, "skip_notes", notes);
-
-	json_t *progs = json_array();
-	for (unsigned i = 0; i < t->n_exe; i++) {
-		json_t *p = json_object();
-		json_object_set_new(p, "exe", text_json(t->exe[i].path));
-		json_object_set_new(p, "processes", u64(t->exe[i].processes));
-		json_array_append_new(progs, p);
-	}
-	json_object_set_new(o, "programs", progs);
-	json_object_set_new(o, "programs_other", u64(t->exe_other));
-
-	json_t *rates = json_array();
-	for (unsigned i = 0; i < t->n_rate; i++)
-		json_array_append_new(rates, json_pack("{s:I,s:o}", "sample_every",
-		                                       (json_int_t)t->rate[i].sample_every,
-		                                       "processes", u64(t->rate[i].processes)));
-	json_object_set_new(o, "sample_every", rates);
-	json_object_set_new(o, "sample_every_other", u64(t->rate_other));
-	json_object_set_new(o, "tsc_hz", pb_json_number(known(tsc_hz) ? tsc_hz : NAN));
-	json_object_set_new(o, "cpu_time_s", pb_json_number(known(cpu_time_s) ? cpu_time_s : NAN));
-	json_object_set_new(o, "timer_overhead_ticks",
-	                    pb_json_number(t->ticks_processes ? t->timer_overhead_ticks_max : NAN));
-
-	json_t *prims = json_object();
+	memset(out, 0, sizeof *out);
+	out->total = t;
+	out->tsc_hz = known(tsc_hz) ? tsc_hz : NAN;
+	out->cpu_time_s = known(cpu_time_s) ? cpu_time_s : NAN;
+	out->timer_overhead_ticks = t->ticks_processes ? t->timer_overhead_ticks_max : NAN;
+	for (unsigned k = 0; k < PB_ACCT_BUCKETS; k++)
+		pb_acct_bucket_range(k, &out->bucket_min[k], &out->bucket_max[k]);
 	for (int p = 0; p < PB_ACCT_NPRIM; p++) {
-		const struct pb_acct_prim_counts *c = &t->prim[p];
 		struct pb_acct_est e;
+		out->prim_name[p] = pb_acct_prim_name(p);
 		pb_acct_estimate(t, p, 0, PB_ACCT_BUCKETS - 1, &e);
-		json_t *po = json_object();
-		est_json(po, &e, tsc_hz, cpu_time_s, true, t->timer_overhead_ticks_max);
-		/* The primitive's own counters (equal to the buckets' sums but
-		 * for a live writer's snapshot). */
-		json_object_set_new(po, "calls", u64(c->calls));
-		json_object_set_new(po, "bytes", u64(c->bytes));
-		json_t *cls = json_array();
+		est_record(&out->prim[p].est, &e, tsc_hz, cpu_time_s, true,
+		           t->timer_overhead_ticks_max);
 		for (int k = 0; k < PB_ACCT_NCLASSES; k++) {
+			struct pb_acct_class_record *co = &out->prim[p].cls[k];
 			unsigned lo, hi;
-			uint64_t a, z, dummy;
-			const char *label = pb_acct_class(k, &lo, &hi);
-			pb_acct_bucket_range(lo, &a, &dummy);
-			pb_acct_bucket_range(hi, &dummy, &z);
+			uint64_t dummy;
+			co->label = pb_acct_class(k, &lo, &hi);
+			pb_acct_bucket_range(lo, &co->min_bytes, &dummy);
+			pb_acct_bucket_range(hi, &dummy, &co->max_bytes);
 			struct pb_acct_est ce;
 			pb_acct_estimate(t, p, lo, hi, &ce);
-			json_t *co = json_object();
-			json_object_set_new(co, "class", json_string(label));
-			json_object_set_new(co, "min_bytes", u64(a));
-			json_object_set_new(co, "max_bytes",
-			                    z == UINT64_MAX ? json_null() : u64(z));
-			est_json(co, &ce, tsc_hz, cpu_time_s, false, 0);
-			json_array_append_new(cls, co);
+			est_record(&co->est, &ce, tsc_hz, cpu_time_s, false, 0);
 		}
-		json_object_set_new(po, "classes", cls);
-		json_t *bk = json_array();
-		for (unsigned k = 0; k < PB_ACCT_BUCKETS; k++) {
-			const struct pb_acct_bucket *b = &c->bucket[k];
-			if (!b->calls && !b->bytes && !b->sampled_calls && !b->sampled_ticks)
-				continue;
-			uint64_t a, z;
-			pb_acct_bucket_range(k, &a, &z);
-			json_t *bo = json_object();
-			json_object_set_new(bo, "bucket", json_integer(k));
-			json_object_set_new(bo, "min_bytes", u64(a));
-			json_object_set_new(bo, "max_bytes",
-			                    z == UINT64_MAX ? json_null() : u64(z));
-			json_object_set_new(bo, "calls", u64(b->calls));
-			json_object_set_new(bo, "bytes", u64(b->bytes));
-			json_object_set_new(bo, "sampled_calls", u64(b->sampled_calls));
-			json_object_set_new(bo, "sampled_ticks", u64(b->sampled_ticks));
-			json_array_append_new(bk, bo);
-		}
-		json_object_set_new(po, "buckets", bk);
-		json_object_set_new(prims, pb_acct_prim_name(p), po);
 	}
-	json_object_set_new(o, "primitives", prims);
-
 	struct pb_acct_est e;
 	pb_acct_estimate(t, PB_ACCT_NPRIM, 0, PB_ACCT_BUCKETS - 1, &e);
-	json_t *all = json_object();
-	est_json(all, &e, tsc_hz, cpu_time_s, true, t->timer_overhead_ticks_max);
-	json_object_set_new(o, "all", all);
-	return o;
+	est_record(&out->all, &e, tsc_hz, cpu_time_s, true, t->timer_overhead_ticks_max);
 }

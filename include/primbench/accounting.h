@@ -30,7 +30,7 @@
 #include <stdio.h>
 
 #include "primbench/account.h"
-#include "primbench/accounting_record.h"
+#include "primbench/accounting_result.h"
 
 /* The estimate of a range of buckets (see the top of this file). */
 struct pb_acct_est {
@@ -145,7 +145,7 @@ void pb_acct_print(FILE *f, const struct pb_acct_total *t, double tsc_hz, double
 
 /* The figures of pb_acct_print() as the record of the `accounting` field
  * of a cmd case (docs/results-schema.md, "A cmd case";
- * include/primbench/accounting_record.h, written by the results module):
+ * include/primbench/accounting_result.h, written by the results module):
  * per primitive, its size classes and "all", the estimates with their
  * share of cpu_time_s; tsc_hz and cpu_time_s as for pb_acct_print()
  * (unknown: NaN in *out). *out borrows t (out->total): t must outlive it.

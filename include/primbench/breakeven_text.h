@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "primbench/breakeven.h"
-#include "primbench/breakeven_record.h"
+#include "primbench/breakeven_result.h"
 #include "primbench/results.h"
 
 /* One switch of a policy in words, as pb_breakeven_print gives it:
@@ -31,7 +31,7 @@ void pb_print_breakeven(FILE *f, const struct pb_mem_result *r, enum pb_op op,
 void pb_breakeven_print(FILE *f, const struct pb_breakeven *b);
 
 /* b as the result file's record (docs/breakeven.md; written by the
- * results module, include/primbench/breakeven_record.h): the kernel names
+ * results module, include/primbench/breakeven_result.h): the kernel names
  * are the table's, the rest copied. Returns 0, or -1 with pb_error() when
  * out of memory (nothing to free then); else free with
  * pb_breakeven_record_free. */

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "primbench/compare.h"
-#include "primbench/summary_record.h"
+#include "primbench/summary_result.h"
 #include "primbench/twosample.h"
 
 /* A size the line changes, with the proposing run's prediction. */
@@ -66,7 +66,7 @@ void pb_glibc_effect_print_check(FILE *f, const char *op, const char *state, siz
                                  size_t n, double margin);
 
 /* A check as the record a summary keeps (docs/results-schema.md, summary
- * "glibc.measured"; include/primbench/summary_record.h, written by the
+ * "glibc.measured"; include/primbench/summary_result.h, written by the
  * results module): op, state, env, the processes of each side, their
  * order, the margin and up to PB_GLIBC_CHECK_MAX_ROWS rows (more are left
  * out), each row's prediction as a percentage (100 predicted; NaN: none).

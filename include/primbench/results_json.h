@@ -305,13 +305,13 @@ struct pb_glibc_check;
 struct pb_breakeven_record;
 struct pb_acct_tables;
 
-/* A summary as the `summary` object (include/primbench/summary_record.h;
+/* A summary as the `summary` object (include/primbench/summary_result.h;
  * docs/results-schema.md "summary"). New reference, or NULL with
  * pb_error() when out of memory. */
 json_t *pb_results_summary_json(const struct pb_summary_report *s);
 
 /* The array `measured` (summary.glibc.measured) read and checked as
- * pb_results_read_glibc_checks does (summary_record.h): 0 with *out (malloc'd,
+ * pb_results_read_glibc_checks does (summary_result.h): 0 with *out (malloc'd,
  * NULL when empty) and *n, or -1 with pb_error() naming the first bad field. */
 int pb_results_glibc_checks_from_json(const json_t *measured, struct pb_glibc_check **out,
                                       size_t *n);
@@ -319,12 +319,12 @@ int pb_results_glibc_checks_from_json(const json_t *measured, struct pb_glibc_ch
 /* One check as an object of that array. New reference. */
 json_t *pb_results_glibc_check_json(const struct pb_glibc_check *c);
 
-/* One break-even record (include/primbench/breakeven_record.h) as an object of
+/* One break-even record (include/primbench/breakeven_result.h) as an object of
  * the document's "breakeven" array (docs/breakeven.md). New reference, or NULL
  * with pb_error() when out of memory. */
 json_t *pb_results_breakeven_json(const struct pb_breakeven_record *b);
 
-/* Accounting tables (include/primbench/accounting_record.h) as the
+/* Accounting tables (include/primbench/accounting_result.h) as the
  * `accounting` object of a cmd case (docs/results-schema.md, "A cmd case").
  * New reference, or NULL with pb_error() when out of memory. */
 json_t *pb_results_acct_json(const struct pb_acct_tables *t);

@@ -33,14 +33,14 @@
 
 #include "primbench/reader.h"
 #include "primbench/results.h"
-#include "primbench/summary_record.h"
+#include "primbench/summary_result.h"
 
 /* True when f was written by the default run (`primbench` or `primbench
  * run`: its command_line has no subcommand, or "run"). */
 bool pb_summary_is_default_run(const struct pb_results_file *f);
 
 /* The summary of f (docs/results-schema.md "summary";
- * include/primbench/summary_record.h): rules, libc (one record per
+ * include/primbench/summary_result.h): rules, libc (one record per
  * comparison), glibc (per op and cache state; with the measured
  * GLIBC_TUNABLES lines of f's stored summary, kept as they were), the
  * crossings (syscall cases, ns per op), trust, and the text (the

@@ -13,7 +13,7 @@
 #include "primbench/glibc_effect.h"
 #include "primbench/mem.h"
 #include "primbench/policy.h"
-#include "primbench/summary_record.h"
+#include "primbench/summary_result.h"
 
 #define CLI_GLIBC_CHECK_MAX_SIZES 8
 

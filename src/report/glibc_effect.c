@@ -9,7 +9,7 @@
 #include "primbench/error.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/reader.h"
-#include "primbench/summary_record.h"
+#include "primbench/summary_result.h"
 #include "primbench/text.h"
 
 const char *pb_glibc_effect_word(enum pb_verdict v, double pct)

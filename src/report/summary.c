@@ -1,6 +1,6 @@
 /* summary.c - what a default run found (include/primbench/summary.h).
  *
- * Four sections, each built as data (include/primbench/summary_record.h;
+ * Four sections, each built as data (include/primbench/summary_result.h;
  * src/results/summary_write.c writes it) and, beside it, paragraphs of
  * text made from the same figures: libc against the fastest kernel,
  * glibc's thresholds against the measured switches, the kernel crossings

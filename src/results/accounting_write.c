@@ -1,12 +1,12 @@
 /* accounting_write.c - accounting tables as the `accounting` object of a
- * cmd case (include/primbench/accounting_record.h, docs/results-schema.md
+ * cmd case (include/primbench/accounting_result.h, docs/results-schema.md
  * "A cmd case"). */
 #include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
-#include "primbench/accounting_record.h"
+#include "primbench/accounting_result.h"
 #include "primbench/error.h"
 #include "primbench/results_json.h"
 

@@ -1,5 +1,5 @@
 /* breakeven_write.c - a break-even record as an object of a result
- * document's "breakeven" array (include/primbench/breakeven_record.h,
+ * document's "breakeven" array (include/primbench/breakeven_result.h,
  * docs/breakeven.md). */
 #include <math.h>
 #include <stdint.h>
@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "primbench/breakeven_record.h"
+#include "primbench/breakeven_result.h"
 #include "primbench/error.h"
 #include "primbench/results_json.h"
 

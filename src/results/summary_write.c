@@ -1,6 +1,6 @@
 /* summary_write.c - the `summary` object of a result document written
  * from its record, and the measured checks of a stored one read back
- * (include/primbench/summary_record.h, docs/results-schema.md "summary"). */
+ * (include/primbench/summary_result.h, docs/results-schema.md "summary"). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include "primbench/error.h"
 #include "primbench/reader.h"
 #include "primbench/results_json.h"
-#include "primbench/summary_record.h"
+#include "primbench/summary_result.h"
 
 void pb_summary_report_free(struct pb_summary_report *s)
 {

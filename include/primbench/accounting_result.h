@@ -1,4 +1,4 @@
-/* primbench/accounting_record.h - the accounting of libprimswitch.so's
+/* primbench/accounting_result.h - the accounting of libprimswitch.so's
  * files as data: the sums over a set of files (struct pb_acct_total,
  * filled by report's include/primbench/accounting.h) and the tables
  * computed from them (struct pb_acct_tables, pb_acct_tables()), which the
@@ -8,8 +8,8 @@
  * Counts are numbers of calls, bytes, files; ticks are TSC ticks,
  * seconds are ticks / tsc_hz. A figure that is NaN is unknown and written
  * as null; a count above INT64_MAX is written as a real. */
-#ifndef PRIMBENCH_ACCOUNTING_RECORD_H
-#define PRIMBENCH_ACCOUNTING_RECORD_H
+#ifndef PRIMBENCH_ACCOUNTING_RESULT_H
+#define PRIMBENCH_ACCOUNTING_RESULT_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* primbench/summary_record.h - the summary of a default run as data: the
+/* primbench/summary_result.h - the summary of a default run as data: the
  * `summary` object of a result document (docs/results-schema.md
  * "summary"). Report computes it from a loaded file
  * (include/primbench/summary.h: pb_summary_build); the results module
@@ -11,8 +11,8 @@
  * point to constant strings (names of ops, states, verdicts, rules);
  * "owned" ones are malloc'd and freed by pb_summary_report_free.
  */
-#ifndef PRIMBENCH_SUMMARY_RECORD_H
-#define PRIMBENCH_SUMMARY_RECORD_H
+#ifndef PRIMBENCH_SUMMARY_RESULT_H
+#define PRIMBENCH_SUMMARY_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>

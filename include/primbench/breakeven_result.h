@@ -1,4 +1,4 @@
-/* primbench/breakeven_record.h - a break-even computation as data: one
+/* primbench/breakeven_result.h - a break-even computation as data: one
  * object of a result document's "breakeven" array (docs/breakeven.md,
  * docs/results-schema.md). Report fills it from the analysis'
  * struct pb_breakeven (include/primbench/breakeven_text.h:
@@ -10,8 +10,8 @@
  * (static) names; the arrays are malloc'd and freed by
  * pb_breakeven_record_free.
  */
-#ifndef PRIMBENCH_BREAKEVEN_RECORD_H
-#define PRIMBENCH_BREAKEVEN_RECORD_H
+#ifndef PRIMBENCH_BREAKEVEN_RESULT_H
+#define PRIMBENCH_BREAKEVEN_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -281,8 +281,8 @@ int cli_processes_run(const struct cli_processes *p)
 				struct pb_summary_report *sum = pb_summary_build(&f);
 				if (sum) {
 					pb_summary_print(stdout, sum);
-					(void)pb_results_add_summary(
-					    doc, sum); /* none kept when it fails */
+					/* none kept when it fails (out of memory) */
+					(void)pb_results_add_summary(doc, sum);
 				}
 				pb_summary_report_free(sum);
 			}

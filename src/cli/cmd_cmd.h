@@ -61,8 +61,8 @@ void cmd_place(struct options *o);
 
 /* TRANSITIONAL (issue 37): the accounting (pb_results_acct_json of report's
  * pb_acct_tables), profile (results' pb_profile_json) and case (the cmd
- * suite's pb_cmd_case_json) objects are still JSON (jansson's json_t) until their modules hand typed
- * structs; every other part of the document is written by src/results/. */
+ * suite's pb_cmd_case_json) objects are still JSON (jansson's json_t) until their modules hand
+ * typed structs; every other part of the document is written by src/results/. */
 struct json_t;
 struct pb_results_doc;
 

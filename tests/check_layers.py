@@ -18,14 +18,15 @@ leaf module; the top module may include every public header); anything
 including the top module (cli); another module's private header under
 src/<module>/ unless the block lists it (never timer/timer_internal.h); a
 public header the block does not place; an include that resolves to no
-file; and any cycle between modules (also one made of allowed edges, so a
+file; a library header an `external` line reserves (jansson.h: results)
+included by a file of another module; and any cycle between modules (also one made of allowed edges, so a
 bad block fails too).
 
 Exit status: 0 clean, 1 violations (listed on stdout), 2 usage or a
 malformed block. --self-test builds small fake trees in a temporary
 directory and checks that a clean one passes and that a forbidden edge, a
-cycle, a private header, an include of cli and an unplaced header are each
-reported.
+cycle, a private header, an include of cli, an unplaced header and a
+reserved library header included elsewhere are each reported.
 
 Usage: check_layers.py [--root DIR] | --self-test
 """
@@ -54,7 +55,8 @@ def parse_block(text):
     m = re.search(r"^```layers\s*\n(.*?)^```", text, re.S | re.M)
     if not m:
         raise BlockError("no ```layers block")
-    spec = {"modules": [], "owner": {}, "allow": {}, "leaf": set(), "top": None, "shared": {}}
+    spec = {"modules": [], "owner": {}, "allow": {}, "leaf": set(), "top": None, "shared": {},
+            "external": {}}
 
     def module(name, lineno):
         if name not in spec["modules"]:
@@ -104,6 +106,15 @@ def parse_block(text):
                 raise BlockError("line %d: %s is never shared" % (lineno, path))
             module(path.split("/", 1)[0], lineno)
             spec["shared"].setdefault(path, set()).update(module(w, lineno) for w in words[3:])
+        elif kind == "external":
+            # external HEADER ... -> MODULE, ...: a header from outside the
+            # tree (a library's) that only those modules may include
+            if "->" not in words or words.index("->") < 2 or words.index("->") == len(words) - 1:
+                raise BlockError("line %d: 'external HEADER ... -> MODULE, ...'" % lineno)
+            arrow = words.index("->")
+            mods = {module(w, lineno) for w in words[arrow + 1:]}
+            for h in words[1:arrow]:
+                spec["external"].setdefault(h, set()).update(mods)
         else:
             raise BlockError("line %d: unknown line '%s'" % (lineno, line))
     if not spec["modules"]:
@@ -231,6 +242,10 @@ def check(root):
                 continue
             name = m.group(2)
             r = resolve(rel, name)
+            if r is None and name in spec["external"] and frm not in spec["external"][name]:
+                bad.append("%s:%d: %s includes %s: only %s may (%s)" % (
+                    rel, ln, frm, name, ", ".join(sorted(spec["external"][name])), DOC))
+                continue
             if r is None:
                 if m.group(1) == '"':
                     bad.append("%s:%d: %s -> ? (%s): no such file in the tree" % (rel, ln, frm, name))
@@ -274,6 +289,7 @@ module mid: mid.h
 module app top:
 allow mid -> low
 private low/low_rows.h -> mid
+external ext.h -> low
 ```
 """
     files = {
@@ -281,7 +297,7 @@ private low/low_rows.h -> mid
         "include/primbench/low.h": '#include "primbench/base.h"\n',
         "include/primbench/mid.h": '#include "primbench/low.h"\n',
         "src/base/base.c": '#include "primbench/base.h"\n#include <stdio.h>\n',
-        "src/low/low.c": '#include "primbench/low.h"\n#include "low_rows.h"\n',
+        "src/low/low.c": '#include "primbench/low.h"\n#include "low_rows.h"\n#include <ext.h>\n',
         "src/low/low_rows.h": "",
         "src/low/low_internal.h": "",
         "src/mid/mid.c": '#include "primbench/mid.h"\n#include "low/low_rows.h"\n',
@@ -314,6 +330,11 @@ private low/low_rows.h -> mid
          ["src/mid/cli.c:1: mid -> app (app/app.h): nothing includes app",
           "cycle app <-> mid: src/app/main.c:1 (app -> mid, primbench/mid.h); "
           "src/mid/cli.c:1 (mid -> app, app/app.h)"]),
+        ("external header outside its module", {"src/mid/ext.c": '#include <ext.h>\n',
+                                                 "include/primbench/mid2.h": '#include "ext.h"\n'},
+         good_doc.replace("module mid: mid.h", "module mid: mid.h mid2.h"),
+         ["include/primbench/mid2.h:1: mid includes ext.h: only low may",
+          "src/mid/ext.c:1: mid includes ext.h: only low may"]),
         ("unplaced header", {"include/primbench/new.h": ""}, good_doc,
          ["include/primbench/new.h: public header not placed"]),
         ("missing header", {"src/mid/typo.c": '#include "primbench/nosuch.h"\n'}, good_doc,

@@ -222,7 +222,11 @@ struct pb_results_machine {
 	long long family, model, stepping; /* cpu.*; -1 when missing */
 	const char *fingerprint_hash;
 	const char *kernel, *kernel_version;
-	const char *glibc_version;   /* glibc.version */
+	const char *glibc_version; /* glibc.version */
+	/* glibc's string thresholds in bytes (glibc.x86_rep_movsb_threshold,
+	 * glibc.x86_rep_stosb_threshold, glibc.x86_non_temporal_threshold);
+	 * -1 when missing, not an integer or negative */
+	long long glibc_rep_movsb, glibc_rep_stosb, glibc_non_temporal;
 	struct pb_cache_info caches; /* caches (line_bytes 64 when missing) */
 	bool has_caches;             /* there is a caches object */
 	struct pb_facts facts;
@@ -261,6 +265,14 @@ struct pb_results_file {
 	bool has_noise;          /* a "noise" object; its figures: facts "noise.*" */
 	bool noise_high;         /* noise.high */
 	const char *noise_cause; /* noise.high_cause */
+	bool noise_judged;       /* noise.high is a boolean (a file written before
+	                            the run judged its noise: false) */
+	/* noise.steal_pct, noise.other_cpus_busy_pct, noise.run_delay_pct:
+	 * percent, NAN when missing or not a number */
+	double noise_steal_pct, noise_other_cpus_busy_pct, noise_run_delay_pct;
+	/* noise.involuntary_switches (of the measuring thread), 0 when
+	 * missing or not an integer */
+	long long noise_involuntary_switches;
 	/* every top-level member but machine and cases, as facts ("ab.metric",
 	 * "processes.count", "breakeven" (OTHER: pb_facts_objects), ...) */
 	struct pb_facts facts;

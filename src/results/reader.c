@@ -759,6 +759,15 @@ static void type_doc(struct pb_results_file *f, const json_t *doc)
 	m->kernel = pb_facts_str(&m->facts, "kernel");
 	m->kernel_version = pb_facts_str(&m->facts, "kernel_version");
 	m->glibc_version = pb_facts_str(&m->facts, "glibc.version");
+	long long *thresholds[] = {&m->glibc_rep_movsb, &m->glibc_rep_stosb,
+	                           &m->glibc_non_temporal};
+	const char *threshold_names[] = {"glibc.x86_rep_movsb_threshold",
+	                                 "glibc.x86_rep_stosb_threshold",
+	                                 "glibc.x86_non_temporal_threshold"};
+	for (size_t i = 0; i < 3; i++)
+		if (!pb_facts_int(&m->facts, threshold_names[i], thresholds[i]) ||
+		    *thresholds[i] < 0)
+			*thresholds[i] = -1;
 	m->has_caches = pb_results_machine_caches(f->machine, &m->caches) == 0;
 	f->tsc_hz = m->tsc_hz;
 
@@ -793,6 +802,12 @@ static void type_doc(struct pb_results_file *f, const json_t *doc)
 	const struct pb_field *high = pb_facts_get(d, "noise.high");
 	f->noise_high = high && high->kind == PB_FIELD_BOOL && high->b;
 	f->noise_cause = pb_facts_str(d, "noise.high_cause");
+	f->noise_judged = high && high->kind == PB_FIELD_BOOL;
+	f->noise_steal_pct = pb_facts_num(d, "noise.steal_pct");
+	f->noise_other_cpus_busy_pct = pb_facts_num(d, "noise.other_cpus_busy_pct");
+	f->noise_run_delay_pct = pb_facts_num(d, "noise.run_delay_pct");
+	if (!pb_facts_int(d, "noise.involuntary_switches", &f->noise_involuntary_switches))
+		f->noise_involuntary_switches = 0;
 }
 
 static int check_doc(struct pb_results_file *f)

@@ -91,6 +91,27 @@ static json_t *load_summary(const char *name, struct pb_results_file *f)
 	return s;
 }
 
+/* The fixture `name` as a JSON document, to edit before loading it
+ * (load_doc): the reader types a file once, when it loads it. */
+static json_t *fixture_doc(const char *name)
+{
+	json_error_t err;
+	json_t *d = json_load_file(name, 0, &err);
+	if (!d)
+		fail_msg("%s: %s", name, err.text);
+	return d;
+}
+
+/* The document d loaded into f, as pb_results_load loads a file. */
+static void load_doc(const json_t *d, const char *name, struct pb_results_file *f)
+{
+	char *t = json_dumps(d, JSON_COMPACT);
+	assert_non_null(t);
+	if (pb_results_load_text(t, strlen(t), name, f) != 0)
+		fail_msg("%s: %s", name, pb_error());
+	free(t);
+}
+
 static char *printed(const json_t *s)
 {
 	char *text = NULL;
@@ -389,15 +410,15 @@ static void test_noise_cause(void **state)
 	(void)state;
 	need_x86_kernels();
 	struct pb_results_file f;
-	if (pb_results_load("within-noise.json", &f) != 0)
-		fail_msg("%s", pb_error());
-	json_t *nz = json_object_get(f.doc, "noise");
+	json_t *doc = fixture_doc("within-noise.json");
+	json_t *nz = json_object_get(doc, "noise");
 	assert_non_null(nz);
 	json_object_set_new(nz, "high", json_true());
 	json_object_set_new(
 	    nz, "high_cause",
 	    json_string("the measuring thread waited 49.0% of the run for its CPU"));
 	json_object_set_new(nz, "run_delay_pct", json_real(49.0));
+	load_doc(doc, "within-noise.json", &f);
 	json_t *s = as_json(pb_summary_build(&f));
 	assert_non_null(s);
 	assert_true(trust_flag(s, "high_noise"));
@@ -407,14 +428,17 @@ static void test_noise_cause(void **state)
 	                          "its CPU)."));
 	free(t);
 	drop(s);
+	pb_results_file_free(&f);
 	/* judged quiet by the run: no HIGH, though nothing else changed */
 	json_object_set_new(nz, "high", json_false());
+	load_doc(doc, "within-noise.json", &f);
 	s = as_json(pb_summary_build(&f));
 	t = joined(s);
 	assert_null(strstr(t, "HIGH"));
 	free(t);
 	drop(s);
 	pb_results_file_free(&f);
+	json_decref(doc);
 }
 
 static void test_too_noisy(void **state)
@@ -475,15 +499,18 @@ static void test_not_default_or_empty(void **state)
 {
 	(void)state;
 	struct pb_results_file f;
-	if (pb_results_load("loses-large.json", &f) != 0)
-		fail_msg("%s", pb_error());
-	json_t *cl = json_object_get(f.doc, "command_line");
+	json_t *doc = fixture_doc("loses-large.json");
+	json_t *cl = json_object_get(doc, "command_line");
 	json_array_set_new(cl, 1, json_string("mem"));
+	load_doc(doc, "loses-large.json", &f);
 	assert_false(pb_summary_is_default_run(&f));
+	pb_results_file_free(&f);
 	json_array_clear(cl);
 	json_array_append_new(cl, json_string("primbench"));
+	load_doc(doc, "loses-large.json", &f);
 	assert_true(pb_summary_is_default_run(&f));
 	pb_results_file_free(&f);
+	json_decref(doc);
 
 	/* nothing to summarize: NULL with a message */
 	static const char xs[] =

@@ -25,6 +25,7 @@
 #include "primbench/judge.h"
 #include "primbench/kernels.h"
 #include "primbench/mem_result.h"
+#include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/report.h"
 #include "primbench/results_join.h"
@@ -34,8 +35,6 @@
 #include "primbench/timer.h"
 #include "primbench/twosample.h"
 #include "primbench/units.h"
-
-#include <jansson.h> /* the file's keys, machine and noise: read as json_t for now (issue 37) */
 
 /* One usable mem case of the file: op memset or memcpy, a size > 0, no
  * extent, read-back or replay; its per-call summary recomputed. */
@@ -116,11 +115,6 @@ static char *dup_or_oom(struct ctx *c, const char *s)
 	return d;
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
-
 /* A ratio with 3 significant figures at least: "1.42", "1.004". */
 static const char *fmt_ratio(double r, char *buf, size_t len)
 {
@@ -138,25 +132,28 @@ static const char *size_word(uint64_t n, char *buf, size_t len)
 static int collect(struct ctx *c)
 {
 	const struct pb_results_file *f = c->f;
-	const json_t *first_key[PB_OP_COUNT] = {0}; /* per op */
+	const struct pb_key *first_key[PB_OP_COUNT] = {0}; /* per op */
 	c->mc = calloc(f->ncases ? f->ncases : 1, sizeof *c->mc);
 	if (!c->mc)
 		return pb_fail("out of memory");
 	for (size_t i = 0; i < f->ncases; i++) {
 		const struct pb_results_case *k = &f->cases[i];
-		const json_t *key = k->key;
-		const char *suite = jstr(key, "suite"), *op = jstr(key, "op");
-		const char *st = jstr(key, "cache_state"), *kern = jstr(key, "kernel");
-		json_t *size = json_object_get(key, "size_bytes");
+		const struct pb_key *key = &k->fields;
+		const char *suite = pb_field_str(key, "suite"), *op = pb_field_str(key, "op");
+		const char *st = pb_field_str(key, "cache_state"),
+		           *kern = pb_field_str(key, "kernel");
+		long long size = 0, extent = 0, threads = 0;
 		struct mcase m = {0};
+		/* (a field of another type counts as absent: extent and threads 0) */
+		pb_field_int(key, "extent_bytes", &extent);
+		pb_field_int(key, "threads", &threads);
 		if (!suite || strcmp(suite, "mem") || !op || !st || !kern ||
-		    !json_is_integer(size) || json_integer_value(size) <= 0 ||
-		    json_integer_value(json_object_get(key, "extent_bytes")) != 0 ||
-		    json_is_true(json_object_get(key, "then_read")) ||
-		    json_object_get(key, "distribution") || k->n == 0)
+		    !pb_field_int(key, "size_bytes", &size) || size <= 0 || extent != 0 ||
+		    pb_field_true(key, "then_read") || pb_field_get(key, "distribution") ||
+		    k->n == 0)
 			continue;
 		/* one thread's cases only (N threads' aggregates are not a kernel's speed) */
-		if (json_integer_value(json_object_get(key, "threads")) > 1)
+		if (threads > 1)
 			continue;
 		if (pb_op_parse(op, &m.op) != 0 || pb_cache_state_parse(st, &m.st) != 0)
 			continue;
@@ -167,17 +164,15 @@ static int collect(struct ctx *c)
 		static const char *const place[] = {"dst_offset_bytes", "src_offset_bytes",
 		                                    "distance_bytes"};
 		bool same = true;
-		for (size_t p = 0; p < 3 && first_key[m.op]; p++) {
-			json_t *a = json_object_get(first_key[m.op], place[p]);
-			json_t *b = json_object_get(key, place[p]);
-			same &= (a == NULL && b == NULL) || (a && b && json_equal(a, b));
-		}
+		for (size_t p = 0; p < 3 && first_key[m.op]; p++)
+			same &= pb_field_equal(pb_field_get(first_key[m.op], place[p]),
+			                       pb_field_get(key, place[p]));
 		if (!same)
 			continue;
 		if (!first_key[m.op])
 			first_key[m.op] = key;
 		m.kernel = kern;
-		m.size = (uint64_t)json_integer_value(size);
+		m.size = (uint64_t)size;
 		/* the reader gives >= 1; past unsigned: unknown here */
 		m.revision = k->kernel_revision <= UINT_MAX ? (unsigned)k->kernel_revision : 0;
 		if (pb_results_case_summary(k, 0.95, &m.s) != 0)
@@ -488,12 +483,13 @@ static void libc_section(struct ctx *c, size_t counts[V_COUNT])
 
 /* ---- glibc's thresholds against the measured switches --------------------- */
 
-static bool glibc_value(const json_t *g, const char *k, uint64_t *out)
+/* A threshold of the file's machine (struct pb_results_machine: -1 when
+ * it has none) into *out: true, or false (unknown). */
+static bool glibc_value(long long v, uint64_t *out)
 {
-	const json_t *v = json_object_get(g, k);
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
+	if (v < 0)
 		return false;
-	*out = (uint64_t)json_integer_value(v);
+	*out = (uint64_t)v;
 	return true;
 }
 
@@ -859,12 +855,12 @@ static void glibc_section(struct ctx *c)
 		c->oom = true;
 		return;
 	}
-	const json_t *gl = json_object_get(c->f->machine, "glibc");
+	const struct pb_results_machine *mach = &c->f->mach;
 	struct pb_glibc_thresholds g = {0};
-	g.known = glibc_value(gl, "x86_rep_movsb_threshold", &g.rep_movsb) &&
-	          glibc_value(gl, "x86_rep_stosb_threshold", &g.rep_stosb) &&
-	          glibc_value(gl, "x86_non_temporal_threshold", &g.non_temporal);
-	const char *ver = jstr(gl, "version");
+	g.known = glibc_value(mach->glibc_rep_movsb, &g.rep_movsb) &&
+	          glibc_value(mach->glibc_rep_stosb, &g.rep_stosb) &&
+	          glibc_value(mach->glibc_non_temporal, &g.non_temporal);
+	const char *ver = mach->glibc_version;
 	static const enum pb_op ops[] = {PB_OP_MEMSET, PB_OP_MEMCPY};
 	if (!c->nmc) {
 		para(c, 0, "glibc's thresholds: no memset or memcpy cases to set them against.");
@@ -960,7 +956,7 @@ static void crossings_section(struct ctx *c, double *widest_pct)
 	bool any = false;
 	for (size_t i = 0; i < f->ncases; i++) {
 		const struct pb_results_case *k = &f->cases[i];
-		const char *suite = jstr(k->key, "suite");
+		const char *suite = pb_field_str(&k->fields, "suite");
 		if (!suite || strcmp(suite, "syscall"))
 			continue;
 		if (!any)
@@ -971,7 +967,7 @@ static void crossings_section(struct ctx *c, double *widest_pct)
 		struct pb_summary s;
 		double sc = ns_scale(c, k);
 		char *group = NULL, *label = NULL;
-		pb_results_key_name(k->key, &group, &label);
+		pb_key_name(&k->fields, &group, &label);
 		struct pb_summary_crossing *o = &c->out->crossings[c->out->n_crossings++];
 		*o = (struct pb_summary_crossing){.name = dup_or_oom(c, label ? label : "?")};
 		if (sc == 0 || pb_results_case_summary(k, 0.95, &s) != 0) {
@@ -1000,10 +996,10 @@ static void crossings_section(struct ctx *c, double *widest_pct)
 			*widest_pct = hw;
 			snprintf(widest_name, sizeof widest_name, "%s", label);
 		}
-		const char *bench = jstr(k->key, "benchmark");
-		json_t *pg = json_object_get(k->key, "page_bytes");
-		if (bench && !strcmp(bench, "fault") && json_integer_value(pg) == 4096 &&
-		    has_ci(&s)) {
+		const char *bench = pb_field_str(&k->fields, "benchmark");
+		long long pg = 0;
+		if (bench && !strcmp(bench, "fault") &&
+		    pb_field_int(&k->fields, "page_bytes", &pg) && pg == 4096 && has_ci(&s)) {
 			fault_ns[0] = s.median * sc;
 			fault_ns[1] = s.ci_lo * sc;
 			fault_ns[2] = s.ci_hi * sc;
@@ -1032,7 +1028,7 @@ static void crossings_section(struct ctx *c, double *widest_pct)
 	}
 	double msc = 0;
 	for (size_t i = 0; i < f->ncases; i++) {
-		const char *suite = jstr(f->cases[i].key, "suite");
+		const char *suite = pb_field_str(&f->cases[i].fields, "suite");
 		if (suite && !strcmp(suite, "mem")) {
 			msc = ns_scale(c, &f->cases[i]);
 			break;
@@ -1060,9 +1056,12 @@ static void trust_section(struct ctx *c, const size_t counts[V_COUNT])
 	char widest_name[160] = "";
 	for (size_t i = 0; i < f->ncases; i++) {
 		const struct pb_results_case *k = &f->cases[i];
-		const json_t *rec = json_array_get(json_object_get(f->doc, "cases"), k->index);
-		migrations += json_integer_value(json_object_get(rec, "migrations"));
-		outliers += json_integer_value(json_object_get(rec, "outliers"));
+		/* the case's counts (not integers: none) */
+		long long mig = 0, out = 0;
+		pb_facts_int(&k->facts, "migrations", &mig);
+		pb_facts_int(&k->facts, "outliers", &out);
+		migrations += mig;
+		outliers += out;
 		struct pb_summary s;
 		if (pb_results_case_summary(k, 0.95, &s) != 0)
 			continue;
@@ -1078,25 +1077,19 @@ static void trust_section(struct ctx *c, const size_t counts[V_COUNT])
 		if (hw > widest) {
 			widest = hw;
 			char *g = NULL, *l = NULL;
-			pb_results_key_name(k->key, &g, &l);
+			pb_key_name(&k->fields, &g, &l);
 			snprintf(widest_name, sizeof widest_name, "%s %s", g ? g : "", l ? l : "");
 			free(g);
 			free(l);
 		}
 	}
 
-	const json_t *nz = json_object_get(f->doc, "noise");
-	const json_t *steal = json_object_get(nz, "steal_pct");
-	const json_t *busy = json_object_get(nz, "other_cpus_busy_pct");
-	const json_t *ivcsw = json_object_get(nz, "involuntary_switches");
+	/* the run's noise (NAN: not recorded) */
+	double steal = f->noise_steal_pct, busy = f->noise_other_cpus_busy_pct;
 	/* the run's own judgement (pb_noise_judge) where it has one; an older
 	 * file: steal and the other CPUs alone */
-	const json_t *jhigh = json_object_get(nz, "high");
-	bool high = json_is_boolean(jhigh)
-	                ? json_is_true(jhigh)
-	                : (json_is_number(steal) && json_number_value(steal) > 2) ||
-	                      (json_is_number(busy) && json_number_value(busy) > 50);
-	const char *cause = json_string_value(json_object_get(nz, "high_cause"));
+	bool high = f->noise_judged ? f->noise_high : steal > 2 || busy > 50;
+	const char *cause = f->noise_cause;
 	size_t total = 0;
 	for (int v = 0; v < V_COUNT; v++)
 		total += counts[v];
@@ -1124,24 +1117,22 @@ static void trust_section(struct ctx *c, const size_t counts[V_COUNT])
 	     samples, cases, widest, widest_name[0] ? widest_name : "none", noisy,
 	     noisy == 1 ? "" : "s", no_ci, migrations, migrations == 1 ? "" : "s", outliers,
 	     outliers == 1 ? "" : "s");
-	const json_t *delay = json_object_get(nz, "run_delay_pct");
 	char waited[96] = "";
-	if (json_is_number(delay))
+	if (!isnan(f->noise_run_delay_pct))
 		snprintf(waited, sizeof waited, ", which waited for its CPU %.1f%% of the run",
-		         json_number_value(delay));
+		         f->noise_run_delay_pct);
 	char why[320] = "";
 	if (high && cause)
 		snprintf(why, sizeof why, " (%s)", cause);
-	if (json_is_number(steal) && json_is_number(busy))
+	if (!isnan(steal) && !isnan(busy))
 		para(c, 2,
 		     "During the run: steal %.1f%% of CPU time, the other CPUs %.0f%% busy, %lld "
 		     "involuntary context switches of the measuring thread%s%s",
-		     json_number_value(steal), json_number_value(busy),
-		     (long long)json_integer_value(ivcsw), waited,
+		     steal, busy, f->noise_involuntary_switches, waited,
 		     high ? ": HIGH, so absolute figures may not repeat in another run; the "
 		            "ratios between kernels of this run are the figures to use."
 		          : ".");
-	if (!json_is_number(steal) || !json_is_number(busy))
+	if (isnan(steal) || isnan(busy))
 		para(c, 2,
 		     "The machine's noise during the run was not recorded (no /proc/stat "
 		     "figures in this file).");
@@ -1161,13 +1152,12 @@ static void trust_section(struct ctx *c, const size_t counts[V_COUNT])
 
 bool pb_summary_is_default_run(const struct pb_results_file *f)
 {
-	const json_t *cl = json_object_get(f->doc, "command_line");
-	if (!json_is_array(cl) || json_array_size(cl) == 0)
+	if (f->ncommand_line == 0)
 		return false;
-	if (json_array_size(cl) == 1)
+	if (f->ncommand_line == 1)
 		return true;
-	const char *a = json_string_value(json_array_get(cl, 1));
-	return a && (!strcmp(a, "run") || a[0] == '-');
+	const char *a = f->command_line[1];
+	return !strcmp(a, "run") || a[0] == '-';
 }
 
 struct pb_summary_report *pb_summary_build(const struct pb_results_file *f)
@@ -1177,7 +1167,7 @@ struct pb_summary_report *pb_summary_build(const struct pb_results_file *f)
 		return NULL;
 	bool sc = false;
 	for (size_t i = 0; i < f->ncases && !sc; i++) {
-		const char *s = jstr(f->cases[i].key, "suite");
+		const char *s = pb_field_str(&f->cases[i].fields, "suite");
 		sc = s && !strcmp(s, "syscall");
 	}
 	if (!c.nmc && !sc) {

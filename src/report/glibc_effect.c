@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <jansson.h> /* the compared cases' keys: read as json_t for now (issue 37) */
-
 #include "primbench/error.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/reader.h"
@@ -32,11 +30,10 @@ size_t pb_glibc_effect(const struct pb_compare_result *r, const struct pb_glibc_
 		e->verdict = PB_VERDICT_NONE;
 		for (size_t j = 0; r && j < r->nrows; j++) {
 			const struct pb_compare_row *row = &r->rows[j];
-			const json_t *size = json_object_get(row->a->key, "size_bytes");
-			const char *kernel =
-			    json_string_value(json_object_get(row->a->key, "kernel"));
-			if (!json_is_integer(size) ||
-			    (uint64_t)json_integer_value(size) != pts[i].size_bytes ||
+			long long size = 0;
+			const char *kernel = pb_field_str(&row->a->fields, "kernel");
+			if (!pb_field_int(&row->a->fields, "size_bytes", &size) ||
+			    (uint64_t)size != pts[i].size_bytes ||
 			    (kernel && strcmp(kernel, "libc")))
 				continue;
 			e->measured = true;

@@ -96,12 +96,23 @@ struct pb_acct_class_record {
 	struct pb_acct_est_record est;
 };
 
+/* An op whose kernel (the policy's, cmd --memset etc.) ran another row's
+ * code for some of its calls (an NT row below a cache line: same_code_as):
+ * one object of the array "ran_other_code", {"op", "kernel",
+ * "ran_code_of", "calls"} (the counted calls that ran that code). The
+ * strings are borrowed (static names). */
+struct pb_acct_ran_other_code {
+	const char *op, *kernel, *ran_code_of;
+	uint64_t calls;
+};
+
 /* The `accounting` object: the counts of total (processes, forked,
  * policy_failed, ticks_processes, files_skipped, skip_notes, programs,
  * programs_other, sample_every, sample_every_other), the figures used,
  * per primitive (named prim_name[p]) its estimate with the primitive's own
  * calls and bytes, its classes and non-empty buckets (bucket_min,
- * bucket_max: each log2 bucket's sizes), and "all". */
+ * bucket_max: each log2 bucket's sizes), "all", and (a cmd side's, when
+ * n_ran_other_code > 0) "ran_other_code". */
 struct pb_acct_tables {
 	const struct pb_acct_total *total; /* borrowed */
 	double tsc_hz, cpu_time_s;         /* NaN: unknown */
@@ -113,11 +124,15 @@ struct pb_acct_tables {
 	} prim[PB_ACCT_NPRIM];
 	struct pb_acct_est_record all;
 	uint64_t bucket_min[PB_ACCT_BUCKETS], bucket_max[PB_ACCT_BUCKETS];
+	/* cmd --account: the calls that ran another row's code, set by the
+	 * caller after pb_acct_tables() (which leaves none); borrowed */
+	const struct pb_acct_ran_other_code *ran_other_code;
+	size_t n_ran_other_code;
 };
 
 /* Sets doc["accounting"] to t's object (in an accounting document,
- * pb_results_accounting_new, results_run.h; a cmd case's is
- * pb_results_acct_json's for now, results_json.h).
+ * pb_results_accounting_new, results_run.h; a cmd case's is written with
+ * the case, pb_results_add_cmd_case, primbench/cmd_result.h).
  * Returns 0, or -1 with pb_error() when out of memory. */
 int pb_results_add_accounting(struct pb_results_doc *doc, const struct pb_acct_tables *t);
 

@@ -1,8 +1,8 @@
 /* primbench/cmd_layout_result.h - the layout of `primbench cmd`'s runs as
  * data (include/primbench/cmd_layout.h): the pad variable, the plan, the
  * audit's sizes and figures, and the address space randomization the
- * document records. Written into a result document by pb_layout_json
- * (results_json.h). Part of the results module. */
+ * document records. Written into a result document by the results module
+ * alone (pb_results_add_layout below). Part of the results module. */
 #ifndef PRIMBENCH_CMD_LAYOUT_RESULT_H
 #define PRIMBENCH_CMD_LAYOUT_RESULT_H
 
@@ -56,5 +56,20 @@ struct pb_layout_audit {
  * runs with ADDR_NO_RANDOMIZE (setarch -R; personality(2), inherited by
  * the commands), or -1 when unreadable. */
 int pb_layout_aslr(void);
+
+struct pb_results_doc; /* primbench/results.h */
+
+/* Sets the document's "layout" object (docs/results-schema.md): mode
+ * ("randomize-env" for PB_LAYOUT_RANDOM, else "audit-only"), variable
+ * (PB_LAYOUT_PAD_NAME), pad_bytes_max, seed, randomize_va_space
+ * (pb_layout_aslr, read now; null when unreadable); with an audit (a not
+ * NULL) "audit": sizes_bytes, runs_per_size, metric (the figure's name),
+ * valid, medians (null each when not valid) and, when valid, spread,
+ * kruskal_wallis {h, df, p} and anova_log {f, df1, df2, p,
+ * between_share}. Numbers that are not finite are written as null.
+ * Returns 0, or -1 with pb_error() when out of memory. */
+int pb_results_add_layout(struct pb_results_doc *doc, const struct pb_layout_plan *pl,
+                          const struct pb_layout_audit *a, size_t runs_per_size,
+                          const char *metric);
 
 #endif

@@ -1,9 +1,11 @@
 /* primbench/cmd_result.h - the cmd suite's runs as data: what was run
  * (struct pb_cmd_spec), the figures of one run, their names and values,
- * a run as a session records it, and a look of a sequential A/B session.
- * Filled by the cmd suite (include/primbench/cmd.h, cmd_ab.h), written
- * into a result document by the results module (pb_cmd_case_json and
- * pb_cmd_ab_looks_json, results_json.h). Part of the results module. */
+ * a run as a session records it, a side's runs as a case of a result
+ * document, and a look of a sequential A/B session. Filled by the cmd
+ * suite (include/primbench/cmd.h, cmd_ab.h) and the command line, written
+ * into a result document by the results module alone
+ * (pb_results_add_cmd_case below; the looks: pb_results_set_ab,
+ * primbench/ab_record.h). Part of the results module. */
 #ifndef PRIMBENCH_CMD_RESULT_H
 #define PRIMBENCH_CMD_RESULT_H
 
@@ -126,5 +128,43 @@ struct pb_cmd_ab_look {
 	double ratio, ci_lo, ci_hi;
 	enum pb_verdict verdict;
 };
+
+/* ---- a side's runs as a case of a result document ---- */
+
+struct pb_results_doc;        /* primbench/results.h */
+struct pb_acct_tables;        /* primbench/accounting_result.h */
+struct pb_cmd_profile_record; /* primbench/profile.h */
+
+/* The runs of one side of a session as a cmd case: spec (what ran; its
+ * argv is what was executed, with --shell /bin/sh -c ...), shell
+ * (--shell), side (0 = A, 1 = B), the session's runs recs[0..n) (the
+ * side's are taken), and run 1 against the later ones: first_ratio and
+ * first_outlier, the caller's pb_first_outlier (include/primbench/stats.h)
+ * of the side's counted runs' real times. All borrowed. */
+struct pb_cmd_case {
+	const struct pb_cmd_spec *spec;
+	bool shell;
+	int side;
+	const struct pb_cmd_record *recs;
+	size_t n;
+	double first_ratio;
+	bool first_outlier;
+};
+
+/* Appends c to the document's "cases" (docs/results-schema.md, "A cmd
+ * case"): key {suite "cmd", argv, shell, cwd, env (the entries
+ * pb_cmd_env_in_key keeps; an LD_PRELOAD of libprimswitch.so by its name
+ * alone), side "A"/"B", wait_children (only when set)}, unit "ns",
+ * overhead_subtracted false, samples [[real_ns, 1], ...] of the counted
+ * runs, and when there are any: per_call (the summary of real), figures
+ * (a summary per figure; instructions and cycles when counted) and
+ * first_run {ratio_to_later_median, outlier}; runs (every run, warm-ups
+ * flagged); then "accounting" (acct not NULL: the accounting tables,
+ * primbench/accounting_result.h) and "profile" (prof not NULL,
+ * primbench/profile.h). Numbers that are not finite are written as null.
+ * Returns 0, or -1 with pb_error() when out of memory (nothing appended). */
+int pb_results_add_cmd_case(struct pb_results_doc *doc, const struct pb_cmd_case *c,
+                            const struct pb_acct_tables *acct,
+                            const struct pb_cmd_profile_record *prof);
 
 #endif

@@ -139,7 +139,28 @@ bool pb_profile_family_counted(const struct pb_profile *p, int family);
  * worse. n == 0: both NaN. */
 void pb_profile_share_ci95(uint64_t k, uint64_t n, double *lo, double *hi);
 
-/* The profile's "profile" object of a cmd case and reading a share back
- * from it: pb_profile_json, pb_profile_json_share (results_json.h). */
+/* ---- a side's profile in its cmd case ---- */
+
+/* One side's profile as the "profile" object of its cmd case
+ * (docs/results-schema.md, "A cmd case"; written with the case by
+ * pb_results_add_cmd_case, primbench/cmd_result.h): prof's event,
+ * user_only, runs, samples, lost, event_count, kernel_samples,
+ * kernel_unresolved, kernel_hidden, families (name, label, samples, share,
+ * share_ci95 [lo, hi] (pb_profile_share_ci95); null when not counted) and
+ * its first 30 symbols as "top"; then how it was sampled: event_requested,
+ * event_kind ("software" or "hardware"), no_hardware_reason (null unless
+ * software), perf_event_paranoid and kptr_restrict (null when unknown),
+ * root, preload. A share is read back with pb_results_case_profile_share
+ * (primbench/reader.h). */
+struct pb_cmd_profile_record {
+	const struct pb_profile *prof;  /* borrowed */
+	const char *event_requested;    /* the event asked of perf ("cycles", ...) */
+	bool software;                  /* the event is not "cycles" */
+	const char *no_hardware_reason; /* software: why there are no hardware counters */
+	int perf_event_paranoid;        /* INT_MIN: unknown (null) */
+	int kptr_restrict;              /* INT_MIN: unknown (null) */
+	bool root;                      /* profiled as root */
+	bool preload;                   /* the side ran under libprimswitch.so */
+};
 
 #endif

@@ -131,6 +131,20 @@ json_t *pb_results_acct_json(const struct pb_acct_tables *tab)
 	json_t *all = json_object();
 	est_json(all, &tab->all);
 	json_object_set_new(o, "all", all);
+
+	if (tab->n_ran_other_code) {
+		json_t *ran = json_array();
+		for (size_t i = 0; i < tab->n_ran_other_code; i++) {
+			const struct pb_acct_ran_other_code *r = &tab->ran_other_code[i];
+			json_t *ro = json_object();
+			json_object_set_new(ro, "op", json_string(r->op));
+			json_object_set_new(ro, "kernel", json_string(r->kernel));
+			json_object_set_new(ro, "ran_code_of", json_string(r->ran_code_of));
+			json_object_set_new(ro, "calls", json_integer((json_int_t)r->calls));
+			json_array_append_new(ran, ro);
+		}
+		json_object_set_new(o, "ran_other_code", ran);
+	}
 	return o;
 }
 

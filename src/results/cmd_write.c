@@ -1,16 +1,20 @@
 /* cmd_write.c - the cmd suite's parts of a result document
- * (docs/results-schema.md, "A cmd case", the "layout" object and the
- * looks of a sequential session), from the records of
- * include/primbench/cmd_result.h and cmd_layout_result.h. */
+ * (docs/results-schema.md, "A cmd case" with its accounting and profile
+ * objects, the "layout" object and the looks of a sequential session),
+ * from the records of include/primbench/cmd_result.h,
+ * cmd_layout_result.h, accounting_result.h and profile.h. */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "primbench/accounting_result.h"
 #include "primbench/cmd_layout_result.h"
 #include "primbench/cmd_result.h"
 #include "primbench/error.h"
+#include "primbench/profile.h"
 #include "primbench/results.h"
 #include "primbench/results_json.h"
 #include "primbench/stats.h"
@@ -212,4 +216,57 @@ json_t *pb_cmd_ab_looks_json(const struct pb_cmd_ab_look *looks, size_t n)
 		json_array_append_new(a, lj);
 	}
 	return a;
+}
+
+/* A side's profile as its case's "profile" object (primbench/profile.h,
+ * struct pb_cmd_profile_record): pb_profile_json's 30 first symbols, then
+ * how it was sampled. */
+static json_t *cmd_profile_json(const struct pb_cmd_profile_record *e)
+{
+	json_t *o = pb_profile_json(e->prof, 30);
+	json_object_set_new(o, "event_requested", json_string(e->event_requested));
+	json_object_set_new(o, "event_kind", json_string(e->software ? "software" : "hardware"));
+	json_object_set_new(o, "no_hardware_reason",
+	                    e->software ? json_string(e->no_hardware_reason) : json_null());
+	json_object_set_new(
+	    o, "perf_event_paranoid",
+	    e->perf_event_paranoid == INT_MIN ? json_null() : json_integer(e->perf_event_paranoid));
+	json_object_set_new(o, "kptr_restrict",
+	                    e->kptr_restrict == INT_MIN ? json_null()
+	                                                : json_integer(e->kptr_restrict));
+	json_object_set_new(o, "root", json_boolean(e->root));
+	json_object_set_new(o, "preload", json_boolean(e->preload));
+	return o;
+}
+
+int pb_results_add_cmd_case(struct pb_results_doc *doc, const struct pb_cmd_case *c,
+                            const struct pb_acct_tables *acct,
+                            const struct pb_cmd_profile_record *prof)
+{
+	json_t *o = pb_cmd_case_json(c->spec, c->shell, c->side, c->recs, c->n, c->first_ratio,
+	                             c->first_outlier);
+	if (!o)
+		return -1;
+	if (acct)
+		json_object_set_new(o, "accounting", pb_results_acct_json(acct));
+	if (prof)
+		json_object_set_new(o, "profile", cmd_profile_json(prof));
+	json_t *root = pb_results_doc_json(doc);
+	json_t *cases = json_object_get(root, "cases");
+	if (!cases) {
+		cases = json_array();
+		json_object_set_new(root, "cases", cases);
+	}
+	if (json_array_append_new(cases, o) != 0)
+		return pb_fail("out of memory");
+	return 0;
+}
+
+int pb_results_add_layout(struct pb_results_doc *doc, const struct pb_layout_plan *pl,
+                          const struct pb_layout_audit *a, size_t runs_per_size, const char *metric)
+{
+	json_t *o = pb_layout_json(pl, a, runs_per_size, metric);
+	if (!o || json_object_set_new(pb_results_doc_json(doc), "layout", o) != 0)
+		return pb_fail("out of memory");
+	return 0;
 }

@@ -221,7 +221,6 @@ size_t cli_parse_count(const char *what, const char *arg, size_t lo, size_t hi);
 struct pb_results_file;
 struct pb_compare_result;
 struct pb_results_doc;
-struct json_t; /* TRANSITIONAL (issue 37): jansson's, for cli_write_results below */
 /* compare's -o document (docs/results-schema.md, "compare output") for
  * one comparison of files[0..na) (old) with files[na..n) (new): schema,
  * command line, level, margin, forced, files, sides, comparisons. NULL
@@ -248,8 +247,6 @@ void cli_check_output_not_input(const char *cmd, const char *out, char **inputs,
 /* Writes doc whole to path and prints "results: PATH"; on failure one
  * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */
 int cli_write_doc(const struct pb_results_doc *doc, const char *path);
-/* TRANSITIONAL (issue 37): cli_write_doc for compare's JSON document. */
-int cli_write_results(const struct json_t *doc, const char *path);
 
 /* The end of a measuring session's output: writes s's document to its -o
  * path (pb_session_write, then "results: PATH") and prints it in -f's

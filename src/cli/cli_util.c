@@ -15,7 +15,6 @@
 #include "primbench/error.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/syscall.h"
@@ -225,16 +224,6 @@ bool cli_stdout_gone(void)
 int cli_write_doc(const struct pb_results_doc *doc, const char *path)
 {
 	if (pb_results_write(doc, path) != 0) {
-		cli_error("%s", pb_error());
-		return PB_EXIT_USAGE;
-	}
-	printf("\nresults: %s\n", path);
-	return PB_EXIT_OK;
-}
-
-int cli_write_results(const json_t *doc, const char *path)
-{
-	if (pb_results_write_json(doc, path) != 0) {
 		cli_error("%s", pb_error());
 		return PB_EXIT_USAGE;
 	}

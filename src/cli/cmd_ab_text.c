@@ -24,9 +24,9 @@
 #include "primbench/record.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/results_run.h"
 #include "primbench/session.h"
+#include "primbench/session_result.h"
 #include "primbench/stats.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
@@ -462,13 +462,13 @@ static void set_ab(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
  * a line, 64 B: same_code_as), how many counted calls ran that code, so
  * that an A/B is not read as a test of the named kernel where it never
  * ran. Exact: the rows' bounds (64 B) are bucket bounds (account.h); a
- * bucket that straddles one is counted by its lowest size. Adds an array
- * "ran_other_code" to acct (when non-NULL). */
-static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
-                             const struct pb_acct_total *t, json_t *acct)
+ * bucket that straddles one is counted by its lowest size. Each is a
+ * row of ran[] (room for PB_OP_COUNT * PB_POLICY_MAX_BANDS): returns how
+ * many. */
+static size_t print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
+                               const struct pb_acct_total *t, struct pb_acct_ran_other_code *ran)
 {
 	static const int prim_of[PB_OP_COUNT] = {PB_ACCT_MEMSET, PB_ACCT_MEMCPY, PB_ACCT_MEMMOVE};
-	struct pb_ran_other_code ran[PB_OP_COUNT * PB_POLICY_MAX_BANDS];
 	size_t nran = 0;
 	for (int op = 0; op < PB_OP_COUNT; op++) {
 		const char *text = p->env->policy[sd][op];
@@ -504,7 +504,7 @@ static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
 			                       : "A ",
 			        pb_op_name((enum pb_op)op), k->name, calls, pc->calls,
 			        100.0 * (double)calls / (double)all, base->name, k->name);
-			ran[nran++] = (struct pb_ran_other_code){
+			ran[nran++] = (struct pb_acct_ran_other_code){
 			    .op = pb_op_name((enum pb_op)op),
 			    .kernel = k->name,
 			    .ran_code_of = base->name,
@@ -512,15 +512,15 @@ static void print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int sd,
 			};
 		}
 	}
-	pb_results_acct_set_ran_other_code(acct, ran, nran);
+	return nran;
 }
 
 /* The accounting files of one side (counted runs only) as a table, and
- * as JSON in *out (NULL when nothing could be read). */
+ * as records in x (x->total[sd] NULL when nothing could be read). */
 void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_result *r, int sd, double tsc_hz, json_t **out)
+                             const struct pb_cmd_ab_result *r, int sd, double tsc_hz,
+                             struct pb_cmd_ab_extras *x)
 {
-	*out = NULL;
 	struct pb_acct_total *t = calloc(1, sizeof *t);
 	if (!t)
 		return;
@@ -537,11 +537,12 @@ void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
 	fflush(fp);
 	pb_acct_print(fp, t, tsc_hz, cpu_s,
 	              (p->nsides == 2 && sd == 0) ? PB_ACCT_PRINT_NO_CAVEATS : 0);
-	struct pb_acct_tables tab;
-	pb_acct_tables(t, tsc_hz, cpu_s, &tab);
-	*out = pb_results_acct_json(&tab);
-	print_other_code(fp, p, sd, t, *out);
-	free(t);
+	struct pb_acct_tables *tab = &x->acct[sd];
+	pb_acct_tables(t, tsc_hz, cpu_s, tab);
+	tab->ran_other_code = x->ran[sd];
+	tab->n_ran_other_code = print_other_code(fp, p, sd, t, x->ran[sd]);
+	free(x->total[sd]);
+	x->total[sd] = t;
 }
 
 /* --record-distribution DIR: side A's exact sizes files (counted runs
@@ -619,9 +620,11 @@ void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
 	pb_profile_print(fp, &pr->prof[sd], pr->top, preload, 2);
 }
 
-json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int sd, bool preload)
+void pb_cmd_ab_profile_record(const struct pb_cmd_ab_profile *pr, int sd, bool preload,
+                              struct pb_cmd_profile_record *out)
 {
-	const struct pb_cmd_profile_env e = {
+	*out = (struct pb_cmd_profile_record){
+	    .prof = &pr->prof[sd],
 	    .event_requested = pr->event,
 	    .software = strcmp(pr->event, "cycles") != 0,
 	    .no_hardware_reason = pr->hw_why,
@@ -631,7 +634,6 @@ json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int sd, bool 
 	    .root = geteuid() == 0,
 	    .preload = preload,
 	};
-	return pb_results_cmd_profile_json(&pr->prof[sd], &e);
 }
 
 /* ---- the session ---- */
@@ -802,34 +804,47 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	}
 }
 
-/* memset's and memcpy/memmove's share by the accounting (its JSON) and by
- * the profile, for primitives with calls or samples. */
+/* A figure as the result document holds it: NaN for one it writes as
+ * null (not finite). */
+static double as_written(double v)
+{
+	return isfinite(v) ? v : NAN;
+}
+
+/* memset's and memcpy/memmove's share by the accounting (the figures its
+ * tables record) and by the profile, for primitives with calls or
+ * samples. */
 static void print_two_ways(FILE *fp, const struct pb_cmd_ab_params *p,
-                           const struct pb_cmd_ab_profile *pr, int sd, const json_t *acct)
+                           const struct pb_cmd_ab_profile *pr, int sd,
+                           const struct pb_acct_tables *acct)
 {
 	static const struct {
 		const char *label;
-		const char *acct[2]; /* the accounting's primitives summed */
-		int fam[2];          /* the profile's families summed */
+		int acct[2]; /* the accounting's primitives summed */
+		int fam[2];  /* the profile's families summed */
 	} rows[] = {
-	    {"memset", {"memset", "bzero"}, {PB_PROF_LIBC_MEMSET, PB_PROF_PB_MEMSET}},
-	    {"memcpy/memmove", {"memcpy", "memmove"}, {PB_PROF_LIBC_MEMCPY, PB_PROF_PB_MEMCPY}},
+	    {"memset", {PB_ACCT_MEMSET, PB_ACCT_BZERO}, {PB_PROF_LIBC_MEMSET, PB_PROF_PB_MEMSET}},
+	    {"memcpy/memmove",
+	     {PB_ACCT_MEMCPY, PB_ACCT_MEMMOVE},
+	     {PB_PROF_LIBC_MEMCPY, PB_PROF_PB_MEMCPY}},
 	};
 	const struct pb_profile *prof = &pr->prof[sd];
-	double over = pb_results_acct_overhead_ticks(acct);
+	/* the cost of a timer pair: 0 when unknown (no ticks-mode files) */
+	double over = isfinite(acct->timer_overhead_ticks) ? acct->timer_overhead_ticks : 0;
 	bool first = true;
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		double share = 0, min = 0;
 		long long calls = 0;
 		for (int k = 0; k < 2; k++) {
-			long long c;
-			double sh, mn;
-			pb_results_acct_prim(acct, rows[i].acct[k], &c, &sh, &mn);
-			if (c == 0)
+			int pi = rows[i].acct[k];
+			uint64_t c = acct->total->prim[pi].calls;
+			/* a count past INT64_MAX is written as a real: not counted */
+			if (c == 0 || c > (uint64_t)INT64_MAX)
 				continue;
-			calls += c;
-			share += sh;
-			min += mn;
+			const struct pb_acct_est_record *e = &acct->prim[pi].est;
+			calls += (long long)c;
+			share += e->share ? as_written(e->cpu_pct) : NAN;
+			min += e->share ? as_written(e->cpu_pct_min) : NAN;
 		}
 		uint64_t samples = prof->family[rows[i].fam[0]] + prof->family[rows[i].fam[1]];
 		if (calls == 0 && samples == 0)
@@ -849,7 +864,7 @@ static void print_two_ways(FILE *fp, const struct pb_cmd_ab_params *p,
 /* What the options added: accounting, distributions, profiles. */
 int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
                            const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
-                           const char *record_dir, json_t *acct_json[2], json_t *prof_json[2])
+                           const char *record_dir, struct pb_cmd_ab_extras *x)
 {
 	if (p->env->account) {
 		double hz = 0;
@@ -857,20 +872,21 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 		    pb_timer_info()->clock == PB_CLOCK_TSC)
 			hz = pb_timer_info()->hz;
 		for (int sd = 0; sd < p->nsides; sd++)
-			pb_cmd_ab_print_account(fp, p, r, sd, hz, &acct_json[sd]);
+			pb_cmd_ab_print_account(fp, p, r, sd, hz, x);
 	}
 	/* A distribution that cannot be written is an environment error. */
 	int rc = record_dir ? pb_cmd_ab_record(fp, p, record_dir) : 0;
 	for (int sd = 0; sd < p->nsides; sd++)
 		if (prof->have[sd]) {
 			pb_cmd_ab_print_profile(fp, p, prof, sd, p->env->lib[sd]);
-			prof_json[sd] = pb_cmd_ab_profile_json(prof, sd, p->env->lib[sd]);
+			pb_cmd_ab_profile_record(prof, sd, p->env->lib[sd], &x->prof[sd]);
+			x->have_prof[sd] = true;
 		}
 	/* Both shares of each primitive, with their uncertainties, where
 	 * both were measured (docs/profile.md, "The memset share"). */
 	for (int sd = 0; sd < p->nsides && p->env->account == 2; sd++)
-		if (prof->have[sd] && acct_json[sd])
-			print_two_ways(fp, p, prof, sd, acct_json[sd]);
+		if (prof->have[sd] && x->total[sd])
+			print_two_ways(fp, p, prof, sd, &x->acct[sd]);
 	if (p->nsides == 2 && prof->have[0] && prof->have[1]) {
 		fprintf(fp, "\nprofile, B vs A: samples and share of all samples per family\n");
 		pb_profile_print_vs(fp, &prof->prof[0], &prof->prof[1],
@@ -881,27 +897,28 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 
 void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
                        const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
-                       json_t *acct_json[2], json_t *prof_json[2])
+                       const struct pb_cmd_ab_extras *x)
 {
 	double *real = malloc((r->nrecs ? r->nrecs : 1) * sizeof *real);
 	for (int sd = 0; real && sd < p->nsides; sd++) {
 		size_t k = pb_cmd_ab_values(r->recs, r->nrecs, sd, PB_CMD_REAL, real);
-		double ratio;
-		bool outlier = pb_first_outlier(real, k, &ratio);
-		json_t *c =
-		    pb_cmd_case_json(&p->side[sd], p->shell, sd, r->recs, r->nrecs, ratio, outlier);
-		if (c && acct_json[sd])
-			json_object_set(c, "accounting", acct_json[sd]);
-		if (c && prof_json[sd])
-			json_object_set(c, "profile", prof_json[sd]);
-		pb_results_doc_append_json(doc, "cases", c);
+		struct pb_cmd_case c = {
+		    .spec = &p->side[sd],
+		    .shell = p->shell,
+		    .side = sd,
+		    .recs = r->recs,
+		    .n = r->nrecs,
+		};
+		c.first_outlier = pb_first_outlier(real, k, &c.first_ratio);
+		/* out of memory: the case is left out, as the rest would be */
+		(void)pb_results_add_cmd_case(doc, &c, x->total[sd] ? &x->acct[sd] : NULL,
+		                              x->have_prof[sd] ? &x->prof[sd] : NULL);
 	}
 	free(real);
 	if (p->nsides == 2)
 		set_ab(doc, p, r, ab);
-	/* TRANSITIONAL (issue 37): the cpu module's JSON */
 	if (p->placement)
-		pb_results_doc_set_json(doc, "placement", pb_cpu_place_json(p->placement));
+		(void)pb_results_add_placement(doc, p->placement);
 	double *vals = malloc((r->nrecs + 1) * sizeof *vals);
 	char note[1024];
 	if (vals && cputime_note(p, r, vals, note, sizeof note))
@@ -916,5 +933,13 @@ void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params
 		         "%zu of %zu counted runs failed; --ignore-failure kept them", failed,
 		         counted);
 		pb_results_append_note(doc, line);
+	}
+}
+
+void pb_cmd_ab_extras_free(struct pb_cmd_ab_extras *x)
+{
+	for (int sd = 0; sd < 2; sd++) {
+		free(x->total[sd]);
+		x->total[sd] = NULL;
 	}
 }

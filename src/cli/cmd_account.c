@@ -11,7 +11,6 @@
 #include "primbench/accounting.h"
 #include "primbench/error.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/results_run.h"
 #include "primbench/timer.h"
 

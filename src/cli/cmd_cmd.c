@@ -19,12 +19,12 @@
 #include "cli/cmd_cmd.h"
 #include "primbench/cmd.h"
 #include "primbench/cmd_ab.h"
+#include "primbench/cmd_layout_result.h"
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/policy.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/timer.h"
@@ -124,15 +124,15 @@ static bool layout_audit(struct options *o, enum pb_cmd_ab_end *end, struct pb_l
 
 /* The result document: to -o and/or standard output (-f). */
 static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
-                         const struct pb_cmd_ab_stats *ab, json_t *acct_json[2],
-                         json_t *prof_json[2], const struct pb_layout_audit *audit, int status)
+                         const struct pb_cmd_ab_stats *ab, const struct pb_cmd_ab_extras *x,
+                         const struct pb_layout_audit *audit, int status)
 {
 	struct pb_results_doc *doc = sess.doc;
 	if (!doc) {
 		cli_error("%s", pb_error());
 		return status;
 	}
-	pb_cmd_ab_doc_add(doc, &o->p, r, ab, acct_json, prof_json);
+	pb_cmd_ab_doc_add(doc, &o->p, r, ab, x);
 	/* Whether instructions and cycles could be counted here, and were. */
 	bool hw = pb_cmd_counters_check() == 0;
 	const struct pb_counters_status cs = {
@@ -142,12 +142,9 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
 	    .measured = o->p.side[0].counters,
 	};
 	pb_results_set_counters(doc, &cs);
-	/* TRANSITIONAL (issue 37): the cmd suite's layout JSON */
 	if (o->randomize_env || o->audit_runs)
-		pb_results_doc_set_json(
-		    doc, "layout",
-		    pb_layout_json(&o->layout, audit, o->audit_runs,
-		                   pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric)));
+		(void)pb_results_add_layout(doc, &o->layout, audit, o->audit_runs,
+		                            pb_cmd_figure_name((enum pb_cmd_figure)o->p.metric));
 	pb_session_finish(&sess, status >= 128); /* no noise window: cmd times whole runs */
 	int wrc = o->out ? cli_write_doc(doc, o->out) : PB_EXIT_OK;
 	if (wrc != PB_EXIT_OK && status == PB_EXIT_OK)
@@ -184,9 +181,8 @@ static int report(struct options *o, const struct pb_cmd_ab_result *r, int statu
 	double div;
 	pb_cmd_ab_time_unit(r, &tu, &div);
 	pb_cmd_ab_print_report(stdout, &o->p, r, tu, div);
-	json_t *acct_json[2] = {NULL, NULL}, *prof_json[2] = {NULL, NULL};
-	if (pb_cmd_ab_print_extras(stdout, &o->p, r, &o->prof, o->record_dir, acct_json,
-	                           prof_json) != 0 &&
+	struct pb_cmd_ab_extras x = {0};
+	if (pb_cmd_ab_print_extras(stdout, &o->p, r, &o->prof, o->record_dir, &x) != 0 &&
 	    status == PB_EXIT_OK)
 		status = PB_EXIT_USAGE;
 	struct pb_cmd_ab_stats ab = {0};
@@ -201,12 +197,8 @@ static int report(struct options *o, const struct pb_cmd_ab_result *r, int statu
 		pb_cmd_ab_print_layout(stdout, &o->p, &o->layout, audited ? &audit : NULL,
 		                       o->audit_runs, o->p.nsides == 2 ? &ab : NULL, tu, div);
 	if (o->out || o->fmt.fmt != PB_FORMAT_TEXT)
-		status =
-		    write_results(o, r, &ab, acct_json, prof_json, audited ? &audit : NULL, status);
-	for (int sd = 0; sd < 2; sd++) {
-		json_decref(acct_json[sd]);
-		json_decref(prof_json[sd]);
-	}
+		status = write_results(o, r, &ab, &x, audited ? &audit : NULL, status);
+	pb_cmd_ab_extras_free(&x);
 	return status;
 }
 

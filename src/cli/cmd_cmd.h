@@ -9,9 +9,13 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "primbench/accounting_result.h"
 #include "primbench/cmd.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/cpu_noise.h"
+#include "primbench/kernels.h" /* PB_OP_COUNT */
+#include "primbench/policy.h"  /* PB_POLICY_MAX_BANDS */
+#include "primbench/profile.h"
 
 /* The options, then the session built from them. */
 struct options {
@@ -59,12 +63,25 @@ void cmd_place(struct options *o);
 
 /* ---- the report (cmd_ab_text.c): the session's text and result document ---- */
 
-/* TRANSITIONAL (issue 37): the accounting (pb_results_acct_json of report's
- * pb_acct_tables), profile (results' pb_profile_json) and case (the cmd
- * suite's pb_cmd_case_json) objects are still JSON (jansson's json_t) until their modules hand
- * typed structs; every other part of the document is written by src/results/. */
-struct json_t;
 struct pb_results_doc;
+
+/* What --account and --profile add to each side's case of the result
+ * document (pb_cmd_ab_print_extras fills it, pb_cmd_ab_doc_add hands it to
+ * pb_results_add_cmd_case, pb_cmd_ab_extras_free frees it). Zeroed: none. */
+struct pb_cmd_ab_extras {
+	/* --account: a side's sums (malloc'd; NULL: nothing read), their
+	 * tables (acct[sd].total is total[sd]; acct[sd].ran_other_code is
+	 * ran[sd]) */
+	struct pb_acct_total *total[2];
+	struct pb_acct_tables acct[2];
+	struct pb_acct_ran_other_code ran[2][PB_OP_COUNT * PB_POLICY_MAX_BANDS];
+	/* --profile: a side's profile and how it was sampled (prof[sd].prof
+	 * borrows the session's struct pb_cmd_ab_profile) */
+	bool have_prof[2];
+	struct pb_cmd_profile_record prof[2];
+};
+/* Frees what x holds (x itself is the caller's). */
+void pb_cmd_ab_extras_free(struct pb_cmd_ab_extras *x);
 
 /* What runs: each side's command and the environment entries of its key. */
 void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
@@ -73,18 +90,19 @@ void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
 void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
                             const struct pb_cmd_ab_result *r, const char *tu, double div);
 /* --account tables, --record-distribution, --profile tables (the sides
- * of prof that have a profile), their JSON in acct_json and prof_json per side.
- * Returns -1 when the distributions could not be written, else 0. */
+ * of prof that have a profile), their records per side in *x (zeroed by
+ * the caller; prof must outlive it). Returns -1 when the distributions
+ * could not be written, else 0. */
 int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
                            const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
-                           const char *record_dir, struct json_t *acct_json[2],
-                           struct json_t *prof_json[2]);
+                           const char *record_dir, struct pb_cmd_ab_extras *x);
 /* Adds the session to a result document: a case per side (with its
- * accounting and profile objects, when not NULL), "ab" for two sides, a
- * note for failed runs kept. */
+ * accounting and profile from x, where it has them), "ab" for two sides,
+ * the placement, notes (CPU time below the tick, --duet, failed runs
+ * kept). */
 void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
                        const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
-                       struct json_t *acct_json[2], struct json_t *prof_json[2]);
+                       const struct pb_cmd_ab_extras *x);
 /* The verdict line's text with its reason (pb_cmd_ab_session_verdict,
  * cmd_ab.h), into why[len]. */
 void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
@@ -109,17 +127,21 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 /* How --until-verdict ended (r->ended_by set); true when by a verdict. */
 bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
                                    const struct pb_cmd_ab_result *r);
-/* --profile: one side's profile (how it was sampled, then the table), and
- * as JSON. */
+/* --profile: one side's profile (how it was sampled, then the table). */
 void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
                              const struct pb_cmd_ab_profile *pr, int side, bool preload);
-struct json_t *pb_cmd_ab_profile_json(const struct pb_cmd_ab_profile *pr, int side, bool preload);
-/* --account: one side's accounting files (counted runs) as a table, and as
- * JSON in *out (NULL when nothing could be read: then an error line on
- * stderr). tsc_hz 0: no ticks. */
+/* The record of one side's profile for its case: pr->prof[side] and how
+ * it was sampled (the event, /proc/sys/kernel/perf_event_paranoid and
+ * kptr_restrict read now, whether root; preload: the side ran under
+ * libprimswitch.so). */
+void pb_cmd_ab_profile_record(const struct pb_cmd_ab_profile *pr, int side, bool preload,
+                              struct pb_cmd_profile_record *out);
+/* --account: one side's accounting files (counted runs) as a table, and
+ * as records in x (x->total[side] NULL when nothing could be read: then an
+ * error line on stderr). tsc_hz 0: no ticks. */
 void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
                              const struct pb_cmd_ab_result *r, int side, double tsc_hz,
-                             struct json_t **out);
+                             struct pb_cmd_ab_extras *x);
 /* --record-distribution DIR: side A's exact sizes files as distribution
  * files in DIR (include/primbench/record.h). 0, or -1 after an error line
  * on stderr. */

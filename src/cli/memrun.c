@@ -29,7 +29,6 @@
 #include "primbench/pages.h"
 #include "primbench/placement.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
 #include "primbench/results_run.h"
 #include "primbench/session.h"
 #include "primbench/sizes.h"

@@ -28,7 +28,6 @@
 #include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/results_join.h"
-#include "primbench/results_json.h"
 #include "primbench/summary.h"
 #include "primbench/text.h"
 #include "primbench/twosample.h"

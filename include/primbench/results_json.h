@@ -26,49 +26,6 @@ const json_t *pb_results_doc_cjson(const struct pb_results_doc *doc);
  * for a document joined from several files. NULL when out of memory. */
 struct pb_results_doc *pb_results_doc_adopt(json_t *root);
 
-/* TRANSITIONAL (issue 37): for the objects other modules still build as
- * JSON (the summary, break-even, accounting, layout and placement
- * objects, a cmd case). Sets doc[name] to value (the document takes the
- * reference; NULL: nothing set). */
-void pb_results_doc_set_json(struct pb_results_doc *doc, const char *name, json_t *value);
-
-/* TRANSITIONAL (issue 37): appends value to the array doc[name] (made
- * when missing; the document takes the reference; NULL: nothing). */
-void pb_results_doc_append_json(struct pb_results_doc *doc, const char *name, json_t *value);
-
-/* TRANSITIONAL (issue 37): a cmd side's profile object (pb_profile_json,
- * top 30 rows) with how it was sampled, for the cmd case it goes in. */
-struct pb_cmd_profile_env {
-	const char *event_requested;
-	bool software;                  /* the event is not "cycles" */
-	const char *no_hardware_reason; /* software: why (else null) */
-	int perf_event_paranoid;        /* INT_MIN: unknown (null) */
-	int kptr_restrict;              /* INT_MIN: unknown (null) */
-	bool root, preload;
-};
-struct pb_profile;
-json_t *pb_results_cmd_profile_json(const struct pb_profile *prof,
-                                    const struct pb_cmd_profile_env *e);
-
-/* TRANSITIONAL (issue 37): cmd --account's calls that ran another row's
- * code, as acct["ran_other_code"] (acct: the report module's accounting
- * JSON): [{"op", "kernel", "ran_code_of", "calls"}]; nothing when n is 0
- * or acct is NULL. */
-struct pb_ran_other_code {
-	const char *op, *kernel, *ran_code_of;
-	uint64_t calls;
-};
-void pb_results_acct_set_ran_other_code(json_t *acct, const struct pb_ran_other_code *rows,
-                                        size_t n);
-
-/* TRANSITIONAL (issue 37): primitive `prim`'s figures in an accounting
- * object: its calls (0: none), cpu_pct and cpu_pct_min (NAN when not
- * numbers). */
-void pb_results_acct_prim(const json_t *acct, const char *prim, long long *calls, double *cpu_pct,
-                          double *cpu_pct_min);
-/* acct["timer_overhead_ticks"] (0 when missing). */
-double pb_results_acct_overhead_ticks(const json_t *acct);
-
 /* pb_results_write for a JSON object not (yet) in a document. */
 int pb_results_write_json(const json_t *root, const char *path);
 
@@ -130,8 +87,10 @@ json_t *pb_json_replicates(const double *ticks, const uint64_t *calls, size_t n,
 void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, size_t n,
                          const struct pb_summary *per_call);
 
-/* ---- the suites' parts that other modules still assemble (transitional:
- * the cmd A/B document is put together in src/cli/) ---- */
+/* ---- the cmd suite's parts as JSON (the writers: pb_results_add_cmd_case,
+ * cmd_result.h; pb_results_add_layout, cmd_layout_result.h;
+ * pb_results_add_placement, session_result.h; pb_results_set_ab,
+ * ab_record.h) ---- */
 
 struct pb_cmd_spec;     /* primbench/cmd_result.h */
 struct pb_cmd_record;   /* primbench/cmd_result.h */

@@ -163,21 +163,3 @@ struct pb_results_doc *pb_results_accounting_new(const char *dir)
 		pb_fail("out of memory");
 	return doc;
 }
-
-void pb_results_doc_set_json(struct pb_results_doc *doc, const char *name, json_t *value)
-{
-	json_object_set_new(pb_results_doc_json(doc), name, value);
-}
-
-void pb_results_doc_append_json(struct pb_results_doc *doc, const char *name, json_t *value)
-{
-	if (!value)
-		return;
-	json_t *root = pb_results_doc_json(doc);
-	json_t *arr = json_object_get(root, name);
-	if (!arr) {
-		arr = json_array();
-		json_object_set_new(root, name, arr);
-	}
-	json_array_append_new(arr, value);
-}

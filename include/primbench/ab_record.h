@@ -12,8 +12,6 @@
 #include "primbench/results.h"
 #include "primbench/twosample.h"
 
-struct json_t;
-
 /* B against A. Ratios are B / A of the metric's figure; medians in its
  * unit (ns of real, user or sys time, or counts). */
 struct pb_ab_record {

@@ -2,7 +2,7 @@
  * listings (include/primbench/machine.h prints them; every line at most
  * PB_TEXT_WIDTH columns, README: the output pastes into an email), the
  * hash behind the fingerprint_hash of a machine object
- * (docs/results-schema.md; results computes it, results_json.h), and the
+ * (docs/results-schema.md; the results module computes it), and the
  * system facts behind that object (src/cpu/sysinfo.c,
  * src/cpu/kernel_facts.c), as typed values: results alone writes them as
  * JSON. Module cpu: nothing here needs the timer.
@@ -20,8 +20,8 @@
 
 /* ---- the fingerprint_hash of a machine object -------------------------- */
 
-/* Hex digits in a fingerprint_hash (the hash itself: pb_fingerprint_hash,
- * include/primbench/results_json.h). */
+/* Hex digits in a fingerprint_hash (FNV-1a 64 below, computed by the
+ * results module over the machine object's fields that change results). */
 #define PB_FINGERPRINT_HASH_LEN 16
 
 /* FNV-1a, 64 bits (Fowler, Noll, Vo; offset basis 0xcbf29ce484222325,

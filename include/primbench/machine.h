@@ -2,8 +2,9 @@
  * a default run, and the full `primbench info` listing (every line at most
  * PB_TEXT_WIDTH columns, primbench/fingerprint.h). And the machine as data:
  * the facts of the `machine` object of every result
- * (docs/results-schema.md), as typed values; results writes them as JSON
- * with their fingerprint_hash (pb_results_machine_json, results_json.h).
+ * (docs/results-schema.md), as typed values; the results module alone
+ * writes them, with their fingerprint_hash, into every new result document
+ * (pb_results_new, primbench/results.h).
  * Module machine (src/machine/): above cpu and timer, whose figures it
  * reports.
  */

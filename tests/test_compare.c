@@ -169,7 +169,10 @@ static void test_load_real_files(void **state)
 	assert_string_equal(f[0].cases[5].label, "rep_stosb 4K");
 	/* per-call value = value / calls */
 	json_t *s0 = json_array_get(
-	    json_object_get(json_array_get(json_object_get(f[0].doc, "cases"), 0), "samples"), 0);
+	    json_object_get(
+	        json_array_get(json_object_get(pb_results_file_json(&f[0]), "cases"), 0),
+	        "samples"),
+	    0);
 	assert_close(
 	    f[0].cases[0].v[0],
 	    json_number_value(json_array_get(s0, 0)) / json_number_value(json_array_get(s0, 1)), 0);
@@ -270,7 +273,7 @@ static void test_matching_and_case_sets(void **state)
 	for (size_t i = 0; i < 4; i++) {
 		assert_string_equal(r.rows[i].a->label, want[i]);
 		assert_string_equal(r.rows[i].a->canon, r.rows[i].b->canon);
-		assert_true(r.rows[i].b->key != r.rows[i].a->key);
+		assert_true(r.rows[i].b != r.rows[i].a);
 		assert_string_equal(r.rows[i].unit, "tsc_ticks");
 		assert_true(r.rows[i].ratio);
 		assert_int_equal(r.rows[i].sa.n, 20);
@@ -581,13 +584,15 @@ static void test_units(void **state)
 	for (size_t i = 0; i < r.nrows; i++) {
 		assert_string_equal(r.rows[i].unit, "ns");
 		assert_close(r.rows[i].shift.estimate, 1, 1e-9); /* the same samples */
-		assert_close(r.rows[i].sa.median * f[0].tsc_hz / 1e9,
-		             json_number_value(json_object_get(
-		                 json_object_get(json_array_get(json_object_get(f[0].doc, "cases"),
-		                                                r.rows[i].a->index),
-		                                 "per_call"),
-		                 "median")),
-		             1e-6);
+		assert_close(
+		    r.rows[i].sa.median * f[0].tsc_hz / 1e9,
+		    json_number_value(json_object_get(
+		        json_object_get(
+		            json_array_get(json_object_get(pb_results_file_json(&f[0]), "cases"),
+		                           r.rows[i].a->index),
+		            "per_call"),
+		        "median")),
+		    1e-6);
 	}
 	assert_int_equal(r.nnotes, 2); /* and the one-run note */
 	assert_contains(r.notes[0], "6 cases compared in ns: tsc_ticks converted");
@@ -2024,7 +2029,7 @@ static void test_sides_cmd_one_file(void **state)
 	assert_int_equal(r.nrows, 3);
 	const struct pb_compare_row *cmd = NULL, *m256 = NULL;
 	for (size_t i = 0; i < r.nrows; i++) {
-		if (pb_results_key_is_cmd(r.rows[i].a->key))
+		if (pb_key_is_cmd(&r.rows[i].a->fields))
 			cmd = &r.rows[i];
 		else if (i && !r.rows[i].run_level)
 			m256 = &r.rows[i];
@@ -2041,7 +2046,7 @@ static void test_sides_cmd_one_file(void **state)
 	assert_int_equal(pb_compare_run(&f[0], &f[2], 0.95, false, &one), 0);
 	const struct pb_compare_row *cmd1 = NULL;
 	for (size_t i = 0; i < one.nrows; i++)
-		if (pb_results_key_is_cmd(one.rows[i].a->key))
+		if (pb_key_is_cmd(&one.rows[i].a->fields))
 			cmd1 = &one.rows[i];
 	assert_non_null(cmd1);
 	assert_int_equal(cmd->verdict, cmd1->verdict);

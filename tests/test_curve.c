@@ -29,6 +29,7 @@
 #include "primbench/format.h"
 #include "primbench/plot.h"
 #include "primbench/reader.h"
+#include "primbench/results_json.h"
 #include "primbench/text.h"
 
 static char dir[] = "/tmp/pb-curve-test-XXXXXX";
@@ -91,7 +92,7 @@ static char *slurp(const char *name)
 
 static const json_t *case_json(const struct pb_results_file *f, size_t i)
 {
-	return json_array_get(json_object_get(f->doc, "cases"), f->cases[i].index);
+	return json_array_get(json_object_get(pb_results_file_json(f), "cases"), f->cases[i].index);
 }
 
 static double member(const json_t *o, const char *a, const char *b)
@@ -279,7 +280,7 @@ static void test_caches_of(void **state)
 	load("latency/curve_a.json", &f);
 	struct pb_cache_info c;
 	assert_int_equal(pb_curve_caches_of(&f.mach, &c), 0);
-	const json_t *caches = json_object_get(f.machine, "caches");
+	const json_t *caches = json_object_get(pb_results_file_machine_json(&f), "caches");
 	for (int l = 0; l < PB_CACHE_LEVELS; l++) {
 		const char *name = pb_cache_level_name((enum pb_cache_level)l);
 		const json_t *o = json_object_get(caches, name);
@@ -325,7 +326,8 @@ static void check_latency_rows(const char *path, const char *t)
 	struct pb_results_file f;
 	load(path, &f);
 	for (size_t i = 0; i < f.ncases; i++) {
-		const json_t *cj = case_json(&f, i), *key = f.cases[i].key;
+		const json_t *cj = case_json(&f, i),
+		             *key = pb_results_case_key_json(&f, &f.cases[i]);
 		double ns = member(cj, "median_derived", "ns_per_load");
 		double med = member(cj, "per_call", "median");
 		double spread =
@@ -400,7 +402,8 @@ static void test_report_map(void **state)
 		struct pb_results_file f;
 		load(paths[p], &f);
 		for (size_t i = 0; i < f.ncases; i++) {
-			const json_t *cj = case_json(&f, i), *key = f.cases[i].key;
+			const json_t *cj = case_json(&f, i),
+			             *key = pb_results_case_key_json(&f, &f.cases[i]);
 			char pg[32], row[160], sp[16];
 			double med = member(cj, "per_call", "median");
 			snprintf(
@@ -445,10 +448,10 @@ static void compare_pair(const char *a, const char *b, double level, const char 
 		const struct pb_compare_row *row = &r.rows[i];
 		assert_string_equal(row->unit, unit);
 		/* ticks per load or page as ns (per 4 KiB for map) */
-		long long page = key_int(row->a->key, "page_bytes");
+		long long page = key_int(pb_results_case_key_json(&f[0], row->a), "page_bytes");
 		double per = !strcmp(unit, "ns/4KiB") ? 4096.0 / (double)page : 1;
-		const json_t *ca =
-		    json_array_get(json_object_get(f[0].doc, "cases"), row->a->index);
+		const json_t *ca = json_array_get(
+		    json_object_get(pb_results_file_json(&f[0]), "cases"), row->a->index);
 		double want = member(ca, "per_call", "median") * 1e9 / f[0].tsc_hz * per;
 		assert_true(fabs(row->sa.median / want - 1) < 1e-9);
 		if (!strcmp(unit, "ns/load"))
@@ -530,9 +533,10 @@ static void check_dat(const char *dat, const struct pb_results_file *f, const ch
 	size_t rows = 0;
 	for (size_t i = 0; i < f->ncases; i++) {
 		const struct pb_results_case *c = &f->cases[i];
+		const json_t *ckey = pb_results_case_key_json(f, c);
 		char *g, *l;
-		pb_results_key_name(c->key, &g, &l);
-		bool mine = map ? key_int(c->key, "page_bytes") == atoll(group) : !strcmp(g, group);
+		pb_results_key_name(ckey, &g, &l);
+		bool mine = map ? key_int(ckey, "page_bytes") == atoll(group) : !strcmp(g, group);
 		free(g);
 		free(l);
 		if (!mine)
@@ -540,17 +544,17 @@ static void check_dat(const char *dat, const struct pb_results_file *f, const ch
 		const json_t *cj = case_json(f, i);
 		double x, y, lo, hi;
 		if (map) {
-			double b = (double)key_int(c->key, "page_bytes") * f->tsc_hz / 1e9;
-			x = (double)key_int(c->key, "threads");
+			double b = (double)key_int(ckey, "page_bytes") * f->tsc_hz / 1e9;
+			x = (double)key_int(ckey, "threads");
 			y = b / member(cj, "per_call", "median");
 			lo = b / member(cj, "per_call", "p90");
 			hi = b / member(cj, "per_call", "p10");
 			assert_true(fabs(y / member(cj, "median_derived", "gb_per_s") - 1) < 1e-6);
 		} else {
 			double k = 1e9 / f->tsc_hz;
-			x = json_object_get(c->key, "load_threads")
+			x = json_object_get(ckey, "load_threads")
 			        ? member(cj, "median_derived", "load_gb_per_s")
-			        : (double)key_int(c->key, "size_bytes");
+			        : (double)key_int(ckey, "size_bytes");
 			y = member(cj, "per_call", "median") * k;
 			lo = member(cj, "per_call", "min") * k;
 			hi = member(cj, "per_call", "max") * k;

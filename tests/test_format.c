@@ -26,6 +26,7 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
+#include "primbench/results_json.h"
 
 static const char *const fixtures[] = {"mem.json", "syscall.json", "xsave.json", "cmd.json"};
 #define NFIX (sizeof fixtures / sizeof fixtures[0])
@@ -51,7 +52,7 @@ static void load(const char *name, struct pb_results_file *f)
 
 static const json_t *case_json(const struct pb_results_file *f, size_t i)
 {
-	return json_array_get(json_object_get(f->doc, "cases"), f->cases[i].index);
+	return json_array_get(json_object_get(pb_results_file_json(f), "cases"), f->cases[i].index);
 }
 
 static void test_parse(void **state)
@@ -80,7 +81,7 @@ static void test_json_round_trip(void **state)
 		json_t *back = json_loads(text, 0, &err);
 		if (!back)
 			fail_msg("%s: %s at %d:%d", fixtures[k], err.text, err.line, err.column);
-		assert_true(json_equal(back, f.doc));
+		assert_true(json_equal(back, pb_results_file_json(&f)));
 		json_decref(back);
 		free(text);
 		pb_results_file_free(&f);
@@ -165,7 +166,8 @@ static void test_csv_round_trip(void **state)
 			for (size_t i = 0; i < f.ncases; i++) {
 				bool match = true;
 				for (size_t j = 2; j < nh - 3 && match; j++) {
-					const json_t *v = json_object_get(f.cases[i].key, hdr[j]);
+					const json_t *v = json_object_get(
+					    pb_results_case_key_json(&f, &f.cases[i]), hdr[j]);
 					char buf[256];
 					if (!v || json_is_null(v))
 						buf[0] = '\0';
@@ -245,7 +247,7 @@ static void test_page_op_title(void **state)
 	(void)state;
 	struct pb_results_file f;
 	load("mem.json", &f);
-	assert_null(pb_results_page_op(f.doc));
+	assert_null(pb_results_page_op(pb_results_file_json(&f)));
 	char *plain = render(&f, PB_FORMAT_TEXT);
 	assert_non_null(strstr(plain, "memcpy hot (tsc_ticks per call)"));
 	assert_null(strstr(plain, "copy_page"));
@@ -337,17 +339,19 @@ static void test_tables(void **state)
 		/* both: every case's label and median */
 		for (size_t i = 0; i < f.ncases; i++) {
 			char *g, *l, med[32], row[512];
-			pb_results_key_name(f.cases[i].key, &g, &l);
+			pb_results_key_name(pb_results_case_key_json(&f, &f.cases[i]), &g, &l);
 			double v = json_number_value(json_object_get(
 			    json_object_get(case_json(&f, i), "per_call"), "median"));
 			/* cmd runs: in s, ms or us by the file's longest median,
 			 * as `primbench cmd` prints them */
-			if (!strcmp(json_string_value(json_object_get(f.cases[i].key, "suite")),
+			if (!strcmp(json_string_value(json_object_get(
+			                pb_results_case_key_json(&f, &f.cases[i]), "suite")),
 			            "cmd")) {
 				double longest = 0;
 				for (size_t j = 0; j < f.ncases; j++) {
 					char *gj, *lj;
-					pb_results_key_name(f.cases[j].key, &gj, &lj);
+					pb_results_key_name(
+					    pb_results_case_key_json(&f, &f.cases[j]), &gj, &lj);
 					if (!strncmp(gj, "cmd", 3))
 						longest = fmax(longest,
 						               json_number_value(json_object_get(
@@ -446,7 +450,8 @@ static void test_benchfmt_values(void **state)
 	struct pb_results_file f;
 	load("mem.json", &f);
 	char *text = render(&f, PB_FORMAT_BENCHFMT);
-	double hz = json_number_value(json_object_get(json_object_get(f.machine, "timer"), "hz"));
+	double hz = json_number_value(
+	    json_object_get(json_object_get(pb_results_file_machine_json(&f), "timer"), "hz"));
 	assert_true(hz > 0);
 	const char *line = strstr(text, "\nBenchmark");
 	assert_non_null(line);

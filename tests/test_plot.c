@@ -27,6 +27,7 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/plot.h"
+#include "primbench/results_json.h"
 #include "results/typed.h"
 
 static char dir[] = "/tmp/pb-plot-test-XXXXXX";
@@ -108,7 +109,7 @@ static void load(const char *path, struct pb_results_file *f)
  * a file when it loads it (include/primbench/reader.h). */
 static void reload(struct pb_results_file *f)
 {
-	char *text = json_dumps(f->doc, 0), *path = strdup(f->path);
+	char *text = json_dumps(pb_results_file_json(f), 0), *path = strdup(f->path);
 	assert_non_null(text);
 	pb_results_file_free(f);
 	if (pb_results_load_text(text, strlen(text), path, f) != 0)
@@ -171,7 +172,7 @@ static void test_mem_sweep(void **state)
 		double x, y, lo, hi;
 		assert_int_equal(sscanf(line, "%lf %lf %lf %lf", &x, &y, &lo, &hi), 4);
 		assert_true(lo <= y && y <= hi);
-		const json_t *cases = json_object_get(f.doc, "cases");
+		const json_t *cases = json_object_get(pb_results_file_json(&f), "cases");
 		bool found = false;
 		for (size_t i = 0; i < json_array_size(cases); i++) {
 			const json_t *c = json_array_get(cases, i), *k = json_object_get(c, "key");
@@ -283,7 +284,7 @@ static void test_one_thread_unchanged(void **state)
 static const json_t *threads_case(const struct pb_results_file *f, const char *kernel,
                                   const char *st, long long size, long long threads)
 {
-	const json_t *cases = json_object_get(f->doc, "cases");
+	const json_t *cases = json_object_get(pb_results_file_json(f), "cases");
 	for (size_t i = 0; i < json_array_size(cases); i++) {
 		const json_t *c = json_array_get(cases, i), *k = json_object_get(c, "key");
 		if (!strcmp(json_string_value(json_object_get(k, "kernel")), kernel) &&
@@ -444,7 +445,7 @@ static void test_scaling(void **state)
 
 	/* Placement and memory node not the defaults: said under the title;
 	 * the 1-thread cases of that node still join the panel. */
-	const json_t *cases = json_object_get(f.doc, "cases");
+	const json_t *cases = json_object_get(pb_results_file_json(&f), "cases");
 	for (size_t i = 0; i < json_array_size(cases); i++) {
 		json_t *k = json_object_get(json_array_get(cases, i), "key");
 		json_object_set_new(k, "mem_node", json_string("node 1"));
@@ -504,7 +505,7 @@ static void test_page_op_titles(void **state)
 
 	clean();
 	load("plot/mem_threads.json", &f);
-	json_object_set_new(f.doc, "page_op", json_string("clear_page"));
+	json_object_set_new(pb_results_file_json(&f), "page_op", json_string("clear_page"));
 	reload(&f);
 	in[0].file = &f;
 	if (pb_plot_write(in, 1, &o, dir) != 0)
@@ -662,11 +663,12 @@ static void test_cmd_too_few_runs(void **state)
 	clean();
 	struct pb_results_file f;
 	load("plot/cmd_ab.json", &f);
-	json_t *ratio = json_object_get(json_object_get(f.doc, "ab"), "ratio");
+	json_t *ratio = json_object_get(json_object_get(pb_results_file_json(&f), "ab"), "ratio");
 	assert_non_null(ratio);
 	json_object_set_new(ratio, "ci_lo", json_null());
 	json_object_set_new(ratio, "ci_hi", json_null());
-	json_object_set_new(json_object_get(f.doc, "ab"), "order", json_string("ABBAAB"));
+	json_object_set_new(json_object_get(pb_results_file_json(&f), "ab"), "order",
+	                    json_string("ABBAAB"));
 	reload(&f);
 	struct pb_plot_input in = {"ab", &f};
 	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
@@ -918,8 +920,8 @@ static void test_cmd_two_files_title(void **state)
 /* The counted runs' `field` (ns) of case i of f, in ms, in run order. */
 static size_t runs_ms(const struct pb_results_file *f, size_t i, const char *field, double *out)
 {
-	const json_t *runs =
-	    json_object_get(json_array_get(json_object_get(f->doc, "cases"), i), "runs");
+	const json_t *runs = json_object_get(
+	    json_array_get(json_object_get(pb_results_file_json(f), "cases"), i), "runs");
 	size_t n = 0;
 	for (size_t j = 0; j < json_array_size(runs); j++) {
 		const json_t *r = json_array_get(runs, j);
@@ -987,14 +989,16 @@ static void test_cmd_metric_user(void **state)
 		/* The bar is the median cmd compared: ab.median_a, median_b. */
 		assert_int_equal(dat_y(med, y, 16), 2);
 		double m = json_number_value(
-		    json_object_get(json_object_get(f.doc, "ab"), side ? "median_b" : "median_a"));
+		    json_object_get(json_object_get(pb_results_file_json(&f), "ab"),
+		                    side ? "median_b" : "median_a"));
 		assert_true(fabs(y[0] - m / 1e6) <= 1e-5 * y[0]);
 	}
 	free(s);
 
 	/* user+sys: the two summed, and said so. */
 	clean();
-	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("user+sys"));
+	json_object_set_new(json_object_get(pb_results_file_json(&f), "ab"), "metric",
+	                    json_string("user+sys"));
 	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	s = slurp(PB_PLOT_SCRIPT);
@@ -1008,7 +1012,8 @@ static void test_cmd_metric_user(void **state)
 
 	/* A metric plot cannot draw. */
 	clean();
-	json_object_set_new(json_object_get(f.doc, "ab"), "metric", json_string("maxrss"));
+	json_object_set_new(json_object_get(pb_results_file_json(&f), "ab"), "metric",
+	                    json_string("maxrss"));
 	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
 	assert_string_equal(pb_error(), "plot/cmd_env_user.json: ab.metric 'maxrss': plot draws "
@@ -1030,7 +1035,7 @@ static void test_cmd_metric_mismatch(void **state)
 	                    "cmd results on different metrics cannot share a plot (real: real, "
 	                    "user: user)");
 	/* A file without ab (one side) takes the other's metric. */
-	json_object_del(r.doc, "ab");
+	json_object_del(pb_results_file_json(&r), "ab");
 	reload(&r);
 	assert_int_equal(pb_plot_check(in, 2), 0);
 	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
@@ -1051,7 +1056,7 @@ static void test_breakeven_suffix(void **state)
 	clean();
 	struct pb_results_file f;
 	load("plot/mem_sweep.json", &f);
-	json_t *be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
+	json_t *be = json_array_get(json_object_get(pb_results_file_json(&f), "breakeven"), 0);
 	json_object_set_new(be, "policy", json_string("avx2<=1K,rep_stosb<=16K,libc"));
 	reload(&f);
 	struct pb_plot_input in = {"sweep", &f};
@@ -1067,7 +1072,7 @@ static void test_breakeven_suffix(void **state)
 	free(s);
 	/* Ids and hex work too; a kernel unknown here gives no arrow. */
 	clean();
-	be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
+	be = json_array_get(json_object_get(pb_results_file_json(&f), "breakeven"), 0);
 	json_object_set_new(be, "policy", json_string("memset/avx2<=0x200,libc"));
 	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
@@ -1075,7 +1080,7 @@ static void test_breakeven_suffix(void **state)
 	assert_non_null(strstr(s, "set arrow from 512, graph 0 to 512, graph 0.07"));
 	free(s);
 	clean();
-	be = json_array_get(json_object_get(f.doc, "breakeven"), 0);
+	be = json_array_get(json_object_get(pb_results_file_json(&f), "breakeven"), 0);
 	json_object_set_new(be, "policy", json_string("avx3<=1K,libc"));
 	reload(&f);
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);

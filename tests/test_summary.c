@@ -486,7 +486,7 @@ static void test_doc_equals_file(void **state)
 	(void)state;
 	struct pb_results_file f;
 	json_t *a = load_summary("loses-large.json", &f);
-	json_t *b = build_doc(f.doc);
+	json_t *b = build_doc(pb_results_file_json(&f));
 	assert_non_null(b);
 	assert_true(json_equal(a, b));
 	assert_true(pb_summary_is_default_run(&f));
@@ -531,7 +531,7 @@ static void test_other_placement_ignored(void **state)
 	(void)state;
 	struct pb_results_file f;
 	json_t *a = load_summary("loses-large.json", &f);
-	json_t *doc = json_deep_copy(f.doc);
+	json_t *doc = json_deep_copy(pb_results_file_json(&f));
 	pb_results_file_free(&f);
 	json_t *cases = json_object_get(doc, "cases");
 	size_t i, added = 0, n = json_array_size(cases);

@@ -27,9 +27,6 @@
 
 #include "primbench/cpu.h"
 
-/* TRANSITIONAL (issue 37): json_t, for the json members below. */
-#include <jansson.h>
-
 /* ---- typed values ------------------------------------------------------ */
 
 /* The kind of a JSON value as the reader types it. */
@@ -171,7 +168,6 @@ const char **pb_key_field_names(const struct pb_key *a, const struct pb_key *b, 
 /* ---- files ------------------------------------------------------------- */
 
 struct pb_results_case {
-	json_t *key;          /* TRANSITIONAL: borrowed from the document (use fields) */
 	struct pb_key fields; /* the key, typed, in key order */
 	char *canon;          /* canonical JSON of key */
 	char *group;          /* "memset hot", "syscall", "xsave", "cmd A", ... */
@@ -234,9 +230,7 @@ struct pb_results_machine {
 
 struct pb_results_file {
 	char *path;
-	json_t *doc;           /* TRANSITIONAL (use the typed members) */
-	const json_t *machine; /* TRANSITIONAL (use mach) */
-	double tsc_hz;         /* machine.timer.hz, 0 when missing */
+	double tsc_hz; /* machine.timer.hz, 0 when missing */
 	bool interrupted;
 	struct pb_results_case *cases; /* those with samples, in file order */
 	size_t ncases;
@@ -336,9 +330,5 @@ void pb_results_distinct_labels(char *const *full, size_t n, size_t max, char **
  * stays on one line and sends nothing to the terminal. Malloc'd (aborts
  * when out of memory). */
 char *pb_printable(const char *s, bool ascii);
-
-/* TRANSITIONAL (issue 37): the json_t readers (pb_results_key_name,
- * pb_key_str, pb_json_path, ...) for the files not yet converted. */
-#include "primbench/results_json.h"
 
 #endif

@@ -288,4 +288,15 @@ json_t *pb_results_breakeven_json(const struct pb_breakeven_record *b);
  * New reference, or NULL with pb_error() when out of memory. */
 json_t *pb_results_acct_json(const struct pb_acct_tables *t);
 
+/* The JSON of a file pb_results_load read (the whole document, its machine
+ * object, a case's key), borrowed from f: for results' own code (joining,
+ * the summary's stored parts) and the tests, which check the typed reader
+ * against it. NULL when f holds no document (a failed load). */
+struct pb_results_file;
+struct pb_results_case;
+json_t *pb_results_file_json(const struct pb_results_file *f);
+const json_t *pb_results_file_machine_json(const struct pb_results_file *f);
+const json_t *pb_results_case_key_json(const struct pb_results_file *f,
+                                       const struct pb_results_case *c);
+
 #endif

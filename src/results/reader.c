@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "primbench/reader.h"
+#include "primbench/results_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -486,13 +487,13 @@ static char *canonical_key(const struct pb_key *fields)
 
 /* A case's "replicates": [{"samples": n, "median": m}, ...], the counts
  * adding up to the samples' (docs/results-schema.md, v2). */
-static int load_replicates(struct pb_results_case *cc, const json_t *reps, const char *name,
-                           size_t i)
+static int load_replicates(struct pb_results_case *cc, const json_t *key, const json_t *reps,
+                           const char *name, size_t i)
 {
 	if (!reps || json_is_null(reps))
 		return 0;
 	if (!json_is_array(reps) || json_array_size(reps) == 0)
-		return fail_case(name, i, cc->key, "'replicates' is not a non-empty array");
+		return fail_case(name, i, key, "'replicates' is not a non-empty array");
 	size_t n = json_array_size(reps), sum = 0;
 	cc->rep_n = pb_xcalloc(n, sizeof *cc->rep_n);
 	cc->n_rep = n;
@@ -500,14 +501,14 @@ static int load_replicates(struct pb_results_case *cc, const json_t *reps, const
 		const json_t *s = json_object_get(json_array_get(reps, r), "samples");
 		if (!json_is_integer(s) || json_integer_value(s) < 0 ||
 		    (size_t)json_integer_value(s) > cc->n)
-			return fail_case(name, i, cc->key,
+			return fail_case(name, i, key,
 			                 "replicates[%zu] has no 'samples' count from 0 to %zu", r,
 			                 cc->n);
 		cc->rep_n[r] = (size_t)json_integer_value(s);
 		sum += cc->rep_n[r];
 	}
 	if (sum != cc->n)
-		return fail_case(name, i, cc->key,
+		return fail_case(name, i, key,
 		                 "the replicates' samples add up to %zu, 'samples' has %zu", sum,
 		                 cc->n);
 	return 0;
@@ -561,7 +562,9 @@ struct layout_case {
 };
 
 struct pb_results_layout {
-	char **members; /* the document's member names in file order */
+	json_t *doc;           /* the document as loaded (pb_results_file_json) */
+	const json_t *machine; /* its machine object */
+	char **members;        /* the document's member names in file order */
 	size_t nmembers;
 	struct layout_case *cases; /* every case of the file */
 	size_t ncases;
@@ -588,6 +591,7 @@ static void layout_free(struct pb_results_layout *l)
 {
 	if (!l)
 		return;
+	json_decref(l->doc);
 	free_names(l->members, l->nmembers);
 	for (size_t i = 0; i < l->ncases; i++) {
 		free_names(l->cases[i].members, l->cases[i].nmembers);
@@ -663,7 +667,6 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 		lc->sample_int[j] =
 		    (unsigned char)(json_is_integer(val) | json_is_integer(calls) << 1);
 	}
-	cc->key = key;
 	pb_key_from_json(&cc->fields, key);
 	static const char *const not_facts[] = {"key", "unit", "samples"};
 	pb_facts_add_json(&cc->facts, c, NULL, 0, not_facts, 3);
@@ -684,7 +687,7 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 	else if (kr)
 		cc->kernel_revision = json_integer_value(kr);
 	if (rc == 0)
-		rc = load_replicates(cc, json_object_get(c, "replicates"), name, i);
+		rc = load_replicates(cc, key, json_object_get(c, "replicates"), name, i);
 	if (rc != 0) {
 		case_clear(cc);
 		lc->typed = NULL;
@@ -744,7 +747,7 @@ int pb_results_machine_caches(const json_t *machine, struct pb_cache_info *c)
 static void type_doc(struct pb_results_file *f, const json_t *doc)
 {
 	struct pb_results_machine *m = &f->mach;
-	pb_facts_add_json(&m->facts, f->machine, NULL, 0, NULL, 0);
+	pb_facts_add_json(&m->facts, f->layout->machine, NULL, 0, NULL, 0);
 	double hz = pb_facts_num(&m->facts, "timer.hz");
 	m->tsc_hz = hz > 0 ? hz : 0;
 	m->timer_clock = pb_facts_str(&m->facts, "timer.clock");
@@ -768,12 +771,11 @@ static void type_doc(struct pb_results_file *f, const json_t *doc)
 		if (!pb_facts_int(&m->facts, threshold_names[i], thresholds[i]) ||
 		    *thresholds[i] < 0)
 			*thresholds[i] = -1;
-	m->has_caches = pb_results_machine_caches(f->machine, &m->caches) == 0;
+	m->has_caches = pb_results_machine_caches(f->layout->machine, &m->caches) == 0;
 	f->tsc_hz = m->tsc_hz;
 
 	static const char *const not_facts[] = {"machine", "cases"};
 	pb_facts_add_json(&f->facts, doc, NULL, 0, not_facts, 2);
-	f->layout = pb_xcalloc(1, sizeof *f->layout);
 	f->layout->members = member_names(doc, &f->layout->nmembers);
 	const struct pb_facts *d = &f->facts;
 	f->interrupted = pb_facts_get(d, "interrupted") &&
@@ -813,7 +815,7 @@ static void type_doc(struct pb_results_file *f, const json_t *doc)
 static int check_doc(struct pb_results_file *f)
 {
 	const char *name = f->path;
-	const json_t *doc = f->doc;
+	const json_t *doc = f->layout->doc;
 	if (!json_is_object(doc))
 		return pb_fail("%s: not a primbench result (the top level is not an object)", name);
 	const json_t *schema = json_object_get(doc, "schema");
@@ -855,8 +857,8 @@ static int check_doc(struct pb_results_file *f)
 		free(t);
 		return -1;
 	}
-	f->machine = json_object_get(doc, "machine");
-	if (!json_is_object(f->machine))
+	f->layout->machine = json_object_get(doc, "machine");
+	if (!json_is_object(f->layout->machine))
 		return pb_fail("%s: no 'machine' object", name);
 	const json_t *cases = json_object_get(doc, "cases");
 	if (!json_is_array(cases))
@@ -885,7 +887,8 @@ static int check_doc(struct pb_results_file *f)
 		if (!strcmp(p->canon, c->canon)) {
 			size_t lo = p->index < c->index ? p->index : c->index;
 			size_t hi = p->index < c->index ? c->index : p->index;
-			return fail_case(name, hi, c->key, "the same key as cases[%zu]", lo);
+			return fail_case(name, hi, pb_results_case_key_json(f, c),
+			                 "the same key as cases[%zu]", lo);
 		}
 	}
 	return 0;
@@ -898,8 +901,8 @@ int pb_results_load_text(const char *text, size_t len, const char *name, struct 
 	if (len == 0)
 		return pb_fail("%s: empty file", name);
 	json_error_t err;
-	f->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-	if (!f->doc) {
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	if (!doc) {
 		/* jansson reads to the end before it notices a missing close. */
 		bool at_end = err.position >= 0 && (size_t)err.position >= len;
 		/* jansson quotes the bad token: bytes of the file. */
@@ -910,6 +913,8 @@ int pb_results_load_text(const char *text, size_t len, const char *name, struct 
 		free(msg);
 		return -1;
 	}
+	f->layout = pb_xcalloc(1, sizeof *f->layout);
+	f->layout->doc = doc;
 	return check_doc(f);
 }
 
@@ -965,7 +970,6 @@ void pb_results_file_free(struct pb_results_file *f)
 	pb_facts_clear(&f->mach.facts);
 	pb_facts_clear(&f->facts);
 	layout_free(f->layout);
-	json_decref(f->doc);
 	free(f->path);
 	memset(f, 0, sizeof *f);
 }
@@ -1395,4 +1399,23 @@ int pb_results_case_profile_share(const struct pb_results_case *c, const char *f
 		*share = 0;
 	json_decref(p);
 	return rc;
+}
+
+/* ---- the JSON behind a loaded file (results_json.h) ---------------------- */
+
+json_t *pb_results_file_json(const struct pb_results_file *f)
+{
+	return f->layout ? f->layout->doc : NULL;
+}
+
+const json_t *pb_results_file_machine_json(const struct pb_results_file *f)
+{
+	return f->layout ? f->layout->machine : NULL;
+}
+
+const json_t *pb_results_case_key_json(const struct pb_results_file *f,
+                                       const struct pb_results_case *c)
+{
+	const json_t *cases = json_object_get(pb_results_file_json(f), "cases");
+	return json_object_get(json_array_get(cases, c->index), "key");
 }

@@ -416,7 +416,7 @@ int pb_results_read_glibc_checks(const struct pb_results_file *f, struct pb_glib
                                  size_t *n, bool *present)
 {
 	const json_t *measured = json_object_get(
-	    json_object_get(json_object_get(f->doc, "summary"), "glibc"), "measured");
+	    json_object_get(json_object_get(pb_results_file_json(f), "summary"), "glibc"), "measured");
 	*present = measured != NULL;
 	*out = NULL;
 	*n = 0;

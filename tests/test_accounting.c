@@ -21,7 +21,7 @@
 
 #include "primbench/accounting.h"
 #include "primbench/error.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 /* The `accounting` object of t as a cmd case holds it: its tables
  * (pb_acct_tables) as the results module writes them. */

@@ -20,7 +20,7 @@
 #include "primbench/breakeven_text.h"
 #include "primbench/error.h"
 #include "primbench/replicates.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/text.h"
 #include "primbench/twosample.h"
 

@@ -18,7 +18,7 @@
 #include "primbench/cmd.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/error.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 static char *true_argv[] = {"/bin/true", NULL};
 

@@ -20,7 +20,7 @@
 
 #include "primbench/cmd_ab.h"
 #include "primbench/cmd_layout.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 static char *true_argv[] = {"/bin/true", NULL};
 

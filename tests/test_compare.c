@@ -25,7 +25,7 @@
 #include "primbench/error.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/profile.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 #define assert_close(a, b, eps)                                                                    \
 	do {                                                                                       \

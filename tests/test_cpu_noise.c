@@ -18,7 +18,7 @@
 
 #include "primbench/cpu_noise.h"
 #include "primbench/error.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/session.h"
 
 static struct pb_cpu_noise fig(int cpu, double lost, double median, double p99)

@@ -29,7 +29,7 @@
 #include "primbench/format.h"
 #include "primbench/plot.h"
 #include "primbench/reader.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/text.h"
 
 static char dir[] = "/tmp/pb-curve-test-XXXXXX";

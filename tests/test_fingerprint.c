@@ -24,7 +24,7 @@
 #include "primbench/cpu.h"
 #include "primbench/fingerprint.h"
 #include "primbench/machine.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 #define NVALUES(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -26,7 +26,7 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 static const char *const fixtures[] = {"mem.json", "syscall.json", "xsave.json", "cmd.json"};
 #define NFIX (sizeof fixtures / sizeof fixtures[0])

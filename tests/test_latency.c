@@ -32,7 +32,7 @@
 #include "primbench/reader.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 static const size_t sizes[] = {1, 2, 3, 7, 64, 1000, 4096, 65537};
 static const uint64_t seeds[] = {1, 0x9E3779B97F4A7C15ull, 42, 0xffffffffffffffffull};

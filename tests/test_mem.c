@@ -27,7 +27,7 @@
 #include "primbench/pages.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/timer.h"
 #include "suites/readback.h"
 

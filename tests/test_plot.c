@@ -27,7 +27,7 @@
 #include "primbench/error.h"
 #include "primbench/kernels.h"
 #include "primbench/plot.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "results/typed.h"
 
 static char dir[] = "/tmp/pb-plot-test-XXXXXX";

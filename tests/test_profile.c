@@ -17,7 +17,7 @@
 
 #include "primbench/error.h"
 #include "primbench/profile_text.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 static char *slurp(const char *name, size_t *len)
 {

@@ -27,7 +27,7 @@
 
 #include "primbench/error.h"
 #include "primbench/reader.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 static char tests_dir[PATH_MAX];
 

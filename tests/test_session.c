@@ -21,7 +21,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/session.h"
 
 static char *argv0[] = {"test_session", NULL};

@@ -24,7 +24,7 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/summary.h"
 #include "primbench/twosample.h"
 

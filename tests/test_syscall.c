@@ -18,7 +18,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/syscall.h"
 #include "primbench/timer.h"
 

@@ -22,7 +22,7 @@
 #include "primbench/error.h"
 #include "primbench/reader.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/timer.h"
 #include "primbench/xsave.h"
 

@@ -10,7 +10,7 @@
  * files match. pb_results_name gives every case a readable group and
  * label.
  *
- * Everything a file holds is handed out typed (issue 37): a case's key
+ * Everything a file holds is handed out typed, with no json_t: a case's key
  * as struct pb_key (its fields in key order), the machine as struct
  * pb_results_machine (the facts consumers read, plus every leaf as a
  * dotted-path fact), the document's fields as members of struct

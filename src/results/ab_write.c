@@ -4,7 +4,7 @@
 
 #include "primbench/ab_record.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/twosample.h"
 
 static json_t *until_verdict_json(const struct pb_ab_record *a)

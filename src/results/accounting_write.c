@@ -8,7 +8,7 @@
 
 #include "primbench/accounting_result.h"
 #include "primbench/error.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 static json_t *u64(uint64_t v)
 {

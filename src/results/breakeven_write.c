@@ -9,7 +9,7 @@
 
 #include "primbench/breakeven_result.h"
 #include "primbench/error.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 void pb_breakeven_record_free(struct pb_breakeven_record *r)
 {

@@ -16,7 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/profile.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/stats.h"
 
 static json_t *string_array(char *const *v)

@@ -12,7 +12,7 @@
 
 #include "primbench/error.h"
 #include "primbench/profile.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/xalloc.h"
 #include "results/typed.h"
 

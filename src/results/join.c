@@ -13,7 +13,7 @@
 #include "primbench/replicates.h"
 #include "primbench/results.h"
 #include "primbench/results_join.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 struct pb_results_doc *pb_results_doc_load(const char *path)
 {

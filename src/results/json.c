@@ -16,7 +16,7 @@
 #include "primbench/machine.h"
 #include "primbench/replicates.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/timer.h"
 #include "primbench/units.h"
 

@@ -10,7 +10,7 @@
 #include "primbench/kernels.h"
 #include "primbench/latency_result.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/stats.h"
 #include "primbench/timer.h"
 

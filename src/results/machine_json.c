@@ -18,7 +18,7 @@
 #include "primbench/error.h"
 #include "primbench/fingerprint.h"
 #include "primbench/machine.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/timer.h"
 
 /* Set by CMake (CMakeLists.txt); these fallbacks keep a build without them

@@ -3,7 +3,7 @@
 #include "primbench/map_result.h"
 
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 int pb_results_add_map(struct pb_results_doc *rdoc, const struct pb_map_record *recs, size_t n,
                        const char *notes_text)

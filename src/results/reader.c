@@ -4,7 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "primbench/reader.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -8,7 +8,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/results_run.h"
 
 void pb_results_set_counters(struct pb_results_doc *doc, const struct pb_counters_status *c)

@@ -6,7 +6,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 
 int pb_results_add_seed(struct pb_results_doc *doc, uint64_t seed)
 {

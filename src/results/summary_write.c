@@ -12,7 +12,7 @@
 
 #include "primbench/error.h"
 #include "primbench/reader.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/summary_result.h"
 
 void pb_summary_report_free(struct pb_summary_report *s)

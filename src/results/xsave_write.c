@@ -8,7 +8,7 @@
 
 #include "primbench/error.h"
 #include "primbench/results.h"
-#include "primbench/results_json.h"
+#include "results/results_json.h"
 #include "primbench/timer.h"
 #include "primbench/xsave_result.h"
 

@@ -1,8 +1,10 @@
-/* primbench/results_json.h - TRANSITIONAL (issue 37, "One owner for the
- * result format"): the JSON building blocks of result documents, for the
- * writers not yet moved into src/results/. When every writer lives in
- * src/results/, this header moves there as a private one and no public
- * header includes jansson. Part of the results module. */
+/* results/results_json.h - private to the results module (and the tests,
+ * which check what the writers wrote): the JSON building blocks of result
+ * documents and the JSON behind them. Only the results module includes
+ * jansson (docs/architecture.md, "external jansson.h -> results", checked by
+ * tests/check_layers.py); every other module hands typed records to
+ * results' writers (the *_result.h headers) and reads files through the
+ * typed reader (reader.h). */
 #ifndef PRIMBENCH_RESULTS_JSON_H
 #define PRIMBENCH_RESULTS_JSON_H
 
@@ -160,8 +162,7 @@ json_t *pb_results_machine_json(const struct pb_machine_facts *f);
  * `caches` from pb_cache_detect()). Never fails. New reference. */
 json_t *pb_results_machine_json_now(const struct pb_cache_info *caches, int pinned_cpu);
 
-/* TRANSITIONAL (moved from fingerprint.h: they take a machine object as
- * read from a file, or one built above). The parts of a machine object
+/* On a machine object as read from a file, or one built above: the parts of a machine object
  * that change results, as a new object (docs/results-schema.md,
  * "fingerprint_hash"): CPU vendor, family, model, stepping and microcode;
  * usable features; the cache sizes used and the line size; the clock and
@@ -178,11 +179,12 @@ json_t *pb_fingerprint_hash_input(const json_t *machine);
  * NUL in `out`. Returns 0, or -1 with pb_error() set (out of memory). */
 int pb_fingerprint_hash(const json_t *machine, char out[PB_FINGERPRINT_HASH_LEN + 1]);
 
-/* ---- TRANSITIONAL json_t readers (include/primbench/reader.h has the
- * typed ones: pb_key_name, pb_key_page_op_of, pb_key_cmd_text,
- * pb_key_is_cmd, pb_field_str, pb_field_int, pb_facts_*, pb_field_text,
+/* ---- json_t readers: what the typed reader is built on, and what the
+ * tests check it against (include/primbench/reader.h has the typed ones:
+ * pb_key_name, pb_key_page_op_of, pb_key_cmd_text, pb_key_is_cmd,
+ * pb_field_str, pb_field_int, pb_facts_*, pb_field_text,
  * pb_key_array_minus_text, pb_key_field_names; struct pb_results_file's
- * page_op and mach) for the files not yet converted ---- */
+ * page_op and mach) ---- */
 
 /* A short readable name of a key, group and label: mem "memset hot" /
  * "avx2 4K" (non-default offsets, distance, extent, value, read-back
@@ -257,7 +259,8 @@ int pb_compare_software_diffs(const json_t *ma, const json_t *mb, struct pb_comp
 struct pb_compare_result;
 json_t *pb_compare_json(const struct pb_compare_result *r);
 
-/* ---- report's records as JSON, for the writers not yet moved (issue 37) ---- */
+/* ---- report's records as JSON (what pb_results_add_summary,
+ * pb_results_add_breakeven and pb_results_add_cmd_case write) ---- */
 
 struct pb_summary_report;
 struct pb_glibc_check;

@@ -24,9 +24,9 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/kernels.h"
-#include "results/results_json.h"
 #include "primbench/summary.h"
 #include "primbench/twosample.h"
+#include "results/results_json.h"
 
 /* The summaries built, each beside its JSON as the result file has it
  * (pb_results_summary_json): the tests read the JSON, print the record. */
@@ -562,6 +562,47 @@ static void test_other_placement_ignored(void **state)
 	drop(b);
 }
 
+/* A file with memset and memcpy cases in every cache state and glibc's
+ * thresholds known: one threshold row per memset state and two per memcpy
+ * state (21 with seven states), each with its verdict. */
+static void test_thresholds_every_state(void **state)
+{
+	(void)state;
+	need_x86_kernels();
+	json_t *d = fixture_doc("loses-large.json");
+	json_t *cases = json_object_get(d, "cases"), *all = json_array();
+	size_t i;
+	json_t *c;
+	json_array_foreach(cases, i, c)
+	{
+		const char *st =
+		    json_string_value(json_object_get(json_object_get(c, "key"), "cache_state"));
+		if (!st || strcmp(st, "hot") != 0) {
+			if (!st)
+				json_array_append(all, c);
+			continue;
+		}
+		for (int s = 0; s < PB_STATE_COUNT; s++) {
+			json_t *cs = json_deep_copy(c);
+			json_object_set_new(
+			    json_object_get(cs, "key"), "cache_state",
+			    json_string(pb_cache_state_name((enum pb_cache_state)s)));
+			json_array_append_new(all, cs);
+		}
+	}
+	json_object_set_new(d, "cases", all);
+	struct pb_results_file f;
+	load_doc(d, "every-state.json", &f);
+	struct pb_summary_report *r = pb_summary_build(&f);
+	assert_non_null(r);
+	assert_int_equal(r->glibc.n_thresholds, 3 * PB_STATE_COUNT);
+	for (size_t k = 0; k < r->glibc.n_thresholds; k++)
+		assert_non_null(r->glibc.thresholds[k].verdict);
+	pb_summary_report_free(r);
+	pb_results_file_free(&f);
+	json_decref(d);
+}
+
 /* A v2 file: loses-large.json with every case's samples cut into two
  * replicates, the second scaled by 1.2. The summary reads the replicates
  * (pb_results_case_summary): each median is the geometric mean of the two
@@ -646,6 +687,7 @@ int main(void)
 	    cmocka_unit_test(test_doc_equals_file),
 	    cmocka_unit_test(test_not_default_or_empty),
 	    cmocka_unit_test(test_other_placement_ignored),
+	    cmocka_unit_test(test_thresholds_every_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "primbench/summary.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -687,6 +688,7 @@ static void threshold_one(struct ctx *c, enum pb_op op, enum pb_cache_state st, 
 	         pb_cache_state_name(st), tname, tb);
 	const char *verdict = threshold_text(c, head, t, wl, wh, &x);
 	struct pb_summary_glibc *g = &c->out->glibc;
+	assert(g->n_thresholds < 3 * PB_STATE_COUNT); /* glibc_section's room */
 	g->thresholds[g->n_thresholds++] = (struct pb_summary_threshold){
 	    .op = pb_op_name(op),
 	    .cache_state = pb_cache_state_name(st),
@@ -849,7 +851,7 @@ static void glibc_section(struct ctx *c)
 {
 	struct pb_summary_glibc *o = &c->out->glibc;
 	/* per (op, state): memset one threshold, memcpy two; one policy */
-	o->thresholds = calloc(2 * PB_STATE_COUNT, sizeof *o->thresholds);
+	o->thresholds = calloc(3 * PB_STATE_COUNT, sizeof *o->thresholds);
 	o->policies = calloc(2 * PB_STATE_COUNT, sizeof *o->policies);
 	if (!o->thresholds || !o->policies) {
 		c->oom = true;

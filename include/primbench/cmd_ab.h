@@ -190,7 +190,7 @@ struct pb_cmd_ab_result {
 	struct pb_cmd_ab_stats look_ab; /* the last look's */
 	const char *ended_by;           /* "verdict", "budget", "zero-metric", "max-runs"; NULL */
 	/* the looks done, look[0..looks): runs per side, ratio, interval,
-	 * verdict (the document's "looks": pb_cmd_ab_looks_json) */
+	 * verdict (the document's "looks", written by pb_results_set_ab, ab_result.h) */
 	struct pb_cmd_ab_look look[PB_SEQ_MAX_LOOKS];
 };
 

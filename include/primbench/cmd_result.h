@@ -5,7 +5,7 @@
  * suite (include/primbench/cmd.h, cmd_ab.h) and the command line, written
  * into a result document by the results module alone
  * (pb_results_add_cmd_case below; the looks: pb_results_set_ab,
- * primbench/ab_record.h). Part of the results module. */
+ * primbench/ab_result.h). Part of the results module. */
 #ifndef PRIMBENCH_CMD_RESULT_H
 #define PRIMBENCH_CMD_RESULT_H
 

@@ -114,17 +114,6 @@ bool pb_facts_int(const struct pb_facts *f, const char *path, long long *out);
 bool pb_facts_has(const struct pb_facts *f, const char *path);
 /* Whether path names an object (not a leaf); an empty object {} too. */
 bool pb_facts_is_object(const struct pb_facts *f, const char *path);
-/* Whether the values at path in a and in b are equal (json_equal of the
- * whole value, object or leaf; both missing: equal). */
-bool pb_facts_same(const struct pb_facts *a, const struct pb_facts *b, const char *path);
-/* The value at path as pb_field_text prints it (an object: compact JSON,
- * sorted keys); "(missing)" when absent. Malloc'd. */
-char *pb_facts_text(const struct pb_facts *f, const char *path);
-/* The member names of the object at path in a, and of that in b (NULL:
- * none) not in a, in strcmp order: n of them in a malloc'd array (free
- * it; the names are borrowed). Aborts when out of memory. */
-const char **pb_facts_names(const struct pb_facts *a, const struct pb_facts *b, const char *path,
-                            size_t *n);
 /* The array at path as objects: one struct pb_key per element (an
  * element that is not an object: no fields), *n of them, malloc'd; free
  * with pb_keys_free. NULL, *n = 0 when path is not an array. */
@@ -201,8 +190,8 @@ int pb_results_case_summary(const struct pb_results_case *k, double level, struc
  * median of all its values) into med[0..max): returns how many. */
 size_t pb_results_case_runs(const struct pb_results_case *k, double *med, size_t max);
 
-/* A family's share (0..1) of the case's "profile" (include/primbench/
- * profile.h, pb_profile_json): 0, or -1 when the case has no profile or
+/* A family's share (0..1) of the case's "profile" (docs/results-schema.md,
+ * "profile"; include/primbench/profile.h): 0, or -1 when the case has no profile or
  * the family is not in it. */
 int pb_results_case_profile_share(const struct pb_results_case *c, const char *family,
                                   double *share);

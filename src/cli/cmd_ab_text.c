@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cmd_cmd.h"
-#include "primbench/ab_record.h"
+#include "primbench/ab_result.h"
 #include "primbench/accounting.h"
 #include "primbench/cmd_ab.h"
 #include "primbench/cpu.h"

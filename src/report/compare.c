@@ -1,8 +1,8 @@
 /* compare.c - result files side by side (include/primbench/compare.h):
  * matching the cases the reader loaded and named (include/primbench/
  * reader.h) on their key, the machine check, the two-sample figures, the
- * benchstat-style table and the JSON of a comparison (docs/results-schema.md "compare output").
- */
+ * benchstat-style table; results writes a comparison (compare_result.h,
+ * docs/results-schema.md "compare output"). */
 #define _GNU_SOURCE
 #include "primbench/compare.h"
 

@@ -113,8 +113,8 @@ static double dv_num(const struct row *w, const char *name)
 	return obj_num(w->facts, "median_derived", name);
 }
 
-/* A case's group (pb_results_key_name's) titled by the page op of its
- * file (pb_results_page_op_of: "clear_page hot", not "memset hot"), in
+/* A case's group (pb_key_name's) titled by the page op of its
+ * file (pb_key_page_op_of: "clear_page hot", not "memset hot"), in
  * place. Whether it was renamed. */
 static bool page_op_group(const char *page_op, const struct pb_key *key, char **group)
 {

@@ -396,7 +396,7 @@ static struct replay_panel *replay_for(struct mem_plot *m, const char *op, const
 
 /* Adds name to a panel's title, the names its cases are titled by joined
  * by " / " in first-seen order: "memset" for a memset sweep, "clear_page"
- * for a `mem clear_page` run's cases (pb_results_page_op_of: keyed as
+ * for a `mem clear_page` run's cases (pb_key_page_op_of: keyed as
  * memset 4 KiB cases), "memset / clear_page" for both in one panel. */
 static void title_add(char **title, const char *name)
 {

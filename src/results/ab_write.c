@@ -1,11 +1,11 @@
 /* ab_write.c - the "ab" object of a `primbench cmd` result document
- * (include/primbench/ab_record.h). */
+ * (include/primbench/ab_result.h). */
 #include <jansson.h>
 
-#include "primbench/ab_record.h"
+#include "primbench/ab_result.h"
 #include "primbench/results.h"
-#include "results/results_json.h"
 #include "primbench/twosample.h"
+#include "results/results_json.h"
 
 static json_t *until_verdict_json(const struct pb_ab_record *a)
 {

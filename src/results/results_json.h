@@ -92,7 +92,7 @@ void pb_json_add_samples(json_t *o, const double *ticks, const uint64_t *calls, 
 /* ---- the cmd suite's parts as JSON (the writers: pb_results_add_cmd_case,
  * cmd_result.h; pb_results_add_layout, cmd_layout_result.h;
  * pb_results_add_placement, session_result.h; pb_results_set_ab,
- * ab_record.h) ---- */
+ * ab_result.h) ---- */
 
 struct pb_cmd_spec;     /* primbench/cmd_result.h */
 struct pb_cmd_record;   /* primbench/cmd_result.h */

@@ -382,64 +382,6 @@ bool pb_facts_is_object(const struct pb_facts *f, const char *path)
 	return o;
 }
 
-bool pb_facts_same(const struct pb_facts *a, const struct pb_facts *b, const char *path)
-{
-	json_t *x = facts_at(a, path), *y = facts_at(b, path);
-	bool eq = (!x && !y) || (x && y && json_equal(x, y));
-	json_decref(x);
-	json_decref(y);
-	return eq;
-}
-
-char *pb_facts_text(const struct pb_facts *f, const char *path)
-{
-	const struct pb_field *leaf = pb_facts_get(f, path);
-	if (leaf)
-		return pb_field_text(leaf);
-	json_t *v = facts_at(f, path);
-	if (!v)
-		return pb_xstrdup("(missing)");
-	char *r = dump_sorted(v);
-	json_decref(v);
-	return r;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static void names_of(const struct pb_facts *f, const char *const *seg, size_t nseg,
-                     const char **names, size_t *k)
-{
-	for (size_t i = 0; f && i < f->n; i++) {
-		const struct pb_fact *x = &f->v[i];
-		if (x->nseg <= nseg || !under(x, seg, nseg))
-			continue;
-		bool seen = false;
-		for (size_t j = 0; j < *k && !seen; j++)
-			seen = !strcmp(names[j], x->seg[nseg]);
-		if (!seen)
-			names[(*k)++] = x->seg[nseg];
-	}
-}
-
-const char **pb_facts_names(const struct pb_facts *a, const struct pb_facts *b, const char *path,
-                            size_t *n)
-{
-	char *buf;
-	const char *seg[16];
-	size_t ns = split_path(path, &buf, seg);
-	const char **names = pb_xcalloc((a ? a->n : 0) + (b ? b->n : 0) + 1, sizeof *names);
-	size_t k = 0;
-	names_of(a, seg, ns, names, &k);
-	names_of(b, seg, ns, names, &k);
-	free(buf);
-	qsort(names, k, sizeof *names, cmp_str);
-	*n = k;
-	return names;
-}
-
 struct pb_key *pb_facts_objects(const struct pb_facts *f, const char *path, size_t *n)
 {
 	*n = 0;

@@ -1,4 +1,4 @@
-/* primbench/ab_record.h - the "ab" object of a `primbench cmd` result
+/* primbench/ab_result.h - the "ab" object of a `primbench cmd` result
  * document with two sides (docs/results-schema.md): B against A, filled
  * by the command line from the session (include/primbench/cmd_ab.h),
  * written by src/results/ab_write.c. Part of the results module. */

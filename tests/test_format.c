@@ -508,6 +508,55 @@ static void test_csv_derived_units(void **state)
 	}
 }
 
+/* A file's text loaded into f (pb_results_load_text), for edited fixtures. */
+static void load_edited(json_t *d, struct pb_results_file *f)
+{
+	char *t = json_dumps(d, JSON_COMPACT);
+	assert_non_null(t);
+	if (pb_results_load_text(t, strlen(t), "edited.json", f) != 0)
+		fail_msg("edited.json: %s", pb_error());
+	free(t);
+}
+
+/* Malformed members reach the tables as what they are (found by mutating
+ * the fixtures, old binary against new): a statistic or a median_derived
+ * member that is an object is a CSV cell of its JSON, once; a latency
+ * case whose size_bytes is not a number is a point of 0 bytes (casting
+ * its NaN was undefined). */
+static void test_malformed_members(void **state)
+{
+	(void)state;
+	json_error_t err;
+	json_t *d = json_load_file("../latency/loaded.json", 0, &err);
+	assert_non_null(d);
+	json_t *c0 = json_array_get(json_object_get(d, "cases"), 0);
+	json_object_set_new(json_object_get(c0, "per_call"), "max",
+	                    json_pack("{s:i, s:i}", "a", 1, "b", 2));
+	json_object_set_new(json_object_get(c0, "median_derived"), "odd",
+	                    json_pack("{s:i, s:i}", "x", 3, "y", 4));
+	struct pb_results_file f;
+	load_edited(d, &f);
+	char *text = render(&f, PB_FORMAT_CSV);
+	assert_non_null(strstr(text, ",max,\"{\"\"a\"\":1,\"\"b\"\":2}\","));
+	const char *odd = strstr(text, ",median_odd,\"{\"\"x\"\":3,\"\"y\"\":4}\",");
+	assert_non_null(odd);
+	assert_null(strstr(odd + 1, ",median_odd,"));
+	free(text);
+	pb_results_file_free(&f);
+	json_decref(d);
+
+	d = json_load_file("../latency/curve_a.json", 0, &err);
+	assert_non_null(d);
+	c0 = json_array_get(json_object_get(d, "cases"), 0);
+	json_object_set_new(json_object_get(c0, "key"), "size_bytes", json_array());
+	load_edited(d, &f);
+	text = render(&f, PB_FORMAT_TEXT);
+	assert_null(strstr(text, "TiB"));
+	free(text);
+	pb_results_file_free(&f);
+	json_decref(d);
+}
+
 int main(void)
 {
 	char src[PATH_MAX], dir[PATH_MAX + 16];
@@ -518,10 +567,15 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse),           cmocka_unit_test(test_json_round_trip),
-	    cmocka_unit_test(test_csv_round_trip),  cmocka_unit_test(test_tables),
-	    cmocka_unit_test(test_page_op_title),   cmocka_unit_test(test_benchfmt),
-	    cmocka_unit_test(test_benchfmt_values), cmocka_unit_test(test_csv_derived_units),
+	    cmocka_unit_test(test_parse),
+	    cmocka_unit_test(test_json_round_trip),
+	    cmocka_unit_test(test_csv_round_trip),
+	    cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_page_op_title),
+	    cmocka_unit_test(test_benchfmt),
+	    cmocka_unit_test(test_benchfmt_values),
+	    cmocka_unit_test(test_csv_derived_units),
+	    cmocka_unit_test(test_malformed_members),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,6 +114,10 @@ bool pb_facts_int(const struct pb_facts *f, const char *path, long long *out);
 bool pb_facts_has(const struct pb_facts *f, const char *path);
 /* Whether path names an object (not a leaf); an empty object {} too. */
 bool pb_facts_is_object(const struct pb_facts *f, const char *path);
+/* The value at path (a leaf, or an object with its members) as compact
+ * JSON, members in file order, as pb_field_raw_text writes a field;
+ * NULL when path names nothing. Malloc'd (aborts when out of memory). */
+char *pb_facts_raw_text(const struct pb_facts *f, const char *path);
 /* The array at path as objects: one struct pb_key per element (an
  * element that is not an object: no fields), *n of them, malloc'd; free
  * with pb_keys_free. NULL, *n = 0 when path is not an array. */

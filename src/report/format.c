@@ -290,6 +290,14 @@ static double key_num(const struct pb_key *key, const char *name)
 	return pb_field_num(key, name);
 }
 
+/* A key's count or size field as a whole number; 0 when it is missing or
+ * not a number in range (a malformed file: the cast of NaN is undefined). */
+static uint64_t key_whole(const struct pb_key *key, const char *name)
+{
+	double v = key_num(key, name);
+	return v >= 0 && v < 0x1p64 ? (uint64_t)v : 0;
+}
+
 static int cmp_row_size(const void *pa, const void *pb)
 {
 	const struct row *a = pa, *b = pb;
@@ -359,7 +367,7 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 		struct pb_loaded_row *lr = calloc(n, sizeof *lr);
 		for (size_t i = 0; lr && i < n; i++) {
 			lr[i] = (struct pb_loaded_row){
-			    .threads = (int)key_num(rows[i].key, "load_threads"),
+			    .threads = (int)key_whole(rows[i].key, "load_threads"),
 			    .ns_per_load = dv_num(&rows[i], "ns_per_load"),
 			    .ticks_per_load = pc_num(&rows[i], "median"),
 			    .load_gb_per_s = dv_num(&rows[i], "load_gb_per_s"),
@@ -387,8 +395,7 @@ static void latency_group(FILE *f, const struct pb_results_file *r, struct row *
 	bool caches = pb_curve_caches_of(&r->mach, &c) == 0;
 	struct pb_curve_point *pts = calloc(n, sizeof *pts);
 	for (size_t i = 0; pts && i < n; i++) {
-		pts[i] = (struct pb_curve_point){.size_bytes =
-		                                     (uint64_t)key_num(rows[i].key, "size_bytes"),
+		pts[i] = (struct pb_curve_point){.size_bytes = key_whole(rows[i].key, "size_bytes"),
 		                                 .ns_per_load = dv_num(&rows[i], "ns_per_load"),
 		                                 .ticks_per_load = pc_num(&rows[i], "median"),
 		                                 .spread = range_spread(&rows[i])};
@@ -433,7 +440,7 @@ static void map_group(FILE *f, const struct row *rows, size_t n)
 		m[i] = (struct pb_map_row){
 		    .pages = pages[i],
 		    .source = str(rows[i].key, "page_source"),
-		    .threads = (unsigned)key_num(rows[i].key, "threads"),
+		    .threads = (unsigned)key_whole(rows[i].key, "threads"),
 		    .gb_per_s = dv_num(&rows[i], "gb_per_s"),
 		    .ns_per_4k = dv_num(&rows[i], "ns_per_4k_page"),
 		    .ns_per_page = dv_num(&rows[i], "ns_per_page"),
@@ -634,30 +641,45 @@ static int write_csv(FILE *f, const struct pb_results_file *r)
 			const char *name, *unit;
 			char statname[64];
 			const struct pb_field *v;
+			char *text = NULL;
 			if (s < nstat) {
 				name = stats[s];
 				char path[64];
 				snprintf(path, sizeof path, "per_call.%s", name);
 				v = pb_facts_get(&c->facts, path);
+				/* not a leaf: an object (a malformed file), as its JSON */
+				text = v ? NULL : pb_facts_raw_text(&c->facts, path);
 				unit = !strcmp(name, "n") ? "count" : c->unit;
 			} else {
 				const struct pb_fact *x = &c->facts.v[s - nstat];
-				if (x->nseg != 2 || strcmp(x->seg[0], "median_derived"))
+				if (x->nseg < 2 || strcmp(x->seg[0], "median_derived"))
 					continue;
 				name = x->seg[1];
 				v = &x->v;
+				if (x->nseg > 2) {
+					/* an object member (a malformed file): once, as its JSON */
+					const struct pb_fact *p = s > nstat ? x - 1 : NULL;
+					if (p && p->nseg > 2 &&
+					    !strcmp(p->seg[0], "median_derived") &&
+					    !strcmp(p->seg[1], name))
+						continue;
+					char path[160];
+					snprintf(path, sizeof path, "median_derived.%s", name);
+					v = NULL;
+					text = pb_facts_raw_text(&c->facts, path);
+				}
 				unit = derived_unit(name, c->unit);
 				snprintf(statname, sizeof statname, "median_%s", name);
 				name = statname;
 			}
-			if (!v)
+			if (!v && !text)
 				continue;
 			pb_csv_field(f, group, false);
 			pb_csv_field(f, label, false);
 			for (size_t j = 0; j < nk; j++)
 				pb_csv_field(f, kv[j] ? kv[j] : "", false);
 			pb_csv_field(f, name, false);
-			char *t = value_text(v);
+			char *t = v ? value_text(v) : text;
 			pb_csv_field(f, t ? t : "", false);
 			free(t);
 			pb_csv_field(f, unit, true);

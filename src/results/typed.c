@@ -382,6 +382,21 @@ bool pb_facts_is_object(const struct pb_facts *f, const char *path)
 	return o;
 }
 
+char *pb_facts_raw_text(const struct pb_facts *f, const char *path)
+{
+	const struct pb_field *leaf = pb_facts_get(f, path);
+	if (leaf)
+		return pb_field_raw_text(leaf);
+	json_t *v = facts_at(f, path);
+	if (!v)
+		return NULL;
+	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	json_decref(v);
+	char *r = pb_xstrdup(s ? s : "?");
+	free(s);
+	return r;
+}
+
 struct pb_key *pb_facts_objects(const struct pb_facts *f, const char *path, size_t *n)
 {
 	*n = 0;

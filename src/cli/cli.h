@@ -211,6 +211,14 @@ bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optst
                        const struct option *longopts, cli_option_fn own, void *ctx,
                        const struct cli_common *common, void (*usage)(FILE *f));
 
+/* Where a subcommand's checks of its command line end and its work
+ * begins (before it measures, reads an input file, writes an output or
+ * runs a command): with PRIMBENCH_PARSE_ONLY set to anything but "" or
+ * "0", exits 0 there. Every subcommand calls it once, so a command line
+ * parses (tests/readme.py runs the README's) with the errors of a run,
+ * this machine's included (a kernel it cannot run, a CPU it has not). */
+void cli_parse_done(void);
+
 /* For a subcommand that takes no operand, after its options: the first
  * operand exits 2 (cli_die_unexpected). */
 void cli_no_operands(const char *cmd, const struct option *longopts, int argc, char **argv);

@@ -188,6 +188,15 @@ void cli_replicates_check(const struct cli_sampling *s, size_t *replicates, bool
 	*replicates = r;
 }
 
+void cli_parse_done(void)
+{
+	const char *v = getenv("PRIMBENCH_PARSE_ONLY");
+	if (v && *v && strcmp(v, "0") != 0) {
+		fflush(stdout);
+		exit(PB_EXIT_OK);
+	}
+}
+
 void cli_no_operands(const char *cmd, const struct option *longopts, int argc, char **argv)
 {
 	if (optind < argc)

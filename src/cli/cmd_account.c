@@ -58,6 +58,7 @@ int cmd_account(int argc, char **argv)
 	if (optind != argc - 1)
 		die_usage("account: needs one directory (usage: primbench account DIR)");
 	const char *dir = argv[optind];
+	cli_parse_done();
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("%s", pb_error());
 	struct pb_acct_total *t = calloc(1, sizeof *t);

@@ -233,6 +233,7 @@ int cmd_cmd(int argc, char **argv)
 	}
 	cmd_check_options(argc, argv, &o);
 	cmd_build_sides(argv, &o);
+	cli_parse_done();
 	cmd_check_programs(&o);
 	session_setup(&o);
 	cmd_place(&o);

@@ -231,6 +231,7 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, const struct 
 			die_usage(
 			    "compare: '%s' after '--': options go before '--', files after it",
 			    b[i]);
+	cli_parse_done();
 	size_t n = na + nb;
 	char **paths = calloc(n, sizeof *paths);
 	struct pb_results_file *files = calloc(n, sizeof *files);
@@ -334,6 +335,7 @@ int cmd_compare(int argc, char **argv)
 	size_t nfiles = (size_t)(argc - optind);
 	if (nfiles < 2)
 		die_usage("compare: needs at least two result files, got %zu (see --help)", nfiles);
+	cli_parse_done();
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("compare: %s", pb_error());
 	if (out)

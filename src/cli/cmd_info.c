@@ -112,6 +112,7 @@ int cmd_info(int argc, char **argv)
 		die_usage("%s", pb_error());
 	if (latency_max)
 		cli_latency_max("--latency", latency_max, NULL);
+	cli_parse_done();
 	if (pb_timer_init() != 0)
 		die_usage("%s", pb_error());
 	struct pb_cache_info caches;

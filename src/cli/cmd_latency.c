@@ -555,6 +555,7 @@ int cmd_latency(int argc, char **argv)
 		return PB_EXIT_OK;
 	struct latency_plan pl;
 	int want_cpu = check_options(&o, &pl);
+	cli_parse_done();
 	if (o.processes > 1)
 		return run_processes(&o);
 

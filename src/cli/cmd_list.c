@@ -209,6 +209,7 @@ int cmd_list(int argc, char **argv)
 	if (!cli_parse_options("list", argc, argv, ":h", longopts, list_option, &o, &common, usage))
 		return PB_EXIT_OK;
 	cli_no_operands("list", longopts, argc, argv);
+	cli_parse_done();
 	const bool *only = o.only;
 	bool distributions = o.distributions;
 	if (distributions)

@@ -499,6 +499,7 @@ int cmd_mem_map(int argc, char **argv)
 	plan_pages(&o, &p);
 	plan_threads(&o, &p, counts, &plan);
 	plan_size(&o, size, &p, &capped);
+	cli_parse_done();
 	if (o.processes > 1)
 		return run_processes(&o, &plan);
 

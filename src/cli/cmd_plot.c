@@ -357,6 +357,7 @@ static void check_args(struct plot_args *a, size_t n)
 	if (olen < 5 ||
 	    (strcmp(a->output + olen - 4, ".svg") && strcmp(a->output + olen - 4, ".png")))
 		die_usage("plot: output '%s' must end in .svg or .png", a->output);
+	cli_parse_done();
 	if (!a->script_dir && pb_output_reserve(a->output) != 0)
 		die_usage("plot: %s", pb_error());
 }

@@ -64,6 +64,7 @@ int cmd_report(int argc, char **argv)
 	if (argc - optind != 1)
 		die_usage("report: needs one result file, got %d (see --help)", argc - optind);
 	const char *in = argv[optind];
+	cli_parse_done();
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("report: %s", pb_error());
 	if (out)

@@ -198,6 +198,7 @@ int cmd_selftest(int argc, char **argv)
 	size_t to_check = 0;
 	for (size_t i = 0; i < count; i++)
 		to_check += chosen[i];
+	cli_parse_done();
 
 	struct sigaction sa, old_sa[N_STOP_SIGNALS];
 	memset(&sa, 0, sizeof sa);

@@ -433,6 +433,7 @@ int cmd_stats(int argc, char **argv)
 	if (nsets > MAX_SETS)
 		die_usage("stats: %zu files; at most %d (ministat's symbols x + * %% # @ O)", nsets,
 		          MAX_SETS);
+	cli_parse_done();
 
 	/* Every file opened before any is read, as ministat does: a missing
 	 * file is reported before standard input is waited for. */

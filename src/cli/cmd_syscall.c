@@ -458,11 +458,13 @@ int cmd_syscall(int argc, char **argv)
 	if (!parse_options(argc, argv, &o))
 		return PB_EXIT_OK;
 	if (o.want_list) {
+		cli_parse_done();
 		list();
 		return PB_EXIT_OK;
 	}
 	struct pb_syscall_params *p = &o.p;
 	int want_cpu = check_options(argc, argv, &o);
+	cli_parse_done();
 	if (o.n_vs_env && !cli_processes_child())
 		return run_vs_env(&o);
 	if (o.processes > 1)

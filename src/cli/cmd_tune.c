@@ -1328,6 +1328,7 @@ int cmd_tune(int argc, char **argv)
 	struct tune_opts o;
 	if (!parse_options(argc, argv, &o))
 		return PB_EXIT_OK;
+	cli_parse_done();
 	struct tune_ctx t = {.o = &o};
 	if (o.dist_arg && pb_distribution_find(o.dist_arg, &t.dist) != 0)
 		die_usage("tune: %s", pb_error());

@@ -444,6 +444,7 @@ int cmd_xsave(int argc, char **argv)
 		cli_error("%s", arch_why);
 		return PB_EXIT_USAGE;
 	}
+	cli_parse_done();
 	struct pb_session s;
 	struct pb_session_params sp;
 	cli_session_params(&sp, o.want_cpu, o.samp.seed, true, o.out);

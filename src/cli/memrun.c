@@ -483,6 +483,16 @@ static void check_options(const struct mem_cli *m)
 		if (m->ops[o] == PB_OP_MEMSET && m->src_offset_set && m->nops == 1)
 			die_usage("--src-offset applies to memcpy and memmove only");
 	}
+	if (m->n_vs_env && !cli_processes_child()) {
+		/* A/B: 2 x R processes of one replicate each, A B B A ... */
+		if (m->processes > 1)
+			die_usage(
+			    "--vs-env runs its own processes (2 x --replicates, A B B A ...): "
+			    "not with --processes");
+		if (m->format != PB_FORMAT_TEXT && m->format != PB_FORMAT_JSON)
+			die_usage("--vs-env prints text or json (-f), not %s",
+			          pb_format_name(m->format));
+	}
 }
 
 /* --sizes and --cache. */
@@ -567,6 +577,14 @@ static void plan_replay(const struct mem_cli *m, struct mem_plan *pl)
 		pl->replay.batch_calls = m->batch_calls;
 	if (m->seed_set)
 		pl->replay.seed = m->samp.seed;
+}
+
+/* --distribution's sizes: a built-in or a file, read after the command
+ * line is checked (cli_parse_done). */
+static void load_distribution(const struct mem_cli *m, struct mem_plan *pl)
+{
+	if (!pl->replaying)
+		return;
 	if (pb_distribution_find(m->distribution_arg, &pl->dist) != 0)
 		die_usage("%s", pb_error());
 	note_distribution_op(m, &pl->dist);
@@ -1284,31 +1302,25 @@ int mem_cli_run(struct mem_cli *m)
 		sigint_after = atol(hook);
 	struct mem_plan pl;
 	mem_plan_make(m, &pl);
+	cli_replicates_check(&m->samp, &m->replicates, m->replicates_set, m->processes);
+	if (m->out_path && !m->default_out_path && !m->out_path[0])
+		die_usage("empty output path in '-o'");
+	cli_parse_done();
+	load_distribution(m, &pl);
 	/* auto's policy file read and checked now: a bad one is one error line,
 	 * before the session's placement line (and before any child) */
 	for (size_t o = 0; o < m->nops; o++)
 		for (size_t i = 0; i < pl.nkernels[o]; i++)
 			if (!strcmp(pl.kernels[o][i]->name, "auto"))
 				cli_auto_setup();
-	cli_replicates_check(&m->samp, &m->replicates, m->replicates_set, m->processes);
 
 	char path[4096] = "";
 	time_t started = time(NULL);
 	if (m->default_out_path)
 		default_path(path, sizeof path, started);
-	else if (m->out_path && !m->out_path[0])
-		die_usage("empty output path in '-o'");
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
 	if (m->n_vs_env && !cli_processes_child()) {
-		/* A/B: 2 x R processes of one replicate each, A B B A ... */
-		if (m->processes > 1)
-			die_usage(
-			    "--vs-env runs its own processes (2 x --replicates, A B B A ...): "
-			    "not with --processes");
-		if (m->format != PB_FORMAT_TEXT && m->format != PB_FORMAT_JSON)
-			die_usage("--vs-env prints text or json (-f), not %s",
-			          pb_format_name(m->format));
 		mem_plan_free(m, &pl);
 		if (path[0] && pb_output_reserve(path) != 0)
 			die_usage("%s", pb_error());

@@ -4,7 +4,9 @@
 # EXIT is the expected status; STDERR_REGEX an extended regex that stderr must
 # match (empty: anything); ENV "NAME=VALUE ..." or empty; ARGS are split like
 # a shell would. Status-2 cases must print exactly one line on stderr and
-# leave no file behind in the scratch directory. A line may start with a
+# leave no file behind in the scratch directory; so must status-0 cases
+# with PRIMBENCH_PARSE_ONLY=1 in ENV (parse_only.cases), and print nothing
+# on standard output. A line may start with a
 # tag:
 #   x86:     it names x86-64 kernels or features, or xsave: run only where
 #            the build has the x86-64 kernels (--kernels-arch, default
@@ -65,6 +67,12 @@ while IFS= read -r line; do
 	# the regex may span a wrapped message: match it on the joined lines
 	if [ -n "$regex" ] && ! sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    / /g' "$scratch.err" | grep -Eq -- "$regex"; then ok=0; fi
 	if awk 'length > 80 { bad = 1 } END { exit !bad }' "$scratch.err"; then ok=0; fi
+	case " $envs " in
+	*" PRIMBENCH_PARSE_ONLY=1 "*)
+		[ -s "$scratch.out" ] && ok=0
+		[ "$(ls -A "$scratch")" = "$before" ] || ok=0
+		;;
+	esac
 	if [ "$want" = 2 ]; then
 		[ "$(grep -cv '^ ' "$scratch.err")" -eq 1 ] || ok=0
 		[ "$(ls -A "$scratch")" = "$before" ] || ok=0

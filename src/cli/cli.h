@@ -4,7 +4,8 @@
  * Adding a subcommand: write src/cli/cmd_NAME.c with
  * `int cmd_NAME(int argc, char **argv)` (argv[0] is "NAME"; parse with
  * cli_parse_options, the options that only store a value as rows of struct
- * cli_store; return an exit status), declare it below, add a row to
+ * cli_store; call cli_parse_done where its checks end and its work
+ * begins; return an exit status), declare it below, add a row to
  * commands[] in main.c, a section to README.md, and golden cases to
  * tests/cli/cases.
  *

@@ -3,7 +3,8 @@
 
     tests/readme.py PRIMBENCH [--root DIR] [--kernels-arch ARCH] [-v]
 
-Which lines are commands. In README.md's fenced code blocks (``` or ~~~),
+Which lines are commands. In the fenced code blocks (``` or ~~~; not
+those marked ```text, which hold output only) of README.md and docs/*.md,
 after joining a line that ends in a backslash with the next: a line whose
 first word, after an optional "$ " prompt and any NAME=VALUE assignments,
 is primbench or a path ending in /primbench (./build/primbench,
@@ -81,15 +82,18 @@ ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 
 
 def code_blocks(text):
-    """(first line number, [lines]) of each fenced code block."""
-    blocks, fence, start, lines = [], None, 0, []
+    """(first line number, [lines]) of each fenced code block but those
+    marked ```text (output only)."""
+    blocks, fence, start, lines, output = [], None, 0, [], False
     for n, line in enumerate(text.split("\n"), 1):
-        m = re.match(r"^\s*(`{3,}|~{3,})", line)
+        m = re.match(r"^\s*(`{3,}|~{3,})\s*(\S*)", line)
         if fence is None and m:
             fence, start, lines = m.group(1), n + 1, []
+            output = m.group(2) == "text"
         elif fence is not None and line.strip().startswith(fence) and \
                 line.strip() == line.strip()[0] * len(line.strip()):
-            blocks.append((start, lines))
+            if not output:
+                blocks.append((start, lines))
             fence = None
         elif fence is not None:
             lines.append(line)
@@ -245,6 +249,14 @@ def real_args(words, binary, root, data, used, scratch):
     return words, None
 
 
+# The README and every docs/ page (the README's reference moved there):
+# every command line they show is one a reader may paste.
+def docs_of(root):
+    return ["README.md"] + sorted(
+        os.path.join("docs", n) for n in os.listdir(os.path.join(root, "docs"))
+        if n.endswith(".md"))
+
+
 def main():
     args = sys.argv[1:]
     verbose = "-v" in args
@@ -265,21 +277,23 @@ def main():
         print("skipped: the README's examples name x86-64 kernels and features "
               "(this build's kernels: %s)" % karch)
         sys.exit(77)
-    readme = os.path.join(root, "README.md")
     data = os.path.join(root, "tests", "data")
-    with open(readme, encoding="utf-8") as f:
-        lines = command_lines(f.read())
-    if not lines:
-        print("FAIL: no primbench command line in %s's code blocks" % readme)
-        sys.exit(1)
+    lines = []
+    for doc in docs_of(root):
+        with open(os.path.join(root, doc), encoding="utf-8") as f:
+            found = command_lines(f.read())
+        if not found and doc == "README.md":
+            print("FAIL: no primbench command line in %s's code blocks" % doc)
+            sys.exit(1)
+        lines += [(doc, n, words, text) for n, words, text in found]
     machine = re.compile("|".join(MACHINE_ERRORS))
     fail = parsed = ran = 0
     skipped = []
     with tempfile.TemporaryDirectory() as scratch:
         binary = Binary(os.path.abspath(args[0]), scratch)
         used = {}
-        for n, words, text in lines:
-            where = "README.md:%d: %s" % (n, text)
+        for doc, n, words, text in lines:
+            where = "%s:%d: %s" % (doc, n, text)
             rc, out, err = binary.run(words, True)
             if rc != 0 and rc == 2 and machine.search(err.replace("\n    ", " ")):
                 skipped.append("%s\n    (this machine: %s)" % (where, err.strip()))

@@ -1,7 +1,7 @@
 /* primbench/cmd_ab.h - the engine of `primbench cmd`: one command timed N
  * times, or two (or two environments) A/B in ABBA order, optionally until
  * a verdict (docs/methodology.md, "The cmd suite"). The CLI
- * (src/cli/cmd_cmd.c) parses options; src/cli/cmd_ab_text.c prints
+ * (src/cli/cmd_cmd.c) parses options; src/cli/cmd_cmd_report.c prints
  * (declared in src/cli/cmd_cmd.h); everything between is here:
  *
  *   pb_cmd_ab_env_setup   the preload library's environment of each side

@@ -2,7 +2,8 @@
  * commands (or environments) A/B in ABBA order with a verdict, optionally
  * until a verdict is reached (include/primbench/cmd.h,
  * include/primbench/twosample.h, docs/methodology.md "The cmd suite").
- * Options and printing; the runs, statistics, preload environment and
+ * The run, between the options (cmd_cmd_options.c) and the report
+ * (cmd_cmd_report.c); the runs, statistics, preload environment and
  * accounting are the engine's (include/primbench/cmd_ab.h). */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,5 +1,8 @@
-/* cmd_cmd.h - `primbench cmd`'s options (internal to src/cli/): parsed and
- * checked by cmd_cmd_options.c, run and printed by cmd_cmd.c. */
+/* cmd_cmd.h - `primbench cmd`'s options (internal to src/cli/). Like every
+ * subcommand NAME's entry, `primbench cmd`'s is cmd_NAME.c (cmd_cmd.c: the
+ * run); its two other parts are cmd_cmd_options.c (the help text, the
+ * options parsed and checked, the sides A and B and the CPU they run on)
+ * and cmd_cmd_report.c (the tables and the result document). */
 #ifndef PRIMBENCH_CLI_CMD_CMD_H
 #define PRIMBENCH_CLI_CMD_CMD_H
 
@@ -61,7 +64,7 @@ void cmd_check_programs(struct options *o);
  * PRIMBENCH_PROBE_MS). */
 void cmd_place(struct options *o);
 
-/* ---- the report (cmd_ab_text.c): the session's text and result document ---- */
+/* ---- the report (cmd_cmd_report.c): the session's text and result document ---- */
 
 struct pb_results_doc;
 

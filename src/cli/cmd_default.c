@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/memrun.h"
+#include "cli/mem_session.h"
 
 static void usage(FILE *f)
 {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/memrun.h"
+#include "cli/mem_session.h"
 #include "primbench/error.h"
 
 static void usage(FILE *f)

@@ -21,7 +21,7 @@
 #include "primbench/replicates.h"
 #include "primbench/timer.h"
 #include "primbench/twosample.h"
-#include "suites/arena.h"
+#include "suites/cache_states.h"
 #include "suites/readback.h"
 #include "suites/sampling.h"
 

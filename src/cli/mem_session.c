@@ -1,6 +1,6 @@
-/* memrun.c - a measuring session of the mem suite (see memrun.h). */
+/* mem_session.c - a measuring session of the mem suite (see mem_session.h). */
 #define _GNU_SOURCE
-#include "cli/memrun.h"
+#include "cli/mem_session.h"
 #include "cli/processes.h"
 
 #include <errno.h>

@@ -1,7 +1,8 @@
-/* memrun.h - one measuring session of the mem suite, shared by `mem` and the
- * default run: pin, time, print tables, write the JSON result. */
-#ifndef PRIMBENCH_CLI_MEMRUN_H
-#define PRIMBENCH_CLI_MEMRUN_H
+/* mem_session.h - one measuring session of the mem suite, shared by `mem`
+ * and the default run: the options, then pin, time, print tables, write
+ * the JSON result. */
+#ifndef PRIMBENCH_CLI_MEM_SESSION_H
+#define PRIMBENCH_CLI_MEM_SESSION_H
 
 #include <getopt.h>
 #include <stdbool.h>

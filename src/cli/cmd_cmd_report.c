@@ -1,4 +1,4 @@
-/* cmd_ab_text.c - `primbench cmd`'s report: the tables of runs and
+/* cmd_cmd_report.c - `primbench cmd`'s report: the tables of runs and
  * figures, B against A, the end of --until-verdict, and the "ab" object of
  * the result document (src/cli/cmd_cmd.h, docs/results-schema.md). */
 #define _GNU_SOURCE

@@ -1,5 +1,6 @@
-/* arena.h - the cache-state arenas of the mem and replay suites
- * (internal): where a batch's calls write and read, and what puts back
+/* cache_states.h - the cache states' working sets ("arenas", struct
+ * pb_arena) of the mem and replay suites (internal): where a batch's
+ * calls write and read, and what puts back
  * what they changed, untimed, so that the next batch finds the bytes in
  * the same cache level (docs/methodology.md "Cache states").
  *
@@ -10,8 +11,8 @@
  * fresh mappings in the fault states, a far mapping for large distances);
  * a replay points its batch of calls into the slots once, at their drawn
  * offsets. */
-#ifndef PRIMBENCH_SUITES_ARENA_H
-#define PRIMBENCH_SUITES_ARENA_H
+#ifndef PRIMBENCH_SUITES_CACHE_STATES_H
+#define PRIMBENCH_SUITES_CACHE_STATES_H
 
 #include <stdbool.h>
 #include <stddef.h>

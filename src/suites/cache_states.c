@@ -1,7 +1,7 @@
-/* arena.c - where the mem and replay suites' calls write and read, per
- * cache state (suites/arena.h). */
+/* cache_states.c - where the mem and replay suites' calls write and read, per
+ * cache state (suites/cache_states.h). */
 #define _GNU_SOURCE
-#include "suites/arena.h"
+#include "suites/cache_states.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Runs the commands of docs/cases.md (cases M1, M3, M4, M5, M6 of
-# shared/cases/memory.md) and keeps each output and result file in DIR.
+# Runs the commands of docs/cases.md (cases M1, M3, M4, M5, M6) and keeps
+# each output and result file in DIR.
 # Usage: bench/cases.sh [PRIMBENCH] [DIR]   (about 6 minutes on 2 cores)
 set -eu
 pb=${1:-./build/primbench}

@@ -164,7 +164,7 @@ static void test_env_cwd(void **state)
 	assert_int_equal(r.exit_code, 0);
 }
 
-/* Case T3 (../shared/cases/timing.md): the CPU time of a grandchild the
+/* Case T3 (docs/cases.md, user and system time): the CPU time of a grandchild the
  * shell waits for is in the child's rusage; user + sys <= wall x CPUs. */
 static void test_t3_user_time(void **state)
 {

@@ -1,7 +1,7 @@
 /* primbench/breakeven.h - where kernels cross, the policy that follows,
  * and the glibc tunables closest to it: the computation (the analysis
- * module; its text and JSON are report's breakeven_text.h) (docs/breakeven.md; case M4 in
- * shared/cases/memory.md).
+ * module; its text and JSON are report's breakeven_text.h) (docs/breakeven.md;
+ * docs/cases.md, M4: where non-temporal stores start to pay).
  *
  * Input: one op and one cache state of a pb_mem_result. Every figure comes
  * from the cases' medians of ticks per call and the 95% confidence

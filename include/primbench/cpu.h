@@ -168,7 +168,8 @@ struct pb_cache_info {
 };
 
 /* Reads every source and chooses one figure per level (sanity rules and
- * fallbacks in docs/methodology.md, case M2 in shared/cases/memory.md).
+ * fallbacks in docs/methodology.md; a machine that misreports them:
+ * docs/cases.md, M2).
  * Overrides (0 = none) win when non-zero and are taken as given: check
  * them first with pb_cache_overrides_check(). The other levels are judged
  * without them (an override never gets a real figure of another level

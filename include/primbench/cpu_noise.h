@@ -1,4 +1,5 @@
-/* primbench/cpu_noise.h - placement by measured noise (issue 34): a short
+/* primbench/cpu_noise.h - placement by measured noise (docs/statistics.md,
+ * "Placement by measured noise"): a short
  * probe of how much time each allowed CPU loses to interruptions, and the
  * choice of the quietest one for the measuring thread (or, for `cmd`, the
  * measured command).
@@ -35,7 +36,8 @@
  * The rule (pb_cpu_noise_choose): the CPU with the smallest lost_share;
  * a CPU within 1 percentage point of it is a near-tie (below what repeated
  * 0.2 s probes of one CPU can tell apart: on the 2-vCPU KVM guests of
- * issue 34 one CPU's share spread over 1-3 points; an absolute band, not a
+ * docs/statistics.md ("Runs to a verdict") one CPU's share spread over 1-3
+ * points; an absolute band, not a
  * relative one, so that a loaded machine's large shares are still told
  * apart by their difference), and near-ties go to the shorter tail, (p99 -
  * median) / median, itself compared within 0.01, then to the lower CPU

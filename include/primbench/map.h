@@ -1,5 +1,5 @@
 /* primbench/map.h - `primbench mem map`: the kernel's page clearing at
- * scale, seen from user space (issue 22, docs/methodology.md "mem map").
+ * scale, seen from user space (docs/methodology.md "mem map").
  *
  * A case is one page size (pages.h) x one thread count x one fault mode. A
  * sample maps a fresh region of `bytes` (rounded down to whole pages per

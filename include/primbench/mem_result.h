@@ -90,7 +90,7 @@ const char *pb_replay_offsets_name(enum pb_replay_offsets o);
 int pb_replay_offsets_parse(const char *s, enum pb_replay_offsets *out);
 
 struct pb_mem_case {
-	/* key (DESIGN.md "Measuring": the mem case key) */
+	/* key (docs/results-schema.md, "A `mem` case": its `key`) */
 	enum pb_op op;
 	const struct pb_kernel *kernel;
 	uint64_t size_bytes;

@@ -1,4 +1,5 @@
-/* primbench/placement.h - where the threads of a many-core run go (issue 21).
+/* primbench/placement.h - where the threads of a many-core run go
+ * (docs/methodology.md, "Threads").
  *
  * A plan maps thread i (0..n-1) to one OS CPU (a hwloc PU) and records the
  * core, package and NUMA node that CPU belongs to. The rules:

@@ -1,6 +1,5 @@
 /* primbench/policy.h - policies: which kernel serves which call size
- * (DESIGN.md, "Command-line grammar" and "Policies and the preload
- * library"; docs/breakeven.md).
+ * (docs/cli-grammar.md, "Policies"; docs/preload.md; docs/breakeven.md).
  *
  * Grammar: kernel<=bound,kernel<=bound,...,kernel
  * - a kernel is a name ("avx2") or an id ("memset/avx2") of the policy's op;

@@ -18,7 +18,8 @@
 #define PB_RESULTS_SCHEMA         "primbench-result"
 #define PB_RESULTS_SCHEMA_VERSION 2
 
-/* What the machine did besides the measurement (DESIGN.md "Measuring"). */
+/* What the machine did besides the measurement (docs/results-schema.md,
+ * `noise`). */
 struct pb_noise {
 	double steal_pct;      /* steal time, % of all CPU time (/proc/stat) */
 	double other_busy_pct; /* non-idle time on the other CPUs, % of their time

@@ -1,6 +1,5 @@
 /* primbench/summary.h - what a default run found, in words and numbers
- * (issue 17; README "What the default run prints"; docs/results-schema.md
- * "summary").
+ * (docs/results-schema.md "summary").
  *
  * Built from a loaded result file (include/primbench/reader.h), never
  * from the state of a run, so `primbench report FILE` prints the same

@@ -1,4 +1,5 @@
-/* primbench/tsc_sync.h - are the TSCs of a set of CPUs one clock? (issue 21)
+/* primbench/tsc_sync.h - are the TSCs of a set of CPUs one clock? (for
+ * --threads: docs/methodology.md, "Threads")
  *
  * A threaded run takes stamps on several CPUs and compares them; that is
  * only sound when the TSC is invariant (constant rate in every power

@@ -118,15 +118,14 @@ struct pb_tune_op_result {
 int pb_tune_op_run(const struct pb_tune_params *p, struct pb_tune_op_result *out);
 void pb_tune_op_free(struct pb_tune_op_result *r);
 
-/* --distribution (issue 9): the policy tune found against each candidate
- * kernel serving every size of dist (sizes above it keep the policy's
- * bands, pb_tune_merge), timed on one replay batch of 4096 calls, seed 1,
- * random offsets, hot (pb_mem_replay_policies). n = n_kernels + 1
- * candidates, cands[0] the policy, cands[i] kernel i - 1's; sum[i] the
- * median ticks a call of each, vs[i] candidate i over the policy (an
- * interval at 95%); batch_le_128: the batch's calls of at most 128 B;
- * pick: the candidate chosen (pb_tune_distribution_pick, tune_rules.h; 0:
- * the policy stays). */
+/* --distribution (docs/distributions.md): the policy tune found against each
+ * candidate kernel serving every size of dist (sizes above it keep the
+ * policy's bands, pb_tune_merge), timed on one replay batch of 4096 calls,
+ * seed 1, random offsets, hot (pb_mem_replay_policies). n = n_kernels + 1
+ * candidates, cands[0] the policy, cands[i] kernel i - 1's; sum[i] the median
+ * ticks a call of each, vs[i] candidate i over the policy (an interval at
+ * 95%); batch_le_128: the batch's calls of at most 128 B; pick: the candidate
+ * chosen (pb_tune_distribution_pick, tune_rules.h; 0: the policy stays). */
 struct pb_tune_distribution {
 	struct pb_policy *cands;
 	struct pb_summary *sum;

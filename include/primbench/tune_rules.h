@@ -68,8 +68,9 @@ void pb_policy_join_equal(struct pb_policy *p);
 int pb_tune_combine(const struct pb_mem_result *a, const struct pb_mem_result *b, uint64_t lo_bytes,
                     uint64_t hi_bytes, enum pb_cache_state as, struct pb_mem_result *out);
 
-/* The no-loss rule for sizes that may live in either state (issue 35:
- * auto must never be slower than glibc there in either): in out, a result
+/* The no-loss rule for sizes that may live in either state (auto must
+ * never be slower than glibc there in either: docs/breakeven.md, "Never
+ * slower than glibc"): in out, a result
  * of pb_tune_combine(a, b, ...), every case of a kernel other than guard
  * (libc) whose median in a or in b is slower than guard's there by more
  * than margin (a fraction, 0.01 for 1%) has its figures (samples, median,

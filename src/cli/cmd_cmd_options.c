@@ -500,7 +500,7 @@ void cmd_check_programs(struct options *o)
 	}
 }
 
-/* ---- placement by measured noise (issue 34) ---- */
+/* ---- placement by measured noise (docs/statistics.md) ---- */
 
 void cmd_place(struct options *o)
 {

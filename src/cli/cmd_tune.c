@@ -246,12 +246,12 @@ static int make_parent_dirs(const char *path)
 	return 0;
 }
 
-/* --distribution (issue 9): the policy tune found against each candidate
- * kernel serving every size of the distribution, timed on one replay batch
- * (pb_tune_distribution_run), the figures printed; *policy becomes the
- * candidate chosen (pb_tune_distribution_pick: faster than the found
- * policy beyond the one margin by pb_verdict), else it stays. Returns 0,
- * or an exit status. */
+/* --distribution (docs/distributions.md): the policy tune found against each
+ * candidate kernel serving every size of the distribution, timed on one
+ * replay batch (pb_tune_distribution_run), the figures printed; *policy
+ * becomes the candidate chosen (pb_tune_distribution_pick: faster than the
+ * found policy beyond the one margin by pb_verdict), else it stays. Returns
+ * 0, or an exit status. */
 static int tune_on_distribution(struct pb_policy *policy, const struct pb_kernel **ks, size_t nk,
                                 const struct pb_distribution *dist, double budget,
                                 struct pb_session *s)
@@ -749,10 +749,10 @@ static double run_median(const void *ctx, const struct pb_kernel *k, uint64_t n)
 	return c && c->ticks_per_call.n > 0 ? c->ticks_per_call.median : NAN;
 }
 
-/* The checks of op's line (issue 32), one a run (cli_glibc_check_plan):
- * hot up to the split, dram all of its own sizes (above the split and the
- * mid ones: their policy is the best over both states), the predictions
- * from that run. */
+/* The checks of op's line (src/cli/glibc_check.h), one a run
+ * (cli_glibc_check_plan): hot up to the split, dram all of its own sizes
+ * (above the split and the mid ones: their policy is the best over both
+ * states), the predictions from that run. */
 static void plan_checks(struct tune_ctx *t, enum pb_op op, const struct pb_glibc_tunables *tun,
                         const struct pb_tune_op_result *res, const struct pb_policy *policy)
 {
@@ -1006,9 +1006,9 @@ static void print_glibc_tunables(const struct tune_ctx *t)
 		printf("%s%s\n", t->settings[i], i + 1 < t->nsettings ? ":\\" : "");
 }
 
-/* The line measured (issue 32): libc without and with it at the sizes it
- * changes, op by op and state by state, in fresh processes. Returns the
- * exit status. */
+/* The line measured (src/cli/glibc_check.h): libc without and with it at the
+ * sizes it changes, op by op and state by state, in fresh processes. Returns
+ * the exit status. */
 static int verify_glibc_line(struct tune_ctx *t)
 {
 #ifndef __x86_64__

@@ -1,4 +1,4 @@
-/* glibc_check.h - what a GLIBC_TUNABLES line does, measured (issue 32):
+/* glibc_check.h - what a GLIBC_TUNABLES line does, measured:
  * libc at the sizes the line changes, without it and with it, in fresh
  * processes A B B A ... (src/cli/processes.c, the --vs-env run), judged
  * beside the prediction (include/primbench/glibc_effect.h). tune runs it

@@ -362,7 +362,7 @@ static void default_path(char *buf, size_t len, time_t now)
 		snprintf(buf, len, "primbench-%s-%s-%d.json", host, when, i);
 }
 
-/* The default run's short table of kernel crossings (issue 4): null, umask,
+/* The default run's short table of kernel crossings: null, umask,
  * pipe, pipe-rtt, fork (of this process, which holds the mem suite's
  * buffers by then) and fork-helper (of a small helper), exec-static,
  * exec-dynamic, fault per 4 KiB page, with a small budget each; cases go
@@ -722,7 +722,8 @@ static void plan_kernels(const struct mem_cli *m, struct mem_plan *pl)
 
 #define MAX_THREADS 4096
 
-/* --threads, --placement, --cpu LIST, --mem-node (issue 21). */
+/* --threads, --placement, --cpu LIST, --mem-node (docs/methodology.md,
+ * "Threads"). */
 static void plan_threads(const struct mem_cli *m, struct mem_plan *pl)
 {
 	enum pb_placement placement = PB_PLACEMENT_COMPACT;
@@ -1174,9 +1175,9 @@ static void add_summary(struct mem_run *run)
 		warn("no summary: %s", pb_error());
 		return;
 	}
-	/* its GLIBC_TUNABLES lines measured (issue 32), unless the run was cut
-	 * short: a failed or interrupted check is said and leaves the run's
-	 * figures as they are */
+	/* its GLIBC_TUNABLES lines measured (src/cli/glibc_check.h), unless
+	 * the run was cut short: a failed or interrupted check is said and
+	 * leaves the run's figures as they are */
 	if (run->m->verify_glibc_lines && !run->was_interrupted && run->status == PB_EXIT_OK) {
 		int rc = cli_glibc_check_summary(run->s.doc, sum, run->m->replicates,
 		                                 fmin(1.0, run->m->samp.budget_s / 2));

@@ -65,7 +65,8 @@ void pb_arm_ident_from_midr(uint64_t midr, struct pb_cpu_ident *out);
 /* QEMU's generic timer frequency (target/arm: 1 GHz / GTIMER_SCALE 16). */
 #define PB_QEMU_CNTFRQ_HZ 62500000.0
 
-/* Judges the signs of an emulated run (issue 23, deliverable 7).
+/* Judges the signs of an emulated run, whose timings mean nothing
+ * (docs/results-schema.md, `emulation.emulated`).
  * isa: the ISA this code runs ("aarch64", "x86_64", ...); cpuinfo: the
  * text of /proc/cpuinfo (NULL or "" when unreadable); midr: MIDR_EL1 (0
  * when unknown or not arm64); counter_hz: CNTFRQ_EL0 (0 when unknown).

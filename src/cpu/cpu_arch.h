@@ -1,5 +1,6 @@
 /* cpu_arch.h - what each architecture's src/cpu/<arch>/cpuid.c provides to
- * the generic cpu code (STYLE 2: arch code replaces the whole file).
+ * the generic cpu code (arch code replaces the whole file: no #ifdef of
+ * an architecture in the generic code).
  */
 #ifndef PRIMBENCH_CPU_ARCH_H
 #define PRIMBENCH_CPU_ARCH_H

@@ -1,4 +1,5 @@
-/* placement.c - thread placement plans over a hwloc topology (issue 21).
+/* placement.c - thread placement plans over a hwloc topology
+ * (docs/methodology.md, "Threads").
  *
  * The plan is a list of slots, one per PU of the CPU set, in the order
  * threads take them: pass 0 holds the first PU of every core (in the

@@ -222,8 +222,8 @@ struct revision {
 	const char *was_same_code_as;
 	size_t was_differs_from_bytes;
 };
-/* Issue 30: the non-temporal rows stopped falling through to their base
- * row up to 1 MiB (the former PB_NT_THRESHOLD_BYTES inside the kernels);
+/* Revision 2 of the non-temporal rows: they stopped falling through to their
+ * base row up to 1 MiB (the former PB_NT_THRESHOLD_BYTES inside the kernels);
  * they stream every whole line from 64 B on. REV1_NT_FROM: their
  * differs_from_bytes at revision 1. */
 #define REV1_NT_FROM (((size_t)1 << 20) + 1)
@@ -255,10 +255,10 @@ static const struct revision revisions[] = {
     {"memmove/mops_nt", 2,
      "the non-temporal CPYPN/CPYMN/CPYEN at every size; revision 1 ran mops's code up to 1 MiB",
      "mops", REV1_NT_FROM},
-    /* Issue 35: the bulk path's head is four vectors (glibc's loop
-     * geometry), which moves where the loop's stores and the tail's
-     * overlap: one 64-byte store fewer at most sizes, three more a little
-     * above a multiple of four vectors (docs/performance.md). */
+    /* Revision 2 of memset/avx512: the bulk path's head is four vectors
+     * (glibc's loop geometry), which moves where the loop's stores and the
+     * tail's overlap: one 64-byte store fewer at most sizes, three more a
+     * little above a multiple of four vectors (docs/performance.md). */
     {"memset/avx512", 2,
      "above 512 B, four vectors at the head instead of one (one store fewer at most sizes)", NULL,
      0},

@@ -264,7 +264,7 @@ struct replay_panel {
 	size_t n, cap;
 };
 
-/* A scaling panel (mem --threads, issue 21): the N-thread cases of one op,
+/* A scaling panel (mem --threads): the N-thread cases of one op,
  * state, size, memory node and placement, x = threads, y = aggregate
  * throughput; its series (mem_plot.sseries) add the 1-thread case of the
  * same file and key (x = 1), also the reference of the ideal N x 1. */

@@ -1,8 +1,8 @@
 /* readback.h - the consumer loop of --then-read (internal): reads what a
  * kernel just wrote with the widest loads the CPU has, so the read-back's
- * time says where the bytes sit, as far as a load loop can (issue 16: an
- * 8-byte loop read a hot 4 KiB page in ~720 ticks, its own speed, in every
- * cache state). One file per architecture: x86_64/readback.c (AVX-512,
+ * time says where the bytes sit, as far as a load loop can (an 8-byte
+ * loop, tried first, read a hot 4 KiB page in ~720 ticks, its own speed,
+ * in every cache state). One file per architecture: x86_64/readback.c (AVX-512,
  * AVX2 or SSE2 loads, chosen at run time from the usable features),
  * aarch64/readback.c (LDP of q-register pairs with asimd, else LDP of x
  * registers), none/readback.c (8-byte loads, portable C).

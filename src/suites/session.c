@@ -156,7 +156,7 @@ int pb_session_begin(const struct pb_session_params *p, struct pb_session *s)
 	}
 	if (p->timer) {
 		/* the top of every measuring command's output; stderr, so that
-		 * -f json/csv on stdout stay parseable (issue 23, item 7) */
+		 * -f json/csv on stdout stay parseable */
 		char emu[600];
 		pb_cpu_emulation_line(emu, sizeof emu);
 		if (emu[0]) /* wrapped: every line fits in 80 columns */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# CLI golden tests (STYLE.md 12): every subcommand's --help, byte for byte,
+# CLI golden tests: every subcommand's --help, byte for byte,
 # and the shape of one good invocation each (tests/cli/golden/shapes.list):
 # its standard output with every number replaced by '#', runs of blanks
 # squeezed, and the lines that depend on the moment (noise, warnings)

@@ -13,7 +13,7 @@
 /* The installed policy of an op: each band's bound beside its function,
  * and the sizes an AVX-512 entry may run itself, in one 64-byte-aligned
  * block whose first line holds those sizes and the first three bands, so
- * that a small call reads one line of it (before issue 35: bounds and
+ * that a small call reads one line of it (formerly: bounds and
  * functions in two arrays and a byte per size for the inline sizes, two
  * or three lines). Predicted to cut auto's extra time in the dram state
  * at 19-108 B (5-45 TSC ticks a call through the dispatch on Zen 4);

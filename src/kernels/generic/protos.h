@@ -5,7 +5,7 @@
  *             store, vector_bytes, glibc, glibc_note, flags, description, source)
  * and the same for PB_MEMCPY and PB_MEMMOVE (the fields of struct pb_kernel
  * in primbench/kernels.h; flags: PB_KF_* below)
- * with no include guard, read once per meaning of the three macros (STYLE 1).
+ * with no include guard, read once per meaning of the three macros.
  * Include this header, then the row list(s) whose functions you define or
  * use; the kernel files get their prototypes from the same rows the
  * registry builds its table from, so the two cannot drift apart.

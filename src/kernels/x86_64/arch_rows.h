@@ -68,7 +68,8 @@ PB_MEMCPY("rep_movsb", pb_memcpy_rep_movsb, 0, NULL, 0, PB_STORE_REP, 0, PB_GLIB
 PB_MEMCPY("rep_movsq", pb_memcpy_rep_movsq, 0, NULL, 0, PB_STORE_REP, 0, PB_GLIBC_PATH_REP,
           "glibc has rep movsb, not rep movsq: mapped to it", 0,
           "rep movsq for n/8 words, then rep movsb for the n%8 byte tail; no alignment step",
-          "Linux arch/x86/lib/memcpy_64.S (REP_GOOD: rep movsq + rep movsb); Go issue 14630")
+          "Linux arch/x86/lib/memcpy_64.S (REP_GOOD: rep movsq + rep movsb); "
+          "https://github.com/golang/go/issues/14630")
 PB_MEMCPY("sse2", pb_memcpy_sse2, PB_F(SSE2), NULL, 0, PB_STORE_VECTOR, 16, PB_GLIBC_PATH_VECTOR,
           NULL, 0,
           "16-byte loads/stores: overlapping head/tail up to 64 B, else loop of 8 x 16 B to "

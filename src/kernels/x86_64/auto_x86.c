@@ -132,7 +132,7 @@ static AVX512 void *memmove_avx512(void *dst, const void *src, size_t n)
  * the loader relocates, before a sanitizer runtime has set up its shadow
  * memory: they must not be instrumented. `used`: clang does not count the
  * ifunc attribute's reference as a use and calls a static resolver unused
- * (llvm/llvm-project issue 63957). */
+ * (https://github.com/llvm/llvm-project/issues/63957). */
 #define RESOLVER __attribute__((used, no_sanitize("address", "undefined")))
 
 static RESOLVER int have_avx512(void)

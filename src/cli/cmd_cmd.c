@@ -125,7 +125,7 @@ static bool layout_audit(struct options *o, enum pb_cmd_ab_end *end, struct pb_l
 
 /* The result document: to -o and/or standard output (-f). */
 static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
-                         const struct pb_cmd_ab_stats *ab, const struct pb_cmd_ab_extras *x,
+                         const struct pb_cmd_ab_stats *ab, const struct cmd_extras *x,
                          const struct pb_layout_audit *audit, int status)
 {
 	struct pb_results_doc *doc = sess.doc;
@@ -133,7 +133,7 @@ static int write_results(struct options *o, const struct pb_cmd_ab_result *r,
 		cli_error("%s", pb_error());
 		return status;
 	}
-	pb_cmd_ab_doc_add(doc, &o->p, r, ab, x);
+	cmd_doc_add(doc, &o->p, r, ab, x);
 	/* Whether instructions and cycles could be counted here, and were. */
 	bool hw = pb_cmd_counters_check() == 0;
 	const struct pb_counters_status cs = {
@@ -180,26 +180,26 @@ static int report(struct options *o, const struct pb_cmd_ab_result *r, int statu
 	pb_cmd_ab_env_report_log(&o->env, stderr);
 	const char *tu;
 	double div;
-	pb_cmd_ab_time_unit(r, &tu, &div);
-	pb_cmd_ab_print_report(stdout, &o->p, r, tu, div);
-	struct pb_cmd_ab_extras x = {0};
-	if (pb_cmd_ab_print_extras(stdout, &o->p, r, &o->prof, o->record_dir, &x) != 0 &&
+	cmd_time_unit(r, &tu, &div);
+	cmd_print_report(stdout, &o->p, r, tu, div);
+	struct cmd_extras x = {0};
+	if (cmd_print_extras(stdout, &o->p, r, &o->prof, o->record_dir, &x) != 0 &&
 	    status == PB_EXIT_OK)
 		status = PB_EXIT_USAGE;
 	struct pb_cmd_ab_stats ab = {0};
 	if (o->p.nsides == 2) {
 		pb_cmd_ab_stats(r->recs, r->nrecs, o->p.metric, 0.95, false, &ab);
-		pb_cmd_ab_print_ab(stdout, &o->p, &ab, tu, div);
+		cmd_print_ab(stdout, &o->p, &ab, tu, div);
 		if (o->p.until_verdict && r->ended_by &&
-		    !pb_cmd_ab_print_until_verdict(stdout, &o->p, r) && status == PB_EXIT_OK)
+		    !cmd_print_until_verdict(stdout, &o->p, r) && status == PB_EXIT_OK)
 			status = PB_EXIT_CHECK_FAILED;
 	}
 	if (o->randomize_env || audited)
-		pb_cmd_ab_print_layout(stdout, &o->p, &o->layout, audited ? &audit : NULL,
-		                       o->audit_runs, o->p.nsides == 2 ? &ab : NULL, tu, div);
+		cmd_print_layout(stdout, &o->p, &o->layout, audited ? &audit : NULL, o->audit_runs,
+		                 o->p.nsides == 2 ? &ab : NULL, tu, div);
 	if (o->out || o->fmt.fmt != PB_FORMAT_TEXT)
 		status = write_results(o, r, &ab, &x, audited ? &audit : NULL, status);
-	pb_cmd_ab_extras_free(&x);
+	cmd_extras_free(&x);
 	return status;
 }
 
@@ -239,7 +239,7 @@ int cmd_cmd(int argc, char **argv)
 	session_setup(&o);
 	cmd_place(&o);
 	o.p.stop = pb_session_stop_flag(&sess);
-	pb_cmd_ab_print_commands(stdout, &o.p);
+	cmd_print_commands(stdout, &o.p);
 
 	cli_progress_start(&run_line, "primbench cmd");
 	struct pb_cmd_ab_result r;

@@ -2,7 +2,9 @@
  * subcommand NAME's entry, `primbench cmd`'s is cmd_NAME.c (cmd_cmd.c: the
  * run); its two other parts are cmd_cmd_options.c (the help text, the
  * options parsed and checked, the sides A and B and the CPU they run on)
- * and cmd_cmd_report.c (the tables and the result document). */
+ * and cmd_cmd_report.c (the tables and the result document). Their
+ * functions are the CLI's own, named cmd_*; pb_* names are the library's
+ * (include/primbench/cmd_ab.h is the engine they drive). */
 #ifndef PRIMBENCH_CLI_CMD_CMD_H
 #define PRIMBENCH_CLI_CMD_CMD_H
 
@@ -69,9 +71,9 @@ void cmd_place(struct options *o);
 struct pb_results_doc;
 
 /* What --account and --profile add to each side's case of the result
- * document (pb_cmd_ab_print_extras fills it, pb_cmd_ab_doc_add hands it to
- * pb_results_add_cmd_case, pb_cmd_ab_extras_free frees it). Zeroed: none. */
-struct pb_cmd_ab_extras {
+ * document (cmd_print_extras fills it, cmd_doc_add hands it to
+ * pb_results_add_cmd_case, cmd_extras_free frees it). Zeroed: none. */
+struct cmd_extras {
 	/* --account: a side's sums (malloc'd; NULL: nothing read), their
 	 * tables (acct[sd].total is total[sd]; acct[sd].ran_other_code is
 	 * ran[sd]) */
@@ -84,77 +86,74 @@ struct pb_cmd_ab_extras {
 	struct pb_cmd_profile_record prof[2];
 };
 /* Frees what x holds (x itself is the caller's). */
-void pb_cmd_ab_extras_free(struct pb_cmd_ab_extras *x);
+void cmd_extras_free(struct cmd_extras *x);
 
 /* What runs: each side's command and the environment entries of its key. */
-void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
+void cmd_print_commands(FILE *fp, const struct pb_cmd_ab_params *p);
 /* How the runs were made, the table of runs, the summaries per side, run 1
  * against the rest, runs that left processes, failures kept. */
-void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
-                            const struct pb_cmd_ab_result *r, const char *tu, double div);
+void cmd_print_report(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                      const char *tu, double div);
 /* --account tables, --record-distribution, --profile tables (the sides
  * of prof that have a profile), their records per side in *x (zeroed by
  * the caller; prof must outlive it). Returns -1 when the distributions
  * could not be written, else 0. */
-int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
-                           const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
-                           const char *record_dir, struct pb_cmd_ab_extras *x);
+int cmd_print_extras(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                     const struct pb_cmd_ab_profile *prof, const char *record_dir,
+                     struct cmd_extras *x);
 /* Adds the session to a result document: a case per side (with its
  * accounting and profile from x, where it has them), "ab" for two sides,
  * the placement, notes (CPU time below the tick, --duet, failed runs
  * kept). */
-void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
-                       const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
-                       const struct pb_cmd_ab_extras *x);
+void cmd_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
+                 const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
+                 const struct cmd_extras *x);
 /* The verdict line's text with its reason (pb_cmd_ab_session_verdict,
  * cmd_ab.h), into why[len]. */
-void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
-                            char *why, size_t len);
+void cmd_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab, char *why,
+                      size_t len);
 /* The time unit of the tables: s, ms or us, from the median real time. */
-void pb_cmd_ab_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div);
+void cmd_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div);
 /* Every run (a long session: the first 20 and the last 10), one line each. */
-void pb_cmd_ab_print_runs(FILE *fp, const struct pb_cmd_ab_params *p,
-                          const struct pb_cmd_ab_result *r, const char *tu, double div);
+void cmd_print_runs(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                    const char *tu, double div);
 /* min/median/mean/sd and the median's 95% CI per figure for one side; buf
  * has room for r->nrecs values. */
-void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_result *r, int side, const char *tu, double div,
-                             double *buf);
+void cmd_print_summary(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                       int side, const char *tu, double div, double *buf);
 /* Run 1 of a side against the rest (is it an outlier?). */
-void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
-                               const struct pb_cmd_ab_result *r, int side, double *buf);
+void cmd_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
+                         const struct pb_cmd_ab_result *r, int side, double *buf);
 /* B against A: medians, ratio, the verdict (pb_cmd_ab_verdict), Mann-Whitney
  * and ministat's t block. */
-void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
-                        const struct pb_cmd_ab_stats *ab, const char *tu, double div);
+void cmd_print_ab(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
+                  const char *tu, double div);
 /* How --until-verdict ended (r->ended_by set); true when by a verdict. */
-bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
-                                   const struct pb_cmd_ab_result *r);
+bool cmd_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r);
 /* --profile: one side's profile (how it was sampled, then the table). */
-void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_profile *pr, int side, bool preload);
+void cmd_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
+                       const struct pb_cmd_ab_profile *pr, int side, bool preload);
 /* The record of one side's profile for its case: pr->prof[side] and how
  * it was sampled (the event, /proc/sys/kernel/perf_event_paranoid and
  * kptr_restrict read now, whether root; preload: the side ran under
  * libprimswitch.so). */
-void pb_cmd_ab_profile_record(const struct pb_cmd_ab_profile *pr, int side, bool preload,
-                              struct pb_cmd_profile_record *out);
+void cmd_profile_record(const struct pb_cmd_ab_profile *pr, int side, bool preload,
+                        struct pb_cmd_profile_record *out);
 /* --account: one side's accounting files (counted runs) as a table, and
  * as records in x (x->total[side] NULL when nothing could be read: then an
  * error line on stderr). tsc_hz 0: no ticks. */
-void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_result *r, int side, double tsc_hz,
-                             struct pb_cmd_ab_extras *x);
+void cmd_print_account(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                       int side, double tsc_hz, struct cmd_extras *x);
 /* --record-distribution DIR: side A's exact sizes files as distribution
  * files in DIR (include/primbench/record.h). 0, or -1 after an error line
  * on stderr. */
-int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir);
+int cmd_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir);
 /* --randomize-env and --layout-audit: the audit (a, NULL without one:
  * how A's figure moves with the environment's size alone) beside the A/B
  * ratio (ab, NULL or not valid: not shown). */
-void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
-                            const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
-                            size_t runs_per_size, const struct pb_cmd_ab_stats *ab, const char *tu,
-                            double div);
+void cmd_print_layout(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_layout_plan *pl,
+                      const struct pb_layout_audit *a, size_t runs_per_size,
+                      const struct pb_cmd_ab_stats *ab, const char *tu, double div);
 
 #endif

@@ -51,7 +51,7 @@ static void time_unit(double typical_ns, const char **name, double *div)
 	}
 }
 
-void pb_cmd_ab_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div)
+void cmd_time_unit(const struct pb_cmd_ab_result *r, const char **name, double *div)
 {
 	double *v = malloc((r->nrecs + 1) * sizeof *v);
 	size_t k = 0;
@@ -83,8 +83,8 @@ static double figure_resolution_ns(int figure)
 	return figure == PB_CMD_REAL ? 1 : 1000;
 }
 
-void pb_cmd_ab_print_runs(FILE *fp, const struct pb_cmd_ab_params *p,
-                          const struct pb_cmd_ab_result *r, const char *tu, double div)
+void cmd_print_runs(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                    const char *tu, double div)
 {
 	bool any_failed = false;
 	for (size_t i = 0; i < r->nrecs; i++)
@@ -131,9 +131,8 @@ void pb_cmd_ab_print_runs(FILE *fp, const struct pb_cmd_ab_params *p,
 
 /* min/median/mean/sd and the median's 95% CI per figure for one side;
  * the time figures in tu. */
-void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_result *r, int side, const char *tu, double div,
-                             double *buf)
+void cmd_print_summary(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                       int side, const char *tu, double div, double *buf)
 {
 	fprintf(fp, "\n%-11s %8s %8s %8s %8s  %s\n",
 	        p->nsides == 1 ? "figure"
@@ -183,8 +182,8 @@ void pb_cmd_ab_print_summary(FILE *fp, const struct pb_cmd_ab_params *p,
 }
 
 /* Run 1 of each side against the rest (case T1). */
-void pb_cmd_ab_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
-                               const struct pb_cmd_ab_result *r, int side, double *buf)
+void cmd_print_first_run(FILE *fp, const struct pb_cmd_ab_params *p,
+                         const struct pb_cmd_ab_result *r, int side, double *buf)
 {
 	size_t k = pb_cmd_ab_values(r->recs, r->nrecs, side, PB_CMD_REAL, buf);
 	char text[400], line[420];
@@ -211,8 +210,8 @@ static void print_ministat(FILE *fp, const struct pb_ttest *t)
 	fprintf(fp, "\t(Student's t, pooled s = %g)\n", t->pooled_sd);
 }
 
-void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
-                            char *why, size_t len)
+void cmd_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab, char *why,
+                      size_t len)
 {
 	const struct pb_shift *r = p->paired ? &ab->paired : &ab->ratio;
 	const char *which = p->paired ? "the paired ratio" : "the ratio";
@@ -246,8 +245,8 @@ void pb_cmd_ab_verdict_text(const struct pb_cmd_ab_params *p, const struct pb_cm
 		         m);
 }
 
-void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
-                        const struct pb_cmd_ab_stats *ab, const char *tu, double div)
+void cmd_print_ab(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_stats *ab,
+                  const char *tu, double div)
 {
 	const char *mname = pb_cmd_figure_name((enum pb_cmd_figure)p->metric);
 	bool is_time = pb_cmd_metric_is_time(p->metric);
@@ -290,7 +289,7 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 	if (!p->until_verdict &&
 	    (p->paired ? ab->paired_valid && ab->paired.ci_valid : ab->ratio.ci_valid)) {
 		char why[200], vline[220];
-		pb_cmd_ab_verdict_text(p, ab, why, sizeof why);
+		cmd_verdict_text(p, ab, why, sizeof why);
 		snprintf(vline, sizeof vline, "verdict: %s", why);
 		pb_print_wrapped_at(fp, 2, 4, vline);
 	}
@@ -313,8 +312,8 @@ void pb_cmd_ab_print_ab(FILE *fp, const struct pb_cmd_ab_params *p,
 }
 
 /* How --until-verdict ended, a paragraph; returns whether by a verdict. */
-bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
-                                   const struct pb_cmd_ab_result *r)
+bool cmd_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
+                             const struct pb_cmd_ab_result *r)
 {
 	char line[1024];
 	const struct pb_seq_plan *plan = &r->plan;
@@ -359,10 +358,9 @@ bool pb_cmd_ab_print_until_verdict(FILE *fp, const struct pb_cmd_ab_params *p,
 	return by_verdict;
 }
 
-void pb_cmd_ab_print_layout(FILE *fp, const struct pb_cmd_ab_params *p,
-                            const struct pb_layout_plan *pl, const struct pb_layout_audit *a,
-                            size_t runs_per_size, const struct pb_cmd_ab_stats *ab, const char *tu,
-                            double div)
+void cmd_print_layout(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_layout_plan *pl,
+                      const struct pb_layout_audit *a, size_t runs_per_size,
+                      const struct pb_cmd_ab_stats *ab, const char *tu, double div)
 {
 	char line[1024];
 	int aslr = pb_layout_aslr();
@@ -517,9 +515,8 @@ static size_t print_other_code(FILE *fp, const struct pb_cmd_ab_params *p, int s
 
 /* The accounting files of one side (counted runs only) as a table, and
  * as records in x (x->total[sd] NULL when nothing could be read). */
-void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_result *r, int sd, double tsc_hz,
-                             struct pb_cmd_ab_extras *x)
+void cmd_print_account(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                       int sd, double tsc_hz, struct cmd_extras *x)
 {
 	struct pb_acct_total *t = calloc(1, sizeof *t);
 	if (!t)
@@ -548,7 +545,7 @@ void pb_cmd_ab_print_account(FILE *fp, const struct pb_cmd_ab_params *p,
 /* --record-distribution DIR: side A's exact sizes files (counted runs
  * only) as distribution files in DIR (include/primbench/record.h).
  * Returns 0, or -1 after one error line. */
-int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir)
+int cmd_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir)
 {
 	struct pb_acct_total *t = calloc(1, sizeof *t);
 	struct pb_size_record *r = calloc(1, sizeof *r);
@@ -582,8 +579,8 @@ int pb_cmd_ab_record(FILE *fp, const struct pb_cmd_ab_params *p, const char *dir
 /* ---- --profile ---- */
 
 /* One side's profile: what was sampled, how, then the table. */
-void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
-                             const struct pb_cmd_ab_profile *pr, int sd, bool preload)
+void cmd_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
+                       const struct pb_cmd_ab_profile *pr, int sd, bool preload)
 {
 	const struct pb_profile *prof = &pr->prof[sd];
 	const char *event = pr->event, *hw_why = pr->hw_why;
@@ -620,8 +617,8 @@ void pb_cmd_ab_print_profile(FILE *fp, const struct pb_cmd_ab_params *p,
 	pb_profile_print(fp, &pr->prof[sd], pr->top, preload, 2);
 }
 
-void pb_cmd_ab_profile_record(const struct pb_cmd_ab_profile *pr, int sd, bool preload,
-                              struct pb_cmd_profile_record *out)
+void cmd_profile_record(const struct pb_cmd_ab_profile *pr, int sd, bool preload,
+                        struct pb_cmd_profile_record *out)
 {
 	*out = (struct pb_cmd_profile_record){
 	    .prof = &pr->prof[sd],
@@ -660,7 +657,7 @@ static void format_argv(char *const *argv, char *buf, size_t len)
 }
 
 /* What runs, first: with --show-output its output follows. */
-void pb_cmd_ab_print_commands(FILE *fp, const struct pb_cmd_ab_params *p)
+void cmd_print_commands(FILE *fp, const struct pb_cmd_ab_params *p)
 {
 	char line[1024];
 	for (int sd = 0; sd < p->nsides; sd++) {
@@ -736,8 +733,8 @@ static bool duet_note(const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_r
 }
 
 /* The runs and their figures: tables, run 1, left-over processes, failures. */
-void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
-                            const struct pb_cmd_ab_result *r, const char *tu, double div)
+void cmd_print_report(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                      const char *tu, double div)
 {
 	char line[1024], order_text[600] = "";
 	const size_t *n = r->counted, *w = r->warm;
@@ -770,14 +767,14 @@ void pb_cmd_ab_print_report(FILE *fp, const struct pb_cmd_ab_params *p,
 	if (!buf)
 		return;
 	if (r->nrecs)
-		pb_cmd_ab_print_runs(fp, p, r, tu, div);
+		cmd_print_runs(fp, p, r, tu, div);
 	for (int sd = 0; sd < p->nsides; sd++)
 		if (r->counted[sd])
-			pb_cmd_ab_print_summary(fp, p, r, sd, tu, div, buf);
+			cmd_print_summary(fp, p, r, sd, tu, div, buf);
 	if (r->nrecs)
 		fputc('\n', fp);
 	for (int sd = 0; sd < p->nsides; sd++)
-		pb_cmd_ab_print_first_run(fp, p, r, sd, buf);
+		cmd_print_first_run(fp, p, r, sd, buf);
 	if (cputime_note(p, r, buf, line, sizeof line))
 		pb_print_wrapped_at(fp, 0, 2, line);
 	if (duet_note(p, r, buf, line, sizeof line))
@@ -862,9 +859,9 @@ static void print_two_ways(FILE *fp, const struct pb_cmd_ab_params *p,
 }
 
 /* What the options added: accounting, distributions, profiles. */
-int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
-                           const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_profile *prof,
-                           const char *record_dir, struct pb_cmd_ab_extras *x)
+int cmd_print_extras(FILE *fp, const struct pb_cmd_ab_params *p, const struct pb_cmd_ab_result *r,
+                     const struct pb_cmd_ab_profile *prof, const char *record_dir,
+                     struct cmd_extras *x)
 {
 	if (p->env->account) {
 		double hz = 0;
@@ -872,14 +869,14 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 		    pb_timer_info()->clock == PB_CLOCK_TSC)
 			hz = pb_timer_info()->hz;
 		for (int sd = 0; sd < p->nsides; sd++)
-			pb_cmd_ab_print_account(fp, p, r, sd, hz, x);
+			cmd_print_account(fp, p, r, sd, hz, x);
 	}
 	/* A distribution that cannot be written is an environment error. */
-	int rc = record_dir ? pb_cmd_ab_record(fp, p, record_dir) : 0;
+	int rc = record_dir ? cmd_record(fp, p, record_dir) : 0;
 	for (int sd = 0; sd < p->nsides; sd++)
 		if (prof->have[sd]) {
-			pb_cmd_ab_print_profile(fp, p, prof, sd, p->env->lib[sd]);
-			pb_cmd_ab_profile_record(prof, sd, p->env->lib[sd], &x->prof[sd]);
+			cmd_print_profile(fp, p, prof, sd, p->env->lib[sd]);
+			cmd_profile_record(prof, sd, p->env->lib[sd], &x->prof[sd]);
 			x->have_prof[sd] = true;
 		}
 	/* Both shares of each primitive, with their uncertainties, where
@@ -895,9 +892,9 @@ int pb_cmd_ab_print_extras(FILE *fp, const struct pb_cmd_ab_params *p,
 	return rc;
 }
 
-void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
-                       const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
-                       const struct pb_cmd_ab_extras *x)
+void cmd_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params *p,
+                 const struct pb_cmd_ab_result *r, const struct pb_cmd_ab_stats *ab,
+                 const struct cmd_extras *x)
 {
 	double *real = malloc((r->nrecs ? r->nrecs : 1) * sizeof *real);
 	for (int sd = 0; real && sd < p->nsides; sd++) {
@@ -936,7 +933,7 @@ void pb_cmd_ab_doc_add(struct pb_results_doc *doc, const struct pb_cmd_ab_params
 	}
 }
 
-void pb_cmd_ab_extras_free(struct pb_cmd_ab_extras *x)
+void cmd_extras_free(struct cmd_extras *x)
 {
 	for (int sd = 0; sd < 2; sd++) {
 		free(x->total[sd]);

@@ -111,8 +111,9 @@ int cmd_mem(int argc, char **argv)
 	if (!mem_cli_parse(&m, "mem", argc, argv, usage))
 		return PB_EXIT_OK;
 	if (optind >= argc)
-		die_usage("an operation is needed: memset, memcpy or memmove (try 'primbench mem "
-		          "--help')");
+		die_usage(
+		    "an operation is needed: memset, memcpy, memmove, clear_page, copy_page or "
+		    "map (try 'primbench mem --help')");
 	if (optind + 1 < argc)
 		die_usage("unexpected argument '%s'", argv[optind + 1]);
 	enum pb_op op;
@@ -136,7 +137,8 @@ int cmd_mem(int argc, char **argv)
 		if (op == PB_OP_MEMCPY)
 			m.src_offsets_arg = "0";
 	} else if (pb_op_parse(what, &op) != 0) {
-		die_usage("%s (or clear_page, copy_page)", pb_error());
+		die_usage("%s: the ops are memset, memcpy, memmove, clear_page, copy_page and map",
+		          pb_error());
 	}
 	m.ops[0] = op;
 	m.nops = 1;

@@ -367,19 +367,36 @@ bool pb_facts_int(const struct pb_facts *f, const char *path, long long *out)
 	return true;
 }
 
+/* The first fact at or under path (NULL: none), and in *depth the
+ * number of the path's segments: the facts are in file order, so the
+ * first says whether path is a leaf (its own depth) or an object (deeper);
+ * nothing is built. */
+static const struct pb_fact *first_under(const struct pb_facts *f, const char *path, size_t *depth)
+{
+	char *buf;
+	const char *seg[16];
+	size_t n = split_path(path, &buf, seg);
+	const struct pb_fact *x = NULL;
+	for (size_t i = 0; f && i < f->n && !x; i++)
+		if (under(&f->v[i], seg, n))
+			x = &f->v[i];
+	free(buf);
+	*depth = n;
+	return x;
+}
+
 bool pb_facts_has(const struct pb_facts *f, const char *path)
 {
-	json_t *v = facts_at(f, path);
-	json_decref(v);
-	return v != NULL;
+	size_t n;
+	return first_under(f, path, &n) != NULL;
 }
 
 bool pb_facts_is_object(const struct pb_facts *f, const char *path)
 {
-	json_t *v = facts_at(f, path);
-	bool o = json_is_object(v);
-	json_decref(v);
-	return o;
+	size_t n;
+	const struct pb_fact *x = first_under(f, path, &n);
+	/* an empty object is a leaf: OTHER "{}" */
+	return x && (x->nseg > n || (x->v.kind == PB_FIELD_OTHER && x->v.s[0] == '{'));
 }
 
 char *pb_facts_raw_text(const struct pb_facts *f, const char *path)

@@ -9,6 +9,14 @@
 #               path (-DPRIMBENCH_ARCH=none), every target (their tests are
 #               not run: compiling them is cheap, running them is not); then
 #               run every test in build-test/ and build-asan/.
+#               Then make fuzz-smoke.
+#   make fuzz   the fuzz build (build-fuzz/: clang, libFuzzer, ASan+UBSan)
+#               and every fuzz target of tests/fuzz for FUZZ_SECONDS each
+#               (default 180; the kernels' target once per feature
+#               profile), then their corpora replayed in build-test/
+#               (tests/fuzz/README.md)
+#   make fuzz-smoke   each fuzz target for FUZZ_SMOKE_SECONDS (default 5)
+#               on its corpus: part of make test
 #   make test-arm64   the arm64 cross build (build-arm64/, -Werror) and its
 #               tests under QEMU's user-mode emulator (README, "arm64:
 #               cross-building and testing under QEMU")
@@ -22,13 +30,16 @@ ASAN_BUILD    ?= build-asan
 RELEASE_BUILD ?= build-release
 CLANG_BUILD   ?= build-clang
 NONE_BUILD    ?= build-none
+FUZZ_BUILD    ?= build-fuzz
+FUZZ_SECONDS  ?= 180
+FUZZ_SMOKE_SECONDS ?= 5
 ARM64_BUILD   ?= build-arm64
 CLANG         ?= clang
 JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX        ?= /usr/local
 
 .PHONY: all deps build build-test build-asan build-release build-clang build-none \
-	run test test-arm64 install format clean
+	build-fuzz fuzz fuzz-smoke run test test-arm64 install format clean
 
 all: build
 
@@ -67,15 +78,28 @@ build-none: deps
 		-DPRIMBENCH_WERROR=ON
 	cmake --build $(NONE_BUILD) -j $(JOBS)
 
+# The fuzz targets only (the fuzz build builds nothing else).
+build-fuzz: deps
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=$(CLANG) -DCMAKE_BUILD_TYPE=Debug \
+		-DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DPRIMBENCH_FUZZ=ON -DPRIMBENCH_WERROR=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_all
+
+fuzz: build-fuzz build-test
+	sh tests/fuzz/run.sh --replay $(TEST_BUILD) $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+fuzz-smoke: build-fuzz
+	sh tests/fuzz/run.sh --smoke $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+
 run: build
 	./$(BUILD)/primbench
 
 # Tests assert no timings, so they may share the CPUs (the two that send a
 # signal after a delay run alone: RUN_SERIAL in tests/CMakeLists.txt).
 # Every build first: a warning fails in minutes, not after the tests.
-test: build-test build-asan build-release build-clang build-none
+test: build-test build-asan build-release build-clang build-none build-fuzz
 	cd $(TEST_BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+	sh tests/fuzz/run.sh --smoke $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 
 # arm64: cross gcc and qemu-user (scripts/deps.sh arm64), the arm64 -dev
 # packages unpacked into a private sysroot (scripts/arm64-sysroot.sh: never
@@ -104,4 +128,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD) $(ARM64_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD) $(ARM64_BUILD) $(FUZZ_BUILD)

@@ -10,7 +10,7 @@ set -eu
 if [ "${1:-}" = arm64 ]; then
 	PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 else
-	PACKAGES="gcc clang make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3"
+	PACKAGES="gcc clang libclang-rt-dev make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3"
 fi
 
 missing=""

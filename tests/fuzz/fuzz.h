@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Optional: runs once before the first input. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 /* True in replay_NAME, false under libFuzzer. */
 extern bool pb_fuzz_replaying;

@@ -21,7 +21,7 @@
 
 #include "fuzz.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+#pragma weak LLVMFuzzerInitialize
 
 static bool verbose;
 static size_t n_inputs, n_expected, n_wrong;

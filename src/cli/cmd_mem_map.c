@@ -488,8 +488,6 @@ int cmd_mem_map(int argc, char **argv)
 	struct map_opts o;
 	if (!parse_options(argc, argv, &o))
 		return PB_EXIT_OK;
-	replicates_check(&o);
-
 	struct pb_map_params p = {.rounds = o.rounds, .warmup = o.warmup};
 	unsigned counts[64];
 	struct pb_placement_plan plan = {0};
@@ -499,6 +497,9 @@ int cmd_mem_map(int argc, char **argv)
 	plan_pages(&o, &p);
 	plan_threads(&o, &p, counts, &plan);
 	plan_size(&o, size, &p, &capped);
+	/* last: its warning (fewer replicates than the default) is for a
+	 * command line that runs, never before another check's error */
+	replicates_check(&o);
 	cli_parse_done();
 	if (o.processes > 1)
 		return run_processes(&o, &plan);

@@ -30,7 +30,6 @@
  * stats and ministat", says the same for users.
  */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -42,6 +41,7 @@
 #include "cli/cli.h"
 #include "primbench/error.h"
 #include "primbench/ministat.h"
+#include "primbench/numbers.h"
 #include "primbench/twosample.h"
 
 #define MAX_SETS   7 /* ministat's symbols */
@@ -87,95 +87,15 @@ static void usage(FILE *f)
 	      f);
 }
 
-static void add_value(struct dataset *ds, double v)
-{
-	if (ds->n == ds->cap) {
-		ds->cap = ds->cap ? 2 * ds->cap : 256;
-		ds->v = realloc(ds->v, ds->cap * sizeof *ds->v);
-		if (!ds->v)
-			die_usage("stats: out of memory reading '%s'", ds->name);
-	}
-	ds->v[ds->n++] = v;
-}
-
-/* The token in `column` (from 1) of `line`, or NULL when the line has
- * none; *blank is set when the line has no token at all (before a '#'). */
-static char *column_of(char *line, size_t column, const char *delim, bool *blank)
-{
-	char *save = NULL;
-	char *t = strtok_r(line, delim, &save);
-	*blank = !t || *t == '#';
-	for (size_t i = 1; t && *t != '#'; i++) {
-		if (i == column)
-			return t;
-		t = strtok_r(NULL, delim, &save);
-	}
-	return NULL;
-}
-
-/* A token of a bad line for an error message: bytes outside printable
- * ASCII as \xNN (an escape sequence or invalid UTF-8 in the file must not
- * reach the terminal; a number has no other bytes), a backslash doubled,
- * and at most TOKEN_MAX characters of the token ("..." after). */
-#define TOKEN_MAX 24
-static const char *shown(const char *t, char *buf, size_t len)
-{
-	size_t o = 0;
-	for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
-		char one[8];
-		if (*p < 0x20 || *p > 0x7e)
-			snprintf(one, sizeof one, "\\x%02x", *p);
-		else if (*p == '\\')
-			snprintf(one, sizeof one, "\\\\");
-		else
-			snprintf(one, sizeof one, "%c", *p);
-		if (o + strlen(one) > TOKEN_MAX || o + strlen(one) + 4 > len) {
-			snprintf(buf + o, len - o, "...");
-			return buf;
-		}
-		memcpy(buf + o, one, strlen(one) + 1);
-		o += strlen(one);
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
+/* One file's values (primbench/numbers.h), sorted, and their vitals. */
 static void read_set(FILE *f, struct dataset *ds, size_t column, const char *delim)
 {
-	char tok[TOKEN_MAX + 8];
-	char *line = NULL;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	char where[32] = ""; /* " column C:" after FILE:LINE: when -C was given */
-	if (column > 1)
-		snprintf(where, sizeof where, " column %zu:", column);
-	errno = 0;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		lineno++;
-		while (len > 0 && isspace((unsigned char)line[len - 1]))
-			line[--len] = '\0';
-		bool blank;
-		char *t = column_of(line, column, delim, &blank);
-		if (!t && blank)
-			continue;
-		if (!t)
-			die_usage("stats: %s:%zu: no column %zu", ds->name, lineno, column);
-		char *end;
-		double v = strtod(t, &end);
-		while (end != t && isspace((unsigned char)*end))
-			end++;
-		if (end == t || *end)
-			die_usage("stats: %s:%zu:%s '%s' is not a number", ds->name, lineno, where,
-			          shown(t, tok, sizeof tok));
-		if (!isfinite(v))
-			die_usage("stats: %s:%zu:%s '%s' is not a finite number", ds->name, lineno,
-			          where, shown(t, tok, sizeof tok));
-		add_value(ds, v);
-	}
-	int e = errno;
-	if (ferror(f))
-		die_usage("stats: cannot read '%s': %s", ds->name, strerror(e ? e : EIO));
-	free(line);
+	struct pb_numbers nums;
+	if (pb_numbers_read(f, ds->name, column, delim, &nums) != 0)
+		die_usage("stats: %s", pb_error());
+	ds->v = nums.v;
+	ds->n = nums.n;
+	ds->cap = nums.cap;
 	if (ds->n < MIN_VALUES)
 		die_usage("stats: %s: needs at least %d values, has %zu", ds->name, MIN_VALUES,
 		          ds->n);

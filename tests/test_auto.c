@@ -83,6 +83,20 @@ static void test_file_parse(void **state)
 	assert_int_equal(f.policy[PB_OP_MEMSET].bands[1].max_bytes, 4096);
 	assert_string_equal(f.policy[PB_OP_MEMSET].bands[2].kernel->name, "libc");
 
+	/* a cpu line longer than the field is cut to PB_AUTO_CPU_MAX - 1
+	 * bytes, and the cut trimmed as the whole value is (found by
+	 * fuzz_policy: tests/fuzz/regress/policy/cpu-cut-blank) */
+	char cut[128];
+	snprintf(cut, sizeof cut, "cpu = %.62s y\n",
+	         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	assert_int_equal(pb_auto_file_parse(cut, strlen(cut), "p", ALL, &f), 0);
+	assert_int_equal(strlen(f.cpu), 62);
+	assert_true(f.cpu[61] == 'x');
+	snprintf(cut, sizeof cut, "cpu = %.63s\n",
+	         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	assert_int_equal(pb_auto_file_parse(cut, strlen(cut), "p", ALL, &f), 0);
+	assert_int_equal(strlen(f.cpu), PB_AUTO_CPU_MAX - 1);
+
 	/* an empty file sets nothing */
 	assert_int_equal(pb_auto_file_parse("", 0, "p", ALL, &f), 0);
 	assert_false(f.set[0] || f.set[1] || f.set[2]);

@@ -198,7 +198,12 @@ int pb_auto_file_parse(const char *text, size_t len, const char *name, pb_featur
 			have_cpu = true;
 			size_t n =
 			    strlen(value) < sizeof f.cpu - 1 ? strlen(value) : sizeof f.cpu - 1;
-			memcpy(f.cpu, value, n); /* a longer brand string is cut */
+			/* A longer brand string is cut, and the cut trimmed as the
+			 * value was (it would read back shorter when written again). */
+			while (n > 0 && (value[n - 1] == ' ' || value[n - 1] == '\t' ||
+			                 value[n - 1] == '\r'))
+				n--;
+			memcpy(f.cpu, value, n);
 			f.cpu[n] = '\0';
 			continue;
 		}

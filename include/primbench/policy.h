@@ -33,8 +33,12 @@ struct pb_policy_band {
 };
 
 /* Invariants (pb_policy_parse establishes them): 1 <= n_bands <=
- * PB_POLICY_MAX_BANDS; max_bytes strictly ascending; the last band's
- * max_bytes is UINT64_MAX; every kernel is of op. */
+ * PB_POLICY_MAX_BANDS; max_bytes strictly ascending, but for the last
+ * band's: it is UINT64_MAX, and the band before it may have that bound
+ * too ('bytes<=18446744073709551615,libc': the last kernel then serves no
+ * size; a reader of the bands that computes a band's first size as the
+ * previous bound + 1 must stop at a bound of UINT64_MAX); every kernel is
+ * of op. */
 struct pb_policy {
 	enum pb_op op;
 	size_t n_bands;

@@ -10,12 +10,11 @@
  * kernels).
  *
  * Checked: a parsed policy keeps policy.h's invariants (1..
- * PB_POLICY_MAX_BANDS bands, bounds strictly ascending, the last
- * UINT64_MAX, every kernel of the op); pb_policy_format writes it in at
- * most PB_POLICY_TEXT_MAX bytes and that text parses back equal
- * (pb_policy_equal), and formats to itself. A parsed policy file keeps the
- * same per set op, names no auto kernel, has a terminated cpu field, and
- * written back as a file ("memset = ...", "cpu = ...") parses to the same
+ * PB_POLICY_MAX_BANDS bands, bounds strictly ascending but for the last,
+ * UINT64_MAX, which may repeat the one before it; every kernel of the op); pb_policy_format writes
+ * it in at most PB_POLICY_TEXT_MAX bytes and that text parses back equal (pb_policy_equal), and
+ * formats to itself. A parsed policy file keeps the same per set op, names no auto kernel, has a
+ * terminated cpu field, and written back as a file ("memset = ...", "cpu = ...") parses to the same
  * file. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -53,7 +52,10 @@ static void check_policy(const struct pb_policy *p, enum pb_op op, const char *w
 		if (pb_kernel_find(op, k->name) != k)
 			pb_fuzz_fail("%s: band %zu's kernel '%s' is not the table's", what, i,
 			             k->name);
-		if (i > 0 && p->bands[i].max_bytes <= p->bands[i - 1].max_bytes)
+		/* the last bound, UINT64_MAX, may repeat the one before it */
+		bool last_max = i + 1 == p->n_bands && p->bands[i].max_bytes == UINT64_MAX;
+		if (i > 0 && p->bands[i].max_bytes <= p->bands[i - 1].max_bytes &&
+		    !(last_max && p->bands[i - 1].max_bytes == UINT64_MAX))
 			pb_fuzz_fail("%s: bound %zu (%" PRIu64 ") not above the previous (%" PRIu64
 			             ")",
 			             what, i, p->bands[i].max_bytes, p->bands[i - 1].max_bytes);

@@ -127,6 +127,13 @@ static void test_format_round_trip(void **state)
 	round_trip(PB_OP_MEMSET, "bytes<=18446744073709551615,libc",
 	           "bytes<=18446744073709551615,libc");
 	round_trip(PB_OP_MEMSET, "bytes<=1T,libc", "bytes<=1T,libc");
+	/* above 2^53, where a double is not exact (found by fuzz_policy:
+	 * tests/fuzz/regress/policy/bound-above-2p53) */
+	round_trip(PB_OP_MEMSET, "bytes<=9007199254740993,libc", "bytes<=9007199254740993,libc");
+	round_trip(PB_OP_MEMSET, "bytes<=18418446744073709615,libc",
+	           "bytes<=18418446744073709615,libc");
+	round_trip(PB_OP_MEMSET, "bytes<=0xfffffffffffffc00,libc",
+	           "bytes<=18014398509481983K,libc");
 }
 
 static void test_format_small_buffer(void **state)

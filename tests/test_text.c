@@ -37,6 +37,16 @@ static void test_exact(void **state)
 	check(32 * MIB, PB_BYTES_EXACT, "32M");
 	check((double)UINT64_MAX, PB_BYTES_EXACT, "18446744073709551615");
 	check(-5, PB_BYTES_EXACT, "0");
+	/* whole counts, exact above 2^53 too */
+	char buf[48];
+	pb_format_bytes_exact(buf, sizeof buf, (UINT64_C(1) << 53) + 1);
+	assert_string_equal(buf, "9007199254740993");
+	pb_format_bytes_exact(buf, sizeof buf, UINT64_MAX);
+	assert_string_equal(buf, "18446744073709551615");
+	pb_format_bytes_exact(buf, sizeof buf, UINT64_C(15) << 60);
+	assert_string_equal(buf, "15E");
+	pb_format_bytes_exact(buf, sizeof buf, 0);
+	assert_string_equal(buf, "0");
 }
 
 static void test_short(void **state)

@@ -51,6 +51,11 @@ enum pb_bytes_style {
  * Negative and NaN counts read as 0. */
 void pb_format_bytes(char *buf, size_t len, double bytes, enum pb_bytes_style style);
 
+/* PB_BYTES_EXACT of a whole count, exact for every uint64_t (a double
+ * rounds counts above 2^53: a policy's bound of 2^53 + 1 bytes would
+ * write as 2^53). */
+void pb_format_bytes_exact(char *buf, size_t len, uint64_t bytes);
+
 /* The one word wrapper. Prints text's words (separated by runs of spaces;
  * tabs and newlines are not special) so that no line passes PB_TEXT_WIDTH
  * columns: the first line after `first` spaces, continuation lines after

@@ -132,7 +132,7 @@ int pb_policy_format(const struct pb_policy *p, char *buf, size_t len)
 		char part[ITEM_MAX];
 		if (i + 1 < p->n_bands) {
 			char size[32];
-			pb_format_bytes(size, sizeof size, p->bands[i].max_bytes, PB_BYTES_EXACT);
+			pb_format_bytes_exact(size, sizeof size, p->bands[i].max_bytes);
 			snprintf(part, sizeof part, "%s<=%s,", p->bands[i].kernel->name, size);
 		} else {
 			snprintf(part, sizeof part, "%s", p->bands[i].kernel->name);

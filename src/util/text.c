@@ -48,6 +48,16 @@ static void number(char *num, size_t len, double v, int s)
 	}
 }
 
+void pb_format_bytes_exact(char *buf, size_t len, uint64_t v)
+{
+	int u = 0;
+	while (v != 0 && u < styles[PB_BYTES_EXACT].max_unit && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%s", v, short_units[u]);
+}
+
 void pb_format_bytes(char *buf, size_t len, double bytes, enum pb_bytes_style style)
 {
 	int s = (int)style;
@@ -61,12 +71,7 @@ void pb_format_bytes(char *buf, size_t len, double bytes, enum pb_bytes_style st
 	int u = 0;
 	if (styles[s].exact) {
 		/* 2^64 and up (UINT64_MAX as a double) saturate */
-		uint64_t v = bytes >= 0x1p64 ? UINT64_MAX : (uint64_t)bytes;
-		while (v != 0 && u < max_unit && v % 1024 == 0) {
-			v /= 1024;
-			u++;
-		}
-		snprintf(buf, len, "%" PRIu64 "%s%s", v, u ? sep : "", u ? units[u] : "");
+		pb_format_bytes_exact(buf, len, bytes >= 0x1p64 ? UINT64_MAX : (uint64_t)bytes);
 		return;
 	}
 	double v = bytes;

@@ -96,6 +96,10 @@ static void test_errors(void **state)
 	                      "weights, found a newline");
 	expect_error("0,0,0", "t.csv:1:1: no positive weight");
 	expect_error("1e999", "t.csv:1:1: number '1e999' is out of range");
+	/* finite weights whose sum is not (found by fuzz_distribution:
+	 * tests/fuzz/regress/distribution/sum-overflow) */
+	expect_error("1e308,1e308", "t.csv:1:1: the weights sum to more than 1.79769e+308 (the "
+	                            "largest double): scale them down");
 	expect_error("1\r2", "t.csv:1:2: expected ',' or the end of the line, found byte 0x0d");
 	char *many = malloc(2 * (PB_DIST_SIZES + 1));
 	for (unsigned i = 0; i <= PB_DIST_SIZES; i++) {

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -128,7 +129,13 @@ int pb_distribution_parse(const char *path, const char *text, size_t len, struct
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += w[i];
-	if (!(sum > 0) || !isfinite(sum)) {
+	if (!isfinite(sum)) { /* each value is finite (checked above) */
+		free(w);
+		return pb_fail("%s:1:1: the weights sum to more than %g (the largest double): "
+		               "scale them down",
+		               path, DBL_MAX);
+	}
+	if (!(sum > 0)) {
 		free(w);
 		return pb_fail("%s:1:1: no positive weight (every value is 0)", path);
 	}

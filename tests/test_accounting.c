@@ -675,6 +675,38 @@ static void test_print(void **state)
 	free(t);
 }
 
+/* A file's absurd figures (a corrupt file, a clock gone wrong) keep the
+ * columns: est. time and %cpu in e-notation (found by fuzz_accounting:
+ * tests/fuzz/regress/accounting/long-time). */
+static void test_print_huge_figures(void **state)
+{
+	(void)state;
+	struct pb_acct_file f;
+	header(&f, 1, "/bin/x", 1, 1, 0, 1);
+	calls(&f, PB_ACCT_MEMCPY, UINT64_C(1) << 63, 1, 1, (UINT64_C(1) << 63) - 1);
+	f.prim[PB_ACCT_MEMCPY].calls = 1;
+	f.prim[PB_ACCT_MEMCPY].bytes = UINT64_C(1) << 63;
+	struct pb_acct_total t = {0};
+	pb_acct_add(&t, &f);
+	char *out = print(&t, 1e9, 1e-3, PB_ACCT_PRINT_NO_CAVEATS);
+	check_width(out);
+	has_line(out, "memcpy                  1   8.00 EiB   8.00 EiB     9.22e18   9.22e9 s "
+	              "9.22e14%");
+	free(out);
+	/* below 1e7 s and 1e7 %: whole numbers */
+	header(&f, 1, "/bin/x", 1, 1, 0, 1);
+	calls(&f, PB_ACCT_MEMCPY, 64, 1, 1, UINT64_C(5000000) * 1000000000);
+	f.prim[PB_ACCT_MEMCPY].calls = 1;
+	f.prim[PB_ACCT_MEMCPY].bytes = 64;
+	memset(&t, 0, sizeof t);
+	pb_acct_add(&t, &f);
+	out = print(&t, 1e9, 1000, PB_ACCT_PRINT_NO_CAVEATS);
+	check_width(out);
+	has_line(out, "memcpy                  1       64 B     64.0 B     5.00e15  5000000 s "
+	              " 500000%");
+	free(out);
+}
+
 static void test_print_counts_only_and_empty(void **state)
 {
 	(void)state;
@@ -844,6 +876,7 @@ int main(void)
 	    cmocka_unit_test(test_read_dir_errors),
 	    cmocka_unit_test(test_add_bounded_lists),
 	    cmocka_unit_test(test_print),
+	    cmocka_unit_test(test_print_huge_figures),
 	    cmocka_unit_test(test_print_counts_only_and_empty),
 	    cmocka_unit_test(test_json),
 	};

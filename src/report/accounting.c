@@ -360,7 +360,10 @@ static void fmt_time(char *buf, size_t len, double s)
 		snprintf(buf, len, "-");
 	else if (s == 0)
 		snprintf(buf, len, "0 s");
-	else if (s >= 0.9995)
+	else if (s >= 1e7) { /* "1.00e7 s": the column holds 10 (a corrupt file's figures) */
+		pb_format_sig3(buf, len - 2, s);
+		strcat(buf, " s");
+	} else if (s >= 0.9995)
 		fmt_3(buf, len, s, "s");
 	else if (s >= 0.9995e-3)
 		fmt_3(buf, len, s * 1e3, "ms");
@@ -376,8 +379,14 @@ static void fmt_pct(char *buf, size_t len, double p)
 		snprintf(buf, len, "-");
 	else if (p > 0 && p < 0.05)
 		snprintf(buf, len, "<0.1%%");
-	else
+	else if (p < 99999.95)
 		snprintf(buf, len, "%.1f%%", p);
+	else if (p < 1e7) /* the %cpu column holds 8 */
+		snprintf(buf, len, "%.0f%%", p);
+	else {
+		pb_format_sig3(buf, len - 1, p);
+		strcat(buf, "%");
+	}
 }
 
 static double pct(double part, double whole)

@@ -287,6 +287,14 @@ static void test_cpu_list_syntax(void **state)
 	assert_non_null(set);
 	assert_int_equal(hwloc_bitmap_weight(set), 64);
 	hwloc_bitmap_free(set);
+	/* decimal, leading zeros too: hwloc alone read "010" as CPU 8 and
+	 * "018" as no CPU (found by fuzz_cpulist: tests/fuzz/regress/cpulist/
+	 * octal, octal-bad-digit) */
+	set = pb_cpu_list_parse(t, "010,018-019");
+	assert_non_null(set);
+	hwloc_bitmap_list_snprintf(buf, sizeof buf, set);
+	assert_string_equal(buf, "10,18-19");
+	hwloc_bitmap_free(set);
 
 	/* hwloc alone would take "0-" as 0 to infinity, "3-1" as nothing,
 	 * "1,,2" and "1-2-3" as ranges. */

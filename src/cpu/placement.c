@@ -154,8 +154,10 @@ static bool read_number(const char **p, unsigned long *v)
 }
 
 /* hwloc_bitmap_list_sscanf is lenient: "0-" is every CPU from 0 up, "3-1"
- * the empty set, "1,,2" and "1-2-3" pass. So the syntax is checked here
- * first, and hwloc builds the set. Returns NULL or what is wrong. */
+ * the empty set, "1,,2" and "1-2-3" pass; and it reads numbers as C does
+ * (strtoul base 0): "010" is CPU 8, "018" no CPU at all. So the syntax is
+ * checked here, and the set built here, in decimal. Returns NULL or what
+ * is wrong. */
 static const char *list_syntax_error(const char *s)
 {
 	if (!*s)
@@ -178,6 +180,26 @@ static const char *list_syntax_error(const char *s)
 			return NULL;
 		if (*s != ',')
 			return "expected ',' between CPUs";
+		s++;
+	}
+}
+
+/* Sets the CPUs of s (list_syntax_error(s) == NULL) in set; -1 when out of
+ * memory. */
+static int list_set(const char *s, hwloc_bitmap_t set)
+{
+	for (;;) {
+		unsigned long lo = 0, hi;
+		read_number(&s, &lo);
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			read_number(&s, &hi);
+		}
+		if (hwloc_bitmap_set_range(set, (unsigned)lo, (int)hi) != 0)
+			return -1;
+		if (!*s)
+			return 0;
 		s++;
 	}
 }
@@ -205,10 +227,10 @@ struct hwloc_bitmap_s *pb_cpu_list_parse(struct hwloc_topology *topo, const char
 		return allowed;
 	}
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
-	if (!set || hwloc_bitmap_list_sscanf(set, text) != 0) {
+	if (!set || list_set(text, set) != 0) {
 		hwloc_bitmap_free(set);
 		hwloc_bitmap_free(allowed);
-		pb_fail("bad CPU list '%s'", text);
+		pb_fail("out of memory");
 		return NULL;
 	}
 	if (!hwloc_bitmap_isincluded(set, allowed)) {

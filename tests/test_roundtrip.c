@@ -249,6 +249,38 @@ static void field_kinds(void **state)
 	pb_results_file_free(&f);
 }
 
+/* A member whose name holds a dot (glibc's tunables): its leaves are
+ * found by their names by every accessor, as by pb_facts_get. */
+static void dotted_member(void **state)
+{
+	(void)state;
+	static const char text[] =
+	    "{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": "
+	    "{\"glibc\": {\"tunables\": {\"glibc.cpu.hwcap_mask\": \"0x6\", \"glibc.x.list\": "
+	    "[{\"a\": 1}, 2]}}}, \"cases\": []}";
+	struct pb_results_file f;
+	assert_int_equal(pb_results_load_text(text, strlen(text), "dotted", &f), 0);
+	const struct pb_facts *m = &f.mach.facts;
+	const char *mask = "glibc.tunables.glibc.cpu.hwcap_mask",
+	           *list = "glibc.tunables.glibc.x.list";
+	assert_string_equal(pb_facts_str(m, mask), "0x6");
+	assert_true(pb_facts_has(m, mask));
+	assert_false(pb_facts_is_object(m, mask));
+	assert_true(pb_facts_has(m, "glibc.tunables"));
+	assert_true(pb_facts_is_object(m, "glibc.tunables"));
+	size_t n;
+	struct pb_key *k = pb_facts_objects(m, list, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(k[0].n, 1);
+	assert_int_equal(k[1].n, 0);
+	pb_keys_free(k, n);
+	char *raw = pb_facts_raw_text(m, "glibc.tunables");
+	assert_string_equal(raw,
+	                    "{\"glibc.cpu.hwcap_mask\":\"0x6\",\"glibc.x.list\":[{\"a\":1},2]}");
+	free(raw);
+	pb_results_file_free(&f);
+}
+
 int main(void)
 {
 	char src[PATH_MAX];
@@ -257,6 +289,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_result_file),
 	    cmocka_unit_test(field_kinds),
+	    cmocka_unit_test(dotted_member),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

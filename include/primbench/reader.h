@@ -102,6 +102,9 @@ struct pb_facts {
 	size_t cap; /* the reader's: room in v */
 };
 
+/* Paths: a leaf's name (struct pb_fact's, members that hold a dot too)
+ * names that leaf; any other path is split at its dots into members (at
+ * most 16). */
 /* The leaf at the dotted path, or NULL (missing, or an object). */
 const struct pb_field *pb_facts_get(const struct pb_facts *f, const char *path);
 /* The string at path, or NULL. */

@@ -328,8 +328,14 @@ static size_t split_path(const char *path, char **buf, const char *seg[16])
 	return n;
 }
 
+/* The value at path: the leaf of that name first (a member's name may
+ * hold a dot: "glibc.tunables.glibc.cpu.hwcap_mask", which the split
+ * below cannot follow), else the object of the path's members. */
 static json_t *facts_at(const struct pb_facts *f, const char *path)
 {
+	const struct pb_field *leaf = pb_facts_get(f, path);
+	if (leaf)
+		return pb_field_to_json(leaf);
 	char *buf;
 	const char *seg[16];
 	size_t n = split_path(path, &buf, seg);
@@ -370,9 +376,14 @@ bool pb_facts_int(const struct pb_facts *f, const char *path, long long *out)
 /* The first fact at or under path (NULL: none), and in *depth the
  * number of the path's segments: the facts are in file order, so the
  * first says whether path is a leaf (its own depth) or an object (deeper);
- * nothing is built. */
+ * nothing is built. A leaf named path comes first, as in facts_at. */
 static const struct pb_fact *first_under(const struct pb_facts *f, const char *path, size_t *depth)
 {
+	for (size_t i = 0; f && i < f->n; i++)
+		if (!strcmp(f->v[i].name, path)) {
+			*depth = f->v[i].nseg;
+			return &f->v[i];
+		}
 	char *buf;
 	const char *seg[16];
 	size_t n = split_path(path, &buf, seg);

@@ -254,6 +254,35 @@ static void test_malformed(void **state)
 	pb_profile_free(&p);
 }
 
+/* Counts that add up past 2^64 - 1 are refused, parsed or merged: a sum
+ * that wrapped would hold a family above all samples (a share over 1).
+ * Found by the perf_report fuzz target (tests/fuzz/regress/perf_report). */
+static void test_count_sum_overflow(void **state)
+{
+	(void)state;
+	struct pb_profile p, q;
+	const char *wraps = "  50.00%  1000  [kernel.kallsyms]  [k] clear_page_erms\n"
+	                    "  50.00%  18446744073709551615  libc.so.6  [.] memset\n";
+	assert_int_equal(pb_profile_parse(wraps, strlen(wraps), &p), -1);
+	assert_non_null(strstr(pb_error(), "line 2: the sample counts add up to more than "
+	                                   "18446744073709551615"));
+	pb_profile_free(&p);
+	const char *lost = "# Total Lost Samples: 18446744073709551615\n"
+	                   "# Total Lost Samples: 1\n";
+	assert_int_equal(pb_profile_parse(lost, strlen(lost), &p), -1);
+	assert_non_null(strstr(pb_error(), "line 2: the lost samples add up"));
+	pb_profile_free(&p);
+	const char *big = "  50.00%  10000000000000000000  libc.so.6  [.] memset\n";
+	assert_int_equal(pb_profile_parse(big, strlen(big), &p), 0);
+	assert_int_equal(pb_profile_parse(big, strlen(big), &q), 0);
+	assert_int_equal(pb_profile_merge(&q, &p), -1);
+	assert_non_null(strstr(pb_error(), "add up to more than"));
+	assert_int_equal(q.runs, 1);
+	assert_true(q.samples == 10000000000000000000u);
+	pb_profile_free(&p);
+	pb_profile_free(&q);
+}
+
 /* A hybrid CPU reports cycles per PMU (hand-made: this VM has none). */
 static void test_hybrid(void **state)
 {
@@ -444,6 +473,7 @@ int main(void)
 	    cmocka_unit_test(test_user_only),
 	    cmocka_unit_test(test_empty),
 	    cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_count_sum_overflow),
 	    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_hybrid),
 	    cmocka_unit_test(test_text),

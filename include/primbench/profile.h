@@ -114,7 +114,8 @@ struct pb_profile {
  * empty profile (0 samples), not an error. Errors (-1, pb_error()): "line
  * N: not a perf report line: '...'" (no percentage, count, dso or marker),
  * "line N: more than one event ('cpu-clock' and 'page-faults')", a count
- * that does not fit. One event on several PMUs (a hybrid CPU's
+ * that does not fit, "line N: the sample counts add up to more than
+ * 18446744073709551615" (also the lost samples). One event on several PMUs (a hybrid CPU's
  * "cpu_core/cycles/" and "cpu_atom/cycles/") is summed as "cycles". The
  * rows of a user-space binary whose symbol is an address are one row per
  * binary (PB_PROF_NO_SYMBOL). */
@@ -122,7 +123,8 @@ int pb_profile_parse(const char *text, size_t len, struct pb_profile *p);
 void pb_profile_free(struct pb_profile *p);
 
 /* Adds src's samples into dst (rows matched on dso and symbol; the events
- * must be the same, else -1 with pb_error()); dst->runs += src->runs. */
+ * must be the same, and the sums must fit in 64 bits, else -1 with
+ * pb_error(), dst untouched); dst->runs += src->runs. */
 int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src);
 
 /* Whether a family's count is meaningful: a kernel family needs kernel

@@ -12,9 +12,9 @@
 #include "primbench/error.h"
 #include "primbench/profile.h"
 #include "primbench/results.h"
-#include "results/results_json.h"
 #include "primbench/text.h"
 #include "primbench/xalloc.h"
+#include "results/results_json.h"
 
 /* The families, first match wins. Kernel: the x86_64 page and user-copy
  * routines (arch/x86/lib/clear_page_64.S, copy_page_64.S, copy_user_64.S);
@@ -205,6 +205,14 @@ static void finish(struct pb_profile *p)
 	p->user_only = colon && strchr(colon, 'u') && !strchr(colon, 'k');
 }
 
+/* Whether a + b fits in a uint64_t: a profile's counts add up (its
+ * samples, a family's, a row's over merged runs), each within the total,
+ * so a total that fits keeps every count exact. */
+static bool sum_fits(uint64_t a, uint64_t b)
+{
+	return a <= UINT64_MAX - b;
+}
+
 static int parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
@@ -217,7 +225,7 @@ static int parse_u64(const char *s, uint64_t *v)
 }
 
 /* One data line: "  30.89%   675  DSO  [k] SYMBOL". */
-static int parse_row(struct pb_profile *p, size_t *cap, char *line, size_t lineno)
+static int parse_row(struct pb_profile *p, size_t *cap, char *line, size_t lineno, uint64_t *total)
 {
 	char *s = line;
 	while (*s == ' ' || *s == '\t')
@@ -262,6 +270,10 @@ static int parse_row(struct pb_profile *p, size_t *cap, char *line, size_t linen
 		sym[--n] = 0;
 	if (!*s || !*sym)
 		goto bad;
+	if (!sum_fits(*total, samples))
+		return pb_fail("line %zu: the sample counts add up to more than %" PRIu64, lineno,
+		               UINT64_MAX);
+	*total += samples;
 	return add_row(p, cap, s, sym, kind_of(marker, s), samples, 0);
 bad:
 	return pb_fail("line %zu: not a perf report line: '%.60s'", lineno, line);
@@ -289,6 +301,7 @@ int pb_profile_parse(const char *text, size_t len, struct pb_profile *p)
 	memset(p, 0, sizeof *p);
 	p->runs = 1;
 	size_t cap = 0, lineno = 0;
+	uint64_t total = 0; /* the rows' samples so far */
 	bool have_event = false;
 	const char *t = text, *e = text + len;
 	while (t < e) {
@@ -325,10 +338,16 @@ int pb_profile_parse(const char *text, size_t len, struct pb_profile *p)
 				p->event_count += strtod(s + 24, NULL);
 			} else if (strncmp(s, "# Total Lost Samples:", 21) == 0 &&
 			           parse_u64(s + 21 + strspn(s + 21, " "), &lost) == 0) {
-				p->lost += lost;
+				if (sum_fits(p->lost, lost))
+					p->lost += lost;
+				else
+					rc = pb_fail(
+					    "line %zu: the lost samples add up to more than "
+					    "%" PRIu64,
+					    lineno, UINT64_MAX);
 			}
 		} else if (*s) {
-			rc = parse_row(p, &cap, line, lineno);
+			rc = parse_row(p, &cap, line, lineno, &total);
 		}
 		free(line);
 		if (rc != 0)
@@ -343,6 +362,9 @@ int pb_profile_merge(struct pb_profile *dst, const struct pb_profile *src)
 	if (strcmp(dst->event, src->event) != 0)
 		return pb_fail("profiles of different events ('%s' and '%s')", dst->event,
 		               src->event);
+	if (!sum_fits(dst->samples, src->samples) || !sum_fits(dst->lost, src->lost))
+		return pb_fail("merged profiles: the sample counts add up to more than %" PRIu64,
+		               UINT64_MAX);
 	size_t cap = dst->nsyms;
 	for (size_t i = 0; i < src->nsyms; i++) {
 		const struct pb_prof_symbol *s = &src->syms[i];

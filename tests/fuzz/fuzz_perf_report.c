@@ -15,7 +15,8 @@
  *    (pb_profile_share_ci95) inside [0, 1];
  *  - its JSON (pb_profile_json, the cmd case's "profile" object) gives the
  *    families' shares back (pb_profile_json_share);
- *  - the text (pb_profile_print, pb_profile_print_vs) to /dev/null.
+ *  - the text (pb_profile_print, pb_profile_print_vs,
+ *    pb_share_two_ways_print) to /dev/null.
  * Outcome: "ok EVENT: N samples in R rows, L lost" or the parser's error. */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -164,6 +165,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_json(&p);
 	pb_profile_print(sink(), &p, 10, false, 2);
 	pb_profile_print(sink(), &p, 40, true, 0);
+	/* cmd --account=ticks --profile's line on memset's share: the
+	 * accounting figures are the caller's (unknown here: NaN) */
+	pb_share_two_ways_print(sink(), "A ", "memset", NAN, NAN, 50,
+	                        p.family[PB_PROF_LIBC_MEMSET] + p.family[PB_PROF_PB_MEMSET],
+	                        p.samples);
 
 	/* the same text again, merged: every count twice */
 	struct pb_profile q;

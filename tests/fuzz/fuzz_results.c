@@ -46,7 +46,6 @@
 
 static FILE *devnull;
 
-int LLVMFuzzerInitialize(int *argc, char ***argv); /* libFuzzer's optional hook */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

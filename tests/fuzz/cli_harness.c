@@ -310,19 +310,11 @@ static int write_at(int dir_fd, const char *name, const void *data, size_t size)
 	int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	const char *p = data;
-	while (size) {
-		ssize_t w = write(fd, p, size);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		p += w;
-		size -= (size_t)w;
+	if (pb_fuzz_write_all(fd, data, size) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
 	}
 	return close(fd);
 }

@@ -28,12 +28,12 @@ void pb_cli_init(bool parse_only);
 int pb_cli_write_file(const char *name, const void *data, size_t size);
 
 struct pb_cli_result {
-	int status;       /* exit()'s status or main's return value */
-	bool exited;      /* through exit(), not main's return */
-	char err[512];    /* standard error's first line ("" when none) */
-	size_t messages;  /* stderr lines not starting with a blank: messages */
-	size_t widest;    /* the longest stderr line, in bytes */
-	size_t out_bytes; /* what standard output received */
+	int status;         /* exit()'s status or main's return value */
+	bool exited;        /* through exit(), not main's return */
+	char err[512];      /* standard error's first line ("" when none) */
+	size_t messages;    /* stderr lines not starting with a blank: messages */
+	size_t widest;      /* the longest stderr line, in bytes */
+	size_t out_bytes;   /* what standard output received */
 	char new_file[256]; /* a file the run left in the scratch directory, or "" */
 	int fds_left;       /* descriptors the run left open (closed by now) */
 };

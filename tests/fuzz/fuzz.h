@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Optional: runs once before the first input. */
@@ -53,6 +54,14 @@ uint8_t pb_fuzz_u8(struct pb_fuzz_in *in);
 uint16_t pb_fuzz_u16(struct pb_fuzz_in *in);
 uint32_t pb_fuzz_u32(struct pb_fuzz_in *in);
 uint64_t pb_fuzz_u64(struct pb_fuzz_in *in);
+
+/* /dev/null opened for writing (once; aborts when it cannot be): where a
+ * target sends the text its readers print. */
+FILE *pb_fuzz_devnull(void);
+
+/* Writes all size bytes to fd (retrying short writes and EINTR). Returns
+ * 0, or -1 with errno. */
+int pb_fuzz_write_all(int fd, const void *data, size_t size);
 
 /* Writes size bytes to a new file in a private temporary directory (made
  * once per process, removed at exit) and returns its path (static buffer,

@@ -38,26 +38,6 @@
  * tests/data/perf are at most 6.3 KiB. */
 #define MAX_INPUT (16 * 1024)
 
-static FILE *devnull;
-
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	devnull = fopen("/dev/null", "w");
-	if (!devnull)
-		abort();
-	return 0;
-}
-
-static FILE *sink(void)
-{
-	if (!devnull)
-		LLVMFuzzerInitialize(NULL, NULL);
-	return devnull;
-}
-
 /* The sums of p against its rows. */
 static void check_sums(const struct pb_profile *p, const char *what)
 {
@@ -162,11 +142,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int f = -1; f <= PB_PROF_NFAMILIES; f++)
 		(void)pb_profile_family_counted(&p, f);
 	check_json(&p);
-	pb_profile_print(sink(), &p, 10, false, 2);
-	pb_profile_print(sink(), &p, 40, true, 0);
+	pb_profile_print(pb_fuzz_devnull(), &p, 10, false, 2);
+	pb_profile_print(pb_fuzz_devnull(), &p, 40, true, 0);
 	/* cmd --account=ticks --profile's line on memset's share: the
 	 * accounting figures are the caller's (unknown here: NaN) */
-	pb_share_two_ways_print(sink(), "A ", "memset", NAN, NAN, 50,
+	pb_share_two_ways_print(pb_fuzz_devnull(), "A ", "memset", NAN, NAN, 50,
 	                        p.family[PB_PROF_LIBC_MEMSET] + p.family[PB_PROF_PB_MEMSET],
 	                        p.samples);
 
@@ -188,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pb_fuzz_fail("a profile merged into its copy: %zu runs, %" PRIu64
 		             " samples in %zu rows (of %" PRIu64 " in %zu)",
 		             q.runs, q.samples, q.nsyms, p.samples, p.nsyms);
-	pb_profile_print_vs(sink(), &p, &q, true);
+	pb_profile_print_vs(pb_fuzz_devnull(), &p, &q, true);
 	check_json(&q);
 
 	/* into an empty profile of the same event: itself */

@@ -45,25 +45,6 @@
  * and the formats grow with the samples, so a cap keeps every input fast. */
 #define MAX_INPUT (16 * 1024)
 
-static FILE *devnull;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	devnull = fopen("/dev/null", "w");
-	if (!devnull)
-		abort();
-	return 0;
-}
-
-static FILE *sink(void)
-{
-	if (!devnull)
-		LLVMFuzzerInitialize(NULL, NULL);
-	return devnull;
-}
-
 /* Each accessor costs a pass over the facts: reading every fact of a
  * machine (hundreds) by its path would be most of an input's time, so at
  * most this many, evenly spaced, are read. */
@@ -183,11 +164,11 @@ static void report(const struct pb_results_file *f)
 	static const enum pb_format fmts[] = {PB_FORMAT_TEXT, PB_FORMAT_JSON, PB_FORMAT_CSV,
 	                                      PB_FORMAT_MARKDOWN, PB_FORMAT_BENCHFMT};
 	for (size_t i = 0; i < sizeof fmts / sizeof *fmts; i++)
-		(void)pb_format_write(sink(), f, fmts[i]);
+		(void)pb_format_write(pb_fuzz_devnull(), f, fmts[i]);
 	if (pb_summary_is_default_run(f)) {
 		struct pb_summary_report *sum = pb_summary_build(f);
 		if (sum)
-			pb_summary_print(sink(), sum);
+			pb_summary_print(pb_fuzz_devnull(), sum);
 		pb_summary_report_free(sum);
 	}
 	pb_equivalence_set(margin);
@@ -216,13 +197,13 @@ static void compare(struct pb_results_file files[2])
 			    "a file against itself: %zu rows of %zu cases, %zu and %zu only "
 			    "on one side, %zu hardware differences",
 			    r.nrows, files[0].ncases, r.nonly_a, r.nonly_b, r.nhw);
-		pb_compare_print(sink(), &r);
-		pb_compare_markdown(sink(), &r);
-		pb_compare_csv(sink(), &r, 1);
+		pb_compare_print(pb_fuzz_devnull(), &r);
+		pb_compare_markdown(pb_fuzz_devnull(), &r);
+		pb_compare_csv(pb_fuzz_devnull(), &r, 1);
 		struct pb_results_doc *doc =
 		    pb_results_compare_new(0, NULL, 0.95, pb_equivalence(), false, files, 2);
 		if (doc && pb_results_add_comparison(doc, &r) == 0)
-			(void)pb_results_compare_print(sink(), doc);
+			(void)pb_results_compare_print(pb_fuzz_devnull(), doc);
 		pb_results_doc_free(doc);
 	}
 	pb_compare_result_free(&r);
@@ -233,7 +214,7 @@ static void compare(struct pb_results_file files[2])
 		/* its document is the one above but for "sides" (not written
 		 * again: JSON with exact reals is most of an input's time) */
 		pb_compare_set_margin(&rs, pb_equivalence());
-		pb_compare_print(sink(), &rs);
+		pb_compare_print(pb_fuzz_devnull(), &rs);
 	}
 	pb_compare_result_free(&rs);
 }

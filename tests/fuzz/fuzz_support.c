@@ -93,6 +93,32 @@ uint64_t pb_fuzz_u64(struct pb_fuzz_in *in)
 	return take(in, 8);
 }
 
+FILE *pb_fuzz_devnull(void)
+{
+	static FILE *f;
+	if (!f && !(f = fopen("/dev/null", "w")))
+		abort();
+	return f;
+}
+
+int pb_fuzz_write_all(int fd, const void *data, size_t size)
+{
+	const char *p = data;
+	while (size) {
+		ssize_t w = write(fd, p, size);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += w;
+		size -= (size_t)w;
+	}
+	return 0;
+}
+
 static char tmp_dir[64];
 static char tmp_path[128];
 
@@ -120,19 +146,11 @@ const char *pb_fuzz_file(const void *data, size_t size)
 	int fd = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return NULL;
-	const char *p = data;
-	while (size) {
-		ssize_t w = write(fd, p, size);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			int e = errno;
-			close(fd);
-			errno = e;
-			return NULL;
-		}
-		p += w;
-		size -= (size_t)w;
+	if (pb_fuzz_write_all(fd, data, size) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return NULL;
 	}
 	if (close(fd) != 0)
 		return NULL;

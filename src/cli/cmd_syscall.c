@@ -324,13 +324,15 @@ static int check_options(int argc, char **argv, struct syscall_opts *o)
 	                      p->selected) != 0)
 		die_usage("%s", pb_error());
 	cli_sampling_check(&o->samp);
+	int want_cpu = cli_parse_cpu_opt(o->cpu_arg);
+	check_tools(p->selected);
+	/* last: its warning comes after every error, so that a bad command
+	 * line prints its error alone */
 	cli_replicates_check(&o->samp, &o->replicates, o->replicates_set, o->processes);
 	p->budget_s = o->samp.budget_s;
 	p->min_samples = o->samp.min_samples;
 	p->max_samples = o->samp.max_samples;
 	p->seed = o->samp.seed;
-	int want_cpu = cli_parse_cpu_opt(o->cpu_arg);
-	check_tools(p->selected);
 	return want_cpu;
 }
 

@@ -251,7 +251,6 @@ static bool parse_options(int argc, char **argv, struct xsave_opts *o)
 		return false;
 	cli_no_operands("xsave", options, argc, argv);
 	cli_sampling_check(&o->samp);
-	cli_replicates_check(&o->samp, &o->replicates, o->replicates_set, 1);
 	return true;
 }
 
@@ -444,6 +443,8 @@ int cmd_xsave(int argc, char **argv)
 		cli_error("%s", arch_why);
 		return PB_EXIT_USAGE;
 	}
+	/* after the error above: its warning must not come before an error */
+	cli_replicates_check(&o.samp, &o.replicates, o.replicates_set, 1);
 	cli_parse_done();
 	struct pb_session s;
 	struct pb_session_params sp;

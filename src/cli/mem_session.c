@@ -1303,9 +1303,10 @@ int mem_cli_run(struct mem_cli *m)
 		sigint_after = atol(hook);
 	struct mem_plan pl;
 	mem_plan_make(m, &pl);
-	cli_replicates_check(&m->samp, &m->replicates, m->replicates_set, m->processes);
 	if (m->out_path && !m->default_out_path && !m->out_path[0])
 		die_usage("empty output path in '-o'");
+	/* last: its warning comes after every error of the command line */
+	cli_replicates_check(&m->samp, &m->replicates, m->replicates_set, m->processes);
 	cli_parse_done();
 	load_distribution(m, &pl);
 	/* auto's policy file read and checked now: a bad one is one error line,

@@ -4,13 +4,15 @@
 # must fail on the inputs of tests/fuzz/selftest, with the message given
 # (or by a signal, where the guard page is hit). $1: replay_kernels (or its
 # emulator wrapper), $2: tests/fuzz/selftest, $3: the ISA the replay runs
-# (x86_64: the SIMD state cases too).
+# (x86_64: the SIMD state cases too; required, so an empty ISA cannot
+# drop those cases unseen).
+[ $# -eq 3 ] && [ -n "$3" ] || { echo "usage: selftest.sh REPLAY_KERNELS SELFTEST_DIR ISA" >&2; exit 2; }
 replay=$1
 dir=$2
 fails=0
 n=0
 x86=0
-[ "${3:-}" = x86_64 ] && x86=1
+[ "$3" = x86_64 ] && x86=1
 while IFS='|' read -r kind input want; do
 	case "$kind" in '' | '#'*) continue ;; esac
 	kind=$(echo $kind)

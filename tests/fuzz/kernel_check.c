@@ -126,7 +126,7 @@ static void *broken_tail(uint8_t *d, size_t n)
 void *pb_fz_broken_memset(void *dst, int c, size_t n)
 {
 	uint8_t *d = dst;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && pb_fz_broken != PB_FZ_NONE; i++)
 		d[i] = (uint8_t)c;
 	return broken_tail(d, n);
 }
@@ -135,7 +135,7 @@ void *pb_fz_broken_memcpy(void *restrict dst, const void *restrict src, size_t n
 {
 	uint8_t *d = dst;
 	const uint8_t *s = src;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && pb_fz_broken != PB_FZ_NONE; i++)
 		d[i] = s[i];
 	return broken_tail(d, n);
 }
@@ -144,7 +144,8 @@ void *pb_fz_broken_memmove(void *dst, const void *src, size_t n)
 {
 	uint8_t *d = dst;
 	const uint8_t *s = src;
-	if (pb_fz_broken == PB_FZ_FORWARD || d <= s) {
+	if (pb_fz_broken == PB_FZ_NONE) {
+	} else if (pb_fz_broken == PB_FZ_FORWARD || d <= s) {
 		for (size_t i = 0; i < n; i++)
 			d[i] = s[i];
 	} else {

@@ -40,7 +40,8 @@ size_t pb_fz_first_diff(const uint8_t *a, const uint8_t *b, size_t n);
  *   ret       returns dst + 1
  *   mxcsr     leaves MXCSR's rounding control changed
  *   avx       leaves the upper halves of the ymm registers in use (x86-64
- *             with AVX; elsewhere the same as mxcsr) */
+ *             with AVX; elsewhere the same as mxcsr)
+ *   none      writes nothing: the range keeps the bytes it had */
 enum pb_fz_broken {
 	PB_FZ_OK,
 	PB_FZ_OVERRUN,
@@ -49,7 +50,8 @@ enum pb_fz_broken {
 	PB_FZ_FORWARD,
 	PB_FZ_RET,
 	PB_FZ_MXCSR,
-	PB_FZ_AVX
+	PB_FZ_AVX,
+	PB_FZ_NONE
 };
 extern enum pb_fz_broken pb_fz_broken;
 void *pb_fz_broken_memset(void *dst, int c, size_t n);

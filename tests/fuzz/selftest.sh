@@ -42,6 +42,10 @@ forward  | memmove-100-back   | the range \(the source as it was\)
 ret      | memmove-100-back   | returned .*, not dst
 mxcsr    | memset-100         | MXCSR control bits 0x9fc0 before, 0xffc0 after
 avx      | memcpy-100         | XINUSE .* AVX \(ymm upper halves\) left in use|MXCSR control bits
+none     | memset-100         | memset/broken n=100 c=65: byte 0
+none     | memcpy-100         | the range \(a copy of the source\): the byte at dst\+0
+none     | memcpy-100-page-32 | the range \(a copy of the source\): the byte at dst\+0
+none     | memmove-100-back   | the range \(the source as it was\): the byte at dst\+0
 CASES
 echo "$((n - fails)) of $n wrong kernels caught"
 [ $fails -eq 0 ]

@@ -74,6 +74,12 @@ static size_t tail_max_bytes; /* three times the largest threshold */
 static size_t map_bytes;      /* each mapping */
 static uint8_t *dst_map, *src_map;
 static uint8_t *pattern; /* map_bytes + 2 pages of random bytes */
+/* Where in pattern memcpy's sources start: past any destination window's
+ * bytes (at most tail_max_bytes + MAX_GAP_BYTES + a page from `shift`), so
+ * no destination byte holds its source's byte before the call (a source
+ * cut a page after its destination did: a memcpy that wrote nothing
+ * passed where the destination sat a page further into its window). */
+static size_t src_pattern_at;
 static const struct pb_kernel *table;
 static size_t table_count;
 static pb_features usable;
@@ -147,6 +153,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	map_bytes = (map_bytes + page_bytes - 1) / page_bytes * page_bytes;
 	dst_map = map_none(map_bytes);
 	src_map = map_none(map_bytes);
+	src_pattern_at = map_bytes / 2 / page_bytes * page_bytes;
 	pattern = malloc(map_bytes + 2 * page_bytes);
 	if (!pattern)
 		pb_fuzz_fail("cannot allocate the pattern");
@@ -334,7 +341,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		src_win = stop - src_win_bytes;
 		src = (place & 0x2000) ? stop - sgap - n : src_win + sgap;
 		protect(src_win, src_win_bytes, PROT_READ | PROT_WRITE);
-		memcpy(src_win, pattern + page_bytes + shift, src_win_bytes);
+		memcpy(src_win, pattern + src_pattern_at + shift, src_win_bytes);
 		protect(src_win, src_win_bytes, PROT_READ);
 	}
 
@@ -371,7 +378,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			             dst[i]);
 	} else if (op == PB_OP_MEMCPY) {
 		check_bytes(op, name, n, "the range (a copy of the source)", dst,
-		            pattern + page_bytes + shift + (src - src_win), n, 0);
+		            pattern + src_pattern_at + shift + (src - src_win), n, 0);
 	} else {
 		check_bytes(op, name, n, "the range (the source as it was)", dst,
 		            want_win + (src_m - win), n, 0);

@@ -111,8 +111,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* the checker's own test (kernel_check.h): replay only */
 	const char *broken = getenv("PB_FUZZ_KERNELS_BROKEN");
 	if (broken && *broken && pb_fuzz_replaying) {
-		static const char *const kinds[] = {"",    "overrun", "underrun", "value", "forward",
-		                                    "ret", "mxcsr",   "avx",      "none"};
+		static const char *const kinds[] = {
+		    "", "overrun", "underrun", "value", "forward", "ret", "mxcsr", "avx", "none"};
 		for (size_t i = 1; i < sizeof kinds / sizeof kinds[0]; i++)
 			if (!strcmp(broken, kinds[i]))
 				pb_fz_broken = (enum pb_fz_broken)i;

@@ -45,19 +45,22 @@ summary="$build/fuzz-summary.txt"
 [ "$smoke" = 1 ] && summary="$build/fuzz-smoke-summary.txt"
 : >"$summary"
 scratch=$(mktemp -d) || exit 2
-trap 'rm -rf "$scratch"' EXIT INT TERM
+trap 'rm -rf "$scratch"' EXIT
+trap 'exit 130' INT TERM # through the EXIT trap; not on to the next target
 failed=0
 
-# The kernels' profiles: NAME=HIDDEN-FEATURES (tests/CMakeLists.txt, "Older
-# CPUs' feature sets"); x86-64 only.
+# The kernels' profiles: NAME=HIDDEN-FEATURES=GLIBC-HWCAPS, as make test's
+# (tests/CMakeLists.txt, "Older CPUs' feature sets": the features hidden
+# from primbench and from glibc's ifuncs, so libc and auto's libc bands run
+# what such a CPU's glibc would); x86-64 only.
 profiles_of() {
 	if [ "${1#kernels}" != "$1" ] && [ "$(uname -m)" = x86_64 ]; then
-		echo "all="
-		echo "avx2=avx512f,avx512bw"
-		echo "sse2=avx2,avx512f,avx512bw,erms,fsrm,clzero,clflushopt,movdir64b"
-		echo "noerms=erms,fsrm"
+		echo "all=="
+		echo "avx2=avx512f,avx512bw=-AVX512F,-AVX512VL,-AVX512BW"
+		echo "sse2=avx2,avx512f,avx512bw,erms,fsrm,clzero,clflushopt,movdir64b=-AVX2,-AVX_Fast_Unaligned_Load,-AVX512F,-AVX512VL,-AVX512BW,-ERMS"
+		echo "noerms=erms,fsrm=-ERMS"
 	else
-		echo "all="
+		echo "all=="
 	fi
 }
 
@@ -95,6 +98,10 @@ for t in "$@"; do
 	for p in $(profiles_of "$t"); do
 		pname=${p%%=*}
 		hide=${p#*=}
+		caps=${hide#*=}
+		hide=${hide%%=*}
+		tunables=${GLIBC_TUNABLES:-}
+		[ -n "$caps" ] && tunables="glibc.cpu.hwcaps=$caps"
 		if [ "$smoke" = 1 ]; then
 			work="$scratch/corpus-$t-$pname"
 		else
@@ -102,7 +109,7 @@ for t in "$@"; do
 		fi
 		mkdir -p "$work"
 		log="$build/fuzz-logs/$t-$pname.log"
-		PRIMBENCH_HIDE_FEATURES="$hide" PRIMBENCH_POLICY_FILE="" \
+		GLIBC_TUNABLES="$tunables" PRIMBENCH_HIDE_FEATURES="$hide" PRIMBENCH_POLICY_FILE="" \
 			XDG_CONFIG_HOME="$scratch/no-config" \
 			"$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=30 \
 			-rss_limit_mb=4096 -artifact_prefix="$build/fuzz-artifacts/$t-" \

@@ -46,7 +46,7 @@ summary="$build/fuzz-summary.txt"
 : >"$summary"
 scratch=$(mktemp -d) || exit 2
 trap 'rm -rf "$scratch"' EXIT
-trap 'exit 130' INT TERM # through the EXIT trap; not on to the next target
+trap 'exit 130' INT TERM # between runs; through the EXIT trap
 failed=0
 
 # The kernels' profiles: NAME=HIDDEN-FEATURES=GLIBC-HWCAPS, as make test's
@@ -115,6 +115,13 @@ for t in "$@"; do
 			-rss_limit_mb=4096 -artifact_prefix="$build/fuzz-artifacts/$t-" \
 			$dict "$work" "$seeds" >"$log" 2>&1
 		rc=$?
+		# Ctrl-C: libFuzzer takes the SIGINT and exits (72 in LLVM 14),
+		# so the shell, which ignores a SIGINT its child handled, would
+		# go on to the next target
+		if grep -q 'libFuzzer: run interrupted' "$log"; then
+			echo "run.sh: interrupted ($t, $pname)" >&2
+			exit 130
+		fi
 		execs=$(stat_of "$log" number_of_executed_units)
 		rate=$(stat_of "$log" average_exec_per_sec)
 		cov=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -n 1 |

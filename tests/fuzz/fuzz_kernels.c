@@ -71,11 +71,13 @@
 
 static size_t page_bytes;
 static size_t tail_max_bytes; /* three times the largest threshold */
+static size_t size_max_bytes; /* the largest call: tail_max_bytes in kernels_large, else
+                               * SMALL_MAX_BYTES and the 64 bytes past a bound */
 static size_t map_bytes;      /* each mapping */
 static uint8_t *dst_map, *src_map;
 static uint8_t *pattern; /* map_bytes + 2 pages of random bytes */
 /* Where in pattern memcpy's sources start: past any destination window's
- * bytes (at most tail_max_bytes + MAX_GAP_BYTES + a page from `shift`), so
+ * bytes (at most size_max_bytes + MAX_GAP_BYTES + a page from `shift`), so
  * no destination byte holds its source's byte before the call (a source
  * cut a page after its destination did: a memcpy that wrote nothing
  * passed where the destination sat a page further into its window). */
@@ -148,8 +150,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			largest = table[i].differs_from_bytes;
 	}
 	tail_max_bytes = 3 * largest;
-	/* memmove's window holds both ranges: twice the size and the gaps */
-	map_bytes = 2 * tail_max_bytes + 4 * MAX_GAP_BYTES + 4 * page_bytes;
+	size_max_bytes = PB_FUZZ_LARGE ? tail_max_bytes : SMALL_MAX_BYTES + 64;
+	/* memmove's window holds both ranges: twice the size and the gaps;
+	 * sized for this target's calls (a replay of the small target starts
+	 * in milliseconds, not after filling 100 MB) */
+	map_bytes = 2 * size_max_bytes + 4 * MAX_GAP_BYTES + 4 * page_bytes;
 	map_bytes = (map_bytes + page_bytes - 1) / page_bytes * page_bytes;
 	dst_map = map_none(map_bytes);
 	src_map = map_none(map_bytes);

@@ -85,7 +85,10 @@ static void run_one(const char *path, bool expect)
 		n_wrong++;
 		return;
 	}
-	want = realloc(want, wlen + 1);
+	char *grown = realloc(want, wlen + 1);
+	if (!grown)
+		abort();
+	want = grown;
 	while (wlen && want[wlen - 1] == '\n')
 		wlen--;
 	want[wlen] = '\0';

@@ -317,6 +317,33 @@ static void test_matching_and_case_sets(void **state)
 	pb_results_file_free(&f[1]);
 }
 
+/* A change of infinite percent (an interval bound over a median of
+ * 6e-324, the smallest double) prints as "+inf": fmt_pct converted
+ * floor(log10(inf)) to int, undefined behaviour that printed
+ * "+1e-2147483647" (found by the results fuzz target,
+ * tests/fuzz/regress/results/pct-infinite). */
+static void test_infinite_percent(void **state)
+{
+	(void)state;
+	static const char text[] =
+	    "{\"schema\":\"primbench-result\",\"schema_version\":1,\"machine\":{},\"cases\":"
+	    "[{\"key\":{},\"unit\":\"s\",\"samples\":[[1,2],[4,2],[6e-324,1],[4,1]]}]}";
+	struct pb_results_file f[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(
+		    pb_results_load_text(text, strlen(text), i ? "b.json" : "a.json", &f[i]), 0);
+	assert_int_equal(pb_results_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	char *out = print_text(&r);
+	assert_non_null(strstr(out, "+inf]"));
+	assert_null(strstr(out, "e-2147483"));
+	free(out);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
+}
+
 static void test_hardware_refused(void **state)
 {
 	(void)state;
@@ -2292,6 +2319,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_glibc_effect),
 	    cmocka_unit_test(test_load_real_files),
+	    cmocka_unit_test(test_infinite_percent),
 	    cmocka_unit_test(test_bad_input),
 	    cmocka_unit_test(test_matching_and_case_sets),
 	    cmocka_unit_test(test_hardware_refused),

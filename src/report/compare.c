@@ -983,6 +983,8 @@ static void fmt_pct(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (isinf(v)) /* a ratio over a zero or subnormal median */
+		snprintf(buf, len, "%s", v < 0 ? "-inf" : "+inf");
 	else if (fabs(v) < 1e-9)
 		snprintf(buf, len, "+0.0"); /* no change, whatever the rounding error */
 	else if (fabs(v) < 99.95)

@@ -281,6 +281,38 @@ static void dotted_member(void **state)
 	pb_results_file_free(&f);
 }
 
+/* A sample's integer above 2^53 is an error: read into a double it was
+ * written back as another integer (44444444444444409 became
+ * 44444444444444408; found by the results fuzz target,
+ * tests/fuzz/regress/results/sample-above-2p53). 2^53 itself reads and
+ * writes back exactly. */
+static void sample_above_2p53(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {"[5, 44444444444444409]", "[9007199254740993, 1]"};
+	for (size_t i = 0; i < 2; i++) {
+		char text[256];
+		snprintf(
+		    text, sizeof text,
+		    "{\"schema\": \"primbench-result\", \"schema_version\": 1, \"machine\": {}, "
+		    "\"cases\": [{\"key\": {}, \"unit\": \"s\", \"samples\": [%s]}]}",
+		    bad[i]);
+		struct pb_results_file f;
+		assert_int_equal(pb_results_load_text(text, strlen(text), "big", &f), -1);
+		assert_non_null(strstr(pb_error(), "above 2^53"));
+		pb_results_file_free(&f);
+	}
+	static const char ok[] = "{\"schema\": \"primbench-result\", \"schema_version\": 1, "
+	                         "\"machine\": {}, \"cases\": [{\"key\": {}, \"unit\": \"s\", "
+	                         "\"samples\": [[9007199254740992, 1]]}]}";
+	struct pb_results_file f;
+	assert_int_equal(pb_results_load_text(ok, strlen(ok), "2p53", &f), 0);
+	char *back = pb_results_file_text(&f, 0, 0);
+	assert_non_null(strstr(back, "9007199254740992"));
+	free(back);
+	pb_results_file_free(&f);
+}
+
 int main(void)
 {
 	char src[PATH_MAX];
@@ -290,6 +322,7 @@ int main(void)
 	    cmocka_unit_test(every_result_file),
 	    cmocka_unit_test(field_kinds),
 	    cmocka_unit_test(dotted_member),
+	    cmocka_unit_test(sample_above_2p53),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

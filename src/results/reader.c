@@ -647,6 +647,21 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 			return fail_case(name, i, key, "samples[%zu] is not a [value, calls] pair",
 			                 j);
 		}
+		/* Integers are kept as doubles: one above 2^53 would be read and
+		 * written back as another (IEEE 754 binary64 holds every integer
+		 * up to 2^53 exactly; a sample's ticks or calls reach 2^53 after
+		 * 34 days at 3 GHz). */
+		for (int k = 0; k < 2; k++) {
+			const json_t *x = k ? calls : val;
+			json_int_t xi = json_is_integer(x) ? json_integer_value(x) : 0;
+			if (xi > (json_int_t)1 << 53 || xi < -((json_int_t)1 << 53)) {
+				case_clear(cc);
+				return fail_case(name, i, key,
+				                 "samples[%zu] has %s %lld: above 2^53, more than "
+				                 "a double holds exactly",
+				                 j, k ? "calls" : "value", (long long)xi);
+			}
+		}
 		double v = json_number_value(val), n = json_number_value(calls);
 		if (!isfinite(v) || !(n >= 1) || !isfinite(n)) {
 			case_clear(cc);

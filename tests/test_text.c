@@ -252,6 +252,20 @@ static void test_labelled_keeps_units(void **state)
 	free(out);
 }
 
+/* pb_html_text: the five references, control characters as spaces, UTF-8 kept. */
+static void test_html_text(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	pb_html_text(f, "a<b>&\"c\" 'd'\x01\x7f\t\n\xc2\xb5s");
+	fclose(f);
+	assert_string_equal(buf, "a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39;  \t\n\xc2\xb5s");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +275,7 @@ int main(void)
 	    cmocka_unit_test(test_prose_and_fig3),
 	    cmocka_unit_test(test_no_1024_of_a_unit),
 	    cmocka_unit_test(test_format_truncates),
+	    cmocka_unit_test(test_html_text),
 	    cmocka_unit_test(test_wrap_short),
 	    cmocka_unit_test(test_wrap_at_width),
 	    cmocka_unit_test(test_wrap_long_path),

@@ -82,4 +82,12 @@ void pb_notes_merge(char *dst, size_t cap, const char *src);
  * set, else `unknown` (a value out of range, or a hole in the table). */
 const char *pb_enum_name(const char *const *names, size_t n, unsigned v, const char *unknown);
 
+/* Writes s to f as HTML text, fit for an element's content and a quoted
+ * attribute value alike: '&', '<', '>', '"' and '\'' as character
+ * references (HTML Living Standard, 13.1.4 "Character references"; the
+ * five XML predefines, so the page also reads as XML), other control
+ * characters but tab and newline as spaces (they are not allowed in HTML
+ * text), every other byte as it is (UTF-8 passes through). */
+void pb_html_text(FILE *f, const char *s);
+
 #endif

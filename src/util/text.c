@@ -196,3 +196,29 @@ void pb_notes_merge(char *dst, size_t cap, const char *src)
 		l += len;
 	}
 }
+
+void pb_html_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ? ' ' : c, f);
+		}
+	}
+}

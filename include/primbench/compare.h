@@ -79,6 +79,18 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r);
  * file (every one), notes and the legend. */
 void pb_compare_markdown(FILE *f, const struct pb_compare_result *r);
 
+/* The same as HTML, for the HTML page (html.h; report --html of several
+ * files): the files and the machine differences as a <ul>, per case group
+ * a <table class="pb-table"> (caption: the group; header cells case, old,
+ * new, delta, its CI, p, verdict as <th scope="col">; the case's label in
+ * <th scope="row">; the cells as the markdown table's, number cells with
+ * class="num", the verdict cell with class "verdict-different",
+ * "verdict-equivalent", "verdict-none" (cannot tell) or "verdict-one-run"),
+ * the geometric means as a table, the cases in only one file and the
+ * notes as lists, the legend as a <p>. Headings are <h3>; every text
+ * through pb_html_text. */
+void pb_compare_html(FILE *f, const struct pb_compare_result *r);
+
 /* The comparisons r[0..n) as one CSV table (compare -f csv, RFC 4180 as
  * format.h's): a header, then one row per case in both files: old_file,
  * new_file (with several files a side, every one, ';' between them),

@@ -520,7 +520,7 @@ static char *plot(const char **paths, const char **labels, size_t n, struct pb_r
 		load(paths[i], &f[i]);
 		in[i] = (struct pb_plot_input){labels[i], &f[i]};
 	}
-	struct pb_plot_opts o = {"/tmp/out.png", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "/tmp/out.png", .unit = PB_UNIT_GB_S, .title = NULL};
 	if (pb_plot_write(in, n, &o, dir) != 0)
 		fail_msg("%s", pb_error());
 	return slurp(PB_PLOT_SCRIPT);

@@ -137,7 +137,7 @@ static void test_mem_sweep(void **state)
 	struct pb_results_file f;
 	load("plot/mem_sweep.json", &f);
 	struct pb_plot_input in = {"sweep", &f};
-	struct pb_plot_opts o = {"/tmp/out.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "/tmp/out.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(s);
@@ -240,7 +240,7 @@ static void test_one_thread_unchanged(void **state)
 	struct pb_results_file f;
 	load("plot/mem_sweep.json", &f);
 	struct pb_plot_input in = {"sweep", &f};
-	struct pb_plot_opts o = {"/tmp/out.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "/tmp/out.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *got = dump_dir();
 	FILE *g = fopen("plot/mem_sweep.golden", "r");
@@ -314,7 +314,7 @@ static void test_scaling(void **state)
 	struct pb_results_file f;
 	load("plot/mem_threads.json", &f);
 	struct pb_plot_input in = {"threads", &f};
-	struct pb_plot_opts o = {"/tmp/t.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "/tmp/t.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	if (pb_plot_write(&in, 1, &o, dir) != 0)
 		fail_msg("%s", pb_error());
 	assert_null(pb_plot_note(&f));
@@ -479,7 +479,7 @@ static void test_page_op_titles(void **state)
 	struct pb_results_file f, g;
 	load("plot/clear_page.json", &f);
 	struct pb_plot_input in[2] = {{"clear_page", &f}, {"memset", &g}};
-	struct pb_plot_opts o = {"cpp.png", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "cpp.png", .unit = PB_UNIT_GB_S, .title = NULL};
 	if (pb_plot_write(in, 1, &o, dir) != 0)
 		fail_msg("%s", pb_error());
 	char *s = slurp(PB_PLOT_SCRIPT);
@@ -526,7 +526,7 @@ static void test_before_after(void **state)
 	load("plot/mem_sweep.json", &a);
 	load("plot/mem_sweep.json", &b);
 	struct pb_plot_input in[2] = {{"before", &a}, {"after \"x\"", &b}};
-	struct pb_plot_opts o = {"out.png", PB_UNIT_GB_S, "my \\ title"};
+	struct pb_plot_opts o = {.output = "out.png", .unit = PB_UNIT_GB_S, .title = "my \\ title"};
 	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set terminal pngcairo"));
@@ -551,7 +551,7 @@ static void test_grid(void **state)
 	struct pb_results_file f;
 	load("plot/mem_grid.json", &f);
 	struct pb_plot_input in = {"grid", &f};
-	struct pb_plot_opts o = {"g.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "g.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(
@@ -580,7 +580,7 @@ static void test_many_kernels_distinct(void **state)
 	load("plot/mem_many.json", &a);
 	load("plot/mem_many.json", &b);
 	struct pb_plot_input in[2] = {{"x", &a}, {"y", &b}};
-	struct pb_plot_opts o = {"m.png", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "m.png", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	char seen[64][64];
@@ -627,7 +627,7 @@ static void test_replay_many_kernels(void **state)
 	struct pb_results_file f;
 	load("plot/replay_many.json", &f);
 	struct pb_plot_input in = {"r", &f};
-	struct pb_plot_opts o = {"r.png", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "r.png", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set xtics rotate by 45 right"));
@@ -671,7 +671,7 @@ static void test_cmd_too_few_runs(void **state)
 	                    json_string("ABBAAB"));
 	reload(&f);
 	struct pb_plot_input in = {"ab", &f};
-	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "c.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	if (!strstr(s, "; no 95% CI, no verdict: too few runs (3 and 3)"))
@@ -687,7 +687,7 @@ static void test_cmd(void **state)
 	struct pb_results_file f;
 	load("plot/cmd_ab.json", &f);
 	struct pb_plot_input in = {"ab", &f};
-	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "c.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "A: sleep 0.01\\nB: sleep 0.02\\nB/A (real): "));
@@ -881,7 +881,7 @@ static void test_cmd_env_title(void **state)
 	struct pb_results_file f;
 	load("plot/cmd_env_user.json", &f);
 	struct pb_plot_input in = {"ab", &f};
-	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "c.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	const char *want =
@@ -901,7 +901,7 @@ static void test_cmd_two_files_title(void **state)
 	struct pb_results_file f;
 	load("plot/cmd_env_user.json", &f);
 	struct pb_plot_input in[2] = {{"one", &f}, {"two", &f}};
-	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "c.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	static const char *const want[] = {
@@ -964,7 +964,7 @@ static void test_cmd_metric_user(void **state)
 	struct pb_results_file f;
 	load("plot/cmd_env_user.json", &f);
 	struct pb_plot_input in = {"ab", &f};
-	struct pb_plot_opts o = {"c.png", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "c.png", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	/* The sides by what differs, the ratio on user time... */
@@ -1038,7 +1038,7 @@ static void test_cmd_metric_mismatch(void **state)
 	json_object_del(pb_results_file_json(&r), "ab");
 	reload(&r);
 	assert_int_equal(pb_plot_check(in, 2), 0);
-	struct pb_plot_opts o = {"c.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "c.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(in, 2, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set ylabel \"user (CPU) time per run, ms\""));
@@ -1060,7 +1060,7 @@ static void test_breakeven_suffix(void **state)
 	json_object_set_new(be, "policy", json_string("avx2<=1K,rep_stosb<=16K,libc"));
 	reload(&f);
 	struct pb_plot_input in = {"sweep", &f};
-	struct pb_plot_opts o = {"s.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "s.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), 0);
 	char *s = slurp(PB_PLOT_SCRIPT);
 	assert_non_null(strstr(s, "set arrow from 1024, graph 0 to 1024, graph 0.07"));
@@ -1109,7 +1109,7 @@ static void test_mixed_suites(void **state)
 		load(paths[i], &f);
 		struct pb_plot_input in = {"label", &f};
 		assert_int_equal(pb_plot_check(&in, 1), 0);
-		struct pb_plot_opts o = {"m.svg", PB_UNIT_GB_S, NULL};
+		struct pb_plot_opts o = {.output = "m.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 		if (pb_plot_write(&in, 1, &o, dir) != 0)
 			fail_msg("%s: %s", paths[i], pb_error());
 		char *s = slurp(PB_PLOT_SCRIPT);
@@ -1136,7 +1136,7 @@ static void test_mixed_suites(void **state)
 	if (pb_results_load_text(bad, strlen(bad), "dir/bad.json", &f) != 0)
 		fail_msg("%s", pb_error());
 	struct pb_plot_input in = {"bad", &f};
-	struct pb_plot_opts o = {"m.svg", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "m.svg", .unit = PB_UNIT_GB_S, .title = NULL};
 	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
 	assert_string_equal(pb_error(), "dir/bad.json: cases[0]: a mem key needs op, cache_state, "
 	                                "kernel and size_bytes");
@@ -1152,7 +1152,7 @@ static void test_replay(void **state)
 	struct pb_results_file f;
 	load("plot/replay.json", &f);
 	struct pb_plot_input in = {"replay", &f};
-	struct pb_plot_opts o = {"r.png", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "r.png", .unit = PB_UNIT_GB_S, .title = NULL};
 	if (pb_plot_write(&in, 1, &o, dir) != 0)
 		fail_msg("%s", pb_error());
 	assert_null(pb_plot_note(&f));
@@ -1210,7 +1210,7 @@ static void test_refused(void **state)
 	load("plot/mem_sweep.json", &m);
 	load("plot/cmd_ab.json", &c);
 	load("compare/sys_a.json", &sys);
-	struct pb_plot_opts o = {"x.pdf", PB_UNIT_GB_S, NULL};
+	struct pb_plot_opts o = {.output = "x.pdf", .unit = PB_UNIT_GB_S, .title = NULL};
 	struct pb_plot_input in[2] = {{"m", &m}, {"c", &c}};
 	assert_int_equal(pb_plot_write(in, 1, &o, dir), -1);
 	assert_string_equal(pb_error(), "output 'x.pdf' must end in .svg or .png");

@@ -85,7 +85,31 @@ struct pb_plot_opts {
 	const char *output;
 	enum pb_unit unit; /* mem y axis; PB_UNIT_GB_S is the usual */
 	const char *title; /* NULL: the labels and the first file's CPU */
+	/* 0: every panel in one picture (a grid of them). k >= 1: the k-th
+	 * panel of pb_plot_panels() alone, in a picture of its own, titled by
+	 * its own title only (unless `title`). */
+	size_t panel;
+	/* mem size panels: each kernel's 95% CI as a shaded band under its
+	 * line (the HTML page's figures) instead of error bars */
+	bool bands;
 };
+
+/* One panel of a plot, as pb_plot_panels() lists them. */
+struct pb_plot_panel {
+	char *title; /* "memset, hot (the same buffers every call)" */
+	char *alt;   /* what it draws, in words: a figure's text alternative */
+};
+
+/* The panels pb_plot_write() draws for in[0..n) with the mem unit `unit`,
+ * in its order (mem: size panels per op and cache state, scaling panels,
+ * alignment grids, replays; latency: the curve, loaded latency; map and
+ * cmd: one), into *out (malloc'd, *count of them; free with
+ * pb_plot_panels_free). The alt text names the axes with their units, the
+ * x range, and the lines (kernels, files, groups). Returns 0, or -1 with
+ * pb_error() set as pb_plot_write() fails on the same input. */
+int pb_plot_panels(const struct pb_plot_input *in, size_t n, enum pb_unit unit,
+                   struct pb_plot_panel **out, size_t *count);
+void pb_plot_panels_free(struct pb_plot_panel *p, size_t count);
 
 /* Whether the files can be drawn together: each has mem, cmd, latency or
  * map cases, and one kind among them all; cmd A/B files on one metric.
@@ -130,7 +154,7 @@ int pb_plot_cmd_labels(const struct pb_key *key_a, const struct pb_key *key_b, s
  * to plot (suite 'syscall')", "mem and cmd results cannot share a plot
  * (LABEL1, LABEL2)", "PATH: no timer.hz: cannot give GB/s", "PATH: case 2
  * (cmd B): runs[3] has no user_ns to draw the metric 'user' with", or a
- * write error. */
+ * write error, "panel 7 of 6". */
 int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot_opts *o,
                   const char *dir);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/gnuplot.h"
 #include "primbench/error.h"
 #include "primbench/plot.h"
 #include "primbench/reader.h"
@@ -66,35 +67,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* The gnuplot program: PRIMBENCH_GNUPLOT (a path, or a name looked up on
- * PATH), else "gnuplot" on PATH. Its path into buf, or -1. */
-static int find_gnuplot(char *buf, size_t len)
-{
-	const char *want = getenv("PRIMBENCH_GNUPLOT");
-	if (!want || !*want)
-		want = "gnuplot";
-	if (strchr(want, '/')) {
-		snprintf(buf, len, "%s", want);
-		return access(buf, X_OK) == 0 ? 0 : -1;
-	}
-	const char *path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	char *copy = strdup(path), *save = NULL;
-	if (!copy)
-		return -1;
-	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		struct stat st;
-		snprintf(buf, len, "%s/%s", *d ? d : ".", want);
-		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0) {
-			free(copy);
-			return 0;
-		}
-	}
-	free(copy);
-	return -1;
-}
-
 /* "dir/name.json" -> "name". */
 static char *default_label(const char *path)
 {
@@ -109,67 +81,6 @@ static char *default_label(const char *path)
 	if (l > 5 && !strcmp(b + l - 5, ".json"))
 		b[l - 5] = '\0';
 	return b;
-}
-
-/* Removes the temporary directory this command made and the files in it
- * (script, data, picture, gnuplot's messages: one level, no
- * subdirectories). */
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d)))
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				unlinkat(dirfd(d), e->d_name, 0);
-		closedir(d);
-	}
-	rmdir(dir);
-}
-
-/* Runs gnuplot on dir/plot.gp with dir as its working directory, its
- * stderr into dir/gnuplot.err. Returns 0 when it exited 0; otherwise -1
- * with why it failed (and gnuplot's first error line) in why. */
-static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t whylen)
-{
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		if (chdir(dir) != 0)
-			_exit(126);
-		/* gnuplot's own diagnostics go to a file: our error is one line. */
-		FILE *e = freopen("gnuplot.err", "w", stderr);
-		(void)e;
-		execl(gnuplot, gnuplot, PB_PLOT_SCRIPT, (char *)NULL);
-		_exit(127);
-	}
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			snprintf(why, whylen, "waitpid: %s", strerror(errno));
-			return -1;
-		}
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 0;
-	/* The first line gnuplot complained with. */
-	char path[PATH_MAX + 32], line[200] = "";
-	snprintf(path, sizeof path, "%s/gnuplot.err", dir);
-	FILE *f = fopen(path, "r");
-	while (f && fgets(line, sizeof line, f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strstr(line, "line") || strstr(line, "rror"))
-			break;
-	}
-	if (f)
-		fclose(f);
-	if (WIFEXITED(st))
-		snprintf(why, whylen, "exit %d%s%s", WEXITSTATUS(st), line[0] ? ": " : "", line);
-	else
-		snprintf(why, whylen, "killed by signal %d", WTERMSIG(st));
-	return -1;
 }
 
 /* --script-only DIR: the gnuplot script and its data in DIR, naming the
@@ -193,74 +104,23 @@ static void write_script(const struct pb_plot_input *in, size_t n, struct pb_plo
 	       PB_PLOT_SCRIPT);
 }
 
-/* The file at path, whole, in *data (malloc'd) and *len; *len 0 when it
- * cannot be read. */
-static void read_whole(const char *path, char **data, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 0;
-	*data = NULL;
-	*len = 0;
-	while (f) {
-		if (*len == cap) {
-			char *nd = realloc(*data, cap = cap ? 2 * cap : 1 << 16);
-			if (!nd)
-				break;
-			*data = nd;
-		}
-		size_t got = fread(*data + *len, 1, cap - *len, f);
-		*len += got;
-		if (got == 0)
-			break;
-	}
-	if (f)
-		fclose(f);
-}
-
 /* Draws the picture with gnuplot in a temporary directory and puts it,
  * whole, at output. Returns the exit status (the error printed). */
 static int render(const char *gnuplot, const struct pb_plot_input *in, size_t n,
                   struct pb_plot_opts *po, const char *output)
 {
-	const char *tmpdir = getenv("TMPDIR");
-	char dir[PATH_MAX];
-	if (tmpdir && *tmpdir)
-		snprintf(dir, sizeof dir, "%s/primbench-plot-XXXXXX", tmpdir);
-	else
-		snprintf(dir, sizeof dir, "%s", "/tmp/primbench-plot-XXXXXX");
-	if (!mkdtemp(dir))
-		die_usage("plot: cannot make a temporary directory '%s': %s", dir, strerror(errno));
-	char picture[PATH_MAX + 48];
-	char picname[32];
-	snprintf(picname, sizeof picname, "picture%s", output + strlen(output) - 4);
-	snprintf(picture, sizeof picture, "%s/%s", dir, picname);
-	po->output = picname;
-	char why[300] = "";
+	char why[400] = "";
+	char *data = NULL;
+	size_t len = 0;
 	int status = PB_EXIT_OK;
-	if (pb_plot_write(in, n, po, dir) != 0) {
+	if (cli_gnuplot_draw(gnuplot, in, n, po, output + strlen(output) - 4, &data, &len, why,
+	                     sizeof why) != 0)
+		status = PB_EXIT_USAGE;
+	else if (pb_write_file_whole(output, data, len) != 0) {
 		snprintf(why, sizeof why, "%s", pb_error());
 		status = PB_EXIT_USAGE;
-	} else if (run_gnuplot(gnuplot, dir, why, sizeof why) != 0) {
-		char msg[400];
-		snprintf(msg, sizeof msg, "gnuplot failed (%s)", why);
-		snprintf(why, sizeof why, "%.299s", msg);
-		status = PB_EXIT_USAGE;
 	}
-	if (status == PB_EXIT_OK) {
-		/* The picture, whole, at its place. */
-		char *data;
-		size_t len;
-		read_whole(picture, &data, &len);
-		if (len == 0) {
-			snprintf(why, sizeof why, "gnuplot wrote no picture");
-			status = PB_EXIT_USAGE;
-		} else if (pb_write_file_whole(output, data, len) != 0) {
-			snprintf(why, sizeof why, "%s", pb_error());
-			status = PB_EXIT_USAGE;
-		}
-		free(data);
-	}
-	remove_tree(dir);
+	free(data);
 	if (status != PB_EXIT_OK)
 		cli_error("%s", why);
 	else
@@ -326,7 +186,7 @@ static bool parse_options(int argc, char **argv, struct plot_args *a)
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
-	*a = (struct plot_args){.po = {NULL, PB_UNIT_GB_S, NULL}};
+	*a = (struct plot_args){.po = {.unit = PB_UNIT_GB_S}};
 	a->labels = calloc((size_t)argc + 1, sizeof *a->labels);
 	if (!a->labels)
 		die_usage("out of memory");
@@ -365,7 +225,7 @@ static void check_args(struct plot_args *a, size_t n)
 /* The gnuplot to run, into path; exits 2 when there is none. */
 static void need_gnuplot(char *path, size_t len)
 {
-	if (find_gnuplot(path, len) == 0)
+	if (cli_gnuplot_find(path, len) == 0)
 		return;
 	const char *env = getenv("PRIMBENCH_GNUPLOT");
 	if (env && *env)

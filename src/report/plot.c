@@ -1146,9 +1146,18 @@ static int panel_script(FILE *g, const struct mem_plot *m, size_t pi,
 		snprintf(title, sizeof title, "%s%s%s%s%s", m->kernels.v[s->kernel],
 		         pa->variants && s->variant[0] ? " " : "", pa->variants ? s->variant : "",
 		         n > 1 ? "  " : "", n > 1 ? in[s->file].label : "");
-		fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
-		        first ? "" : ",\\\n", d.name);
-		fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ", colours[s->kernel % NCOLOURS],
+		const char *colour = colours[s->kernel % NCOLOURS];
+		if (o->bands) {
+			/* the interval as a band under the line, drawn first */
+			fprintf(g,
+			        "%s  \"%s\" using 1:3:4 with filledcurves fc rgb \"%s\" "
+			        "fs transparent solid 0.2 noborder notitle,\\\n",
+			        first ? "" : ",\\\n", d.name, colour);
+			fprintf(g, "  \"%s\" using 1:2 with linespoints lw 1.5 ", d.name);
+		} else
+			fprintf(g, "%s  \"%s\" using 1:2:3:4 with yerrorlines lw 1.5 ",
+			        first ? "" : ",\\\n", d.name);
+		fprintf(g, "lc rgb \"%s\" dt %d pt %d ps 0.5 title ", colour,
 		        file_dash[s->file % NFILESTYLES], kernel_point(s->kernel, s->file));
 		gp_str(g, title);
 		first = false;
@@ -1237,20 +1246,30 @@ static int grid_script(FILE *g, const struct mem_plot *m, size_t gi, const struc
 }
 
 /* A mem plot's panels in order: sizes, thread scaling, heat maps, replays. */
+/* Whether the next panel (counted in *k, from 0) is to be drawn: every one
+ * when o->panel is 0, else only the o->panel-th. */
+static bool want_panel(const struct pb_plot_opts *o, size_t *k)
+{
+	return ++*k == o->panel || o->panel == 0;
+}
+
 static int mem_script(FILE *g, struct mem_plot *m, const struct pb_plot_input *in, size_t n,
                       const struct pb_plot_opts *o, const char *dir, size_t *ndata)
 {
+	/* o->panel: the k-th of every panel in this order, alone */
+	size_t k = 0;
 	for (size_t pi = 0; pi < m->npanels; pi++)
-		if (panel_script(g, m, pi, in, n, o, dir, ndata) != 0)
+		if (want_panel(o, &k) && panel_script(g, m, pi, in, n, o, dir, ndata) != 0)
 			return -1;
 	for (size_t si = 0; si < m->nscalings; si++)
-		if (scaling_script(g, m, si, in, n, o, dir, ndata) != 0)
+		if (want_panel(o, &k) && scaling_script(g, m, si, in, n, o, dir, ndata) != 0)
 			return -1;
 	for (size_t gi = 0; gi < m->ngrids; gi++)
-		if (grid_script(g, m, gi, in, n, o, dir, ndata) != 0)
+		if (want_panel(o, &k) && grid_script(g, m, gi, in, n, o, dir, ndata) != 0)
 			return -1;
 	for (size_t ri = 0; ri < m->nreplays; ri++)
-		if (replay_script(g, m, &m->replays[ri], in, n, o, dir, ndata) != 0)
+		if (want_panel(o, &k) &&
+		    replay_script(g, m, &m->replays[ri], in, n, o, dir, ndata) != 0)
 			return -1;
 	return 0;
 }
@@ -1964,7 +1983,7 @@ static int lm_plot_lines(FILE *g, struct lm_plot *m, const struct pb_plot_input 
  * load's GB/s, each point labelled with its load threads) when there are
  * loaded cases. */
 static int latency_script(FILE *g, struct lm_plot *m, const struct pb_plot_input *in, size_t n,
-                          const char *dir, size_t *ndata)
+                          const char *dir, size_t *ndata, size_t panel)
 {
 	double lo = INFINITY, hi = 0;
 	bool curve = false, loaded = false;
@@ -1977,7 +1996,10 @@ static int latency_script(FILE *g, struct lm_plot *m, const struct pb_plot_input
 			lo = fmin(lo, m->s[i].p[j].x);
 			hi = fmax(hi, m->s[i].p[j].x);
 		}
-	if (curve) {
+	/* panel: 0 both; else the curve (1, when there is one) or the loaded one */
+	bool draw_curve = curve && panel <= 1;
+	bool draw_loaded = loaded && (panel == 0 || panel == (curve ? 2u : 1u));
+	if (draw_curve) {
 		char off[256];
 		if (hi <= lo)
 			hi = lo * 2;
@@ -2001,7 +2023,7 @@ static int latency_script(FILE *g, struct lm_plot *m, const struct pb_plot_input
 		if (lm_plot_lines(g, m, in, n, false, dir, ndata, false) != 0)
 			return -1;
 	}
-	if (loaded) {
+	if (draw_loaded) {
 		fputs("\n# panel: loaded latency\n"
 		      "unset arrow; unset label; unset logscale; unset x2tics; unset xtics; "
 		      "set xtics; set autoscale\n",
@@ -2240,6 +2262,13 @@ static int plot_collect(struct plot_job *j)
 		}
 		cols = panels > 1 ? 2 : 1;
 	}
+	if (j->o->panel > panels) {
+		mem_free(&j->m);
+		lm_free(&j->lm);
+		return pb_fail("panel %zu of %zu", j->o->panel, panels);
+	}
+	if (j->o->panel > 0)
+		panels = cols = 1;
 	j->panels = panels;
 	j->cols = cols;
 	j->rows = (panels + cols - 1) / cols;
@@ -2300,17 +2329,27 @@ static int plot_body(FILE *g, struct plot_job *j, const char *title)
 	size_t n = j->n;
 	size_t ndata = 0;
 	int rc;
+	/* one panel alone: its own title only, unless --title */
+	bool alone = j->o->panel > 0 && !j->o->title;
 	if (j->mem) {
-		fprintf(g, "set multiplot layout %zu,%zu title ", j->rows, j->cols);
-		gp_str(g, title);
-		fputs(" font \",13\"\n", g);
+		fprintf(g, "set multiplot layout %zu,%zu", j->rows, j->cols);
+		if (!alone) {
+			fputs(" title ", g);
+			gp_str(g, title);
+			fputs(" font \",13\"", g);
+		}
+		fputc('\n', g);
 		rc = mem_script(g, &j->m, in, n, j->o, j->dir, &ndata);
 		fputs("unset multiplot\n", g);
 	} else if (j->lat || j->map) {
-		fprintf(g, "set multiplot layout %zu,1 title ", j->rows);
-		gp_str(g, title);
-		fputs(" font \",13\"\n", g);
-		rc = j->lat ? latency_script(g, &j->lm, in, n, j->dir, &ndata)
+		fprintf(g, "set multiplot layout %zu,1", j->rows);
+		if (!alone) {
+			fputs(" title ", g);
+			gp_str(g, title);
+			fputs(" font \",13\"", g);
+		}
+		fputc('\n', g);
+		rc = j->lat ? latency_script(g, &j->lm, in, n, j->dir, &ndata, j->o->panel)
 		            : map_script(g, &j->lm, in, n, j->dir, &ndata);
 		fputs("unset multiplot\n", g);
 	} else {
@@ -2366,4 +2405,225 @@ int pb_plot_write(const struct pb_plot_input *in, size_t n, const struct pb_plot
 	}
 	fputs("unset output\n", g);
 	return out_close(&s, dir, PB_PLOT_SCRIPT);
+}
+
+/* ---- the panels, listed ------------------------------------------------ */
+
+/* Appends ", " or " and " joined names to *t (pb_xasprintf'd). */
+static void names_join(char **t, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *x = pb_xasprintf("%s%s%s", *t,
+		                       i == 0       ? ""
+		                       : i + 1 == n ? " and "
+		                                    : ", ",
+		                       v[i]);
+		free(*t);
+		*t = x;
+	}
+}
+
+/* The kernels (with their variants) of the series v[0..n) in panel pi, as
+ * words, and the files when there are several. */
+static char *series_words(const struct mem_plot *m, const struct series *v, size_t nv, size_t pi,
+                          const struct pb_plot_input *in, size_t n)
+{
+	const char **names = pb_xcalloc(nv + 1, sizeof *names);
+	char **own = pb_xcalloc(nv + 1, sizeof *own);
+	size_t k = 0;
+	for (size_t i = 0; i < nv; i++) {
+		if (v[i].panel != pi || v[i].n == 0)
+			continue;
+		char *name = pb_xasprintf("%s%s%s", m->kernels.v[v[i].kernel],
+		                          v[i].variant[0] ? " " : "", v[i].variant);
+		size_t j = 0;
+		while (j < k && strcmp(names[j], name))
+			j++;
+		if (j < k) {
+			free(name);
+			continue;
+		}
+		own[k] = name;
+		names[k++] = name;
+	}
+	char *t = pb_xasprintf("one line per kernel (%zu): ", k);
+	names_join(&t, names, k);
+	for (size_t i = 0; i < k; i++)
+		free(own[i]);
+	free(own);
+	free(names);
+	if (n > 1) {
+		const char **labels = pb_xcalloc(n, sizeof *labels);
+		for (size_t i = 0; i < n; i++)
+			labels[i] = in[i].label;
+		char *x = pb_xasprintf("%s; a dash style per file: ", t);
+		free(t);
+		names_join(&x, labels, n);
+		free(labels);
+		t = x;
+	}
+	return t;
+}
+
+static void panel_add(struct pb_plot_panel **out, size_t *count, size_t *cap, char *title,
+                      char *alt)
+{
+	GROW(*out, *count, *cap);
+	(*out)[(*count)++] = (struct pb_plot_panel){title, alt};
+}
+
+static void mem_panels(const struct plot_job *j, struct pb_plot_panel **out, size_t *count,
+                       size_t *cap)
+{
+	const struct mem_plot *m = &j->m;
+	const struct pb_plot_input *in = j->in;
+	size_t n = j->n;
+	enum pb_unit unit = j->o->unit;
+	for (size_t pi = 0; pi < m->npanels; pi++) {
+		const struct panel *pa = &m->panels[pi];
+		char lo[32], hi[32];
+		pb_format_bytes(lo, sizeof lo, pa->xmin, PB_BYTES_SHORT);
+		pb_format_bytes(hi, sizeof hi, pa->xmax, PB_BYTES_SHORT);
+		char *words = series_words(m, m->series, m->nseries, pi, in, n);
+		panel_add(
+		    out, count, cap,
+		    pb_xasprintf("%s, %s (%s)%s", pa->title, pa->state, state_text(pa->state),
+		                 m->threads ? ", 1 thread" : ""),
+		    pb_xasprintf("Line chart: %s against bytes per call (log scale) from %s to "
+		                 "%s; %s; the shaded band around a line is its 95%% CI; dotted "
+		                 "vertical lines mark the cache sizes, triangles at the bottom "
+		                 "the break-even points.",
+		                 unit_axis(unit), lo, hi, words));
+		free(words);
+	}
+	for (size_t si = 0; si < m->nscalings; si++) {
+		const struct scaling *sc = &m->scalings[si];
+		char sz[32];
+		pb_format_bytes(sz, sizeof sz, (double)sc->size, PB_BYTES_SHORT);
+		enum pb_unit u = scaling_unit(unit);
+		char *words = series_words(m, m->sseries, m->nsseries, si, in, n);
+		panel_add(
+		    out, count, cap,
+		    pb_xasprintf("%s %s, %s (%s): aggregate %s by threads%s%s%s%s", sc->title, sz,
+		                 sc->state, state_text(sc->state), pb_unit_name(u),
+		                 strcmp(sc->placement, "compact") ? ", placement " : "",
+		                 strcmp(sc->placement, "compact") ? sc->placement : "",
+		                 strcmp(sc->node, "local") ? ", memory " : "",
+		                 strcmp(sc->node, "local") ? sc->node : ""),
+		    pb_xasprintf("Line chart: aggregate %s (median, 95%% CI) against threads at "
+		                 "once; %s; dashed: each kernel's ideal, N times its 1-thread "
+		                 "figure.",
+		                 pb_unit_name(u), words));
+		free(words);
+	}
+	for (size_t gi = 0; gi < m->ngrids; gi++) {
+		const struct grid *gr = &m->grids[gi];
+		char sz[32];
+		pb_format_bytes(sz, sizeof sz, (double)gr->size, PB_BYTES_SHORT);
+		panel_add(
+		    out, count, cap,
+		    pb_xasprintf("%s %s, %s: median %s by destination offset%s%s", gr->op, sz,
+		                 gr->state, pb_unit_name(unit), n > 1 ? " - " : "",
+		                 n > 1 ? in[gr->file].label : ""),
+		    pb_xasprintf("Heat map: one row per kernel, one column per destination "
+		                 "offset from a page boundary; the colour is the median in %s.",
+		                 pb_unit_name(unit)));
+	}
+	for (size_t ri = 0; ri < m->nreplays; ri++) {
+		const struct replay_panel *r = &m->replays[ri];
+		panel_add(
+		    out, count, cap,
+		    pb_xasprintf("%s: replay of %s, %s (%s)", r->op, r->dist, r->state,
+		                 state_text(r->state)),
+		    pb_xasprintf("Bar chart: one bar per kernel%s, its median %s per call over "
+		                 "the batch with its 95%% CI; above each bar libc's time over "
+		                 "the kernel's (above 1: faster than libc).",
+		                 n > 1 ? " and file" : "",
+		                 replay_unit(unit) == PB_UNIT_NS_PER_CALL ? "ns" : "TSC ticks"));
+	}
+}
+
+static void lm_panels(const struct plot_job *j, struct pb_plot_panel **out, size_t *count,
+                      size_t *cap)
+{
+	const struct lm_plot *m = &j->lm;
+	bool curve = false, loaded = false;
+	for (size_t i = 0; i < m->n; i++) {
+		curve |= !m->s[i].loaded;
+		loaded |= m->s[i].loaded;
+	}
+	const char **names = pb_xcalloc(m->names.n + 1, sizeof *names);
+	for (size_t i = 0; i < m->names.n; i++)
+		names[i] = m->names.v[i];
+	char *words =
+	    pb_xasprintf("one line per group%s (%zu): ", j->n > 1 ? " and file" : "", m->names.n);
+	names_join(&words, names, m->names.n);
+	free(names);
+	if (j->map) {
+		panel_add(
+		    out, count, cap,
+		    pb_xstrdup("the kernel's page clearing seen from user space: GB/s"),
+		    pb_xasprintf("Chart: GB/s mapped and faulted (median; bars p10 to p90) per "
+		                 "page size and fault mode, against threads, or as bars when "
+		                 "every case ran on one thread count; %s.",
+		                 words));
+	}
+	if (j->lat && curve)
+		panel_add(out, count, cap,
+		          pb_xstrdup("load-to-use latency: the pointer chase over the working set"),
+		          pb_xasprintf("Line chart: ns per load (median; bars: min to max of the "
+		                       "rounds; log scale) against the working set in bytes (log "
+		                       "scale); %s; dotted vertical lines mark the cache sizes.",
+		                       words));
+	if (j->lat && loaded)
+		panel_add(
+		    out, count, cap,
+		    pb_xstrdup("loaded latency: the chase against the load's bandwidth"),
+		    pb_xasprintf("Line chart: ns per load (median; bars: min to max of the "
+		                 "rounds) against the load's aggregate GB/s, each point labelled "
+		                 "with its load threads; %s.",
+		                 words));
+	free(words);
+}
+
+int pb_plot_panels(const struct pb_plot_input *in, size_t n, enum pb_unit unit,
+                   struct pb_plot_panel **out, size_t *count)
+{
+	*out = NULL;
+	*count = 0;
+	if (pb_plot_check(in, n) != 0)
+		return -1;
+	const struct pb_plot_opts o = {.unit = unit};
+	const char *other, *kind = suite_of(in[0].file, &other);
+	struct plot_job j = {.in = in, .n = n, .o = &o, .kind = kind};
+	j.mem = !strcmp(kind, "mem");
+	j.lat = !strcmp(kind, "latency");
+	j.map = !strcmp(kind, "map");
+	if (plot_collect(&j) != 0)
+		return -1;
+	size_t cap = 0;
+	if (j.mem)
+		mem_panels(&j, out, count, &cap);
+	else if (j.lat || j.map)
+		lm_panels(&j, out, count, &cap);
+	else
+		panel_add(
+		    out, count, &cap, pb_xstrdup("cmd: every run of each side"),
+		    pb_xasprintf("Dot plot: every counted run of side A and side B%s, left to "
+		                 "right in the order they ran, the median of each side as a "
+		                 "bar; the y axis is the figure the A/B verdict is on, and the "
+		                 "title gives the B/A ratio and the verdict.",
+		                 n > 1 ? " of each file" : ""));
+	mem_free(&j.m);
+	lm_free(&j.lm);
+	return 0;
+}
+
+void pb_plot_panels_free(struct pb_plot_panel *p, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		free(p[i].title);
+		free(p[i].alt);
+	}
+	free(p);
 }

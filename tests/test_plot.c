@@ -1227,6 +1227,115 @@ static void test_refused(void **state)
 	pb_results_file_free(&sys);
 }
 
+/* How many times needle occurs in s. */
+static size_t count_of(const char *s, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = s; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* pb_plot_panels lists what pb_plot_write draws; .panel = k draws the
+ * k-th alone, titled by its own title (no multiplot title); past the
+ * last is refused. */
+static void test_panels(void **state)
+{
+	(void)state;
+	struct pb_results_file f;
+	load("plot/mem_threads.json", &f);
+	struct pb_plot_input in = {"threads", &f};
+	struct pb_plot_panel *p;
+	size_t np;
+	if (pb_plot_panels(&in, 1, PB_UNIT_GB_S, &p, &np) != 0)
+		fail_msg("%s", pb_error());
+	/* 2 size panels and 4 scaling panels, as test_scaling draws them */
+	assert_int_equal(np, 6);
+	assert_string_equal(p[0].title, "memset, hot (the same buffers every call), 1 thread");
+	assert_string_equal(p[2].title, "memset 4K, hot (the same buffers every call): "
+	                                "aggregate GB/s by threads");
+	for (size_t k = 0; k < np; k++) {
+		clean();
+		assert_non_null(strstr(p[k].alt, "libc"));
+		assert_non_null(strstr(p[k].alt, "rep_stosb"));
+		struct pb_plot_opts o = {.output = "k.svg", .unit = PB_UNIT_GB_S, .panel = k + 1};
+		if (pb_plot_write(&in, 1, &o, dir) != 0)
+			fail_msg("%s", pb_error());
+		char *s = slurp(PB_PLOT_SCRIPT);
+		assert_non_null(strstr(s, "set multiplot layout 1,1\n"));
+		assert_int_equal(count_of(s, "\n# panel ") + count_of(s, "\n# scaling "), 1);
+		char want[300];
+		snprintf(want, sizeof want, "set title \"%s\"", p[k].title);
+		assert_non_null(strstr(s, want));
+		/* one panel's data files: one per kernel */
+		assert_int_equal(count_dat(), 2);
+		free(s);
+	}
+	struct pb_plot_opts o = {.output = "k.svg", .unit = PB_UNIT_GB_S, .panel = np + 1};
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
+	assert_string_equal(pb_error(), "panel 7 of 6");
+	pb_plot_panels_free(p, np);
+	pb_results_file_free(&f);
+
+	/* a cmd A/B: one panel; a latency file with its loaded panel */
+	load("plot/cmd_ab.json", &f);
+	in = (struct pb_plot_input){"ab", &f};
+	assert_int_equal(pb_plot_panels(&in, 1, PB_UNIT_GB_S, &p, &np), 0);
+	assert_int_equal(np, 1);
+	assert_non_null(strstr(p[0].alt, "side A and side B"));
+	pb_plot_panels_free(p, np);
+	o.panel = 2;
+	assert_int_equal(pb_plot_write(&in, 1, &o, dir), -1);
+	assert_string_equal(pb_error(), "panel 2 of 1");
+	pb_results_file_free(&f);
+
+	load("latency/loaded.json", &f);
+	in = (struct pb_plot_input){"loaded", &f};
+	assert_int_equal(pb_plot_panels(&in, 1, PB_UNIT_GB_S, &p, &np), 0);
+	assert_true(np >= 1);
+	assert_non_null(strstr(p[np - 1].title, "loaded latency"));
+	clean();
+	o.panel = np;
+	if (pb_plot_write(&in, 1, &o, dir) != 0)
+		fail_msg("%s", pb_error());
+	char *s = slurp(PB_PLOT_SCRIPT);
+	assert_non_null(strstr(s, "# panel: loaded latency"));
+	assert_int_equal(count_of(s, "# panel: the latency curve"), 0);
+	free(s);
+	pb_plot_panels_free(p, np);
+	pb_results_file_free(&f);
+
+	/* what cannot be drawn is refused as pb_plot_write refuses it */
+	load("format/syscall.json", &f);
+	in = (struct pb_plot_input){"sys", &f};
+	assert_int_equal(pb_plot_panels(&in, 1, PB_UNIT_GB_S, &p, &np), -1);
+	assert_null(p);
+	assert_int_equal(np, 0);
+	pb_results_file_free(&f);
+}
+
+/* .bands: each size-panel line over a shaded band of its CI, in place of
+ * error bars; the band from the same data file's lo and hi columns. */
+static void test_bands(void **state)
+{
+	(void)state;
+	clean();
+	struct pb_results_file f;
+	load("plot/mem_sweep.json", &f);
+	struct pb_plot_input in = {"sweep", &f};
+	struct pb_plot_opts o = {.output = "b.svg", .unit = PB_UNIT_GB_S, .bands = true};
+	if (pb_plot_write(&in, 1, &o, dir) != 0)
+		fail_msg("%s", pb_error());
+	char *s = slurp(PB_PLOT_SCRIPT);
+	size_t lines = count_of(s, " using 1:2 with linespoints lw 1.5 ");
+	assert_true(lines > 0);
+	assert_int_equal(count_of(s, " using 1:3:4 with filledcurves fc rgb "), lines);
+	assert_int_equal(count_of(s, "with yerrorlines"), 0);
+	assert_int_equal(lines, count_dat());
+	free(s);
+	pb_results_file_free(&f);
+}
+
 int main(void)
 {
 	/* into tests/data, found from this file's path (CMake compiles with
@@ -1240,6 +1349,8 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mem_sweep),
+	    cmocka_unit_test(test_panels),
+	    cmocka_unit_test(test_bands),
 	    cmocka_unit_test(test_before_after),
 	    cmocka_unit_test(test_page_op_titles),
 	    cmocka_unit_test(test_grid),

@@ -23,6 +23,8 @@ static void usage(FILE *f)
 	      "primbench-HOST-DATE.json in the current directory (or -o FILE).\n"
 	      "\n"
 	      "  -o, --output FILE   where to write the JSON result\n"
+	      "  --html              also write the run's HTML page beside the JSON\n"
+	      "                      (primbench-HOST-DATE.html; 'primbench report --html')\n"
 	      "  -f, --format F      print the result as text (default), json, csv,\n"
 	      "                      markdown or benchfmt; -q, --quiet: no progress\n"
 	      "  --budget SECONDS    per size and cache state (default 2)\n"

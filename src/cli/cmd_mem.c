@@ -96,6 +96,7 @@ static void usage(FILE *f)
 	      "                      FILE-B.json, the two sides\n"
 	      "  -o, --output FILE   write the results as JSON (schema v2); without it,\n"
 	      "                      nothing is written\n"
+	      "  --html              with -o FILE.json: also its HTML page, FILE.html\n"
 	      "  -f, --format F      print the result as text (default: the tables),\n"
 	      "                      json, csv, markdown or benchfmt (docs/formats.md)\n"
 	      "  -q, --quiet         no progress line on stderr\n",

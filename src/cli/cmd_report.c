@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/html_report.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
 #include "primbench/reader.h"
@@ -18,6 +19,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: primbench report RESULT.json [OPTIONS]\n"
+	      "       primbench report --html PAGE.html RESULT.json [MORE.json...]\n"
 	      "\n"
 	      "Prints a result file (from -o of mem, syscall, xsave, cmd or the default\n"
 	      "run) in another format: every case with samples, its key, its median\n"
@@ -30,21 +32,75 @@ static void usage(FILE *f)
 	      "                      it; ticks also as ns/op, mem also as MB/s)\n"
 	      "  -o, --output FILE   write to FILE (whole: temporary file, then\n"
 	      "                      rename) instead of standard output\n"
+	      "  --html PAGE.html    one self-contained HTML page instead (no network\n"
+	      "                      needed to open it): the summary, each file against\n"
+	      "                      the first (change, interval, verdict), the\n"
+	      "                      machine, a figure per panel of 'primbench plot'\n"
+	      "                      (gnuplot's SVG, inline; CI bands) and the tables\n"
+	      "  --label NAME        --html: the name of each file, in order\n"
+	      "                      (repeatable; default: the file name without .json)\n"
 	      "  -h, --help          this text\n"
 	      "\n"
 	      "Example: primbench report old.json -f benchfmt > old.txt &&\n"
 	      "  primbench report new.json -f benchfmt > new.txt && benchstat old.txt\n"
-	      "  new.txt\n",
+	      "  new.txt\n"
+	      "  primbench report --html page.html before.json after.json\n",
 	      f);
 }
 
-static bool report_option(int opt, const char *arg, void *fmt)
+struct report_args {
+	enum pb_format fmt;
+	bool fmt_set;
+	const char *html;
+	const char **labels;
+	size_t nlabels;
+};
+
+/* --html and --label: long options only */
+enum { OPT_HTML = 256, OPT_LABEL };
+
+static bool report_option(int opt, const char *arg, void *ctx)
 {
-	if (opt != 'f')
+	struct report_args *a = ctx;
+	switch (opt) {
+	case 'f':
+		if (pb_format_parse(arg, &a->fmt) != 0)
+			die_usage("report: %s", pb_error());
+		a->fmt_set = true;
+		return true;
+	case OPT_HTML:
+		if (!*arg)
+			die_usage("report: empty file name in '--html'");
+		a->html = arg;
+		return true;
+	case OPT_LABEL:
+		a->labels[a->nlabels++] = arg;
+		return true;
+	default:
 		return false;
-	if (pb_format_parse(arg, fmt) != 0)
+	}
+}
+
+/* report --html: the page of argv[0..n). */
+static int report_html(const struct report_args *a, const char *out, char **argv, size_t n)
+{
+	if (out || a->fmt_set)
+		die_usage("report: --html writes a page of its own: -o and -f do not go with it");
+	if (n == 0)
+		die_usage("report: --html needs at least one result file (see --help)");
+	if (a->nlabels > n)
+		die_usage("report: %zu --label for %zu file%s", a->nlabels, n, n == 1 ? "" : "s");
+	size_t l = strlen(a->html);
+	if (l < 6 || (strcmp(a->html + l - 5, ".html") && strcmp(a->html + l - 4, ".htm")))
+		die_usage("report: --html '%s' must end in .html", a->html);
+	cli_parse_done();
+	if (pb_output_reserve(a->html) != 0)
 		die_usage("report: %s", pb_error());
-	return true;
+	cli_check_output_not_input("report", a->html, argv, n);
+	if (cli_html_report(a->html, argv, n, a->labels, a->nlabels) != 0)
+		die_usage("report: %s", pb_error());
+	printf("report: %s\n", a->html);
+	return PB_EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
@@ -52,15 +108,31 @@ int cmd_report(int argc, char **argv)
 	static const struct option opts[] = {
 	    CLI_FORMAT_OPTION,
 	    CLI_OUTPUT_OPTION,
+	    {"html", required_argument, 0, OPT_HTML},
+	    {"label", required_argument, 0, OPT_LABEL},
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
-	enum pb_format fmt = PB_FORMAT_TEXT;
+	struct report_args a = {.fmt = PB_FORMAT_TEXT};
+	a.labels = calloc((size_t)argc + 1, sizeof *a.labels);
+	if (!a.labels)
+		die_usage("report: out of memory");
 	const char *out = NULL;
 	const struct cli_common common = {.out_path = &out};
-	if (!cli_parse_options("report", argc, argv, ":hf:o:", opts, report_option, &fmt, &common,
-	                       usage))
+	if (!cli_parse_options("report", argc, argv, ":hf:o:", opts, report_option, &a, &common,
+	                       usage)) {
+		free(a.labels);
 		return PB_EXIT_OK;
+	}
+	if (a.html) {
+		int st = report_html(&a, out, argv + optind, (size_t)(argc - optind));
+		free(a.labels);
+		return st;
+	}
+	if (a.nlabels)
+		die_usage("report: --label names the files of --html");
+	free(a.labels);
+	enum pb_format fmt = a.fmt;
 	if (argc - optind != 1)
 		die_usage("report: needs one result file, got %d (see --help)", argc - optind);
 	const char *in = argv[optind];

@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/glibc_check.h"
+#include "cli/html_report.h"
 #include "primbench/breakeven.h"
 #include "primbench/breakeven_text.h"
 #include "primbench/distribution.h"
@@ -80,6 +81,7 @@ const struct option mem_cli_options[] = {
     {"processes", required_argument, 0, MEM_CLI_OPT_BASE + 32},
     {"vs-env", required_argument, 0, MEM_CLI_OPT_BASE + 33},
     {"equivalence", required_argument, 0, MEM_CLI_OPT_BASE + 34},
+    {"html", no_argument, 0, MEM_CLI_OPT_BASE + 35},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -226,6 +228,7 @@ bool mem_cli_parse(struct mem_cli *m, const char *cmd, int argc, char **argv,
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 28, struct mem_cli, placement_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 29, struct mem_cli, mem_node_arg),
 	    CLI_STORE_ARG(MEM_CLI_OPT_BASE + 30, struct mem_cli, pages_arg),
+	    CLI_STORE_FLAG(MEM_CLI_OPT_BASE + 35, struct mem_cli, html, true),
 	    CLI_STORE_NUMBER_SET(MEM_CLI_OPT_BASE + 31, struct mem_cli, replicates, replicates_set,
 	                         "--replicates", 1, MEM_CLI_MAX_REPLICATES),
 	    CLI_STORE_NUMBER(MEM_CLI_OPT_BASE + 32, struct mem_cli, processes, "--processes", 1,
@@ -1296,6 +1299,25 @@ static void mem_measure(struct mem_run *run)
 	write_results(run, &fmt);
 }
 
+/* --html: the page of the result file at path, beside it
+ * (cli/html_report.h), once the run has written it (status 0, or an
+ * interrupted run's file). A page that cannot be written is an error
+ * line; the run's status stands, or becomes 2 when it was 0. */
+static int html_after(const struct mem_cli *m, const char *path, int status)
+{
+	if (!m->html || !path[0] || cli_processes_child() || access(path, R_OK) != 0)
+		return status;
+	char *page = cli_html_path_of(path);
+	char *const paths[] = {(char *)path};
+	if (cli_html_report(page, paths, 1, NULL, 0) != 0) {
+		cli_error("--html: %s", pb_error());
+		status = status == PB_EXIT_OK ? PB_EXIT_USAGE : status;
+	} else if (!cli_quiet)
+		fprintf(stderr, "page: %s\n", page);
+	free(page);
+	return status;
+}
+
 int mem_cli_run(struct mem_cli *m)
 {
 	const char *hook = getenv("PRIMBENCH_TEST_SIGINT_AFTER");
@@ -1305,6 +1327,8 @@ int mem_cli_run(struct mem_cli *m)
 	mem_plan_make(m, &pl);
 	if (m->out_path && !m->default_out_path && !m->out_path[0])
 		die_usage("empty output path in '-o'");
+	if (m->html && !m->out_path && !m->default_out_path)
+		die_usage("--html needs -o FILE.json: the page is written beside it");
 	/* last: its warning comes after every error of the command line */
 	cli_replicates_check(&m->samp, &m->replicates, m->replicates_set, m->processes);
 	cli_parse_done();
@@ -1340,7 +1364,7 @@ int mem_cli_run(struct mem_cli *m)
 		    .vs_env = m->vs_env,
 		    .n_vs_env = m->n_vs_env,
 		};
-		return cli_processes_run(&cp);
+		return html_after(m, path, cli_processes_run(&cp));
 	}
 	if (m->processes > 1) {
 		/* the plan was checked above: bad input fails before any child */
@@ -1359,7 +1383,7 @@ int mem_cli_run(struct mem_cli *m)
 		    .out_path = path[0] ? path : NULL,
 		    .format = m->format,
 		};
-		return cli_processes_run(&cp);
+		return html_after(m, path, cli_processes_run(&cp));
 	}
 
 	struct mem_run run = {.m = m, .pl = &pl, .status = PB_EXIT_OK};
@@ -1389,5 +1413,5 @@ int mem_cli_run(struct mem_cli *m)
 			          m->format == PB_FORMAT_TEXT ? "tables" : "result",
 			          m->format == PB_FORMAT_TEXT ? "" : "s");
 	}
-	return status;
+	return html_after(m, path, status);
 }

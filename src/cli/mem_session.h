@@ -69,6 +69,7 @@ struct mem_cli {
 	enum pb_format format; /* -f: the result printed in it (text: the tables) */
 	const char *out_path;  /* NULL: none (mem) */
 	bool default_out_path; /* primbench-HOST-DATE.json */
+	bool html;             /* --html: the HTML page beside the JSON */
 };
 
 /* --replicates: the default, and the most (include/primbench/replicates.h;

@@ -2,13 +2,19 @@
 # Installs the Debian packages primbench needs to build and test
 # (scripts/deps.sh), or those the arm64 cross build and its emulated tests
 # add (scripts/deps.sh arm64: make test-arm64; the arm64 libraries
-# themselves are unpacked by scripts/arm64-sysroot.sh, not installed).
+# themselves are unpacked by scripts/arm64-sysroot.sh, not installed), or
+# the browser the HTML report's test opens its pages in (scripts/deps.sh
+# html: Debian's chromium, ~120 MB to download and ~400 MB installed
+# with its libraries, so not part of the default set-up;
+# tests/html/browser.sh skips without it).
 # As root: apt-get installs whatever is missing. Otherwise: prints the exact
 # apt-get line and exits 1 when something is missing.
 set -eu
 
 if [ "${1:-}" = arm64 ]; then
 	PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
+elif [ "${1:-}" = html ]; then
+	PACKAGES="chromium"
 else
 	PACKAGES="gcc clang libclang-rt-dev make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3"
 fi

@@ -22,6 +22,10 @@
 #               cross-building and testing under QEMU")
 #   make install PREFIX=/usr/local   (DESTDIR=... stages it; cmake/install.cmake
 #               says what goes where)
+#   make html-screenshot   docs/img/report.png: the default run's HTML
+#               report in headless Chromium (scripts/deps.sh html), taken by
+#               the browser test (tests/html/browser.sh) with build/'s
+#               primbench when all its checks pass
 # -Werror only where make test builds (PRIMBENCH_WERROR, cmake/compiler.cmake):
 # a warning a newer compiler invents must not break make run or a package.
 BUILD         ?= build
@@ -39,7 +43,7 @@ JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX        ?= /usr/local
 
 .PHONY: all deps build build-test build-asan build-release build-clang build-none \
-	build-fuzz fuzz fuzz-smoke run test test-arm64 install format clean
+	build-fuzz fuzz fuzz-smoke run test test-arm64 html-screenshot install format clean
 
 all: build
 
@@ -116,6 +120,14 @@ test-arm64: deps
 	cmake --build $(ARM64_BUILD) -j $(JOBS)
 	cd $(ARM64_BUILD) && ctest --output-on-failure -j $(JOBS)
 	sh scripts/test-arm64.sh $(ARM64_BUILD)
+
+# The README's screenshot: the browser test's pages from build/'s primbench,
+# every check on, the default run's page photographed; replaced only when
+# every check passed.
+html-screenshot: build
+	@sh scripts/deps.sh html
+	sh tests/html/browser.sh $(BUILD)/primbench --screenshot $(BUILD)/html/report.png
+	mkdir -p docs/img && cp $(BUILD)/html/report.png docs/img/report.png
 
 # Configured with the prefix too: GNUInstallDirs picks libdir from it
 # (lib/x86_64-linux-gnu under /usr on Debian). Never the sanitizer build.

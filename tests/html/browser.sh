@@ -214,12 +214,17 @@ d["started_at"] = "2026-12-02T10:00:00Z"
 json.dump(d, open(sys.argv[2], "w"), indent=1)
 EOF
 # Each line: NAME|SECTIONS beyond the four|FILES
-pages="default||$data/plot/run_default.json
-compare|comparison|$data/plot/run_default.json $tmp/run_slower.json
-threads||$data/plot/mem_threads.json
-latency||$data/latency/curve_a.json
-loaded||$data/latency/loaded.json
-cmd_ab||$data/plot/cmd_ab.json"
+# The fixtures' names relative to tests/data, where report runs: the pages
+# (and the screenshot) show them so, not this checkout's path.
+pages="default||plot/run_default.json
+compare|comparison|plot/run_default.json $tmp/run_slower.json
+threads||plot/mem_threads.json
+latency||latency/curve_a.json
+loaded||latency/loaded.json
+cmd_ab||plot/cmd_ab.json"
+case $bin in
+*/*) bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") ;;
+esac
 # Figures need gnuplot (the pages say why there are none without it).
 minfig=1
 if ! command -v gnuplot >/dev/null 2>&1; then
@@ -231,10 +236,10 @@ n=0
 while IFS='|' read -r name secs files; do
 	n=$((n + 1))
 	page=$tmp/$name.html
-	echo "$name: $(echo "$files" | sed "s|$data/||g; s|$tmp/||g")"
+	echo "$name: $(echo "$files" | sed "s|$tmp/||g")"
 	t=$(now)
 	# shellcheck disable=SC2086
-	timeout -k 10 "$TIMEOUT" "$bin" report --html "$page" $files >"$tmp/$name.out" 2>&1
+	(cd "$data" && timeout -k 10 "$TIMEOUT" "$bin" report --html "$page" $files) >"$tmp/$name.out" 2>&1
 	rc=$?
 	echo "  report --html: $(since "$t")"
 	if [ $rc -ne 0 ] || [ ! -s "$page" ]; then

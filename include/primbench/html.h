@@ -44,7 +44,9 @@
 struct pb_html_figure {
 	const char *title; /* its heading: "memset, hot (the same buffers every call)" */
 	const char *alt;   /* the text alternative: what is drawn, in words */
-	/* The SVG picture (svg_len bytes); NULL: not drawn, `note` says why */
+	/* The SVG picture: svg_len bytes of text and a NUL after them; its
+	 * viewBox gives the <img> its width and height. NULL: not drawn,
+	 * `note` says why */
 	const char *svg;
 	size_t svg_len;
 	const char *note; /* a line under the figure, or NULL */

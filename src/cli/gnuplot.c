@@ -105,8 +105,8 @@ static int run_gnuplot(const char *gnuplot, const char *dir, char *why, size_t w
 	return -1;
 }
 
-/* The file at path, whole, in *data (malloc'd) and *len; *len 0 when it
- * cannot be read. */
+/* The file at path, whole, in *data (malloc'd, a NUL after its *len
+ * bytes) and *len; *len 0 when it cannot be read. */
 static void read_whole(const char *path, char **data, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -115,16 +115,22 @@ static void read_whole(const char *path, char **data, size_t *len)
 	*len = 0;
 	while (f) {
 		if (*len == cap) {
-			char *nd = realloc(*data, cap = cap ? 2 * cap : 1 << 16);
-			if (!nd)
+			size_t ncap = cap ? 2 * cap : 1 << 16;
+			char *nd = realloc(*data, ncap + 1); /* + 1: the NUL after the text */
+			if (!nd) {
+				*len = 0; /* unread: the caller says so */
 				break;
+			}
 			*data = nd;
+			cap = ncap;
 		}
 		size_t got = fread(*data + *len, 1, cap - *len, f);
 		*len += got;
 		if (got == 0)
 			break;
 	}
+	if (*data)
+		(*data)[*len] = '\0';
 	if (f)
 		fclose(f);
 }

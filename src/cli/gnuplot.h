@@ -15,7 +15,8 @@ int cli_gnuplot_find(char *buf, size_t len);
 /* Draws in[0..n) with po (pb_plot_write; po->output is set for the call
  * and given back) by running gnuplot in a fresh temporary directory
  * ($TMPDIR or /tmp; removed after), the picture's type by suffix (".svg"
- * or ".png"). The picture's bytes into *data (malloc'd) and *len. Returns
+ * or ".png"). The picture's bytes into *data (malloc'd, a NUL after
+ * them) and *len. Returns
  * 0, or -1 with why (one line: pb_plot_write's error, "gnuplot failed
  * (exit 1: line 12: ...)", "gnuplot wrote no picture") and *data NULL. */
 int cli_gnuplot_draw(const char *gnuplot, const struct pb_plot_input *in, size_t n,

@@ -474,7 +474,16 @@ static void figures(FILE *f, const struct pb_html_page *p)
 		pb_html_text(f, g->title);
 		fputs("</h3>\n", f);
 		if (g->svg) {
-			fputs("<img alt=\"", f);
+			/* the picture's own size (gnuplot's viewBox), so that
+			 * the page lays out before it is drawn and scales it
+			 * down, never up */
+			double w = 0, h = 0;
+			const char *vb = strstr(g->svg, "viewBox=\"");
+			if (vb && sscanf(vb, "viewBox=\"%*f %*f %lf %lf", &w, &h) == 2 && w >= 1 &&
+			    h >= 1 && w < 1e5 && h < 1e5)
+				fprintf(f, "<img width=\"%.0f\" height=\"%.0f\" alt=\"", w, h);
+			else
+				fputs("<img alt=\"", f);
 			pb_html_text(f, g->alt);
 			fputs("\" src=\"data:image/svg+xml;base64,", f);
 			base64(f, (const unsigned char *)g->svg, g->svg_len);

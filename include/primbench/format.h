@@ -57,14 +57,20 @@ int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt
 /* The text format's tables as HTML, for the HTML page (html.h): per group
  * (as text: "memset hot", "syscall", "cmd A", ...) a <table
  * class="pb-table" id="ID_PREFIX + the group's slug"> whose <caption> is
- * the group with its unit ("memset hot (ticks per call)"), header cells
- * <th scope="col"> case, n, median, 95% CI, and ns/call and GB/s where the
- * group has them, one <tr> per case with its label in <th scope="row">;
- * the cells as the markdown format writes them, number cells with
- * class="num"; every text through pb_html_text. The slug: the group's
- * lower-case letters and digits, every other run of bytes as one '-'.
- * Cases without samples are skipped; a file with none gets a <p>. Returns
- * 0, or -1 with pb_error() when out of memory. */
+ * the group with its unit, as the markdown's heading ("memset hot
+ * (tsc_ticks per call)"), header cells <th scope="col"> case, n, median,
+ * 95% CI, and ns/call and GB/s where the group has them (in a <thead>;
+ * the number columns' with class="num"), one <tr> per case (in a
+ * <tbody>) with its label in <th scope="row">; the cells as the markdown
+ * format writes them, number cells with class="num"; every text through
+ * pb_html_text. Latency and map groups are tables like any other (not
+ * the text's curve and map tables). The slug: the group's ASCII letters
+ * lower-cased and its digits, every other run of bytes as one '-'
+ * ("group" when nothing is left); a group whose id is taken already in
+ * this call (one name in two units) gets "-2", "-3", ... appended.
+ * id_prefix (NULL: none) should hold no blank. No heading: the tables
+ * only. Cases without samples are skipped; a file with none gets a <p>.
+ * Returns 0, or -1 with pb_error() when out of memory. */
 int pb_format_html_tables(FILE *f, const struct pb_results_file *r, const char *id_prefix);
 
 /* The pieces of the csv writer, for the other CSV tables (compare -f csv):

@@ -200,22 +200,62 @@ static size_t max_sz(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-/* One group rows[a..b) as an aligned text table (split when wider than 80
- * columns) or a Markdown table. */
+/* How the tables are written: aligned text (split when wider than 80
+ * columns), Markdown, or HTML (pb_format_html_tables). */
+enum style { STYLE_TEXT, STYLE_MARKDOWN, STYLE_HTML };
+
 static bool is_cmd_run(const struct row *w)
 {
 	return !strcmp(w->per, "run") && !strcmp(w->unit, "ns");
 }
 
-static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, bool markdown,
-                        double cmd_ns)
+/* One HTML cell: <TAG ATTRS>text</TAG>, the text escaped. */
+static void html_cell(FILE *f, const char *tag, const char *attrs, const char *text)
+{
+	fprintf(f, "<%s%s>", tag, attrs);
+	pb_html_text(f, text);
+	fprintf(f, "</%s>", tag);
+}
+
+/* One group rows[a..b) as an HTML table (pb_format_html_tables) with the
+ * cells cs of its rows, titled `title`, id `id`. */
+static void html_group(FILE *f, const struct row *rows, size_t a, size_t b, const struct cells *cs,
+                       bool derived, const char *title, const char *id)
+{
+	fputs("<table class=\"pb-table\" id=\"", f);
+	pb_html_text(f, id);
+	fputs("\">\n", f);
+	html_cell(f, "caption", "", title);
+	fputs("\n<thead>\n<tr>", f);
+	html_cell(f, "th", " scope=\"col\"", "case");
+	static const char *const heads[] = {"n", "median", "95% CI", "ns/call", "GB/s"};
+	for (size_t h = 0; h < (derived ? 5u : 3u); h++)
+		html_cell(f, "th", " scope=\"col\" class=\"num\"", heads[h]);
+	fputs("</tr>\n</thead>\n<tbody>\n", f);
+	for (size_t i = a; i < b; i++) {
+		const struct cells *c = &cs[i - a];
+		fputs("<tr>", f);
+		html_cell(f, "th", " scope=\"row\"", rows[i].label);
+		const char *const v[] = {c->n, c->median, c->ci, c->ns, c->gbs};
+		for (size_t h = 0; h < (derived ? 5u : 3u); h++)
+			html_cell(f, "td", " class=\"num\"", v[h]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody>\n</table>\n", f);
+}
+
+/* One group rows[a..b) as an aligned text table (split when wider than 80
+ * columns), a Markdown table or an HTML one (with the id `id`). 0, or -1
+ * with pb_error() when out of memory. */
+static int group_table(FILE *f, const struct row *rows, size_t a, size_t b, enum style style,
+                       double cmd_ns, const char *id)
 {
 	bool derived = false;
 	for (size_t i = a; i < b; i++)
 		derived |= isfinite(dv_num(&rows[i], "gb_per_s"));
 	struct cells *cs = calloc(b - a, sizeof *cs);
 	if (!cs)
-		return;
+		return pb_fail("out of memory");
 	/* cmd runs (ns) in the unit `primbench cmd` prints them in (cmd_ns:
 	 * the longest median of the file's runs, one unit for A and B). */
 	const char *unit = rows[a].unit;
@@ -234,7 +274,18 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 		wns = max_sz(wns, strlen(cs[i - a].ns));
 		wg = max_sz(wg, strlen(cs[i - a].gbs));
 	}
-	if (markdown) {
+	if (style == STYLE_HTML) {
+		char *title = NULL;
+		if (asprintf(&title, "%s (%s per %s)", rows[a].group, unit, rows[a].per) < 0) {
+			free(cs);
+			return pb_fail("out of memory");
+		}
+		html_group(f, rows, a, b, cs, derived, title, id);
+		free(title);
+		free(cs);
+		return 0;
+	}
+	if (style == STYLE_MARKDOWN) {
 		fprintf(f, "### %s (%s per %s)\n\n", rows[a].group, unit, rows[a].per);
 		fprintf(f, "| case | n | median | 95%% CI |%s\n",
 		        derived ? " ns/call | GB/s |" : "");
@@ -251,7 +302,7 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 		}
 		fprintf(f, "\n");
 		free(cs);
-		return;
+		return 0;
 	}
 	fprintf(f, "%s (%s per %s)\n", rows[a].group, unit, rows[a].per);
 	size_t base = wl + 2 + wn + 2 + wm + 2 + wc;
@@ -281,6 +332,7 @@ static void group_table(FILE *f, const struct row *rows, size_t a, size_t b, boo
 	}
 	fprintf(f, "\n");
 	free(cs);
+	return 0;
 }
 
 /* ---- latency and map groups (text) ------------------------------------------ */
@@ -468,7 +520,42 @@ static bool own_table(const struct row *rows, size_t n, const char *suite)
 	return n > 0 && strncmp(rows[0].group, suite, strlen(suite)) == 0;
 }
 
-static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
+/* The id of a group's HTML table: prefix, then the group's slug (its
+ * letters lower-cased and its digits, every other run of bytes one '-';
+ * "group" when that leaves nothing), "-2", "-3", ... appended while an id
+ * of ids[0..n) has it. Malloc'd; NULL when out of memory. */
+static char *table_id(const char *prefix, const char *group, char *const *ids, size_t n)
+{
+	size_t pl = strlen(prefix), len = pl + strlen(group) + sizeof "group" + 24;
+	char *id = malloc(len);
+	if (!id)
+		return NULL;
+	memcpy(id, prefix, pl);
+	char *o = id + pl;
+	for (const char *p = group; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x80 && isalnum(c))
+			*o++ = (char)tolower(c);
+		else if (o == id + pl || o[-1] != '-')
+			*o++ = '-';
+	}
+	if (o == id + pl)
+		o += sprintf(o, "group");
+	*o = '\0';
+	size_t base = (size_t)(o - id);
+	for (unsigned k = 2;; k++) {
+		bool taken = false;
+		for (size_t i = 0; i < n && !taken; i++)
+			taken = !strcmp(ids[i], id);
+		if (!taken)
+			return id;
+		snprintf(id + base, len - base, "-%u", k);
+	}
+}
+
+/* The tables of r in `style`; id_prefix: HTML's (pb_format_html_tables). */
+static int write_tables(FILE *f, const struct pb_results_file *r, enum style style,
+                        const char *id_prefix)
 {
 	struct row *rows = rows_of(r);
 	if (!rows)
@@ -482,10 +569,11 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 	if (np > 0)
 		snprintf(procs, sizeof procs, ", %lld process%s of %lld replicate%s each", np,
 		         np == 1 ? "" : "es", re, re == 1 ? "" : "s");
-	if (markdown)
+	/* HTML: the tables only, the page says what the file is */
+	if (style == STYLE_MARKDOWN)
 		fprintf(f, "## primbench result: %s\n\n%s, started %s%s%s\n\n", r->path, brand,
 		        started, procs, intr);
-	else {
+	else if (style == STYLE_TEXT) {
 		char *head;
 		if (asprintf(&head, "%s: %s, started %s%s%s", r->path, brand, started, procs,
 		             intr) >= 0) {
@@ -497,17 +585,16 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 	/* groups in first-seen order; each group's cases in file order */
 	bool *done = calloc(r->ncases + 1, sizeof *done);
 	struct row *order = calloc(r->ncases + 1, sizeof *order);
-	if (!done || !order) {
-		free(done);
-		free(order);
-		rows_free(rows, r->ncases);
-		return pb_fail("out of memory");
-	}
+	char **ids = calloc(r->ncases + 1, sizeof *ids); /* HTML's, so far */
+	size_t nids = 0;
+	int rc = 0;
+	if (!done || !order || !ids)
+		rc = pb_fail("out of memory");
 	double cmd_ns = 0; /* the longest median of a cmd run */
 	for (size_t i = 0; i < r->ncases; i++)
 		if (is_cmd_run(&rows[i]))
 			cmd_ns = fmax(cmd_ns, pc_num(&rows[i], "median"));
-	for (size_t i = 0; i < r->ncases; i++) {
+	for (size_t i = 0; rc == 0 && i < r->ncases; i++) {
 		if (done[i])
 			continue;
 		size_t n = 0;
@@ -516,19 +603,37 @@ static int write_tables(FILE *f, const struct pb_results_file *r, bool markdown)
 				order[n++] = rows[j];
 				done[j] = true;
 			}
-		if (!markdown && own_table(order, n, "latency"))
+		if (style == STYLE_TEXT && own_table(order, n, "latency"))
 			latency_group(f, r, order, n);
-		else if (!markdown && own_table(order, n, "map"))
+		else if (style == STYLE_TEXT && own_table(order, n, "map"))
 			map_group(f, order, n);
-		else
-			group_table(f, order, 0, n, markdown, cmd_ns);
+		else if (style == STYLE_HTML) {
+			char *id = table_id(id_prefix, order[0].group, ids, nids);
+			if (!id)
+				rc = pb_fail("out of memory");
+			else {
+				ids[nids++] = id;
+				rc = group_table(f, order, 0, n, style, cmd_ns, id);
+			}
+		} else
+			rc = group_table(f, order, 0, n, style, cmd_ns, NULL);
 	}
-	if (r->ncases == 0)
-		fprintf(f, "(no case with samples)\n");
+	if (rc == 0 && r->ncases == 0)
+		fputs(style == STYLE_HTML ? "<p>no case with samples</p>\n"
+		                          : "(no case with samples)\n",
+		      f);
+	for (size_t i = 0; i < nids; i++)
+		free(ids[i]);
+	free(ids);
 	free(done);
 	free(order);
 	rows_free(rows, r->ncases);
-	return 0;
+	return rc;
+}
+
+int pb_format_html_tables(FILE *f, const struct pb_results_file *r, const char *id_prefix)
+{
+	return write_tables(f, r, STYLE_HTML, id_prefix ? id_prefix : "");
 }
 
 /* ---- CSV (RFC 4180) --------------------------------------------------------- */
@@ -790,10 +895,10 @@ int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt
 	int rc = 0;
 	switch (fmt) {
 	case PB_FORMAT_TEXT:
-		rc = write_tables(f, r, false);
+		rc = write_tables(f, r, STYLE_TEXT, NULL);
 		break;
 	case PB_FORMAT_MARKDOWN:
-		rc = write_tables(f, r, true);
+		rc = write_tables(f, r, STYLE_MARKDOWN, NULL);
 		break;
 	case PB_FORMAT_JSON:
 		if (pb_results_file_print(f, r, 1, 10) != 0)

@@ -1608,64 +1608,147 @@ static void md_path(FILE *f, const char *path)
 		fprintf(f, "`%s`", path);
 }
 
-static void md_side(FILE *f, const char *label, const struct pb_results_file *first,
-                    const struct pb_results_file *const *side, size_t n)
+/* How pb_compare_markdown and pb_compare_html write: one writer for both,
+ * the cells the same. */
+enum doc_style { DOC_MARKDOWN, DOC_HTML };
+
+/* Text of the files, escaped for the style. */
+static void doc_text(FILE *f, enum doc_style st, const char *s)
 {
-	fprintf(f, "- %s ", label);
+	if (st == DOC_HTML)
+		pb_html_text(f, s);
+	else
+		md_text(f, s);
+}
+
+static void doc_path(FILE *f, enum doc_style st, const char *path)
+{
+	if (st == DOC_MARKDOWN) {
+		md_path(f, path);
+		return;
+	}
+	fputs("<code>", f);
+	pb_html_text(f, path);
+	fputs("</code>", f);
+}
+
+/* A list item's start and end. */
+static void doc_item(FILE *f, enum doc_style st)
+{
+	fputs(st == DOC_HTML ? "<li>" : "- ", f);
+}
+
+static void doc_item_end(FILE *f, enum doc_style st)
+{
+	fputs(st == DOC_HTML ? "</li>\n" : "\n", f);
+}
+
+/* One HTML cell: <TAG ATTRS>text</TAG>, the text escaped. */
+static void html_cell(FILE *f, const char *tag, const char *attrs, const char *text)
+{
+	fprintf(f, "<%s%s>", tag, attrs);
+	pb_html_text(f, text);
+	fprintf(f, "</%s>", tag);
+}
+
+/* An HTML table's start: its caption and header cells (num[i]: a number
+ * column, class="num"). */
+static void html_table_head(FILE *f, const char *caption, const char *const *heads, const bool *num,
+                            size_t n)
+{
+	fputs("<table class=\"pb-table\">\n", f);
+	html_cell(f, "caption", "", caption);
+	fputs("\n<thead>\n<tr>", f);
+	for (size_t i = 0; i < n; i++)
+		html_cell(f, "th", num[i] ? " scope=\"col\" class=\"num\"" : " scope=\"col\"",
+		          heads[i]);
+	fputs("</tr>\n</thead>\n<tbody>\n", f);
+}
+
+static void md_side(FILE *f, enum doc_style st, const char *label,
+                    const struct pb_results_file *first, const struct pb_results_file *const *side,
+                    size_t n)
+{
+	doc_item(f, st);
+	fprintf(f, "%s ", label);
 	if (n < 2)
-		md_path(f, first->path);
+		doc_path(f, st, first->path);
 	for (size_t i = 0; n >= 2 && i < n; i++) {
 		fputs(i ? ", " : "", f);
-		md_path(f, side[i]->path);
+		doc_path(f, st, side[i]->path);
 	}
 	if (n >= 2)
 		fprintf(f, " (%zu runs)", n);
-	fputc('\n', f);
+	doc_item_end(f, st);
 }
 
-/* The delta column's mark in words. */
-static const char *md_verdict(const struct pb_compare_row *row)
+/* The delta column's mark in words (Markdown's verdict column), and the
+ * class of HTML's verdict cell. */
+struct verdict_words {
+	const char *word, *html_class;
+};
+
+static struct verdict_words verdict_words(const struct pb_compare_row *row)
 {
 	if (row->one_run)
-		return "no verdict (one run)";
+		return (struct verdict_words){"no verdict (one run)", "verdict-one-run"};
 	if (row->verdict == PB_VERDICT_EQUIVALENT)
-		return "equivalent";
-	return row->significant ? "different" : "cannot tell";
+		return (struct verdict_words){"equivalent", "verdict-equivalent"};
+	return row->significant ? (struct verdict_words){"different", "verdict-different"}
+	                        : (struct verdict_words){"cannot tell", "verdict-none"};
+}
+
+static const char *md_verdict(const struct pb_compare_row *row)
+{
+	return verdict_words(row).word;
 }
 
 /* path NULL: the side's several files, named by `side` */
-static void md_names(FILE *f, const char *path, const char *side,
+static void md_names(FILE *f, enum doc_style st, const char *path, const char *side,
                      const struct pb_results_case *const *cases, size_t n)
 {
-	fputs("- only in ", f);
+	doc_item(f, st);
+	fputs("only in ", f);
 	if (path)
-		md_path(f, path);
+		doc_path(f, st, path);
 	else
 		fputs(side, f);
 	fprintf(f, ", %zu case%s: ", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		char *name = full_name(cases[i]);
 		fputs(i ? "; " : "", f);
-		md_text(f, name);
+		doc_text(f, st, name);
 		free(name);
 	}
-	fputc('\n', f);
+	doc_item_end(f, st);
 }
 
 /* The rows of one group in one unit as a table; the MARK_* of the rows marked '*'. */
-static unsigned md_group(FILE *f, const struct pb_compare_result *r, const char *group,
-                         const char *unit, bool *done)
+static unsigned md_group(FILE *f, enum doc_style st, const struct pb_compare_result *r,
+                         const char *group, const char *unit, bool *done)
 {
 	unsigned marked = 0;
 	char lv[32];
 	const char *uname;
 	double div = group_div(r, group, unit, done, &uname);
 	level_text(lv, sizeof lv, r->level);
-	fputs("\n### ", f);
-	md_text(f, group);
-	fprintf(f, "\n\n| case | old %s | new %s | delta | %s CI | p | verdict |\n", uname, uname,
-	        lv);
-	fputs("|---|---:|---:|---:|---|---:|---|\n", f);
+	if (st == DOC_HTML) {
+		char *oh = pb_xasprintf("old %s", uname), *nh = pb_xasprintf("new %s", uname);
+		char *ch = pb_xasprintf("%s CI", lv);
+		/* aligned as Markdown's columns */
+		const char *const heads[] = {"case", oh, nh, "delta", ch, "p", "verdict"};
+		const bool num[] = {false, true, true, true, false, true, false};
+		html_table_head(f, group, heads, num, 7);
+		free(oh);
+		free(nh);
+		free(ch);
+	} else {
+		fputs("\n### ", f);
+		md_text(f, group);
+		fprintf(f, "\n\n| case | old %s | new %s | delta | %s CI | p | verdict |\n", uname,
+		        uname, lv);
+		fputs("|---|---:|---:|---:|---|---:|---|\n", f);
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct pb_compare_row *row = &r->rows[i];
 		if (done[i] || strcmp(row->a->group, group) || strcmp(row->unit, unit))
@@ -1674,84 +1757,172 @@ static unsigned md_group(FILE *f, const struct pb_compare_result *r, const char 
 		struct row_cells c;
 		row_cells(row, div, &c);
 		marked |= mark_kind(row, c.marked);
-		fputs("| ", f);
-		md_text(f, row->a->label);
-		fprintf(f, " | %s +-%s | %s +-%s | %s | %s | %s | %s |\n", c.oa, c.ca, c.ob, c.cb,
-		        c.d, c.ci, c.p, md_verdict(row));
+		if (st == DOC_MARKDOWN) {
+			fputs("| ", f);
+			md_text(f, row->a->label);
+			fprintf(f, " | %s +-%s | %s +-%s | %s | %s | %s | %s |\n", c.oa, c.ca, c.ob,
+			        c.cb, c.d, c.ci, c.p, md_verdict(row));
+			continue;
+		}
+		char *old = pb_xasprintf("%s +-%s", c.oa, c.ca);
+		char *new = pb_xasprintf("%s +-%s", c.ob, c.cb);
+		struct verdict_words v = verdict_words(row);
+		char *vc = pb_xasprintf(" class=\"%s\"", v.html_class);
+		fputs("<tr>", f);
+		html_cell(f, "th", " scope=\"row\"", row->a->label);
+		html_cell(f, "td", " class=\"num\"", old);
+		html_cell(f, "td", " class=\"num\"", new);
+		html_cell(f, "td", " class=\"num\"", c.d);
+		html_cell(f, "td", "", c.ci);
+		html_cell(f, "td", " class=\"num\"", c.p);
+		html_cell(f, "td", vc, v.word);
+		fputs("</tr>\n", f);
+		free(old);
+		free(new);
+		free(vc);
 	}
+	if (st == DOC_HTML)
+		fputs("</tbody>\n</table>\n", f);
 	return marked;
 }
 
-void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
+/* A paragraph: Markdown's after a blank line, HTML's a <p>. */
+static void doc_para(FILE *f, enum doc_style st, const char *text)
 {
-	fputs("## primbench compare\n\n", f);
-	md_side(f, "old:", r->fa, r->side_a, r->nside_a);
-	md_side(f, "new:", r->fb, r->side_b, r->nside_b);
+	if (st == DOC_MARKDOWN) {
+		fprintf(f, "\n%s\n", text);
+		return;
+	}
+	fputs("<p>", f);
+	pb_html_text(f, text);
+	fputs("</p>\n", f);
+}
+
+/* A section's heading: Markdown's "### ", HTML's <h3>. */
+static void doc_heading(FILE *f, enum doc_style st, const char *text)
+{
+	if (st == DOC_MARKDOWN) {
+		fprintf(f, "\n### %s\n\n", text);
+		return;
+	}
+	html_cell(f, "h3", "", text);
+	fputc('\n', f);
+}
+
+static void compare_doc(FILE *f, enum doc_style st, const struct pb_compare_result *r)
+{
+	if (st == DOC_MARKDOWN)
+		fputs("## primbench compare\n\n", f);
+	else
+		fputs("<ul class=\"pb-files\">\n", f);
+	md_side(f, st, "old:", r->fa, r->side_a, r->nside_a);
+	md_side(f, st, "new:", r->fb, r->side_b, r->nside_b);
 	for (size_t i = 0; i < r->nhw + r->nsw; i++) {
 		const struct pb_compare_diff *d = i < r->nhw ? &r->hw[i] : &r->sw[i - r->nhw];
 		char *t = pb_xasprintf("%s %s -> %s", d->field, d->a, d->b);
-		fputs("- differs: ", f);
-		md_text(f, t);
-		fputs(i < r->nhw ? " (hardware; --force)\n" : "\n", f);
+		doc_item(f, st);
+		fputs("differs: ", f);
+		doc_text(f, st, t);
+		fputs(i < r->nhw ? " (hardware; --force)" : "", f);
+		doc_item_end(f, st);
 		free(t);
 	}
+	if (st == DOC_HTML)
+		fputs("</ul>\n", f);
 
 	bool *done = pb_xcalloc(r->nrows, sizeof *done);
 	unsigned marked = 0;
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!done[i])
-			marked |= md_group(f, r, r->rows[i].a->group, r->rows[i].unit, done);
+			marked |= md_group(f, st, r, r->rows[i].a->group, r->rows[i].unit, done);
 	free(done);
 	if (!r->nrows) {
 		char *why = nothing_matched(r);
-		fprintf(f, "\n%s\n", why);
+		doc_para(f, st, why);
 		free(why);
 	}
 
-	if (r->ngm) {
+	if (r->ngm && st == DOC_MARKDOWN)
 		fputs("\n### geomean\n\n| unit | old | new | delta | cases |\n"
 		      "|---|---:|---:|---:|---:|\n",
 		      f);
-		for (size_t g = 0; g < r->ngm; g++) {
-			const struct pb_compare_geomean *m = &r->gm[g];
-			char oa[16], ob[16], d[16];
-			const char *uname;
-			double div = ns_display(m->unit, fmin(m->a, m->b), &uname);
-			fmt_num(oa, sizeof oa, m->a / div);
-			fmt_num(ob, sizeof ob, m->b / div);
-			fmt_pct(d, sizeof d - 1, 100 * (m->ratio - 1));
-			if (m->n)
-				strcat(d, "%");
-			fprintf(f, "| %s | %s | %s | %s | %zu |\n", uname, oa, ob, d, m->n);
-		}
+	else if (r->ngm) {
+		const char *const heads[] = {"unit", "old", "new", "delta", "cases"};
+		const bool num[] = {false, true, true, true, true};
+		html_table_head(f, "geomean", heads, num, 5);
 	}
+	for (size_t g = 0; g < r->ngm; g++) {
+		const struct pb_compare_geomean *m = &r->gm[g];
+		char oa[16], ob[16], d[16], n[32];
+		const char *uname;
+		double div = ns_display(m->unit, fmin(m->a, m->b), &uname);
+		fmt_num(oa, sizeof oa, m->a / div);
+		fmt_num(ob, sizeof ob, m->b / div);
+		fmt_pct(d, sizeof d - 1, 100 * (m->ratio - 1));
+		if (m->n)
+			strcat(d, "%");
+		snprintf(n, sizeof n, "%zu", m->n);
+		if (st == DOC_MARKDOWN) {
+			fprintf(f, "| %s | %s | %s | %s | %s |\n", uname, oa, ob, d, n);
+			continue;
+		}
+		fputs("<tr>", f);
+		html_cell(f, "th", " scope=\"row\"", uname);
+		html_cell(f, "td", " class=\"num\"", oa);
+		html_cell(f, "td", " class=\"num\"", ob);
+		html_cell(f, "td", " class=\"num\"", d);
+		html_cell(f, "td", " class=\"num\"", n);
+		fputs("</tr>\n", f);
+	}
+	if (r->ngm && st == DOC_HTML)
+		fputs("</tbody>\n</table>\n", f);
 
-	if (r->nonly_a || r->nonly_b)
-		fputs("\n### only in one file\n\n", f);
+	if (r->nonly_a || r->nonly_b) {
+		doc_heading(f, st, "only in one file");
+		if (st == DOC_HTML)
+			fputs("<ul>\n", f);
+	}
 	if (r->nonly_a)
-		md_names(f, r->nside_a > 1 ? NULL : r->fa->path, "the old files", r->only_a,
+		md_names(f, st, r->nside_a > 1 ? NULL : r->fa->path, "the old files", r->only_a,
 		         r->nonly_a);
 	if (r->nonly_b)
-		md_names(f, r->nside_b > 1 ? NULL : r->fb->path, "the new files", r->only_b,
+		md_names(f, st, r->nside_b > 1 ? NULL : r->fb->path, "the new files", r->only_b,
 		         r->nonly_b);
-	if (r->nnotes)
-		fputs("\n### notes\n\n", f);
-	for (size_t i = 0; i < r->nnotes; i++) {
-		fputs("- ", f);
-		md_text(f, r->notes[i]);
-		fputc('\n', f);
+	if ((r->nonly_a || r->nonly_b) && st == DOC_HTML)
+		fputs("</ul>\n", f);
+	if (r->nnotes) {
+		doc_heading(f, st, "notes");
+		if (st == DOC_HTML)
+			fputs("<ul>\n", f);
 	}
+	for (size_t i = 0; i < r->nnotes; i++) {
+		doc_item(f, st);
+		doc_text(f, st, r->notes[i]);
+		doc_item_end(f, st);
+	}
+	if (r->nnotes && st == DOC_HTML)
+		fputs("</ul>\n", f);
 
 	if (r->nrows) {
 		char *legend = legend_text(r);
-		fprintf(f, "\n%s\n", legend);
+		doc_para(f, st, legend);
 		free(legend);
 		if (marked) {
 			char *t = marked_text(marked);
-			fprintf(f, "\n%s\n", t);
+			doc_para(f, st, t);
 			free(t);
 		}
 	}
+}
+
+void pb_compare_markdown(FILE *f, const struct pb_compare_result *r)
+{
+	compare_doc(f, DOC_MARKDOWN, r);
+}
+
+void pb_compare_html(FILE *f, const struct pb_compare_result *r)
+{
+	compare_doc(f, DOC_HTML, r);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */

@@ -65,12 +65,12 @@ int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt
  * format writes them, number cells with class="num"; every text through
  * pb_html_text. Latency and map groups are tables like any other (not
  * the text's curve and map tables). The slug: the group's ASCII letters
- * lower-cased and its digits, every other run of bytes as one '-'
- * ("group" when nothing is left); a group whose id is taken already in
- * this call (one name in two units) gets "-2", "-3", ... appended.
- * id_prefix (NULL: none) should hold no blank. No heading: the tables
- * only. Cases without samples are skipped; a file with none gets a <p>.
- * Returns 0, or -1 with pb_error() when out of memory. */
+ * lower-cased and its digits, every other run of bytes between them as
+ * one '-' ("group" when nothing is left); a group whose id is taken
+ * already in this call (one name in two units) gets "-2", "-3", ...
+ * appended. id_prefix (NULL: none) should hold no blank. No heading: the
+ * tables only. Cases without samples are skipped; a file with none gets
+ * a <p>. Returns 0, or -1 with pb_error() when out of memory. */
 int pb_format_html_tables(FILE *f, const struct pb_results_file *r, const char *id_prefix);
 
 /* The pieces of the csv writer, for the other CSV tables (compare -f csv):

@@ -521,8 +521,8 @@ static bool own_table(const struct row *rows, size_t n, const char *suite)
 }
 
 /* The id of a group's HTML table: prefix, then the group's slug (its
- * letters lower-cased and its digits, every other run of bytes one '-';
- * "group" when that leaves nothing), "-2", "-3", ... appended while an id
+ * letters lower-cased and its digits, every other run of bytes between
+ * them one '-'; "group" when that leaves nothing), "-2", "-3", ... appended while an id
  * of ids[0..n) has it. Malloc'd; NULL when out of memory. */
 static char *table_id(const char *prefix, const char *group, char *const *ids, size_t n)
 {
@@ -536,9 +536,11 @@ static char *table_id(const char *prefix, const char *group, char *const *ids, s
 		unsigned char c = (unsigned char)*p;
 		if (c < 0x80 && isalnum(c))
 			*o++ = (char)tolower(c);
-		else if (o == id + pl || o[-1] != '-')
+		else if (o > id + pl && o[-1] != '-')
 			*o++ = '-';
 	}
+	if (o > id + pl && o[-1] == '-')
+		o--;
 	if (o == id + pl)
 		o += sprintf(o, "group");
 	*o = '\0';

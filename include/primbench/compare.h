@@ -80,15 +80,18 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r);
 void pb_compare_markdown(FILE *f, const struct pb_compare_result *r);
 
 /* The same as HTML, for the HTML page (html.h; report --html of several
- * files): the files and the machine differences as a <ul>, per case group
+ * files): the files and the machine differences as a <ul
+ * class="pb-files">, per case group
  * a <table class="pb-table"> (caption: the group; header cells case, old,
  * new, delta, its CI, p, verdict as <th scope="col">; the case's label in
  * <th scope="row">; the cells as the markdown table's, number cells with
  * class="num", the verdict cell with class "verdict-different",
  * "verdict-equivalent", "verdict-none" (cannot tell) or "verdict-one-run"),
- * the geometric means as a table, the cases in only one file and the
- * notes as lists, the legend as a <p>. Headings are <h3>; every text
- * through pb_html_text. */
+ * the geometric means as a table (caption "geomean"), the cases in only
+ * one file and the notes as lists under <h3> headings ("only in one file",
+ * "notes"), the legend (and why nothing matched, when nothing did) as a
+ * <p>. No profile table (Markdown has none either); the tables have no
+ * id. Every text through pb_html_text; polyglot HTML (html.h). */
 void pb_compare_html(FILE *f, const struct pb_compare_result *r);
 
 /* The comparisons r[0..n) as one CSV table (compare -f csv, RFC 4180 as

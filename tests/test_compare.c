@@ -1,7 +1,8 @@
 /* test_compare.c - `primbench compare` (include/primbench/compare.h): loading
  * and every bad-input message, naming, matching on the key, the machine
  * check, unit conversion, the '~' rule and the geometric mean on fixed data,
- * and the text layout (80 columns). Real result files are in
+ * the text layout (80 columns), and the Markdown, CSV and HTML tables. Real
+ * result files are in
  * tests/data/compare (make_fixtures.py there derives the edited ones). */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -25,7 +26,10 @@
 #include "primbench/error.h"
 #include "primbench/glibc_effect.h"
 #include "primbench/profile.h"
+#include "primbench/text.h"
 #include "results/results_json.h"
+
+#include "html_check.h"
 
 #define assert_close(a, b, eps)                                                                    \
 	do {                                                                                       \
@@ -1933,6 +1937,264 @@ static void test_markdown_csv(void **state)
 		pb_results_file_free(&g[i]);
 }
 
+/* ---- HTML (pb_compare_html) ---- */
+
+__attribute__((noinline)) static char *html_text(const struct pb_compare_result *r)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&s, &len);
+	assert_non_null(m);
+	pb_compare_html(m, r);
+	fclose(m);
+	const char *why = html_check(s);
+	if (why)
+		fail_msg("not polyglot HTML: %s\n%s", why, s);
+	return s;
+}
+
+static void html_append(char **out, const char *s, size_t n, bool escape)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	if (escape) {
+		char *part = strndup(s, n);
+		assert_non_null(part);
+		pb_html_text(m, part);
+		free(part);
+	} else {
+		fwrite(s, 1, n, m);
+	}
+	fclose(m);
+	size_t have = *out ? strlen(*out) : 0;
+	*out = realloc(*out, have + len + 1);
+	assert_non_null(*out);
+	memcpy(*out + have, text, len + 1);
+	free(text);
+}
+
+static void html_put(char **out, const char *s)
+{
+	html_append(out, s, strlen(s), false);
+}
+
+/* The class of the verdict cell of the Markdown verdict `word`. */
+static const char *verdict_class(const char *word, size_t n)
+{
+	static const char *const map[][2] = {{"different", "verdict-different"},
+	                                     {"equivalent", "verdict-equivalent"},
+	                                     {"cannot tell", "verdict-none"},
+	                                     {"no verdict (one run)", "verdict-one-run"}};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strlen(map[i][0]) == n && !strncmp(word, map[i][0], n))
+			return map[i][1];
+	fail_msg("verdict '%.*s'", (int)n, word);
+	return NULL;
+}
+
+/* One Markdown table line (n bytes, "| a | b |") as the HTML row that
+ * should hold the same cells: header cells (head) or a body row;
+ * num[i]: column i is a number column; verdict: the last is a verdict. */
+static char *html_row_of(const char *line, size_t n, bool head, const bool *num, bool verdict)
+{
+	char *out = NULL;
+	html_put(&out, "<tr>");
+	const char *p = line + 2, *end = line + n - 2;
+	for (size_t i = 0; p <= end; i++) {
+		const char *bar = strstr(p, " | ");
+		if (!bar || bar > end)
+			bar = end;
+		size_t len = (size_t)(bar - p);
+		bool last = bar == end;
+		if (head)
+			html_put(&out, num[i] ? "<th scope=\"col\" class=\"num\">"
+			                      : "<th scope=\"col\">");
+		else if (i == 0)
+			html_put(&out, "<th scope=\"row\">");
+		else if (last && verdict) {
+			html_put(&out, "<td class=\"");
+			html_put(&out, verdict_class(p, len));
+			html_put(&out, "\">");
+		} else
+			html_put(&out, num[i] ? "<td class=\"num\">" : "<td>");
+		/* Markdown's escapes undone: the cell's own text */
+		char *cell = malloc(len + 1);
+		assert_non_null(cell);
+		size_t k = 0;
+		for (size_t j = 0; j < len; j++)
+			if (!(p[j] == '\\' && j + 1 < len && strchr("\\|*`<~", p[j + 1])))
+				cell[k++] = p[j];
+			else
+				cell[k++] = p[++j];
+		html_append(&out, cell, k, true);
+		free(cell);
+		html_put(&out, head || i == 0 ? "</th>" : "</td>");
+		p = bar + 3;
+	}
+	html_put(&out, "</tr>");
+	return out;
+}
+
+/* Every Markdown table line of the comparison as an HTML row of the same
+ * cells, in order; the number of case rows (not the geometric means'). */
+static size_t html_rows_match(const char *md, const char *html)
+{
+	static const bool cases_num[] = {false, true, true, true, false, true, false};
+	static const bool gm_num[] = {false, true, true, true, true};
+	const bool *num = NULL;
+	const char *at = html;
+	size_t rows = 0;
+	for (const char *line = md; *line;) {
+		size_t n = strcspn(line, "\n");
+		char *want = NULL;
+		if (!strncmp(line, "| case |", 8)) {
+			num = cases_num;
+			want = html_row_of(line, n, true, num, false);
+		} else if (!strncmp(line, "| unit |", 8)) {
+			num = gm_num;
+			want = html_row_of(line, n, true, num, false);
+		} else if (!strncmp(line, "| ", 2)) {
+			assert_non_null(num);
+			want = html_row_of(line, n, false, num, num == cases_num);
+			rows += num == cases_num;
+		}
+		if (want) {
+			const char *found = strstr(at, want);
+			if (!found)
+				fail_msg("no '%s' in order in\n%s", want, html);
+			at = found + strlen(want);
+			free(want);
+		}
+		line += n + (line[n] == '\n');
+	}
+	return rows;
+}
+
+static size_t html_count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* The Markdown's cells in HTML tables, a row per case, the verdict's
+ * class as its word; the files, differences, geometric means, only-in
+ * cases and notes; every text escaped. */
+static void test_html(void **state)
+{
+	(void)state;
+	struct pb_results_file f[3];
+	load_ok("mem_a.json", &f[0]);
+	load_ok("mem_b.json", &f[1]);
+	load_ok("sw_diff.json", &f[2]);
+	assert_int_equal(pb_results_name(f, 3), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 4);
+	char *md = markdown_text(&r), *html = html_text(&r);
+	assert_int_equal(html_rows_match(md, html), r.nrows);
+	assert_int_equal(
+	    html_count(html, "<td class=\"verdict-one-run\">no verdict (one run)</td>"), r.nrows);
+	assert_int_equal(html_count(html, "<td class=\"verdict-"), r.nrows);
+	assert_int_equal(html_count(html, "<table class=\"pb-table\">"), 2);
+	assert_int_equal(html_count(html, "</table>"), 2);
+	assert_contains(html, "<ul class=\"pb-files\">\n<li>old: <code>mem_a.json</code></li>\n"
+	                      "<li>new: <code>mem_b.json</code></li>\n</ul>\n");
+	assert_contains(html, "<table class=\"pb-table\">\n<caption>memset hot</caption>\n"
+	                      "<thead>\n<tr><th scope=\"col\">case</th><th scope=\"col\" "
+	                      "class=\"num\">old ticks</th><th scope=\"col\" class=\"num\">new "
+	                      "ticks</th><th scope=\"col\" class=\"num\">delta</th><th "
+	                      "scope=\"col\">95% CI</th><th scope=\"col\" class=\"num\">p</th><th "
+	                      "scope=\"col\">verdict</th></tr>\n</thead>\n<tbody>\n");
+	assert_contains(html, "<tr><th scope=\"row\">libc 64</th><td class=\"num\">4.32 +-1%</td>"
+	                      "<td class=\"num\">4.27 +-7%</td><td class=\"num\">-0.3%?</td>"
+	                      "<td>[-2.0, +0.8]</td><td class=\"num\">0.490</td>"
+	                      "<td class=\"verdict-one-run\">no verdict (one run)</td></tr>\n");
+	assert_contains(html, "<caption>geomean</caption>");
+	assert_contains(html, "<tr><th scope=\"row\">ticks</th><td class=\"num\">67.7</td><td "
+	                      "class=\"num\">67.5</td><td class=\"num\">-0.3%</td><td "
+	                      "class=\"num\">4</td></tr>\n");
+	assert_contains(html, "<h3>only in one file</h3>\n<ul>\n<li>only in "
+	                      "<code>mem_a.json</code>, 2 cases: memset hot: rep_stosb 64; memset "
+	                      "hot: rep_stosb 4K</li>\n<li>only in <code>mem_b.json</code>, 2 "
+	                      "cases: memset hot: avx2 64; memset hot: avx2 4K</li>\n</ul>\n");
+	assert_contains(html, "<h3>notes</h3>\n<ul>\n<li>4 cases with one run on a side");
+	assert_contains(html, "(&#39;?&#39; after the delta)");
+	assert_contains(html, "\n<p>old, new: median per call (ticks: TSC ticks)");
+	assert_contains(html, "p &gt;= 0.05");
+	free(md);
+	free(html);
+	pb_compare_result_free(&r);
+	/* the software that differs, in the files' list */
+	assert_int_equal(pb_compare_run(&f[0], &f[2], 0.95, false, &r), 0);
+	md = markdown_text(&r);
+	html = html_text(&r);
+	assert_int_equal(html_rows_match(md, html), r.nrows);
+	assert_contains(html, "<li>differs: kernel 6.18.44-fc-v769 -&gt; 6.1.0-20-amd64</li>\n");
+	free(md);
+	free(html);
+	pb_compare_result_free(&r);
+	for (int i = 0; i < 3; i++)
+		pb_results_file_free(&f[i]);
+
+	/* equivalent, different and cannot tell (replicates a side), names
+	 * with HTML's characters */
+	const double a[] = {100, 100.1, 99.9, 100.05, 99.95},
+	             b[] = {100.5, 100.6, 100.4, 100.55, 100.45},
+	             c[] = {103, 103.1, 102.9, 103.05, 102.95}, d[] = {90, 112, 95, 108, 101};
+	json_t *da = doc_new(), *db = doc_new();
+	add_replicated(da, mem_key("small", 64), a, 5, 21);
+	add_replicated(db, mem_key("small", 64), b, 5, 21);
+	add_replicated(da, mem_key("a<b&c", 64), a, 5, 21);
+	add_replicated(db, mem_key("a<b&c", 64), c, 5, 21);
+	add_replicated(da, mem_key("noisy", 64), a, 5, 21);
+	add_replicated(db, mem_key("noisy", 64), d, 5, 21);
+	struct pb_results_file g[2];
+	load_doc(da, "x<1.json", &g[0]);
+	load_doc(db, "b&'2'.json", &g[1]);
+	assert_int_equal(pb_results_name(g, 2), 0);
+	assert_int_equal(pb_compare_run(&g[0], &g[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, 3);
+	assert_int_equal(r.rows[0].verdict, PB_VERDICT_EQUIVALENT);
+	assert_true(r.rows[1].significant);
+	assert_false(r.rows[2].significant);
+	assert_int_equal(r.rows[2].verdict, PB_VERDICT_NONE);
+	md = markdown_text(&r);
+	html = html_text(&r);
+	assert_int_equal(html_rows_match(md, html), r.nrows);
+	assert_contains(html, "<tr><th scope=\"row\">small 64</th>");
+	assert_contains(html, "<td class=\"verdict-equivalent\">equivalent</td></tr>\n<tr><th "
+	                      "scope=\"row\">a&lt;b&amp;c 64</th>");
+	assert_contains(html, "<td class=\"verdict-different\">different</td></tr>\n<tr><th "
+	                      "scope=\"row\">noisy 64</th>");
+	assert_contains(html, "<td class=\"verdict-none\">cannot tell</td></tr>\n</tbody>");
+	assert_contains(html, "<li>old: <code>x&lt;1.json</code></li>\n"
+	                      "<li>new: <code>b&amp;&#39;2&#39;.json</code></li>\n");
+	assert_null(strstr(html, "a<b"));
+	free(md);
+	free(html);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&g[0]);
+	pb_results_file_free(&g[1]);
+
+	/* nothing in both: a paragraph, no table, no legend */
+	load_ok("mem_a.json", &f[0]);
+	load_ok("sys_a.json", &f[1]);
+	assert_int_equal(pb_results_name(f, 2), 0);
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	html = html_text(&r);
+	assert_contains(html, "</ul>\n<p>no cases in both files: mem_a.json has 6 mem cases, ");
+	assert_null(strstr(html, "<table"));
+	assert_null(strstr(html, "old, new: median"));
+	free(html);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
+}
+
 /* With '--', a side is the union of its files' cases (issue 33, item 1):
  * a case missing from a side's first file is compared on the files that
  * have it, with a note, or listed as only in that side; never dropped. */
@@ -2343,6 +2605,7 @@ int main(void)
 	    cmocka_unit_test(test_legend_methods),
 	    cmocka_unit_test(test_margin),
 	    cmocka_unit_test(test_markdown_csv),
+	    cmocka_unit_test(test_html),
 	    cmocka_unit_test(test_format_cli),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

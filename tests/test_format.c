@@ -3,7 +3,8 @@
  * to every case's statistics (exact), Markdown and text back to every
  * case's median, and Go's benchmark format checked line by line against
  * the rules of its design document (golang.org/design/14313-benchmark-
- * format) and back to every sample. Fixtures: tests/data/format/, real
+ * format) and back to every sample; the HTML tables hold the Markdown's
+ * cells and read as XML. Fixtures: tests/data/format/, real
  * results of mem, syscall, xsave and cmd runs on the development machine
  * (xsave trimmed to 4 cases). */
 #define _GNU_SOURCE
@@ -26,7 +27,10 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
+#include "primbench/text.h"
 #include "results/results_json.h"
+
+#include "html_check.h"
 
 static const char *const fixtures[] = {"mem.json", "syscall.json", "xsave.json", "cmd.json"};
 #define NFIX (sizeof fixtures / sizeof fixtures[0])
@@ -557,6 +561,258 @@ static void test_malformed_members(void **state)
 	json_decref(d);
 }
 
+/* ---- HTML tables (pb_format_html_tables) ---- */
+
+/* not inlined: GCC's -Wdangling-pointer takes the memstream's buffer for
+ * the local that held its address */
+__attribute__((noinline)) static char *render_html(const struct pb_results_file *f,
+                                                   const char *prefix)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	if (pb_format_html_tables(m, f, prefix) != 0)
+		fail_msg("pb_format_html_tables: %s", pb_error());
+	assert_int_equal(fclose(m), 0);
+	const char *why = html_check(text);
+	if (why)
+		fail_msg("%s: not polyglot HTML: %s", f->path, why);
+	return text;
+}
+
+/* s[0..n) through pb_html_text, appended to *out. */
+static void append_escaped(char **out, const char *s, size_t n)
+{
+	char *part = strndup(s, n), *text = NULL;
+	size_t len = 0;
+	assert_non_null(part);
+	FILE *m = open_memstream(&text, &len);
+	assert_non_null(m);
+	pb_html_text(m, part);
+	assert_int_equal(fclose(m), 0);
+	size_t have = *out ? strlen(*out) : 0;
+	*out = realloc(*out, have + len + 1);
+	assert_non_null(*out);
+	memcpy(*out + have, text, len + 1);
+	free(part);
+	free(text);
+}
+
+static void append(char **out, const char *s)
+{
+	size_t have = *out ? strlen(*out) : 0;
+	*out = realloc(*out, have + strlen(s) + 1);
+	assert_non_null(*out);
+	strcpy(*out + have, s);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* A Markdown table line "| a | b | c |" (n bytes) as an HTML row: the
+ * first cell in `first`, the others in `rest` each. Malloc'd. */
+static char *html_row(const char *line, size_t n, const char *first, const char *rest,
+                      const char *close_first, const char *close_rest)
+{
+	char *out = NULL;
+	append(&out, "<tr>");
+	const char *p = line + 2, *end = line + n - 2; /* past "| ", before " |" */
+	for (int i = 0; p <= end; i++) {
+		const char *bar = strstr(p, " | ");
+		if (!bar || bar > end)
+			bar = end;
+		append(&out, i ? rest : first);
+		append_escaped(&out, p, (size_t)(bar - p));
+		append(&out, i ? close_rest : close_first);
+		p = bar + 3;
+	}
+	append(&out, "</tr>");
+	return out;
+}
+
+/* Per Markdown heading one table captioned alike, in order; per
+ * Markdown row one HTML row of the same cells; the header cells; ids with
+ * the prefix, unique. */
+static void test_html_tables(void **state)
+{
+	(void)state;
+	static const char *const files[] = {
+	    "mem.json",
+	    "syscall.json",
+	    "xsave.json",
+	    "cmd.json",
+	    "mem-bad-equivalence.json",
+	    "mem-equivalence-5.json",
+	    "../plot/run_default.json",
+	    "../plot/mem_threads.json",
+	    "../plot/cmd_ab.json",
+	    "../plot/mem_sweep.json",
+	    "../latency/loaded.json",
+	    "../latency/curve_a.json",
+	    "../latency/map_a.json",
+	};
+	for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+		struct pb_results_file f;
+		load(files[k], &f);
+		char *md = render(&f, PB_FORMAT_MARKDOWN);
+		char *html = render_html(&f, "t-");
+		const char *at = html;
+		size_t tables = 0, rows = 0;
+		for (const char *line = md; *line;) {
+			size_t n = strcspn(line, "\n");
+			char *want = NULL;
+			if (!strncmp(line, "### ", 4)) {
+				append(&want, "<caption>");
+				append_escaped(&want, line + 4, n - 4);
+				append(&want, "</caption>");
+				tables++;
+			} else if (!strncmp(line, "| case |", 8)) {
+				want =
+				    html_row(line, n, "<th scope=\"col\">",
+				             "<th scope=\"col\" class=\"num\">", "</th>", "</th>");
+			} else if (!strncmp(line, "| ", 2)) {
+				want = html_row(line, n, "<th scope=\"row\">", "<td class=\"num\">",
+				                "</th>", "</td>");
+				rows++;
+			}
+			if (want) {
+				const char *found = strstr(at, want);
+				if (!found)
+					fail_msg("%s: no '%s' in order in\n%s", files[k], want,
+					         html);
+				at = found + strlen(want);
+				free(want);
+			}
+			line += n + (line[n] == '\n');
+		}
+		assert_true(tables > 0);
+		assert_int_equal(count(html, "<table class=\"pb-table\" id=\"t-"), tables);
+		assert_int_equal(count(html, "<table"), tables);
+		assert_int_equal(count(html, "</table>"), tables);
+		assert_int_equal(rows, f.ncases);
+		assert_int_equal(count(html, "<th scope=\"row\">"), rows);
+		assert_int_equal(count(html, "<th scope=\"col\">case</th><th scope=\"col\" "
+		                             "class=\"num\">n</th><th scope=\"col\" "
+		                             "class=\"num\">median</th><th scope=\"col\" "
+		                             "class=\"num\">95% CI</th>"),
+		                 tables);
+		/* the ids: unique */
+		for (const char *id = strstr(html, " id=\""); id; id = strstr(id + 1, " id=\"")) {
+			size_t n = strcspn(id + 5, "\"");
+			for (const char *o = strstr(id + 1, " id=\""); o;
+			     o = strstr(o + 1, " id=\""))
+				if (strcspn(o + 5, "\"") == n && !strncmp(o + 5, id + 5, n))
+					fail_msg("%s: id %.*s twice", files[k], (int)n, id + 5);
+		}
+		free(md);
+		free(html);
+		pb_results_file_free(&f);
+	}
+	/* ns/call and GB/s where the group has them */
+	struct pb_results_file f;
+	load("mem.json", &f);
+	char *html = render_html(&f, "");
+	assert_non_null(strstr(html,
+	                       "<table class=\"pb-table\" id=\"memcpy-hot\">\n<caption>memcpy "
+	                       "hot (tsc_ticks per call)</caption>\n<thead>\n"));
+	assert_non_null(strstr(html, "<th scope=\"col\" class=\"num\">95% CI</th><th scope=\"col\" "
+	                             "class=\"num\">ns/call</th><th scope=\"col\" "
+	                             "class=\"num\">GB/s</th></tr>\n</thead>\n<tbody>\n<tr>"));
+	free(html);
+	pb_results_file_free(&f);
+	load("syscall.json", &f);
+	html = render_html(&f, NULL);
+	assert_null(strstr(html, "GB/s"));
+	assert_non_null(strstr(html, " id=\"syscall\""));
+	free(html);
+	pb_results_file_free(&f);
+}
+
+/* Labels and groups with HTML's characters come out escaped; groups of
+ * one slug get -2, -3; a file without samples gets a paragraph. */
+static void test_html_escaping_ids(void **state)
+{
+	(void)state;
+	json_error_t err;
+	json_t *d = json_load_file("mem.json", 0, &err);
+	assert_non_null(d);
+	json_t *cases = json_object_get(d, "cases");
+	for (size_t i = 0; i < json_array_size(cases); i++) {
+		json_t *key = json_object_get(json_array_get(cases, i), "key");
+		bool hot = !strcmp(json_string_value(json_object_get(key, "cache_state")), "hot");
+		long long size = json_integer_value(json_object_get(key, "size_bytes"));
+		/* three groups, one slug: memcpy-hot-cold */
+		json_object_set_new(key, "cache_state",
+		                    json_string(hot          ? "hot & <cold>"
+		                                : size == 64 ? "Hot \"cold\""
+		                                             : "HOT'COLD"));
+	}
+	json_object_set_new(json_object_get(json_array_get(cases, 0), "key"), "kernel",
+	                    json_string("a<b&c"));
+	struct pb_results_file f;
+	load_edited(d, &f);
+	char *html = render_html(&f, "p1-");
+	assert_non_null(strstr(html, "<table class=\"pb-table\" id=\"p1-memcpy-hot-cold\">\n"
+	                             "<caption>memcpy hot &amp; &lt;cold&gt; (tsc_ticks per "
+	                             "call)</caption>"));
+	assert_non_null(strstr(html, "<table class=\"pb-table\" id=\"p1-memcpy-hot-cold-2\">\n"
+	                             "<caption>memcpy Hot &quot;cold&quot; (tsc_ticks per "
+	                             "call)</caption>"));
+	assert_non_null(strstr(html, "<table class=\"pb-table\" id=\"p1-memcpy-hot-cold-3\">\n"
+	                             "<caption>memcpy HOT&#39;COLD (tsc_ticks per "
+	                             "call)</caption>"));
+	assert_non_null(strstr(html, "<tr><th scope=\"row\">a&lt;b&amp;c 64</th><td "
+	                             "class=\"num\">"));
+	assert_null(strstr(html, "a<b"));
+	assert_null(strstr(html, "<cold>"));
+	free(html);
+	html = render_html(&f, NULL);
+	assert_non_null(strstr(html, " id=\"memcpy-hot-cold\""));
+	assert_non_null(strstr(html, " id=\"memcpy-hot-cold-3\""));
+	free(html);
+	pb_results_file_free(&f);
+
+	/* no case with samples: a paragraph, no table */
+	for (size_t i = 0; i < json_array_size(cases); i++)
+		json_object_set_new(json_array_get(cases, i), "samples", json_array());
+	load_edited(d, &f);
+	assert_int_equal(f.ncases, 0);
+	html = render_html(&f, "p1-");
+	assert_string_equal(html, "<p>no case with samples</p>\n");
+	free(html);
+	pb_results_file_free(&f);
+	json_decref(d);
+}
+
+/* The polyglot check itself (html_check.h) refuses what XML would. */
+static void test_html_check(void **state)
+{
+	(void)state;
+	assert_null(html_check("<p class=\"a&amp;b\">x &lt; y &#39;</p>\n<p></p>"));
+	static const char *const bad[] = {"<p>x",
+	                                  "<p><b></p></b>",
+	                                  "<p>&nbsp;</p>",
+	                                  "<p>&#160;</p>",
+	                                  "<p>a & b</p>",
+	                                  "<p class=a>x</p>",
+	                                  "<p class='a'>x</p>",
+	                                  "<p>a > b</p>",
+	                                  "<br/>",
+	                                  "<P>x</P>",
+	                                  "text<p></p>",
+	                                  "<p></p></p>",
+	                                  "<!-- c --><p></p>"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (!html_check(bad[i]))
+			fail_msg("'%s' passed", bad[i]);
+}
+
 int main(void)
 {
 	char src[PATH_MAX], dir[PATH_MAX + 16];
@@ -576,6 +832,9 @@ int main(void)
 	    cmocka_unit_test(test_benchfmt_values),
 	    cmocka_unit_test(test_csv_derived_units),
 	    cmocka_unit_test(test_malformed_members),
+	    cmocka_unit_test(test_html_check),
+	    cmocka_unit_test(test_html_tables),
+	    cmocka_unit_test(test_html_escaping_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

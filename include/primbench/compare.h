@@ -81,12 +81,12 @@ void pb_compare_markdown(FILE *f, const struct pb_compare_result *r);
 
 /* The same as HTML, for the HTML page (html.h; report --html of several
  * files): the files and the machine differences as a <ul
- * class="pb-files">, per case group
- * a <table class="pb-table"> (caption: the group; header cells case, old,
- * new, delta, its CI, p, verdict as <th scope="col">; the case's label in
- * <th scope="row">; the cells as the markdown table's, number cells with
- * class="num", the verdict cell with class "verdict-different",
- * "verdict-equivalent", "verdict-none" (cannot tell) or "verdict-one-run"),
+ * class="pb-files">, per case group a <table class="pb-table"> (caption:
+ * the group; header cells case, old, new, delta, its CI, p, verdict as
+ * <th scope="col">; the case's label in <th scope="row">; the cells as
+ * the markdown table's, number cells with class="num", the verdict cell
+ * with class "verdict-different", "verdict-equivalent", "verdict-none"
+ * (cannot tell) or "verdict-one-run"),
  * the geometric means as a table (caption "geomean"), the cases in only
  * one file and the notes as lists under <h3> headings ("only in one file",
  * "notes"), the legend (and why nothing matched, when nothing did) as a

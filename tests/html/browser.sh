@@ -268,7 +268,7 @@ if [ -s "$page" ]; then
 	if [ -n "$shot" ]; then
 		t=$(now)
 		mkdir -p "$(dirname "$shot")"
-		chrome --window-size=1280,2000 --screenshot="$tmp/shot.png" "file://$page" >"$tmp/shot.log" 2>&1
+		chrome --window-size=1280,2900 --screenshot="$tmp/shot.png" "file://$page" >"$tmp/shot.log" 2>&1
 		rc=$?
 		if [ $rc -ne 0 ] || [ "$(head -c 4 "$tmp/shot.png" 2>/dev/null | od -An -c | tr -d ' ')" != "211PNG" ]; then
 			tail -5 "$tmp/shot.log"

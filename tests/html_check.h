@@ -1,7 +1,7 @@
 /* html_check.h - a check that HTML is polyglot (reads as XML too), for
  * the tests of the HTML writers (test_format, test_compare): every element
  * closed in order, names lower-case, attributes name="value", no
- * character reference but &amp; &lt; &gt; &quot; &#39;, no '>' in text.
+ * character reference but &amp; &lt; &gt; &quot; &apos;, no '>' in text.
  * No comments, doctype or self-closed elements: the writers use none.
  * tests/format/html_xml.py checks the same outputs with a real XML
  * parser. */
@@ -15,7 +15,7 @@
 /* Whether s[0..] starts one of the five references; its length in *n. */
 static bool html_check_ref(const char *s, size_t *n)
 {
-	static const char *const refs[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+	static const char *const refs[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
 	for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
 		if (!strncmp(s, refs[i], strlen(refs[i]))) {
 			*n = strlen(refs[i]);

@@ -2122,7 +2122,7 @@ static void test_html(void **state)
 	                      "hot: rep_stosb 4K</li>\n<li>only in <code>mem_b.json</code>, 2 "
 	                      "cases: memset hot: avx2 64; memset hot: avx2 4K</li>\n</ul>\n");
 	assert_contains(html, "<h3>notes</h3>\n<ul>\n<li>4 cases with one run on a side");
-	assert_contains(html, "(&#39;?&#39; after the delta)");
+	assert_contains(html, "(&apos;?&apos; after the delta)");
 	assert_contains(html, "\n<p>old, new: median per call (ticks: TSC ticks)");
 	assert_contains(html, "p &gt;= 0.05");
 	free(md);
@@ -2172,7 +2172,7 @@ static void test_html(void **state)
 	                      "scope=\"row\">noisy 64</th>");
 	assert_contains(html, "<td class=\"verdict-none\">cannot tell</td></tr>\n</tbody>");
 	assert_contains(html, "<li>old: <code>x&lt;1.json</code></li>\n"
-	                      "<li>new: <code>b&amp;&#39;2&#39;.json</code></li>\n");
+	                      "<li>new: <code>b&amp;&apos;2&apos;.json</code></li>\n");
 	assert_null(strstr(html, "a<b"));
 	free(md);
 	free(html);

@@ -765,7 +765,7 @@ static void test_html_escaping_ids(void **state)
 	                             "<caption>memcpy Hot &quot;cold&quot; (tsc_ticks per "
 	                             "call)</caption>"));
 	assert_non_null(strstr(html, "<table class=\"pb-table\" id=\"p1-memcpy-hot-cold-3\">\n"
-	                             "<caption>memcpy HOT&#39;COLD (tsc_ticks per "
+	                             "<caption>memcpy HOT&apos;COLD (tsc_ticks per "
 	                             "call)</caption>"));
 	assert_non_null(strstr(html, "<tr><th scope=\"row\">a&lt;b&amp;c 64</th><td "
 	                             "class=\"num\">"));
@@ -794,7 +794,7 @@ static void test_html_escaping_ids(void **state)
 static void test_html_check(void **state)
 {
 	(void)state;
-	assert_null(html_check("<p class=\"a&amp;b\">x &lt; y &#39;</p>\n<p></p>"));
+	assert_null(html_check("<p class=\"a&amp;b\">x &lt; y &apos;</p>\n<p></p>"));
 	static const char *const bad[] = {"<p>x",
 	                                  "<p><b></p></b>",
 	                                  "<p>&nbsp;</p>",

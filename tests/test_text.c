@@ -261,8 +261,15 @@ static void test_html_text(void **state)
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	pb_html_text(f, "a<b>&\"c\" 'd'\x01\x7f\t\n\xc2\xb5s");
+	/* not UTF-8: a lone continuation byte, a cut sequence, an overlong
+	 * '/', a surrogate, past U+10FFFF; each bad byte one U+FFFD */
+	pb_html_text(f, "|\x80|\xe2\x82|\xc0\xaf|\xed\xa0\x80|\xf4\x90\x80\x80|\xf0\x9f\x98\x80|");
 	fclose(f);
-	assert_string_equal(buf, "a&lt;b&gt;&amp;&quot;c&quot; &#39;d&#39;  \t\n\xc2\xb5s");
+	assert_string_equal(buf,
+	                    "a&lt;b&gt;&amp;&quot;c&quot; &apos;d&apos;  \t\n\xc2\xb5s"
+	                    "|\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd|"
+	                    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+	                    "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|\xf0\x9f\x98\x80|");
 	free(buf);
 }
 

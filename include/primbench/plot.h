@@ -122,8 +122,9 @@ void pb_plot_panels_free(struct pb_plot_panel *p, size_t count);
 int pb_plot_check(const struct pb_plot_input *in, size_t n);
 
 /* What pb_plot_write() leaves out of f: "PATH: not drawn: 10 syscall
- * cases (plot draws mem and cmd results); 2 mem cases of size 0 (a log
- * axis has no 0)". Malloc'd; NULL when everything is drawn. */
+ * cases (plot draws mem, cmd, latency and map results); 2 mem cases of
+ * size 0 (a log axis has no 0)". Malloc'd; NULL when everything is
+ * drawn. */
 char *pb_plot_note(const struct pb_results_file *f);
 
 /* The two sides of a cmd A/B as the plot's title names them, each by

@@ -83,11 +83,17 @@ void pb_notes_merge(char *dst, size_t cap, const char *src);
 const char *pb_enum_name(const char *const *names, size_t n, unsigned v, const char *unknown);
 
 /* Writes s to f as HTML text, fit for an element's content and a quoted
- * attribute value alike: '&', '<', '>', '"' and '\'' as character
- * references (HTML Living Standard, 13.1.4 "Character references"; the
- * five XML predefines, so the page also reads as XML), other control
- * characters but tab and newline as spaces (they are not allowed in HTML
- * text), every other byte as it is (UTF-8 passes through). */
+ * attribute value alike: '&', '<', '>', '"' and '\'' as the five XML
+ * predefined entities (&amp; &lt; &gt; &quot; &apos;: HTML5 knows them
+ * too, so the page also reads as XML), other control characters but tab
+ * and newline as spaces (not allowed in HTML text), UTF-8 as it is, and
+ * each byte that does not start a valid UTF-8 sequence (RFC 3629) as
+ * U+FFFD, the replacement character. */
 void pb_html_text(FILE *f, const char *s);
+
+/* The length in bytes (1 to 4) of the valid UTF-8 sequence (RFC 3629,
+ * section 4: no overlong form, no surrogate, at most U+10FFFF) that s
+ * starts with; 0 when s does not start one (or at its NUL). */
+size_t pb_utf8_len(const char *s);
 
 #endif

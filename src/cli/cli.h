@@ -249,9 +249,11 @@ const char *cli_output_path(const char *arg);
  * file can be created in it, or in its parent when it does not exist yet
  * (a probe file, removed at once). */
 void cli_check_output_dir(const char *what, const char *dir);
-/* Exits 2 ("CMD: -o OUT would overwrite the input IN") when out is the same
- * file as one of inputs[0..n) (same device and inode); a new out passes. */
-void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n);
+/* Exits 2 ("CMD: OPT OUT would overwrite the input IN"; opt: the option
+ * that named out, "-o" or "--html") when out is the same file as one of
+ * inputs[0..n) (same device and inode); a new out passes. */
+void cli_check_output_not_input(const char *cmd, const char *opt, const char *out, char **inputs,
+                                size_t n);
 
 /* Writes doc whole to path and prints "results: PATH"; on failure one
  * error line. Returns PB_EXIT_OK or PB_EXIT_USAGE. */

@@ -363,14 +363,16 @@ void cli_check_output_dir(const char *what, const char *dir)
 	unlink(probe);
 }
 
-void cli_check_output_not_input(const char *cmd, const char *out, char **inputs, size_t n)
+void cli_check_output_not_input(const char *cmd, const char *opt, const char *out, char **inputs,
+                                size_t n)
 {
 	struct stat so, si;
 	if (stat(out, &so) != 0)
 		return; /* a new file: no input is there */
 	for (size_t i = 0; i < n; i++)
 		if (stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
-			die_usage("%s: -o %s would overwrite the input %s", cmd, out, inputs[i]);
+			die_usage("%s: %s %s would overwrite the input %s", cmd, opt, out,
+			          inputs[i]);
 }
 
 int cli_parse_cpu_opt(const char *text)

@@ -256,7 +256,7 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, const struct 
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("compare: %s", pb_error());
 	if (out)
-		cli_check_output_not_input("compare", out, paths, n);
+		cli_check_output_not_input("compare", "-o", out, paths, n);
 	for (size_t i = 0; i < n; i++)
 		if (pb_results_load(paths[i], &files[i]) != 0) {
 			free(paths);
@@ -339,7 +339,7 @@ int cmd_compare(int argc, char **argv)
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("compare: %s", pb_error());
 	if (out)
-		cli_check_output_not_input("compare", out, argv + optind, nfiles);
+		cli_check_output_not_input("compare", "-o", out, argv + optind, nfiles);
 
 	struct pb_results_file *files = calloc(nfiles, sizeof *files);
 	struct pb_compare_result *res = calloc(nfiles, sizeof *res);

@@ -91,12 +91,13 @@ static int report_html(const struct report_args *a, const char *out, char **argv
 	if (a->nlabels > n)
 		die_usage("report: %zu --label for %zu file%s", a->nlabels, n, n == 1 ? "" : "s");
 	size_t l = strlen(a->html);
-	if (l < 6 || (strcmp(a->html + l - 5, ".html") && strcmp(a->html + l - 4, ".htm")))
-		die_usage("report: --html '%s' must end in .html", a->html);
+	if (!(l > 5 && !strcmp(a->html + l - 5, ".html")) &&
+	    !(l > 4 && !strcmp(a->html + l - 4, ".htm")))
+		die_usage("report: --html '%s' must end in .html or .htm", a->html);
 	cli_parse_done();
 	if (pb_output_reserve(a->html) != 0)
 		die_usage("report: %s", pb_error());
-	cli_check_output_not_input("report", a->html, argv, n);
+	cli_check_output_not_input("report", "--html", a->html, argv, n);
 	if (cli_html_report(a->html, argv, n, a->labels, a->nlabels) != 0)
 		die_usage("report: %s", pb_error());
 	printf("report: %s\n", a->html);
@@ -140,7 +141,7 @@ int cmd_report(int argc, char **argv)
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("report: %s", pb_error());
 	if (out)
-		cli_check_output_not_input("report", out, argv + optind, 1);
+		cli_check_output_not_input("report", "-o", out, argv + optind, 1);
 	struct pb_results_file file;
 	if (pb_results_load(in, &file) != 0) {
 		char msg[1024];

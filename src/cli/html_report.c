@@ -3,6 +3,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +92,8 @@ static void draw_group(struct figs *g, const char *gnuplot, const struct pb_plot
 	pb_plot_panels_free(panels, np);
 }
 
-/* The figures of every file: the files together when one plot can hold
- * them, else each file alone. */
+/* The figures of every file: the files that one plot can hold together
+ * (before/after of one kind) drawn together, in groups. */
 static void draw_all(struct figs *g, const struct pb_plot_input *in, size_t n)
 {
 	char path[PATH_MAX];
@@ -100,25 +101,53 @@ static void draw_all(struct figs *g, const struct pb_plot_input *in, size_t n)
 	if (!gnuplot)
 		note_add(g, "gnuplot was not found (install the Debian package gnuplot-nox, or "
 		            "set PRIMBENCH_GNUPLOT): the figures are listed but not drawn.");
-	if (n > 1 && pb_plot_check(in, n) == 0) {
-		draw_group(g, gnuplot, in, n, NULL);
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			if (pb_plot_check(&in[i], 1) != 0) {
-				/* a file with nothing to draw: said below by its note */
-				char *why = pb_plot_note(in[i].file);
-				if (!why) {
-					char *t = pb_xasprintf("%s: not drawn: %s", in[i].label,
-					                       pb_error());
-					note_add(g, t);
-					free(t);
-				}
-				free(why);
-				continue;
+	/* groups of files one plot can hold (of one kind; cmd files on one
+	 * metric), each file in the first group it fits, in file order */
+	struct pb_plot_input *grp = pb_xcalloc(n, sizeof *grp);
+	bool *done = pb_xcalloc(n, sizeof *done);
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		done[i] = true;
+		if (pb_plot_check(&in[i], 1) != 0) {
+			/* nothing to draw: said by its note below, or here */
+			char *why = pb_plot_note(in[i].file);
+			if (!why) {
+				char *t =
+				    pb_xasprintf("%s: not drawn: %s.", in[i].label, pb_error());
+				note_add(g, t);
+				free(t);
 			}
-			draw_group(g, gnuplot, &in[i], 1, n > 1 ? in[i].label : NULL);
+			free(why);
+			continue;
 		}
+		size_t k = 0;
+		grp[k++] = in[i];
+		for (size_t j = i + 1; j < n; j++) {
+			if (done[j])
+				continue;
+			grp[k] = in[j];
+			if (pb_plot_check(grp, k + 1) == 0) {
+				done[j] = true;
+				k++;
+			}
+		}
+		/* a group that is not every file: its titles name its files */
+		char *prefix = NULL;
+		if (k < n) {
+			prefix = pb_xstrdup("");
+			for (size_t j = 0; j < k; j++) {
+				char *t =
+				    pb_xasprintf("%s%s%s", prefix, j ? ", " : "", grp[j].label);
+				free(prefix);
+				prefix = t;
+			}
+		}
+		draw_group(g, gnuplot, grp, k, prefix);
+		free(prefix);
 	}
+	free(grp);
+	free(done);
 	for (size_t i = 0; i < n; i++) {
 		char *why = pb_plot_note(in[i].file);
 		if (why) {

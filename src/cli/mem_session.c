@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1299,17 +1300,61 @@ static void mem_measure(struct mem_run *run)
 	write_results(run, &fmt);
 }
 
-/* --html: the page of the result file at path, beside it
- * (cli/html_report.h), once the run has written it (status 0, or an
- * interrupted run's file). A page that cannot be written is an error
- * line; the run's status stands, or becomes 2 when it was 0. */
-static int html_after(const struct mem_cli *m, const char *path, int status)
+/* A result file's identity before the run: whether it existed, and its
+ * device and inode (a file written whole is a new inode: a rename). */
+struct file_id {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+};
+
+static struct file_id file_id_of(const char *path)
 {
-	if (!m->html || !path[0] || cli_processes_child() || access(path, R_OK) != 0)
+	struct stat st;
+	struct file_id id = {0};
+	if (path[0] && stat(path, &st) == 0)
+		id = (struct file_id){true, st.st_dev, st.st_ino};
+	return id;
+}
+
+/* Whether this run wrote path: it exists and is not the file that was
+ * there before the run. */
+static bool written_since(const char *path, struct file_id before)
+{
+	struct file_id now = file_id_of(path);
+	return now.exists && !(before.exists && before.dev == now.dev && before.ino == now.ino);
+}
+
+/* --html: the page of the result file at path, beside it
+ * (cli/html_report.h), once this run has written it (status 0, or an
+ * interrupted run's file); with --vs-env, the page of its two sides'
+ * files (PATH-A.json and PATH-B.json), B against A. No file written by
+ * this run: no page, and a line says so. A page that cannot be written
+ * is an error line; the run's status stands, or becomes 2 when it was 0. */
+static int html_after(const struct mem_cli *m, const char *path, struct file_id before, int status)
+{
+	if (!m->html || !path[0] || cli_processes_child())
 		return status;
+	char a[4096 + 8], b[4096 + 8];
+	char *paths[2] = {(char *)path, NULL};
+	const char *labels[2] = {NULL, NULL};
+	size_t n = 1;
+	const char *written = path;
+	if (m->n_vs_env) {
+		cli_vs_env_side_path(path, 'A', a, sizeof a);
+		cli_vs_env_side_path(path, 'B', b, sizeof b);
+		paths[0] = a;
+		paths[1] = b;
+		labels[0] = "A";
+		labels[1] = "B";
+		n = 2;
+	}
+	if (!written_since(written, before)) {
+		cli_error("--html: this run wrote no result file: no page");
+		return status == PB_EXIT_OK ? PB_EXIT_USAGE : status;
+	}
 	char *page = cli_html_path_of(path);
-	char *const paths[] = {(char *)path};
-	if (cli_html_report(page, paths, 1, NULL, 0) != 0) {
+	if (cli_html_report(page, paths, n, labels, n) != 0) {
 		cli_error("--html: %s", pb_error());
 		status = status == PB_EXIT_OK ? PB_EXIT_USAGE : status;
 	} else if (!cli_quiet)
@@ -1346,6 +1391,9 @@ int mem_cli_run(struct mem_cli *m)
 		default_path(path, sizeof path, started);
 	else if (m->out_path)
 		snprintf(path, sizeof path, "%s", m->out_path);
+	/* --html: the page only of a file this run writes (the comparison's
+	 * with --vs-env: written last, after both sides' files) */
+	const struct file_id before = file_id_of(path);
 	if (m->n_vs_env && !cli_processes_child()) {
 		mem_plan_free(m, &pl);
 		if (path[0] && pb_output_reserve(path) != 0)
@@ -1364,7 +1412,7 @@ int mem_cli_run(struct mem_cli *m)
 		    .vs_env = m->vs_env,
 		    .n_vs_env = m->n_vs_env,
 		};
-		return html_after(m, path, cli_processes_run(&cp));
+		return html_after(m, path, before, cli_processes_run(&cp));
 	}
 	if (m->processes > 1) {
 		/* the plan was checked above: bad input fails before any child */
@@ -1383,7 +1431,7 @@ int mem_cli_run(struct mem_cli *m)
 		    .out_path = path[0] ? path : NULL,
 		    .format = m->format,
 		};
-		return html_after(m, path, cli_processes_run(&cp));
+		return html_after(m, path, before, cli_processes_run(&cp));
 	}
 
 	struct mem_run run = {.m = m, .pl = &pl, .status = PB_EXIT_OK};
@@ -1413,5 +1461,5 @@ int mem_cli_run(struct mem_cli *m)
 			          m->format == PB_FORMAT_TEXT ? "tables" : "result",
 			          m->format == PB_FORMAT_TEXT ? "" : "s");
 	}
-	return html_after(m, path, status);
+	return html_after(m, path, before, status);
 }

@@ -322,9 +322,7 @@ int cli_processes_run(const struct cli_processes *p)
 
 /* ---- --vs-env: A B B A ... ------------------------------------------ */
 
-/* path with "-A.json" or "-B.json" in place of a ".json" ending (else
- * appended). */
-static void side_path(const char *path, char side, char *out, size_t len)
+void cli_vs_env_side_path(const char *path, char side, char *out, size_t len)
 {
 	size_t n = strlen(path);
 	if (n > 5 && !strcmp(path + n - 5, ".json"))
@@ -502,8 +500,8 @@ static int run_vs_env(const struct cli_processes *p)
 	char pa[4200], pbp[4200];
 	if (p->out_path) {
 		/* every file it will write, checked before anything runs */
-		side_path(p->out_path, 'A', pa, sizeof pa);
-		side_path(p->out_path, 'B', pbp, sizeof pbp);
+		cli_vs_env_side_path(p->out_path, 'A', pa, sizeof pa);
+		cli_vs_env_side_path(p->out_path, 'B', pbp, sizeof pbp);
 		if (pb_output_reserve(pa) != 0 || pb_output_reserve(pbp) != 0)
 			die_usage("%s", pb_error());
 	}

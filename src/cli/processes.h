@@ -60,6 +60,11 @@ void cli_vs_env_check(const char *arg);
  * 2 when the list is full or already names arg's variable. */
 void cli_vs_env_add(char **list, size_t *n, size_t max, const char *arg);
 
+/* Where --vs-env -o PATH writes side `side` ('A' or 'B'): PATH with
+ * "-A.json" or "-B.json" in place of a ".json" ending (else appended),
+ * into out (len bytes). */
+void cli_vs_env_side_path(const char *path, char side, char *out, size_t len);
+
 /* Runs cli_argv again n times (with --processes 1 and the shares above
  * after it), joins their result files case by case (samples and
  * replicates in process order; per_call by pb_summarize_replicates),

@@ -1823,7 +1823,11 @@ static void compare_doc(FILE *f, enum doc_style st, const struct pb_compare_resu
 		doc_item(f, st);
 		fputs("differs: ", f);
 		doc_text(f, st, t);
-		fputs(i < r->nhw ? " (hardware; --force)" : "", f);
+		/* HTML (report --html): compared anyway, no option to name */
+		fputs(i >= r->nhw      ? ""
+		      : st == DOC_HTML ? " (hardware)"
+		                       : " (hardware; --force)",
+		      f);
 		doc_item_end(f, st);
 		free(t);
 	}

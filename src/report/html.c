@@ -212,8 +212,10 @@ static void compare_counts(FILE *f, const struct pb_html_page *p, size_t k)
 		fprintf(f, ", %zu without a verdict (one run a side)", one);
 	for (size_t g = 0; g < r->ngm; g++)
 		if (r->gm[g].n && isfinite(r->gm[g].ratio)) {
+			/* the unit as the tables name it */
+			const char *u = r->gm[g].unit;
 			fprintf(f, "; geometric mean of %zu in ", r->gm[g].n);
-			pb_html_text(f, r->gm[g].unit);
+			pb_html_text(f, !strcmp(u, "tsc_ticks") ? "TSC ticks" : u);
 			fprintf(f, ": %+.1f%%", 100 * (r->gm[g].ratio - 1));
 		}
 	if (r->nhw)
@@ -494,8 +496,11 @@ static void figures(FILE *f, const struct pb_html_page *p)
 			fputs("Not drawn. ", f);
 		pb_html_text(f, g->alt);
 		if (g->note) {
+			size_t l = strlen(g->note);
 			fputc(' ', f);
 			pb_html_text(f, g->note);
+			if (l && g->note[l - 1] != '.')
+				fputc('.', f);
 		}
 		fputs(" The figures are in the tables below.</figcaption>\n</figure>\n", f);
 	}

@@ -66,20 +66,51 @@ static int kernel_point(size_t kernel, size_t file)
 /* ---- text output ---------------------------------------------------- */
 
 /* A gnuplot double-quoted string: backslash and quote escaped, control
- * characters as spaces, "\n" kept as gnuplot's newline. */
+ * characters as spaces, "\n" kept as gnuplot's newline. gnuplot's svg
+ * terminal writes the text into XML, escaping '&' and '<' only: so no
+ * "]]>" (which XML text may not hold: "]] >") and every byte that does
+ * not start a valid UTF-8 sequence as '?' (the file is UTF-8). */
 static void gp_str(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
+	int brackets = 0; /* ']' just written, in a row */
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
-		if (c == '\n')
+		size_t n = pb_utf8_len(s);
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+			brackets = 0;
+			continue;
+		}
+		if (n == 0)
+			fputc('?', f);
+		else if (c == '\n')
 			fputs("\\n", f);
 		else if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
-		else
+		else {
+			if (c == '>' && brackets >= 2)
+				fputc(' ', f);
 			fputc(c, f);
+		}
+		brackets = n == 1 && c == ']' ? brackets + 1 : 0;
+		s++;
+	}
+	fputc('"', f);
+}
+
+/* A path as a gnuplot double-quoted string: its bytes as they are (a
+ * path need not be UTF-8), backslash and quote escaped. */
+static void gp_path(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
 	}
 	fputc('"', f);
 }
@@ -2177,7 +2208,7 @@ char *pb_plot_note(const struct pb_results_file *f)
 		fprintf(t, "%s%zu %s case%s", j ? ", " : "", count[j], suites.v[j],
 		        count[j] == 1 ? "" : "s");
 	if (suites.n)
-		fputs(" (plot draws mem and cmd results)", t);
+		fputs(" (plot draws mem, cmd, latency and map results)", t);
 	if (zero)
 		fprintf(t, "%s%zu mem case%s of size 0 (a log axis has no 0)", suites.n ? "; " : "",
 		        zero, zero == 1 ? "" : "s");
@@ -2295,7 +2326,7 @@ static void plot_head(FILE *g, const struct plot_job *j, bool svg)
 		        "background \"#ffffff\"\n",
 		        width, height);
 	fputs("set encoding utf8\nset output ", g);
-	gp_str(g, out);
+	gp_path(g, out);
 	fputs("\nset grid xtics ytics lc rgb \"#dddddd\"\nset border lc rgb \"#444444\"\n", g);
 }
 
@@ -2472,6 +2503,44 @@ static void panel_add(struct pb_plot_panel **out, size_t *count, size_t *cap, ch
 	(*out)[(*count)++] = (struct pb_plot_panel){title, alt};
 }
 
+/* What panel_script marks on a size panel of f, in words: the cache sizes
+ * drawn as dotted lines and the break-even points drawn as triangles
+ * ("; dotted vertical lines mark the cache sizes (L1d 32K, L2 1M);
+ * triangles at the bottom mark the break-even points"), or "" (malloc'd). */
+static char *drawn_marks(const struct pb_results_file *f, const struct panel *pa)
+{
+	double lo = pa->xmin, hi = pa->xmax;
+	if (hi <= lo)
+		hi = lo * 2;
+	struct outfile sink;
+	FILE *g = out_open(&sink);
+	char off[256];
+	cache_marks(g, f, lo / 1.15, hi * 1.15, off, sizeof off);
+	fflush(g);
+	/* the cache lines drawn: their x2tics labels, "L1d 32K\n(sysfs)" */
+	char *caches = pb_xstrdup("");
+	size_t ncache = 0;
+	for (const char *p = sink.text; p && (p = strstr(p, "x2tics")) != NULL; p++) {
+		const char *q = strstr(p, "(\"");
+		const char *e = q ? strstr(q + 2, "\\n") : NULL;
+		if (!q || !e)
+			break;
+		char *t =
+		    pb_xasprintf("%s%s%.*s", caches, ncache ? ", " : "", (int)(e - q - 2), q + 2);
+		free(caches);
+		caches = t;
+		ncache++;
+	}
+	size_t nbe = breakeven_marks(g, f, pa->op, pa->state, lo, hi);
+	fclose(g);
+	free(sink.text);
+	char *t = pb_xasprintf(
+	    "%s%s%s%s", ncache ? "; dotted vertical lines mark the cache sizes (" : "", caches,
+	    ncache ? ")" : "", nbe ? "; triangles at the bottom mark the break-even points" : "");
+	free(caches);
+	return t;
+}
+
 static void mem_panels(const struct plot_job *j, struct pb_plot_panel **out, size_t *count,
                        size_t *cap)
 {
@@ -2485,15 +2554,15 @@ static void mem_panels(const struct plot_job *j, struct pb_plot_panel **out, siz
 		pb_format_bytes(lo, sizeof lo, pa->xmin, PB_BYTES_SHORT);
 		pb_format_bytes(hi, sizeof hi, pa->xmax, PB_BYTES_SHORT);
 		char *words = series_words(m, m->series, m->nseries, pi, in, n);
+		char *marks = drawn_marks(in[0].file, pa);
 		panel_add(
 		    out, count, cap,
 		    pb_xasprintf("%s, %s (%s)%s", pa->title, pa->state, state_text(pa->state),
 		                 m->threads ? ", 1 thread" : ""),
 		    pb_xasprintf("Line chart: %s against bytes per call (log scale) from %s to "
-		                 "%s; %s; the shaded band around a line is its 95%% CI; dotted "
-		                 "vertical lines mark the cache sizes, triangles at the bottom "
-		                 "the break-even points.",
-		                 unit_axis(unit), lo, hi, words));
+		                 "%s; %s; the shaded band around a line is its 95%% CI%s.",
+		                 unit_axis(unit), lo, hi, words, marks));
+		free(marks);
 		free(words);
 	}
 	for (size_t si = 0; si < m->nscalings; si++) {

@@ -197,10 +197,50 @@ void pb_notes_merge(char *dst, size_t cap, const char *src)
 	}
 }
 
+size_t pb_utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (u[0] == 0)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	size_t n;
+	unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+	if (u[0] >= 0xc2 && u[0] <= 0xdf)
+		n = 2;
+	else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		n = 3;
+		lo = u[0] == 0xe0 ? 0xa0 : 0x80; /* no overlong form */
+		hi = u[0] == 0xed ? 0x9f : 0xbf; /* no surrogate */
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		n = 4;
+		lo = u[0] == 0xf0 ? 0x90 : 0x80;
+		hi = u[0] == 0xf4 ? 0x8f : 0xbf; /* at most U+10FFFF */
+	} else
+		return 0;
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (u[i] < 0x80 || u[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 void pb_html_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		size_t n = pb_utf8_len(s);
+		if (n == 0) {
+			fputs("\xef\xbf\xbd", f); /* U+FFFD */
+			s++;
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, n, f);
+			s += n;
+			continue;
+		}
 		switch (c) {
 		case '&':
 			fputs("&amp;", f);
@@ -215,10 +255,11 @@ void pb_html_text(FILE *f, const char *s)
 			fputs("&quot;", f);
 			break;
 		case '\'':
-			fputs("&#39;", f);
+			fputs("&apos;", f);
 			break;
 		default:
 			fputc((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f ? ' ' : c, f);
 		}
+		s++;
 	}
 }

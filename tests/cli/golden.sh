@@ -93,9 +93,10 @@ while IFS='|' read -r name args; do
 	# the spread and noise paragraphs, with their continuation lines (their
 	# wrapping follows the widest case's name, the noise's causes)
 	# and cmd's note on user and sys (present where the kernel splits them by
-	# a tick longer than the run's CPU time)
+	# a tick longer than the run's CPU time) and on run 1 (present when it was
+	# slower than the later runs; its wrapping follows the ratio's digits)
 	sed -e "s|$PB_TESTDATA|DATA|g" -e "s|$root|ROOT|g" "$tmp/raw" |
-		awk '/^(spread|noise|user and sys):/ { skip = 1; next } skip && /^ / { next } { skip = 0; print }' |
+		awk '/^(spread|noise|user and sys):/ || /^run [0-9]+ took / { skip = 1; next } skip && /^ / { next } { skip = 0; print }' |
 		grep -v -e '^noise:' -e '^ *switches of the measuring' -e '^warning:' -e '^spread:' \
 			-e '^ *(mem[a-z]*/' -e '^note: .* outliers' -e 'modified z-score' |
 		sed -E -e 's/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/#/g' -e 's/#[*=]/#/g' \

@@ -7,7 +7,7 @@ their contracts describe.
 Usage: html_xml.py HTML_TABLES DATA_DIR
 HTML_TABLES: tests/format/html_tables.c's program; DATA_DIR: tests/data.
 Each output parses with xml.etree (every element closed, attributes
-quoted); its only character references are &amp; &lt; &gt; &quot; &#39;;
+quoted); its only character references are &amp; &lt; &gt; &quot; &apos;;
 every <table> has class="pb-table", a caption, one header row of
 <th scope="col"> and body rows of one <th scope="row"> and a cell per
 other column; the tables' ids (result files) are unique and start with
@@ -23,7 +23,7 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-REFS = re.compile(r"&(?!(?:amp|lt|gt|quot|#39);)")
+REFS = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);)")
 VERDICTS = {"verdict-different", "verdict-equivalent", "verdict-none", "verdict-one-run"}
 failed = set()  # the outputs (or checks) that failed
 checked = 0

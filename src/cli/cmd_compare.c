@@ -80,7 +80,8 @@ static void set_level(double *level, char *given, size_t len, const char *opt, c
 }
 
 /* -f: the formats of a comparison. benchfmt is a format of result files
- * (a line per sample for benchstat), which a comparison has no form in. */
+ * (a line per sample for benchstat), which a comparison has no form in;
+ * so are bmf, gbench and action (a figure per case, for CI trackers). */
 static enum pb_format parse_format(const char *arg)
 {
 	enum pb_format fmt;
@@ -90,6 +91,11 @@ static enum pb_format parse_format(const char *arg)
 		die_usage("compare: -f benchfmt is a result file's format, not a comparison's "
 		          "(text, markdown, csv, json); for benchstat: primbench report FILE -f "
 		          "benchfmt");
+	if (fmt == PB_FORMAT_BMF || fmt == PB_FORMAT_GBENCH || fmt == PB_FORMAT_ACTION)
+		die_usage("compare: -f %s is a result file's format, not a comparison's "
+		          "(text, markdown, csv, json); for a CI tracker: primbench report FILE -f "
+		          "%s",
+		          arg, arg);
 	return fmt;
 }
 

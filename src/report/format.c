@@ -1,5 +1,6 @@
 /* format.c - a loaded result file as text, JSON, CSV, Markdown or Go's
- * benchmark data format (include/primbench/format.h, docs/formats.md). */
+ * benchmark data format, and through ci_formats.c in the formats CI
+ * trackers read (include/primbench/format.h, docs/formats.md). */
 #define _GNU_SOURCE
 #include "primbench/format.h"
 
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ci_formats.h"
 #include "primbench/curve_text.h"
 #include "primbench/error.h"
 #include "primbench/report.h"
@@ -19,7 +21,8 @@
 
 static const char *const names[] = {
     [PB_FORMAT_TEXT] = "text",         [PB_FORMAT_JSON] = "json",         [PB_FORMAT_CSV] = "csv",
-    [PB_FORMAT_MARKDOWN] = "markdown", [PB_FORMAT_BENCHFMT] = "benchfmt",
+    [PB_FORMAT_MARKDOWN] = "markdown", [PB_FORMAT_BENCHFMT] = "benchfmt", [PB_FORMAT_BMF] = "bmf",
+    [PB_FORMAT_GBENCH] = "gbench",     [PB_FORMAT_ACTION] = "action",
 };
 
 int pb_format_parse(const char *name, enum pb_format *out)
@@ -33,7 +36,9 @@ int pb_format_parse(const char *name, enum pb_format *out)
 		*out = PB_FORMAT_MARKDOWN;
 		return 0;
 	}
-	return pb_fail("unknown format '%s' (text, json, csv, markdown, benchfmt)", name);
+	return pb_fail("unknown format '%s' (text, json, csv, markdown, benchfmt, bmf, gbench, "
+	               "action)",
+	               name);
 }
 
 const char *pb_format_name(enum pb_format fmt)
@@ -913,6 +918,11 @@ int pb_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt
 		break;
 	case PB_FORMAT_BENCHFMT:
 		rc = write_benchfmt(f, r);
+		break;
+	case PB_FORMAT_BMF:
+	case PB_FORMAT_GBENCH:
+	case PB_FORMAT_ACTION:
+		rc = pb_ci_format_write(f, r, fmt);
 		break;
 	default:
 		rc = pb_fail("unknown format %d", (int)fmt);

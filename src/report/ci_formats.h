@@ -1,0 +1,17 @@
+/* ci_formats.h - private to the report module: the writers of the formats
+ * CI trackers read (bmf, gbench, action; include/primbench/format.h,
+ * docs/formats.md), called by pb_format_write. */
+#ifndef PRIMBENCH_REPORT_CI_FORMATS_H
+#define PRIMBENCH_REPORT_CI_FORMATS_H
+
+#include <stdio.h>
+
+#include "primbench/format.h"
+#include "primbench/reader.h"
+
+/* r in fmt (PB_FORMAT_BMF, PB_FORMAT_GBENCH or PB_FORMAT_ACTION) to f, as
+ * pb_format_write documents them. 0, or -1 with pb_error() (out of
+ * memory, another format). */
+int pb_ci_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt);
+
+#endif

@@ -16,7 +16,7 @@ if [ "${1:-}" = arm64 ]; then
 elif [ "${1:-}" = html ]; then
 	PACKAGES="chromium"
 else
-	PACKAGES="gcc clang libclang-rt-dev make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3"
+	PACKAGES="gcc clang libclang-rt-dev make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3 python3-jsonschema"
 fi
 
 missing=""

@@ -29,7 +29,13 @@ static void usage(FILE *f)
 	      "  -f, --format F      text (default: aligned tables, 80 columns), json,\n"
 	      "                      csv (one row per case and statistic), markdown,\n"
 	      "                      benchfmt (Go's benchmark format: benchstat reads\n"
-	      "                      it; ticks also as ns/op, mem also as MB/s)\n"
+	      "                      it; ticks also as ns/op, mem also as MB/s);\n"
+	      "                      for CI trackers, one figure per case (the median,\n"
+	      "                      ns per call, with its 95% CI as bounds): bmf\n"
+	      "                      (Bencher: bencher run --adapter json), gbench\n"
+	      "                      (Google Benchmark's JSON: github-action-benchmark\n"
+	      "                      tool googlecpp, Bencher cpp_google), action\n"
+	      "                      (github-action-benchmark customSmallerIsBetter)\n"
 	      "  -o, --output FILE   write to FILE (whole: temporary file, then\n"
 	      "                      rename) instead of standard output\n"
 	      "  --html PAGE.html    one self-contained HTML page instead (no network\n"
@@ -44,6 +50,7 @@ static void usage(FILE *f)
 	      "Example: primbench report old.json -f benchfmt > old.txt &&\n"
 	      "  primbench report new.json -f benchfmt > new.txt && benchstat old.txt\n"
 	      "  new.txt\n"
+	      "  primbench report run.json -f action -o bench.json\n"
 	      "  primbench report --html page.html before.json after.json\n",
 	      f);
 }

@@ -31,7 +31,7 @@ static const struct command commands[] = {
     {"tune", cmd_tune, "write the auto kernels' policy from this machine's break-even sizes"},
     {"cmd", cmd_cmd, "time a whole command N times; A/B of two commands, verdict"},
     {"compare", cmd_compare, "compare result files: deltas, CIs, p-values (benchstat)"},
-    {"report", cmd_report, "a result file as text, json, csv, markdown or benchfmt"},
+    {"report", cmd_report, "a result file in another format (csv, benchfmt, bmf, gbench, ...)"},
     {"account", cmd_account, "table of libprimswitch.so's accounting files in a directory"},
     {"stats", cmd_stats, "ministat-style statistics and t-test verdicts on number files"},
     {"plot", cmd_plot, "draw result files with gnuplot: throughput curves, A/B runs"},

@@ -101,7 +101,8 @@ states = ["hot", "l2", "llc", "dram", "fault", "fault-thp", "repeat"]
 values = (["memset", "memcpy", "memmove", "clear_page", "copy_page", "map"] + states +
           ["text", "json", "csv", "markdown", "benchfmt", "libc", "auto", "all", "numbers",
            "numbers2", "result.json", "acct", "--", "-", "-o", "-f", "-n", "-q", "-h",
-           "64..4K", "4K", "1M", "2G", ",", "=", ".."] + benches)
+           "64..4K", "4K", "1M", "2G", ",", "=", ".."] + benches +
+          ["bmf", "gbench", "action"])  # report -f's CI formats
 with open(os.path.join(root, "tests", "fuzz", "dict", "cli.dict"), "w") as f:
     f.write("# cli.dict - fuzz_cli's words (made by tests/fuzz/cli_seeds.py)\n")
     for w in subcommands:

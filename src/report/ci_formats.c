@@ -539,7 +539,7 @@ static void write_action(FILE *f, const struct ci_case *cs, size_t n)
 
 int pb_ci_format_write(FILE *f, const struct pb_results_file *r, enum pb_format fmt)
 {
-	struct ci_case *cs;
+	struct ci_case *cs = NULL;
 	if (ci_cases(r, &cs) != 0)
 		return -1;
 	int rc = 0;

@@ -107,6 +107,30 @@ void pb_compare_html(FILE *f, const struct pb_compare_result *r);
  * Markdown and JSON. */
 void pb_compare_csv(FILE *f, const struct pb_compare_result *r, size_t n);
 
+/* ---- the regression gate (compare --fail-if-slower) ---- */
+
+/* (struct pb_gate: compare_result.h, where the results module writes it.) */
+/* The regression gate on r at threshold `pct` (in %, >= 0; compare's
+ * --fail-if-slower, by default 100 x r->margin): a change fails when it
+ * is "different" (the row's verdict with r->margin: the run-level
+ * interval excludes 0, p < 1 - level, the estimate beyond the margin) and
+ * slower by more than pct at the interval's lower end (pct_lo > pct), so
+ * that a change that is only possibly beyond pct does not fail.
+ * Judged: every case with a verdict (one_run rows are counted in
+ * cases_unjudged and never fail), then, per case group and unit (in the
+ * rows' order) with two or more run-level cases, their geometric mean; and
+ * per unit that spans several groups, the geometric mean of all its
+ * run-level cases. A geometric mean is judged on per-run figures: run j's
+ * is the geometric mean over the cases of their run j (the figures in
+ * row->run_va, run_vb), with Welch's t on their logs (pb_runs_ratio at
+ * r->level) and pb_verdict at r->margin, as a case; cases whose run counts
+ * differ leave it unjudged. Faster is never a failure. Failures in order:
+ * the cases, then the geometric means. Returns 0, or -1 with pb_error() (a
+ * threshold not >= 0). Free out with pb_gate_free. (docs/statistics.md,
+ * "The regression gate".) */
+int pb_compare_gate(const struct pb_compare_result *r, double pct, struct pb_gate *out);
+void pb_gate_free(struct pb_gate *g);
+
 /* The comparison as JSON (docs/results-schema.md "compare output"):
  * written by the results module, include/primbench/compare_result.h. */
 

@@ -82,6 +82,12 @@ struct pb_compare_row {
 	size_t runs_a, runs_b;
 	bool run_level, one_run;
 	struct pb_runs_ratio runs;
+	/* run_level rows: the runs' figures behind `runs` (runs_a, runs_b of
+	 * them, in the row's unit per call, in run order: replicate i, or the
+	 * side's i-th file with the case), malloc'd and freed with the result
+	 * (the regression gate's geometric means, pb_compare_gate); NULL
+	 * otherwise */
+	double *run_va, *run_vb;
 	/* mem: the kernel row's revision in each file (1: not recorded) */
 	long long rev_a, rev_b;
 };
@@ -116,6 +122,33 @@ struct pb_compare_result {
 	size_t nnotes;
 };
 
+/* ---- the regression gate (compare --fail-if-slower; pb_compare_gate,
+ * include/primbench/compare.h, fills it) ---- */
+
+/* One change the gate found slower than its threshold: a case, or the
+ * geometric mean of a group's cases (or of a unit's, across groups). */
+struct pb_gate_failure {
+	const struct pb_compare_row *row; /* the case; NULL for a geometric mean */
+	const char *group;                /* the case group ("memset hot"); NULL for a
+	                                     unit's geometric mean across groups */
+	const char *unit;                 /* the rows' unit */
+	size_t n;                         /* the cases behind it (1 for a case) */
+	double pct, pct_lo, pct_hi;       /* new/old - 1 in %, and its interval */
+};
+
+/* What pb_compare_gate judged. Borrows from the comparison it came from. */
+struct pb_gate {
+	double pct; /* the threshold, in % */
+	struct pb_gate_failure *fail;
+	size_t nfail;
+	/* cases with a verdict (run-level rows; cmd rows, whose samples are
+	 * runs), and without one (one run a side: they cannot be judged) */
+	size_t cases_judged, cases_unjudged;
+	/* geometric means judged, and those of two or more run-level cases
+	 * that could not be (run counts that differ between the cases) */
+	size_t geomeans_judged, geomeans_unjudged;
+};
+
 /* ---- the compare document (docs/results-schema.md "compare output") ---- */
 
 #define PB_COMPARE_SCHEMA         "primbench-compare"
@@ -145,6 +178,14 @@ void pb_results_compare_sides(struct pb_results_doc *doc, const struct pb_result
  * only_in_old and only_in_new [{name, key}], notes. Numbers that are not
  * finite are null. 0, or -1 with pb_error() when out of memory. */
 int pb_results_add_comparison(struct pb_results_doc *doc, const struct pb_compare_result *r);
+
+/* Sets "gate" on the document's last comparison: threshold_pct, failed
+ * (any failure), cases_judged, cases_unjudged, geomeans_judged,
+ * geomeans_unjudged, failures [{kind "case" or "geomean", name (a case's
+ * "GROUP: LABEL"; a geometric mean's group, null across groups), key (a
+ * case's; null), group, unit, n, pct, pct_lo, pct_hi}]. 0, or -1 with
+ * pb_error() (no comparison yet, out of memory). */
+int pb_results_add_gate(struct pb_results_doc *doc, const struct pb_gate *g);
 
 /* A document as text on f as result files are written (indented by 1,
  * reals to 10 significant digits), then a newline. 0, or -1 with

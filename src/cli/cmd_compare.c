@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "primbench/compare.h"
@@ -43,7 +44,12 @@ static void usage(FILE *f)
 	      "                      tables), csv (a row per case, numbers in full) or\n"
 	      "                      json (the document -o writes)\n"
 	      "  -o, --output FILE   also write the comparison as JSON (not over an input;\n"
-	      "                      with -f json the same document, to both)\n",
+	      "                      with -f json the same document, to both)\n"
+	      "  --fail-if-slower[=P%]  exit 1 when a case, or the geomean of a group of\n"
+	      "                      cases, is slower: its verdict different and the lower\n"
+	      "                      end of its interval more than P% slower (default: the\n"
+	      "                      --equivalence margin, 1%); names them on stderr. A\n"
+	      "                      case with one run a side cannot be judged\n",
 	      f);
 }
 
@@ -163,14 +169,126 @@ static _Noreturn void die_input(struct pb_results_file *files, struct pb_compare
 struct compare_opts {
 	double level;
 	double margin;         /* --equivalence */
+	bool gate;             /* --fail-if-slower */
+	double gate_pct;       /* its threshold in %; NAN: the margin's */
 	char level_given[256]; /* "-c 99": the option that set it */
 	bool force;
 	enum pb_format fmt; /* -f */
 	char **argv;        /* getopt's, for the option word as typed */
+	int argc;           /* getopt's (up to a '--') */
 };
 
+/* --fail-if-slower on res[0..n): gates[i] of res[i] (n of them, malloc'd).
+ * The threshold: P, or the margin in %. */
+static struct pb_gate *gates_new(const struct compare_opts *o, const struct pb_compare_result *res,
+                                 size_t n)
+{
+	if (!o->gate)
+		return NULL;
+	struct pb_gate *g = calloc(n, sizeof *g);
+	if (!g)
+		die_usage("compare: out of memory");
+	double pct = isnan(o->gate_pct) ? 100 * o->margin : o->gate_pct;
+	for (size_t i = 0; i < n; i++)
+		if (pb_compare_gate(&res[i], pct, &g[i]) != 0)
+			die_usage("compare: %s", pb_error());
+	return g;
+}
+
+static void gates_free(struct pb_gate *g, size_t n)
+{
+	for (size_t i = 0; g && i < n; i++)
+		pb_gate_free(&g[i]);
+	free(g);
+}
+
+/* A change in % as the table prints it: "+35.2%", "+354%". */
+static void gate_pct(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, fabs(v) < 100 ? "%+.1f" : "%+.0f", v);
+}
+
+/* The gate's lines on stderr, after the table: one per failure (with the
+ * new file when there are several comparisons), then its outcome, or a
+ * warning when it judged nothing. Returns PB_EXIT_CHECK_FAILED when a
+ * change failed, else PB_EXIT_OK. */
+static int report_gates(const struct pb_gate *g, const struct pb_compare_result *res, size_t n)
+{
+	if (!g)
+		return PB_EXIT_OK;
+	fflush(stdout);
+	size_t nfail = 0, cases = 0, unjudged = 0, gms = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < g[i].nfail; j++) {
+			const struct pb_gate_failure *f = &g[i].fail[j];
+			char what[512], e[32], lo[32], hi[32];
+			if (f->row)
+				snprintf(what, sizeof what, "%s: %s", f->group, f->row->a->label);
+			else if (f->group)
+				snprintf(what, sizeof what, "%s: geomean of %zu cases", f->group,
+				         f->n);
+			else
+				snprintf(what, sizeof what, "geomean of %zu cases in %s", f->n,
+				         f->unit);
+			gate_pct(e, sizeof e, f->pct);
+			gate_pct(lo, sizeof lo, f->pct_lo);
+			gate_pct(hi, sizeof hi, f->pct_hi);
+			cli_error("compare: slower beyond %g%%: %s: %s%% [%s, %s]%s%s", g[i].pct,
+			          what, e, lo, hi, n > 1 ? " in " : "",
+			          n > 1 ? res[i].fb->path : "");
+		}
+		nfail += g[i].nfail;
+		cases += g[i].cases_judged;
+		unjudged += g[i].cases_unjudged;
+		gms += g[i].geomeans_judged;
+	}
+	double pct = g[0].pct;
+	char judged[160] = "", left[160] = "";
+	snprintf(judged, sizeof judged, "%zu case%s and %zu geomean%s judged", cases,
+	         cases == 1 ? "" : "s", gms, gms == 1 ? "" : "s");
+	if (unjudged)
+		snprintf(left, sizeof left, "; %zu with one run a side not judged", unjudged);
+	if (!cases) {
+		warn("compare: the gate could not judge: %s (a case needs two or more runs a "
+		     "side: --replicates, or files as runs with '--')",
+		     unjudged ? "every case has one run a side" : "no case is in both files");
+		return PB_EXIT_OK;
+	}
+	if (nfail) {
+		cli_error("compare: gate failed: %zu slower beyond %g%% (%s%s)", nfail, pct, judged,
+		          left);
+		return PB_EXIT_CHECK_FAILED;
+	}
+	cli_error("compare: gate passed: nothing slower beyond %g%% (%s%s)", pct, judged, left);
+	return PB_EXIT_OK;
+}
+
 /* --force's value: a long option only (-f is --format). */
-enum { OPT_FORCE = 0x4100 };
+enum { OPT_FORCE = 0x4100, OPT_GATE };
+
+/* --fail-if-slower's P: a percentage >= 0 ("2%", "2", "0.5%"); decimal
+ * digits and a point only, as --equivalence. */
+static double parse_gate(const char *arg)
+{
+	size_t digits = strspn(arg, "0123456789.");
+	char *end = (char *)arg;
+	double v = digits ? strtod(arg, &end) : 0;
+	if (end != arg + digits)
+		end = (char *)arg;
+	else if (*end == '%')
+		end++;
+	if (end == arg || *end || !(v >= 0) || !isfinite(v))
+		die_usage("compare: bad --fail-if-slower '%s' (a percentage >= 0, e.g. 2%%)", arg);
+	return v;
+}
+
+/* Whether s reads as --fail-if-slower's value ("2%", "2"): given apart
+ * (--fail-if-slower 2%), it would be taken for a file. */
+static bool looks_like_pct(const char *s)
+{
+	size_t d = strspn(s, "0123456789.");
+	return d > 0 && (!s[d] || (s[d] == '%' && !s[d + 1]));
+}
 
 static bool compare_option(int opt, const char *arg, void *ctx)
 {
@@ -194,6 +312,17 @@ static bool compare_option(int opt, const char *arg, void *ctx)
 		return true;
 	case 'f':
 		o->fmt = parse_format(arg);
+		return true;
+	case OPT_GATE:
+		o->gate = true;
+		/* an optional value goes after '=': "--fail-if-slower 2%" would
+		 * make 2% a file */
+		if (!arg && optind < o->argc && looks_like_pct(o->argv[optind]) &&
+		    access(o->argv[optind], F_OK) != 0)
+			die_usage("compare: --fail-if-slower takes its value after '=': "
+			          "--fail-if-slower=%s",
+			          o->argv[optind]);
+		o->gate_pct = arg ? parse_gate(arg) : NAN;
 		return true;
 	default:
 		return false;
@@ -282,10 +411,11 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, const struct 
 	if (res->nhw)
 		warn("compare: %s: different hardware from %s (compared anyway: --force)",
 		     files[na].path, files[0].path);
+	struct pb_gate *gates = gates_new(o, res, 1);
 	struct pb_results_doc *doc = NULL;
 	if (out || o->fmt == PB_FORMAT_JSON) {
 		doc = cli_compare_doc(files, n, na, res, level, margin, force);
-		if (!doc)
+		if (!doc || (gates && pb_results_add_gate(doc, gates) != 0))
 			die_usage("compare: out of memory");
 	}
 	print_results(o->fmt, res, 1, doc);
@@ -293,6 +423,9 @@ static int compare_sides(char **a, size_t na, char **b, size_t nb, const struct 
 	if (out)
 		rc = write_doc(doc, out, o->fmt);
 	pb_results_doc_free(doc);
+	if (rc == PB_EXIT_OK)
+		rc = report_gates(gates, res, 1);
+	gates_free(gates, 1);
 	for (size_t i = 1; i < n; i++)
 		pb_results_file_free(&files[i]);
 	free_all(files, res, 1);
@@ -309,12 +442,14 @@ int cmd_compare(int argc, char **argv)
 	    {"alpha", required_argument, 0, 'a'},
 	    {"equivalence", required_argument, 0, 'e'},
 	    {"force", no_argument, 0, OPT_FORCE},
+	    {"fail-if-slower", optional_argument, 0, OPT_GATE},
 	    CLI_FORMAT_OPTION,
 	    CLI_OUTPUT_OPTION,
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
-	struct compare_opts o = {.level = 0.95, .margin = pb_equivalence(), .argv = argv};
+	struct compare_opts o = {
+	    .level = 0.95, .margin = pb_equivalence(), .gate_pct = NAN, .argv = argv};
 	const char *out = NULL;
 	/* A1 A2 -- B1 B2: the files before "--" are one side's runs, those
 	 * after it the other's (options go before it). */
@@ -325,6 +460,7 @@ int cmd_compare(int argc, char **argv)
 	int full_argc = argc;
 	if (sep)
 		argc = sep;
+	o.argc = argc;
 	static const struct cli_store stores[] = {
 	    CLI_STORE_FLAG(OPT_FORCE, struct compare_opts, force, true),
 	    {0},
@@ -378,6 +514,7 @@ int cmd_compare(int argc, char **argv)
 		free(s);
 	}
 
+	struct pb_gate *gates = gates_new(&o, res + 1, nfiles - 1);
 	struct pb_results_doc *doc = NULL;
 	if (out || o.fmt == PB_FORMAT_JSON) {
 		doc = pb_results_compare_new(cli_argc, cli_argv, level, o.margin, force, files,
@@ -385,7 +522,8 @@ int cmd_compare(int argc, char **argv)
 		if (!doc)
 			die_usage("compare: out of memory");
 		for (size_t i = 1; i < nfiles; i++)
-			if (pb_results_add_comparison(doc, &res[i]) != 0)
+			if (pb_results_add_comparison(doc, &res[i]) != 0 ||
+			    (gates && pb_results_add_gate(doc, &gates[i - 1]) != 0))
 				die_usage("compare: out of memory");
 	}
 	print_results(o.fmt, res + 1, nfiles - 1, doc);
@@ -393,6 +531,9 @@ int cmd_compare(int argc, char **argv)
 	if (out)
 		rc = write_doc(doc, out, o.fmt);
 	pb_results_doc_free(doc);
+	if (rc == PB_EXIT_OK)
+		rc = report_gates(gates, res + 1, nfiles - 1);
+	gates_free(gates, nfiles - 1);
 	free_all(files, res, nfiles);
 	return rc;
 }

@@ -257,6 +257,9 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 		rc = pb_runs_ratio(ra, na, rb, nb, level, &row->runs);
 	if (rc == 0 && row->runs.valid) {
 		row->run_level = true;
+		row->run_va = ra;
+		row->run_vb = rb;
+		ra = rb = NULL;
 		row->shift = (struct pb_shift){.estimate = row->runs.estimate,
 		                               .lo = row->runs.lo,
 		                               .hi = row->runs.hi,
@@ -279,8 +282,8 @@ static int run_level(struct pb_compare_row *row, const struct pb_compare_result 
 	 * figures, whether or not a verdict could be had (one file on the other
 	 * side), so the old column is every old file, not the first. */
 	if (by_file) {
-		summarize_runs(ra, na, level, &row->sa);
-		summarize_runs(rb, nb, level, &row->sb);
+		summarize_runs(row->run_va ? row->run_va : ra, na, level, &row->sa);
+		summarize_runs(row->run_vb ? row->run_vb : rb, nb, level, &row->sb);
 		/* one run on a side: the delta, its interval and p stay the
 		 * Hodges-Lehmann figures and the U test of the samples of
 		 * every file with the case, pooled (compare_case), marked as
@@ -928,6 +931,10 @@ void pb_compare_result_free(struct pb_compare_result *r)
 {
 	pb_compare_diffs_free(r->hw, r->nhw);
 	pb_compare_diffs_free(r->sw, r->nsw);
+	for (size_t i = 0; r->rows && i < r->nrows; i++) {
+		free(r->rows[i].run_va);
+		free(r->rows[i].run_vb);
+	}
 	free(r->rows);
 	free(r->gm);
 	free(r->only_a);

@@ -12,8 +12,8 @@
 
 #include "primbench/error.h"
 #include "primbench/profile.h"
-#include "results/results_json.h"
 #include "primbench/xalloc.h"
+#include "results/results_json.h"
 #include "results/typed.h"
 
 static char *full_name(const struct pb_results_case *c)
@@ -390,6 +390,52 @@ int pb_results_add_comparison(struct pb_results_doc *doc, const struct pb_compar
 	}
 	json_t *c = pb_compare_json(r);
 	if (!c || json_array_append_new(comparisons, c) != 0)
+		return pb_fail("compare: out of memory");
+	return 0;
+}
+
+int pb_results_add_gate(struct pb_results_doc *doc, const struct pb_gate *g)
+{
+	json_t *comparisons = json_object_get(pb_results_doc_json(doc), "comparisons");
+	size_t n = json_array_size(comparisons);
+	if (!n)
+		return pb_fail("compare: a gate before any comparison");
+	json_t *o = json_object(), *fl = json_array();
+	if (!o || !fl) {
+		json_decref(o);
+		json_decref(fl);
+		return pb_fail("compare: out of memory");
+	}
+	json_object_set_new(o, "threshold_pct", pb_json_number(g->pct));
+	json_object_set_new(o, "failed", json_boolean(g->nfail > 0));
+	json_object_set_new(o, "cases_judged", json_integer((json_int_t)g->cases_judged));
+	json_object_set_new(o, "cases_unjudged", json_integer((json_int_t)g->cases_unjudged));
+	json_object_set_new(o, "geomeans_judged", json_integer((json_int_t)g->geomeans_judged));
+	json_object_set_new(o, "geomeans_unjudged", json_integer((json_int_t)g->geomeans_unjudged));
+	for (size_t i = 0; i < g->nfail; i++) {
+		const struct pb_gate_failure *f = &g->fail[i];
+		json_t *e = json_object();
+		json_object_set_new(e, "kind", json_string(f->row ? "case" : "geomean"));
+		if (f->row) {
+			char *name = full_name(f->row->a);
+			json_object_set_new(e, "name", json_string(name));
+			free(name);
+			json_object_set_new(e, "key", pb_key_to_json(&f->row->a->fields));
+		} else {
+			json_object_set_new(e, "name",
+			                    f->group ? json_string(f->group) : json_null());
+			json_object_set_new(e, "key", json_null());
+		}
+		json_object_set_new(e, "group", f->group ? json_string(f->group) : json_null());
+		json_object_set_new(e, "unit", json_string(f->unit));
+		json_object_set_new(e, "n", json_integer((json_int_t)f->n));
+		json_object_set_new(e, "pct", pb_json_number(f->pct));
+		json_object_set_new(e, "pct_lo", pb_json_number(f->pct_lo));
+		json_object_set_new(e, "pct_hi", pb_json_number(f->pct_hi));
+		json_array_append_new(fl, e);
+	}
+	json_object_set_new(o, "failures", fl);
+	if (json_object_set_new(json_array_get(comparisons, n - 1), "gate", o) != 0)
 		return pb_fail("compare: out of memory");
 	return 0;
 }

@@ -70,6 +70,8 @@ FIXTURES = [
     (r"^(sys|syscall)", ["compare/sys_a.json", "compare/sys_b.json"]),
     (r"^xsave", ["compare/xsave.json"]),
     (r"^(gz|cmd|ab)", ["plot/cmd_ab.json"]),
+    # README's "In CI": the regression gate's A/A pair (exit 0)
+    (r"^(main|pr)\.json$", ["gate/a1.json", "gate/a2.json"]),
     (r"\.json$", ["compare/mem_a.json", "compare/mem_b.json"]),
     (r"\.csv$", ["stats/columns.csv", "stats/columns-b.csv"]),
     (r"^[\w.-]+$", ["stats/ticks-a", "stats/ticks-b"]),

@@ -1,7 +1,8 @@
 /* cmd_compare.c - `primbench compare OLD.json NEW.json [MORE.json...]`:
  * benchstat-style tables of every case in both files
  * (include/primbench/compare.h), or with -f the same as Markdown, CSV or
- * the JSON document. */
+ * the JSON document; with --fail-if-slower, the regression gate
+ * (pb_compare_gate): exit 1 naming what is slower. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,11 +46,12 @@ static void usage(FILE *f)
 	      "                      json (the document -o writes)\n"
 	      "  -o, --output FILE   also write the comparison as JSON (not over an input;\n"
 	      "                      with -f json the same document, to both)\n"
-	      "  --fail-if-slower[=P%]  exit 1 when a case, or the geomean of a group of\n"
+	      "  --fail-if-slower[=P%]\n"
+	      "                      exit 1 when a case, or the geomean of a group of\n"
 	      "                      cases, is slower: its verdict different and the lower\n"
-	      "                      end of its interval more than P% slower (default: the\n"
-	      "                      --equivalence margin, 1%); names them on stderr. A\n"
-	      "                      case with one run a side cannot be judged\n",
+	      "                      end of its interval more than P% slower (default P:\n"
+	      "                      the --equivalence margin, 1%); names them on stderr.\n"
+	      "                      A case with one run a side cannot be judged\n",
 	      f);
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/html_report.h"
+#include "primbench/by_machine.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
 #include "primbench/reader.h"
@@ -20,6 +21,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: primbench report RESULT.json [OPTIONS]\n"
 	      "       primbench report --html PAGE.html RESULT.json [MORE.json...]\n"
+	      "       primbench report --by-machine RESULT.json... [--figures LIST]\n"
 	      "\n"
 	      "Prints a result file (from -o of mem, syscall, xsave, cmd or the default\n"
 	      "run) in another format: every case with samples, its key, its median\n"
@@ -45,13 +47,26 @@ static void usage(FILE *f)
 	      "                      (gnuplot's SVG, inline; CI bands) and the tables\n"
 	      "  --label NAME        --html: the name of each file, in order\n"
 	      "                      (repeatable; default: the file name without .json)\n"
+	      "  --by-machine        one table across machines instead: a row per\n"
+	      "                      machine (its fingerprint: CPU, kernel, glibc; its\n"
+	      "                      files are its runs), a column per figure; -f text,\n"
+	      "                      markdown or csv\n"
+	      "  --figures LIST      --by-machine: the figures, by case key, ','\n"
+	      "                      between them: mem/OP/STATE/SIZE[/KERNEL] (KERNEL\n"
+	      "                      default: the fastest), syscall/BENCH[/PAGE] or\n"
+	      "                      FIELD=VALUE[+FIELD=VALUE...]; '@ns' or '@gbs' after\n"
+	      "                      one sets its unit (default: mem GB/s, else ns;\n"
+	      "                      docs/formats.md). Default:\n"
+	      "                      mem/memset/hot/4K,mem/memset/dram/32M,\n"
+	      "                      syscall/null,syscall/fork,syscall/fault/4K\n"
 	      "  -h, --help          this text\n"
 	      "\n"
 	      "Example: primbench report old.json -f benchfmt > old.txt &&\n"
 	      "  primbench report new.json -f benchfmt > new.txt && benchstat old.txt\n"
 	      "  new.txt\n"
 	      "  primbench report run.json -f action -o bench.json\n"
-	      "  primbench report --html page.html before.json after.json\n",
+	      "  primbench report --html page.html before.json after.json\n"
+	      "  primbench report --by-machine results/*/*.json -f markdown\n",
 	      f);
 }
 
@@ -61,10 +76,12 @@ struct report_args {
 	const char *html;
 	const char **labels;
 	size_t nlabels;
+	bool by_machine;
+	const char *figures;
 };
 
-/* --html and --label: long options only */
-enum { OPT_HTML = 256, OPT_LABEL };
+/* --html, --label, --by-machine, --figures: long options only */
+enum { OPT_HTML = 256, OPT_LABEL, OPT_BY_MACHINE, OPT_FIGURES };
 
 static bool report_option(int opt, const char *arg, void *ctx)
 {
@@ -82,6 +99,12 @@ static bool report_option(int opt, const char *arg, void *ctx)
 		return true;
 	case OPT_LABEL:
 		a->labels[a->nlabels++] = arg;
+		return true;
+	case OPT_BY_MACHINE:
+		a->by_machine = true;
+		return true;
+	case OPT_FIGURES:
+		a->figures = arg;
 		return true;
 	default:
 		return false;
@@ -111,6 +134,70 @@ static int report_html(const struct report_args *a, const char *out, char **argv
 	return PB_EXIT_OK;
 }
 
+/* report --by-machine: the table of argv[0..n). */
+static int report_by_machine(const struct report_args *a, const char *out, char **argv, size_t n)
+{
+	if (a->html)
+		die_usage("report: --by-machine and --html do not go together");
+	if (a->nlabels)
+		die_usage("report: --label names the files of --html");
+	if (a->fmt != PB_FORMAT_TEXT && a->fmt != PB_FORMAT_MARKDOWN && a->fmt != PB_FORMAT_CSV)
+		die_usage("report: --by-machine writes text, markdown or csv, not '%s'",
+		          pb_format_name(a->fmt));
+	struct pb_bm_figures figs;
+	if (pb_bm_figures_parse(a->figures ? a->figures : PB_BM_DEFAULT_FIGURES, &figs) != 0) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", pb_error());
+		pb_bm_figures_free(&figs);
+		die_usage("report: --figures: %s", msg);
+	}
+	if (n == 0)
+		die_usage("report: --by-machine needs at least one result file (see --help)");
+	cli_parse_done();
+	if (out && pb_output_reserve(out) != 0)
+		die_usage("report: %s", pb_error());
+	if (out)
+		cli_check_output_not_input("report", out, argv, n);
+	struct pb_results_file *files = calloc(n, sizeof *files);
+	if (!files)
+		die_usage("report: out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (pb_results_load(argv[i], &files[i]) != 0) {
+			char msg[1024];
+			snprintf(msg, sizeof msg, "%s", pb_error());
+			for (size_t j = 0; j <= i; j++)
+				pb_results_file_free(&files[j]);
+			free(files);
+			die_usage("report: %s", msg);
+		}
+	struct pb_bm_table t;
+	char *text = NULL;
+	size_t len = 0;
+	int rc = pb_bm_build(files, n, &figs, &t);
+	FILE *m = rc == 0 ? open_memstream(&text, &len) : NULL;
+	if (rc == 0 && !m)
+		rc = pb_fail("out of memory");
+	if (rc == 0)
+		rc = pb_bm_write(m, &t, a->fmt);
+	if (m && fclose(m) != 0 && rc == 0)
+		rc = pb_fail("out of memory");
+	pb_bm_table_free(&t);
+	pb_bm_figures_free(&figs);
+	for (size_t i = 0; i < n; i++)
+		pb_results_file_free(&files[i]);
+	free(files);
+	if (rc == 0 && out && pb_write_file_whole(out, text, len) != 0)
+		rc = -1;
+	if (rc != 0) {
+		free(text);
+		die_usage("report: %s", pb_error());
+	}
+	if (!out)
+		fwrite(text, 1, len, stdout); /* a write error: main's finish() */
+	free(text);
+	return PB_EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -118,6 +205,8 @@ int cmd_report(int argc, char **argv)
 	    CLI_OUTPUT_OPTION,
 	    {"html", required_argument, 0, OPT_HTML},
 	    {"label", required_argument, 0, OPT_LABEL},
+	    {"by-machine", no_argument, 0, OPT_BY_MACHINE},
+	    {"figures", required_argument, 0, OPT_FIGURES},
 	    CLI_HELP_OPTION,
 	    {0, 0, 0, 0},
 	};
@@ -132,6 +221,13 @@ int cmd_report(int argc, char **argv)
 		free(a.labels);
 		return PB_EXIT_OK;
 	}
+	if (a.by_machine) {
+		int st = report_by_machine(&a, out, argv + optind, (size_t)(argc - optind));
+		free(a.labels);
+		return st;
+	}
+	if (a.figures)
+		die_usage("report: --figures chooses the columns of --by-machine");
 	if (a.html) {
 		int st = report_html(&a, out, argv + optind, (size_t)(argc - optind));
 		free(a.labels);

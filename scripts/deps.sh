@@ -6,7 +6,9 @@
 # the browser the HTML report's test opens its pages in (scripts/deps.sh
 # html: Debian's chromium, ~120 MB to download and ~400 MB installed
 # with its libraries, so not part of the default set-up;
-# tests/html/browser.sh skips without it).
+# tests/html/browser.sh skips without it), or the fleet set (scripts/deps.sh
+# fleet: Debian's ansible, ~21 MB to download and ~290 MB installed, about
+# 50 s; tests/fleet/playbook.sh skips without it).
 # As root: apt-get installs whatever is missing. Otherwise: prints the exact
 # apt-get line and exits 1 when something is missing.
 set -eu
@@ -15,6 +17,8 @@ if [ "${1:-}" = arm64 ]; then
 	PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 elif [ "${1:-}" = html ]; then
 	PACKAGES="chromium"
+elif [ "${1:-}" = fleet ]; then
+	PACKAGES="ansible"
 else
 	PACKAGES="gcc clang libclang-rt-dev make cmake pkg-config libc6-dev libjansson-dev libgsl-dev libhwloc-dev libcmocka-dev zlib1g-dev binutils ministat groff-base gnuplot-nox python3 python3-jsonschema"
 fi

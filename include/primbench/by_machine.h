@@ -136,7 +136,7 @@ void pb_bm_table_free(struct pb_bm_table *t);
  *    ...: per figure its value, "lo..hi" and, for a "fastest" figure, the
  *    kernel; columns split into several tables so no line passes 80
  *    columns (the machine column repeated); then the notes.
- *  - markdown: one GitHub table, a row per machine (its name and runs),
+ *  - markdown: one GitHub table, a row per machine (m1..., its name and runs),
  *    the same columns, then the notes as a list.
  *  - csv: header "machine,cpu_brand,cpu_family,cpu_model,kernel,glibc,
  *    fingerprint_hash,runs" then per figure "SPEC UNIT", "SPEC ci_lo",

@@ -664,7 +664,7 @@ static void md_text(FILE *f, const char *s)
 static void write_markdown(FILE *f, const struct pb_bm_table *t)
 {
 	fprintf(f, "## primbench report --by-machine\n\n");
-	fprintf(f, "| machine | runs |");
+	fprintf(f, "| | machine | runs |");
 	for (size_t j = 0; j < t->figs->n; j++) {
 		const struct pb_bm_figure *g = &t->figs->v[j];
 		fputs(" ", f);
@@ -673,13 +673,13 @@ static void write_markdown(FILE *f, const struct pb_bm_table *t)
 		if (g->fastest)
 			fprintf(f, " %s |", g->fastest);
 	}
-	fprintf(f, "\n|---|---:|");
+	fprintf(f, "\n|---|---|---:|");
 	for (size_t j = 0; j < t->figs->n; j++)
 		fprintf(f, "---:|---:|%s", t->figs->v[j].fastest ? "---|" : "");
 	fprintf(f, "\n");
 	for (size_t r = 0; r < t->nm; r++) {
 		const struct pb_bm_machine *m = &t->m[r];
-		fputs("| ", f);
+		fprintf(f, "| m%zu | ", r + 1);
 		md_text(f, m->name);
 		fprintf(f, " | %zu |", m->runs);
 		for (size_t j = 0; j < t->figs->n; j++) {

@@ -1,0 +1,38 @@
+#!/bin/sh
+# The fleet playbook (tests/fleet/playbook.yml, docs/fleet.md) against
+# localhost: ansible-playbook -c local runs a short syscall measurement
+# with the build's primbench, fetches its JSON, and `report --by-machine`
+# must make one machine of it. Skipped (77) without ansible-playbook
+# (Debian's ansible: scripts/deps.sh fleet).
+#   tests/fleet/playbook.sh PRIMBENCH
+set -u
+pb=$1
+case $pb in */*) pb=$(cd "$(dirname "$pb")" && pwd)/$(basename "$pb") ;; esac
+if ! command -v ansible-playbook >/dev/null 2>&1; then
+	echo "skipped: ansible-playbook not installed (scripts/deps.sh fleet)"
+	exit 77
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+# ansible's own files in the temporary directory, no colour, no cows
+export ANSIBLE_HOME="$tmp/ansible" ANSIBLE_LOCAL_TEMP="$tmp/ansible/tmp" \
+	ANSIBLE_REMOTE_TEMP="$tmp/ansible/remote" ANSIBLE_NOCOLOR=1 ANSIBLE_NOCOWS=1 \
+	ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_PYTHON_INTERPRETER=auto_silent
+export PRIMBENCH_POLICY_FILE= XDG_CONFIG_HOME=/nonexistent-primbench-fleet
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+cd "$tmp" || exit 1
+ansible-playbook -i localhost, -c local "$here/playbook.yml" \
+	-e "primbench_bin=$pb" -e "primbench_dir=$tmp/host" -e "results_dir=$tmp/results" \
+	-e "primbench_args='syscall null --budget 0.05 -q'" >"$tmp/log" 2>&1 ||
+	{ sed 's/^/    /' "$tmp/log"; fail "ansible-playbook exited $?"; }
+json=$tmp/results/localhost/primbench.json
+[ -s "$json" ] || fail "no $json fetched"
+"$pb" report --by-machine --figures syscall/null "$tmp"/results/*/*.json >"$tmp/table" 2>&1 ||
+	{ cat "$tmp/table"; fail "report --by-machine exited $?"; }
+grep -q '^  m1  ' "$tmp/table" || fail "no machine m1 in: $(cat "$tmp/table")"
+grep -q '^  m2  ' "$tmp/table" && fail "two machines from one host"
+grep -Eq '^m1 +[0-9]' "$tmp/table" || fail "no null figure for m1: $(cat "$tmp/table")"
+echo "ok: playbook ran, fetched $json, report --by-machine made one machine of it"

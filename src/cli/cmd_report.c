@@ -157,7 +157,7 @@ static int report_by_machine(const struct report_args *a, const char *out, char 
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("report: %s", pb_error());
 	if (out)
-		cli_check_output_not_input("report", out, argv, n);
+		cli_check_output_not_input("report", "-o", out, argv, n);
 	struct pb_results_file *files = calloc(n, sizeof *files);
 	if (!files)
 		die_usage("report: out of memory");

@@ -548,7 +548,8 @@ static void cell_texts(const struct pb_bm_cell *c, char *v, char *ci, size_t len
 		char lo[32], hi[32];
 		pb_format_sig3(lo, sizeof lo, c->lo);
 		pb_format_sig3(hi, sizeof hi, c->hi);
-		snprintf(ci, len, "%s..%s", lo, hi);
+		if (snprintf(ci, len, "%s..%s", lo, hi) >= (int)len)
+			ci[len - 1] = '\0'; /* cut: snprintf ended it already */
 	} else {
 		snprintf(ci, len, "-");
 	}

@@ -64,6 +64,7 @@ struct pb_html_page {
 	const struct pb_compare_result *cmp;
 	size_t ncmp;
 	const char *command_line; /* the footer's; NULL: left out */
+	const char *generator;    /* what writes the page: "primbench 1.2" (NULL: "primbench") */
 };
 
 /* Writes the page p to f. Returns 0, or -1 with pb_error() set (out of

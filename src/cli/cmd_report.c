@@ -123,7 +123,8 @@ static int report_html(const struct report_args *a, const char *out, char **argv
 	size_t l = strlen(a->html);
 	if (!(l > 5 && !strcmp(a->html + l - 5, ".html")) &&
 	    !(l > 4 && !strcmp(a->html + l - 4, ".htm")))
-		die_usage("report: --html '%s' must end in .html or .htm", a->html);
+		die_usage("report: --html '%s': the page's name must end in .html or .htm",
+		          a->html);
 	cli_parse_done();
 	if (pb_output_reserve(a->html) != 0)
 		die_usage("report: %s", pb_error());

@@ -20,6 +20,12 @@
 #include "primbench/twosample.h"
 #include "primbench/xalloc.h"
 
+/* The build's version as result files record it (CMakeLists.txt sets it:
+ * git describe; the release's number outside a checkout). */
+#ifndef PB_GIT_DESCRIBE
+#define PB_GIT_DESCRIBE PB_VERSION_STRING
+#endif
+
 char *cli_html_path_of(const char *json_path)
 {
 	size_t l = strlen(json_path);
@@ -98,9 +104,18 @@ static void draw_all(struct figs *g, const struct pb_plot_input *in, size_t n)
 {
 	char path[PATH_MAX];
 	const char *gnuplot = cli_gnuplot_find(path, sizeof path) == 0 ? path : NULL;
-	if (!gnuplot)
-		note_add(g, "gnuplot was not found (install the Debian package gnuplot-nox, or "
-		            "set PRIMBENCH_GNUPLOT): the figures are listed but not drawn.");
+	if (!gnuplot) {
+		const char *env = getenv("PRIMBENCH_GNUPLOT");
+		char *t = env && *env
+		              ? pb_xasprintf("PRIMBENCH_GNUPLOT '%s' is not an executable "
+		                             "program: the figures are listed but not drawn.",
+		                             env)
+		              : pb_xstrdup("gnuplot was not found (install the Debian package "
+		                           "gnuplot-nox, or set PRIMBENCH_GNUPLOT): the "
+		                           "figures are listed but not drawn.");
+		note_add(g, t);
+		free(t);
+	}
 	/* groups of files one plot can hold (of one kind; cmd files on one
 	 * metric), each file in the first group it fits, in file order */
 	struct pb_plot_input *grp = pb_xcalloc(n, sizeof *grp);
@@ -215,6 +230,20 @@ int cli_html_report(const char *out, char *const *paths, size_t n, const char *c
 	size_t len = 0;
 	if (rc == 0) {
 		draw_all(&g, in, n);
+		/* figures not drawn: the page says why, and so does a warning */
+		size_t undrawn = 0;
+		const char *why = NULL;
+		for (size_t i = 0; i < g.n; i++)
+			if (!g.v[i].svg) {
+				undrawn++;
+				why = why ? why : g.v[i].note;
+			}
+		if (undrawn)
+			warn("report: %zu of %zu figure%s not drawn: %s", undrawn, g.n,
+			     g.n == 1 ? "" : "s",
+			     why      ? why
+			     : g.note ? g.note
+			              : "see the page");
 		cmdline = command_text();
 		struct pb_html_page page = {
 		    .in = in,
@@ -225,6 +254,7 @@ int cli_html_report(const char *out, char *const *paths, size_t n, const char *c
 		    .cmp = cmp,
 		    .ncmp = n - 1,
 		    .command_line = cmdline,
+		    .generator = "primbench " PB_GIT_DESCRIBE,
 		};
 		FILE *m = open_memstream(&text, &len);
 		if (!m)

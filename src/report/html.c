@@ -15,6 +15,7 @@
 #include "primbench/html.h"
 #include "primbench/summary.h"
 #include "primbench/text.h"
+#include "primbench/twosample.h"
 #include "primbench/xalloc.h"
 
 /* The page's style: a text column of at most 80 characters, tables and
@@ -62,8 +63,12 @@ static const char style[] =
     "  nav { display: none; }\n"
     "  a { color: #000000; text-decoration: none; }\n"
     "  h2 { break-after: avoid; page-break-after: avoid; }\n"
-    "  table.pb-table, pre { break-inside: avoid; page-break-inside: avoid; }\n"
+    "  pre { break-inside: avoid; page-break-inside: avoid; }\n"
     "  .scroll, pre { overflow: visible; }\n"
+    "  table.pb-table { font-size: 7.5pt; width: 100%; table-layout: auto; }\n"
+    "  table.pb-table th, table.pb-table td { padding: 0.1em 0.3em; overflow-wrap: anywhere;"
+    " white-space: normal; }\n"
+    "  table.pb-table thead { display: table-header-group; }\n"
     "  pre { background: none; border: 1px solid #999999; white-space: pre-wrap; }\n"
     "  figure.pb-figure img { border: none; }\n"
     "  .verdict-different, .verdict-equivalent { color: #000000; }\n"
@@ -109,13 +114,9 @@ static void head(FILE *f, const struct pb_html_page *p)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n"
-	      "<meta name=\"generator\" content=\"primbench",
+	      "<meta name=\"generator\" content=\"",
 	      f);
-	const char *v = p->n ? p->in[0].file->primbench_version : NULL;
-	if (v) {
-		fputc(' ', f);
-		pb_html_text(f, v);
-	}
+	pb_html_text(f, p->generator ? p->generator : "primbench");
 	fputs("\" />\n<title>primbench report: ", f);
 	labels_text(f, p);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
@@ -203,11 +204,13 @@ static void compare_counts(FILE *f, const struct pb_html_page *p, size_t k)
 	pb_html_text(f, p->in[0].label);
 	fprintf(f, "</strong>: %zu case%s in both", r->nrows, r->nrows == 1 ? "" : "s");
 	if (r->nrows)
-		fprintf(f,
-		        ": <span class=\"verdict-different\">%zu slower, %zu faster</span> (the "
-		        "time per call; different beyond the interval and the +-%g%% margin), "
-		        "<span class=\"verdict-equivalent\">%zu equivalent</span>, %zu cannot tell",
-		        slower, faster, 100 * r->margin, equiv, none);
+		fprintf(
+		    f,
+		    ": <span%s>%zu slower, %zu faster</span> (the time per call; different "
+		    "beyond the interval and the +-%g%% margin), <span%s>%zu equivalent</span>, "
+		    "%zu cannot tell",
+		    slower + faster ? " class=\"verdict-different\"" : "", slower, faster,
+		    100 * r->margin, equiv ? " class=\"verdict-equivalent\"" : "", equiv, none);
 	if (one)
 		fprintf(f, ", %zu without a verdict (one run a side)", one);
 	for (size_t g = 0; g < r->ngm; g++)
@@ -221,6 +224,57 @@ static void compare_counts(FILE *f, const struct pb_html_page *p, size_t k)
 	if (r->nhw)
 		fputs("; <strong>different hardware</strong> (see the comparison)", f);
 	fputs("</li>\n", f);
+}
+
+/* A cmd A/B file's verdict (its "ab" object, docs/results-schema.md), as
+ * cmd printed it: B/A on its metric with the 95% interval, and the
+ * verdict; nothing for a file without one. */
+static void ab_line(FILE *f, const struct pb_results_file *r)
+{
+	const struct pb_facts *d = &r->facts;
+	if (!pb_facts_has(d, "ab"))
+		return;
+	double est = pb_facts_num(d, "ab.ratio.estimate");
+	double lo = pb_facts_num(d, "ab.ratio.ci_lo"), hi = pb_facts_num(d, "ab.ratio.ci_hi");
+	const char *metric = pb_facts_str(d, "ab.metric");
+	const char *verdict = pb_facts_str(d, "ab.until_verdict.verdict");
+	if (!verdict)
+		verdict = pb_facts_str(d, "ab.verdict");
+	fputs("<p class=\"pb-ab\">A/B: B against A", f);
+	if (metric) {
+		fputs(" (", f);
+		pb_html_text(f, metric);
+		fputs(" time)", f);
+	}
+	if (isnan(est))
+		fputs(": no comparison (too few runs, or a figure of 0)", f);
+	else {
+		fprintf(f, ": B/A %.4g", est);
+		if (!isnan(lo) && !isnan(hi))
+			fprintf(f, ", 95%% CI [%.4g, %.4g]", lo, hi);
+	}
+	char judged[16];
+	if (!verdict && !isnan(est)) {
+		/* a file from before ab.verdict: judged by the same rule with
+		 * its margin (pb_verdict_of, as plot and cmd do) */
+		double m = pb_facts_num(d, "ab.equivalence");
+		struct pb_shift sh = {
+		    .estimate = est, .lo = lo, .hi = hi, .ci_valid = isfinite(lo) && isfinite(hi)};
+		enum pb_verdict v = pb_verdict_of(&sh, !isnan(m) ? m : pb_equivalence());
+		snprintf(judged, sizeof judged, "%s",
+		         v == PB_VERDICT_DIFFERENT    ? "different"
+		         : v == PB_VERDICT_EQUIVALENT ? "equivalent"
+		                                      : "cannot tell");
+		verdict = judged;
+	}
+	if (verdict) {
+		bool diff = !strcmp(verdict, "different");
+		fprintf(f, ": <strong%s>", diff ? " class=\"verdict-different\"" : "");
+		pb_html_text(f, diff && !isnan(est) ? (est > 1 ? "B is slower" : "B is faster")
+		                                    : verdict);
+		fputs("</strong>", f);
+	}
+	fputs(".</p>\n", f);
 }
 
 static int summary(FILE *f, const struct pb_html_page *p)
@@ -252,6 +306,7 @@ static int summary(FILE *f, const struct pb_html_page *p)
 			}
 		}
 		fputs(".</p>\n", f);
+		ab_line(f, r);
 		if (!pb_summary_is_default_run(r))
 			continue;
 		struct pb_summary_report *sum = pb_summary_build(r);
@@ -290,6 +345,13 @@ static void comparison(FILE *f, const struct pb_html_page *p)
 	      "same figures as <code>primbench compare</code>).</p>\n",
 	      f);
 	for (size_t k = 0; k < p->ncmp; k++) {
+		if (p->ncmp > 1) {
+			fputs("<h3>", f);
+			pb_html_text(f, p->in[k + 1].label);
+			fputs(" against ", f);
+			pb_html_text(f, p->in[0].label);
+			fputs("</h3>\n", f);
+		}
 		fputs("<div class=\"scroll\">\n", f);
 		pb_compare_html(f, &p->cmp[k]);
 		fputs("</div>\n", f);
@@ -388,18 +450,40 @@ static char *machine_value(const struct pb_results_file *r, enum mfield k)
 		return bytes_or_null(m->glibc_rep_stosb);
 	case MF_NT:
 		return bytes_or_null(m->glibc_non_temporal);
-	case MF_NOISE:
+	case MF_NOISE: {
 		if (!r->has_noise)
 			return NULL;
-		return pb_xasprintf(
-		    "%s%s%s; steal %.2g%% of CPU time, the other CPUs %.3g%% busy, %lld "
-		    "involuntary context switches of the measuring thread",
-		    !r->noise_judged ? "not judged by the run"
-		    : r->noise_high  ? "high"
-		                     : "low",
-		    r->noise_cause ? ": " : "", r->noise_cause ? r->noise_cause : "",
-		    r->noise_steal_pct, r->noise_other_cpus_busy_pct,
-		    r->noise_involuntary_switches);
+		/* the run's judgement, or for an older file the rule report
+		 * applies to it (steal above 2%, the other CPUs above 50%
+		 * busy: the summary's); each figure only when recorded */
+		double steal = r->noise_steal_pct, busy = r->noise_other_cpus_busy_pct;
+		bool high = r->noise_judged ? r->noise_high : steal > 2 || busy > 50;
+		char *t =
+		    pb_xasprintf("%s%s%s%s", high ? "high" : "low",
+		                 r->noise_judged ? ""
+		                                 : " (judged by report: the file predates "
+		                                   "the run's own judgement)",
+		                 r->noise_cause ? ": " : "", r->noise_cause ? r->noise_cause : "");
+		char *x;
+		if (!isnan(steal)) {
+			x = pb_xasprintf("%s; steal %.2g%% of CPU time", t, steal);
+			free(t);
+			t = x;
+		}
+		if (!isnan(busy)) {
+			x = pb_xasprintf("%s; the other CPUs %.3g%% busy", t, busy);
+			free(t);
+			t = x;
+		}
+		if (r->noise_involuntary_switches > 0) {
+			x = pb_xasprintf("%s; %lld involuntary context switches of the measuring "
+			                 "thread",
+			                 t, r->noise_involuntary_switches);
+			free(t);
+			t = x;
+		}
+		return t;
+	}
 	case MF_FP:
 		return dup_or_null(m->fingerprint_hash);
 	case MF_VERSION:
@@ -543,12 +627,8 @@ static int tables(FILE *f, const struct pb_html_page *p)
 
 static void footer(FILE *f, const struct pb_html_page *p)
 {
-	fputs("<footer>\n<p class=\"note\">Written by primbench", f);
-	const char *v = p->n ? p->in[0].file->primbench_version : NULL;
-	if (v) {
-		fputc(' ', f);
-		pb_html_text(f, v);
-	}
+	fputs("<footer>\n<p class=\"note\">Written by ", f);
+	pb_html_text(f, p->generator ? p->generator : "primbench");
 	fputs(" (docs/formats.md, \"HTML\")", f);
 	if (p->command_line) {
 		fputs(": <code>", f);

@@ -2612,6 +2612,29 @@ static void mem_panels(const struct plot_job *j, struct pb_plot_panel **out, siz
 	}
 }
 
+/* The series of a latency or map plot drawn in one panel (loaded or
+ * not), as words: "one line per group and file (2): latency 4K and
+ * latency 2M THP" (distinct names, in order). Malloc'd. */
+static char *lm_words(const struct lm_plot *m, size_t nfiles, bool loaded, const char *mark)
+{
+	const char **names = pb_xcalloc(m->n + 1, sizeof *names);
+	size_t k = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->s[i].loaded != loaded || m->s[i].n == 0)
+			continue;
+		size_t j = 0;
+		while (j < k && strcmp(names[j], m->s[i].name))
+			j++;
+		if (j == k)
+			names[k++] = m->s[i].name;
+	}
+	char *t =
+	    pb_xasprintf("one %s per group%s (%zu): ", mark, nfiles > 1 ? " and file" : "", k);
+	names_join(&t, names, k);
+	free(names);
+	return t;
+}
+
 static void lm_panels(const struct plot_job *j, struct pb_plot_panel **out, size_t *count,
                       size_t *cap)
 {
@@ -2621,13 +2644,8 @@ static void lm_panels(const struct plot_job *j, struct pb_plot_panel **out, size
 		curve |= !m->s[i].loaded;
 		loaded |= m->s[i].loaded;
 	}
-	const char **names = pb_xcalloc(m->names.n + 1, sizeof *names);
-	for (size_t i = 0; i < m->names.n; i++)
-		names[i] = m->names.v[i];
-	char *words =
-	    pb_xasprintf("one line per group%s (%zu): ", j->n > 1 ? " and file" : "", m->names.n);
-	names_join(&words, names, m->names.n);
-	free(names);
+	char *words = lm_words(m, j->n, false, j->map ? "bar or line" : "line");
+	char *lwords = lm_words(m, j->n, true, "line");
 	if (j->map) {
 		panel_add(
 		    out, count, cap,
@@ -2651,8 +2669,9 @@ static void lm_panels(const struct plot_job *j, struct pb_plot_panel **out, size
 		    pb_xasprintf("Line chart: ns per load (median; bars: min to max of the "
 		                 "rounds) against the load's aggregate GB/s, each point labelled "
 		                 "with its load threads; %s.",
-		                 words));
+		                 lwords));
 	free(words);
+	free(lwords);
 }
 
 int pb_plot_panels(const struct pb_plot_input *in, size_t n, enum pb_unit unit,

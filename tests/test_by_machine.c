@@ -222,6 +222,36 @@ static void test_names_and_matching(void **state)
 	unload(f, 2);
 }
 
+/* A "fastest" figure takes one case per run and kernel: a file with a
+ * kernel's case at 1 and 2 threads (mem --threads) is one run of it, its
+ * first case, not two runs averaged; a note says the others were left. */
+static void test_fastest_one_case_per_run(void **state)
+{
+	(void)state;
+	static const char *const threads[] = {"plot/mem_threads.json"};
+	struct pb_results_file *f = load(threads, 1);
+	struct pb_bm_figures g;
+	assert_int_equal(pb_bm_figures_parse("mem/memset/hot/4K,mem/memset/hot/4K/libc", &g), 0);
+	struct pb_bm_table t;
+	assert_int_equal(pb_bm_build(f, 1, &g, &t), 0);
+	assert_int_equal(t.nm, 1);
+	const struct pb_bm_cell *fastest = cell(&t, 0, 0), *libc = cell(&t, 0, 1);
+	assert_true(fastest->present && libc->present);
+	assert_int_equal(fastest->runs, 1);
+	assert_int_equal(libc->runs, 1);
+	/* the fastest kernel's figure is its first case's, as naming it gives */
+	if (!strcmp(fastest->chosen, "libc"))
+		assert_true(fastest->value == libc->value);
+	bool noted = false;
+	for (size_t i = 0; i < t.nnotes; i++)
+		noted |= strstr(t.notes[i], "more cases match mem/memset/hot/4K for a kernel "
+		                            "already matched") != NULL;
+	assert_true(noted);
+	pb_bm_table_free(&t);
+	pb_bm_figures_free(&g);
+	unload(f, 1);
+}
+
 static char *write_table(const struct pb_bm_table *t, enum pb_format fmt, int *rc)
 {
 	char *text = NULL;
@@ -300,9 +330,13 @@ int main(void)
 		return 1;
 	}
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_default),      cmocka_unit_test(test_parse_errors),
-	    cmocka_unit_test(test_three_machines),     cmocka_unit_test(test_runs_geomean),
-	    cmocka_unit_test(test_names_and_matching), cmocka_unit_test(test_writers),
+	    cmocka_unit_test(test_parse_default),
+	    cmocka_unit_test(test_parse_errors),
+	    cmocka_unit_test(test_three_machines),
+	    cmocka_unit_test(test_runs_geomean),
+	    cmocka_unit_test(test_names_and_matching),
+	    cmocka_unit_test(test_writers),
+	    cmocka_unit_test(test_fastest_one_case_per_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

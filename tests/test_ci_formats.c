@@ -135,7 +135,14 @@ static void test_names(void **state)
 	     "memcpy/auto/MemcpyGoogleA/hot/batch_calls=4096"},
 	    {"{\"suite\": \"syscall\", \"benchmark\": \"fault\", \"placement\": \"cpu 1\", "
 	     "\"page_bytes\": 2097152}",
-	     "syscall/fault/page_bytes=2097152/placement=cpu 1"},
+	     "syscall/fault/page_bytes=2097152/placement=cpu"},
+	    /* the CPU a run chose is not part of the case: pipe-rtt keeps same/other */
+	    {"{\"suite\": \"syscall\", \"benchmark\": \"pipe-rtt\", \"placement\": \"same cpu 3\"}",
+	     "syscall/pipe-rtt/placement=same cpu"},
+	    {"{\"suite\": \"syscall\", \"benchmark\": \"pipe-rtt\", \"placement\": \"cpus 0,1\"}",
+	     "syscall/pipe-rtt/placement=cpus"},
+	    {"{\"suite\": \"syscall\", \"benchmark\": \"null\", \"placement\": \"unpinned\"}",
+	     "syscall/null/placement=unpinned"},
 	    {"{\"suite\": \"xsave\", \"instruction\": \"xsaveopt\", \"upper_state\": \"dirty\"}",
 	     "xsave/xsaveopt/dirty"},
 	    /* '/' and '%' of a value encoded; an empty env left out */
@@ -177,7 +184,7 @@ static void test_escaping(void **state)
 	load_doc(doc, &f);
 	char *expect = pb_format_ci_name(&f.cases[0].fields);
 	/* the tab and \x01 percent-encoded in the name, the rest as it is */
-	assert_string_equal(expect, "syscall/say \"hi\"\\ %09%01 caf\xc3\xa9/placement=cpu 1");
+	assert_string_equal(expect, "syscall/say \"hi\"\\ %09%01 caf\xc3\xa9/placement=cpu");
 	double hz = pb_facts_num(&f.mach.facts, "timer.hz");
 	double med = pb_facts_num(&f.cases[0].facts, "per_call.median") / hz * 1e9;
 	double lo = pb_facts_num(&f.cases[0].facts, "per_call.ci_lo") / hz * 1e9;
@@ -305,8 +312,8 @@ static void test_unique(void **state)
 	load_doc(doc, &f);
 	json_t *bmf = output(&f, PB_FORMAT_BMF);
 	assert_int_equal(json_object_size(bmf), 2);
-	assert_non_null(json_object_get(bmf, "syscall/null/placement=cpu 1"));
-	assert_non_null(json_object_get(bmf, "syscall/null/placement=cpu 1/#2"));
+	assert_non_null(json_object_get(bmf, "syscall/null/placement=cpu"));
+	assert_non_null(json_object_get(bmf, "syscall/null/placement=cpu/#2"));
 	json_decref(bmf);
 	pb_results_file_free(&f);
 }

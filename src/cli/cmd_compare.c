@@ -249,11 +249,13 @@ static int report_gates(const struct pb_gate *g, const struct pb_compare_result 
 	snprintf(judged, sizeof judged, "%zu case%s and %zu geomean%s judged", cases,
 	         cases == 1 ? "" : "s", gms, gms == 1 ? "" : "s");
 	if (unjudged)
-		snprintf(left, sizeof left, "; %zu with one run a side not judged", unjudged);
+		snprintf(left, sizeof left, "; %zu with fewer than two runs on a side not judged",
+		         unjudged);
 	if (!cases) {
 		warn("compare: the gate could not judge: %s (a case needs two or more runs a "
 		     "side: --replicates, or files as runs with '--')",
-		     unjudged ? "every case has one run a side" : "no case is in both files");
+		     unjudged ? "every case has fewer than two runs on a side"
+		              : "no case is in both files");
 		return PB_EXIT_OK;
 	}
 	if (nfail) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/html_report.h"
@@ -154,6 +155,17 @@ static int report_by_machine(const struct report_args *a, const char *out, char 
 	}
 	if (n == 0)
 		die_usage("report: --by-machine needs at least one result file (see --help)");
+	/* a file is one run: given twice (overlapping globs), it would
+	 * count twice and narrow the interval */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++) {
+			struct stat si, sj;
+			if (stat(argv[i], &si) == 0 && stat(argv[j], &sj) == 0 &&
+			    si.st_dev == sj.st_dev && si.st_ino == sj.st_ino)
+				die_usage("report: --by-machine: %s is given twice (as %s): a run "
+				          "counts once",
+				          argv[i], argv[j]);
+		}
 	cli_parse_done();
 	if (out && pb_output_reserve(out) != 0)
 		die_usage("report: %s", pb_error());

@@ -175,6 +175,10 @@ static int parse_one(const char *spec, struct pb_bm_figure *g)
 			return -1;
 		}
 	}
+	if (strchr(body, '@')) {
+		free(body);
+		return pb_fail("figure '%s': one '@UNIT' at most, at the end", spec);
+	}
 	int rc = strchr(body, '=') ? parse_fields(g, spec, body) : parse_path(g, spec, body);
 	free(body);
 	if (rc)
@@ -183,6 +187,13 @@ static int parse_one(const char *spec, struct pb_bm_figure *g)
 		g->unit = (enum pb_bm_unit)explicit_unit;
 	if (g->ncond == 0)
 		return pb_fail("figure '%s': no field to match", spec);
+	bool sized = false;
+	for (size_t i = 0; i < g->ncond; i++)
+		sized |= g->cond[i].is_size;
+	if (g->unit == PB_BM_GBS && !sized)
+		return pb_fail("figure '%s': GB/s needs a size to divide by (a mem figure, or "
+		               "size_bytes=N)",
+		               spec);
 	/* the title: the values but the suite's, in order */
 	char *t = pb_xstrdup("");
 	for (size_t i = 0; i < g->ncond; i++) {
@@ -362,7 +373,7 @@ static void fill_cell(const struct pb_results_file *files, const size_t *idx, si
 	size_t nc = 0;
 	for (size_t r = 0; r < nr; r++) {
 		const struct pb_results_file *f = &files[idx[r]];
-		size_t matched = 0;
+		size_t matched = 0, dups = 0;
 		for (size_t i = 0; i < f->ncases; i++) {
 			const struct pb_results_case *c = &f->cases[i];
 			if (!fig_match(g, &c->fields))
@@ -373,11 +384,30 @@ static void fill_cell(const struct pb_results_file *files, const size_t *idx, si
 			struct run_fig rf;
 			if (!case_fig(f, c, &rf, t, mlabel))
 				continue;
-			if (g->fastest)
+			if (g->fastest) {
 				rf.chosen = pb_field_text(pb_field_get(&c->fields, g->fastest));
+				/* one case per run and kernel: another of the same
+				 * kernel in this run (a thread count, an offset, a
+				 * page size the spec does not name) is not a run */
+				bool again = false;
+				for (size_t j = 0; j < nc && !again; j++)
+					again = cand[j].run == r &&
+					        !strcmp(cand[j].f.chosen, rf.chosen);
+				if (again) {
+					dups++;
+					free(rf.chosen);
+					continue;
+				}
+			}
 			cand = pb_xrealloc(cand, (nc + 1) * sizeof *cand);
 			cand[nc++] = (struct cand){.run = r, .f = rf};
 		}
+		if (g->fastest && dups)
+			add_note(
+			    t, pb_xasprintf("%s: %s: %zu more cases match %s for a kernel already "
+			                    "matched: the first of each is taken (name more "
+			                    "fields to choose)",
+			                    mlabel, f->path, dups, g->spec));
 		if (!g->fastest && matched > 1)
 			add_note(
 			    t, pb_xasprintf("%s: %s: %zu cases match %s: the first is taken (name "

@@ -175,6 +175,24 @@ static int cmp_field_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* A syscall case's placement without its CPU numbers, in place: "cpu 3"
+ * -> "cpu", "same cpu 0" -> "same cpu", "cpus 0,1" -> "cpus"
+ * ("unpinned" and mem's placements stay). Without --cpu the run chooses
+ * the CPU (the quietest by the noise probe, or where it started), so the
+ * number changes from run to run while the case stays the same. */
+static void placement_class(char *t)
+{
+	static const char *const pinned[] = {"same cpu ", "cpus ", "cpu "};
+	for (size_t i = 0; i < sizeof pinned / sizeof pinned[0]; i++) {
+		size_t l = strlen(pinned[i]);
+		if (!strncmp(t, pinned[i], l) && t[l] >= '0' && t[l] <= '9' &&
+		    strspn(t + l, "0123456789,") == strlen(t + l)) {
+			t[l - 1] = '\0';
+			return;
+		}
+	}
+}
+
 char *pb_format_ci_name(const struct pb_key *key)
 {
 	const char *suite = pb_field_str(key, "suite");
@@ -215,6 +233,8 @@ char *pb_format_ci_name(const struct pb_key *key)
 	qsort(rest, nrest, sizeof *rest, cmp_field_name);
 	for (size_t k = 0; k < nrest; k++) {
 		char *t = name_value_text(key, rest[k]);
+		if (t && !strcmp(rest[k]->name, "placement"))
+			placement_class(t);
 		bool dflt = false;
 		for (size_t d = 0; t && d < rule->ndefaults && !dflt; d++)
 			dflt = !strcmp(rule->defaults[d][0], rest[k]->name) &&

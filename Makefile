@@ -20,6 +20,13 @@
 #   make test-arm64   the arm64 cross build (build-arm64/, -Werror) and its
 #               tests under QEMU's user-mode emulator (README, "arm64:
 #               cross-building and testing under QEMU")
+#   make static   build-static/primbench linked statically (-static: glibc,
+#               jansson, GSL, hwloc, zlib), with libprimswitch.so and the
+#               tiny programs beside it; then its checks: file(1) calls it
+#               static, it preloads the library beside it, and, as root, it
+#               runs selftest, info and a short default run in a chroot
+#               holding nothing else (tests/install/static.sh;
+#               docs/install.md, "A static binary")
 #   make install PREFIX=/usr/local   (DESTDIR=... stages it; cmake/install.cmake
 #               says what goes where)
 #   make html-screenshot   docs/img/report.png: the default run's HTML
@@ -38,12 +45,13 @@ FUZZ_BUILD    ?= build-fuzz
 FUZZ_SECONDS  ?= 180
 FUZZ_SMOKE_SECONDS ?= 5
 ARM64_BUILD   ?= build-arm64
+STATIC_BUILD  ?= build-static
 CLANG         ?= clang
 JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX        ?= /usr/local
 
 .PHONY: all deps build build-test build-asan build-release build-clang build-none \
-	build-fuzz fuzz fuzz-smoke run test test-arm64 html-screenshot install format clean
+	build-fuzz fuzz fuzz-smoke run test test-arm64 static html-screenshot install format clean
 
 all: build
 
@@ -121,6 +129,17 @@ test-arm64: deps
 	cd $(ARM64_BUILD) && ctest --output-on-failure -j $(JOBS)
 	sh scripts/test-arm64.sh $(ARM64_BUILD)
 
+# The static binary (-DPRIMBENCH_STATIC=ON: CMakeLists.txt says how hwloc's
+# udev and plugins are dealt with). Its build directory builds primbench,
+# libprimswitch.so and the tiny programs only, and registers only the
+# static_* tests; without -Werror, like make build (a user's build).
+static: deps
+	@sh scripts/deps.sh static
+	cmake -S . -B $(STATIC_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPRIMBENCH_WERROR=OFF \
+		-DPRIMBENCH_STATIC=ON
+	cmake --build $(STATIC_BUILD) -j $(JOBS)
+	cd $(STATIC_BUILD) && ctest --output-on-failure --no-tests=error -R '^static_'
+
 # The README's screenshot: the browser test's pages from build/'s primbench,
 # every check on, the default run's page photographed; replaced only when
 # every check passed.
@@ -140,4 +159,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD) $(ARM64_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD) $(ARM64_BUILD) $(FUZZ_BUILD) $(STATIC_BUILD)

@@ -7,7 +7,8 @@
 #       dynamic section and no interpreter. Copied into a temporary
 #       directory with libprimswitch.so beside it and the tiny programs in
 #       tools/ (build-static/'s own layout), it preloads that copy of the
-#       library into a command and runs the syscall suite's exec targets.
+#       library into a command and runs the syscall suite's exec targets;
+#       hwloc, offered a plugin, does not load it.
 #   static.sh --chroot PRIMBENCH
 #       As root: a chroot holding nothing but the binary, /proc and /sys
 #       (bound read-only) and an empty /tmp, so no libc, jansson, GSL,
@@ -77,7 +78,21 @@ if [ "$mode" = --file ]; then
 			cat "$tmp/sys.out"
 			fail "static primbench syscall (exec targets beside it)"
 		}
-	echo "static primbench: statically linked; preloads the libprimswitch.so beside it; runs tools/: ok"
+	# No hwloc plugin is loaded (src/static/static_link.c): a plugin
+	# directory with one candidate, and hwloc's verbose plugin log.
+	mkdir "$tmp/plugins"
+	: >"$tmp/plugins/hwloc_fake.so"
+	HWLOC_PLUGINS_PATH=$tmp/plugins HWLOC_PLUGINS_VERBOSE=1 "$tmp/bin/primbench" info \
+		>"$tmp/info.out" 2>&1 || {
+		cat "$tmp/info.out"
+		fail "static primbench info with a plugin directory"
+	}
+	grep -q "Failed to load plugin: plugins are not loaded by a static primbench" "$tmp/info.out" ||
+		{
+			cat "$tmp/info.out"
+			fail "hwloc tried a plugin, and not through the static build's dlopen"
+		}
+	echo "static primbench: statically linked; preloads the libprimswitch.so beside it; runs tools/; loads no hwloc plugin: ok"
 	exit 0
 fi
 

@@ -133,6 +133,29 @@ static void test_glibc_diag_parse_fixture(void **state)
 	assert_int_equal(d.rep_movsb_min, 0); /* --list-tunables gives it */
 }
 
+/* A loader's figures count only for the glibc this program runs: a static
+ * primbench on a machine whose ld.so is another glibc reads none. */
+static void test_glibc_diag_same_glibc(void **state)
+{
+	(void)state;
+	struct pb_glibc_diag d;
+	char note[400] = "";
+	pb_glibc_diag_parse("version.version=\"2.36\"\n"
+	                    "x86.cpu_features.rep_stosb_threshold=0x800\n",
+	                    &d);
+	assert_string_equal(d.version, "2.36");
+	assert_int_equal(pb_glibc_diag_same_glibc(&d, "2.36", note, sizeof note), 0);
+	assert_string_equal(note, "");
+	assert_int_equal(pb_glibc_diag_same_glibc(&d, "2.41", note, sizeof note), -1);
+	assert_non_null(strstr(note, "glibc 2.36"));
+	assert_non_null(strstr(note, "glibc 2.41"));
+	/* A loader that prints no version: nothing to hold against it. */
+	note[0] = '\0';
+	pb_glibc_diag_parse("x86.cpu_features.rep_stosb_threshold=0x800\n", &d);
+	assert_int_equal(pb_glibc_diag_same_glibc(&d, "2.41", note, sizeof note), 0);
+	assert_string_equal(note, "");
+}
+
 static void test_glibc_diag_parse_partial(void **state)
 {
 	(void)state;
@@ -1184,6 +1207,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_glibc_diag_parse_fixture),
 	    cmocka_unit_test(test_glibc_diag_parse_partial),
+	    cmocka_unit_test(test_glibc_diag_same_glibc),
 	    cmocka_unit_test(test_glibc_tunables_parse_fixture),
 	    cmocka_unit_test(test_vulnerabilities_dir),
 	    cmocka_unit_test(test_cmdline_param),

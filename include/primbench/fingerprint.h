@@ -132,6 +132,14 @@ size_t pb_glibc_tunables_parse(const char *text, struct pb_named_texts *out);
  * line or its min is absent. */
 uint64_t pb_glibc_tunable_min(const char *text, const char *name);
 
+/* Whether a loader's diagnostics `d` describe the glibc this process runs
+ * (version `own`, gnu_get_libc_version()): 0 when they do or the loader
+ * printed no version; -1 with a reason in note when it is another glibc,
+ * as for a static primbench, whose glibc is the one it was linked with,
+ * on a machine whose ld.so is another. */
+int pb_glibc_diag_same_glibc(const struct pb_glibc_diag *d, const char *own, char *note,
+                             size_t note_len);
+
 /* What glibc this process runs on, and the thresholds its loader derives
  * for this CPU (in this environment: GLIBC_TUNABLES is passed on). */
 struct pb_glibc_info {
@@ -144,7 +152,9 @@ struct pb_glibc_info {
 
 /* Finds the loader (the PT_INTERP of this executable, else the loaded
  * ld-*.so, else /lib64/ld-linux-x86-64.so.2), runs --list-diagnostics and
- * parses it. Never fails: unknown figures have known[] false and a note. */
+ * parses it. Never fails: unknown figures have known[] false and a note;
+ * a loader of another glibc (pb_glibc_diag_same_glibc) gives none, and
+ * loader is then "". */
 void pb_glibc_read(struct pb_glibc_info *out);
 
 /* Runs `loader --list-tunables` (glibc 2.33+) and parses it into `out`

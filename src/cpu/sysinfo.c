@@ -519,6 +519,18 @@ static char *run_capture(const char *path, const char *arg, char *why, size_t wh
 	return buf;
 }
 
+int pb_glibc_diag_same_glibc(const struct pb_glibc_diag *d, const char *own, char *note,
+                             size_t note_len)
+{
+	if (!d->version[0] || !strcmp(d->version, own))
+		return 0;
+	snprintf(note, note_len,
+	         "the loader found runs glibc %s, this program glibc %s (a static build): its "
+	         "thresholds are not this program's",
+	         d->version, own);
+	return -1;
+}
+
 void pb_glibc_read(struct pb_glibc_info *out)
 {
 	memset(out, 0, sizeof *out);
@@ -543,6 +555,11 @@ void pb_glibc_read(struct pb_glibc_info *out)
 	}
 	int n = pb_glibc_diag_parse(text, &out->diag);
 	free(text);
+	if (pb_glibc_diag_same_glibc(&out->diag, out->version, out->note, sizeof out->note) != 0) {
+		memset(&out->diag, 0, sizeof out->diag);
+		out->loader[0] = '\0';
+		return;
+	}
 	if (n == 0) {
 		snprintf(out->note, sizeof out->note,
 		         "ld.so --list-diagnostics gave no x86.cpu_features thresholds (not x86)");

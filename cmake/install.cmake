@@ -10,6 +10,8 @@
 #   include/primbench/*.h                  its public headers
 #   lib/pkgconfig/primbench.pc             cflags and libs for it
 #   share/man/man1/primbench.1             the man page
+#   share/bash-completion/completions/primbench    tab completion, bash
+#   share/zsh/vendor-completions/_primbench        and zsh (below)
 #   share/doc/primbench/                   README, LICENSE, docs/*.md
 #
 # (lib is CMAKE_INSTALL_LIBDIR: lib/x86_64-linux-gnu under /usr on Debian.)
@@ -59,3 +61,28 @@ install(FILES ${CMAKE_BINARY_DIR}/primbench.pc
 install(FILES docs/primbench.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 file(GLOB PB_DOC_FILES CONFIGURE_DEPENDS docs/*.md)
 install(FILES README.md LICENSE ${PB_DOC_FILES} DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# Tab completion: the files `primbench completion bash|zsh` prints, made
+# at build time by the primbench just built (from its option tables,
+# src/cli/cmd_completion.c), so the installed files are this build's
+# options and kernels, with nothing to run at a shell's start. A cross
+# build runs it under its emulator (cmake/aarch64-linux-gnu.cmake's qemu);
+# one without an emulator installs no completion (the target machine can
+# make it: primbench completion bash).
+if(CMAKE_CROSSCOMPILING AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  message(STATUS "tab completion: not made (cross build without an emulator)")
+else()
+  set(PB_COMPLETION_DIR ${CMAKE_BINARY_DIR}/completion)
+  file(MAKE_DIRECTORY ${PB_COMPLETION_DIR})
+  add_custom_command(OUTPUT ${PB_COMPLETION_DIR}/primbench ${PB_COMPLETION_DIR}/_primbench
+    COMMAND sh ${PROJECT_SOURCE_DIR}/cmake/completion.sh ${PB_COMPLETION_DIR}
+      ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:primbench>
+    DEPENDS primbench ${PROJECT_SOURCE_DIR}/cmake/completion.sh
+    COMMENT "primbench completion bash|zsh" VERBATIM)
+  add_custom_target(completion ALL
+    DEPENDS ${PB_COMPLETION_DIR}/primbench ${PB_COMPLETION_DIR}/_primbench)
+  install(FILES ${PB_COMPLETION_DIR}/primbench
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+  install(FILES ${PB_COMPLETION_DIR}/_primbench
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+endif()

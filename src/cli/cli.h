@@ -212,6 +212,15 @@ bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optst
                        const struct option *longopts, cli_option_fn own, void *ctx,
                        const struct cli_common *common, void (*usage)(FILE *f));
 
+/* Set by `primbench completion` (cmd_completion.c) in a child process:
+ * cli_parse_options hands it its optstring and table first (it prints
+ * them into the completion script and ends the process). NULL otherwise. */
+extern void (*cli_options_hook)(const char *optstring, const struct option *longopts);
+
+/* The i-th subcommand of main.c's table, NULL past the end; *fn its
+ * function. */
+const char *cli_subcommand(size_t i, int (**fn)(int argc, char **argv));
+
 /* Where a subcommand's checks of its command line end and its work
  * begins (before it measures, reads an input file, writes an output or
  * runs a command): with PRIMBENCH_PARSE_ONLY set to anything but "" or
@@ -343,6 +352,7 @@ int cmd_stats(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_account(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 
 /* ---- progress and output formats (src/cli/progress.c) ---- */
 

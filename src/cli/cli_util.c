@@ -76,6 +76,8 @@ bool cli_parse_options(const char *cmd, int argc, char **argv, const char *optst
                        const struct option *longopts, cli_option_fn own, void *ctx,
                        const struct cli_common *common, void (*usage)(FILE *f))
 {
+	if (cli_options_hook)
+		cli_options_hook(optstring, longopts);
 	opterr = 0;
 	int opt;
 	while ((opt = cli_getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {

@@ -59,7 +59,8 @@ static void usage(FILE *f)
 	      "                another (default 1: this one)\n"
 	      "  --seed N      seed of the first replicate's chains (default: a new one each\n"
 	      "                run, recorded in the result file)\n"
-	      "  -o FILE       also write the curve as a result file (suite \"latency\")\n"
+	      "  -o, --output FILE\n"
+	      "                also write the curve as a result file (suite \"latency\")\n"
 	      "  --load N      loaded latency instead: the chase over --max (default 256M)\n"
 	      "                while 0, 1, ..., N threads on other CPUs run the load kernel\n"
 	      "                in a loop; latency against the load's aggregate GB/s; the\n"
@@ -67,7 +68,7 @@ static void usage(FILE *f)
 	      "  --load-kernel K\n"
 	      "                the load: a memcpy or memset kernel (default memcpy/libc;\n"
 	      "                'primbench list'), 1 MiB a call over 64 MiB per thread\n"
-	      "  -q            no progress line\n"
+	      "  -q, --quiet   no progress line\n"
 	      "  -h, --help    this text\n\n"
 	      "'primbench info --latency[=MAX]' is the old form; it still works.\n",
 	      f);

@@ -36,7 +36,16 @@ static const struct command commands[] = {
     {"stats", cmd_stats, "ministat-style statistics and t-test verdicts on number files"},
     {"plot", cmd_plot, "draw result files with gnuplot: throughput curves, A/B runs"},
     {"run", cmd_default, "the default suite (same as no subcommand)"},
+    {"completion", cmd_completion, "a bash or zsh tab-completion script from the option tables"},
 };
+
+const char *cli_subcommand(size_t i, int (**fn)(int argc, char **argv))
+{
+	if (i >= sizeof commands / sizeof commands[0])
+		return NULL;
+	*fn = commands[i].fn;
+	return commands[i].name;
+}
 
 /* The subcommand running ("mem", "run"; NULL before dispatch): every error
  * line names it. */

@@ -5,7 +5,8 @@
 #  - the installed primbench runs (--version, list) and finds the installed
 #    libprimswitch.so (not the build tree's) and its installed tiny
 #    programs;
-#  - the man page and the docs are where `man` and readers look.
+#  - the man page and the docs are where `man` and readers look, the
+#    completion files where bash-completion and zsh look.
 # $1 = the build directory, $2 = this directory (consumer.c).
 set -u
 build=$1
@@ -21,6 +22,7 @@ pc=$(find "$p" -name primbench.pc)
 [ -n "$pc" ] || fail "no primbench.pc under the prefix"
 for f in bin/primbench include/primbench/kernels.h include/primbench/timer.h \
 	share/man/man1/primbench.1 share/doc/primbench/README.md \
+	share/bash-completion/completions/primbench share/zsh/vendor-completions/_primbench \
 	share/doc/primbench/methodology.md; do
 	[ -e "$p/$f" ] || fail "missing $f"
 done

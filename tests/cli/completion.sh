@@ -15,20 +15,26 @@
 #    own four), --kernels' are `all` and the kernels `primbench list`
 #    gives, in lists (a,b) and after '='; mem's operand; -o and the words
 #    after `--` are left to file names.
-# Then the zsh script, when zsh is installed: it loads in `zsh -f` after
-# compinit, defines _primbench and registers it for primbench, and from
-# $fpath too; its function offers --cache for `mem --ca` there.
-# $1 = primbench; $2, $3 (optional): the build's generated bash and zsh
-# files, which must be what `primbench completion bash|zsh` prints.
+# With --zsh, the zsh script instead (exit 77 without zsh): it loads in
+# `zsh -f` after compinit, defines _primbench and registers it for
+# primbench, and compinit finds it in $fpath too; its function offers
+# --cache for `mem --ca` there, and --kernels=libc after "--kernels=li".
+# $1 = primbench; then --zsh, or (optional) the build's generated bash and
+# zsh files, which must be what `primbench completion bash|zsh` prints.
 set -eu
 bin=$1
+zsh_only=false
+[ "${2:-}" = --zsh ] && zsh_only=true
 words() { tr ' ,' '\n\n' | sed '/^$/d' | sort -u; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-command -v bash >/dev/null || { echo "SKIP: bash not found"; exit 77; }
+if $zsh_only && ! command -v zsh >/dev/null; then
+	echo "SKIP: zsh not found (Debian package zsh: sh scripts/deps.sh completion)"
+	exit 77
+fi
 "$bin" completion bash >"$tmp/primbench.bash"
 bash -n "$tmp/primbench.bash" || { echo "FAIL: the bash script does not parse"; exit 1; }
-if [ $# -ge 3 ]; then
+if [ $# -ge 3 ] && ! $zsh_only; then
 	cmp -s "$2" "$tmp/primbench.bash" || { echo "FAIL: $2 is not 'primbench completion bash'"; exit 1; }
 	"$bin" completion zsh | cmp -s "$3" - || { echo "FAIL: $3 is not 'primbench completion zsh'"; exit 1; }
 fi
@@ -47,6 +53,30 @@ fail() {
 	echo "FAIL: $*"
 	bad=1
 }
+
+if $zsh_only; then
+	zsh -n "$tmp/_primbench" || fail "the zsh script does not parse"
+	# shellcheck disable=SC2016
+	out=$(HOME=$tmp zsh -f -c 'autoload -U compinit && compinit -u -d "$HOME/.zcd"
+		source "$1"
+		whence -w _primbench; print -r -- "${_comps[primbench]}"
+		emulate sh -c "COMP_WORDS=(primbench mem --ca); COMP_CWORD=2; _primbench"
+		print -r -- "${COMPREPLY[@]}"
+		emulate sh -c "COMP_WORDS=(primbench mem --kernels=li); COMP_CWORD=2; _primbench"
+		print -r -- "${COMPREPLY[@]}"' zsh "$tmp/_primbench" 2>&1)
+	echo "$out" | grep -qx '_primbench: function' || fail "zsh: no function _primbench after loading: $out"
+	echo "$out" | grep -q '^_bash_complete.*-F _primbench' || fail "zsh: primbench's completion is not _primbench: $out"
+	echo "$out" | grep -qw -- --cache || fail "zsh: 'mem --ca' does not offer --cache: $out"
+	echo "$out" | grep -qw -- --kernels=libc || fail "zsh: 'mem --kernels=li' does not offer --kernels=libc: $out"
+	mkdir "$tmp/fpath"
+	cp "$tmp/_primbench" "$tmp/fpath/"
+	# shellcheck disable=SC2016
+	out=$(HOME=$tmp zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit && compinit -u -d "$HOME/.zcd2"
+		print -r -- "${_comps[primbench]}"' zsh "$tmp/fpath" 2>&1)
+	[ "$out" = _primbench ] || fail "zsh: compinit does not take _primbench from \$fpath: $out"
+	[ $bad = 0 ] && echo "zsh: loads, defines _primbench, found in \$fpath, offers --cache and --kernels=libc"
+	exit $bad
+fi
 # comp WORD...: the replies, one a line, sorted, for the last WORD
 comp() {
 	bash -c '. "$0"; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _primbench
@@ -127,29 +157,4 @@ expect "$tmp/empty" primbench cmd -n 3 -- ''
 expect "$tmp/empty" primbench mem memset ''
 [ $bad = 0 ] && echo "bash: $n options of $(echo "$subs" | wc -w) subcommands and mem map offered, each accepted and documented; values of -f, --kernels, mem's ops"
 
-if ! command -v zsh >/dev/null; then
-	echo "SKIP (zsh): zsh not found (Debian package zsh)"
-	[ $bad = 0 ] || exit 1
-	exit 77
-fi
-zsh -n "$tmp/_primbench" || fail "the zsh script does not parse"
-# shellcheck disable=SC2016
-out=$(HOME=$tmp zsh -f -c 'autoload -U compinit && compinit -u -d "$HOME/.zcd"
-	source "$1"
-	whence -w _primbench; print -r -- "${_comps[primbench]}"
-	emulate sh -c "COMP_WORDS=(primbench mem --ca); COMP_CWORD=2; _primbench"
-	print -r -- "${COMPREPLY[@]}"
-	emulate sh -c "COMP_WORDS=(primbench mem --kernels=li); COMP_CWORD=2; _primbench"
-	print -r -- "${COMPREPLY[@]}"' zsh "$tmp/_primbench" 2>&1)
-echo "$out" | grep -qx '_primbench: function' || fail "zsh: no function _primbench after loading: $out"
-echo "$out" | grep -q '^_bash_complete.*-F _primbench' || fail "zsh: primbench's completion is not _primbench: $out"
-echo "$out" | grep -qw -- --cache || fail "zsh: 'mem --ca' does not offer --cache: $out"
-echo "$out" | grep -qw -- --kernels=libc || fail "zsh: 'mem --kernels=li' does not offer --kernels=libc: $out"
-mkdir "$tmp/fpath"
-cp "$tmp/_primbench" "$tmp/fpath/"
-# shellcheck disable=SC2016
-out=$(HOME=$tmp zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit && compinit -u -d "$HOME/.zcd2"
-	print -r -- "${_comps[primbench]}"' zsh "$tmp/fpath" 2>&1)
-[ "$out" = _primbench ] || fail "zsh: compinit does not take _primbench from \$fpath: $out"
-[ $bad = 0 ] && echo "zsh: loads, defines _primbench, found in \$fpath, offers --cache and --kernels=libc"
 exit $bad

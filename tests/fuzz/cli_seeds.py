@@ -14,7 +14,7 @@ word a line (fuzz_cli.c's format), replacing what was there; and the
 dictionary tests/fuzz/dict/cli.dict: the subcommands (src/cli/main.c's
 table), every long option of src/cli's option tables, and the values the
 options take by name (ops, cache states, formats, syscall benchmarks,
-kernel sets, the fixture files)."""
+kernel sets, the fixture files, completion's shells)."""
 import glob
 import os
 import re
@@ -102,7 +102,10 @@ values = (["memset", "memcpy", "memmove", "clear_page", "copy_page", "map"] + st
           ["text", "json", "csv", "markdown", "benchfmt", "libc", "auto", "all", "numbers",
            "numbers2", "result.json", "acct", "--", "-", "-o", "-f", "-n", "-q", "-h",
            "64..4K", "4K", "1M", "2G", ",", "=", ".."] + benches +
-          ["bmf", "gbench", "action"])  # report -f's CI formats
+          ["bmf", "gbench", "action"] +  # report -f's CI formats
+          ["--fail-if-slower=2%", "page.html", "mem/memset/hot/4K",
+           "suite=syscall+benchmark=null@ns"] +  # compare's gate, report's --html, --figures
+          ["bash", "zsh"])  # completion's shells
 with open(os.path.join(root, "tests", "fuzz", "dict", "cli.dict"), "w") as f:
     f.write("# cli.dict - fuzz_cli's words (made by tests/fuzz/cli_seeds.py)\n")
     for w in subcommands:

@@ -218,6 +218,8 @@ static const char script_tail[] =
     "\t\t# a list (a,b,c): its last item\n"
     "\t\tif [ -n \"$list\" ]; then\n"
     "\t\t\tcase $cur in *,*) head=${cur%%,*}, ;; esac\n"
+    "\t\t\t# --kernels' all stands alone\n"
+    "\t\t\t[ -n \"$head\" ] && vals=\" $vals \" && vals=${vals# all }\n"
     "\t\tfi\n"
     "\t\tCOMPREPLY=($(compgen -P \"$pre$head\" -W \"$vals\" -- \"${cur#\"$head\"}\"))\n"
     "\t\treturn 0\n"

@@ -11,9 +11,11 @@
 # 50 s; tests/fleet/playbook.sh skips without it), the static set
 # (scripts/deps.sh static: file, which make static's check asks whether the
 # binary is statically linked; the static archives come with the -dev
-# packages of the default set), or zsh (scripts/deps.sh completion: ~5 MB
+# packages of the default set), zsh (scripts/deps.sh completion: ~5 MB
 # to download, ~19 MB installed; the zsh half of the tab completion's
-# test, ctest cli_completion_zsh, skips without it).
+# test, ctest cli_completion_zsh, skips without it), or the Debian
+# package's tools (scripts/deps.sh deb: dpkg-buildpackage with debhelper,
+# lintian, and debootstrap for the chroot test; make deb, make test-deb).
 # As root: apt-get installs whatever is missing. Otherwise: prints the exact
 # apt-get line and exits 1 when something is missing.
 set -eu
@@ -22,6 +24,8 @@ if [ "${1:-}" = arm64 ]; then
 	PACKAGES="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 elif [ "${1:-}" = html ]; then
 	PACKAGES="chromium"
+elif [ "${1:-}" = deb ]; then
+	PACKAGES="dpkg-dev debhelper fakeroot lintian debootstrap cmake pkg-config gcc libc6-dev libjansson-dev libgsl-dev libhwloc-dev zlib1g-dev"
 elif [ "${1:-}" = fleet ]; then
 	PACKAGES="ansible"
 elif [ "${1:-}" = static ]; then

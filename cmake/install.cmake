@@ -54,6 +54,13 @@ endif()
 file(RELATIVE_PATH PB_PC_TO_PREFIX
   "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "${CMAKE_INSTALL_PREFIX}")
 string(REGEX REPLACE "/$" "" PB_PC_TO_PREFIX "${PB_PC_TO_PREFIX}")
+# zlib when the library reads /proc/config.gz with it (CMakeLists.txt):
+# the archive's kernel_facts.o calls gzopen, and a static library's users
+# link what it needs.
+set(PB_PC_REQUIRES "jansson gsl hwloc")
+if(ZLIB_FOUND)
+  string(APPEND PB_PC_REQUIRES " zlib")
+endif()
 configure_file(cmake/primbench.pc.in ${CMAKE_BINARY_DIR}/primbench.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/primbench.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

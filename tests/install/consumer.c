@@ -3,12 +3,16 @@
  * (tests/install/install.sh): looks up the fastest-named usable memset
  * kernel the CPU allows (avx2, else sse2, else the plain C one), clears a
  * buffer with it and checks every byte, and times the call with the
- * library's timer. Prints one line; exit 0 when the bytes are right. */
+ * library's timer. Then reads the kernel's preemption model (a zlib
+ * caller in the archive: the .pc file must name every library the static
+ * archive needs, zlib included). Prints two lines; exit 0 when the bytes
+ * are right. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <primbench/error.h>
+#include <primbench/fingerprint.h>
 #include <primbench/kernels.h>
 #include <primbench/timer.h>
 
@@ -44,5 +48,8 @@ int main(void)
 	printf("memset/%s: %d bytes %s, %llu ticks (%s)\n", k->name, N, bad ? "WRONG" : "ok",
 	       (unsigned long long)ticks, pb_timer_info()->clock_desc);
 	free(buf);
+	struct pb_preempt_info p;
+	pb_preempt_read("/proc/config.gz", "/proc/cmdline", &p);
+	printf("preemption: %s (from %s)\n", p.model, p.source);
 	return bad;
 }

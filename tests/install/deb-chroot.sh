@@ -119,17 +119,20 @@ else
 	rm -f "$dir.log"
 	step "debootstrap (minbase)"
 	mkdir -p "$cache"
-	tar -czpf "$tarball.tmp" -C "$dir" --numeric-owner . && mv "$tarball.tmp" "$tarball" ||
-		fail "caching the chroot in $tarball"
+	tar -czpf "$tarball.tmp" -C "$dir" --numeric-owner . || fail "caching the chroot in $tarball"
+	mv "$tarball.tmp" "$tarball"
 	step "cache the chroot ($(du -m "$tarball" | cut -f1) MB)"
 fi
 
 # mktemp's 0700 (also in the tarball): apt's _apt user must get through /.
 chmod 755 "$dir"
-mount -t proc proc "$dir/proc" && mounted="proc $mounted" || fail "mount /proc"
-mount -t sysfs sysfs "$dir/sys" && mounted="sys $mounted" || fail "mount /sys"
+mount -t proc proc "$dir/proc" || fail "mount /proc"
+mounted="proc $mounted"
+mount -t sysfs sysfs "$dir/sys" || fail "mount /sys"
+mounted="sys $mounted"
 if [ ! -c "$dir/dev/null" ]; then
-	mount --bind /dev "$dir/dev" && mounted="dev $mounted" || fail "bind /dev"
+	mount --bind /dev "$dir/dev" || fail "bind /dev"
+	mounted="dev $mounted"
 fi
 cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
 printf 'deb %s bookworm main\n' "$mirror" >"$dir/etc/apt/sources.list"
@@ -144,21 +147,23 @@ for deb in "$@"; do
 	names="$names ./$(basename "$deb")"
 	given="$given $(dpkg-deb -f "$deb" Package)"
 done
+# shellcheck disable=SC2016 # dpkg-query's ${Package}, not the shell's
 in_chroot dpkg-query -W -f '${Package}\n' | sort >"$dir/tmp/before"
 in_chroot sh -c "cd /tmp/debs && apt-get install -y -qq --no-install-recommends$names" \
 	>"$dir/tmp/apt.log" 2>&1 || {
 	cat "$dir/tmp/apt.log"
 	fail "apt-get install$names"
 }
+# shellcheck disable=SC2016
 in_chroot dpkg-query -W -f '${Package}\n' | sort >"$dir/tmp/after"
 pulled=$(comm -13 "$dir/tmp/before" "$dir/tmp/after")
 for p in $given; do
 	pulled=$(printf '%s\n' "$pulled" | grep -vx "$p" || true)
 done
-echo "deb-chroot: apt installed$given and:" $pulled
+echo "deb-chroot: apt installed$given and: $(printf '%s\n' "$pulled" | tr '\n' ' ')"
 dev=$(printf '%s\n' "$pulled" | grep -- '-dev$' || true)
 [ -z "$dev" ] || fail "a -dev package was pulled in: $dev"
-step "apt-get install (+$(printf '%s\n' $pulled | grep -c .) packages)"
+step "apt-get install (+$(printf '%s\n' "$pulled" | grep -c .) packages)"
 
 in_chroot primbench --version || fail "primbench --version"
 in_chroot primbench selftest >"$dir/tmp/selftest.log" 2>&1 || {

@@ -66,7 +66,7 @@ find_mirror() {
 mirror=${PRIMBENCH_DEB_MIRROR:-$(find_mirror | head -n 1)}
 mirror=${mirror:-http://deb.debian.org/debian}
 mirror=${mirror%/}
-if ! wget -q -T 15 -t 1 -O /dev/null "$mirror/dists/bookworm/Release"; then
+if ! wget -q -T 15 -t 3 -O /dev/null "$mirror/dists/bookworm/Release"; then
 	echo "SKIP: the Debian mirror $mirror is not reachable"
 	exit 77
 fi
@@ -190,12 +190,12 @@ kernel=$(awk '$1 ~ /^memset\// && $NF == "yes" {
 [ -n "$kernel" ] || { cat "$dir/tmp/list"; fail "no usable memset kernel in primbench list"; }
 in_chroot primbench cmd -n 2 --memset "$kernel" -- true >"$dir/tmp/cmd.log" 2>&1 || {
 	cat "$dir/tmp/cmd.log"
-# The package's own preload library, found from /usr/bin/primbench.
-grep -q "LD_PRELOAD=/usr/lib/[^ /]*/primbench/libprimswitch.so" "$dir/tmp/cmd.log" ||
-	fail "cmd did not preload /usr/lib/<triplet>/primbench/libprimswitch.so"
 	fail "primbench cmd -n 2 --memset $kernel -- true"
 }
 cat "$dir/tmp/cmd.log"
+# The package's own preload library, found from /usr/bin/primbench.
+grep -q "LD_PRELOAD=/usr/lib/[^ /]*/primbench/libprimswitch.so" "$dir/tmp/cmd.log" ||
+	fail "cmd did not preload /usr/lib/<triplet>/primbench/libprimswitch.so"
 step "cmd -n 2 --memset $kernel"
 
 [ -f "$dir/usr/share/man/man1/primbench.1.gz" ] || fail "no /usr/share/man/man1/primbench.1.gz"

@@ -35,6 +35,12 @@ set -- "$tmp"/results/localhost/primbench-*.json
 # relative to it, the default results_dir (results/ there); a second run
 # is kept beside the first
 mkdir -p "$tmp/work/bin" && cp "$pb" "$tmp/work/bin/primbench" && cd "$tmp/work" || exit 1
+# Under an emulator (the arm64 tests) $pb is a launcher that reads the
+# command line it runs from NAME.argv beside it: the copy on the "host"
+# needs that file beside it too (the playbook copies the binary only).
+if [ -f "$pb.argv" ]; then
+	mkdir -p "$tmp/host2" && cp "$pb.argv" "$tmp/host2/primbench.argv" || exit 1
+fi
 sleep 1 # the run's name is the fetch's UTC second
 ansible-playbook -i localhost, -c local "$here/playbook.yml" \
 	-e primbench_copy=bin/primbench -e "primbench_dir=$tmp/host2" \

@@ -38,6 +38,12 @@
  * run`: its command_line has no subcommand, or "run"). */
 bool pb_summary_is_default_run(const struct pb_results_file *f);
 
+/* Whether f's run was noisy: its own judgement (noise.high) where the file
+ * has one; a file from before that, steal above 2% of CPU time or the
+ * other CPUs above 50% busy (the summary's "how far to trust it" and the
+ * HTML page's machine table use this one rule). */
+bool pb_summary_noise_high(const struct pb_results_file *f);
+
 /* The summary of f (docs/results-schema.md "summary";
  * include/primbench/summary_result.h): rules, libc (one record per
  * comparison), glibc (per op and cache state; with the measured

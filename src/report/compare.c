@@ -1142,6 +1142,24 @@ static void row_cells(const struct pb_compare_row *row, double div, struct row_c
 		snprintf(c->p, sizeof c->p, "%.3f", row->u.p);
 }
 
+/* A geometric mean's cells as every table prints them: its unit as
+ * displayed, old and new in it, the change in % ("+2.0%"), the cases. */
+struct gm_cells {
+	const char *unit;
+	char oa[16], ob[16], d[16], n[32];
+};
+
+static void geomean_cells(const struct pb_compare_geomean *m, struct gm_cells *c)
+{
+	double div = ns_display(m->unit, fmin(m->a, m->b), &c->unit);
+	fmt_num(c->oa, sizeof c->oa, m->a / div);
+	fmt_num(c->ob, sizeof c->ob, m->b / div);
+	fmt_pct(c->d, sizeof c->d - 1, 100 * (m->ratio - 1));
+	if (m->n)
+		strcat(c->d, "%");
+	snprintf(c->n, sizeof c->n, "%zu", m->n);
+}
+
 /* What a row marked '*' is (MARK_*): the kinds of delta the footnote
  * explains. */
 enum { MARK_HL = 1, MARK_RUNS = 2 };
@@ -1542,18 +1560,10 @@ void pb_compare_print(FILE *f, const struct pb_compare_result *r)
 		fputc('\n', f);
 		print_header(f, "geomean", "old", "new", "cases", "");
 		for (size_t g = 0; g < r->ngm; g++) {
-			const struct pb_compare_geomean *m = &r->gm[g];
-			char oa[16], ob[16], d[16], n[32];
-			const char *uname;
-			double div = ns_display(m->unit, fmin(m->a, m->b), &uname);
-			fmt_num(oa, sizeof oa, m->a / div);
-			fmt_num(ob, sizeof ob, m->b / div);
-			fmt_pct(d, sizeof d - 1, 100 * (m->ratio - 1));
-			if (m->n)
-				strcat(d, "%");
-			snprintf(n, sizeof n, "%zu", m->n);
-			put_line(f, "%-*s %7s %6s %7s %6s %7s %-15s", NAME_WIDTH, uname, oa, "", ob,
-			         "", d, n);
+			struct gm_cells c;
+			geomean_cells(&r->gm[g], &c);
+			put_line(f, "%-*s %7s %6s %7s %6s %7s %-15s", NAME_WIDTH, c.unit, c.oa, "",
+			         c.ob, "", c.d, c.n);
 		}
 	}
 
@@ -1863,26 +1873,18 @@ static void compare_doc(FILE *f, enum doc_style st, const struct pb_compare_resu
 		html_table_head(f, "geomean", heads, num, 5);
 	}
 	for (size_t g = 0; g < r->ngm; g++) {
-		const struct pb_compare_geomean *m = &r->gm[g];
-		char oa[16], ob[16], d[16], n[32];
-		const char *uname;
-		double div = ns_display(m->unit, fmin(m->a, m->b), &uname);
-		fmt_num(oa, sizeof oa, m->a / div);
-		fmt_num(ob, sizeof ob, m->b / div);
-		fmt_pct(d, sizeof d - 1, 100 * (m->ratio - 1));
-		if (m->n)
-			strcat(d, "%");
-		snprintf(n, sizeof n, "%zu", m->n);
+		struct gm_cells c;
+		geomean_cells(&r->gm[g], &c);
 		if (st == DOC_MARKDOWN) {
-			fprintf(f, "| %s | %s | %s | %s | %s |\n", uname, oa, ob, d, n);
+			fprintf(f, "| %s | %s | %s | %s | %s |\n", c.unit, c.oa, c.ob, c.d, c.n);
 			continue;
 		}
 		fputs("<tr>", f);
-		html_cell(f, "th", " scope=\"row\"", uname);
-		html_cell(f, "td", " class=\"num\"", oa);
-		html_cell(f, "td", " class=\"num\"", ob);
-		html_cell(f, "td", " class=\"num\"", d);
-		html_cell(f, "td", " class=\"num\"", n);
+		html_cell(f, "th", " scope=\"row\"", c.unit);
+		html_cell(f, "td", " class=\"num\"", c.oa);
+		html_cell(f, "td", " class=\"num\"", c.ob);
+		html_cell(f, "td", " class=\"num\"", c.d);
+		html_cell(f, "td", " class=\"num\"", c.n);
 		fputs("</tr>\n", f);
 	}
 	if (r->ngm && st == DOC_HTML)

@@ -453,11 +453,10 @@ static char *machine_value(const struct pb_results_file *r, enum mfield k)
 	case MF_NOISE: {
 		if (!r->has_noise)
 			return NULL;
-		/* the run's judgement, or for an older file the rule report
-		 * applies to it (steal above 2%, the other CPUs above 50%
-		 * busy: the summary's); each figure only when recorded */
+		/* the run's judgement, or for an older file the summary's
+		 * rule (pb_summary_noise_high); each figure only when recorded */
 		double steal = r->noise_steal_pct, busy = r->noise_other_cpus_busy_pct;
-		bool high = r->noise_judged ? r->noise_high : steal > 2 || busy > 50;
+		bool high = pb_summary_noise_high(r);
 		char *t =
 		    pb_xasprintf("%s%s%s%s", high ? "high" : "low",
 		                 r->noise_judged ? ""

@@ -1088,9 +1088,7 @@ static void trust_section(struct ctx *c, const size_t counts[V_COUNT])
 
 	/* the run's noise (NAN: not recorded) */
 	double steal = f->noise_steal_pct, busy = f->noise_other_cpus_busy_pct;
-	/* the run's own judgement (pb_noise_judge) where it has one; an older
-	 * file: steal and the other CPUs alone */
-	bool high = f->noise_judged ? f->noise_high : steal > 2 || busy > 50;
+	bool high = pb_summary_noise_high(f);
 	const char *cause = f->noise_cause;
 	size_t total = 0;
 	for (int v = 0; v < V_COUNT; v++)
@@ -1151,6 +1149,14 @@ static void trust_section(struct ctx *c, const size_t counts[V_COUNT])
 }
 
 /* ---- the whole ------------------------------------------------------------ */
+
+bool pb_summary_noise_high(const struct pb_results_file *f)
+{
+	/* the run's own judgement (pb_noise_judge) where it has one; an older
+	 * file: steal and the other CPUs alone (NAN, not recorded: not high) */
+	return f->noise_judged ? f->noise_high
+	                       : f->noise_steal_pct > 2 || f->noise_other_cpus_busy_pct > 50;
+}
 
 bool pb_summary_is_default_run(const struct pb_results_file *f)
 {

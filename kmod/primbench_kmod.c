@@ -294,7 +294,11 @@ static __always_inline void pb_kernel_erms(void *p)
  * such function per variant keeps the routine a direct, inlined call
  * inside the timed loop: an indirect call per page would add a retpoline
  * (CONFIG_RETPOLINE) to every page. With PB_KVF_FPU each 4 KiB subpage is
- * bracketed by kernel_fpu_begin/end, as a kernel user of the FPU would. */
+ * bracketed by kernel_fpu_begin/end, as a kernel user of the FPU would.
+ * Measurement trap: only the first kernel_fpu_begin() of a batch saves the
+ * task's user FPU registers (XSAVE); the later ones find them saved
+ * (TIF_NEED_FPU_LOAD, arch/x86/kernel/fpu/core.c) and cost little, so a
+ * one-call batch carries that save and a long batch spreads it. */
 #define PB_LOOP_FN(num, name, fn, flags, why)                                                      \
 	static noinline void pb_loop_##fn(void *const *pages, u32 mask, u32 calls, u32 subpages)   \
 	{                                                                                          \

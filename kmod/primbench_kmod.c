@@ -758,6 +758,8 @@ static int __init pb_init(void)
 	unsigned int v, n = 0;
 	int ret;
 
+	max_request_ms =
+	    pb_request_ms(); /* so /sys/module/.../max_request_ms says what INFO says */
 	pb_decide_availability();
 	ret = misc_register(&pb_misc);
 	if (ret)

@@ -525,7 +525,9 @@ static long pb_ioctl_check(void __user *arg)
 /* ---- TIME */
 
 /* The pages of one TIME request: 2 (hot) or `calls` (flushed) blocks of
- * the request's order. */
+ * the request's order. Hot at 2 MiB is thus 4 MiB written in turn: "hot"
+ * means in the cache levels that hold it, which for 4 MiB may be the last
+ * level only. */
 struct pb_pages {
 	void **addr;
 	u32 n;

@@ -9,7 +9,7 @@
  * measurement.
  *
  * `test_kernel_suite --write-fixture PATH` writes the fake's run as a
- * result file (tests/data/kernel/kernel_fake.json is one, its notes saying
+ * result file (tests/data/format/kernel.json is one, its notes saying
  * it is synthetic). */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,6 +53,7 @@ struct fake {
 	size_t n_time;         /* TIME requests so far */
 	uint32_t log[LOG_MAX]; /* each TIME's case: variant << 8 | order << 1 | state */
 	bool closed;
+	bool jitter; /* the fixture's: a few ticks more on some batches */
 	volatile sig_atomic_t *raise_stop; /* set by the failing TIME (a signal's flag) */
 };
 
@@ -144,6 +145,8 @@ static int f_time(void *ctx, int fd, struct pb_kmod_time *io)
 		return -1;
 	}
 	ticks[0] = OVERHEAD + io->calls * per_page(io->variant, io->page_order, io->state);
+	if (f->jitter)
+		ticks[0] += (n * 37 % 11) * io->calls * (io->variant + 1);
 	io->batches_done = 1;
 	return 0;
 }
@@ -538,6 +541,7 @@ static struct pb_results_doc *fake_doc(struct pb_kernel_result *r)
 	struct fake *f = calloc(1, sizeof *f);
 	assert_non_null(f);
 	fake_init(f);
+	f->jitter = true;
 	struct pb_kmod_dev dev;
 	open_fake(f, &dev, r);
 	uint32_t v[2] = {0, 2};

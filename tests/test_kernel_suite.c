@@ -27,6 +27,7 @@
 #include "primbench/cpu.h"
 #include "primbench/error.h"
 #include "primbench/kernel_suite.h"
+#include "primbench/kernel_text.h"
 #include "primbench/reader.h"
 #include "primbench/results.h"
 #include "primbench/timer.h"
@@ -619,6 +620,52 @@ static void test_roundtrip(void **state)
 	pb_kernel_result_free(&r);
 }
 
+/* The text tables: a table per state, a row per variant, 4K and 2M
+ * columns in ticks per 4 KiB page (a 2 MiB page's / 512), the fastest
+ * marked; then GB/s; a skipped case '-'. */
+static void test_tables(void **state)
+{
+	(void)state;
+	struct fake f;
+	fake_init(&f);
+	f.nomem_2m_time = true;
+	struct pb_kmod_dev dev;
+	struct pb_kernel_result r;
+	open_fake(&f, &dev, &r);
+	uint32_t v[2] = {0, 2};
+	struct pb_kernel_params p = params(v, 2, NULL);
+	assert_int_equal(pb_kernel_check(&dev, &p, &r), 0);
+	assert_int_equal(pb_kernel_run_replicates(&dev, &p, 1, &r), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	pb_print_kernel_tables(m, &r);
+	fclose(m);
+	if (getenv("PB_SHOW"))
+		fputs(text, stderr);
+	assert_non_null(strstr(text, "\nkernel clear_page, hot (the same 2 pages"));
+	assert_non_null(strstr(text, "\nkernel clear_page, flushed ("));
+	assert_non_null(strstr(text, "median ticks/page (TSC ticks, per 4 KiB"));
+	/* kernel: 100 ticks a page hot, fastest; movnti 300; no 2M page */
+	assert_non_null(strstr(text, "variant                 4K       2M\n"
+	                             "kernel                100*        -\n"
+	                             "movnti                300         -\n"));
+	/* 4096 bytes in 100 ticks at 2 GHz (50 ns): 81.9 GB/s */
+	assert_non_null(strstr(text, "kernel               81.9*        -\n"));
+	assert_non_null(strstr(text, "median GB/s"));
+	if (getenv("PB_SHOW")) fputs(text, stderr);
+	free(text);
+	/* --list */
+	m = open_memstream(&text, &len);
+	pb_print_kernel_info(m, &r.info, "/dev/fake");
+	fclose(m);
+	assert_non_null(strstr(text, "avx512             no        CPU lacks AVX-512F\n"));
+	assert_non_null(strstr(text, "tsc_khz 2000000"));
+	free(text);
+	pb_kernel_result_free(&r);
+	pb_kmod_close(&dev);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--write-fixture")) {
@@ -639,6 +686,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_eintr),       cmocka_unit_test(test_stop_flag),
 	    cmocka_unit_test(test_enomem),      cmocka_unit_test(test_eio),
 	    cmocka_unit_test(test_unavailable), cmocka_unit_test(test_roundtrip),
+	    cmocka_unit_test(test_tables),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""check.py - the host's half of make test-kmod (tests/kmod/run.sh): reads
+the serial log of the VM that tests/kmod/init.sh ran in.
+
+  check.py --log SERIAL_LOG --out DIR --primbench PRIMBENCH
+
+Checks, one line each ("PASS name" or "FAIL name: why"):
+  - init started, finished ("PB-KMOD: DONE") and dumped the kernel log;
+  - every check init.sh runs is there and passed;
+  - the kernel log has no WARNING:, BUG:, Oops, Call Trace (nor a panic or
+    a general protection fault); the out-of-tree module's taint lines are
+    expected and only shown;
+  - the result files init.sh sent (base64 between FILE-BEGIN and FILE-END)
+    decode to JSON of schema primbench-result; run.json has a kernel case
+    for every page size (4K, 2M) and cache state (hot, flushed) asked for,
+    each with samples; sig.json is marked interrupted and kept samples;
+  - PRIMBENCH report reads each file (exit 0).
+Writes the decoded files and the kernel log into DIR. Exit status 0 when
+every check passed, 1 otherwise.
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+
+# The checks init.sh runs, in its order.
+INIT_CHECKS = [
+    "noload", "insmod", "abi_test", "list", "run", "bad_variant", "bad_pages",
+    "bad_cache", "bad_budget", "signal", "rmmod"
+]
+# Kernel log lines that fail the test (any module, any time).
+BAD_KERNEL = re.compile(r"WARNING:|BUG:|Oops|Call Trace|Kernel panic|general protection fault|"
+                        r"UBSAN:|KASAN:|refcount_t:|list_add corruption|list_del corruption")
+# The ones expected from an unsigned out-of-tree module (shown, not failed).
+EXPECTED_TAINT = re.compile(r"loading out-of-tree module taints kernel|module verification failed")
+
+ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|c)")
+PAGES = {"4K": 4096, "2M": 2097152}
+CACHES = ["hot", "flushed"]
+
+results = []
+
+
+def report(ok, name, why=""):
+    results.append(ok)
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not why else ": " + why))
+
+
+def section(lines, begin, end):
+    """The lines strictly between the first `begin` line and the next
+    `end` line, or None without both."""
+    try:
+        i = lines.index(begin)
+        j = lines.index(end, i + 1)
+    except ValueError:
+        return None
+    return lines[i + 1:j]
+
+
+def kernel_cases(doc):
+    return [c for c in doc.get("cases", []) if c.get("suite") == "kernel"]
+
+
+def case_page_bytes(c):
+    """A kernel case's page size in bytes, from whichever field names it."""
+    for k in ("page_bytes", "page_size_bytes", "size_bytes"):
+        if isinstance(c.get(k), int):
+            return c[k]
+    for k in ("page", "pages", "page_size"):
+        v = c.get(k)
+        if isinstance(v, str) and v.upper() in PAGES:
+            return PAGES[v.upper()]
+    if isinstance(c.get("page_order"), int):
+        return 4096 << c["page_order"]
+    return None
+
+
+def case_cache(c):
+    for k in ("cache", "state", "cache_state"):
+        if isinstance(c.get(k), str):
+            return c[k]
+    return None
+
+
+def n_samples(c):
+    s = c.get("samples")
+    return len(s) if isinstance(s, list) else 0
+
+
+def load(out_dir, files, name):
+    if name not in files:
+        report(False, name, "not sent by the VM")
+        return None
+    path = os.path.join(out_dir, name)
+    try:
+        with open(path, "wb") as f:
+            f.write(base64.b64decode("".join(files[name]), validate=True))
+        with open(path) as f:
+            doc = json.load(f)
+    except (ValueError, OSError) as e:
+        report(False, name, "not valid base64 JSON: %s" % e)
+        return None
+    if doc.get("schema") != "primbench-result":
+        report(False, name, "schema %r, not primbench-result" % doc.get("schema"))
+        return None
+    report(True, name + " is a primbench-result JSON (%d bytes)" % os.path.getsize(path))
+    return path, doc
+
+
+def read_by_report(primbench, path, name):
+    p = subprocess.run([primbench, "report", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, timeout=120)
+    if p.returncode == 0 and p.stdout.strip():
+        report(True, "primbench report %s" % name)
+    else:
+        report(False, "primbench report %s" % name, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+    with open(path + ".report.txt", "w") as f:
+        f.write(p.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--primbench", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    with open(a.log, errors="replace") as f:
+        # The kernel's console resets the terminal (ESC c, ESC [?7l ...)
+        # at the start of a line: those go.
+        lines = [ESCAPES.sub("", l).rstrip("\r\n").rstrip("\r") for l in f]
+
+    # --- init's progress
+    init = [l for l in lines if l.startswith("PB-KMOD: init")]
+    report(bool(init), "init started", "no 'PB-KMOD: init' line: the kernel did not reach /init")
+    if init:
+        print("     " + init[0])
+    done = [l for l in lines if l.startswith("PB-KMOD: DONE")]
+    report(bool(done), "init finished", "no 'PB-KMOD: DONE' line (init died, or qemu was killed)")
+
+    # --- init's checks
+    seen = {}
+    for l in lines:
+        m = re.match(r"PB-KMOD: CHECK (\S+) (PASS|FAIL)(.*)", l)
+        if m:
+            seen[m.group(1)] = (m.group(2) == "PASS", m.group(3).strip())
+    for name in INIT_CHECKS + [n for n in seen if n not in INIT_CHECKS]:
+        if name not in seen:
+            report(False, "vm: " + name, "not run")
+        else:
+            ok, detail = seen[name]
+            report(ok, "vm: " + name + (" (" + detail + ")" if ok and detail else ""), detail)
+
+    # --- the kernel log
+    dmesg = section(lines, "PB-KMOD: DMESG-BEGIN", "PB-KMOD: DMESG-END")
+    if dmesg is None:
+        report(False, "kernel log", "not dumped")
+        dmesg = []
+    with open(os.path.join(a.out, "dmesg.txt"), "w") as f:
+        f.write("\n".join(dmesg) + "\n")
+    # Outside the dump too: a panic or oops printed straight to the console.
+    bad = [l for l in lines if BAD_KERNEL.search(l)]
+    report(not bad and bool(dmesg), "kernel log: no WARNING/BUG/Oops/Call Trace",
+           "%d lines, first: %s" % (len(bad), bad[0] if bad else "(no log)"))
+    for l in bad[:40]:
+        print("     | " + l)
+    for l in dmesg:
+        if EXPECTED_TAINT.search(l) or "primbench" in l:
+            print("     | " + l)
+
+    # --- the result files
+    files = {}
+    cur = None
+    for l in lines:
+        m = re.match(r"PB-KMOD: FILE-(BEGIN|END) (\S+)", l)
+        if m:
+            cur = m.group(2) if m.group(1) == "BEGIN" else None
+            if cur:
+                files[cur] = []
+        elif cur is not None and re.fullmatch(r"[A-Za-z0-9+/=]+", l):
+            files[cur].append(l)
+
+    got = load(a.out, files, "run.json")
+    if got:
+        path, doc = got
+        cases = kernel_cases(doc)
+        report(bool(cases), "run.json: kernel cases", "none")
+        for page in PAGES:
+            for cache in CACHES:
+                these = [c for c in cases if case_page_bytes(c) == PAGES[page] and case_cache(c) == cache]
+                empty = [c for c in these if n_samples(c) == 0]
+                report(bool(these) and not empty,
+                       "run.json: %s %s: %d cases with samples" % (page, cache, len(these)),
+                       "%d cases, %d without samples" % (len(these), len(empty)))
+        report(doc.get("interrupted") is not True, "run.json: not interrupted", "marked interrupted")
+        read_by_report(a.primbench, path, "run.json")
+    got = load(a.out, files, "sig.json")
+    if got:
+        path, doc = got
+        report(doc.get("interrupted") is True, "sig.json: marked interrupted", "not marked")
+        kept = sum(n_samples(c) for c in kernel_cases(doc))
+        report(kept > 0, "sig.json: kept %d samples" % kept, "no samples kept")
+        read_by_report(a.primbench, path, "sig.json")
+
+    n_ok = sum(results)
+    n_bad = len(results) - n_ok
+    print("test-kmod checks: %d passed, %d failed" % (n_ok, n_bad))
+    return 0 if n_bad == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

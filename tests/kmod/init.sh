@@ -1,0 +1,187 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# init.sh - /init of make test-kmod's initramfs (tests/kmod/run.sh builds
+# it; the kernel runs it as PID 1 under qemu). It holds /bin/busybox,
+# /primbench_kmod.ko, /bin/primbench (static) and /bin/abi_test (static).
+#
+# Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL <detail>"
+# on the serial console, the commands' output indented under it; the result
+# files go out base64-encoded between "PB-KMOD: FILE-BEGIN <name>" and
+# "PB-KMOD: FILE-END <name>", the kernel log between "PB-KMOD: DMESG-BEGIN"
+# and "PB-KMOD: DMESG-END"; "PB-KMOD: DONE <passed> passed, <failed>
+# failed" is the last line before the power goes off. tests/kmod/check.py
+# reads that log on the host.
+#
+# Settings from the kernel command line (the kernel hands unknown
+# name=value words to init as environment variables):
+#   pb_budget    --budget of each measured run, seconds (default 0.02)
+#   pb_sig_after seconds before the long run gets SIGTERM (default 3)
+#   pb_accel     kvm or tcg: printed only (timings under TCG mean nothing)
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+# The console carries the markers: kernel messages stay in the log buffer
+# (dumped at the end) instead of landing in the middle of a line.
+dmesg -n 1
+
+budget=${pb_budget:-0.02}
+sig_after=${pb_sig_after:-3}
+passed=0
+failed=0
+
+say() { echo "PB-KMOD: $*"; }
+pass() {
+	passed=$((passed + 1))
+	say "CHECK $1 PASS${2:+ $2}"
+}
+fail() {
+	failed=$((failed + 1))
+	say "CHECK $1 FAIL${2:+ $2}"
+}
+# show FILE: a command's output, indented under its check line
+show() { [ -s "$1" ] && sed 's/^/    | /' "$1"; }
+# run SECONDS OUT CMD...: CMD with stdout+stderr to OUT, killed after
+# SECONDS; sets rc (124 or 137 when it was killed) and secs.
+run() {
+	limit=$1
+	out=$2
+	shift 2
+	t0=$(date +%s)
+	timeout -s KILL "$limit" "$@" >"$out" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - t0))
+}
+send_file() {
+	say "FILE-BEGIN $2"
+	base64 "$1"
+	say "FILE-END $2"
+}
+
+# A line of its own: the console's terminal reset precedes the first.
+echo
+say "init: $(uname -r), $(nproc) CPUs, accel ${pb_accel:-?}, budget ${budget}s (timings under emulation mean nothing)"
+grep -m1 '^flags' /proc/cpuinfo | sed 's/^/    | /'
+
+pb=/bin/primbench
+pb_run() { run 600 "$@"; }
+
+# 1. The module absent: primbench says how to load it and exits 2, no file.
+pb_run /tmp/noload.out $pb kernel clear_page --budget "$budget" -o /tmp/noload.json
+if [ $rc -eq 2 ] && grep -q -i -E 'insmod|modprobe' /tmp/noload.out && [ ! -e /tmp/noload.json ]; then
+	pass noload "exit 2, says how to load it"
+else
+	fail noload "exit $rc (want 2, a line naming insmod or modprobe, no file)"
+fi
+show /tmp/noload.out
+
+# 2. insmod: /dev/primbench appears (devtmpfs).
+run 60 /tmp/insmod.out insmod /primbench_kmod.ko
+if [ $rc -eq 0 ] && [ -c /dev/primbench ]; then
+	pass insmod "$(grep primbench_kmod /proc/modules | cut -d' ' -f1-3)"
+else
+	fail insmod "exit $rc, /dev/primbench: $(ls -l /dev/primbench 2>&1)"
+fi
+show /tmp/insmod.out
+
+# 3. The ioctls from a small C program: its own PASS/FAIL lines, exit 0
+# when all pass.
+run 600 /tmp/abi.out /bin/abi_test
+n_fail=$(grep -c 'FAIL' /tmp/abi.out)
+n_pass=$(grep -c 'PASS' /tmp/abi.out)
+if [ $rc -eq 0 ] && [ "$n_fail" -eq 0 ] && [ "$n_pass" -gt 0 ]; then
+	pass abi_test "$n_pass passed (${secs}s)"
+else
+	fail abi_test "exit $rc, $n_pass PASS and $n_fail FAIL lines"
+fi
+show /tmp/abi.out
+
+# 4. The variants the module offers here.
+pb_run /tmp/list.out $pb kernel clear_page --list
+if [ $rc -eq 0 ] && [ -s /tmp/list.out ]; then
+	pass list
+else
+	fail list "exit $rc"
+fi
+show /tmp/list.out
+
+# 5. A short measured run: every variant, 4 KiB and 2 MiB pages, hot and
+# flushed; its file goes to the host (check.py reads it, and primbench
+# report there).
+pb_run /tmp/run.out $pb kernel clear_page --pages 4K,2M --cache hot,flushed \
+	--budget "$budget" --replicates 2 -o /tmp/run.json
+if [ $rc -eq 0 ] && [ -s /tmp/run.json ]; then
+	pass run "${secs}s"
+else
+	fail run "exit $rc, file: $(ls -l /tmp/run.json 2>&1)"
+fi
+show /tmp/run.out
+[ -s /tmp/run.json ] && send_file /tmp/run.json run.json
+
+# 6. Bad requests: exit 2, one line on stderr, no file.
+bad() {
+	name=$1
+	shift
+	rm -f /tmp/bad.json
+	pb_run /tmp/bad.out $pb kernel clear_page "$@" --budget "$budget" -o /tmp/bad.json
+	if [ $rc -eq 2 ] && [ ! -e /tmp/bad.json ] && [ -s /tmp/bad.out ]; then
+		pass "$name" "exit 2: $(head -n1 /tmp/bad.out)"
+	else
+		fail "$name" "exit $rc (want 2 and no file)"
+		show /tmp/bad.out
+	fi
+}
+bad bad_variant --variants no_such_variant
+bad bad_pages --pages 3K
+bad bad_cache --cache lukewarm
+bad bad_budget --budget -1
+
+# 7. A signal ends a long run promptly, and what it measured is written
+# (exit 128 + 15, "interrupted": true: README, "Exit statuses").
+rm -f /tmp/sig.json
+t0=$(date +%s)
+$pb kernel clear_page --pages 4K,2M --cache hot,flushed --budget 1000 \
+	-o /tmp/sig.json >/tmp/sig.out 2>&1 &
+sig_pid=$!
+sleep "$sig_after"
+if kill -0 $sig_pid 2>/dev/null; then
+	t1=$(date +%s)
+	kill -TERM $sig_pid
+	# Give it 20 s to end, then KILL it (a failure).
+	(sleep 20 && kill -KILL $sig_pid 2>/dev/null) &
+	watchdog=$!
+	wait $sig_pid
+	rc=$?
+	kill $watchdog 2>/dev/null
+	t2=$(date +%s)
+	if [ $rc -eq 143 ] && [ -s /tmp/sig.json ] && grep -q '"interrupted": *true' /tmp/sig.json; then
+		pass signal "exit 143 $((t2 - t1))s after SIGTERM, file marked interrupted"
+	else
+		fail signal "exit $rc $((t2 - t1))s after SIGTERM (want 143 and a file marked interrupted)"
+	fi
+else
+	wait $sig_pid
+	fail signal "ended by itself within ${sig_after}s (exit $?)"
+fi
+show /tmp/sig.out
+[ -s /tmp/sig.json ] && send_file /tmp/sig.json sig.json
+
+# 8. rmmod: the device goes away.
+run 60 /tmp/rmmod.out rmmod primbench_kmod
+if [ $rc -eq 0 ] && [ ! -e /dev/primbench ] && ! grep -q '^primbench_kmod ' /proc/modules; then
+	pass rmmod
+else
+	fail rmmod "exit $rc"
+fi
+show /tmp/rmmod.out
+
+say DMESG-BEGIN
+dmesg
+say DMESG-END
+say "DONE $passed passed, $failed failed"
+sync
+poweroff -f

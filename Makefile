@@ -51,6 +51,10 @@
 #               report in headless Chromium (scripts/deps.sh html), taken by
 #               the browser test (tests/html/browser.sh) with build/'s
 #               primbench when all its checks pass
+#   make kmod [KDIR=...]   the kernel module kmod/primbench_kmod.ko against
+#               KDIR (default /lib/modules/$(uname -r)/build: the running
+#               kernel's headers); stops with one line when KDIR has no
+#               Makefile (kmod/Makefile; docs/kernel.md)
 # -Werror only where make test builds (PRIMBENCH_WERROR, cmake/compiler.cmake):
 # a warning a newer compiler invents must not break make run or a package.
 BUILD         ?= build
@@ -68,9 +72,10 @@ DEB_BUILD     ?= build-deb
 CLANG         ?= clang
 JOBS          ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX        ?= /usr/local
+KDIR          ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all deps build build-test build-asan build-release build-clang build-none \
-	build-fuzz fuzz fuzz-smoke run test test-arm64 static deb test-deb test-kmod html-screenshot install format clean
+	build-fuzz fuzz fuzz-smoke run test test-arm64 static deb test-deb test-kmod html-screenshot kmod install format clean
 
 all: build
 
@@ -203,6 +208,9 @@ install: build
 	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX)
 	cmake --build $(BUILD) -j $(JOBS)
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+kmod:
+	$(MAKE) -C kmod KDIR=$(KDIR)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

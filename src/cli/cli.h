@@ -345,6 +345,7 @@ int cmd_mem(int argc, char **argv);
 int cmd_mem_map(int argc, char **argv); /* `mem map`: cmd_mem_map.c */
 int cmd_tune(int argc, char **argv);
 int cmd_xsave(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 int cmd_syscall(int argc, char **argv);
 int cmd_cmd(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

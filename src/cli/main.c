@@ -27,6 +27,7 @@ static const struct command commands[] = {
     {"mem", cmd_mem, "time memset/memcpy kernels across sizes and cache states"},
     {"latency", cmd_latency, "load-to-use latency over working-set sizes (pointer chase)"},
     {"xsave", cmd_xsave, "cost of saving+restoring SIMD state; SIMD vs rep break-even"},
+    {"kernel", cmd_kernel, "time clear_page variants in kernel context (primbench's module)"},
     {"syscall", cmd_syscall, "time system calls, pipes, fork/exec/spawn, page faults"},
     {"tune", cmd_tune, "write the auto kernels' policy from this machine's break-even sizes"},
     {"cmd", cmd_cmd, "time a whole command N times; A/B of two commands, verdict"},

@@ -1,0 +1,366 @@
+/* cmd_kernel.c - `primbench kernel clear_page [OPTIONS]`: clear_page
+ * variants timed in kernel context by primbench's module through
+ * /dev/primbench (include/primbench/kernel_suite.h, docs/kernel.md). The
+ * module is never loaded from here: its absence is one line saying how. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "primbench/cpu.h"
+#include "primbench/error.h"
+#include "primbench/kernel_suite.h"
+#include "primbench/kernel_text.h"
+#include "primbench/machine.h"
+#include "primbench/report.h"
+#include "primbench/results.h"
+#include "primbench/session.h"
+#include "primbench/text.h"
+#include "primbench/timer.h"
+
+/* Also declared in cli.h; repeated so this file builds before that line. */
+int cmd_kernel(int argc, char **argv);
+
+static void usage(FILE *f)
+{
+	fputs("usage: primbench kernel clear_page [OPTIONS]\n"
+	      "       primbench kernel --list [--device PATH]\n"
+	      "\n"
+	      "Times clear_page variants in kernel context: the kernel's own "
+	      "(clear_page,\n"
+	      "clear_page_orig, _rep, _erms) and the module's (rep stosb/stosq, "
+	      "unrolled\n"
+	      "stores, movnti, SSE2/AVX2/AVX-512 stores, clzero), on 4 KiB pages and "
+	      "a\n"
+	      "2 MiB page, hot and flushed, interleaved, with preemption off around "
+	      "each\n"
+	      "timed batch. Each variant passes the module's correctness check first.\n"
+	      "Needs primbench's module loaded (primbench never loads it): `make kmod`,\n"
+	      "then `sudo insmod kmod/primbench_kmod.ko` (docs/kernel.md). Figures are\n"
+	      "TSC ticks per 4 KiB page and GB/s, like `mem clear_page`'s.\n"
+	      "\n"
+	      "  --device PATH       the module's device (default " PB_KMOD_DEVICE ")\n"
+	      "  --list              the module's variants (available or why not) and "
+	      "limits\n"
+	      "  --variants LIST     comma-separated (default: every available one)\n"
+	      "  --pages LIST        4K and/or 2M (default 4K,2M)\n"
+	      "  --cache LIST        hot and/or flushed (default hot,flushed)\n"
+	      "  --irqs-off          interrupts off around each batch too\n"
+	      "  --budget SECONDS    time once every case has --min-samples (default 2)\n"
+	      "  --min-samples N     per case (default 11); --max-samples N (default "
+	      "201)\n"
+	      "  --seed N            seed for the interleaving order\n"
+	      "  --replicates R      runs of every case, one after another, the budget "
+	      "and\n"
+	      "                      --max-samples shared out; figures and CIs are the\n"
+	      "                      runs' (default 5)\n"
+	      "  --cpu N             measure on CPU N (default: the quietest by a noise probe)\n"
+	      "  -o, --output FILE   write the results as JSON (schema v2)\n"
+	      "  -f, --format F      print the result as text (default), json, csv,\n"
+	      "                      markdown or benchfmt (docs/formats.md)\n"
+	      "  -q, --quiet         accepted as by every suite (no progress line)\n"
+	      "\n"
+	      "Exit status: 0 measured (or --list); 2 a bad option, no module (device\n"
+	      "absent, not primbench's, another ABI version, no permission), a variant\n"
+	      "not available or failing its correctness check, a module error, or not an\n"
+	      "x86-64 build; 130 (143 for SIGTERM) interrupted: what was measured is kept\n"
+	      "and written.\n",
+	      f);
+}
+
+enum {
+	OPT_DEVICE = 256,
+	OPT_LIST,
+	OPT_VARIANTS,
+	OPT_PAGES,
+	OPT_CACHE,
+	OPT_IRQS_OFF,
+	OPT_CPU,
+	OPT_REPLICATES
+};
+
+#define KERNEL_DEFAULT_REPLICATES 5
+
+static const struct option options[] = {
+    CLI_SAMPLING_OPTIONS,
+    {"device", required_argument, 0, OPT_DEVICE},
+    {"list", no_argument, 0, OPT_LIST},
+    {"variants", required_argument, 0, OPT_VARIANTS},
+    {"pages", required_argument, 0, OPT_PAGES},
+    {"cache", required_argument, 0, OPT_CACHE},
+    {"irqs-off", no_argument, 0, OPT_IRQS_OFF},
+    {"cpu", required_argument, 0, OPT_CPU},
+    {"replicates", required_argument, 0, OPT_REPLICATES},
+    CLI_OUTPUT_OPTION,
+    CLI_FORMAT_OPTION,
+    CLI_QUIET_OPTION,
+    CLI_HELP_OPTION,
+    {0, 0, 0, 0},
+};
+
+struct kernel_opts {
+	struct cli_sampling samp;
+	const char *device, *variants, *pages, *cache, *cpu;
+	bool list, irqs_off;
+	size_t replicates;
+	bool replicates_set;
+	const char *out;
+	struct cli_format fmt;
+	uint32_t orders[2], states[2];
+	size_t n_orders, n_states;
+};
+
+/* A comma-separated list of `what` among names[0..2) into out (no
+ * repeats); exits 2 naming opt otherwise. Returns the count. */
+static size_t parse_pair(const char *opt, const char *list, const char *const names[2],
+                         const uint32_t values[2], uint32_t *out)
+{
+	char *copy = strdup(list);
+	if (!copy)
+		die_usage("out of memory");
+	size_t n = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int k = !strcasecmp(w, names[0]) ? 0 : !strcasecmp(w, names[1]) ? 1 : -1;
+		if (k < 0)
+			die_usage("bad %s '%s' (%s and/or %s)", opt, w, names[0], names[1]);
+		for (size_t j = 0; j < n; j++)
+			if (out[j] == values[k])
+				die_usage("%s: '%s' twice", opt, w);
+		out[n++] = values[k];
+	}
+	free(copy);
+	if (!n)
+		die_usage("empty %s list (%s and/or %s)", opt, names[0], names[1]);
+	return n;
+}
+
+static bool parse_options(int argc, char **argv, struct kernel_opts *o)
+{
+	*o = (struct kernel_opts){.samp = {.budget_s = 2.0, .min_samples = 11, .max_samples = 201},
+	                          .device = PB_KMOD_DEVICE,
+	                          .replicates = KERNEL_DEFAULT_REPLICATES,
+	                          .fmt = {.fmt = PB_FORMAT_TEXT}};
+	static const struct cli_store stores[] = {
+	    CLI_STORE_ARG(OPT_DEVICE, struct kernel_opts, device),
+	    CLI_STORE_FLAG(OPT_LIST, struct kernel_opts, list, true),
+	    CLI_STORE_ARG(OPT_VARIANTS, struct kernel_opts, variants),
+	    CLI_STORE_ARG(OPT_PAGES, struct kernel_opts, pages),
+	    CLI_STORE_ARG(OPT_CACHE, struct kernel_opts, cache),
+	    CLI_STORE_FLAG(OPT_IRQS_OFF, struct kernel_opts, irqs_off, true),
+	    CLI_STORE_ARG(OPT_CPU, struct kernel_opts, cpu),
+	    CLI_STORE_NUMBER_SET(OPT_REPLICATES, struct kernel_opts, replicates, replicates_set,
+	                         "--replicates", 1, 100),
+	    {0},
+	};
+	const struct cli_common common = {
+	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
+	if (!cli_parse_options("kernel", argc, argv, ":ho:f:q", options, NULL, o, &common, usage))
+		return false;
+	if (optind < argc && strcmp(argv[optind], "clear_page"))
+		die_usage("unknown operation '%s' (clear_page)", argv[optind]);
+	if (optind + 1 < argc)
+		die_usage("unexpected argument '%s'", argv[optind + 1]);
+	if (optind >= argc && !o->list)
+		die_usage("an operation is needed: clear_page (try 'primbench kernel --help')");
+	if (!*o->device)
+		die_usage("empty --device path");
+	static const char *const page_names[2] = {"4K", "2M"}, *const cache_names[2] = {"hot",
+	                                                                                "flushed"};
+	static const uint32_t page_values[2] = {PB_KMOD_ORDER_4K, PB_KMOD_ORDER_2M},
+	                      cache_values[2] = {PB_KS_HOT, PB_KS_FLUSHED};
+	o->n_orders = parse_pair("--pages", o->pages ? o->pages : "4K,2M", page_names, page_values,
+	                         o->orders);
+	o->n_states = parse_pair("--cache", o->cache ? o->cache : "hot,flushed", cache_names,
+	                         cache_values, o->states);
+	cli_sampling_check(&o->samp);
+	return true;
+}
+
+/* The module's tsc_khz against the user-side timer's rate: a note when
+ * they differ by more than 1% (one of them is not the TSC's rate). */
+static void tsc_note(struct pb_kernel_result *r)
+{
+	const struct pb_timer_info *t = pb_timer_info();
+	if (t->clock != PB_CLOCK_TSC || !(t->hz > 0) || !r->info.tsc_khz)
+		return;
+	double khz = (double)r->info.tsc_khz, ours = t->hz / 1e3;
+	if (fabs(khz - ours) <= 0.01 * ours)
+		return;
+	size_t u = strlen(r->notes);
+	snprintf(r->notes + u, sizeof r->notes - u,
+	         "the module's tsc_khz %.0f and primbench's timer (%.0f kHz) differ by %.1f%%: "
+	         "ns and GB/s use the module's\n",
+	         khz, ours, 100 * (khz - ours) / ours);
+}
+
+/* A hypervisor guest: its timings are of a virtual CPU. */
+static void guest_note(struct pb_kernel_result *r)
+{
+	struct pb_cpu_ident id;
+	pb_cpu_ident(&id);
+	if (!id.hypervisor)
+		return;
+	size_t u = strlen(r->notes);
+	snprintf(r->notes + u, sizeof r->notes - u,
+	         "a hypervisor guest%s%s%s: the figures are the virtual CPU's as the hypervisor "
+	         "ran it (under emulation they say nothing of real hardware)\n",
+	         id.hypervisor_vendor[0] ? " (" : "", id.hypervisor_vendor,
+	         id.hypervisor_vendor[0] ? ")" : "");
+}
+
+static void print_notes(const struct pb_kernel_result *r)
+{
+	char copy[sizeof r->notes];
+	snprintf(copy, sizeof copy, "%s", r->notes);
+	char *save = NULL;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		pb_print_wrapped_at(stdout, 0, 2, l);
+	size_t outl = 0, n = 0;
+	unsigned mig = 0;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		outl += r->cases[i].outliers;
+		n += r->cases[i].n_samples;
+		mig += r->cases[i].migrations;
+	}
+	printf("%zu sample%s, %zu outlier%s (kept), %u migration%s (dropped); the module's "
+	       "overhead %.0f ticks subtracted\n",
+	       n, pb_plural(n), outl, pb_plural(outl), mig, pb_plural(mig), r->overhead_ticks);
+}
+
+/* "correctness: N variants checked" and the skipped page sizes. */
+static void print_checks(const struct pb_kernel_result *r, size_t nv)
+{
+	size_t ok = 0;
+	for (size_t i = 0; i < r->n_checks; i++)
+		ok += r->checks[i].ok;
+	printf("\ncorrectness: %zu variant%s checked (%zu of %zu variant x page size checks "
+	       "passed",
+	       nv, pb_plural(nv), ok, r->n_checks);
+	if (ok < r->n_checks)
+		printf("; the rest could not get their pages");
+	printf(")\n");
+}
+
+/* Runs the suite on the open device. Returns the exit status. */
+static int measure(struct kernel_opts *o, struct pb_kmod_dev *dev, const struct pb_kmod_info *in,
+                   const uint32_t *vars, size_t nv, int want_cpu)
+{
+	struct pb_session s;
+	struct pb_session_params sp;
+	cli_session_params(&sp, want_cpu, o->samp.seed, true, o->out);
+	if (pb_session_begin(&sp, &s) != 0) {
+		cli_error("%s", pb_error());
+		pb_session_end(&s);
+		return PB_EXIT_USAGE;
+	}
+	cli_format_begin(&o->fmt);
+	pb_print_machine_summary(stdout, &s.caches);
+	printf("\nmodule    %s %s (ABI %u) on Linux %s, tsc_khz %llu, via %s\n", PB_KMOD_NAME,
+	       in->module_version, in->abi_version, in->release, (unsigned long long)in->tsc_khz,
+	       o->device);
+	fflush(stdout);
+	struct pb_kernel_result r = {.info = *in};
+	tsc_note(&r);
+	guest_note(&r);
+	const struct pb_kernel_params p = {
+	    .variants = vars,
+	    .n_variants = nv,
+	    .orders = o->orders,
+	    .n_orders = o->n_orders,
+	    .states = o->states,
+	    .n_states = o->n_states,
+	    .irqs_off = o->irqs_off,
+	    .budget_s = o->samp.budget_s,
+	    .min_samples = o->samp.min_samples,
+	    .max_samples = o->samp.max_samples,
+	    .warmup_samples = 1,
+	    .seed = s.seed,
+	    .stop = pb_session_stop_flag(&s),
+	};
+	int status = PB_EXIT_OK;
+	if (pb_kernel_check(dev, &p, &r) != 0 ||
+	    (print_checks(&r, nv), pb_kernel_run_replicates(dev, &p, o->replicates, &r) != 0)) {
+		fflush(stdout);
+		cli_error("%s", pb_error());
+		pb_kernel_result_free(&r);
+		pb_session_end(&s);
+		return PB_EXIT_USAGE;
+	}
+	pb_print_kernel_tables(stdout, &r);
+	putchar('\n');
+	print_notes(&r);
+	fflush(stdout);
+	pb_results_add_kernel(s.doc, &r);
+	size_t measured = 0;
+	for (size_t i = 0; i < r.n_cases; i++)
+		measured += r.cases[i].n_samples > 0;
+	bool interrupted = r.interrupted || pb_session_stopped(&s);
+	pb_kernel_result_free(&r);
+	pb_session_finish(&s, interrupted);
+	if (measured == 0 && !interrupted) {
+		cli_error("nothing was measured (see the notes above)");
+		pb_session_end(&s);
+		return PB_EXIT_USAGE;
+	}
+	status = cli_session_output(&s, &o->fmt, status);
+	if (interrupted) {
+		fflush(stdout);
+		if (o->out && status == PB_EXIT_OK)
+			cli_error("interrupted; what was measured is in %s", o->out);
+		else
+			cli_error("interrupted; the %s above show%s what was measured",
+			          o->fmt.fmt == PB_FORMAT_TEXT ? "tables" : "result",
+			          o->fmt.fmt == PB_FORMAT_TEXT ? "" : "s");
+		status = pb_session_exit_status(&s);
+	}
+	pb_session_end(&s);
+	return status;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	struct kernel_opts o;
+	if (!parse_options(argc, argv, &o))
+		return PB_EXIT_OK;
+	const char *arch_why = NULL;
+	if (!pb_kernel_arch_supported(&arch_why)) {
+		cli_error("%s", arch_why);
+		return PB_EXIT_USAGE;
+	}
+	cli_replicates_check(&o.samp, &o.replicates, o.replicates_set, 1);
+	if (o.list && (o.out || o.variants || o.pages || o.cache || o.irqs_off))
+		die_usage("--list prints the module's variants: it takes --device only");
+	int want_cpu = cli_parse_cpu_opt(o.cpu);
+	cli_parse_done();
+	struct pb_kmod_dev dev;
+	struct pb_kmod_info info;
+	if (pb_kmod_open(pb_kmod_device_ops(), NULL, o.device, &dev, &info) != 0) {
+		cli_error("%s", pb_error());
+		return PB_EXIT_USAGE;
+	}
+	if (o.list) {
+		pb_print_kernel_info(stdout, &info, o.device);
+		pb_kmod_close(&dev);
+		return PB_EXIT_OK;
+	}
+	uint32_t vars[PB_KMOD_MAX_VARIANTS];
+	int nv = o.variants ? pb_kmod_parse_variants(&info, o.variants, vars)
+	                    : (int)pb_kmod_available_variants(&info, vars);
+	if (nv <= 0) {
+		if (nv < 0)
+			cli_error("%s", pb_error());
+		else
+			cli_error("the module at %s offers no available variant "
+			          "(primbench kernel --list says why)",
+			          o.device);
+		pb_kmod_close(&dev);
+		return PB_EXIT_USAGE;
+	}
+	int status = measure(&o, &dev, &info, vars, (size_t)nv, want_cpu);
+	pb_kmod_close(&dev);
+	return status;
+}

@@ -28,7 +28,7 @@ import sys
 
 # The checks init.sh runs, in its order.
 INIT_CHECKS = [
-    "noload", "insmod", "abi_test", "list", "run", "bad_variant", "bad_pages",
+    "noload", "insmod", "abi_test", "list", "run", "irqs_off", "bad_variant", "bad_pages",
     "bad_cache", "bad_budget", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again"
 ]
 # Kernel log lines that fail the test (any module, any time).
@@ -61,33 +61,45 @@ def section(lines, begin, end):
 
 
 def kernel_cases(doc):
-    return [c for c in doc.get("cases", []) if c.get("suite") == "kernel"]
+    """The cases whose key's suite is "kernel" (docs/results-schema.md, "A
+    `kernel` case": key {suite, op, variant, page_bytes, cache_state})."""
+    return [c for c in doc.get("cases", []) if c.get("key", {}).get("suite") == "kernel"]
 
 
-def case_page_bytes(c):
-    """A kernel case's page size in bytes, from whichever field names it."""
-    for k in ("page_bytes", "page_size_bytes", "size_bytes"):
-        if isinstance(c.get(k), int):
-            return c[k]
-    for k in ("page", "pages", "page_size"):
-        v = c.get(k)
-        if isinstance(v, str) and v.upper() in PAGES:
-            return PAGES[v.upper()]
-    if isinstance(c.get("page_order"), int):
-        return 4096 << c["page_order"]
-    return None
-
-
-def case_cache(c):
-    for k in ("cache", "state", "cache_state"):
-        if isinstance(c.get(k), str):
-            return c[k]
-    return None
+def case_is(c, variant, page_bytes, cache):
+    k = c.get("key", {})
+    return (k.get("variant") == variant and k.get("page_bytes") == page_bytes and
+            k.get("cache_state") == cache and not k.get("irqs_off"))
 
 
 def n_samples(c):
     s = c.get("samples")
     return len(s) if isinstance(s, list) else 0
+
+
+# The guest CPU's feature (its /proc/cpuinfo flag) each module variant
+# needs: with it the variant must be available, without it not.
+NEEDS = {
+    "sse2": "sse2", "sse2_nt": "sse2", "movnti": "sse2", "avx2": "avx2", "avx2_nt": "avx2",
+    "avx512": "avx512f", "avx512_nt": "avx512f", "clzero": "clzero"
+}
+
+
+def check_variants(variants, flags):
+    """Each variant is available exactly when the guest CPU has what it
+    needs (NEEDS; the others: always, or with a reason why not)."""
+    if not flags:
+        report(False, "guest CPU flags", "init printed no /proc/cpuinfo flags line")
+        return
+    wrong = []
+    for v in variants:
+        need = NEEDS.get(v["name"])
+        if need is not None and bool(v.get("available")) != (need in flags):
+            wrong.append("%s (%s %s, available %s)" % (v["name"], need, "present" if need in flags else "absent",
+                                                       v.get("available")))
+        elif not v.get("available") and not v.get("why"):
+            wrong.append("%s (unavailable, no reason)" % v["name"])
+    report(not wrong, "variants available exactly as the guest CPU's flags say", "; ".join(wrong))
 
 
 def load(out_dir, files, name):
@@ -171,6 +183,14 @@ def main():
         if EXPECTED_TAINT.search(l) or "primbench" in l:
             print("     | " + l)
 
+    # --- the guest's CPU flags (init prints its /proc/cpuinfo flags line)
+    flags = set()
+    for l in lines:
+        m = re.match(r"\s*\| flags\s*: (.*)", l)
+        if m:
+            flags = set(m.group(1).split())
+            break
+
     # --- the result files
     files = {}
     cur = None
@@ -187,14 +207,33 @@ def main():
     if got:
         path, doc = got
         cases = kernel_cases(doc)
-        report(bool(cases), "run.json: kernel cases", "none")
-        for page in PAGES:
-            for cache in CACHES:
-                these = [c for c in cases if case_page_bytes(c) == PAGES[page] and case_cache(c) == cache]
-                empty = [c for c in these if n_samples(c) == 0]
-                report(bool(these) and not empty,
-                       "run.json: %s %s: %d cases with samples" % (page, cache, len(these)),
-                       "%d cases, %d without samples" % (len(these), len(empty)))
+        report(bool(cases), "run.json: %d kernel cases" % len(cases), "none")
+        variants = doc.get("kernel", {}).get("variants", [])
+        available = [v["name"] for v in variants if v.get("available")]
+        report(bool(available), "run.json: %d variants available: %s" % (len(available), " ".join(available)),
+               "none available")
+        check_variants(variants, flags)
+        # Each available variant passed its correctness check at both sizes.
+        checks = doc.get("kernel", {}).get("checks", [])
+        for name in available:
+            for page in PAGES:
+                r = [c.get("result") for c in checks if c.get("variant") == name and c.get("page_bytes") == PAGES[page]]
+                if r != ["ok"]:
+                    report(False, "run.json: %s %s correctness check" % (name, page), "result %s" % r)
+        n_ok = sum(1 for c in checks if c.get("result") == "ok")
+        report(n_ok == 2 * len(available), "run.json: %d correctness checks ok" % n_ok,
+               "%d ok, want %d" % (n_ok, 2 * len(available)))
+        # Every case asked for (every available variant x 4K, 2M x hot,
+        # flushed) is there with samples.
+        missing = []
+        for name in available:
+            for page in PAGES:
+                for cache in CACHES:
+                    these = [c for c in cases if case_is(c, name, PAGES[page], cache)]
+                    if len(these) != 1 or n_samples(these[0]) == 0:
+                        missing.append("%s/%s/%s" % (name, page, cache))
+        report(not missing, "run.json: every variant x 4K, 2M x hot, flushed has samples (%d cases)" %
+               (4 * len(available)), "%d missing or empty: %s" % (len(missing), " ".join(missing)))
         report(doc.get("interrupted") is not True, "run.json: not interrupted", "marked interrupted")
         read_by_report(a.primbench, path, "run.json")
     got = load(a.out, files, "sig.json")

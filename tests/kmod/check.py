@@ -14,7 +14,8 @@ Checks, one line each ("PASS name" or "FAIL name: why"):
     decode to JSON of schema primbench-result; run.json has a kernel case
     for every page size (4K, 2M) and cache state (hot, flushed) asked for,
     each with samples; sig.json is marked interrupted and kept samples;
-  - PRIMBENCH report reads each file (exit 0).
+  - PRIMBENCH report reads each file (exit 0), and compare run.json
+    against itself.
 Writes the decoded files and the kernel log into DIR. Exit status 0 when
 every check passed, 1 otherwise.
 """
@@ -236,6 +237,12 @@ def main():
                (4 * len(available)), "%d missing or empty: %s" % (len(missing), " ".join(missing)))
         report(doc.get("interrupted") is not True, "run.json: not interrupted", "marked interrupted")
         read_by_report(a.primbench, path, "run.json")
+        # compare reads the kernel suite too (a file against itself: no
+        # verdict is judged, only that it is read).
+        p = subprocess.run([a.primbench, "compare", path, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        report(p.returncode == 0 and bool(p.stdout.strip()),
+               "primbench compare run.json run.json", "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
     got = load(a.out, files, "sig.json")
     if got:
         path, doc = got

@@ -257,7 +257,8 @@ if [ "$accel" = auto ] || [ "$accel" = kvm ]; then
 			kill -KILL "$qpid" 2>/dev/null || true
 			wait "$qpid" 2>/dev/null || true
 			echo "test-kmod: KVM did not reach /init in ${probe_s} s; its log's end:"
-			tail -n 5 "$log" | sed 's/^/    | /'
+			tail -n 5 "$log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g; s/\r//g' |
+				awk '{ print "    | " $0 }'
 			cp "$log" "$dir/serial-kvm.log"
 			[ "$accel" = kvm ] && die "KMOD_ACCEL=kvm and KVM did not boot"
 		fi

@@ -16,8 +16,8 @@
  * with -mno-sse -mno-avx (arch/x86/Makefile), so the compiler never emits a
  * vector register: the SIMD ones run inside kernel_fpu_begin()/
  * kernel_fpu_end() once per 4 KiB page, as lib/raid6/avx2.c brackets its
- * asm (Documentation/core-api/floating-point.rst; arch/x86/include/asm/
- * fpu/api.h).
+ * asm (the comment atop arch/x86/include/asm/fpu/api.h; newer kernels'
+ * Documentation/core-api/floating-point.rst).
  *
  * Nothing a caller passes reaches a WARN or BUG: every field is checked
  * before use, allocations that may fail are __GFP_NOWARN, and user memory
@@ -166,8 +166,9 @@ static __always_inline void pb_sse2_nt(void *p)
 	            "sfence");
 }
 
-/* vzeroupper at the end: leaving the upper halves dirty makes later SSE
- * code pay a transition (Intel SDM Vol. 1 14.1.2 / optimization manual). */
+/* vzeroupper at the end: dirty upper halves of the ymm/zmm registers make
+ * later SSE code pay a state transition (Intel 64 and IA-32 Architectures
+ * Optimization Reference Manual, "Mixing AVX code with SSE code"). */
 static __always_inline void pb_avx2(void *p)
 {
 	PB_VEC_LOOP("vpxor %%ymm0, %%ymm0, %%ymm0",
@@ -234,12 +235,12 @@ static __always_inline void pb_kernel_orig(void *p)
 {
 	clear_page_orig(p);
 }
-#define PB_WHY_KERNEL_ORIG NULL
+#define PB_WHY_ORIG NULL
 #else
 static __always_inline void pb_kernel_orig(void *p)
 {
 }
-#define PB_WHY_KERNEL_ORIG "clear_page_orig not exported by this kernel"
+#define PB_WHY_ORIG "clear_page_orig not exported by this kernel"
 #endif
 
 #ifdef PB_HAVE_CLEAR_PAGE_REP
@@ -247,12 +248,12 @@ static __always_inline void pb_kernel_rep(void *p)
 {
 	clear_page_rep(p);
 }
-#define PB_WHY_KERNEL_REP NULL
+#define PB_WHY_REP NULL
 #else
 static __always_inline void pb_kernel_rep(void *p)
 {
 }
-#define PB_WHY_KERNEL_REP "clear_page_rep not exported by this kernel"
+#define PB_WHY_REP "clear_page_rep not exported by this kernel"
 #endif
 
 #ifdef PB_HAVE_CLEAR_PAGE_ERMS
@@ -260,45 +261,89 @@ static __always_inline void pb_kernel_erms(void *p)
 {
 	clear_page_erms(p);
 }
-#define PB_WHY_KERNEL_ERMS NULL
+#define PB_WHY_ERMS NULL
 #else
 static __always_inline void pb_kernel_erms(void *p)
 {
 }
-#define PB_WHY_KERNEL_ERMS "clear_page_erms not exported by this kernel"
+#define PB_WHY_ERMS "clear_page_erms not exported by this kernel"
 #endif
 
-/* ---- the table: one row per variant, in kmod_abi.h's numbering.
- * X(number, name, routine, PB_KVF_* flags, why-not-built or NULL). */
+/* ---- the table: one row per variant, in kmod_abi.h's numbering:
+ * X(number, name, routine, PB_KVF_* flags, CPU requirement, why not built).
+ * The requirement is one of the PB_NEEDS_* below or PB_NEEDS_NONE: rep
+ * stosb/stosq and movq run on every x86-64 (ERMS only makes rep stosb
+ * fast), and the kernel's routines are what the kernel itself runs. */
 #define PB_VARIANTS(X)                                                                             \
-	X(PB_KV_KERNEL, "kernel", pb_kernel, PB_KVF_KERNEL, PB_WHY_KERNEL)                         \
-	X(PB_KV_KERNEL_ORIG, "kernel_orig", pb_kernel_orig, PB_KVF_KERNEL, PB_WHY_KERNEL_ORIG)     \
-	X(PB_KV_KERNEL_REP, "kernel_rep", pb_kernel_rep, PB_KVF_KERNEL, PB_WHY_KERNEL_REP)         \
-	X(PB_KV_KERNEL_ERMS, "kernel_erms", pb_kernel_erms, PB_KVF_KERNEL, PB_WHY_KERNEL_ERMS)     \
-	X(PB_KV_REP_STOSB, "rep_stosb", pb_rep_stosb, 0, NULL)                                     \
-	X(PB_KV_REP_STOSQ, "rep_stosq", pb_rep_stosq, 0, NULL)                                     \
-	X(PB_KV_GPR_UNROLLED, "gpr_unrolled", pb_gpr_unrolled, 0, NULL)                            \
-	X(PB_KV_MOVNTI, "movnti", pb_movnti, PB_KVF_NT, NULL)                                      \
-	X(PB_KV_SSE2, "sse2", pb_sse2, PB_KVF_FPU, NULL)                                           \
-	X(PB_KV_SSE2_NT, "sse2_nt", pb_sse2_nt, PB_KVF_FPU | PB_KVF_NT, NULL)                      \
-	X(PB_KV_AVX2, "avx2", pb_avx2, PB_KVF_FPU, NULL)                                           \
-	X(PB_KV_AVX2_NT, "avx2_nt", pb_avx2_nt, PB_KVF_FPU | PB_KVF_NT, NULL)                      \
-	X(PB_KV_AVX512, "avx512", pb_avx512, PB_KVF_FPU, NULL)                                     \
-	X(PB_KV_AVX512_NT, "avx512_nt", pb_avx512_nt, PB_KVF_FPU | PB_KVF_NT, NULL)                \
-	X(PB_KV_CLZERO, "clzero", pb_clzero, PB_KVF_NT, NULL)
+	X(PB_KV_KERNEL, "kernel", pb_kernel, PB_KVF_KERNEL, NONE, PB_WHY_KERNEL)                   \
+	X(PB_KV_KERNEL_ORIG, "kernel_orig", pb_kernel_orig, PB_KVF_KERNEL, NONE, PB_WHY_ORIG)      \
+	X(PB_KV_KERNEL_REP, "kernel_rep", pb_kernel_rep, PB_KVF_KERNEL, NONE, PB_WHY_REP)          \
+	X(PB_KV_KERNEL_ERMS, "kernel_erms", pb_kernel_erms, PB_KVF_KERNEL, NONE, PB_WHY_ERMS)      \
+	X(PB_KV_REP_STOSB, "rep_stosb", pb_rep_stosb, 0, NONE, NULL)                               \
+	X(PB_KV_REP_STOSQ, "rep_stosq", pb_rep_stosq, 0, NONE, NULL)                               \
+	X(PB_KV_GPR_UNROLLED, "gpr_unrolled", pb_gpr_unrolled, 0, NONE, NULL)                      \
+	X(PB_KV_MOVNTI, "movnti", pb_movnti, PB_KVF_NT, SSE2, NULL)                                \
+	X(PB_KV_SSE2, "sse2", pb_sse2, PB_KVF_FPU, SSE2, NULL)                                     \
+	X(PB_KV_SSE2_NT, "sse2_nt", pb_sse2_nt, PB_KVF_FPU | PB_KVF_NT, SSE2, NULL)                \
+	X(PB_KV_AVX2, "avx2", pb_avx2, PB_KVF_FPU, AVX2, NULL)                                     \
+	X(PB_KV_AVX2_NT, "avx2_nt", pb_avx2_nt, PB_KVF_FPU | PB_KVF_NT, AVX2, NULL)                \
+	X(PB_KV_AVX512, "avx512", pb_avx512, PB_KVF_FPU, AVX512F, NULL)                            \
+	X(PB_KV_AVX512_NT, "avx512_nt", pb_avx512_nt, PB_KVF_FPU | PB_KVF_NT, AVX512F, NULL)       \
+	X(PB_KV_CLZERO, "clzero", pb_clzero, PB_KVF_NT, CLZERO, NULL)
 
-/* pb_loop_<routine>(pages, mask, calls, subpages): calls calls, the i-th on
+/* The CPU requirements, read at module init with boot_cpu_has()
+ * (arch/x86/include/asm/cpufeatures.h): two feature bits (-1: none) and
+ * the `why` when one is missing. The kernel clears AVX, AVX2 and AVX-512F
+ * itself when XSAVE does not enable their register state
+ * (arch/x86/kernel/cpu/cpuid-deps.c), so these bits also say the kernel
+ * saves those registers. */
+struct pb_needs {
+	int feature_a, feature_b;
+	const char *lacks;
+};
+#define PB_NEEDS_NONE                                                                              \
+	{                                                                                          \
+		-1, -1, NULL                                                                       \
+	}
+#define PB_NEEDS_SSE2                                                                              \
+	{                                                                                          \
+		X86_FEATURE_XMM2, -1, "CPU lacks SSE2"                                             \
+	}
+#define PB_NEEDS_AVX2                                                                              \
+	{                                                                                          \
+		X86_FEATURE_AVX, X86_FEATURE_AVX2, "CPU lacks AVX2"                                \
+	}
+#define PB_NEEDS_AVX512F                                                                           \
+	{                                                                                          \
+		X86_FEATURE_AVX512F, -1, "CPU lacks AVX-512F"                                      \
+	}
+#define PB_NEEDS_CLZERO                                                                            \
+	{                                                                                          \
+		X86_FEATURE_CLZERO, -1, "CPU lacks CLZERO (an AMD instruction)"                    \
+	}
+
+/* pb_run_<routine>(pages, mask, calls, subpages): calls calls, the i-th on
  * pages[i & mask] (mask 1: two pages alternating; mask ~0: calls distinct
  * pages), each call clearing `subpages` 4 KiB subpages in address order
- * (512 for a 2 MiB page, as clear_huge_page() in mm/memory.c does). One
- * such function per variant keeps the routine a direct, inlined call
- * inside the timed loop: an indirect call per page would add a retpoline
- * (CONFIG_RETPOLINE) to every page. With PB_KVF_FPU each 4 KiB subpage is
- * bracketed by kernel_fpu_begin/end, as a kernel user of the FPU would. */
-#define PB_LOOP_FN(num, name, fn, flags, why)                                                      \
-	static noinline void pb_loop_##fn(void *const *pages, u32 mask, u32 calls, u32 subpages)   \
+ * (512 for a 2 MiB page, as clear_huge_page() in mm/memory.c does).
+ * Returns the TSC ticks the calls took, between two rdtsc_ordered()
+ * (arch/x86/include/asm/msr.h: LFENCE or RDTSCP orders RDTSC against the
+ * instructions around it; Intel SDM Vol. 3B 18.17 "Time-Stamp Counter").
+ * One such function per variant keeps the routine a direct, inlined call
+ * inside the timed loop, and the one indirect call (through
+ * pb_variant.run) outside it: with CONFIG_RETPOLINE an indirect call costs
+ * a retpoline. With PB_KVF_FPU each 4 KiB subpage is bracketed by
+ * kernel_fpu_begin/end, as a kernel user of the FPU would.
+ * Measurement trap: only the first kernel_fpu_begin() of a batch saves the
+ * task's user FPU registers (XSAVE); the later ones find them saved
+ * (TIF_NEED_FPU_LOAD, arch/x86/kernel/fpu/core.c) and cost little, so a
+ * one-call batch carries that save and a long batch spreads it. */
+#define PB_RUN_FN(num, name, fn, flags, needs, why)                                                \
+	static noinline u64 pb_run_##fn(void *const *pages, u32 mask, u32 calls, u32 subpages)     \
 	{                                                                                          \
+		u64 t0, t1;                                                                        \
 		u32 i, j;                                                                          \
+		t0 = rdtsc_ordered();                                                              \
 		for (i = 0; i < calls; i++) {                                                      \
 			u8 *page = pages[i & mask];                                                \
 			for (j = 0; j < subpages; j++) {                                           \
@@ -309,65 +354,45 @@ static __always_inline void pb_kernel_erms(void *p)
 					kernel_fpu_end();                                          \
 			}                                                                          \
 		}                                                                                  \
+		t1 = rdtsc_ordered();                                                              \
+		return t1 - t0;                                                                    \
 	}
-PB_VARIANTS(PB_LOOP_FN)
+PB_VARIANTS(PB_RUN_FN)
 
-typedef void (*pb_loop_fn)(void *const *pages, u32 mask, u32 calls, u32 subpages);
+typedef u64 (*pb_run_fn)(void *const *pages, u32 mask, u32 calls, u32 subpages);
 
 struct pb_variant {
 	const char *name;
-	pb_loop_fn loop;
-	u32 flags;       /* PB_KVF_*, PB_KVF_AVAILABLE set at module init */
+	pb_run_fn run;
+	u32 flags; /* PB_KVF_*, PB_KVF_AVAILABLE set at module init */
+	struct pb_needs needs;
 	const char *why; /* with PB_KVF_AVAILABLE clear: why; else NULL */
 	bool checked[2]; /* passed CHECK at 4 KiB [0] / 2 MiB [1]: under pb_lock */
 };
 
-#define PB_ROW(num, nm, fn, fl, wh)                                                                \
-	[num] = {.name = nm, .loop = pb_loop_##fn, .flags = fl, .why = wh},
+#define PB_ROW(num, nm, fn, fl, nd, wh)                                                            \
+	[num] = {.name = nm, .run = pb_run_##fn, .flags = fl, .needs = PB_NEEDS_##nd, .why = wh},
 static struct pb_variant pb_variants[PB_KV_COUNT] = {PB_VARIANTS(PB_ROW)};
 
 static DEFINE_MUTEX(pb_lock);
 
-/* The CPU features each of the module's own variants needs, decided once
- * at init from boot_cpu_has() (arch/x86/include/asm/cpufeatures.h). The
- * kernel clears AVX/AVX2/AVX-512F itself when XSAVE does not enable their
- * register state (arch/x86/kernel/cpu/cpuid-deps.c), so these bits also
- * say the OS saves the registers. rep stosb/stosq and movq run everywhere;
- * ERMS only makes rep stosb fast, it is not needed for correctness. */
+static bool pb_cpu_has(int feature)
+{
+	return feature < 0 || boot_cpu_has(feature);
+}
+
+/* PB_KVF_AVAILABLE for each variant built in whose CPU requirement holds. */
 static void pb_decide_availability(void)
 {
 	unsigned int v;
 
 	for (v = 0; v < PB_KV_COUNT; v++) {
 		struct pb_variant *pv = &pb_variants[v];
-		const char *why = pv->why;
 
-		switch (v) {
-		case PB_KV_MOVNTI:
-		case PB_KV_SSE2:
-		case PB_KV_SSE2_NT:
-			if (!boot_cpu_has(X86_FEATURE_XMM2))
-				why = "CPU lacks SSE2";
-			break;
-		case PB_KV_AVX2:
-		case PB_KV_AVX2_NT:
-			if (!boot_cpu_has(X86_FEATURE_AVX) || !boot_cpu_has(X86_FEATURE_AVX2))
-				why = "CPU lacks AVX2";
-			break;
-		case PB_KV_AVX512:
-		case PB_KV_AVX512_NT:
-			if (!boot_cpu_has(X86_FEATURE_AVX512F))
-				why = "CPU lacks AVX-512F";
-			break;
-		case PB_KV_CLZERO:
-			if (!boot_cpu_has(X86_FEATURE_CLZERO))
-				why = "CPU lacks CLZERO (an AMD instruction)";
-			break;
-		default:
-			break;
-		}
-		pv->why = why;
-		if (!why)
+		if (!pv->why &&
+		    !(pb_cpu_has(pv->needs.feature_a) && pb_cpu_has(pv->needs.feature_b)))
+			pv->why = pv->needs.lacks;
+		if (!pv->why)
 			pv->flags |= PB_KVF_AVAILABLE;
 	}
 }
@@ -438,7 +463,7 @@ static int pb_check(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 	base = page_address(block);
 	page = base + guard_bytes;
 	memset(base, PB_GUARD_BYTE, page_bytes + 2 * guard_bytes);
-	pv->loop((void *const *)&page, 0, 1, 1u << order);
+	pv->run((void *const *)&page, 0, 1, 1u << order);
 
 	bad = memchr_inv(base, PB_GUARD_BYTE, guard_bytes);
 	if (!bad)
@@ -500,7 +525,9 @@ static long pb_ioctl_check(void __user *arg)
 /* ---- TIME */
 
 /* The pages of one TIME request: 2 (hot) or `calls` (flushed) blocks of
- * the request's order. */
+ * the request's order. Hot at 2 MiB is thus 4 MiB written in turn: "hot"
+ * means in the cache levels that hold it, which for 4 MiB may be the last
+ * level only. */
 struct pb_pages {
 	void **addr;
 	u32 n;
@@ -597,9 +624,9 @@ static long pb_time_validate(const struct pb_kmod_time *t)
 	return 0;
 }
 
-/* The batches of one request (kmod_abi.h, PB_KMOD_IOC_TIME). Ticks are
- * TSC ticks from rdtsc_ordered() (arch/x86/include/asm/msr.h; Intel SDM
- * Vol. 3B 18.17 "Time-Stamp Counter"). Between batches: a pending signal
+/* The batches of one request (kmod_abi.h, PB_KMOD_IOC_TIME), each timed
+ * by its variant's pb_run_* with preemption (and with PB_KT_IRQS_OFF,
+ * interrupts) off around it. Between batches: a pending signal
  * ends the request with -EINTR, the deadline with -ETIME; cond_resched()
  * lets the scheduler run. Caller holds pb_lock. */
 static long pb_time_batches(struct pb_kmod_time *t, const struct pb_pages *pp,
@@ -616,7 +643,7 @@ static long pb_time_batches(struct pb_kmod_time *t, const struct pb_pages *pp,
 
 	for (b = 0; b < t->batches; b++) {
 		unsigned long irqflags = 0;
-		u64 t0, t1;
+		u64 ticks_b;
 		int cpu;
 
 		if (flushed)
@@ -624,15 +651,13 @@ static long pb_time_batches(struct pb_kmod_time *t, const struct pb_pages *pp,
 		preempt_disable();
 		if (irqs_off)
 			local_irq_save(irqflags);
-		t0 = rdtsc_ordered();
-		pv->loop(pp->addr, mask, t->calls, subpages);
-		t1 = rdtsc_ordered();
+		ticks_b = pv->run(pp->addr, mask, t->calls, subpages);
 		cpu = smp_processor_id();
 		if (irqs_off)
 			local_irq_restore(irqflags);
 		preempt_enable();
 
-		if (put_user(t1 - t0, &ticks[b]))
+		if (put_user(ticks_b, &ticks[b]))
 			return -EFAULT;
 		t->batches_done = b + 1;
 		t->cpu = cpu;
@@ -687,7 +712,7 @@ static long pb_ioctl_time(void __user *arg)
 	/* Written once untimed: hot pages are then in cache and TLB; flushed
 	 * ones have been touched, so every batch starts from the same state. */
 	for (i = 0; i < pp.n; i++)
-		pb_variants[t.variant].loop(&pp.addr[i], 0, 1, 1u << t.page_order);
+		pb_variants[t.variant].run(&pp.addr[i], 0, 1, 1u << t.page_order);
 	t.overhead_ticks = pb_overhead_ticks(t.flags & PB_KT_IRQS_OFF);
 	ret = pb_time_batches(&t, &pp, deadline);
 	pb_pages_free(&pp);
@@ -735,6 +760,8 @@ static int __init pb_init(void)
 	unsigned int v, n = 0;
 	int ret;
 
+	max_request_ms =
+	    pb_request_ms(); /* so /sys/module/.../max_request_ms says what INFO says */
 	pb_decide_availability();
 	ret = misc_register(&pb_misc);
 	if (ret)

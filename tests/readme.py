@@ -58,6 +58,8 @@ MACHINE_ERRORS = [
     r"--cpu: .*(not online|not allowed|only \d+ CPU)",
     r"--threads .*more than",
     r"no hardware counters here",
+    # `primbench kernel` off x86-64 (the module is x86-64's)
+    r"the module \(kmod/\) exists for x86-64 only",
     # the reader's own file (--vs-env LD_PRELOAD=$PWD/libmymem.so)
     r"--vs-env LD_PRELOAD: .*No such file or directory",
 ]
@@ -69,6 +71,7 @@ FIXTURES = [
     (r"^map", ["latency/map_a.json", "latency/map_b.json"]),
     (r"^(sys|syscall)", ["compare/sys_a.json", "compare/sys_b.json"]),
     (r"^xsave", ["compare/xsave.json"]),
+    (r"^kernel", ["format/kernel.json"]),
     (r"^(gz|cmd|ab)", ["plot/cmd_ab.json"]),
     # README's "In CI": the regression gate's A/A pair (exit 0)
     (r"^(main|pr)\.json$", ["gate/a1.json", "gate/a2.json"]),

@@ -1098,9 +1098,9 @@ static void test_mixed_suites(void **state)
 	(void)state;
 	const char *paths[] = {"plot/run_default.json", "plot/xsave_sweep.json"};
 	const char *notes[] = {"plot/run_default.json: not drawn: 2 syscall cases (plot draws "
-	                       "mem, cmd, latency and map results)",
+	                       "mem, kernel, cmd, latency and map results)",
 	                       "plot/xsave_sweep.json: not drawn: 2 xsave cases (plot draws mem, "
-	                       "cmd, latency and map results)"};
+	                       "kernel, cmd, latency and map results)"};
 	const char *titles[] = {"set title \"memset, dram (random buffers, out of cache)\"",
 	                        "set title \"memset, hot (the same buffers every call)\""};
 	for (size_t i = 0; i < 2; i++) {

@@ -29,7 +29,17 @@
 
 void (*cli_options_hook)(const char *optstring, const struct option *longopts);
 
-enum values { V_NONE, V_FORMAT, V_COMPARE_FORMAT, V_KERNELS, V_CACHE, V_OP, V_FEATURES };
+enum values {
+	V_NONE,
+	V_FORMAT,
+	V_COMPARE_FORMAT,
+	V_KERNELS,
+	V_CACHE,
+	V_OP,
+	V_FEATURES,
+	V_KMOD_CACHE, /* kernel's --cache: the module's states (kmod_abi.h PB_KS_*) */
+	V_KMOD_PAGES, /* kernel's --pages */
+};
 
 /* The options whose values are offered, by long name. */
 static const struct {
@@ -89,6 +99,12 @@ static void print_values(enum values v)
 		}
 		break;
 	}
+	case V_KMOD_CACHE:
+		printf("hot flushed");
+		break;
+	case V_KMOD_PAGES:
+		printf("4K 2M");
+		break;
 	case V_CACHE:
 		for (int s = 0; s < PB_STATE_COUNT; s++, sep = " ")
 			printf("%s%s", sep, pb_cache_state_name((enum pb_cache_state)s));
@@ -106,6 +122,10 @@ static void print_values(enum values v)
 
 static enum values values_of(const char *name)
 {
+	if (!strcmp(arm, "kernel") && !strcmp(name, "cache"))
+		return V_KMOD_CACHE;
+	if (!strcmp(arm, "kernel") && !strcmp(name, "pages"))
+		return V_KMOD_PAGES;
 	for (size_t i = 0; i < sizeof value_options / sizeof value_options[0]; i++)
 		if (!strcmp(name, value_options[i].name)) {
 			if (value_options[i].v == V_FORMAT && !strcmp(arm, "compare"))
@@ -144,8 +164,10 @@ static void print_arm(const char *optstring, const struct option *longopts)
 			printf("-%c | ", o->val);
 		printf("--%s) vals='", o->name);
 		print_values(v);
-		printf("'%s ;;\n",
-		       v == V_KERNELS || v == V_CACHE || v == V_FEATURES ? " list=," : "");
+		printf("'%s ;;\n", v == V_KERNELS || v == V_CACHE || v == V_FEATURES ||
+		                           v == V_KMOD_CACHE || v == V_KMOD_PAGES
+		                       ? " list=,"
+		                       : "");
 	}
 	printf("\t\tesac\n\t\t;;\n");
 	fflush(stdout);
@@ -231,6 +253,8 @@ static const char script_tail[] =
     "\t*)\n"
     "\t\tif [ \"$sub\" = mem ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
     "\t\t\tCOMPREPLY=($(compgen -W '%s' -- \"$cur\"))\n"
+    "\t\telif [ \"$sub\" = kernel ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+    "\t\t\tCOMPREPLY=($(compgen -W 'clear_page' -- \"$cur\"))\n"
     "\t\tfi\n"
     "\t\t;;\n"
     "\tesac\n"

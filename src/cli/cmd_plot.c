@@ -42,6 +42,8 @@ static void usage(FILE *f)
 	      "own environment: 'B: make (GLIBC_TUNABLES=...)') and gives the B/A\n"
 	      "ratio and verdict on that figure.\n"
 	      "mem --distribution replays: a bar per kernel, ns/call, x libc above.\n"
+	      "kernel clear_page: a bar per variant, a panel per page size and state\n"
+	      "(ticks/call draws ticks per 4 KiB page), beside mem's panels.\n"
 	      "latency: ns/load against the working set (log axes), a line per file\n"
 	      "and page size, the cache sizes marked; loaded latency: ns/load against\n"
 	      "the load's GB/s. mem map: GB/s per page size against threads (bars\n"

@@ -98,6 +98,7 @@ static const char *const mem_defaults[][2] = {
     {"offsets", "random"},     {"seed", "1"},
 };
 static const char *const cmd_defaults[][2] = {{"shell", "false"}};
+static const char *const kernel_defaults[][2] = {{"irqs_off", "false"}};
 
 static const struct name_rule rules[] = {
     {"mem",
@@ -107,6 +108,7 @@ static const struct name_rule rules[] = {
      sizeof mem_defaults / sizeof mem_defaults[0]},
     {"syscall", true, {"benchmark"}, NULL, 0},
     {"xsave", true, {"instruction", "upper_state"}, NULL, 0},
+    {"kernel", true, {"op", "variant", "page_bytes", "cache_state"}, kernel_defaults, 1},
     {"cmd", true, {"side", "argv"}, cmd_defaults, 1},
     {"latency", true, {"size_bytes"}, NULL, 0},
     {"map", true, {"fault", "page_source"}, NULL, 0},

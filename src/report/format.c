@@ -148,6 +148,7 @@ static struct row *rows_of(const struct pb_results_file *r)
 		rows[i].per = !strcmp(suite, "cmd")       ? "run"
 		              : !strcmp(suite, "syscall") ? "op"
 		              : !strcmp(suite, "xsave")   ? "save+restore"
+		              : !strcmp(suite, "kernel")  ? "page"
 		                                          : "call";
 		/* clear_page/copy_page runs: "clear_page hot" per page, not
 		 * "memset hot" per call */

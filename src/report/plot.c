@@ -205,6 +205,7 @@ static const char *state_text(const char *state)
 	    {"fault", "fresh 4 KiB pages every call"},
 	    {"fault-thp", "fresh huge pages every call"},
 	    {"repeat", "the same buffer, never refilled"},
+	    {"flushed", "pages flushed from every cache level"},
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		if (!strcmp(state, t[i][0]))
@@ -293,6 +294,10 @@ struct replay_panel {
 	char *op, *dist, *state;
 	struct bar *b;
 	size_t n, cap;
+	/* a kernel suite's panel (`primbench kernel`): bars per variant of one
+	 * page size and state, in unit (kernel_unit), not a replay */
+	bool kernel;
+	enum pb_unit unit;
 };
 
 /* A scaling panel (mem --threads): the N-thread cases of one op,
@@ -395,7 +400,15 @@ static bool in_grid(const struct pb_results_file *f, size_t i)
 
 /* What a case is to plot: a point of a size sweep (or grid), a replay
  * of a size distribution, a cmd run, or something not drawn. */
-enum case_kind { CASE_SWEEP, CASE_REPLAY, CASE_CMD, CASE_LATENCY, CASE_MAP, CASE_OTHER };
+enum case_kind {
+	CASE_SWEEP,
+	CASE_REPLAY,
+	CASE_KERNEL, /* `primbench kernel`'s: bars beside the mem plot's panels */
+	CASE_CMD,
+	CASE_LATENCY,
+	CASE_MAP,
+	CASE_OTHER
+};
 
 static enum case_kind case_kind(const struct pb_key *key)
 {
@@ -406,6 +419,8 @@ static enum case_kind case_kind(const struct pb_key *key)
 		return CASE_LATENCY;
 	if (suite && !strcmp(suite, "map"))
 		return CASE_MAP;
+	if (suite && !strcmp(suite, "kernel"))
+		return CASE_KERNEL;
 	if (!suite || strcmp(suite, "mem"))
 		return CASE_OTHER;
 	return pb_field_str(key, "distribution") ? CASE_REPLAY : CASE_SWEEP;
@@ -421,7 +436,8 @@ static struct replay_panel *replay_for(struct mem_plot *m, const char *op, const
 	}
 	GROW(m->replays, m->nreplays, m->capreplays);
 	struct replay_panel *r = &m->replays[m->nreplays++];
-	*r = (struct replay_panel){pb_xstrdup(op), pb_xstrdup(dist), pb_xstrdup(state), NULL, 0, 0};
+	*r = (struct replay_panel){
+	    pb_xstrdup(op), pb_xstrdup(dist), pb_xstrdup(state), NULL, 0, 0, false, 0};
 	return r;
 }
 
@@ -521,6 +537,53 @@ static int cmp_point(const void *a, const void *b)
 static enum pb_unit replay_unit(enum pb_unit asked)
 {
 	return asked == PB_UNIT_TICKS_PER_CALL ? PB_UNIT_TICKS_PER_CALL : PB_UNIT_NS_PER_CALL;
+}
+
+/* A kernel case's bars: per 4 KiB page or in throughput, as its tables
+ * (ticks per call: ticks per 4 KiB page; ns per call: per page). */
+static enum pb_unit kernel_unit(enum pb_unit asked)
+{
+	return asked == PB_UNIT_TICKS_PER_CALL ? PB_UNIT_TICKS_PER_PAGE : asked;
+}
+
+/* A kernel case (`primbench kernel`) as a bar of the panel of its page
+ * size and state: the variant's median and 95% CI in kernel_unit. */
+static int kernel_bar(struct mem_plot *m, size_t fi, const struct pb_results_file *f,
+                      const struct pb_results_case *c, enum pb_unit unit)
+{
+	const char *op = pb_field_str(&c->fields, "op"),
+	           *state = pb_field_str(&c->fields, "cache_state"),
+	           *variant = pb_field_str(&c->fields, "variant");
+	long long page;
+	if (!op || !state || !variant || !pb_field_int(&c->fields, "page_bytes", &page) ||
+	    page <= 0)
+		return pb_fail("%s: cases[%zu]: a kernel key needs op, variant, page_bytes and "
+		               "cache_state",
+		               f->path, c->index);
+	enum pb_unit u = kernel_unit(unit);
+	double ns_per = pb_file_ns_per_value(f, c->unit);
+	if (!(ns_per > 0) && (u == PB_UNIT_NS_PER_CALL || u == PB_UNIT_GB_S))
+		return pb_fail("%s: no timer.hz: cannot give %s", f->path, pb_unit_name(u));
+	struct pb_summary sum;
+	if (pb_results_case_summary(c, 0.95, &sum) != 0)
+		return -1;
+	char *kop = pb_xasprintf("kernel %s", op);
+	char *dist = pb_xasprintf(page == 4096      ? "4K pages"
+	                          : page == 2 << 20 ? "a 2M page"
+	                                            : "%lld-byte pages",
+	                          page);
+	struct replay_panel *r = replay_for(m, kop, dist, state);
+	free(kop);
+	free(dist);
+	r->kernel = true;
+	r->unit = u;
+	double y = convert(u, sum.median, ns_per, (double)page);
+	double a = sum.ci_valid ? convert(u, sum.ci_lo, ns_per, (double)page) : y;
+	double b = sum.ci_valid ? convert(u, sum.ci_hi, ns_per, (double)page) : y;
+	GROW(r->b, r->n, r->cap);
+	r->b[r->n++] =
+	    (struct bar){fi, name_index(&m->kernels, variant), y, a < b ? a : b, a < b ? b : a};
+	return 0;
 }
 
 /* A case's median (y) and 95% CI (lo, hi; the median alone without one)
@@ -693,6 +756,11 @@ static int mem_collect(struct mem_plot *m, const struct pb_plot_input *in, size_
 		for (size_t i = 0; i < f->ncases; i++) {
 			const struct pb_results_case *c = &f->cases[i];
 			enum case_kind kind = case_kind(&c->fields);
+			if (kind == CASE_KERNEL) {
+				if (kernel_bar(m, fi, f, c, unit) != 0)
+					return -1;
+				continue;
+			}
 			if (kind != CASE_SWEEP && kind != CASE_REPLAY)
 				continue; /* said by pb_plot_note() */
 			const char *op = pb_field_str(&c->fields, "op"),
@@ -913,19 +981,33 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 	size_t *ks = NULL, nks = 0, capks = 0;
 	for (size_t i = 0; i < r->n; i++)
 		ADD_UNIQUE(ks, nks, capks, r->b[i].kernel);
-	enum pb_unit u = replay_unit(o->unit);
-	fprintf(g, "\n# replay: %s, %s, %s\n", r->op, r->dist, r->state);
+	enum pb_unit u = r->kernel ? r->unit : replay_unit(o->unit);
+	fprintf(g, "\n# %s: %s, %s, %s\n", r->kernel ? "kernel" : "replay", r->op, r->dist,
+	        r->state);
 	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
 	      "set autoscale\n",
 	      g);
-	fprintf(g, "set tmargin\nset title \"%s: replay of %s, %s (%s)\" offset 0,0\n", r->op,
-	        r->dist, r->state, state_text(r->state));
-	fputs("set xlabel \"kernel; above each bar: libc's time over the kernel's "
-	      "(> 1: faster than libc)\"\n",
-	      g);
-	fputs("set ylabel ", g);
-	gp_str(g, u == PB_UNIT_NS_PER_CALL ? "ns per call over the batch (median, 95% CI)"
-	                                   : "TSC ticks per call over the batch (median, 95% CI)");
+	if (r->kernel) {
+		fprintf(g, "set tmargin\nset title \"%s, %s, %s (%s)\" offset 0,0\n", r->op,
+		        r->dist, r->state, state_text(r->state));
+		fputs("set xlabel \"variant (in kernel context, primbench's module)\"\n", g);
+		fputs("set ylabel ", g);
+		char yl[96];
+		snprintf(yl, sizeof yl, "%s (median, 95%% CI)",
+		         u == PB_UNIT_TICKS_PER_PAGE ? "TSC ticks per 4 KiB page"
+		                                     : pb_unit_name(u));
+		gp_str(g, yl);
+	} else {
+		fprintf(g, "set tmargin\nset title \"%s: replay of %s, %s (%s)\" offset 0,0\n",
+		        r->op, r->dist, r->state, state_text(r->state));
+		fputs("set xlabel \"kernel; above each bar: libc's time over the kernel's "
+		      "(> 1: faster than libc)\"\n",
+		      g);
+		fputs("set ylabel ", g);
+		gp_str(g, u == PB_UNIT_NS_PER_CALL
+		              ? "ns per call over the batch (median, 95% CI)"
+		              : "TSC ticks per call over the batch (median, 95% CI)");
+	}
 	/* Kernel names side by side overlap beyond a few ("bytesgpr_unrolled"
 	 * in a half-width panel): slanted then. */
 	size_t label_chars = 0;
@@ -2208,7 +2290,7 @@ char *pb_plot_note(const struct pb_results_file *f)
 		fprintf(t, "%s%zu %s case%s", j ? ", " : "", count[j], suites.v[j],
 		        count[j] == 1 ? "" : "s");
 	if (suites.n)
-		fputs(" (plot draws mem, cmd, latency and map results)", t);
+		fputs(" (plot draws mem, kernel, cmd, latency and map results)", t);
 	if (zero)
 		fprintf(t, "%s%zu mem case%s of size 0 (a log axis has no 0)", suites.n ? "; " : "",
 		        zero, zero == 1 ? "" : "s");
@@ -2600,6 +2682,19 @@ static void mem_panels(const struct plot_job *j, struct pb_plot_panel **out, siz
 	}
 	for (size_t ri = 0; ri < m->nreplays; ri++) {
 		const struct replay_panel *r = &m->replays[ri];
+		if (r->kernel) {
+			panel_add(out, count, cap,
+			          pb_xasprintf("%s, %s, %s (%s)", r->op, r->dist, r->state,
+			                       state_text(r->state)),
+			          pb_xasprintf(
+			              "Bar chart: one bar per variant%s timed in kernel "
+			              "context by primbench's module, its median %s with its "
+			              "95%% CI.",
+			              n > 1 ? " and file" : "",
+			              r->unit == PB_UNIT_TICKS_PER_PAGE ? "TSC ticks per 4 KiB page"
+			                                                : pb_unit_name(r->unit)));
+			continue;
+		}
 		panel_add(
 		    out, count, cap,
 		    pb_xasprintf("%s: replay of %s, %s (%s)", r->op, r->dist, r->state,

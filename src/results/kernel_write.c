@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "primbench/error.h"
-#include "primbench/kernel_suite.h"
+#include "primbench/kernel_result.h"
 #include "primbench/results.h"
 #include "results/results_json.h"
 
@@ -150,18 +150,6 @@ int pb_results_add_kernel(struct pb_results_doc *rdoc, const struct pb_kernel_re
 			json_object_set_new(o, "median_derived", dv);
 		}
 		pb_results_append_case(cases, o, NULL, c->migrations, c->outliers);
-	}
-	for (size_t i = 0; i < r->n_cases; i++) {
-		const struct pb_kernel_case *c = &r->cases[i];
-		/* a skipped 2 MiB page's note is already one line per variant */
-		if (c->skipped && !strstr(r->notes, c->name)) {
-			char line[256];
-			snprintf(line, sizeof line, "%s, %u-byte pages, %s: not timed: %s\n",
-			         c->name, c->page_bytes, pb_kmod_state_name(c->state),
-			         c->skip_reason);
-			if (pb_results_add_notes(notes, "kernel: ", line) != 0)
-				return -1;
-		}
 	}
 	if (pb_results_add_notes(notes, "kernel: ",
 	                         "figures are TSC ticks (reference cycles at the TSC's constant "

@@ -249,6 +249,23 @@ static bool xsave_name(const struct pb_key *key, char **group, char **label)
 	return true;
 }
 
+/* kernel (kernel_result.h): group "kernel clear_page hot" (the op and
+ * cache_state), label the variant and page size ("rep_stosb 4K"), ", irqs
+ * off" after it when the key says so. */
+static bool kernel_name(const struct pb_key *key, char **group, char **label)
+{
+	const char *op = pb_field_str(key, "op"), *v = pb_field_str(key, "variant"),
+	           *st = pb_field_str(key, "cache_state");
+	long long page;
+	if (!op || !v || !st || !pb_field_int(key, "page_bytes", &page))
+		return false;
+	char *pg = size_text(page);
+	*group = pb_xasprintf("kernel %s %s", op, st);
+	*label = pb_xasprintf("%s %s%s", v, pg, pb_field_true(key, "irqs_off") ? " irqs off" : "");
+	free(pg);
+	return true;
+}
+
 /* The elements of an array field as JSON (new reference), NULL when f is
  * not an array. */
 static json_t *array_of(const struct pb_field *f)
@@ -343,6 +360,8 @@ static void key_name(const struct pb_key *key, char **group, char **label, bool 
 		ok = latency_name(key, group, label);
 	else if (suite && !strcmp(suite, "cmd"))
 		ok = cmd_name(key, group, label);
+	else if (suite && !strcmp(suite, "kernel"))
+		ok = kernel_name(key, group, label);
 	if (!ok) {
 		free(*group);
 		free(*label);

@@ -321,7 +321,8 @@ struct run {
 	unsigned *changed;            /* [n]: batches the module saw change CPU */
 	volatile sig_atomic_t *stop;
 	uint32_t flags;
-	int err; /* the errno that ended the run with -1 */
+	bool probing; /* the untimed probe: ENOMEM skips the case (noted there) */
+	int err;      /* the errno that ended the run with -1 */
 };
 
 /* One TIME request: batches 1, `calls` pages. Returns 0 with *ticks and
@@ -370,7 +371,7 @@ static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool 
 		*x->stop = 1;
 		return 2;
 	case ENOMEM:
-		if (!x->dead[i])
+		if (!x->dead[i] && !x->probing)
 			note(x->r,
 			     "%s, %s, %s: stopped early: the module could not allocate its "
 			     "pages (ENOMEM)",
@@ -458,15 +459,30 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 		where[n] = i;
 		x.live[n++] = &r->cases[i];
 	}
+	x.probing = true;
 	if (probe(&x, n) != 0)
 		goto out;
+	x.probing = false;
 	/* ENOMEM in the probe: a skipped case with its note, not a short one */
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (x.dead[i] && x.live[i]->n_samples) {
+			/* measured in an earlier replicate: kept, with fewer */
+			struct pb_kernel_case *c = x.live[i];
+			note(r,
+			     "%s, %s, %s: fewer replicates: the module could not allocate its "
+			     "pages (ENOMEM)",
+			     c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
+			continue;
+		}
 		if (x.dead[i]) {
-			skip_case(x.live[i], x.live[i]->page_order ? NO_HUGE_PAGE
-			                                           : "the module could not "
-			                                             "allocate its pages");
+			struct pb_kernel_case *c = x.live[i];
+			skip_case(c, c->page_order
+			                 ? NO_HUGE_PAGE
+			                 : "the module could not allocate its pages (ENOMEM)");
+			note(r, "%s, %s pages, %s: not timed: %s", c->name,
+			     order_text(c->page_order), pb_kmod_state_name(c->state),
+			     c->skip_reason);
 			continue;
 		}
 		hc[m] = hc[i];

@@ -7,8 +7,10 @@
 # Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL <detail>"
 # on the serial console, the commands' output indented under it; the result
 # files go out base64-encoded between "PB-KMOD: FILE-BEGIN <name>" and
-# "PB-KMOD: FILE-END <name>", the kernel log between "PB-KMOD: DMESG-BEGIN"
-# and "PB-KMOD: DMESG-END"; "PB-KMOD: DONE <passed> passed, <failed>
+# "PB-KMOD: FILE-END <name>", the kernel log of the boot between
+# "PB-KMOD: BOOT-DMESG-BEGIN" and "...-END", the kernel log since then
+# (every module load and unload, every request) between "PB-KMOD:
+# DMESG-BEGIN" and "PB-KMOD: DMESG-END"; "PB-KMOD: DONE <passed> passed, <failed>
 # failed" is the last line before the power goes off. tests/kmod/check.py
 # reads that log on the host.
 #
@@ -28,6 +30,11 @@ mount -t tmpfs tmpfs /tmp
 # The console carries the markers: kernel messages stay in the log buffer
 # (dumped at the end) instead of landing in the middle of a line.
 dmesg -n 1
+# The boot's messages are kept apart and the buffer cleared, so that the
+# log checked at the end is the module's time only: a CPU model's boot can
+# print lines such as "RETBleed: WARNING: ..." that have nothing to do
+# with it.
+dmesg -c >/tmp/boot-dmesg.txt
 
 budget=${pb_budget:-0.02}
 sig_after=${pb_sig_after:-5}
@@ -217,6 +224,9 @@ else
 	show /tmp/insmod.out
 fi
 
+say BOOT-DMESG-BEGIN
+cat /tmp/boot-dmesg.txt
+say BOOT-DMESG-END
 say DMESG-BEGIN
 dmesg
 say DMESG-END

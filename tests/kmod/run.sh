@@ -11,9 +11,10 @@
 #     overrides). `apt-get download` fetches linux-headers-ABI-amd64,
 #     linux-headers-ABI-common, the linux-kbuild-X.Y they depend on and
 #     linux-image-ABI-amd64 into $KMOD_DIR/debs/ABI/ (kept: a second run
-#     downloads nothing). A failed download runs `apt-get update` (a fresh
-#     machine's lists may be missing or name an ABI the mirror dropped),
-#     resolves the ABI again and retries, 3 tries in all.
+#     downloads nothing; another ABI's are removed). A failed download
+#     runs `apt-get update` (a fresh machine's lists may be missing or
+#     name an ABI the mirror dropped), resolves the ABI again and retries,
+#     3 tries in all.
 #  2. `dpkg-deb -x` unpacks the headers and kbuild into $KMOD_DIR/root/ABI/
 #     (and the image's /boot only); the headers' one-line Makefile includes
 #     /usr/src/linux-headers-ABI-common/Makefile by its absolute path, which
@@ -120,6 +121,17 @@ fetch() {
 		return 1
 	}
 	for p in "linux-headers-$1-amd64" "linux-headers-$1-common" "$kbuild" "linux-image-$1-amd64"; do
+		# A .deb kept from before is used when it was unpacked whole, or
+		# dpkg-deb reads it to its end (a download cut short is fetched
+		# again).
+		for f in "$d/${p}_"*.deb; do
+			[ -f "$f" ] || continue
+			grep -q -F "./${f##*/} " "$dir/root/$1/.unpacked" 2>/dev/null && continue
+			if ! dpkg-deb --fsys-tarfile "$f" 2>/dev/null | tar -t >/dev/null 2>&1; then
+				echo "test-kmod: ${f##*/}: damaged, fetched again"
+				rm -f "$f"
+			fi
+		done
 		ls "$d/${p}_"*.deb >/dev/null 2>&1 && continue
 		echo "test-kmod: apt-get download $p"
 		# apt-get download writes into the current directory; as root it
@@ -147,6 +159,12 @@ until fetch "$abi"; do
 done
 debs=$dir/debs/$abi
 ls -l "$debs"
+# Another ABI's downloads and unpacked tree (the lists moved on) go.
+for old in "$dir"/debs/* "$dir"/root/*; do
+	if [ -d "$old" ] && [ "${old##*/}" != "$abi" ]; then
+		rm -rf "$old"
+	fi
+done
 
 # --- 2. unpack
 root=$dir/root/$abi

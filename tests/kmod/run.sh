@@ -64,7 +64,7 @@ die() {
 step() { echo "test-kmod: [$(($(date +%s) - t_start)) s] $*"; }
 
 # --- tools: a missing one is a failure, never a skip
-for tool in apt-get apt-cache dpkg-deb qemu-system-x86_64 cpio gzip gcc-12 gcc make cmake python3 timeout; do
+for tool in apt-get apt-cache dpkg-deb tar qemu-system-x86_64 cpio gzip gcc-12 gcc make cmake python3 readelf strings; do
 	command -v "$tool" >/dev/null 2>&1 ||
 		die "$tool not found: run scripts/deps.sh kmod (as root it installs qemu-system-x86, cpio, busybox-static, gcc-12, ...)"
 done

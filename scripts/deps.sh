@@ -24,7 +24,8 @@
 # linux-compiler-gcc-12-x86), make, and libelf1 and libssl3 (what
 # linux-kbuild-6.1's prebuilt fixdep, modpost and objtool link against:
 # the headers are unpacked, not installed, so apt does not pull them in).
-# ~60 MB to download, ~30 s to install.
+# In a fresh Debian 12 (debootstrap minbase) chroot: 6 s to install, and
+# with the default set make test-kmod passed there.
 # As root: apt-get installs whatever is missing. Otherwise: prints the exact
 # apt-get line and exits 1 when something is missing.
 set -eu

@@ -32,7 +32,7 @@ import sys
 # The checks init.sh runs, in its order.
 INIT_CHECKS = [
     "noload", "insmod", "abi_test", "list", "run", "irqs_off", "bad_variant", "bad_pages",
-    "bad_cache", "bad_budget", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again"
+    "bad_cache", "bad_budget", "bad_unavailable", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again"
 ]
 # Kernel log lines that fail the test (any module, any time).
 BAD_KERNEL = re.compile(r"WARNING:|BUG:|Oops|Call Trace|Kernel panic|general protection fault|"

@@ -166,6 +166,13 @@ bad bad_variant --variants no_such_variant
 bad bad_pages --pages 3K
 bad bad_cache --cache lukewarm
 bad bad_budget --budget -1
+# A variant this CPU lacks (the first "no" of --list), asked for by name.
+unavailable=$(awk '$2 == "no" { print $1; exit }' /tmp/list.out)
+if [ -n "$unavailable" ]; then
+	bad bad_unavailable --variants "$unavailable"
+else
+	pass bad_unavailable "not run: every variant is available here"
+fi
 
 # 7. A signal ends a long run promptly, and what it measured is written
 # (exit 128 + 15, "interrupted": true: README, "Exit statuses"); check.py

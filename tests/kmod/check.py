@@ -16,8 +16,8 @@ Checks, one line each ("PASS name" or "FAIL name: why"):
     decode to JSON of schema primbench-result; run.json has a kernel case
     for every page size (4K, 2M) and cache state (hot, flushed) asked for,
     each with samples; sig.json is marked interrupted and kept samples;
-  - PRIMBENCH report reads each file (exit 0), and compare run.json
-    against itself.
+  - PRIMBENCH report reads each file (exit 0), compare run.json against
+    itself, and plot draws run.json (gnuplot, an SVG in DIR).
 Writes the decoded files and the kernel log into DIR. Exit status 0 when
 every check passed, 1 otherwise.
 """
@@ -256,6 +256,12 @@ def main():
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
         report(p.returncode == 0 and bool(p.stdout.strip()),
                "primbench compare run.json run.json", "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+        # and plot (gnuplot: scripts/deps.sh's default set)
+        svg = os.path.join(a.out, "run.svg")
+        p = subprocess.run([a.primbench, "plot", path, "-o", svg], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        ok = p.returncode == 0 and os.path.exists(svg) and "<svg" in open(svg, errors="replace").read(4096)
+        report(ok, "primbench plot run.json -o %s" % svg, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
     got = load(a.out, files, "sig.json")
     if got:
         path, doc = got
@@ -266,7 +272,7 @@ def main():
 
     n_ok = sum(results)
     n_bad = len(results) - n_ok
-    print("test-kmod checks: %d passed, %d failed" % (n_ok, n_bad))
+    print("test-kmod: %d passed, %d failed" % (n_ok, n_bad))
     return 0 if n_bad == 0 else 1
 
 

@@ -4,15 +4,23 @@
 # it; the kernel runs it as PID 1 under qemu). It holds /bin/busybox,
 # /primbench_kmod.ko, /bin/primbench (static) and /bin/abi_test (static).
 #
+# Steps: primbench with the module absent (exit 2, says how to load it);
+# insmod; abi_test; primbench kernel --list; a short measured run of every
+# variant, 4K and 2M, hot and flushed (run.json); one with --irqs-off; bad
+# requests (an unknown variant, bad --pages, --cache, --budget, a variant
+# the CPU lacks: exit 2, no file); SIGTERM to a long run (exit 143 within
+# 10 s, sig.json marked interrupted); rmmod; insmod max_request_ms=1000
+# and abi_test --etime; rmmod.
+#
 # Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL <detail>"
-# on the serial console, the commands' output indented under it; the result
-# files go out base64-encoded between "PB-KMOD: FILE-BEGIN <name>" and
-# "PB-KMOD: FILE-END <name>", the kernel log of the boot between
+# on the serial console, the commands' output indented under it; the
+# result files go out base64-encoded between "PB-KMOD: FILE-BEGIN <name>"
+# and "PB-KMOD: FILE-END <name>", the kernel log of the boot between
 # "PB-KMOD: BOOT-DMESG-BEGIN" and "...-END", the kernel log since then
 # (every module load and unload, every request) between "PB-KMOD:
-# DMESG-BEGIN" and "PB-KMOD: DMESG-END"; "PB-KMOD: DONE <passed> passed, <failed>
-# failed" is the last line before the power goes off. tests/kmod/check.py
-# reads that log on the host.
+# DMESG-BEGIN" and "PB-KMOD: DMESG-END"; "PB-KMOD: DONE <passed> passed,
+# <failed> failed" is the last line before the power goes off.
+# tests/kmod/check.py reads that log on the host.
 #
 # Settings from the kernel command line (the kernel hands unknown
 # name=value words to init as environment variables):

@@ -38,6 +38,15 @@
 #               apt-get install ./primbench_*.deb, selftest and a cmd run
 #               inside (a few minutes the first time; the bootstrap is
 #               cached in build-deb/chroot-cache/)
+#   make test-kmod   the module and `primbench kernel clear_page` in a
+#               Debian kernel booted under qemu (tests/kmod/run.sh:
+#               linux-headers and linux-image of one ABI fetched with
+#               apt-get download into build-kmod/debs/ and unpacked, the
+#               module built against them, an initramfs of busybox, the
+#               .ko, the static primbench and tests/kmod/abi_test.c; KVM
+#               when it boots, TCG otherwise; the serial log in
+#               build-kmod/serial.log). Nothing is loaded into the host's
+#               kernel. scripts/deps.sh kmod installs qemu and the tools.
 #   make html-screenshot   docs/img/report.png: the default run's HTML
 #               report in headless Chromium (scripts/deps.sh html), taken by
 #               the browser test (tests/html/browser.sh) with build/'s
@@ -66,7 +75,7 @@ PREFIX        ?= /usr/local
 KDIR          ?= /lib/modules/$(shell uname -r)/build
 
 .PHONY: all deps build build-test build-asan build-release build-clang build-none \
-	build-fuzz fuzz fuzz-smoke run test test-arm64 static deb test-deb html-screenshot kmod install format clean
+	build-fuzz fuzz fuzz-smoke run test test-arm64 static deb test-deb test-kmod html-screenshot kmod install format clean
 
 all: build
 
@@ -177,6 +186,14 @@ test-deb: deb
 	@rc=0; sh tests/install/deb-chroot.sh $(DEB_BUILD)/primbench_*.deb || rc=$$?; \
 	if [ $$rc -eq 77 ]; then echo "test-deb: skipped (see the line above)"; else exit $$rc; fi
 
+# The kernel module under qemu (tests/kmod/run.sh says each step; its
+# environment: KMOD_ABI=6.1.0-NN, KMOD_ACCEL=tcg, KMOD_TIMEOUT=seconds).
+# The static primbench is built in $(STATIC_BUILD)/ with make static's
+# configuration (its checks are make static's, not run here).
+test-kmod: deps
+	@sh scripts/deps.sh kmod
+	STATIC_BUILD=$(STATIC_BUILD) sh tests/kmod/run.sh
+
 # The README's screenshot: the browser test's pages from build/'s primbench,
 # every check on, the default run's page photographed; replaced only when
 # every check passed.
@@ -199,4 +216,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD) $(ARM64_BUILD) $(FUZZ_BUILD) $(STATIC_BUILD) $(DEB_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(RELEASE_BUILD) $(CLANG_BUILD) $(NONE_BUILD) $(ARM64_BUILD) $(FUZZ_BUILD) $(STATIC_BUILD) $(DEB_BUILD) build-kmod

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""check.py - the host's half of make test-kmod (tests/kmod/run.sh): reads
+the serial log of the VM that tests/kmod/init.sh ran in.
+
+  check.py --log SERIAL_LOG --out DIR --primbench PRIMBENCH
+
+Checks, one line each ("PASS name" or "FAIL name: why"):
+  - init started, finished ("PB-KMOD: DONE") and dumped the kernel log;
+  - every check init.sh runs is there and passed;
+  - the kernel log since init started (init clears the boot's messages
+    first: a CPU model's boot may warn about its mitigations) has no
+    WARNING:, BUG:, Oops, Call Trace (nor a panic or a general protection
+    fault), nor has the console after init's first line; the out-of-tree
+    module's taint lines are expected and only shown;
+  - the result files init.sh sent (base64 between FILE-BEGIN and FILE-END)
+    decode to JSON of schema primbench-result; run.json has a kernel case
+    for every page size (4K, 2M) and cache state (hot, flushed) asked for,
+    each with samples; sig.json is marked interrupted and kept samples;
+  - PRIMBENCH report reads each file (exit 0), compare run.json against
+    itself, and plot draws run.json (gnuplot, an SVG in DIR).
+Writes the decoded files and the kernel log into DIR. Exit status 0 when
+every check passed, 1 otherwise.
+"""
+import argparse
+import base64
+import json
+import os
+import re
+import subprocess
+import sys
+
+# The checks init.sh runs, in its order.
+INIT_CHECKS = [
+    "noload", "insmod", "abi_test", "list", "run", "irqs_off", "bad_variant", "bad_pages",
+    "bad_cache", "bad_budget", "bad_unavailable", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again"
+]
+# Kernel log lines that fail the test (any module, any time).
+BAD_KERNEL = re.compile(r"WARNING:|BUG:|Oops|Call Trace|Kernel panic|general protection fault|"
+                        r"UBSAN:|KASAN:|refcount_t:|list_add corruption|list_del corruption")
+# The ones expected from an unsigned out-of-tree module (shown, not failed).
+EXPECTED_TAINT = re.compile(r"loading out-of-tree module taints kernel|module verification failed")
+
+ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|c)")
+PAGES = {"4K": 4096, "2M": 2097152}
+CACHES = ["hot", "flushed"]
+
+results = []
+
+
+def report(ok, name, why=""):
+    results.append(ok)
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not why else ": " + why))
+
+
+def section(lines, begin, end):
+    """The lines strictly between the first `begin` line and the next
+    `end` line, or None without both."""
+    try:
+        i = lines.index(begin)
+        j = lines.index(end, i + 1)
+    except ValueError:
+        return None
+    return lines[i + 1:j]
+
+
+def kernel_cases(doc):
+    """The cases whose key's suite is "kernel" (docs/results-schema.md, "A
+    `kernel` case": key {suite, op, variant, page_bytes, cache_state})."""
+    return [c for c in doc.get("cases", []) if c.get("key", {}).get("suite") == "kernel"]
+
+
+def case_is(c, variant, page_bytes, cache):
+    k = c.get("key", {})
+    return (k.get("variant") == variant and k.get("page_bytes") == page_bytes and
+            k.get("cache_state") == cache and not k.get("irqs_off"))
+
+
+def n_samples(c):
+    s = c.get("samples")
+    return len(s) if isinstance(s, list) else 0
+
+
+# The guest CPU's feature (its /proc/cpuinfo flag) each module variant
+# needs: with it the variant must be available, without it not.
+NEEDS = {
+    "sse2": "sse2", "sse2_nt": "sse2", "movnti": "sse2", "avx2": "avx2", "avx2_nt": "avx2",
+    "avx512": "avx512f", "avx512_nt": "avx512f", "clzero": "clzero"
+}
+
+
+def check_variants(variants, flags):
+    """Each variant is available exactly when the guest CPU has what it
+    needs (NEEDS; the others: always, or with a reason why not)."""
+    if not flags:
+        report(False, "guest CPU flags", "init printed no /proc/cpuinfo flags line")
+        return
+    wrong = []
+    for v in variants:
+        need = NEEDS.get(v["name"])
+        if need is not None and bool(v.get("available")) != (need in flags):
+            wrong.append("%s (%s %s, available %s)" % (v["name"], need, "present" if need in flags else "absent",
+                                                       v.get("available")))
+        elif not v.get("available") and not v.get("why"):
+            wrong.append("%s (unavailable, no reason)" % v["name"])
+    report(not wrong, "variants available exactly as the guest CPU's flags say", "; ".join(wrong))
+
+
+def load(out_dir, files, name):
+    if name not in files:
+        report(False, name, "not sent by the VM")
+        return None
+    path = os.path.join(out_dir, name)
+    try:
+        with open(path, "wb") as f:
+            f.write(base64.b64decode("".join(files[name]), validate=True))
+        with open(path) as f:
+            doc = json.load(f)
+    except (ValueError, OSError) as e:
+        report(False, name, "not valid base64 JSON: %s" % e)
+        return None
+    if doc.get("schema") != "primbench-result":
+        report(False, name, "schema %r, not primbench-result" % doc.get("schema"))
+        return None
+    report(True, name + " is a primbench-result JSON (%d bytes)" % os.path.getsize(path))
+    return path, doc
+
+
+def read_by_report(primbench, path, name):
+    p = subprocess.run([primbench, "report", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, timeout=120)
+    if p.returncode == 0 and p.stdout.strip():
+        report(True, "primbench report %s" % name)
+    else:
+        report(False, "primbench report %s" % name, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+    with open(path + ".report.txt", "w") as f:
+        f.write(p.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--primbench", required=True)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    with open(a.log, errors="replace") as f:
+        # The kernel's console resets the terminal (ESC c, ESC [?7l ...)
+        # at the start of a line: those go.
+        lines = [ESCAPES.sub("", l).rstrip("\r\n").rstrip("\r") for l in f]
+
+    # --- init's progress
+    init = [l for l in lines if l.startswith("PB-KMOD: init")]
+    report(bool(init), "init started", "no 'PB-KMOD: init' line: the kernel did not reach /init")
+    if init:
+        print("     " + init[0])
+    done = [l for l in lines if l.startswith("PB-KMOD: DONE")]
+    report(bool(done), "init finished", "no 'PB-KMOD: DONE' line (init died, or qemu was killed)")
+
+    # --- init's checks
+    seen = {}
+    for l in lines:
+        m = re.match(r"PB-KMOD: CHECK (\S+) (PASS|FAIL)(.*)", l)
+        if m:
+            seen[m.group(1)] = (m.group(2) == "PASS", m.group(3).strip())
+    for name in INIT_CHECKS + [n for n in seen if n not in INIT_CHECKS]:
+        if name not in seen:
+            report(False, "vm: " + name, "not run")
+        else:
+            ok, detail = seen[name]
+            report(ok, "vm: " + name + (" (" + detail + ")" if ok and detail else ""), detail)
+
+    # --- the kernel log
+    dmesg = section(lines, "PB-KMOD: DMESG-BEGIN", "PB-KMOD: DMESG-END")
+    if dmesg is None:
+        report(False, "kernel log", "not dumped")
+        dmesg = []
+    with open(os.path.join(a.out, "dmesg.txt"), "w") as f:
+        f.write("\n".join(dmesg) + "\n")
+    boot = section(lines, "PB-KMOD: BOOT-DMESG-BEGIN", "PB-KMOD: BOOT-DMESG-END") or []
+    with open(os.path.join(a.out, "boot-dmesg.txt"), "w") as f:
+        f.write("\n".join(boot) + "\n")
+    # The log since init cleared it (the boot's is not the module's: shown
+    # only), and the console after init's first line too: a panic or oops
+    # printed straight to it (not the commands' own output, which init.sh
+    # indents with "    | ", nor the boot log's dump).
+    start = next((i for i, l in enumerate(lines) if l.startswith("PB-KMOD: init")), len(lines))
+    console = [l for l in lines[start:] if l not in boot]
+    bad = [l for l in console if BAD_KERNEL.search(l) and not l.startswith("    | ")]
+    for l in boot:
+        if BAD_KERNEL.search(l):
+            print("     (boot, not checked) | " + l)
+    report(not bad and bool(dmesg), "kernel log: no WARNING/BUG/Oops/Call Trace",
+           "%d lines, first: %s" % (len(bad), bad[0] if bad else "(no log)"))
+    for l in bad[:40]:
+        print("     | " + l)
+    for l in dmesg:
+        if (EXPECTED_TAINT.search(l) or "primbench" in l) and l not in bad:
+            print("     | " + l)
+
+    # --- the guest's CPU flags (init prints its /proc/cpuinfo flags line)
+    flags = set()
+    for l in lines:
+        m = re.match(r"\s*\| flags\s*: (.*)", l)
+        if m:
+            flags = set(m.group(1).split())
+            break
+
+    # --- the result files
+    files = {}
+    cur = None
+    for l in lines:
+        m = re.match(r"PB-KMOD: FILE-(BEGIN|END) (\S+)", l)
+        if m:
+            cur = m.group(2) if m.group(1) == "BEGIN" else None
+            if cur:
+                files[cur] = []
+        elif cur is not None and re.fullmatch(r"[A-Za-z0-9+/=]+", l):
+            files[cur].append(l)
+
+    got = load(a.out, files, "run.json")
+    if got:
+        path, doc = got
+        cases = kernel_cases(doc)
+        report(bool(cases), "run.json: %d kernel cases" % len(cases), "none")
+        variants = doc.get("kernel", {}).get("variants", [])
+        available = [v["name"] for v in variants if v.get("available")]
+        report(bool(available), "run.json: %d variants available: %s" % (len(available), " ".join(available)),
+               "none available")
+        check_variants(variants, flags)
+        # Each available variant passed its correctness check at both sizes.
+        checks = doc.get("kernel", {}).get("checks", [])
+        for name in available:
+            for page in PAGES:
+                r = [c.get("result") for c in checks if c.get("variant") == name and c.get("page_bytes") == PAGES[page]]
+                if r != ["ok"]:
+                    report(False, "run.json: %s %s correctness check" % (name, page), "result %s" % r)
+        n_ok = sum(1 for c in checks if c.get("result") == "ok")
+        report(n_ok == 2 * len(available), "run.json: %d correctness checks ok" % n_ok,
+               "%d ok, want %d" % (n_ok, 2 * len(available)))
+        # Every case asked for (every available variant x 4K, 2M x hot,
+        # flushed) is there with samples.
+        missing = []
+        for name in available:
+            for page in PAGES:
+                for cache in CACHES:
+                    these = [c for c in cases if case_is(c, name, PAGES[page], cache)]
+                    if len(these) != 1 or n_samples(these[0]) == 0:
+                        missing.append("%s/%s/%s" % (name, page, cache))
+        report(not missing, "run.json: every variant x 4K, 2M x hot, flushed has samples (%d cases)" %
+               (4 * len(available)), "%d missing or empty: %s" % (len(missing), " ".join(missing)))
+        report(doc.get("interrupted") is not True, "run.json: not interrupted", "marked interrupted")
+        read_by_report(a.primbench, path, "run.json")
+        # compare reads the kernel suite too (a file against itself: no
+        # verdict is judged, only that it is read).
+        p = subprocess.run([a.primbench, "compare", path, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        report(p.returncode == 0 and bool(p.stdout.strip()),
+               "primbench compare run.json run.json", "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+        # and plot (gnuplot: scripts/deps.sh's default set)
+        svg = os.path.join(a.out, "run.svg")
+        p = subprocess.run([a.primbench, "plot", path, "-o", svg], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        ok = p.returncode == 0 and os.path.exists(svg) and "<svg" in open(svg, errors="replace").read(4096)
+        report(ok, "primbench plot run.json -o %s" % svg, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+    got = load(a.out, files, "sig.json")
+    if got:
+        path, doc = got
+        report(doc.get("interrupted") is True, "sig.json: marked interrupted", "not marked")
+        kept = sum(n_samples(c) for c in kernel_cases(doc))
+        report(kept > 0, "sig.json: kept %d samples" % kept, "no samples kept")
+        read_by_report(a.primbench, path, "sig.json")
+
+    n_ok = sum(results)
+    n_bad = len(results) - n_ok
+    print("test-kmod: %d passed, %d failed" % (n_ok, n_bad))
+    return 0 if n_bad == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

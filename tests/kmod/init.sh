@@ -1,0 +1,252 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# init.sh - /init of make test-kmod's initramfs (tests/kmod/run.sh builds
+# it; the kernel runs it as PID 1 under qemu). It holds /bin/busybox,
+# /primbench_kmod.ko, /bin/primbench (static) and /bin/abi_test (static).
+#
+# Steps: primbench with the module absent (exit 2, says how to load it);
+# insmod; abi_test; primbench kernel --list; a short measured run of every
+# variant, 4K and 2M, hot and flushed (run.json); one with --irqs-off; bad
+# requests (an unknown variant, bad --pages, --cache, --budget, a variant
+# the CPU lacks: exit 2, no file); SIGTERM to a long run (exit 143 within
+# 10 s, sig.json marked interrupted); rmmod; insmod max_request_ms=1000
+# and abi_test --etime; rmmod.
+#
+# Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL <detail>"
+# on the serial console, the commands' output indented under it; the
+# result files go out base64-encoded between "PB-KMOD: FILE-BEGIN <name>"
+# and "PB-KMOD: FILE-END <name>", the kernel log of the boot between
+# "PB-KMOD: BOOT-DMESG-BEGIN" and "...-END", the kernel log since then
+# (every module load and unload, every request) between "PB-KMOD:
+# DMESG-BEGIN" and "PB-KMOD: DMESG-END"; "PB-KMOD: DONE <passed> passed,
+# <failed> failed" is the last line before the power goes off.
+# tests/kmod/check.py reads that log on the host.
+#
+# Settings from the kernel command line (the kernel hands unknown
+# name=value words to init as environment variables):
+#   pb_budget    --budget of each measured run, seconds (default 0.02)
+#   pb_sig_after seconds before the long run gets SIGTERM (default 5)
+#   pb_accel     kvm or tcg: printed only (timings under TCG mean nothing)
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+# The console carries the markers: kernel messages stay in the log buffer
+# (dumped at the end) instead of landing in the middle of a line.
+dmesg -n 1
+# The boot's messages are kept apart and the buffer cleared, so that the
+# log checked at the end is the module's time only: a CPU model's boot can
+# print lines such as "RETBleed: WARNING: ..." that have nothing to do
+# with it.
+dmesg -c >/tmp/boot-dmesg.txt
+
+budget=${pb_budget:-0.02}
+sig_after=${pb_sig_after:-5}
+passed=0
+failed=0
+
+say() { echo "PB-KMOD: $*"; }
+pass() {
+	passed=$((passed + 1))
+	say "CHECK $1 PASS${2:+ $2}"
+}
+fail() {
+	failed=$((failed + 1))
+	say "CHECK $1 FAIL${2:+ $2}"
+}
+# show FILE: a command's output, indented under its check line
+show() { [ -s "$1" ] && sed 's/^/    | /' "$1"; }
+# run SECONDS OUT CMD...: CMD with stdout+stderr to OUT, killed after
+# SECONDS; sets rc (124 or 137 when it was killed) and secs.
+run() {
+	limit=$1
+	out=$2
+	shift 2
+	t0=$(date +%s)
+	timeout -s KILL "$limit" "$@" >"$out" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - t0))
+}
+send_file() {
+	say "FILE-BEGIN $2"
+	base64 "$1"
+	say "FILE-END $2"
+}
+
+# A line of its own: the console's terminal reset precedes the first.
+echo
+say "init: $(uname -r), $(nproc) CPUs, accel ${pb_accel:-?}, budget ${budget}s (timings under emulation mean nothing)"
+grep -m1 '^flags' /proc/cpuinfo | sed 's/^/    | /'
+
+pb=/bin/primbench
+# Each step is killed after 240 s (the host gives the whole VM 600 s), so
+# that a hung one still leaves the kernel log dumped.
+pb_run() { run 240 "$@"; }
+
+# 1. The module absent: primbench says how to load it and exits 2, no file.
+pb_run /tmp/noload.out $pb kernel clear_page --budget "$budget" -o /tmp/noload.json
+if [ $rc -eq 2 ] && grep -q -i -E 'insmod|modprobe' /tmp/noload.out && [ ! -e /tmp/noload.json ]; then
+	pass noload "exit 2, says how to load it"
+else
+	fail noload "exit $rc (want 2, a line naming insmod or modprobe, no file)"
+fi
+show /tmp/noload.out
+
+# 2. insmod: /dev/primbench appears (devtmpfs).
+run 60 /tmp/insmod.out insmod /primbench_kmod.ko
+if [ $rc -eq 0 ] && [ -c /dev/primbench ]; then
+	pass insmod "$(grep primbench_kmod /proc/modules | cut -d' ' -f1-3)"
+else
+	fail insmod "exit $rc, /dev/primbench: $(ls -l /dev/primbench 2>&1)"
+fi
+show /tmp/insmod.out
+
+# 3. The ioctls from a small C program (tests/kmod/abi_test.c): one line
+# per check starting PASS, FAIL or SKIP; exit 0 when none failed.
+abi_test() { # NAME ARGS...
+	name=$1
+	shift
+	run 240 /tmp/abi.out /bin/abi_test "$@"
+	n_fail=$(grep -c '^FAIL' /tmp/abi.out)
+	n_pass=$(grep -c '^PASS' /tmp/abi.out)
+	n_skip=$(grep -c '^SKIP' /tmp/abi.out)
+	if [ $rc -eq 0 ] && [ "$n_fail" -eq 0 ] && [ "$n_pass" -gt 0 ]; then
+		pass "$name" "$n_pass passed, $n_skip skipped (${secs}s)"
+	else
+		fail "$name" "exit $rc, $n_pass PASS, $n_fail FAIL and $n_skip SKIP lines"
+	fi
+	show /tmp/abi.out
+}
+abi_test abi_test
+
+# 4. The variants the module offers here.
+pb_run /tmp/list.out $pb kernel --list
+if [ $rc -eq 0 ] && [ -s /tmp/list.out ]; then
+	pass list
+else
+	fail list "exit $rc"
+fi
+show /tmp/list.out
+
+# 5. A short measured run: every variant, 4 KiB and 2 MiB pages, hot and
+# flushed; its file goes to the host (check.py reads it, and primbench
+# report there).
+pb_run /tmp/run.out $pb kernel clear_page --pages 4K,2M --cache hot,flushed \
+	--budget "$budget" --replicates 2 -o /tmp/run.json
+if [ $rc -eq 0 ] && [ -s /tmp/run.json ]; then
+	pass run "${secs}s"
+else
+	fail run "exit $rc, file: $(ls -l /tmp/run.json 2>&1)"
+fi
+show /tmp/run.out
+[ -s /tmp/run.json ] && send_file /tmp/run.json run.json
+
+# 5b. Interrupts off around each batch: one variant, one case.
+pb_run /tmp/irq.out $pb kernel clear_page --variants kernel --pages 4K --cache hot \
+	--irqs-off --budget "$budget" --replicates 1 -o /tmp/irq.json
+if [ $rc -eq 0 ] && grep -q '"irqs_off": *true' /tmp/irq.json; then
+	pass irqs_off "${secs}s"
+else
+	fail irqs_off "exit $rc, or no case with irqs_off true in its file"
+fi
+show /tmp/irq.out
+
+# 6. Bad requests: exit 2, one line on stderr, no file.
+bad() {
+	name=$1
+	shift
+	rm -f /tmp/bad.json
+	pb_run /tmp/bad.out $pb kernel clear_page "$@" --budget "$budget" -o /tmp/bad.json
+	# (not primbench's own "unknown subcommand": the request is what is bad)
+	if [ $rc -eq 2 ] && [ ! -e /tmp/bad.json ] && [ -s /tmp/bad.out ] &&
+		! grep -q 'unknown subcommand' /tmp/bad.out; then
+		pass "$name" "exit 2, no file"
+	else
+		fail "$name" "exit $rc (want 2 and no file)"
+	fi
+	show /tmp/bad.out
+}
+bad bad_variant --variants no_such_variant
+bad bad_pages --pages 3K
+bad bad_cache --cache lukewarm
+bad bad_budget --budget -1
+# A variant this CPU lacks (the first "no" of --list), asked for by name.
+unavailable=$(awk '$2 == "no" { print $1; exit }' /tmp/list.out)
+if [ -n "$unavailable" ]; then
+	bad bad_unavailable --variants "$unavailable"
+else
+	pass bad_unavailable "not run: every variant is available here"
+fi
+
+# 7. A signal ends a long run promptly, and what it measured is written
+# (exit 128 + 15, "interrupted": true: README, "Exit statuses"); check.py
+# wants samples in its file.
+rm -f /tmp/sig.json
+# --cpu 0: no placement probe, so that the seconds before the signal go to
+# the correctness checks and then to timing.
+$pb kernel clear_page --pages 4K,2M --cache hot,flushed --budget 1000 --cpu 0 \
+	-o /tmp/sig.json >/tmp/sig.out 2>&1 &
+sig_pid=$!
+sleep "$sig_after"
+if kill -0 $sig_pid 2>/dev/null; then
+	t1=$(date +%s)
+	kill -TERM $sig_pid
+	# Give it 20 s to end, then KILL it (a failure).
+	(sleep 20 && kill -KILL $sig_pid 2>/dev/null) &
+	watchdog=$!
+	wait $sig_pid
+	rc=$?
+	kill $watchdog 2>/dev/null
+	t2=$(date +%s)
+	# Promptly: within 10 s (the module checks for a signal between two
+	# batches; a batch is a few milliseconds, even emulated).
+	if [ $rc -eq 143 ] && [ $((t2 - t1)) -le 10 ] && [ -s /tmp/sig.json ] &&
+		grep -q '"interrupted": *true' /tmp/sig.json; then
+		pass signal "exit 143 $((t2 - t1))s after SIGTERM, file marked interrupted"
+	else
+		fail signal "exit $rc $((t2 - t1))s after SIGTERM (want 143 within 10 s and a file marked interrupted)"
+	fi
+else
+	wait $sig_pid
+	fail signal "ended by itself within ${sig_after}s (exit $?)"
+fi
+show /tmp/sig.out
+[ -s /tmp/sig.json ] && send_file /tmp/sig.json sig.json
+
+# 8. rmmod: the device goes away.
+run 60 /tmp/rmmod.out rmmod primbench_kmod
+if [ $rc -eq 0 ] && [ ! -e /dev/primbench ] && ! grep -q '^primbench_kmod ' /proc/modules; then
+	pass rmmod
+else
+	fail rmmod "exit $rc"
+fi
+show /tmp/rmmod.out
+
+# 9. A request's run time is bounded: the module again with
+# max_request_ms=1000, and abi_test --etime (a long TIME request ends with
+# ETIME), then rmmod again.
+run 60 /tmp/insmod.out insmod /primbench_kmod.ko max_request_ms=1000
+if [ $rc -eq 0 ] && [ "$(cat /sys/module/primbench_kmod/parameters/max_request_ms 2>&1)" = 1000 ]; then
+	pass insmod_short "max_request_ms=1000"
+	abi_test abi_test_etime --etime
+	run 60 /tmp/rmmod.out rmmod primbench_kmod
+	if [ $rc -eq 0 ]; then pass rmmod_again; else fail rmmod_again "exit $rc"; fi
+	show /tmp/rmmod.out
+else
+	fail insmod_short "exit $rc"
+	show /tmp/insmod.out
+fi
+
+say BOOT-DMESG-BEGIN
+cat /tmp/boot-dmesg.txt
+say BOOT-DMESG-END
+say DMESG-BEGIN
+dmesg
+say DMESG-END
+say "DONE $passed passed, $failed failed"
+sync
+poweroff -f

@@ -26,6 +26,7 @@
 
 #include "primbench/cpu.h"
 #include "primbench/error.h"
+#include "primbench/file_units.h"
 #include "primbench/kernel_suite.h"
 #include "primbench/kernel_text.h"
 #include "primbench/reader.h"
@@ -54,7 +55,7 @@ struct fake {
 	size_t n_time;         /* TIME requests so far */
 	uint32_t log[LOG_MAX]; /* each TIME's case: variant << 8 | order << 1 | state */
 	bool closed;
-	bool jitter; /* the fixture's: a few ticks more on some batches */
+	bool jitter;                       /* the fixture's: a few ticks more on some batches */
 	volatile sig_atomic_t *raise_stop; /* set by the failing TIME (a signal's flag) */
 };
 
@@ -620,6 +621,37 @@ static void test_roundtrip(void **state)
 	pb_kernel_result_free(&r);
 }
 
+/* The rate of a kernel file's TSC ticks (reader.h, pb_results_file.tsc_hz):
+ * machine.timer.hz when the user timer was the TSC; the module's tsc_khz
+ * when it was clock_gettime (timer.hz 1e9 is the rate of ns, not of the
+ * kernel's ticks), so report, compare and the CI formats convert the
+ * kernel's ticks at the TSC's rate. */
+static void test_tick_rate(void **state)
+{
+	(void)state;
+	struct pb_kernel_result r;
+	struct pb_results_doc *rdoc = fake_doc(&r);
+	json_t *doc = pb_results_doc_json(rdoc);
+	json_t *timer = json_object_get(json_object_get(doc, "machine"), "timer");
+	for (int ns_timer = 0; ns_timer < 2; ns_timer++) {
+		json_object_set_new(timer, "clock",
+		                    json_string(ns_timer ? "clock_monotonic_raw" : "tsc"));
+		json_object_set_new(timer, "hz", json_real(ns_timer ? 1e9 : 3e9));
+		char *text = json_dumps(doc, 0);
+		struct pb_results_file f;
+		if (pb_results_load_text(text, strlen(text), "kernel-fake", &f) != 0)
+			fail_msg("%s", pb_error());
+		/* the fake module's tsc_khz is 2000000 */
+		assert_true(fabs(f.tsc_hz - (ns_timer ? 2e9 : 3e9)) < 1);
+		assert_true(fabs(pb_file_ns_per_value(&f, "tsc_ticks") -
+		                 (ns_timer ? 0.5 : 1 / 3.0)) < 1e-9);
+		pb_results_file_free(&f);
+		free(text);
+	}
+	pb_results_doc_free(rdoc);
+	pb_kernel_result_free(&r);
+}
+
 /* The text tables: a table per state, a row per variant, 4K and 2M
  * columns in ticks per 4 KiB page (a 2 MiB page's / 512), the fastest
  * marked; then GB/s; a skipped case '-'. */
@@ -653,7 +685,8 @@ static void test_tables(void **state)
 	/* 4096 bytes in 100 ticks at 2 GHz (50 ns): 81.9 GB/s */
 	assert_non_null(strstr(text, "kernel               81.9*        -\n"));
 	assert_non_null(strstr(text, "median GB/s"));
-	if (getenv("PB_SHOW")) fputs(text, stderr);
+	if (getenv("PB_SHOW"))
+		fputs(text, stderr);
 	free(text);
 	/* --list */
 	m = open_memstream(&text, &len);
@@ -686,7 +719,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_eintr),       cmocka_unit_test(test_stop_flag),
 	    cmocka_unit_test(test_enomem),      cmocka_unit_test(test_eio),
 	    cmocka_unit_test(test_unavailable), cmocka_unit_test(test_roundtrip),
-	    cmocka_unit_test(test_tables),
+	    cmocka_unit_test(test_tables),      cmocka_unit_test(test_tick_rate),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

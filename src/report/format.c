@@ -858,7 +858,7 @@ static int write_benchfmt(FILE *f, const struct pb_results_file *r)
 		const struct pb_results_case *c = &r->cases[i];
 		const char *suite = str(&c->fields, "suite");
 		double size = pb_field_num(&c->fields, "size_bytes");
-		bool ticks = pb_tick_unit_is_counter(c->unit) && hz > 0;
+		bool ticks = pb_tick_unit_is_counter(c->unit) && r->tsc_hz > 0;
 		bool ns = !strcmp(c->unit, "ns");
 		for (size_t s = 0; s < c->n; s++) {
 			double v = c->sample_value[s];
@@ -881,7 +881,8 @@ static int write_benchfmt(FILE *f, const struct pb_results_file *r)
 			}
 			double per = v / calls;
 			fprintf(f, " %.0f", calls);
-			double per_ns = ticks ? per / hz * 1e9 : ns ? per : NAN;
+			/* the cases' tick rate: r->tsc_hz (reader.h; a kernel file's own) */
+			double per_ns = ticks ? per / r->tsc_hz * 1e9 : ns ? per : NAN;
 			if (isfinite(per_ns))
 				fprintf(f, per_ns >= 1e6 ? " %.0f ns/op" : " %.6g ns/op", per_ns);
 			if (!ns) {

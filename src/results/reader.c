@@ -810,6 +810,13 @@ static void type_doc(struct pb_results_file *f, const json_t *doc)
 
 	static const char *const not_facts[] = {"machine", "cases"};
 	pb_facts_add_json(&f->facts, doc, NULL, 0, not_facts, 2);
+	/* A kernel file's cases are TSC ticks read in the kernel
+	 * (docs/kernel.md); when this process's timer was not the TSC
+	 * (machine.timer.clock "clock_monotonic_raw": timer.hz is 1e9, the
+	 * rate of ns), their rate is the module's tsc_khz. */
+	double kernel_khz = pb_facts_num(&f->facts, "kernel.tsc_khz");
+	if (kernel_khz > 0 && (!m->timer_clock || strcmp(m->timer_clock, "tsc") != 0))
+		f->tsc_hz = kernel_khz * 1e3;
 	f->layout->members = member_names(doc, &f->layout->nmembers);
 	const struct pb_facts *d = &f->facts;
 	f->interrupted = pb_facts_get(d, "interrupted") &&

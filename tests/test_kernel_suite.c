@@ -694,6 +694,7 @@ static void test_tables(void **state)
 	fclose(m);
 	assert_non_null(strstr(text, "avx512             no        CPU lacks AVX-512F\n"));
 	assert_non_null(strstr(text, "tsc_khz 2000000"));
+	assert_null(strstr(text, " \n")); /* no trailing blanks */
 	free(text);
 	pb_kernel_result_free(&r);
 	pb_kmod_close(&dev);

@@ -145,12 +145,16 @@ void pb_print_kernel_info(FILE *f, const struct pb_kmod_info *in, const char *de
 		const struct pb_kmod_variant_info *v = &in->variants[i];
 		char flags[64] = "";
 		if (v->flags & PB_KVF_KERNEL)
-			strcat(flags, "kernel's ");
+			strcat(flags, "kernel's");
 		if (v->flags & PB_KVF_FPU)
-			strcat(flags, "fpu ");
+			strcat(flags, *flags ? " fpu" : "fpu");
 		if (v->flags & PB_KVF_NT)
-			strcat(flags, "non-temporal ");
+			strcat(flags, *flags ? " non-temporal" : "non-temporal");
 		bool ok = v->flags & PB_KVF_AVAILABLE;
-		fprintf(f, "%-18s %-9s %s\n", v->name, ok ? "yes" : "no", ok ? flags : v->why);
+		const char *text = ok ? flags : v->why;
+		if (*text)
+			fprintf(f, "%-18s %-9s %s\n", v->name, ok ? "yes" : "no", text);
+		else /* no trailing blanks */
+			fprintf(f, "%-18s %s\n", v->name, ok ? "yes" : "no");
 	}
 }

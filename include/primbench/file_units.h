@@ -12,8 +12,7 @@
 
 /* Nanoseconds per value of a case whose unit is `unit` in file f: 1 for
  * "ns" (the clock_gettime fallback), 1e9 / f->tsc_hz (machine.timer.hz;
- * in a kernel file timed without the TSC as user timer, kernel.tsc_khz:
- * reader.h) for a counter
+ * in a kernel file the module's kernel.tsc_khz: reader.h) for a counter
  * unit ("tsc_ticks", an arm64 counter; pb_tick_unit_is_counter), 0 when
  * it cannot be converted (a counter unit in a file without timer.hz, or
  * another unit). docs/results-schema.md, "machine.timer". */

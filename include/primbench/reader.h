@@ -228,9 +228,8 @@ struct pb_results_machine {
 struct pb_results_file {
 	char *path;
 	double tsc_hz; /* the rate of the cases' counter ticks: machine.timer.hz,
-	                  0 when missing; in a kernel file whose timer.clock is
-	                  not "tsc", kernel.tsc_khz x 1000 (its cases are TSC
-	                  ticks read in the kernel) */
+	                  0 when missing; in a kernel file, kernel.tsc_khz x 1000
+	                  (its cases are TSC ticks read in the kernel) */
 	bool interrupted;
 	struct pb_results_case *cases; /* those with samples, in file order */
 	size_t ncases;

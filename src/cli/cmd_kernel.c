@@ -294,7 +294,12 @@ static int measure(struct kernel_opts *o, struct pb_kmod_dev *dev, const struct 
 	putchar('\n');
 	print_notes(&r);
 	fflush(stdout);
-	pb_results_add_kernel(s.doc, &r);
+	if (pb_results_add_kernel(s.doc, &r) != 0) {
+		cli_error("%s", pb_error());
+		pb_kernel_result_free(&r);
+		pb_session_end(&s);
+		return PB_EXIT_USAGE;
+	}
 	size_t measured = 0;
 	for (size_t i = 0; i < r.n_cases; i++)
 		measured += r.cases[i].n_samples > 0;

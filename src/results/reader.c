@@ -811,11 +811,13 @@ static void type_doc(struct pb_results_file *f, const json_t *doc)
 	static const char *const not_facts[] = {"machine", "cases"};
 	pb_facts_add_json(&f->facts, doc, NULL, 0, not_facts, 2);
 	/* A kernel file's cases are TSC ticks read in the kernel
-	 * (docs/kernel.md); when this process's timer was not the TSC
-	 * (machine.timer.clock "clock_monotonic_raw": timer.hz is 1e9, the
-	 * rate of ns), their rate is the module's tsc_khz. */
+	 * (docs/kernel.md): their rate is the module's tsc_khz, which the
+	 * file's own ns and GB/s (median_derived, the text tables) use too.
+	 * The user timer's hz may be another clock's (machine.timer.clock
+	 * "clock_monotonic_raw": 1e9, the rate of ns), or a calibration that
+	 * differs (primbench kernel notes a difference over 1%). */
 	double kernel_khz = pb_facts_num(&f->facts, "kernel.tsc_khz");
-	if (kernel_khz > 0 && (!m->timer_clock || strcmp(m->timer_clock, "tsc") != 0))
+	if (kernel_khz > 0)
 		f->tsc_hz = kernel_khz * 1e3;
 	f->layout->members = member_names(doc, &f->layout->nmembers);
 	const struct pb_facts *d = &f->facts;

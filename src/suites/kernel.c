@@ -293,7 +293,9 @@ int pb_kernel_check(struct pb_kmod_dev *dev, const struct pb_kernel_params *p,
 				for (size_t i = 0; i < r->n_cases; i++)
 					if (r->cases[i].variant == io.variant &&
 					    r->cases[i].page_order == io.page_order)
-						skip_case(&r->cases[i], NO_HUGE_PAGE);
+						skip_case(&r->cases[i], io.page_order
+						                            ? NO_HUGE_PAGE
+						                            : "out of memory");
 				note(r, "%s, %s pages: not checked nor timed: %s", name,
 				     order_text(io.page_order),
 				     io.page_order ? NO_HUGE_PAGE : "out of memory");
@@ -347,8 +349,10 @@ static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool 
 	if (rc == 0 || ((e == EINTR || e == ETIME) && io.batches_done == 1)) {
 		*done = true;
 		*ticks = (double)t;
-		/* overhead_ticks is 0 when the module timed no empty batch */
-		if (io.overhead_ticks &&
+		/* overhead_ticks is 0 when the module timed no empty batch; only
+		 * the probe sets it (the least it saw), so that every sample of
+		 * the run has the same figure subtracted */
+		if (x->probing && io.overhead_ticks &&
 		    (x->r->overhead_ticks == 0 || (double)io.overhead_ticks < x->r->overhead_ticks))
 			x->r->overhead_ticks = (double)io.overhead_ticks;
 		if (io.cpu_changed) {
@@ -383,7 +387,9 @@ static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool 
 		               c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
 	case EOPNOTSUPP:
 		return pb_fail("variant '%s' is not available: %s", c->name,
-		               x->r->info.variants[c->variant].why);
+		               x->r->info.variants[c->variant].why[0]
+		                   ? x->r->info.variants[c->variant].why
+		                   : "the module says so");
 	default:
 		return pb_fail("PB_KMOD_IOC_TIME of '%s' (%s page, %s, %zu calls): %s", c->name,
 		               order_text(c->page_order), pb_kmod_state_name(c->state), calls,
@@ -459,10 +465,14 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 		where[n] = i;
 		x.live[n++] = &r->cases[i];
 	}
+	/* the first replicate's probe fixes the overhead for the whole run */
+	double overhead_before = r->overhead_ticks;
 	x.probing = true;
 	if (probe(&x, n) != 0)
 		goto out;
 	x.probing = false;
+	if (overhead_before > 0)
+		r->overhead_ticks = overhead_before;
 	/* ENOMEM in the probe: a skipped case with its note, not a short one */
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {

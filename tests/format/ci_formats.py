@@ -4,7 +4,7 @@ every loadable fixture of tests/data/{plot,format,latency,compare}: each
 output validates against its JSON Schema (tests/schemas/), names are unique
 in a file (no member twice in a bmf object either), each value is the
 case's per_call median converted to the stated unit (ns: x 1e9 /
-machine.timer.hz for a counter unit, as is for "ns"; else the case's own
+machine.timer.hz (a kernel file: kernel.tsc_khz) for a counter unit, as is for "ns"; else the case's own
 unit) and each bound its per_call ci_lo / ci_hi the same way, and a case's
 name is the same when the file's cases come in the reverse order (names
 depend on the key alone). A default run, syscall runs and a cmd A/B must
@@ -73,6 +73,10 @@ def expected(doc):
     """Per case with samples, in file order: (unit, value, lo, hi, mem),
     lo and hi None where there is no interval."""
     hz = ((doc.get("machine") or {}).get("timer") or {}).get("hz")
+    # a kernel file's TSC ticks are the module's: its tsc_khz (reader.h)
+    khz = (doc.get("kernel") or {}).get("tsc_khz")
+    if number(khz) and khz > 0:
+        hz = khz * 1e3
     out = []
     for c in doc["cases"]:
         if not c.get("samples"):

@@ -20,7 +20,8 @@
  * Documentation/core-api/floating-point.rst).
  *
  * Nothing a caller passes reaches a WARN or BUG: every field is checked
- * before use, allocations that may fail are __GFP_NOWARN, and user memory
+ * before use, page allocations fail with ENOMEM rather than OOM-kill
+ * (PB_GFP_PAGES) and are __GFP_NOWARN, and user memory
  * is only touched through copy_to_user/put_user outside the timed region.
  */
 #include <linux/compiler.h>
@@ -61,6 +62,14 @@
 #define PB_MAX_REQUEST_MS_CAP 60000u
 #define PB_OVERHEAD_PAIRS     16
 #define PB_GUARD_BYTE         0xA5
+
+/* The pages of CHECK and TIME. Plain GFP_KERNEL in practice never fails an
+ * order <= 3 allocation (PAGE_ALLOC_COSTLY_ORDER, "too essential to fail"):
+ * under memory pressure it retries and calls the OOM killer, so a large flushed request could kill a process.
+ * __GFP_RETRY_MAYFAIL retries reclaim but fails instead of invoking the OOM
+ * killer, and the request gets ENOMEM; __GFP_NOWARN keeps that failure out
+ * of the kernel log (include/linux/gfp_types.h, "Reclaim modifiers"). */
+#define PB_GFP_PAGES (GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 static unsigned int max_request_ms = 5000;
 module_param(max_request_ms, uint, 0444);
@@ -457,7 +466,7 @@ static int pb_check(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 	int ret = 0;
 
 	*bad_offset_bytes = -1;
-	block = alloc_pages(GFP_KERNEL | __GFP_NOWARN, alloc_order);
+	block = alloc_pages(PB_GFP_PAGES, alloc_order);
 	if (!block)
 		return -ENOMEM;
 	base = page_address(block);
@@ -557,7 +566,7 @@ static int pb_pages_alloc(struct pb_pages *pp, u32 n, u32 order)
 	if (!pp->addr)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		pp->addr[i] = (void *)__get_free_pages(GFP_KERNEL | __GFP_NOWARN, order);
+		pp->addr[i] = (void *)__get_free_pages(PB_GFP_PAGES, order);
 		if (!pp->addr[i]) {
 			pb_pages_free(pp);
 			return -ENOMEM;

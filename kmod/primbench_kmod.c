@@ -35,6 +35,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -516,6 +517,10 @@ static long pb_ioctl_check(void __user *arg)
 		return -EFAULT;
 	if (c.variant >= PB_KV_COUNT || !pb_order_ok(c.page_order))
 		return -EINVAL;
+	/* The bounds check above may be speculated past (Spectre v1): clamp
+	 * the index under speculation too before it indexes pb_variants[]
+	 * (include/linux/nospec.h; Documentation/staging/speculation.rst). */
+	c.variant = array_index_nospec(c.variant, PB_KV_COUNT);
 	if (!(pb_variants[c.variant].flags & PB_KVF_AVAILABLE))
 		return -EOPNOTSUPP;
 	if (mutex_lock_interruptible(&pb_lock))
@@ -700,6 +705,7 @@ static long pb_ioctl_time(void __user *arg)
 	ret = pb_time_validate(&t);
 	if (ret)
 		return ret;
+	t.variant = array_index_nospec(t.variant, PB_KV_COUNT); /* as in pb_ioctl_check */
 	if (!(pb_variants[t.variant].flags & PB_KVF_AVAILABLE))
 		return -EOPNOTSUPP;
 	if (!access_ok(u64_to_user_ptr(t.ticks_ptr), (size_t)t.batches * sizeof(u64)))

@@ -221,9 +221,14 @@ static __always_inline void pb_clzero(void *p)
 	             : "cc", "memory");
 }
 
-/* ---- the kernel's own routines (arch/x86/lib/clear_page_64.S). clear_page()
- * is an alternative_call_2 naming all three, so it links only where all
- * three are exported. A routine the kernel does not export gets an empty
+/* ---- the kernel's own routines (arch/x86/lib/clear_page_64.S). 6.1's
+ * clear_page() is an inline alternative_call_2 (arch/x86/include/asm/
+ * page_64.h) naming clear_page_orig, clear_page_rep and clear_page_erms, so
+ * a module calling it links only where the kernel exports all three: the
+ * `kernel` variant needs all three, and its `why` says so when one is
+ * missing (the whole sentence, "clear_page() names clear_page_orig/_rep/
+ * _erms, which this kernel does not all export", is over why[]'s 63
+ * characters). A routine the kernel does not export gets an empty
  * stand-in that is never called: its variant is unavailable. */
 #if defined(PB_HAVE_CLEAR_PAGE_ORIG) && defined(PB_HAVE_CLEAR_PAGE_REP) &&                         \
     defined(PB_HAVE_CLEAR_PAGE_ERMS)
@@ -237,7 +242,7 @@ static __always_inline void pb_kernel(void *p)
 static __always_inline void pb_kernel(void *p)
 {
 }
-#define PB_WHY_KERNEL "clear_page's routines not exported by this kernel"
+#define PB_WHY_KERNEL "clear_page() names clear_page_orig/_rep/_erms; not all exported"
 #endif
 
 #ifdef PB_HAVE_CLEAR_PAGE_ORIG

@@ -66,7 +66,8 @@
 
 /* The pages of CHECK and TIME. Plain GFP_KERNEL in practice never fails an
  * order <= 3 allocation (PAGE_ALLOC_COSTLY_ORDER, "too essential to fail"):
- * under memory pressure it retries and calls the OOM killer, so a large flushed request could kill a process.
+ * under memory pressure it retries and calls the OOM killer, so a large
+ * flushed request could kill a process.
  * __GFP_RETRY_MAYFAIL retries reclaim but fails instead of invoking the OOM
  * killer, and the request gets ENOMEM; __GFP_NOWARN keeps that failure out
  * of the kernel log (include/linux/gfp_types.h, "Reclaim modifiers"). */
@@ -382,7 +383,9 @@ struct pb_variant {
 	u32 flags; /* PB_KVF_*, PB_KVF_AVAILABLE set at module init */
 	struct pb_needs needs;
 	const char *why; /* with PB_KVF_AVAILABLE clear: why; else NULL */
-	bool checked[2]; /* passed CHECK at 4 KiB [0] / 2 MiB [1]: under pb_lock */
+	bool checked[2]; /* passed its check at 4 KiB [0] / 2 MiB [1] since the
+	                    module loaded, by CHECK or by a TIME's own check
+	                    (pb_check_cached): under pb_lock */
 };
 
 #define PB_ROW(num, nm, fn, fl, nd, wh)                                                            \
@@ -493,7 +496,12 @@ static int pb_check(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 	return ret;
 }
 
-/* pb_check once per variant and order; a pass is remembered. */
+/* TIME's check: pb_check, unless this variant already passed at this order
+ * since the module was loaded (by a CHECK request or an earlier TIME). A
+ * pass is remembered in checked[], a failure is not. So TIME runs the
+ * check of a variant and size at most once per module load (the first
+ * TIME, when no CHECK passed it before); a CHECK request always runs it;
+ * a failing one is checked again, and fails with EIO, on every request. */
 static int pb_check_cached(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 {
 	bool *done = &pb_variants[v].checked[order != 0];
@@ -530,6 +538,9 @@ static long pb_ioctl_check(void __user *arg)
 		return -EOPNOTSUPP;
 	if (mutex_lock_interruptible(&pb_lock))
 		return -EINTR;
+	/* CHECK always runs the check (it never answers from checked[]); a
+	 * pass is remembered so that TIME of this variant and size does not
+	 * repeat it (pb_check_cached). */
 	ret = pb_check(c.variant, c.page_order, &c.bad_offset_bytes);
 	if (ret == 0)
 		pb_variants[c.variant].checked[c.page_order != 0] = true;

@@ -78,6 +78,19 @@ module_param(max_request_ms, uint, 0444);
 MODULE_PARM_DESC(max_request_ms, "a TIME request stops with ETIME after this many ms "
                                  "(1..60000, default 5000)");
 
+/* For tests only: the variant number whose check is made to fail, so that
+ * a test can see CHECK and TIME report EIO. pb_check writes one nonzero
+ * byte at PB_CORRUPT_OFFSET of the page after this variant ran and before
+ * the page is verified, as a routine that missed the page's last 64-byte
+ * line would leave it. Only the check is affected: TIME's untimed
+ * pre-write and its batches are not. -1 (the default): off. */
+#define PB_CORRUPT_OFFSET 4032
+static int corrupt_variant = -1;
+module_param(corrupt_variant, int, 0444);
+MODULE_PARM_DESC(corrupt_variant, "for tests only: this variant number's correctness check "
+                                  "finds a nonzero byte at offset 4032 (CHECK and TIME give "
+                                  "EIO); default -1, off");
+
 /* ---- the module's own clear routines: each clears PAGE_SIZE bytes at a
  * page-aligned p. Stores per 64-byte line; the NT ones end with sfence so
  * their weakly-ordered stores are globally visible before the caller reads
@@ -482,6 +495,8 @@ static int pb_check(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 	page = base + guard_bytes;
 	memset(base, PB_GUARD_BYTE, page_bytes + 2 * guard_bytes);
 	pv->run((void *const *)&page, 0, 1, 1u << order);
+	if ((int)v == corrupt_variant)
+		page[PB_CORRUPT_OFFSET] = 0x01; /* the test-only failure, above */
 
 	bad = memchr_inv(base, PB_GUARD_BYTE, guard_bytes);
 	if (!bad)
@@ -802,6 +817,10 @@ static int __init pb_init(void)
 	pr_info("primbench_kmod %s: /dev/primbench, %u of %u variants available, "
 	        "max_request_ms %u\n",
 	        PB_KMOD_VERSION, n, (unsigned int)PB_KV_COUNT, pb_request_ms());
+	if (corrupt_variant >= 0)
+		pr_info("primbench_kmod: corrupt_variant=%d: that variant's check fails "
+		        "on purpose (a test)\n",
+		        corrupt_variant);
 	return 0;
 }
 

@@ -572,7 +572,7 @@ static long pb_ioctl_check(void __user *arg)
 /* The pages of one TIME request: 2 (hot) or `calls` (flushed) blocks of
  * the request's order. Hot at 2 MiB is thus 4 MiB written in turn: "hot"
  * means in the cache levels that hold it, which for 4 MiB may be the last
- * level only. */
+ * level only; for an NT variant, the same two pages, not cached ones. */
 struct pb_pages {
 	void **addr;
 	u32 n;
@@ -755,8 +755,10 @@ static long pb_ioctl_time(void __user *arg)
 	ret = pb_pages_alloc(&pp, t.state == PB_KS_FLUSHED ? t.calls : 2, t.page_order);
 	if (ret)
 		goto out_unlock;
-	/* Written once untimed: hot pages are then in cache and TLB; flushed
-	 * ones have been touched, so every batch starts from the same state. */
+	/* Written once untimed by the variant: hot pages are then in the TLB,
+	 * and in cache for a temporal variant (an NT one leaves them out of
+	 * it: kmod_abi.h, PB_KS_HOT); flushed ones have been touched, so
+	 * every batch starts from the same state. */
 	for (i = 0; i < pp.n; i++)
 		pb_variants[t.variant].run(&pp.addr[i], 0, 1, 1u << t.page_order);
 	t.overhead_ticks = pb_overhead_ticks(t.flags & PB_KT_IRQS_OFF);

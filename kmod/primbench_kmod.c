@@ -20,7 +20,8 @@
  * Documentation/core-api/floating-point.rst).
  *
  * Nothing a caller passes reaches a WARN or BUG: every field is checked
- * before use, allocations that may fail are __GFP_NOWARN, and user memory
+ * before use, page allocations fail with ENOMEM rather than OOM-kill
+ * (PB_GFP_PAGES) and are __GFP_NOWARN, and user memory
  * is only touched through copy_to_user/put_user outside the timed region.
  */
 #include <linux/compiler.h>
@@ -34,6 +35,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -62,10 +64,32 @@
 #define PB_OVERHEAD_PAIRS     16
 #define PB_GUARD_BYTE         0xA5
 
+/* The pages of CHECK and TIME. Plain GFP_KERNEL in practice never fails an
+ * order <= 3 allocation (PAGE_ALLOC_COSTLY_ORDER, "too essential to fail"):
+ * under memory pressure it retries and calls the OOM killer, so a large
+ * flushed request could kill a process.
+ * __GFP_RETRY_MAYFAIL retries reclaim but fails instead of invoking the OOM
+ * killer, and the request gets ENOMEM; __GFP_NOWARN keeps that failure out
+ * of the kernel log (include/linux/gfp_types.h, "Reclaim modifiers"). */
+#define PB_GFP_PAGES (GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 static unsigned int max_request_ms = 5000;
 module_param(max_request_ms, uint, 0444);
 MODULE_PARM_DESC(max_request_ms, "a TIME request stops with ETIME after this many ms "
                                  "(1..60000, default 5000)");
+
+/* For tests only: the variant number whose check is made to fail, so that
+ * a test can see CHECK and TIME report EIO. pb_check writes one nonzero
+ * byte at PB_CORRUPT_OFFSET of the page after this variant ran and before
+ * the page is verified, as a routine that missed the page's last 64-byte
+ * line would leave it. Only the check is affected: TIME's untimed
+ * pre-write and its batches are not. -1 (the default): off. */
+#define PB_CORRUPT_OFFSET 4032
+static int corrupt_variant = -1;
+module_param(corrupt_variant, int, 0444);
+MODULE_PARM_DESC(corrupt_variant, "for tests only: this variant number's correctness check "
+                                  "finds a nonzero byte at offset 4032 (CHECK and TIME give "
+                                  "EIO); default -1, off");
 
 /* ---- the module's own clear routines: each clears PAGE_SIZE bytes at a
  * page-aligned p. Stores per 64-byte line; the NT ones end with sfence so
@@ -211,9 +235,14 @@ static __always_inline void pb_clzero(void *p)
 	             : "cc", "memory");
 }
 
-/* ---- the kernel's own routines (arch/x86/lib/clear_page_64.S). clear_page()
- * is an alternative_call_2 naming all three, so it links only where all
- * three are exported. A routine the kernel does not export gets an empty
+/* ---- the kernel's own routines (arch/x86/lib/clear_page_64.S). 6.1's
+ * clear_page() is an inline alternative_call_2 (arch/x86/include/asm/
+ * page_64.h) naming clear_page_orig, clear_page_rep and clear_page_erms, so
+ * a module calling it links only where the kernel exports all three: the
+ * `kernel` variant needs all three, and its `why` says so when one is
+ * missing (the whole sentence, "clear_page() names clear_page_orig/_rep/
+ * _erms, which this kernel does not all export", is over why[]'s 63
+ * characters). A routine the kernel does not export gets an empty
  * stand-in that is never called: its variant is unavailable. */
 #if defined(PB_HAVE_CLEAR_PAGE_ORIG) && defined(PB_HAVE_CLEAR_PAGE_REP) &&                         \
     defined(PB_HAVE_CLEAR_PAGE_ERMS)
@@ -227,7 +256,7 @@ static __always_inline void pb_kernel(void *p)
 static __always_inline void pb_kernel(void *p)
 {
 }
-#define PB_WHY_KERNEL "clear_page's routines not exported by this kernel"
+#define PB_WHY_KERNEL "clear_page() names clear_page_orig/_rep/_erms; not all exported"
 #endif
 
 #ifdef PB_HAVE_CLEAR_PAGE_ORIG
@@ -367,7 +396,9 @@ struct pb_variant {
 	u32 flags; /* PB_KVF_*, PB_KVF_AVAILABLE set at module init */
 	struct pb_needs needs;
 	const char *why; /* with PB_KVF_AVAILABLE clear: why; else NULL */
-	bool checked[2]; /* passed CHECK at 4 KiB [0] / 2 MiB [1]: under pb_lock */
+	bool checked[2]; /* passed its check at 4 KiB [0] / 2 MiB [1] since the
+	                    module loaded, by CHECK or by a TIME's own check
+	                    (pb_check_cached): under pb_lock */
 };
 
 #define PB_ROW(num, nm, fn, fl, nd, wh)                                                            \
@@ -457,13 +488,15 @@ static int pb_check(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 	int ret = 0;
 
 	*bad_offset_bytes = -1;
-	block = alloc_pages(GFP_KERNEL | __GFP_NOWARN, alloc_order);
+	block = alloc_pages(PB_GFP_PAGES, alloc_order);
 	if (!block)
 		return -ENOMEM;
 	base = page_address(block);
 	page = base + guard_bytes;
 	memset(base, PB_GUARD_BYTE, page_bytes + 2 * guard_bytes);
 	pv->run((void *const *)&page, 0, 1, 1u << order);
+	if ((int)v == corrupt_variant)
+		page[PB_CORRUPT_OFFSET] = 0x01; /* the test-only failure, above */
 
 	bad = memchr_inv(base, PB_GUARD_BYTE, guard_bytes);
 	if (!bad)
@@ -478,7 +511,12 @@ static int pb_check(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 	return ret;
 }
 
-/* pb_check once per variant and order; a pass is remembered. */
+/* TIME's check: pb_check, unless this variant already passed at this order
+ * since the module was loaded (by a CHECK request or an earlier TIME). A
+ * pass is remembered in checked[], a failure is not. So TIME runs the
+ * check of a variant and size at most once per module load (the first
+ * TIME, when no CHECK passed it before); a CHECK request always runs it;
+ * a failing one is checked again, and fails with EIO, on every request. */
 static int pb_check_cached(unsigned int v, unsigned int order, s64 *bad_offset_bytes)
 {
 	bool *done = &pb_variants[v].checked[order != 0];
@@ -507,10 +545,17 @@ static long pb_ioctl_check(void __user *arg)
 		return -EFAULT;
 	if (c.variant >= PB_KV_COUNT || !pb_order_ok(c.page_order))
 		return -EINVAL;
+	/* The bounds check above may be speculated past (Spectre v1): clamp
+	 * the index under speculation too before it indexes pb_variants[]
+	 * (include/linux/nospec.h; Documentation/staging/speculation.rst). */
+	c.variant = array_index_nospec(c.variant, PB_KV_COUNT);
 	if (!(pb_variants[c.variant].flags & PB_KVF_AVAILABLE))
 		return -EOPNOTSUPP;
 	if (mutex_lock_interruptible(&pb_lock))
 		return -EINTR;
+	/* CHECK always runs the check (it never answers from checked[]); a
+	 * pass is remembered so that TIME of this variant and size does not
+	 * repeat it (pb_check_cached). */
 	ret = pb_check(c.variant, c.page_order, &c.bad_offset_bytes);
 	if (ret == 0)
 		pb_variants[c.variant].checked[c.page_order != 0] = true;
@@ -527,7 +572,7 @@ static long pb_ioctl_check(void __user *arg)
 /* The pages of one TIME request: 2 (hot) or `calls` (flushed) blocks of
  * the request's order. Hot at 2 MiB is thus 4 MiB written in turn: "hot"
  * means in the cache levels that hold it, which for 4 MiB may be the last
- * level only. */
+ * level only; for an NT variant, the same two pages, not cached ones. */
 struct pb_pages {
 	void **addr;
 	u32 n;
@@ -557,7 +602,7 @@ static int pb_pages_alloc(struct pb_pages *pp, u32 n, u32 order)
 	if (!pp->addr)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		pp->addr[i] = (void *)__get_free_pages(GFP_KERNEL | __GFP_NOWARN, order);
+		pp->addr[i] = (void *)__get_free_pages(PB_GFP_PAGES, order);
 		if (!pp->addr[i]) {
 			pb_pages_free(pp);
 			return -ENOMEM;
@@ -691,6 +736,7 @@ static long pb_ioctl_time(void __user *arg)
 	ret = pb_time_validate(&t);
 	if (ret)
 		return ret;
+	t.variant = array_index_nospec(t.variant, PB_KV_COUNT); /* as in pb_ioctl_check */
 	if (!(pb_variants[t.variant].flags & PB_KVF_AVAILABLE))
 		return -EOPNOTSUPP;
 	if (!access_ok(u64_to_user_ptr(t.ticks_ptr), (size_t)t.batches * sizeof(u64)))
@@ -709,8 +755,10 @@ static long pb_ioctl_time(void __user *arg)
 	ret = pb_pages_alloc(&pp, t.state == PB_KS_FLUSHED ? t.calls : 2, t.page_order);
 	if (ret)
 		goto out_unlock;
-	/* Written once untimed: hot pages are then in cache and TLB; flushed
-	 * ones have been touched, so every batch starts from the same state. */
+	/* Written once untimed by the variant: hot pages are then in the TLB,
+	 * and in cache for a temporal variant (an NT one leaves them out of
+	 * it: kmod_abi.h, PB_KS_HOT); flushed ones have been touched, so
+	 * every batch starts from the same state. */
 	for (i = 0; i < pp.n; i++)
 		pb_variants[t.variant].run(&pp.addr[i], 0, 1, 1u << t.page_order);
 	t.overhead_ticks = pb_overhead_ticks(t.flags & PB_KT_IRQS_OFF);
@@ -771,6 +819,10 @@ static int __init pb_init(void)
 	pr_info("primbench_kmod %s: /dev/primbench, %u of %u variants available, "
 	        "max_request_ms %u\n",
 	        PB_KMOD_VERSION, n, (unsigned int)PB_KV_COUNT, pb_request_ms());
+	if (corrupt_variant >= 0)
+		pr_info("primbench_kmod: corrupt_variant=%d: that variant's check fails "
+		        "on purpose (a test)\n",
+		        corrupt_variant);
 	return 0;
 }
 

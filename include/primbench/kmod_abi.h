@@ -26,13 +26,21 @@
  *   ENOMEM      the pages a request needs could not be allocated (a 2 MiB
  *               page needs 512 contiguous free pages)
  *   EFAULT      ticks_ptr does not point to batches writable __u64s
- *   EIO         the variant failed its correctness check (CHECK, and TIME,
- *               which runs the check first): bad_offset_bytes says where
- *   EINTR       a signal arrived between two batches: batches_done batches
- *               were timed and their ticks written; the struct is copied
- *               back
+ *   EIO         the variant failed its correctness check. From CHECK:
+ *               bad_offset_bytes says where. From TIME (which runs the
+ *               check first): the check failed; TIME's struct has no
+ *               bad_offset_bytes and is not copied back: run CHECK of the
+ *               same variant and page_order for the offset
+ *   EINTR       from TIME, a signal arrived between two batches:
+ *               batches_done batches were timed and their ticks written;
+ *               the struct is copied back. From CHECK or TIME, a signal
+ *               arrived while the request waited for another one to end
+ *               (the module serves one CHECK or TIME at a time): nothing
+ *               ran and nothing is copied back, so the struct keeps what
+ *               the caller passed (batches_done is 0 when the caller
+ *               zeroed it, as it should)
  *   ETIME       the request ran longer than max_request_ms: the same as
- *               EINTR otherwise
+ *               TIME's EINTR between batches otherwise
  *   ENOTTY      an unknown ioctl number
  */
 #ifndef PRIMBENCH_KMOD_ABI_H
@@ -113,21 +121,31 @@ struct pb_kmod_info {
  * (a 2 MiB page: its own bytes, no guards).
  * Returns 0 (bad_offset_bytes -1) or EIO (bad_offset_bytes: the first
  * wrong byte's offset from the page's start; negative: in the guard
- * before it). */
+ * before it). CHECK always runs the check; a pass is remembered until the
+ * module is unloaded, and a TIME of the same variant and page_order then
+ * skips its own. */
 struct pb_kmod_check {
 	__u32 variant;
 	__u32 page_order;
 	__s64 bad_offset_bytes;
 };
 
-/* pb_kmod_time.state */
-#define PB_KS_HOT                                                                                  \
-	0u /* the same 2 pages every call, alternating (written                                    \
-	      once untimed first): mem's "hot" */
-#define PB_KS_FLUSHED                                                                              \
-	1u /* `calls` distinct pages, each flushed from every                                      \
-	      cache level with clflush (clflush_cache_range)                                       \
-	      before the batch, untimed: mem's "dram" */
+/* pb_kmod_time.state
+ * PB_KS_HOT: the same 2 pages of page_order every call, alternating, each
+ * written once by the variant itself, untimed, before the first batch:
+ * mem's "hot". "Hot" means the same two pages every time (their TLB
+ * entries warm), which a temporal variant keeps in cache and a
+ * non-temporal one (PB_KVF_NT) does not: its untimed pre-write leaves
+ * the lines out of the cache and its stores do not bring them in (Intel
+ * SDM Vol. 1 10.4.6.2), so an NT variant's "hot" time is the same two
+ * pages written to memory again. At 2 MiB the two pages are 4 MiB
+ * written in turn, which may exceed L2 (then held by the last level
+ * only, or not at all).
+ * PB_KS_FLUSHED: `calls` distinct pages, each flushed from every cache
+ * level with clflush (clflush_cache_range) before the batch, untimed:
+ * mem's "dram". */
+#define PB_KS_HOT     0u
+#define PB_KS_FLUSHED 1u
 
 /* pb_kmod_time.flags */
 #define PB_KT_IRQS_OFF                                                                             \
@@ -140,7 +158,11 @@ struct pb_kmod_check {
  * preempt_enable(); its ticks go to ticks_ptr[i] (raw: overhead_ticks is
  * not subtracted). Between batches the module checks for a pending signal
  * (EINTR) and the deadline (ETIME), and calls cond_resched(). The variant's
- * correctness check runs first, untimed (EIO when it fails). */
+ * correctness check runs first, untimed, unless a CHECK or an earlier TIME
+ * of the same variant and page_order passed it since the module was
+ * loaded (so at most once per variant and size per module load); when it
+ * fails, EIO, nothing timed and nothing copied back (no offset: CHECK
+ * gives it). */
 struct pb_kmod_time {
 	__u32 variant;        /* in */
 	__u32 page_order;     /* in: PB_KMOD_ORDER_4K or _2M */

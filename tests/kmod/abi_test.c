@@ -15,6 +15,16 @@
  *                       with max_request_ms=1000 for it (not less: under
  *                       TCG a shorter deadline ends the small multi-batch
  *                       requests too, with ETIME, which then FAIL)
+ *   abi_test --corrupt N
+ *                       with the module loaded with corrupt_variant=N (a
+ *                       test-only parameter: variant N's check finds a
+ *                       nonzero byte at offset 4032): CHECK of variant N
+ *                       gives EIO with bad_offset_bytes 4032 at 4 KiB and
+ *                       2 MiB, TIME of it EIO in every mode, and every
+ *                       other variant still passes CHECK and TIME; the
+ *                       other checks are not run. Without --corrupt, a
+ *                       module whose corrupt_variant (in /sys/module) is
+ *                       not -1 is a FAIL.
  *   abi_test --dev PATH another device node than /dev/primbench
  * Exit: 0 every check passed (SKIPs allowed), 1 a check failed or the
  * device could not be opened, 2 a usage error.
@@ -55,6 +65,11 @@
 #include <primbench/kmod_abi.h>
 
 static int n_pass, n_fail, n_skip;
+
+/* --corrupt N: the variant the module was told to fail (-1: none). */
+static int corrupt = -1;
+#define CORRUPT_OFFSET_BYTES 4032
+#define CORRUPT_PARAM        "/sys/module/" PB_KMOD_NAME "/parameters/corrupt_variant"
 
 static void report(const char *verdict, int *counter, const char *fmt, va_list ap)
 {
@@ -209,7 +224,21 @@ static void check_variants(int fd)
 			struct pb_kmod_check c = {.variant = v, .page_order = order};
 			int e = xioctl(fd, PB_KMOD_IOC_CHECK, &c);
 			const char *sz = order ? "2 MiB" : "4 KiB";
-			if (!available(v)) {
+			if ((int)v == corrupt) {
+				if (e == EIO && c.bad_offset_bytes == CORRUPT_OFFSET_BYTES)
+					pass("check %s %s: corrupt_variant: EIO, bad_offset_bytes "
+					     "%d",
+					     name, sz, CORRUPT_OFFSET_BYTES);
+				else if (e == ENOMEM && order)
+					skip("check %s %s: corrupt_variant: ENOMEM for a 2 MiB "
+					     "page (not a failure)",
+					     name, sz);
+				else
+					fail("check %s %s: corrupt_variant: %s, bad_offset_bytes "
+					     "%lld, want EIO and %d",
+					     name, sz, errname(e), (long long)c.bad_offset_bytes,
+					     CORRUPT_OFFSET_BYTES);
+			} else if (!available(v)) {
 				if (e == EOPNOTSUPP)
 					pass("check %s %s: unavailable (%s), EOPNOTSUPP", name, sz,
 					     info.variants[v].why);
@@ -268,6 +297,19 @@ static void check_time_variants(int fd)
 			             modes[m].batches, modes[m].flags);
 			memset(ticks, 0, info.max_batches * sizeof(*ticks));
 			int e = xioctl(fd, PB_KMOD_IOC_TIME, &t);
+			if ((int)v == corrupt) {
+				if (e == EIO)
+					pass("time %s %s: corrupt_variant: EIO", name,
+					     modes[m].what);
+				else if (e == ENOMEM && modes[m].order)
+					skip("time %s %s: corrupt_variant: ENOMEM for 2 MiB pages "
+					     "(not a failure)",
+					     name, modes[m].what);
+				else
+					fail("time %s %s: corrupt_variant: %s, want EIO", name,
+					     modes[m].what, errname(e));
+				continue;
+			}
 			if (!available(v)) {
 				if (e == EOPNOTSUPP)
 					pass("time %s %s: unavailable, EOPNOTSUPP", name,
@@ -517,6 +559,43 @@ static void check_etime(int fd, int required)
 	           info.max_request_ms + 5000.0);
 }
 
+/* The module's corrupt_variant parameter, -1 when it is off or the module
+ * has none (an older one). */
+static int module_corrupt_variant(void)
+{
+	FILE *f = fopen(CORRUPT_PARAM, "r");
+	int value = -1;
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &value) != 1)
+		value = -1;
+	fclose(f);
+	return value;
+}
+
+/* --corrupt N: the parameter matches, variant N is available, and then
+ * CHECK and TIME of every variant (N's expectations in check_variants and
+ * check_time_variants). */
+static void check_corrupt(int fd)
+{
+	int param = module_corrupt_variant();
+	if (param != corrupt) {
+		fail("corrupt: %s is %d, not %d: load the module with corrupt_variant=%d",
+		     CORRUPT_PARAM, param, corrupt, corrupt);
+		return;
+	}
+	if ((unsigned)corrupt >= info.n_variants || !available((unsigned)corrupt)) {
+		fail("corrupt: variant %d is not an available variant here: choose one that "
+		     "is (abi_test --list)",
+		     corrupt);
+		return;
+	}
+	pass("corrupt: the module's corrupt_variant is %d (%s)", corrupt,
+	     info.variants[corrupt].name);
+	check_variants(fd);
+	check_time_variants(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = PB_KMOD_DEVICE;
@@ -529,10 +608,22 @@ int main(int argc, char **argv)
 			etime = 1;
 		else if (!strcmp(argv[i], "--dev") && i + 1 < argc)
 			dev = argv[++i];
-		else {
+		else if (!strcmp(argv[i], "--corrupt") && i + 1 < argc) {
+			char *end;
+			long n = strtol(argv[++i], &end, 10);
+			if (*argv[i] == '\0' || *end != '\0' || n < 0 ||
+			    n >= PB_KMOD_MAX_VARIANTS) {
+				fprintf(stderr,
+				        "abi_test: --corrupt wants a variant number 0..%d, not "
+				        "'%s'\n",
+				        PB_KMOD_MAX_VARIANTS - 1, argv[i]);
+				return 2;
+			}
+			corrupt = (int)n;
+		} else {
 			fprintf(stderr,
 			        "abi_test: unknown argument '%s' (usage: abi_test [--list] "
-			        "[--etime] [--dev PATH])\n",
+			        "[--etime] [--corrupt N] [--dev PATH])\n",
 			        argv[i]);
 			return 2;
 		}
@@ -564,6 +655,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	list_info();
+	if (corrupt >= 0) {
+		check_corrupt(fd);
+		close(fd);
+		printf("abi_test: %d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
+		return n_fail ? 1 : 0;
+	}
+	if (module_corrupt_variant() >= 0) {
+		fail("the module was loaded with corrupt_variant=%d (a test): run abi_test "
+		     "--corrupt %d, or load it without",
+		     module_corrupt_variant(), module_corrupt_variant());
+		close(fd);
+		printf("abi_test: %d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
+		return 1;
+	}
 	check_variants(fd);
 	check_bad_requests(fd);
 	check_time_variants(fd);

@@ -6,13 +6,16 @@
 #
 # Steps: primbench with the module absent (exit 2, says how to load it);
 # insmod; abi_test; primbench kernel --list; a short measured run of every
-# variant, 4K and 2M, hot and flushed (run.json); one with --irqs-off; bad
-# requests (an unknown variant, bad --pages, --cache, --budget, a variant
-# the CPU lacks: exit 2, no file); SIGTERM to a long run (exit 143 within
-# 10 s, sig.json marked interrupted); rmmod; insmod max_request_ms=1000
-# and abi_test --etime; rmmod.
+# variant, 4K and 2M, hot and flushed (run.json); one with --irqs-off (sse2
+# and the kernel's); bad requests (an unknown variant, bad --pages,
+# --cache, --budget, a variant the CPU lacks: exit 2, one stderr message,
+# no file); SIGTERM to a long run once its checks are done (exit 143
+# within 10 s, sig.json marked interrupted); rmmod; insmod max_request_ms=1000
+# and abi_test --etime; rmmod; when the module has the test-only parameter
+# corrupt_variant: insmod corrupt_variant=4, abi_test --corrupt 4 and
+# primbench refusing rep_stosb, rmmod.
 #
-# Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL <detail>"
+# Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL|SKIP <detail>"
 # on the serial console, the commands' output indented under it; the
 # result files go out base64-encoded between "PB-KMOD: FILE-BEGIN <name>"
 # and "PB-KMOD: FILE-END <name>", the kernel log of the boot between
@@ -105,6 +108,9 @@ else
 	fail insmod "exit $rc, /dev/primbench: $(ls -l /dev/primbench 2>&1)"
 fi
 show /tmp/insmod.out
+# The test-only parameter corrupt_variant (step 10), in this module or not.
+has_corrupt=no
+[ -e /sys/module/primbench_kmod/parameters/corrupt_variant ] && has_corrupt=yes
 
 # 3. The ioctls from a small C program (tests/kmod/abi_test.c): one line
 # per check starting PASS, FAIL or SKIP; exit 0 when none failed.
@@ -278,6 +284,45 @@ if [ $rc -eq 0 ] && [ "$(cat /sys/module/primbench_kmod/parameters/max_request_m
 else
 	fail insmod_short "exit $rc"
 	show /tmp/insmod.out
+fi
+
+# 10. The correctness check can fail: the module's test-only parameter
+# corrupt_variant=4 (rep_stosb) makes that variant leave a byte set, and
+# then abi_test --corrupt 4 (CHECK of it: EIO, bad offset 4032) exits 0
+# and primbench refuses to time it: exit 2, a stderr line naming it, no
+# file. Reported SKIP when the module has no such parameter (check.py
+# fails a SKIP when kmod/primbench_kmod.c on the host has one).
+if [ $has_corrupt = yes ]; then
+	corrupt_why=""
+	run 60 /tmp/insmod.out insmod /primbench_kmod.ko corrupt_variant=4
+	if [ $rc -ne 0 ] || [ "$(cat /sys/module/primbench_kmod/parameters/corrupt_variant 2>&1)" != 4 ]; then
+		corrupt_why="insmod corrupt_variant=4: exit $rc"
+		show /tmp/insmod.out
+	else
+		run 240 /tmp/abi.out /bin/abi_test --corrupt 4
+		if [ $rc -ne 0 ] || grep -q '^FAIL' /tmp/abi.out; then
+			corrupt_why="abi_test --corrupt 4: exit $rc, $(grep -c '^FAIL' /tmp/abi.out) FAIL lines"
+		fi
+		show /tmp/abi.out
+		rm -f /tmp/c.json
+		timeout -s KILL 240 $pb kernel clear_page --variants rep_stosb --budget 0.01 \
+			-o /tmp/c.json >/tmp/c.stdout 2>/tmp/c.err
+		rc=$?
+		if [ $rc -ne 2 ] || [ -e /tmp/c.json ] || ! grep -q 'rep_stosb' /tmp/c.err; then
+			corrupt_why="${corrupt_why:+$corrupt_why; }primbench --variants rep_stosb: exit $rc (want 2, a stderr line naming rep_stosb, no file)"
+		fi
+		show /tmp/c.err
+		run 60 /tmp/rmmod.out rmmod primbench_kmod
+		[ $rc -eq 0 ] || corrupt_why="${corrupt_why:+$corrupt_why; }rmmod: exit $rc"
+		show /tmp/rmmod.out
+	fi
+	if [ -z "$corrupt_why" ]; then
+		pass corrupt "rep_stosb corrupted: CHECK gave EIO, primbench exit 2"
+	else
+		fail corrupt "$corrupt_why"
+	fi
+else
+	say "CHECK corrupt SKIP the module has no corrupt_variant parameter"
 fi
 
 say BOOT-DMESG-BEGIN

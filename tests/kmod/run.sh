@@ -20,8 +20,11 @@
 #     /usr/src/linux-headers-ABI-common/Makefile by its absolute path, which
 #     is rewritten to the unpacked copy (the scripts and tools symlinks are
 #     relative and resolve inside the unpacked tree).
-#  3. `make kmod KDIR=...` builds the module (gcc-12, the compiler the
-#     headers were configured with); the static primbench is built in
+#  3. The module is built from a copy of kmod/ and kmod_abi.h in
+#     $KMOD_DIR/src/ (`make -C $KMOD_DIR/src/kmod KDIR=...`: kmod/ itself
+#     gets no module for Debian's kernel) with the compiler the headers
+#     were configured with (their linux-compiler-gcc-N-x86 dependency,
+#     gcc-N; gcc-12 when the lists do not say); the static primbench is built in
 #     build-static/ (make static's configuration, the primbench target
 #     only: cmake rebuilds nothing that is up to date); tests/kmod/abi_test.c
 #     is compiled with gcc -static.
@@ -199,10 +202,19 @@ if [ -n "${KMOD_KO:-}" ]; then
 	step "the module: $KMOD_KO (KMOD_KO; make kmod not run)"
 	ko=$KMOD_KO
 else
-	step "make kmod KDIR=$kdir"
-	make kmod KDIR="$kdir" || die "make kmod failed"
-	ko=$(find kmod -name primbench_kmod.ko | head -n1)
-	[ -n "$ko" ] || die "make kmod made no kmod/.../primbench_kmod.ko"
+	# Built from a copy in $dir/src: a module for Debian's kernel left in
+	# kmod/ would be what `sudo insmod kmod/primbench_kmod.ko` on this
+	# machine finds ("Invalid module format"). The copy keeps the layout
+	# kmod/Kbuild's -I$(src)/../include needs.
+	src=$dir/src
+	rm -rf "$src"
+	mkdir -p "$src/kmod" "$src/include/primbench"
+	cp kmod/Kbuild kmod/Makefile kmod/*.c "$src/kmod/"
+	cp include/primbench/kmod_abi.h "$src/include/primbench/"
+	step "make -C $src/kmod KDIR=$kdir (a copy of kmod/)"
+	make -C "$src/kmod" KDIR="$kdir" || die "the module did not build"
+	ko=$src/kmod/primbench_kmod.ko
+	[ -f "$ko" ] || die "make -C $src/kmod made no primbench_kmod.ko"
 fi
 vermagic=$(strings "$ko" | sed -n 's/^vermagic=//p' | head -n1)
 case "$vermagic" in

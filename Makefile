@@ -42,8 +42,10 @@
 #               Debian kernel booted under qemu (tests/kmod/run.sh:
 #               linux-headers and linux-image of one ABI fetched with
 #               apt-get download into build-kmod/debs/ and unpacked, the
-#               module built against them, an initramfs of busybox, the
-#               .ko, the static primbench and tests/kmod/abi_test.c; KVM
+#               module built against them from a copy in build-kmod/src/
+#               (kmod/ gets no module for that kernel), an initramfs of
+#               busybox, the .ko, the static primbench and
+#               tests/kmod/abi_test.c; KVM
 #               when it boots, TCG otherwise; the serial log in
 #               build-kmod/serial.log). Nothing is loaded into the host's
 #               kernel. scripts/deps.sh kmod installs qemu and the tools.

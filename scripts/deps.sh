@@ -19,9 +19,9 @@
 # or the kernel module's test set (scripts/deps.sh kmod: make test-kmod,
 # tests/kmod/run.sh): qemu-system-x86 to boot Debian's kernel, cpio and
 # busybox-static for its initramfs, and what building a module against
-# Debian's unpacked linux-headers needs: gcc-12 (what
-# linux-headers-6.1.0-NN-amd64 depends on through
-# linux-compiler-gcc-12-x86), make, and libelf1 and libssl3 (what
+# Debian's unpacked linux-headers needs: the gcc-N that
+# linux-headers-ABI-amd64 depends on through linux-compiler-gcc-N-x86
+# (gcc-12 for Debian 12's 6.1.0-NN, and when the lists do not say), make, and libelf1 and libssl3 (what
 # linux-kbuild-6.1's prebuilt fixdep, modpost and objtool link against:
 # the headers are unpacked, not installed, so apt does not pull them in).
 # In a fresh Debian 12 (debootstrap minbase) chroot: 6 s to install, and
@@ -41,7 +41,15 @@ elif [ "${1:-}" = fleet ]; then
 elif [ "${1:-}" = static ]; then
 	PACKAGES="file"
 elif [ "${1:-}" = kmod ]; then
-	PACKAGES="qemu-system-x86 cpio busybox-static gcc-12 make libelf1 libssl3"
+	# The compiler of the headers make test-kmod builds against: what
+	# linux-headers-ABI-amd64 depends on through linux-compiler-gcc-N-x86
+	# (ABI: KMOD_ABI, or linux-headers-amd64's); gcc-12 (Debian 12's) when
+	# the package lists do not say.
+	kabi=${KMOD_ABI:-$(apt-cache depends linux-headers-amd64 2>/dev/null |
+		sed -n 's/^ *Depends: linux-headers-\([0-9][^ ]*\)-amd64$/\1/p' | head -n1)}
+	kcc=$(apt-cache depends "linux-headers-$kabi-amd64" 2>/dev/null |
+		sed -n 's/^ *Depends: linux-compiler-\(gcc-[0-9][0-9]*\)-x86$/\1/p' | head -n1)
+	PACKAGES="qemu-system-x86 cpio busybox-static ${kcc:-gcc-12} make libelf1 libssl3"
 elif [ "${1:-}" = completion ]; then
 	PACKAGES="zsh"
 else

@@ -231,7 +231,8 @@ static void print_notes(const struct pb_kernel_result *r)
 	       n, pb_plural(n), outl, pb_plural(outl), mig, pb_plural(mig), r->overhead_ticks);
 }
 
-/* "correctness: N variants checked" and the skipped page sizes. */
+/* "correctness: N variants checked" and the skipped page sizes; flushed, so
+ * that the line is seen (in a file or pipe too) before the timing starts. */
 static void print_checks(const struct pb_kernel_result *r, size_t nv)
 {
 	size_t ok = 0;
@@ -243,6 +244,7 @@ static void print_checks(const struct pb_kernel_result *r, size_t nv)
 	if (ok < r->n_checks)
 		printf("; the rest could not get their pages");
 	printf(")\n");
+	fflush(stdout);
 }
 
 /* Runs the suite on the open device. Returns the exit status. */

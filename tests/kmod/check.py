@@ -6,7 +6,8 @@ the serial log of the VM that tests/kmod/init.sh ran in.
 
 Checks, one line each ("PASS name" or "FAIL name: why"):
   - init started, finished ("PB-KMOD: DONE") and dumped the kernel log;
-  - every check init.sh runs is there and passed;
+  - every check init.sh runs is there and passed (corrupt may be skipped
+    only while kmod/primbench_kmod.c has no corrupt_variant parameter);
   - the kernel log since init started (init clears the boot's messages
     first: a CPU model's boot may warn about its mitigations) has no
     WARNING:, BUG:, Oops, Call Trace (nor a panic or a general protection
@@ -32,8 +33,14 @@ import sys
 # The checks init.sh runs, in its order.
 INIT_CHECKS = [
     "noload", "insmod", "abi_test", "list", "run", "irqs_off", "bad_variant", "bad_pages",
-    "bad_cache", "bad_budget", "bad_unavailable", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again"
+    "bad_cache", "bad_budget", "bad_unavailable", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again",
+    "corrupt"
 ]
+# Init checks that may be skipped (SKIP, or not run): each with the string
+# whose presence in the host's module source makes the skip a failure
+# (corrupt needs the module's test-only corrupt_variant parameter).
+SKIPPABLE = {"corrupt": "corrupt_variant"}
+MODULE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kmod", "primbench_kmod.c")
 # Kernel log lines that fail the test (any module, any time).
 BAD_KERNEL = re.compile(r"WARNING:|BUG:|Oops|Call Trace|Kernel panic|general protection fault|"
                         r"UBSAN:|KASAN:|refcount_t:|list_add corruption|list_del corruption")
@@ -159,12 +166,24 @@ def main():
     # --- init's checks
     seen = {}
     for l in lines:
-        m = re.match(r"PB-KMOD: CHECK (\S+) (PASS|FAIL)(.*)", l)
+        m = re.match(r"PB-KMOD: CHECK (\S+) (PASS|FAIL|SKIP)(.*)", l)
         if m:
-            seen[m.group(1)] = (m.group(2) == "PASS", m.group(3).strip())
+            seen[m.group(1)] = (m.group(2) if m.group(2) == "SKIP" else m.group(2) == "PASS", m.group(3).strip())
+    try:
+        with open(MODULE_SOURCE, errors="replace") as f:
+            module_source = f.read()
+    except OSError:
+        module_source = ""
     for name in INIT_CHECKS + [n for n in seen if n not in INIT_CHECKS]:
-        if name not in seen:
+        if (name not in seen or seen[name][0] == "SKIP") and name in SKIPPABLE:
+            why = seen[name][1] if name in seen else "not run"
+            needed = SKIPPABLE[name] in module_source
+            report(not needed, "vm: %s skipped (%s; kmod/primbench_kmod.c has no %s)" % (name, why, SKIPPABLE[name]),
+                   "skipped (%s), but kmod/primbench_kmod.c has %s" % (why, SKIPPABLE[name]))
+        elif name not in seen:
             report(False, "vm: " + name, "not run")
+        elif seen[name][0] == "SKIP":
+            report(False, "vm: " + name, "skipped: " + seen[name][1])
         else:
             ok, detail = seen[name]
             report(ok, "vm: " + name + (" (" + detail + ")" if ok and detail else ""), detail)

@@ -20,8 +20,11 @@
 #     /usr/src/linux-headers-ABI-common/Makefile by its absolute path, which
 #     is rewritten to the unpacked copy (the scripts and tools symlinks are
 #     relative and resolve inside the unpacked tree).
-#  3. `make kmod KDIR=...` builds the module (gcc-12, the compiler the
-#     headers were configured with); the static primbench is built in
+#  3. The module is built from a copy of kmod/ and kmod_abi.h in
+#     $KMOD_DIR/src/ (`make -C $KMOD_DIR/src/kmod KDIR=...`: kmod/ itself
+#     gets no module for Debian's kernel) with the compiler the headers
+#     were configured with (their linux-compiler-gcc-N-x86 dependency,
+#     gcc-N; gcc-12 when the lists do not say); the static primbench is built in
 #     build-static/ (make static's configuration, the primbench target
 #     only: cmake rebuilds nothing that is up to date); tests/kmod/abi_test.c
 #     is compiled with gcc -static.
@@ -37,7 +40,7 @@
 #     the result files (valid JSON, every case with samples; primbench
 #     report reads them).
 #
-# Environment: KMOD_ABI (6.1.0-NN), KMOD_DIR (default build-kmod),
+# Environment: KMOD_ABI (6.1.0-NN; tested on Debian 12 hosts), KMOD_DIR (default build-kmod),
 # KMOD_ACCEL (auto, kvm or tcg; default auto), KMOD_TIMEOUT, KMOD_KVM_PROBE,
 # KMOD_BUDGET (each measured run's --budget inside the VM, default 0.02),
 # KMOD_KO (a module built already, for this ABI: make kmod is not run).
@@ -64,10 +67,17 @@ die() {
 step() { echo "test-kmod: [$(($(date +%s) - t_start)) s] $*"; }
 
 # --- tools: a missing one is a failure, never a skip
-for tool in apt-get apt-cache dpkg-deb tar qemu-system-x86_64 cpio gzip gcc-12 gcc make cmake python3 readelf strings; do
+for tool in apt-get apt-cache dpkg-deb tar qemu-system-x86_64 cpio gzip gcc make cmake python3 readelf strings; do
 	command -v "$tool" >/dev/null 2>&1 ||
 		die "$tool not found: run scripts/deps.sh kmod (as root it installs qemu-system-x86, cpio, busybox-static, gcc-12, ...)"
 done
+# The host this is tested on: Debian 12 (its kernel 6.1's packages and
+# gcc-12). Elsewhere it is tried all the same.
+os_id=$(sed -n 's/^ID=//p' /etc/os-release 2>/dev/null | tr -d '"')
+os_ver=$(sed -n 's/^VERSION_ID=//p' /etc/os-release 2>/dev/null | tr -d '"')
+if [ "$os_id $os_ver" != "debian 12" ]; then
+	echo "test-kmod: note: make test-kmod is tested on Debian 12 hosts; this one is ${os_id:-unknown} ${os_ver:-?}"
+fi
 busybox=""
 for b in /bin/busybox /usr/bin/busybox; do
 	if [ -x "$b" ] && ! readelf -d "$b" 2>/dev/null | grep -q NEEDED; then
@@ -78,10 +88,11 @@ done
 [ -n "$busybox" ] || die "no static busybox (Debian: busybox-static): run scripts/deps.sh kmod"
 
 # --- 1. the ABI and its packages
-# resolve_abi: prints 6.1.0-NN from linux-headers-amd64's dependency.
+# resolve_abi: prints the ABI (Debian 12: 6.1.0-NN; Debian 13:
+# 6.12.NN+deb13) from linux-headers-amd64's dependency.
 resolve_abi() {
 	apt-cache depends linux-headers-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: linux-headers-\([0-9][0-9.]*-[0-9][0-9]*\)-amd64$/\1/p' | head -n1
+		sed -n 's/^ *Depends: linux-headers-\([0-9][^ ]*\)-amd64$/\1/p' | head -n1
 }
 apt_updated=0
 apt_update() {
@@ -102,16 +113,18 @@ if [ -z "$abi" ]; then
 	[ -n "$abi" ] || die "apt-cache depends linux-headers-amd64 names no linux-headers-ABI-amd64 (no Debian package lists?)"
 fi
 case "$abi" in
-[0-9]*.*-[0-9]*) ;;
-*) die "KMOD_ABI=$abi: want a Debian kernel ABI like 6.1.0-57" ;;
+"" | [!0-9]* | *[!0-9a-z.+~-]*) abi_ok=no ;;
+*.*) abi_ok=yes ;;
+*) abi_ok=no ;;
 esac
+[ $abi_ok = yes ] || die "KMOD_ABI=$abi: want a Debian kernel ABI like 6.1.0-57 (or 6.12.41+deb13)"
 
 # fetch ABI: the four .debs into $dir/debs/ABI (returns 1 when one fails)
 fetch() {
 	d=$dir/debs/$1
 	mkdir -p "$d"
 	kbuild=$(apt-cache depends "linux-headers-$1-amd64" 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-kbuild-[0-9.]*\)$/\1/p' | head -n1)
+		sed -n 's/^ *Depends: \(linux-kbuild-[0-9][^ ]*\)$/\1/p' | head -n1)
 	if [ -z "$kbuild" ]; then
 		# Known from a previous download?
 		kbuild=$(cd "$d" && find . -name 'linux-kbuild-*.deb' | sed 's|^\./||; s/_.*//' | head -n1)
@@ -199,10 +212,28 @@ if [ -n "${KMOD_KO:-}" ]; then
 	step "the module: $KMOD_KO (KMOD_KO; make kmod not run)"
 	ko=$KMOD_KO
 else
-	step "make kmod KDIR=$kdir"
-	make kmod KDIR="$kdir" || die "make kmod failed"
-	ko=$(find kmod -name primbench_kmod.ko | head -n1)
-	[ -n "$ko" ] || die "make kmod made no kmod/.../primbench_kmod.ko"
+	# The compiler the headers were configured with (their .kernelvariables
+	# name it as CC): linux-headers-ABI-amd64 depends on
+	# linux-compiler-gcc-N-x86, which depends on gcc-N; gcc-12 (Debian 12's)
+	# when the lists do not say.
+	kcc=$(apt-cache depends "linux-headers-$abi-amd64" 2>/dev/null |
+		sed -n 's/^ *Depends: linux-compiler-\(gcc-[0-9][0-9]*\)-x86$/\1/p' | head -n1)
+	kcc=${kcc:-gcc-12}
+	command -v "$kcc" >/dev/null 2>&1 ||
+		die "$kcc (the compiler of linux-headers-$abi-amd64) not found: run scripts/deps.sh kmod (as root it installs it)"
+	# Built from a copy in $dir/src: a module for Debian's kernel left in
+	# kmod/ would be what `sudo insmod kmod/primbench_kmod.ko` on this
+	# machine finds ("Invalid module format"). The copy keeps the layout
+	# kmod/Kbuild's -I$(src)/../include needs.
+	src=$dir/src
+	rm -rf "$src"
+	mkdir -p "$src/kmod" "$src/include/primbench"
+	cp kmod/Kbuild kmod/Makefile kmod/*.c "$src/kmod/"
+	cp include/primbench/kmod_abi.h "$src/include/primbench/"
+	step "make -C $src/kmod KDIR=$kdir (a copy of kmod/; $kcc)"
+	make -C "$src/kmod" KDIR="$kdir" || die "the module did not build"
+	ko=$src/kmod/primbench_kmod.ko
+	[ -f "$ko" ] || die "make -C $src/kmod made no primbench_kmod.ko"
 fi
 vermagic=$(strings "$ko" | sed -n 's/^vermagic=//p' | head -n1)
 case "$vermagic" in

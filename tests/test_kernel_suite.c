@@ -651,6 +651,53 @@ static void test_tick_rate(void **state)
 	pb_kernel_result_free(&r);
 }
 
+/* A kernel file the readers refuse: its tick rate missing or absurd (every
+ * ns and comparison would use another clock's), a page that is not whole
+ * 4 KiB pages. */
+static void test_bad_files(void **state)
+{
+	(void)state;
+	struct pb_kernel_result r;
+	struct pb_results_doc *rdoc = fake_doc(&r);
+	json_t *doc = pb_results_doc_json(rdoc);
+	json_t *k = json_object_get(doc, "kernel");
+	json_t *bad_rates[] = {json_integer(0),
+	                       json_integer(-1),
+	                       json_string("2000000"),
+	                       json_real(2e6),
+	                       json_integer(999),
+	                       json_integer(100000001),
+	                       NULL};
+	for (size_t i = 0; i < sizeof bad_rates / sizeof *bad_rates; i++) {
+		if (bad_rates[i])
+			json_object_set_new(k, "tsc_khz", bad_rates[i]);
+		else
+			json_object_del(k, "tsc_khz");
+		char *text = json_dumps(doc, 0);
+		struct pb_results_file f;
+		assert_int_not_equal(pb_results_load_text(text, strlen(text), "bad", &f), 0);
+		assert_non_null(strstr(pb_error(), "kernel.tsc_khz"));
+		pb_results_file_free(&f);
+		free(text);
+	}
+	json_object_set_new(k, "tsc_khz", json_integer(2000000));
+	json_t *key = json_object_get(json_array_get(json_object_get(doc, "cases"), 0), "key");
+	json_t *bad_pages[] = {json_integer(0), json_integer(-4096), json_integer(3),
+	                       json_string("4096")};
+	for (size_t i = 0; i < sizeof bad_pages / sizeof *bad_pages; i++) {
+		json_object_set_new(key, "page_bytes", bad_pages[i]);
+		char *text = json_dumps(doc, 0);
+		struct pb_results_file f;
+		assert_int_not_equal(pb_results_load_text(text, strlen(text), "bad", &f), 0);
+		assert_non_null(
+		    strstr(pb_error(), "page_bytes must be a positive multiple of 4096"));
+		pb_results_file_free(&f);
+		free(text);
+	}
+	pb_results_doc_free(rdoc);
+	pb_kernel_result_free(&r);
+}
+
 /* The text tables: a table per state, a row per variant, 4K and 2M
  * columns in ticks per 4 KiB page (a 2 MiB page's / 512), the fastest
  * marked; then GB/s; a skipped case '-'. */
@@ -720,6 +767,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_enomem),      cmocka_unit_test(test_eio),
 	    cmocka_unit_test(test_unavailable), cmocka_unit_test(test_roundtrip),
 	    cmocka_unit_test(test_tables),      cmocka_unit_test(test_tick_rate),
+	    cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -35,7 +35,8 @@
  * ioctl(2) do): open returns a handle >= 0 instead of 0. */
 struct pb_kmod_ops {
 	/* path's device opened read-write; ENOTTY when path is not a
-	 * character device */
+	 * character device, EMEDIUMTYPE when sysfs names it another
+	 * driver's (then it is not opened) */
 	int (*open)(void *ctx, const char *path);
 	void (*close)(void *ctx, int fd);
 	int (*info)(void *ctx, int fd, struct pb_kmod_info *out);  /* PB_KMOD_IOC_INFO */
@@ -43,8 +44,10 @@ struct pb_kmod_ops {
 	int (*time)(void *ctx, int fd, struct pb_kmod_time *io);   /* PB_KMOD_IOC_TIME */
 };
 
-/* open(2) with O_RDWR | O_CLOEXEC after fstat(2) says a character device;
- * ioctl(2) for the three requests. */
+/* open(2) with O_RDWR | O_CLOEXEC after stat(2) says a character device
+ * that /sys/dev/char/MAJOR:MINOR does not name as another driver's (a
+ * device whose open acts, such as a watchdog, is never opened) and fstat(2)
+ * agrees; ioctl(2) for the three requests. */
 const struct pb_kmod_ops *pb_kmod_device_ops(void);
 
 /* An open device. */
@@ -61,7 +64,8 @@ struct pb_kmod_dev {
  *    not loaded (primbench never loads it): build it with `make kmod`,
  *    load it with `sudo insmod kmod/primbench_kmod.ko` (docs/kernel.md)"
  *  - EACCES, EPERM: "cannot open PATH: ... (mode 0600: run as root)"
- *  - ENOTTY (open or INFO): "PATH is not primbench's device ..."
+ *  - ENOTTY (open or INFO), EMEDIUMTYPE (open: another driver's device):
+ *    "PATH is not primbench's device ..."
  *  - another ABI version: "the module at PATH has ABI version N, this
  *    primbench speaks M: rebuild and reload it (make kmod)"
  *  - an INFO out of range (n_variants, page sizes): "... bad INFO".

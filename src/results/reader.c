@@ -651,6 +651,16 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 	const char *unit = json_string_value(json_object_get(c, "unit"));
 	if (!unit || !*unit)
 		return fail_case(name, i, key, "no 'unit'");
+	/* a kernel case's page: 4 KiB or a huge page (docs/results-schema.md) */
+	const char *suite = json_string_value(json_object_get(key, "suite"));
+	if (suite && !strcmp(suite, "kernel")) {
+		const json_t *pg = json_object_get(key, "page_bytes");
+		if (!json_is_integer(pg) || json_integer_value(pg) <= 0 ||
+		    json_integer_value(pg) % 4096)
+			return fail_case(name, i, key,
+			                 "a kernel case's page_bytes must be a positive multiple "
+			                 "of 4096");
+	}
 	struct pb_results_case *cc = &f->cases[f->ncases];
 	cc->n = json_array_size(samples);
 	cc->v = pb_xcalloc(cc->n, sizeof *cc->v);
@@ -855,6 +865,32 @@ static void type_doc(struct pb_results_file *f, const json_t *doc)
 		f->noise_involuntary_switches = 0;
 }
 
+/* A file with kernel cases needs the rate of their ticks: kernel.tsc_khz,
+ * an integer from 1000 to 10^8 (1 MHz to 100 GHz). Without it their ns,
+ * GB/s and any comparison would silently use another clock's rate
+ * (machine.timer.hz, which under emulation is ns). */
+static int check_kernel_rate(const json_t *doc, const json_t *cases, const char *name)
+{
+	size_t i;
+	const json_t *c;
+	bool kernel_cases = false;
+	json_array_foreach(cases, i, c)
+	{
+		const char *suite =
+		    json_string_value(json_object_get(json_object_get(c, "key"), "suite"));
+		kernel_cases = kernel_cases || (suite && !strcmp(suite, "kernel"));
+	}
+	if (!kernel_cases)
+		return 0;
+	const json_t *khz = json_object_get(json_object_get(doc, "kernel"), "tsc_khz");
+	if (!json_is_integer(khz) || json_integer_value(khz) < 1000 ||
+	    json_integer_value(khz) > 100000000)
+		return pb_fail("%s: kernel cases need kernel.tsc_khz, the module's TSC rate in kHz "
+		               "(an integer, 1000 to 100000000)",
+		               name);
+	return 0;
+}
+
 static int check_doc(struct pb_results_file *f)
 {
 	const char *name = f->path;
@@ -906,6 +942,8 @@ static int check_doc(struct pb_results_file *f)
 	const json_t *cases = json_object_get(doc, "cases");
 	if (!json_is_array(cases))
 		return pb_fail("%s: no 'cases' array", name);
+	if (check_kernel_rate(doc, cases, name) != 0)
+		return -1;
 	type_doc(f, doc);
 
 	size_t n = json_array_size(cases);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "primbench/error.h"
@@ -27,9 +28,38 @@
 
 /* ---- the real device --------------------------------------------------- */
 
+/* Whether a character device's sysfs entry names another driver's device:
+ * /sys/dev/char/MAJOR:MINOR links to the device's directory, whose name
+ * for the module's misc device is "primbench" (Documentation/ABI/testing/
+ * sysfs-dev). False when sysfs cannot tell (not mounted): the INFO ioctl
+ * decides then. */
+static bool other_driver(dev_t rdev)
+{
+	char link[64], target[256];
+	snprintf(link, sizeof link, "/sys/dev/char/%u:%u", major(rdev), minor(rdev));
+	ssize_t n = readlink(link, target, sizeof target - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	const char *base = strrchr(target, '/');
+	return strcmp(base ? base + 1 : target, "primbench") != 0;
+}
+
 static int dev_open(void *ctx, const char *path)
 {
 	(void)ctx;
+	/* Before opening it read-write: opening some devices acts (a
+	 * watchdog starts its timer), so only a character device that sysfs
+	 * does not name as another driver's is opened. */
+	struct stat pre;
+	if (stat(path, &pre) == 0 && !S_ISCHR(pre.st_mode)) {
+		errno = ENOTTY;
+		return -1;
+	}
+	if (stat(path, &pre) == 0 && other_driver(pre.st_rdev)) {
+		errno = EMEDIUMTYPE;
+		return -1;
+	}
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -94,6 +124,10 @@ int pb_kmod_open(const struct pb_kmod_ops *ops, void *ctx, const char *path,
 		if (e == ENOTTY)
 			return pb_fail("%s is not primbench's device (not a character device; the "
 			               "module's is " PB_KMOD_DEVICE ")",
+			               path);
+		if (e == EMEDIUMTYPE)
+			return pb_fail("%s is not primbench's device (sysfs names it another "
+			               "driver's; the module's is " PB_KMOD_DEVICE ")",
 			               path);
 		return pb_fail("cannot open %s: %s", path, strerror(e));
 	}

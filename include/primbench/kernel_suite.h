@@ -129,6 +129,11 @@ int pb_kernel_check(struct pb_kmod_dev *dev, const struct pb_kernel_params *p,
 int pb_kernel_run_replicates(struct pb_kmod_dev *dev, const struct pb_kernel_params *p,
                              size_t replicates, struct pb_kernel_result *r);
 
+/* Appends one line (printf's fmt, no newline) to r->notes, cut where the
+ * buffer ends: the notes the text output prints and the file keeps. */
+void pb_kernel_note(struct pb_kernel_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Whether this build's architecture has the module (x86-64), and why
  * not. */
 bool pb_kernel_arch_supported(const char **why);

@@ -190,11 +190,10 @@ static void tsc_note(struct pb_kernel_result *r)
 	double khz = (double)r->info.tsc_khz, ours = t->hz / 1e3;
 	if (fabs(khz - ours) <= 0.01 * ours)
 		return;
-	size_t u = strlen(r->notes);
-	snprintf(r->notes + u, sizeof r->notes - u,
-	         "the module's tsc_khz %.0f and primbench's timer (%.0f kHz) differ by %.1f%%: "
-	         "ns and GB/s use the module's\n",
-	         khz, ours, 100 * (khz - ours) / ours);
+	pb_kernel_note(r,
+	               "the module's tsc_khz %.0f and primbench's timer (%.0f kHz) differ by "
+	               "%.1f%%: ns and GB/s use the module's",
+	               khz, ours, 100 * (khz - ours) / ours);
 }
 
 /* A hypervisor guest: its timings are of a virtual CPU. */
@@ -204,12 +203,11 @@ static void guest_note(struct pb_kernel_result *r)
 	pb_cpu_ident(&id);
 	if (!id.hypervisor)
 		return;
-	size_t u = strlen(r->notes);
-	snprintf(r->notes + u, sizeof r->notes - u,
-	         "a hypervisor guest%s%s%s: the figures are the virtual CPU's as the hypervisor "
-	         "ran it (under emulation they say nothing of real hardware)\n",
-	         id.hypervisor_vendor[0] ? " (" : "", id.hypervisor_vendor,
-	         id.hypervisor_vendor[0] ? ")" : "");
+	pb_kernel_note(r,
+	               "a hypervisor guest%s%s%s: the figures are the virtual CPU's as the "
+	               "hypervisor ran it (under emulation they say nothing of real hardware)",
+	               id.hypervisor_vendor[0] ? " (" : "", id.hypervisor_vendor,
+	               id.hypervisor_vendor[0] ? ")" : "");
 }
 
 static void print_notes(const struct pb_kernel_result *r)

@@ -52,12 +52,8 @@ static int dev_open(void *ctx, const char *path)
 	 * watchdog starts its timer), so only a character device that sysfs
 	 * does not name as another driver's is opened. */
 	struct stat pre;
-	if (stat(path, &pre) == 0 && !S_ISCHR(pre.st_mode)) {
-		errno = ENOTTY;
-		return -1;
-	}
-	if (stat(path, &pre) == 0 && other_driver(pre.st_rdev)) {
-		errno = EMEDIUMTYPE;
+	if (stat(path, &pre) == 0 && (!S_ISCHR(pre.st_mode) || other_driver(pre.st_rdev))) {
+		errno = S_ISCHR(pre.st_mode) ? EMEDIUMTYPE : ENOTTY;
 		return -1;
 	}
 	int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -234,9 +230,7 @@ static const char *order_text(uint32_t order)
 	return order == PB_KMOD_ORDER_2M ? "2 MiB" : "4 KiB";
 }
 
-static void note(struct pb_kernel_result *r, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void note(struct pb_kernel_result *r, const char *fmt, ...)
+void pb_kernel_note(struct pb_kernel_result *r, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -245,6 +239,14 @@ static void note(struct pb_kernel_result *r, const char *fmt, ...)
 	va_end(ap);
 	size_t u = strlen(r->notes);
 	snprintf(r->notes + u, sizeof r->notes - u, "%s\n", line);
+}
+
+/* EOPNOTSUPP for variant v: the module's reason. */
+static int unavailable(const struct pb_kernel_result *r, uint32_t v)
+{
+	const char *name = pb_kmod_variant_name(&r->info, v);
+	return pb_fail("variant '%s' is not available: %s", name ? name : "?",
+	               r->info.variants[v].why[0] ? r->info.variants[v].why : "the module says so");
 }
 
 /* "failed its correctness check: byte at offset N of a 4 KiB page" */
@@ -317,11 +319,7 @@ int pb_kernel_check(struct pb_kmod_dev *dev, const struct pb_kernel_params *p,
 				return check_failed(r, io.variant, io.page_order,
 				                    io.bad_offset_bytes);
 			case EOPNOTSUPP:
-				return pb_fail("variant '%s' is not available: %s",
-				               name ? name : "?",
-				               r->info.variants[io.variant].why[0]
-				                   ? r->info.variants[io.variant].why
-				                   : "the module says so");
+				return unavailable(r, io.variant);
 			case ENOMEM:
 				k->no_memory = true;
 				for (size_t i = 0; i < r->n_cases; i++)
@@ -330,9 +328,9 @@ int pb_kernel_check(struct pb_kmod_dev *dev, const struct pb_kernel_params *p,
 						skip_case(&r->cases[i], io.page_order
 						                            ? NO_HUGE_PAGE
 						                            : "out of memory");
-				note(r, "%s, %s pages: not checked nor timed: %s", name,
-				     order_text(io.page_order),
-				     io.page_order ? NO_HUGE_PAGE : "out of memory");
+				pb_kernel_note(r, "%s, %s pages: not checked nor timed: %s", name,
+				               order_text(io.page_order),
+				               io.page_order ? NO_HUGE_PAGE : "out of memory");
 				continue;
 			case EINTR:
 				r->n_checks--;
@@ -354,16 +352,17 @@ struct run {
 	struct pb_kernel_result *r;
 	struct pb_kernel_case **live; /* [n] */
 	bool *dead;                   /* [n]: ENOMEM mid-run, nothing more asked */
-	unsigned *changed;            /* [n]: batches the module saw change CPU */
 	volatile sig_atomic_t *stop;
 	uint32_t flags;
 	bool probing; /* the untimed probe: ENOMEM skips the case (noted there) */
 	int err;      /* the errno that ended the run with -1 */
 };
 
-/* One TIME request: batches 1, `calls` pages. Returns 0 with *ticks and
- * *io filled, 1 when nothing was timed and the run is to go on (ENOMEM
- * marks the case dead; cpu changed), 2 when a signal or the deadline
+/* One TIME request: batches 1, `calls` pages (with one batch the module's
+ * cpu_changed cannot be set: the harness's CPU queries around the request
+ * catch a migration, as for every suite). Returns 0 with *ticks and *io
+ * filled, 1 when nothing was timed and the run is to go on (ENOMEM marks
+ * the case dead), 2 when a signal or the deadline
  * stopped it (*ticks set when its batch was done: *done), or -1 with
  * pb_error(). */
 static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool *done)
@@ -389,41 +388,36 @@ static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool 
 		if (x->probing && io.overhead_ticks &&
 		    (x->r->overhead_ticks == 0 || (double)io.overhead_ticks < x->r->overhead_ticks))
 			x->r->overhead_ticks = (double)io.overhead_ticks;
-		if (io.cpu_changed) {
-			x->changed[i]++;
-			*done = false;
-		}
 	}
 	if (rc == 0)
-		return *done ? 0 : 1;
+		return 0;
 	x->err = e;
 	switch (e) {
 	case EINTR:
 	case ETIME:
 		if (e == ETIME)
-			note(x->r,
-			     "a request outlasted the module's %u ms (ETIME): the run ended "
-			     "there",
-			     x->r->info.max_request_ms);
+			pb_kernel_note(
+			    x->r,
+			    "a request outlasted the module's %u ms (ETIME): the run ended "
+			    "there",
+			    x->r->info.max_request_ms);
 		x->r->interrupted = true;
 		*x->stop = 1;
 		return 2;
 	case ENOMEM:
 		if (!x->dead[i] && !x->probing)
-			note(x->r,
-			     "%s, %s, %s: stopped early: the module could not allocate its "
-			     "pages (ENOMEM)",
-			     c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
+			pb_kernel_note(
+			    x->r,
+			    "%s, %s, %s: stopped early: the module could not allocate its "
+			    "pages (ENOMEM)",
+			    c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
 		x->dead[i] = true;
 		return 1;
 	case EIO:
 		return pb_fail("variant '%s' failed its correctness check (TIME, %s page, %s)",
 		               c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
 	case EOPNOTSUPP:
-		return pb_fail("variant '%s' is not available: %s", c->name,
-		               x->r->info.variants[c->variant].why[0]
-		                   ? x->r->info.variants[c->variant].why
-		                   : "the module says so");
+		return unavailable(x->r, c->variant);
 	default:
 		return pb_fail("PB_KMOD_IOC_TIME of '%s' (%s page, %s, %zu calls): %s", c->name,
 		               order_text(c->page_order), pb_kmod_state_name(c->state), calls,
@@ -483,11 +477,10 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 	size_t n = 0;
 	x.live = calloc(r->n_cases ? r->n_cases : 1, sizeof *x.live);
 	x.dead = calloc(r->n_cases ? r->n_cases : 1, sizeof *x.dead);
-	x.changed = calloc(r->n_cases ? r->n_cases : 1, sizeof *x.changed);
 	struct pb_harness_contender *hc = calloc(r->n_cases ? r->n_cases : 1, sizeof *hc);
 	size_t *where = calloc(r->n_cases ? r->n_cases : 1, sizeof *where);
 	int rc = -1;
-	if (!x.live || !x.dead || !x.changed || !hc || !where) {
+	if (!x.live || !x.dead || !hc || !where) {
 		pb_fail("out of memory");
 		goto out;
 	}
@@ -513,10 +506,11 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 		if (x.dead[i] && x.live[i]->n_samples) {
 			/* measured in an earlier replicate: kept, with fewer */
 			struct pb_kernel_case *c = x.live[i];
-			note(r,
-			     "%s, %s, %s: fewer replicates: the module could not allocate its "
-			     "pages (ENOMEM)",
-			     c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
+			pb_kernel_note(
+			    r,
+			    "%s, %s, %s: fewer replicates: the module could not allocate its "
+			    "pages (ENOMEM)",
+			    c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
 			continue;
 		}
 		if (x.dead[i]) {
@@ -524,9 +518,9 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 			skip_case(c, c->page_order
 			                 ? NO_HUGE_PAGE
 			                 : "the module could not allocate its pages (ENOMEM)");
-			note(r, "%s, %s pages, %s: not timed: %s", c->name,
-			     order_text(c->page_order), pb_kmod_state_name(c->state),
-			     c->skip_reason);
+			pb_kernel_note(r, "%s, %s pages, %s: not timed: %s", c->name,
+			               order_text(c->page_order), pb_kmod_state_name(c->state),
+			               c->skip_reason);
 			continue;
 		}
 		hc[m] = hc[i];
@@ -535,7 +529,6 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 	}
 	n = m;
 	memset(x.dead, 0, n * sizeof *x.dead);
-	memset(x.changed, 0, n * sizeof *x.changed);
 	if (*x.stop) {
 		rc = 0;
 		goto out;
@@ -575,7 +568,7 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 		h->ticks = NULL;
 		h->calls = NULL;
 		c->n_samples = h->n_samples;
-		c->migrations = (unsigned)h->migrations + x.changed[i];
+		c->migrations = (unsigned)h->migrations;
 		c->ticks_per_call = h->per_call;
 		c->outliers = h->outliers;
 	}
@@ -586,7 +579,6 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 out:
 	free(x.live);
 	free(x.dead);
-	free(x.changed);
 	free(hc);
 	free(where);
 	return rc;

@@ -45,11 +45,14 @@ awk 'length > 80 { print "line over 80 columns: " $0; bad = 1 } END { exit bad }
 	fail "a line over 80 columns"
 # the reported figure, or (where that is only a fallback: a machine whose
 # reported LLC is implausible) the latency curve's
-grep -Eq '^  LLC [0-9.]+ [KMG]iB( \((sysfs|cpuid|hwloc|sysconf|fallback)\)|, where the latency curve.s largest step past L2 starts)' out.txt ||
+# out.txt with each wrapped line (4 more spaces) joined to the one before:
+# the LLC line's clauses may wrap, by the figures' digits
+joined() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n    / /g' out.txt; }
+joined | grep -Eq '^  LLC [0-9.]+ [KMG]iB( \((sysfs|cpuid|hwloc|sysconf|fallback)\)|, where the latency curve.s largest step past L2 starts)' ||
 	fail "no LLC line under the plan"
 run --no-check --llc-from-curve
 [ $? -eq 0 ] || fail "--no-check --llc-from-curve: exit status"
-grep -Eq '^  LLC [0-9.]+ [KMG]iB(, where the latency curve.s largest step past L2 starts| \(.*\).*, kept: [0-9] sweeps)' out.txt ||
+joined | grep -Eq '^  LLC [0-9.]+ [KMG]iB(, where the latency curve.s largest step past L2 starts| \(.*\).*, kept: [0-9] sweeps)' ||
 	fail "--llc-from-curve: no LLC line from the curve"
 grep -q '^check' out.txt && fail "--no-check checked"
 grep -q '^# checked' p && fail "--no-check: a check in the comment"

@@ -1,7 +1,9 @@
-/* cmd_kernel.c - `primbench kernel clear_page [OPTIONS]`: clear_page
+/* cmd_kernel.c - `primbench kernel OPS [OPTIONS]`: clear_page,
+ * copy_page, kernel_fpu_begin/end (fpu) and user-copy (user_copy)
  * variants timed in kernel context by primbench's module through
- * /dev/primbench (include/primbench/kernel_suite.h, docs/kernel.md). The
- * module is never loaded from here: its absence is one line saying how. */
+ * /dev/primbench (include/primbench/kernel_suite.h, docs/kernel.md), the
+ * cases of every listed op interleaved in one run. The module is never
+ * loaded from here: its absence is one line saying how. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <math.h>
@@ -18,6 +20,7 @@
 #include "primbench/report.h"
 #include "primbench/results.h"
 #include "primbench/session.h"
+#include "primbench/sizes.h"
 #include "primbench/text.h"
 #include "primbench/timer.h"
 
@@ -26,29 +29,41 @@ int cmd_kernel(int argc, char **argv);
 
 static void usage(FILE *f)
 {
-	fputs("usage: primbench kernel clear_page [OPTIONS]\n"
+	fputs("usage: primbench kernel OPS [OPTIONS]\n"
 	      "       primbench kernel --list [--device PATH]\n"
 	      "\n"
-	      "Times clear_page variants in kernel context: the kernel's own "
-	      "(clear_page,\n"
-	      "clear_page_orig, _rep, _erms) and the module's (rep stosb/stosq, "
-	      "unrolled\n"
-	      "stores, movnti, SSE2/AVX2/AVX-512 stores, clzero), on 4 KiB pages and "
-	      "a\n"
-	      "2 MiB page, hot and flushed, interleaved, with preemption off around "
-	      "each\n"
-	      "timed batch. Each variant passes the module's correctness check first.\n"
-	      "Needs primbench's module loaded (primbench never loads it): `make kmod`,\n"
-	      "then `sudo insmod kmod/primbench_kmod.ko` (docs/kernel.md). Figures are\n"
-	      "TSC ticks per 4 KiB page and GB/s, like `mem clear_page`'s.\n"
+	      "Times kernel routines in kernel context through primbench's module. OPS\n"
+	      "is a comma list of:\n"
+	      "  clear_page   the kernel's clear_page (and _orig, _rep, _erms) and the\n"
+	      "               module's (rep stosb/stosq, unrolled, movnti, SSE2/AVX2/\n"
+	      "               AVX-512 stores inside kernel_fpu_begin/end, clzero)\n"
+	      "  copy_page    the kernel's copy_page and the module's (rep movsb/movsq,\n"
+	      "               unrolled, movnti, SSE2/AVX2/AVX-512, temporal and NT)\n"
+	      "  fpu          kernel_fpu_begin/end itself (begin_end, save_restore, timed\n"
+	      "               in the kernel) and an ioctl with and without it (ioctl_null,\n"
+	      "               ioctl_fpu, timed from user space), by upper state\n"
+	      "  user_copy    copy_to_user, copy_from_user, clear_user of SIZE bytes\n"
+	      "or all (every op the module has). The cases of every listed op run\n"
+	      "interleaved in one run, with preemption off around each timed batch, each\n"
+	      "variant past the module's correctness check first; with fpu and clear_page\n"
+	      "or copy_page the SIMD break-even is computed. Needs primbench's module\n"
+	      "loaded (primbench never loads it): `make kmod`, then `sudo insmod\n"
+	      "kmod/primbench_kmod.ko` (docs/kernel.md). Figures are TSC ticks.\n"
 	      "\n"
 	      "  --device PATH       the module's device (default " PB_KMOD_DEVICE ")\n"
-	      "  --list              the module's variants (available or why not) and "
-	      "limits\n"
-	      "  --variants LIST     comma-separated (default: every available one)\n"
-	      "  --pages LIST        4K and/or 2M (default 4K,2M)\n"
-	      "  --cache LIST        hot and/or flushed (default hot,flushed)\n"
-	      "  --irqs-off          interrupts off around each batch too\n"
+	      "  --list              the module's variants by op (available or why not)\n"
+	      "                      and limits\n"
+	      "  --variants LIST     comma-separated names, looked up in every listed op\n"
+	      "                      (default: every available one)\n"
+	      "  --pages LIST        clear_page, copy_page: 4K and/or 2M (default 4K,2M)\n"
+	      "  --cache LIST        clear_page, copy_page, user_copy: hot and/or flushed\n"
+	      "                      (default hot,flushed)\n"
+	      "  --sizes LIST        user_copy: bytes per call, 1 to the module's\n"
+	      "                      max_user_bytes (default 64,256,1K,4K,64K,1M,32M)\n"
+	      "  --upper LIST        fpu: clean, dirty, dirty512 (default clean,dirty and\n"
+	      "                      dirty512 where the CPU and the OS have the state)\n"
+	      "  --irqs-off          interrupts off around each batch too (TIME requests;\n"
+	      "                      not ioctl_null, ioctl_fpu)\n"
 	      "  --budget SECONDS    time once every case has --min-samples (default 2)\n"
 	      "  --min-samples N     per case (default 11); --max-samples N (default "
 	      "201)\n"
@@ -79,7 +94,9 @@ enum {
 	OPT_CACHE,
 	OPT_IRQS_OFF,
 	OPT_CPU,
-	OPT_REPLICATES
+	OPT_REPLICATES,
+	OPT_SIZES,
+	OPT_UPPER
 };
 
 #define KERNEL_DEFAULT_REPLICATES 5
@@ -94,6 +111,8 @@ static const struct option options[] = {
     {"irqs-off", no_argument, 0, OPT_IRQS_OFF},
     {"cpu", required_argument, 0, OPT_CPU},
     {"replicates", required_argument, 0, OPT_REPLICATES},
+    {"sizes", required_argument, 0, OPT_SIZES},
+    {"upper", required_argument, 0, OPT_UPPER},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -103,7 +122,9 @@ static const struct option options[] = {
 
 struct kernel_opts {
 	struct cli_sampling samp;
-	const char *device, *variants, *pages, *cache, *cpu;
+	const char *device, *variants, *pages, *cache, *cpu, *sizes_arg, *upper_arg;
+	const char *ops_arg;
+	uint32_t ops; /* PB_KOP_BIT, by name (all: every op) */
 	bool list, irqs_off;
 	size_t replicates;
 	bool replicates_set;
@@ -111,7 +132,76 @@ struct kernel_opts {
 	struct cli_format fmt;
 	uint32_t orders[2], states[2];
 	size_t n_orders, n_states;
+	uint64_t sizes[PB_KERNEL_MAX_SIZES];
+	size_t n_sizes;
+	uint32_t uppers[PB_KU_COUNT];
+	size_t n_uppers;
 };
+
+#define KERNEL_DEFAULT_SIZES "64,256,1K,4K,64K,1M,32M"
+
+/* --sizes: mem's parser, each size 1 or more (the module's max_user_bytes
+ * is checked once INFO is read). */
+static void parse_sizes(struct kernel_opts *o)
+{
+	const char *arg = o->sizes_arg ? o->sizes_arg : KERNEL_DEFAULT_SIZES;
+	struct pb_size_list l;
+	if (pb_parse_size_list(arg, 0, PB_KERNEL_MAX_SIZES, &l) != 0)
+		die_usage("%s", pb_error());
+	if (!l.count)
+		die_usage("empty --sizes list");
+	for (size_t i = 0; i < l.count; i++) {
+		if (l.values[i] < 1)
+			die_usage("size %lld in '--sizes %s': user_copy copies 1 byte or more",
+			          (long long)l.values[i], arg);
+		o->sizes[i] = (uint64_t)l.values[i];
+	}
+	o->n_sizes = l.count;
+	pb_size_list_free(&l);
+}
+
+/* --upper names (whether the CPU has them: upper_check). */
+static void parse_upper(struct kernel_opts *o)
+{
+	if (!o->upper_arg)
+		return;
+	char *copy = strdup(o->upper_arg);
+	if (!copy)
+		die_usage("out of memory");
+	char *save = NULL;
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		uint32_t u = 0;
+		while (u < PB_KU_COUNT && strcmp(w, pb_kernel_upper_name(u)))
+			u++;
+		if (u == PB_KU_COUNT)
+			die_usage("bad --upper '%s' (clean, dirty and/or dirty512)", w);
+		for (size_t j = 0; j < o->n_uppers; j++)
+			if (o->uppers[j] == u)
+				die_usage("--upper: '%s' twice", w);
+		o->uppers[o->n_uppers++] = u;
+	}
+	free(copy);
+	if (!o->n_uppers)
+		die_usage("empty --upper list (clean, dirty and/or dirty512)");
+}
+
+/* The upper states against the CPU (after the architecture's check): an
+ * asked one it lacks is an error, the default takes what it has. */
+static void upper_check(struct kernel_opts *o)
+{
+	const char *why = NULL;
+	if (o->upper_arg) {
+		for (size_t j = 0; j < o->n_uppers; j++)
+			if (!pb_kernel_upper_possible(o->uppers[j], &why))
+				die_usage("--upper %s: %s", pb_kernel_upper_name(o->uppers[j]),
+				          why);
+		return;
+	}
+	o->n_uppers = 0;
+	for (uint32_t u = 0; u < PB_KU_COUNT; u++)
+		if (pb_kernel_upper_possible(u, NULL))
+			o->uppers[o->n_uppers++] = u;
+}
 
 /* A comma-separated list of `what` among names[0..2) into out (no
  * repeats); exits 2 naming opt otherwise. Returns the count. */
@@ -152,6 +242,8 @@ static bool parse_options(int argc, char **argv, struct kernel_opts *o)
 	    CLI_STORE_ARG(OPT_CACHE, struct kernel_opts, cache),
 	    CLI_STORE_FLAG(OPT_IRQS_OFF, struct kernel_opts, irqs_off, true),
 	    CLI_STORE_ARG(OPT_CPU, struct kernel_opts, cpu),
+	    CLI_STORE_ARG(OPT_SIZES, struct kernel_opts, sizes_arg),
+	    CLI_STORE_ARG(OPT_UPPER, struct kernel_opts, upper_arg),
 	    CLI_STORE_NUMBER_SET(OPT_REPLICATES, struct kernel_opts, replicates, replicates_set,
 	                         "--replicates", 1, 100),
 	    {0},
@@ -160,12 +252,27 @@ static bool parse_options(int argc, char **argv, struct kernel_opts *o)
 	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
 	if (!cli_parse_options("kernel", argc, argv, ":ho:f:q", options, NULL, o, &common, usage))
 		return false;
-	if (optind < argc && strcmp(argv[optind], "clear_page"))
-		die_usage("unknown operation '%s' (clear_page)", argv[optind]);
+	if (optind < argc) {
+		o->ops_arg = argv[optind];
+		o->ops = pb_kmod_parse_ops(NULL, o->ops_arg);
+		if (!o->ops)
+			die_usage("%s", pb_error());
+	}
 	if (optind + 1 < argc)
 		die_usage("unexpected argument '%s'", argv[optind + 1]);
 	if (optind >= argc && !o->list)
-		die_usage("an operation is needed: clear_page (try 'primbench kernel --help')");
+		die_usage("an op is needed: clear_page, copy_page, fpu, user_copy or all (try "
+		          "'primbench kernel --help')");
+	bool pages_ops = o->ops & (PB_KOP_BIT(PB_KOP_CLEAR_PAGE) | PB_KOP_BIT(PB_KOP_COPY_PAGE));
+	if (o->ops && o->pages && !pages_ops)
+		die_usage("--pages is clear_page's and copy_page's: '%s' has neither", o->ops_arg);
+	if (o->ops && o->cache && !pages_ops && !(o->ops & PB_KOP_BIT(PB_KOP_USER_COPY)))
+		die_usage("--cache is clear_page's, copy_page's and user_copy's: '%s' has none",
+		          o->ops_arg);
+	if (o->ops && o->sizes_arg && !(o->ops & PB_KOP_BIT(PB_KOP_USER_COPY)))
+		die_usage("--sizes is user_copy's: '%s' does not list it", o->ops_arg);
+	if (o->ops && o->upper_arg && !(o->ops & PB_KOP_BIT(PB_KOP_FPU)))
+		die_usage("--upper is fpu's: '%s' does not list it", o->ops_arg);
 	if (!*o->device)
 		die_usage("empty --device path");
 	static const char *const page_names[2] = {"4K", "2M"}, *const cache_names[2] = {"hot",
@@ -176,6 +283,8 @@ static bool parse_options(int argc, char **argv, struct kernel_opts *o)
 	                         o->orders);
 	o->n_states = parse_pair("--cache", o->cache ? o->cache : "hot,flushed", cache_names,
 	                         cache_values, o->states);
+	parse_sizes(o);
+	parse_upper(o);
 	cli_sampling_check(&o->samp);
 	return true;
 }
@@ -224,9 +333,13 @@ static void print_notes(const struct pb_kernel_result *r)
 		n += r->cases[i].n_samples;
 		mig += r->cases[i].migrations;
 	}
+	bool user = false;
+	for (size_t i = 0; i < r->n_cases; i++)
+		user |= r->cases[i].user_timed;
 	printf("%zu sample%s, %zu outlier%s (kept), %u migration%s (dropped); the module's "
-	       "overhead %.0f ticks subtracted\n",
-	       n, pb_plural(n), outl, pb_plural(outl), mig, pb_plural(mig), r->overhead_ticks);
+	       "overhead %.0f ticks subtracted%s\n",
+	       n, pb_plural(n), outl, pb_plural(outl), mig, pb_plural(mig), r->overhead_ticks,
+	       user ? " (not from ioctl_null, ioctl_fpu: timed from user space)" : "");
 }
 
 /* "correctness: N variants checked" and the skipped page sizes; flushed, so
@@ -236,9 +349,8 @@ static void print_checks(const struct pb_kernel_result *r, size_t nv)
 	size_t ok = 0;
 	for (size_t i = 0; i < r->n_checks; i++)
 		ok += r->checks[i].ok;
-	printf("\ncorrectness: %zu variant%s checked (%zu of %zu variant x page size checks "
-	       "passed",
-	       nv, pb_plural(nv), ok, r->n_checks);
+	printf("\ncorrectness: %zu variant%s checked (%zu of %zu checks passed", nv, pb_plural(nv),
+	       ok, r->n_checks);
 	if (ok < r->n_checks)
 		printf("; the rest could not get their pages");
 	printf(")\n");
@@ -247,7 +359,7 @@ static void print_checks(const struct pb_kernel_result *r, size_t nv)
 
 /* Runs the suite on the open device. Returns the exit status. */
 static int measure(struct kernel_opts *o, struct pb_kmod_dev *dev, const struct pb_kmod_info *in,
-                   const uint32_t *vars, size_t nv, int want_cpu)
+                   const uint32_t *vars, size_t nv, int want_cpu, const char *notes)
 {
 	struct pb_session s;
 	struct pb_session_params sp;
@@ -264,6 +376,7 @@ static int measure(struct kernel_opts *o, struct pb_kmod_dev *dev, const struct 
 	       o->device);
 	fflush(stdout);
 	struct pb_kernel_result r = {.info = *in};
+	snprintf(r.notes, sizeof r.notes, "%s", notes);
 	tsc_note(&r);
 	guest_note(&r);
 	const struct pb_kernel_params p = {
@@ -273,6 +386,10 @@ static int measure(struct kernel_opts *o, struct pb_kmod_dev *dev, const struct 
 	    .n_orders = o->n_orders,
 	    .states = o->states,
 	    .n_states = o->n_states,
+	    .sizes = o->sizes,
+	    .n_sizes = o->n_sizes,
+	    .uppers = o->uppers,
+	    .n_uppers = o->n_uppers,
 	    .irqs_off = o->irqs_off,
 	    .budget_s = o->samp.budget_s,
 	    .min_samples = o->samp.min_samples,
@@ -337,8 +454,11 @@ int cmd_kernel(int argc, char **argv)
 		return PB_EXIT_USAGE;
 	}
 	cli_replicates_check(&o.samp, &o.replicates, o.replicates_set, 1);
-	if (o.list && (o.out || o.variants || o.pages || o.cache || o.irqs_off))
+	if (o.list && (o.out || o.variants || o.pages || o.cache || o.irqs_off || o.sizes_arg ||
+	               o.upper_arg || o.ops_arg))
 		die_usage("--list prints the module's variants: it takes --device only");
+	if (o.ops & PB_KOP_BIT(PB_KOP_FPU))
+		upper_check(&o);
 	int want_cpu = cli_parse_cpu_opt(o.cpu);
 	cli_parse_done();
 	struct pb_kmod_dev dev;
@@ -352,20 +472,56 @@ int cmd_kernel(int argc, char **argv)
 		pb_kmod_close(&dev);
 		return PB_EXIT_OK;
 	}
+	int status = PB_EXIT_USAGE;
+	uint32_t ops = pb_kmod_parse_ops(&info, o.ops_arg);
+	if (!ops) {
+		cli_error("%s", pb_error());
+		goto out;
+	}
+	for (size_t i = 0; (ops & PB_KOP_BIT(PB_KOP_USER_COPY)) && i < o.n_sizes; i++)
+		if (o.sizes[i] > info.max_user_bytes) {
+			cli_error("size %llu in '--sizes %s' is larger than the module's "
+			          "max_user_bytes (%llu)",
+			          (unsigned long long)o.sizes[i],
+			          o.sizes_arg ? o.sizes_arg : KERNEL_DEFAULT_SIZES,
+			          (unsigned long long)info.max_user_bytes);
+			goto out;
+		}
 	uint32_t vars[PB_KMOD_MAX_VARIANTS];
-	int nv = o.variants ? pb_kmod_parse_variants(&info, o.variants, vars)
-	                    : (int)pb_kmod_available_variants(&info, vars);
+	int nv = o.variants ? pb_kmod_parse_variants(&info, ops, o.variants, vars)
+	                    : (int)pb_kmod_available_variants(&info, ops, vars);
 	if (nv <= 0) {
 		if (nv < 0)
 			cli_error("%s", pb_error());
 		else
-			cli_error("the module at %s offers no available variant "
+			cli_error("the module at %s offers no available variant of '%s' "
 			          "(primbench kernel --list says why)",
-			          o.device);
-		pb_kmod_close(&dev);
-		return PB_EXIT_USAGE;
+			          o.device, o.ops_arg);
+		goto out;
 	}
-	int status = measure(&o, &dev, &info, vars, (size_t)nv, want_cpu);
+	char notes[1024] = "";
+	bool calls = false;
+	for (uint32_t op = 0; op < PB_KOP_COUNT; op++) {
+		bool any = false;
+		for (int i = 0; i < nv; i++) {
+			any |= info.variants[vars[i]].op == op;
+			calls |= (info.variants[vars[i]].flags & PB_KVF_CALL) != 0;
+		}
+		size_t u = strlen(notes);
+		if ((ops & PB_KOP_BIT(op)) && !any)
+			snprintf(notes + u, sizeof notes - u,
+			         "%s: not measured: --variants names none of its variants (%s "
+			         "--list)\n",
+			         pb_kmod_op_name(op), "primbench kernel");
+	}
+	if (o.irqs_off && calls) {
+		size_t u = strlen(notes);
+		snprintf(notes + u, sizeof notes - u,
+		         "--irqs-off: ioctl_null and ioctl_fpu are timed from user space, "
+		         "interrupts on\n");
+	}
+	status = measure(&o, &dev, &info, vars, (size_t)nv, want_cpu, notes);
+out:
 	pb_kmod_close(&dev);
 	return status;
 }

@@ -1,10 +1,10 @@
-/* kernel.c - the kernel suite: clear_page variants timed by primbench's
- * module through /dev/primbench (include/primbench/kernel_suite.h; the
- * interface: include/primbench/kmod_abi.h). This file only asks: the
- * module allocates, flushes, disables preemption and reads the TSC
- * (kmod/primbench_kmod.c); the harness (harness.h) decides what to ask
- * for and when. Builds on every architecture (the ioctl numbers come from
- * <linux/ioctl.h>); the command refuses to run off x86-64. */
+/* kernel.c - the kernel suite: clear_page, copy_page, fpu and user_copy
+ * variants timed by primbench's module through /dev/primbench (include/primbench/kernel_suite.h;
+ * the interface: include/primbench/kmod_abi.h). This file only asks: the module allocates, flushes,
+ * disables preemption and reads the TSC (kmod/primbench_kmod.c); the harness (harness.h) decides
+ * what to ask for and when. Only the fpu op's CALL variants are timed here, from user space, as
+ * their meaning asks (the cost of an ioctl as its caller sees it). Builds on every architecture
+ * (the ioctl numbers come from <linux/ioctl.h>); the command refuses to run off x86-64. */
 #define _GNU_SOURCE
 #include "primbench/kernel_suite.h"
 
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -92,7 +93,14 @@ static int dev_time(void *ctx, int fd, struct pb_kmod_time *io)
 	return ioctl(fd, PB_KMOD_IOC_TIME, io) < 0 ? -1 : 0;
 }
 
-static const struct pb_kmod_ops device_ops = {dev_open, dev_close, dev_info, dev_check, dev_time};
+static int dev_call(void *ctx, int fd, uint32_t variant)
+{
+	(void)ctx;
+	return ioctl(fd, PB_KMOD_IOC_CALL, (unsigned long)variant) < 0 ? -1 : 0;
+}
+
+static const struct pb_kmod_ops device_ops = {dev_open,  dev_close, dev_info,
+                                              dev_check, dev_time,  dev_call};
 
 const struct pb_kmod_ops *pb_kmod_device_ops(void)
 {
@@ -144,13 +152,21 @@ int pb_kmod_open(const struct pb_kmod_ops *ops, void *ctx, const char *path,
 		               "version %u: rebuild and reload the module (make kmod)",
 		               path, info->abi_version, PB_KMOD_ABI_VERSION);
 	}
-	if (info->n_variants > PB_KMOD_MAX_VARIANTS || info->page_bytes != 4096 ||
-	    info->huge_page_bytes != 4096u << PB_KMOD_ORDER_2M || info->max_batches < 1) {
+	bool ops_ok = info->n_ops >= 1 && info->n_ops <= PB_KOP_COUNT;
+	for (uint32_t i = 0; ops_ok && i < info->n_variants && i < PB_KMOD_MAX_VARIANTS; i++)
+		ops_ok = info->variants[i].op < info->n_ops;
+	/* a 2 MiB page is one call's bytes: max_calls_bytes must hold it */
+	if (info->n_variants > PB_KMOD_MAX_VARIANTS || !ops_ok || info->page_bytes != 4096 ||
+	    info->huge_page_bytes != 4096u << PB_KMOD_ORDER_2M || info->max_batches < 1 ||
+	    info->max_calls_bytes < info->huge_page_bytes || info->max_user_bytes < 4096 ||
+	    info->max_user_bytes > (1ull << 30)) {
 		pb_kmod_close(dev);
-		return pb_fail("the module at %s gave a bad INFO (%u variants, pages of %u and "
-		               "%u bytes, at most %u batches)",
-		               path, info->n_variants, info->page_bytes, info->huge_page_bytes,
-		               info->max_batches);
+		return pb_fail("the module at %s gave a bad INFO (%u variants of %u ops, pages of "
+		               "%u and %u bytes, at most %u batches, %u bytes of pages and %llu "
+		               "user bytes a request)",
+		               path, info->n_variants, info->n_ops, info->page_bytes,
+		               info->huge_page_bytes, info->max_batches, info->max_calls_bytes,
+		               (unsigned long long)info->max_user_bytes);
 	}
 	/* The module's strings as C strings whatever it wrote. */
 	info->release[sizeof info->release - 1] = '\0';
@@ -169,24 +185,102 @@ void pb_kmod_close(struct pb_kmod_dev *dev)
 	dev->fd = -1;
 }
 
-int pb_kmod_variant_find(const struct pb_kmod_info *info, const char *name)
+int pb_kmod_variant_find(const struct pb_kmod_info *info, uint32_t op, const char *name)
 {
 	for (uint32_t i = 0; i < info->n_variants; i++)
-		if (!strcmp(info->variants[i].name, name))
+		if (info->variants[i].op == op && !strcmp(info->variants[i].name, name))
 			return (int)i;
 	return -1;
 }
 
-size_t pb_kmod_available_variants(const struct pb_kmod_info *info, uint32_t *out)
+size_t pb_kmod_available_variants(const struct pb_kmod_info *info, uint32_t ops, uint32_t *out)
 {
 	size_t n = 0;
 	for (uint32_t i = 0; i < info->n_variants; i++)
-		if (info->variants[i].flags & PB_KVF_AVAILABLE)
+		if ((info->variants[i].flags & PB_KVF_AVAILABLE) &&
+		    (ops & PB_KOP_BIT(info->variants[i].op)))
 			out[n++] = i;
 	return n;
 }
 
-int pb_kmod_parse_variants(const struct pb_kmod_info *info, const char *list, uint32_t *out)
+uint32_t pb_kmod_parse_ops(const struct pb_kmod_info *info, const char *list)
+{
+	char *copy = strdup(list);
+	if (!copy)
+		return pb_fail("out of memory"), 0;
+	uint32_t ops = 0;
+	int rc = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(copy, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save)) {
+		uint32_t bits = 0;
+		if (!strcmp(w, "all")) {
+			for (uint32_t o = 0; o < PB_KOP_COUNT; o++) {
+				bool has = !info;
+				for (uint32_t i = 0; info && i < info->n_variants && !has; i++)
+					has = info->variants[i].op == o;
+				if (has)
+					bits |= PB_KOP_BIT(o);
+			}
+		} else {
+			for (uint32_t o = 0; o < PB_KOP_COUNT; o++)
+				if (!strcmp(w, pb_kmod_op_name(o)))
+					bits = PB_KOP_BIT(o);
+			if (!bits) {
+				rc = pb_fail(
+				    "unknown op '%s' (clear_page, copy_page, fpu, user_copy "
+				    "or all)",
+				    w);
+				break;
+			}
+		}
+		if (ops & bits && strcmp(w, "all")) {
+			rc = pb_fail("op '%s' twice", w);
+			break;
+		}
+		ops |= bits;
+	}
+	free(copy);
+	if (rc)
+		return 0;
+	if (!ops)
+		return pb_fail("empty op list (clear_page, copy_page, fpu, user_copy or all)"), 0;
+	for (uint32_t o = 0; info && o < PB_KOP_COUNT; o++) {
+		bool has = false;
+		for (uint32_t i = 0; i < info->n_variants && !has; i++)
+			has = info->variants[i].op == o;
+		if ((ops & PB_KOP_BIT(o)) && !has)
+			return pb_fail("the module has no %s variants (ABI %u, module %s)",
+			               pb_kmod_op_name(o), info->abi_version, info->module_version),
+			       0;
+	}
+	return ops;
+}
+
+/* "unknown variant 'X' (clear_page has: a, b; fpu has: c)" */
+static int unknown_variant(const struct pb_kmod_info *info, uint32_t ops, const char *w)
+{
+	char names[PB_KMOD_MAX_VARIANTS * 34 + 128] = "";
+	for (uint32_t o = 0; o < PB_KOP_COUNT; o++) {
+		if (!(ops & PB_KOP_BIT(o)))
+			continue;
+		size_t u = strlen(names);
+		snprintf(names + u, sizeof names - u, "%s%s has:", *names ? "; " : "",
+		         pb_kmod_op_name(o));
+		bool first = true;
+		for (uint32_t i = 0; i < info->n_variants; i++) {
+			if (info->variants[i].op != o)
+				continue;
+			u = strlen(names);
+			snprintf(names + u, sizeof names - u, "%s %s", first ? "" : ",",
+			         info->variants[i].name);
+			first = false;
+		}
+	}
+	return pb_fail("unknown variant '%s' (%s)", w, names);
+}
+
+int pb_kmod_parse_variants(const struct pb_kmod_info *info, uint32_t ops, const char *list,
+                           uint32_t *out)
 {
 	char *copy = strdup(list);
 	if (!copy)
@@ -194,28 +288,29 @@ int pb_kmod_parse_variants(const struct pb_kmod_info *info, const char *list, ui
 	int n = 0, rc = 0;
 	char *save = NULL;
 	for (char *w = strtok_r(copy, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save)) {
-		int v = pb_kmod_variant_find(info, w);
-		if (v < 0) {
-			char names[PB_KMOD_MAX_VARIANTS * 34] = "";
-			for (uint32_t i = 0; i < info->n_variants; i++) {
-				size_t u = strlen(names);
-				snprintf(names + u, sizeof names - u, "%s%s", i ? ", " : "",
-				         info->variants[i].name);
+		int found = 0;
+		for (uint32_t o = 0; o < PB_KOP_COUNT && rc == 0; o++) {
+			if (!(ops & PB_KOP_BIT(o)))
+				continue;
+			int v = pb_kmod_variant_find(info, o, w);
+			if (v < 0)
+				continue;
+			found++;
+			if (!(info->variants[v].flags & PB_KVF_AVAILABLE)) {
+				rc = pb_fail("%s variant '%s' is not available: %s",
+				             pb_kmod_op_name(o), w,
+				             info->variants[v].why[0] ? info->variants[v].why
+				                                      : "the module says so");
+				break;
 			}
-			rc = pb_fail("unknown variant '%s' (the module has: %s)", w, names);
-			break;
+			for (int j = 0; j < n && rc == 0; j++)
+				if (out[j] == (uint32_t)v)
+					rc = pb_fail("variant '%s' twice", w);
+			if (rc == 0 && n < PB_KMOD_MAX_VARIANTS)
+				out[n++] = (uint32_t)v;
 		}
-		if (!(info->variants[v].flags & PB_KVF_AVAILABLE)) {
-			rc = pb_fail("variant '%s' is not available: %s", w,
-			             info->variants[v].why[0] ? info->variants[v].why
-			                                      : "the module says so");
-			break;
-		}
-		for (int j = 0; j < n; j++)
-			if (out[j] == (uint32_t)v)
-				rc = pb_fail("variant '%s' twice", w);
-		if (rc == 0 && n < PB_KMOD_MAX_VARIANTS)
-			out[n++] = (uint32_t)v;
+		if (rc == 0 && !found)
+			rc = unknown_variant(info, ops, w);
 	}
 	free(copy);
 	if (rc == 0 && n == 0)
@@ -241,29 +336,52 @@ void pb_kernel_note(struct pb_kernel_result *r, const char *fmt, ...)
 	snprintf(r->notes + u, sizeof r->notes - u, "%s\n", line);
 }
 
+/* "clear_page variant 'X'" of variant v */
+static const char *vlabel(const struct pb_kmod_info *info, uint32_t v)
+{
+	static char buf[80];
+	const char *name = pb_kmod_variant_name(info, v);
+	const char *op = name ? pb_kmod_op_name(info->variants[v].op) : NULL;
+	snprintf(buf, sizeof buf, "%s variant '%s'", op ? op : "?", name ? name : "?");
+	return buf;
+}
+
 /* EOPNOTSUPP for variant v: the module's reason. */
 static int unavailable(const struct pb_kernel_result *r, uint32_t v)
 {
-	const char *name = pb_kmod_variant_name(&r->info, v);
-	return pb_fail("variant '%s' is not available: %s", name ? name : "?",
-	               r->info.variants[v].why[0] ? r->info.variants[v].why : "the module says so");
+	return pb_fail("%s is not available: %s", vlabel(&r->info, v),
+	               v < r->info.n_variants && r->info.variants[v].why[0]
+	                   ? r->info.variants[v].why
+	                   : "the module says so");
 }
 
-/* "failed its correctness check: byte at offset N of a 4 KiB page" */
-static int check_failed(const struct pb_kernel_result *r, uint32_t v, uint32_t order, int64_t off)
+/* EIO from CHECK: where, in the words of the op. size_bytes: the region
+ * (user_copy), else the page's. */
+static int check_failed(const struct pb_kernel_result *r, uint32_t v, uint32_t order,
+                        uint64_t size_bytes, int64_t off)
 {
-	const char *name = pb_kmod_variant_name(&r->info, v);
+	const char *who = vlabel(&r->info, v);
+	uint32_t op = v < r->info.n_variants ? r->info.variants[v].op : PB_KOP_CLEAR_PAGE;
+	char where[64];
+	if (op == PB_KOP_USER_COPY)
+		snprintf(where, sizeof where, "a region of %llu bytes",
+		         (unsigned long long)size_bytes);
+	else
+		snprintf(where, sizeof where, "a %s page", order_text(order));
+	uint64_t len = op == PB_KOP_USER_COPY ? size_bytes : 4096ull << order;
 	if (off < 0)
-		return pb_fail("variant '%s' failed its correctness check: the guard byte %lld "
-		               "bytes before a %s page was written",
-		               name, (long long)-off, order_text(order));
-	if (off >= (int64_t)(4096u << order))
-		return pb_fail("variant '%s' failed its correctness check: the guard byte at "
-		               "offset %lld after a %s page was written",
-		               name, (long long)off, order_text(order));
-	return pb_fail("variant '%s' failed its correctness check: byte at offset %lld of a %s "
-	               "page not zero",
-	               name, (long long)off, order_text(order));
+		return pb_fail("%s failed its correctness check: the guard byte %lld bytes before "
+		               "%s was written",
+		               who, (long long)-off, where);
+	if ((uint64_t)off >= len)
+		return pb_fail("%s failed its correctness check: the guard byte at offset %lld "
+		               "after %s was written",
+		               who, (long long)off, where);
+	const char *what = op == PB_KOP_CLEAR_PAGE  ? "not zero"
+	                   : op == PB_KOP_COPY_PAGE ? "not the source's"
+	                                            : "wrong";
+	return pb_fail("%s failed its correctness check: byte at offset %lld of %s %s", who,
+	               (long long)off, where, what);
 }
 
 static void skip_case(struct pb_kernel_case *c, const char *why)
@@ -274,73 +392,175 @@ static void skip_case(struct pb_kernel_case *c, const char *why)
 
 #define NO_HUGE_PAGE "no 2 MiB page: the module could not allocate 512 contiguous pages"
 
+static struct pb_kernel_case *new_case(struct pb_kernel_result *r, const struct pb_kernel_params *p,
+                                       uint32_t v)
+{
+	struct pb_kernel_case *c = &r->cases[r->n_cases++];
+	c->variant = v;
+	c->op = r->info.variants[v].op;
+	const char *name = pb_kmod_variant_name(&r->info, v);
+	snprintf(c->name, sizeof c->name, "%s", name ? name : "?");
+	c->page_order = PB_KMOD_ORDER_4K;
+	c->page_bytes = 4096;
+	c->state = PB_KS_HOT;
+	c->user_timed = r->info.variants[v].flags & PB_KVF_CALL;
+	c->irqs_off = p->irqs_off && !c->user_timed;
+	return c;
+}
+
+/* The cases of p, variant-major. Returns 0 or -1 with pb_error(). */
+static int build_cases(const struct pb_kernel_params *p, struct pb_kernel_result *r)
+{
+	size_t n = 0;
+	for (size_t v = 0; v < p->n_variants; v++) {
+		if (p->variants[v] >= r->info.n_variants)
+			return pb_fail("variant number %u: the module has %u", p->variants[v],
+			               r->info.n_variants);
+		switch (r->info.variants[p->variants[v]].op) {
+		case PB_KOP_CLEAR_PAGE:
+		case PB_KOP_COPY_PAGE:
+			n += p->n_orders * p->n_states;
+			break;
+		case PB_KOP_FPU:
+			n += p->n_uppers;
+			break;
+		case PB_KOP_USER_COPY:
+			n += p->n_sizes * p->n_states;
+			break;
+		default:
+			return pb_fail("variant '%s' of an unknown op %u",
+			               r->info.variants[p->variants[v]].name,
+			               r->info.variants[p->variants[v]].op);
+		}
+	}
+	if (!n)
+		return pb_fail("nothing selected: variants, page sizes, sizes, upper states and "
+		               "cache states");
+	r->cases = calloc(n, sizeof *r->cases);
+	if (!r->cases)
+		return pb_fail("out of memory");
+	for (size_t v = 0; v < p->n_variants; v++) {
+		uint32_t var = p->variants[v];
+		switch (r->info.variants[var].op) {
+		case PB_KOP_CLEAR_PAGE:
+		case PB_KOP_COPY_PAGE:
+			for (size_t o = 0; o < p->n_orders; o++)
+				for (size_t s = 0; s < p->n_states; s++) {
+					struct pb_kernel_case *c = new_case(r, p, var);
+					c->page_order = p->orders[o];
+					c->page_bytes = 4096u << p->orders[o];
+					c->state = p->states[s];
+				}
+			break;
+		case PB_KOP_FPU:
+			for (size_t u = 0; u < p->n_uppers; u++)
+				new_case(r, p, var)->upper = p->uppers[u];
+			break;
+		case PB_KOP_USER_COPY:
+			for (size_t z = 0; z < p->n_sizes; z++)
+				for (size_t s = 0; s < p->n_states; s++) {
+					struct pb_kernel_case *c = new_case(r, p, var);
+					c->size_bytes = p->sizes[z];
+					c->state = p->states[s];
+				}
+			break;
+		}
+	}
+	return 0;
+}
+
+/* One CHECK into r->checks. Returns 0 (k->ok or k->no_memory), 1 when a
+ * signal ended it (nothing recorded), or -1 with pb_error(). */
+static int check_one(struct pb_kmod_dev *dev, struct pb_kernel_result *r, uint32_t v,
+                     uint32_t order, uint64_t size_bytes)
+{
+	if (r->n_checks >= PB_KERNEL_MAX_CHECKS)
+		return pb_fail("more than %d correctness checks", PB_KERNEL_MAX_CHECKS);
+	uint32_t op = r->info.variants[v].op;
+	struct pb_kmod_check io = {.variant = v, .page_order = order};
+	uint8_t *buf = NULL;
+	if (op == PB_KOP_USER_COPY) {
+		if (size_bytes < 1 || size_bytes > r->info.max_user_bytes)
+			return pb_fail("size %llu: user_copy takes 1 to %llu bytes (the module's "
+			               "max_user_bytes)",
+			               (unsigned long long)size_bytes,
+			               (unsigned long long)r->info.max_user_bytes);
+		/* the region with PB_KMOD_GUARD_BYTES of writable room either
+		 * side: the module writes and reads the guards itself */
+		buf = malloc(size_bytes + 2 * PB_KMOD_GUARD_BYTES);
+		if (!buf)
+			return pb_fail("out of memory (a check of %llu bytes)",
+			               (unsigned long long)size_bytes);
+		io.user_ptr = (uint64_t)(uintptr_t)(buf + PB_KMOD_GUARD_BYTES);
+		io.bytes = size_bytes;
+	}
+	struct pb_kernel_check *k = &r->checks[r->n_checks++];
+	*k = (struct pb_kernel_check){.variant = v,
+	                              .op = op,
+	                              .page_order = order,
+	                              .size_bytes = op == PB_KOP_USER_COPY ? size_bytes : 0,
+	                              .bad_offset_bytes = -1};
+	int rc = dev->ops->check(dev->ctx, dev->fd, &io);
+	int e = errno;
+	free(buf);
+	if (rc == 0) {
+		k->ok = true;
+		return 0;
+	}
+	switch (e) {
+	case EIO:
+		k->bad_offset_bytes = io.bad_offset_bytes;
+		return check_failed(r, v, order, size_bytes, io.bad_offset_bytes);
+	case EOPNOTSUPP:
+		return unavailable(r, v);
+	case ENOMEM:
+		if (op == PB_KOP_USER_COPY || op == PB_KOP_FPU)
+			break;
+		k->no_memory = true;
+		for (size_t i = 0; i < r->n_cases; i++)
+			if (r->cases[i].variant == v && r->cases[i].page_order == order)
+				skip_case(&r->cases[i], order ? NO_HUGE_PAGE : "out of memory");
+		pb_kernel_note(r, "%s %s, %s pages: not checked nor timed: %s", pb_kmod_op_name(op),
+		               pb_kmod_variant_name(&r->info, v), order_text(order),
+		               order ? NO_HUGE_PAGE : "out of memory");
+		return 0;
+	case EINTR:
+		r->n_checks--;
+		r->interrupted = true;
+		return 1;
+	default:
+		break;
+	}
+	if (op == PB_KOP_USER_COPY)
+		return pb_fail("PB_KMOD_IOC_CHECK of %s, %llu bytes: %s", vlabel(&r->info, v),
+		               (unsigned long long)size_bytes, strerror(e));
+	return pb_fail("PB_KMOD_IOC_CHECK of %s, %s page: %s", vlabel(&r->info, v),
+	               order_text(order), strerror(e));
+}
+
 int pb_kernel_check(struct pb_kmod_dev *dev, const struct pb_kernel_params *p,
                     struct pb_kernel_result *r)
 {
-	if (!p->n_variants || !p->n_orders || !p->n_states)
-		return pb_fail("nothing selected: variants, page sizes and cache states");
 	r->device = dev->path;
-	r->cases = calloc(p->n_variants * p->n_orders * p->n_states, sizeof *r->cases);
-	if (!r->cases)
-		return pb_fail("out of memory");
-	for (size_t v = 0; v < p->n_variants; v++)
-		for (size_t o = 0; o < p->n_orders; o++)
-			for (size_t s = 0; s < p->n_states; s++) {
-				struct pb_kernel_case *c = &r->cases[r->n_cases++];
-				c->variant = p->variants[v];
-				const char *name = pb_kmod_variant_name(&r->info, c->variant);
-				snprintf(c->name, sizeof c->name, "%s", name ? name : "?");
-				c->page_order = p->orders[o];
-				c->page_bytes = 4096u << p->orders[o];
-				c->state = p->states[s];
-				c->irqs_off = p->irqs_off;
-			}
-	for (size_t v = 0; v < p->n_variants; v++)
-		for (size_t o = 0; o < p->n_orders; o++) {
+	if (build_cases(p, r) != 0)
+		return -1;
+	for (size_t v = 0; v < p->n_variants; v++) {
+		uint32_t var = p->variants[v], op = r->info.variants[var].op;
+		size_t n = op == PB_KOP_FPU ? 1 : op == PB_KOP_USER_COPY ? p->n_sizes : p->n_orders;
+		for (size_t j = 0; j < n; j++) {
 			if (p->stop && *p->stop) {
 				r->interrupted = true;
 				return 0;
 			}
-			struct pb_kmod_check io = {.variant = p->variants[v],
-			                           .page_order = p->orders[o]};
-			struct pb_kernel_check *k = &r->checks[r->n_checks++];
-			*k = (struct pb_kernel_check){.variant = io.variant,
-			                              .page_order = io.page_order,
-			                              .bad_offset_bytes = -1};
-			const char *name = pb_kmod_variant_name(&r->info, io.variant);
-			if (dev->ops->check(dev->ctx, dev->fd, &io) == 0) {
-				k->ok = true;
-				continue;
-			}
-			int e = errno;
-			switch (e) {
-			case EIO:
-				k->bad_offset_bytes = io.bad_offset_bytes;
-				return check_failed(r, io.variant, io.page_order,
-				                    io.bad_offset_bytes);
-			case EOPNOTSUPP:
-				return unavailable(r, io.variant);
-			case ENOMEM:
-				k->no_memory = true;
-				for (size_t i = 0; i < r->n_cases; i++)
-					if (r->cases[i].variant == io.variant &&
-					    r->cases[i].page_order == io.page_order)
-						skip_case(&r->cases[i], io.page_order
-						                            ? NO_HUGE_PAGE
-						                            : "out of memory");
-				pb_kernel_note(r, "%s, %s pages: not checked nor timed: %s", name,
-				               order_text(io.page_order),
-				               io.page_order ? NO_HUGE_PAGE : "out of memory");
-				continue;
-			case EINTR:
-				r->n_checks--;
-				r->interrupted = true;
+			int rc = op == PB_KOP_USER_COPY ? check_one(dev, r, var, 0, p->sizes[j])
+			         : op == PB_KOP_FPU     ? check_one(dev, r, var, 0, 0)
+			                                : check_one(dev, r, var, p->orders[j], 0);
+			if (rc < 0)
+				return -1;
+			if (rc > 0)
 				return 0;
-			default:
-				return pb_fail("PB_KMOD_IOC_CHECK of '%s', %s page: %s", name,
-				               order_text(io.page_order), strerror(e));
-			}
 		}
+	}
 	return 0;
 }
 
@@ -354,43 +574,53 @@ struct run {
 	bool *dead;                   /* [n]: ENOMEM mid-run, nothing more asked */
 	volatile sig_atomic_t *stop;
 	uint32_t flags;
-	bool probing; /* the untimed probe: ENOMEM skips the case (noted there) */
-	int err;      /* the errno that ended the run with -1 */
+	bool probing;  /* the untimed probe: ENOMEM skips the case (noted there) */
+	int err;       /* the errno that ended the run with -1 */
+	uint8_t *ubuf; /* user_copy's user buffer, page-aligned, ubuf_bytes */
+	size_t ubuf_bytes;
+	void (*set_upper)(uint32_t upper);
+	uint64_t (*tsc_now)(void);
 };
 
-/* One TIME request: batches 1, `calls` pages (with one batch the module's
- * cpu_changed cannot be set: the harness's CPU queries around the request
- * catch a migration, as for every suite). Returns 0 with *ticks and *io
- * filled, 1 when nothing was timed and the run is to go on (ENOMEM marks
- * the case dead), 2 when a signal or the deadline
- * stopped it (*ticks set when its batch was done: *done), or -1 with
- * pb_error(). */
-static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool *done)
+/* "4 KiB page, hot", "64 bytes, flushed", "dirty upper state" */
+static const char *case_text(const struct pb_kernel_case *c)
+{
+	static char buf[64];
+	if (c->op == PB_KOP_FPU)
+		snprintf(buf, sizeof buf, "%s upper state", pb_kernel_upper_name(c->upper));
+	else if (c->op == PB_KOP_USER_COPY)
+		snprintf(buf, sizeof buf, "%llu bytes, %s", (unsigned long long)c->size_bytes,
+		         pb_kmod_state_name(c->state));
+	else
+		snprintf(buf, sizeof buf, "%s page, %s", order_text(c->page_order),
+		         pb_kmod_state_name(c->state));
+	return buf;
+}
+
+/* The calls one request of case c may hold (the ABI's bounds). */
+static size_t max_calls(const struct pb_kmod_info *in, const struct pb_kernel_case *c)
+{
+	uint64_t max = in->max_calls_bytes >> (12 + c->page_order);
+	if (c->op == PB_KOP_USER_COPY && c->state == PB_KS_FLUSHED)
+		max = c->size_bytes ? in->max_user_bytes / c->size_bytes : 0;
+	if (max > UINT32_MAX)
+		max = UINT32_MAX;
+	return max ? (size_t)max : 1;
+}
+
+/* The user buffer's bytes one request of c with `calls` calls needs. */
+static size_t user_bytes(const struct pb_kernel_case *c, size_t calls)
+{
+	if (c->op != PB_KOP_USER_COPY)
+		return 0;
+	return (size_t)c->size_bytes * (c->state == PB_KS_FLUSHED ? calls : 1);
+}
+
+/* An errno that ends the run: noted, or -1 with pb_error(). Returns 2
+ * (stopped), 1 (the case dead, the run goes on) or -1. */
+static int request_failed(struct run *x, size_t i, int e, const char *req, size_t calls)
 {
 	struct pb_kernel_case *c = x->live[i];
-	uint64_t t = 0;
-	struct pb_kmod_time io = {.variant = c->variant,
-	                          .page_order = c->page_order,
-	                          .state = c->state,
-	                          .calls = (uint32_t)calls,
-	                          .batches = 1,
-	                          .flags = x->flags,
-	                          .ticks_ptr = (uint64_t)(uintptr_t)&t};
-	*done = false;
-	int rc = x->dev->ops->time(x->dev->ctx, x->dev->fd, &io);
-	int e = errno;
-	if (rc == 0 || ((e == EINTR || e == ETIME) && io.batches_done == 1)) {
-		*done = true;
-		*ticks = (double)t;
-		/* overhead_ticks is 0 when the module timed no empty batch; only
-		 * the probe sets it (the least it saw), so that every sample of
-		 * the run has the same figure subtracted */
-		if (x->probing && io.overhead_ticks &&
-		    (x->r->overhead_ticks == 0 || (double)io.overhead_ticks < x->r->overhead_ticks))
-			x->r->overhead_ticks = (double)io.overhead_ticks;
-	}
-	if (rc == 0)
-		return 0;
 	x->err = e;
 	switch (e) {
 	case EINTR:
@@ -406,26 +636,93 @@ static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool 
 		return 2;
 	case ENOMEM:
 		if (!x->dead[i] && !x->probing)
-			pb_kernel_note(
-			    x->r,
-			    "%s, %s, %s: stopped early: the module could not allocate its "
-			    "pages (ENOMEM)",
-			    c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
+			pb_kernel_note(x->r,
+			               "%s %s, %s: stopped early: the module could not allocate "
+			               "its pages (ENOMEM)",
+			               pb_kmod_op_name(c->op), c->name, case_text(c));
 		x->dead[i] = true;
 		return 1;
 	case EIO:
-		return pb_fail("variant '%s' failed its correctness check (TIME, %s page, %s)",
-		               c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
+		return pb_fail("%s failed its correctness check (TIME, %s)",
+		               vlabel(&x->r->info, c->variant), case_text(c));
 	case EOPNOTSUPP:
 		return unavailable(x->r, c->variant);
 	default:
-		return pb_fail("PB_KMOD_IOC_TIME of '%s' (%s page, %s, %zu calls): %s", c->name,
-		               order_text(c->page_order), pb_kmod_state_name(c->state), calls,
-		               strerror(e));
+		return pb_fail("%s of %s (%s, %zu calls): %s", req, vlabel(&x->r->info, c->variant),
+		               case_text(c), calls, strerror(e));
 	}
 }
 
-/* The batch callback: one request of k pages of live case i. */
+/* One TIME request: batches 1, `calls` calls (with one batch the module's
+ * cpu_changed cannot be set: the harness's CPU queries around the request
+ * catch a migration, as for every suite). fpu: the upper state set right
+ * before it. Returns 0 with *ticks (raw) filled, 1 when nothing was timed
+ * and the run is to go on (ENOMEM marks the case dead), 2 when a signal or
+ * the deadline stopped it (*ticks set when its batch was done: *done), or
+ * -1 with pb_error(). */
+static int time_once(struct run *x, size_t i, size_t calls, double *ticks, bool *done)
+{
+	struct pb_kernel_case *c = x->live[i];
+	uint64_t t = 0;
+	struct pb_kmod_time io = {.variant = c->variant,
+	                          .page_order = c->page_order,
+	                          .state = c->state,
+	                          .calls = (uint32_t)calls,
+	                          .batches = 1,
+	                          .flags = x->flags,
+	                          .ticks_ptr = (uint64_t)(uintptr_t)&t};
+	if (c->op == PB_KOP_USER_COPY) {
+		if (user_bytes(c, calls) > x->ubuf_bytes)
+			return pb_fail("internal: a user_copy request of %zu bytes, the buffer %zu",
+			               user_bytes(c, calls), x->ubuf_bytes);
+		io.user_ptr = (uint64_t)(uintptr_t)x->ubuf;
+		io.bytes = c->size_bytes;
+	}
+	*done = false;
+	if (c->op == PB_KOP_FPU)
+		x->set_upper(c->upper);
+	int rc = x->dev->ops->time(x->dev->ctx, x->dev->fd, &io);
+	int e = errno;
+	if (rc == 0 || ((e == EINTR || e == ETIME) && io.batches_done == 1)) {
+		*done = true;
+		*ticks = (double)t;
+		/* overhead_ticks is 0 when the module timed no empty batch; only
+		 * the probe sets it (the least it saw), so that every sample of
+		 * the run has the same figure subtracted */
+		if (x->probing && io.overhead_ticks &&
+		    (x->r->overhead_ticks == 0 || (double)io.overhead_ticks < x->r->overhead_ticks))
+			x->r->overhead_ticks = (double)io.overhead_ticks;
+	}
+	if (rc == 0)
+		return 0;
+	return request_failed(x, i, e, "PB_KMOD_IOC_TIME", calls);
+}
+
+/* One sample of a PB_KVF_CALL variant: `calls` PB_KMOD_IOC_CALL ioctls in
+ * a loop, the upper state set before each (the save kernel_fpu_begin
+ * makes is of the state the task holds at the ioctl), between two reads
+ * of the TSC. Nothing subtracted: the setting of the state and the loop
+ * are in ioctl_null's figure as in ioctl_fpu's, and their difference is
+ * what the break-even uses. Returns as time_once. */
+static int call_once(struct run *x, size_t i, size_t calls, double *ticks, bool *done)
+{
+	struct pb_kernel_case *c = x->live[i];
+	const struct pb_kmod_dev *d = x->dev;
+	*done = false;
+	uint64_t t0 = x->tsc_now();
+	for (size_t j = 0; j < calls; j++) {
+		x->set_upper(c->upper);
+		if (d->ops->call(d->ctx, d->fd, c->variant) != 0)
+			return request_failed(x, i, errno, "PB_KMOD_IOC_CALL", calls);
+	}
+	uint64_t t1 = x->tsc_now();
+	*done = true;
+	*ticks = t1 > t0 ? (double)(t1 - t0) : 0;
+	return 0;
+}
+
+/* The batch callback: one request (or CALL loop) of k calls of live
+ * case i; the module's overhead subtracted from a TIME's ticks. */
 static int run_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_harness_phase phase,
                      struct pb_harness_batch *out)
 {
@@ -436,16 +733,19 @@ static int run_batch(void *ctx, size_t i, unsigned thread, size_t k, enum pb_har
 		return 1;
 	double ticks = 0;
 	bool done;
-	int rc = time_once(x, i, k, &ticks, &done);
+	bool user = x->live[i]->user_timed;
+	int rc = user ? call_once(x, i, k, &ticks, &done) : time_once(x, i, k, &ticks, &done);
 	if (rc < 0)
 		return -1;
 	if (!done)
 		return 1;
+	if (!user)
+		ticks = ticks > x->r->overhead_ticks ? ticks - x->r->overhead_ticks : 0;
 	out->ticks = ticks;
 	return 0;
 }
 
-/* An untimed request of one page of each live case before the rounds:
+/* An untimed request of one call of each live case before the rounds:
  * the module's overhead, and the cases that cannot get their pages.
  * Returns 0 or -1 with pb_error(). */
 static int probe(struct run *x, size_t n)
@@ -453,7 +753,9 @@ static int probe(struct run *x, size_t n)
 	for (size_t i = 0; i < n && !*x->stop; i++) {
 		double t;
 		bool done;
-		if (time_once(x, i, 1, &t, &done) < 0)
+		int rc = x->live[i]->user_timed ? call_once(x, i, 1, &t, &done)
+		                                : time_once(x, i, 1, &t, &done);
+		if (rc < 0)
 			return -1;
 	}
 	return 0;
@@ -467,13 +769,18 @@ static int cpu_default(void)
 /* One replicate of r's cases that are not skipped: samples into one (its
  * cases, a copy of r's keys). */
 static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, uint64_t seed,
-                   struct pb_kernel_result *r, struct pb_kernel_case *one)
+                   struct pb_kernel_result *r, struct pb_kernel_case *one, uint8_t *ubuf,
+                   size_t ubuf_bytes)
 {
 	volatile sig_atomic_t local_stop = 0;
 	struct run x = {.dev = dev,
 	                .r = r,
 	                .stop = p->stop ? p->stop : &local_stop,
-	                .flags = p->irqs_off ? PB_KT_IRQS_OFF : 0};
+	                .flags = p->irqs_off ? PB_KT_IRQS_OFF : 0,
+	                .ubuf = ubuf,
+	                .ubuf_bytes = ubuf_bytes,
+	                .set_upper = p->set_upper ? p->set_upper : pb_kernel_set_upper,
+	                .tsc_now = p->tsc_now ? p->tsc_now : pb_kernel_tsc_now};
 	size_t n = 0;
 	x.live = calloc(r->n_cases ? r->n_cases : 1, sizeof *x.live);
 	x.dead = calloc(r->n_cases ? r->n_cases : 1, sizeof *x.dead);
@@ -487,8 +794,7 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 	for (size_t i = 0; i < r->n_cases; i++) {
 		if (r->cases[i].skipped)
 			continue;
-		uint32_t max = r->info.max_calls_bytes >> (12 + r->cases[i].page_order);
-		hc[n] = (struct pb_harness_contender){.max_k = max ? max : 1};
+		hc[n] = (struct pb_harness_contender){.max_k = max_calls(&r->info, &r->cases[i])};
 		where[n] = i;
 		x.live[n++] = &r->cases[i];
 	}
@@ -506,11 +812,10 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 		if (x.dead[i] && x.live[i]->n_samples) {
 			/* measured in an earlier replicate: kept, with fewer */
 			struct pb_kernel_case *c = x.live[i];
-			pb_kernel_note(
-			    r,
-			    "%s, %s, %s: fewer replicates: the module could not allocate its "
-			    "pages (ENOMEM)",
-			    c->name, order_text(c->page_order), pb_kmod_state_name(c->state));
+			pb_kernel_note(r,
+			               "%s %s, %s: fewer replicates: the module could not allocate "
+			               "its pages (ENOMEM)",
+			               pb_kmod_op_name(c->op), c->name, case_text(c));
 			continue;
 		}
 		if (x.dead[i]) {
@@ -518,9 +823,8 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 			skip_case(c, c->page_order
 			                 ? NO_HUGE_PAGE
 			                 : "the module could not allocate its pages (ENOMEM)");
-			pb_kernel_note(r, "%s, %s pages, %s: not timed: %s", c->name,
-			               order_text(c->page_order), pb_kmod_state_name(c->state),
-			               c->skip_reason);
+			pb_kernel_note(r, "%s %s, %s: not timed: %s", pb_kmod_op_name(c->op),
+			               c->name, case_text(c), c->skip_reason);
 			continue;
 		}
 		hc[m] = hc[i];
@@ -549,7 +853,9 @@ static int run_one(struct pb_kmod_dev *dev, const struct pb_kernel_params *p, ui
 	    .stop = x.stop,
 	    .stop_check = PB_HARNESS_STOP_EACH_SAMPLE,
 	    .rng = &rng,
-	    .overhead_ticks = r->overhead_ticks,
+	    /* run_batch subtracts the module's overhead from TIME's ticks
+	     * only: a CALL loop's have nothing to subtract */
+	    .overhead_ticks = 0,
 	    .target_ticks = target,
 	    .cpu_now = p->cpu_now ? p->cpu_now : cpu_default,
 	};
@@ -610,12 +916,31 @@ int pb_kernel_run_replicates(struct pb_kmod_dev *dev, const struct pb_kernel_par
 	struct pb_kernel_case *one = calloc(r->n_cases ? r->n_cases : 1, sizeof *one);
 	if (!one)
 		return pb_fail("out of memory");
+	/* user_copy's buffer: page-aligned, the largest request's bytes (hot:
+	 * one size; flushed: as many sizes as the calibration may ask) */
+	size_t ubuf_bytes = 0;
+	for (size_t i = 0; i < r->n_cases; i++) {
+		size_t b = user_bytes(&r->cases[i], max_calls(&r->info, &r->cases[i]));
+		if (!r->cases[i].skipped && b > ubuf_bytes)
+			ubuf_bytes = b;
+	}
+	uint8_t *ubuf = NULL;
+	if (ubuf_bytes) {
+		void *m = mmap(NULL, ubuf_bytes, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED) {
+			free(one);
+			return pb_fail("cannot map user_copy's buffer of %zu bytes: %s", ubuf_bytes,
+			               strerror(errno));
+		}
+		ubuf = m;
+	}
 	int rc = 0;
 	for (size_t rep = 0; rep < reps && rc == 0; rep++) {
 		if (r->interrupted || (p->stop && *p->stop))
 			break;
 		memset(one, 0, r->n_cases * sizeof *one);
-		rc = run_one(dev, &kp, pb_replicate_seed(p->seed, rep), r, one);
+		rc = run_one(dev, &kp, pb_replicate_seed(p->seed, rep), r, one, ubuf, ubuf_bytes);
 		for (size_t i = 0; i < r->n_cases && rc == 0; i++) {
 			struct pb_kernel_case *c = &r->cases[i], *o = &one[i];
 			if (c->skipped)
@@ -635,6 +960,8 @@ int pb_kernel_run_replicates(struct pb_kmod_dev *dev, const struct pb_kernel_par
 		cases_free(one, r->n_cases);
 	}
 	free(one);
+	if (ubuf)
+		munmap(ubuf, ubuf_bytes);
 	if (rc != 0)
 		return -1;
 	for (size_t i = 0; i < r->n_cases; i++) {

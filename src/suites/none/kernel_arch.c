@@ -1,7 +1,8 @@
 /* none/kernel_arch.c - the kernel suite on a build for no particular
  * architecture (or another one): primbench's module is written for
  * x86-64 (kmod/), so `primbench kernel` says so and stops (KMOD_NOT_HERE;
- * an architecture's own file may define it first and include this one). */
+ * an architecture's own file may define it first and include this one).
+ * No upper state is possible and there is no TSC to read. */
 #include "primbench/kernel_suite.h"
 
 #ifndef KMOD_NOT_HERE
@@ -13,4 +14,22 @@ bool pb_kernel_arch_supported(const char **why)
 	if (why)
 		*why = KMOD_NOT_HERE;
 	return false;
+}
+
+bool pb_kernel_upper_possible(uint32_t u, const char **why)
+{
+	(void)u;
+	if (why)
+		*why = KMOD_NOT_HERE;
+	return false;
+}
+
+void pb_kernel_set_upper(uint32_t u)
+{
+	(void)u;
+}
+
+uint64_t pb_kernel_tsc_now(void)
+{
+	return 0;
 }

@@ -39,6 +39,7 @@ enum values {
 	V_FEATURES,
 	V_KMOD_CACHE, /* kernel's --cache: the module's states (kmod_abi.h PB_KS_*) */
 	V_KMOD_PAGES, /* kernel's --pages */
+	V_KMOD_UPPER, /* kernel's --upper: enum pb_kernel_upper's names */
 };
 
 /* The options whose values are offered, by long name. */
@@ -105,6 +106,9 @@ static void print_values(enum values v)
 	case V_KMOD_PAGES:
 		printf("4K 2M");
 		break;
+	case V_KMOD_UPPER:
+		printf("clean dirty dirty512");
+		break;
 	case V_CACHE:
 		for (int s = 0; s < PB_STATE_COUNT; s++, sep = " ")
 			printf("%s%s", sep, pb_cache_state_name((enum pb_cache_state)s));
@@ -126,6 +130,8 @@ static enum values values_of(const char *name)
 		return V_KMOD_CACHE;
 	if (!strcmp(arm, "kernel") && !strcmp(name, "pages"))
 		return V_KMOD_PAGES;
+	if (!strcmp(arm, "kernel") && !strcmp(name, "upper"))
+		return V_KMOD_UPPER;
 	for (size_t i = 0; i < sizeof value_options / sizeof value_options[0]; i++)
 		if (!strcmp(name, value_options[i].name)) {
 			if (value_options[i].v == V_FORMAT && !strcmp(arm, "compare"))
@@ -254,7 +260,7 @@ static const char script_tail[] =
     "\t\tif [ \"$sub\" = mem ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
     "\t\t\tCOMPREPLY=($(compgen -W '%s' -- \"$cur\"))\n"
     "\t\telif [ \"$sub\" = kernel ] && [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-    "\t\t\tCOMPREPLY=($(compgen -W 'clear_page' -- \"$cur\"))\n"
+    "\t\t\tCOMPREPLY=($(compgen -W 'clear_page copy_page fpu user_copy all' -- \"$cur\"))\n"
     "\t\tfi\n"
     "\t\t;;\n"
     "\tesac\n"

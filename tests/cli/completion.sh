@@ -155,13 +155,15 @@ expect "$tmp/want" primbench mem ''
 expect "$tmp/empty" primbench mem -o ''
 expect "$tmp/empty" primbench cmd -n 3 -- ''
 expect "$tmp/empty" primbench mem memset ''
-# kernel's operand and its own --cache and --pages values (not mem's)
-echo clear_page >"$tmp/want"
+# kernel's operand and its own --cache, --pages and --upper values (not mem's)
+printf '%s\n' all clear_page copy_page fpu user_copy >"$tmp/want"
 expect "$tmp/want" primbench kernel ''
 printf '%s\n' flushed hot >"$tmp/want"
 expect "$tmp/want" primbench kernel clear_page --cache ''
 printf '%s\n' 2M 4K >"$tmp/want"
 expect "$tmp/want" primbench kernel clear_page --pages ''
+printf '%s\n' clean dirty dirty512 >"$tmp/want"
+expect "$tmp/want" primbench kernel fpu --upper ''
 [ $bad = 0 ] && echo "bash: $n options of $(echo "$subs" | wc -w) subcommands and mem map offered, each accepted and documented; values of -f, --kernels, mem's ops"
 
 exit $bad

@@ -1430,6 +1430,41 @@ static void test_bad_info(void **state)
 	}
 }
 
+/* This build's own upper states and TSC (no module needed): clean is
+ * always possible; each possible state can be set (dirty512 where the CPU
+ * and the OS have it: a SIGILL otherwise); the TSC moves forward. Off
+ * x86-64: nothing possible, no TSC. */
+static void test_arch(void **state)
+{
+	(void)state;
+	if (!pb_kernel_arch_supported(NULL)) {
+		assert_false(pb_kernel_upper_possible(PB_KU_CLEAN, NULL));
+		assert_int_equal(pb_kernel_tsc_now(), 0);
+		return;
+	}
+	assert_true(pb_kernel_upper_possible(PB_KU_CLEAN, NULL));
+	const char *why = NULL;
+	assert_false(pb_kernel_upper_possible(PB_KU_COUNT, &why));
+	assert_non_null(why);
+	for (uint32_t u = 0; u < PB_KU_COUNT; u++) {
+		why = NULL;
+		if (pb_kernel_upper_possible(u, &why))
+			pb_kernel_set_upper(u);
+		else
+			assert_non_null(why);
+	}
+	/* dirty512 needs dirty */
+	if (pb_kernel_upper_possible(PB_KU_DIRTY512, NULL))
+		assert_true(pb_kernel_upper_possible(PB_KU_DIRTY, NULL));
+	/* the clean state keeps MXCSR (an xrstor from an area of zeros would
+	 * unmask every SSE exception): a division by zero still gives inf */
+	pb_kernel_set_upper(PB_KU_CLEAN);
+	volatile double zero = 0, one = 1;
+	assert_true(isinf(one / zero));
+	uint64_t a = pb_kernel_tsc_now(), b = pb_kernel_tsc_now();
+	assert_true(a > 0 && b >= a);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--write-fixture")) {
@@ -1455,6 +1490,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_mixed_run),    cmocka_unit_test(test_mixed_file),
 	    cmocka_unit_test(test_breakeven),    cmocka_unit_test(test_ops_failures),
 	    cmocka_unit_test(test_mixed_tables), cmocka_unit_test(test_bad_info),
+	    cmocka_unit_test(test_arch),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -510,9 +510,9 @@ int cmd_kernel(int argc, char **argv)
 		size_t u = strlen(notes);
 		if ((ops & PB_KOP_BIT(op)) && !any)
 			snprintf(notes + u, sizeof notes - u,
-			         "%s: not measured: --variants names none of its variants (%s "
-			         "--list)\n",
-			         pb_kmod_op_name(op), "primbench kernel");
+			         "%s: not measured: --variants names none of its variants "
+			         "(primbench kernel --list shows them)\n",
+			         pb_kmod_op_name(op));
 	}
 	if (o.irqs_off && calls) {
 		size_t u = strlen(notes);

@@ -1430,6 +1430,26 @@ static void test_bad_info(void **state)
 	}
 }
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+/* XINUSE (xgetbv with ECX 1, Intel SDM Vol. 1 13.6) where the CPU has it
+ * (CPUID.(EAX=0DH,ECX=1):EAX[2]); else -1. */
+static int64_t xinuse(void)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid_count(0xd, 1, &a, &b, &c, &d) || !(a >> 2 & 1))
+		return -1;
+	uint32_t lo, hi;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+	return (int64_t)((uint64_t)hi << 32 | lo);
+}
+#else
+static int64_t xinuse(void)
+{
+	return -1;
+}
+#endif
+
 /* This build's own upper states and TSC (no module needed): clean is
  * always possible; each possible state can be set (dirty512 where the CPU
  * and the OS have it: a SIGILL otherwise); the TSC moves forward. Off
@@ -1448,10 +1468,22 @@ static void test_arch(void **state)
 	assert_non_null(why);
 	for (uint32_t u = 0; u < PB_KU_COUNT; u++) {
 		why = NULL;
-		if (pb_kernel_upper_possible(u, &why))
-			pb_kernel_set_upper(u);
-		else
+		if (!pb_kernel_upper_possible(u, &why)) {
 			assert_non_null(why);
+			continue;
+		}
+		pb_kernel_set_upper(u);
+		/* the state as set, at the return (no vzeroupper on the way
+		 * out): AVX bit 2, ZMM_Hi256 bit 6, Hi16_ZMM bit 7 */
+		int64_t in = xinuse();
+		if (in < 0)
+			continue;
+		uint64_t want = u == PB_KU_CLEAN   ? 0
+		                : u == PB_KU_DIRTY ? 1u << 2
+		                                   : (1u << 2 | 1u << 6 | 1u << 7);
+		if (((uint64_t)in & (1u << 2 | 1u << 6 | 1u << 7)) != want)
+			fail_msg("upper state %s: XINUSE %#llx", pb_kernel_upper_name(u),
+			         (unsigned long long)in);
 	}
 	/* dirty512 needs dirty */
 	if (pb_kernel_upper_possible(PB_KU_DIRTY512, NULL))

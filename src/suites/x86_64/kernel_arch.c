@@ -76,7 +76,14 @@ static alignas(64) uint8_t init_area[4096];
 
 static void set_clean(void)
 {
-	uint64_t rfbm = xcr0() & XCR0_UPPER;
+	/* XCR0 read once: cpuid in the CALL loop would add its own cost (a
+	 * VM exit in a guest) to every ioctl timed */
+	static uint64_t rfbm;
+	static bool known;
+	if (!known) {
+		rfbm = xcr0() & XCR0_UPPER;
+		known = true;
+	}
 	if (!rfbm)
 		return;
 	/* xrstor loads MXCSR (legacy region, byte 24) whenever AVX is
@@ -91,18 +98,24 @@ static void set_clean(void)
 	                 : "memory");
 }
 
-/* vcmpps with predicate 15 (TRUE_UQ) sets all 256 bits of ymm0 */
-__attribute__((target("avx"))) static void set_dirty(void)
+/* vcmpps with predicate 15 (TRUE_UQ) sets all 256 bits of ymm0. No
+ * target("avx") on these two: with it gcc ends the function with a
+ * vzeroupper (its AVX-SSE transition guard), which puts the upper halves
+ * back in their init state; the assembler takes the instructions as they
+ * are, and the caller has checked that the CPU has them. */
+static void set_dirty(void)
 {
 	__asm__ volatile("vcmpps $15, %%ymm0, %%ymm0, %%ymm0" ::: "xmm0");
 }
 
 /* vpternlogd 0xff sets all 512 bits of zmm0 and zmm16 */
-__attribute__((target("avx512f"))) static void set_dirty512(void)
+static void set_dirty512(void)
 {
+	/* xmm16 cannot be named a clobber without AVX-512 enabled for the
+	 * function; without it the compiler never allocates xmm16 either */
 	__asm__ volatile("vpternlogd $0xff, %%zmm0, %%zmm0, %%zmm0\n\t"
 	                 "vpternlogd $0xff, %%zmm16, %%zmm16, %%zmm16" ::
-	                     : "xmm0", "xmm16");
+	                     : "xmm0");
 }
 
 void pb_kernel_set_upper(uint32_t u)

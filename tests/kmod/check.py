@@ -16,15 +16,20 @@ Checks, one line each ("PASS name" or "FAIL name: why"):
   - the result files init.sh sent (base64 between FILE-BEGIN and FILE-END)
     decode to JSON of schema primbench-result; run.json has a kernel case
     for every page size (4K, 2M) and cache state (hot, flushed) asked for,
-    each with samples; sig.json is marked interrupted and kept samples;
-  - PRIMBENCH report reads each file (exit 0), compare run.json against
-    itself, and plot draws run.json (gnuplot, an SVG in DIR).
+    each with samples; ops.json (every op in one run) has every copy_page,
+    fpu and user_copy case with samples, every check passed, and break-even
+    entries that agree with their own figures; sig.json is marked
+    interrupted and kept samples;
+  - PRIMBENCH report reads each file (exit 0), compare run.json and
+    ops.json against themselves, plot draws them (gnuplot, SVGs in DIR),
+    report --html and kernel --vs-user read ops.json.
 Writes the decoded files and the kernel log into DIR. Exit status 0 when
 every check passed, 1 otherwise.
 """
 import argparse
 import base64
 import json
+import math
 import os
 import re
 import subprocess
@@ -32,8 +37,8 @@ import sys
 
 # The checks init.sh runs, in its order.
 INIT_CHECKS = [
-    "noload", "insmod", "abi_test", "list", "run", "irqs_off", "bad_variant", "bad_pages",
-    "bad_cache", "bad_budget", "bad_unavailable", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again",
+    "noload", "insmod", "abi_test", "list", "run", "irqs_off", "ops", "bad_variant", "bad_pages",
+    "bad_cache", "bad_budget", "bad_unavailable", "bad_op", "bad_sizes", "bad_upper", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again",
     "corrupt"
 ]
 # Init checks that may be skipped (SKIP, or not run): each with the string
@@ -76,10 +81,110 @@ def kernel_cases(doc):
     return [c for c in doc.get("cases", []) if c.get("key", {}).get("suite") == "kernel"]
 
 
-def case_is(c, variant, page_bytes, cache):
+def case_is(c, variant, page_bytes, cache, op="clear_page"):
     k = c.get("key", {})
-    return (k.get("variant") == variant and k.get("page_bytes") == page_bytes and
+    return (k.get("op") == op and k.get("variant") == variant and k.get("page_bytes") == page_bytes and
             k.get("cache_state") == cache and not k.get("irqs_off"))
+
+
+def of_op(variants, op):
+    """The module's variants (the kernel object's) of one op; a variant
+    without "op" (a module of ABI 1) is clear_page's."""
+    return [v for v in variants if v.get("op", "clear_page") == op]
+
+
+def check_ops(doc):
+    """ops.json (`primbench kernel all ...` in init.sh step 5c): every
+    available variant of copy_page (4K, 2M x hot, flushed), fpu (every
+    upper state the run measured) and user_copy (64, 4096, 1048576 bytes x
+    hot, flushed) has one case with samples; every check passed; the
+    break-even entries are there for the SIMD clear_page variants measured
+    and agree with their own figures."""
+    cases = kernel_cases(doc)
+    kobj = doc.get("kernel", {})
+    variants = kobj.get("variants", [])
+    missing = []
+    n_want = 0
+
+    def want(pred, label):
+        these = [c for c in cases if pred(c.get("key", {}))]
+        if len(these) != 1 or n_samples(these[0]) == 0:
+            missing.append(label)
+
+    for v in of_op(variants, "copy_page"):
+        if not v.get("available"):
+            continue
+        for page in PAGES:
+            for cache in CACHES:
+                n_want += 1
+                want(lambda k, v=v, page=page, cache=cache: k.get("op") == "copy_page" and
+                     k.get("variant") == v["name"] and k.get("page_bytes") == PAGES[page] and
+                     k.get("cache_state") == cache and not k.get("irqs_off"),
+                     "copy_page/%s/%s/%s" % (v["name"], page, cache))
+    uppers = sorted({c["key"].get("upper_state") for c in cases if c["key"].get("op") == "fpu"} - {None})
+    report("clean" in uppers, "ops.json: fpu upper states measured: %s" % " ".join(uppers),
+           "no fpu case at upper state clean (have: %s)" % (" ".join(uppers) or "none"))
+    for v in of_op(variants, "fpu"):
+        if not v.get("available"):
+            continue
+        for up in uppers:
+            n_want += 1
+            want(lambda k, v=v, up=up: k.get("op") == "fpu" and k.get("variant") == v["name"] and
+                 k.get("upper_state") == up and not k.get("irqs_off"), "fpu/%s/%s" % (v["name"], up))
+    for v in of_op(variants, "user_copy"):
+        if not v.get("available"):
+            continue
+        for size in (64, 4096, 1048576):
+            for cache in CACHES:
+                n_want += 1
+                want(lambda k, v=v, size=size, cache=cache: k.get("op") == "user_copy" and
+                     k.get("variant") == v["name"] and k.get("size_bytes") == size and
+                     k.get("cache_state") == cache and not k.get("irqs_off"),
+                     "user_copy/%s/%d/%s" % (v["name"], size, cache))
+    report(n_want > 0 and not missing, "ops.json: every copy_page, fpu and user_copy case has samples (%d)" % n_want,
+           "%d of %d missing or empty: %s" % (len(missing), n_want, " ".join(missing)))
+    # The timed-from field says who read the TSC.
+    wrong = [c["key"]["variant"] for c in cases if c["key"].get("op") == "fpu" and
+             c.get("timed_from") != ("user" if c["key"]["variant"].startswith("ioctl_") else "kernel")]
+    report(not wrong, "ops.json: fpu cases say where they were timed", "wrong timed_from: %s" % " ".join(wrong))
+    checks = kobj.get("checks", [])
+    bad = [c for c in checks if c.get("result") != "ok"]
+    ops_checked = sorted({c.get("op", "clear_page") for c in checks})
+    report(checks and not bad and {"copy_page", "user_copy"} <= set(ops_checked),
+           "ops.json: %d correctness checks ok (%s)" % (len(checks), " ".join(ops_checked)),
+           "%d not ok: %s; ops checked: %s" % (len(bad), bad[:3], ops_checked))
+    # The break-even: one entry per SIMD clear_page variant measured at 4K
+    # hot (an FPU variant) and upper state; each agrees with its own
+    # figures (pages = ceil(roundtrip / (rep - simd)) when rep > simd).
+    fpu_names = {v["name"] for v in of_op(variants, "clear_page") if "fpu" in v.get("flags", [])}
+    simd = sorted({c["key"]["variant"] for c in cases if c["key"].get("op") == "clear_page" and
+                   c["key"]["variant"] in fpu_names and c["key"].get("page_bytes") == 4096 and
+                   c["key"].get("cache_state") == "hot" and n_samples(c) > 0})
+    be = [b for b in kobj.get("breakeven", []) or [] if b.get("op") == "clear_page"]
+    have = sorted({(b.get("simd_variant"), b.get("upper_state")) for b in be})
+    wanted = sorted({(v, up) for v in simd for up in uppers})
+    report(bool(simd) and set(wanted) <= set(have),
+           "ops.json: clear_page break-even entries for %s x %s" % (" ".join(simd), " ".join(uppers)),
+           "have %s, want %s" % (have, wanted))
+    incoherent = []
+    for b in kobj.get("breakeven", []) or []:
+        try:
+            rt, sp, rp = b["roundtrip_ticks"], b["simd_ticks_per_page"], b["rep_ticks_per_page"]
+            if rp > sp and rt > 0:
+                n = math.ceil(rt / (rp - sp))
+                ok = b.get("pages") is not None and abs(b["pages"] - n) <= 1 and b.get("bytes") == b["pages"] * 4096
+            elif rp <= sp:
+                ok = b.get("pages") is None and b.get("bytes") is None
+            else:
+                ok = True
+        except (KeyError, TypeError) as e:
+            ok = False
+            b = dict(b, error=str(e))
+        if not ok:
+            incoherent.append(b)
+    report(not incoherent, "ops.json: %d break-even entries agree with their figures" % len(kobj.get("breakeven", []) or []),
+           "%d do not: %s" % (len(incoherent), incoherent[:2]))
+    report(doc.get("interrupted") is not True, "ops.json: not interrupted", "marked interrupted")
 
 
 def n_samples(c):
@@ -241,19 +346,21 @@ def main():
         path, doc = got
         cases = kernel_cases(doc)
         report(bool(cases), "run.json: %d kernel cases" % len(cases), "none")
-        variants = doc.get("kernel", {}).get("variants", [])
+        all_variants = doc.get("kernel", {}).get("variants", [])
+        variants = of_op(all_variants, "clear_page")
         available = [v["name"] for v in variants if v.get("available")]
         report(bool(available), "run.json: %d variants available: %s" % (len(available), " ".join(available)),
                "none available")
-        check_variants(variants, flags)
+        check_variants(all_variants, flags)
         # Each available variant passed its correctness check at both sizes.
         checks = doc.get("kernel", {}).get("checks", [])
         for name in available:
             for page in PAGES:
-                r = [c.get("result") for c in checks if c.get("variant") == name and c.get("page_bytes") == PAGES[page]]
+                r = [c.get("result") for c in checks if c.get("variant") == name and
+                     c.get("op", "clear_page") == "clear_page" and c.get("page_bytes") == PAGES[page]]
                 if r != ["ok"]:
                     report(False, "run.json: %s %s correctness check" % (name, page), "result %s" % r)
-        n_ok = sum(1 for c in checks if c.get("result") == "ok")
+        n_ok = sum(1 for c in checks if c.get("result") == "ok" and c.get("op", "clear_page") == "clear_page")
         report(n_ok == 2 * len(available), "run.json: %d correctness checks ok" % n_ok,
                "%d ok, want %d" % (n_ok, 2 * len(available)))
         # Every case asked for (every available variant x 4K, 2M x hot,
@@ -281,6 +388,29 @@ def main():
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
         ok = p.returncode == 0 and os.path.exists(svg) and "<svg" in open(svg, errors="replace").read(4096)
         report(ok, "primbench plot run.json -o %s" % svg, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+    got = load(a.out, files, "ops.json")
+    if got:
+        path, doc = got
+        check_ops(doc)
+        read_by_report(a.primbench, path, "ops.json")
+        for what, args in (("compare", ["compare", path, path]),
+                           ("kernel --vs-user", ["kernel", "--vs-user", path])):
+            p = subprocess.run([a.primbench] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=120)
+            report(p.returncode == 0 and bool(p.stdout.strip()), "primbench %s ops.json" % what,
+                   "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+            with open(path + "." + what.split()[-1].lstrip("-") + ".txt", "w") as f:
+                f.write(p.stdout)
+        svg = os.path.join(a.out, "ops.svg")
+        p = subprocess.run([a.primbench, "plot", path, "-o", svg], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        ok = p.returncode == 0 and os.path.exists(svg) and "<svg" in open(svg, errors="replace").read(4096)
+        report(ok, "primbench plot ops.json -o %s" % svg, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+        html = os.path.join(a.out, "ops.html")
+        p = subprocess.run([a.primbench, "report", "--html", html, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        ok = p.returncode == 0 and os.path.exists(html) and "copy_page" in open(html, errors="replace").read()
+        report(ok, "primbench report --html %s ops.json" % html, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
     got = load(a.out, files, "sig.json")
     if got:
         path, doc = got

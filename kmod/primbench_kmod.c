@@ -574,8 +574,8 @@ struct pb_needs {
  * (512 for a 2 MiB page, as clear_huge_page() and copy_user_huge_page() in
  * mm/memory.c go one subpage at a time).
  * user_copy: call i copies `bytes` between ubuf + i * stride and kbuf + i
- * * stride (stride 0 hot, bytes flushed); short_bytes (out) is nonzero
- * when a call left bytes uncopied. */
+ * * stride (stride 0 hot, bytes flushed) with `variant`'s op; short_bytes
+ * (out) is nonzero when a call left bytes uncopied. */
 struct pb_batch {
 	void *const *pages;
 	u32 mask;
@@ -586,6 +586,7 @@ struct pb_batch {
 	size_t bytes;
 	size_t stride;
 	unsigned long short_bytes;
+	unsigned int variant;
 };
 
 /* pb_run_<routine>(batch): the batch's calls, returning the TSC ticks they
@@ -1469,12 +1470,37 @@ struct pb_req {
 	size_t user_span; /* user_copy: the user buffer's (and kernel buffer's) bytes */
 };
 
+/* user_copy: how many times in a row a batch that came short is run
+ * again. Pinning keeps the user pages in place but not their page table
+ * entries present at every moment: khugepaged's attempt to collapse a
+ * range into a huge page clears its PMD until it finds a page pinned and
+ * puts it back (collapse_huge_page(), mm/khugepaged.c), and a migration
+ * attempt installs migration entries before it finds the extra references
+ * (mm/migrate.c). A copy in the batch, with page faults disabled, then
+ * stops short: seen once in a few thousand requests under TCG. */
+#define PB_USER_RETRIES 3
+
+/* Calls the batch's op once on each of its regions with page faults
+ * allowed, untimed: the entries are there again afterwards. -EFAULT when
+ * a region cannot be copied even so. */
+static long pb_user_touch(const struct pb_batch *b)
+{
+	u32 i, regions = b->stride ? b->calls : 1;
+
+	for (i = 0; i < regions; i++)
+		if (pb_user_op(b->variant, b->kbuf + (size_t)i * b->stride,
+		               b->ubuf + (size_t)i * b->stride, b->bytes))
+			return -EFAULT;
+	return 0;
+}
+
 /* The batches of one request (kmod_abi.h, PB_KMOD_IOC_TIME), each timed
  * by its variant's pb_run_* with preemption (and with PB_KT_IRQS_OFF,
  * interrupts) off around it; flushed: the memory flushed before each,
  * untimed. Between batches: a pending signal ends the request with
  * -EINTR, the deadline with -ETIME; cond_resched() lets the scheduler
- * run. A user copy that came short: -EFAULT. Caller holds pb_lock. */
+ * run. A user copy that came short: the batch again (PB_USER_RETRIES), then
+ * -EFAULT. Caller holds pb_lock. */
 static long pb_time_batches(struct pb_kmod_time *t, struct pb_req *rq, unsigned long deadline)
 {
 	const struct pb_variant *pv = &pb_variants[t->variant];
@@ -1482,6 +1508,7 @@ static long pb_time_batches(struct pb_kmod_time *t, struct pb_req *rq, unsigned 
 	bool irqs_off = t->flags & PB_KT_IRQS_OFF;
 	bool flushed = t->state == PB_KS_FLUSHED;
 	int first_cpu = -1;
+	unsigned int retries = 0;
 	u32 b;
 
 	for (b = 0; b < t->batches; b++) {
@@ -1502,8 +1529,22 @@ static long pb_time_batches(struct pb_kmod_time *t, struct pb_req *rq, unsigned 
 			local_irq_restore(irqflags);
 		preempt_enable();
 
-		if (rq->batch.short_bytes)
-			return -EFAULT;
+		if (rq->batch.short_bytes) {
+			/* A pinned page's entry can still be absent for a
+			 * moment (PB_USER_RETRIES): touch the regions with
+			 * faults allowed and run the batch again, its ticks
+			 * dropped; a region that cannot be touched, or a
+			 * batch short PB_USER_RETRIES times in a row, is an
+			 * EFAULT. */
+			long err = pb_user_touch(&rq->batch);
+
+			if (err || ++retries > PB_USER_RETRIES)
+				return err ? err : -EFAULT;
+			rq->batch.short_bytes = 0;
+			b--;
+			continue;
+		}
+		retries = 0;
 		if (put_user(ticks_b, &ticks[b]))
 			return -EFAULT;
 		t->batches_done = b + 1;
@@ -1583,7 +1624,8 @@ static long pb_time_prepare_user(const struct pb_kmod_time *t, struct pb_req *rq
 	                              .ubuf = u64_to_user_ptr(t->user_ptr),
 	                              .bytes = t->bytes,
 	                              .stride = flushed ? t->bytes : 0,
-	                              .calls = t->calls};
+	                              .calls = t->calls,
+	                              .variant = t->variant};
 	if (!flushed && pb_user_op(t->variant, rq->batch.kbuf, rq->batch.ubuf, t->bytes))
 		return -EFAULT;
 	return 0;

@@ -36,7 +36,7 @@
  *   abi_test --dev PATH another device node than /dev/primbench
  * Exit: 0 every check passed (SKIPs allowed), 1 a check failed or the
  * device could not be opened, 2 a usage error.
- * One run takes about 10 s under TCG (-cpu max, 1 GiB). For the harness:
+ * One run takes about 5 s under TCG (-cpu max, 1 GiB). For the harness:
  * check the kernel log written after insmod only (dmesg -c before it):
  * booting a named CPU model under TCG (-cpu EPYC, Skylake-Server) prints
  * mitigation lines such as "RETBleed: WARNING:" that have nothing to do

@@ -171,8 +171,10 @@ void pb_kmod_close(struct pb_kmod_dev *dev)
 
 int pb_kmod_variant_find(const struct pb_kmod_info *info, const char *name)
 {
+	/* clear_page's variants only: a name is unique within its op (ABI v2) */
 	for (uint32_t i = 0; i < info->n_variants; i++)
-		if (!strcmp(info->variants[i].name, name))
+		if (info->variants[i].op == PB_KOP_CLEAR_PAGE &&
+		    !strcmp(info->variants[i].name, name))
 			return (int)i;
 	return -1;
 }
@@ -181,7 +183,8 @@ size_t pb_kmod_available_variants(const struct pb_kmod_info *info, uint32_t *out
 {
 	size_t n = 0;
 	for (uint32_t i = 0; i < info->n_variants; i++)
-		if (info->variants[i].flags & PB_KVF_AVAILABLE)
+		if (info->variants[i].op == PB_KOP_CLEAR_PAGE &&
+		    (info->variants[i].flags & PB_KVF_AVAILABLE))
 			out[n++] = i;
 	return n;
 }

@@ -13,6 +13,10 @@ Checks, one line each ("PASS name" or "FAIL name: why"):
     WARNING:, BUG:, Oops, Call Trace (nor a panic or a general protection
     fault), nor has the console after init's first line; the out-of-tree
     module's taint lines are expected and only shown;
+  - every variant of every op abi_test listed (INFO) is available exactly
+    as the guest CPU's flags say (copy_page's SIMD ones as clear_page's;
+    fpu's and user_copy's always, save_restore and copy_page's kernel
+    unless the kernel does not export switch_fpu_return, copy_page);
   - the result files init.sh sent (base64 between FILE-BEGIN and FILE-END)
     decode to JSON of schema primbench-result; run.json has a kernel case
     for every page size (4K, 2M) and cache state (hot, flushed) asked for,
@@ -38,13 +42,14 @@ import sys
 # The checks init.sh runs, in its order.
 INIT_CHECKS = [
     "noload", "insmod", "abi_test", "list", "run", "irqs_off", "ops", "bad_variant", "bad_pages",
-    "bad_cache", "bad_budget", "bad_unavailable", "bad_op", "bad_sizes", "bad_upper", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again",
-    "corrupt"
+    "bad_cache", "bad_budget", "bad_unavailable", "bad_op", "bad_sizes", "bad_upper", "signal", "rmmod",
+    "insmod_short", "abi_test_etime", "rmmod_again", "corrupt", "corrupt_copy_page", "corrupt_user_copy"
 ]
 # Init checks that may be skipped (SKIP, or not run): each with the string
 # whose presence in the host's module source makes the skip a failure
 # (corrupt needs the module's test-only corrupt_variant parameter).
-SKIPPABLE = {"corrupt": "corrupt_variant"}
+SKIPPABLE = {"corrupt": "corrupt_variant", "corrupt_copy_page": "corrupt_variant",
+             "corrupt_user_copy": "corrupt_variant"}
 MODULE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kmod", "primbench_kmod.c")
 # Kernel log lines that fail the test (any module, any time).
 BAD_KERNEL = re.compile(r"WARNING:|BUG:|Oops|Call Trace|Kernel panic|general protection fault|"
@@ -90,7 +95,7 @@ def case_is(c, variant, page_bytes, cache, op="clear_page"):
 def of_op(variants, op):
     """The module's variants (the kernel object's) of one op; a variant
     without "op" (a module of ABI 1) is clear_page's."""
-    return [v for v in variants if v.get("op", "clear_page") == op]
+    return [v for v in variants if variant_op(v) == op]
 
 
 def check_ops(doc):
@@ -193,28 +198,73 @@ def n_samples(c):
 
 
 # The guest CPU's feature (its /proc/cpuinfo flag) each module variant
-# needs: with it the variant must be available, without it not.
+# needs: with it the variant must be available, without it not. The same
+# names in clear_page and copy_page need the same (kmod/primbench_kmod.c,
+# PB_VARIANTS).
 NEEDS = {
     "sse2": "sse2", "sse2_nt": "sse2", "movnti": "sse2", "avx2": "avx2", "avx2_nt": "avx2",
     "avx512": "avx512f", "avx512_nt": "avx512f", "clzero": "clzero"
 }
+# Variants that are always available on x86-64, by op (the rest: by NEEDS,
+# or the kernel's own routines, available or unavailable with the reason
+# naming the symbol the kernel does not export).
+ALWAYS = {
+    "clear_page": {"rep_stosb", "rep_stosq", "gpr_unrolled"},
+    "copy_page": {"rep_movsb", "rep_movsq", "gpr_unrolled"},
+    "fpu": {"begin_end", "ioctl_null", "ioctl_fpu"},
+    "user_copy": {"copy_to_user", "copy_from_user", "clear_user"},
+}
+# An unavailable kernel routine's reason names what is missing.
+EXPORT_WHY = {("copy_page", "kernel"): "copy_page", ("fpu", "save_restore"): "switch_fpu_return"}
+# kmod_abi.h's numbering, for files whose variants carry no "op".
+OP_RANGES = [(0, 15, "clear_page"), (15, 26, "copy_page"), (26, 30, "fpu"), (30, 33, "user_copy")]
 
 
-def check_variants(variants, flags):
+def variant_op(v):
+    """A result file's variant's op: its "op", else by its number."""
+    if v.get("op"):
+        return v["op"]
+    n = v.get("number", -1)
+    return next((op for lo, hi, op in OP_RANGES if lo <= n < hi), "?")
+
+
+def check_variants(variants, flags, where):
     """Each variant is available exactly when the guest CPU has what it
-    needs (NEEDS; the others: always, or with a reason why not)."""
+    needs (NEEDS; ALWAYS: always; the kernel's routines: or a reason)."""
     if not flags:
         report(False, "guest CPU flags", "init printed no /proc/cpuinfo flags line")
         return
     wrong = []
     for v in variants:
-        need = NEEDS.get(v["name"])
-        if need is not None and bool(v.get("available")) != (need in flags):
-            wrong.append("%s (%s %s, available %s)" % (v["name"], need, "present" if need in flags else "absent",
-                                                       v.get("available")))
-        elif not v.get("available") and not v.get("why"):
-            wrong.append("%s (unavailable, no reason)" % v["name"])
-    report(not wrong, "variants available exactly as the guest CPU's flags say", "; ".join(wrong))
+        op, name, avail = v["op"], v["name"], bool(v.get("available"))
+        need = NEEDS.get(name) if op in ("clear_page", "copy_page") else None
+        if need is not None and avail != (need in flags):
+            wrong.append("%s/%s (%s %s, available %s)" % (op, name, need, "present" if need in flags else "absent",
+                                                          avail))
+        elif name in ALWAYS.get(op, ()) and not avail:
+            wrong.append("%s/%s (unavailable: %s; always available on x86-64)" % (op, name, v.get("why")))
+        elif (op, name) in EXPORT_WHY and not avail and EXPORT_WHY[(op, name)] not in (v.get("why") or ""):
+            wrong.append("%s/%s (unavailable: %s; want a reason naming %s)" %
+                         (op, name, v.get("why"), EXPORT_WHY[(op, name)]))
+        elif not avail and not v.get("why"):
+            wrong.append("%s/%s (unavailable, no reason)" % (op, name))
+    ops = sorted({v["op"] for v in variants})
+    report(not wrong, "%s: %d variants of %s available exactly as the guest CPU's flags say" %
+           (where, len(variants), ", ".join(ops)), "; ".join(wrong))
+
+
+def abi_list(lines):
+    """The variants abi_test listed (its "variant NN OP NAME available|
+    unavailable [flags][: why]" lines, indented under init's check), the
+    first listing only."""
+    out = {}
+    for l in lines:
+        m = re.match(r"\s*\| variant\s+(\d+) (\S+)\s+(\S+)\s+(available|unavailable)(.*)", l)
+        if m and int(m.group(1)) not in out:
+            why = m.group(5).split(": ", 1)[1].strip() if ": " in m.group(5) else ""
+            out[int(m.group(1))] = {"number": int(m.group(1)), "op": m.group(2), "name": m.group(3),
+                                    "available": m.group(4) == "available", "why": why}
+    return [out[n] for n in sorted(out)]
 
 
 def load(out_dir, files, name):
@@ -329,6 +379,13 @@ def main():
             flags = set(m.group(1).split())
             break
 
+    # --- every op's variants as abi_test listed them (INFO)
+    listed = abi_list(lines)
+    if len(listed) == 33:
+        check_variants(listed, flags, "abi_test --list")
+    else:
+        report(False, "abi_test's variant list", "%d variants listed, want 33" % len(listed))
+
     # --- the result files
     files = {}
     cur = None
@@ -346,12 +403,12 @@ def main():
         path, doc = got
         cases = kernel_cases(doc)
         report(bool(cases), "run.json: %d kernel cases" % len(cases), "none")
-        all_variants = doc.get("kernel", {}).get("variants", [])
-        variants = of_op(all_variants, "clear_page")
-        available = [v["name"] for v in variants if v.get("available")]
-        report(bool(available), "run.json: %d variants available: %s" % (len(available), " ".join(available)),
+        # `primbench kernel clear_page` measured clear_page's variants only
+        variants = [dict(v, op=variant_op(v)) for v in doc.get("kernel", {}).get("variants", [])]
+        available = [v["name"] for v in variants if v.get("available") and v["op"] == "clear_page"]
+        report(bool(available), "run.json: %d clear_page variants available: %s" % (len(available), " ".join(available)),
                "none available")
-        check_variants(all_variants, flags)
+        check_variants(variants, flags, "run.json")
         # Each available variant passed its correctness check at both sizes.
         checks = doc.get("kernel", {}).get("checks", [])
         for name in available:

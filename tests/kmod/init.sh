@@ -15,7 +15,9 @@
 # within 10 s, sig.json marked interrupted); rmmod; insmod max_request_ms=1000
 # and abi_test --etime; rmmod; when the module has the test-only parameter
 # corrupt_variant: insmod corrupt_variant=4, abi_test --corrupt 4 and
-# primbench refusing rep_stosb, rmmod.
+# primbench refusing rep_stosb, rmmod; the same with corrupt_variant=16
+# (copy_page rep_movsb) and =30 (user_copy copy_to_user), abi_test
+# --corrupt N only.
 #
 # Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL|SKIP <detail>"
 # on the serial console, the commands' output indented under it; the
@@ -362,6 +364,42 @@ if [ $has_corrupt = yes ]; then
 else
 	say "CHECK corrupt SKIP the module has no corrupt_variant parameter"
 fi
+
+# 10b. The same for the other ops' checks, each in its own insmod: a
+# copy_page variant (16, rep_movsb: its destination's byte 4032) and a
+# user_copy one (30, copy_to_user: the user region's byte 4032, or its
+# last of a shorter one); abi_test --corrupt N checks CHECK gives EIO
+# there and every other variant still passes.
+corrupt_other() { # NAME NUMBER
+	why=""
+	if [ $has_corrupt = no ]; then
+		say "CHECK $1 SKIP the module has no corrupt_variant parameter"
+		return
+	fi
+	run 60 /tmp/insmod.out insmod /primbench_kmod.ko corrupt_variant="$2"
+	if [ $rc -ne 0 ]; then
+		why="insmod corrupt_variant=$2: exit $rc"
+		show /tmp/insmod.out
+	else
+		run 240 /tmp/abi.out /bin/abi_test --corrupt "$2"
+		abi_secs=$secs
+		n_pass=$(grep -c '^PASS' /tmp/abi.out)
+		if [ $rc -ne 0 ] || grep -q '^FAIL' /tmp/abi.out; then
+			why="abi_test --corrupt $2: exit $rc, $(grep -c '^FAIL' /tmp/abi.out) FAIL lines"
+		fi
+		show /tmp/abi.out
+		run 60 /tmp/rmmod.out rmmod primbench_kmod
+		[ $rc -eq 0 ] || why="${why:+$why; }rmmod: exit $rc"
+		show /tmp/rmmod.out
+	fi
+	if [ -z "$why" ]; then
+		pass "$1" "variant $2 corrupted: CHECK gave EIO at the corrupted byte, $n_pass passed (${abi_secs}s)"
+	else
+		fail "$1" "$why"
+	fi
+}
+corrupt_other corrupt_copy_page 16
+corrupt_other corrupt_user_copy 30
 
 say BOOT-DMESG-BEGIN
 cat /tmp/boot-dmesg.txt

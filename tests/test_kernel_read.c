@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
 #include "primbench/kernel_vs_user.h"
@@ -166,6 +167,48 @@ static void test_key_checks(void **state)
 	assert_int_equal(load_edited("copy_page", "page_bytes", NULL), -1);
 	assert_int_equal(load_edited("clear_page", "page_bytes", json_integer(8192)), 0);
 	assert_int_equal(load_edited("clear_page", "page_bytes", json_integer(0)), -1);
+}
+
+/* compare: a kernel file pair per key (every case a row), and a
+ * "differs:" line per field of the kernel object that differs
+ * (module_version, release, tsc_khz); none for the same file. */
+static void test_compare(void **state)
+{
+	(void)state;
+	struct pb_results_file f[2];
+	load("kernel.json", &f[0]);
+	json_error_t err;
+	json_t *doc = json_load_file("kernel.json", 0, &err);
+	assert_non_null(doc);
+	json_t *k = json_object_get(doc, "kernel");
+	json_object_set_new(k, "module_version", json_string("fake2"));
+	json_object_set_new(k, "release", json_string("6.1.0-other"));
+	char *text = json_dumps(doc, 0);
+	json_decref(doc);
+	assert_int_equal(pb_results_load_text(text, strlen(text), "k2.json", &f[1]), 0);
+	free(text);
+	assert_int_equal(pb_results_name(f, 2), 0);
+	struct pb_compare_result r;
+	assert_int_equal(pb_compare_run(&f[0], &f[0], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, f[0].ncases);
+	for (size_t i = 0; i < r.nsw; i++)
+		assert_null(strstr(r.sw[i].field, "kernel."));
+	pb_compare_result_free(&r);
+	assert_int_equal(pb_compare_run(&f[0], &f[1], 0.95, false, &r), 0);
+	assert_int_equal(r.nrows, f[0].ncases);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+	pb_compare_print(m, &r);
+	fclose(m);
+	assert_non_null(strstr(out, "differs: kernel.module_version fake -> fake2\n"));
+	assert_non_null(strstr(out, "differs: kernel.release 6.1.0-fake -> 6.1.0-other\n"));
+	assert_null(strstr(out, "kernel.tsc_khz"));
+	assert_non_null(strstr(out, "\nkernel fpu "));
+	free(out);
+	pb_compare_result_free(&r);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
 }
 
 /* pb_kernel_vs_user's output for paths in fmt (0 or the error's -1). */
@@ -379,7 +422,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),          cmocka_unit_test(test_key_checks),
 	    cmocka_unit_test(test_vs_user_text),   cmocka_unit_test(test_vs_user_formats),
-	    cmocka_unit_test(test_vs_user_errors),
+	    cmocka_unit_test(test_vs_user_errors), cmocka_unit_test(test_compare),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include "primbench/compare.h"
 #include "primbench/error.h"
 #include "primbench/format.h"
+#include "primbench/html.h"
 #include "primbench/kernel_vs_user.h"
 #include "primbench/reader.h"
 #include "primbench/text.h"
@@ -207,6 +208,52 @@ static void test_compare(void **state)
 	assert_non_null(strstr(out, "\nkernel fpu "));
 	free(out);
 	pb_compare_result_free(&r);
+	pb_results_file_free(&f[0]);
+	pb_results_file_free(&f[1]);
+}
+
+/* The HTML page of a kernel file: the module's tsc_khz as the rate in the
+ * machine table, and a kernel section with the module, the checks and
+ * the break-even entries; none for a file that is not a kernel file. */
+static void test_html(void **state)
+{
+	(void)state;
+	struct pb_results_file f[2];
+	load("kernel.json", &f[0]);
+	load("xsave.json", &f[1]);
+	assert_int_equal(pb_results_name(f, 2), 0);
+	struct pb_plot_input in[2] = {{"k", &f[0]}, {"x", &f[1]}};
+	for (size_t n = 1; n <= 2; n++) {
+		struct pb_html_page p = {.in = n == 1 ? in : in + 1, .n = 1};
+		char *out = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&out, &len);
+		assert_int_equal(pb_html_write(m, &p), 0);
+		fclose(m);
+		if (n == 2) { /* xsave.json alone: no kernel section */
+			assert_null(strstr(out, "<section id=\"kernel\">"));
+			free(out);
+			continue;
+		}
+		assert_non_null(strstr(out,
+		                       "<td>2 GHz (the module&apos;s tsc_khz 2000000: the rate "
+		                       "of the kernel cases&apos; ticks); primbench&apos;s timer "
+		                       "2.6 GHz (tsc)"));
+		const char *k = strstr(out, "<section id=\"kernel\">");
+		assert_non_null(k);
+		assert_true(k > strstr(out, "<section id=\"machine\">"));
+		assert_true(k < strstr(out, "<section id=\"figures\">"));
+		assert_non_null(strstr(k, "id=\"kernel-f1-module\""));
+		assert_non_null(strstr(k, "id=\"kernel-f1-checks\""));
+		assert_non_null(strstr(k,
+		                       "<th scope=\"row\">copy_to_user</th><td>user_copy</td><td "
+		                       "class=\"num\">-</td><td class=\"num\">64</td>"));
+		assert_non_null(strstr(k, "id=\"kernel-f1-breakeven\""));
+		assert_non_null(
+		    strstr(k, "<td class=\"num\">34</td><td class=\"num\">139264</td>"));
+		assert_non_null(strstr(k, "<td class=\"num\">never</td>"));
+		free(out);
+	}
 	pb_results_file_free(&f[0]);
 	pb_results_file_free(&f[1]);
 }
@@ -423,6 +470,7 @@ int main(void)
 	    cmocka_unit_test(test_names),          cmocka_unit_test(test_key_checks),
 	    cmocka_unit_test(test_vs_user_text),   cmocka_unit_test(test_vs_user_formats),
 	    cmocka_unit_test(test_vs_user_errors), cmocka_unit_test(test_compare),
+	    cmocka_unit_test(test_html),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1054,7 +1054,11 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 		else /* fpu: no cache state */
 			fprintf(g, "set tmargin\nset title \"%s, %s\" offset 0,0\n", r->op,
 			        r->dist);
-		fputs("set xlabel \"variant (in kernel context, primbench's module)\"\n", g);
+		fputs(*r->state
+		          ? "set xlabel \"variant (in kernel context, primbench's module)\"\n"
+		          : "set xlabel \"variant (begin_end, save_restore timed in the kernel; "
+		            "ioctl_null, ioctl_fpu from user space)\"\n",
+		      g);
 		fputs("set ylabel ", g);
 		char yl[96];
 		snprintf(yl, sizeof yl, "%s (median, 95%% CI)",

@@ -21,7 +21,7 @@
 # busybox-static for its initramfs, and what building a module against
 # Debian's unpacked linux-headers needs: the gcc-N that
 # linux-headers-ABI-amd64 depends on through linux-compiler-gcc-N-x86
-# (gcc-12 for Debian 12's 6.1.0-NN, and when the lists do not say), make, and libelf1 and libssl3 (what
+# (gcc-12 for Debian 12's 6.1.0-NN, and when the lists do not say), make, and libelf1 and libssl3 (libssl3t64 from Debian 13 on) (what
 # linux-kbuild-6.1's prebuilt fixdep, modpost and objtool link against:
 # the headers are unpacked, not installed, so apt does not pull them in).
 # In a fresh Debian 12 (debootstrap minbase) chroot: 6 s to install, and
@@ -49,7 +49,11 @@ elif [ "${1:-}" = kmod ]; then
 		sed -n 's/^ *Depends: linux-headers-\([0-9][^ ]*\)-amd64$/\1/p' | head -n1)}
 	kcc=$(apt-cache depends "linux-headers-$kabi-amd64" 2>/dev/null |
 		sed -n 's/^ *Depends: linux-compiler-\(gcc-[0-9][0-9]*\)-x86$/\1/p' | head -n1)
-	PACKAGES="qemu-system-x86 cpio busybox-static ${kcc:-gcc-12} make libelf1 libssl3"
+	# OpenSSL 3's library is libssl3t64 from Debian 13 on (the 64-bit
+	# time_t transition), libssl3 before.
+	kssl=libssl3
+	if apt-cache show libssl3t64 >/dev/null 2>&1; then kssl=libssl3t64; fi
+	PACKAGES="qemu-system-x86 cpio busybox-static ${kcc:-gcc-12} make libelf1 $kssl"
 elif [ "${1:-}" = completion ]; then
 	PACKAGES="zsh"
 else

@@ -21,7 +21,14 @@
  *    first: the change per case with its interval and verdict
  *    (include/primbench/compare.h).
  *  - <section id="machine">: each file's machine: CPU, family/model, TSC
- *    rate, caches with their sources, kernel, glibc and its thresholds.
+ *    rate (a `primbench kernel` file: its module's tsc_khz, the rate of
+ *    its cases' ticks, and primbench's timer beside it), caches with their
+ *    sources, kernel, glibc and its thresholds.
+ *  - <section id="kernel"> (when a file is a `primbench kernel` file):
+ *    per such file its module (device, versions, release, tsc_khz,
+ *    overhead, variants; <table id="kernel-fN-module">), the correctness
+ *    checks (kernel-fN-checks) and the break-even entries of SIMD inside
+ *    kernel_fpu_begin/end (kernel-fN-breakeven), N the file's position.
  *  - <section id="figures">: <figure class="pb-figure" id="fig-N"> per
  *    picture, its heading, the picture and a caption; or a paragraph saying
  *    why there are none.

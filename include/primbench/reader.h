@@ -133,8 +133,10 @@ void pb_keys_free(struct pb_key *k, size_t n);
  * "avx2 4K" (non-default offsets, distance, extent, value, read-back
  * appended), syscall "syscall" / "fault 2M cpu 1", xsave "xsave" /
  * "xsaveopt dirty", cmd "cmd A" / the argv (abbreviated past 40
- * characters), kernel "kernel clear_page hot" / "rep_stosb 4K" (" irqs
- * off" appended), others the suite / "field=value ...". Malloc'd. */
+ * characters), kernel "kernel clear_page hot" / "rep_stosb 4K" (copy_page
+ * alike), "kernel user_copy hot" / "copy_to_user 4K", "kernel fpu" /
+ * "ioctl_fpu dirty512" (" irqs off" appended), others the suite /
+ * "field=value ...". Malloc'd. */
 void pb_key_name(const struct pb_key *key, char **group, char **label);
 
 /* The name a case's group is titled by in a file whose page_op (struct

@@ -5,8 +5,8 @@
  * (action). include/primbench/format.h, docs/formats.md.
  *
  * The JSON is written by hand: strings escaped as RFC 8259 requires
- * (json_string), numbers in the shortest text that reads back as the same
- * double (json_number), never NaN or infinity (a figure that is not
+ * (pb_ci_json_string), numbers in the shortest text that reads back as the
+ * same double (pb_ci_json_number), never NaN or infinity (a figure that is not
  * finite is left out). */
 #define _GNU_SOURCE
 #include "ci_formats.h"
@@ -28,7 +28,7 @@
 /* s as a JSON string: '"' and '\' escaped, control characters as \n, \t,
  * ... or \u00XX; every other byte as it is (the reader took the file's
  * strings as valid UTF-8). */
-static void json_string(FILE *f, const char *s)
+void pb_ci_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -65,7 +65,7 @@ static void json_string(FILE *f, const char *s)
 }
 
 /* v (finite) in the shortest text that reads back as the same double. */
-static void json_number(FILE *f, double v)
+void pb_ci_json_number(FILE *f, double v)
 {
 	char buf[32];
 	if (!isfinite(v)) {
@@ -108,7 +108,11 @@ static const struct name_rule rules[] = {
      sizeof mem_defaults / sizeof mem_defaults[0]},
     {"syscall", true, {"benchmark"}, NULL, 0},
     {"xsave", true, {"instruction", "upper_state"}, NULL, 0},
-    {"kernel", true, {"op", "variant", "page_bytes", "cache_state"}, kernel_defaults, 1},
+    {"kernel",
+     true,
+     {"op", "variant", "page_bytes", "size_bytes", "upper_state", "cache_state"},
+     kernel_defaults,
+     1},
     {"cmd", true, {"side", "argv"}, cmd_defaults, 1},
     {"latency", true, {"size_bytes"}, NULL, 0},
     {"map", true, {"fault", "page_source"}, NULL, 0},
@@ -381,14 +385,14 @@ static void unit_slug(char *buf, size_t len, const char *unit)
 static void bmf_metric(FILE *f, const char *measure, double v, double lo, double hi, bool last)
 {
 	fputs("    ", f);
-	json_string(f, measure);
+	pb_ci_json_string(f, measure);
 	fputs(": {\"value\": ", f);
-	json_number(f, v);
+	pb_ci_json_number(f, v);
 	if (isfinite(lo) && isfinite(hi)) {
 		fputs(", \"lower_value\": ", f);
-		json_number(f, lo);
+		pb_ci_json_number(f, lo);
 		fputs(", \"upper_value\": ", f);
-		json_number(f, hi);
+		pb_ci_json_number(f, hi);
 	}
 	fputs(last ? "}\n" : "},\n", f);
 }
@@ -399,7 +403,7 @@ static void write_bmf(FILE *f, const struct ci_case *cs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct ci_case *x = &cs[i];
 		fputs(i ? ",\n  " : "\n  ", f);
-		json_string(f, x->name);
+		pb_ci_json_string(f, x->name);
 		fputs(": {\n", f);
 		/* throughput: calls per second, Bencher's built-in measure (ops/s) */
 		bool tput = x->mem && x->ns && x->value > 0;
@@ -429,7 +433,7 @@ static void member_str(FILE *f, const char *indent, const char *name, const char
 	fputs(*first ? "" : ",\n", f);
 	*first = false;
 	fprintf(f, "%s\"%s\": ", indent, name);
-	json_string(f, v);
+	pb_ci_json_string(f, v);
 }
 
 static void member_num(FILE *f, const char *indent, const char *name, double v, bool *first)
@@ -439,7 +443,7 @@ static void member_num(FILE *f, const char *indent, const char *name, double v, 
 	fputs(*first ? "" : ",\n", f);
 	*first = false;
 	fprintf(f, "%s\"%s\": ", indent, name);
-	json_number(f, v);
+	pb_ci_json_number(f, v);
 }
 
 static void write_gbench(FILE *f, const struct pb_results_file *r, const struct ci_case *cs,
@@ -472,7 +476,7 @@ static void write_gbench(FILE *f, const struct pb_results_file *r, const struct 
 			continue;
 		fprintf(f, "%s\n      {\"type\": \"%s\", \"level\": %d, \"size\": ", any ? "," : "",
 		        levels[i].type, levels[i].level);
-		json_number(f, size);
+		pb_ci_json_number(f, size);
 		fputs("}", f);
 		any = true;
 	}

@@ -704,6 +704,30 @@ static void partial_notes(const struct pb_compare_result *r, struct pb_strv *not
 	free(list);
 }
 
+/* Two kernel files (`primbench kernel`, docs/results-schema.md "A
+ * `kernel` case") whose module differs: its module_version, the kernel
+ * release it ran under, or its tsc_khz (the rate of the cases' ticks), as
+ * software differences after the machine's (a "differs:" line each, and
+ * compare's JSON software_differs). Only when both files have the kernel
+ * object. */
+static void kernel_diffs(struct pb_compare_result *r)
+{
+	static const char *const fields[] = {"kernel.module_version", "kernel.release",
+	                                     "kernel.tsc_khz"};
+	const struct pb_facts *a = &r->fa->facts, *b = &r->fb->facts;
+	if (!pb_facts_is_object(a, "kernel") || !pb_facts_is_object(b, "kernel"))
+		return;
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const struct pb_field *x = pb_facts_get(a, fields[i]),
+		                      *y = pb_facts_get(b, fields[i]);
+		if (pb_field_equal(x, y))
+			continue;
+		r->sw = pb_xrealloc(r->sw, (r->nsw + 1) * sizeof *r->sw);
+		r->sw[r->nsw++] = (struct pb_compare_diff){pb_xstrdup(fields[i]), pb_field_text(x),
+		                                           pb_field_text(y)};
+	}
+}
+
 /* Each file's hardware against the first old file's (-1, said, unless force); fills hw, sw. */
 static int check_hardware(struct pb_compare_result *r, bool force)
 {
@@ -739,6 +763,7 @@ static int check_hardware(struct pb_compare_result *r, bool force)
 		return -1;
 	}
 	r->nsw = (size_t)pb_results_software_diffs(&fa->mach, &fb->mach, &r->sw);
+	kernel_diffs(r);
 	return 0;
 }
 

@@ -133,6 +133,15 @@ static bool page_op_group(const char *page_op, const struct pb_key *key, char **
 	return true;
 }
 
+/* What a kernel case's figure is per (docs/results-schema.md, "A `kernel`
+ * case"): a page of page_bytes (clear_page, copy_page), else a call (fpu:
+ * one begin/end pair or one ioctl; user_copy: one copy of size_bytes). */
+static const char *kernel_per(const struct pb_key *key)
+{
+	const char *op = str(key, "op");
+	return op && (!strcmp(op, "fpu") || !strcmp(op, "user_copy")) ? "call" : "page";
+}
+
 static struct row *rows_of(const struct pb_results_file *r)
 {
 	struct row *rows = calloc(r->ncases + 1, sizeof *rows);
@@ -148,7 +157,7 @@ static struct row *rows_of(const struct pb_results_file *r)
 		rows[i].per = !strcmp(suite, "cmd")       ? "run"
 		              : !strcmp(suite, "syscall") ? "op"
 		              : !strcmp(suite, "xsave")   ? "save+restore"
-		              : !strcmp(suite, "kernel")  ? "page"
+		              : !strcmp(suite, "kernel")  ? kernel_per(&c->fields)
 		                                          : "call";
 		/* clear_page/copy_page runs: "clear_page hot" per page, not
 		 * "memset hot" per call */

@@ -421,12 +421,29 @@ static char *machine_value(const struct pb_results_file *r, enum mfield k)
 			return NULL;
 		return pb_xasprintf("%s family %lld model %lld stepping %lld",
 		                    m->vendor ? m->vendor : "?", m->family, m->model, m->stepping);
-	case MF_TSC:
+	case MF_TSC: {
+		/* a kernel file's cases are ticks at the module's tsc_khz
+		 * (reader.h: the file's tsc_hz), not primbench's timer's */
+		double khz = pb_facts_num(&r->facts, "kernel.tsc_khz");
+		if (khz > 0 && m->tsc_hz > 0)
+			return pb_xasprintf(
+			    "%.6g GHz (the module's tsc_khz %.0f: the rate of the kernel "
+			    "cases' ticks); primbench's timer %.6g GHz (%s); figures in "
+			    "ticks are TSC ticks (reference cycles), not core cycles",
+			    khz / 1e6, khz, m->tsc_hz / 1e9,
+			    m->timer_clock ? m->timer_clock : "TSC");
+		if (khz > 0)
+			return pb_xasprintf(
+			    "%.6g GHz (the module's tsc_khz %.0f: the rate of the kernel "
+			    "cases' ticks); figures in ticks are TSC ticks (reference "
+			    "cycles), not core cycles",
+			    khz / 1e6, khz);
 		if (!(m->tsc_hz > 0))
 			return NULL;
 		return pb_xasprintf("%.6g GHz (%s): figures in ticks are TSC ticks (reference "
 		                    "cycles), not core cycles",
 		                    m->tsc_hz / 1e9, m->timer_clock ? m->timer_clock : "TSC");
+	}
 	case MF_L1:
 	case MF_L2:
 	case MF_LLC: {
@@ -540,6 +557,190 @@ static void machine(FILE *f, const struct pb_html_page *p)
 	fputs("</tbody>\n</table>\n</div>\n</section>\n", f);
 }
 
+/* One <th scope="col"> per name. */
+static void head_cells(FILE *f, const char *const *names, size_t n)
+{
+	fputs("<thead><tr>", f);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<th scope=\"col\">", f);
+		pb_html_text(f, names[i]);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+}
+
+/* A cell of text (th: the row's header), "-" for NULL; num: class="num". */
+static void text_cell(FILE *f, const char *s, bool th, bool num)
+{
+	fputs(th ? "<th scope=\"row\">" : num ? "<td class=\"num\">" : "<td>", f);
+	pb_html_text(f, s ? s : "-");
+	fputs(th ? "</th>" : "</td>", f);
+}
+
+static void field_cell(FILE *f, const struct pb_key *k, const char *name, bool num)
+{
+	const struct pb_field *v = pb_field_get(k, name);
+	char *t = v && v->kind != PB_FIELD_NULL ? pb_field_text(v) : NULL;
+	text_cell(f, t, false, num);
+	free(t);
+}
+
+static void number_cell(FILE *f, double v, const char *fmt)
+{
+	char buf[48];
+	if (isfinite(v))
+		snprintf(buf, sizeof buf, fmt, v);
+	text_cell(f, isfinite(v) ? buf : NULL, false, true);
+}
+
+/* A kernel file's module (docs/results-schema.md "A `kernel` case"): its
+ * INFO, the correctness checks, the break-even entries. */
+static void kernel_file(FILE *f, const struct pb_results_file *r, size_t fi)
+{
+	const struct pb_facts *d = &r->facts;
+	fprintf(f,
+	        "<div class=\"scroll\">\n<table class=\"pb-table\" id=\"kernel-f%zu-module\">\n"
+	        "<caption>the module</caption>\n",
+	        fi + 1);
+	static const char *const mh[] = {"field", "value"};
+	head_cells(f, mh, 2);
+	static const char *const fields[][2] = {
+	    {"device", "kernel.device"},
+	    {"module version", "kernel.module_version"},
+	    {"ABI version", "kernel.abi_version"},
+	    {"kernel release", "kernel.release"},
+	    {"tsc_khz (the rate of the kernel cases' ticks)", "kernel.tsc_khz"},
+	    {"overhead (ticks, the least empty batch)", "kernel.overhead_ticks"},
+	};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const struct pb_field *v = pb_facts_get(d, fields[i][1]);
+		char *t = v ? pb_field_text(v) : NULL;
+		fputs("<tr>", f);
+		text_cell(f, fields[i][0], true, false);
+		text_cell(f, t, false, false);
+		fputs("</tr>\n", f);
+		free(t);
+	}
+	size_t nv;
+	struct pb_key *vars = pb_facts_objects(d, "kernel.variants", &nv);
+	size_t avail = 0;
+	for (size_t i = 0; i < nv; i++)
+		avail += pb_field_true(&vars[i], "available");
+	char *t = pb_xasprintf("%zu, %zu of them available here", nv, avail);
+	fputs("<tr>", f);
+	text_cell(f, "variants", true, false);
+	text_cell(f, t, false, false);
+	fputs("</tr>\n</tbody>\n</table>\n", f);
+	free(t);
+	pb_keys_free(vars, nv);
+
+	size_t nc;
+	struct pb_key *checks = pb_facts_objects(d, "kernel.checks", &nc);
+	if (nc) {
+		fprintf(
+		    f,
+		    "<table class=\"pb-table\" id=\"kernel-f%zu-checks\">\n<caption>correctness "
+		    "checks (before any timing)</caption>\n",
+		    fi + 1);
+		static const char *const ch[] = {"variant",    "op",     "page_bytes",
+		                                 "size_bytes", "result", "bad_offset_bytes"};
+		head_cells(f, ch, 6);
+		for (size_t i = 0; i < nc; i++) {
+			fputs("<tr>", f);
+			text_cell(f, pb_field_str(&checks[i], "variant"), true, false);
+			field_cell(f, &checks[i], "op", false);
+			field_cell(f, &checks[i], "page_bytes", true);
+			field_cell(f, &checks[i], "size_bytes", true);
+			field_cell(f, &checks[i], "result", false);
+			field_cell(f, &checks[i], "bad_offset_bytes", true);
+			fputs("</tr>\n", f);
+		}
+		fputs("</tbody>\n</table>\n", f);
+	}
+	pb_keys_free(checks, nc);
+
+	size_t nb;
+	struct pb_key *be = pb_facts_objects(d, "kernel.breakeven", &nb);
+	if (nb) {
+		double ns = r->tsc_hz > 0 ? 1e9 / r->tsc_hz : NAN;
+		fprintf(
+		    f,
+		    "<table class=\"pb-table\" id=\"kernel-f%zu-breakeven\">\n<caption>break-even "
+		    "of SIMD inside kernel_fpu_begin/end (4 KiB pages, hot)</caption>\n",
+		    fi + 1);
+		static const char *const bh[] = {"op",
+		                                 "upper state",
+		                                 "SIMD variant",
+		                                 "rep variant",
+		                                 "round trip ticks",
+		                                 "round trip ns",
+		                                 "SIMD ticks per page",
+		                                 "rep ticks per page",
+		                                 "pages",
+		                                 "bytes"};
+		head_cells(f, bh, 10);
+		for (size_t i = 0; i < nb; i++) {
+			const struct pb_key *e = &be[i];
+			double rt = pb_field_num(e, "roundtrip_ticks");
+			fputs("<tr>", f);
+			text_cell(f, pb_field_str(e, "op"), true, false);
+			field_cell(f, e, "upper_state", false);
+			field_cell(f, e, "simd_variant", false);
+			field_cell(f, e, "rep_variant", false);
+			number_cell(f, rt, "%.4g");
+			number_cell(f, rt * ns, "%.4g");
+			number_cell(f, pb_field_num(e, "simd_ticks_per_page"), "%.4g");
+			number_cell(f, pb_field_num(e, "rep_ticks_per_page"), "%.4g");
+			long long pages;
+			if (pb_field_int(e, "pages", &pages)) {
+				field_cell(f, e, "pages", true);
+				field_cell(f, e, "bytes", true);
+			} else {
+				text_cell(f, "never", false, true);
+				text_cell(f, "never", false, true);
+			}
+			fputs("</tr>\n", f);
+		}
+		fputs("</tbody>\n</table>\n", f);
+		fputs("<p>A system call that clears (copies) n pages with SIMD pays one save and "
+		      "restore of its task's state (the round trip: ioctl_fpu - ioctl_null, timed "
+		      "from user space) plus n times the SIMD per-page figure; pages is the "
+		      "smallest n for which that beats the fastest variant without the FPU "
+		      "(never: SIMD is not faster per page).</p>\n",
+		      f);
+	}
+	pb_keys_free(be, nb);
+	fputs("</div>\n", f);
+}
+
+/* The kernel section, when some file is a `primbench kernel` file (its
+ * "kernel" object). */
+static void kernel_section(FILE *f, const struct pb_html_page *p)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->n; i++)
+		any |= pb_facts_is_object(&p->in[i].file->facts, "kernel");
+	if (!any)
+		return;
+	fputs("<section id=\"kernel\">\n<h2>Kernel module</h2>\n", f);
+	fputs("<p>The figures of primbench's kernel module (docs/kernel.md): TSC ticks read in "
+	      "the kernel, at the module's tsc_khz (the kernel's own calibration), which is "
+	      "the rate their ns and GB/s use.</p>\n",
+	      f);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct pb_results_file *r = p->in[i].file;
+		if (!pb_facts_is_object(&r->facts, "kernel"))
+			continue;
+		if (p->n > 1) {
+			fputs("<h3>", f);
+			pb_html_text(f, p->in[i].label);
+			fputs("</h3>\n", f);
+		}
+		kernel_file(f, r, i);
+	}
+	fputs("</section>\n", f);
+}
+
 static void figures(FILE *f, const struct pb_html_page *p)
 {
 	fputs("<section id=\"figures\">\n<h2>Figures</h2>\n", f);
@@ -648,6 +849,7 @@ int pb_html_write(FILE *f, const struct pb_html_page *p)
 		return -1;
 	comparison(f, p);
 	machine(f, p);
+	kernel_section(f, p);
 	figures(f, p);
 	if (tables(f, p) != 0)
 		return -1;

@@ -532,6 +532,9 @@ static int cmp_point(const void *a, const void *b)
 	return (p->x > q->x) - (p->x < q->x);
 }
 
+static void case_value(enum pb_unit u, const struct pb_summary *sum, double ns_per, double size,
+                       struct point *p);
+
 /* Replays are drawn per call: ticks/call when asked for, else ns/call
  * (a batch of mixed sizes has no one size for GB/s or ticks/page). */
 static enum pb_unit replay_unit(enum pb_unit asked)
@@ -546,21 +549,76 @@ static enum pb_unit kernel_unit(enum pb_unit asked)
 	return asked == PB_UNIT_TICKS_PER_CALL ? PB_UNIT_TICKS_PER_PAGE : asked;
 }
 
-/* A kernel case (`primbench kernel`) as a bar of the panel of its page
- * size and state: the variant's median and 95% CI in kernel_unit. */
+/* A kernel fpu case's bars: per call (one begin/end pair or one ioctl),
+ * in ticks when asked for ticks, else ns (there are no bytes). */
+static enum pb_unit fpu_unit(enum pb_unit asked)
+{
+	return asked == PB_UNIT_TICKS_PER_CALL || asked == PB_UNIT_TICKS_PER_PAGE
+	           ? PB_UNIT_TICKS_PER_CALL
+	           : PB_UNIT_NS_PER_CALL;
+}
+
+/* A kernel user_copy case as a point of the size panel "kernel user_copy"
+ * of its cache state, a line per variant over size_bytes, in the unit
+ * asked (as a mem sweep's). */
+static int user_copy_point(struct mem_plot *m, size_t fi, const struct pb_results_file *f,
+                           const struct pb_results_case *c, enum pb_unit unit)
+{
+	const char *state = pb_field_str(&c->fields, "cache_state"),
+	           *variant = pb_field_str(&c->fields, "variant");
+	long long size;
+	if (!state || !variant || !pb_field_int(&c->fields, "size_bytes", &size) || size <= 0)
+		return pb_fail("%s: cases[%zu]: a kernel user_copy key needs variant, size_bytes "
+		               "and cache_state",
+		               f->path, c->index);
+	double ns_per = pb_file_ns_per_value(f, c->unit);
+	if (!(ns_per > 0) && unit != PB_UNIT_TICKS_PER_CALL && unit != PB_UNIT_TICKS_PER_PAGE &&
+	    unit != PB_UNIT_BYTES_PER_TICK)
+		return pb_fail("%s: no timer.hz: cannot give %s", f->path, pb_unit_name(unit));
+	struct pb_summary sum;
+	if (pb_results_case_summary(c, 0.95, &sum) != 0)
+		return -1;
+	struct point pt;
+	case_value(unit, &sum, ns_per, (double)size, &pt);
+	if (!isfinite(pt.y))
+		return 0;
+	size_t p = panel_index(m, "kernel user_copy", state);
+	title_add(&m->panels[p].title, "kernel user_copy");
+	struct series *s = series_for(m, fi, name_index(&m->kernels, variant), p,
+	                              pb_field_true(&c->fields, "irqs_off") ? "irqs off" : "");
+	GROW(s->p, s->n, s->cap);
+	s->p[s->n++] = (struct point){(double)size, pt.y, pt.lo, pt.hi};
+	struct panel *pa = &m->panels[p];
+	pa->xmin = fmin(pa->xmin, (double)size);
+	pa->xmax = fmax(pa->xmax, (double)size);
+	return 0;
+}
+
+/* A kernel case (`primbench kernel`) as a bar: clear_page and copy_page
+ * in the panel of their op, page size and state (kernel_unit); fpu in
+ * the panel of its upper state (fpu_unit), the variants side by side;
+ * user_copy as a point of a size panel (user_copy_point). The variant's
+ * median and 95% CI. */
 static int kernel_bar(struct mem_plot *m, size_t fi, const struct pb_results_file *f,
                       const struct pb_results_case *c, enum pb_unit unit)
 {
 	const char *op = pb_field_str(&c->fields, "op"),
 	           *state = pb_field_str(&c->fields, "cache_state"),
-	           *variant = pb_field_str(&c->fields, "variant");
-	long long page;
-	if (!op || !state || !variant || !pb_field_int(&c->fields, "page_bytes", &page) ||
-	    page <= 0)
+	           *variant = pb_field_str(&c->fields, "variant"),
+	           *upper = pb_field_str(&c->fields, "upper_state");
+	bool fpu = op && !strcmp(op, "fpu");
+	if (op && !strcmp(op, "user_copy"))
+		return user_copy_point(m, fi, f, c, unit);
+	if (fpu && (!variant || !upper))
+		return pb_fail("%s: cases[%zu]: a kernel fpu key needs variant and upper_state",
+		               f->path, c->index);
+	long long page = 4096;
+	if (!fpu && (!op || !state || !variant || !pb_field_int(&c->fields, "page_bytes", &page) ||
+	             page <= 0))
 		return pb_fail("%s: cases[%zu]: a kernel key needs op, variant, page_bytes and "
 		               "cache_state",
 		               f->path, c->index);
-	enum pb_unit u = kernel_unit(unit);
+	enum pb_unit u = fpu ? fpu_unit(unit) : kernel_unit(unit);
 	double ns_per = pb_file_ns_per_value(f, c->unit);
 	if (!(ns_per > 0) && (u == PB_UNIT_NS_PER_CALL || u == PB_UNIT_GB_S))
 		return pb_fail("%s: no timer.hz: cannot give %s", f->path, pb_unit_name(u));
@@ -568,11 +626,13 @@ static int kernel_bar(struct mem_plot *m, size_t fi, const struct pb_results_fil
 	if (pb_results_case_summary(c, 0.95, &sum) != 0)
 		return -1;
 	char *kop = pb_xasprintf("kernel %s", op);
-	char *dist = pb_xasprintf(page == 4096      ? "4K pages"
-	                          : page == 2 << 20 ? "a 2M page"
-	                                            : "%lld-byte pages",
-	                          page);
-	struct replay_panel *r = replay_for(m, kop, dist, state);
+	char *dist = fpu ? pb_xasprintf("upper state %s", upper)
+	                 : pb_xasprintf(page == 4096      ? "4K pages"
+	                                : page == 2 << 20 ? "a 2M page"
+	                                                  : "%lld-byte pages",
+	                                page);
+	/* fpu has no cache state: "" (the panel's title leaves it out) */
+	struct replay_panel *r = replay_for(m, kop, dist, fpu ? "" : state);
 	free(kop);
 	free(dist);
 	r->kernel = true;
@@ -982,20 +1042,29 @@ static int replay_script(FILE *g, const struct mem_plot *m, const struct replay_
 	for (size_t i = 0; i < r->n; i++)
 		ADD_UNIQUE(ks, nks, capks, r->b[i].kernel);
 	enum pb_unit u = r->kernel ? r->unit : replay_unit(o->unit);
-	fprintf(g, "\n# %s: %s, %s, %s\n", r->kernel ? "kernel" : "replay", r->op, r->dist,
-	        r->state);
+	fprintf(g, "\n# %s: %s, %s%s%s\n", r->kernel ? "kernel" : "replay", r->op, r->dist,
+	        *r->state ? ", " : "", r->state);
 	fputs("unset arrow; unset label; unset logscale; unset x2tics;"
 	      "set autoscale\n",
 	      g);
 	if (r->kernel) {
-		fprintf(g, "set tmargin\nset title \"%s, %s, %s (%s)\" offset 0,0\n", r->op,
-		        r->dist, r->state, state_text(r->state));
-		fputs("set xlabel \"variant (in kernel context, primbench's module)\"\n", g);
+		if (*r->state)
+			fprintf(g, "set tmargin\nset title \"%s, %s, %s (%s)\" offset 0,0\n", r->op,
+			        r->dist, r->state, state_text(r->state));
+		else /* fpu: no cache state */
+			fprintf(g, "set tmargin\nset title \"%s, %s\" offset 0,0\n", r->op,
+			        r->dist);
+		fputs(*r->state
+		          ? "set xlabel \"variant (in kernel context, primbench's module)\"\n"
+		          : "set xlabel \"variant (begin_end, save_restore timed in the kernel; "
+		            "ioctl_null, ioctl_fpu from user space)\"\n",
+		      g);
 		fputs("set ylabel ", g);
 		char yl[96];
 		snprintf(yl, sizeof yl, "%s (median, 95%% CI)",
-		         u == PB_UNIT_TICKS_PER_PAGE ? "TSC ticks per 4 KiB page"
-		                                     : pb_unit_name(u));
+		         u == PB_UNIT_TICKS_PER_PAGE   ? "TSC ticks per 4 KiB page"
+		         : u == PB_UNIT_TICKS_PER_CALL ? "TSC ticks per call"
+		                                       : pb_unit_name(u));
 		gp_str(g, yl);
 	} else {
 		fprintf(g, "set tmargin\nset title \"%s: replay of %s, %s (%s)\" offset 0,0\n",
@@ -2412,6 +2481,23 @@ static void plot_head(FILE *g, const struct plot_job *j, bool svg)
 	fputs("\nset grid xtics ytics lc rgb \"#dddddd\"\nset border lc rgb \"#444444\"\n", g);
 }
 
+/* The kind a figure's title names: j->kind, but for a mem plot whose
+ * files hold kernel cases (`primbench kernel`) "kernel" when they hold
+ * nothing else drawn, "mem and kernel" with mem cases too. */
+static const char *title_kind(const struct plot_job *j)
+{
+	if (!j->mem)
+		return j->kind;
+	bool kernel = false, mem = false;
+	for (size_t i = 0; i < j->n; i++)
+		for (size_t c = 0; c < j->in[i].file->ncases; c++) {
+			enum case_kind k = case_kind(&j->in[i].file->cases[c].fields);
+			kernel |= k == CASE_KERNEL;
+			mem |= k == CASE_SWEEP || k == CASE_REPLAY;
+		}
+	return !kernel ? j->kind : mem ? "mem and kernel" : "kernel";
+}
+
 /* The figure's title: --title, else the kind, the files' labels, the first file's CPU and start. */
 static void plot_title(const struct plot_job *j, char *title, size_t len)
 {
@@ -2421,7 +2507,7 @@ static void plot_title(const struct plot_job *j, char *title, size_t len)
 	if (j->o->title) {
 		snprintf(title, len, "%s", j->o->title);
 	} else {
-		pos += (size_t)snprintf(title, len, "primbench %s results:", j->kind);
+		pos += (size_t)snprintf(title, len, "primbench %s results:", title_kind(j));
 		for (size_t i = 0; i < n && pos < len; i++)
 			pos +=
 			    (size_t)snprintf(title + pos, len - pos, "%s%s",
@@ -2683,16 +2769,23 @@ static void mem_panels(const struct plot_job *j, struct pb_plot_panel **out, siz
 	for (size_t ri = 0; ri < m->nreplays; ri++) {
 		const struct replay_panel *r = &m->replays[ri];
 		if (r->kernel) {
-			panel_add(out, count, cap,
-			          pb_xasprintf("%s, %s, %s (%s)", r->op, r->dist, r->state,
+			bool fpu = !*r->state; /* kernel fpu: no cache state */
+			panel_add(
+			    out, count, cap,
+			    fpu ? pb_xasprintf("%s, %s", r->op, r->dist)
+			        : pb_xasprintf("%s, %s, %s (%s)", r->op, r->dist, r->state,
 			                       state_text(r->state)),
-			          pb_xasprintf(
-			              "Bar chart: one bar per variant%s timed in kernel "
-			              "context by primbench's module, its median %s with its "
-			              "95%% CI.",
-			              n > 1 ? " and file" : "",
-			              r->unit == PB_UNIT_TICKS_PER_PAGE ? "TSC ticks per 4 KiB page"
-			                                                : pb_unit_name(r->unit)));
+			    pb_xasprintf(
+			        "Bar chart: one bar per variant%s %s, its median %s with its "
+			        "95%% CI.",
+			        n > 1 ? " and file" : "",
+			        fpu ? "(begin_end and save_restore timed in kernel context by "
+			              "primbench's module, ioctl_null and ioctl_fpu from user "
+			              "space around the ioctl)"
+			            : "timed in kernel context by primbench's module",
+			        r->unit == PB_UNIT_TICKS_PER_PAGE   ? "TSC ticks per 4 KiB page"
+			        : r->unit == PB_UNIT_TICKS_PER_CALL ? "TSC ticks per call"
+			                                            : pb_unit_name(r->unit)));
 			continue;
 		}
 		panel_add(

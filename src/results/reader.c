@@ -249,20 +249,38 @@ static bool xsave_name(const struct pb_key *key, char **group, char **label)
 	return true;
 }
 
-/* kernel (kernel_result.h): group "kernel clear_page hot" (the op and
- * cache_state), label the variant and page size ("rep_stosb 4K"), ", irqs
- * off" after it when the key says so. */
+/* kernel (kernel_result.h; docs/results-schema.md "A `kernel` case"):
+ * clear_page and copy_page: group "kernel clear_page hot" (the op and
+ * cache_state), label the variant and page size ("rep_stosb 4K");
+ * user_copy: group "kernel user_copy hot", label the variant and size
+ * ("copy_to_user 4K"); fpu: one group "kernel fpu", label the variant and
+ * upper state ("ioctl_fpu dirty512"), as xsave's "xsaveopt dirty": the
+ * states of one variant side by side in one table, where a group per
+ * state would split begin_end clean from begin_end dirty. " irqs off"
+ * after the label when the key says so. */
 static bool kernel_name(const struct pb_key *key, char **group, char **label)
 {
 	const char *op = pb_field_str(key, "op"), *v = pb_field_str(key, "variant"),
 	           *st = pb_field_str(key, "cache_state");
-	long long page;
-	if (!op || !v || !st || !pb_field_int(key, "page_bytes", &page))
+	const char *irqs = pb_field_true(key, "irqs_off") ? " irqs off" : "";
+	long long bytes;
+	if (!op || !v)
 		return false;
-	char *pg = size_text(page);
+	if (!strcmp(op, "fpu")) {
+		const char *upper = pb_field_str(key, "upper_state");
+		if (!upper)
+			return false;
+		*group = pb_xstrdup("kernel fpu");
+		*label = pb_xasprintf("%s %s%s", v, upper, irqs);
+		return true;
+	}
+	if (!st ||
+	    !pb_field_int(key, !strcmp(op, "user_copy") ? "size_bytes" : "page_bytes", &bytes))
+		return false;
+	char *sz = size_text(bytes);
 	*group = pb_xasprintf("kernel %s %s", op, st);
-	*label = pb_xasprintf("%s %s%s", v, pg, pb_field_true(key, "irqs_off") ? " irqs off" : "");
-	free(pg);
+	*label = pb_xasprintf("%s %s%s", v, sz, irqs);
+	free(sz);
 	return true;
 }
 
@@ -622,6 +640,37 @@ static void layout_free(struct pb_results_layout *l)
 	free(l);
 }
 
+/* A kernel case's key, by its op: clear_page, copy_page (and a key of
+ * any other op, as before the ops were named) a page_bytes of whole 4 KiB
+ * pages (4 KiB or a huge page); user_copy a positive integer size_bytes;
+ * fpu an upper_state "clean", "dirty" or "dirty512". 0, or -1 with
+ * pb_error() naming the case. */
+static int check_kernel_key(const char *name, size_t i, const json_t *key)
+{
+	const char *op = json_string_value(json_object_get(key, "op"));
+	if (op && !strcmp(op, "fpu")) {
+		const char *u = json_string_value(json_object_get(key, "upper_state"));
+		if (!u || (strcmp(u, "clean") && strcmp(u, "dirty") && strcmp(u, "dirty512")))
+			return fail_case(name, i, key,
+			                 "a kernel fpu case's upper_state must be \"clean\", "
+			                 "\"dirty\" or \"dirty512\"");
+		return 0;
+	}
+	if (op && !strcmp(op, "user_copy")) {
+		const json_t *sz = json_object_get(key, "size_bytes");
+		if (!json_is_integer(sz) || json_integer_value(sz) <= 0)
+			return fail_case(name, i, key,
+			                 "a kernel user_copy case's size_bytes must be a positive "
+			                 "integer");
+		return 0;
+	}
+	const json_t *pg = json_object_get(key, "page_bytes");
+	if (!json_is_integer(pg) || json_integer_value(pg) <= 0 || json_integer_value(pg) % 4096)
+		return fail_case(name, i, key,
+		                 "a kernel case's page_bytes must be a positive multiple of 4096");
+	return 0;
+}
+
 static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struct pb_strv *skipped)
 {
 	const char *name = f->path;
@@ -651,16 +700,10 @@ static int load_case(struct pb_results_file *f, const json_t *c, size_t i, struc
 	const char *unit = json_string_value(json_object_get(c, "unit"));
 	if (!unit || !*unit)
 		return fail_case(name, i, key, "no 'unit'");
-	/* a kernel case's page: 4 KiB or a huge page (docs/results-schema.md) */
+	/* a kernel case's own fields (docs/results-schema.md, "A `kernel` case") */
 	const char *suite = json_string_value(json_object_get(key, "suite"));
-	if (suite && !strcmp(suite, "kernel")) {
-		const json_t *pg = json_object_get(key, "page_bytes");
-		if (!json_is_integer(pg) || json_integer_value(pg) <= 0 ||
-		    json_integer_value(pg) % 4096)
-			return fail_case(name, i, key,
-			                 "a kernel case's page_bytes must be a positive multiple "
-			                 "of 4096");
-	}
+	if (suite && !strcmp(suite, "kernel") && check_kernel_key(name, i, key) != 0)
+		return -1;
 	struct pb_results_case *cc = &f->cases[f->ncases];
 	cc->n = json_array_size(samples);
 	cc->v = pb_xcalloc(cc->n, sizeof *cc->v);

@@ -30,7 +30,10 @@ except ImportError:
 FORMATS = ("bmf", "gbench", "action")
 COUNTER_UNITS = ("tsc_ticks", "cntvct_ticks")
 REQUIRED = ("plot/run_default.json", "format/syscall.json", "compare/sys_a.json",
-            "plot/cmd_ab.json")
+            "plot/cmd_ab.json", "format/kernel.json")
+# a kernel case's name (docs/formats.md "Names"): "kernel", then these
+# fields' values where the key has them, then the rest as field=value
+KERNEL_LEAD = ("op", "variant", "page_bytes", "size_bytes", "upper_state", "cache_state")
 
 failures = []
 
@@ -99,8 +102,21 @@ def expected(doc):
             "hi": hi * s if hi is not None else None,
             "mem": c["key"].get("suite") == "mem",
             "key": json.dumps(c["key"], sort_keys=True),
+            "kernel_name": kernel_name(c["key"]) if c["key"].get("suite") == "kernel" else None,
         })
     return out
+
+
+def kernel_name(key):
+    """The CI name docs/formats.md gives a kernel key (values without '/'
+    or '%', as the fixtures' are)."""
+    parts = ["kernel"] + [str(key[f]) for f in KERNEL_LEAD if key.get(f) is not None]
+    for f in sorted(k for k in key if k not in KERNEL_LEAD and k != "suite"):
+        v = key[f]
+        if v is None or (f == "irqs_off" and v is False):
+            continue
+        parts.append("%s=%s" % (f, "true" if v is True else "false" if v is False else v))
+    return "/".join(parts)
 
 
 def check_value(where, got, want):
@@ -160,6 +176,8 @@ def check_file(primbench, schemas, rel, path, doc):
             seen.add(name)
             if names.setdefault(x["key"], name) != name:
                 fail(where + ": named %r in another format" % names[x["key"]])
+            if x["kernel_name"] and name != x["kernel_name"]:
+                fail(where + ": expected the name %r" % x["kernel_name"])
             if unit != x["unit"] and not (fmt == "bmf" and unit ==
                                            x["unit"].replace("_", "-").lower()):
                 fail(where + ": unit %r, expected %r" % (unit, x["unit"]))

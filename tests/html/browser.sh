@@ -221,7 +221,8 @@ compare|comparison|plot/run_default.json $tmp/run_slower.json
 threads||plot/mem_threads.json
 latency||latency/curve_a.json
 loaded||latency/loaded.json
-cmd_ab||plot/cmd_ab.json"
+cmd_ab||plot/cmd_ab.json
+kernel|kernel|format/kernel.json"
 case $bin in
 */*) bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") ;;
 esac

@@ -18,7 +18,7 @@ is a data: URL or an in-page #fragment (xmlns declarations are not
 references); ids unique; exactly one <h1>; a print style sheet (@media
 print in a <style>); the sections summary, machine, figures and tables
 (and each --expect-section) as <section id="...">, in the contract's
-order (summary, comparison, machine, figures, tables); each
+order (summary, comparison, machine, kernel, figures, tables); each
 <figure class="pb-figure"> inside section#figures, with an id fig-N and a
 <figcaption>, holding at most one <img>; every <img> with a non-empty alt
 and a src "data:image/svg+xml;base64,..." whose payload decodes (strict
@@ -44,7 +44,7 @@ import xml.etree.ElementTree as ET
 
 # The sections every page has, and the order of all of them (html.h).
 REQUIRED_SECTIONS = ("summary", "machine", "figures", "tables")
-SECTION_ORDER = ("summary", "comparison", "machine", "figures", "tables")
+SECTION_ORDER = ("summary", "comparison", "machine", "kernel", "figures", "tables")
 # Attributes that name a resource or a link target.
 URL_ATTRS = ("src", "href", "poster", "data", "action", "formaction", "background", "srcset",
              "cite", "longdesc", "manifest", "ping")

@@ -13,18 +13,27 @@ Checks, one line each ("PASS name" or "FAIL name: why"):
     WARNING:, BUG:, Oops, Call Trace (nor a panic or a general protection
     fault), nor has the console after init's first line; the out-of-tree
     module's taint lines are expected and only shown;
+  - every variant of every op abi_test listed (INFO) is available exactly
+    as the guest CPU's flags say (copy_page's SIMD ones as clear_page's;
+    fpu's and user_copy's always, save_restore and copy_page's kernel
+    unless the kernel does not export switch_fpu_return, copy_page);
   - the result files init.sh sent (base64 between FILE-BEGIN and FILE-END)
     decode to JSON of schema primbench-result; run.json has a kernel case
     for every page size (4K, 2M) and cache state (hot, flushed) asked for,
-    each with samples; sig.json is marked interrupted and kept samples;
-  - PRIMBENCH report reads each file (exit 0), compare run.json against
-    itself, and plot draws run.json (gnuplot, an SVG in DIR).
+    each with samples; ops.json (every op in one run) has every copy_page,
+    fpu and user_copy case with samples, every check passed, and break-even
+    entries that agree with their own figures; sig.json is marked
+    interrupted and kept samples;
+  - PRIMBENCH report reads each file (exit 0), compare run.json and
+    ops.json against themselves, plot draws them (gnuplot, SVGs in DIR),
+    report --html and kernel --vs-user read ops.json.
 Writes the decoded files and the kernel log into DIR. Exit status 0 when
 every check passed, 1 otherwise.
 """
 import argparse
 import base64
 import json
+import math
 import os
 import re
 import subprocess
@@ -32,14 +41,15 @@ import sys
 
 # The checks init.sh runs, in its order.
 INIT_CHECKS = [
-    "noload", "insmod", "abi_test", "list", "run", "irqs_off", "bad_variant", "bad_pages",
-    "bad_cache", "bad_budget", "bad_unavailable", "signal", "rmmod", "insmod_short", "abi_test_etime", "rmmod_again",
-    "corrupt"
+    "noload", "insmod", "abi_test", "list", "run", "irqs_off", "ops", "bad_variant", "bad_pages",
+    "bad_cache", "bad_budget", "bad_unavailable", "bad_op", "bad_sizes", "bad_upper", "signal", "rmmod",
+    "insmod_short", "abi_test_etime", "rmmod_again", "corrupt", "corrupt_copy_page", "corrupt_user_copy"
 ]
 # Init checks that may be skipped (SKIP, or not run): each with the string
 # whose presence in the host's module source makes the skip a failure
 # (corrupt needs the module's test-only corrupt_variant parameter).
-SKIPPABLE = {"corrupt": "corrupt_variant"}
+SKIPPABLE = {"corrupt": "corrupt_variant", "corrupt_copy_page": "corrupt_variant",
+             "corrupt_user_copy": "corrupt_variant"}
 MODULE_SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kmod", "primbench_kmod.c")
 # Kernel log lines that fail the test (any module, any time).
 BAD_KERNEL = re.compile(r"WARNING:|BUG:|Oops|Call Trace|Kernel panic|general protection fault|"
@@ -76,10 +86,110 @@ def kernel_cases(doc):
     return [c for c in doc.get("cases", []) if c.get("key", {}).get("suite") == "kernel"]
 
 
-def case_is(c, variant, page_bytes, cache):
+def case_is(c, variant, page_bytes, cache, op="clear_page"):
     k = c.get("key", {})
-    return (k.get("variant") == variant and k.get("page_bytes") == page_bytes and
+    return (k.get("op") == op and k.get("variant") == variant and k.get("page_bytes") == page_bytes and
             k.get("cache_state") == cache and not k.get("irqs_off"))
+
+
+def of_op(variants, op):
+    """The module's variants (the kernel object's) of one op; a variant
+    without "op" (a module of ABI 1) is clear_page's."""
+    return [v for v in variants if variant_op(v) == op]
+
+
+def check_ops(doc):
+    """ops.json (`primbench kernel all ...` in init.sh step 5c): every
+    available variant of copy_page (4K, 2M x hot, flushed), fpu (every
+    upper state the run measured) and user_copy (64, 4096, 1048576 bytes x
+    hot, flushed) has one case with samples; every check passed; the
+    break-even entries are there for the SIMD clear_page variants measured
+    and agree with their own figures."""
+    cases = kernel_cases(doc)
+    kobj = doc.get("kernel", {})
+    variants = kobj.get("variants", [])
+    missing = []
+    n_want = 0
+
+    def want(pred, label):
+        these = [c for c in cases if pred(c.get("key", {}))]
+        if len(these) != 1 or n_samples(these[0]) == 0:
+            missing.append(label)
+
+    for v in of_op(variants, "copy_page"):
+        if not v.get("available"):
+            continue
+        for page in PAGES:
+            for cache in CACHES:
+                n_want += 1
+                want(lambda k, v=v, page=page, cache=cache: k.get("op") == "copy_page" and
+                     k.get("variant") == v["name"] and k.get("page_bytes") == PAGES[page] and
+                     k.get("cache_state") == cache and not k.get("irqs_off"),
+                     "copy_page/%s/%s/%s" % (v["name"], page, cache))
+    uppers = sorted({c["key"].get("upper_state") for c in cases if c["key"].get("op") == "fpu"} - {None})
+    report("clean" in uppers, "ops.json: fpu upper states measured: %s" % " ".join(uppers),
+           "no fpu case at upper state clean (have: %s)" % (" ".join(uppers) or "none"))
+    for v in of_op(variants, "fpu"):
+        if not v.get("available"):
+            continue
+        for up in uppers:
+            n_want += 1
+            want(lambda k, v=v, up=up: k.get("op") == "fpu" and k.get("variant") == v["name"] and
+                 k.get("upper_state") == up and not k.get("irqs_off"), "fpu/%s/%s" % (v["name"], up))
+    for v in of_op(variants, "user_copy"):
+        if not v.get("available"):
+            continue
+        for size in (64, 4096, 1048576):
+            for cache in CACHES:
+                n_want += 1
+                want(lambda k, v=v, size=size, cache=cache: k.get("op") == "user_copy" and
+                     k.get("variant") == v["name"] and k.get("size_bytes") == size and
+                     k.get("cache_state") == cache and not k.get("irqs_off"),
+                     "user_copy/%s/%d/%s" % (v["name"], size, cache))
+    report(n_want > 0 and not missing, "ops.json: every copy_page, fpu and user_copy case has samples (%d)" % n_want,
+           "%d of %d missing or empty: %s" % (len(missing), n_want, " ".join(missing)))
+    # The timed-from field says who read the TSC.
+    wrong = [c["key"]["variant"] for c in cases if c["key"].get("op") == "fpu" and
+             c.get("timed_from") != ("user" if c["key"]["variant"].startswith("ioctl_") else "kernel")]
+    report(not wrong, "ops.json: fpu cases say where they were timed", "wrong timed_from: %s" % " ".join(wrong))
+    checks = kobj.get("checks", [])
+    bad = [c for c in checks if c.get("result") != "ok"]
+    ops_checked = sorted({c.get("op", "clear_page") for c in checks})
+    report(checks and not bad and {"copy_page", "user_copy"} <= set(ops_checked),
+           "ops.json: %d correctness checks ok (%s)" % (len(checks), " ".join(ops_checked)),
+           "%d not ok: %s; ops checked: %s" % (len(bad), bad[:3], ops_checked))
+    # The break-even: one entry per SIMD clear_page variant measured at 4K
+    # hot (an FPU variant) and upper state; each agrees with its own
+    # figures (pages = ceil(roundtrip / (rep - simd)) when rep > simd).
+    fpu_names = {v["name"] for v in of_op(variants, "clear_page") if "fpu" in v.get("flags", [])}
+    simd = sorted({c["key"]["variant"] for c in cases if c["key"].get("op") == "clear_page" and
+                   c["key"]["variant"] in fpu_names and c["key"].get("page_bytes") == 4096 and
+                   c["key"].get("cache_state") == "hot" and n_samples(c) > 0})
+    be = [b for b in kobj.get("breakeven", []) or [] if b.get("op") == "clear_page"]
+    have = sorted({(b.get("simd_variant"), b.get("upper_state")) for b in be})
+    wanted = sorted({(v, up) for v in simd for up in uppers})
+    report(bool(simd) and set(wanted) <= set(have),
+           "ops.json: clear_page break-even entries for %s x %s" % (" ".join(simd), " ".join(uppers)),
+           "have %s, want %s" % (have, wanted))
+    incoherent = []
+    for b in kobj.get("breakeven", []) or []:
+        try:
+            rt, sp, rp = b["roundtrip_ticks"], b["simd_ticks_per_page"], b["rep_ticks_per_page"]
+            if rp > sp and rt > 0:
+                n = math.ceil(rt / (rp - sp))
+                ok = b.get("pages") is not None and abs(b["pages"] - n) <= 1 and b.get("bytes") == b["pages"] * 4096
+            elif rp <= sp:
+                ok = b.get("pages") is None and b.get("bytes") is None
+            else:
+                ok = True
+        except (KeyError, TypeError) as e:
+            ok = False
+            b = dict(b, error=str(e))
+        if not ok:
+            incoherent.append(b)
+    report(not incoherent, "ops.json: %d break-even entries agree with their figures" % len(kobj.get("breakeven", []) or []),
+           "%d do not: %s" % (len(incoherent), incoherent[:2]))
+    report(doc.get("interrupted") is not True, "ops.json: not interrupted", "marked interrupted")
 
 
 def n_samples(c):
@@ -88,28 +198,73 @@ def n_samples(c):
 
 
 # The guest CPU's feature (its /proc/cpuinfo flag) each module variant
-# needs: with it the variant must be available, without it not.
+# needs: with it the variant must be available, without it not. The same
+# names in clear_page and copy_page need the same (kmod/primbench_kmod.c,
+# PB_VARIANTS).
 NEEDS = {
     "sse2": "sse2", "sse2_nt": "sse2", "movnti": "sse2", "avx2": "avx2", "avx2_nt": "avx2",
     "avx512": "avx512f", "avx512_nt": "avx512f", "clzero": "clzero"
 }
+# Variants that are always available on x86-64, by op (the rest: by NEEDS,
+# or the kernel's own routines, available or unavailable with the reason
+# naming the symbol the kernel does not export).
+ALWAYS = {
+    "clear_page": {"rep_stosb", "rep_stosq", "gpr_unrolled"},
+    "copy_page": {"rep_movsb", "rep_movsq", "gpr_unrolled"},
+    "fpu": {"begin_end", "ioctl_null", "ioctl_fpu"},
+    "user_copy": {"copy_to_user", "copy_from_user", "clear_user"},
+}
+# An unavailable kernel routine's reason names what is missing.
+EXPORT_WHY = {("copy_page", "kernel"): "copy_page", ("fpu", "save_restore"): "switch_fpu_return"}
+# kmod_abi.h's numbering, for files whose variants carry no "op".
+OP_RANGES = [(0, 15, "clear_page"), (15, 26, "copy_page"), (26, 30, "fpu"), (30, 33, "user_copy")]
 
 
-def check_variants(variants, flags):
+def variant_op(v):
+    """A result file's variant's op: its "op", else by its number."""
+    if v.get("op"):
+        return v["op"]
+    n = v.get("number", -1)
+    return next((op for lo, hi, op in OP_RANGES if lo <= n < hi), "?")
+
+
+def check_variants(variants, flags, where):
     """Each variant is available exactly when the guest CPU has what it
-    needs (NEEDS; the others: always, or with a reason why not)."""
+    needs (NEEDS; ALWAYS: always; the kernel's routines: or a reason)."""
     if not flags:
         report(False, "guest CPU flags", "init printed no /proc/cpuinfo flags line")
         return
     wrong = []
     for v in variants:
-        need = NEEDS.get(v["name"])
-        if need is not None and bool(v.get("available")) != (need in flags):
-            wrong.append("%s (%s %s, available %s)" % (v["name"], need, "present" if need in flags else "absent",
-                                                       v.get("available")))
-        elif not v.get("available") and not v.get("why"):
-            wrong.append("%s (unavailable, no reason)" % v["name"])
-    report(not wrong, "variants available exactly as the guest CPU's flags say", "; ".join(wrong))
+        op, name, avail = v["op"], v["name"], bool(v.get("available"))
+        need = NEEDS.get(name) if op in ("clear_page", "copy_page") else None
+        if need is not None and avail != (need in flags):
+            wrong.append("%s/%s (%s %s, available %s)" % (op, name, need, "present" if need in flags else "absent",
+                                                          avail))
+        elif name in ALWAYS.get(op, ()) and not avail:
+            wrong.append("%s/%s (unavailable: %s; always available on x86-64)" % (op, name, v.get("why")))
+        elif (op, name) in EXPORT_WHY and not avail and EXPORT_WHY[(op, name)] not in (v.get("why") or ""):
+            wrong.append("%s/%s (unavailable: %s; want a reason naming %s)" %
+                         (op, name, v.get("why"), EXPORT_WHY[(op, name)]))
+        elif not avail and not v.get("why"):
+            wrong.append("%s/%s (unavailable, no reason)" % (op, name))
+    ops = sorted({v["op"] for v in variants})
+    report(not wrong, "%s: %d variants of %s available exactly as the guest CPU's flags say" %
+           (where, len(variants), ", ".join(ops)), "; ".join(wrong))
+
+
+def abi_list(lines):
+    """The variants abi_test listed (its "variant NN OP NAME available|
+    unavailable [flags][: why]" lines, indented under init's check), the
+    first listing only."""
+    out = {}
+    for l in lines:
+        m = re.match(r"\s*\| variant\s+(\d+) (\S+)\s+(\S+)\s+(available|unavailable)(.*)", l)
+        if m and int(m.group(1)) not in out:
+            why = m.group(5).split(": ", 1)[1].strip() if ": " in m.group(5) else ""
+            out[int(m.group(1))] = {"number": int(m.group(1)), "op": m.group(2), "name": m.group(3),
+                                    "available": m.group(4) == "available", "why": why}
+    return [out[n] for n in sorted(out)]
 
 
 def load(out_dir, files, name):
@@ -224,6 +379,13 @@ def main():
             flags = set(m.group(1).split())
             break
 
+    # --- every op's variants as abi_test listed them (INFO)
+    listed = abi_list(lines)
+    if len(listed) == 33:
+        check_variants(listed, flags, "abi_test --list")
+    else:
+        report(False, "abi_test's variant list", "%d variants listed, want 33" % len(listed))
+
     # --- the result files
     files = {}
     cur = None
@@ -241,19 +403,21 @@ def main():
         path, doc = got
         cases = kernel_cases(doc)
         report(bool(cases), "run.json: %d kernel cases" % len(cases), "none")
-        variants = doc.get("kernel", {}).get("variants", [])
-        available = [v["name"] for v in variants if v.get("available")]
-        report(bool(available), "run.json: %d variants available: %s" % (len(available), " ".join(available)),
+        # `primbench kernel clear_page` measured clear_page's variants only
+        variants = [dict(v, op=variant_op(v)) for v in doc.get("kernel", {}).get("variants", [])]
+        available = [v["name"] for v in variants if v.get("available") and v["op"] == "clear_page"]
+        report(bool(available), "run.json: %d clear_page variants available: %s" % (len(available), " ".join(available)),
                "none available")
-        check_variants(variants, flags)
+        check_variants(variants, flags, "run.json")
         # Each available variant passed its correctness check at both sizes.
         checks = doc.get("kernel", {}).get("checks", [])
         for name in available:
             for page in PAGES:
-                r = [c.get("result") for c in checks if c.get("variant") == name and c.get("page_bytes") == PAGES[page]]
+                r = [c.get("result") for c in checks if c.get("variant") == name and
+                     c.get("op", "clear_page") == "clear_page" and c.get("page_bytes") == PAGES[page]]
                 if r != ["ok"]:
                     report(False, "run.json: %s %s correctness check" % (name, page), "result %s" % r)
-        n_ok = sum(1 for c in checks if c.get("result") == "ok")
+        n_ok = sum(1 for c in checks if c.get("result") == "ok" and c.get("op", "clear_page") == "clear_page")
         report(n_ok == 2 * len(available), "run.json: %d correctness checks ok" % n_ok,
                "%d ok, want %d" % (n_ok, 2 * len(available)))
         # Every case asked for (every available variant x 4K, 2M x hot,
@@ -281,6 +445,29 @@ def main():
                            stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
         ok = p.returncode == 0 and os.path.exists(svg) and "<svg" in open(svg, errors="replace").read(4096)
         report(ok, "primbench plot run.json -o %s" % svg, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+    got = load(a.out, files, "ops.json")
+    if got:
+        path, doc = got
+        check_ops(doc)
+        read_by_report(a.primbench, path, "ops.json")
+        for what, args in (("compare", ["compare", path, path]),
+                           ("kernel --vs-user", ["kernel", "--vs-user", path])):
+            p = subprocess.run([a.primbench] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True, timeout=120)
+            report(p.returncode == 0 and bool(p.stdout.strip()), "primbench %s ops.json" % what,
+                   "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+            with open(path + "." + what.split()[-1].lstrip("-") + ".txt", "w") as f:
+                f.write(p.stdout)
+        svg = os.path.join(a.out, "ops.svg")
+        p = subprocess.run([a.primbench, "plot", path, "-o", svg], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        ok = p.returncode == 0 and os.path.exists(svg) and "<svg" in open(svg, errors="replace").read(4096)
+        report(ok, "primbench plot ops.json -o %s" % svg, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
+        html = os.path.join(a.out, "ops.html")
+        p = subprocess.run([a.primbench, "report", "--html", html, path], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+        ok = p.returncode == 0 and os.path.exists(html) and "copy_page" in open(html, errors="replace").read()
+        report(ok, "primbench report --html %s ops.json" % html, "exit %d: %s" % (p.returncode, p.stdout.strip()[-500:]))
     got = load(a.out, files, "sig.json")
     if got:
         path, doc = got

@@ -7,13 +7,17 @@
 # Steps: primbench with the module absent (exit 2, says how to load it);
 # insmod; abi_test; primbench kernel --list; a short measured run of every
 # variant, 4K and 2M, hot and flushed (run.json); one with --irqs-off (sse2
-# and the kernel's); bad requests (an unknown variant, bad --pages,
-# --cache, --budget, a variant the CPU lacks: exit 2, one stderr message,
-# no file); SIGTERM to a long run once its checks are done (exit 143
+# and the kernel's); every op in one run (ops.json: copy_page, fpu,
+# user_copy beside clear_page); bad requests (an unknown variant, bad
+# --pages, --cache, --budget, a variant the CPU lacks, an unknown op, a
+# user_copy size past the module's limit, an upper state the CPU lacks:
+# exit 2, one stderr message, no file); SIGTERM to a long run once its checks are done (exit 143
 # within 10 s, sig.json marked interrupted); rmmod; insmod max_request_ms=1000
 # and abi_test --etime; rmmod; when the module has the test-only parameter
 # corrupt_variant: insmod corrupt_variant=4, abi_test --corrupt 4 and
-# primbench refusing rep_stosb, rmmod.
+# primbench refusing rep_stosb, rmmod; the same with corrupt_variant=16
+# (copy_page rep_movsb) and =30 (user_copy copy_to_user), abi_test
+# --corrupt N only.
 #
 # Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL|SKIP <detail>"
 # on the serial console, the commands' output indented under it; the
@@ -170,17 +174,37 @@ else
 fi
 show /tmp/irq.out
 
+# 5c. The other ops, with clear_page, in one run (their cases
+# interleaved, as `primbench kernel all` does): copy_page at 4K and 2M,
+# hot and flushed; fpu (kernel_fpu_begin/end timed in the kernel, and the
+# ioctls timed from user space) at every upper state this CPU has;
+# user_copy at three sizes, hot and flushed. check.py wants every case
+# with samples, every check passed, and the break-even entries that
+# clear_page's and fpu's figures give.
+pb_run /tmp/ops.out $pb kernel all --pages 4K,2M --cache hot,flushed --sizes 64,4K,1M \
+	--budget "$budget" --replicates 2 -o /tmp/ops.json
+if [ $rc -eq 0 ] && [ -s /tmp/ops.json ]; then
+	pass ops "${secs}s"
+else
+	fail ops "exit $rc, file: $(ls -l /tmp/ops.json 2>&1)"
+fi
+show /tmp/ops.out
+[ -s /tmp/ops.json ] && send_file /tmp/ops.json ops.json
+
 # 6. Bad requests: exit 2, no file, and one message on stderr: one line
 # "primbench: kernel: ..." (primbench wraps a message at 80 columns, its
 # continuation lines indented, so those are part of the one message).
 # Each of these is refused by primbench itself (option parsing, or the
 # variant list against the module's INFO): none of them reaches the
 # module, whose EINVAL for a bad field is abi_test's to check.
-bad() {
+# bad_op NAME OPS ARGS...: `primbench kernel OPS ARGS`; bad NAME ARGS...:
+# the same with clear_page.
+bad_op() {
 	name=$1
-	shift
+	ops=$2
+	shift 2
 	rm -f /tmp/bad.json
-	timeout -s KILL 240 $pb kernel clear_page "$@" --budget "$budget" -o /tmp/bad.json \
+	timeout -s KILL 240 $pb kernel "$ops" "$@" --budget "$budget" -o /tmp/bad.json \
 		>/tmp/bad.stdout 2>/tmp/bad.err
 	rc=$?
 	n_msg=$(grep -c -v '^ ' /tmp/bad.err)
@@ -194,6 +218,11 @@ bad() {
 	show /tmp/bad.err
 	show /tmp/bad.stdout
 }
+bad() {
+	bad_name=$1
+	shift
+	bad_op "$bad_name" clear_page "$@"
+}
 bad bad_variant --variants no_such_variant
 bad bad_pages --pages 3K
 bad bad_cache --cache lukewarm
@@ -204,6 +233,17 @@ if [ -n "$unavailable" ]; then
 	bad bad_unavailable --variants "$unavailable"
 else
 	pass bad_unavailable "not run: every variant is available here"
+fi
+# The new ops' own: an unknown op; a user_copy size past the module's
+# max_user_bytes (64 MiB); an upper state this CPU cannot hold (dirty512
+# without AVX-512: TCG's CPU has none; under KVM on an AVX-512 host the
+# state exists and the step is not run).
+bad_op bad_op copy_pages
+bad_op bad_sizes user_copy --sizes 128M
+if grep -q -w avx512f /proc/cpuinfo; then
+	pass bad_upper "not run: this CPU has AVX-512 state"
+else
+	bad_op bad_upper fpu --upper dirty512
 fi
 
 # 7. A signal ends a long run promptly, and what it measured is written
@@ -324,6 +364,42 @@ if [ $has_corrupt = yes ]; then
 else
 	say "CHECK corrupt SKIP the module has no corrupt_variant parameter"
 fi
+
+# 10b. The same for the other ops' checks, each in its own insmod: a
+# copy_page variant (16, rep_movsb: its destination's byte 4032) and a
+# user_copy one (30, copy_to_user: the user region's byte 4032, or its
+# last of a shorter one); abi_test --corrupt N checks CHECK gives EIO
+# there and every other variant still passes.
+corrupt_other() { # NAME NUMBER
+	why=""
+	if [ $has_corrupt = no ]; then
+		say "CHECK $1 SKIP the module has no corrupt_variant parameter"
+		return
+	fi
+	run 60 /tmp/insmod.out insmod /primbench_kmod.ko corrupt_variant="$2"
+	if [ $rc -ne 0 ]; then
+		why="insmod corrupt_variant=$2: exit $rc"
+		show /tmp/insmod.out
+	else
+		run 240 /tmp/abi.out /bin/abi_test --corrupt "$2"
+		abi_secs=$secs
+		n_pass=$(grep -c '^PASS' /tmp/abi.out)
+		if [ $rc -ne 0 ] || grep -q '^FAIL' /tmp/abi.out; then
+			why="abi_test --corrupt $2: exit $rc, $(grep -c '^FAIL' /tmp/abi.out) FAIL lines"
+		fi
+		show /tmp/abi.out
+		run 60 /tmp/rmmod.out rmmod primbench_kmod
+		[ $rc -eq 0 ] || why="${why:+$why; }rmmod: exit $rc"
+		show /tmp/rmmod.out
+	fi
+	if [ -z "$why" ]; then
+		pass "$1" "variant $2 corrupted: CHECK gave EIO at the corrupted byte, $n_pass passed (${abi_secs}s)"
+	else
+		fail "$1" "$why"
+	fi
+}
+corrupt_other corrupt_copy_page 16
+corrupt_other corrupt_user_copy 30
 
 say BOOT-DMESG-BEGIN
 cat /tmp/boot-dmesg.txt

@@ -1183,6 +1183,12 @@ static void test_mixed_file(void **state)
 	assert_true(json_is_null(json_object_get(b3, "pages")));
 	assert_true(json_is_null(json_object_get(b3, "bytes")));
 	assert_string_equal(jstr(json_array_get(be, 3), "op"), "copy_page");
+	/* the readers take it: every op's cases */
+	struct pb_results_file rf;
+	if (pb_results_load_text(text, strlen(text), "kernel-mixed", &rf) != 0)
+		fail_msg("%s", pb_error());
+	assert_int_equal(rf.ncases, r.n_cases);
+	pb_results_file_free(&rf);
 	json_decref(doc);
 	free(text);
 	pb_results_doc_free(rdoc);

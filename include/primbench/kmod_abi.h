@@ -254,11 +254,15 @@ struct pb_kmod_check {
  * gives it). fpu and user_copy TIMEs run no check of their own (a
  * user_copy check needs the guard bytes a TIME's buffer has not):
  * primbench CHECKs every variant and size before timing it.
- * user_copy: the batch runs with preemption off, where a page fault on
- * the user buffer is not served (the copy stops short): the module
- * touches the buffer before the batch (hot: one untimed call; flushed:
- * pinned), and a call that still copies or clears fewer than `bytes`
- * ends the request with EFAULT.
+ * user_copy: the batch runs with preemption and page faults off
+ * (pagefault_disable), where a fault on the user buffer is not served
+ * (the copy stops short): the module pins the buffer's pages for writing
+ * in both states (so copy_from_user's buffer must be writable too) and
+ * touches them before the batch (hot: one untimed call). Pinned pages
+ * can still lose their page-table entries for a moment (khugepaged, a
+ * migration attempt): a batch that comes short is dropped, its regions
+ * touched again untimed and the batch run again, at most 3 times in a
+ * row; then EFAULT.
  * fpu with PB_KT_IRQS_OFF: allowed (kernel_fpu_begin is usable with
  * interrupts off outside an interrupt handler, irq_fpu_usable()). */
 struct pb_kmod_time {
@@ -267,7 +271,8 @@ struct pb_kmod_time {
 	__u32 state;          /* in: PB_KS_* */
 	__u32 calls;          /* in: calls per batch, >= 1; clear_page, copy_page:
 	                         calls << (12 + page_order) <= max_calls_bytes;
-	                         user_copy flushed: calls * bytes <= max_user_bytes;
+	                         user_copy: calls <= max_calls_bytes >> 12 and
+	                         calls * bytes <= max_user_bytes, hot or flushed;
 	                         fpu: <= max_calls_bytes >> 12 */
 	__u32 batches;        /* in: 1..max_batches */
 	__u32 flags;          /* in: PB_KT_* */

@@ -16,6 +16,7 @@
 #include "primbench/error.h"
 #include "primbench/kernel_suite.h"
 #include "primbench/kernel_text.h"
+#include "primbench/kernel_vs_user.h"
 #include "primbench/machine.h"
 #include "primbench/report.h"
 #include "primbench/results.h"
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: primbench kernel OPS [OPTIONS]\n"
 	      "       primbench kernel --list [--device PATH]\n"
+	      "       primbench kernel --vs-user FILE... [-f text|markdown|csv|json]\n"
 	      "\n"
 	      "Times kernel routines in kernel context through primbench's module. OPS\n"
 	      "is a comma list of:\n"
@@ -53,6 +55,13 @@ static void usage(FILE *f)
 	      "  --device PATH       the module's device (default " PB_KMOD_DEVICE ")\n"
 	      "  --list              the module's variants by op (available or why not)\n"
 	      "                      and limits\n"
+	      "  --vs-user FILE...   kernel figures beside user space's, from result files\n"
+	      "                      (a `primbench kernel` file; mem files with clear_page\n"
+	      "                      or copy_page cases; an xsave file): clear_page and\n"
+	      "                      copy_page at 4 KiB (kernel hot/flushed against mem\n"
+	      "                      hot/dram, ns per page and kernel/user),\n"
+	      "                      kernel_fpu_begin/end and the ioctl round trip against\n"
+	      "                      xsave's pairs, the break-even; needs no module\n"
 	      "  --variants LIST     comma-separated names, looked up in every listed op\n"
 	      "                      (default: every available one)\n"
 	      "  --pages LIST        clear_page, copy_page: 4K and/or 2M (default 4K,2M)\n"
@@ -78,7 +87,8 @@ static void usage(FILE *f)
 	      "                      markdown or benchfmt (docs/formats.md)\n"
 	      "  -q, --quiet         accepted as by every suite (no progress line)\n"
 	      "\n"
-	      "Exit status: 0 measured (or --list); 2 a bad option, no module (device\n"
+	      "Exit status: 0 measured (or --list, --vs-user); 2 a bad option, an\n"
+	      "unreadable or malformed file (--vs-user), no module (device\n"
 	      "absent, not primbench's, another ABI version, no permission), a variant\n"
 	      "not available or failing its correctness check, a module error, or not an\n"
 	      "x86-64 build; 130 (143 for SIGTERM) interrupted: what was measured is kept\n"
@@ -96,7 +106,8 @@ enum {
 	OPT_CPU,
 	OPT_REPLICATES,
 	OPT_SIZES,
-	OPT_UPPER
+	OPT_UPPER,
+	OPT_VS_USER
 };
 
 #define KERNEL_DEFAULT_REPLICATES 5
@@ -113,6 +124,7 @@ static const struct option options[] = {
     {"replicates", required_argument, 0, OPT_REPLICATES},
     {"sizes", required_argument, 0, OPT_SIZES},
     {"upper", required_argument, 0, OPT_UPPER},
+    {"vs-user", no_argument, 0, OPT_VS_USER},
     CLI_OUTPUT_OPTION,
     CLI_FORMAT_OPTION,
     CLI_QUIET_OPTION,
@@ -125,7 +137,7 @@ struct kernel_opts {
 	const char *device, *variants, *pages, *cache, *cpu, *sizes_arg, *upper_arg;
 	const char *ops_arg;
 	uint32_t ops; /* PB_KOP_BIT, by name (all: every op) */
-	bool list, irqs_off;
+	bool list, irqs_off, vs_user;
 	size_t replicates;
 	bool replicates_set;
 	const char *out;
@@ -237,6 +249,7 @@ static bool parse_options(int argc, char **argv, struct kernel_opts *o)
 	static const struct cli_store stores[] = {
 	    CLI_STORE_ARG(OPT_DEVICE, struct kernel_opts, device),
 	    CLI_STORE_FLAG(OPT_LIST, struct kernel_opts, list, true),
+	    CLI_STORE_FLAG(OPT_VS_USER, struct kernel_opts, vs_user, true),
 	    CLI_STORE_ARG(OPT_VARIANTS, struct kernel_opts, variants),
 	    CLI_STORE_ARG(OPT_PAGES, struct kernel_opts, pages),
 	    CLI_STORE_ARG(OPT_CACHE, struct kernel_opts, cache),
@@ -252,6 +265,18 @@ static bool parse_options(int argc, char **argv, struct kernel_opts *o)
 	    .out_path = &o->out, .fmt = &o->fmt, .sampling = &o->samp, .stores = stores};
 	if (!cli_parse_options("kernel", argc, argv, ":ho:f:q", options, NULL, o, &common, usage))
 		return false;
+	if (o->vs_user) {
+		/* the arguments are result files; only -f applies */
+		if (optind >= argc)
+			die_usage(
+			    "--vs-user needs result files (a `primbench kernel` file, mem and "
+			    "xsave files)");
+		if (o->list || o->out || o->variants || o->pages || o->cache || o->irqs_off ||
+		    o->sizes_arg || o->upper_arg || o->cpu || o->replicates_set ||
+		    strcmp(o->device, PB_KMOD_DEVICE) != 0)
+			die_usage("--vs-user reads result files: it takes -f only");
+		return true;
+	}
 	if (optind < argc) {
 		o->ops_arg = argv[optind];
 		o->ops = pb_kmod_parse_ops(NULL, o->ops_arg);
@@ -448,6 +473,15 @@ int cmd_kernel(int argc, char **argv)
 	struct kernel_opts o;
 	if (!parse_options(argc, argv, &o))
 		return PB_EXIT_OK;
+	if (o.vs_user) {
+		cli_parse_done();
+		if (pb_kernel_vs_user((const char *const *)argv + optind, (size_t)(argc - optind),
+		                      pb_format_name(o.fmt.fmt), stdout) != 0) {
+			cli_error("%s", pb_error());
+			return PB_EXIT_USAGE;
+		}
+		return PB_EXIT_OK;
+	}
 	const char *arch_why = NULL;
 	if (!pb_kernel_arch_supported(&arch_why)) {
 		cli_error("%s", arch_why);

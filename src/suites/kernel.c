@@ -601,8 +601,11 @@ static const char *case_text(const struct pb_kernel_case *c)
 static size_t max_calls(const struct pb_kmod_info *in, const struct pb_kernel_case *c)
 {
 	uint64_t max = in->max_calls_bytes >> (12 + c->page_order);
-	if (c->op == PB_KOP_USER_COPY && c->state == PB_KS_FLUSHED)
-		max = c->size_bytes ? in->max_user_bytes / c->size_bytes : 0;
+	/* user_copy: the module bounds calls by max_calls_bytes >> 12 and
+	 * calls * bytes by max_user_bytes in both states (a hot batch too
+	 * runs with preemption off: its length is bounded) */
+	if (c->op == PB_KOP_USER_COPY && c->size_bytes && in->max_user_bytes / c->size_bytes < max)
+		max = in->max_user_bytes / c->size_bytes;
 	if (max > UINT32_MAX)
 		max = UINT32_MAX;
 	return max ? (size_t)max : 1;

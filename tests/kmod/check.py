@@ -160,7 +160,7 @@ def check_ops(doc):
            "%d not ok: %s; ops checked: %s" % (len(bad), bad[:3], ops_checked))
     # The break-even: one entry per SIMD clear_page variant measured at 4K
     # hot (an FPU variant) and upper state; each agrees with its own
-    # figures (pages = ceil(roundtrip / (rep - simd)) when rep > simd).
+    # figures (pages = floor(roundtrip / (rep - simd)) + 1 when rep > simd).
     fpu_names = {v["name"] for v in of_op(variants, "clear_page") if "fpu" in v.get("flags", [])}
     simd = sorted({c["key"]["variant"] for c in cases if c["key"].get("op") == "clear_page" and
                    c["key"]["variant"] in fpu_names and c["key"].get("page_bytes") == 4096 and
@@ -175,8 +175,9 @@ def check_ops(doc):
     for b in kobj.get("breakeven", []) or []:
         try:
             rt, sp, rp = b["roundtrip_ticks"], b["simd_ticks_per_page"], b["rep_ticks_per_page"]
-            if rp > sp and rt > 0:
-                n = math.ceil(rt / (rp - sp))
+            if rp > sp:
+                # the smallest whole n with rt + n sp < n rp (docs/kernel.md)
+                n = math.floor(rt / (rp - sp)) + 1 if rt > 0 else 1
                 ok = b.get("pages") is not None and abs(b["pages"] - n) <= 1 and b.get("bytes") == b["pages"] * 4096
             elif rp <= sp:
                 ok = b.get("pages") is None and b.get("bytes") is None

@@ -370,7 +370,7 @@ fi
 # user_copy one (30, copy_to_user: the user region's byte 4032, or its
 # last of a shorter one); abi_test --corrupt N checks CHECK gives EIO
 # there and every other variant still passes.
-corrupt_other() { # NAME NUMBER
+corrupt_other() { # NAME NUMBER OP VARIANT [PRIMBENCH OPTION]
 	why=""
 	if [ $has_corrupt = no ]; then
 		say "CHECK $1 SKIP the module has no corrupt_variant parameter"
@@ -388,18 +388,27 @@ corrupt_other() { # NAME NUMBER
 			why="abi_test --corrupt $2: exit $rc, $(grep -c '^FAIL' /tmp/abi.out) FAIL lines"
 		fi
 		show /tmp/abi.out
+		# primbench refuses to time it: exit 2, a line naming it, no file
+		rm -f /tmp/c.json
+		timeout -s KILL 240 $pb kernel "$3" --variants "$4" --budget 0.01 $5 \
+			-o /tmp/c.json >/tmp/c.stdout 2>/tmp/c.err
+		rc=$?
+		if [ $rc -ne 2 ] || [ -e /tmp/c.json ] || ! grep -q "$4" /tmp/c.err; then
+			why="${why:+$why; }primbench kernel $3 --variants $4: exit $rc (want 2, a stderr line naming $4, no file)"
+		fi
+		show /tmp/c.err
 		run 60 /tmp/rmmod.out rmmod primbench_kmod
 		[ $rc -eq 0 ] || why="${why:+$why; }rmmod: exit $rc"
 		show /tmp/rmmod.out
 	fi
 	if [ -z "$why" ]; then
-		pass "$1" "variant $2 corrupted: CHECK gave EIO at the corrupted byte, $n_pass passed (${abi_secs}s)"
+		pass "$1" "variant $2 ($3 $4) corrupted: CHECK gave EIO at the corrupted byte, $n_pass passed (${abi_secs}s); primbench exit 2"
 	else
 		fail "$1" "$why"
 	fi
 }
-corrupt_other corrupt_copy_page 16
-corrupt_other corrupt_user_copy 30
+corrupt_other corrupt_copy_page 16 copy_page rep_movsb
+corrupt_other corrupt_user_copy 30 user_copy copy_to_user --sizes=4K
 
 say BOOT-DMESG-BEGIN
 cat /tmp/boot-dmesg.txt

@@ -598,11 +598,14 @@ struct pb_batch {
  * CONFIG_RETPOLINE an indirect call costs a retpoline. With PB_KVF_FPU
  * each 4 KiB subpage is bracketed by kernel_fpu_begin/end, as a kernel
  * user of the FPU would.
- * Measurement trap: only the first kernel_fpu_begin() of a batch saves the
- * task's user FPU registers (XSAVE); the later ones find them saved
- * (TIF_NEED_FPU_LOAD, arch/x86/kernel/fpu/core.c) and cost little, so a
- * one-call batch carries that save and a long batch spreads it (the fpu
- * op's save_restore times the save and the restore themselves). */
+ * Only the first kernel_fpu_begin() after a return to user space saves
+ * the task's user FPU registers (XSAVES); the later ones find them saved
+ * (TIF_NEED_FPU_LOAD, arch/x86/kernel/fpu/core.c) and cost little. The
+ * untimed pre-write before the first batch (pb_time_prepare_pages) is
+ * that first one, and nothing in the request loads the registers again
+ * (a reschedule between batches leaves TIF_NEED_FPU_LOAD set), so no timed
+ * call holds the save: a SIMD figure is the routine and its begin/end
+ * pair (the fpu op's round trip times the save and the restore). */
 #define PB_FPU_BEGIN(flags)                                                                        \
 	do {                                                                                       \
 		if ((flags)&PB_KVF_FPU)                                                            \
@@ -1061,12 +1064,13 @@ static int pb_check_cached(unsigned int v, unsigned int order, s64 *bad_offset_b
 }
 
 /* Between two steps of a long byte loop over user memory (a CHECK of up
- * to 64 MiB): a fatal signal ends it, and the scheduler gets its turn. */
+ * to 64 MiB): a signal ends it (EINTR, nothing copied back), and the
+ * scheduler gets its turn. */
 static int pb_user_loop_step(size_t i)
 {
 	if ((i & 0xffff) != 0xffff)
 		return 0;
-	if (fatal_signal_pending(current))
+	if (signal_pending(current))
 		return -EINTR;
 	cond_resched();
 	return 0;
@@ -1327,16 +1331,20 @@ struct pb_user {
  * free, vmalloc'd (4 KiB mappings; where CONFIG_HARDENED_USERCOPY checks
  * the object, mm/usercopy.c, a vmalloc address costs a lookup of its
  * area per call). */
+/* The kernel buffer of a user_copy request: direct-mapped pages
+ * (alloc_pages_exact, as the page cache's and slab's memory is) up to
+ * PB_KMOD_USER_DIRECT_BYTES, vmalloc'd above, and never the one for the
+ * other: the kind is the span's, so a case whose requests keep their span
+ * on one side (primbench's do) gets one kind in every sample (a vmalloc'd
+ * buffer maps 4 KiB pages and, with CONFIG_HARDENED_USERCOPY, costs a
+ * vmap_area lookup per copy: mm/usercopy.c). NULL: ENOMEM. */
 static void *pb_kbuf_alloc(size_t bytes)
 {
-	void *p = NULL;
-
+	BUILD_BUG_ON(PB_KMOD_USER_DIRECT_BYTES > (PAGE_SIZE << (MAX_ORDER - 1)));
 	bytes = PAGE_ALIGN(bytes);
-	if (get_order(bytes) < MAX_ORDER)
-		p = alloc_pages_exact(bytes, PB_GFP_PAGES | __GFP_ZERO);
-	if (!p)
-		p = __vmalloc(bytes, PB_GFP_PAGES | __GFP_ZERO);
-	return p;
+	if (bytes <= PB_KMOD_USER_DIRECT_BYTES)
+		return alloc_pages_exact(bytes, PB_GFP_PAGES | __GFP_ZERO);
+	return __vmalloc(bytes, PB_GFP_PAGES | __GFP_ZERO);
 }
 
 static void pb_user_free(struct pb_user *pu)
@@ -1591,7 +1599,7 @@ static long pb_time_prepare_pages(const struct pb_kmod_time *t, struct pb_req *r
 		                       .calls = 1,
 		                       .subpages = 1u << t->page_order};
 
-		if (per_slot == 2) /* a defined source: the pattern's first page */
+		if (per_slot == 2) /* a defined source: 0x5A in every byte */
 			memset(one.pages[0], 0x5A, PAGE_SIZE << t->page_order);
 		pv->run(&one);
 		cond_resched();

@@ -80,6 +80,12 @@ int pb_kmod_open(const struct pb_kmod_ops *ops, void *ctx, const char *path,
                  struct pb_kmod_dev *dev, struct pb_kmod_info *info);
 void pb_kmod_close(struct pb_kmod_dev *dev);
 
+/* Whether a comma-separated list has an empty item ("a,", ",a", "a,,b");
+ * a list of no item at all ("", ",") is not this (its callers say "empty
+ * list"). The lists of `primbench kernel` refuse empty items, as mem's
+ * do (src/util/sizes.c). */
+bool pb_kmod_list_has_empty_item(const char *list);
+
 /* The variant of op (PB_KOP_*) named `name` in info, or -1. */
 int pb_kmod_variant_find(const struct pb_kmod_info *info, uint32_t op, const char *name);
 

@@ -41,7 +41,8 @@
  *               batches_done batches were timed and their ticks written;
  *               the struct is copied back. From CHECK or TIME, a signal
  *               arrived while the request waited for another one to end
- *               (the module serves one CHECK or TIME at a time): nothing
+ *               (the module serves one CHECK or TIME at a time), or
+ *               during a user_copy CHECK's byte loops: nothing
  *               ran and nothing is copied back, so the struct keeps what
  *               the caller passed (batches_done is 0 when the caller
  *               zeroed it, as it should)
@@ -115,8 +116,12 @@ enum pb_kmod_variant {
 	                           (TIF_NEED_FPU_LOAD set): the pair's own cost */
 	PB_KV_FPU_SAVE_RESTORE, /* TIME: kernel_fpu_begin(); kernel_fpu_end();
 	                           switch_fpu_return(); per call: the task's state saved
-	                           (xsaves) and restored (xrstors) every call, as one
-	                           system call that uses the FPU costs its task */
+	                           (xsaves) and restored (xrstors) every call. A lower
+	                           bound of what one system call costs its task: each
+	                           save follows the restore of the same area with no
+	                           register changed, which the modified optimization
+	                           (Intel SDM Vol. 1 13.6) may let it skip; the round
+	                           trip (ioctl_fpu - ioctl_null) is the real figure */
 	PB_KV_IOCTL_NULL,       /* CALL only (PB_KVF_CALL): the ioctl does nothing */
 	PB_KV_IOCTL_FPU,        /* CALL only: one kernel_fpu_begin(); kernel_fpu_end();
 	                           its save, and the restore on the return to user
@@ -158,8 +163,8 @@ struct pb_kmod_info {
 	__u32 max_batches;       /* batches per TIME request, at most */
 	__u32 max_request_ms;    /* a TIME request stops (ETIME) after this */
 	__u32 n_ops;             /* PB_KOP_COUNT of the module */
-	__u64 max_user_bytes;    /* user_copy: bytes (hot) or calls * bytes
-	                            (flushed) is at most this: 64 MiB */
+	__u64 max_user_bytes;    /* user_copy: calls * bytes is at most this, hot
+	                            or flushed: 64 MiB */
 	char release[72];        /* the running kernel's utsname release */
 	char module_version[32]; /* the module's MODULE_VERSION */
 	struct pb_kmod_variant_info variants[PB_KMOD_MAX_VARIANTS];
@@ -198,6 +203,13 @@ struct pb_kmod_info {
  * module is unloaded, and a TIME of the same variant and page_order then
  * skips its own. */
 #define PB_KMOD_GUARD_BYTES 64u
+
+/* user_copy's kernel buffer: direct-mapped pages (alloc_pages_exact) when
+ * a request's span (bytes hot, calls * bytes flushed) is at most this,
+ * vmalloc'd above (4 KiB mappings and, with CONFIG_HARDENED_USERCOPY, a
+ * lookup per copy); ENOMEM when direct pages are not to be had. A caller
+ * that wants one kind per case keeps its span on one side. */
+#define PB_KMOD_USER_DIRECT_BYTES (4u << 20)
 
 struct pb_kmod_check {
 	__u32 variant;

@@ -177,6 +177,8 @@ static void parse_upper(struct kernel_opts *o)
 {
 	if (!o->upper_arg)
 		return;
+	if (pb_kmod_list_has_empty_item(o->upper_arg))
+		die_usage("bad --upper '%s': empty item", o->upper_arg);
 	char *copy = strdup(o->upper_arg);
 	if (!copy)
 		die_usage("out of memory");
@@ -220,6 +222,8 @@ static void upper_check(struct kernel_opts *o)
 static size_t parse_pair(const char *opt, const char *list, const char *const names[2],
                          const uint32_t values[2], uint32_t *out)
 {
+	if (pb_kmod_list_has_empty_item(list))
+		die_usage("bad %s '%s': empty item", opt, list);
 	char *copy = strdup(list);
 	if (!copy)
 		die_usage("out of memory");

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ci_formats.h"
 #include "primbench/error.h"
@@ -428,6 +429,39 @@ static void file_notes(struct table *t)
 	                       "before/after"));
 }
 
+/* A note when a file used beside the kernel file comes from another CPU
+ * (vendor, family, model or brand differ: its ratios set different
+ * hardware side by side), and when the kernel file's machine is a
+ * hypervisor guest (its figures are the virtual CPU's; under emulation
+ * they mean nothing). */
+static void machine_notes(struct table *t, size_t kf)
+{
+	const struct pb_results_machine *k = &t->files[kf].mach;
+	const char *hv = pb_facts_str(&k->facts, "cpu.hypervisor_vendor");
+	if (hv && *hv)
+		add_note(t, pb_xasprintf("%s: a hypervisor guest's (%s): its figures are the "
+		                         "virtual CPU's as the hypervisor ran it (under "
+		                         "emulation they say nothing of real hardware)",
+		                         t->files[kf].path, hv));
+	for (size_t fi = 0; fi < t->nfiles; fi++) {
+		const struct pb_results_machine *m = &t->files[fi].mach;
+		if (fi == kf || !t->used[fi])
+			continue;
+		bool same = k->family == m->family && k->model == m->model &&
+		            (!k->vendor || !m->vendor || !strcmp(k->vendor, m->vendor)) &&
+		            (!k->brand || !m->brand || !strcmp(k->brand, m->brand));
+		if (!same)
+			add_note(t,
+			         pb_xasprintf(
+			             "%s is from another CPU (%s, family %lld model %lld) than %s "
+			             "(%s, family %lld model %lld): its ratios set different "
+			             "hardware side by side",
+			             t->files[fi].path, m->brand ? m->brand : "?", m->family,
+			             m->model, t->files[kf].path, k->brand ? k->brand : "?",
+			             k->family, k->model));
+	}
+}
+
 /* ---- writers ---------------------------------------------------------------- */
 
 /* A cell's text: ns to 3 significant figures (whole above 1000), a ratio
@@ -736,9 +770,36 @@ int pb_kernel_vs_user(const char *const *paths, size_t n_paths, const char *form
 			return -1;
 		}
 	}
-	bool kernel = false;
+	/* One file once: a second copy would only shadow the first (and
+	 * say it was unused). */
+	for (size_t i = 0; i < n_paths; i++) {
+		struct stat a;
+		if (stat(paths[i], &a) != 0)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			struct stat b;
+			if (stat(paths[j], &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				table_free(&t);
+				return pb_fail("kernel --vs-user: %s is given twice (also as %s)",
+				               paths[i], paths[j]);
+			}
+		}
+	}
+	/* One kernel file: its tables, fpu rows and break-even are one
+	 * run's, and they must not mix with another run's. */
+	size_t n_kernel = 0, first_kernel = 0;
 	for (size_t i = 0; i < t.nfiles; i++)
-		kernel |= has_kernel_cases(&t.files[i]);
+		if (has_kernel_cases(&t.files[i]) && n_kernel++ == 0)
+			first_kernel = i;
+	if (n_kernel > 1) {
+		table_free(&t);
+		return pb_fail("kernel --vs-user: %zu files have kernel cases: give one (its "
+		               "figures and break-even are one run's; `primbench compare` sets "
+		               "two kernel runs side by side)",
+		               n_kernel);
+	}
+	bool kernel = n_kernel == 1;
 	if (!kernel) {
 		table_free(&t);
 		if (n_paths == 1)
@@ -763,6 +824,7 @@ int pb_kernel_vs_user(const char *const *paths, size_t n_paths, const char *form
 		t.nsec++;
 	breakeven_of(&t);
 	file_notes(&t);
+	machine_notes(&t, first_kernel);
 	switch (fmt) {
 	case F_TEXT:
 		write_text(out, &t);

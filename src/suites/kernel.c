@@ -203,8 +203,18 @@ size_t pb_kmod_available_variants(const struct pb_kmod_info *info, uint32_t ops,
 	return n;
 }
 
+bool pb_kmod_list_has_empty_item(const char *list)
+{
+	size_t n = strlen(list);
+	if (strspn(list, ",") == n)
+		return false; /* no item at all: the callers' "empty list" */
+	return list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,");
+}
+
 uint32_t pb_kmod_parse_ops(const struct pb_kmod_info *info, const char *list)
 {
+	if (pb_kmod_list_has_empty_item(list))
+		return pb_fail("bad op list '%s': empty item", list), 0;
 	char *copy = strdup(list);
 	if (!copy)
 		return pb_fail("out of memory"), 0;
@@ -282,6 +292,8 @@ static int unknown_variant(const struct pb_kmod_info *info, uint32_t ops, const 
 int pb_kmod_parse_variants(const struct pb_kmod_info *info, uint32_t ops, const char *list,
                            uint32_t *out)
 {
+	if (pb_kmod_list_has_empty_item(list))
+		return pb_fail("bad --variants '%s': empty item", list);
 	char *copy = strdup(list);
 	if (!copy)
 		return pb_fail("out of memory");
@@ -479,19 +491,27 @@ static int check_one(struct pb_kmod_dev *dev, struct pb_kernel_result *r, uint32
 	uint32_t op = r->info.variants[v].op;
 	struct pb_kmod_check io = {.variant = v, .page_order = order};
 	uint8_t *buf = NULL;
+	size_t buf_bytes = 0;
 	if (op == PB_KOP_USER_COPY) {
 		if (size_bytes < 1 || size_bytes > r->info.max_user_bytes)
 			return pb_fail("size %llu: user_copy takes 1 to %llu bytes (the module's "
 			               "max_user_bytes)",
 			               (unsigned long long)size_bytes,
 			               (unsigned long long)r->info.max_user_bytes);
-		/* the region with PB_KMOD_GUARD_BYTES of writable room either
-		 * side: the module writes and reads the guards itself */
-		buf = malloc(size_bytes + 2 * PB_KMOD_GUARD_BYTES);
-		if (!buf)
+		/* the region where TIME puts its first one, page-aligned (and,
+		 * when TIME's flushed regions after it are not line-aligned,
+		 * also where its second one starts: offset size_bytes), with
+		 * PB_KMOD_GUARD_BYTES of writable room either side: the module
+		 * writes and reads the guards itself. The routines take
+		 * alignment-dependent paths (heads, tails): check the ones
+		 * timed. */
+		buf_bytes = ((size_t)size_bytes * 2 + 2 * 4096 + 4095) & ~(size_t)4095;
+		buf = mmap(NULL, buf_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		           0);
+		if (buf == MAP_FAILED)
 			return pb_fail("out of memory (a check of %llu bytes)",
 			               (unsigned long long)size_bytes);
-		io.user_ptr = (uint64_t)(uintptr_t)(buf + PB_KMOD_GUARD_BYTES);
+		io.user_ptr = (uint64_t)(uintptr_t)(buf + 4096);
 		io.bytes = size_bytes;
 	}
 	struct pb_kernel_check *k = &r->checks[r->n_checks++];
@@ -502,7 +522,14 @@ static int check_one(struct pb_kmod_dev *dev, struct pb_kernel_result *r, uint32
 	                              .bad_offset_bytes = -1};
 	int rc = dev->ops->check(dev->ctx, dev->fd, &io);
 	int e = errno;
-	free(buf);
+	if (rc == 0 && buf && size_bytes % 64) {
+		io.user_ptr += size_bytes;
+		io.bad_offset_bytes = 0;
+		rc = dev->ops->check(dev->ctx, dev->fd, &io);
+		e = errno;
+	}
+	if (buf)
+		munmap(buf, buf_bytes);
 	if (rc == 0) {
 		k->ok = true;
 		return 0;
@@ -606,6 +633,13 @@ static size_t max_calls(const struct pb_kmod_info *in, const struct pb_kernel_ca
 	 * runs with preemption off: its length is bounded) */
 	if (c->op == PB_KOP_USER_COPY && c->size_bytes && in->max_user_bytes / c->size_bytes < max)
 		max = in->max_user_bytes / c->size_bytes;
+	/* a flushed case's span stays on one side of the module's
+	 * direct-mapped limit, so that every sample copies to or from the
+	 * same kind of kernel buffer (kmod_abi.h PB_KMOD_USER_DIRECT_BYTES) */
+	if (c->op == PB_KOP_USER_COPY && c->state == PB_KS_FLUSHED && c->size_bytes &&
+	    c->size_bytes <= PB_KMOD_USER_DIRECT_BYTES &&
+	    PB_KMOD_USER_DIRECT_BYTES / c->size_bytes < max)
+		max = PB_KMOD_USER_DIRECT_BYTES / c->size_bytes;
 	if (max > UINT32_MAX)
 		max = UINT32_MAX;
 	return max ? (size_t)max : 1;

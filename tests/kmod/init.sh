@@ -11,13 +11,13 @@
 # user_copy beside clear_page); bad requests (an unknown variant, bad
 # --pages, --cache, --budget, a variant the CPU lacks, an unknown op, a
 # user_copy size past the module's limit, an upper state the CPU lacks:
-# exit 2, one stderr message, no file); SIGTERM to a long run once its checks are done (exit 143
-# within 10 s, sig.json marked interrupted); rmmod; insmod max_request_ms=1000
-# and abi_test --etime; rmmod; when the module has the test-only parameter
-# corrupt_variant: insmod corrupt_variant=4, abi_test --corrupt 4 and
-# primbench refusing rep_stosb, rmmod; the same with corrupt_variant=16
-# (copy_page rep_movsb) and =30 (user_copy copy_to_user), abi_test
-# --corrupt N only.
+# exit 2, one stderr message, no file); SIGTERM to a long run once its
+# checks are done (exit 143 within 10 s, sig.json marked interrupted);
+# rmmod; insmod max_request_ms=1000 and abi_test --etime; rmmod; when the
+# module has the test-only parameter corrupt_variant: insmod
+# corrupt_variant=4, abi_test --corrupt 4 and primbench refusing
+# rep_stosb, rmmod; the same with corrupt_variant=16 (copy_page
+# rep_movsb) and =30 (user_copy copy_to_user).
 #
 # Every step prints one line "PB-KMOD: CHECK <name> PASS|FAIL|SKIP <detail>"
 # on the serial console, the commands' output indented under it; the
@@ -330,54 +330,21 @@ fi
 # corrupt_variant=4 (rep_stosb) makes that variant leave a byte set, and
 # then abi_test --corrupt 4 (CHECK of it: EIO, bad offset 4032) exits 0
 # and primbench refuses to time it: exit 2, a stderr line naming it, no
-# file. Reported SKIP when the module has no such parameter (check.py
-# fails a SKIP when kmod/primbench_kmod.c on the host has one).
-if [ $has_corrupt = yes ]; then
-	corrupt_why=""
-	run 60 /tmp/insmod.out insmod /primbench_kmod.ko corrupt_variant=4
-	if [ $rc -ne 0 ] || [ "$(cat /sys/module/primbench_kmod/parameters/corrupt_variant 2>&1)" != 4 ]; then
-		corrupt_why="insmod corrupt_variant=4: exit $rc"
-		show /tmp/insmod.out
-	else
-		run 240 /tmp/abi.out /bin/abi_test --corrupt 4
-		if [ $rc -ne 0 ] || grep -q '^FAIL' /tmp/abi.out; then
-			corrupt_why="abi_test --corrupt 4: exit $rc, $(grep -c '^FAIL' /tmp/abi.out) FAIL lines"
-		fi
-		show /tmp/abi.out
-		rm -f /tmp/c.json
-		timeout -s KILL 240 $pb kernel clear_page --variants rep_stosb --budget 0.01 \
-			-o /tmp/c.json >/tmp/c.stdout 2>/tmp/c.err
-		rc=$?
-		if [ $rc -ne 2 ] || [ -e /tmp/c.json ] || ! grep -q 'rep_stosb' /tmp/c.err; then
-			corrupt_why="${corrupt_why:+$corrupt_why; }primbench --variants rep_stosb: exit $rc (want 2, a stderr line naming rep_stosb, no file)"
-		fi
-		show /tmp/c.err
-		run 60 /tmp/rmmod.out rmmod primbench_kmod
-		[ $rc -eq 0 ] || corrupt_why="${corrupt_why:+$corrupt_why; }rmmod: exit $rc"
-		show /tmp/rmmod.out
-	fi
-	if [ -z "$corrupt_why" ]; then
-		pass corrupt "rep_stosb corrupted: CHECK gave EIO, primbench exit 2"
-	else
-		fail corrupt "$corrupt_why"
-	fi
-else
-	say "CHECK corrupt SKIP the module has no corrupt_variant parameter"
-fi
-
-# 10b. The same for the other ops' checks, each in its own insmod: a
+# file. The same for the other ops' checks, each in its own insmod: a
 # copy_page variant (16, rep_movsb: its destination's byte 4032) and a
 # user_copy one (30, copy_to_user: the user region's byte 4032, or its
-# last of a shorter one); abi_test --corrupt N checks CHECK gives EIO
-# there and every other variant still passes.
-corrupt_other() { # NAME NUMBER OP VARIANT [PRIMBENCH OPTION]
+# last of a shorter one); abi_test --corrupt N also checks every other
+# variant still passes. Reported SKIP when the module has no such
+# parameter (check.py fails a SKIP when kmod/primbench_kmod.c on the host
+# has one).
+corrupt_step() { # NAME NUMBER OP VARIANT [PRIMBENCH OPTION]
 	why=""
 	if [ $has_corrupt = no ]; then
 		say "CHECK $1 SKIP the module has no corrupt_variant parameter"
 		return
 	fi
 	run 60 /tmp/insmod.out insmod /primbench_kmod.ko corrupt_variant="$2"
-	if [ $rc -ne 0 ]; then
+	if [ $rc -ne 0 ] || [ "$(cat /sys/module/primbench_kmod/parameters/corrupt_variant 2>&1)" != "$2" ]; then
 		why="insmod corrupt_variant=$2: exit $rc"
 		show /tmp/insmod.out
 	else
@@ -407,8 +374,9 @@ corrupt_other() { # NAME NUMBER OP VARIANT [PRIMBENCH OPTION]
 		fail "$1" "$why"
 	fi
 }
-corrupt_other corrupt_copy_page 16 copy_page rep_movsb
-corrupt_other corrupt_user_copy 30 user_copy copy_to_user --sizes=4K
+corrupt_step corrupt 4 clear_page rep_stosb
+corrupt_step corrupt_copy_page 16 copy_page rep_movsb
+corrupt_step corrupt_user_copy 30 user_copy copy_to_user --sizes=4K
 
 say BOOT-DMESG-BEGIN
 cat /tmp/boot-dmesg.txt

@@ -42,10 +42,10 @@
  *               the struct is copied back. From CHECK or TIME, a signal
  *               arrived while the request waited for another one to end
  *               (the module serves one CHECK or TIME at a time), or
- *               during a user_copy CHECK's byte loops: nothing
- *               ran and nothing is copied back, so the struct keeps what
- *               the caller passed (batches_done is 0 when the caller
- *               zeroed it, as it should)
+ *               during a user_copy CHECK's byte loops (the check is not
+ *               finished: no verdict): nothing is copied back, so the
+ *               struct keeps what the caller passed (batches_done is 0
+ *               when the caller zeroed it, as it should)
  *   ETIME       the request ran longer than max_request_ms: the same as
  *               TIME's EINTR between batches otherwise
  *   ENOTTY      an unknown ioctl number

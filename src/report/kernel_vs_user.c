@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "primbench/kernel_vs_user.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -354,10 +355,17 @@ static void breakeven_of(struct table *t)
 			b->simd_ticks = pb_field_num(&e[i], "simd_ticks_per_page");
 			b->rep_ticks = pb_field_num(&e[i], "rep_ticks_per_page");
 			b->ns_per_tick = per > 0 ? per : NAN;
-			if (!pb_field_int(&e[i], "pages", &b->pages) || b->pages < 1)
+			/* a page count whose bytes do not fit (a hand-edited
+			 * file) reads as none */
+			if (!pb_field_int(&e[i], "pages", &b->pages) || b->pages < 1 ||
+			    b->pages > LLONG_MAX / 4096)
 				b->pages = -1;
 		}
 		pb_keys_free(e, n);
+		if (!t->nbe) {
+			free(t->be); /* no usable entry: the next file's may be */
+			t->be = NULL;
+		}
 		if (t->nbe) {
 			t->be_path = f->path;
 			t->used[fi] = true;

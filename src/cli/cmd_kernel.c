@@ -88,11 +88,10 @@ static void usage(FILE *f)
 	      "  -q, --quiet         accepted as by every suite (no progress line)\n"
 	      "\n"
 	      "Exit status: 0 measured (or --list, --vs-user); 2 a bad option, an\n"
-	      "unreadable or malformed file (--vs-user), no module (device\n"
-	      "absent, not primbench's, another ABI version, no permission), a variant\n"
-	      "not available or failing its correctness check, a module error, or not an\n"
-	      "x86-64 build; 130 (143 for SIGTERM) interrupted: what was measured is kept\n"
-	      "and written.\n",
+	      "unreadable or malformed file (--vs-user), no module (device absent, not\n"
+	      "primbench's, another ABI version, no permission), a variant not available\n"
+	      "or failing its correctness check, a module error, or not an x86-64 build;\n"
+	      "130 (143 for SIGTERM) interrupted: what was measured is kept and written.\n",
 	      f);
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "primbench/error.h"
 #include "primbench/profile.h"
@@ -25,6 +26,10 @@
 #include "results/typed.h"
 
 #define LABEL_MAX 40 /* argv and generic labels are abbreviated past this */
+
+/* The largest result file read (a run's samples take a few MB; a file of
+ * more is not one, and reading an endless stream must stop somewhere). */
+#define PB_RESULTS_MAX_FILE_BYTES (1 << 30)
 
 /* ---- reading keys ----------------------------------------------------- */
 
@@ -1050,10 +1055,25 @@ int pb_results_load(const char *path, struct pb_results_file *f)
 		f->path = pb_xstrdup(path);
 		return pb_fail("%s: cannot read: %s", path, strerror(errno));
 	}
+	/* A device is never a result file, and one such as /dev/zero never
+	 * ends: refused before reading (a pipe, <(...), is read as a file). */
+	struct stat st;
+	if (fstat(fileno(fp), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		fclose(fp);
+		f->path = pb_xstrdup(path);
+		return pb_fail("%s: a device, not a result file", path);
+	}
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap);
 	int rc = 0;
 	while (buf) {
+		if (len >= PB_RESULTS_MAX_FILE_BYTES) {
+			fclose(fp);
+			free(buf);
+			f->path = pb_xstrdup(path);
+			return pb_fail("%s: more than %d MiB: not a result file", path,
+			               PB_RESULTS_MAX_FILE_BYTES >> 20);
+		}
 		if (len == cap) {
 			char *nb = realloc(buf, cap *= 2);
 			if (!nb) {
